@@ -1,0 +1,232 @@
+import { createHash } from 'node:crypto';
+import type { Chunk, ParsedBlock, ParsedDocument } from '@trove/domain';
+import { detectLanguage } from './language';
+import type { TokenCounter } from './token-counter';
+
+export interface ChunkerOptions {
+  /** Chunks are packed up to this many tokens. */
+  targetTokens: number;
+  /** Tokens of a section's previous chunk repeated at the start of the next one. */
+  overlapTokens: number;
+}
+
+export interface ChunkContext {
+  documentId: string;
+  projectId: string;
+}
+
+/** A piece of a block that fits in a chunk. `code` pieces are never cut further or used as overlap. */
+interface Unit {
+  text: string;
+  tokens: number;
+  code: boolean;
+  codeLanguage?: string;
+  /** Joins this unit to the one before it: pieces of one block keep their own spacing. */
+  sep?: string;
+}
+
+interface Section {
+  headingPath: string[];
+  blocks: ParsedBlock[];
+}
+
+/**
+ * Structure-aware chunking: a chunk never spans two sections (heading boundaries); within a
+ * section, blocks are packed up to the token target, a block too large on its own is split at
+ * sentence (prose) or line (code, lists, tables) boundaries, and consecutive chunks of one section
+ * share a tail of `overlapTokens` of prose.
+ */
+export class Chunker {
+  private readonly sentences = new Intl.Segmenter('und', { granularity: 'sentence' });
+
+  constructor(
+    private readonly tokens: TokenCounter,
+    private readonly options: ChunkerOptions,
+  ) {}
+
+  chunk(doc: ParsedDocument, context: ChunkContext): Chunk[] {
+    const chunks: Chunk[] = [];
+    for (const section of sections(doc.blocks)) {
+      const units = section.blocks.flatMap((block) => this.units(block));
+      for (const text of this.pack(units)) {
+        chunks.push(this.makeChunk(doc, context, section.headingPath, text, chunks.length));
+      }
+    }
+    return chunks;
+  }
+
+  /** The text sent to the embedding model: the title and heading path give the chunk its context. */
+  static embeddingText(chunk: Pick<Chunk, 'title' | 'headingPath' | 'text'>): string {
+    const path = [chunk.title, ...chunk.headingPath].filter(Boolean).join(' › ');
+    return path ? `${path}\n\n${chunk.text}` : chunk.text;
+  }
+
+  private makeChunk(
+    doc: ParsedDocument,
+    context: ChunkContext,
+    headingPath: string[],
+    text: string,
+    position: number,
+  ): Chunk {
+    const base = { title: doc.title, headingPath, text };
+    const contentHash = createHash('sha256').update(Chunker.embeddingText(base)).digest('hex');
+    return {
+      id: `${context.documentId}-${position}-${contentHash.slice(0, 12)}`,
+      documentId: context.documentId,
+      projectId: context.projectId,
+      position,
+      ...base,
+      tokenCount: this.tokens.count(text),
+      contentHash,
+      language: detectLanguage(text),
+      hasCode: /^(```|~~~)/m.test(text),
+    };
+  }
+
+  private units(block: ParsedBlock): Unit[] {
+    const tokens = this.tokens.count(block.text);
+    const code = block.kind === 'code';
+    if (tokens <= this.options.targetTokens) return [{ text: block.text, tokens, code, codeLanguage: block.codeLanguage }];
+    let pieces: Unit[];
+    if (code) pieces = this.splitCode(block);
+    else if (block.kind === 'paragraph' || block.kind === 'quote') pieces = this.splitProse(block.text);
+    else pieces = this.splitLines(block.text.split('\n'), false);
+    // Pieces of one block keep their spacing when packed together; the first starts a new block.
+    return pieces.map((piece, i) => (i === 0 ? { ...piece, sep: undefined } : piece));
+  }
+
+  /** Long prose: sentence by sentence; a sentence longer than the target is cut by words. */
+  private splitProse(text: string): Unit[] {
+    const units: Unit[] = [];
+    for (const { segment } of this.sentences.segment(text)) {
+      const sentence = segment.trim();
+      if (!sentence) continue;
+      const tokens = this.tokens.count(sentence);
+      if (tokens <= this.options.targetTokens) units.push({ text: sentence, tokens, code: false, sep: ' ' });
+      else units.push(...this.splitWords(sentence));
+    }
+    return units;
+  }
+
+  private splitWords(text: string): Unit[] {
+    const units: Unit[] = [];
+    let current: string[] = [];
+    for (const word of text.split(/\s+/)) {
+      const candidate = [...current, word].join(' ');
+      if (current.length && this.tokens.count(candidate) > this.options.targetTokens) {
+        units.push({ ...this.unit(current.join(' '), false), sep: ' ' });
+        current = [word];
+      } else {
+        current.push(word);
+      }
+    }
+    if (current.length) units.push({ ...this.unit(current.join(' '), false), sep: ' ' });
+    return units;
+  }
+
+  /** Long code blocks are cut between lines, and each piece is re-fenced so it stays valid Markdown. */
+  private splitCode(block: ParsedBlock): Unit[] {
+    const lines = block.text.split('\n');
+    const fence = /^(```+|~~~+)/.exec(lines[0])?.[1];
+    const body = fence && lines.length >= 2 && lines[lines.length - 1].startsWith(fence) ? lines.slice(1, -1) : lines;
+    const open = fence ? `${fence}${block.codeLanguage ?? ''}` : '';
+    const pieces = this.splitLines(body, true, fence ? this.tokens.count(`${open}\n${fence}`) : 0);
+    return pieces.map((piece) => {
+      const text = fence ? `${open}\n${piece.text}\n${fence}` : piece.text;
+      return { ...this.unit(text, true), codeLanguage: block.codeLanguage };
+    });
+  }
+
+  private splitLines(lines: string[], code: boolean, reserve = 0): Unit[] {
+    const budget = Math.max(1, this.options.targetTokens - reserve);
+    const units: Unit[] = [];
+    let current: string[] = [];
+    let currentTokens = 0;
+    for (const line of lines) {
+      const lineTokens = this.tokens.count(line) + 1;
+      if (current.length && currentTokens + lineTokens > budget) {
+        units.push({ ...this.unit(current.join('\n'), code), sep: code ? undefined : '\n' });
+        current = [];
+        currentTokens = 0;
+      }
+      if (lineTokens > budget && !code) {
+        units.push(...this.splitWords(line));
+        continue;
+      }
+      current.push(line);
+      currentTokens += lineTokens;
+    }
+    if (current.length) units.push({ ...this.unit(current.join('\n'), code), sep: code ? undefined : '\n' });
+    return units;
+  }
+
+  private unit(text: string, code: boolean): Unit {
+    return { text, tokens: this.tokens.count(text), code };
+  }
+
+  /** Greedy packing with prose overlap between consecutive chunks of one section. */
+  private pack(units: Unit[]): string[] {
+    const out: string[] = [];
+    let current: Unit[] = [];
+    let tokens = 0;
+    let fresh = 0; // units in `current` that are not overlap carried from the previous chunk
+    for (const unit of units) {
+      if (fresh > 0 && tokens + unit.tokens > this.options.targetTokens) {
+        out.push(join(current));
+        current = this.overlap(current);
+        tokens = current.reduce((sum, u) => sum + u.tokens, 0);
+        fresh = 0;
+        if (tokens + unit.tokens > this.options.targetTokens) {
+          current = [];
+          tokens = 0;
+        }
+      }
+      current.push(unit);
+      tokens += unit.tokens;
+      fresh++;
+    }
+    if (fresh > 0) out.push(join(current));
+    return out;
+  }
+
+  private overlap(previous: Unit[]): Unit[] {
+    if (this.options.overlapTokens === 0) return [];
+    const tail: Unit[] = [];
+    let tokens = 0;
+    for (let i = previous.length - 1; i >= 0; i--) {
+      const unit = previous[i];
+      if (unit.code || tokens + unit.tokens > this.options.overlapTokens) break;
+      tail.unshift(unit);
+      tokens += unit.tokens;
+    }
+    // Whole prose units too large for the overlap budget contribute their last sentences instead.
+    if (tail.length === 0 && previous.length && !previous[previous.length - 1].code) {
+      const sentences = this.splitProse(previous[previous.length - 1].text);
+      for (let i = sentences.length - 1; i >= 0; i--) {
+        if (tokens + sentences[i].tokens > this.options.overlapTokens) break;
+        tail.unshift(sentences[i]);
+        tokens += sentences[i].tokens;
+      }
+      if (tail.length === sentences.length) return [];
+    }
+    return tail;
+  }
+}
+
+function join(units: Unit[]): string {
+  return units.map((u, i) => (i === 0 ? u.text : `${u.sep ?? '\n\n'}${u.text}`)).join('');
+}
+
+function sections(blocks: ParsedBlock[]): Section[] {
+  const out: Section[] = [];
+  for (const block of blocks) {
+    const last = out[out.length - 1];
+    if (last && samePath(last.headingPath, block.headingPath)) last.blocks.push(block);
+    else out.push({ headingPath: block.headingPath, blocks: [block] });
+  }
+  return out;
+}
+
+function samePath(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((part, i) => part === b[i]);
+}

@@ -1,0 +1,3 @@
+export * from './chunker';
+export * from './language';
+export * from './token-counter';

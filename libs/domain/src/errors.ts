@@ -1,0 +1,45 @@
+/** Stable error codes clients can rely on; the message is for humans. */
+export enum TroveErrorCode {
+  BadRequest = 'BAD_REQUEST',
+  Unauthenticated = 'UNAUTHENTICATED',
+  ProjectNotFound = 'PROJECT_NOT_FOUND',
+  DocumentNotFound = 'DOCUMENT_NOT_FOUND',
+  DocumentNameConflict = 'DOCUMENT_NAME_CONFLICT',
+  PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
+  UnsupportedMediaType = 'UNSUPPORTED_MEDIA_TYPE',
+  EmptyDocument = 'EMPTY_DOCUMENT',
+  UndecodableDocument = 'UNDECODABLE_DOCUMENT',
+  ParseFailed = 'PARSE_FAILED',
+  EmbeddingFailed = 'EMBEDDING_FAILED',
+  IndexFailed = 'INDEX_FAILED',
+  ServiceUnavailable = 'SERVICE_UNAVAILABLE',
+  Internal = 'INTERNAL',
+}
+
+/** Every error Trove raises on purpose. `permanent` means retrying cannot help (bad input). */
+export class TroveError extends Error {
+  constructor(
+    readonly code: TroveErrorCode,
+    message: string,
+    readonly options: { permanent?: boolean; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = 'TroveError';
+  }
+
+  get permanent(): boolean {
+    return this.options.permanent ?? false;
+  }
+}
+
+/** A fault in the input itself: the document fails for good, with this message as its reason. */
+export class PermanentDocumentError extends TroveError {
+  constructor(code: TroveErrorCode, message: string, cause?: unknown) {
+    super(code, message, { permanent: true, cause });
+    this.name = 'PermanentDocumentError';
+  }
+}
+
+export function isTroveError(error: unknown): error is TroveError {
+  return error instanceof TroveError;
+}

@@ -1,0 +1,4 @@
+export * from './errors';
+export * from './ingest';
+export * from './model';
+export * from './ports';

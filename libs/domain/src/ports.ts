@@ -1,0 +1,35 @@
+/** Interfaces of the providers Trove plugs in; implementations live in their own libs. */
+import type { ParsedDocument } from './model';
+
+
+export interface BlobStore {
+  put(key: string, data: Buffer | string): Promise<void>;
+  get(key: string): Promise<Buffer>;
+  getJson<T>(key: string): Promise<T>;
+  putJson(key: string, value: unknown): Promise<void>;
+  exists(key: string): Promise<boolean>;
+  /** Removes every blob whose key starts with `prefix`. */
+  deletePrefix(prefix: string): Promise<void>;
+}
+
+export type EmbeddingPurpose = 'query' | 'passage';
+
+export interface EmbeddingProvider {
+  /** Model dimensions, known from the model profile. */
+  readonly dimensions: number;
+  readonly modelId: string;
+  embed(texts: string[], purpose: EmbeddingPurpose): Promise<number[][]>;
+  /** Resolves when the embedding server answers; rejects with the reason otherwise. */
+  ping(): Promise<void>;
+}
+
+export interface ParseInput {
+  fileName: string;
+  mediaType: string;
+  data: Buffer;
+}
+
+export interface Parser {
+  readonly mediaTypes: readonly string[];
+  parse(input: ParseInput): Promise<ParsedDocument>;
+}

@@ -1,0 +1,4 @@
+export * from './detect';
+export * from './markdown.parser';
+export * from './parser-registry';
+export * from './plain-text.parser';

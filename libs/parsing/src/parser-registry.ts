@@ -1,0 +1,37 @@
+import type { ParsedDocument, ParseInput, Parser } from '@trove/domain';
+import { PermanentDocumentError, TroveErrorCode } from '@trove/domain';
+import { MarkdownParser } from './markdown.parser';
+import { PlainTextParser } from './plain-text.parser';
+
+/** Routes a file to the parser registered for its media type. */
+export class ParserRegistry {
+  private readonly byMediaType = new Map<string, Parser>();
+
+  constructor(parsers: Parser[]) {
+    for (const parser of parsers) {
+      for (const mediaType of parser.mediaTypes) {
+        if (this.byMediaType.has(mediaType)) throw new Error(`two parsers registered for ${mediaType}`);
+        this.byMediaType.set(mediaType, parser);
+      }
+    }
+  }
+
+  static default(): ParserRegistry {
+    return new ParserRegistry([new MarkdownParser(), new PlainTextParser()]);
+  }
+
+  get mediaTypes(): string[] {
+    return [...this.byMediaType.keys()];
+  }
+
+  async parse(input: ParseInput): Promise<ParsedDocument> {
+    const parser = this.byMediaType.get(input.mediaType);
+    if (!parser) {
+      throw new PermanentDocumentError(
+        TroveErrorCode.UnsupportedMediaType,
+        `no parser for ${input.mediaType} (${input.fileName})`,
+      );
+    }
+    return parser.parse(input);
+  }
+}
