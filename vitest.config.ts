@@ -25,7 +25,7 @@ export default defineConfig({
           pool: 'forks',
           // One file at a time: the suites share three real services on a 2-core machine,
           // and the fault tests stop and restart them.
-          fileParallelism: false,
+          poolOptions: { forks: { singleFork: true } },
           testTimeout: 180_000,
           hookTimeout: 240_000,
         },
@@ -38,7 +38,7 @@ export default defineConfig({
           globalSetup: ['test/support/global-setup.ts'],
           environment: 'node',
           pool: 'forks',
-          fileParallelism: false,
+          poolOptions: { forks: { singleFork: true } },
           testTimeout: 300_000,
           hookTimeout: 300_000,
         },

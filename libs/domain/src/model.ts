@@ -7,10 +7,10 @@ export interface Project {
 }
 
 export enum DocumentStatus {
-  Pending = 'PENDING',
-  Indexing = 'INDEXING',
-  Ready = 'READY',
-  Failed = 'FAILED',
+  PENDING = 'PENDING',
+  INDEXING = 'INDEXING',
+  READY = 'READY',
+  FAILED = 'FAILED',
 }
 
 /** Wall time each pipeline stage took in the last ingest, in milliseconds. */
@@ -84,9 +84,9 @@ export interface EmbeddedChunk extends Chunk {
 }
 
 export enum SearchMode {
-  Hybrid = 'HYBRID',
-  Keyword = 'KEYWORD',
-  Vector = 'VECTOR',
+  HYBRID = 'HYBRID',
+  KEYWORD = 'KEYWORD',
+  VECTOR = 'VECTOR',
 }
 
 export interface LegRank {

@@ -1,0 +1,92 @@
+import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { GraphQLModule } from '@nestjs/graphql';
+import { MulterModule } from '@nestjs/platform-express';
+import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
+import { Client as TemporalClient, Connection } from '@temporalio/client';
+import type { Request } from 'express';
+import { Catalog } from '@trove/catalog';
+import type { ApiConfig } from '@trove/config';
+import type { EmbeddingProvider } from '@trove/domain';
+import { createEmbeddingProvider } from '@trove/embeddings';
+import { ChunkIndex, createElasticsearchClient, HybridSearch } from '@trove/search';
+import { LocalBlobStore } from '@trove/storage';
+import { ApiKeyGuard } from './core/api-key.guard';
+import { IndexBootstrapService } from './core/index-bootstrap.service';
+import { BLOBS, CONFIG, ELASTICSEARCH, EMBEDDER, TEMPORAL } from './core/tokens';
+import { TroveExceptionFilter } from './core/trove-exception.filter';
+import { DocumentsController } from './documents/documents.controller';
+import { DocumentsResolver } from './documents/documents.resolver';
+import { DocumentsService } from './documents/documents.service';
+import { HealthController } from './health/health.controller';
+import { ProjectsResolver } from './projects/projects.resolver';
+import { ProjectsService } from './projects/projects.service';
+import { SearchResolver } from './search/search.resolver';
+
+/** Wires config-built clients and the feature modules; no business logic lives here. */
+@Module({})
+export class AppModule {
+  static forRoot(config: ApiConfig): DynamicModule {
+    const prefix = config.elasticsearch.indexPrefix;
+    return {
+      module: AppModule,
+      imports: [
+        GraphQLModule.forRoot<ApolloDriverConfig>({
+          driver: ApolloDriver,
+          autoSchemaFile: true,
+          sortSchema: true,
+          context: ({ req }: { req: Request }) => ({ req }),
+          // Clients get the message and a stable code; never a stack trace.
+          includeStacktraceInErrorResponses: false,
+          formatError: (formatted) => ({
+            message: formatted.message,
+            locations: formatted.locations,
+            path: formatted.path,
+            extensions: { code: formatted.extensions?.code ?? 'INTERNAL' },
+          }),
+        }),
+        MulterModule.register({
+          limits: { fileSize: config.api.maxUploadBytes, files: 1 },
+          // File names in Russian or Chinese arrive as UTF-8, not Latin-1.
+          defParamCharset: 'utf8',
+        } as object),
+      ],
+      controllers: [DocumentsController, HealthController],
+      providers: [
+        { provide: CONFIG, useValue: config },
+        { provide: ELASTICSEARCH, useFactory: () => createElasticsearchClient(config.elasticsearch.url) },
+        { provide: EMBEDDER, useFactory: () => createEmbeddingProvider(config.embedding) },
+        { provide: BLOBS, useFactory: () => new LocalBlobStore(config.storage.blobDir) },
+        {
+          provide: TEMPORAL,
+          useFactory: () =>
+            new TemporalClient({
+              connection: Connection.lazy({ address: config.temporal.address }),
+              namespace: config.temporal.namespace,
+            }),
+        },
+        { provide: Catalog, useFactory: (es: ElasticsearchClient) => new Catalog(es, prefix), inject: [ELASTICSEARCH] },
+        {
+          provide: ChunkIndex,
+          useFactory: (es: ElasticsearchClient, embedder: EmbeddingProvider) =>
+            new ChunkIndex(es, prefix, embedder.dimensions),
+          inject: [ELASTICSEARCH, EMBEDDER],
+        },
+        {
+          provide: HybridSearch,
+          useFactory: (es: ElasticsearchClient, embedder: EmbeddingProvider) => new HybridSearch(es, prefix, embedder),
+          inject: [ELASTICSEARCH, EMBEDDER],
+        },
+        { provide: APP_GUARD, useClass: ApiKeyGuard },
+        { provide: APP_FILTER, useClass: TroveExceptionFilter },
+        IndexBootstrapService,
+        ProjectsService,
+        ProjectsResolver,
+        DocumentsService,
+        DocumentsResolver,
+        SearchResolver,
+      ],
+    };
+  }
+}

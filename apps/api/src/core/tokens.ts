@@ -1,0 +1,6 @@
+/** Dependency-injection tokens for the providers the API module builds from config. */
+export const CONFIG = Symbol('CONFIG');
+export const ELASTICSEARCH = Symbol('ELASTICSEARCH');
+export const EMBEDDER = Symbol('EMBEDDER');
+export const BLOBS = Symbol('BLOBS');
+export const TEMPORAL = Symbol('TEMPORAL');

@@ -1,0 +1,38 @@
+import { Field, Float, ID, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
+import { DocumentStatus } from '@trove/domain';
+
+registerEnumType(DocumentStatus, { name: 'DocumentStatus' });
+
+@ObjectType('DocumentError')
+export class DocumentErrorModel {
+  @Field({ description: 'Stable machine-readable code, e.g. EMPTY_DOCUMENT' }) code!: string;
+  @Field({ description: 'Why the document failed, for people' }) message!: string;
+}
+
+@ObjectType('StageTimings', { description: 'Milliseconds each pipeline stage took in the last ingest' })
+export class StageTimingsModel {
+  @Field(() => Int, { nullable: true }) fetchMs?: number;
+  @Field(() => Int, { nullable: true }) parseMs?: number;
+  @Field(() => Int, { nullable: true }) chunkMs?: number;
+  @Field(() => Int, { nullable: true }) embedMs?: number;
+  @Field(() => Int, { nullable: true }) upsertMs?: number;
+  @Field(() => Int, { nullable: true }) totalMs?: number;
+}
+
+@ObjectType('Document')
+export class DocumentModel {
+  @Field(() => ID) id!: string;
+  @Field(() => ID) projectId!: string;
+  @Field() fileName!: string;
+  @Field() mediaType!: string;
+  @Field(() => Float) sizeBytes!: number;
+  @Field({ nullable: true }) title?: string;
+  @Field({ nullable: true, description: 'Dominant script of the text: en, ru, cjk or und' }) language?: string;
+  @Field(() => DocumentStatus) status!: DocumentStatus;
+  @Field(() => DocumentErrorModel, { nullable: true }) error?: DocumentErrorModel;
+  @Field(() => Int) chunkCount!: number;
+  @Field(() => StageTimingsModel) timings!: StageTimingsModel;
+  @Field() createdAt!: string;
+  @Field() updatedAt!: string;
+  @Field({ nullable: true }) indexedAt?: string;
+}

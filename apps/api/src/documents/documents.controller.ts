@@ -1,0 +1,35 @@
+import type {} from 'multer';
+import {
+  BadRequestException,
+  Controller,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  UploadedFile,
+  UseInterceptors,
+} from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
+import { DocumentsService } from './documents.service';
+
+/** Uploads: `POST /v1/projects/:projectId/documents` with multipart field `file`. */
+@Controller('v1/projects/:projectId/documents')
+export class DocumentsController {
+  constructor(@Inject(DocumentsService) private readonly documents: DocumentsService) {}
+
+  @Post()
+  @HttpCode(202)
+  @UseInterceptors(FileInterceptor('file'))
+  async upload(@Param('projectId') projectId: string, @UploadedFile() file?: Express.Multer.File) {
+    if (!file) throw new BadRequestException('send the file as the multipart form field "file"');
+    const document = await this.documents.upload(projectId, { fileName: file.originalname, data: file.buffer });
+    return {
+      id: document.id,
+      projectId: document.projectId,
+      fileName: document.fileName,
+      mediaType: document.mediaType,
+      sizeBytes: document.sizeBytes,
+      status: document.status,
+    };
+  }
+}

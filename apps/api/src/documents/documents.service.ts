@@ -1,0 +1,137 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { WorkflowNotFoundError, type Client as TemporalClient } from '@temporalio/client';
+import { createHash, randomUUID } from 'node:crypto';
+import { Catalog } from '@trove/catalog';
+import type { ApiConfig } from '@trove/config';
+import type { BlobStore, TroveDocument } from '@trove/domain';
+import {
+  DocumentStatus,
+  INGEST_DOCUMENT_WORKFLOW,
+  ingestWorkflowId,
+  TroveError,
+  TroveErrorCode,
+  type IngestDocumentInput,
+} from '@trove/domain';
+import { detectMediaType } from '@trove/parsing';
+import { ChunkIndex } from '@trove/search';
+import { BLOBS, CONFIG, TEMPORAL } from '../core/tokens';
+
+export interface UploadedFile {
+  fileName: string;
+  data: Buffer;
+}
+
+@Injectable()
+export class DocumentsService {
+  private readonly logger = new Logger(DocumentsService.name);
+
+  constructor(
+    @Inject(Catalog) private readonly catalog: Catalog,
+    @Inject(ChunkIndex) private readonly chunks: ChunkIndex,
+    @Inject(BLOBS) private readonly blobs: BlobStore,
+    @Inject(TEMPORAL) private readonly temporal: TemporalClient,
+    @Inject(CONFIG) private readonly config: ApiConfig,
+  ) {}
+
+  /**
+   * Stores the original, records the document as PENDING and starts its ingest workflow.
+   * If the workflow cannot be started, the record and file are removed again so a retry is clean.
+   */
+  async upload(projectId: string, file: UploadedFile): Promise<TroveDocument> {
+    await this.catalog.requireProject(projectId);
+    const fileName = file.fileName.trim();
+    if (!fileName || fileName.length > 255 || /[\u0000-\u001f/\\]/.test(fileName)) {
+      throw new TroveError(TroveErrorCode.BadRequest, 'the file name must be 1-255 characters without slashes');
+    }
+    const { mediaType } = detectMediaType(fileName, file.data);
+    const documentId = Catalog.documentId(projectId, fileName);
+    if (await this.catalog.getDocument(documentId)) {
+      throw new TroveError(
+        TroveErrorCode.DocumentNameConflict,
+        `a document named "${fileName}" already exists in this project; delete it or reindex it instead`,
+      );
+    }
+    const blobKey = `originals/${documentId}/${randomUUID()}`;
+    await this.blobs.put(blobKey, file.data);
+    let document: TroveDocument;
+    try {
+      document = await this.catalog.createDocument({
+        projectId,
+        fileName,
+        mediaType,
+        sizeBytes: file.data.length,
+        contentHash: createHash('sha256').update(file.data).digest('hex'),
+        blobKey,
+      });
+    } catch (error) {
+      await this.blobs.deletePrefix(blobKey);
+      throw error;
+    }
+    try {
+      await this.startIngest(document.id);
+    } catch (error) {
+      await this.catalog.deleteDocument(document.id);
+      await this.blobs.deletePrefix(`originals/${document.id}`);
+      throw error;
+    }
+    return document;
+  }
+
+  list(projectId: string): Promise<TroveDocument[]> {
+    return this.catalog.listDocuments(projectId);
+  }
+
+  get(id: string): Promise<TroveDocument | undefined> {
+    return this.catalog.getDocument(id);
+  }
+
+  /** Re-runs the pipeline on the stored original; a run in progress is replaced. */
+  async reindex(id: string): Promise<TroveDocument> {
+    await this.catalog.requireDocument(id);
+    await this.catalog.updateDocument(id, { status: DocumentStatus.PENDING, error: null });
+    await this.startIngest(id);
+    return this.catalog.requireDocument(id);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    await this.catalog.requireDocument(id);
+    await this.stopIngest(id);
+    await this.catalog.deleteDocument(id);
+    await this.chunks.deleteDocumentChunks(id);
+    await this.blobs.deletePrefix(`originals/${id}`);
+    await this.blobs.deletePrefix(`work/${id}`);
+    return true;
+  }
+
+  private async startIngest(documentId: string): Promise<void> {
+    const input: IngestDocumentInput = { documentId };
+    try {
+      await this.temporal.workflow.start(INGEST_DOCUMENT_WORKFLOW, {
+        taskQueue: this.config.temporal.taskQueue,
+        workflowId: ingestWorkflowId(documentId),
+        args: [input],
+        // One ingest per document at a time; a newer request replaces a running one.
+        workflowIdConflictPolicy: 'TERMINATE_EXISTING',
+        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+      });
+    } catch (error) {
+      this.logger.warn(`could not start the ingest of ${documentId}: ${(error as Error).message}`);
+      throw new TroveError(
+        TroveErrorCode.ServiceUnavailable,
+        'the workflow service (Temporal) is unavailable; nothing was stored, try again',
+        { cause: error },
+      );
+    }
+  }
+
+  private async stopIngest(documentId: string): Promise<void> {
+    try {
+      await this.temporal.workflow.getHandle(ingestWorkflowId(documentId)).terminate('document deleted');
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) return; // not running: nothing to stop
+      throw new TroveError(TroveErrorCode.ServiceUnavailable, 'the workflow service (Temporal) is unavailable', {
+        cause: error,
+      });
+    }
+  }
+}

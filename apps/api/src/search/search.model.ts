@@ -1,0 +1,37 @@
+import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
+import { SearchMode } from '@trove/domain';
+
+registerEnumType(SearchMode, { name: 'SearchMode' });
+
+@InputType()
+export class SearchInput {
+  @Field(() => ID) projectId!: string;
+  @Field() query!: string;
+  @Field(() => Int, { defaultValue: 10, description: '1 to 100' }) limit!: number;
+  @Field(() => SearchMode, { defaultValue: SearchMode.HYBRID }) mode!: SearchMode;
+}
+
+@ObjectType('LegRank', { description: "A hit's place in one retrieval leg before fusion" })
+export class LegRankModel {
+  @Field(() => Int) rank!: number;
+  @Field(() => Float) score!: number;
+}
+
+@ObjectType('SearchHit')
+export class SearchHitModel {
+  @Field(() => ID) chunkId!: string;
+  @Field(() => ID) documentId!: string;
+  @Field() title!: string;
+  @Field(() => [String]) headingPath!: string[];
+  @Field() text!: string;
+  @Field(() => Int) position!: number;
+  @Field(() => Float, { description: 'Fused score (reciprocal rank fusion in HYBRID mode)' }) score!: number;
+  @Field(() => LegRankModel, { nullable: true, description: 'BM25 leg' }) bm25?: LegRankModel;
+  @Field(() => LegRankModel, { nullable: true, description: 'kNN (vector) leg' }) knn?: LegRankModel;
+}
+
+@ObjectType('SearchResult')
+export class SearchResultModel {
+  @Field(() => [SearchHitModel]) hits!: SearchHitModel[];
+  @Field(() => Int) tookMs!: number;
+}

@@ -1,0 +1,46 @@
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { Catalog } from '@trove/catalog';
+import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
+import type { WorkerConfig } from '@trove/config';
+import { createEmbeddingProvider } from '@trove/embeddings';
+import { createIngestActivities } from '@trove/ingest-activities';
+import { ParserRegistry } from '@trove/parsing';
+import { ChunkIndex, createElasticsearchClient } from '@trove/search';
+import { LocalBlobStore } from '@trove/storage';
+
+/** Wires the libs into activities and a Temporal worker. Used by main.ts and by the tests. */
+export async function createWorker(
+  config: WorkerConfig,
+  overrides: Partial<Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'>> & { connection?: NativeConnection } = {},
+) {
+  const es = createElasticsearchClient(config.elasticsearch.url);
+  const embedder = createEmbeddingProvider(config.embedding);
+  const chunkIndex = new ChunkIndex(es, config.elasticsearch.indexPrefix, embedder.dimensions);
+  const catalog = new Catalog(es, config.elasticsearch.indexPrefix);
+  await chunkIndex.ensure();
+  await catalog.ensure();
+
+  const activities = createIngestActivities({
+    catalog,
+    blobs: new LocalBlobStore(config.storage.blobDir),
+    parsers: ParserRegistry.default(),
+    chunker: new Chunker(new SegmenterTokenCounter(), config.chunking),
+    embedder,
+    chunkIndex,
+    batchSize: config.embedding.batchSize,
+  });
+
+  const connection =
+    overrides.connection ?? (await NativeConnection.connect({ address: config.temporal.address }));
+  const worker = await Worker.create({
+    connection,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    ...(overrides.workflowBundle
+      ? { workflowBundle: overrides.workflowBundle }
+      : { workflowsPath: overrides.workflowsPath ?? require.resolve('@trove/workflows') }),
+    activities,
+    maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivities,
+  });
+  return { worker, connection, embedder, es };
+}

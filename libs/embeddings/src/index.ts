@@ -1,0 +1,5 @@
+export * from './embedding-error';
+export * from './embedding-provider.factory';
+export * from './model-profiles';
+export * from './ollama.provider';
+export * from './openai-compatible.provider';

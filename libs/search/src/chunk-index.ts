@@ -1,0 +1,258 @@
+import type { Client } from '@elastic/elasticsearch';
+import type { EmbeddedChunk } from '@trove/domain';
+import { TroveError, TroveErrorCode } from '@trove/domain';
+import { elasticsearchError, IndexNames } from './elasticsearch';
+
+/** Bump when the mapping changes incompatibly; a new index is created behind the alias. */
+export const CHUNK_MAPPING_VERSION = 1;
+
+const LANGUAGE_SUBFIELDS = {
+  en: { type: 'text', analyzer: 'english' },
+  ru: { type: 'text', analyzer: 'russian' },
+  cjk: { type: 'text', analyzer: 'cjk' },
+} as const;
+
+/** The fields BM25 searches: every text field in every language analysis, titles boosted. */
+export const KEYWORD_FIELDS = [
+  'text',
+  'text.en',
+  'text.ru',
+  'text.cjk',
+  'title^2',
+  'title.en^2',
+  'title.ru^2',
+  'title.cjk^2',
+  'headingPath^1.5',
+  'headingPath.en^1.5',
+  'headingPath.ru^1.5',
+  'headingPath.cjk^1.5',
+];
+
+export function chunkMappings(dimensions: number) {
+  return {
+    dynamic: 'strict' as const,
+    properties: {
+      chunkId: { type: 'keyword' as const },
+      projectId: { type: 'keyword' as const },
+      documentId: { type: 'keyword' as const },
+      position: { type: 'integer' as const },
+      title: { type: 'text' as const, analyzer: 'standard', fields: LANGUAGE_SUBFIELDS },
+      headingPath: { type: 'text' as const, analyzer: 'standard', fields: LANGUAGE_SUBFIELDS },
+      text: { type: 'text' as const, analyzer: 'standard', fields: LANGUAGE_SUBFIELDS },
+      language: { type: 'keyword' as const },
+      tokenCount: { type: 'integer' as const },
+      hasCode: { type: 'boolean' as const },
+      contentHash: { type: 'keyword' as const },
+      embeddingModel: { type: 'keyword' as const },
+      embedding: {
+        type: 'dense_vector' as const,
+        dims: dimensions,
+        index: true,
+        similarity: 'cosine' as const,
+        index_options: { type: 'int8_hnsw' as const },
+      },
+      indexedAt: { type: 'date' as const },
+    },
+  };
+}
+
+export interface StoredChunk {
+  chunkId: string;
+  projectId: string;
+  documentId: string;
+  position: number;
+  title: string;
+  headingPath: string[];
+  text: string;
+  language: string;
+  tokenCount: number;
+  hasCode: boolean;
+  contentHash: string;
+  embeddingModel: string;
+  embedding?: number[];
+  indexedAt: string;
+}
+
+const DELETE_PAGE = 1000;
+
+/** The chunk index: versioned index behind an alias, bulk upserts checked item by item. */
+export class ChunkIndex {
+  readonly names: IndexNames;
+
+  constructor(
+    private readonly es: Client,
+    prefix: string,
+    readonly dimensions: number,
+  ) {
+    this.names = new IndexNames(prefix);
+  }
+
+  /** Creates the versioned index and its alias if missing; fails if the alias points at another vector size. */
+  async ensure(): Promise<void> {
+    const alias = this.names.chunks;
+    const index = this.names.chunksIndex(CHUNK_MAPPING_VERSION, this.dimensions);
+    try {
+      if (await this.es.indices.existsAlias({ name: alias })) {
+        const current = Object.keys(await this.es.indices.getAlias({ name: alias }));
+        if (!current.includes(index)) {
+          throw new TroveError(
+            TroveErrorCode.Internal,
+            `the chunk alias ${alias} points at ${current.join(', ')}, but this configuration needs ${index} ` +
+              `(a different embedding size or mapping version): reindex into a new prefix or remove the old index`,
+            { permanent: true },
+          );
+        }
+        return;
+      }
+      await this.es.indices.create(
+        {
+          index,
+          settings: { number_of_shards: 1, number_of_replicas: 0 },
+          mappings: chunkMappings(this.dimensions),
+          aliases: { [alias]: { is_write_index: true } },
+        },
+        { ignore: [400] },
+      );
+      // A concurrent creator may have won the race (400 resource_already_exists); the alias must exist now.
+      if (!(await this.es.indices.existsAlias({ name: alias }))) {
+        throw new TroveError(TroveErrorCode.Internal, `could not create the chunk index ${index}`);
+      }
+    } catch (error) {
+      throw elasticsearchError(error, `creating the chunk index ${index}`);
+    }
+  }
+
+  /** Writes chunks (overwriting same ids). Any failed item fails the call: a partial bulk is a failure. */
+  async upsert(chunks: EmbeddedChunk[], embeddingModel: string): Promise<void> {
+    if (chunks.length === 0) return;
+    const indexedAt = new Date().toISOString();
+    const operations = chunks.flatMap((chunk) => [
+      { index: { _index: this.names.chunks, _id: chunk.id } },
+      {
+        chunkId: chunk.id,
+        projectId: chunk.projectId,
+        documentId: chunk.documentId,
+        position: chunk.position,
+        title: chunk.title,
+        headingPath: chunk.headingPath,
+        text: chunk.text,
+        language: chunk.language,
+        tokenCount: chunk.tokenCount,
+        hasCode: chunk.hasCode,
+        contentHash: chunk.contentHash,
+        embeddingModel,
+        embedding: chunk.embedding,
+        indexedAt,
+      } satisfies StoredChunk,
+    ]);
+    let response;
+    try {
+      response = await this.es.bulk({ operations, refresh: 'wait_for' });
+    } catch (error) {
+      throw elasticsearchError(error, 'writing chunks');
+    }
+    if (!response.errors) return;
+    const failed = response.items
+      .map((item) => item.index)
+      .filter((result) => result?.error)
+      .map((result) => ({ status: result!.status, reason: `${result!.error!.type}: ${result!.error!.reason}` }));
+    const transient = failed.some((f) => f.status === 429 || f.status >= 500);
+    throw new TroveError(
+      transient ? TroveErrorCode.ServiceUnavailable : TroveErrorCode.IndexFailed,
+      `${failed.length} of ${chunks.length} chunks were not indexed (first: ${failed[0].reason})`,
+      { permanent: !transient },
+    );
+  }
+
+  /** Embeddings already stored for these chunk ids by the same model (ids include the content hash). */
+  async existingEmbeddings(ids: string[], embeddingModel: string): Promise<Map<string, number[]>> {
+    const found = new Map<string, number[]>();
+    if (ids.length === 0) return found;
+    try {
+      const response = await this.es.mget<Pick<StoredChunk, 'embedding' | 'embeddingModel'>>({
+        index: this.names.chunks,
+        ids,
+        _source: ['embedding', 'embeddingModel'],
+      });
+      for (const doc of response.docs) {
+        if ('found' in doc && doc.found && doc._source?.embedding && doc._source.embeddingModel === embeddingModel) {
+          found.set(doc._id, doc._source.embedding);
+        }
+      }
+      return found;
+    } catch (error) {
+      throw elasticsearchError(error, 'reading stored embeddings');
+    }
+  }
+
+  /** Removes a document's chunks except `keepIds`: the stale ones after a re-ingest, or all. */
+  async deleteDocumentChunks(documentId: string, keepIds: string[] = []): Promise<number> {
+    return this.deleteWhere({
+      bool: { filter: [{ term: { documentId } }], must_not: keepIds.length ? [{ ids: { values: keepIds } }] : [] },
+    });
+  }
+
+  async deleteProjectChunks(projectId: string): Promise<number> {
+    return this.deleteWhere({ term: { projectId } });
+  }
+
+  async countDocumentChunks(documentId: string): Promise<number> {
+    try {
+      const response = await this.es.count({ index: this.names.chunks, query: { term: { documentId } } });
+      return response.count;
+    } catch (error) {
+      throw elasticsearchError(error, 'counting chunks');
+    }
+  }
+
+  async getDocumentChunks(documentId: string): Promise<StoredChunk[]> {
+    try {
+      const response = await this.es.search<StoredChunk>({
+        index: this.names.chunks,
+        query: { term: { documentId } },
+        sort: [{ position: 'asc' }],
+        size: 10_000,
+        _source: { excludes: ['embedding'] },
+      });
+      return response.hits.hits.map((hit) => hit._source!);
+    } catch (error) {
+      throw elasticsearchError(error, 'reading chunks');
+    }
+  }
+
+  /**
+   * Delete-by-query by hand: the integ-test distribution has no reindex module (and so no
+   * _delete_by_query). Page through matching ids and bulk-delete them until none are left.
+   */
+  private async deleteWhere(query: object): Promise<number> {
+    let deleted = 0;
+    try {
+      for (;;) {
+        const page = await this.es.search({
+          index: this.names.chunks,
+          query,
+          size: DELETE_PAGE,
+          _source: false,
+        });
+        const ids = page.hits.hits.map((hit) => hit._id!);
+        if (ids.length === 0) return deleted;
+        const response = await this.es.bulk({
+          operations: ids.map((id) => ({ delete: { _index: this.names.chunks, _id: id } })),
+          refresh: 'wait_for',
+        });
+        if (response.errors) {
+          const failed = response.items.filter((i) => i.delete?.error && i.delete.status !== 404);
+          if (failed.length) {
+            throw new TroveError(
+              TroveErrorCode.ServiceUnavailable,
+              `${failed.length} chunk deletions failed (first: ${failed[0].delete!.error!.reason})`,
+            );
+          }
+        }
+        deleted += ids.length;
+      }
+    } catch (error) {
+      throw elasticsearchError(error, 'deleting chunks');
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import { Client, errors } from '@elastic/elasticsearch';
+import { TroveError, TroveErrorCode } from '@trove/domain';
+
+export function createElasticsearchClient(url: string): Client {
+  // Retries belong to the caller (Temporal activities); requests fail fast when the node is down.
+  return new Client({ node: url, maxRetries: 0, requestTimeout: 30_000 });
+}
+
+/** Index and alias names under one prefix, so tests and tenants can share a cluster. */
+export class IndexNames {
+  constructor(readonly prefix: string) {}
+
+  /** The alias every chunk read and write goes through. */
+  get chunks(): string {
+    return `${this.prefix}-chunks`;
+  }
+
+  /** The concrete index behind the alias for a mapping version and vector size. */
+  chunksIndex(mappingVersion: number, dimensions: number): string {
+    return `${this.prefix}-chunks-v${mappingVersion}-d${dimensions}`;
+  }
+
+  get projects(): string {
+    return `${this.prefix}-projects`;
+  }
+
+  get documents(): string {
+    return `${this.prefix}-documents`;
+  }
+}
+
+/** Maps an Elasticsearch client error to a TroveError: unreachable/overloaded is transient. */
+export function elasticsearchError(error: unknown, action: string): TroveError {
+  if (error instanceof TroveError) return error;
+  if (
+    error instanceof errors.ConnectionError ||
+    error instanceof errors.NoLivingConnectionsError ||
+    error instanceof errors.TimeoutError
+  ) {
+    return new TroveError(TroveErrorCode.ServiceUnavailable, `Elasticsearch is unreachable while ${action}`, {
+      cause: error,
+    });
+  }
+  if (error instanceof errors.ResponseError) {
+    const status = error.statusCode ?? 500;
+    const transient = status === 429 || status >= 500;
+    const reason = (error.body as { error?: { reason?: string } } | undefined)?.error?.reason ?? error.message;
+    return new TroveError(
+      transient ? TroveErrorCode.ServiceUnavailable : TroveErrorCode.IndexFailed,
+      `Elasticsearch answered ${status} while ${action}: ${reason}`,
+      { permanent: !transient, cause: error },
+    );
+  }
+  return new TroveError(TroveErrorCode.Internal, `${action} failed: ${(error as Error).message}`, { cause: error });
+}
+
+export async function isNotFound(promise: Promise<unknown>): Promise<boolean> {
+  try {
+    await promise;
+    return false;
+  } catch (error) {
+    if (error instanceof errors.ResponseError && error.statusCode === 404) return true;
+    throw error;
+  }
+}

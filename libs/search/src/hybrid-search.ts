@@ -1,0 +1,128 @@
+import type { Client } from '@elastic/elasticsearch';
+import type { EmbeddingProvider, SearchHit } from '@trove/domain';
+import { SearchMode, TroveError, TroveErrorCode } from '@trove/domain';
+import { KEYWORD_FIELDS, type StoredChunk } from './chunk-index';
+import { elasticsearchError, IndexNames } from './elasticsearch';
+import { reciprocalRankFusion, type RankedId } from './rank-fusion';
+
+export interface SearchRequest {
+  projectId: string;
+  query: string;
+  limit: number;
+  mode: SearchMode;
+}
+
+export interface HybridSearchOptions {
+  /** Candidates each leg contributes before fusion. */
+  candidates: number;
+  /** HNSW candidates examined per shard (recall vs speed). */
+  numCandidates: number;
+  rrfK: number;
+}
+
+const DEFAULTS: HybridSearchOptions = { candidates: 50, numCandidates: 200, rrfK: 60 };
+
+/** BM25 and kNN legs, both filtered by project, fused by reciprocal rank in the service. */
+export class HybridSearch {
+  private readonly names: IndexNames;
+  private readonly options: HybridSearchOptions;
+
+  constructor(
+    private readonly es: Client,
+    prefix: string,
+    private readonly embedder: EmbeddingProvider,
+    options: Partial<HybridSearchOptions> = {},
+  ) {
+    this.names = new IndexNames(prefix);
+    this.options = { ...DEFAULTS, ...options };
+  }
+
+  async search(request: SearchRequest): Promise<SearchHit[]> {
+    const query = request.query.trim();
+    if (!query) throw new TroveError(TroveErrorCode.BadRequest, 'the search query is empty');
+    if (request.limit < 1 || request.limit > 100) {
+      throw new TroveError(TroveErrorCode.BadRequest, 'limit must be between 1 and 100');
+    }
+    const candidates = Math.max(this.options.candidates, request.limit);
+    const wantKeyword = request.mode !== SearchMode.VECTOR;
+    const wantVector = request.mode !== SearchMode.KEYWORD;
+
+    const [keyword, vector] = await Promise.all([
+      wantKeyword ? this.keywordLeg(request.projectId, query, candidates) : Promise.resolve(undefined),
+      wantVector ? this.vectorLeg(request.projectId, query, candidates) : Promise.resolve(undefined),
+    ]);
+
+    const sources = new Map<string, StoredChunk>();
+    for (const leg of [keyword, vector]) leg?.sources.forEach((source, id) => sources.set(id, source));
+    const lists = [keyword?.ranked ?? [], vector?.ranked ?? []];
+    const fused = reciprocalRankFusion(lists, this.options.rrfK).slice(0, request.limit);
+
+    return fused.map((result) => {
+      const source = sources.get(result.id)!;
+      const [bm25, knn] = result.legs;
+      return {
+        chunkId: source.chunkId,
+        documentId: source.documentId,
+        projectId: source.projectId,
+        title: source.title,
+        headingPath: source.headingPath,
+        text: source.text,
+        position: source.position,
+        score: result.score,
+        bm25,
+        knn,
+      };
+    });
+  }
+
+  private async keywordLeg(projectId: string, query: string, size: number) {
+    try {
+      const response = await this.es.search<StoredChunk>({
+        index: this.names.chunks,
+        size,
+        query: {
+          bool: {
+            filter: [{ term: { projectId } }],
+            must: [{ multi_match: { query, fields: KEYWORD_FIELDS, type: 'best_fields', tie_breaker: 0.3 } }],
+          },
+        },
+        _source: { excludes: ['embedding'] },
+      });
+      return collect(response.hits.hits);
+    } catch (error) {
+      throw elasticsearchError(error, 'running the keyword search');
+    }
+  }
+
+  private async vectorLeg(projectId: string, query: string, k: number) {
+    const [vector] = await this.embedder.embed([query], 'query');
+    try {
+      const response = await this.es.search<StoredChunk>({
+        index: this.names.chunks,
+        size: k,
+        knn: {
+          field: 'embedding',
+          query_vector: vector,
+          k,
+          num_candidates: Math.max(this.options.numCandidates, k),
+          filter: { term: { projectId } },
+        },
+        _source: { excludes: ['embedding'] },
+      });
+      return collect(response.hits.hits);
+    } catch (error) {
+      throw elasticsearchError(error, 'running the vector search');
+    }
+  }
+}
+
+function collect(hits: { _id?: string; _score?: number | null; _source?: StoredChunk }[]) {
+  const ranked: RankedId[] = [];
+  const sources = new Map<string, StoredChunk>();
+  for (const hit of hits) {
+    if (!hit._id || !hit._source) continue;
+    ranked.push({ id: hit._id, score: hit._score ?? 0 });
+    sources.set(hit._id, hit._source);
+  }
+  return { ranked, sources };
+}

@@ -1,0 +1,4 @@
+export * from './chunk-index';
+export * from './elasticsearch';
+export * from './hybrid-search';
+export * from './rank-fusion';

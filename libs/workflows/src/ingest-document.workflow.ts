@@ -1,0 +1,86 @@
+import { ActivityFailure, ApplicationFailure, proxyActivities, type RetryPolicy } from '@temporalio/workflow';
+import type { IngestDocumentInput, IngestDocumentResult, StageTimings } from '@trove/domain';
+import type { IngestActivities } from '@trove/ingest-activities';
+
+/** Transient faults (Elasticsearch or the embedder down) are retried until the service is back
+ * (no maximumAttempts: unlimited within the schedule-to-close timeout). */
+const untilServiceReturns: RetryPolicy = {
+  initialInterval: '1s',
+  backoffCoefficient: 2,
+  maximumInterval: '30s',
+};
+
+const bookkeeping = proxyActivities<IngestActivities>({
+  startToCloseTimeout: '30s',
+  scheduleToCloseTimeout: '2h',
+  retry: untilServiceReturns,
+});
+
+const parsing = proxyActivities<IngestActivities>({
+  startToCloseTimeout: '5m',
+  // A parser crash that is not a recognised bad-input error gets two more tries, then fails the document.
+  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumAttempts: 3 },
+});
+
+const heavy = proxyActivities<IngestActivities>({
+  startToCloseTimeout: '10m',
+  heartbeatTimeout: '2m',
+  scheduleToCloseTimeout: '2h',
+  retry: untilServiceReturns,
+});
+
+/**
+ * fetch → parse → chunk → embed → upsert → finalize, for one document. Re-running it for the same
+ * document is safe: chunk ids are deterministic and chunks of earlier versions are removed.
+ */
+export async function ingestDocument(input: IngestDocumentInput): Promise<IngestDocumentResult> {
+  const started = Date.now();
+  const timings: StageTimings = {};
+  try {
+    const fetched = await bookkeeping.fetchDocument({ documentId: input.documentId });
+    timings.fetchMs = fetched.ms;
+
+    const parsed = await parsing.parseDocument(fetched);
+    timings.parseMs = parsed.ms;
+
+    const chunked = await parsing.chunkDocument({ fetched, parsedKey: parsed.parsedKey });
+    timings.chunkMs = chunked.ms;
+
+    const embeddedKeys: string[] = [];
+    let reusedEmbeddings = 0;
+    timings.embedMs = 0;
+    for (const batchKey of chunked.batchKeys) {
+      const embedded = await heavy.embedChunks({ batchKey });
+      embeddedKeys.push(embedded.embeddedKey);
+      reusedEmbeddings += embedded.reused;
+      timings.embedMs += embedded.ms;
+    }
+
+    const upserted = await heavy.upsertChunks({ documentId: input.documentId, embeddedKeys });
+    timings.upsertMs = upserted.ms;
+    timings.totalMs = Date.now() - started;
+
+    await bookkeeping.finalizeDocument({
+      documentId: input.documentId,
+      workPrefix: fetched.workPrefix,
+      chunkCount: upserted.chunkCount,
+      title: parsed.title,
+      language: chunked.language,
+      timings,
+    });
+    return { documentId: input.documentId, chunkCount: upserted.chunkCount, reusedEmbeddings };
+  } catch (error) {
+    const { code, message } = describeFailure(error);
+    await bookkeeping.failDocument({ documentId: input.documentId, code, message });
+    throw ApplicationFailure.create({ nonRetryable: true, type: code, message, cause: error as Error });
+  }
+}
+
+function describeFailure(error: unknown): { code: string; message: string } {
+  let cause = error;
+  if (cause instanceof ActivityFailure && cause.cause) cause = cause.cause;
+  if (cause instanceof ApplicationFailure) {
+    return { code: cause.type ?? 'INTERNAL', message: cause.message };
+  }
+  return { code: 'INTERNAL', message: cause instanceof Error ? cause.message : String(cause) };
+}
