@@ -133,10 +133,11 @@ export function createIngestActivities(deps: IngestDependencies) {
           embedder.modelId,
         );
         const missing = chunks.filter((c) => !existing.has(c.id));
-        Context.current().heartbeat({ batchKey: input.batchKey, toEmbed: missing.length });
-        const vectors = await embedder.embed(
-          missing.map((c) => Chunker.embeddingText(c)),
-          'passage',
+        const vectors = await withHeartbeats({ batchKey: input.batchKey, toEmbed: missing.length }, () =>
+          embedder.embed(
+            missing.map((c) => Chunker.embeddingText(c)),
+            'passage',
+          ),
         );
         missing.forEach((chunk, i) => existing.set(chunk.id, vectors[i]));
         const embedded: EmbeddedChunk[] = chunks.map((c) => ({ ...c, embedding: existing.get(c.id)! }));
@@ -153,9 +154,8 @@ export function createIngestActivities(deps: IngestDependencies) {
         const ids: string[] = [];
         for (const key of input.embeddedKeys) {
           const chunks = await blobs.getJson<EmbeddedChunk[]>(key);
-          await chunkIndex.upsert(chunks, embedder.modelId);
+          await withHeartbeats({ written: ids.length }, () => chunkIndex.upsert(chunks, embedder.modelId));
           ids.push(...chunks.map((c) => c.id));
-          Context.current().heartbeat({ written: ids.length });
         }
         const removedStale = await chunkIndex.deleteDocumentChunks(input.documentId, ids);
         // Deleted while we were writing: take the chunks back out rather than leave orphans.
@@ -209,6 +209,23 @@ export function createIngestActivities(deps: IngestDependencies) {
 }
 
 export type IngestActivities = ReturnType<typeof createIngestActivities>;
+
+/**
+ * Heartbeats every few seconds while `work` runs, so a worker crash is noticed within the
+ * heartbeat timeout even when one call (a large embedding batch) takes long.
+ */
+async function withHeartbeats<T>(details: unknown, work: () => Promise<T>): Promise<T> {
+  const context = Context.current();
+  context.heartbeat(details);
+  const timer = setInterval(() => context.heartbeat(details), HEARTBEAT_EVERY_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+const HEARTBEAT_EVERY_MS = 5_000;
 
 /** Permanent Trove errors become non-retryable failures; everything else is retried by Temporal. */
 async function run<T>(body: () => Promise<T>): Promise<T> {

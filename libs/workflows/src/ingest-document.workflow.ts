@@ -24,7 +24,8 @@ const parsing = proxyActivities<IngestActivities>({
 
 const heavy = proxyActivities<IngestActivities>({
   startToCloseTimeout: '10m',
-  heartbeatTimeout: '2m',
+  // Activities heartbeat every 5 s, so a crashed worker's activity is retried within 30 s.
+  heartbeatTimeout: '30s',
   scheduleToCloseTimeout: '2h',
   retry: untilServiceReturns,
 });

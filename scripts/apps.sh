@@ -1,0 +1,35 @@
+# Start/stop helpers for the Trove api and worker processes. Sourced by quickstart.sh and stop.sh.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+APP_RUN="$ROOT/.trove/run"
+APP_LOGS="$ROOT/.trove/logs"
+mkdir -p "$APP_RUN" "$APP_LOGS"
+
+say() { printf '\033[1m[trove]\033[0m %s\n' "$*"; }
+
+app_running() { [[ -f "$APP_RUN/$1.pid" ]] && kill -0 "$(cat "$APP_RUN/$1.pid")" 2>/dev/null; }
+
+start_app() { # name entry
+  local name="$1" entry="$2"
+  cd "$ROOT"
+  nohup setsid node -r @swc-node/register "$entry" >>"$APP_LOGS/$name.log" 2>&1 </dev/null &
+  echo $! >"$APP_RUN/$name.pid"
+}
+
+stop_app() {
+  local name="$1"
+  if ! app_running "$name"; then rm -f "$APP_RUN/$name.pid"; return; fi
+  local pid; pid="$(cat "$APP_RUN/$name.pid")"
+  say "stopping $name (pid $pid)"
+  kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
+  for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+  kill -KILL -- "-$pid" 2>/dev/null || true
+  rm -f "$APP_RUN/$name.pid"
+}
+
+ensure_node_modules() {
+  if [[ ! -d "$ROOT/node_modules/.bin" || "$ROOT/package-lock.json" -nt "$ROOT/node_modules/.package-lock.json" ]]; then
+    say "installing npm dependencies"
+    (cd "$ROOT" && npm ci --no-audit --no-fund)
+  fi
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# From a fresh machine: dependencies, local services, api + worker, then the bundled sample is
+# ingested and searched. Safe to run again (api and worker are restarted on the current code).
+source "$(dirname "${BASH_SOURCE[0]}")/apps.sh"
+cd "$ROOT"
+
+node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)' ||
+  { echo "Trove needs Node.js 20.19 or newer (found $(node --version))" >&2; exit 1; }
+
+ensure_node_modules
+bash infra/local/up.sh
+
+KEY_FILE="$ROOT/.trove/admin-api-key"
+if [[ ! -s "$KEY_FILE" ]]; then
+  node -e 'process.stdout.write(require("crypto").randomBytes(24).toString("base64url"))' >"$KEY_FILE"
+  chmod 600 "$KEY_FILE"
+fi
+export TROVE_ADMIN_API_KEY="$(cat "$KEY_FILE")"
+export TROVE_API_PORT="${TROVE_API_PORT:-4000}"
+
+stop_app api
+stop_app worker
+say "starting worker and api (logs in .trove/logs/)"
+start_app worker apps/worker/src/main.ts
+start_app api apps/api/src/main.ts
+
+for _ in $(seq 1 90); do
+  curl -fsS "http://127.0.0.1:$TROVE_API_PORT/readyz" >/dev/null 2>&1 && break
+  if ! app_running api; then echo "the api exited; see .trove/logs/api.log:" >&2; tail -20 "$APP_LOGS/api.log" >&2; exit 1; fi
+  sleep 1
+done
+curl -fsS "http://127.0.0.1:$TROVE_API_PORT/readyz" >/dev/null || { echo "the api is not ready; see .trove/logs/" >&2; exit 1; }
+
+node -r @swc-node/register scripts/quickstart-demo.ts
