@@ -40,7 +40,7 @@ export class DocumentsService {
   async upload(projectId: string, file: UploadedFile): Promise<TroveDocument> {
     await this.catalog.requireProject(projectId);
     const fileName = file.fileName.trim();
-    if (!fileName || fileName.length > 255 || /[\u0000-\u001f/\\]/.test(fileName)) {
+    if (!fileName || fileName.length > 255 || /[\p{Cc}/\\]/u.test(fileName)) {
       throw new TroveError(TroveErrorCode.BadRequest, 'the file name must be 1-255 characters without slashes');
     }
     const { mediaType } = detectMediaType(fileName, file.data);

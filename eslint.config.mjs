@@ -1,0 +1,55 @@
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+import { builtinModules } from 'node:module';
+
+export default [
+  { ignores: ['**/node_modules/**', '**/dist/**', '.trove/**', '.nx/**', 'infra/**'] },
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  {
+    files: ['**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            // Axis 1: who may use whom by layer.
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:feature', 'type:provider', 'type:workflow', 'type:domain', 'type:util'] },
+            { sourceTag: 'type:workflow', onlyDependOnLibsWithTags: ['type:domain', 'type:feature'] },
+            { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:feature', 'type:provider', 'type:domain', 'type:util'] },
+            { sourceTag: 'type:provider', onlyDependOnLibsWithTags: ['type:provider', 'type:domain', 'type:util'] },
+            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:domain', 'type:util'] },
+            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: [] },
+            // Axis 2: which app's code may reach which scope.
+            { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['scope:api', 'scope:shared'] },
+            { sourceTag: 'scope:worker', onlyDependOnLibsWithTags: ['scope:worker', 'scope:shared'] },
+            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      // Non-null assertions mark invariants the code establishes just above them.
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  {
+    // Workflow code is replayed deterministically in a sandbox: no Node built-ins, no runtime
+    // imports of activity code (types only), and no promise may be left floating.
+    files: ['libs/workflows/src/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            ...builtinModules.flatMap((m) => [m, `node:${m}`]).map((name) => ({ name, message: 'no Node built-ins in workflow code' })),
+            { name: '@trove/ingest-activities', message: 'import activity types only (import type)', allowTypeImports: true },
+          ],
+        },
+      ],
+    },
+  },
+];
