@@ -173,7 +173,6 @@ export function createIngestActivities(deps: IngestDependencies) {
 
     async finalizeDocument(input: {
       documentId: string;
-      workPrefix: string;
       chunkCount: number;
       title: string;
       language: string;
@@ -189,7 +188,8 @@ export function createIngestActivities(deps: IngestDependencies) {
           timings: input.timings,
           indexedAt: new Date().toISOString(),
         });
-        await blobs.deletePrefix(input.workPrefix);
+        // Scratch blobs of this and any earlier run are no longer needed.
+        await blobs.deletePrefix(`work/${input.documentId}`);
       });
     },
 

@@ -63,7 +63,6 @@ export async function ingestDocument(input: IngestDocumentInput): Promise<Ingest
 
     await bookkeeping.finalizeDocument({
       documentId: input.documentId,
-      workPrefix: fetched.workPrefix,
       chunkCount: upserted.chunkCount,
       title: parsed.title,
       language: chunked.language,

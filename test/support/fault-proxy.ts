@@ -1,0 +1,52 @@
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * An HTTP proxy in front of a real service that can be told to fail: `failNext(n)` answers the
+ * next n requests with 503, as an overloaded or restarting server would.
+ */
+export class FaultProxy {
+  private server?: Server;
+  private failuresLeft = 0;
+  failed = 0;
+  forwarded = 0;
+
+  constructor(private readonly target: URL) {}
+
+  failNext(count: number): void {
+    this.failuresLeft = count;
+  }
+
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => {
+      if (this.failuresLeft > 0) {
+        this.failuresLeft--;
+        this.failed++;
+        req.resume();
+        res.writeHead(503, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: 'injected fault: service unavailable', type: 'server_error' } }));
+        return;
+      }
+      this.forwarded++;
+      const upstream = request(
+        { host: this.target.hostname, port: this.target.port, path: req.url, method: req.method, headers: req.headers },
+        (upstreamRes) => {
+          res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
+          upstreamRes.pipe(res);
+        },
+      );
+      upstream.on('error', () => {
+        res.writeHead(502);
+        res.end();
+      });
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise((resolve) => this.server?.close(resolve));
+  }
+}
