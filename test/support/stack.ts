@@ -1,0 +1,178 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { dropIndices, EMBEDDER_URL, ES_URL, expectEventually, ROOT, TEMPORAL_ADDRESS, uniqueName } from './services';
+
+export const ADMIN_KEY = 'e2e-admin-key-0123456789abcdef';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/**
+ * The real api and worker apps, started as child processes (the way `npm run quickstart` runs
+ * them) against the local services, with their own index prefix, task queue and blob folder.
+ */
+export class TroveStack {
+  readonly name = uniqueName('e2e');
+  readonly logDir = mkdtempSync(join(tmpdir(), `${this.name}-logs-`));
+  private readonly blobDir = mkdtempSync(join(tmpdir(), `${this.name}-blobs-`));
+  private api?: ChildProcess;
+  private worker?: ChildProcess;
+  port = 0;
+
+  constructor(private readonly extraEnv: Record<string, string> = {}) {}
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  private env(): NodeJS.ProcessEnv {
+    return {
+      ...process.env,
+      TROVE_ADMIN_API_KEY: ADMIN_KEY,
+      TROVE_API_PORT: String(this.port),
+      TROVE_ES_URL: ES_URL,
+      TROVE_INDEX_PREFIX: this.name,
+      TROVE_TEMPORAL_ADDRESS: TEMPORAL_ADDRESS,
+      TROVE_TASK_QUEUE: this.name,
+      TROVE_EMBEDDING_BASE_URL: EMBEDDER_URL,
+      TROVE_BLOB_DIR: this.blobDir,
+      TROVE_MAX_UPLOAD_BYTES: String(256 * 1024),
+      TROVE_CHUNK_TARGET_TOKENS: '200',
+      TROVE_CHUNK_OVERLAP_TOKENS: '30',
+      TROVE_EMBEDDING_BATCH_SIZE: '8',
+      ...this.extraEnv,
+    };
+  }
+
+  private spawnApp(name: 'api' | 'worker'): ChildProcess {
+    const log = createWriteStream(join(this.logDir, `${name}.log`), { flags: 'a' });
+    const child = spawn('node', ['-r', '@swc-node/register', `apps/${name}/src/main.ts`], {
+      cwd: ROOT,
+      env: this.env(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.pipe(log);
+    child.stderr!.pipe(log);
+    return child;
+  }
+
+  async start(): Promise<void> {
+    this.port = await freePort();
+    this.startWorker();
+    this.api = this.spawnApp('api');
+    await expectEventually(
+      async () => {
+        if (this.api!.exitCode !== null) throw new Error(`the api exited; logs in ${this.logDir}`);
+        const response = await fetch(`${this.url}/readyz`);
+        if (response.status !== 200) throw new Error(`readyz ${response.status}`);
+      },
+      { timeoutMs: 90_000 },
+    );
+  }
+
+  startWorker(): void {
+    this.worker = this.spawnApp('worker');
+  }
+
+  /** SIGKILL: the worker dies mid-task, as on a crash or an OOM kill. */
+  async killWorker(): Promise<void> {
+    const worker = this.worker!;
+    const exited = new Promise((resolve) => worker.once('exit', resolve));
+    worker.kill('SIGKILL');
+    await exited;
+  }
+
+  async stop(): Promise<void> {
+    for (const child of [this.api, this.worker]) {
+      if (!child || child.exitCode !== null || child.signalCode !== null) continue;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+    await dropIndices(this.name);
+  }
+
+  async gql<T = Record<string, unknown>>(
+    query: string,
+    variables: Record<string, unknown> = {},
+    headers: Record<string, string> = { 'X-API-Key': ADMIN_KEY },
+  ): Promise<{ data?: T; errors?: { message: string; extensions?: Record<string, unknown> }[] }> {
+    const response = await fetch(`${this.url}/graphql`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ query, variables }),
+    });
+    return (await response.json()) as { data?: T; errors?: { message: string; extensions?: Record<string, unknown> }[] };
+  }
+
+  /** GraphQL that must succeed: returns data or throws the errors. */
+  async query<T = Record<string, unknown>>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+    const body = await this.gql<T>(query, variables);
+    if (body.errors?.length) throw new Error(JSON.stringify(body.errors));
+    return body.data!;
+  }
+
+  async upload(
+    projectId: string,
+    fileName: string,
+    content: string | Buffer,
+    headers: Record<string, string> = { 'X-API-Key': ADMIN_KEY },
+  ): Promise<{ status: number; body: Record<string, unknown> }> {
+    const form = new FormData();
+    form.append('file', new Blob([content]), fileName);
+    const response = await fetch(`${this.url}/v1/projects/${projectId}/documents`, { method: 'POST', headers, body: form });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  async createProject(name: string): Promise<string> {
+    const data = await this.query<{ createProject: { id: string } }>(
+      'mutation($name: String!) { createProject(input: {name: $name}) { id } }',
+      { name },
+    );
+    return data.createProject.id;
+  }
+
+  async document(id: string): Promise<DocumentView | null> {
+    const data = await this.query<{ document: DocumentView | null }>(
+      `query($id: ID!) { document(id: $id) { id fileName status chunkCount error { code message }
+         timings { fetchMs parseMs chunkMs embedMs upsertMs totalMs } } }`,
+      { id },
+    );
+    return data.document;
+  }
+
+  /** Waits until the document reaches a final state (READY or FAILED) and returns it. */
+  async settled(id: string, timeoutMs = 120_000): Promise<DocumentView> {
+    return expectEventually(
+      async () => {
+        const document = await this.document(id);
+        if (!document || (document.status !== 'READY' && document.status !== 'FAILED')) {
+          throw new Error(`document ${id} is ${document?.status ?? 'missing'}`);
+        }
+        return document;
+      },
+      { timeoutMs, intervalMs: 500 },
+    );
+  }
+}
+
+export interface DocumentView {
+  id: string;
+  fileName: string;
+  status: string;
+  chunkCount: number;
+  error: { code: string; message: string } | null;
+  timings: Record<string, number | null>;
+}
