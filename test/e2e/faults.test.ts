@@ -1,0 +1,97 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@elastic/elasticsearch';
+import { Client as TemporalClient, Connection } from '@temporalio/client';
+import { ingestWorkflowId } from '@trove/domain';
+import { longMarkdown } from '../support/markdown';
+import { ES_URL, expectEventually, ROOT, TEMPORAL_ADDRESS } from '../support/services';
+import { TroveStack } from '../support/stack';
+
+// Fault tests stop and restart shared services: they run alone (the e2e project runs one file at a time).
+const stack = new TroveStack();
+let projectId: string;
+const es = new Client({ node: ES_URL });
+
+const services = (script: 'up.sh' | 'down.sh', service: string) =>
+  execFileSync('bash', [join(ROOT, 'infra', 'local', script), service], { stdio: 'inherit' });
+
+/** Chunks stored for a document: total, distinct ids and distinct positions must all agree. */
+async function storedChunks(documentId: string) {
+  await es.indices.refresh({ index: `${stack.name}-chunks` });
+  const response = await es.search<{ chunkId: string; position: number }>({
+    index: `${stack.name}-chunks`,
+    query: { term: { documentId } },
+    size: 10_000,
+    _source: ['chunkId', 'position'],
+  });
+  const hits = response.hits.hits.map((h) => h._source!);
+  return { total: hits.length, ids: new Set(hits.map((h) => h.chunkId)).size, positions: new Set(hits.map((h) => h.position)).size };
+}
+
+/** The highest attempt number of any activity in the document's ingest: > 1 proves the fault hit mid-run. */
+async function maxActivityAttempt(documentId: string): Promise<number> {
+  const connection = await Connection.connect({ address: TEMPORAL_ADDRESS });
+  try {
+    const history = await new TemporalClient({ connection }).workflow.getHandle(ingestWorkflowId(documentId)).fetchHistory();
+    return Math.max(...history.events!.map((e) => e.activityTaskStartedEventAttributes?.attempt ?? 0));
+  } finally {
+    await connection.close();
+  }
+}
+
+async function uploadLarge(fileName: string, sections: number): Promise<string> {
+  const upload = await stack.upload(projectId, fileName, longMarkdown(fileName, sections));
+  expect(upload.status).toBe(202);
+  return upload.body.id as string;
+}
+
+async function waitForStatus(id: string, status: string) {
+  await expectEventually(async () => {
+    const document = await stack.document(id);
+    if (document?.status !== status) throw new Error(`status ${document?.status}`);
+  }, { timeoutMs: 60_000, intervalMs: 200 });
+}
+
+beforeAll(async () => {
+  await stack.start();
+  projectId = await stack.createProject('Fault tests');
+});
+
+afterAll(async () => {
+  services('up.sh', 'elasticsearch'); // never leave the node down for the next suite
+  await stack.stop();
+  await es.close();
+});
+
+describe('faults during ingest', () => {
+  it('Elasticsearch stopped mid-ingest and started again: the document ends READY with no duplicate chunks', async () => {
+    const id = await uploadLarge('es-outage.md', 14);
+    await waitForStatus(id, 'INDEXING');
+    services('down.sh', 'elasticsearch');
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    services('up.sh', 'elasticsearch');
+
+    const document = await stack.settled(id, 300_000);
+    expect(document.status).toBe('READY');
+    const stored = await storedChunks(id);
+    expect(document.chunkCount).toBeGreaterThan(20);
+    expect(stored).toEqual({ total: document.chunkCount, ids: document.chunkCount, positions: document.chunkCount });
+    expect(await maxActivityAttempt(id)).toBeGreaterThan(1);
+  });
+
+  it('worker killed mid-ingest and started again: the workflow resumes and completes exactly once', async () => {
+    const id = await uploadLarge('worker-crash.md', 14);
+    await waitForStatus(id, 'INDEXING');
+    await new Promise((resolve) => setTimeout(resolve, 2_000)); // let it get into the embedding batches
+    await stack.killWorker();
+    expect((await stack.document(id))?.status).toBe('INDEXING');
+    stack.startWorker();
+
+    const document = await stack.settled(id, 300_000);
+    expect(document.status).toBe('READY');
+    const stored = await storedChunks(id);
+    expect(stored).toEqual({ total: document.chunkCount, ids: document.chunkCount, positions: document.chunkCount });
+    expect(await maxActivityAttempt(id)).toBeGreaterThan(1);
+  });
+});
