@@ -1,0 +1,76 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { MODEL_PROFILES } from '@trove/embeddings';
+import { ROOT } from '../../support/services';
+
+// No Docker engine runs here; `docker compose config` needs none. It resolves, interpolates and
+// validates the file against the Compose specification, which is what these tests check.
+let compose: string[];
+let config: { services: Record<string, Service> };
+
+interface Service {
+  image?: string;
+  build?: unknown;
+  environment?: Record<string, string>;
+  depends_on?: Record<string, { condition: string }>;
+  healthcheck?: unknown;
+  ports?: { published: string; target: number; host_ip?: string }[];
+}
+
+function run(args: string[], env: Record<string, string>): string {
+  const [command, ...prefix] = compose;
+  return execFileSync(command, [...prefix, '-f', join(ROOT, 'docker-compose.yml'), ...args], {
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+beforeAll(() => {
+  const found = execFileSync('bash', [join(ROOT, 'infra/local/install-compose.sh')], { encoding: 'utf8' }).trim();
+  compose = found === 'docker compose' ? ['docker', 'compose'] : [found];
+  config = JSON.parse(run(['config', '--format', 'json'], { TROVE_ADMIN_API_KEY: 'compose-test-key-0123456789' }));
+}, 900_000);
+
+describe('docker-compose.yml', () => {
+  it('defines the whole stack', () => {
+    expect(Object.keys(config.services).sort()).toEqual(
+      ['api', 'elasticsearch', 'ollama', 'ollama-pull', 'postgresql', 'temporal', 'temporal-ui', 'worker'].sort(),
+    );
+    expect(config.services.elasticsearch.image).toMatch(/elasticsearch:8\.19\.\d+$/);
+  });
+
+  it('starts api and worker only after their dependencies are healthy', () => {
+    for (const app of ['api', 'worker']) {
+      const deps = config.services[app].depends_on!;
+      expect(deps.elasticsearch.condition).toBe('service_healthy');
+      expect(deps.temporal.condition).toBe('service_healthy');
+    }
+    expect(config.services.worker.depends_on!['ollama-pull'].condition).toBe('service_completed_successfully');
+    for (const service of ['elasticsearch', 'postgresql', 'temporal', 'ollama', 'api']) {
+      expect(config.services[service].healthcheck, service).toBeDefined();
+    }
+  });
+
+  it('configures the apps only with variables Trove reads, and a known embedding profile', () => {
+    const known = new Set(readFileSync(join(ROOT, 'libs/config/src/config.ts'), 'utf8').match(/TROVE_[A-Z_]+/g));
+    for (const app of ['api', 'worker']) {
+      const env = config.services[app].environment!;
+      for (const name of Object.keys(env)) expect(known.has(name), `${app}: ${name}`).toBe(true);
+      expect(MODEL_PROFILES[env.TROVE_EMBEDDING_PROFILE], env.TROVE_EMBEDDING_PROFILE).toBeDefined();
+    }
+    expect(config.services.api.environment!.TROVE_API_HOST).toBe('0.0.0.0');
+  });
+
+  it('publishes ports on loopback only', () => {
+    for (const [name, service] of Object.entries(config.services)) {
+      for (const port of service.ports ?? []) expect(port.host_ip, name).toBe('127.0.0.1');
+    }
+  });
+
+  it('refuses to start without an admin API key', () => {
+    expect(() => run(['config'], {})).toThrow(/TROVE_ADMIN_API_KEY/);
+  });
+});
