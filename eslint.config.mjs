@@ -16,10 +16,25 @@ export default [
           allow: [],
           depConstraints: [
             // Axis 1: who may use whom by layer.
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:feature', 'type:provider', 'type:workflow', 'type:domain', 'type:util'] },
+            {
+              sourceTag: 'type:app',
+              onlyDependOnLibsWithTags: [
+                'type:feature',
+                'type:provider',
+                'type:workflow',
+                'type:domain',
+                'type:util',
+              ],
+            },
             { sourceTag: 'type:workflow', onlyDependOnLibsWithTags: ['type:domain', 'type:feature'] },
-            { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:feature', 'type:provider', 'type:domain', 'type:util'] },
-            { sourceTag: 'type:provider', onlyDependOnLibsWithTags: ['type:provider', 'type:domain', 'type:util'] },
+            {
+              sourceTag: 'type:feature',
+              onlyDependOnLibsWithTags: ['type:feature', 'type:provider', 'type:domain', 'type:util'],
+            },
+            {
+              sourceTag: 'type:provider',
+              onlyDependOnLibsWithTags: ['type:provider', 'type:domain', 'type:util'],
+            },
             { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:domain', 'type:util'] },
             { sourceTag: 'type:domain', onlyDependOnLibsWithTags: [] },
             // Axis 2: which app's code may reach which scope.
@@ -45,8 +60,14 @@ export default [
         'error',
         {
           paths: [
-            ...builtinModules.flatMap((m) => [m, `node:${m}`]).map((name) => ({ name, message: 'no Node built-ins in workflow code' })),
-            { name: '@trove/ingest-activities', message: 'import activity types only (import type)', allowTypeImports: true },
+            ...builtinModules
+              .flatMap((m) => [m, `node:${m}`])
+              .map((name) => ({ name, message: 'no Node built-ins in workflow code' })),
+            {
+              name: '@trove/ingest-activities',
+              message: 'import activity types only (import type)',
+              allowTypeImports: true,
+            },
           ],
         },
       ],

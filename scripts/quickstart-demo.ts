@@ -36,36 +36,65 @@ async function main() {
   const { projects } = await gql<{ projects: { id: string; name: string }[] }>('{ projects { id name } }');
   const projectId =
     projects.find((p) => p.name === PROJECT_NAME)?.id ??
-    (await gql<{ createProject: { id: string } }>('mutation($n: String!) { createProject(input: {name: $n}) { id } }', { n: PROJECT_NAME })).createProject.id;
+    (
+      await gql<{ createProject: { id: string } }>(
+        'mutation($n: String!) { createProject(input: {name: $n}) { id } }',
+        { n: PROJECT_NAME },
+      )
+    ).createProject.id;
 
   for (const fileName of (await readdir(SAMPLE_DIR)).sort()) {
     const form = new FormData();
     form.append('file', new Blob([await readFile(join(SAMPLE_DIR, fileName))]), fileName);
-    const response = await fetch(`${base}/v1/projects/${projectId}/documents`, { method: 'POST', headers, body: form });
+    const response = await fetch(`${base}/v1/projects/${projectId}/documents`, {
+      method: 'POST',
+      headers,
+      body: form,
+    });
     const body = (await response.json()) as { id?: string; error?: { code: string; message: string } };
     if (response.status === 202) console.log(`  uploaded ${fileName} → document ${body.id}`);
     else if (response.status === 409) console.log(`  ${fileName} is already in the project`);
     else throw new Error(`upload of ${fileName} failed: ${response.status} ${JSON.stringify(body)}`);
   }
 
-  const documentsQuery = '{ documents(projectId: "ID") { id fileName status chunkCount error { message } timings { totalMs } } }'.replace('ID', projectId);
+  const documentsQuery =
+    '{ documents(projectId: "ID") { id fileName status chunkCount error { message } timings { totalMs } } }'.replace(
+      'ID',
+      projectId,
+    );
   let documents: Doc[] = [];
   const deadline = Date.now() + 180_000;
   for (;;) {
     documents = (await gql<{ documents: Doc[] }>(documentsQuery)).documents;
     if (documents.every((d) => d.status === 'READY' || d.status === 'FAILED')) break;
-    if (Date.now() > deadline) throw new Error('the sample was not indexed within 3 minutes; see .trove/logs/worker.log');
+    if (Date.now() > deadline)
+      throw new Error('the sample was not indexed within 3 minutes; see .trove/logs/worker.log');
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
   console.log('\nDocuments:');
   for (const d of documents) {
-    const detail = d.status === 'FAILED' ? d.error?.message : `${d.chunkCount} chunks, ${d.timings.totalMs ?? '?'} ms`;
+    const detail =
+      d.status === 'FAILED' ? d.error?.message : `${d.chunkCount} chunks, ${d.timings.totalMs ?? '?'} ms`;
     console.log(`  ${d.status.padEnd(7)} ${d.fileName} (${detail})`);
   }
 
-  for (const query of ['how do I roll back a release?', 'уровни изоляции транзакций', 'interview behavioural questions']) {
+  for (const query of [
+    'how do I roll back a release?',
+    'уровни изоляции транзакций',
+    'interview behavioural questions',
+  ]) {
     const { search } = await gql<{
-      search: { tookMs: number; hits: { title: string; headingPath: string[]; text: string; score: number; bm25: { rank: number } | null; knn: { rank: number } | null }[] };
+      search: {
+        tookMs: number;
+        hits: {
+          title: string;
+          headingPath: string[];
+          text: string;
+          score: number;
+          bm25: { rank: number } | null;
+          knn: { rank: number } | null;
+        }[];
+      };
     }>(
       'query($i: SearchInput!) { search(input: $i) { tookMs hits { title headingPath text score bm25 { rank } knn { rank } } } }',
       { i: { projectId, query, limit: 3, mode: 'HYBRID' } },

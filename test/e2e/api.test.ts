@@ -56,7 +56,12 @@ describe('projects, uploads and search', () => {
       '# Runbook\n\n## Rollback\n\nTo roll back a release run `deployctl rollback` and confirm.\n\n## Откат\n\nЧтобы откатить релиз, выполните откат и подтвердите.\n',
     );
     expect(upload.status).toBe(202);
-    expect(upload.body).toMatchObject({ projectId, fileName: 'runbook.md', mediaType: 'text/markdown', status: 'PENDING' });
+    expect(upload.body).toMatchObject({
+      projectId,
+      fileName: 'runbook.md',
+      mediaType: 'text/markdown',
+      status: 'PENDING',
+    });
     runbookId = upload.body.id as string;
     const document = await stack.settled(runbookId);
     expect(document.status).toBe('READY');
@@ -68,7 +73,11 @@ describe('projects, uploads and search', () => {
   });
 
   it('keeps a UTF-8 (Cyrillic) file name intact', async () => {
-    const upload = await stack.upload(projectId, 'заметки.md', '# Заметки\n\nКороткая заметка о транзакциях.\n');
+    const upload = await stack.upload(
+      projectId,
+      'заметки.md',
+      '# Заметки\n\nКороткая заметка о транзакциях.\n',
+    );
     expect(upload.status).toBe(202);
     expect(upload.body.fileName).toBe('заметки.md');
     expect((await stack.settled(upload.body.id as string)).status).toBe('READY');
@@ -125,12 +134,16 @@ describe('projects, uploads and search', () => {
 
   it('searches in HYBRID, KEYWORD and VECTOR modes with per-leg ranks', async () => {
     const input = { projectId, query: 'как откатить релиз', limit: 5 };
-    const hybrid = await stack.query<{ search: { hits: Hit[] } }>(SEARCH, { input: { ...input, mode: 'HYBRID' } });
+    const hybrid = await stack.query<{ search: { hits: Hit[] } }>(SEARCH, {
+      input: { ...input, mode: 'HYBRID' },
+    });
     expect(hybrid.search.hits[0]).toMatchObject({ documentId: runbookId, headingPath: ['Runbook', 'Откат'] });
     expect(hybrid.search.hits[0].bm25?.rank).toBe(1);
     expect(hybrid.search.hits[0].knn?.rank).toBe(1);
 
-    const keyword = await stack.query<{ search: { hits: Hit[] } }>(SEARCH, { input: { ...input, mode: 'KEYWORD' } });
+    const keyword = await stack.query<{ search: { hits: Hit[] } }>(SEARCH, {
+      input: { ...input, mode: 'KEYWORD' },
+    });
     expect(keyword.search.hits.every((h) => h.knn === null && h.bm25 !== null)).toBe(true);
 
     const vector = await stack.query<{ search: { hits: Hit[] } }>(SEARCH, {
@@ -142,7 +155,10 @@ describe('projects, uploads and search', () => {
 
   it('reports a bad search input as BAD_REQUEST, without internals', async () => {
     const body = await stack.gql(SEARCH, { input: { projectId, query: 'x', limit: 1000 } });
-    expect(body.errors?.[0]).toMatchObject({ message: 'limit must be between 1 and 100', extensions: { code: 'BAD_REQUEST' } });
+    expect(body.errors?.[0]).toMatchObject({
+      message: 'limit must be between 1 and 100',
+      extensions: { code: 'BAD_REQUEST' },
+    });
     expect(JSON.stringify(body)).not.toMatch(/stacktrace|at .*\.ts:\d+/);
   });
 
@@ -161,11 +177,19 @@ describe('projects, uploads and search', () => {
     const after = await stack.query<{ search: { hits: Hit[] } }>(SEARCH, {
       input: { projectId, query: 'rollback', limit: 10, mode: 'KEYWORD' },
     });
-    expect(after.search.hits.map((h) => h.chunkId).sort()).toEqual(before.search.hits.map((h) => h.chunkId).sort());
+    expect(after.search.hits.map((h) => h.chunkId).sort()).toEqual(
+      before.search.hits.map((h) => h.chunkId).sort(),
+    );
   });
 
   it('deleting a document removes its chunks from search', async () => {
-    expect((await stack.query<{ deleteDocument: boolean }>('mutation($id: ID!) { deleteDocument(id: $id) }', { id: runbookId })).deleteDocument).toBe(true);
+    expect(
+      (
+        await stack.query<{ deleteDocument: boolean }>('mutation($id: ID!) { deleteDocument(id: $id) }', {
+          id: runbookId,
+        })
+      ).deleteDocument,
+    ).toBe(true);
     expect(await stack.document(runbookId)).toBeNull();
     const search = await stack.query<{ search: { hits: Hit[] } }>(SEARCH, {
       input: { projectId, query: 'rollback release', limit: 10, mode: 'HYBRID' },

@@ -26,14 +26,20 @@ async function storedChunks(documentId: string) {
     _source: ['chunkId', 'position'],
   });
   const hits = response.hits.hits.map((h) => h._source!);
-  return { total: hits.length, ids: new Set(hits.map((h) => h.chunkId)).size, positions: new Set(hits.map((h) => h.position)).size };
+  return {
+    total: hits.length,
+    ids: new Set(hits.map((h) => h.chunkId)).size,
+    positions: new Set(hits.map((h) => h.position)).size,
+  };
 }
 
 /** The highest attempt number of any activity in the document's ingest: > 1 proves the fault hit mid-run. */
 async function maxActivityAttempt(documentId: string): Promise<number> {
   const connection = await Connection.connect({ address: TEMPORAL_ADDRESS });
   try {
-    const history = await new TemporalClient({ connection }).workflow.getHandle(ingestWorkflowId(documentId)).fetchHistory();
+    const history = await new TemporalClient({ connection }).workflow
+      .getHandle(ingestWorkflowId(documentId))
+      .fetchHistory();
     return Math.max(...history.events!.map((e) => e.activityTaskStartedEventAttributes?.attempt ?? 0));
   } finally {
     await connection.close();
@@ -47,10 +53,13 @@ async function uploadLarge(fileName: string, sections: number): Promise<string> 
 }
 
 async function waitForStatus(id: string, status: string) {
-  await expectEventually(async () => {
-    const document = await stack.document(id);
-    if (document?.status !== status) throw new Error(`status ${document?.status}`);
-  }, { timeoutMs: 60_000, intervalMs: 200 });
+  await expectEventually(
+    async () => {
+      const document = await stack.document(id);
+      if (document?.status !== status) throw new Error(`status ${document?.status}`);
+    },
+    { timeoutMs: 60_000, intervalMs: 200 },
+  );
 }
 
 beforeAll(async () => {
@@ -76,7 +85,11 @@ describe('faults during ingest', () => {
     expect(document.status).toBe('READY');
     const stored = await storedChunks(id);
     expect(document.chunkCount).toBeGreaterThan(20);
-    expect(stored).toEqual({ total: document.chunkCount, ids: document.chunkCount, positions: document.chunkCount });
+    expect(stored).toEqual({
+      total: document.chunkCount,
+      ids: document.chunkCount,
+      positions: document.chunkCount,
+    });
     expect(await maxActivityAttempt(id)).toBeGreaterThan(1);
   });
 
@@ -91,7 +104,11 @@ describe('faults during ingest', () => {
     const document = await stack.settled(id, 300_000);
     expect(document.status).toBe('READY');
     const stored = await storedChunks(id);
-    expect(stored).toEqual({ total: document.chunkCount, ids: document.chunkCount, positions: document.chunkCount });
+    expect(stored).toEqual({
+      total: document.chunkCount,
+      ids: document.chunkCount,
+      positions: document.chunkCount,
+    });
     expect(await maxActivityAttempt(id)).toBeGreaterThan(1);
   });
 });

@@ -43,7 +43,10 @@ export class FakeOllama {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method === 'GET' && path === '/api/version') return { status: 200, body: { version: '0.12.6' } };
     if (req.method === 'GET' && path === '/api/tags') {
-      return { status: 200, body: { models: Object.keys(this.models).map((name) => ({ name, model: name })) } };
+      return {
+        status: 200,
+        body: { models: Object.keys(this.models).map((name) => ({ name, model: name })) },
+      };
     }
     if (req.method === 'POST' && path === '/api/embed') {
       let body: Record<string, unknown>;
@@ -80,7 +83,8 @@ function hashVector(text: string, dims: number): number[] {
   const out: number[] = [];
   for (let i = 0; out.length < dims; i++) {
     const digest = createHash('sha256').update(`${i}:${text}`).digest();
-    for (let j = 0; j + 4 <= digest.length && out.length < dims; j += 4) out.push(digest.readInt32LE(j) / 2 ** 31);
+    for (let j = 0; j + 4 <= digest.length && out.length < dims; j += 4)
+      out.push(digest.readInt32LE(j) / 2 ** 31);
   }
   const norm = Math.hypot(...out);
   return out.map((v) => v / norm);

@@ -24,12 +24,20 @@ export class FaultProxy {
         this.failed++;
         req.resume();
         res.writeHead(503, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: 'injected fault: service unavailable', type: 'server_error' } }));
+        res.end(
+          JSON.stringify({ error: { message: 'injected fault: service unavailable', type: 'server_error' } }),
+        );
         return;
       }
       this.forwarded++;
       const upstream = request(
-        { host: this.target.hostname, port: this.target.port, path: req.url, method: req.method, headers: req.headers },
+        {
+          host: this.target.hostname,
+          port: this.target.port,
+          path: req.url,
+          method: req.method,
+          headers: req.headers,
+        },
         (upstreamRes) => {
           res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
           upstreamRes.pipe(res);

@@ -15,7 +15,10 @@ export function longMarkdown(title: string, sections: number, paragraphs = 4): s
   for (let s = 0; s < sections; s++) {
     out.push(`## Section ${s + 1}`, '');
     for (let p = 0; p < paragraphs; p++) {
-      const sentences = Array.from({ length: 5 }, (_, i) => `${TOPICS[(s + p + i) % TOPICS.length]} (note ${s}.${p}.${i})`);
+      const sentences = Array.from(
+        { length: 5 },
+        (_, i) => `${TOPICS[(s + p + i) % TOPICS.length]} (note ${s}.${p}.${i})`,
+      );
       out.push(sentences.join(' '), '');
     }
   }

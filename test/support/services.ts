@@ -44,7 +44,12 @@ export function workerConfig(name: string, overrides: Partial<WorkerConfig> = {}
 
 export function apiConfig(name: string, worker: WorkerConfig, port: number): ApiConfig {
   return {
-    api: { port, host: '127.0.0.1', adminApiKey: 'test-admin-key-0123456789' as never, maxUploadBytes: 256 * 1024 },
+    api: {
+      port,
+      host: '127.0.0.1',
+      adminApiKey: 'test-admin-key-0123456789' as never,
+      maxUploadBytes: 256 * 1024,
+    },
     elasticsearch: worker.elasticsearch,
     temporal: worker.temporal,
     embedding: worker.embedding,

@@ -3,7 +3,15 @@ import { createWriteStream, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dropIndices, EMBEDDER_URL, ES_URL, expectEventually, ROOT, TEMPORAL_ADDRESS, uniqueName } from './services';
+import {
+  dropIndices,
+  EMBEDDER_URL,
+  ES_URL,
+  expectEventually,
+  ROOT,
+  TEMPORAL_ADDRESS,
+  uniqueName,
+} from './services';
 
 export const ADMIN_KEY = 'e2e-admin-key-0123456789abcdef';
 
@@ -114,11 +122,17 @@ export class TroveStack {
       headers: { ...headers, 'content-type': 'application/json' },
       body: JSON.stringify({ query, variables }),
     });
-    return (await response.json()) as { data?: T; errors?: { message: string; extensions?: Record<string, unknown> }[] };
+    return (await response.json()) as {
+      data?: T;
+      errors?: { message: string; extensions?: Record<string, unknown> }[];
+    };
   }
 
   /** GraphQL that must succeed: returns data or throws the errors. */
-  async query<T = Record<string, unknown>>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  async query<T = Record<string, unknown>>(
+    query: string,
+    variables: Record<string, unknown> = {},
+  ): Promise<T> {
     const body = await this.gql<T>(query, variables);
     if (body.errors?.length) throw new Error(JSON.stringify(body.errors));
     return body.data!;
@@ -132,7 +146,11 @@ export class TroveStack {
   ): Promise<{ status: number; body: Record<string, unknown> }> {
     const form = new FormData();
     form.append('file', new Blob([content]), fileName);
-    const response = await fetch(`${this.url}/v1/projects/${projectId}/documents`, { method: 'POST', headers, body: form });
+    const response = await fetch(`${this.url}/v1/projects/${projectId}/documents`, {
+      method: 'POST',
+      headers,
+      body: form,
+    });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   }
 

@@ -66,7 +66,11 @@ export class AppModule {
               namespace: config.temporal.namespace,
             }),
         },
-        { provide: Catalog, useFactory: (es: ElasticsearchClient) => new Catalog(es, prefix), inject: [ELASTICSEARCH] },
+        {
+          provide: Catalog,
+          useFactory: (es: ElasticsearchClient) => new Catalog(es, prefix),
+          inject: [ELASTICSEARCH],
+        },
         {
           provide: ChunkIndex,
           useFactory: (es: ElasticsearchClient, embedder: EmbeddingProvider) =>
@@ -75,7 +79,8 @@ export class AppModule {
         },
         {
           provide: HybridSearch,
-          useFactory: (es: ElasticsearchClient, embedder: EmbeddingProvider) => new HybridSearch(es, prefix, embedder),
+          useFactory: (es: ElasticsearchClient, embedder: EmbeddingProvider) =>
+            new HybridSearch(es, prefix, embedder),
           inject: [ELASTICSEARCH, EMBEDDER],
         },
         { provide: APP_GUARD, useClass: ApiKeyGuard },

@@ -11,7 +11,9 @@ import { LocalBlobStore } from '@trove/storage';
 /** Wires the libs into activities and a Temporal worker. Used by main.ts and by the tests. */
 export async function createWorker(
   config: WorkerConfig,
-  overrides: Partial<Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'>> & { connection?: NativeConnection } = {},
+  overrides: Partial<Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'>> & {
+    connection?: NativeConnection;
+  } = {},
 ) {
   const es = createElasticsearchClient(config.elasticsearch.url);
   const embedder = createEmbeddingProvider(config.embedding);

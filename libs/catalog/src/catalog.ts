@@ -22,7 +22,11 @@ export class Catalog {
     const indices: { index: string; properties: Record<string, estypes.MappingProperty> }[] = [
       {
         index: this.names.projects,
-        properties: { id: KEYWORD, name: { type: 'text' as const, fields: { raw: KEYWORD } }, createdAt: { type: 'date' as const } },
+        properties: {
+          id: KEYWORD,
+          name: { type: 'text' as const, fields: { raw: KEYWORD } },
+          createdAt: { type: 'date' as const },
+        },
       },
       {
         index: this.names.documents,
@@ -97,7 +101,10 @@ export class Catalog {
 
   /** Creates the document record; a second document with the same name in the project is a conflict. */
   async createDocument(
-    input: Pick<TroveDocument, 'projectId' | 'fileName' | 'mediaType' | 'sizeBytes' | 'contentHash' | 'blobKey'>,
+    input: Pick<
+      TroveDocument,
+      'projectId' | 'fileName' | 'mediaType' | 'sizeBytes' | 'contentHash' | 'blobKey'
+    >,
   ): Promise<TroveDocument> {
     const now = new Date().toISOString();
     const document: TroveDocument = {
@@ -140,7 +147,9 @@ export class Catalog {
   /** Partial update; `error: null` clears a previous failure. Missing documents are ignored (deleted meanwhile). */
   async updateDocument(
     id: string,
-    changes: Partial<Omit<TroveDocument, 'id' | 'projectId' | 'error'>> & { error?: TroveDocument['error'] | null },
+    changes: Partial<Omit<TroveDocument, 'id' | 'projectId' | 'error'>> & {
+      error?: TroveDocument['error'] | null;
+    },
   ): Promise<void> {
     await this.write(
       () =>

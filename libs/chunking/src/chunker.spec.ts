@@ -81,9 +81,9 @@ describe('Chunker', () => {
   });
 
   it('prefixes the embedding text with title and heading path', () => {
-    expect(Chunker.embeddingText({ title: 'Guide', headingPath: ['Install', 'Linux'], text: 'Run it.' })).toBe(
-      'Guide › Install › Linux\n\nRun it.',
-    );
+    expect(
+      Chunker.embeddingText({ title: 'Guide', headingPath: ['Install', 'Linux'], text: 'Run it.' }),
+    ).toBe('Guide › Install › Linux\n\nRun it.');
   });
 });
 

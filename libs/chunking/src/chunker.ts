@@ -86,7 +86,8 @@ export class Chunker {
   private units(block: ParsedBlock): Unit[] {
     const tokens = this.tokens.count(block.text);
     const code = block.kind === 'code';
-    if (tokens <= this.options.targetTokens) return [{ text: block.text, tokens, code, codeLanguage: block.codeLanguage }];
+    if (tokens <= this.options.targetTokens)
+      return [{ text: block.text, tokens, code, codeLanguage: block.codeLanguage }];
     let pieces: Unit[];
     if (code) pieces = this.splitCode(block);
     else if (block.kind === 'paragraph' || block.kind === 'quote') pieces = this.splitProse(block.text);
@@ -128,7 +129,8 @@ export class Chunker {
   private splitCode(block: ParsedBlock): Unit[] {
     const lines = block.text.split('\n');
     const fence = /^(```+|~~~+)/.exec(lines[0])?.[1];
-    const body = fence && lines.length >= 2 && lines[lines.length - 1].startsWith(fence) ? lines.slice(1, -1) : lines;
+    const body =
+      fence && lines.length >= 2 && lines[lines.length - 1].startsWith(fence) ? lines.slice(1, -1) : lines;
     const open = fence ? `${fence}${block.codeLanguage ?? ''}` : '';
     const pieces = this.splitLines(body, true, fence ? this.tokens.count(`${open}\n${fence}`) : 0);
     return pieces.map((piece) => {

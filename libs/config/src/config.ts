@@ -105,7 +105,10 @@ function fromEnv(env: Env) {
       timeoutMs: v('TROVE_EMBEDDING_TIMEOUT_MS'),
     },
     storage: { blobDir: v('TROVE_BLOB_DIR') },
-    chunking: { targetTokens: v('TROVE_CHUNK_TARGET_TOKENS'), overlapTokens: v('TROVE_CHUNK_OVERLAP_TOKENS') },
+    chunking: {
+      targetTokens: v('TROVE_CHUNK_TARGET_TOKENS'),
+      overlapTokens: v('TROVE_CHUNK_OVERLAP_TOKENS'),
+    },
     worker: { maxConcurrentActivities: v('TROVE_WORKER_MAX_CONCURRENT_ACTIVITIES') },
   };
 }

@@ -1,7 +1,6 @@
 /** Interfaces of the providers Trove plugs in; implementations live in their own libs. */
 import type { ParsedDocument } from './model';
 
-
 export interface BlobStore {
   put(key: string, data: Buffer | string): Promise<void>;
   get(key: string): Promise<Buffer>;

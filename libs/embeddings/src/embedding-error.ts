@@ -5,7 +5,8 @@ import { TroveError, TroveErrorCode } from '@trove/domain';
  * a rejected request, key or model is permanent (retrying the same call cannot succeed).
  */
 export function embeddingError(status: number | undefined, detail: string, cause?: unknown): TroveError {
-  const transient = status === undefined || status === 408 || status === 409 || status === 429 || status >= 500;
+  const transient =
+    status === undefined || status === 408 || status === 409 || status === 429 || status >= 500;
   const reason =
     status === 401 || status === 403
       ? 'the embedding server rejected the API key'

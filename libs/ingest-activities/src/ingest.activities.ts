@@ -1,7 +1,14 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Catalog } from '@trove/catalog';
 import { Chunker } from '@trove/chunking';
-import type { BlobStore, Chunk, EmbeddedChunk, EmbeddingProvider, ParsedDocument, StageTimings } from '@trove/domain';
+import type {
+  BlobStore,
+  Chunk,
+  EmbeddedChunk,
+  EmbeddingProvider,
+  ParsedDocument,
+  StageTimings,
+} from '@trove/domain';
 import { DocumentStatus, isTroveError, TroveErrorCode } from '@trove/domain';
 import type { ParserRegistry } from '@trove/parsing';
 import type { ChunkIndex } from '@trove/search';
@@ -119,7 +126,12 @@ export function createIngestActivities(deps: IngestDependencies) {
           await blobs.putJson(key, chunks.slice(i * batchSize, (i + 1) * batchSize));
           batchKeys.push(key);
         }
-        return { batchKeys, chunkCount: chunks.length, language: dominantLanguage(chunks), ms: Date.now() - started };
+        return {
+          batchKeys,
+          chunkCount: chunks.length,
+          language: dominantLanguage(chunks),
+          ms: Date.now() - started,
+        };
       });
     },
 
@@ -143,7 +155,12 @@ export function createIngestActivities(deps: IngestDependencies) {
         const embedded: EmbeddedChunk[] = chunks.map((c) => ({ ...c, embedding: existing.get(c.id)! }));
         const embeddedKey = input.batchKey.replace('/chunks/', '/embedded/');
         await blobs.putJson(embeddedKey, embedded);
-        return { embeddedKey, embedded: missing.length, reused: chunks.length - missing.length, ms: Date.now() - started };
+        return {
+          embeddedKey,
+          embedded: missing.length,
+          reused: chunks.length - missing.length,
+          ms: Date.now() - started,
+        };
       });
     },
 
@@ -247,6 +264,7 @@ async function run<T>(body: () => Promise<T>): Promise<T> {
 
 function dominantLanguage(chunks: Chunk[]): string {
   const tokens = new Map<string, number>();
-  for (const chunk of chunks) tokens.set(chunk.language, (tokens.get(chunk.language) ?? 0) + chunk.tokenCount);
+  for (const chunk of chunks)
+    tokens.set(chunk.language, (tokens.get(chunk.language) ?? 0) + chunk.tokenCount);
   return [...tokens.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'und';
 }

@@ -13,11 +13,15 @@ describe('detectMediaType', () => {
       'fake.md is a PDF file (application/pdf); supported types are Markdown and plain text',
     );
     expect(() => detectMediaType('fake.md', Buffer.from([0x61, 0, 0x62]))).toThrow(/NUL bytes/);
-    expect(() => detectMediaType('latin1.md', Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x20]))).toThrow(/not UTF-8/);
+    expect(() => detectMediaType('latin1.md', Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x20]))).toThrow(
+      /not UTF-8/,
+    );
   });
 
   it('rejects text files of unsupported types', () => {
-    expect(() => detectMediaType('page.html', Buffer.from('<html></html>'))).toThrow(/\.html is not supported/);
+    expect(() => detectMediaType('page.html', Buffer.from('<html></html>'))).toThrow(
+      /\.html is not supported/,
+    );
   });
 
   it('accepts a multi-byte character cut at the sniff boundary', () => {

@@ -61,7 +61,11 @@ describe('MarkdownParser', () => {
     await expect(parse('')).rejects.toMatchObject({ code: 'EMPTY_DOCUMENT', permanent: true });
     await expect(parse('# Only a heading\n')).rejects.toThrow(/no text content/);
     await expect(
-      parser.parse({ fileName: 'x.md', mediaType: 'text/markdown', data: Buffer.from([0x61, 0x62, 0xc3, 0x28]) }),
+      parser.parse({
+        fileName: 'x.md',
+        mediaType: 'text/markdown',
+        data: Buffer.from([0x61, 0x62, 0xc3, 0x28]),
+      }),
     ).rejects.toThrow('x.md is not valid UTF-8 (decoding fails at byte offset 3)');
     await expect(parse('---\ntitle: [unclosed\n---\ntext')).rejects.toMatchObject({ code: 'PARSE_FAILED' });
   });

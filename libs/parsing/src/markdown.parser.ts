@@ -79,7 +79,10 @@ function inlineText(token: Token | undefined): string {
   return parts.join('').replace(/\s+/g, ' ').trim();
 }
 
-function splitFrontMatter(fileName: string, source: string): { body: string; metadata: Record<string, string> } {
+function splitFrontMatter(
+  fileName: string,
+  source: string,
+): { body: string; metadata: Record<string, string> } {
   const match = FRONT_MATTER.exec(source);
   if (!match) return { body: source, metadata: {} };
   let data: unknown;

@@ -14,7 +14,10 @@ export class PlainTextParser implements Parser {
       .map((p) => p.trim())
       .filter(Boolean);
     if (paragraphs.length === 0) {
-      throw new PermanentDocumentError(TroveErrorCode.EmptyDocument, `${input.fileName} contains only white space`);
+      throw new PermanentDocumentError(
+        TroveErrorCode.EmptyDocument,
+        `${input.fileName} contains only white space`,
+      );
     }
     return {
       title: basename(input.fileName, extname(input.fileName)),

@@ -155,7 +155,10 @@ export class ChunkIndex {
     const failed = response.items
       .map((item) => item.index)
       .filter((result) => result?.error)
-      .map((result) => ({ status: result!.status, reason: `${result!.error!.type}: ${result!.error!.reason}` }));
+      .map((result) => ({
+        status: result!.status,
+        reason: `${result!.error!.type}: ${result!.error!.reason}`,
+      }));
     const transient = failed.some((f) => f.status === 429 || f.status >= 500);
     throw new TroveError(
       transient ? TroveErrorCode.ServiceUnavailable : TroveErrorCode.IndexFailed,
@@ -175,7 +178,12 @@ export class ChunkIndex {
         _source: ['embedding', 'embeddingModel'],
       });
       for (const doc of response.docs) {
-        if ('found' in doc && doc.found && doc._source?.embedding && doc._source.embeddingModel === embeddingModel) {
+        if (
+          'found' in doc &&
+          doc.found &&
+          doc._source?.embedding &&
+          doc._source.embeddingModel === embeddingModel
+        ) {
           found.set(doc._id, doc._source.embedding);
         }
       }
@@ -188,7 +196,10 @@ export class ChunkIndex {
   /** Removes a document's chunks except `keepIds`: the stale ones after a re-ingest, or all. */
   async deleteDocumentChunks(documentId: string, keepIds: string[] = []): Promise<number> {
     return this.deleteWhere({
-      bool: { filter: [{ term: { documentId } }], must_not: keepIds.length ? [{ ids: { values: keepIds } }] : [] },
+      bool: {
+        filter: [{ term: { documentId } }],
+        must_not: keepIds.length ? [{ ids: { values: keepIds } }] : [],
+      },
     });
   }
 

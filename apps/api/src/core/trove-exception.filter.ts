@@ -81,7 +81,9 @@ export class TroveExceptionFilter implements ExceptionFilter {
           : exception.message;
       return { status, code: CODE_BY_STATUS[status] ?? `HTTP_${status}`, message };
     }
-    this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+    this.logger.error(
+      exception instanceof Error ? (exception.stack ?? exception.message) : String(exception),
+    );
     return { status: 500, code: TroveErrorCode.Internal, message: 'internal error; see the API logs' };
   }
 }

@@ -27,7 +27,8 @@ export class DocumentModel {
   @Field() mediaType!: string;
   @Field(() => Float) sizeBytes!: number;
   @Field({ nullable: true }) title?: string;
-  @Field({ nullable: true, description: 'Dominant script of the text: en, ru, cjk or und' }) language?: string;
+  @Field({ nullable: true, description: 'Dominant script of the text: en, ru, cjk or und' })
+  language?: string;
   @Field(() => DocumentStatus) status!: DocumentStatus;
   @Field(() => DocumentErrorModel, { nullable: true }) error?: DocumentErrorModel;
   @Field(() => Int) chunkCount!: number;

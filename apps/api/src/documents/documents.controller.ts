@@ -22,7 +22,10 @@ export class DocumentsController {
   @UseInterceptors(FileInterceptor('file'))
   async upload(@Param('projectId') projectId: string, @UploadedFile() file?: Express.Multer.File) {
     if (!file) throw new BadRequestException('send the file as the multipart form field "file"');
-    const document = await this.documents.upload(projectId, { fileName: file.originalname, data: file.buffer });
+    const document = await this.documents.upload(projectId, {
+      fileName: file.originalname,
+      data: file.buffer,
+    });
     return {
       id: document.id,
       projectId: document.projectId,

@@ -41,7 +41,10 @@ export class DocumentsService {
     await this.catalog.requireProject(projectId);
     const fileName = file.fileName.trim();
     if (!fileName || fileName.length > 255 || /[\p{Cc}/\\]/u.test(fileName)) {
-      throw new TroveError(TroveErrorCode.BadRequest, 'the file name must be 1-255 characters without slashes');
+      throw new TroveError(
+        TroveErrorCode.BadRequest,
+        'the file name must be 1-255 characters without slashes',
+      );
     }
     const { mediaType } = detectMediaType(fileName, file.data);
     const documentId = Catalog.documentId(projectId, fileName);
@@ -129,9 +132,13 @@ export class DocumentsService {
       await this.temporal.workflow.getHandle(ingestWorkflowId(documentId)).terminate('document deleted');
     } catch (error) {
       if (error instanceof WorkflowNotFoundError) return; // not running: nothing to stop
-      throw new TroveError(TroveErrorCode.ServiceUnavailable, 'the workflow service (Temporal) is unavailable', {
-        cause: error,
-      });
+      throw new TroveError(
+        TroveErrorCode.ServiceUnavailable,
+        'the workflow service (Temporal) is unavailable',
+        {
+          cause: error,
+        },
+      );
     }
   }
 }

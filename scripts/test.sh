@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The whole suite: lint, types, unit tests, then integration and end-to-end tests against the
+# real local services (installed and started by infra/local/up.sh). Every stage runs; the exit
+# code is non-zero if any failed. Ends with a one-line total.
+source "$(dirname "${BASH_SOURCE[0]}")/apps.sh"
+cd "$ROOT"
+set +e
+ensure_node_modules || exit 1
+
+results="$ROOT/.trove/test-results"
+rm -rf "$results" && mkdir -p "$results"
+failed_stages=()
+
+stage() { # name command...
+  local name="$1"; shift
+  say "── $name"
+  if ! "$@"; then failed_stages+=("$name"); fi
+}
+
+vitest_project() {
+  npx vitest run --project "$1" --reporter=default --reporter=json --outputFile.json="$results/$1.json"
+}
+
+stage lint npm run --silent lint
+stage typecheck npm run --silent typecheck
+stage format npm run --silent format:check
+stage unit vitest_project unit
+stage services bash infra/local/up.sh
+if [[ ! " ${failed_stages[*]} " =~ " services " ]]; then
+  stage integration vitest_project integration
+  stage e2e vitest_project e2e
+fi
+
+node -e '
+  const fs = require("fs"); const dir = process.argv[1];
+  let passed = 0, failed = 0, skipped = 0;
+  for (const f of fs.readdirSync(dir)) {
+    const r = JSON.parse(fs.readFileSync(`${dir}/${f}`, "utf8"));
+    passed += r.numPassedTests; failed += r.numFailedTests; skipped += r.numPendingTests + r.numTodoTests;
+  }
+  console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
+' "$results"
+
+if ((${#failed_stages[@]})); then
+  say "FAILED stages: ${failed_stages[*]}"
+  exit 1
+fi
+say "all stages passed"
