@@ -83,7 +83,7 @@ async function main() {
       timeoutMs: 120_000,
     },
     storage: { blobDir: mkdtempSync(join(tmpdir(), `${name}-`)) },
-    chunking: { targetTokens: 450, overlapTokens: 60 },
+    chunking: { targetTokens: 400, overlapTokens: 50 },
     worker: { maxConcurrentActivities: 4 },
   };
   const en = slice('beir_scifact', EN_QUERIES, EN_DISTRACTORS);

@@ -1,17 +1,8 @@
-import { ConfigError, loadConfig, workerConfigSchema } from '@trove/config';
+import { loadConfigOrExit, workerConfigSchema } from '@trove/config';
 import { createWorker } from './worker';
 
 async function main() {
-  let config;
-  try {
-    config = loadConfig(workerConfigSchema);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`[trove-worker] ${error.message}`);
-      process.exit(2);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit(workerConfigSchema, 'trove-worker');
   const { worker, connection, embedder } = await createWorker(config);
   embedder.ping().catch((error: Error) => {
     // Not fatal: embedding activities retry until the server answers.

@@ -144,7 +144,10 @@ export class Catalog {
     return this.list<TroveDocument>(this.names.documents, { term: { projectId } }, [{ createdAt: 'asc' }]);
   }
 
-  /** Partial update; `error: null` clears a previous failure. Missing documents are ignored (deleted meanwhile). */
+  /**
+   * Partial update; `error: null` clears a previous failure. Missing documents are ignored
+   * (deleted meanwhile). Reads by id are real-time; lists see the change within a second.
+   */
   async updateDocument(
     id: string,
     changes: Partial<Omit<TroveDocument, 'id' | 'projectId' | 'error'>> & {
@@ -157,7 +160,6 @@ export class Catalog {
           index: this.names.documents,
           id,
           doc: { ...changes, updatedAt: new Date().toISOString() },
-          refresh: 'wait_for',
           retry_on_conflict: 3,
         }),
       [404],

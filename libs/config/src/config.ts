@@ -38,8 +38,8 @@ export const storageSchema = z.object({
 
 export const chunkingSchema = z
   .object({
-    targetTokens: positiveInt.default(450),
-    overlapTokens: z.coerce.number().int().min(0).default(60),
+    targetTokens: positiveInt.default(400),
+    overlapTokens: z.coerce.number().int().min(0).default(50),
   })
   .refine((c) => c.overlapTokens < c.targetTokens / 2, 'overlapTokens must be under half of targetTokens');
 
@@ -139,4 +139,15 @@ export function maskSecret(value: string | undefined): string {
   if (!value) return '(unset)';
   if (value.length < 12) return `*** (${value.length} chars)`;
   return `${value.slice(0, 4)}…${value.slice(-2)} (${value.length} chars)`;
+}
+
+/** For an app's main(): the parsed config, or the list of problems on stderr and exit code 2. */
+export function loadConfigOrExit<S extends z.ZodTypeAny>(schema: S, app: string): z.infer<S> {
+  try {
+    return loadConfig(schema);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`[${app}] ${error.message}`);
+    process.exit(2);
+  }
 }

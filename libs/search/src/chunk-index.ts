@@ -147,7 +147,8 @@ export class ChunkIndex {
     ]);
     let response;
     try {
-      response = await this.es.bulk({ operations, refresh: 'wait_for' });
+      // No per-request refresh: callers refresh once when a document is complete (see deleteWhere).
+      response = await this.es.bulk({ operations, refresh: false });
     } catch (error) {
       throw elasticsearchError(error, 'writing chunks');
     }
@@ -231,14 +232,25 @@ export class ChunkIndex {
     }
   }
 
+  /** Makes every write so far visible to search (and to the id listing of deleteWhere). */
+  async refresh(): Promise<void> {
+    try {
+      await this.es.indices.refresh({ index: this.names.chunks });
+    } catch (error) {
+      throw elasticsearchError(error, 'refreshing the chunk index');
+    }
+  }
+
   /**
    * Delete-by-query by hand: the integ-test distribution has no reindex module (and so no
-   * _delete_by_query). Page through matching ids and bulk-delete them until none are left.
+   * _delete_by_query). Refresh, page through matching ids and bulk-delete them until none are
+   * left; the index is refreshed at the end, so the result is visible to search at once.
    */
   private async deleteWhere(query: object): Promise<number> {
     let deleted = 0;
     try {
       for (;;) {
+        await this.es.indices.refresh({ index: this.names.chunks });
         const page = await this.es.search({
           index: this.names.chunks,
           query,
@@ -249,7 +261,7 @@ export class ChunkIndex {
         if (ids.length === 0) return deleted;
         const response = await this.es.bulk({
           operations: ids.map((id) => ({ delete: { _index: this.names.chunks, _id: id } })),
-          refresh: 'wait_for',
+          refresh: false,
         });
         if (response.errors) {
           const failed = response.items.filter((i) => i.delete?.error && i.delete.status !== 404);

@@ -27,6 +27,7 @@ async function indexDocument(
   );
   const embedded = chunks.map((c, i) => ({ ...c, embedding: vectors[i] }));
   await index.upsert(embedded, embedder.modelId);
+  await index.refresh();
   return embedded;
 }
 

@@ -8,9 +8,13 @@ const KEY = 'unit-test-admin-key-0123';
 const guard = new ApiKeyGuard(new Reflector(), { api: { adminApiKey: KEY } } as unknown as ApiConfig);
 
 class Routes {
-  guarded() {}
+  guarded() {
+    return 'guarded';
+  }
   @Public()
-  open() {}
+  open() {
+    return 'open';
+  }
 }
 
 function http(headers: Record<string, string>, handler: keyof Routes = 'guarded'): ExecutionContext {
