@@ -3,7 +3,7 @@ FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 COPY . .
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force \
+RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force \
   && mkdir -p /data/blobs && chown node:node /data/blobs
 USER node
 EXPOSE 4000

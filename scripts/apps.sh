@@ -30,6 +30,8 @@ stop_app() {
 ensure_node_modules() {
   if [[ ! -d "$ROOT/node_modules/.bin" || "$ROOT/package-lock.json" -nt "$ROOT/node_modules/.package-lock.json" ]]; then
     say "installing npm dependencies"
-    (cd "$ROOT" && npm ci --no-audit --no-fund)
+    # npm install, not npm ci: this registry lacks other platforms' optional binaries (e.g.
+    # @swc/core-darwin-arm64), so the lock file cannot list them and npm ci refuses it.
+    (cd "$ROOT" && npm install --no-audit --no-fund)
   fi
 }
