@@ -20,6 +20,10 @@ export TROVE_API_PORT="${TROVE_API_PORT:-4000}"
 
 stop_app api
 stop_app worker
+if (exec 3<>"/dev/tcp/127.0.0.1/$TROVE_API_PORT") 2>/dev/null; then
+  echo "port $TROVE_API_PORT is already in use by another process; stop it or set TROVE_API_PORT" >&2
+  exit 1
+fi
 say "starting worker and api (logs in .trove/logs/)"
 start_app worker apps/worker/src/main.ts
 start_app api apps/api/src/main.ts
