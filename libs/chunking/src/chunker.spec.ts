@@ -80,6 +80,19 @@ describe('Chunker', () => {
     expect(c[0].id).not.toBe(a[0].id);
   });
 
+  it('links each chunk to the anchor of its first own block', () => {
+    const chunker = new Chunker(counter, { targetTokens: 30, overlapTokens: 0 });
+    const chunks = chunker.chunk(
+      doc([
+        { kind: 'paragraph', text: sentence(1), headingPath: ['A'], anchor: 'block-1' },
+        { kind: 'paragraph', text: sentence(2), headingPath: ['A'], anchor: 'block-2' },
+        { kind: 'paragraph', text: 'no anchor here', headingPath: ['B'] },
+      ]),
+      context,
+    );
+    expect(chunks.map((c) => c.anchor)).toEqual(['block-1', 'block-2', undefined]);
+  });
+
   it('prefixes the embedding text with title and heading path', () => {
     expect(
       Chunker.embeddingText({ title: 'Guide', headingPath: ['Install', 'Linux'], text: 'Run it.' }),

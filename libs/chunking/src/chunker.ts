@@ -23,6 +23,8 @@ interface Unit {
   codeLanguage?: string;
   /** Joins this unit to the one before it: pieces of one block keep their own spacing. */
   sep?: string;
+  /** The source anchor of the block this unit comes from. */
+  anchor?: string;
 }
 
 interface Section {
@@ -48,8 +50,8 @@ export class Chunker {
     const chunks: Chunk[] = [];
     for (const section of sections(doc.blocks)) {
       const units = section.blocks.flatMap((block) => this.units(block));
-      for (const text of this.pack(units)) {
-        chunks.push(this.makeChunk(doc, context, section.headingPath, text, chunks.length));
+      for (const { text, anchor } of this.pack(units)) {
+        chunks.push(this.makeChunk(doc, context, section.headingPath, text, chunks.length, anchor));
       }
     }
     return chunks;
@@ -67,6 +69,7 @@ export class Chunker {
     headingPath: string[],
     text: string,
     position: number,
+    anchor: string | undefined,
   ): Chunk {
     const base = { title: doc.title, headingPath, text };
     const contentHash = createHash('sha256').update(Chunker.embeddingText(base)).digest('hex');
@@ -80,20 +83,26 @@ export class Chunker {
       contentHash,
       language: detectLanguage(text),
       hasCode: /^(```|~~~)/m.test(text),
+      ...(anchor ? { anchor } : {}),
     };
   }
 
   private units(block: ParsedBlock): Unit[] {
     const tokens = this.tokens.count(block.text);
     const code = block.kind === 'code';
-    if (tokens <= this.options.targetTokens)
-      return [{ text: block.text, tokens, code, codeLanguage: block.codeLanguage }];
+    if (tokens <= this.options.targetTokens) {
+      return [{ text: block.text, tokens, code, codeLanguage: block.codeLanguage, anchor: block.anchor }];
+    }
     let pieces: Unit[];
     if (code) pieces = this.splitCode(block);
     else if (block.kind === 'paragraph' || block.kind === 'quote') pieces = this.splitProse(block.text);
     else pieces = this.splitLines(block.text.split('\n'), false);
     // Pieces of one block keep their spacing when packed together; the first starts a new block.
-    return pieces.map((piece, i) => (i === 0 ? { ...piece, sep: undefined } : piece));
+    return pieces.map((piece, i) => ({
+      ...piece,
+      sep: i === 0 ? undefined : piece.sep,
+      anchor: block.anchor,
+    }));
   }
 
   /** Long prose: sentence by sentence; a sentence longer than the target is cut by words. */
@@ -167,14 +176,16 @@ export class Chunker {
   }
 
   /** Greedy packing with prose overlap between consecutive chunks of one section. */
-  private pack(units: Unit[]): string[] {
-    const out: string[] = [];
+  private pack(units: Unit[]): { text: string; anchor?: string }[] {
+    const out: { text: string; anchor?: string }[] = [];
+    // A chunk links to its first own (non-overlap) unit.
+    const emit = () => out.push({ text: join(current), anchor: current[current.length - fresh]?.anchor });
     let current: Unit[] = [];
     let tokens = 0;
     let fresh = 0; // units in `current` that are not overlap carried from the previous chunk
     for (const unit of units) {
       if (fresh > 0 && tokens + unit.tokens > this.options.targetTokens) {
-        out.push(join(current));
+        emit();
         current = this.overlap(current);
         tokens = current.reduce((sum, u) => sum + u.tokens, 0);
         fresh = 0;
@@ -187,7 +198,7 @@ export class Chunker {
       tokens += unit.tokens;
       fresh++;
     }
-    if (fresh > 0) out.push(join(current));
+    if (fresh > 0) emit();
     return out;
   }
 

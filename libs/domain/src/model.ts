@@ -55,6 +55,8 @@ export interface ParsedBlock {
   headingPath: string[];
   /** Language of a fenced code block, when given. */
   codeLanguage?: string;
+  /** Where this block can be linked to in its source (a Notion block id, an HTML anchor). */
+  anchor?: string;
 }
 
 export interface ParsedDocument {
@@ -77,6 +79,8 @@ export interface Chunk {
   contentHash: string;
   language: string;
   hasCode: boolean;
+  /** Anchor of the chunk's first block, when the source has anchors. */
+  anchor?: string;
 }
 
 export interface EmbeddedChunk extends Chunk {

@@ -43,6 +43,7 @@ export function chunkMappings(dimensions: number) {
       tokenCount: { type: 'integer' as const },
       hasCode: { type: 'boolean' as const },
       contentHash: { type: 'keyword' as const },
+      anchor: { type: 'keyword' as const },
       embeddingModel: { type: 'keyword' as const },
       embedding: {
         type: 'dense_vector' as const,
@@ -68,6 +69,7 @@ export interface StoredChunk {
   tokenCount: number;
   hasCode: boolean;
   contentHash: string;
+  anchor?: string;
   embeddingModel: string;
   embedding?: number[];
   indexedAt: string;
@@ -102,6 +104,8 @@ export class ChunkIndex {
             { permanent: true },
           );
         }
+        // Additive mapping changes (new fields) apply in place; incompatible ones need a new version.
+        await this.es.indices.putMapping({ index, ...chunkMappings(this.dimensions) });
         return;
       }
       await this.es.indices.create(
@@ -140,6 +144,7 @@ export class ChunkIndex {
         tokenCount: chunk.tokenCount,
         hasCode: chunk.hasCode,
         contentHash: chunk.contentHash,
+        ...(chunk.anchor ? { anchor: chunk.anchor } : {}),
         embeddingModel,
         embedding: chunk.embedding,
         indexedAt,

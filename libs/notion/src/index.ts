@@ -1,0 +1,4 @@
+export * from './notion-client';
+export * from './notion-reader';
+export * from './notion-types';
+export * from './render';
