@@ -84,6 +84,8 @@ async function main() {
     },
     storage: { blobDir: mkdtempSync(join(tmpdir(), `${name}-`)) },
     chunking: { targetTokens: 400, overlapTokens: 50 },
+    secrets: {},
+    notion: { requestsPerSecond: 3 },
     worker: { maxConcurrentActivities: 4 },
   };
   const en = slice('beir_scifact', EN_QUERIES, EN_DISTRACTORS);

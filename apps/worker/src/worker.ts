@@ -1,9 +1,9 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { Catalog } from '@trove/catalog';
 import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
-import type { WorkerConfig } from '@trove/config';
+import { SecretBox, type WorkerConfig } from '@trove/config';
 import { createEmbeddingProvider } from '@trove/embeddings';
-import { createIngestActivities } from '@trove/ingest-activities';
+import { createIngestActivities, createSyncActivities, NotionSources } from '@trove/ingest-activities';
 import { ParserRegistry } from '@trove/parsing';
 import { ChunkIndex, createElasticsearchClient } from '@trove/search';
 import { LocalBlobStore } from '@trove/storage';
@@ -22,15 +22,22 @@ export async function createWorker(
   await chunkIndex.ensure();
   await catalog.ensure();
 
-  const activities = createIngestActivities({
+  const blobs = new LocalBlobStore(config.storage.blobDir);
+  const notion = new NotionSources(
+    config.secrets.key ? new SecretBox(config.secrets.key) : undefined,
+    config.notion,
+  );
+  const ingest = createIngestActivities({
     catalog,
-    blobs: new LocalBlobStore(config.storage.blobDir),
+    blobs,
     parsers: ParserRegistry.default(),
     chunker: new Chunker(new SegmenterTokenCounter(), config.chunking),
     embedder,
     chunkIndex,
     batchSize: config.embedding.batchSize,
+    notion,
   });
+  const activities = { ...ingest, ...createSyncActivities({ catalog, blobs, chunkIndex, notion }) };
 
   const connection =
     overrides.connection ?? (await NativeConnection.connect({ address: config.temporal.address }));

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { errors } from '@elastic/elasticsearch';
-import type { Project, TroveDocument } from '@trove/domain';
+import type { Project, Source, SyncRun, TroveDocument } from '@trove/domain';
 import { DocumentStatus, TroveError, TroveErrorCode } from '@trove/domain';
 import { elasticsearchError, IndexNames } from '@trove/search';
 
@@ -39,12 +39,31 @@ export class Catalog {
           contentHash: KEYWORD,
           createdAt: { type: 'date' as const },
           updatedAt: { type: 'date' as const },
+          sourceId: KEYWORD,
+          externalId: KEYWORD,
+        },
+      },
+      {
+        index: this.names.sources,
+        properties: { id: KEYWORD, projectId: KEYWORD, createdAt: { type: 'date' as const } },
+      },
+      {
+        index: this.names.syncRuns,
+        properties: {
+          id: KEYWORD,
+          sourceId: KEYWORD,
+          projectId: KEYWORD,
+          startedAt: { type: 'date' as const },
         },
       },
     ];
     try {
       for (const { index, properties } of indices) {
-        if (await this.es.indices.exists({ index })) continue;
+        if (await this.es.indices.exists({ index })) {
+          // New fields are added in place (the mapping only ever grows).
+          await this.es.indices.putMapping({ index, properties });
+          continue;
+        }
         await this.es.indices.create(
           {
             index,
@@ -168,6 +187,115 @@ export class Catalog {
 
   async deleteDocument(id: string): Promise<void> {
     await this.write(() => this.es.delete({ index: this.names.documents, id, refresh: 'wait_for' }), [404]);
+  }
+
+  /** The documents a source produced (id, external id, edit time, status), for a sync to diff against. */
+  async listSourceDocuments(sourceId: string): Promise<TroveDocument[]> {
+    return this.list<TroveDocument>(this.names.documents, { term: { sourceId } }, [{ createdAt: 'asc' }]);
+  }
+
+  /** Creates the record of a source item's document, or returns the existing one. */
+  async ensureSourceDocument(
+    input: Pick<TroveDocument, 'projectId' | 'sourceId' | 'externalId' | 'fileName' | 'mediaType'>,
+  ): Promise<{ document: TroveDocument; created: boolean }> {
+    const id = Catalog.documentId(input.projectId, `source:${input.sourceId}:${input.externalId}`);
+    const existing = await this.getDocument(id);
+    if (existing) return { document: existing, created: false };
+    const now = new Date().toISOString();
+    const document: TroveDocument = {
+      ...input,
+      id,
+      sizeBytes: 0,
+      contentHash: '',
+      blobKey: '',
+      status: DocumentStatus.PENDING,
+      chunkCount: 0,
+      timings: {},
+      createdAt: now,
+      updatedAt: now,
+    };
+    try {
+      await this.es.create({ index: this.names.documents, id, document, refresh: 'wait_for' });
+      return { document, created: true };
+    } catch (error) {
+      if (error instanceof errors.ResponseError && error.statusCode === 409) {
+        return { document: (await this.getDocument(id))!, created: false };
+      }
+      throw elasticsearchError(error, 'creating a source document');
+    }
+  }
+
+  // --- sources and sync runs ------------------------------------------------------------------
+
+  async createSource(source: Source): Promise<Source> {
+    await this.write(() =>
+      this.es.index({ index: this.names.sources, id: source.id, document: source, refresh: 'wait_for' }),
+    );
+    return source;
+  }
+
+  async getSource(id: string): Promise<Source | undefined> {
+    return this.getById<Source>(this.names.sources, id);
+  }
+
+  async requireSource(id: string): Promise<Source> {
+    const source = await this.getSource(id);
+    if (!source) throw new TroveError(TroveErrorCode.SourceNotFound, `source ${id} does not exist`);
+    return source;
+  }
+
+  async listSources(projectId: string): Promise<Source[]> {
+    return this.list<Source>(this.names.sources, { term: { projectId } }, [{ createdAt: 'asc' }]);
+  }
+
+  async updateSource(id: string, changes: Partial<Omit<Source, 'id' | 'projectId'>>): Promise<void> {
+    await this.write(
+      () =>
+        this.es.update({
+          index: this.names.sources,
+          id,
+          doc: { ...changes, updatedAt: new Date().toISOString() },
+          refresh: 'wait_for',
+          retry_on_conflict: 3,
+        }),
+      [404],
+    );
+  }
+
+  async deleteSource(id: string): Promise<void> {
+    await this.write(() => this.es.delete({ index: this.names.sources, id, refresh: 'wait_for' }), [404]);
+  }
+
+  async createRun(run: SyncRun): Promise<SyncRun> {
+    await this.write(() =>
+      this.es.index({ index: this.names.syncRuns, id: run.id, document: run, refresh: 'wait_for' }),
+    );
+    return run;
+  }
+
+  async getRun(id: string): Promise<SyncRun | undefined> {
+    return this.getById<SyncRun>(this.names.syncRuns, id);
+  }
+
+  async listRuns(sourceId: string): Promise<SyncRun[]> {
+    return this.list<SyncRun>(this.names.syncRuns, { term: { sourceId } }, [{ startedAt: 'desc' }]);
+  }
+
+  async updateRun(
+    id: string,
+    changes: Partial<Omit<SyncRun, 'id' | 'sourceId' | 'projectId'>>,
+  ): Promise<void> {
+    await this.write(
+      () =>
+        this.es.update({
+          index: this.names.syncRuns,
+          id,
+          doc: changes,
+          refresh: 'wait_for',
+          retry_on_conflict: 3,
+        }),
+      [404],
+    );
   }
 
   // --- helpers --------------------------------------------------------------------------------

@@ -43,6 +43,17 @@ export const chunkingSchema = z
   })
   .refine((c) => c.overlapTokens < c.targetTokens / 2, 'overlapTokens must be under half of targetTokens');
 
+export const secretsSchema = z.object({
+  /** 32 random bytes, base64: encrypts integration tokens at rest. Needed once a source is added. */
+  key: secret.optional(),
+});
+
+export const notionSchema = z.object({
+  /** Notion's API by default; the emulator's address in tests and demos. */
+  apiBaseUrl: z.string().url().optional(),
+  requestsPerSecond: z.coerce.number().positive().default(3),
+});
+
 export const apiSchema = z.object({
   port: port.default(4000),
   host: z.string().default('127.0.0.1'),
@@ -56,6 +67,7 @@ export const apiConfigSchema = z.object({
   temporal: temporalSchema,
   embedding: embeddingSchema,
   storage: storageSchema,
+  secrets: secretsSchema,
 });
 
 export const workerConfigSchema = z.object({
@@ -64,6 +76,8 @@ export const workerConfigSchema = z.object({
   embedding: embeddingSchema,
   storage: storageSchema,
   chunking: chunkingSchema,
+  secrets: secretsSchema,
+  notion: notionSchema,
   worker: z.object({
     maxConcurrentActivities: positiveInt.default(4),
   }),
@@ -76,6 +90,7 @@ export type TemporalConfig = z.infer<typeof temporalSchema>;
 export type EmbeddingConfig = z.infer<typeof embeddingSchema>;
 export type StorageConfig = z.infer<typeof storageSchema>;
 export type ChunkingConfig = z.infer<typeof chunkingSchema>;
+export type NotionConfig = z.infer<typeof notionSchema>;
 
 type Env = Record<string, string | undefined>;
 
@@ -105,6 +120,11 @@ function fromEnv(env: Env) {
       timeoutMs: v('TROVE_EMBEDDING_TIMEOUT_MS'),
     },
     storage: { blobDir: v('TROVE_BLOB_DIR') },
+    secrets: { key: v('TROVE_SECRET_KEY') },
+    notion: {
+      apiBaseUrl: v('TROVE_NOTION_API_URL'),
+      requestsPerSecond: v('TROVE_NOTION_REQUESTS_PER_SECOND'),
+    },
     chunking: {
       targetTokens: v('TROVE_CHUNK_TARGET_TOKENS'),
       overlapTokens: v('TROVE_CHUNK_OVERLAP_TOKENS'),

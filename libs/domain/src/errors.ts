@@ -4,6 +4,8 @@ export enum TroveErrorCode {
   Unauthenticated = 'UNAUTHENTICATED',
   ProjectNotFound = 'PROJECT_NOT_FOUND',
   DocumentNotFound = 'DOCUMENT_NOT_FOUND',
+  SourceNotFound = 'SOURCE_NOT_FOUND',
+  NotionUnauthorized = 'NOTION_UNAUTHORIZED',
   DocumentNameConflict = 'DOCUMENT_NAME_CONFLICT',
   PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
   UnsupportedMediaType = 'UNSUPPORTED_MEDIA_TYPE',

@@ -45,6 +45,14 @@ export interface TroveDocument {
   createdAt: string;
   updatedAt: string;
   indexedAt?: string;
+  /** Set for documents that come from a source (a Notion page): the source and the item's id there. */
+  sourceId?: string;
+  externalId?: string;
+  /** Link to the original (the Notion page URL). */
+  url?: string;
+  breadcrumb?: string[];
+  /** The source's own edit time (Notion `last_edited_time`) of the version indexed or to index. */
+  externalEditedAt?: string;
 }
 
 /** A block of a parsed document: the unit the chunker packs. */
@@ -81,6 +89,8 @@ export interface Chunk {
   hasCode: boolean;
   /** Anchor of the chunk's first block, when the source has anchors. */
   anchor?: string;
+  /** Where a citation of this chunk links to (a Notion block link). */
+  citationUrl?: string;
 }
 
 export interface EmbeddedChunk extends Chunk {
@@ -107,6 +117,79 @@ export interface SearchHit {
   text: string;
   position: number;
   score: number;
+  citationUrl?: string;
   bm25?: LegRank;
   knn?: LegRank;
+}
+
+export enum SourceType {
+  NOTION = 'NOTION',
+}
+
+export enum SourceStatus {
+  ACTIVE = 'ACTIVE',
+  /** Notion rejected the token (revoked or wrong): syncs stop until a new token is set. */
+  NEEDS_TOKEN = 'NEEDS_TOKEN',
+}
+
+export interface NotionSourceConfig {
+  /** Sync everything shared with the integration, instead of the roots below. */
+  everything: boolean;
+  rootPageIds: string[];
+  rootDatabaseIds: string[];
+}
+
+export interface Source {
+  id: string;
+  projectId: string;
+  type: SourceType;
+  name: string;
+  status: SourceStatus;
+  notion: NotionSourceConfig;
+  /** The integration token, encrypted (AES-256-GCM); never returned by the API. */
+  encryptedToken: string;
+  /** A masked form of the token for display, e.g. `ntn_…9x (50 chars)`. */
+  tokenHint: string;
+  /** `last_edited_time` of the newest page seen by the last successful sync. */
+  watermark?: string;
+  lastSyncAt?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export enum SyncMode {
+  FULL = 'FULL',
+  INCREMENTAL = 'INCREMENTAL',
+}
+
+export enum SyncRunStatus {
+  RUNNING = 'RUNNING',
+  COMPLETED = 'COMPLETED',
+  FAILED = 'FAILED',
+}
+
+export interface SyncProgress {
+  /** Pages found in scope (FULL) or edited since the watermark (INCREMENTAL). */
+  pagesSeen: number;
+  /** Pages whose content changed and were re-ingested. */
+  pagesIngested: number;
+  pagesUnchanged: number;
+  pagesFailed: number;
+  pagesDeleted: number;
+  pagesSkipped: number;
+  apiCalls: number;
+}
+
+export interface SyncRun {
+  id: string;
+  sourceId: string;
+  projectId: string;
+  mode: SyncMode;
+  status: SyncRunStatus;
+  startedAt: string;
+  finishedAt?: string;
+  error?: DocumentFailure;
+  progress: SyncProgress;
+  /** Items the sync could not read (unshared, deleted, forbidden), with the reason. */
+  skipped: { id: string; reason: string }[];
 }

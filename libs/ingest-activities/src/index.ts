@@ -1,1 +1,3 @@
 export * from './ingest.activities';
+export * from './notion-source';
+export * from './notion-sync.activities';

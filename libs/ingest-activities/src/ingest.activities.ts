@@ -12,6 +12,9 @@ import type {
 import { DocumentStatus, isTroveError, TroveErrorCode } from '@trove/domain';
 import type { ParserRegistry } from '@trove/parsing';
 import type { ChunkIndex } from '@trove/search';
+import { createHash } from 'node:crypto';
+import { blockUrl } from '@trove/notion';
+import type { NotionSources } from './notion-source';
 
 export interface IngestDependencies {
   catalog: Catalog;
@@ -22,6 +25,8 @@ export interface IngestDependencies {
   chunkIndex: ChunkIndex;
   /** Chunks per embedding request, and per blob handed between activities. */
   batchSize: number;
+  /** Fetches documents that come from Notion sources. */
+  notion: NotionSources;
 }
 
 export interface FetchedDocument {
@@ -32,6 +37,8 @@ export interface FetchedDocument {
   blobKey: string;
   /** Keys of intermediate blobs live under this prefix, so a changed file never reads stale ones. */
   workPrefix: string;
+  /** For source items: the Notion page id, so chunks can link to their block. */
+  externalId?: string;
   ms: number;
 }
 
@@ -66,14 +73,37 @@ export interface UpsertResult {
  * documents, so workflow payloads stay far below Temporal's 2 MB limit.
  */
 export function createIngestActivities(deps: IngestDependencies) {
-  const { catalog, blobs, parsers, chunker, embedder, chunkIndex, batchSize } = deps;
+  const { catalog, blobs, parsers, chunker, embedder, chunkIndex, batchSize, notion } = deps;
 
   return {
     /** Loads the document record and its original; marks it INDEXING. */
     async fetchDocument(input: { documentId: string }): Promise<FetchedDocument> {
       return run(async () => {
         const started = Date.now();
-        const document = await catalog.getDocument(input.documentId);
+        let document = await catalog.getDocument(input.documentId);
+        if (document?.sourceId && document.externalId) {
+          // A source item: fetch its current version into blob storage first.
+          const source = await catalog.requireSource(document.sourceId);
+          const externalId = document.externalId;
+          const page = await withHeartbeats({ fetching: externalId }, () =>
+            notion.fetchPage(source, externalId),
+          );
+          const contentHash = createHash('sha256').update(page.data).digest('hex');
+          const blobKey = `originals/${document.id}/${contentHash.slice(0, 16)}`;
+          await blobs.put(blobKey, page.data);
+          const changes = {
+            blobKey,
+            contentHash,
+            sizeBytes: page.data.length,
+            mediaType: page.mediaType,
+            title: page.title,
+            url: page.url,
+            breadcrumb: page.breadcrumb,
+            externalEditedAt: page.editedAt,
+          };
+          await catalog.updateDocument(document.id, changes);
+          document = { ...document, ...changes };
+        }
         if (!document) {
           throw ApplicationFailure.create({
             nonRetryable: true,
@@ -96,6 +126,7 @@ export function createIngestActivities(deps: IngestDependencies) {
           mediaType: document.mediaType,
           blobKey: document.blobKey,
           workPrefix: `work/${document.id}/${document.contentHash.slice(0, 16)}`,
+          ...(document.externalId ? { externalId: document.externalId } : {}),
           ms: Date.now() - started,
         };
       });
@@ -116,10 +147,12 @@ export function createIngestActivities(deps: IngestDependencies) {
       return run(async () => {
         const started = Date.now();
         const parsed = await blobs.getJson<ParsedDocument>(input.parsedKey);
-        const chunks = chunker.chunk(parsed, {
-          documentId: input.fetched.documentId,
-          projectId: input.fetched.projectId,
-        });
+        const externalId = input.fetched.externalId;
+        const chunks = chunker
+          .chunk(parsed, { documentId: input.fetched.documentId, projectId: input.fetched.projectId })
+          .map((chunk) =>
+            externalId ? { ...chunk, citationUrl: blockUrl(externalId, chunk.anchor) } : chunk,
+          );
         const batchKeys: string[] = [];
         for (let i = 0; i * batchSize < chunks.length; i++) {
           const key = `${input.fetched.workPrefix}/chunks/${i}.json`;

@@ -1,6 +1,7 @@
 import type { ParsedDocument, ParseInput, Parser } from '@trove/domain';
 import { PermanentDocumentError, TroveErrorCode } from '@trove/domain';
 import { MarkdownParser } from './markdown.parser';
+import { ParsedJsonParser } from './parsed-json.parser';
 import { PlainTextParser } from './plain-text.parser';
 
 /** Routes a file to the parser registered for its media type. */
@@ -17,7 +18,7 @@ export class ParserRegistry {
   }
 
   static default(): ParserRegistry {
-    return new ParserRegistry([new MarkdownParser(), new PlainTextParser()]);
+    return new ParserRegistry([new MarkdownParser(), new PlainTextParser(), new ParsedJsonParser()]);
   }
 
   get mediaTypes(): string[] {

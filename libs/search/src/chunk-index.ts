@@ -44,6 +44,7 @@ export function chunkMappings(dimensions: number) {
       hasCode: { type: 'boolean' as const },
       contentHash: { type: 'keyword' as const },
       anchor: { type: 'keyword' as const },
+      citationUrl: { type: 'keyword' as const, index: false },
       embeddingModel: { type: 'keyword' as const },
       embedding: {
         type: 'dense_vector' as const,
@@ -70,6 +71,7 @@ export interface StoredChunk {
   hasCode: boolean;
   contentHash: string;
   anchor?: string;
+  citationUrl?: string;
   embeddingModel: string;
   embedding?: number[];
   indexedAt: string;
@@ -145,6 +147,7 @@ export class ChunkIndex {
         hasCode: chunk.hasCode,
         contentHash: chunk.contentHash,
         ...(chunk.anchor ? { anchor: chunk.anchor } : {}),
+        ...(chunk.citationUrl ? { citationUrl: chunk.citationUrl } : {}),
         embeddingModel,
         embedding: chunk.embedding,
         indexedAt,

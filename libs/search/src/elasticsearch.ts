@@ -27,6 +27,14 @@ export class IndexNames {
   get documents(): string {
     return `${this.prefix}-documents`;
   }
+
+  get sources(): string {
+    return `${this.prefix}-sources`;
+  }
+
+  get syncRuns(): string {
+    return `${this.prefix}-sync-runs`;
+  }
 }
 
 /** Maps an Elasticsearch client error to a TroveError: unreachable/overloaded is transient. */

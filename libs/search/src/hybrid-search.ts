@@ -69,6 +69,7 @@ export class HybridSearch {
         text: source.text,
         position: source.position,
         score: result.score,
+        citationUrl: source.citationUrl,
         bm25,
         knn,
       };

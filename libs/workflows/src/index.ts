@@ -1,1 +1,2 @@
 export * from './ingest-document.workflow';
+export * from './sync-source.workflow';

@@ -1,4 +1,10 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities, type RetryPolicy } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  ChildWorkflowFailure,
+  proxyActivities,
+  type RetryPolicy,
+} from '@temporalio/workflow';
 import type { IngestDocumentInput, IngestDocumentResult, StageTimings } from '@trove/domain';
 import type { IngestActivities } from '@trove/ingest-activities';
 
@@ -38,7 +44,8 @@ export async function ingestDocument(input: IngestDocumentInput): Promise<Ingest
   const started = Date.now();
   const timings: StageTimings = {};
   try {
-    const fetched = await bookkeeping.fetchDocument({ documentId: input.documentId });
+    // Fetching a source item (a large Notion page, paced under the rate limit) can take minutes.
+    const fetched = await heavy.fetchDocument({ documentId: input.documentId });
     timings.fetchMs = fetched.ms;
 
     const parsed = await parsing.parseDocument(fetched);
@@ -76,9 +83,11 @@ export async function ingestDocument(input: IngestDocumentInput): Promise<Ingest
   }
 }
 
-function describeFailure(error: unknown): { code: string; message: string } {
+/** The failure type and message at the root of an activity or child-workflow failure. */
+export function describeFailure(error: unknown): { code: string; message: string } {
   let cause = error;
-  if (cause instanceof ActivityFailure && cause.cause) cause = cause.cause;
+  while ((cause instanceof ActivityFailure || cause instanceof ChildWorkflowFailure) && cause.cause)
+    cause = cause.cause;
   if (cause instanceof ApplicationFailure) {
     return { code: cause.type ?? 'INTERNAL', message: cause.message };
   }

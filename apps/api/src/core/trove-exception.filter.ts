@@ -16,6 +16,7 @@ export function httpStatusFor(code: TroveErrorCode): number {
       return HttpStatus.UNAUTHORIZED;
     case TroveErrorCode.ProjectNotFound:
     case TroveErrorCode.DocumentNotFound:
+    case TroveErrorCode.SourceNotFound:
       return HttpStatus.NOT_FOUND;
     case TroveErrorCode.DocumentNameConflict:
       return HttpStatus.CONFLICT;
@@ -25,6 +26,7 @@ export function httpStatusFor(code: TroveErrorCode): number {
       return HttpStatus.UNSUPPORTED_MEDIA_TYPE;
     case TroveErrorCode.EmbeddingFailed:
     case TroveErrorCode.IndexFailed:
+    case TroveErrorCode.NotionUnauthorized:
       return HttpStatus.BAD_GATEWAY;
     case TroveErrorCode.ServiceUnavailable:
       return HttpStatus.SERVICE_UNAVAILABLE;

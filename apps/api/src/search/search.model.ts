@@ -26,6 +26,8 @@ export class SearchHitModel {
   @Field() text!: string;
   @Field(() => Int) position!: number;
   @Field(() => Float, { description: 'Fused score (reciprocal rank fusion in HYBRID mode)' }) score!: number;
+  @Field({ nullable: true, description: 'Link to the cited place in the source (a Notion block)' })
+  citationUrl?: string;
   @Field(() => LegRankModel, { nullable: true, description: 'BM25 leg' }) bm25?: LegRankModel;
   @Field(() => LegRankModel, { nullable: true, description: 'kNN (vector) leg' }) knn?: LegRankModel;
 }

@@ -1,0 +1,84 @@
+import { Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
+import { SourceStatus, SourceType, SyncMode, SyncRunStatus } from '@trove/domain';
+
+registerEnumType(SourceType, { name: 'SourceType' });
+registerEnumType(SourceStatus, { name: 'SourceStatus' });
+registerEnumType(SyncMode, { name: 'SyncMode' });
+registerEnumType(SyncRunStatus, { name: 'SyncRunStatus' });
+
+@ObjectType('NotionScope')
+export class NotionScopeModel {
+  @Field() everything!: boolean;
+  @Field(() => [String]) rootPageIds!: string[];
+  @Field(() => [String]) rootDatabaseIds!: string[];
+}
+
+@ObjectType('Source', { description: 'A place Trove syncs documents from. The token is never returned.' })
+export class SourceModel {
+  @Field(() => ID) id!: string;
+  @Field(() => ID) projectId!: string;
+  @Field(() => SourceType) type!: SourceType;
+  @Field() name!: string;
+  @Field(() => SourceStatus) status!: SourceStatus;
+  @Field(() => NotionScopeModel) notion!: NotionScopeModel;
+  @Field({ description: 'The token, masked: first and last characters and its length' }) tokenHint!: string;
+  @Field({ nullable: true }) watermark?: string;
+  @Field({ nullable: true }) lastSyncAt?: string;
+  @Field() createdAt!: string;
+}
+
+@InputType()
+export class AddNotionSourceInput {
+  @Field(() => ID) projectId!: string;
+  @Field() name!: string;
+  @Field({ description: 'Internal integration token (ntn_… or secret_…)' }) token!: string;
+  @Field(() => [String], {
+    defaultValue: [],
+    description: 'Page ids, database ids or Notion URLs; empty means everything shared with the integration',
+  })
+  roots!: string[];
+  @Field(() => [String], { defaultValue: [], description: 'Which of `roots` are databases' })
+  databaseRoots!: string[];
+}
+
+@InputType()
+export class UpdateSourceInput {
+  @Field({ nullable: true }) name?: string;
+  @Field({ nullable: true, description: 'A new token (e.g. after the old one was revoked)' }) token?: string;
+}
+
+@ObjectType('SyncProgress')
+export class SyncProgressModel {
+  @Field(() => Int) pagesSeen!: number;
+  @Field(() => Int) pagesIngested!: number;
+  @Field(() => Int) pagesUnchanged!: number;
+  @Field(() => Int) pagesFailed!: number;
+  @Field(() => Int) pagesDeleted!: number;
+  @Field(() => Int) pagesSkipped!: number;
+  @Field(() => Int) apiCalls!: number;
+}
+
+@ObjectType('SkippedItem')
+export class SkippedItemModel {
+  @Field() id!: string;
+  @Field() reason!: string;
+}
+
+@ObjectType('SyncRunError')
+export class SyncRunErrorModel {
+  @Field() code!: string;
+  @Field() message!: string;
+}
+
+@ObjectType('SyncRun')
+export class SyncRunModel {
+  @Field(() => ID) id!: string;
+  @Field(() => ID) sourceId!: string;
+  @Field(() => SyncMode) mode!: SyncMode;
+  @Field(() => SyncRunStatus) status!: SyncRunStatus;
+  @Field() startedAt!: string;
+  @Field({ nullable: true }) finishedAt?: string;
+  @Field(() => SyncRunErrorModel, { nullable: true }) error?: SyncRunErrorModel;
+  @Field(() => SyncProgressModel) progress!: SyncProgressModel;
+  @Field(() => [SkippedItemModel]) skipped!: SkippedItemModel[];
+}

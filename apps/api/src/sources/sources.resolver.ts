@@ -1,0 +1,48 @@
+import { Inject } from '@nestjs/common';
+import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { SyncMode } from '@trove/domain';
+import { AddNotionSourceInput, SourceModel, SyncRunModel, UpdateSourceInput } from './source.model';
+import { SourcesService } from './sources.service';
+
+@Resolver(() => SourceModel)
+export class SourcesResolver {
+  constructor(@Inject(SourcesService) private readonly service: SourcesService) {}
+
+  @Query(() => [SourceModel])
+  sources(@Args('projectId', { type: () => ID }) projectId: string) {
+    return this.service.list(projectId);
+  }
+
+  @Mutation(() => SourceModel)
+  addNotionSource(@Args('input') input: AddNotionSourceInput) {
+    return this.service.addNotion(input);
+  }
+
+  @Mutation(() => SourceModel)
+  updateSource(@Args('id', { type: () => ID }) id: string, @Args('input') input: UpdateSourceInput) {
+    return this.service.update(id, input);
+  }
+
+  @Mutation(() => Boolean, { description: 'Removes the source with its documents and chunks.' })
+  removeSource(@Args('id', { type: () => ID }) id: string) {
+    return this.service.remove(id);
+  }
+
+  @Mutation(() => SyncRunModel)
+  syncSource(
+    @Args('id', { type: () => ID }) id: string,
+    @Args('mode', { type: () => SyncMode, defaultValue: SyncMode.INCREMENTAL }) mode: SyncMode,
+  ) {
+    return this.service.sync(id, mode);
+  }
+
+  @Query(() => [SyncRunModel])
+  syncRuns(@Args('sourceId', { type: () => ID }) sourceId: string) {
+    return this.service.runs(sourceId);
+  }
+
+  @Query(() => SyncRunModel, { nullable: true })
+  syncRun(@Args('id', { type: () => ID }) id: string) {
+    return this.service.run(id);
+  }
+}

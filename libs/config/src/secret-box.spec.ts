@@ -1,0 +1,26 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { SecretBox } from './secret-box';
+
+describe('SecretBox', () => {
+  const box = new SecretBox(randomBytes(32).toString('base64'));
+
+  it('round-trips and never stores the plain text', () => {
+    const sealed = box.encrypt('ntn_secret_token_value');
+    expect(sealed).not.toContain('ntn_secret');
+    expect(sealed.startsWith('v1.')).toBe(true);
+    expect(box.decrypt(sealed)).toBe('ntn_secret_token_value');
+    expect(box.encrypt('same')).not.toBe(box.encrypt('same')); // fresh IV each time
+  });
+
+  it('rejects tampering and a wrong key', () => {
+    const sealed = box.encrypt('token');
+    const tampered = sealed.slice(0, -2) + (sealed.endsWith('A') ? 'B' : 'A') + sealed.slice(-1);
+    expect(() => box.decrypt(tampered)).toThrow();
+    expect(() => new SecretBox(randomBytes(32).toString('base64')).decrypt(sealed)).toThrow();
+  });
+
+  it('explains a malformed key', () => {
+    expect(() => new SecretBox('short')).toThrow(/32 random bytes/);
+  });
+});

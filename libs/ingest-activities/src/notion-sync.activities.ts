@@ -1,0 +1,262 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { Catalog } from '@trove/catalog';
+import type { BlobStore, Source, SyncProgress, SyncRun, TroveDocument } from '@trove/domain';
+import { DocumentStatus, SourceStatus, SyncMode, SyncRunStatus, TroveErrorCode } from '@trove/domain';
+import { NotionReader, type RequestCounter } from '@trove/notion';
+import type { ChunkIndex } from '@trove/search';
+import { notionFailure, type NotionSources } from './notion-source';
+
+export interface SyncDependencies {
+  catalog: Catalog;
+  blobs: BlobStore;
+  chunkIndex: ChunkIndex;
+  notion: NotionSources;
+}
+
+export interface SyncPlan {
+  /** Blob with the ids of the documents to (re-)ingest, in order. */
+  changedKey: string;
+  changedCount: number;
+  /** The newest `last_edited_time` seen: the next watermark if the run succeeds. */
+  newestEdit?: string;
+}
+
+/** How the page ingests of a sync ended; kept small (counts, capped lists) for workflow payloads. */
+export interface SyncTally {
+  ready: number;
+  /** Ids whose ingest was already running (e.g. started by a webhook): left to that run. */
+  busy: number;
+  failed: { documentId: string; reason: string }[];
+  /** Pages that vanished between discovery and fetch (unshared, deleted, trashed). */
+  gone: { documentId: string; reason: string }[];
+}
+
+/** Notion rounds edit times down to the minute: incremental syncs look back this far. */
+const WATERMARK_OVERLAP_MS = 60_000;
+const MAX_DISCOVERED_PAGES = 50_000;
+
+/** Activities of a source sync: plan (discover and diff), hand out batches, finish or fail. */
+export function createSyncActivities(deps: SyncDependencies) {
+  const { catalog, blobs, chunkIndex, notion } = deps;
+
+  async function removeDocument(document: TroveDocument) {
+    await chunkIndex.deleteDocumentChunks(document.id);
+    await catalog.deleteDocument(document.id);
+    await blobs.deletePrefix(`originals/${document.id}`);
+    await blobs.deletePrefix(`work/${document.id}`);
+  }
+
+  return {
+    /**
+     * Discovers the pages in scope (FULL: everything reachable; INCREMENTAL: pages edited since
+     * the watermark, found with a few sorted search calls), creates records for new pages, removes
+     * pages that disappeared (FULL), and writes the ids that need ingesting to a blob.
+     */
+    async planSync(input: { runId: string }): Promise<SyncPlan> {
+      const run = await requireRun(catalog, input.runId);
+      const source = await catalog.requireSource(run.sourceId);
+      const counter: RequestCounter = { requests: 0 };
+      const reader = new NotionReader(notion.client(source, counter));
+      const skipped: SyncRun['skipped'] = [];
+      const heartbeat = () => Context.current().heartbeat({ requests: counter.requests });
+
+      let found: Map<string, string>;
+      try {
+        found =
+          run.mode === SyncMode.INCREMENTAL && source.watermark
+            ? await changedSince(
+                reader,
+                source,
+                new Date(Date.parse(source.watermark) - WATERMARK_OVERLAP_MS).toISOString(),
+              )
+            : await discoverAll(reader, source, skipped, heartbeat);
+      } catch (error) {
+        throw notionFailure(error, 'the Notion workspace');
+      }
+
+      const known = new Map((await catalog.listSourceDocuments(source.id)).map((d) => [d.externalId!, d]));
+      const changed: string[] = [];
+      let unchanged = 0;
+      for (const [pageId, editedAt] of found) {
+        const existing = known.get(pageId);
+        // The same page at the same edit time is already indexed: nothing to do (dedupe by id + time).
+        if (existing && existing.status === DocumentStatus.READY && existing.externalEditedAt === editedAt) {
+          unchanged++;
+          continue;
+        }
+        const { document } =
+          existing && existing.status !== DocumentStatus.READY
+            ? { document: existing }
+            : await catalog.ensureSourceDocument({
+                projectId: source.projectId,
+                sourceId: source.id,
+                externalId: pageId,
+                fileName: `notion:${pageId}`,
+                mediaType: 'application/vnd.trove.parsed+json',
+              });
+        changed.push(document.id);
+      }
+
+      let deleted = 0;
+      if (run.mode === SyncMode.FULL || !source.watermark) {
+        for (const [pageId, document] of known) {
+          if (found.has(pageId)) continue;
+          await removeDocument(document);
+          deleted++;
+        }
+      }
+
+      const changedKey = `sync/${run.id}/changed.json`;
+      await blobs.putJson(changedKey, changed);
+      const newestEdit = [...found.values()].sort().at(-1);
+      await catalog.updateRun(run.id, {
+        progress: {
+          ...run.progress,
+          pagesSeen: found.size,
+          pagesUnchanged: unchanged,
+          pagesDeleted: deleted,
+          pagesSkipped: skipped.length,
+          apiCalls: counter.requests,
+        },
+        skipped,
+      });
+      return { changedKey, changedCount: changed.length, newestEdit };
+    },
+
+    async readPlanBatch(input: { changedKey: string; offset: number; limit: number }): Promise<string[]> {
+      const ids = await blobs.getJson<string[]>(input.changedKey);
+      return ids.slice(input.offset, input.offset + input.limit);
+    },
+
+    /** Records how the page ingests ended, removes pages that vanished, advances the watermark. */
+    async finishSync(input: { runId: string; tally: SyncTally; newestEdit?: string }): Promise<SyncRun> {
+      const run = await requireRun(catalog, input.runId);
+      const source = await catalog.requireSource(run.sourceId);
+      const skipped = [...run.skipped];
+      let gone = 0;
+      for (const item of input.tally.gone) {
+        const document = await catalog.getDocument(item.documentId);
+        if (document) {
+          skipped.push({ id: document.externalId ?? document.id, reason: item.reason });
+          await removeDocument(document);
+          gone++;
+        }
+      }
+      const progress: SyncProgress = {
+        ...run.progress,
+        pagesIngested: input.tally.ready,
+        pagesFailed: input.tally.failed.length,
+        pagesDeleted: run.progress.pagesDeleted + gone,
+        pagesSkipped: skipped.length,
+      };
+      const finishedAt = new Date().toISOString();
+      await catalog.updateRun(run.id, { status: SyncRunStatus.COMPLETED, finishedAt, progress, skipped });
+      const watermark =
+        input.newestEdit && (!source.watermark || input.newestEdit > source.watermark)
+          ? input.newestEdit
+          : source.watermark;
+      await catalog.updateSource(source.id, {
+        watermark,
+        lastSyncAt: finishedAt,
+        status: SourceStatus.ACTIVE,
+      });
+      await blobs.deletePrefix(`sync/${run.id}`);
+      return { ...run, status: SyncRunStatus.COMPLETED, finishedAt, progress, skipped };
+    },
+
+    /** Marks the run failed; a rejected token also marks the source as needing a new one. */
+    async failSync(input: { runId: string; code: string; message: string }): Promise<void> {
+      const run = await requireRun(catalog, input.runId);
+      await catalog.updateRun(run.id, {
+        status: SyncRunStatus.FAILED,
+        finishedAt: new Date().toISOString(),
+        error: { code: input.code, message: input.message },
+      });
+      if (input.code === TroveErrorCode.NotionUnauthorized) {
+        await catalog.updateSource(run.sourceId, { status: SourceStatus.NEEDS_TOKEN });
+      }
+      await blobs.deletePrefix(`sync/${run.id}`);
+    },
+  };
+}
+
+export type SyncActivities = ReturnType<typeof createSyncActivities>;
+
+async function requireRun(catalog: Catalog, runId: string): Promise<SyncRun> {
+  const run = await catalog.getRun(runId);
+  if (!run) {
+    throw ApplicationFailure.create({
+      nonRetryable: true,
+      type: 'SYNC_RUN_NOT_FOUND',
+      message: `sync run ${runId} does not exist`,
+    });
+  }
+  return run;
+}
+
+/** Pages edited on or after `since`, in scope of the source. */
+async function changedSince(
+  reader: NotionReader,
+  source: Source,
+  since: string,
+): Promise<Map<string, string>> {
+  const pages = await reader.searchPages(since);
+  return new Map(pages.map((p) => [p.id, p.lastEditedTime]));
+}
+
+/**
+ * Every page in scope: all pages shared with the integration, or everything reachable from the
+ * roots through child pages, page links, databases and their rows (cycles are visited once).
+ * Roots or links the integration cannot read are recorded as skipped; the sync goes on.
+ */
+async function discoverAll(
+  reader: NotionReader,
+  source: Source,
+  skipped: SyncRun['skipped'],
+  heartbeat: () => void,
+): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  if (source.notion.everything) {
+    for (const page of await reader.searchPages()) found.set(page.id, page.lastEditedTime);
+    return found;
+  }
+  const pages = [...source.notion.rootPageIds];
+  const databases = [...source.notion.rootDatabaseIds];
+  const seenDatabases = new Set<string>();
+  const skip = (id: string, error: unknown) => {
+    if (notionFailure(error, id) === error) throw error; // not a skip: let the activity retry or fail
+    skipped.push({ id, reason: (error as Error).message });
+  };
+  while (pages.length || databases.length) {
+    if (found.size > MAX_DISCOVERED_PAGES) break;
+    heartbeat();
+    const databaseId = databases.shift();
+    if (databaseId) {
+      if (seenDatabases.has(databaseId)) continue;
+      seenDatabases.add(databaseId);
+      try {
+        for (const dataSource of await reader.dataSources(databaseId)) {
+          for (const row of await reader.rows(dataSource.id)) {
+            if (!found.has(row.id)) pages.push(row.id);
+          }
+        }
+      } catch (error) {
+        skip(databaseId, error);
+      }
+      continue;
+    }
+    const pageId = pages.shift()!;
+    if (found.has(pageId)) continue;
+    try {
+      const page = await reader.page(pageId);
+      if (page.in_trash || page.archived) continue;
+      found.set(page.id, page.last_edited_time);
+      const links = NotionReader.links(await reader.blockTree(page.id));
+      pages.push(...links.pageIds.filter((id) => !found.has(id)));
+      databases.push(...links.databaseIds);
+    } catch (error) {
+      skip(pageId, error);
+    }
+  }
+  return found;
+}
