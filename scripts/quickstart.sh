@@ -16,6 +16,13 @@ if [[ ! -s "$KEY_FILE" ]]; then
   chmod 600 "$KEY_FILE"
 fi
 export TROVE_ADMIN_API_KEY="$(cat "$KEY_FILE")"
+# Encrypts integration tokens (Notion) at rest; api and worker share it.
+SECRET_FILE="$ROOT/.trove/secret-key"
+if [[ ! -s "$SECRET_FILE" ]]; then
+  node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64"))' >"$SECRET_FILE"
+  chmod 600 "$SECRET_FILE"
+fi
+export TROVE_SECRET_KEY="$(cat "$SECRET_FILE")"
 export TROVE_API_PORT="${TROVE_API_PORT:-4000}"
 
 stop_app api

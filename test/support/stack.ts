@@ -10,6 +10,7 @@ import {
   expectEventually,
   ROOT,
   TEMPORAL_ADDRESS,
+  TEST_SECRET_KEY,
   uniqueName,
 } from './services';
 
@@ -59,6 +60,7 @@ export class TroveStack {
       TROVE_CHUNK_TARGET_TOKENS: '200',
       TROVE_CHUNK_OVERLAP_TOKENS: '30',
       TROVE_EMBEDDING_BATCH_SIZE: '8',
+      TROVE_SECRET_KEY: TEST_SECRET_KEY,
       ...this.extraEnv,
     };
   }

@@ -2,7 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Catalog } from '@trove/catalog';
 import type { BlobStore, Source, SyncProgress, SyncRun, TroveDocument } from '@trove/domain';
 import { DocumentStatus, SourceStatus, SyncMode, SyncRunStatus, TroveErrorCode } from '@trove/domain';
-import { NotionReader, type RequestCounter } from '@trove/notion';
+import { classifyNotionError, NotionReader, type RequestCounter } from '@trove/notion';
 import type { ChunkIndex } from '@trove/search';
 import { notionFailure, type NotionSources } from './notion-source';
 
@@ -60,6 +60,7 @@ export function createSyncActivities(deps: SyncDependencies) {
       const skipped: SyncRun['skipped'] = [];
       const heartbeat = () => Context.current().heartbeat({ requests: counter.requests });
 
+      const known = new Map((await catalog.listSourceDocuments(source.id)).map((d) => [d.externalId!, d]));
       let found: Map<string, string>;
       try {
         found =
@@ -68,13 +69,13 @@ export function createSyncActivities(deps: SyncDependencies) {
                 reader,
                 source,
                 new Date(Date.parse(source.watermark) - WATERMARK_OVERLAP_MS).toISOString(),
+                new Set(known.keys()),
               )
             : await discoverAll(reader, source, skipped, heartbeat);
       } catch (error) {
         throw notionFailure(error, 'the Notion workspace');
       }
 
-      const known = new Map((await catalog.listSourceDocuments(source.id)).map((d) => [d.externalId!, d]));
       const changed: string[] = [];
       let unchanged = 0;
       for (const [pageId, editedAt] of found) {
@@ -150,7 +151,6 @@ export function createSyncActivities(deps: SyncDependencies) {
         pagesSkipped: skipped.length,
       };
       const finishedAt = new Date().toISOString();
-      await catalog.updateRun(run.id, { status: SyncRunStatus.COMPLETED, finishedAt, progress, skipped });
       const watermark =
         input.newestEdit && (!source.watermark || input.newestEdit > source.watermark)
           ? input.newestEdit
@@ -160,6 +160,7 @@ export function createSyncActivities(deps: SyncDependencies) {
         lastSyncAt: finishedAt,
         status: SourceStatus.ACTIVE,
       });
+      await catalog.updateRun(run.id, { status: SyncRunStatus.COMPLETED, finishedAt, progress, skipped });
       await blobs.deletePrefix(`sync/${run.id}`);
       return { ...run, status: SyncRunStatus.COMPLETED, finishedAt, progress, skipped };
     },
@@ -167,14 +168,15 @@ export function createSyncActivities(deps: SyncDependencies) {
     /** Marks the run failed; a rejected token also marks the source as needing a new one. */
     async failSync(input: { runId: string; code: string; message: string }): Promise<void> {
       const run = await requireRun(catalog, input.runId);
+      // The source first: whoever sees the run end must also see its effect on the source.
+      if (input.code === TroveErrorCode.NotionUnauthorized) {
+        await catalog.updateSource(run.sourceId, { status: SourceStatus.NEEDS_TOKEN });
+      }
       await catalog.updateRun(run.id, {
         status: SyncRunStatus.FAILED,
         finishedAt: new Date().toISOString(),
         error: { code: input.code, message: input.message },
       });
-      if (input.code === TroveErrorCode.NotionUnauthorized) {
-        await catalog.updateSource(run.sourceId, { status: SourceStatus.NEEDS_TOKEN });
-      }
       await blobs.deletePrefix(`sync/${run.id}`);
     },
   };
@@ -194,14 +196,24 @@ async function requireRun(catalog: Catalog, runId: string): Promise<SyncRun> {
   return run;
 }
 
-/** Pages edited on or after `since`, in scope of the source. */
+/**
+ * Pages edited on or after `since` (a few sorted search calls), in scope of the source: with
+ * roots, a page already synced or one whose parent is synced or a root. Deeper new subtrees are
+ * picked up by the next FULL sync.
+ */
 async function changedSince(
   reader: NotionReader,
   source: Source,
   since: string,
+  known: Set<string>,
 ): Promise<Map<string, string>> {
   const pages = await reader.searchPages(since);
-  return new Map(pages.map((p) => [p.id, p.lastEditedTime]));
+  const inScope = new Set([...known, ...source.notion.rootPageIds, ...source.notion.rootDatabaseIds]);
+  return new Map(
+    pages
+      .filter((p) => source.notion.everything || inScope.has(p.id) || (p.parentId && inScope.has(p.parentId)))
+      .map((p) => [p.id, p.lastEditedTime]),
+  );
 }
 
 /**
@@ -224,7 +236,8 @@ async function discoverAll(
   const databases = [...source.notion.rootDatabaseIds];
   const seenDatabases = new Set<string>();
   const skip = (id: string, error: unknown) => {
-    if (notionFailure(error, id) === error) throw error; // not a skip: let the activity retry or fail
+    // Only a missing, unshared or forbidden item is skipped; a rejected token or a fault is not.
+    if (classifyNotionError(error) !== 'skip') throw error;
     skipped.push({ id, reason: (error as Error).message });
   };
   while (pages.length || databases.length) {

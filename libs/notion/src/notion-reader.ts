@@ -7,6 +7,13 @@ import { pageTitle, richText } from './render';
 const SEPARATE_DOCUMENTS = new Set(['child_page', 'child_database']);
 const MAX_BREADCRUMB_DEPTH = 12;
 
+/** A page as search lists it: id, edit time, and its parent page, database or block. */
+export interface SearchedPage {
+  id: string;
+  lastEditedTime: string;
+  parentId?: string;
+}
+
 /** Pages and databases a page points to: the sync visits them next. */
 export interface PageLinks {
   pageIds: string[];
@@ -121,22 +128,22 @@ export class NotionReader {
    * Pages shared with the integration, most recently edited first, stopping at the first page
    * edited before `since` (the listing is sorted, so nothing older follows).
    */
-  async searchPages(since?: string): Promise<{ id: string; lastEditedTime: string }[]> {
-    const pages: { id: string; lastEditedTime: string }[] = [];
+  async searchPages(since?: string): Promise<SearchedPage[]> {
+    const pages: SearchedPage[] = [];
     for await (const item of iteratePaginatedAPI(this.client.search, {
       filter: { property: 'object', value: 'page' },
       sort: { timestamp: 'last_edited_time', direction: 'descending' },
       page_size: 100,
     })) {
-      const page = item as unknown as {
-        object: string;
-        id: string;
-        last_edited_time: string;
-        in_trash?: boolean;
-      };
+      const page = item as unknown as NotionPage & { object: string };
       if (since && page.last_edited_time < since) break;
-      if (page.object === 'page' && !page.in_trash)
-        pages.push({ id: page.id, lastEditedTime: page.last_edited_time });
+      if (page.object !== 'page' || page.in_trash) continue;
+      const parent = page.parent;
+      pages.push({
+        id: page.id,
+        lastEditedTime: page.last_edited_time,
+        parentId: parent?.page_id ?? parent?.database_id ?? parent?.block_id,
+      });
     }
     return pages;
   }

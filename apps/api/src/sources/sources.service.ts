@@ -118,12 +118,7 @@ export class SourcesService {
     };
     await this.catalog.createRun(run);
     try {
-      await this.temporal.workflow.start(SYNC_SOURCE_WORKFLOW, {
-        taskQueue: this.config.temporal.taskQueue,
-        workflowId: syncWorkflowId(id),
-        args: [{ runId: run.id }],
-        workflowIdConflictPolicy: 'FAIL',
-      });
+      await this.startSyncWorkflow(id, run.id);
     } catch (error) {
       await this.catalog.updateRun(run.id, {
         status: SyncRunStatus.FAILED,
@@ -150,6 +145,35 @@ export class SourcesService {
 
   run(id: string): Promise<SyncRun | undefined> {
     return this.catalog.getRun(id);
+  }
+
+  /**
+   * One sync workflow per source. A previous run that has recorded its end may still be closing
+   * its workflow for a moment: wait for that (briefly) instead of refusing the new run.
+   */
+  private async startSyncWorkflow(sourceId: string, runId: string): Promise<void> {
+    const start = () =>
+      this.temporal.workflow.start(SYNC_SOURCE_WORKFLOW, {
+        taskQueue: this.config.temporal.taskQueue,
+        workflowId: syncWorkflowId(sourceId),
+        args: [{ runId }],
+        workflowIdConflictPolicy: 'FAIL',
+      });
+    try {
+      await start();
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      const running = (await this.catalog.listRuns(sourceId)).some(
+        (r) => r.id !== runId && r.status === SyncRunStatus.RUNNING,
+      );
+      if (running) throw error;
+      const previous = this.temporal.workflow.getHandle(syncWorkflowId(sourceId));
+      await Promise.race([
+        previous.result().catch(() => undefined),
+        new Promise((resolve) => setTimeout(resolve, 10_000)),
+      ]);
+      await start();
+    }
   }
 
   private seal(token: string): string {

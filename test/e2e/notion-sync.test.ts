@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultWorkspace, DEFAULT_IDS } from '../notion-emulator/default-workspace';
+import { NotionEmulator } from '../notion-emulator/emulator';
+import { expectEventually } from '../support/services';
+import { TroveStack } from '../support/stack';
+
+// Notion's servers cannot be reached from here: the real connector, workflows and API run
+// against the Notion API emulator (test/notion-emulator), which follows the public contract.
+const emulator = new NotionEmulator(defaultWorkspace(), { requestsPerSecond: Infinity });
+let stack: TroveStack;
+let projectId: string;
+let sourceId: string;
+let emulatorUrl: string;
+
+interface Run {
+  id: string;
+  status: string;
+  error: { code: string; message: string } | null;
+  progress: Record<string, number>;
+  skipped: { id: string; reason: string }[];
+}
+
+const RUN_FIELDS =
+  'id status error { code message } skipped { id reason } progress { pagesSeen pagesIngested pagesUnchanged pagesFailed pagesDeleted pagesSkipped apiCalls }';
+
+async function sync(mode: 'FULL' | 'INCREMENTAL'): Promise<Run> {
+  const { syncSource } = await stack.query<{ syncSource: { id: string } }>(
+    `mutation($id: ID!, $mode: SyncMode!) { syncSource(id: $id, mode: $mode) { id } }`,
+    { id: sourceId, mode },
+  );
+  return expectEventually(
+    async () => {
+      const { syncRun } = await stack.query<{ syncRun: Run }>(
+        `query($id: ID!) { syncRun(id: $id) { ${RUN_FIELDS} } }`,
+        {
+          id: syncSource.id,
+        },
+      );
+      if (syncRun.status === 'RUNNING') throw new Error('still running');
+      return syncRun;
+    },
+    { timeoutMs: 240_000, intervalMs: 1000 },
+  );
+}
+
+async function search(query: string) {
+  const { search } = await stack.query<{
+    search: { hits: { documentId: string; title: string; text: string; citationUrl: string | null }[] };
+  }>('query($i: SearchInput!) { search(input: $i) { hits { documentId title text citationUrl } } }', {
+    i: { projectId, query, limit: 5, mode: 'HYBRID' },
+  });
+  return search.hits;
+}
+
+beforeAll(async () => {
+  emulatorUrl = await emulator.start();
+  stack = new TroveStack({ TROVE_NOTION_API_URL: emulatorUrl, TROVE_NOTION_REQUESTS_PER_SECOND: '50' });
+  await stack.start();
+  projectId = await stack.createProject('Notion sync');
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  await emulator.stop();
+});
+
+describe('Notion source sync (emulated Notion API)', () => {
+  it('adds a source without ever returning the token', async () => {
+    const { addNotionSource } = await stack.query<{ addNotionSource: Record<string, unknown> }>(
+      `mutation($input: AddNotionSourceInput!) { addNotionSource(input: $input) { id status tokenHint notion { everything rootPageIds } } }`,
+      {
+        input: {
+          projectId,
+          name: 'Team wiki',
+          token: emulator.token,
+          // A root given as a Notion URL, with the id's dashes removed, as users paste it.
+          roots: [`https://www.notion.so/Onboarding-${DEFAULT_IDS.onboarding.replace(/-/g, '')}`],
+        },
+      },
+    );
+    sourceId = addNotionSource.id as string;
+    expect(addNotionSource.status).toBe('ACTIVE');
+    expect(addNotionSource.notion).toEqual({ everything: false, rootPageIds: [DEFAULT_IDS.onboarding] });
+    expect(addNotionSource.tokenHint).toMatch(/^ntn_…\w\w \(\d+ chars\)$/);
+    const { sources } = await stack.query<{ sources: unknown[] }>(
+      'query($p: ID!) { sources(projectId: $p) { id tokenHint } }',
+      {
+        p: projectId,
+      },
+    );
+    expect(JSON.stringify(sources)).not.toContain(emulator.token);
+  });
+
+  it('FULL sync ingests the subtree, follows a synced block, skips the unshared link, and links hits to blocks', async () => {
+    const run = await sync('FULL');
+    expect(run.status).toBe('COMPLETED');
+    expect(run.progress.pagesSeen).toBeGreaterThan(5);
+    expect(run.progress.pagesIngested).toBe(run.progress.pagesSeen);
+    expect(run.progress.pagesFailed).toBe(0);
+    expect(run.skipped.map((s) => s.id)).toContain(DEFAULT_IDS.unsharedPage);
+
+    const { documents } = await stack.query<{ documents: { status: string }[] }>(
+      'query($p: ID!) { documents(projectId: $p) { status } }',
+      { p: projectId },
+    );
+    expect(documents.length).toBe(run.progress.pagesSeen);
+    expect(documents.every((d) => d.status === 'READY')).toBe(true);
+
+    // "Who to call" lives in a synced block whose original is on another page.
+    const hits = await search('escalation channel on-call contacts');
+    const onCall = hits.find((h) => h.title === 'On-call basics');
+    expect(onCall).toBeDefined();
+    expect(onCall!.citationUrl).toMatch(
+      new RegExp(`^https://www\\.notion\\.so/${DEFAULT_IDS.onCallBasics.replace(/-/g, '')}#[0-9a-f]{32}$`),
+    );
+  });
+
+  it('INCREMENTAL with nothing changed costs a handful of API calls and ingests nothing', async () => {
+    const run = await sync('INCREMENTAL');
+    expect(run.status).toBe('COMPLETED');
+    expect(run.progress.pagesIngested).toBe(0);
+    expect(run.progress.apiCalls).toBeLessThanOrEqual(3);
+  });
+
+  it('INCREMENTAL after one edit re-ingests exactly that page', async () => {
+    const snapshot = await stack.query<{ search: { hits: { text: string }[] } }>(
+      'query($i: SearchInput!) { search(input: $i) { hits { text } } }',
+      { i: { projectId, query: 'Rotations, escalation and handover', limit: 1, mode: 'KEYWORD' } },
+    );
+    expect(snapshot.search.hits[0].text).toContain('Rotations');
+    const blockId = await firstParagraphBlock(DEFAULT_IDS.onCallBasics);
+    emulator.editBlockText(
+      blockId,
+      'Rotations change every Monday at 10:00 Moscow time; handover happens in #oncall-handover.',
+    );
+    const run = await sync('INCREMENTAL');
+    expect(run.status).toBe('COMPLETED');
+    expect(run.progress.pagesIngested).toBe(1);
+    const hits = await search('handover every Monday Moscow time');
+    expect(hits[0].text).toContain('every Monday at 10:00');
+  });
+
+  it('FULL sync removes a trashed page and every page reachable only through it', async () => {
+    emulator.trashPage(DEFAULT_IDS.onCallBasics);
+    const run = await sync('FULL');
+    expect(run.status).toBe('COMPLETED');
+    expect(run.progress.pagesDeleted).toBeGreaterThanOrEqual(1);
+    const { documents } = await stack.query<{ documents: { fileName: string }[] }>(
+      'query($p: ID!) { documents(projectId: $p) { fileName } }',
+      { p: projectId },
+    );
+    // What remains is exactly what is still reachable from the root.
+    expect(documents.length).toBe(run.progress.pagesSeen);
+    expect(documents.map((d) => d.fileName)).not.toContain(`notion:${DEFAULT_IDS.onCallBasics}`);
+    expect((await search('Rotations change every Monday')).map((h) => h.title)).not.toContain(
+      'On-call basics',
+    );
+  });
+
+  it('a revoked token fails the run clearly and marks the source as needing a new token', async () => {
+    emulator.revokeToken();
+    const run = await sync('FULL');
+    expect(run.status).toBe('FAILED');
+    expect(run.error?.code).toBe('NOTION_UNAUTHORIZED');
+    const { sources } = await stack.query<{ sources: { status: string }[] }>(
+      'query($p: ID!) { sources(projectId: $p) { status } }',
+      {
+        p: projectId,
+      },
+    );
+    expect(sources[0].status).toBe('NEEDS_TOKEN');
+  });
+});
+
+/** The id of the first paragraph block of a page, read straight from the emulator's API. */
+async function firstParagraphBlock(pageId: string): Promise<string> {
+  const response = await fetch(`${emulatorUrl}/v1/blocks/${pageId}/children`, {
+    headers: { Authorization: `Bearer ${emulator.token}`, 'Notion-Version': '2025-09-03' },
+  });
+  const body = (await response.json()) as { results: { id: string; type: string }[] };
+  return body.results.find((b) => b.type === 'paragraph')!.id;
+}
