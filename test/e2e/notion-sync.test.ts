@@ -21,7 +21,7 @@ interface Run {
 }
 
 const RUN_FIELDS =
-  'id status error { code message } skipped { id reason } progress { pagesSeen pagesIngested pagesUnchanged pagesFailed pagesDeleted pagesSkipped apiCalls }';
+  'id status error { code message } skipped { id reason } progress { pagesSeen pagesIngested pagesUnchanged pagesFailed pagesDeleted pagesSkipped apiCalls chunksEmbedded chunksReused }';
 
 async function sync(mode: 'FULL' | 'INCREMENTAL'): Promise<Run> {
   const { syncSource } = await stack.query<{ syncSource: { id: string } }>(
@@ -136,6 +136,9 @@ describe('Notion source sync (emulated Notion API)', () => {
     const run = await sync('INCREMENTAL');
     expect(run.status).toBe('COMPLETED');
     expect(run.progress.pagesIngested).toBe(1);
+    // Only the edited paragraph's chunk changed: the page's other chunks keep their vectors.
+    expect(run.progress.chunksEmbedded).toBeGreaterThanOrEqual(1);
+    expect(run.progress.chunksEmbedded).toBeLessThanOrEqual(2);
     const hits = await search('handover every Monday Moscow time');
     expect(hits[0].text).toContain('every Monday at 10:00');
   });

@@ -178,6 +178,9 @@ export interface SyncProgress {
   pagesDeleted: number;
   pagesSkipped: number;
   apiCalls: number;
+  /** Chunks sent to the embedding model, and chunks whose stored vector was reused (same content hash). */
+  chunksEmbedded: number;
+  chunksReused: number;
 }
 
 export interface SyncRun {

@@ -168,24 +168,29 @@ export function createIngestActivities(deps: IngestDependencies) {
       });
     },
 
-    /** Embeds one batch; chunks whose id (content hash included) is already indexed reuse their vector. */
+    /** Embeds one batch; chunks whose content hash is already indexed for the document reuse their vector. */
     async embedChunks(input: { batchKey: string }): Promise<EmbeddedRef> {
       return run(async () => {
         const started = Date.now();
         const chunks = await blobs.getJson<Chunk[]>(input.batchKey);
-        const existing = await chunkIndex.existingEmbeddings(
-          chunks.map((c) => c.id),
+        const documentId = chunks[0]?.documentId ?? '';
+        const existing = await chunkIndex.embeddingsByContentHash(
+          documentId,
+          [...new Set(chunks.map((c) => c.contentHash))],
           embedder.modelId,
         );
-        const missing = chunks.filter((c) => !existing.has(c.id));
+        const missing = chunks.filter((c) => !existing.has(c.contentHash));
         const vectors = await withHeartbeats({ batchKey: input.batchKey, toEmbed: missing.length }, () =>
           embedder.embed(
             missing.map((c) => Chunker.embeddingText(c)),
             'passage',
           ),
         );
-        missing.forEach((chunk, i) => existing.set(chunk.id, vectors[i]));
-        const embedded: EmbeddedChunk[] = chunks.map((c) => ({ ...c, embedding: existing.get(c.id)! }));
+        missing.forEach((chunk, i) => existing.set(chunk.contentHash, vectors[i]));
+        const embedded: EmbeddedChunk[] = chunks.map((c) => ({
+          ...c,
+          embedding: existing.get(c.contentHash)!,
+        }));
         const embeddedKey = input.batchKey.replace('/chunks/', '/embedded/');
         await blobs.putJson(embeddedKey, embedded);
         return {

@@ -24,6 +24,8 @@ export interface SyncPlan {
 /** How the page ingests of a sync ended; kept small (counts, capped lists) for workflow payloads. */
 export interface SyncTally {
   ready: number;
+  chunksEmbedded: number;
+  chunksReused: number;
   /** Ids whose ingest was already running (e.g. started by a webhook): left to that run. */
   busy: number;
   failed: { documentId: string; reason: string }[];
@@ -146,6 +148,8 @@ export function createSyncActivities(deps: SyncDependencies) {
       const progress: SyncProgress = {
         ...run.progress,
         pagesIngested: input.tally.ready,
+        chunksEmbedded: input.tally.chunksEmbedded,
+        chunksReused: input.tally.chunksReused,
         pagesFailed: input.tally.failed.length,
         pagesDeleted: run.progress.pagesDeleted + gone,
         pagesSkipped: skipped.length,

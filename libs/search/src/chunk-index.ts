@@ -176,25 +176,35 @@ export class ChunkIndex {
     );
   }
 
-  /** Embeddings already stored for these chunk ids by the same model (ids include the content hash). */
-  async existingEmbeddings(ids: string[], embeddingModel: string): Promise<Map<string, number[]>> {
+  /**
+   * Stored embeddings of a document's chunks by content hash, from the same model. The hash
+   * covers exactly the text that was embedded, so a chunk that moved (a paragraph inserted above
+   * it) still reuses its vector.
+   */
+  async embeddingsByContentHash(
+    documentId: string,
+    hashes: string[],
+    embeddingModel: string,
+  ): Promise<Map<string, number[]>> {
     const found = new Map<string, number[]>();
-    if (ids.length === 0) return found;
+    if (hashes.length === 0) return found;
     try {
-      const response = await this.es.mget<Pick<StoredChunk, 'embedding' | 'embeddingModel'>>({
+      const response = await this.es.search<Pick<StoredChunk, 'contentHash' | 'embedding'>>({
         index: this.names.chunks,
-        ids,
-        _source: ['embedding', 'embeddingModel'],
+        size: Math.min(10_000, hashes.length * 4),
+        query: {
+          bool: {
+            filter: [
+              { term: { documentId } },
+              { terms: { contentHash: hashes } },
+              { term: { embeddingModel } },
+            ],
+          },
+        },
+        _source: ['contentHash', 'embedding'],
       });
-      for (const doc of response.docs) {
-        if (
-          'found' in doc &&
-          doc.found &&
-          doc._source?.embedding &&
-          doc._source.embeddingModel === embeddingModel
-        ) {
-          found.set(doc._id, doc._source.embedding);
-        }
+      for (const hit of response.hits.hits) {
+        if (hit._source?.embedding) found.set(hit._source.contentHash, hit._source.embedding);
       }
       return found;
     } catch (error) {

@@ -47,7 +47,14 @@ export interface SyncSourceInput {
  * ingested before a crash or a continue-as-new are not processed again.
  */
 export async function syncSource(input: SyncSourceInput): Promise<SyncRun> {
-  const tally: SyncTally = input.tally ?? { ready: 0, busy: 0, failed: [], gone: [] };
+  const tally: SyncTally = input.tally ?? {
+    ready: 0,
+    chunksEmbedded: 0,
+    chunksReused: 0,
+    busy: 0,
+    failed: [],
+    gone: [],
+  };
   try {
     const plan = input.plan ?? (await planning.planSync({ runId: input.runId }));
     let offset = input.offset ?? 0;
@@ -76,12 +83,14 @@ export async function syncSource(input: SyncSourceInput): Promise<SyncRun> {
 
 async function ingestPage(documentId: string, tally: SyncTally): Promise<void> {
   try {
-    await executeChild(ingestDocument, {
+    const result = await executeChild(ingestDocument, {
       workflowId: ingestWorkflowId(documentId),
       args: [{ documentId }],
       workflowIdReusePolicy: 'ALLOW_DUPLICATE',
     });
     tally.ready++;
+    tally.chunksEmbedded += result.chunkCount - result.reusedEmbeddings;
+    tally.chunksReused += result.reusedEmbeddings;
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError) {
       tally.busy++;

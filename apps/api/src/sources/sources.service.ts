@@ -113,6 +113,8 @@ export class SourcesService {
         pagesDeleted: 0,
         pagesSkipped: 0,
         apiCalls: 0,
+        chunksEmbedded: 0,
+        chunksReused: 0,
       },
       skipped: [],
     };
