@@ -160,6 +160,73 @@ describe('Notion source sync (emulated Notion API)', () => {
     );
   });
 
+  it('webhooks: stores the verification token, rejects bad signatures, applies signed events', async () => {
+    const hook = `${stack.url}/webhooks/notion/${sourceId}`;
+    const verification = await emulator.sendVerificationRequest(hook);
+    expect(verification.status).toBe(200);
+    const { notionWebhookVerificationToken } = await stack.query<{ notionWebhookVerificationToken: string }>(
+      'query($s: ID!) { notionWebhookVerificationToken(sourceId: $s) }',
+      { s: sourceId },
+    );
+    expect(notionWebhookVerificationToken).toBe(verification.verificationToken);
+    // A second, unsigned "verification" must not replace the token (it would let anyone sign events).
+    expect(
+      (
+        await fetch(hook, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"verification_token":"x"}',
+        })
+      ).status,
+    ).toBe(401);
+
+    const event = { type: 'page.content_updated', entityId: DEFAULT_IDS.onboarding };
+    expect((await emulator.deliverWebhook(hook, event, { signature: 'invalid' })).status).toBe(401);
+    expect((await emulator.deliverWebhook(hook, event, { signature: 'missing' })).status).toBe(401);
+
+    const blockId = await firstParagraphBlock(DEFAULT_IDS.onboarding);
+    emulator.editBlockText(blockId, 'Welcome aboard: your buddy meets you on day one at the Lisbon office.');
+    const started = Date.now();
+    // Delivered twice, as Notion may: harmless.
+    expect((await emulator.deliverWebhook(hook, event)).status).toBe(200);
+    expect((await emulator.deliverWebhook(hook, event)).status).toBe(200);
+    const hit = await expectEventually(
+      async () => {
+        const [first] = await search('buddy meets you on day one Lisbon office');
+        if (!first?.text.includes('Lisbon')) throw new Error('not searchable yet');
+        return first;
+      },
+      { timeoutMs: 60_000, intervalMs: 250 },
+    );
+    console.log(`webhook → searchable in ${Date.now() - started} ms`);
+    expect(hit.citationUrl).toContain(DEFAULT_IDS.onboarding.replace(/-/g, ''));
+    const onboarding = await stack.query<{ documents: { fileName: string; chunkCount: number }[] }>(
+      'query($p: ID!) { documents(projectId: $p) { fileName chunkCount } }',
+      { p: projectId },
+    );
+    const record = onboarding.documents.find((d) => d.fileName === `notion:${DEFAULT_IDS.onboarding}`)!;
+    const chunks = await search('Welcome aboard buddy');
+    expect(chunks.filter((h) => h.text.includes('Lisbon')).length).toBe(1);
+    expect(record.chunkCount).toBeGreaterThan(0);
+
+    // page.deleted removes the page's document.
+    const before = onboarding.documents.length;
+    const leaf = await firstChildPage(DEFAULT_IDS.onboarding);
+    emulator.trashPage(leaf);
+    expect((await emulator.deliverWebhook(hook, { type: 'page.deleted', entityId: leaf })).status).toBe(200);
+    await expectEventually(
+      async () => {
+        const { documents } = await stack.query<{ documents: { fileName: string }[] }>(
+          'query($p: ID!) { documents(projectId: $p) { fileName } }',
+          { p: projectId },
+        );
+        if (documents.some((d) => d.fileName === `notion:${leaf}`)) throw new Error('still there');
+        expect(documents.length).toBe(before - 1);
+      },
+      { timeoutMs: 60_000 },
+    );
+  });
+
   it('a revoked token fails the run clearly and marks the source as needing a new token', async () => {
     emulator.revokeToken();
     const run = await sync('FULL');
@@ -182,4 +249,13 @@ async function firstParagraphBlock(pageId: string): Promise<string> {
   });
   const body = (await response.json()) as { results: { id: string; type: string }[] };
   return body.results.find((b) => b.type === 'paragraph')!.id;
+}
+
+/** The first child page of a page, read straight from the emulator's API. */
+async function firstChildPage(pageId: string): Promise<string> {
+  const response = await fetch(`${emulatorUrl}/v1/blocks/${pageId}/children`, {
+    headers: { Authorization: `Bearer ${emulator.token}`, 'Notion-Version': '2025-09-03' },
+  });
+  const body = (await response.json()) as { results: { id: string; type: string }[] };
+  return body.results.find((b) => b.type === 'child_page')!.id;
 }

@@ -25,6 +25,8 @@ import { ProjectsService } from './projects/projects.service';
 import { SearchResolver } from './search/search.resolver';
 import { SourcesResolver } from './sources/sources.resolver';
 import { SourcesService } from './sources/sources.service';
+import { NotionWebhookController } from './webhooks/notion-webhook.controller';
+import { NotionWebhookService } from './webhooks/notion-webhook.service';
 
 /** Wires config-built clients and the feature modules; no business logic lives here. */
 @Module({})
@@ -54,7 +56,7 @@ export class AppModule {
           defParamCharset: 'utf8',
         } as object),
       ],
-      controllers: [DocumentsController, HealthController],
+      controllers: [DocumentsController, HealthController, NotionWebhookController],
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: ELASTICSEARCH, useFactory: () => createElasticsearchClient(config.elasticsearch.url) },
@@ -95,6 +97,7 @@ export class AppModule {
         SearchResolver,
         SourcesService,
         SourcesResolver,
+        NotionWebhookService,
       ],
     };
   }

@@ -8,6 +8,8 @@ import { AppModule } from './app.module';
 export async function startApi(config: ApiConfig): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     logger: ['error', 'warn', 'log'],
+    // Webhook signatures are computed over the exact bytes received.
+    rawBody: true,
   });
   app.enableShutdownHooks();
   await app.listen(config.api.port, config.api.host);

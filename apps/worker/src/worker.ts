@@ -3,7 +3,12 @@ import { Catalog } from '@trove/catalog';
 import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
 import { SecretBox, type WorkerConfig } from '@trove/config';
 import { createEmbeddingProvider } from '@trove/embeddings';
-import { createIngestActivities, createSyncActivities, NotionSources } from '@trove/ingest-activities';
+import {
+  createIngestActivities,
+  createSyncActivities,
+  createWebhookActivities,
+  NotionSources,
+} from '@trove/ingest-activities';
 import { ParserRegistry } from '@trove/parsing';
 import { ChunkIndex, createElasticsearchClient } from '@trove/search';
 import { LocalBlobStore } from '@trove/storage';
@@ -37,7 +42,8 @@ export async function createWorker(
     batchSize: config.embedding.batchSize,
     notion,
   });
-  const activities = { ...ingest, ...createSyncActivities({ catalog, blobs, chunkIndex, notion }) };
+  const syncDeps = { catalog, blobs, chunkIndex, notion };
+  const activities = { ...ingest, ...createSyncActivities(syncDeps), ...createWebhookActivities(syncDeps) };
 
   const connection =
     overrides.connection ?? (await NativeConnection.connect({ address: config.temporal.address }));

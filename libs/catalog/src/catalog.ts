@@ -248,7 +248,10 @@ export class Catalog {
     return this.list<Source>(this.names.sources, { term: { projectId } }, [{ createdAt: 'asc' }]);
   }
 
-  async updateSource(id: string, changes: Partial<Omit<Source, 'id' | 'projectId'>>): Promise<void> {
+  async updateSource(
+    id: string,
+    changes: Partial<Omit<Source, 'id' | 'projectId' | 'webhookToken'>> & { webhookToken?: string | null },
+  ): Promise<void> {
     await this.write(
       () =>
         this.es.update({

@@ -12,6 +12,23 @@ export interface IngestDocumentResult {
   reusedEmbeddings: number;
 }
 
+export const NOTION_WEBHOOK_WORKFLOW = 'notionWebhookEvents';
+export const NOTION_EVENTS_SIGNAL = 'notionEvents';
+
+/** A webhook event reduced to what the sync needs. */
+export interface NotionEvent {
+  type: string;
+  entityId: string;
+  entityType: string;
+  timestamp: string;
+  parentId?: string;
+}
+
+/** One long-lived workflow per source collects webhook events, so bursts are debounced together. */
+export function notionWebhookWorkflowId(sourceId: string): string {
+  return `notion-webhook-${sourceId}`;
+}
+
 /** One ingest workflow per document: re-running it replaces the previous run's chunks. */
 export function ingestWorkflowId(documentId: string): string {
   return `ingest-document-${documentId}`;

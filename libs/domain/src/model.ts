@@ -150,6 +150,8 @@ export interface Source {
   encryptedToken: string;
   /** A masked form of the token for display, e.g. `ntn_…9x (50 chars)`. */
   tokenHint: string;
+  /** The webhook subscription's verification token, encrypted; set by Notion's verification request. */
+  webhookToken?: string;
   /** `last_edited_time` of the newest page seen by the last successful sync. */
   watermark?: string;
   lastSyncAt?: string;

@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Catalog } from '@trove/catalog';
-import type { BlobStore, Source, SyncProgress, SyncRun, TroveDocument } from '@trove/domain';
+import type { BlobStore, NotionEvent, Source, SyncProgress, SyncRun, TroveDocument } from '@trove/domain';
 import { DocumentStatus, SourceStatus, SyncMode, SyncRunStatus, TroveErrorCode } from '@trove/domain';
 import { classifyNotionError, NotionReader, type RequestCounter } from '@trove/notion';
 import type { ChunkIndex } from '@trove/search';
@@ -277,3 +277,83 @@ async function discoverAll(
   }
   return found;
 }
+
+/**
+ * Turns a debounced batch of webhook events into work: the latest event per page wins (ordered by
+ * event timestamp, so duplicates and out-of-order deliveries are harmless); deleted pages are
+ * removed at once; changed pages in the source's scope get a document to (re-)ingest.
+ */
+export function createWebhookActivities(deps: SyncDependencies) {
+  const { catalog, blobs, chunkIndex } = deps;
+  return {
+    async applyNotionEvents(input: { sourceId: string; events: NotionEvent[] }): Promise<{
+      ingest: string[];
+      removed: number;
+      ignored: number;
+      resync: boolean;
+    }> {
+      const source = await catalog.requireSource(input.sourceId);
+      const known = new Map((await catalog.listSourceDocuments(source.id)).map((d) => [d.externalId!, d]));
+      const inScope = new Set([
+        ...known.keys(),
+        ...source.notion.rootPageIds,
+        ...source.notion.rootDatabaseIds,
+      ]);
+      const latest = new Map<string, NotionEvent>();
+      let resync = false;
+      for (const event of [...input.events].sort((a, b) => a.timestamp.localeCompare(b.timestamp))) {
+        if (event.entityType !== 'page') {
+          resync = true; // database or data source changes: rows are found by an incremental sync
+          continue;
+        }
+        latest.set(event.entityId, event);
+      }
+      const ingest: string[] = [];
+      let removed = 0;
+      let ignored = 0;
+      for (const [pageId, event] of latest) {
+        const document = known.get(pageId);
+        if (event.type === 'page.deleted') {
+          if (document) {
+            await chunkIndex.deleteDocumentChunks(document.id);
+            await catalog.deleteDocument(document.id);
+            await blobs.deletePrefix(`originals/${document.id}`);
+            removed++;
+          }
+          continue;
+        }
+        const relevant =
+          source.notion.everything ||
+          inScope.has(pageId) ||
+          (event.parentId !== undefined && inScope.has(event.parentId));
+        if (!relevant) {
+          ignored++;
+          continue;
+        }
+        const { document: record } = document
+          ? { document }
+          : await catalog.ensureSourceDocument({
+              projectId: source.projectId,
+              sourceId: source.id,
+              externalId: pageId,
+              fileName: `notion:${pageId}`,
+              mediaType: 'application/vnd.trove.parsed+json',
+            });
+        ingest.push(record.id);
+      }
+      return { ingest, removed, ignored, resync };
+    },
+
+    /** Documents whose page vanished before it could be fetched are removed. */
+    async removeDocuments(input: { documentIds: string[] }): Promise<void> {
+      for (const id of input.documentIds) {
+        await chunkIndex.deleteDocumentChunks(id);
+        await catalog.deleteDocument(id);
+        await blobs.deletePrefix(`originals/${id}`);
+        await blobs.deletePrefix(`work/${id}`);
+      }
+    },
+  };
+}
+
+export type WebhookActivities = ReturnType<typeof createWebhookActivities>;

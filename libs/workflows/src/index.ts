@@ -1,2 +1,3 @@
 export * from './ingest-document.workflow';
+export * from './notion-webhook.workflow';
 export * from './sync-source.workflow';

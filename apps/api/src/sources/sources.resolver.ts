@@ -36,6 +36,22 @@ export class SourcesResolver {
     return this.service.sync(id, mode);
   }
 
+  @Query(() => String, {
+    nullable: true,
+    description:
+      'The verification token Notion sent to /webhooks/notion/<source id>, to paste into the Notion subscription',
+  })
+  notionWebhookVerificationToken(@Args('sourceId', { type: () => ID }) sourceId: string) {
+    return this.service.webhookVerificationToken(sourceId);
+  }
+
+  @Mutation(() => Boolean, {
+    description: 'Forgets the webhook verification token, to accept a new subscription.',
+  })
+  resetNotionWebhook(@Args('sourceId', { type: () => ID }) sourceId: string) {
+    return this.service.resetWebhook(sourceId);
+  }
+
   @Query(() => [SyncRunModel])
   syncRuns(@Args('sourceId', { type: () => ID }) sourceId: string) {
     return this.service.runs(sourceId);

@@ -8,7 +8,15 @@ import { randomUUID } from 'node:crypto';
 import { Catalog } from '@trove/catalog';
 import { type ApiConfig, maskSecret, SecretBox } from '@trove/config';
 import type { Source, SyncRun } from '@trove/domain';
-import { SourceStatus, SourceType, SyncMode, SyncRunStatus, TroveError, TroveErrorCode } from '@trove/domain';
+import {
+  notionWebhookWorkflowId,
+  SourceStatus,
+  SourceType,
+  SyncMode,
+  SyncRunStatus,
+  TroveError,
+  TroveErrorCode,
+} from '@trove/domain';
 import { normalizeNotionId } from '@trove/notion';
 import { CONFIG, TEMPORAL } from '../core/tokens';
 import { DocumentsService } from '../documents/documents.service';
@@ -78,10 +86,12 @@ export class SourcesService {
   /** Removes the source with every document and chunk it produced. */
   async remove(id: string): Promise<boolean> {
     await this.catalog.requireSource(id);
-    try {
-      await this.temporal.workflow.getHandle(syncWorkflowId(id)).terminate('source removed');
-    } catch (error) {
-      if (!(error instanceof WorkflowNotFoundError)) throw error;
+    for (const workflowId of [syncWorkflowId(id), notionWebhookWorkflowId(id)]) {
+      try {
+        await this.temporal.workflow.getHandle(workflowId).terminate('source removed');
+      } catch (error) {
+        if (!(error instanceof WorkflowNotFoundError)) throw error;
+      }
     }
     for (const document of await this.catalog.listSourceDocuments(id))
       await this.documents.delete(document.id);
@@ -139,6 +149,17 @@ export class SourcesService {
       );
     }
     return run;
+  }
+
+  async webhookVerificationToken(sourceId: string): Promise<string | null> {
+    const source = await this.catalog.requireSource(sourceId);
+    return source.webhookToken && this.secrets ? this.secrets.decrypt(source.webhookToken) : null;
+  }
+
+  async resetWebhook(sourceId: string): Promise<boolean> {
+    await this.catalog.requireSource(sourceId);
+    await this.catalog.updateSource(sourceId, { webhookToken: null });
+    return true;
   }
 
   runs(sourceId: string): Promise<SyncRun[]> {
