@@ -9,10 +9,10 @@ say() { printf '\033[1m[trove]\033[0m %s\n' "$*"; }
 
 app_running() { [[ -f "$APP_RUN/$1.pid" ]] && kill -0 "$(cat "$APP_RUN/$1.pid")" 2>/dev/null; }
 
-start_app() { # name entry
-  local name="$1" entry="$2"
+start_app() { # name entry [args...]
+  local name="$1" entry="$2"; shift 2
   cd "$ROOT"
-  nohup setsid node -r @swc-node/register "$entry" >>"$APP_LOGS/$name.log" 2>&1 </dev/null &
+  nohup setsid node -r @swc-node/register "$entry" "$@" >>"$APP_LOGS/$name.log" 2>&1 </dev/null &
   echo $! >"$APP_RUN/$name.pid"
 }
 

@@ -27,6 +27,12 @@ export TROVE_API_PORT="${TROVE_API_PORT:-4000}"
 
 stop_app api
 stop_app worker
+stop_app notion-emulator
+if [[ -z "${NOTION_TOKEN:-}" ]]; then
+  # No Notion token: a demo workspace served by the bundled Notion API emulator.
+  export TROVE_NOTION_API_URL="http://127.0.0.1:${TROVE_NOTION_EMULATOR_PORT:-8787}"
+  start_app notion-emulator test/notion-emulator/cli.ts --port "${TROVE_NOTION_EMULATOR_PORT:-8787}" --rps 3
+fi
 if (exec 3<>"/dev/tcp/127.0.0.1/$TROVE_API_PORT") 2>/dev/null; then
   echo "port $TROVE_API_PORT is already in use by another process; stop it or set TROVE_API_PORT" >&2
   exit 1
@@ -43,3 +49,4 @@ done
 curl -fsS "http://127.0.0.1:$TROVE_API_PORT/readyz" >/dev/null || { echo "the api is not ready; see .trove/logs/" >&2; exit 1; }
 
 node -r @swc-node/register scripts/quickstart-demo.ts
+node -r @swc-node/register scripts/notion-demo.ts

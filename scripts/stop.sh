@@ -3,5 +3,6 @@
 source "$(dirname "${BASH_SOURCE[0]}")/apps.sh"
 stop_app api
 stop_app worker
+stop_app notion-emulator
 bash "$ROOT/infra/local/down.sh"
 say "stopped"
