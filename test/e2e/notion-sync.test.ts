@@ -227,6 +227,38 @@ describe('Notion source sync (emulated Notion API)', () => {
     );
   });
 
+  it('a Temporal Schedule runs periodic INCREMENTAL syncs', async () => {
+    const set = await stack.query<{ setSyncSchedule: { syncIntervalMinutes: number } }>(
+      'mutation($s: ID!) { setSyncSchedule(sourceId: $s, intervalMinutes: 60) { syncIntervalMinutes } }',
+      { s: sourceId },
+    );
+    expect(set.setSyncSchedule.syncIntervalMinutes).toBe(60);
+    const runsBefore = (
+      await stack.query<{ syncRuns: unknown[] }>('query($s: ID!) { syncRuns(sourceId: $s) { id } }', {
+        s: sourceId,
+      })
+    ).syncRuns.length;
+    await stack.query('mutation($s: ID!) { triggerSyncSchedule(sourceId: $s) }', { s: sourceId });
+    const latest = await expectEventually(
+      async () => {
+        const { syncRuns } = await stack.query<{ syncRuns: { mode: string; status: string }[] }>(
+          'query($s: ID!) { syncRuns(sourceId: $s) { mode status } }',
+          { s: sourceId },
+        );
+        if (syncRuns.length <= runsBefore || syncRuns[0].status === 'RUNNING')
+          throw new Error('no new finished run yet');
+        return syncRuns[0];
+      },
+      { timeoutMs: 60_000 },
+    );
+    expect(latest).toEqual({ mode: 'INCREMENTAL', status: 'COMPLETED' });
+    const off = await stack.query<{ setSyncSchedule: { syncIntervalMinutes: number | null } }>(
+      'mutation($s: ID!) { setSyncSchedule(sourceId: $s, intervalMinutes: 0) { syncIntervalMinutes } }',
+      { s: sourceId },
+    );
+    expect(off.setSyncSchedule.syncIntervalMinutes).toBeNull();
+  });
+
   it('a revoked token fails the run clearly and marks the source as needing a new token', async () => {
     emulator.revokeToken();
     const run = await sync('FULL');

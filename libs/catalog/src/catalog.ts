@@ -250,7 +250,7 @@ export class Catalog {
 
   async updateSource(
     id: string,
-    changes: Partial<Omit<Source, 'id' | 'projectId' | 'webhookToken'>> & { webhookToken?: string | null },
+    changes: { [K in keyof Omit<Source, 'id' | 'projectId'>]?: Source[K] | null },
   ): Promise<void> {
     await this.write(
       () =>

@@ -2,3 +2,4 @@ export * from './errors';
 export * from './ingest';
 export * from './model';
 export * from './ports';
+export * from './sync';

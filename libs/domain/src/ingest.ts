@@ -12,6 +12,18 @@ export interface IngestDocumentResult {
   reusedEmbeddings: number;
 }
 
+export const SYNC_SOURCE_WORKFLOW = 'syncSource';
+export const SCHEDULED_SYNC_WORKFLOW = 'scheduledSync';
+
+/** One sync at a time per source. */
+export function syncWorkflowId(sourceId: string): string {
+  return `sync-source-${sourceId}`;
+}
+
+export function syncScheduleId(sourceId: string): string {
+  return `sync-schedule-${sourceId}`;
+}
+
 export const NOTION_WEBHOOK_WORKFLOW = 'notionWebhookEvents';
 export const NOTION_EVENTS_SIGNAL = 'notionEvents';
 

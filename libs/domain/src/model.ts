@@ -155,6 +155,8 @@ export interface Source {
   /** `last_edited_time` of the newest page seen by the last successful sync. */
   watermark?: string;
   lastSyncAt?: string;
+  /** Minutes between scheduled INCREMENTAL syncs (a Temporal Schedule); unset: no schedule. */
+  syncIntervalMinutes?: number;
   createdAt: string;
   updatedAt: string;
 }

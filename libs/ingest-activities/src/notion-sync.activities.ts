@@ -1,7 +1,14 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Catalog } from '@trove/catalog';
 import type { BlobStore, NotionEvent, Source, SyncProgress, SyncRun, TroveDocument } from '@trove/domain';
-import { DocumentStatus, SourceStatus, SyncMode, SyncRunStatus, TroveErrorCode } from '@trove/domain';
+import {
+  DocumentStatus,
+  newSyncRun,
+  SourceStatus,
+  SyncMode,
+  SyncRunStatus,
+  TroveErrorCode,
+} from '@trove/domain';
 import { classifyNotionError, NotionReader, type RequestCounter } from '@trove/notion';
 import type { ChunkIndex } from '@trove/search';
 import { notionFailure, type NotionSources } from './notion-source';
@@ -124,6 +131,21 @@ export function createSyncActivities(deps: SyncDependencies) {
         skipped,
       });
       return { changedKey, changedCount: changed.length, newestEdit };
+    },
+
+    /** For a scheduled sync: a new INCREMENTAL run record, unless the source is gone or needs a token. */
+    async createScheduledRun(input: { sourceId: string }): Promise<string | undefined> {
+      const source = await catalog.getSource(input.sourceId);
+      if (!source || source.status !== SourceStatus.ACTIVE) return undefined;
+      return (await catalog.createRun(newSyncRun(source, SyncMode.INCREMENTAL))).id;
+    },
+
+    async cancelRun(input: { runId: string; reason: string }): Promise<void> {
+      await catalog.updateRun(input.runId, {
+        status: SyncRunStatus.FAILED,
+        finishedAt: new Date().toISOString(),
+        error: { code: 'SKIPPED', message: input.reason },
+      });
     },
 
     async readPlanBatch(input: { changedKey: string; offset: number; limit: number }): Promise<string[]> {

@@ -8,7 +8,7 @@ import {
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { SyncRun } from '@trove/domain';
-import { ingestWorkflowId } from '@trove/domain';
+import { ingestWorkflowId, syncWorkflowId } from '@trove/domain';
 import type { SyncActivities, SyncPlan, SyncTally } from '@trove/ingest-activities';
 import { describeFailure, ingestDocument } from './ingest-document.workflow';
 
@@ -103,5 +103,20 @@ async function ingestPage(documentId: string, tally: SyncTally): Promise<void> {
     const list = code === SOURCE_ITEM_GONE ? tally.gone : tally.failed;
     if (code === SOURCE_ITEM_GONE || list.length < FAILURE_DETAILS_KEPT)
       list.push({ documentId, reason: message });
+  }
+}
+
+/**
+ * What a source's Temporal Schedule starts: a new INCREMENTAL run, executed as the source's sync
+ * workflow. If a sync is already running, this run is recorded as skipped.
+ */
+export async function scheduledSync(sourceId: string): Promise<void> {
+  const runId = await bookkeeping.createScheduledRun({ sourceId });
+  if (!runId) return;
+  try {
+    await executeChild(syncSource, { workflowId: syncWorkflowId(sourceId), args: [{ runId }] });
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    await bookkeeping.cancelRun({ runId, reason: 'another sync of this source was running' });
   }
 }

@@ -24,6 +24,8 @@ export class SourceModel {
   @Field({ description: 'The token, masked: first and last characters and its length' }) tokenHint!: string;
   @Field({ nullable: true }) watermark?: string;
   @Field({ nullable: true }) lastSyncAt?: string;
+  @Field(() => Int, { nullable: true, description: 'Minutes between scheduled INCREMENTAL syncs' })
+  syncIntervalMinutes?: number;
   @Field() createdAt!: string;
 }
 

@@ -1,5 +1,5 @@
 import { Inject } from '@nestjs/common';
-import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { Args, ID, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { SyncMode } from '@trove/domain';
 import { AddNotionSourceInput, SourceModel, SyncRunModel, UpdateSourceInput } from './source.model';
 import { SourcesService } from './sources.service';
@@ -34,6 +34,19 @@ export class SourcesResolver {
     @Args('mode', { type: () => SyncMode, defaultValue: SyncMode.INCREMENTAL }) mode: SyncMode,
   ) {
     return this.service.sync(id, mode);
+  }
+
+  @Mutation(() => SourceModel, { description: 'Periodic INCREMENTAL sync every N minutes; 0 turns it off.' })
+  setSyncSchedule(
+    @Args('sourceId', { type: () => ID }) sourceId: string,
+    @Args('intervalMinutes', { type: () => Int }) intervalMinutes: number,
+  ) {
+    return this.service.setSchedule(sourceId, intervalMinutes);
+  }
+
+  @Mutation(() => Boolean, { description: "Runs the source's scheduled sync now." })
+  triggerSyncSchedule(@Args('sourceId', { type: () => ID }) sourceId: string) {
+    return this.service.triggerSchedule(sourceId);
   }
 
   @Query(() => String, {

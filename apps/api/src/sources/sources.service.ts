@@ -1,5 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  ScheduleNotFoundError,
+  ScheduleOverlapPolicy,
   type Client as TemporalClient,
   WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
@@ -9,7 +11,12 @@ import { Catalog } from '@trove/catalog';
 import { type ApiConfig, maskSecret, SecretBox } from '@trove/config';
 import type { Source, SyncRun } from '@trove/domain';
 import {
+  newSyncRun,
   notionWebhookWorkflowId,
+  SCHEDULED_SYNC_WORKFLOW,
+  SYNC_SOURCE_WORKFLOW,
+  syncScheduleId,
+  syncWorkflowId,
   SourceStatus,
   SourceType,
   SyncMode,
@@ -21,9 +28,6 @@ import { normalizeNotionId } from '@trove/notion';
 import { CONFIG, TEMPORAL } from '../core/tokens';
 import { DocumentsService } from '../documents/documents.service';
 import type { AddNotionSourceInput, UpdateSourceInput } from './source.model';
-
-export const SYNC_SOURCE_WORKFLOW = 'syncSource';
-export const syncWorkflowId = (sourceId: string) => `sync-source-${sourceId}`;
 
 @Injectable()
 export class SourcesService {
@@ -108,26 +112,7 @@ export class SourcesService {
         "Notion rejected this source's token; set a new one with updateSource",
       );
     }
-    const run: SyncRun = {
-      id: randomUUID(),
-      sourceId: id,
-      projectId: source.projectId,
-      mode,
-      status: SyncRunStatus.RUNNING,
-      startedAt: new Date().toISOString(),
-      progress: {
-        pagesSeen: 0,
-        pagesIngested: 0,
-        pagesUnchanged: 0,
-        pagesFailed: 0,
-        pagesDeleted: 0,
-        pagesSkipped: 0,
-        apiCalls: 0,
-        chunksEmbedded: 0,
-        chunksReused: 0,
-      },
-      skipped: [],
-    };
+    const run = newSyncRun(source, mode);
     await this.catalog.createRun(run);
     try {
       await this.startSyncWorkflow(id, run.id);
@@ -149,6 +134,41 @@ export class SourcesService {
       );
     }
     return run;
+  }
+
+  /** Sets (minutes > 0) or removes (0) the periodic INCREMENTAL sync of a source. */
+  async setSchedule(sourceId: string, minutes: number): Promise<Source> {
+    await this.catalog.requireSource(sourceId);
+    if (!Number.isInteger(minutes) || minutes < 0 || minutes > 7 * 24 * 60) {
+      throw new TroveError(TroveErrorCode.BadRequest, 'the interval must be 0 (off) to 10080 minutes');
+    }
+    const handle = this.temporal.schedule.getHandle(syncScheduleId(sourceId));
+    try {
+      await handle.delete();
+    } catch (error) {
+      if (!(error instanceof ScheduleNotFoundError)) throw error;
+    }
+    if (minutes > 0) {
+      await this.temporal.schedule.create({
+        scheduleId: syncScheduleId(sourceId),
+        spec: { intervals: [{ every: `${minutes}m` }] },
+        action: {
+          type: 'startWorkflow',
+          workflowType: SCHEDULED_SYNC_WORKFLOW,
+          args: [sourceId],
+          taskQueue: this.config.temporal.taskQueue,
+        },
+        policies: { overlap: ScheduleOverlapPolicy.SKIP },
+      });
+    }
+    await this.catalog.updateSource(sourceId, { syncIntervalMinutes: minutes || null });
+    return this.catalog.requireSource(sourceId);
+  }
+
+  /** Starts the scheduled sync now (what the schedule does at each interval). */
+  async triggerSchedule(sourceId: string): Promise<boolean> {
+    await this.temporal.schedule.getHandle(syncScheduleId(sourceId)).trigger();
+    return true;
   }
 
   async webhookVerificationToken(sourceId: string): Promise<string | null> {
