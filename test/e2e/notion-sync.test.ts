@@ -233,6 +233,9 @@ describe('Notion source sync (emulated Notion API)', () => {
       { s: sourceId },
     );
     expect(set.setSyncSchedule.syncIntervalMinutes).toBe(60);
+    // A page trashed without any webhook: the scheduled run's deletion check finds it.
+    const leaf = await firstChildPage(DEFAULT_IDS.onboarding);
+    emulator.trashPage(leaf);
     const runsBefore = (
       await stack.query<{ syncRuns: unknown[] }>('query($s: ID!) { syncRuns(sourceId: $s) { id } }', {
         s: sourceId,
@@ -241,17 +244,18 @@ describe('Notion source sync (emulated Notion API)', () => {
     await stack.query('mutation($s: ID!) { triggerSyncSchedule(sourceId: $s) }', { s: sourceId });
     const latest = await expectEventually(
       async () => {
-        const { syncRuns } = await stack.query<{ syncRuns: { mode: string; status: string }[] }>(
-          'query($s: ID!) { syncRuns(sourceId: $s) { mode status } }',
-          { s: sourceId },
-        );
+        const { syncRuns } = await stack.query<{
+          syncRuns: { mode: string; status: string; progress: { pagesDeleted: number } }[];
+        }>('query($s: ID!) { syncRuns(sourceId: $s) { mode status progress { pagesDeleted } } }', {
+          s: sourceId,
+        });
         if (syncRuns.length <= runsBefore || syncRuns[0].status === 'RUNNING')
           throw new Error('no new finished run yet');
         return syncRuns[0];
       },
       { timeoutMs: 60_000 },
     );
-    expect(latest).toEqual({ mode: 'INCREMENTAL', status: 'COMPLETED' });
+    expect(latest).toEqual({ mode: 'INCREMENTAL', status: 'COMPLETED', progress: { pagesDeleted: 1 } });
     const off = await stack.query<{ setSyncSchedule: { syncIntervalMinutes: number | null } }>(
       'mutation($s: ID!) { setSyncSchedule(sourceId: $s, intervalMinutes: 0) { syncIntervalMinutes } }',
       { s: sourceId },

@@ -192,6 +192,8 @@ export interface SyncRun {
   sourceId: string;
   projectId: string;
   mode: SyncMode;
+  /** Scheduled runs also check that every synced page still exists (ids only, no block fetches). */
+  checkDeletions?: boolean;
   status: SyncRunStatus;
   startedAt: string;
   finishedAt?: string;

@@ -114,6 +114,15 @@ export function createSyncActivities(deps: SyncDependencies) {
           await removeDocument(document);
           deleted++;
         }
+      } else if (run.checkDeletions) {
+        try {
+          for (const document of await vanished(reader, source, known, heartbeat)) {
+            await removeDocument(document);
+            deleted++;
+          }
+        } catch (error) {
+          throw notionFailure(error, 'the Notion workspace');
+        }
       }
 
       const changedKey = `sync/${run.id}/changed.json`;
@@ -137,7 +146,8 @@ export function createSyncActivities(deps: SyncDependencies) {
     async createScheduledRun(input: { sourceId: string }): Promise<string | undefined> {
       const source = await catalog.getSource(input.sourceId);
       if (!source || source.status !== SourceStatus.ACTIVE) return undefined;
-      return (await catalog.createRun(newSyncRun(source, SyncMode.INCREMENTAL))).id;
+      return (await catalog.createRun({ ...newSyncRun(source, SyncMode.INCREMENTAL), checkDeletions: true }))
+        .id;
     },
 
     async cancelRun(input: { runId: string; reason: string }): Promise<void> {
@@ -220,6 +230,35 @@ async function requireRun(catalog: Catalog, runId: string): Promise<SyncRun> {
     });
   }
   return run;
+}
+
+/**
+ * Synced pages that no longer exist for the integration (trashed, deleted, unshared), found
+ * cheaply: one search listing (everything mode) or one page lookup per synced page (roots), no
+ * block fetches. Pages merely unlinked from their parent are found by FULL syncs.
+ */
+async function vanished(
+  reader: NotionReader,
+  source: Source,
+  known: Map<string, TroveDocument>,
+  heartbeat: () => void,
+): Promise<TroveDocument[]> {
+  if (source.notion.everything) {
+    const shared = new Set((await reader.searchPages()).map((p) => p.id));
+    return [...known].filter(([pageId]) => !shared.has(pageId)).map(([, document]) => document);
+  }
+  const gone: TroveDocument[] = [];
+  for (const [pageId, document] of known) {
+    heartbeat();
+    try {
+      const page = await reader.page(pageId);
+      if (page.in_trash || page.archived) gone.push(document);
+    } catch (error) {
+      if (classifyNotionError(error) !== 'skip') throw error;
+      gone.push(document);
+    }
+  }
+  return gone;
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   extractNotionId,
 } from '@notionhq/client';
 import Bottleneck from 'bottleneck';
+import { createHash } from 'node:crypto';
 import { TroveError, TroveErrorCode } from '@trove/domain';
 
 /** Databases contain data sources from this version on; the connector is written against it. */
@@ -33,10 +34,7 @@ export function createNotionClient(
   options: NotionClientOptions,
   counter: RequestCounter = { requests: 0 },
 ): Client {
-  const limiter = new Bottleneck({
-    minTime: Math.ceil(1000 / (options.requestsPerSecond ?? 3)),
-    maxConcurrent: 3,
-  });
+  const limiter = limiterFor(options.token, options.requestsPerSecond ?? 3);
   const pacedFetch: typeof fetch = (input, init) =>
     limiter.schedule(() => {
       counter.requests++;
@@ -50,6 +48,23 @@ export function createNotionClient(
     fetch: pacedFetch,
     retry: { maxRetries: 5, initialRetryDelayMs: 1000, maxRetryDelayMs: 60_000 },
   });
+}
+
+/**
+ * Notion's limit is per integration (token), so every client of one token in this process shares
+ * one limiter: concurrent page ingests do not multiply the request rate. (Several worker processes
+ * each pace themselves; the client's 429 handling covers the rest.)
+ */
+const limiters = new Map<string, Bottleneck>();
+
+function limiterFor(token: string, requestsPerSecond: number): Bottleneck {
+  const key = `${createHash('sha256').update(token).digest('hex')}:${requestsPerSecond}`;
+  let limiter = limiters.get(key);
+  if (!limiter) {
+    limiter = new Bottleneck({ minTime: Math.ceil(1000 / requestsPerSecond), maxConcurrent: 3 });
+    limiters.set(key, limiter);
+  }
+  return limiter;
 }
 
 /** A Notion page or database id from an id with or without dashes, or a Notion URL. */
