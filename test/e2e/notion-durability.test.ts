@@ -59,7 +59,16 @@ describe('a Notion sync survives a worker crash', () => {
       },
       { timeoutMs: 180_000, intervalMs: 200 },
     );
+    // The run shows its progress while it runs.
+    const live = await stack.query<{
+      syncRun: { status: string; progress: { pagesSeen: number; pagesIngested: number } };
+    }>('query($id: ID!) { syncRun(id: $id) { status progress { pagesSeen pagesIngested } } }', {
+      id: syncSource.id,
+    });
     await stack.killWorker();
+    expect(live.syncRun.status).toBe('RUNNING');
+    expect(live.syncRun.progress.pagesIngested).toBeGreaterThan(0);
+    expect(live.syncRun.progress.pagesIngested).toBeLessThan(live.syncRun.progress.pagesSeen);
     const all = await documents();
     expect(all.length).toBeGreaterThan(readyBeforeCrash.length); // the crash really was mid-sync
     stack.startWorker();

@@ -10,6 +10,7 @@ import {
   TroveErrorCode,
 } from '@trove/domain';
 import { classifyNotionError, NotionReader, type RequestCounter } from '@trove/notion';
+import { PARSED_JSON_MEDIA_TYPE } from '@trove/parsing';
 import type { ChunkIndex } from '@trove/search';
 import { notionFailure, type NotionSources } from './notion-source';
 
@@ -46,14 +47,7 @@ const MAX_DISCOVERED_PAGES = 50_000;
 
 /** Activities of a source sync: plan (discover and diff), hand out batches, finish or fail. */
 export function createSyncActivities(deps: SyncDependencies) {
-  const { catalog, blobs, chunkIndex, notion } = deps;
-
-  async function removeDocument(document: TroveDocument) {
-    await chunkIndex.deleteDocumentChunks(document.id);
-    await catalog.deleteDocument(document.id);
-    await blobs.deletePrefix(`originals/${document.id}`);
-    await blobs.deletePrefix(`work/${document.id}`);
-  }
+  const { catalog, blobs, notion } = deps;
 
   return {
     /**
@@ -94,30 +88,20 @@ export function createSyncActivities(deps: SyncDependencies) {
           unchanged++;
           continue;
         }
-        const { document } =
-          existing && existing.status !== DocumentStatus.READY
-            ? { document: existing }
-            : await catalog.ensureSourceDocument({
-                projectId: source.projectId,
-                sourceId: source.id,
-                externalId: pageId,
-                fileName: `notion:${pageId}`,
-                mediaType: 'application/vnd.trove.parsed+json',
-              });
-        changed.push(document.id);
+        changed.push((existing ?? (await pageDocument(catalog, source, pageId))).id);
       }
 
       let deleted = 0;
       if (run.mode === SyncMode.FULL || !source.watermark) {
         for (const [pageId, document] of known) {
           if (found.has(pageId)) continue;
-          await removeDocument(document);
+          await removeDocument(deps, document.id);
           deleted++;
         }
       } else if (run.checkDeletions) {
         try {
           for (const document of await vanished(reader, source, known, heartbeat)) {
-            await removeDocument(document);
+            await removeDocument(deps, document.id);
             deleted++;
           }
         } catch (error) {
@@ -163,6 +147,20 @@ export function createSyncActivities(deps: SyncDependencies) {
       return ids.slice(input.offset, input.offset + input.limit);
     },
 
+    /** Live progress while pages are being ingested (the run's counts so far). */
+    async recordProgress(input: { runId: string; tally: SyncTally }): Promise<void> {
+      const run = await requireRun(catalog, input.runId);
+      await catalog.updateRun(run.id, {
+        progress: {
+          ...run.progress,
+          pagesIngested: input.tally.ready,
+          pagesFailed: input.tally.failed.length,
+          chunksEmbedded: input.tally.chunksEmbedded,
+          chunksReused: input.tally.chunksReused,
+        },
+      });
+    },
+
     /** Records how the page ingests ended, removes pages that vanished, advances the watermark. */
     async finishSync(input: { runId: string; tally: SyncTally; newestEdit?: string }): Promise<SyncRun> {
       const run = await requireRun(catalog, input.runId);
@@ -173,7 +171,7 @@ export function createSyncActivities(deps: SyncDependencies) {
         const document = await catalog.getDocument(item.documentId);
         if (document) {
           skipped.push({ id: document.externalId ?? document.id, reason: item.reason });
-          await removeDocument(document);
+          await removeDocument(deps, document.id);
           gone++;
         }
       }
@@ -219,6 +217,26 @@ export function createSyncActivities(deps: SyncDependencies) {
 }
 
 export type SyncActivities = ReturnType<typeof createSyncActivities>;
+
+/** Removes a document with its chunks and stored files. */
+async function removeDocument(deps: SyncDependencies, documentId: string): Promise<void> {
+  await deps.chunkIndex.deleteDocumentChunks(documentId);
+  await deps.catalog.deleteDocument(documentId);
+  await deps.blobs.deletePrefix(`originals/${documentId}`);
+  await deps.blobs.deletePrefix(`work/${documentId}`);
+}
+
+/** A new (PENDING) document record for a Notion page of a source; the existing one if any. */
+async function pageDocument(catalog: Catalog, source: Source, pageId: string): Promise<TroveDocument> {
+  const { document } = await catalog.ensureSourceDocument({
+    projectId: source.projectId,
+    sourceId: source.id,
+    externalId: pageId,
+    fileName: `notion:${pageId}`,
+    mediaType: PARSED_JSON_MEDIA_TYPE,
+  });
+  return document;
+}
 
 async function requireRun(catalog: Catalog, runId: string): Promise<SyncRun> {
   const run = await catalog.getRun(runId);
@@ -345,7 +363,7 @@ async function discoverAll(
  * removed at once; changed pages in the source's scope get a document to (re-)ingest.
  */
 export function createWebhookActivities(deps: SyncDependencies) {
-  const { catalog, blobs, chunkIndex } = deps;
+  const { catalog } = deps;
   return {
     async applyNotionEvents(input: { sourceId: string; events: NotionEvent[] }): Promise<{
       ingest: string[];
@@ -376,9 +394,7 @@ export function createWebhookActivities(deps: SyncDependencies) {
         const document = known.get(pageId);
         if (event.type === 'page.deleted') {
           if (document) {
-            await chunkIndex.deleteDocumentChunks(document.id);
-            await catalog.deleteDocument(document.id);
-            await blobs.deletePrefix(`originals/${document.id}`);
+            await removeDocument(deps, document.id);
             removed++;
           }
           continue;
@@ -391,28 +407,14 @@ export function createWebhookActivities(deps: SyncDependencies) {
           ignored++;
           continue;
         }
-        const { document: record } = document
-          ? { document }
-          : await catalog.ensureSourceDocument({
-              projectId: source.projectId,
-              sourceId: source.id,
-              externalId: pageId,
-              fileName: `notion:${pageId}`,
-              mediaType: 'application/vnd.trove.parsed+json',
-            });
-        ingest.push(record.id);
+        ingest.push((document ?? (await pageDocument(catalog, source, pageId))).id);
       }
       return { ingest, removed, ignored, resync };
     },
 
     /** Documents whose page vanished before it could be fetched are removed. */
     async removeDocuments(input: { documentIds: string[] }): Promise<void> {
-      for (const id of input.documentIds) {
-        await chunkIndex.deleteDocumentChunks(id);
-        await catalog.deleteDocument(id);
-        await blobs.deletePrefix(`originals/${id}`);
-        await blobs.deletePrefix(`work/${id}`);
-      }
+      for (const id of input.documentIds) await removeDocument(deps, id);
     },
   };
 }

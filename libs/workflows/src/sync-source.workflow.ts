@@ -71,6 +71,7 @@ export async function syncSource(input: SyncSourceInput): Promise<SyncRun> {
       await Promise.all(ids.map((documentId) => ingestPage(documentId, tally)));
       offset += ids.length;
       processed += ids.length;
+      await bookkeeping.recordProgress({ runId: input.runId, tally });
     }
     return await bookkeeping.finishSync({ runId: input.runId, tally, newestEdit: plan.newestEdit });
   } catch (error) {
