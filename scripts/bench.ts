@@ -83,9 +83,11 @@ async function main() {
       timeoutMs: 120_000,
     },
     storage: { blobDir: mkdtempSync(join(tmpdir(), `${name}-`)) },
-    chunking: { targetTokens: 400, overlapTokens: 50 },
+    chunking: { targetTokens: 400, overlapTokens: 50, minTokens: 40 },
     secrets: {},
     notion: { requestsPerSecond: 3 },
+    folders: { roots: [], cacheDir: join(tmpdir(), `${name}-folders`) },
+    parsing: { timeoutMs: 240_000, maxMemoryMb: 1024, threads: 2 },
     worker: { maxConcurrentActivities: 4 },
   };
   const en = slice('beir_scifact', EN_QUERIES, EN_DISTRACTORS);

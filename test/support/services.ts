@@ -27,6 +27,9 @@ export async function dropIndices(prefix: string): Promise<void> {
   await es.close();
 }
 
+/** Real documents shared by the team (PDFs, EPUBs, a MkDocs project); read-only, never copied into the repo. */
+export const SHARED_DOCUMENTS = resolve(__dirname, '../../../shared/datasets/documents');
+
 export function workerConfig(name: string, overrides: Partial<WorkerConfig> = {}): WorkerConfig {
   return {
     elasticsearch: { url: ES_URL, indexPrefix: name },
@@ -39,9 +42,11 @@ export function workerConfig(name: string, overrides: Partial<WorkerConfig> = {}
       timeoutMs: 120_000,
     },
     storage: { blobDir: mkdtempSync(join(tmpdir(), `${name}-blobs-`)) },
-    chunking: { targetTokens: 200, overlapTokens: 30 },
+    chunking: { targetTokens: 200, overlapTokens: 30, minTokens: 40 },
     secrets: { key: TEST_SECRET_KEY as never },
     notion: { requestsPerSecond: 50 },
+    folders: { roots: [SHARED_DOCUMENTS, tmpdir()], cacheDir: mkdtempSync(join(tmpdir(), `${name}-folders-`)) },
+    parsing: { timeoutMs: 120_000, maxMemoryMb: 1024, threads: 2 },
     worker: { maxConcurrentActivities: 4 },
     ...overrides,
   };
@@ -60,6 +65,7 @@ export function apiConfig(name: string, worker: WorkerConfig, port: number): Api
     embedding: worker.embedding,
     storage: worker.storage,
     secrets: worker.secrets,
+    folders: worker.folders,
   };
 }
 

@@ -93,6 +93,48 @@ describe('Chunker', () => {
     expect(chunks.map((c) => c.anchor)).toEqual(['block-1', 'block-2', undefined]);
   });
 
+  it('carries page ranges, chapter and code languages of the blocks in each chunk', () => {
+    const chunker = new Chunker(counter, { targetTokens: 400, overlapTokens: 0 });
+    const [chunk] = chunker.chunk(
+      doc([
+        { kind: 'paragraph', text: sentence(1), headingPath: ['A'], page: 3, chapter: 'One' },
+        { kind: 'paragraph', text: sentence(2), headingPath: ['A'], page: 4, pageEnd: 5, chapter: 'One' },
+        { kind: 'code', text: '```py\nprint(1)\n```', headingPath: ['A'], codeLanguage: 'py', page: 5 },
+      ]),
+      context,
+    );
+    expect(chunk).toMatchObject({
+      page: 3,
+      pageEnd: 5,
+      chapter: 'One',
+      codeLanguages: ['py'],
+      hasCode: true,
+    });
+    const [plain] = chunker.chunk(doc([{ kind: 'paragraph', text: 'x', headingPath: [] }]), context);
+    expect(plain.page).toBeUndefined();
+    expect(plain.codeLanguages).toEqual([]);
+  });
+
+  it('merges tiny sections into a neighbour of the same top-level section', () => {
+    const chunker = new Chunker(counter, { targetTokens: 200, overlapTokens: 0, minTokens: 20 });
+    const chunks = chunker.chunk(
+      doc([
+        { kind: 'paragraph', text: 'Short intro.', headingPath: ['Guide'], anchor: 'guide', page: 1 },
+        { kind: 'paragraph', text: sentence(1), headingPath: ['Guide', 'Install'], page: 2 },
+        { kind: 'paragraph', text: sentence(2) + ' ' + sentence(3), headingPath: ['Other'], page: 2 },
+        { kind: 'paragraph', text: 'Tiny tail.', headingPath: ['Third'], page: 3 },
+      ]),
+      context,
+    );
+    expect(chunks.map((c) => [c.headingPath, c.text, c.anchor, c.page, c.pageEnd])).toEqual([
+      [['Guide'], `Short intro.\n\nInstall\n\n${sentence(1)}`, 'guide', 1, 2],
+      [['Other'], `${sentence(2)} ${sentence(3)}`, undefined, 2, 2],
+      // Different top-level section: a tiny last chunk stays on its own rather than lose its heading.
+      [['Third'], 'Tiny tail.', undefined, 3, 3],
+    ]);
+    expect(chunks.map((c) => c.position)).toEqual([0, 1, 2]);
+  });
+
   it('prefixes the embedding text with title and heading path', () => {
     expect(
       Chunker.embeddingText({ title: 'Guide', headingPath: ['Install', 'Linux'], text: 'Run it.' }),

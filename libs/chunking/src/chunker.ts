@@ -8,6 +8,11 @@ export interface ChunkerOptions {
   targetTokens: number;
   /** Tokens of a section's previous chunk repeated at the start of the next one. */
   overlapTokens: number;
+  /**
+   * A chunk smaller than this (a heading with one line under it) merges with its neighbour in
+   * the same top-level section when the two fit the target together. 0 turns merging off.
+   */
+  minTokens?: number;
 }
 
 export interface ChunkContext {
@@ -23,8 +28,23 @@ interface Unit {
   codeLanguage?: string;
   /** Joins this unit to the one before it: pieces of one block keep their own spacing. */
   sep?: string;
-  /** The source anchor of the block this unit comes from. */
+  /** Where the block this unit comes from sits in its source. */
   anchor?: string;
+  page?: number;
+  pageEnd?: number;
+  chapter?: string;
+}
+
+/** A packed chunk before it gets its id: text plus where it comes from. */
+interface Piece {
+  headingPath: string[];
+  text: string;
+  tokens: number;
+  anchor?: string;
+  page?: number;
+  pageEnd?: number;
+  chapter?: string;
+  codeLanguages: string[];
 }
 
 interface Section {
@@ -47,14 +67,12 @@ export class Chunker {
   ) {}
 
   chunk(doc: ParsedDocument, context: ChunkContext): Chunk[] {
-    const chunks: Chunk[] = [];
+    const pieces: Piece[] = [];
     for (const section of sections(doc.blocks)) {
       const units = section.blocks.flatMap((block) => this.units(block));
-      for (const { text, anchor } of this.pack(units)) {
-        chunks.push(this.makeChunk(doc, context, section.headingPath, text, chunks.length, anchor));
-      }
+      pieces.push(...this.pack(units).map((piece) => ({ ...piece, headingPath: section.headingPath })));
     }
-    return chunks;
+    return this.mergeTiny(pieces).map((piece, position) => this.makeChunk(doc, context, piece, position));
   }
 
   /** The text sent to the embedding model: the title and heading path give the chunk its context. */
@@ -63,14 +81,8 @@ export class Chunker {
     return path ? `${path}\n\n${chunk.text}` : chunk.text;
   }
 
-  private makeChunk(
-    doc: ParsedDocument,
-    context: ChunkContext,
-    headingPath: string[],
-    text: string,
-    position: number,
-    anchor: string | undefined,
-  ): Chunk {
+  private makeChunk(doc: ParsedDocument, context: ChunkContext, piece: Piece, position: number): Chunk {
+    const { headingPath, text, anchor, page, pageEnd, chapter, codeLanguages } = piece;
     const base = { title: doc.title, headingPath, text };
     const contentHash = createHash('sha256').update(Chunker.embeddingText(base)).digest('hex');
     return {
@@ -82,16 +94,20 @@ export class Chunker {
       tokenCount: this.tokens.count(text),
       contentHash,
       language: detectLanguage(text),
-      hasCode: /^(```|~~~)/m.test(text),
+      hasCode: codeLanguages.length > 0 || /^(```|~~~)/m.test(text),
+      codeLanguages,
       ...(anchor ? { anchor } : {}),
+      ...(page ? { page, pageEnd: pageEnd ?? page } : {}),
+      ...(chapter ? { chapter } : {}),
     };
   }
 
   private units(block: ParsedBlock): Unit[] {
     const tokens = this.tokens.count(block.text);
     const code = block.kind === 'code';
+    const origin = { anchor: block.anchor, page: block.page, pageEnd: block.pageEnd, chapter: block.chapter };
     if (tokens <= this.options.targetTokens) {
-      return [{ text: block.text, tokens, code, codeLanguage: block.codeLanguage, anchor: block.anchor }];
+      return [{ text: block.text, tokens, code, codeLanguage: block.codeLanguage, ...origin }];
     }
     let pieces: Unit[];
     if (code) pieces = this.splitCode(block);
@@ -101,7 +117,7 @@ export class Chunker {
     return pieces.map((piece, i) => ({
       ...piece,
       sep: i === 0 ? undefined : piece.sep,
-      anchor: block.anchor,
+      ...origin,
     }));
   }
 
@@ -176,10 +192,10 @@ export class Chunker {
   }
 
   /** Greedy packing with prose overlap between consecutive chunks of one section. */
-  private pack(units: Unit[]): { text: string; anchor?: string }[] {
-    const out: { text: string; anchor?: string }[] = [];
-    // A chunk links to its first own (non-overlap) unit.
-    const emit = () => out.push({ text: join(current), anchor: current[current.length - fresh]?.anchor });
+  private pack(units: Unit[]): Omit<Piece, 'headingPath'>[] {
+    const out: Omit<Piece, 'headingPath'>[] = [];
+    const emit = () =>
+      out.push(describePiece(current, current.length - fresh, this.tokens.count(join(current))));
     let current: Unit[] = [];
     let tokens = 0;
     let fresh = 0; // units in `current` that are not overlap carried from the previous chunk
@@ -224,6 +240,67 @@ export class Chunker {
     }
     return tail;
   }
+
+  /** Tiny pieces merge into a neighbour of the same top-level section when both fit the target together. */
+  private mergeTiny(pieces: Piece[]): Piece[] {
+    const min = this.options.minTokens ?? 0;
+    if (min === 0) return pieces;
+    const out: Piece[] = [];
+    for (const piece of pieces) {
+      const previous = out[out.length - 1];
+      const tiny = piece.tokens < min || (previous && previous.tokens < min);
+      if (
+        previous &&
+        tiny &&
+        previous.headingPath[0] === piece.headingPath[0] &&
+        previous.tokens + piece.tokens <= this.options.targetTokens
+      ) {
+        out[out.length - 1] = this.merge(previous, piece);
+      } else {
+        out.push(piece);
+      }
+    }
+    return out;
+  }
+
+  /** The merged piece keeps the shared heading path; the second piece's own headings become a line. */
+  private merge(a: Piece, b: Piece): Piece {
+    let shared = 0;
+    while (shared < a.headingPath.length && a.headingPath[shared] === b.headingPath[shared]) shared++;
+    const ownHeadings = b.headingPath.slice(shared);
+    const text = [a.text, ownHeadings.length ? ownHeadings.join(' › ') : '', b.text]
+      .filter(Boolean)
+      .join('\n\n');
+    const pages = [a.page, a.pageEnd, b.page, b.pageEnd].filter((p): p is number => p !== undefined);
+    return {
+      headingPath: a.headingPath.slice(0, shared),
+      text,
+      tokens: this.tokens.count(text),
+      anchor: a.anchor ?? b.anchor,
+      page: pages.length ? Math.min(...pages) : undefined,
+      pageEnd: pages.length ? Math.max(...pages) : undefined,
+      chapter: a.chapter ?? b.chapter,
+      codeLanguages: [...new Set([...a.codeLanguages, ...b.codeLanguages])],
+    };
+  }
+}
+
+/** A chunk links to its first own (non-overlap) unit; its pages cover all its text. */
+function describePiece(units: Unit[], firstOwn: number, tokens: number): Omit<Piece, 'headingPath'> {
+  const own = units[firstOwn];
+  const pages = units.flatMap((u) => (u.page === undefined ? [] : [u.page, u.pageEnd ?? u.page]));
+  const codeLanguages = [
+    ...new Set(units.flatMap((u) => (u.code && u.codeLanguage ? [u.codeLanguage] : []))),
+  ];
+  return {
+    text: join(units),
+    tokens,
+    anchor: own?.anchor,
+    page: pages.length ? Math.min(...pages) : undefined,
+    pageEnd: pages.length ? Math.max(...pages) : undefined,
+    chapter: own?.chapter,
+    codeLanguages,
+  };
 }
 
 function join(units: Unit[]): string {

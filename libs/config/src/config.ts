@@ -40,6 +40,8 @@ export const chunkingSchema = z
   .object({
     targetTokens: positiveInt.default(400),
     overlapTokens: z.coerce.number().int().min(0).default(50),
+    /** Chunks smaller than this merge with a neighbour of the same top-level section. */
+    minTokens: z.coerce.number().int().min(0).default(40),
   })
   .refine((c) => c.overlapTokens < c.targetTokens / 2, 'overlapTokens must be under half of targetTokens');
 
@@ -54,11 +56,37 @@ export const notionSchema = z.object({
   requestsPerSecond: z.coerce.number().positive().default(3),
 });
 
+/** Server-side folders a FOLDER source may read: a path-list (`:`-separated) of allowed roots. */
+const folderRoots = z
+  .string()
+  .default('')
+  .transform((list) =>
+    list
+      .split(':')
+      .map((p) => p.trim())
+      .filter(Boolean)
+      .map((p) => resolve(p)),
+  );
+
+export const foldersSchema = z.object({
+  roots: folderRoots,
+  /** Where the worker unpacks uploaded archives. */
+  cacheDir: z.string().default('.trove/folder-cache'),
+});
+
+export const parsingSchema = z.object({
+  timeoutMs: positiveInt.default(240_000),
+  maxMemoryMb: positiveInt.default(1024),
+  threads: positiveInt.default(2),
+});
+
 export const apiSchema = z.object({
   port: port.default(4000),
   host: z.string().default('127.0.0.1'),
   adminApiKey: secret.refine((k) => k.length >= 16, 'the admin API key needs at least 16 characters'),
   maxUploadBytes: positiveInt.default(50 * 1024 * 1024),
+  /** The address clients reach the API at: citation links to uploaded originals start with it. */
+  publicUrl: z.string().url().optional(),
 });
 
 export const apiConfigSchema = z.object({
@@ -68,6 +96,7 @@ export const apiConfigSchema = z.object({
   embedding: embeddingSchema,
   storage: storageSchema,
   secrets: secretsSchema,
+  folders: foldersSchema,
 });
 
 export const workerConfigSchema = z.object({
@@ -78,6 +107,8 @@ export const workerConfigSchema = z.object({
   chunking: chunkingSchema,
   secrets: secretsSchema,
   notion: notionSchema,
+  folders: foldersSchema,
+  parsing: parsingSchema,
   worker: z.object({
     maxConcurrentActivities: positiveInt.default(4),
   }),
@@ -103,6 +134,13 @@ function fromEnv(env: Env) {
       host: v('TROVE_API_HOST'),
       adminApiKey: v('TROVE_ADMIN_API_KEY'),
       maxUploadBytes: v('TROVE_MAX_UPLOAD_BYTES'),
+      publicUrl: v('TROVE_PUBLIC_URL'),
+    },
+    folders: { roots: v('TROVE_FOLDER_ROOTS'), cacheDir: v('TROVE_FOLDER_CACHE_DIR') },
+    parsing: {
+      timeoutMs: v('TROVE_PARSE_TIMEOUT_MS'),
+      maxMemoryMb: v('TROVE_PARSE_MAX_MEMORY_MB'),
+      threads: v('TROVE_PARSE_THREADS'),
     },
     elasticsearch: { url: v('TROVE_ES_URL'), indexPrefix: v('TROVE_INDEX_PREFIX') },
     temporal: {
@@ -128,6 +166,7 @@ function fromEnv(env: Env) {
     chunking: {
       targetTokens: v('TROVE_CHUNK_TARGET_TOKENS'),
       overlapTokens: v('TROVE_CHUNK_OVERLAP_TOKENS'),
+      minTokens: v('TROVE_CHUNK_MIN_TOKENS'),
     },
     worker: { maxConcurrentActivities: v('TROVE_WORKER_MAX_CONCURRENT_ACTIVITIES') },
   };

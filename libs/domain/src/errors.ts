@@ -12,6 +12,16 @@ export enum TroveErrorCode {
   EmptyDocument = 'EMPTY_DOCUMENT',
   UndecodableDocument = 'UNDECODABLE_DOCUMENT',
   ParseFailed = 'PARSE_FAILED',
+  /** A PDF whose pages are images only: there is no text to index (OCR is not supported). */
+  NoTextLayer = 'NO_TEXT_LAYER',
+  /** A password-protected file that does not open with an empty password. */
+  EncryptedDocument = 'ENCRYPTED_DOCUMENT',
+  /** A file that is truncated or structurally broken. */
+  CorruptDocument = 'CORRUPT_DOCUMENT',
+  /** An archive refused for safety: unsafe paths, too many entries, too large when expanded. */
+  UnsafeArchive = 'UNSAFE_ARCHIVE',
+  /** Parsing took longer or needed more memory than allowed. */
+  ParseLimitExceeded = 'PARSE_LIMIT_EXCEEDED',
   EmbeddingFailed = 'EMBEDDING_FAILED',
   IndexFailed = 'INDEX_FAILED',
   ServiceUnavailable = 'SERVICE_UNAVAILABLE',

@@ -53,6 +53,12 @@ export interface TroveDocument {
   breadcrumb?: string[];
   /** The source's own edit time (Notion `last_edited_time`) of the version indexed or to index. */
   externalEditedAt?: string;
+  /** Folder sources: a hash of the item's content and placement (nav title, URL) last fetched. */
+  externalVersion?: string;
+  /** Pages of the original (PDF). */
+  pageCount?: number;
+  /** What the parser could not interpret (unresolved macros, skipped parts), from the last ingest. */
+  warnings?: string[];
 }
 
 /** A block of a parsed document: the unit the chunker packs. */
@@ -65,6 +71,11 @@ export interface ParsedBlock {
   codeLanguage?: string;
   /** Where this block can be linked to in its source (a Notion block id, an HTML anchor). */
   anchor?: string;
+  /** PDF: the 1-based page the block starts on, and the page it ends on when it spans pages. */
+  page?: number;
+  pageEnd?: number;
+  /** EPUB: the chapter (table-of-contents entry) the block belongs to. */
+  chapter?: string;
 }
 
 export interface ParsedDocument {
@@ -72,6 +83,12 @@ export interface ParsedDocument {
   /** Front matter or other document-level metadata, flattened to strings. */
   metadata: Record<string, string>;
   blocks: ParsedBlock[];
+  /** Public URL of the original (a MkDocs page, a Notion page): citations link to `url#anchor`. */
+  url?: string;
+  /** What the parser could not interpret and left as text (unresolved macros, skipped parts). */
+  warnings?: string[];
+  /** Pages in the original (PDF). */
+  pageCount?: number;
 }
 
 export interface Chunk {
@@ -87,9 +104,19 @@ export interface Chunk {
   contentHash: string;
   language: string;
   hasCode: boolean;
+  /** Languages of the code blocks in the chunk, when given. */
+  codeLanguages: string[];
   /** Anchor of the chunk's first block, when the source has anchors. */
   anchor?: string;
-  /** Where a citation of this chunk links to (a Notion block link). */
+  /** PDF: first and last page the chunk's text comes from. */
+  page?: number;
+  pageEnd?: number;
+  /** EPUB: the chapter of the chunk's first block. */
+  chapter?: string;
+  /**
+   * Where a citation of this chunk links to: a Notion block link, a MkDocs page URL with the
+   * anchor, or for uploaded files the API path of the original (`/v1/documents/<id>/original#page=3`).
+   */
   citationUrl?: string;
 }
 
@@ -118,12 +145,42 @@ export interface SearchHit {
   position: number;
   score: number;
   citationUrl?: string;
+  anchor?: string;
+  page?: number;
+  pageEnd?: number;
+  chapter?: string;
   bm25?: LegRank;
   knn?: LegRank;
 }
 
 export enum SourceType {
   NOTION = 'NOTION',
+  /** A folder of files on the server, or a `.zip` of one uploaded through the API. */
+  FOLDER = 'FOLDER',
+}
+
+/** How a folder source is read. */
+export enum FolderFormat {
+  /** MKDOCS when the folder has mkdocs.yml, COMBINED_MARKDOWN when the path is one Markdown file, else FILES. */
+  AUTO = 'AUTO',
+  /** A MkDocs project: pages in nav order, citations link to the built site's URLs and anchors. */
+  MKDOCS = 'MKDOCS',
+  /** One large Markdown file, split into a document per top-level section. */
+  COMBINED_MARKDOWN = 'COMBINED_MARKDOWN',
+  /** Every supported file (Markdown, PDF, EPUB, HTML, DOCX, text) under the folder is a document. */
+  FILES = 'FILES',
+}
+
+export interface FolderSourceConfig {
+  format: FolderFormat;
+  /** A server-side path (a folder, or a Markdown file for COMBINED_MARKDOWN), inside the allowed roots. */
+  path?: string;
+  /** An uploaded `.zip`: its blob key and content hash (the worker unpacks it to a cache). */
+  archiveBlobKey?: string;
+  archiveHash?: string;
+  archiveFileName?: string;
+  /** Public base URL for citations; overrides mkdocs.yml `site_url`. */
+  siteUrl?: string;
 }
 
 export enum SourceStatus {
@@ -145,11 +202,14 @@ export interface Source {
   type: SourceType;
   name: string;
   status: SourceStatus;
-  notion: NotionSourceConfig;
+  /** NOTION sources: what to sync. */
+  notion?: NotionSourceConfig;
+  /** FOLDER sources: where the files are and how to read them. */
+  folder?: FolderSourceConfig;
   /** The integration token, encrypted (AES-256-GCM); never returned by the API. */
-  encryptedToken: string;
+  encryptedToken?: string;
   /** A masked form of the token for display, e.g. `ntn_…9x (50 chars)`. */
-  tokenHint: string;
+  tokenHint?: string;
   /** The webhook subscription's verification token, encrypted; set by Notion's verification request. */
   webhookToken?: string;
   /** `last_edited_time` of the newest page seen by the last successful sync. */

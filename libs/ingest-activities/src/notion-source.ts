@@ -41,7 +41,7 @@ export class NotionSources {
     }
     return createNotionClient(
       {
-        token: this.secrets.decrypt(source.encryptedToken),
+        token: this.secrets.decrypt(source.encryptedToken!),
         baseUrl: this.config.apiBaseUrl,
         requestsPerSecond: this.config.requestsPerSecond,
       },

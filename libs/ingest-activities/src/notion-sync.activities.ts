@@ -261,7 +261,7 @@ async function vanished(
   known: Map<string, TroveDocument>,
   heartbeat: () => void,
 ): Promise<TroveDocument[]> {
-  if (source.notion.everything) {
+  if (source.notion!.everything) {
     const shared = new Set((await reader.searchPages()).map((p) => p.id));
     return [...known].filter(([pageId]) => !shared.has(pageId)).map(([, document]) => document);
   }
@@ -291,10 +291,10 @@ async function changedSince(
   known: Set<string>,
 ): Promise<Map<string, string>> {
   const pages = await reader.searchPages(since);
-  const inScope = new Set([...known, ...source.notion.rootPageIds, ...source.notion.rootDatabaseIds]);
+  const inScope = new Set([...known, ...source.notion!.rootPageIds, ...source.notion!.rootDatabaseIds]);
   return new Map(
     pages
-      .filter((p) => source.notion.everything || inScope.has(p.id) || (p.parentId && inScope.has(p.parentId)))
+      .filter((p) => source.notion!.everything || inScope.has(p.id) || (p.parentId && inScope.has(p.parentId)))
       .map((p) => [p.id, p.lastEditedTime]),
   );
 }
@@ -311,12 +311,12 @@ async function discoverAll(
   heartbeat: () => void,
 ): Promise<Map<string, string>> {
   const found = new Map<string, string>();
-  if (source.notion.everything) {
+  if (source.notion!.everything) {
     for (const page of await reader.searchPages()) found.set(page.id, page.lastEditedTime);
     return found;
   }
-  const pages = [...source.notion.rootPageIds];
-  const databases = [...source.notion.rootDatabaseIds];
+  const pages = [...source.notion!.rootPageIds];
+  const databases = [...source.notion!.rootDatabaseIds];
   const seenDatabases = new Set<string>();
   const skip = (id: string, error: unknown) => {
     // Only a missing, unshared or forbidden item is skipped; a rejected token or a fault is not.
@@ -375,8 +375,8 @@ export function createWebhookActivities(deps: SyncDependencies) {
       const known = new Map((await catalog.listSourceDocuments(source.id)).map((d) => [d.externalId!, d]));
       const inScope = new Set([
         ...known.keys(),
-        ...source.notion.rootPageIds,
-        ...source.notion.rootDatabaseIds,
+        ...source.notion!.rootPageIds,
+        ...source.notion!.rootDatabaseIds,
       ]);
       const latest = new Map<string, NotionEvent>();
       let resync = false;
@@ -400,7 +400,7 @@ export function createWebhookActivities(deps: SyncDependencies) {
           continue;
         }
         const relevant =
-          source.notion.everything ||
+          source.notion!.everything ||
           inScope.has(pageId) ||
           (event.parentId !== undefined && inScope.has(event.parentId));
         if (!relevant) {

@@ -43,7 +43,11 @@ export function chunkMappings(dimensions: number) {
       tokenCount: { type: 'integer' as const },
       hasCode: { type: 'boolean' as const },
       contentHash: { type: 'keyword' as const },
+      codeLanguages: { type: 'keyword' as const },
       anchor: { type: 'keyword' as const },
+      page: { type: 'integer' as const },
+      pageEnd: { type: 'integer' as const },
+      chapter: { type: 'keyword' as const },
       citationUrl: { type: 'keyword' as const, index: false },
       embeddingModel: { type: 'keyword' as const },
       embedding: {
@@ -70,7 +74,11 @@ export interface StoredChunk {
   tokenCount: number;
   hasCode: boolean;
   contentHash: string;
+  codeLanguages?: string[];
   anchor?: string;
+  page?: number;
+  pageEnd?: number;
+  chapter?: string;
   citationUrl?: string;
   embeddingModel: string;
   embedding?: number[];
@@ -146,7 +154,10 @@ export class ChunkIndex {
         tokenCount: chunk.tokenCount,
         hasCode: chunk.hasCode,
         contentHash: chunk.contentHash,
+        codeLanguages: chunk.codeLanguages,
         ...(chunk.anchor ? { anchor: chunk.anchor } : {}),
+        ...(chunk.page ? { page: chunk.page, pageEnd: chunk.pageEnd ?? chunk.page } : {}),
+        ...(chunk.chapter ? { chapter: chunk.chapter } : {}),
         ...(chunk.citationUrl ? { citationUrl: chunk.citationUrl } : {}),
         embeddingModel,
         embedding: chunk.embedding,
@@ -247,6 +258,18 @@ export class ChunkIndex {
       return response.hits.hits.map((hit) => hit._source!);
     } catch (error) {
       throw elasticsearchError(error, 'reading chunks');
+    }
+  }
+
+  async getChunk(chunkId: string): Promise<StoredChunk | undefined> {
+    try {
+      const response = await this.es.get<StoredChunk>(
+        { index: this.names.chunks, id: chunkId, _source_excludes: ['embedding'] },
+        { ignore: [404] },
+      );
+      return response.found ? response._source : undefined;
+    } catch (error) {
+      throw elasticsearchError(error, 'reading a chunk');
     }
   }
 

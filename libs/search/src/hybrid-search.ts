@@ -70,6 +70,10 @@ export class HybridSearch {
         position: source.position,
         score: result.score,
         citationUrl: source.citationUrl,
+        anchor: source.anchor,
+        page: source.page,
+        pageEnd: source.pageEnd,
+        chapter: source.chapter,
         bm25,
         knn,
       };

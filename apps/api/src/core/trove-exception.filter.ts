@@ -11,6 +11,11 @@ export function httpStatusFor(code: TroveErrorCode): number {
     case TroveErrorCode.EmptyDocument:
     case TroveErrorCode.UndecodableDocument:
     case TroveErrorCode.ParseFailed:
+    case TroveErrorCode.NoTextLayer:
+    case TroveErrorCode.EncryptedDocument:
+    case TroveErrorCode.CorruptDocument:
+    case TroveErrorCode.UnsafeArchive:
+    case TroveErrorCode.ParseLimitExceeded:
       return HttpStatus.BAD_REQUEST;
     case TroveErrorCode.Unauthenticated:
       return HttpStatus.UNAUTHORIZED;

@@ -1,0 +1,37 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { TroveErrorCode } from '@trove/domain';
+import { ParseSandbox } from './parse-sandbox';
+
+const sandbox = new ParseSandbox({ timeoutMs: 20_000, maxMemoryMb: 256, threads: 1 });
+afterAll(() => sandbox.close());
+
+const markdown = (text: string, fileName = 'a.md') => ({
+  fileName,
+  mediaType: 'text/markdown',
+  data: Buffer.from(text),
+});
+
+describe('ParseSandbox', () => {
+  it('parses in a thread and reuses it', async () => {
+    const first = await sandbox.parse(markdown('# One\n\nHello there.'));
+    const second = await sandbox.parse(markdown('# Two\n\nAgain.'));
+    expect(first.title).toBe('One');
+    expect(second.blocks[0].text).toBe('Again.');
+  });
+
+  it('passes permanent parser errors through with their code', async () => {
+    await expect(sandbox.parse(markdown('# Only a heading', 'empty.md'))).rejects.toMatchObject({
+      code: TroveErrorCode.EmptyDocument,
+      permanent: true,
+    });
+  });
+
+  it('stops a parse that runs too long and keeps working afterwards', async () => {
+    const large = markdown('# T\n\n' + 'word '.repeat(200_000));
+    await expect(sandbox.parse(large, { timeoutMs: 1 })).rejects.toMatchObject({
+      code: TroveErrorCode.ParseLimitExceeded,
+      permanent: true,
+    });
+    await expect(sandbox.parse(markdown('# T\n\nfine'))).resolves.toMatchObject({ title: 'T' });
+  });
+});

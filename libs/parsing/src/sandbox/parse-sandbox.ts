@@ -1,0 +1,182 @@
+import { extname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { ParsedDocument, ParseInput } from '@trove/domain';
+import { PermanentDocumentError, TroveError, TroveErrorCode } from '@trove/domain';
+
+export interface ParseLimits {
+  /** A parse running longer than this is stopped and the document fails. */
+  timeoutMs: number;
+  /** Heap limit of a parsing thread; a file that needs more fails instead of the worker. */
+  maxMemoryMb: number;
+  /** Parsing threads kept at most (one parse each at a time). */
+  threads: number;
+}
+
+export const DEFAULT_PARSE_LIMITS: ParseLimits = { timeoutMs: 240_000, maxMemoryMb: 1024, threads: 2 };
+
+/** @internal the message to a parsing thread */
+export interface ParseRequest {
+  fileName: string;
+  mediaType: string;
+  data: Uint8Array;
+}
+
+/** @internal a parsing thread's answer */
+export type ParseReply =
+  | { ok: true; document: ParsedDocument }
+  | { ok: false; code?: TroveErrorCode; message: string; permanent: boolean };
+
+interface Slot {
+  thread: Worker;
+  busy: boolean;
+}
+
+const THREAD_FILE = join(__dirname, `parse.thread${extname(__filename)}`);
+
+/**
+ * Runs parsers in worker threads with a heap limit and a time limit, so a hostile or broken file
+ * (a decompression bomb, a parser stuck in a loop, runaway recursion) fails its own document and
+ * never the worker process. Threads are reused between parses and replaced when one is stopped.
+ */
+export class ParseSandbox {
+  private readonly slots: Slot[] = [];
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly limits: ParseLimits = DEFAULT_PARSE_LIMITS) {}
+
+  /** Parses `input` in a thread; `timeoutMs` overrides the default limit for this file. */
+  async parse(
+    input: ParseInput,
+    options: { signal?: AbortSignal; timeoutMs?: number } = {},
+  ): Promise<ParsedDocument> {
+    const slot = await this.acquire();
+    try {
+      return await this.run(slot, input, options.signal, options.timeoutMs ?? this.limits.timeoutMs);
+    } finally {
+      slot.busy = false;
+      this.waiting.shift()?.();
+    }
+  }
+
+  /** Stops every thread (at shutdown). */
+  async close(): Promise<void> {
+    await Promise.all(this.slots.splice(0).map((slot) => slot.thread.terminate()));
+  }
+
+  private run(
+    slot: Slot,
+    input: ParseInput,
+    signal: AbortSignal | undefined,
+    timeoutMs: number,
+  ): Promise<ParsedDocument> {
+    const { thread } = slot;
+    return new Promise<ParsedDocument>((resolve, reject) => {
+      const finish = (outcome: () => void, discard: boolean) => {
+        clearTimeout(timer);
+        thread.off('message', onMessage);
+        thread.off('error', onError);
+        thread.off('exit', onExit);
+        signal?.removeEventListener('abort', onAbort);
+        if (discard) this.discard(slot);
+        outcome();
+      };
+      const onMessage = (reply: ParseReply) =>
+        finish(() => (reply.ok ? resolve(reply.document) : reject(replyError(input.fileName, reply))), false);
+      const onError = (error: Error & { code?: string }) =>
+        finish(() => reject(threadError(input.fileName, error, this.limits)), true);
+      const onExit = (code: number) =>
+        finish(
+          () =>
+            reject(
+              new TroveError(
+                TroveErrorCode.Internal,
+                `the parsing thread exited (code ${code}) on ${input.fileName}`,
+              ),
+            ),
+          true,
+        );
+      const onAbort = () =>
+        finish(
+          () => reject(new TroveError(TroveErrorCode.Internal, `parsing ${input.fileName} was cancelled`)),
+          true,
+        );
+      const timer = setTimeout(
+        () =>
+          finish(
+            () =>
+              reject(
+                new PermanentDocumentError(
+                  TroveErrorCode.ParseLimitExceeded,
+                  `${input.fileName}: parsing took longer than ${Math.round(timeoutMs / 1000)} s and was stopped`,
+                ),
+              ),
+            true,
+          ),
+        timeoutMs,
+      );
+      thread.on('message', onMessage);
+      thread.once('error', onError);
+      thread.once('exit', onExit);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const data = new Uint8Array(input.data.buffer, input.data.byteOffset, input.data.byteLength).slice();
+      const request: ParseRequest = { fileName: input.fileName, mediaType: input.mediaType, data };
+      thread.postMessage(request, [data.buffer]);
+    });
+  }
+
+  private async acquire(): Promise<Slot> {
+    for (;;) {
+      const idle = this.slots.find((slot) => !slot.busy);
+      if (idle) {
+        idle.busy = true;
+        return idle;
+      }
+      if (this.slots.length < this.limits.threads) {
+        const slot = { thread: this.spawn(), busy: true };
+        this.slots.push(slot);
+        return slot;
+      }
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+  }
+
+  private spawn(): Worker {
+    // TypeScript sources (tests, `node -r @swc-node/register`) need the compiler hook in the thread too.
+    const execArgv = THREAD_FILE.endsWith('.ts') ? ['-r', '@swc-node/register'] : [];
+    const thread = new Worker(THREAD_FILE, {
+      execArgv,
+      resourceLimits: { maxOldGenerationSizeMb: this.limits.maxMemoryMb },
+      stdout: false,
+      stderr: false,
+    });
+    // An idle thread must not keep the process alive.
+    thread.unref();
+    return thread;
+  }
+
+  private discard(slot: Slot): void {
+    const index = this.slots.indexOf(slot);
+    if (index >= 0) this.slots.splice(index, 1);
+    void slot.thread.terminate();
+  }
+}
+
+function replyError(fileName: string, reply: Extract<ParseReply, { ok: false }>): Error {
+  if (reply.code) return new TroveError(reply.code, reply.message, { permanent: reply.permanent });
+  return new TroveError(TroveErrorCode.ParseFailed, `${fileName}: the parser failed (${reply.message})`, {
+    permanent: reply.permanent,
+  });
+}
+
+function threadError(fileName: string, error: Error & { code?: string }, limits: ParseLimits): Error {
+  if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+    return new PermanentDocumentError(
+      TroveErrorCode.ParseLimitExceeded,
+      `${fileName}: parsing needed more than ${limits.maxMemoryMb} MB of memory and was stopped`,
+    );
+  }
+  return new TroveError(
+    TroveErrorCode.Internal,
+    `the parsing thread failed on ${fileName}: ${error.message}`,
+  );
+}
