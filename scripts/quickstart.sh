@@ -24,6 +24,8 @@ if [[ ! -s "$SECRET_FILE" ]]; then
 fi
 export TROVE_SECRET_KEY="$(cat "$SECRET_FILE")"
 export TROVE_API_PORT="${TROVE_API_PORT:-4000}"
+# Folder sources may read the bundled samples (and whatever TROVE_FOLDER_ROOTS already allows).
+export TROVE_FOLDER_ROOTS="$ROOT/samples${TROVE_FOLDER_ROOTS:+:$TROVE_FOLDER_ROOTS}"
 
 stop_app api
 stop_app worker
@@ -49,4 +51,5 @@ done
 curl -fsS "http://127.0.0.1:$TROVE_API_PORT/readyz" >/dev/null || { echo "the api is not ready; see .trove/logs/" >&2; exit 1; }
 
 node -r @swc-node/register scripts/quickstart-demo.ts
+node -r @swc-node/register scripts/folder-demo.ts
 node -r @swc-node/register scripts/notion-demo.ts

@@ -96,11 +96,16 @@ describe('projects, uploads and search', () => {
     expect(tooLarge.status).toBe(413);
     expect(tooLarge.body.error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
 
-    const pdfInDisguise = await stack.upload(projectId, 'notes.md', Buffer.from('%PDF-1.7\n%âãÏÓ\n1 0 obj'));
-    expect(pdfInDisguise.status).toBe(415);
-    expect(pdfInDisguise.body.error).toEqual({
+    const imageInDisguise = await stack.upload(
+      projectId,
+      'notes.md',
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 13, 10]),
+    );
+    expect(imageInDisguise.status).toBe(415);
+    expect(imageInDisguise.body.error).toEqual({
       code: 'UNSUPPORTED_MEDIA_TYPE',
-      message: 'notes.md is a PDF file (application/pdf); supported types are Markdown and plain text',
+      message:
+        'notes.md is a PNG image file (image/png); supported types are PDF, EPUB, DOCX, HTML, Markdown and plain text',
     });
 
     const noFile = await fetch(`${stack.url}/v1/projects/${projectId}/documents`, {

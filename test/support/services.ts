@@ -45,7 +45,10 @@ export function workerConfig(name: string, overrides: Partial<WorkerConfig> = {}
     chunking: { targetTokens: 200, overlapTokens: 30, minTokens: 40 },
     secrets: { key: TEST_SECRET_KEY as never },
     notion: { requestsPerSecond: 50 },
-    folders: { roots: [SHARED_DOCUMENTS, tmpdir()], cacheDir: mkdtempSync(join(tmpdir(), `${name}-folders-`)) },
+    folders: {
+      roots: [SHARED_DOCUMENTS, tmpdir()],
+      cacheDir: mkdtempSync(join(tmpdir(), `${name}-folders-`)),
+    },
     parsing: { timeoutMs: 120_000, maxMemoryMb: 1024, threads: 2 },
     worker: { maxConcurrentActivities: 4 },
     ...overrides,

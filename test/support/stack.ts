@@ -156,6 +156,40 @@ export class TroveStack {
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   }
 
+  /** `POST /v1/projects/:id/archives`: a zipped folder becomes (or updates) a folder source. */
+  async uploadArchive(
+    projectId: string,
+    fileName: string,
+    content: Buffer,
+    fields: Record<string, string> = {},
+  ): Promise<{ status: number; body: ArchiveUploadView }> {
+    const form = new FormData();
+    for (const [key, value] of Object.entries(fields)) form.append(key, value);
+    form.append('file', new Blob([content]), fileName);
+    const response = await fetch(`${this.url}/v1/projects/${projectId}/archives`, {
+      method: 'POST',
+      headers: { 'X-API-Key': ADMIN_KEY },
+      body: form,
+    });
+    return { status: response.status, body: (await response.json()) as ArchiveUploadView };
+  }
+
+  /** Waits until a sync run ends and returns it. */
+  async runSettled(runId: string, timeoutMs = 240_000): Promise<SyncRunView> {
+    return expectEventually(
+      async () => {
+        const { syncRun } = await this.query<{ syncRun: SyncRunView }>(
+          `query($id: ID!) { syncRun(id: $id) { id status error { code message } warnings skipped { id reason }
+             progress { pagesSeen pagesIngested pagesUnchanged pagesFailed pagesDeleted chunksEmbedded chunksReused } } }`,
+          { id: runId },
+        );
+        if (syncRun.status === 'RUNNING') throw new Error(`run ${runId} is still running`);
+        return syncRun;
+      },
+      { timeoutMs, intervalMs: 1000 },
+    );
+  }
+
   async createProject(name: string): Promise<string> {
     const data = await this.query<{ createProject: { id: string } }>(
       'mutation($name: String!) { createProject(input: {name: $name}) { id } }',
@@ -186,6 +220,21 @@ export class TroveStack {
       { timeoutMs, intervalMs: 500 },
     );
   }
+}
+
+export interface ArchiveUploadView {
+  source?: { id: string; name: string; folder: { format: string; archiveFileName: string } };
+  run?: { id: string; status: string };
+  error?: { code: string; message: string };
+}
+
+export interface SyncRunView {
+  id: string;
+  status: string;
+  error: { code: string; message: string } | null;
+  warnings: string[] | null;
+  skipped: { id: string; reason: string }[];
+  progress: Record<string, number>;
 }
 
 export interface DocumentView {

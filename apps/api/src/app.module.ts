@@ -16,13 +16,18 @@ import { ApiKeyGuard } from './core/api-key.guard';
 import { IndexBootstrapService } from './core/index-bootstrap.service';
 import { BLOBS, CONFIG, ELASTICSEARCH, EMBEDDER, TEMPORAL } from './core/tokens';
 import { TroveExceptionFilter } from './core/trove-exception.filter';
+import { CitationLinks } from './core/citation-links';
+import { ChunksResolver } from './documents/chunks.resolver';
+import { ChunksService } from './documents/chunks.service';
 import { DocumentsController } from './documents/documents.controller';
+import { OriginalsController } from './documents/originals.controller';
 import { DocumentsResolver } from './documents/documents.resolver';
 import { DocumentsService } from './documents/documents.service';
 import { HealthController } from './health/health.controller';
 import { ProjectsResolver } from './projects/projects.resolver';
 import { ProjectsService } from './projects/projects.service';
 import { SearchResolver } from './search/search.resolver';
+import { ArchivesController } from './sources/archives.controller';
 import { SourcesResolver } from './sources/sources.resolver';
 import { SourcesService } from './sources/sources.service';
 import { NotionWebhookController } from './webhooks/notion-webhook.controller';
@@ -56,7 +61,13 @@ export class AppModule {
           defParamCharset: 'utf8',
         } as object),
       ],
-      controllers: [DocumentsController, HealthController, NotionWebhookController],
+      controllers: [
+        DocumentsController,
+        OriginalsController,
+        ArchivesController,
+        HealthController,
+        NotionWebhookController,
+      ],
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: ELASTICSEARCH, useFactory: () => createElasticsearchClient(config.elasticsearch.url) },
@@ -87,13 +98,17 @@ export class AppModule {
             new HybridSearch(es, prefix, embedder),
           inject: [ELASTICSEARCH, EMBEDDER],
         },
-        { provide: APP_GUARD, useClass: ApiKeyGuard },
+        ApiKeyGuard,
+        { provide: APP_GUARD, useExisting: ApiKeyGuard },
+        CitationLinks,
         { provide: APP_FILTER, useClass: TroveExceptionFilter },
         IndexBootstrapService,
         ProjectsService,
         ProjectsResolver,
         DocumentsService,
         DocumentsResolver,
+        ChunksService,
+        ChunksResolver,
         SearchResolver,
         SourcesService,
         SourcesResolver,

@@ -3,7 +3,7 @@ import { createWorker } from './worker';
 
 async function main() {
   const config = loadConfigOrExit(workerConfigSchema, 'trove-worker');
-  const { worker, connection, embedder } = await createWorker(config);
+  const { worker, connection, embedder, parsers } = await createWorker(config);
   embedder.ping().catch((error: Error) => {
     // Not fatal: embedding activities retry until the server answers.
     console.warn(`[trove-worker] embedding server not reachable yet: ${error.message}`);
@@ -15,6 +15,7 @@ async function main() {
   try {
     await worker.run(); // returns after SIGINT/SIGTERM, once in-flight tasks are done
   } finally {
+    await parsers.close();
     await connection.close();
   }
 }

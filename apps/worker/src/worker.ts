@@ -7,9 +7,10 @@ import {
   createIngestActivities,
   createSyncActivities,
   createWebhookActivities,
+  FolderSources,
   NotionSources,
 } from '@trove/ingest-activities';
-import { ParserRegistry } from '@trove/parsing';
+import { ParseSandbox } from '@trove/parsing';
 import { ChunkIndex, createElasticsearchClient } from '@trove/search';
 import { LocalBlobStore } from '@trove/storage';
 
@@ -32,17 +33,21 @@ export async function createWorker(
     config.secrets.key ? new SecretBox(config.secrets.key) : undefined,
     config.notion,
   );
+  const folders = new FolderSources(config.folders, blobs);
+  // Files are parsed in threads with heap and time limits: a hostile file fails only its document.
+  const parsers = new ParseSandbox(config.parsing);
   const ingest = createIngestActivities({
     catalog,
     blobs,
-    parsers: ParserRegistry.default(),
+    parsers,
     chunker: new Chunker(new SegmenterTokenCounter(), config.chunking),
     embedder,
     chunkIndex,
     batchSize: config.embedding.batchSize,
     notion,
+    folders,
   });
-  const syncDeps = { catalog, blobs, chunkIndex, notion };
+  const syncDeps = { catalog, blobs, chunkIndex, notion, folders };
   const activities = { ...ingest, ...createSyncActivities(syncDeps), ...createWebhookActivities(syncDeps) };
 
   const connection =
@@ -57,5 +62,5 @@ export async function createWorker(
     activities,
     maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivities,
   });
-  return { worker, connection, embedder, es };
+  return { worker, connection, embedder, es, parsers };
 }

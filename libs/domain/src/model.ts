@@ -261,4 +261,6 @@ export interface SyncRun {
   progress: SyncProgress;
   /** Items the sync could not read (unshared, deleted, forbidden), with the reason. */
   skipped: { id: string; reason: string }[];
+  /** What the source's configuration asked for that Trove could not honour (e.g. unknown nav entries). */
+  warnings?: string[];
 }

@@ -1,3 +1,4 @@
 export * from './ingest.activities';
 export * from './notion-source';
 export * from './notion-sync.activities';
+export * from './folder-source';

@@ -7,26 +7,35 @@ import type {
   EmbeddedChunk,
   EmbeddingProvider,
   ParsedDocument,
+  ParseInput,
   StageTimings,
+  TroveDocument,
 } from '@trove/domain';
-import { DocumentStatus, isTroveError, TroveErrorCode } from '@trove/domain';
-import type { ParserRegistry } from '@trove/parsing';
+import { DocumentStatus, isTroveError, SourceType, TroveErrorCode } from '@trove/domain';
+import { MEDIA_TYPES } from '@trove/parsing';
 import type { ChunkIndex } from '@trove/search';
 import { createHash } from 'node:crypto';
 import { blockUrl } from '@trove/notion';
+import type { FolderSources } from './folder-source';
 import type { NotionSources } from './notion-source';
+
+/** Parses a file: the parse sandbox (threads with limits) in the worker, a registry in tests. */
+export interface DocumentParser {
+  parse(input: ParseInput, options?: { signal?: AbortSignal }): Promise<ParsedDocument>;
+}
 
 export interface IngestDependencies {
   catalog: Catalog;
   blobs: BlobStore;
-  parsers: ParserRegistry;
+  parsers: DocumentParser;
   chunker: Chunker;
   embedder: EmbeddingProvider;
   chunkIndex: ChunkIndex;
   /** Chunks per embedding request, and per blob handed between activities. */
   batchSize: number;
-  /** Fetches documents that come from Notion sources. */
+  /** Fetch documents that come from sources. */
   notion: NotionSources;
+  folders: FolderSources;
 }
 
 export interface FetchedDocument {
@@ -39,12 +48,16 @@ export interface FetchedDocument {
   workPrefix: string;
   /** For source items: the Notion page id, so chunks can link to their block. */
   externalId?: string;
+  sourceType?: SourceType;
   ms: number;
 }
 
 export interface ParsedRef {
   parsedKey: string;
   title: string;
+  pageCount?: number;
+  /** Capped: what the parser could not interpret. */
+  warnings: string[];
   ms: number;
 }
 
@@ -73,7 +86,7 @@ export interface UpsertResult {
  * documents, so workflow payloads stay far below Temporal's 2 MB limit.
  */
 export function createIngestActivities(deps: IngestDependencies) {
-  const { catalog, blobs, parsers, chunker, embedder, chunkIndex, batchSize, notion } = deps;
+  const { catalog, blobs, parsers, chunker, embedder, chunkIndex, batchSize } = deps;
 
   return {
     /** Loads the document record and its original; marks it INDEXING. */
@@ -81,26 +94,14 @@ export function createIngestActivities(deps: IngestDependencies) {
       return run(async () => {
         const started = Date.now();
         let document = await catalog.getDocument(input.documentId);
+        let sourceType: SourceType | undefined;
         if (document?.sourceId && document.externalId) {
           // A source item: fetch its current version into blob storage first.
           const source = await catalog.requireSource(document.sourceId);
-          const externalId = document.externalId;
-          const page = await withHeartbeats({ fetching: externalId }, () =>
-            notion.fetchPage(source, externalId),
+          sourceType = source.type;
+          const changes = await withHeartbeats({ fetching: document.externalId }, () =>
+            fetchSourceItem(deps, source, document!),
           );
-          const contentHash = createHash('sha256').update(page.data).digest('hex');
-          const blobKey = `originals/${document.id}/${contentHash.slice(0, 16)}`;
-          await blobs.put(blobKey, page.data);
-          const changes = {
-            blobKey,
-            contentHash,
-            sizeBytes: page.data.length,
-            mediaType: page.mediaType,
-            title: page.title,
-            url: page.url,
-            breadcrumb: page.breadcrumb,
-            externalEditedAt: page.editedAt,
-          };
           await catalog.updateDocument(document.id, changes);
           document = { ...document, ...changes };
         }
@@ -127,6 +128,7 @@ export function createIngestActivities(deps: IngestDependencies) {
           blobKey: document.blobKey,
           workPrefix: `work/${document.id}/${document.contentHash.slice(0, 16)}`,
           ...(document.externalId ? { externalId: document.externalId } : {}),
+          ...(sourceType ? { sourceType } : {}),
           ms: Date.now() - started,
         };
       });
@@ -136,10 +138,19 @@ export function createIngestActivities(deps: IngestDependencies) {
       return run(async () => {
         const started = Date.now();
         const data = await blobs.get(input.blobKey);
-        const parsed = await parsers.parse({ fileName: input.fileName, mediaType: input.mediaType, data });
+        const signal = Context.current().cancellationSignal;
+        const parsed = await withHeartbeats({ parsing: input.fileName }, () =>
+          parsers.parse({ fileName: input.fileName, mediaType: input.mediaType, data }, { signal }),
+        );
         const parsedKey = `${input.workPrefix}/parsed.json`;
         await blobs.putJson(parsedKey, parsed);
-        return { parsedKey, title: parsed.title, ms: Date.now() - started };
+        return {
+          parsedKey,
+          title: parsed.title,
+          ...(parsed.pageCount ? { pageCount: parsed.pageCount } : {}),
+          warnings: (parsed.warnings ?? []).slice(0, MAX_WARNINGS),
+          ms: Date.now() - started,
+        };
       });
     },
 
@@ -147,12 +158,9 @@ export function createIngestActivities(deps: IngestDependencies) {
       return run(async () => {
         const started = Date.now();
         const parsed = await blobs.getJson<ParsedDocument>(input.parsedKey);
-        const externalId = input.fetched.externalId;
         const chunks = chunker
           .chunk(parsed, { documentId: input.fetched.documentId, projectId: input.fetched.projectId })
-          .map((chunk) =>
-            externalId ? { ...chunk, citationUrl: blockUrl(externalId, chunk.anchor) } : chunk,
-          );
+          .map((chunk) => ({ ...chunk, citationUrl: citationUrl(input.fetched, parsed, chunk) }));
         const batchKeys: string[] = [];
         for (let i = 0; i * batchSize < chunks.length; i++) {
           const key = `${input.fetched.workPrefix}/chunks/${i}.json`;
@@ -232,6 +240,8 @@ export function createIngestActivities(deps: IngestDependencies) {
       title: string;
       language: string;
       timings: StageTimings;
+      pageCount?: number;
+      warnings?: string[];
     }): Promise<void> {
       return run(async () => {
         await catalog.updateDocument(input.documentId, {
@@ -241,6 +251,8 @@ export function createIngestActivities(deps: IngestDependencies) {
           title: input.title,
           language: input.language,
           timings: input.timings,
+          ...(input.pageCount ? { pageCount: input.pageCount } : {}),
+          warnings: input.warnings ?? [],
           indexedAt: new Date().toISOString(),
         });
         // Scratch blobs of this and any earlier run are no longer needed.
@@ -264,6 +276,50 @@ export function createIngestActivities(deps: IngestDependencies) {
 }
 
 export type IngestActivities = ReturnType<typeof createIngestActivities>;
+
+const MAX_WARNINGS = 50;
+
+/** Fetches a source item's current version into blob storage; returns the record's new fields. */
+async function fetchSourceItem(
+  deps: IngestDependencies,
+  source: Awaited<ReturnType<Catalog['requireSource']>>,
+  document: TroveDocument,
+): Promise<Partial<TroveDocument>> {
+  const externalId = document.externalId!;
+  const item =
+    source.type === SourceType.FOLDER
+      ? await deps.folders.fetch(source, externalId)
+      : { ...(await deps.notion.fetchPage(source, externalId)), version: undefined, fileName: undefined };
+  const contentHash = createHash('sha256').update(item.data).digest('hex');
+  const blobKey = `originals/${document.id}/${contentHash.slice(0, 16)}`;
+  await deps.blobs.put(blobKey, item.data);
+  return {
+    blobKey,
+    contentHash,
+    sizeBytes: item.data.length,
+    mediaType: item.mediaType,
+    ...(item.fileName ? { fileName: item.fileName } : {}),
+    ...(item.title ? { title: item.title } : {}),
+    ...(item.url ? { url: item.url } : {}),
+    ...('breadcrumb' in item ? { breadcrumb: item.breadcrumb, externalEditedAt: item.editedAt } : {}),
+    ...(item.version ? { externalVersion: item.version } : {}),
+  };
+}
+
+/**
+ * Where a citation of the chunk links: the page's public URL with the heading anchor (MkDocs),
+ * the Notion block, or the API's copy of the original opened at the page (PDF) or anchor (HTML).
+ */
+function citationUrl(fetched: FetchedDocument, parsed: ParsedDocument, chunk: Chunk): string {
+  if (parsed.url) return chunk.anchor ? `${parsed.url}#${encodeURIComponent(chunk.anchor)}` : parsed.url;
+  if (fetched.sourceType === SourceType.NOTION && fetched.externalId)
+    return blockUrl(fetched.externalId, chunk.anchor);
+  const original = `/v1/documents/${encodeURIComponent(fetched.documentId)}/original`;
+  if (chunk.page) return `${original}#page=${chunk.page}`;
+  if (chunk.anchor && fetched.mediaType === MEDIA_TYPES.html)
+    return `${original}#${encodeURIComponent(chunk.anchor)}`;
+  return original;
+}
 
 /**
  * Heartbeats every few seconds while `work` runs, so a worker crash is noticed within the

@@ -5,13 +5,16 @@ import {
   DocumentStatus,
   newSyncRun,
   SourceStatus,
+  SourceType,
   SyncMode,
   SyncRunStatus,
   TroveErrorCode,
+  isTroveError,
 } from '@trove/domain';
 import { classifyNotionError, NotionReader, type RequestCounter } from '@trove/notion';
 import { PARSED_JSON_MEDIA_TYPE } from '@trove/parsing';
 import type { ChunkIndex } from '@trove/search';
+import type { FolderSources } from './folder-source';
 import { notionFailure, type NotionSources } from './notion-source';
 
 export interface SyncDependencies {
@@ -19,6 +22,7 @@ export interface SyncDependencies {
   blobs: BlobStore;
   chunkIndex: ChunkIndex;
   notion: NotionSources;
+  folders: FolderSources;
 }
 
 export interface SyncPlan {
@@ -58,6 +62,7 @@ export function createSyncActivities(deps: SyncDependencies) {
     async planSync(input: { runId: string }): Promise<SyncPlan> {
       const run = await requireRun(catalog, input.runId);
       const source = await catalog.requireSource(run.sourceId);
+      if (source.type === SourceType.FOLDER) return planFolderSync(deps, run, source);
       const counter: RequestCounter = { requests: 0 };
       const reader = new NotionReader(notion.client(source, counter));
       const skipped: SyncRun['skipped'] = [];
@@ -218,6 +223,67 @@ export function createSyncActivities(deps: SyncDependencies) {
 
 export type SyncActivities = ReturnType<typeof createSyncActivities>;
 
+/**
+ * A folder sync lists every item with a hash of its content and placement (cheap: local files),
+ * re-ingests the items whose hash changed, and removes the documents of vanished files, whatever
+ * the mode: FULL and INCREMENTAL differ only for Notion.
+ */
+async function planFolderSync(deps: SyncDependencies, run: SyncRun, source: Source): Promise<SyncPlan> {
+  const { catalog, blobs, folders } = deps;
+  let listing;
+  try {
+    listing = await folders.list(source);
+  } catch (error) {
+    if (isTroveError(error) && error.permanent) {
+      throw ApplicationFailure.create({ nonRetryable: true, type: error.code, message: error.message });
+    }
+    throw error;
+  }
+  const known = new Map((await catalog.listSourceDocuments(source.id)).map((d) => [d.externalId!, d]));
+  const changed: string[] = [];
+  let unchanged = 0;
+  for (const item of listing.items) {
+    Context.current().heartbeat({ planned: changed.length + unchanged });
+    const existing = known.get(item.externalId);
+    if (existing && existing.status === DocumentStatus.READY && existing.externalVersion === item.version) {
+      unchanged++;
+      continue;
+    }
+    const { document } =
+      existing !== undefined
+        ? { document: existing }
+        : await catalog.ensureSourceDocument({
+            projectId: source.projectId,
+            sourceId: source.id,
+            externalId: item.externalId,
+            fileName: item.externalId,
+            mediaType: 'application/octet-stream',
+          });
+    changed.push(document.id);
+  }
+  const listed = new Set(listing.items.map((item) => item.externalId));
+  let deleted = 0;
+  for (const [externalId, document] of known) {
+    if (listed.has(externalId)) continue;
+    await removeDocument(deps, document.id);
+    deleted++;
+  }
+  const changedKey = `sync/${run.id}/changed.json`;
+  await blobs.putJson(changedKey, changed);
+  await catalog.updateRun(run.id, {
+    progress: {
+      ...run.progress,
+      pagesSeen: listing.items.length,
+      pagesUnchanged: unchanged,
+      pagesDeleted: deleted,
+      pagesSkipped: listing.skipped.length,
+    },
+    skipped: listing.skipped,
+    warnings: listing.warnings.slice(0, 100),
+  });
+  return { changedKey, changedCount: changed.length };
+}
+
 /** Removes a document with its chunks and stored files. */
 async function removeDocument(deps: SyncDependencies, documentId: string): Promise<void> {
   await deps.chunkIndex.deleteDocumentChunks(documentId);
@@ -294,7 +360,9 @@ async function changedSince(
   const inScope = new Set([...known, ...source.notion!.rootPageIds, ...source.notion!.rootDatabaseIds]);
   return new Map(
     pages
-      .filter((p) => source.notion!.everything || inScope.has(p.id) || (p.parentId && inScope.has(p.parentId)))
+      .filter(
+        (p) => source.notion!.everything || inScope.has(p.id) || (p.parentId && inScope.has(p.parentId)),
+      )
       .map((p) => [p.id, p.lastEditedTime]),
   );
 }

@@ -8,9 +8,30 @@ describe('detectMediaType', () => {
     expect(detectMediaType('notes.TXT', Buffer.from('你好'))).toEqual({ mediaType: 'text/plain' });
   });
 
-  it('decides by content: a PDF renamed to .md is rejected and named', () => {
-    expect(() => detectMediaType('fake.md', Buffer.from('%PDF-1.7\n...'))).toThrow(
-      'fake.md is a PDF file (application/pdf); supported types are Markdown and plain text',
+  it('decides by content: a PDF, EPUB or DOCX is recognised whatever its name', () => {
+    expect(detectMediaType('fake.md', Buffer.from('%PDF-1.7\n...'))).toEqual({
+      mediaType: 'application/pdf',
+    });
+    const epub = Buffer.concat([
+      Buffer.from([0x50, 0x4b, 3, 4]),
+      Buffer.alloc(26),
+      Buffer.from('mimetypeapplication/epub+zip'),
+    ]);
+    expect(detectMediaType('book.bin', epub).mediaType).toBe('application/epub+zip');
+    const docx = Buffer.concat([
+      Buffer.from([0x50, 0x4b, 3, 4]),
+      Buffer.alloc(40),
+      Buffer.from('word/document.xml'),
+    ]);
+    expect(detectMediaType('report', docx).mediaType).toContain('wordprocessingml');
+    const zip = Buffer.concat([Buffer.from([0x50, 0x4b, 3, 4]), Buffer.alloc(40), Buffer.from('docs/a.md')]);
+    expect(() => detectMediaType('site.zip', zip)).toThrow(/ZIP archive: import a zipped folder/);
+    expect(detectMediaType('page.txt', Buffer.from('<!DOCTYPE html><html><body>x')).mediaType).toBe(
+      'text/html',
+    );
+    expect(detectMediaType('page.htm', Buffer.from([0xcf, 0xf0, 0xe8])).mediaType).toBe('text/html');
+    expect(() => detectMediaType('image.md', Buffer.from([0x89, 0x50, 0x4e, 0x47, 1]))).toThrow(
+      'image.md is a PNG image file (image/png); supported types are PDF, EPUB, DOCX, HTML, Markdown and plain text',
     );
     expect(() => detectMediaType('fake.md', Buffer.from([0x61, 0, 0x62]))).toThrow(/NUL bytes/);
     expect(() => detectMediaType('latin1.md', Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x20]))).toThrow(
@@ -19,9 +40,7 @@ describe('detectMediaType', () => {
   });
 
   it('rejects text files of unsupported types', () => {
-    expect(() => detectMediaType('page.html', Buffer.from('<html></html>'))).toThrow(
-      /\.html is not supported/,
-    );
+    expect(() => detectMediaType('style.css', Buffer.from('body {}'))).toThrow(/\.css is not supported/);
   });
 
   it('accepts a multi-byte character cut at the sniff boundary', () => {

@@ -1,7 +1,11 @@
 import type { ParsedDocument, ParseInput, Parser } from '@trove/domain';
 import { PermanentDocumentError, TroveErrorCode } from '@trove/domain';
+import { DocxParser } from './docx/docx.parser';
+import { EpubParser } from './epub/epub.parser';
+import { HtmlParser } from './html/html.parser';
 import { MarkdownParser } from './markdown.parser';
 import { ParsedJsonParser } from './parsed-json.parser';
+import { PdfParser } from './pdf/pdf.parser';
 import { PlainTextParser } from './plain-text.parser';
 
 /** Routes a file to the parser registered for its media type. */
@@ -18,7 +22,15 @@ export class ParserRegistry {
   }
 
   static default(): ParserRegistry {
-    return new ParserRegistry([new MarkdownParser(), new PlainTextParser(), new ParsedJsonParser()]);
+    return new ParserRegistry([
+      new MarkdownParser(),
+      new PlainTextParser(),
+      new ParsedJsonParser(),
+      new PdfParser(),
+      new HtmlParser(),
+      new EpubParser(),
+      new DocxParser(),
+    ]);
   }
 
   get mediaTypes(): string[] {

@@ -1,1 +1,2 @@
 export * from './local-blob-store';
+export * from './allowed-path';

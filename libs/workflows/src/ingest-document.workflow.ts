@@ -23,7 +23,10 @@ const bookkeeping = proxyActivities<IngestActivities>({
 });
 
 const parsing = proxyActivities<IngestActivities>({
-  startToCloseTimeout: '5m',
+  // The parse sandbox stops a file after its own limit (4 min by default); heartbeats every 5 s
+  // let a crashed worker's parse move to another worker within 30 s.
+  startToCloseTimeout: '10m',
+  heartbeatTimeout: '30s',
   // A parser crash that is not a recognised bad-input error gets two more tries, then fails the document.
   retry: { initialInterval: '2s', backoffCoefficient: 2, maximumAttempts: 3 },
 });
@@ -74,6 +77,8 @@ export async function ingestDocument(input: IngestDocumentInput): Promise<Ingest
       title: parsed.title,
       language: chunked.language,
       timings,
+      pageCount: parsed.pageCount,
+      warnings: parsed.warnings,
     });
     return { documentId: input.documentId, chunkCount: upserted.chunkCount, reusedEmbeddings };
   } catch (error) {

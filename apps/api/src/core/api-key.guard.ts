@@ -30,6 +30,11 @@ export class ApiKeyGuard implements CanActivate {
       context.getType<string>() === 'graphql'
         ? GqlExecutionContext.create(context).getContext<{ req: Request }>().req
         : context.switchToHttp().getRequest<Request>();
+    return this.checkRequest(request);
+  }
+
+  /** Throws UNAUTHENTICATED unless the request carries the API key. */
+  checkRequest(request: Request): true {
     const key = presentedKey(request);
     if (!key) {
       throw new TroveError(

@@ -36,4 +36,16 @@ export class DocumentModel {
   @Field() createdAt!: string;
   @Field() updatedAt!: string;
   @Field({ nullable: true }) indexedAt?: string;
+  @Field(() => ID, { nullable: true, description: 'The source the document comes from, if any' })
+  sourceId?: string;
+  @Field({ nullable: true, description: "The item's id in its source: a Notion page id, a path in a folder" })
+  externalId?: string;
+  @Field({
+    nullable: true,
+    description: 'Link to the original: a Notion page, a MkDocs page, or the stored file',
+  })
+  url?: string;
+  @Field(() => Int, { nullable: true, description: 'Pages (PDF)' }) pageCount?: number;
+  @Field(() => [String], { description: 'What the parser could not interpret and left as text' })
+  warnings!: string[];
 }

@@ -1,11 +1,27 @@
 import { Inject } from '@nestjs/common';
-import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import type { TroveDocument } from '@trove/domain';
+import { CitationLinks } from '../core/citation-links';
 import { DocumentModel } from './document.model';
 import { DocumentsService } from './documents.service';
 
 @Resolver(() => DocumentModel)
 export class DocumentsResolver {
-  constructor(@Inject(DocumentsService) private readonly service: DocumentsService) {}
+  constructor(
+    @Inject(DocumentsService) private readonly service: DocumentsService,
+    @Inject(CitationLinks) private readonly links: CitationLinks,
+  ) {}
+
+  @ResolveField(() => [String])
+  warnings(@Parent() document: TroveDocument): string[] {
+    return document.warnings ?? [];
+  }
+
+  /** Source items link to their page; uploaded files to their stored original (a signed link). */
+  @ResolveField(() => String, { nullable: true })
+  url(@Parent() document: TroveDocument): string | undefined {
+    return document.url ?? (document.blobKey ? this.links.original(document.id) : undefined);
+  }
 
   @Query(() => [DocumentModel])
   documents(@Args('projectId', { type: () => ID }) projectId: string) {

@@ -26,8 +26,16 @@ export class SearchHitModel {
   @Field() text!: string;
   @Field(() => Int) position!: number;
   @Field(() => Float, { description: 'Fused score (reciprocal rank fusion in HYBRID mode)' }) score!: number;
-  @Field({ nullable: true, description: 'Link to the cited place in the source (a Notion block)' })
+  @Field({
+    nullable: true,
+    description:
+      'Link to the cited place: a Notion block, a MkDocs page anchor, or the original file (#page=N)',
+  })
   citationUrl?: string;
+  @Field({ nullable: true }) anchor?: string;
+  @Field(() => Int, { nullable: true, description: 'PDF: first page of the chunk' }) page?: number;
+  @Field(() => Int, { nullable: true, description: 'PDF: last page of the chunk' }) pageEnd?: number;
+  @Field({ nullable: true, description: 'EPUB: chapter' }) chapter?: string;
   @Field(() => LegRankModel, { nullable: true, description: 'BM25 leg' }) bm25?: LegRankModel;
   @Field(() => LegRankModel, { nullable: true, description: 'kNN (vector) leg' }) knn?: LegRankModel;
 }

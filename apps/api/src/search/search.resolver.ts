@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Args, Query, Resolver } from '@nestjs/graphql';
 import { Catalog } from '@trove/catalog';
 import { HybridSearch } from '@trove/search';
+import { CitationLinks } from '../core/citation-links';
 import { SearchInput, SearchResultModel } from './search.model';
 
 @Resolver()
@@ -9,6 +10,7 @@ export class SearchResolver {
   constructor(
     @Inject(HybridSearch) private readonly hybrid: HybridSearch,
     @Inject(Catalog) private readonly catalog: Catalog,
+    @Inject(CitationLinks) private readonly links: CitationLinks,
   ) {}
 
   @Query(() => SearchResultModel)
@@ -16,6 +18,9 @@ export class SearchResolver {
     const started = Date.now();
     await this.catalog.requireProject(input.projectId);
     const hits = await this.hybrid.search(input);
-    return { hits, tookMs: Date.now() - started };
+    return {
+      hits: hits.map((hit) => ({ ...hit, citationUrl: this.links.absolute(hit.citationUrl) })),
+      tookMs: Date.now() - started,
+    };
   }
 }

@@ -1,7 +1,8 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
-import { SourceStatus, SourceType, SyncMode, SyncRunStatus } from '@trove/domain';
+import { FolderFormat, SourceStatus, SourceType, SyncMode, SyncRunStatus } from '@trove/domain';
 
 registerEnumType(SourceType, { name: 'SourceType' });
+registerEnumType(FolderFormat, { name: 'FolderFormat' });
 registerEnumType(SourceStatus, { name: 'SourceStatus' });
 registerEnumType(SyncMode, { name: 'SyncMode' });
 registerEnumType(SyncRunStatus, { name: 'SyncRunStatus' });
@@ -13,6 +14,16 @@ export class NotionScopeModel {
   @Field(() => [String]) rootDatabaseIds!: string[];
 }
 
+@ObjectType('FolderScope')
+export class FolderScopeModel {
+  @Field(() => FolderFormat) format!: FolderFormat;
+  @Field({ nullable: true, description: 'Server-side path (folder sources added by path)' }) path?: string;
+  @Field({ nullable: true, description: 'Name of the uploaded .zip (archive sources)' })
+  archiveFileName?: string;
+  @Field({ nullable: true, description: 'Base URL citations link to (overrides mkdocs.yml site_url)' })
+  siteUrl?: string;
+}
+
 @ObjectType('Source', { description: 'A place Trove syncs documents from. The token is never returned.' })
 export class SourceModel {
   @Field(() => ID) id!: string;
@@ -20,8 +31,10 @@ export class SourceModel {
   @Field(() => SourceType) type!: SourceType;
   @Field() name!: string;
   @Field(() => SourceStatus) status!: SourceStatus;
-  @Field(() => NotionScopeModel) notion!: NotionScopeModel;
-  @Field({ description: 'The token, masked: first and last characters and its length' }) tokenHint!: string;
+  @Field(() => NotionScopeModel, { nullable: true }) notion?: NotionScopeModel;
+  @Field(() => FolderScopeModel, { nullable: true }) folder?: FolderScopeModel;
+  @Field({ nullable: true, description: 'The token, masked: first and last characters and its length' })
+  tokenHint?: string;
   @Field({ nullable: true }) watermark?: string;
   @Field({ nullable: true }) lastSyncAt?: string;
   @Field(() => Int, { nullable: true, description: 'Minutes between scheduled INCREMENTAL syncs' })
@@ -41,6 +54,20 @@ export class AddNotionSourceInput {
   roots!: string[];
   @Field(() => [String], { defaultValue: [], description: 'Which of `roots` are databases' })
   databaseRoots!: string[];
+}
+
+@InputType()
+export class AddFolderSourceInput {
+  @Field(() => ID) projectId!: string;
+  @Field() name!: string;
+  @Field({
+    description:
+      'A folder on the server (a MkDocs project, or any folder of files), or one Markdown file; inside TROVE_FOLDER_ROOTS',
+  })
+  path!: string;
+  @Field(() => FolderFormat, { defaultValue: FolderFormat.AUTO }) format!: FolderFormat;
+  @Field({ nullable: true, description: "Public base URL for citations; defaults to mkdocs.yml's site_url" })
+  siteUrl?: string;
 }
 
 @InputType()
@@ -86,4 +113,9 @@ export class SyncRunModel {
   @Field(() => SyncRunErrorModel, { nullable: true }) error?: SyncRunErrorModel;
   @Field(() => SyncProgressModel) progress!: SyncProgressModel;
   @Field(() => [SkippedItemModel]) skipped!: SkippedItemModel[];
+  @Field(() => [String], {
+    nullable: true,
+    description: 'What the source configuration asked for that could not be honoured',
+  })
+  warnings?: string[];
 }

@@ -1,7 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { Args, ID, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { SyncMode } from '@trove/domain';
-import { AddNotionSourceInput, SourceModel, SyncRunModel, UpdateSourceInput } from './source.model';
+import {
+  AddFolderSourceInput,
+  AddNotionSourceInput,
+  SourceModel,
+  SyncRunModel,
+  UpdateSourceInput,
+} from './source.model';
 import { SourcesService } from './sources.service';
 
 @Resolver(() => SourceModel)
@@ -16,6 +22,14 @@ export class SourcesResolver {
   @Mutation(() => SourceModel)
   addNotionSource(@Args('input') input: AddNotionSourceInput) {
     return this.service.addNotion(input);
+  }
+
+  @Mutation(() => SourceModel, {
+    description:
+      'A server-side folder: MkDocs project, folder of files, or one combined Markdown file. Sync it with syncSource.',
+  })
+  addFolderSource(@Args('input') input: AddFolderSourceInput) {
+    return this.service.addFolder(input);
   }
 
   @Mutation(() => SourceModel)

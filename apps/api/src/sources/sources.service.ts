@@ -11,6 +11,7 @@ import { Catalog } from '@trove/catalog';
 import { type ApiConfig, maskSecret, SecretBox } from '@trove/config';
 import type { Source, SyncRun } from '@trove/domain';
 import {
+  FolderFormat,
   newSyncRun,
   notionWebhookWorkflowId,
   SCHEDULED_SYNC_WORKFLOW,
@@ -25,9 +26,14 @@ import {
   TroveErrorCode,
 } from '@trove/domain';
 import { normalizeNotionId } from '@trove/notion';
-import { CONFIG, TEMPORAL } from '../core/tokens';
+import { BLOBS, CONFIG, TEMPORAL } from '../core/tokens';
 import { DocumentsService } from '../documents/documents.service';
-import type { AddNotionSourceInput, UpdateSourceInput } from './source.model';
+import { listZip, SUPPORTED_EXTENSIONS, DEFAULT_ZIP_LIMITS } from '@trove/parsing';
+import { resolveAllowedPath } from '@trove/storage';
+import { createHash } from 'node:crypto';
+import { extname } from 'node:path';
+import type { BlobStore } from '@trove/domain';
+import type { AddFolderSourceInput, AddNotionSourceInput, UpdateSourceInput } from './source.model';
 
 @Injectable()
 export class SourcesService {
@@ -38,6 +44,7 @@ export class SourcesService {
     @Inject(TEMPORAL) private readonly temporal: TemporalClient,
     @Inject(CONFIG) private readonly config: ApiConfig,
     @Inject(DocumentsService) private readonly documents: DocumentsService,
+    @Inject(BLOBS) private readonly blobs: BlobStore,
   ) {
     if (config.secrets.key) this.secrets = new SecretBox(config.secrets.key);
   }
@@ -70,14 +77,110 @@ export class SourcesService {
     });
   }
 
+  async addFolder(input: AddFolderSourceInput): Promise<Source> {
+    await this.catalog.requireProject(input.projectId);
+    const name = requireName(input.name);
+    const path = await resolveAllowedPath(input.path, this.config.folders.roots);
+    const now = new Date().toISOString();
+    return this.catalog.createSource({
+      id: randomUUID(),
+      projectId: input.projectId,
+      type: SourceType.FOLDER,
+      name,
+      status: SourceStatus.ACTIVE,
+      folder: { format: input.format, path, ...(input.siteUrl ? { siteUrl: checkUrl(input.siteUrl) } : {}) },
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
+
+  /**
+   * A `.zip` of a folder (a MkDocs project, a folder of files) becomes an archive source, or
+   * replaces the archive of an existing one; a sync starts at once. Re-uploading changes only
+   * what changed: files are compared by content hash.
+   */
+  async uploadArchive(
+    projectId: string,
+    file: { fileName: string; data: Buffer },
+    options: { sourceId?: string; name?: string; format?: FolderFormat; siteUrl?: string },
+  ): Promise<{ source: Source; run: SyncRun }> {
+    await this.catalog.requireProject(projectId);
+    const entries = await listZip(file.data, DEFAULT_ZIP_LIMITS, file.fileName);
+    const usable = entries.filter(
+      (e) =>
+        !e.isDirectory &&
+        (SUPPORTED_EXTENSIONS.has(extname(e.path).toLowerCase()) || /mkdocs\.ya?ml$/.test(e.path)),
+    );
+    if (usable.length === 0) {
+      throw new TroveError(
+        TroveErrorCode.UnsupportedMediaType,
+        `${file.fileName} holds no supported files (PDF, EPUB, DOCX, HTML, Markdown, text)`,
+      );
+    }
+    if (options.format && !Object.values(FolderFormat).includes(options.format)) {
+      throw new TroveError(
+        TroveErrorCode.BadRequest,
+        `format must be one of ${Object.values(FolderFormat).join(', ')}`,
+      );
+    }
+    if (options.format === FolderFormat.COMBINED_MARKDOWN) {
+      throw new TroveError(TroveErrorCode.BadRequest, 'an archive is a folder: use AUTO, MKDOCS or FILES');
+    }
+    const archiveHash = createHash('sha256').update(file.data).digest('hex');
+    const existing = options.sourceId ? await this.catalog.requireSource(options.sourceId) : undefined;
+    if (existing && (existing.projectId !== projectId || !existing.folder?.archiveBlobKey)) {
+      throw new TroveError(
+        TroveErrorCode.BadRequest,
+        `source ${existing.id} is not an archive source of this project`,
+      );
+    }
+    const id = existing?.id ?? randomUUID();
+    const archiveBlobKey = `sources/${id}/archive-${archiveHash.slice(0, 16)}.zip`;
+    await this.blobs.put(archiveBlobKey, file.data);
+    const folder = {
+      format: options.format ?? existing?.folder?.format ?? FolderFormat.AUTO,
+      archiveBlobKey,
+      archiveHash,
+      archiveFileName: file.fileName,
+      ...(options.siteUrl || existing?.folder?.siteUrl
+        ? { siteUrl: checkUrl(options.siteUrl ?? existing!.folder!.siteUrl!) }
+        : {}),
+    };
+    let source: Source;
+    if (existing) {
+      await this.catalog.updateSource(id, {
+        folder,
+        ...(options.name ? { name: requireName(options.name) } : {}),
+      });
+      source = await this.catalog.requireSource(id);
+    } else {
+      const now = new Date().toISOString();
+      source = await this.catalog.createSource({
+        id,
+        projectId,
+        type: SourceType.FOLDER,
+        name: requireName(options.name ?? file.fileName),
+        status: SourceStatus.ACTIVE,
+        folder,
+        createdAt: now,
+        updatedAt: now,
+      });
+    }
+    const run = await this.sync(id, SyncMode.INCREMENTAL);
+    return { source, run };
+  }
+
   list(projectId: string): Promise<Source[]> {
     return this.catalog.listSources(projectId);
   }
 
   async update(id: string, input: UpdateSourceInput): Promise<Source> {
-    await this.catalog.requireSource(id);
+    const source = await this.catalog.requireSource(id);
     const changes: Partial<Source> = {};
     if (input.name?.trim()) changes.name = input.name.trim();
+    if (input.token?.trim() && source.type !== SourceType.NOTION) {
+      throw new TroveError(TroveErrorCode.BadRequest, 'only Notion sources have a token');
+    }
     if (input.token?.trim()) {
       changes.encryptedToken = this.seal(input.token.trim());
       changes.tokenHint = maskSecret(input.token.trim());
@@ -99,6 +202,7 @@ export class SourcesService {
     }
     for (const document of await this.catalog.listSourceDocuments(id))
       await this.documents.delete(document.id);
+    await this.removeArchive(id);
     await this.catalog.deleteSource(id);
     return true;
   }
@@ -219,6 +323,11 @@ export class SourcesService {
     }
   }
 
+  /** Also removes the source's stored archive, if any. */
+  private async removeArchive(id: string): Promise<void> {
+    await this.blobs.deletePrefix(`sources/${id}`);
+  }
+
   private seal(token: string): string {
     if (!this.secrets) {
       throw new TroveError(
@@ -228,4 +337,24 @@ export class SourcesService {
     }
     return this.secrets.encrypt(token);
   }
+}
+
+function requireName(name: string): string {
+  const trimmed = name.trim();
+  if (!trimmed || trimmed.length > 200)
+    throw new TroveError(TroveErrorCode.BadRequest, 'a source needs a name (1-200 characters)');
+  return trimmed;
+}
+
+function checkUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed.toString();
+  } catch {
+    // reported below
+  }
+  throw new TroveError(
+    TroveErrorCode.BadRequest,
+    `siteUrl must be an http(s) URL, got ${JSON.stringify(url)}`,
+  );
 }

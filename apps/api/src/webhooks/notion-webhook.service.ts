@@ -3,7 +3,7 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import { verifyWebhookSignature } from '@notionhq/client';
 import { Catalog } from '@trove/catalog';
 import { type ApiConfig, SecretBox } from '@trove/config';
-import type { NotionEvent } from '@trove/domain';
+import { SourceType, type NotionEvent } from '@trove/domain';
 import {
   NOTION_EVENTS_SIGNAL,
   NOTION_WEBHOOK_WORKFLOW,
@@ -46,7 +46,7 @@ export class NotionWebhookService {
     signature: string | undefined,
   ): Promise<string> {
     const source = await this.catalog.getSource(sourceId);
-    if (!source || !rawBody || !this.secrets) throw unauthorized();
+    if (!source || source.type !== SourceType.NOTION || !rawBody || !this.secrets) throw unauthorized();
     let body: WebhookBody;
     try {
       body = JSON.parse(rawBody.toString('utf8')) as WebhookBody;

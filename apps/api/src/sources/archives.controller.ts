@@ -1,0 +1,58 @@
+import type {} from 'multer';
+import {
+  BadRequestException,
+  Body,
+  Controller,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  UploadedFile,
+  UseInterceptors,
+} from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
+import type { FolderFormat } from '@trove/domain';
+import { SourcesService } from './sources.service';
+
+interface ArchiveFields {
+  sourceId?: string;
+  name?: string;
+  format?: FolderFormat;
+  siteUrl?: string;
+}
+
+/**
+ * `POST /v1/projects/:projectId/archives`, multipart: `file` (a .zip of a folder) and optional
+ * `sourceId` (replace that source's archive), `name`, `format` (AUTO, MKDOCS, FILES), `siteUrl`.
+ * Answers 202 with the source and the sync run it started.
+ */
+@Controller('v1/projects/:projectId/archives')
+export class ArchivesController {
+  constructor(@Inject(SourcesService) private readonly sources: SourcesService) {}
+
+  @Post()
+  @HttpCode(202)
+  @UseInterceptors(FileInterceptor('file'))
+  async upload(
+    @Param('projectId') projectId: string,
+    @Body() fields: ArchiveFields,
+    @UploadedFile() file?: Express.Multer.File,
+  ) {
+    if (!file) throw new BadRequestException('send the .zip as the multipart form field "file"');
+    const { source, run } = await this.sources.uploadArchive(
+      projectId,
+      { fileName: file.originalname, data: file.buffer },
+      fields,
+    );
+    return {
+      source: {
+        id: source.id,
+        projectId: source.projectId,
+        name: source.name,
+        type: source.type,
+        folder: source.folder,
+      },
+      run: { id: run.id, status: run.status, mode: run.mode },
+    };
+  }
+}

@@ -1,0 +1,306 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
+import type { BlobStore, Source } from '@trove/domain';
+import { FolderFormat, PermanentDocumentError, TroveErrorCode } from '@trove/domain';
+import {
+  readMkDocsProject,
+  renderMkDocsPage,
+  splitCombinedMarkdown,
+  type MkDocsProject,
+} from '@trove/mkdocs';
+import {
+  DEFAULT_ZIP_LIMITS,
+  detectMediaType,
+  MEDIA_TYPES,
+  PARSED_JSON_MEDIA_TYPE,
+  readZip,
+  SUPPORTED_EXTENSIONS,
+} from '@trove/parsing';
+import { resolveAllowedPath } from '@trove/storage';
+import { SOURCE_ITEM_GONE } from './notion-source';
+
+export interface FolderSourcesConfig {
+  /** Server-side folders that sources may read (resolved, absolute). */
+  roots: string[];
+  /** Where uploaded archives are unpacked. */
+  cacheDir: string;
+}
+
+/** One document of a folder source, as listed by a sync. */
+export interface FolderItem {
+  /** The path under the folder (`user-guide/configuration.md`), or `file.md#section` for combined files. */
+  externalId: string;
+  /** A hash of the item's content and placement (nav title, URL): unchanged hash, nothing to do. */
+  version: string;
+}
+
+export interface FolderListing {
+  format: FolderFormat;
+  items: FolderItem[];
+  skipped: { id: string; reason: string }[];
+  warnings: string[];
+}
+
+export interface FetchedFolderItem {
+  data: Buffer;
+  mediaType: string;
+  fileName: string;
+  title?: string;
+  url?: string;
+  version: string;
+  warnings: string[];
+}
+
+/** More files than this in one folder source is refused (a wrong path, like `/`). */
+const MAX_FILES = 20_000;
+const IGNORED_DIRECTORIES = new Set(['node_modules', '__pycache__', 'site']);
+
+/**
+ * Reads folder sources: a server-side folder (inside the configured roots) or an uploaded
+ * `.zip`, unpacked once per archive version into a cache. Formats: a MkDocs project (pages in
+ * nav order with their site URLs), one combined Markdown file split at its top-level headings,
+ * or any folder of supported files.
+ */
+export class FolderSources {
+  private readonly projects = new Map<string, { at: number; project: MkDocsProject }>();
+
+  constructor(
+    private readonly config: FolderSourcesConfig,
+    private readonly blobs: BlobStore,
+  ) {}
+
+  async list(source: Source): Promise<FolderListing> {
+    const { root, format } = await this.open(source);
+    switch (format) {
+      case FolderFormat.MKDOCS: {
+        const project = await this.project(root, source, true);
+        const yml = await readMkDocsConfig(root);
+        const items: FolderItem[] = [];
+        for (const page of project.pages) {
+          const data = await readFile(page.absolutePath);
+          items.push({ externalId: page.sourcePath, version: mkdocsVersion(yml, data, page) });
+        }
+        return { format, items, skipped: [], warnings: project.warnings };
+      }
+      case FolderFormat.COMBINED_MARKDOWN: {
+        const sections = await this.sections(root);
+        return {
+          format,
+          items: sections.map((s) => ({ externalId: s.externalId, version: hash(s.title, s.markdown) })),
+          skipped: [],
+          warnings: [],
+        };
+      }
+      default: {
+        const { files, ignored } = await walk(root);
+        const items = await Promise.all(
+          files.map(async (path) => ({ externalId: path, version: hash(await readFile(join(root, path))) })),
+        );
+        const warnings = ignored ? [`${ignored} files of unsupported types were ignored`] : [];
+        return { format: FolderFormat.FILES, items, skipped: [], warnings };
+      }
+    }
+  }
+
+  async fetch(source: Source, externalId: string): Promise<FetchedFolderItem> {
+    const { root, format } = await this.open(source);
+    if (format === FolderFormat.COMBINED_MARKDOWN) {
+      const section = (await this.sections(root)).find((s) => s.externalId === externalId);
+      if (!section) throw gone(externalId);
+      return {
+        data: Buffer.from(section.markdown),
+        mediaType: MEDIA_TYPES.markdown,
+        fileName: externalId,
+        title: section.title,
+        version: hash(section.title, section.markdown),
+        warnings: [],
+      };
+    }
+    if (format === FolderFormat.MKDOCS) {
+      // Page paths are relative to docs_dir, not to the project folder.
+      const project = await this.project(root, source, false);
+      const page = project.pages.find((p) => p.sourcePath === externalId);
+      const data = page && (await readFile(page.absolutePath).catch(() => undefined));
+      if (!page || !data) throw gone(externalId);
+      const parsed = await renderMkDocsPage(project, page, data);
+      return {
+        data: Buffer.from(JSON.stringify(parsed)),
+        mediaType: PARSED_JSON_MEDIA_TYPE,
+        fileName: externalId,
+        title: parsed.title,
+        url: page.url,
+        version: mkdocsVersion(await readMkDocsConfig(root), data, page),
+        warnings: parsed.warnings ?? [],
+      };
+    }
+    const path = join(root, externalId);
+    if (!path.startsWith(root + sep)) throw gone(externalId);
+    let data: Buffer;
+    try {
+      data = await readFile(path);
+    } catch {
+      throw gone(externalId);
+    }
+    return {
+      data,
+      mediaType: detectMediaType(basename(externalId), data).mediaType,
+      fileName: externalId,
+      version: hash(data),
+      warnings: [],
+    };
+  }
+
+  /** The folder to read and its format (AUTO resolved). */
+  private async open(source: Source): Promise<{ root: string; format: FolderFormat }> {
+    const folder = source.folder;
+    if (!folder) throw new Error(`source ${source.id} is not a folder source`);
+    const root = folder.archiveBlobKey
+      ? await this.unpack(source)
+      : await resolveAllowedPath(folder.path ?? '', this.config.roots);
+    let format = folder.format;
+    const isFile = (await stat(root)).isFile();
+    if (format === FolderFormat.AUTO) {
+      if (isFile) format = FolderFormat.COMBINED_MARKDOWN;
+      else if (existsSync(join(root, 'mkdocs.yml')) || existsSync(join(root, 'mkdocs.yaml')))
+        format = FolderFormat.MKDOCS;
+      else format = FolderFormat.FILES;
+    }
+    if (isFile !== (format === FolderFormat.COMBINED_MARKDOWN)) {
+      throw new PermanentDocumentError(
+        TroveErrorCode.BadRequest,
+        format === FolderFormat.COMBINED_MARKDOWN
+          ? `${folder.path ?? folder.archiveFileName} is a folder: COMBINED_MARKDOWN needs one Markdown file`
+          : `${folder.path} is a file: ${format} needs a folder`,
+      );
+    }
+    return { root, format };
+  }
+
+  private async project(root: string, source: Source, fresh: boolean): Promise<MkDocsProject> {
+    const cached = this.projects.get(root);
+    if (!fresh && cached && Date.now() - cached.at < 60_000) return cached.project;
+    const project = await readMkDocsProject(root);
+    if (source.folder?.siteUrl) rebase(project, source.folder.siteUrl);
+    this.projects.set(root, { at: Date.now(), project });
+    return project;
+  }
+
+  private async sections(file: string) {
+    const markdown = await readFile(file, 'utf8');
+    const name = basename(file);
+    return splitCombinedMarkdown(name, markdown).map((section) => ({
+      ...section,
+      externalId: `${name}#${section.anchor ?? `section-${section.order}`}`,
+    }));
+  }
+
+  /**
+   * Unpacks an uploaded archive (safely: see readZip) into `<cacheDir>/<source>/<hash>`, once per
+   * archive version and worker machine. A single top-level folder in the zip is the root.
+   */
+  private async unpack(source: Source): Promise<string> {
+    const folder = source.folder!;
+    const base = resolve(this.config.cacheDir, source.id);
+    const target = join(base, folder.archiveHash!.slice(0, 16));
+    if (!existsSync(target)) {
+      const entries = await readZip(await this.blobs.get(folder.archiveBlobKey!), {
+        limits: DEFAULT_ZIP_LIMITS,
+      });
+      const staging = `${target}.${randomUUID()}.tmp`;
+      for (const entry of entries) {
+        const path = resolve(staging, entry.path);
+        if (!path.startsWith(staging + sep)) continue; // readZip refuses such paths; belt and braces
+        await mkdir(dirname(path), { recursive: true });
+        await writeFile(path, entry.data);
+      }
+      await mkdir(staging, { recursive: true });
+      await rename(staging, target).catch(async (error) => {
+        // Another activity unpacked the same version first.
+        await rm(staging, { recursive: true, force: true });
+        if (!existsSync(target)) throw error;
+      });
+      for (const old of await readdir(base)) {
+        if (join(base, old) !== target && !old.endsWith('.tmp'))
+          await rm(join(base, old), { recursive: true, force: true });
+      }
+    }
+    const top = (await readdir(target, { withFileTypes: true })).filter(
+      (e) => !e.name.startsWith('.') && e.name !== '__MACOSX',
+    );
+    return top.length === 1 && top[0].isDirectory() ? join(target, top[0].name) : target;
+  }
+}
+
+/** Supported files under `root`, sorted, as posix paths; hidden and build folders skipped. */
+async function walk(root: string): Promise<{ files: string[]; ignored: number }> {
+  const files: string[] = [];
+  let ignored = 0;
+  const pending = [root];
+  while (pending.length) {
+    const dir = pending.pop()!;
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      if (entry.name.startsWith('.')) continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!IGNORED_DIRECTORIES.has(entry.name)) pending.push(path);
+      } else if (entry.isFile()) {
+        if (SUPPORTED_EXTENSIONS.has(extname(entry.name).toLowerCase()))
+          files.push(relative(root, path).split(sep).join('/'));
+        else ignored++;
+        if (files.length > MAX_FILES) {
+          throw new PermanentDocumentError(
+            TroveErrorCode.BadRequest,
+            `the folder has more than ${MAX_FILES} supported files; point the source at a smaller folder`,
+          );
+        }
+      }
+    }
+  }
+  return { files: files.sort(), ignored };
+}
+
+async function readMkDocsConfig(root: string): Promise<string> {
+  for (const name of ['mkdocs.yml', 'mkdocs.yaml']) {
+    try {
+      return await readFile(join(root, name), 'utf8');
+    } catch {
+      // try the other name
+    }
+  }
+  return '';
+}
+
+/** A page changes when its text, its place in the nav, its URL or the site configuration does. */
+function mkdocsVersion(config: string, data: Buffer, page: MkDocsProject['pages'][number]): string {
+  return hash(config, data, page.url, page.navTitle ?? '', page.navPath.join('\u0000'));
+}
+
+function rebase(project: MkDocsProject, siteUrl: string): void {
+  const base = siteUrl.endsWith('/') ? siteUrl : `${siteUrl}/`;
+  const old = project.siteUrl
+    ? project.siteUrl.endsWith('/')
+      ? project.siteUrl
+      : `${project.siteUrl}/`
+    : '/';
+  for (const page of project.pages) {
+    const path = page.url.startsWith(old) ? page.url.slice(old.length) : page.url.replace(/^\//, '');
+    page.url = new URL(path, base).toString();
+  }
+}
+
+function hash(...parts: (string | Buffer)[]): string {
+  const h = createHash('sha256');
+  for (const part of parts) h.update(part).update('\u0000');
+  return h.digest('hex');
+}
+
+function gone(externalId: string): ApplicationFailure {
+  return ApplicationFailure.create({
+    nonRetryable: true,
+    type: SOURCE_ITEM_GONE,
+    message: `${externalId} is no longer in the folder`,
+  });
+}

@@ -1,0 +1,192 @@
+import { describe, expect, it } from 'vitest';
+import { TroveErrorCode } from '@trove/domain';
+import { DEFAULT_ZIP_LIMITS, listZip, openZip, readZip, verifyZip, type ZipLimits } from './safe-zip';
+import { buildZip, patchEntry } from './zip-fixtures.testing';
+
+const MiB = 1024 * 1024;
+
+async function refusal(
+  promise: Promise<unknown>,
+): Promise<{ code: string; message: string; permanent: boolean }> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as { code: string; message: string; permanent: boolean };
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('safe zip reading', () => {
+  it('lists entries and reads the selected regular files', async () => {
+    const zip = await buildZip([
+      { path: 'docs/' },
+      { path: 'docs/a.md', data: '# A\n' },
+      { path: 'docs/b.txt', data: 'bee', compress: false },
+      { path: 'image.png', data: Buffer.alloc(64, 7) },
+    ]);
+    const entries = await listZip(zip);
+    expect(entries.map((e) => [e.path, e.isDirectory, e.uncompressedSize])).toEqual([
+      ['docs/', true, 0],
+      ['docs/a.md', false, 4],
+      ['docs/b.txt', false, 3],
+      ['image.png', false, 64],
+    ]);
+    const files = await readZip(zip, { select: (path) => path.startsWith('docs/') });
+    expect(files.map((f) => [f.path, f.data.toString('utf8')])).toEqual([
+      ['docs/a.md', '# A\n'],
+      ['docs/b.txt', 'bee'],
+    ]);
+    const opened = await openZip(zip);
+    expect(opened.has('docs/a.md')).toBe(true);
+    expect(opened.has('docs/')).toBe(false);
+    await expect(opened.read('missing.txt')).rejects.toMatchObject({ code: TroveErrorCode.CorruptDocument });
+  });
+
+  it('has sane default limits', () => {
+    expect(DEFAULT_ZIP_LIMITS).toEqual({
+      maxEntries: 10_000,
+      maxTotalBytes: 512 * MiB,
+      maxEntryBytes: 100 * MiB,
+      maxRatio: 200,
+    });
+  });
+
+  it.each([
+    ['aa/evil.txt', '../evil.txt', /unsafe entry path "\.\.\/evil\.txt"/],
+    ['xx/yy/e.txt', 'xx/../e.txt', /\(invalid relative path\)/],
+    ['xetc/passwd', '/etc/passwd', /unsafe entry path "\/etc\/passwd" \(absolute path\)/],
+    ['c_/windows', 'C:/windows', /absolute path/],
+    ['dir_evil.txt', 'dir\\evil.txt', /unsafe entry path "dir\\evil\.txt"/],
+  ])('refuses the zip-slip path %s → %s', async (honest, evil, message) => {
+    const zip = patchEntry(
+      await buildZip([
+        { path: 'ok.txt', data: 'ok' },
+        { path: honest, data: 'x' },
+      ]),
+      honest,
+      {
+        name: evil,
+      },
+    );
+    const error = await refusal(readZip(zip, { archiveName: 'upload.zip' }));
+    expect(error).toMatchObject({ code: TroveErrorCode.UnsafeArchive, permanent: true });
+    expect(error.message).toContain('upload.zip was refused');
+    expect(error.message).toMatch(message);
+  });
+
+  it('refuses more entries than allowed, before reading them', async () => {
+    const zip = await buildZip(Array.from({ length: 12 }, (_, i) => ({ path: `f${i}.txt`, data: 'x' })));
+    const limits: ZipLimits = { ...DEFAULT_ZIP_LIMITS, maxEntries: 10 };
+    await expect(listZip(zip, limits, 'many.zip')).rejects.toMatchObject({
+      code: TroveErrorCode.UnsafeArchive,
+      message: 'many.zip was refused: has 12 entries; the limit is 10',
+    });
+  });
+
+  it('refuses a zip bomb by its compression ratio without inflating it', async () => {
+    const zip = await buildZip([{ path: 'zeros.bin', data: Buffer.alloc(40 * MiB) }]);
+    expect(zip.length).toBeLessThan(100 * 1024);
+    const started = Date.now();
+    const error = await refusal(readZip(zip, { archiveName: 'bomb.zip' }));
+    expect(error.code).toBe(TroveErrorCode.UnsafeArchive);
+    expect(error.message).toMatch(
+      /the entry "zeros\.bin" expands \d+ times .*the limit is 200 \(a zip bomb\?\)/,
+    );
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('counts the bytes actually inflated: a header that lies about the size is caught while reading', async () => {
+    const honest = await buildZip([{ path: 'liar.bin', data: Buffer.alloc(8 * MiB, 1) }]);
+    const zip = patchEntry(honest, 'liar.bin', { uncompressedSize: 1000 });
+    // The headers now pass every check (1000 bytes, tiny ratio); only inflating shows the truth.
+    expect((await listZip(zip))[0].uncompressedSize).toBe(1000);
+    const error = await refusal(readZip(zip, { archiveName: 'liar.zip' }));
+    expect(error.code).toBe(TroveErrorCode.UnsafeArchive);
+    expect(error.message).toMatch(
+      /liar\.zip was refused: the entry "liar\.bin" expands to more than its declared size/,
+    );
+  });
+
+  it('refuses declared sizes beyond the per-entry and total caps', async () => {
+    const zip = await buildZip([
+      { path: 'a.bin', data: Buffer.alloc(600 * 1024, 1) },
+      { path: 'b.bin', data: Buffer.alloc(600 * 1024, 2) },
+    ]);
+    const perEntry = { ...DEFAULT_ZIP_LIMITS, maxEntryBytes: 512 * 1024 };
+    await expect(listZip(zip, perEntry)).rejects.toThrow(
+      /the entry "a\.bin" expands to 600\.0 KiB; the limit is/,
+    );
+    const total = { ...DEFAULT_ZIP_LIMITS, maxTotalBytes: 1024 * 1024 };
+    await expect(listZip(zip, total)).rejects.toThrow(
+      /expands to more than 1 MiB \(the limit\), reached at entry "b\.bin"/,
+    );
+  });
+
+  it('refuses symbolic links and other non-regular entries', async () => {
+    const zip = await buildZip([
+      { path: 'readme.txt', data: 'hi' },
+      { path: 'link', data: '/etc/passwd', mode: 0o120777 },
+    ]);
+    await expect(listZip(zip, DEFAULT_ZIP_LIMITS, 'links.zip')).rejects.toMatchObject({
+      code: TroveErrorCode.UnsafeArchive,
+      message: 'links.zip was refused: the entry "link" is a symbolic link',
+    });
+    const fifo = await buildZip([{ path: 'pipe', data: '', mode: 0o010644 }]);
+    await expect(listZip(fifo)).rejects.toThrow(/"pipe" is not a regular file/);
+  });
+
+  it('reports truncated, corrupt and non-zip input as CORRUPT_DOCUMENT with the reason', async () => {
+    const zip = await buildZip([{ path: 'a.txt', data: 'some text '.repeat(100) }]);
+    const truncated = zip.subarray(0, zip.length - 30);
+    const error = await refusal(readZip(truncated, { archiveName: 'cut.zip' }));
+    expect(error.code).toBe(TroveErrorCode.CorruptDocument);
+    expect(error.message).toMatch(/^cut\.zip is not a readable zip archive: End of central directory record/);
+
+    await expect(readZip(Buffer.from('just some text'))).rejects.toMatchObject({
+      code: TroveErrorCode.CorruptDocument,
+    });
+    await expect(readZip(Buffer.alloc(0))).rejects.toMatchObject({ code: TroveErrorCode.CorruptDocument });
+
+    // Damage the deflate stream itself: the central directory is intact, inflating fails.
+    const damaged = Buffer.from(zip);
+    damaged.fill(0xff, 36, 44);
+    const inflateError = await refusal(readZip(damaged, { archiveName: 'bad.zip' }));
+    expect(inflateError.code).toBe(TroveErrorCode.CorruptDocument);
+    expect(inflateError.message).toMatch(/^bad\.zip: the entry "a\.txt" cannot be read: /);
+  });
+
+  it('refuses to read encrypted entries with a clear error', async () => {
+    const zip = patchEntry(await buildZip([{ path: 'secret.txt', data: 'x' }]), 'secret.txt', { flags: 0x1 });
+    const [entry] = await listZip(zip);
+    expect(entry.encrypted).toBe(true);
+    await expect(readZip(zip, { archiveName: 'locked.zip' })).rejects.toMatchObject({
+      code: TroveErrorCode.EncryptedDocument,
+      message: expect.stringMatching(/locked\.zip.*"secret\.txt".*encrypted/),
+    });
+  });
+
+  it('refuses duplicate paths', async () => {
+    const zip = patchEntry(
+      await buildZip([
+        { path: 'a.txt', data: '1' },
+        { path: 'b.txt', data: '2' },
+      ]),
+      'b.txt',
+      { name: 'a.txt' },
+    );
+    await expect(listZip(zip)).rejects.toThrow(/contains the entry "a\.txt" twice/);
+  });
+
+  it('verifies by inflating everything without keeping it', async () => {
+    const zip = await buildZip([{ path: 'a.txt', data: 'hello' }]);
+    await expect(verifyZip(zip)).resolves.toHaveLength(1);
+    const liar = patchEntry(
+      await buildZip([{ path: 'big.bin', data: Buffer.alloc(4 * MiB, 3) }]),
+      'big.bin',
+      {
+        uncompressedSize: 10,
+      },
+    );
+    await expect(verifyZip(liar)).rejects.toMatchObject({ code: TroveErrorCode.UnsafeArchive });
+  });
+});

@@ -1,0 +1,351 @@
+import yauzl from 'yauzl';
+import type { Entry, ZipFile } from 'yauzl';
+import { PermanentDocumentError, TroveErrorCode } from '@trove/domain';
+
+const MiB = 1024 * 1024;
+
+/** Caps applied to an archive before and while it is expanded. */
+export interface ZipLimits {
+  /** Entries in the central directory, directories included. */
+  maxEntries: number;
+  /** Expanded bytes of all entries together (declared in the headers, and actually inflated). */
+  maxTotalBytes: number;
+  /** Expanded bytes of one entry. */
+  maxEntryBytes: number;
+  /** Expanded size / compressed size, per entry and for the whole archive (zip bombs). */
+  maxRatio: number;
+}
+
+/** Generous enough for large EPUBs, DOCX files and folder uploads; small enough to refuse bombs. */
+export const DEFAULT_ZIP_LIMITS: Readonly<ZipLimits> = Object.freeze({
+  maxEntries: 10_000,
+  maxTotalBytes: 512 * MiB,
+  maxEntryBytes: 100 * MiB,
+  maxRatio: 200,
+});
+
+/**
+ * The compression ratio is only judged above this many expanded bytes: small, very repetitive
+ * files (a run of spaces, an empty XML skeleton) legitimately compress more than 200:1.
+ */
+const RATIO_MIN_BYTES = 1 * MiB;
+
+/** One entry of an archive, as its central directory declares it. */
+export interface ZipEntryInfo {
+  /** Forward-slash path inside the archive; directories end with `/`. */
+  path: string;
+  compressedSize: number;
+  uncompressedSize: number;
+  isDirectory: boolean;
+  /** Encrypted with ZIP traditional encryption: it cannot be read. */
+  encrypted: boolean;
+}
+
+/** A regular file read from an archive. */
+export interface ZipFileData {
+  path: string;
+  data: Buffer;
+}
+
+export interface ZipOptions {
+  limits?: ZipLimits;
+  /** Named in error messages, e.g. the uploaded file name. */
+  archiveName?: string;
+}
+
+export interface ReadZipOptions extends ZipOptions {
+  /** Which regular files to read (all when omitted); the others are never inflated. */
+  select?: (path: string) => boolean;
+}
+
+/** An archive whose central directory passed the checks; entries are inflated on demand. */
+export interface SafeZip {
+  readonly entries: readonly ZipEntryInfo[];
+  /** Whether a regular file with this exact path exists. */
+  has(path: string): boolean;
+  /**
+   * Inflates one regular file, counting bytes as they come: the read is aborted as soon as
+   * the entry or the archive-wide cap is crossed, whatever the headers said.
+   */
+  read(path: string): Promise<Buffer>;
+  /**
+   * Inflates every regular file and throws the data away: proves that the archive expands within
+   * the limits before it is handed to a library that would inflate it without limits.
+   */
+  verifyAll(): Promise<void>;
+}
+
+/** Lists an archive's entries after checking paths, entry types, counts and declared sizes. */
+export async function listZip(
+  data: Buffer,
+  limits: ZipLimits = DEFAULT_ZIP_LIMITS,
+  archiveName = 'archive',
+): Promise<ZipEntryInfo[]> {
+  const zip = await openZip(data, { limits, archiveName });
+  return [...zip.entries];
+}
+
+/** Reads the selected regular files (all by default), with every check of {@link openZip}. */
+export async function readZip(data: Buffer, options: ReadZipOptions = {}): Promise<ZipFileData[]> {
+  const zip = await openZip(data, options);
+  const files: ZipFileData[] = [];
+  for (const entry of zip.entries) {
+    if (entry.isDirectory || (options.select && !options.select(entry.path))) continue;
+    files.push({ path: entry.path, data: await zip.read(entry.path) });
+  }
+  return files;
+}
+
+/** Opens the archive and inflates every regular file without keeping it: see {@link SafeZip.verifyAll}. */
+export async function verifyZip(data: Buffer, options: ZipOptions = {}): Promise<ZipEntryInfo[]> {
+  const zip = await openZip(data, options);
+  await zip.verifyAll();
+  return [...zip.entries];
+}
+
+/**
+ * Opens an archive held in memory. Refuses with UNSAFE_ARCHIVE: zip-slip paths (absolute, drive
+ * letters, `..` segments, backslashes), duplicate paths, symlinks and device entries, more entries
+ * than allowed, declared sizes or compression ratios beyond the limits. A truncated or broken
+ * archive is CORRUPT_DOCUMENT with yauzl's reason; reading an encrypted entry is ENCRYPTED_DOCUMENT.
+ */
+export async function openZip(data: Buffer, options: ZipOptions = {}): Promise<SafeZip> {
+  const limits = options.limits ?? DEFAULT_ZIP_LIMITS;
+  const name = options.archiveName ?? 'archive';
+  const zipfile = await fromBuffer(data, name);
+  if (zipfile.entryCount > limits.maxEntries) {
+    throw unsafe(name, `has ${zipfile.entryCount} entries; the limit is ${limits.maxEntries}`);
+  }
+  const rawEntries = await readEntries(zipfile, name, limits.maxEntries);
+
+  const entries: ZipEntryInfo[] = [];
+  const byPath = new Map<string, Entry>();
+  let declaredTotal = 0;
+  let compressedTotal = 0;
+  for (const entry of rawEntries) {
+    const path = entry.fileName;
+    checkPath(name, path);
+    const isDirectory = path.endsWith('/');
+    checkEntryType(name, entry, isDirectory);
+    if (byPath.has(path)) throw unsafe(name, `contains the entry "${path}" twice`);
+    byPath.set(path, entry);
+    if (!isDirectory) {
+      checkDeclaredSize(name, entry, limits);
+      declaredTotal += entry.uncompressedSize;
+      compressedTotal += entry.compressedSize;
+      if (declaredTotal > limits.maxTotalBytes) {
+        throw unsafe(
+          name,
+          `expands to more than ${formatBytes(limits.maxTotalBytes)} (the limit), reached at entry "${path}"`,
+        );
+      }
+    }
+    entries.push({
+      path,
+      compressedSize: entry.compressedSize,
+      uncompressedSize: entry.uncompressedSize,
+      isDirectory,
+      encrypted: entry.isEncrypted(),
+    });
+  }
+  if (declaredTotal > RATIO_MIN_BYTES && declaredTotal / Math.max(compressedTotal, 1) > limits.maxRatio) {
+    throw unsafe(
+      name,
+      `expands ${Math.round(declaredTotal / Math.max(compressedTotal, 1))} times (${formatBytes(declaredTotal)}); ` +
+        `the limit is ${limits.maxRatio} (a zip bomb?)`,
+    );
+  }
+
+  let inflatedTotal = 0;
+  const read = async (path: string, discard = false): Promise<Buffer> => {
+    const entry = byPath.get(path);
+    if (!entry || path.endsWith('/')) {
+      throw new PermanentDocumentError(TroveErrorCode.CorruptDocument, `${name} has no file "${path}"`);
+    }
+    if (entry.isEncrypted()) {
+      throw new PermanentDocumentError(
+        TroveErrorCode.EncryptedDocument,
+        `${name}: the entry "${path}" is encrypted (password-protected); it cannot be read`,
+      );
+    }
+    const budget = Math.min(limits.maxEntryBytes, limits.maxTotalBytes - inflatedTotal);
+    return inflate(zipfile, entry, name, limits, budget, discard, (bytes) => {
+      inflatedTotal += bytes;
+    });
+  };
+  return {
+    entries,
+    has: (path) => byPath.has(path) && !path.endsWith('/'),
+    read: (path) => read(path),
+    verifyAll: async () => {
+      for (const entry of entries) {
+        if (!entry.isDirectory) await read(entry.path, true);
+      }
+    },
+  };
+}
+
+function fromBuffer(data: Buffer, name: string): Promise<ZipFile> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(
+      data,
+      { lazyEntries: true, validateEntrySizes: true, strictFileNames: true, decodeStrings: true },
+      (error, zipfile) => (error ? reject(zipError(name, error)) : resolve(zipfile)),
+    );
+  });
+}
+
+function readEntries(zipfile: ZipFile, name: string, maxEntries: number): Promise<Entry[]> {
+  return new Promise((resolve, reject) => {
+    const entries: Entry[] = [];
+    zipfile.on('entry', (entry: Entry) => {
+      entries.push(entry);
+      // The end-of-central-directory count was checked, but do not trust it to bound the loop.
+      if (entries.length > maxEntries) {
+        zipfile.close();
+        reject(unsafe(name, `has more than ${maxEntries} entries (the limit)`));
+        return;
+      }
+      zipfile.readEntry();
+    });
+    zipfile.once('end', () => resolve(entries));
+    zipfile.once('error', (error: Error) => reject(zipError(name, error)));
+    zipfile.readEntry();
+  });
+}
+
+/** yauzl already rejects these with strictFileNames; checked again so the rule holds on its own. */
+function checkPath(name: string, path: string): void {
+  let reason: string | undefined;
+  if (path.length === 0) reason = 'empty path';
+  else if (path.includes('\0')) reason = 'NUL byte in the path';
+  else if (path.includes('\\')) reason = 'backslash in the path';
+  else if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) reason = 'absolute path';
+  else if (path.split('/').includes('..')) reason = '".." path segment';
+  if (reason) throw unsafe(name, `unsafe entry path "${path}" (${reason})`);
+}
+
+const S_IFMT = 0o170000;
+const S_IFREG = 0o100000;
+const S_IFDIR = 0o040000;
+const S_IFLNK = 0o120000;
+
+function checkEntryType(name: string, entry: Entry, isDirectory: boolean): void {
+  // Unix tools store the file mode in the high 16 bits of the external attributes; 0 means unknown.
+  const type = (entry.externalFileAttributes >>> 16) & S_IFMT;
+  if (type === 0 || type === S_IFREG || (type === S_IFDIR && isDirectory)) return;
+  if (type === S_IFLNK) throw unsafe(name, `the entry "${entry.fileName}" is a symbolic link`);
+  throw unsafe(name, `the entry "${entry.fileName}" is not a regular file (mode 0${type.toString(8)})`);
+}
+
+function checkDeclaredSize(name: string, entry: Entry, limits: ZipLimits): void {
+  const path = entry.fileName;
+  if (entry.uncompressedSize > limits.maxEntryBytes) {
+    throw unsafe(
+      name,
+      `the entry "${path}" expands to ${formatBytes(entry.uncompressedSize)}; ` +
+        `the limit is ${formatBytes(limits.maxEntryBytes)}`,
+    );
+  }
+  const ratio = entry.uncompressedSize / Math.max(entry.compressedSize, 1);
+  if (entry.uncompressedSize > RATIO_MIN_BYTES && ratio > limits.maxRatio) {
+    throw unsafe(
+      name,
+      `the entry "${path}" expands ${Math.round(ratio)} times ` +
+        `(${formatBytes(entry.compressedSize)} to ${formatBytes(entry.uncompressedSize)}); ` +
+        `the limit is ${limits.maxRatio} (a zip bomb?)`,
+    );
+  }
+}
+
+function inflate(
+  zipfile: ZipFile,
+  entry: Entry,
+  name: string,
+  limits: ZipLimits,
+  budget: number,
+  discard: boolean,
+  onBytes: (bytes: number) => void,
+): Promise<Buffer> {
+  const path = entry.fileName;
+  return new Promise((resolve, reject) => {
+    zipfile.openReadStream(entry, (error, stream) => {
+      if (error) return reject(zipError(name, error, path));
+      const chunks: Buffer[] = [];
+      let bytes = 0;
+      let settled = false;
+      const fail = (failure: Error) => {
+        if (settled) return;
+        settled = true;
+        stream.destroy();
+        reject(failure);
+      };
+      stream.on('data', (chunk: Buffer) => {
+        if (settled) return;
+        bytes += chunk.length;
+        onBytes(chunk.length);
+        if (bytes > budget) {
+          const what =
+            budget < limits.maxEntryBytes
+              ? `the archive expands to more than ${formatBytes(limits.maxTotalBytes)} (the limit)`
+              : `the entry expands to more than ${formatBytes(limits.maxEntryBytes)} (the limit)`;
+          return fail(unsafe(name, `reading "${path}": ${what}`));
+        }
+        if (bytes > RATIO_MIN_BYTES && bytes / Math.max(entry.compressedSize, 1) > limits.maxRatio) {
+          return fail(
+            unsafe(name, `reading "${path}": it expands more than ${limits.maxRatio} times (a zip bomb?)`),
+          );
+        }
+        if (!discard) chunks.push(chunk);
+      });
+      stream.once('error', (streamError: Error) => fail(zipError(name, streamError, path)));
+      stream.once('end', () => {
+        if (settled) return;
+        settled = true;
+        resolve(discard ? Buffer.alloc(0) : Buffer.concat(chunks, bytes));
+      });
+    });
+  });
+}
+
+const UNSAFE_PATH = /^(absolute path|invalid relative path|invalid characters in fileName): (.*)$/s;
+
+/** Turns a yauzl or zlib error into a permanent error that names the archive and the entry. */
+function zipError(name: string, error: Error, path?: string): PermanentDocumentError {
+  const reason = error.message;
+  const where = path ? `${name}: the entry "${path}"` : name;
+  const unsafePath = UNSAFE_PATH.exec(reason);
+  if (unsafePath) return unsafe(name, `unsafe entry path "${unsafePath[2]}" (${unsafePath[1]})`);
+  if (/too many bytes in the stream/.test(reason)) {
+    return unsafe(name, `the entry "${path}" expands to more than its declared size (${reason})`);
+  }
+  if (/encrypt/i.test(reason)) {
+    return new PermanentDocumentError(
+      TroveErrorCode.EncryptedDocument,
+      `${where} is encrypted and cannot be read (${reason})`,
+      error,
+    );
+  }
+  if (/unsupported compression method/.test(reason)) {
+    return new PermanentDocumentError(
+      TroveErrorCode.ParseFailed,
+      `${where} uses a compression method Trove cannot read (${reason}); only stored and deflate are supported`,
+      error,
+    );
+  }
+  return new PermanentDocumentError(
+    TroveErrorCode.CorruptDocument,
+    path ? `${where} cannot be read: ${reason}` : `${name} is not a readable zip archive: ${reason}`,
+    error,
+  );
+}
+
+function unsafe(name: string, detail: string): PermanentDocumentError {
+  return new PermanentDocumentError(TroveErrorCode.UnsafeArchive, `${name} was refused: ${detail}`);
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= MiB) return `${(bytes / MiB).toFixed(bytes % MiB === 0 ? 0 : 1)} MiB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${bytes} bytes`;
+}

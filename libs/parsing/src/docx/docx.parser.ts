@@ -1,0 +1,144 @@
+import { basename, extname } from 'node:path';
+import mammoth from 'mammoth';
+import type { ParsedDocument, ParseInput, Parser } from '@trove/domain';
+import { PermanentDocumentError, TroveErrorCode } from '@trove/domain';
+import { DEFAULT_ZIP_LIMITS, openZip, type SafeZip, type ZipLimits } from '../archive/safe-zip';
+import { decodeMarkup } from '../html/decode-html';
+import { htmlToBlocks, isElement, textContent } from '../html/html-blocks';
+import { loadHtml, loadXml } from '../html/load-markup';
+
+export const DOCX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+
+/** Compound File Binary (OLE2): legacy .doc files, and .docx files saved with a password. */
+const OLE_SIGNATURE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+const MAX_WARNINGS = 20;
+const TITLE_CLASS = 'docx-title';
+
+/**
+ * Mammoth maps Word's Heading 1–6 styles to h1–h6 by default. The Title style becomes the
+ * document title rather than a heading: it would otherwise sit beside Heading 1 sections instead
+ * of above them.
+ */
+const STYLE_MAP = [
+  `p[style-name='Title'] => h1.${TITLE_CLASS}:fresh`,
+  `p.Title => h1.${TITLE_CLASS}:fresh`,
+  "p[style-name='Subtitle'] => p:fresh",
+  'p.Subtitle => p:fresh',
+];
+
+/**
+ * Word documents (.docx): the archive is checked and fully inflated under safe-zip's limits first
+ * (mammoth's jszip would inflate a bomb without limit), then mammoth converts it to HTML, which
+ * {@link htmlToBlocks} turns into blocks with heading paths. Mammoth's warnings become `warnings`.
+ */
+export class DocxParser implements Parser {
+  readonly mediaTypes = [DOCX_MEDIA_TYPE] as const;
+
+  constructor(private readonly limits: ZipLimits = DEFAULT_ZIP_LIMITS) {}
+
+  async parse(input: ParseInput): Promise<ParsedDocument> {
+    const name = input.fileName;
+    if (input.data.length === 0) {
+      throw new PermanentDocumentError(TroveErrorCode.EmptyDocument, `${name} is empty (0 bytes)`);
+    }
+    refuseOleFile(name, input.data);
+    const zip = await openZip(input.data, { limits: this.limits, archiveName: name });
+    if (!zip.has('[Content_Types].xml') || !zip.entries.some((entry) => entry.path.startsWith('word/'))) {
+      throw new PermanentDocumentError(
+        TroveErrorCode.ParseFailed,
+        `${name} is not a Word document: it is a zip archive without word/ parts or [Content_Types].xml`,
+      );
+    }
+    await zip.verifyAll();
+    const properties = await coreProperties(zip, name);
+
+    let result: Awaited<ReturnType<typeof mammoth.convertToHtml>>;
+    try {
+      result = await mammoth.convertToHtml(
+        { buffer: input.data },
+        {
+          styleMap: STYLE_MAP,
+          ignoreEmptyParagraphs: true,
+          // Images carry no text; keep their alt text but never decode them.
+          convertImage: mammoth.images.imgElement(async () => ({ src: '' })),
+        },
+      );
+    } catch (error) {
+      // Mammoth's XML reader recurses: a document nested thousands of levels deep overflows the stack.
+      if (error instanceof RangeError) {
+        throw new PermanentDocumentError(
+          TroveErrorCode.ParseLimitExceeded,
+          `${name} is nested too deeply to read (${error.message})`,
+          error,
+        );
+      }
+      throw new PermanentDocumentError(
+        TroveErrorCode.CorruptDocument,
+        `${name} could not be read as a Word document: ${oneLine((error as Error).message)}`,
+        error,
+      );
+    }
+
+    const $ = loadHtml(result.value);
+    const titleHeading = $(`h1.${TITLE_CLASS}`).first();
+    const styledTitle = titleHeading[0] ? textContent(titleHeading[0]) : '';
+    titleHeading.remove();
+    const blocks = htmlToBlocks($('body')[0] ?? $.root()[0]);
+    if (blocks.length === 0) {
+      throw new PermanentDocumentError(TroveErrorCode.EmptyDocument, `${name} has no text content`);
+    }
+    const document: ParsedDocument = {
+      title: styledTitle || properties.title || basename(name, extname(name)),
+      metadata: properties,
+      blocks,
+    };
+    const warnings = mammothWarnings(result.messages);
+    if (warnings.length > 0) document.warnings = warnings;
+    return document;
+  }
+}
+
+function refuseOleFile(name: string, data: Buffer): void {
+  if (!data.subarray(0, OLE_SIGNATURE.length).equals(OLE_SIGNATURE)) return;
+  // Office writes a password-protected .docx as an OLE file holding an "EncryptedPackage" stream.
+  if (data.includes(Buffer.from('EncryptedPackage', 'utf16le'))) {
+    throw new PermanentDocumentError(
+      TroveErrorCode.EncryptedDocument,
+      `${name} is password-protected; save it without a password and upload it again`,
+    );
+  }
+  throw new PermanentDocumentError(
+    TroveErrorCode.ParseFailed,
+    `${name} is a legacy Word 97–2003 (.doc) file, not .docx; save it as .docx and upload it again`,
+  );
+}
+
+/** Title and author from docProps/core.xml, when Word filled them in. */
+async function coreProperties(zip: SafeZip, name: string): Promise<Record<string, string>> {
+  const metadata: Record<string, string> = {};
+  if (!zip.has('docProps/core.xml')) return metadata;
+  const $ = loadXml(decodeMarkup(`${name}: docProps/core.xml`, await zip.read('docProps/core.xml')).text);
+  for (const [element, key] of [
+    ['dc:title', 'title'],
+    ['dc:creator', 'creator'],
+    ['dc:language', 'language'],
+  ] as const) {
+    const el = $('*')
+      .toArray()
+      .find((node) => isElement(node) && node.name.toLowerCase() === element);
+    const value = el ? textContent(el) : '';
+    if (value) metadata[key] = value;
+  }
+  return metadata;
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}
+
+function mammothWarnings(messages: { message: string }[]): string[] {
+  const unique = [...new Set(messages.map((m) => m.message.replace(/\s+/g, ' ').trim()).filter(Boolean))];
+  if (unique.length <= MAX_WARNINGS) return unique;
+  return [...unique.slice(0, MAX_WARNINGS), `… and ${unique.length - MAX_WARNINGS} more warnings`];
+}

@@ -1,0 +1,177 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { isTroveError, TroveErrorCode } from '@trove/domain';
+import { buildZip, patchEntry } from './archive/zip-fixtures.testing';
+import { detectMediaType, MEDIA_TYPES } from './detect';
+import { ParseSandbox } from './sandbox/parse-sandbox';
+
+/**
+ * The corpus of broken inputs: generated here, plus every real file of the shared documents.
+ * Each goes through the parse sandbox the worker uses; it must end in a parsed document or a
+ * permanent error with a readable reason — never a crash, a hang or a retryable failure.
+ */
+const DOCUMENTS = join(__dirname, '../../../../shared/datasets/documents');
+const TIMEOUT_MS = 60_000;
+const sandbox = new ParseSandbox({ timeoutMs: TIMEOUT_MS, maxMemoryMb: 768, threads: 2 });
+afterAll(() => sandbox.close());
+
+const PERMANENT_CODES = new Set<string>([
+  TroveErrorCode.EmptyDocument,
+  TroveErrorCode.UndecodableDocument,
+  TroveErrorCode.ParseFailed,
+  TroveErrorCode.NoTextLayer,
+  TroveErrorCode.EncryptedDocument,
+  TroveErrorCode.CorruptDocument,
+  TroveErrorCode.UnsafeArchive,
+  TroveErrorCode.ParseLimitExceeded,
+  TroveErrorCode.UnsupportedMediaType,
+]);
+
+interface Case {
+  name: string;
+  data: Buffer;
+  /** Parse as this type (what an upload under a misleading name would be routed to). */
+  mediaType?: string;
+  /** The error code expected, when the outcome is known; otherwise either outcome is fine. */
+  expect?: TroveErrorCode;
+}
+
+type Outcome =
+  { ok: true; blocks: number } | { ok: false; code: string; message: string; permanent: boolean };
+
+async function run(c: Case): Promise<Outcome> {
+  let mediaType = c.mediaType;
+  try {
+    mediaType ??= detectMediaType(c.name, c.data).mediaType;
+    const doc = await sandbox.parse({ fileName: c.name, mediaType, data: c.data });
+    return { ok: true, blocks: doc.blocks.length };
+  } catch (error) {
+    if (!isTroveError(error)) throw error;
+    return { ok: false, code: error.code, message: error.message, permanent: error.permanent };
+  }
+}
+
+function realFile(folder: string, name: string): Buffer {
+  return readFileSync(join(DOCUMENTS, folder, name));
+}
+
+async function generated(): Promise<Case[]> {
+  const pdf = realFile('pdf', 'pdflatex-outline.pdf');
+  const epub = realFile('epub', 'alice-in-wonderland-epub3.epub');
+  const random = Buffer.from(Array.from({ length: 50_000 }, (_, i) => (i * 7919 + 13) % 256));
+  const brokenXref = Buffer.from(
+    pdf.toString('latin1').replace(/startxref\s+\d+/, 'startxref\n999999999'),
+    'latin1',
+  );
+  const noXref = Buffer.from(
+    pdf.toString('latin1').replaceAll('xref', 'xxxx').replaceAll(' obj', ' 0bj'),
+    'latin1',
+  );
+  const bomb = await buildZip([
+    { path: 'mimetype', data: 'application/epub+zip', compress: false },
+    { path: 'OEBPS/zeros.xhtml', data: Buffer.alloc(300 * 1024 * 1024) },
+  ]);
+  const slip = patchEntry(
+    await buildZip([
+      { path: 'mimetype', data: 'application/epub+zip', compress: false },
+      { path: 'aa/evil.xhtml', data: '<html/>' },
+    ]),
+    'aa/evil.xhtml',
+    { name: '../evil.xhtml' },
+  );
+  return [
+    ...[
+      MEDIA_TYPES.pdf,
+      MEDIA_TYPES.epub,
+      MEDIA_TYPES.docx,
+      MEDIA_TYPES.html,
+      MEDIA_TYPES.markdown,
+      MEDIA_TYPES.plainText,
+    ].map((mediaType) => ({
+      name: `empty (${mediaType})`,
+      data: Buffer.alloc(0),
+      mediaType,
+      expect: TroveErrorCode.EmptyDocument,
+    })),
+    {
+      name: 'truncated-10.pdf',
+      data: pdf.subarray(0, pdf.length / 10),
+      expect: TroveErrorCode.CorruptDocument,
+    },
+    { name: 'truncated-50.pdf', data: pdf.subarray(0, pdf.length / 2) },
+    { name: 'broken-startxref.pdf', data: brokenXref },
+    { name: 'no-xref.pdf', data: noXref },
+    {
+      name: 'random-with-header.pdf',
+      data: Buffer.concat([Buffer.from('%PDF-1.7\n'), random]),
+      expect: TroveErrorCode.CorruptDocument,
+    },
+    {
+      name: 'binary.md',
+      data: random,
+      mediaType: MEDIA_TYPES.markdown,
+      expect: TroveErrorCode.UndecodableDocument,
+    },
+    { name: 'binary.html', data: random, mediaType: MEDIA_TYPES.html },
+    {
+      name: 'binary.epub',
+      data: random,
+      mediaType: MEDIA_TYPES.epub,
+      expect: TroveErrorCode.CorruptDocument,
+    },
+    {
+      name: 'binary.docx',
+      data: random,
+      mediaType: MEDIA_TYPES.docx,
+      expect: TroveErrorCode.CorruptDocument,
+    },
+    {
+      name: 'nested.html',
+      data: Buffer.from('<html><body>' + '<div>'.repeat(100_000) + 'deep text' + '</div>'.repeat(100_000)),
+    },
+    {
+      name: 'nested.md',
+      data: Buffer.from('> '.repeat(20_000) + 'deep quote\n' + '- '.repeat(5_000) + 'item'),
+    },
+    { name: 'one-line.md', data: Buffer.from('word '.repeat(2_000_000)) },
+    { name: 'one-line.txt', data: Buffer.from('слово '.repeat(1_000_000)) },
+    { name: 'one-line.html', data: Buffer.from('<p>' + 'word '.repeat(2_000_000) + '</p>') },
+    { name: 'bomb.epub', data: bomb, expect: TroveErrorCode.UnsafeArchive },
+    { name: 'slip.epub', data: slip, expect: TroveErrorCode.UnsafeArchive },
+    {
+      name: 'truncated.epub',
+      data: epub.subarray(0, epub.length / 2),
+      expect: TroveErrorCode.CorruptDocument,
+    },
+  ];
+}
+
+describe('robustness corpus', () => {
+  it('ends every generated broken input in a document or a permanent, readable error', async () => {
+    for (const c of await generated()) {
+      const started = Date.now();
+      const outcome = await run(c);
+      const label = `${c.name}: ${JSON.stringify(outcome).slice(0, 300)}`;
+      expect(Date.now() - started, label).toBeLessThan(TIMEOUT_MS);
+      if (c.expect) expect(outcome, label).toMatchObject({ ok: false, code: c.expect, permanent: true });
+      if (!outcome.ok) {
+        expect(outcome.permanent, label).toBe(true);
+        expect(PERMANENT_CODES.has(outcome.code), label).toBe(true);
+        expect(outcome.message.length, label).toBeGreaterThan(10);
+      }
+    }
+  }, 300_000);
+
+  it('parses or cleanly refuses every real shared document', async () => {
+    for (const folder of ['pdf', 'epub']) {
+      for (const name of readdirSync(join(DOCUMENTS, folder))) {
+        const outcome = await run({ name, data: realFile(folder, name) });
+        const label = `${folder}/${name}: ${JSON.stringify(outcome).slice(0, 300)}`;
+        if (outcome.ok) expect(outcome.blocks, label).toBeGreaterThan(0);
+        else
+          expect(outcome, label).toMatchObject({ permanent: true, message: expect.stringContaining(name) });
+      }
+    }
+  }, 300_000);
+});
