@@ -141,7 +141,7 @@ async function main() {
   const section = `## Files (PDF, EPUB, MkDocs)
 
 \`scripts/bench-files.ts\`, on the documents in \`../shared/datasets/documents\`. Chunking: ${TARGET} target
-tokens, ${OVERLAP} overlap, chunks under ${MIN} tokens merged with a neighbour of the same top-level section.
+tokens, ${OVERLAP} overlap, chunks under ${MIN} tokens merged into the next one of the same section or a subsection.
 
 ### PDF parse throughput
 

@@ -16,10 +16,11 @@ import { createEmbeddingProvider } from '@trove/embeddings';
 import { MarkdownParser } from '@trove/parsing';
 import { createElasticsearchClient, HybridSearch } from '@trove/search';
 import { LocalBlobStore } from '@trove/storage';
+import { sharedDatasets } from '@trove/testing';
 import { createWorker } from '../apps/worker/src/worker';
 
 const ROOT = join(__dirname, '..');
-const DATASETS = process.env.TROVE_DATASETS ?? join(ROOT, '..', 'shared', 'datasets');
+const DATASETS = sharedDatasets();
 const EN_QUERIES = Number(process.env.BENCH_EN_QUERIES ?? 40);
 const RU_QUERIES = Number(process.env.BENCH_RU_QUERIES ?? 40);
 const EN_DISTRACTORS = Number(process.env.BENCH_EN_DISTRACTORS ?? 40);

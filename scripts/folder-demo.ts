@@ -3,23 +3,10 @@
  * folder source, syncs it, and prints search hits with their citation links into the built site.
  */
 import { join } from 'node:path';
+import { gql } from './demo-client';
 
-const port = process.env.TROVE_API_PORT ?? '4000';
-const base = `http://127.0.0.1:${port}`;
-const headers = { 'X-API-Key': process.env.TROVE_ADMIN_API_KEY!, 'content-type': 'application/json' };
 const SITE = join(__dirname, '..', 'samples', 'handbook-site');
 const PROJECT_NAME = 'Quickstart sample';
-
-async function gql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const response = await fetch(`${base}/graphql`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await response.json()) as { data?: T; errors?: { message: string }[] };
-  if (body.errors?.length) throw new Error(body.errors.map((e) => e.message).join('; '));
-  return body.data!;
-}
 
 interface Run {
   status: string;

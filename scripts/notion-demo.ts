@@ -5,20 +5,7 @@
  * optional) it syncs a real workspace.
  */
 import { DEFAULT_IDS, DEFAULT_TOKEN } from '../test/notion-emulator/default-workspace';
-
-const base = `http://127.0.0.1:${process.env.TROVE_API_PORT ?? '4000'}`;
-const key = process.env.TROVE_ADMIN_API_KEY!;
-
-async function gql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const response = await fetch(`${base}/graphql`, {
-    method: 'POST',
-    headers: { 'X-API-Key': key, 'content-type': 'application/json' },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await response.json()) as { data?: T; errors?: { message: string }[] };
-  if (body.errors?.length) throw new Error(body.errors.map((e) => e.message).join('; '));
-  return body.data!;
-}
+import { base, gql } from './demo-client';
 
 interface Run {
   status: string;

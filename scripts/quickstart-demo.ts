@@ -4,24 +4,11 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { apiKey, base, gql } from './demo-client';
 
-const port = process.env.TROVE_API_PORT ?? '4000';
-const base = `http://127.0.0.1:${port}`;
-const key = process.env.TROVE_ADMIN_API_KEY!;
-const headers = { 'X-API-Key': key };
+const headers = { 'X-API-Key': apiKey };
 const SAMPLE_DIR = join(__dirname, '..', 'samples', 'quickstart');
 const PROJECT_NAME = 'Quickstart sample';
-
-async function gql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const response = await fetch(`${base}/graphql`, {
-    method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json' },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await response.json()) as { data?: T; errors?: { message: string }[] };
-  if (body.errors?.length) throw new Error(body.errors.map((e) => e.message).join('; '));
-  return body.data!;
-}
 
 interface Doc {
   id: string;
@@ -116,7 +103,7 @@ Trove is running:
   Temporal UI   ${temporalUi}
   Project id    ${projectId}
 Stop everything with: npm run stop`);
-  console.log(`Admin API key: ${key}`);
+  console.log(`Admin API key: ${apiKey}`);
 }
 
 main().catch((error) => {

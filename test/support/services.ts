@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@elastic/elasticsearch';
 import type { ApiConfig, WorkerConfig } from '@trove/config';
+import { sharedDocuments } from '@trove/testing';
 
 /** Where the local services of infra/local listen (same defaults as infra/local/env.sh). */
 export const ROOT = resolve(__dirname, '..', '..');
@@ -28,7 +29,7 @@ export async function dropIndices(prefix: string): Promise<void> {
 }
 
 /** Real documents shared by the team (PDFs, EPUBs, a MkDocs project); read-only, never copied into the repo. */
-export const SHARED_DOCUMENTS = resolve(__dirname, '../../../shared/datasets/documents');
+export const SHARED_DOCUMENTS = sharedDocuments();
 
 export function workerConfig(name: string, overrides: Partial<WorkerConfig> = {}): WorkerConfig {
   return {

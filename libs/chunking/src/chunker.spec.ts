@@ -115,7 +115,7 @@ describe('Chunker', () => {
     expect(plain.codeLanguages).toEqual([]);
   });
 
-  it('merges tiny sections into a neighbour of the same top-level section', () => {
+  it('merges a tiny section into its subsection, never into a sibling', () => {
     const chunker = new Chunker(counter, { targetTokens: 200, overlapTokens: 0, minTokens: 20 });
     const chunks = chunker.chunk(
       doc([
@@ -123,16 +123,18 @@ describe('Chunker', () => {
         { kind: 'paragraph', text: sentence(1), headingPath: ['Guide', 'Install'], page: 2 },
         { kind: 'paragraph', text: sentence(2) + ' ' + sentence(3), headingPath: ['Other'], page: 2 },
         { kind: 'paragraph', text: 'Tiny tail.', headingPath: ['Third'], page: 3 },
+        { kind: 'paragraph', text: 'Tiny sibling.', headingPath: ['Fourth'], page: 3 },
       ]),
       context,
     );
     expect(chunks.map((c) => [c.headingPath, c.text, c.anchor, c.page, c.pageEnd])).toEqual([
       [['Guide'], `Short intro.\n\nInstall\n\n${sentence(1)}`, 'guide', 1, 2],
       [['Other'], `${sentence(2)} ${sentence(3)}`, undefined, 2, 2],
-      // Different top-level section: a tiny last chunk stays on its own rather than lose its heading.
+      // A sibling section: a tiny chunk stays on its own rather than lose its heading.
       [['Third'], 'Tiny tail.', undefined, 3, 3],
+      [['Fourth'], 'Tiny sibling.', undefined, 3, 3],
     ]);
-    expect(chunks.map((c) => c.position)).toEqual([0, 1, 2]);
+    expect(chunks.map((c) => c.position)).toEqual([0, 1, 2, 3]);
   });
 
   it('prefixes the embedding text with title and heading path', () => {

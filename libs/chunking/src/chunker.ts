@@ -9,8 +9,9 @@ export interface ChunkerOptions {
   /** Tokens of a section's previous chunk repeated at the start of the next one. */
   overlapTokens: number;
   /**
-   * A chunk smaller than this (a heading with one line under it) merges with its neighbour in
-   * the same top-level section when the two fit the target together. 0 turns merging off.
+   * A chunk smaller than this (a heading with one line under it) merges with the next chunk when
+   * that one is in the same section or a subsection of it and the two fit the target together.
+   * 0 turns merging off.
    */
   minTokens?: number;
 }
@@ -241,7 +242,11 @@ export class Chunker {
     return tail;
   }
 
-  /** Tiny pieces merge into a neighbour of the same top-level section when both fit the target together. */
+  /**
+   * A tiny piece merges with the next one when both fit the target together and the next is in
+   * the same section or a subsection of it (a heading with one line of intro, then its first
+   * subsection).
+   */
   private mergeTiny(pieces: Piece[]): Piece[] {
     const min = this.options.minTokens ?? 0;
     if (min === 0) return pieces;
@@ -249,10 +254,12 @@ export class Chunker {
     for (const piece of pieces) {
       const previous = out[out.length - 1];
       const tiny = piece.tokens < min || (previous && previous.tokens < min);
+      // Only into the same section or from a section into its first subsection: merging siblings
+      // would cost both their headings in the citation.
       if (
         previous &&
         tiny &&
-        previous.headingPath[0] === piece.headingPath[0] &&
+        isPrefix(previous.headingPath, piece.headingPath) &&
         previous.tokens + piece.tokens <= this.options.targetTokens
       ) {
         out[out.length - 1] = this.merge(previous, piece);
@@ -315,6 +322,11 @@ function sections(blocks: ParsedBlock[]): Section[] {
     else out.push({ headingPath: block.headingPath, blocks: [block] });
   }
   return out;
+}
+
+/** `parent` equals `path` or is one of its ancestors. */
+function isPrefix(parent: string[], path: string[]): boolean {
+  return parent.length <= path.length && parent.every((part, i) => part === path[i]);
 }
 
 function samePath(a: string[], b: string[]): boolean {

@@ -4,9 +4,10 @@ import type { ParsedDocument } from '@trove/domain';
 import type { MkDocsProject } from './mkdocs-project';
 import { readMkDocsProject } from './mkdocs-project';
 import { renderMkDocsPage } from './mkdocs-page';
+import { sharedDocuments } from '@trove/testing';
 
 /** MkDocs' own documentation (read-only shared data set): explicit nav + literate-nav folders. */
-const MKDOCS_DOCS = '/work/shared/datasets/documents/mkdocs';
+const MKDOCS_DOCS = sharedDocuments('mkdocs');
 
 let project: MkDocsProject;
 const render = async (sourcePath: string): Promise<ParsedDocument> => {

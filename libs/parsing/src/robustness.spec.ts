@@ -5,13 +5,14 @@ import { isTroveError, TroveErrorCode } from '@trove/domain';
 import { buildZip, patchEntry } from './archive/zip-fixtures.testing';
 import { detectMediaType, MEDIA_TYPES } from './detect';
 import { ParseSandbox } from './sandbox/parse-sandbox';
+import { sharedDocuments } from '@trove/testing';
 
 /**
  * The corpus of broken inputs: generated here, plus every real file of the shared documents.
  * Each goes through the parse sandbox the worker uses; it must end in a parsed document or a
  * permanent error with a readable reason — never a crash, a hang or a retryable failure.
  */
-const DOCUMENTS = join(__dirname, '../../../../shared/datasets/documents');
+const DOCUMENTS = sharedDocuments();
 const TIMEOUT_MS = 60_000;
 const sandbox = new ParseSandbox({ timeoutMs: TIMEOUT_MS, maxMemoryMb: 768, threads: 2 });
 afterAll(() => sandbox.close());

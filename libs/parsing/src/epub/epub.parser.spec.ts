@@ -4,9 +4,10 @@ import type { ParsedBlock, ParsedDocument } from '@trove/domain';
 import { TroveErrorCode } from '@trove/domain';
 import { buildZip, patchEntry, type FixtureEntry } from '../archive/zip-fixtures.testing';
 import { EPUB_MEDIA_TYPE, EpubParser } from './epub.parser';
+import { sharedDocuments } from '@trove/testing';
 
 /** Real books, read in place (never copied into the repository). */
-const BOOKS = '/work/shared/datasets/documents/epub';
+const BOOKS = sharedDocuments('epub');
 
 const parser = new EpubParser();
 const parse = (data: Buffer, fileName = 'book.epub') =>

@@ -238,22 +238,22 @@ class BlockWalker {
 
   /** An element handled as a whole: a section may start at an id inside it, which the walk would not see. */
   private unit(el: Element, emit: () => void): void {
-    this.flushParagraph();
-    this.flushQuote();
-    const inner = this.options.sections?.size
-      ? findId(el, (id) => this.options.sections!.has(id))
-      : undefined;
-    if (inner !== undefined) this.startSection(inner);
+    this.closeBlocksAt(el);
     emit();
   }
 
-  private heading(el: Element, level: number): void {
+  /** Ends the open paragraph and quote; a section that starts at an id inside `el` starts here. */
+  private closeBlocksAt(el: Element): void {
     this.flushParagraph();
     this.flushQuote();
     const inner = this.options.sections?.size
       ? findId(el, (id) => this.options.sections!.has(id))
       : undefined;
     if (inner !== undefined) this.startSection(inner);
+  }
+
+  private heading(el: Element, level: number): void {
+    this.closeBlocksAt(el);
     const text = normalise(inlineText(el)).replace(/\n/g, ' ');
     if (!text) return;
     const anchorId = el.attribs.id ?? findId(el, () => true) ?? this.pendingAnchorId;

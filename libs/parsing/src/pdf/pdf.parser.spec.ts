@@ -1,12 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ParsedBlock, ParsedDocument } from '@trove/domain';
 import { PermanentDocumentError, TroveErrorCode } from '@trove/domain';
 import { PdfParser } from './pdf.parser';
+import { sharedDocuments } from '@trove/testing';
 
 /** Shared, read-only sample PDFs; never copied into the repository. */
-const PDF_DIR = '/work/shared/datasets/documents/pdf';
+const PDF_DIR = sharedDocuments('pdf');
 
 const parser = new PdfParser();
 const read = (name: string) => readFileSync(join(PDF_DIR, name));
@@ -55,7 +56,7 @@ describe('PdfParser', () => {
     });
   });
 
-  describe.skipIf(!existsSync(PDF_DIR))('shared sample files', () => {
+  describe('shared sample files', () => {
     it('throws nothing but PermanentDocumentError on any sample', async () => {
       const outcomes: Record<string, string> = {};
       for (const name of [
