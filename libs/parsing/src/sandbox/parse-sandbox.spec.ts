@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TroveErrorCode } from '@trove/domain';
 import { ParseSandbox } from './parse-sandbox';
@@ -33,5 +35,24 @@ describe('ParseSandbox', () => {
       permanent: true,
     });
     await expect(sandbox.parse(markdown('# T\n\nfine'))).resolves.toMatchObject({ title: 'T' });
+  });
+
+  it('stops a parse that needs more memory than allowed, with a permanent reason', () => {
+    // Run in a plain Node process, as the worker runs: vitest's own process pool does not survive
+    // a thread hitting its heap limit, while Node itself only ends the thread.
+    const output = execFileSync(
+      process.execPath,
+      ['-r', '@swc-node/register', join(__dirname, 'out-of-memory.fixture.ts')],
+      { encoding: 'utf8', timeout: 120_000 },
+    );
+    expect(JSON.parse(output)).toEqual({
+      huge: {
+        code: TroveErrorCode.ParseLimitExceeded,
+        permanent: true,
+        message: 'huge.html: parsing needed more than 96 MB of memory and was stopped',
+      },
+      // The thread was replaced: the sandbox still parses.
+      afterwards: 'Still',
+    });
   });
 });
