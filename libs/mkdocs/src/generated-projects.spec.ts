@@ -390,3 +390,25 @@ describe('renderMkDocsPage on generated projects', () => {
     ]);
   });
 });
+
+describe('renderMkDocsPage and the admonition extension', () => {
+  it('reads `!!! note` blocks as text only when mkdocs.yml enables admonition', async () => {
+    const page = '# Ops\n\n!!! tip "Before you start"\n    Take a snapshot first.\n';
+    const withIt = await readMkDocsProject(
+      await makeProject({
+        'mkdocs.yml': 'site_name: T\nmarkdown_extensions:\n  - admonition\n',
+        'docs/index.md': page,
+      }),
+    );
+    expect((await render(withIt, 'index.md')).blocks.map((b) => [b.kind, b.text])).toEqual([
+      ['quote', 'Tip: Before you start\nTake a snapshot first.'],
+    ]);
+    const without = await readMkDocsProject(
+      await makeProject({ 'mkdocs.yml': 'site_name: T\n', 'docs/index.md': page }),
+    );
+    // Without the extension MkDocs shows the marker as text too: one paragraph, marker included.
+    expect((await render(without, 'index.md')).blocks.map((b) => [b.kind, b.text.split('\n')[0]])).toEqual([
+      ['paragraph', '!!! tip "Before you start"'],
+    ]);
+  });
+});

@@ -44,6 +44,7 @@ export async function renderMkDocsPage(
       autorefs: project.expansions.autorefs,
     }),
     headingAttributes: project.config.toc.attrList,
+    admonitions: 'admonition' in project.config.markdownExtensions,
   });
   const { document, headings } = parser.parseText(page.sourcePath, body);
 

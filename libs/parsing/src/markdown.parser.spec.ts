@@ -178,4 +178,37 @@ describe('MarkdownParser', () => {
     expect(splitFrontMatter('a.md', '---\na: 1\nb: 2\n---\nbody').bodyLine).toBe(5);
     expect(splitFrontMatter('a.md', 'body').bodyLine).toBe(1);
   });
+
+  it('reads admonitions as quotes of plain text when asked, not as indented code', async () => {
+    const source = [
+      '# Backups',
+      '',
+      '!!! warning "Test restores first"',
+      '    Restore into a scratch database and check the row counts.',
+      '',
+      '    Then switch over.',
+      '',
+      '!!! note',
+      '    Snapshots are kept for 30 days.',
+      '',
+      'After the notes.',
+    ].join('\n');
+    const withAdmonitions = new MarkdownParser({ admonitions: true });
+    const doc = await withAdmonitions.parse({
+      fileName: 'b.md',
+      mediaType: 'text/markdown',
+      data: Buffer.from(source),
+    });
+    expect(doc.blocks.map((b) => [b.kind, b.text])).toEqual([
+      [
+        'quote',
+        'Warning: Test restores first\nRestore into a scratch database and check the row counts.\n\nThen switch over.',
+      ],
+      ['quote', 'Note:\nSnapshots are kept for 30 days.'],
+      ['paragraph', 'After the notes.'],
+    ]);
+    // Without the option (plain Markdown), the indented body is code, as CommonMark says.
+    const plain = await parse(source, 'b.md');
+    expect(plain.blocks.some((b) => b.kind === 'code')).toBe(true);
+  });
 });

@@ -1,4 +1,5 @@
 import MarkdownIt from 'markdown-it';
+import admonitionPlugin from 'markdown-it-admon';
 type Token = ReturnType<MarkdownIt['parse']>[number];
 type StateCore = Parameters<Parameters<MarkdownIt['core']['ruler']['push']>[1]>[0];
 import { parse as parseYaml } from 'yaml';
@@ -26,6 +27,7 @@ const BLOCK_KINDS: Record<string, ParsedBlock['kind']> = {
   fence: 'code',
   code_block: 'code',
   html_block: 'paragraph',
+  admonition_open: 'quote',
 };
 
 /**
@@ -43,6 +45,11 @@ export interface MarkdownParserOptions {
    * the explicit id wins over the slug and the braces leave the heading text. Default true.
    */
   headingAttributes?: boolean;
+  /**
+   * Read Python-Markdown admonitions (`!!! note "Title"` with an indented body, MkDocs'
+   * `admonition` extension) as quotes of plain text, not as indented code. Default false.
+   */
+  admonitions?: boolean;
 }
 
 /** A heading of a Markdown document with the anchor id a renderer gives it. */
@@ -92,6 +99,7 @@ export class MarkdownParser implements Parser {
     this.slugify = options.slugify ?? githubSlugify;
     // Before inline parsing, so the braces never reach the heading's text.
     if (options.headingAttributes ?? true) this.md.core.ruler.before('inline', 'heading_ids', headingIds);
+    if (options.admonitions) this.md.use(admonitionPlugin);
   }
 
   async parse(input: ParseInput): Promise<ParsedDocument> {
@@ -126,7 +134,10 @@ export class MarkdownParser implements Parser {
       }
       const kind = BLOCK_KINDS[token.type];
       if (!kind || !token.map) continue;
-      const text = lines.slice(token.map[0], token.map[1]).join('\n').trim();
+      const source = lines.slice(token.map[0], token.map[1]);
+      const text = (
+        token.type === 'admonition_open' ? admonitionText(token, source) : source.join('\n')
+      ).trim();
       if (!text) continue;
       const block: ParsedBlock = { kind, text, headingPath: open.map((h) => h.text) };
       if (token.type === 'fence') {
@@ -257,4 +268,18 @@ export function splitFrontMatter(
   }
   const bodyLine = 1 + (match[0].match(/\n/g)?.length ?? 0);
   return { body: source.slice(match[0].length), metadata, bodyLine };
+}
+
+/**
+ * An admonition as readable text: `Note: Title` (the type when there is no title; none for an
+ * empty `""` title), then the body without its four-space indent.
+ */
+function admonitionText(token: Token, source: string[]): string {
+  const [, ...rest] = token.info.trim().split(/\s+/);
+  const quoted = rest.join(' ').replace(/^"(.*)"$/, '$1');
+  const type = token.meta as string;
+  const label = `${type.charAt(0).toUpperCase()}${type.slice(1)}`;
+  const heading = rest.length === 0 ? `${label}:` : quoted ? `${label}: ${quoted}` : '';
+  const body = source.slice(1).map((line) => line.replace(/^(?: {1,4}|\t)/, ''));
+  return [heading, ...body].filter((line, i) => i > 0 || line).join('\n');
 }
