@@ -15,5 +15,5 @@ stop_one() {
 }
 
 services=("$@")
-[[ ${#services[@]} -gt 0 ]] || services=(embedder temporal elasticsearch)
+[[ ${#services[@]} -gt 0 ]] || services=(postgresql embedder temporal elasticsearch)
 for s in "${services[@]}"; do stop_one "$s"; done

