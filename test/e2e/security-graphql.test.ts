@@ -5,7 +5,10 @@ import { ADMIN_KEY, TroveStack } from '../support/stack';
 const stack = new TroveStack();
 const WITH_KEY = { 'X-API-Key': ADMIN_KEY };
 
-beforeAll(() => stack.start());
+beforeAll(async () => {
+  await stack.start();
+  await stack.query('{ __typename }'); // the first operation warms Apollo up; time the rest
+});
 afterAll(() => stack.stop());
 
 interface Answer {
@@ -39,7 +42,7 @@ function introspectionBomb(): string {
     `query { ${ten('s', '__schema { ...S }')} }`,
     `fragment S on __Schema { ${ten('t', 'types { ...T }')} }`,
     `fragment T on __Type { ${ten('f', 'fields { ...F }')} }`,
-    `fragment F on __Field { ${ten('y', 'type { name kind fields { name } }')} }`,
+    `fragment F on __Field { ${ten('y', 'type { name kind }')} }`,
   ].join(' ');
 }
 
@@ -47,7 +50,7 @@ const aliasedSearches = (n: number) =>
   `query { ${Array.from({ length: n }, (_, i) => `s${i}: search(input: {projectId: "p", query: "q"}) { tookMs }`).join(' ')} }`;
 
 const ATTACKS: Record<string, unknown> = {
-  'the 828-byte aliased introspection fragment bomb': { query: introspectionBomb() },
+  'the aliased introspection fragment bomb (under 1 KB)': { query: introspectionBomb() },
   '1,000 aliased searches': { query: aliasedSearches(1000) },
   '16 aliased searches': { query: aliasedSearches(16) },
   'deep nesting': {
@@ -118,6 +121,7 @@ describe('GraphQL: limits for key holders', () => {
   });
 
   it('names the limit that was hit', async () => {
+    expect(JSON.stringify({ query: introspectionBomb() }).length).toBeLessThan(1000);
     const bomb = await post({ query: introspectionBomb() }, WITH_KEY);
     expect(bomb.body.errors?.[0].message).toMatch(/^Aliases limit of 15 exceeded, found \d+\.$/);
     const tokens = await post(ATTACKS['a huge token count'], WITH_KEY);
@@ -136,6 +140,7 @@ describe('GraphQL: limits for key holders', () => {
       await Promise.all(Object.values(ATTACKS).map((attack) => post(attack, WITH_KEY)));
     }
     const growthMb = (vmRssKb(stack.apiPid) - before) / 1024;
+    console.info(`api VmRSS ${Math.round(before / 1024)} MB, +${growthMb.toFixed(1)} MB after 350 refusals`);
     // The unprotected bomb alone added ~165 MB; allocator noise stays well under this bound.
     expect(growthMb).toBeLessThan(60);
   });
