@@ -141,8 +141,8 @@ describe('GraphQL: limits for key holders', () => {
     }
     const growthMb = (vmRssKb(stack.apiPid) - before) / 1024;
     console.info(`api VmRSS ${Math.round(before / 1024)} MB, +${growthMb.toFixed(1)} MB after 350 refusals`);
-    // The unprotected bomb alone added ~165 MB; allocator noise stays well under this bound.
-    expect(growthMb).toBeLessThan(60);
+    // One unprotected bomb added ~165 MB; GC timing alone moves RSS by 10-40 MB across runs here.
+    expect(growthMb).toBeLessThan(80);
   });
 
   it('still answers the standard introspection query and ordinary operations', async () => {
