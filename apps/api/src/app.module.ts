@@ -13,6 +13,7 @@ import { createEmbeddingProvider } from '@trove/embeddings';
 import { ChunkIndex, createElasticsearchClient, HybridSearch } from '@trove/search';
 import { LocalBlobStore } from '@trove/storage';
 import { ApiKeyGuard } from './core/api-key.guard';
+import { GRAPHQL_PATH } from './core/graphql-authentication';
 import { formatGraphqlError, graphqlProtection } from './core/graphql-limits';
 import { IndexBootstrapService } from './core/index-bootstrap.service';
 import { BLOBS, CONFIG, ELASTICSEARCH, EMBEDDER, TEMPORAL } from './core/tokens';
@@ -45,6 +46,7 @@ export class AppModule {
       imports: [
         GraphQLModule.forRoot<ApolloDriverConfig>({
           driver: ApolloDriver,
+          path: GRAPHQL_PATH,
           autoSchemaFile: true,
           sortSchema: true,
           context: ({ req }: { req: Request }) => ({ req }),

@@ -4,10 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { ApiConfig } from '@trove/config';
 import { AppModule } from './app.module';
 import { ApiKeyGuard } from './core/api-key.guard';
-import { graphqlAuthentication } from './core/graphql-authentication';
-
-/** Where Apollo is mounted (the @nestjs/apollo default). */
-const GRAPHQL_PATH = '/graphql';
+import { GRAPHQL_PATH, graphqlAuthentication } from './core/graphql-authentication';
 
 /** Builds and starts the API on the configured host and port. Used by main.ts and the tests. */
 export async function startApi(config: ApiConfig): Promise<NestExpressApplication> {

@@ -2,6 +2,9 @@ import type { Request, RequestHandler } from 'express';
 import { TroveError, TroveErrorCode } from '@trove/domain';
 import type { ApiKeyGuard } from './api-key.guard';
 
+/** Where Apollo is mounted; the authentication middleware is mounted on the same path. */
+export const GRAPHQL_PATH = '/graphql';
+
 /**
  * Express middleware mounted on the GraphQL path ahead of Apollo (and of body parsing): no
  * parsing, validation or introspection happens without the API key. The resolver guard runs
