@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@elastic/elasticsearch';
-import type { ApiConfig, WorkerConfig } from '@trove/config';
+import { graphqlLimitsSchema, type ApiConfig, type WorkerConfig } from '@trove/config';
 import { sharedDocuments } from '@trove/testing';
 
 /** Where the local services of infra/local listen (same defaults as infra/local/env.sh). */
@@ -64,6 +64,7 @@ export function apiConfig(name: string, worker: WorkerConfig, port: number): Api
       adminApiKey: 'test-admin-key-0123456789' as never,
       maxUploadBytes: 256 * 1024,
     },
+    graphql: graphqlLimitsSchema.parse({}),
     elasticsearch: worker.elasticsearch,
     temporal: worker.temporal,
     embedding: worker.embedding,

@@ -45,6 +45,11 @@ export class TroveStack {
     return `http://127.0.0.1:${this.port}`;
   }
 
+  /** The api child's pid, e.g. to read its memory from /proc. */
+  get apiPid(): number {
+    return this.api!.pid!;
+  }
+
   private env(): NodeJS.ProcessEnv {
     return {
       ...process.env,

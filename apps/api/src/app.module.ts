@@ -1,5 +1,5 @@
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Logger, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import { MulterModule } from '@nestjs/platform-express';
@@ -13,6 +13,8 @@ import { createEmbeddingProvider } from '@trove/embeddings';
 import { ChunkIndex, createElasticsearchClient, HybridSearch } from '@trove/search';
 import { LocalBlobStore } from '@trove/storage';
 import { ApiKeyGuard } from './core/api-key.guard';
+import { GRAPHQL_PATH } from './core/graphql-authentication';
+import { formatGraphqlError, graphqlProtection } from './core/graphql-limits';
 import { IndexBootstrapService } from './core/index-bootstrap.service';
 import { BLOBS, CONFIG, ELASTICSEARCH, EMBEDDER, TEMPORAL } from './core/tokens';
 import { TroveExceptionFilter } from './core/trove-exception.filter';
@@ -38,22 +40,23 @@ import { NotionWebhookService } from './webhooks/notion-webhook.service';
 export class AppModule {
   static forRoot(config: ApiConfig): DynamicModule {
     const prefix = config.elasticsearch.indexPrefix;
+    const graphqlLogger = new Logger('GraphQL');
     return {
       module: AppModule,
       imports: [
         GraphQLModule.forRoot<ApolloDriverConfig>({
           driver: ApolloDriver,
+          path: GRAPHQL_PATH,
           autoSchemaFile: true,
           sortSchema: true,
           context: ({ req }: { req: Request }) => ({ req }),
-          // Clients get the message and a stable code; never a stack trace.
+          // Behind the API key (see graphqlAuthentication) and the limits, in every NODE_ENV.
+          introspection: true,
+          ...graphqlProtection(config.graphql),
+          // Clients get the message and a stable code; never a stack trace or internals.
           includeStacktraceInErrorResponses: false,
-          formatError: (formatted) => ({
-            message: formatted.message,
-            locations: formatted.locations,
-            path: formatted.path,
-            extensions: { code: formatted.extensions?.code ?? 'INTERNAL' },
-          }),
+          formatError: (formatted, error) =>
+            formatGraphqlError(formatted, error, (line) => graphqlLogger.warn(line)),
         }),
         MulterModule.register({
           limits: { fileSize: config.api.maxUploadBytes, files: 1 },

@@ -3,6 +3,8 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { ApiConfig } from '@trove/config';
 import { AppModule } from './app.module';
+import { ApiKeyGuard } from './core/api-key.guard';
+import { GRAPHQL_PATH, graphqlAuthentication } from './core/graphql-authentication';
 
 /** Builds and starts the API on the configured host and port. Used by main.ts and the tests. */
 export async function startApi(config: ApiConfig): Promise<NestExpressApplication> {
@@ -12,6 +14,10 @@ export async function startApi(config: ApiConfig): Promise<NestExpressApplicatio
     rawBody: true,
   });
   app.enableShutdownHooks();
+  app.disable('x-powered-by');
+  // Registered before init, so it runs before body parsing and before Apollo's own middleware;
+  // `app.use` prefix-matches exactly as Apollo's mount does (case, sub-paths).
+  app.use(GRAPHQL_PATH, graphqlAuthentication(app.get(ApiKeyGuard)));
   await app.listen(config.api.port, config.api.host);
   return app;
 }

@@ -28,6 +28,35 @@ describe('loadConfig', () => {
     expect(message).not.toContain('short-secret');
   });
 
+  it('gives GraphQL limits safe defaults and reads TROVE_GRAPHQL_MAX_*', () => {
+    const key = { TROVE_ADMIN_API_KEY: 'k'.repeat(24) };
+    expect(loadConfig(apiConfigSchema, key).graphql).toEqual({
+      maxDepth: 8,
+      maxAliases: 15,
+      maxTokens: 1000,
+      maxCost: 5000,
+      maxOperations: 10,
+    });
+    const tuned = loadConfig(apiConfigSchema, {
+      ...key,
+      TROVE_GRAPHQL_MAX_DEPTH: '12',
+      TROVE_GRAPHQL_MAX_ALIASES: '0',
+      TROVE_GRAPHQL_MAX_TOKENS: '5000',
+      TROVE_GRAPHQL_MAX_COST: '20000',
+      TROVE_GRAPHQL_MAX_OPERATIONS: '3',
+    });
+    expect(tuned.graphql).toEqual({
+      maxDepth: 12,
+      maxAliases: 0,
+      maxTokens: 5000,
+      maxCost: 20000,
+      maxOperations: 3,
+    });
+    expect(() => loadConfig(apiConfigSchema, { ...key, TROVE_GRAPHQL_MAX_DEPTH: '0' })).toThrow(
+      /graphql.maxDepth/,
+    );
+  });
+
   it('rejects an overlap that leaves no room for new text', () => {
     expect(() =>
       loadConfig(workerConfigSchema, { TROVE_CHUNK_TARGET_TOKENS: '100', TROVE_CHUNK_OVERLAP_TOKENS: '60' }),

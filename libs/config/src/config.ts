@@ -89,8 +89,26 @@ export const apiSchema = z.object({
   publicUrl: z.string().url().optional(),
 });
 
+/**
+ * GraphQL request limits (security, issue 8): a request over any of them is refused with
+ * 400 QUERY_TOO_COMPLEX before a resolver runs. The same in production and development.
+ */
+export const graphqlLimitsSchema = z.object({
+  /** Nesting of fields (fragments do not count as a level). */
+  maxDepth: positiveInt.default(8),
+  /** Aliased fields in one operation, fragments expanded: aliases are what multiplies work. */
+  maxAliases: z.coerce.number().int().min(0).default(15),
+  /** Lexical tokens in the document: bounds parsing and validation work. */
+  maxTokens: positiveInt.default(1000),
+  /** graphql-armor's static cost (objects 2, scalars 1, ×1.5 per level, × `first`/`last`). */
+  maxCost: positiveInt.default(5000),
+  /** Root fields (each a service call: a search, a mutation) over every operation in the document. */
+  maxOperations: positiveInt.default(10),
+});
+
 export const apiConfigSchema = z.object({
   api: apiSchema,
+  graphql: graphqlLimitsSchema,
   elasticsearch: elasticsearchSchema,
   temporal: temporalSchema,
   embedding: embeddingSchema,
@@ -116,6 +134,7 @@ export const workerConfigSchema = z.object({
 
 export type ApiConfig = z.infer<typeof apiConfigSchema>;
 export type WorkerConfig = z.infer<typeof workerConfigSchema>;
+export type GraphqlLimits = z.infer<typeof graphqlLimitsSchema>;
 export type ElasticsearchConfig = z.infer<typeof elasticsearchSchema>;
 export type TemporalConfig = z.infer<typeof temporalSchema>;
 export type EmbeddingConfig = z.infer<typeof embeddingSchema>;
@@ -135,6 +154,13 @@ function fromEnv(env: Env) {
       adminApiKey: v('TROVE_ADMIN_API_KEY'),
       maxUploadBytes: v('TROVE_MAX_UPLOAD_BYTES'),
       publicUrl: v('TROVE_PUBLIC_URL'),
+    },
+    graphql: {
+      maxDepth: v('TROVE_GRAPHQL_MAX_DEPTH'),
+      maxAliases: v('TROVE_GRAPHQL_MAX_ALIASES'),
+      maxTokens: v('TROVE_GRAPHQL_MAX_TOKENS'),
+      maxCost: v('TROVE_GRAPHQL_MAX_COST'),
+      maxOperations: v('TROVE_GRAPHQL_MAX_OPERATIONS'),
     },
     folders: { roots: v('TROVE_FOLDER_ROOTS'), cacheDir: v('TROVE_FOLDER_CACHE_DIR') },
     parsing: {

@@ -22,6 +22,8 @@ export enum TroveErrorCode {
   UnsafeArchive = 'UNSAFE_ARCHIVE',
   /** Parsing took longer or needed more memory than allowed. */
   ParseLimitExceeded = 'PARSE_LIMIT_EXCEEDED',
+  /** A GraphQL request over a depth, alias, token, cost or operation limit: refused unexecuted. */
+  QueryTooComplex = 'QUERY_TOO_COMPLEX',
   EmbeddingFailed = 'EMBEDDING_FAILED',
   IndexFailed = 'INDEX_FAILED',
   ServiceUnavailable = 'SERVICE_UNAVAILABLE',

@@ -16,6 +16,7 @@ export function httpStatusFor(code: TroveErrorCode): number {
     case TroveErrorCode.CorruptDocument:
     case TroveErrorCode.UnsafeArchive:
     case TroveErrorCode.ParseLimitExceeded:
+    case TroveErrorCode.QueryTooComplex:
       return HttpStatus.BAD_REQUEST;
     case TroveErrorCode.Unauthenticated:
       return HttpStatus.UNAUTHORIZED;
@@ -44,6 +45,25 @@ export function httpStatusFor(code: TroveErrorCode): number {
   }
 }
 
+/**
+ * Messages clients get for failures of a backend (Elasticsearch, embedder, Temporal) or of our
+ * own code: the original message can carry URIs, paths or backend replies, so it goes to the log.
+ */
+export function genericMessageFor(code: TroveErrorCode): string | undefined {
+  switch (code) {
+    case TroveErrorCode.Internal:
+      return 'internal error; see the API logs';
+    case TroveErrorCode.IndexFailed:
+      return 'the search index could not complete the request; see the API logs';
+    case TroveErrorCode.EmbeddingFailed:
+      return 'the embedding server could not complete the request; see the API logs';
+    case TroveErrorCode.ServiceUnavailable:
+      return 'a backend service is unavailable; nothing was changed, try again shortly';
+    default:
+      return undefined;
+  }
+}
+
 const CODE_BY_STATUS: Record<number, string> = {
   400: TroveErrorCode.BadRequest,
   401: TroveErrorCode.Unauthenticated,
@@ -56,6 +76,53 @@ interface ClientError {
   status: number;
   code: string;
   message: string;
+}
+
+/** The fields body-parser (via http-errors) sets on the errors it passes to Express. */
+interface HttpError extends Error {
+  status: number;
+  expose: boolean;
+  type?: string;
+  limit?: number;
+}
+
+function isClientHttpError(error: unknown): error is HttpError {
+  const candidate = error as Partial<HttpError> | null;
+  return (
+    error instanceof Error &&
+    typeof candidate?.status === 'number' &&
+    candidate.status >= 400 &&
+    candidate.status < 500 &&
+    candidate.expose === true
+  );
+}
+
+/** A request body Express could not read: too large, an unknown or broken encoding. */
+export function requestBodyError(error: HttpError): ClientError {
+  switch (error.type) {
+    case 'entity.too.large':
+      return {
+        status: 413,
+        code: TroveErrorCode.PayloadTooLarge,
+        message: `the request body is larger than the limit of ${error.limit ?? '?'} bytes`,
+      };
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return { status: 415, code: TroveErrorCode.UnsupportedMediaType, message: error.message };
+    case 'entity.parse.failed':
+      return { status: 400, code: TroveErrorCode.BadRequest, message: 'the request body is not valid JSON' };
+    default:
+      return {
+        status: 400,
+        code: TroveErrorCode.BadRequest,
+        message: 'the request body could not be read (is its Content-Encoding right?)',
+      };
+  }
+}
+
+/** Collapses a message to one log line. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 /** One filter for REST and GraphQL: a stable code and a human message, never a stack trace. */
@@ -76,8 +143,9 @@ export class TroveExceptionFilter implements ExceptionFilter {
   private toClientError(exception: unknown): ClientError {
     if (exception instanceof TroveError) {
       const status = httpStatusFor(exception.code);
-      if (status >= 500) this.logger.warn(`${exception.code}: ${exception.message}`);
-      return { status, code: exception.code, message: exception.message };
+      const generic = genericMessageFor(exception.code);
+      if (generic || status >= 500) this.logger.warn(oneLine(`${exception.code}: ${exception.message}`));
+      return { status, code: exception.code, message: generic ?? exception.message };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
@@ -88,9 +156,25 @@ export class TroveExceptionFilter implements ExceptionFilter {
           : exception.message;
       return { status, code: CODE_BY_STATUS[status] ?? `HTTP_${status}`, message };
     }
+    if (isClientHttpError(exception)) {
+      // Raised before any route runs (body parsing): the client's fault, worth one line.
+      const error = requestBodyError(exception);
+      const detail = exception.message === error.message ? '' : ` (${exception.message})`;
+      this.logger.warn(oneLine(`${error.status} ${error.code}: ${error.message}${detail}`));
+      return error;
+    }
+    const where = exception instanceof Error ? exception.stack?.split('\n')[1]?.trim() : undefined;
     this.logger.error(
-      exception instanceof Error ? (exception.stack ?? exception.message) : String(exception),
+      oneLine(
+        exception instanceof Error
+          ? `${exception.name}: ${exception.message}${where ? ` (${where})` : ''}`
+          : String(exception),
+      ),
     );
-    return { status: 500, code: TroveErrorCode.Internal, message: 'internal error; see the API logs' };
+    return {
+      status: 500,
+      code: TroveErrorCode.Internal,
+      message: genericMessageFor(TroveErrorCode.Internal)!,
+    };
   }
 }

@@ -7,10 +7,21 @@ import { Public } from '../core/api-key.guard';
 import { ELASTICSEARCH, EMBEDDER, TEMPORAL } from '../core/tokens';
 
 type Check = { ok: true; ms: number } | { ok: false; ms: number; error: string };
+type Checks = Record<'elasticsearch' | 'temporal' | 'embedder', Check>;
+
+/**
+ * How long a readiness result is reused. /readyz is public and costs three backend calls, so
+ * a burst of probes (or of anonymous requests) must not become a burst of backend calls; a
+ * second and a half is still fresher than any orchestrator's probe period.
+ */
+export const READINESS_CACHE_MS = 1500;
 
 @Controller()
 @Public()
 export class HealthController {
+  private inFlight?: Promise<Checks>;
+  private last?: { at: number; checks: Checks };
+
   constructor(
     @Inject(ELASTICSEARCH) private readonly es: ElasticsearchClient,
     @Inject(TEMPORAL) private readonly temporal: TemporalClient,
@@ -26,15 +37,30 @@ export class HealthController {
   /** Readiness: Elasticsearch, Temporal and the embedding server all answer. 503 otherwise. */
   @Get('readyz')
   async readyz(@Res({ passthrough: true }) response: Response) {
+    const checks = await this.readiness();
+    const ready = Object.values(checks).every((c) => c.ok);
+    response.status(ready ? 200 : 503);
+    return { status: ready ? 'ok' : 'unavailable', checks };
+  }
+
+  /** The last result while fresh; otherwise one check shared by every concurrent caller. */
+  private readiness(): Promise<Checks> {
+    if (this.last && Date.now() - this.last.at < READINESS_CACHE_MS) return Promise.resolve(this.last.checks);
+    this.inFlight ??= this.checkAll().then((checks) => {
+      this.last = { at: Date.now(), checks };
+      this.inFlight = undefined;
+      return checks;
+    });
+    return this.inFlight;
+  }
+
+  private async checkAll(): Promise<Checks> {
     const [elasticsearch, temporal, embedder] = await Promise.all([
       check(() => this.es.cluster.health({ timeout: '2s' })),
       check(() => this.temporal.connection.workflowService.getSystemInfo({})),
       check(() => this.embedder.ping()),
     ]);
-    const checks = { elasticsearch, temporal, embedder };
-    const ready = Object.values(checks).every((c) => c.ok);
-    response.status(ready ? 200 : 503);
-    return { status: ready ? 'ok' : 'unavailable', checks };
+    return { elasticsearch, temporal, embedder };
   }
 }
 

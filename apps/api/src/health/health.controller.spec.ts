@@ -1,0 +1,44 @@
+import type { Response } from 'express';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
+import type { Client as TemporalClient } from '@temporalio/client';
+import type { EmbeddingProvider } from '@trove/domain';
+import { HealthController, READINESS_CACHE_MS } from './health.controller';
+
+function controller() {
+  const calls = { elasticsearch: 0, temporal: 0, embedder: 0 };
+  const slow = (name: keyof typeof calls) => async () => {
+    calls[name]++;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  };
+  const health = new HealthController(
+    { cluster: { health: slow('elasticsearch') } } as unknown as ElasticsearchClient,
+    { connection: { workflowService: { getSystemInfo: slow('temporal') } } } as unknown as TemporalClient,
+    { ping: slow('embedder') } as unknown as EmbeddingProvider,
+  );
+  const response = { status: vi.fn() } as unknown as Response;
+  return { calls, readyz: () => health.readyz(response) };
+}
+
+describe('HealthController.readyz', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('shares one in-flight check between concurrent requests', async () => {
+    const { calls, readyz } = controller();
+    const answers = await Promise.all(Array.from({ length: 50 }, readyz));
+    expect(answers.every((a) => a.status === 'ok')).toBe(true);
+    expect(calls).toEqual({ elasticsearch: 1, temporal: 1, embedder: 1 });
+  });
+
+  it('reuses the result for a moment, then checks again', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const { calls, readyz } = controller();
+    await readyz();
+    vi.setSystemTime(Date.now() + READINESS_CACHE_MS - 100);
+    await readyz();
+    expect(calls.elasticsearch).toBe(1);
+    vi.setSystemTime(Date.now() + 200);
+    await readyz();
+    expect(calls).toEqual({ elasticsearch: 2, temporal: 2, embedder: 2 });
+  });
+});
