@@ -127,7 +127,12 @@ export class Catalog {
       throw elasticsearchError(error, 'claiming the project name');
     }
     try {
-      await this.es.index({ index: this.names.projects, id: project.id, document: project, refresh: 'wait_for' });
+      await this.es.index({
+        index: this.names.projects,
+        id: project.id,
+        document: project,
+        refresh: 'wait_for',
+      });
     } catch (error) {
       await this.releaseName(project).catch(() => undefined);
       throw elasticsearchError(error, 'creating the project');
@@ -407,7 +412,12 @@ export class Catalog {
   async deleteSource(id: string): Promise<void> {
     for (const index of [this.names.documents, this.names.syncRuns]) {
       await this.write(() =>
-        this.es.deleteByQuery({ index, query: { term: { sourceId: id } }, refresh: true, conflicts: 'proceed' }),
+        this.es.deleteByQuery({
+          index,
+          query: { term: { sourceId: id } },
+          refresh: true,
+          conflicts: 'proceed',
+        }),
       );
     }
     await this.write(() => this.es.delete({ index: this.names.sources, id, refresh: 'wait_for' }), [404]);

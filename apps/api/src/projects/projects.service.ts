@@ -3,12 +3,7 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import { Catalog } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import type { Project } from '@trove/domain';
-import {
-  DELETE_PROJECT_WORKFLOW,
-  deleteProjectWorkflowId,
-  TroveError,
-  TroveErrorCode,
-} from '@trove/domain';
+import { DELETE_PROJECT_WORKFLOW, deleteProjectWorkflowId, TroveError, TroveErrorCode } from '@trove/domain';
 import { CONFIG, TEMPORAL } from '../core/tokens';
 
 @Injectable()
