@@ -59,7 +59,14 @@ export async function createWorker(
     ...ingest,
     ...createSyncActivities(syncDeps),
     ...createWebhookActivities(syncDeps),
-    ...createDeletionActivities({ catalog, blobs, chunkIndex, folders, temporal }),
+    ...createDeletionActivities({
+      catalog,
+      blobs,
+      chunkIndex,
+      folders,
+      temporal,
+      cancelGraceMs: config.deletion?.cancelGraceMs,
+    }),
   };
   const worker = await Worker.create({
     connection,

@@ -196,9 +196,7 @@ export class Catalog {
   /** Removes every document, source and sync-run record of a project. */
   async deleteProjectRecords(projectId: string): Promise<void> {
     for (const index of [this.names.documents, this.names.syncRuns, this.names.sources]) {
-      await this.write(() =>
-        this.es.deleteByQuery({ index, query: { term: { projectId } }, refresh: true, conflicts: 'proceed' }),
-      );
+      await this.deleteWhere(index, { term: { projectId } });
     }
   }
 
@@ -411,14 +409,7 @@ export class Catalog {
   /** Removes the source record with its documents and sync runs. */
   async deleteSource(id: string): Promise<void> {
     for (const index of [this.names.documents, this.names.syncRuns]) {
-      await this.write(() =>
-        this.es.deleteByQuery({
-          index,
-          query: { term: { sourceId: id } },
-          refresh: true,
-          conflicts: 'proceed',
-        }),
-      );
+      await this.deleteWhere(index, { term: { sourceId: id } });
     }
     await this.write(() => this.es.delete({ index: this.names.sources, id, refresh: 'wait_for' }), [404]);
   }
@@ -472,6 +463,34 @@ export class Catalog {
       return response.hits.hits.map((hit) => hit._source!);
     } catch (error) {
       throw elasticsearchError(error, `listing ${index}`);
+    }
+  }
+
+  /**
+   * Delete-by-query by hand (the integ-test distribution of Elasticsearch has no
+   * _delete_by_query): refresh, page through the matching ids and bulk-delete them until none
+   * are left, then refresh so lists no longer show them.
+   */
+  private async deleteWhere(index: string, query: object): Promise<void> {
+    try {
+      for (;;) {
+        await this.es.indices.refresh({ index });
+        const page = await this.es.search({ index, query, size: 1000, _source: false });
+        const ids = page.hits.hits.map((hit) => hit._id!);
+        if (ids.length === 0) return;
+        const response = await this.es.bulk({
+          operations: ids.map((id) => ({ delete: { _index: index, _id: id } })),
+        });
+        const failed = response.items.filter((i) => i.delete?.error && i.delete.status !== 404);
+        if (failed.length) {
+          throw new TroveError(
+            TroveErrorCode.ServiceUnavailable,
+            `${failed.length} deletions from ${index} failed (first: ${failed[0].delete!.error!.reason})`,
+          );
+        }
+      }
+    } catch (error) {
+      throw elasticsearchError(error, `deleting from ${index}`);
     }
   }
 
