@@ -205,7 +205,7 @@ describe('projects, uploads and search', () => {
   });
 
   it('deleting a project removes it with its documents', async () => {
-    await stack.query('mutation($id: ID!) { deleteProject(id: $id) }', { id: projectId });
+    await stack.query('mutation($id: ID!) { deleteProject(id: $id, wait: true) }', { id: projectId });
     const data = await stack.query<{ project: unknown; documents: unknown[] }>(
       'query($id: ID!) { project(id: $id) { id } documents(projectId: $id) { id } }',
       { id: projectId },

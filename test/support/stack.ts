@@ -34,7 +34,8 @@ async function freePort(): Promise<number> {
 export class TroveStack {
   readonly name = uniqueName('e2e');
   readonly logDir = mkdtempSync(join(tmpdir(), `${this.name}-logs-`));
-  private readonly blobDir = mkdtempSync(join(tmpdir(), `${this.name}-blobs-`));
+  /** Where the api and worker store blobs (originals, archives, scratch files). */
+  readonly blobDir = mkdtempSync(join(tmpdir(), `${this.name}-blobs-`));
   private api?: ChildProcess;
   private worker?: ChildProcess;
   port = 0;

@@ -1,9 +1,11 @@
+import { Client } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { Catalog } from '@trove/catalog';
 import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
 import { SecretBox, type WorkerConfig } from '@trove/config';
 import { createEmbeddingProvider } from '@trove/embeddings';
 import {
+  createDeletionActivities,
   createIngestActivities,
   createSyncActivities,
   createWebhookActivities,
@@ -48,10 +50,24 @@ export async function createWorker(
     folders,
   });
   const syncDeps = { catalog, blobs, chunkIndex, notion, folders };
-  const activities = { ...ingest, ...createSyncActivities(syncDeps), ...createWebhookActivities(syncDeps) };
 
   const connection =
     overrides.connection ?? (await NativeConnection.connect({ address: config.temporal.address }));
+  // Deletions cancel and await the workflows of what they delete, and remove schedules.
+  const temporal = new Client({ connection, namespace: config.temporal.namespace });
+  const activities = {
+    ...ingest,
+    ...createSyncActivities(syncDeps),
+    ...createWebhookActivities(syncDeps),
+    ...createDeletionActivities({
+      catalog,
+      blobs,
+      chunkIndex,
+      folders,
+      temporal,
+      cancelGraceMs: config.deletion?.cancelGraceMs,
+    }),
+  };
   const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,

@@ -2,7 +2,15 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { errors } from '@elastic/elasticsearch';
 import type { Project, Source, SyncRun, TroveDocument } from '@trove/domain';
-import { DocumentStatus, TroveError, TroveErrorCode } from '@trove/domain';
+import {
+  DocumentStatus,
+  normalizeProjectName,
+  projectNameKey,
+  ProjectStatus,
+  SourceStatus,
+  TroveError,
+  TroveErrorCode,
+} from '@trove/domain';
 import { elasticsearchError, IndexNames } from '@trove/search';
 
 const KEYWORD = { type: 'keyword' as const };
@@ -25,9 +33,11 @@ export class Catalog {
         properties: {
           id: KEYWORD,
           name: { type: 'text' as const, fields: { raw: KEYWORD } },
+          status: KEYWORD,
           createdAt: { type: 'date' as const },
         },
       },
+      { index: this.names.projectNames, properties: { projectId: KEYWORD } },
       {
         index: this.names.documents,
         properties: {
@@ -45,7 +55,12 @@ export class Catalog {
       },
       {
         index: this.names.sources,
-        properties: { id: KEYWORD, projectId: KEYWORD, createdAt: { type: 'date' as const } },
+        properties: {
+          id: KEYWORD,
+          projectId: KEYWORD,
+          status: KEYWORD,
+          createdAt: { type: 'date' as const },
+        },
       },
       {
         index: this.names.syncRuns,
@@ -81,20 +96,53 @@ export class Catalog {
 
   // --- projects -------------------------------------------------------------------------------
 
+  /**
+   * Creates an ACTIVE project. Names are normalised (see normalizeProjectName) and unique,
+   * case-insensitively, among projects that are not being deleted: the name is claimed first
+   * with a create-if-absent write, so two concurrent creations cannot both win.
+   */
   async createProject(name: string): Promise<Project> {
-    const trimmed = name.trim();
-    if (!trimmed || trimmed.length > 200) {
-      throw new TroveError(TroveErrorCode.BadRequest, 'a project name needs 1 to 200 characters');
+    const normalized = normalizeProjectName(name);
+    const project: Project = {
+      id: randomUUID(),
+      name: normalized,
+      status: ProjectStatus.ACTIVE,
+      createdAt: new Date().toISOString(),
+    };
+    const claim = nameClaimId(normalized);
+    try {
+      await this.es.create({
+        index: this.names.projectNames,
+        id: claim,
+        document: { projectId: project.id },
+        refresh: 'wait_for',
+      });
+    } catch (error) {
+      if (error instanceof errors.ResponseError && error.statusCode === 409) {
+        throw new TroveError(
+          TroveErrorCode.ProjectNameConflict,
+          `a project named "${normalized}" already exists (names are compared ignoring case)`,
+        );
+      }
+      throw elasticsearchError(error, 'claiming the project name');
     }
-    const project: Project = { id: randomUUID(), name: trimmed, createdAt: new Date().toISOString() };
-    await this.write(() =>
-      this.es.index({ index: this.names.projects, id: project.id, document: project, refresh: 'wait_for' }),
-    );
+    try {
+      await this.es.index({
+        index: this.names.projects,
+        id: project.id,
+        document: project,
+        refresh: 'wait_for',
+      });
+    } catch (error) {
+      await this.releaseName(project).catch(() => undefined);
+      throw elasticsearchError(error, 'creating the project');
+    }
     return project;
   }
 
   async getProject(id: string): Promise<Project | undefined> {
-    return this.getById<Project>(this.names.projects, id);
+    const project = await this.getById<Project>(this.names.projects, id);
+    return project && { ...project, status: project.status ?? ProjectStatus.ACTIVE };
   }
 
   async requireProject(id: string): Promise<Project> {
@@ -103,12 +151,80 @@ export class Catalog {
     return project;
   }
 
-  async listProjects(): Promise<Project[]> {
-    return this.list<Project>(this.names.projects, { match_all: {} }, [{ createdAt: 'asc' }]);
+  /** The project, if it exists and is not being deleted: what every write to a project checks. */
+  async requireActiveProject(id: string): Promise<Project> {
+    const project = await this.requireProject(id);
+    if (project.status === ProjectStatus.DELETING) throw projectDeleting(id);
+    return project;
   }
 
+  /** Lists projects, including those being deleted (status DELETING) until they are gone. */
+  async listProjects(): Promise<Project[]> {
+    const projects = await this.list<Project>(this.names.projects, { match_all: {} }, [{ createdAt: 'asc' }]);
+    return projects.map((p) => ({ ...p, status: p.status ?? ProjectStatus.ACTIVE }));
+  }
+
+  /**
+   * Marks the project DELETING (from then on every write is refused) and frees its name.
+   * Returns the project, or undefined when it no longer exists.
+   */
+  async markProjectDeleting(id: string): Promise<Project | undefined> {
+    const project = await this.getProject(id);
+    if (!project) return undefined;
+    if (project.status !== ProjectStatus.DELETING) {
+      await this.write(() =>
+        this.es.update({
+          index: this.names.projects,
+          id,
+          doc: { status: ProjectStatus.DELETING },
+          refresh: 'wait_for',
+          retry_on_conflict: 3,
+        }),
+      );
+    }
+    await this.releaseName(project);
+    return { ...project, status: ProjectStatus.DELETING };
+  }
+
+  /** Removes the project record itself; its documents, sources and runs must be gone already. */
   async deleteProject(id: string): Promise<void> {
+    const project = await this.getProject(id);
+    if (project) await this.releaseName(project);
     await this.write(() => this.es.delete({ index: this.names.projects, id, refresh: 'wait_for' }), [404]);
+  }
+
+  /** Removes every document, source and sync-run record of a project. */
+  async deleteProjectRecords(projectId: string): Promise<void> {
+    for (const index of [this.names.documents, this.names.syncRuns, this.names.sources]) {
+      await this.deleteWhere(index, { term: { projectId } });
+    }
+  }
+
+  /** The sync runs of every source of a project (to remove their scratch blobs). */
+  async listProjectRuns(projectId: string): Promise<SyncRun[]> {
+    return this.list<SyncRun>(this.names.syncRuns, { term: { projectId } }, [{ startedAt: 'asc' }]);
+  }
+
+  /** Frees the project's name, unless another project has claimed it since. */
+  private async releaseName(project: Project): Promise<void> {
+    const id = nameClaimId(project.name);
+    const claim = await this.es
+      .get<{ projectId: string }>({ index: this.names.projectNames, id }, { ignore: [404] })
+      .catch((error: unknown) => {
+        throw elasticsearchError(error, 'reading the project name');
+      });
+    if (!claim.found || claim._source?.projectId !== project.id) return;
+    await this.write(
+      () =>
+        this.es.delete({
+          index: this.names.projectNames,
+          id,
+          if_seq_no: claim._seq_no,
+          if_primary_term: claim._primary_term,
+          refresh: 'wait_for',
+        }),
+      [404, 409],
+    );
   }
 
   // --- documents ------------------------------------------------------------------------------
@@ -201,6 +317,8 @@ export class Catalog {
     const id = Catalog.documentId(input.projectId, `source:${input.sourceId}:${input.externalId}`);
     const existing = await this.getDocument(id);
     if (existing) return { document: existing, created: false };
+    // No new records for a source or project being removed (a sync that slipped through).
+    await this.requireActiveSource(input.sourceId!);
     const now = new Date().toISOString();
     const document: TroveDocument = {
       ...input,
@@ -265,7 +383,34 @@ export class Catalog {
     );
   }
 
+  /**
+   * The source, if it exists, is not being removed, and its project is not being deleted:
+   * what every write to a source (sync, schedule, webhook, change) checks.
+   */
+  async requireActiveSource(id: string): Promise<Source> {
+    const source = await this.requireSource(id);
+    if (source.status === SourceStatus.REMOVING) {
+      throw new TroveError(TroveErrorCode.SourceNotFound, `source ${id} is being removed`, {
+        permanent: true,
+      });
+    }
+    await this.requireActiveProject(source.projectId);
+    return source;
+  }
+
+  /** Marks the source REMOVING (syncs, webhooks and changes are refused from then on). */
+  async markSourceRemoving(id: string): Promise<Source | undefined> {
+    const source = await this.getSource(id);
+    if (!source) return undefined;
+    await this.updateSource(id, { status: SourceStatus.REMOVING });
+    return { ...source, status: SourceStatus.REMOVING };
+  }
+
+  /** Removes the source record with its documents and sync runs. */
   async deleteSource(id: string): Promise<void> {
+    for (const index of [this.names.documents, this.names.syncRuns]) {
+      await this.deleteWhere(index, { term: { sourceId: id } });
+    }
     await this.write(() => this.es.delete({ index: this.names.sources, id, refresh: 'wait_for' }), [404]);
   }
 
@@ -321,6 +466,34 @@ export class Catalog {
     }
   }
 
+  /**
+   * Delete-by-query by hand (the integ-test distribution of Elasticsearch has no
+   * _delete_by_query): refresh, page through the matching ids and bulk-delete them until none
+   * are left, then refresh so lists no longer show them.
+   */
+  private async deleteWhere(index: string, query: object): Promise<void> {
+    try {
+      for (;;) {
+        await this.es.indices.refresh({ index });
+        const page = await this.es.search({ index, query, size: 1000, _source: false });
+        const ids = page.hits.hits.map((hit) => hit._id!);
+        if (ids.length === 0) return;
+        const response = await this.es.bulk({
+          operations: ids.map((id) => ({ delete: { _index: index, _id: id } })),
+        });
+        const failed = response.items.filter((i) => i.delete?.error && i.delete.status !== 404);
+        if (failed.length) {
+          throw new TroveError(
+            TroveErrorCode.ServiceUnavailable,
+            `${failed.length} deletions from ${index} failed (first: ${failed[0].delete!.error!.reason})`,
+          );
+        }
+      }
+    } catch (error) {
+      throw elasticsearchError(error, `deleting from ${index}`);
+    }
+  }
+
   private async write(action: () => Promise<unknown>, ignoreStatus: number[] = []): Promise<void> {
     try {
       await action();
@@ -329,4 +502,16 @@ export class Catalog {
       throw elasticsearchError(error, 'writing to the catalog');
     }
   }
+}
+
+function nameClaimId(name: string): string {
+  return createHash('sha256').update(projectNameKey(name)).digest('hex');
+}
+
+function projectDeleting(id: string): TroveError {
+  return new TroveError(
+    TroveErrorCode.ProjectDeleting,
+    `project ${id} is being deleted; nothing can be added to or changed in it`,
+    { permanent: true },
+  );
 }

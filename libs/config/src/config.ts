@@ -80,6 +80,15 @@ export const parsingSchema = z.object({
   threads: positiveInt.default(2),
 });
 
+// --- Project deletion and source removal -------------------------------------------------------
+export const deletionSchema = z.object({
+  /**
+   * How long a deletion waits for a cancelled sync or ingest to stop (its running activity to
+   * finish) before terminating it.
+   */
+  cancelGraceMs: positiveInt.default(120_000),
+});
+
 export const apiSchema = z.object({
   port: port.default(4000),
   host: z.string().default('127.0.0.1'),
@@ -127,6 +136,8 @@ export const workerConfigSchema = z.object({
   notion: notionSchema,
   folders: foldersSchema,
   parsing: parsingSchema,
+  // Optional in the type so hand-built configs (tests, benches) may leave it out; the env always sets it.
+  deletion: deletionSchema.optional(),
   worker: z.object({
     maxConcurrentActivities: positiveInt.default(4),
   }),
@@ -195,6 +206,7 @@ function fromEnv(env: Env) {
       minTokens: v('TROVE_CHUNK_MIN_TOKENS'),
     },
     worker: { maxConcurrentActivities: v('TROVE_WORKER_MAX_CONCURRENT_ACTIVITIES') },
+    deletion: { cancelGraceMs: v('TROVE_DELETION_CANCEL_GRACE_MS') },
   };
 }
 

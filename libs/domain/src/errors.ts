@@ -5,6 +5,10 @@ export enum TroveErrorCode {
   ProjectNotFound = 'PROJECT_NOT_FOUND',
   DocumentNotFound = 'DOCUMENT_NOT_FOUND',
   SourceNotFound = 'SOURCE_NOT_FOUND',
+  /** The project is being deleted: nothing may be written to it any more. */
+  ProjectDeleting = 'PROJECT_DELETING',
+  /** Another project (not being deleted) has the same name, compared case-insensitively. */
+  ProjectNameConflict = 'PROJECT_NAME_CONFLICT',
   NotionUnauthorized = 'NOTION_UNAUTHORIZED',
   DocumentNameConflict = 'DOCUMENT_NAME_CONFLICT',
   PayloadTooLarge = 'PAYLOAD_TOO_LARGE',

@@ -3,3 +3,4 @@ export * from './ingest';
 export * from './model';
 export * from './ports';
 export * from './sync';
+export * from './project-name';

@@ -45,3 +45,24 @@ export function notionWebhookWorkflowId(sourceId: string): string {
 export function ingestWorkflowId(documentId: string): string {
   return `ingest-document-${documentId}`;
 }
+
+export const DELETE_PROJECT_WORKFLOW = 'deleteProject';
+
+/** One delete workflow per project: asking twice joins the running one. */
+export function deleteProjectWorkflowId(projectId: string): string {
+  return `delete-project-${projectId}`;
+}
+
+export const REMOVE_SOURCE_WORKFLOW = 'removeSource';
+
+export function removeSourceWorkflowId(sourceId: string): string {
+  return `remove-source-${sourceId}`;
+}
+
+/** Blob-key layout: every key a document, a source or a sync run writes starts with one of these. */
+export const blobPrefixes = {
+  original: (documentId: string) => `originals/${documentId}`,
+  work: (documentId: string) => `work/${documentId}`,
+  source: (sourceId: string) => `sources/${sourceId}`,
+  syncRun: (runId: string) => `sync/${runId}`,
+};

@@ -1,8 +1,16 @@
 /** Entities and value types shared across Trove. */
 
+export enum ProjectStatus {
+  ACTIVE = 'ACTIVE',
+  /** Being deleted by its delete workflow: every write is refused until the project is gone. */
+  DELETING = 'DELETING',
+}
+
 export interface Project {
   id: string;
   name: string;
+  /** Missing on records written before deletion became a workflow: ACTIVE. */
+  status?: ProjectStatus;
   createdAt: string;
 }
 
@@ -187,6 +195,8 @@ export enum SourceStatus {
   ACTIVE = 'ACTIVE',
   /** Notion rejected the token (revoked or wrong): syncs stop until a new token is set. */
   NEEDS_TOKEN = 'NEEDS_TOKEN',
+  /** Being removed by its remove workflow: syncs, webhooks and changes are refused. */
+  REMOVING = 'REMOVING',
 }
 
 export interface NotionSourceConfig {

@@ -153,6 +153,15 @@ export class FolderSources {
     };
   }
 
+  /** Removes the unpacked copies of a source's archives (on this worker machine). */
+  async removeCache(sourceId: string): Promise<void> {
+    const cacheDir = resolve(this.config.cacheDir);
+    const base = resolve(cacheDir, sourceId);
+    if (!base.startsWith(cacheDir + sep)) throw new Error(`invalid source id ${JSON.stringify(sourceId)}`);
+    await rm(base, { recursive: true, force: true });
+    for (const root of this.projects.keys()) if (root.startsWith(base + sep)) this.projects.delete(root);
+  }
+
   /** The folder to read and its format (AUTO resolved). */
   private async open(source: Source): Promise<{ root: string; format: FolderFormat }> {
     const folder = source.folder;

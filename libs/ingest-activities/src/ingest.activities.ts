@@ -11,11 +11,12 @@ import type {
   StageTimings,
   TroveDocument,
 } from '@trove/domain';
-import { DocumentStatus, isTroveError, SourceType, TroveErrorCode } from '@trove/domain';
+import { blobPrefixes, DocumentStatus, isTroveError, SourceType, TroveErrorCode } from '@trove/domain';
 import { MEDIA_TYPES } from '@trove/parsing';
 import type { ChunkIndex } from '@trove/search';
 import { createHash } from 'node:crypto';
 import { blockUrl } from '@trove/notion';
+import { assertWritable, isWritable } from './deletion.activities';
 import type { FolderSources } from './folder-source';
 import type { NotionSources } from './notion-source';
 
@@ -94,6 +95,9 @@ export function createIngestActivities(deps: IngestDependencies) {
       return run(async () => {
         const started = Date.now();
         let document = await catalog.getDocument(input.documentId);
+        // Nothing is fetched or written for a project or source that is being deleted.
+        const owner = document && { projectId: document.projectId, sourceId: document.sourceId };
+        if (owner) await assertWritable(catalog, owner);
         let sourceType: SourceType | undefined;
         if (document?.sourceId && document.externalId) {
           // A source item: fetch its current version into blob storage first.
@@ -103,7 +107,14 @@ export function createIngestActivities(deps: IngestDependencies) {
             fetchSourceItem(deps, source, document!),
           );
           await catalog.updateDocument(document.id, changes);
-          document = { ...document, ...changes };
+          // Deleted meanwhile: take the stored copy back out rather than leave an orphan.
+          if (!(await catalog.getDocument(document.id)) || !(await isWritable(catalog, owner!))) {
+            await blobs.deletePrefix(blobPrefixes.original(document.id));
+            await assertWritable(catalog, owner!);
+            document = undefined;
+          } else {
+            document = { ...document, ...changes };
+          }
         }
         if (!document) {
           throw ApplicationFailure.create({
@@ -221,9 +232,13 @@ export function createIngestActivities(deps: IngestDependencies) {
           ids.push(...chunks.map((c) => c.id));
         }
         const removedStale = await chunkIndex.deleteDocumentChunks(input.documentId, ids);
-        // Deleted while we were writing: take the chunks back out rather than leave orphans.
-        if (!(await catalog.getDocument(input.documentId))) {
+        // Deleted (or its project or source) while we were writing: take the chunks back out
+        // rather than leave orphans.
+        const document = await catalog.getDocument(input.documentId);
+        const owner = document && { projectId: document.projectId, sourceId: document.sourceId };
+        if (!owner || !(await isWritable(catalog, owner))) {
           await chunkIndex.deleteDocumentChunks(input.documentId);
+          if (owner) await assertWritable(catalog, owner);
           throw ApplicationFailure.create({
             nonRetryable: true,
             type: TroveErrorCode.DocumentNotFound,

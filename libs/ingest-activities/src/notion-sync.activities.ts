@@ -4,6 +4,7 @@ import type { BlobStore, NotionEvent, Source, SyncProgress, SyncRun, TroveDocume
 import {
   DocumentStatus,
   newSyncRun,
+  ProjectStatus,
   SourceStatus,
   SourceType,
   SyncMode,
@@ -14,6 +15,7 @@ import {
 import { classifyNotionError, NotionReader, type RequestCounter } from '@trove/notion';
 import { PARSED_JSON_MEDIA_TYPE } from '@trove/parsing';
 import type { ChunkIndex } from '@trove/search';
+import { assertWritable } from './deletion.activities';
 import type { FolderSources } from './folder-source';
 import { notionFailure, type NotionSources } from './notion-source';
 
@@ -61,6 +63,7 @@ export function createSyncActivities(deps: SyncDependencies) {
      */
     async planSync(input: { runId: string }): Promise<SyncPlan> {
       const run = await requireRun(catalog, input.runId);
+      await assertWritable(catalog, { projectId: run.projectId, sourceId: run.sourceId });
       const source = await catalog.requireSource(run.sourceId);
       if (source.type === SourceType.FOLDER) return planFolderSync(deps, run, source);
       const counter: RequestCounter = { requests: 0 };
@@ -135,6 +138,8 @@ export function createSyncActivities(deps: SyncDependencies) {
     async createScheduledRun(input: { sourceId: string }): Promise<string | undefined> {
       const source = await catalog.getSource(input.sourceId);
       if (!source || source.status !== SourceStatus.ACTIVE) return undefined;
+      const project = await catalog.getProject(source.projectId);
+      if (project?.status !== ProjectStatus.ACTIVE) return undefined;
       return (await catalog.createRun({ ...newSyncRun(source, SyncMode.INCREMENTAL), checkDeletions: true }))
         .id;
     },
@@ -440,6 +445,7 @@ export function createWebhookActivities(deps: SyncDependencies) {
       resync: boolean;
     }> {
       const source = await catalog.requireSource(input.sourceId);
+      await assertWritable(catalog, { projectId: source.projectId, sourceId: source.id });
       const known = new Map((await catalog.listSourceDocuments(source.id)).map((d) => [d.externalId!, d]));
       const inScope = new Set([
         ...known.keys(),

@@ -24,6 +24,11 @@ export class IndexNames {
     return `${this.prefix}-projects`;
   }
 
+  /** One record per project name in use (case-folded), so two projects cannot share a name. */
+  get projectNames(): string {
+    return `${this.prefix}-project-names`;
+  }
+
   get documents(): string {
     return `${this.prefix}-documents`;
   }

@@ -1,4 +1,5 @@
 import {
+  ActivityCancellationType,
   ActivityFailure,
   ApplicationFailure,
   ChildWorkflowFailure,
@@ -7,6 +8,12 @@ import {
 } from '@temporalio/workflow';
 import type { IngestDocumentInput, IngestDocumentResult, StageTimings } from '@trove/domain';
 import type { IngestActivities } from '@trove/ingest-activities';
+
+/**
+ * A cancelled workflow (its project or source is being deleted) closes only once its running
+ * activity has stopped, so nothing of it writes after the deletion saw it closed.
+ */
+export const AWAIT_STOP = ActivityCancellationType.WAIT_CANCELLATION_COMPLETED;
 
 /** Transient faults (Elasticsearch or the embedder down) are retried until the service is back
  * (no maximumAttempts: unlimited within the schedule-to-close timeout). */
@@ -17,12 +24,14 @@ const untilServiceReturns: RetryPolicy = {
 };
 
 const bookkeeping = proxyActivities<IngestActivities>({
+  cancellationType: AWAIT_STOP,
   startToCloseTimeout: '30s',
   scheduleToCloseTimeout: '2h',
   retry: untilServiceReturns,
 });
 
 const parsing = proxyActivities<IngestActivities>({
+  cancellationType: AWAIT_STOP,
   // The parse sandbox stops a file after its own limit (4 min by default); heartbeats every 5 s
   // let a crashed worker's parse move to another worker within 30 s.
   startToCloseTimeout: '10m',
@@ -32,6 +41,7 @@ const parsing = proxyActivities<IngestActivities>({
 });
 
 const heavy = proxyActivities<IngestActivities>({
+  cancellationType: AWAIT_STOP,
   startToCloseTimeout: '10m',
   // Activities heartbeat every 5 s, so a crashed worker's activity is retried within 30 s.
   heartbeatTimeout: '30s',

@@ -12,7 +12,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { NotionEvent } from '@trove/domain';
 import { ingestWorkflowId } from '@trove/domain';
 import type { WebhookActivities } from '@trove/ingest-activities';
-import { describeFailure, ingestDocument } from './ingest-document.workflow';
+import { AWAIT_STOP, describeFailure, ingestDocument } from './ingest-document.workflow';
 
 /** Events arriving within this quiet period are handled together (bursts are debounced). */
 const DEBOUNCE = '2s';
@@ -24,6 +24,7 @@ const CONCURRENT_PAGES = 4;
 export const notionEventsSignal = defineSignal<[NotionEvent[]]>('notionEvents');
 
 const activities = proxyActivities<WebhookActivities>({
+  cancellationType: AWAIT_STOP,
   startToCloseTimeout: '5m',
   scheduleToCloseTimeout: '1h',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' },

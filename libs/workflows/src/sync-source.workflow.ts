@@ -10,7 +10,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { SyncRun } from '@trove/domain';
 import { ingestWorkflowId, syncWorkflowId } from '@trove/domain';
 import type { SyncActivities, SyncPlan, SyncTally } from '@trove/ingest-activities';
-import { describeFailure, ingestDocument } from './ingest-document.workflow';
+import { AWAIT_STOP, describeFailure, ingestDocument } from './ingest-document.workflow';
 
 /** Pages ingested at once (child workflows); the Notion pacing limits the rate further. */
 const CONCURRENT_PAGES = 4;
@@ -22,12 +22,14 @@ const SOURCE_ITEM_GONE = 'SOURCE_ITEM_GONE';
 const NOTION_UNAUTHORIZED = 'NOTION_UNAUTHORIZED';
 
 const planning = proxyActivities<SyncActivities>({
+  cancellationType: AWAIT_STOP,
   startToCloseTimeout: '1h',
   heartbeatTimeout: '2m',
   retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 5 },
 });
 
 const bookkeeping = proxyActivities<SyncActivities>({
+  cancellationType: AWAIT_STOP,
   startToCloseTimeout: '2m',
   scheduleToCloseTimeout: '2h',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' },

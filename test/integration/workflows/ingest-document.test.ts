@@ -32,11 +32,13 @@ const es = createElasticsearchClient('http://127.0.0.1:9200');
 let catalog: Catalog;
 let chunks: ChunkIndex;
 let blobs: LocalBlobStore;
+/** Ingest activities refuse documents of a missing (or deleting) project: a real project record. */
+let projectId: string;
 
 /** Stores a file and its document record the way the API's upload does. */
 async function addDocument(fileName: string, content: string | Buffer, mediaType = 'text/markdown') {
   const data = Buffer.from(content);
-  const documentId = Catalog.documentId('proj', fileName);
+  const documentId = Catalog.documentId(projectId, fileName);
   const blobKey = `originals/${documentId}/${createHash('sha256').update(data).digest('hex').slice(0, 8)}`;
   await blobs.put(blobKey, data);
   const contentHash = createHash('sha256').update(data).digest('hex');
@@ -44,7 +46,7 @@ async function addDocument(fileName: string, content: string | Buffer, mediaType
     await catalog.updateDocument(documentId, { blobKey, contentHash, sizeBytes: data.length });
   } else {
     await catalog.createDocument({
-      projectId: 'proj',
+      projectId,
       fileName,
       mediaType,
       sizeBytes: data.length,
@@ -80,6 +82,7 @@ beforeAll(async () => {
   catalog = new Catalog(es, name);
   chunks = new ChunkIndex(es, name, 384);
   blobs = new LocalBlobStore(config.storage.blobDir);
+  projectId = (await catalog.createProject('Workflow tests')).id;
 });
 
 afterAll(async () => {

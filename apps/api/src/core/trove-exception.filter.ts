@@ -25,6 +25,8 @@ export function httpStatusFor(code: TroveErrorCode): number {
     case TroveErrorCode.SourceNotFound:
       return HttpStatus.NOT_FOUND;
     case TroveErrorCode.DocumentNameConflict:
+    case TroveErrorCode.ProjectNameConflict:
+    case TroveErrorCode.ProjectDeleting:
       return HttpStatus.CONFLICT;
     case TroveErrorCode.PayloadTooLarge:
       return HttpStatus.PAYLOAD_TOO_LARGE;

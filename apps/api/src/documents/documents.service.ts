@@ -38,7 +38,7 @@ export class DocumentsService {
    * If the workflow cannot be started, the record and file are removed again so a retry is clean.
    */
   async upload(projectId: string, file: UploadedFile): Promise<TroveDocument> {
-    await this.catalog.requireProject(projectId);
+    await this.catalog.requireActiveProject(projectId);
     const fileName = file.fileName.trim();
     if (!fileName || fileName.length > 255 || /[\p{Cc}/\\]/u.test(fileName)) {
       throw new TroveError(
@@ -77,7 +77,21 @@ export class DocumentsService {
       await this.blobs.deletePrefix(`originals/${document.id}`);
       throw error;
     }
+    await this.undoIfProjectDeleting(projectId, document.id);
     return document;
+  }
+
+  /**
+   * An upload that raced the start of the project's deletion (checked before, stored after) is
+   * taken back out, so the deletion, which may have listed the documents already, misses nothing.
+   */
+  private async undoIfProjectDeleting(projectId: string, documentId: string): Promise<void> {
+    try {
+      await this.catalog.requireActiveProject(projectId);
+    } catch (error) {
+      await this.delete(documentId).catch(() => undefined);
+      throw error;
+    }
   }
 
   list(projectId: string): Promise<TroveDocument[]> {
@@ -90,7 +104,8 @@ export class DocumentsService {
 
   /** Re-runs the pipeline on the stored original; a run in progress is replaced. */
   async reindex(id: string): Promise<TroveDocument> {
-    await this.catalog.requireDocument(id);
+    const document = await this.catalog.requireDocument(id);
+    await this.catalog.requireActiveProject(document.projectId);
     await this.catalog.updateDocument(id, { status: DocumentStatus.PENDING, error: null });
     await this.startIngest(id);
     return this.catalog.requireDocument(id);

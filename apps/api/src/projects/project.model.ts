@@ -1,13 +1,24 @@
-import { Field, ID, InputType, ObjectType } from '@nestjs/graphql';
+import { Field, ID, InputType, ObjectType, registerEnumType } from '@nestjs/graphql';
+import { ProjectStatus } from '@trove/domain';
+
+registerEnumType(ProjectStatus, { name: 'ProjectStatus' });
 
 @ObjectType('Project')
 export class ProjectModel {
   @Field(() => ID) id!: string;
   @Field() name!: string;
+  @Field(() => ProjectStatus, {
+    description: 'DELETING from the moment deleteProject is called until the project is gone.',
+  })
+  status!: ProjectStatus;
   @Field() createdAt!: string;
 }
 
 @InputType()
 export class CreateProjectInput {
-  @Field() name!: string;
+  @Field({
+    description:
+      'NFC-normalised and trimmed; 1-200 characters without control or invisible characters; unique ignoring case.',
+  })
+  name!: string;
 }

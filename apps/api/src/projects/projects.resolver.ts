@@ -22,8 +22,17 @@ export class ProjectsResolver {
     return this.service.create(input.name);
   }
 
-  @Mutation(() => Boolean, { description: 'Deletes the project with all its documents and chunks.' })
-  deleteProject(@Args('id', { type: () => ID }) id: string) {
-    return this.service.delete(id);
+  @Mutation(() => Boolean, {
+    description:
+      'Deletes the project with everything in it (sources, documents, chunks, files, schedules). ' +
+      'Returns once the deletion has started: the project shows status DELETING and refuses every ' +
+      'write until it is gone. With wait: true, returns once it is gone. Calling it again joins ' +
+      'the running deletion.',
+  })
+  deleteProject(
+    @Args('id', { type: () => ID }) id: string,
+    @Args('wait', { type: () => Boolean, defaultValue: false }) wait: boolean,
+  ) {
+    return this.service.delete(id, { wait });
   }
 }

@@ -1,15 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { Client as TemporalClient } from '@temporalio/client';
 import { Catalog } from '@trove/catalog';
+import type { ApiConfig } from '@trove/config';
 import type { Project } from '@trove/domain';
-import { ChunkIndex } from '@trove/search';
-import { DocumentsService } from '../documents/documents.service';
+import { DELETE_PROJECT_WORKFLOW, deleteProjectWorkflowId, TroveError, TroveErrorCode } from '@trove/domain';
+import { CONFIG, TEMPORAL } from '../core/tokens';
 
 @Injectable()
 export class ProjectsService {
   constructor(
     @Inject(Catalog) private readonly catalog: Catalog,
-    @Inject(ChunkIndex) private readonly chunks: ChunkIndex,
-    @Inject(DocumentsService) private readonly documents: DocumentsService,
+    @Inject(TEMPORAL) private readonly temporal: TemporalClient,
+    @Inject(CONFIG) private readonly config: ApiConfig,
   ) {}
 
   create(name: string): Promise<Project> {
@@ -24,12 +26,30 @@ export class ProjectsService {
     return this.catalog.getProject(id);
   }
 
-  /** Removes the project with every document, chunk and stored file. */
-  async delete(id: string): Promise<boolean> {
+  /**
+   * Marks the project DELETING (so every later write is refused at once) and starts its delete
+   * workflow, which removes everything in it; a second call joins the running workflow.
+   */
+  async delete(id: string, options: { wait?: boolean } = {}): Promise<boolean> {
     await this.catalog.requireProject(id);
-    for (const document of await this.catalog.listDocuments(id)) await this.documents.delete(document.id);
-    await this.chunks.deleteProjectChunks(id);
-    await this.catalog.deleteProject(id);
+    await this.catalog.markProjectDeleting(id);
+    let handle;
+    try {
+      handle = await this.temporal.workflow.start(DELETE_PROJECT_WORKFLOW, {
+        taskQueue: this.config.temporal.taskQueue,
+        workflowId: deleteProjectWorkflowId(id),
+        args: [id],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+      });
+    } catch (error) {
+      throw new TroveError(
+        TroveErrorCode.ServiceUnavailable,
+        'the workflow service (Temporal) is unavailable; the project is marked DELETING, call deleteProject again',
+        { cause: error },
+      );
+    }
+    if (options.wait) await handle.result();
     return true;
   }
 }

@@ -37,7 +37,10 @@ export class SourcesResolver {
     return this.service.update(id, input);
   }
 
-  @Mutation(() => Boolean, { description: 'Removes the source with its documents and chunks.' })
+  @Mutation(() => Boolean, {
+    description:
+      'Removes the source with everything it produced (documents, chunks, files, archives, caches, schedule); returns when done.',
+  })
   removeSource(@Args('id', { type: () => ID }) id: string) {
     return this.service.remove(id);
   }

@@ -4,16 +4,17 @@ import {
   ScheduleOverlapPolicy,
   type Client as TemporalClient,
   WorkflowExecutionAlreadyStartedError,
-  WorkflowNotFoundError,
 } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { Catalog } from '@trove/catalog';
 import { type ApiConfig, maskSecret, SecretBox } from '@trove/config';
 import type { Source, SyncRun } from '@trove/domain';
 import {
+  blobPrefixes,
   FolderFormat,
   newSyncRun,
-  notionWebhookWorkflowId,
+  REMOVE_SOURCE_WORKFLOW,
+  removeSourceWorkflowId,
   SCHEDULED_SYNC_WORKFLOW,
   SYNC_SOURCE_WORKFLOW,
   syncScheduleId,
@@ -27,7 +28,6 @@ import {
 } from '@trove/domain';
 import { normalizeNotionId } from '@trove/notion';
 import { BLOBS, CONFIG, TEMPORAL } from '../core/tokens';
-import { DocumentsService } from '../documents/documents.service';
 import { listZip, SUPPORTED_EXTENSIONS, DEFAULT_ZIP_LIMITS } from '@trove/parsing';
 import { resolveAllowedPath } from '@trove/storage';
 import { createHash } from 'node:crypto';
@@ -43,14 +43,13 @@ export class SourcesService {
     @Inject(Catalog) private readonly catalog: Catalog,
     @Inject(TEMPORAL) private readonly temporal: TemporalClient,
     @Inject(CONFIG) private readonly config: ApiConfig,
-    @Inject(DocumentsService) private readonly documents: DocumentsService,
     @Inject(BLOBS) private readonly blobs: BlobStore,
   ) {
     if (config.secrets.key) this.secrets = new SecretBox(config.secrets.key);
   }
 
   async addNotion(input: AddNotionSourceInput): Promise<Source> {
-    await this.catalog.requireProject(input.projectId);
+    await this.catalog.requireActiveProject(input.projectId);
     const name = input.name.trim();
     if (!name) throw new TroveError(TroveErrorCode.BadRequest, 'a source needs a name');
     const token = input.token.trim();
@@ -59,7 +58,7 @@ export class SourcesService {
     const databases = new Set(input.databaseRoots.map(normalizeNotionId));
     const roots = input.roots.map(normalizeNotionId);
     const now = new Date().toISOString();
-    return this.catalog.createSource({
+    return this.createSource({
       id: randomUUID(),
       projectId: input.projectId,
       type: SourceType.NOTION,
@@ -78,11 +77,11 @@ export class SourcesService {
   }
 
   async addFolder(input: AddFolderSourceInput): Promise<Source> {
-    await this.catalog.requireProject(input.projectId);
+    await this.catalog.requireActiveProject(input.projectId);
     const name = requireName(input.name);
     const path = await resolveAllowedPath(input.path, this.config.folders.roots);
     const now = new Date().toISOString();
-    return this.catalog.createSource({
+    return this.createSource({
       id: randomUUID(),
       projectId: input.projectId,
       type: SourceType.FOLDER,
@@ -104,7 +103,7 @@ export class SourcesService {
     file: { fileName: string; data: Buffer },
     options: { sourceId?: string; name?: string; format?: FolderFormat; siteUrl?: string },
   ): Promise<{ source: Source; run: SyncRun }> {
-    await this.catalog.requireProject(projectId);
+    await this.catalog.requireActiveProject(projectId);
     const entries = await listZip(file.data, DEFAULT_ZIP_LIMITS, file.fileName);
     const usable = entries.filter(
       (e) =>
@@ -127,7 +126,7 @@ export class SourcesService {
       throw new TroveError(TroveErrorCode.BadRequest, 'an archive is a folder: use AUTO, MKDOCS or FILES');
     }
     const archiveHash = createHash('sha256').update(file.data).digest('hex');
-    const existing = options.sourceId ? await this.catalog.requireSource(options.sourceId) : undefined;
+    const existing = options.sourceId ? await this.catalog.requireActiveSource(options.sourceId) : undefined;
     if (existing && (existing.projectId !== projectId || !existing.folder?.archiveBlobKey)) {
       throw new TroveError(
         TroveErrorCode.BadRequest,
@@ -135,7 +134,7 @@ export class SourcesService {
       );
     }
     const id = existing?.id ?? randomUUID();
-    const archiveBlobKey = `sources/${id}/archive-${archiveHash.slice(0, 16)}.zip`;
+    const archiveBlobKey = `${blobPrefixes.source(id)}/archive-${archiveHash.slice(0, 16)}.zip`;
     await this.blobs.put(archiveBlobKey, file.data);
     const folder = {
       format: options.format ?? existing?.folder?.format ?? FolderFormat.AUTO,
@@ -166,6 +165,14 @@ export class SourcesService {
         updatedAt: now,
       });
     }
+    try {
+      await this.catalog.requireActiveProject(projectId);
+    } catch (error) {
+      // The project's deletion started meanwhile and may have purged this source's files already.
+      await this.blobs.deletePrefix(archiveBlobKey);
+      if (!existing) await this.catalog.deleteSource(id);
+      throw error;
+    }
     const run = await this.sync(id, SyncMode.INCREMENTAL);
     return { source, run };
   }
@@ -175,7 +182,7 @@ export class SourcesService {
   }
 
   async update(id: string, input: UpdateSourceInput): Promise<Source> {
-    const source = await this.catalog.requireSource(id);
+    const source = await this.catalog.requireActiveSource(id);
     const changes: Partial<Source> = {};
     if (input.name?.trim()) changes.name = input.name.trim();
     if (input.token?.trim() && source.type !== SourceType.NOTION) {
@@ -190,26 +197,36 @@ export class SourcesService {
     return this.catalog.requireSource(id);
   }
 
-  /** Removes the source with every document and chunk it produced. */
+  /**
+   * Removes the source with everything it produced (documents, chunks, originals, archives,
+   * unpacked caches, schedule, webhook workflow) through its remove workflow; returns when done.
+   */
   async remove(id: string): Promise<boolean> {
-    await this.catalog.requireSource(id);
-    for (const workflowId of [syncWorkflowId(id), notionWebhookWorkflowId(id)]) {
-      try {
-        await this.temporal.workflow.getHandle(workflowId).terminate('source removed');
-      } catch (error) {
-        if (!(error instanceof WorkflowNotFoundError)) throw error;
-      }
+    const source = await this.catalog.requireSource(id);
+    await this.catalog.requireActiveProject(source.projectId);
+    await this.catalog.markSourceRemoving(id);
+    try {
+      const handle = await this.temporal.workflow.start(REMOVE_SOURCE_WORKFLOW, {
+        taskQueue: this.config.temporal.taskQueue,
+        workflowId: removeSourceWorkflowId(id),
+        args: [id],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+      });
+      await handle.result();
+    } catch (error) {
+      throw new TroveError(
+        TroveErrorCode.ServiceUnavailable,
+        'the source could not be removed yet (it is marked as being removed); call removeSource again',
+        { cause: error },
+      );
     }
-    for (const document of await this.catalog.listSourceDocuments(id))
-      await this.documents.delete(document.id);
-    await this.removeArchive(id);
-    await this.catalog.deleteSource(id);
     return true;
   }
 
   /** Starts a sync run; one run per source at a time. */
   async sync(id: string, mode: SyncMode): Promise<SyncRun> {
-    const source = await this.catalog.requireSource(id);
+    const source = await this.catalog.requireActiveSource(id);
     if (source.status === SourceStatus.NEEDS_TOKEN) {
       throw new TroveError(
         TroveErrorCode.NotionUnauthorized,
@@ -237,12 +254,22 @@ export class SourcesService {
         },
       );
     }
+    try {
+      await this.catalog.requireActiveSource(id);
+    } catch (error) {
+      // Raced the deletion of the source or project: stop the run (its activities refuse anyway).
+      await this.temporal.workflow
+        .getHandle(syncWorkflowId(id))
+        .cancel()
+        .catch(() => undefined);
+      throw error;
+    }
     return run;
   }
 
   /** Sets (minutes > 0) or removes (0) the periodic INCREMENTAL sync of a source. */
   async setSchedule(sourceId: string, minutes: number): Promise<Source> {
-    await this.catalog.requireSource(sourceId);
+    await this.catalog.requireActiveSource(sourceId);
     if (!Number.isInteger(minutes) || minutes < 0 || minutes > 7 * 24 * 60) {
       throw new TroveError(TroveErrorCode.BadRequest, 'the interval must be 0 (off) to 10080 minutes');
     }
@@ -264,6 +291,13 @@ export class SourcesService {
         },
         policies: { overlap: ScheduleOverlapPolicy.SKIP },
       });
+      try {
+        await this.catalog.requireActiveSource(sourceId);
+      } catch (error) {
+        // Raced a deletion that may have removed schedules already: take this one back out.
+        await handle.delete().catch(() => undefined);
+        throw error;
+      }
     }
     await this.catalog.updateSource(sourceId, { syncIntervalMinutes: minutes || null });
     return this.catalog.requireSource(sourceId);
@@ -271,6 +305,7 @@ export class SourcesService {
 
   /** Starts the scheduled sync now (what the schedule does at each interval). */
   async triggerSchedule(sourceId: string): Promise<boolean> {
+    await this.catalog.requireActiveSource(sourceId);
     await this.temporal.schedule.getHandle(syncScheduleId(sourceId)).trigger();
     return true;
   }
@@ -281,7 +316,7 @@ export class SourcesService {
   }
 
   async resetWebhook(sourceId: string): Promise<boolean> {
-    await this.catalog.requireSource(sourceId);
+    await this.catalog.requireActiveSource(sourceId);
     await this.catalog.updateSource(sourceId, { webhookToken: null });
     return true;
   }
@@ -323,9 +358,16 @@ export class SourcesService {
     }
   }
 
-  /** Also removes the source's stored archive, if any. */
-  private async removeArchive(id: string): Promise<void> {
-    await this.blobs.deletePrefix(`sources/${id}`);
+  /** Creates a source record, unless the project's deletion started meanwhile. */
+  private async createSource(source: Source): Promise<Source> {
+    await this.catalog.createSource(source);
+    try {
+      await this.catalog.requireActiveProject(source.projectId);
+    } catch (error) {
+      await this.catalog.deleteSource(source.id);
+      throw error;
+    }
+    return source;
   }
 
   private seal(token: string): string {

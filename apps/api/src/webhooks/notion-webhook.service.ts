@@ -47,6 +47,8 @@ export class NotionWebhookService {
   ): Promise<string> {
     const source = await this.catalog.getSource(sourceId);
     if (!source || source.type !== SourceType.NOTION || !rawBody || !this.secrets) throw unauthorized();
+    // Nothing is accepted for a source or project being deleted (no state is revealed either).
+    if (!(await this.writable(sourceId))) throw unauthorized();
     let body: WebhookBody;
     try {
       body = JSON.parse(rawBody.toString('utf8')) as WebhookBody;
@@ -84,7 +86,25 @@ export class NotionWebhookService {
       signal: NOTION_EVENTS_SIGNAL,
       signalArgs: [[event]],
     });
+    if (!(await this.writable(sourceId))) {
+      // Raced the start of a deletion, which may have stopped the webhook workflow already.
+      await this.temporal.workflow
+        .getHandle(notionWebhookWorkflowId(sourceId))
+        .cancel()
+        .catch(() => undefined);
+      throw unauthorized();
+    }
     return 'accepted';
+  }
+
+  private async writable(sourceId: string): Promise<boolean> {
+    try {
+      await this.catalog.requireActiveSource(sourceId);
+      return true;
+    } catch (error) {
+      if (error instanceof TroveError && error.code !== TroveErrorCode.ServiceUnavailable) return false;
+      throw error;
+    }
   }
 }
 

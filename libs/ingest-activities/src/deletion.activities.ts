@@ -1,0 +1,219 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import {
+  ScheduleNotFoundError,
+  WorkflowNotFoundError,
+  type Client as TemporalClient,
+} from '@temporalio/client';
+import type { Catalog } from '@trove/catalog';
+import type { BlobStore, Source, TroveDocument } from '@trove/domain';
+import {
+  blobPrefixes,
+  ingestWorkflowId,
+  isTroveError,
+  notionWebhookWorkflowId,
+  syncScheduleId,
+  syncWorkflowId,
+  TroveErrorCode,
+} from '@trove/domain';
+import type { ChunkIndex } from '@trove/search';
+import type { FolderSources } from './folder-source';
+
+export interface DeletionDependencies {
+  catalog: Catalog;
+  blobs: BlobStore;
+  chunkIndex: ChunkIndex;
+  folders: FolderSources;
+  /** Cancels the workflows of what is being deleted and removes schedules. */
+  temporal: TemporalClient;
+  /** How long a cancelled workflow may take to close before it is terminated. */
+  cancelGraceMs?: number;
+}
+
+/** Workflows asked to cancel at once (each is one request to Temporal). */
+const CANCEL_CONCURRENCY = 16;
+const DEFAULT_CANCEL_GRACE_MS = 120_000;
+
+/**
+ * The steps of deleting a project or removing a source, in the order the workflows run them:
+ * mark (writes are refused from then on), stop (schedules removed, workflows cancelled and
+ * awaited until closed, so nothing writes afterwards), purge (chunks, files, caches, records),
+ * and for a project finally its own record. Every step is idempotent: a retry or a second
+ * delete request repeats it harmlessly.
+ */
+export function createDeletionActivities(deps: DeletionDependencies) {
+  const { catalog } = deps;
+  return {
+    async markProjectDeleting(input: { projectId: string }): Promise<boolean> {
+      return (await catalog.markProjectDeleting(input.projectId)) !== undefined;
+    },
+
+    async stopProjectWork(input: { projectId: string }): Promise<void> {
+      const sources = await catalog.listSources(input.projectId);
+      await stopWork(deps, sources, () => catalog.listDocuments(input.projectId));
+    },
+
+    async purgeProjectData(input: { projectId: string }): Promise<void> {
+      const sources = await catalog.listSources(input.projectId);
+      const documents = await catalog.listDocuments(input.projectId);
+      const runs = await catalog.listProjectRuns(input.projectId);
+      await purgeFiles(deps, sources, documents, runs);
+      await deps.chunkIndex.deleteProjectChunks(input.projectId);
+      await catalog.deleteProjectRecords(input.projectId);
+    },
+
+    async deleteProjectRecord(input: { projectId: string }): Promise<void> {
+      await catalog.deleteProject(input.projectId);
+    },
+
+    async markSourceRemoving(input: { sourceId: string }): Promise<boolean> {
+      return (await catalog.markSourceRemoving(input.sourceId)) !== undefined;
+    },
+
+    async stopSourceWork(input: { sourceId: string }): Promise<void> {
+      const source = await catalog.getSource(input.sourceId);
+      if (!source) return;
+      await stopWork(deps, [source], () => catalog.listSourceDocuments(source.id));
+    },
+
+    async purgeSourceData(input: { sourceId: string }): Promise<void> {
+      const source = await catalog.getSource(input.sourceId);
+      if (!source) return;
+      const documents = await catalog.listSourceDocuments(source.id);
+      await purgeFiles(deps, [source], documents, await catalog.listRuns(source.id));
+      for (const document of documents) await deps.chunkIndex.deleteDocumentChunks(document.id);
+      await catalog.deleteSource(source.id);
+    },
+  };
+}
+
+export type DeletionActivities = ReturnType<typeof createDeletionActivities>;
+
+/**
+ * Removes the sources' schedules, then cancels their syncs and webhook workflows (a sync's
+ * child ingests are cancelled with it) and every remaining ingest of the documents, and waits
+ * until all of them are closed. The ingest and sync workflows wait for their running activity
+ * to acknowledge the cancellation, so once closed nothing of theirs writes any more.
+ */
+async function stopWork(
+  deps: DeletionDependencies,
+  sources: Source[],
+  documents: () => Promise<TroveDocument[]>,
+): Promise<void> {
+  const { temporal } = deps;
+  for (const source of sources) {
+    try {
+      await temporal.schedule.getHandle(syncScheduleId(source.id)).delete();
+    } catch (error) {
+      if (!(error instanceof ScheduleNotFoundError)) throw error;
+    }
+  }
+  const grace = deps.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS;
+  // Syncs and webhook workflows first: they start ingests and create document records.
+  await closeAll(
+    temporal,
+    sources.flatMap((s) => [syncWorkflowId(s.id), notionWebhookWorkflowId(s.id)]),
+    grace,
+  );
+  // Listed after the syncs are closed, so documents they created are included.
+  await closeAll(
+    temporal,
+    (await documents()).map((d) => ingestWorkflowId(d.id)),
+    grace,
+  );
+}
+
+async function closeAll(temporal: TemporalClient, workflowIds: string[], graceMs: number): Promise<void> {
+  for (let i = 0; i < workflowIds.length; i += CANCEL_CONCURRENCY) {
+    await Promise.all(workflowIds.slice(i, i + CANCEL_CONCURRENCY).map((id) => close(temporal, id, graceMs)));
+    Context.current().heartbeat({ closed: Math.min(i + CANCEL_CONCURRENCY, workflowIds.length) });
+  }
+}
+
+/** Cancels a workflow and waits until it is closed; terminates it if it does not close in time. */
+async function close(temporal: TemporalClient, workflowId: string, graceMs: number): Promise<void> {
+  const handle = temporal.workflow.getHandle(workflowId);
+  try {
+    const { status } = await handle.describe();
+    if (status.name !== 'RUNNING') return;
+    await handle.cancel();
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return;
+    throw error;
+  }
+  const closed = await Promise.race([
+    handle.result().then(
+      () => true,
+      () => true,
+    ),
+    sleep(graceMs).then(() => false),
+  ]);
+  if (closed) return;
+  try {
+    await handle.terminate('its project or source is being deleted and it did not stop when cancelled');
+  } catch (error) {
+    if (!(error instanceof WorkflowNotFoundError)) throw error;
+  }
+}
+
+/** Originals, scratch files, sync-run blobs, uploaded archives and their unpacked caches. */
+async function purgeFiles(
+  deps: DeletionDependencies,
+  sources: Source[],
+  documents: TroveDocument[],
+  runs: { id: string }[],
+): Promise<void> {
+  const { blobs, folders } = deps;
+  for (const [i, document] of documents.entries()) {
+    await blobs.deletePrefix(blobPrefixes.original(document.id));
+    await blobs.deletePrefix(blobPrefixes.work(document.id));
+    if (i % 100 === 0) Context.current().heartbeat({ documentsPurged: i });
+  }
+  for (const run of runs) await blobs.deletePrefix(blobPrefixes.syncRun(run.id));
+  for (const source of sources) {
+    await blobs.deletePrefix(blobPrefixes.source(source.id));
+    await folders.removeCache(source.id);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Defence in depth for activities that write for a project or source: once it is being deleted
+ * (or gone), refuse for good, so an ingest or sync that slipped through cannot recreate data.
+ */
+export async function assertWritable(
+  catalog: Catalog,
+  target: { projectId: string; sourceId?: string },
+): Promise<void> {
+  try {
+    if (target.sourceId) await catalog.requireActiveSource(target.sourceId);
+    else await catalog.requireActiveProject(target.projectId);
+  } catch (error) {
+    if (isTroveError(error) && REFUSALS.has(error.code)) {
+      throw ApplicationFailure.create({ nonRetryable: true, type: error.code, message: error.message });
+    }
+    throw error;
+  }
+}
+
+const REFUSALS = new Set<string>([
+  TroveErrorCode.ProjectDeleting,
+  TroveErrorCode.ProjectNotFound,
+  TroveErrorCode.SourceNotFound,
+]);
+
+/** assertWritable as a yes/no answer. */
+export async function isWritable(
+  catalog: Catalog,
+  target: { projectId: string; sourceId?: string },
+): Promise<boolean> {
+  try {
+    await assertWritable(catalog, target);
+    return true;
+  } catch (error) {
+    if (error instanceof ApplicationFailure) return false;
+    throw error;
+  }
+}
