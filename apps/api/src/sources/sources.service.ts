@@ -28,10 +28,9 @@ import {
 import { normalizeNotionId } from '@trove/notion';
 import { BLOBS, CONFIG, TEMPORAL } from '../core/tokens';
 import { DocumentsService } from '../documents/documents.service';
-import { listZip, SUPPORTED_EXTENSIONS, DEFAULT_ZIP_LIMITS } from '@trove/parsing';
+import { checkFolderArchive } from '@trove/parsing';
 import { resolveAllowedPath } from '@trove/storage';
 import { createHash } from 'node:crypto';
-import { extname } from 'node:path';
 import type { BlobStore } from '@trove/domain';
 import type { AddFolderSourceInput, AddNotionSourceInput, UpdateSourceInput } from './source.model';
 
@@ -105,18 +104,7 @@ export class SourcesService {
     options: { sourceId?: string; name?: string; format?: FolderFormat; siteUrl?: string },
   ): Promise<{ source: Source; run: SyncRun }> {
     await this.catalog.requireProject(projectId);
-    const entries = await listZip(file.data, DEFAULT_ZIP_LIMITS, file.fileName);
-    const usable = entries.filter(
-      (e) =>
-        !e.isDirectory &&
-        (SUPPORTED_EXTENSIONS.has(extname(e.path).toLowerCase()) || /mkdocs\.ya?ml$/.test(e.path)),
-    );
-    if (usable.length === 0) {
-      throw new TroveError(
-        TroveErrorCode.UnsupportedMediaType,
-        `${file.fileName} holds no supported files (PDF, EPUB, DOCX, HTML, Markdown, text)`,
-      );
-    }
+    await checkFolderArchive(file.data, file.fileName);
     if (options.format && !Object.values(FolderFormat).includes(options.format)) {
       throw new TroveError(
         TroveErrorCode.BadRequest,
