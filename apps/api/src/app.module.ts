@@ -7,6 +7,7 @@ import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
 import type { Request } from 'express';
 import { Catalog } from '@trove/catalog';
+import { SegmenterTokenCounter } from '@trove/chunking';
 import type { ApiConfig } from '@trove/config';
 import type { EmbeddingProvider } from '@trove/domain';
 import { createEmbeddingProvider } from '@trove/embeddings';
@@ -38,6 +39,7 @@ import { NotionWebhookService } from './webhooks/notion-webhook.service';
 export class AppModule {
   static forRoot(config: ApiConfig): DynamicModule {
     const prefix = config.elasticsearch.indexPrefix;
+    const tokenCounter = new SegmenterTokenCounter();
     return {
       module: AppModule,
       imports: [
@@ -95,7 +97,10 @@ export class AppModule {
         {
           provide: HybridSearch,
           useFactory: (es: ElasticsearchClient, embedder: EmbeddingProvider) =>
-            new HybridSearch(es, prefix, embedder),
+            new HybridSearch(es, prefix, embedder, {
+              ...config.search,
+              countTokens: (text) => tokenCounter.count(text),
+            }),
           inject: [ELASTICSEARCH, EMBEDDER],
         },
         ApiKeyGuard,

@@ -89,6 +89,14 @@ export const apiSchema = z.object({
   publicUrl: z.string().url().optional(),
 });
 
+// Search limits (issue 8): a query costs embedding time in proportion to its length.
+export const searchSchema = z.object({
+  /** Longest search query accepted, in characters. */
+  maxQueryChars: positiveInt.default(2_000),
+  /** Longest search query accepted, in (estimated) tokens of the embedding model; E5 reads 512. */
+  maxQueryTokens: positiveInt.default(512),
+});
+
 export const apiConfigSchema = z.object({
   api: apiSchema,
   elasticsearch: elasticsearchSchema,
@@ -97,6 +105,7 @@ export const apiConfigSchema = z.object({
   storage: storageSchema,
   secrets: secretsSchema,
   folders: foldersSchema,
+  search: searchSchema,
 });
 
 export const workerConfigSchema = z.object({
@@ -122,6 +131,7 @@ export type EmbeddingConfig = z.infer<typeof embeddingSchema>;
 export type StorageConfig = z.infer<typeof storageSchema>;
 export type ChunkingConfig = z.infer<typeof chunkingSchema>;
 export type NotionConfig = z.infer<typeof notionSchema>;
+export type SearchConfig = z.infer<typeof searchSchema>;
 
 type Env = Record<string, string | undefined>;
 
@@ -169,6 +179,11 @@ function fromEnv(env: Env) {
       minTokens: v('TROVE_CHUNK_MIN_TOKENS'),
     },
     worker: { maxConcurrentActivities: v('TROVE_WORKER_MAX_CONCURRENT_ACTIVITIES') },
+    // Search limits (issue 8)
+    search: {
+      maxQueryChars: v('TROVE_SEARCH_MAX_QUERY_CHARS'),
+      maxQueryTokens: v('TROVE_SEARCH_MAX_QUERY_TOKENS'),
+    },
   };
 }
 
