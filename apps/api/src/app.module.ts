@@ -1,6 +1,6 @@
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import { MulterModule } from '@nestjs/platform-express';
 import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
@@ -17,6 +17,7 @@ import { ApiKeyGuard } from './core/api-key.guard';
 import { IndexBootstrapService } from './core/index-bootstrap.service';
 import { BLOBS, CONFIG, ELASTICSEARCH, EMBEDDER, TEMPORAL } from './core/tokens';
 import { TroveExceptionFilter } from './core/trove-exception.filter';
+import { TroveIdPipe } from './core/trove-id.pipe';
 import { CitationLinks } from './core/citation-links';
 import { ChunksResolver } from './documents/chunks.resolver';
 import { ChunksService } from './documents/chunks.service';
@@ -107,6 +108,7 @@ export class AppModule {
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
         CitationLinks,
         { provide: APP_FILTER, useClass: TroveExceptionFilter },
+        { provide: APP_PIPE, useClass: TroveIdPipe },
         IndexBootstrapService,
         ProjectsService,
         ProjectsResolver,

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { errors } from '@elastic/elasticsearch';
 import type { Project, Source, SyncRun, TroveDocument } from '@trove/domain';
-import { DocumentStatus, TroveError, TroveErrorCode } from '@trove/domain';
+import { DocumentStatus, isTroveId, TroveError, TroveErrorCode } from '@trove/domain';
 import { elasticsearchError, IndexNames } from '@trove/search';
 
 const KEYWORD = { type: 'keyword' as const };
@@ -304,6 +304,8 @@ export class Catalog {
   // --- helpers --------------------------------------------------------------------------------
 
   private async getById<T>(index: string, id: string): Promise<T | undefined> {
+    // A malformed id names nothing; Elasticsearch would answer with an error instead.
+    if (!isTroveId(id)) return undefined;
     try {
       const response = await this.es.get<T>({ index, id }, { ignore: [404] });
       return response.found ? response._source : undefined;
