@@ -212,7 +212,14 @@ export class SourcesService {
       await this.catalog.updateRun(run.id, {
         status: SyncRunStatus.FAILED,
         finishedAt: new Date().toISOString(),
-        error: { code: 'NOT_STARTED', message: (error as Error).message },
+        // The client's answer below says why; Temporal's own message is not shown to clients.
+        error: {
+          code: 'NOT_STARTED',
+          message:
+            error instanceof WorkflowExecutionAlreadyStartedError
+              ? 'a sync of this source is already running'
+              : 'the workflow service (Temporal) is unavailable',
+        },
       });
       if (error instanceof WorkflowExecutionAlreadyStartedError) {
         throw new TroveError(TroveErrorCode.BadRequest, 'a sync of this source is already running');
