@@ -215,7 +215,9 @@ describe('MkDocs project folder', () => {
       { input: { projectId, name: 'etc', path: '/etc' } },
     );
     expect(body.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_REQUEST' } });
-    expect(body.errors?.[0].message).toMatch(/outside the folders sources may read/);
+    expect(body.errors?.[0].message).toMatch(
+      /not an existing file or folder inside the folders sources may read/,
+    );
   });
 });
 

@@ -11,12 +11,21 @@ import type { AddressInfo } from 'node:net';
  */
 export class FakeOllama {
   readonly requests: { path: string; body: Record<string, unknown> }[] = [];
+  /** When set, `/api/embed` requests are held unanswered; each records whether its client left. */
+  holdEmbeddings = false;
+  readonly held: { closed: boolean }[] = [];
   private server?: Server;
 
   constructor(private readonly models: Record<string, number>) {}
 
   async start(): Promise<string> {
     this.server = createServer((req, res) => {
+      if (this.holdEmbeddings && req.url?.startsWith('/api/embed')) {
+        const record = { closed: false };
+        this.held.push(record);
+        res.once('close', () => (record.closed = true));
+        return;
+      }
       void this.handle(req).then(
         ({ status, body }) => {
           res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
@@ -33,6 +42,7 @@ export class FakeOllama {
   }
 
   async stop(): Promise<void> {
+    this.server?.closeAllConnections();
     await new Promise((resolve) => this.server?.close(resolve));
   }
 

@@ -71,6 +71,7 @@ export function apiConfig(name: string, worker: WorkerConfig, port: number): Api
     storage: worker.storage,
     secrets: worker.secrets,
     folders: worker.folders,
+    search: { maxQueryChars: 2_000, maxQueryTokens: 512 },
   };
 }
 

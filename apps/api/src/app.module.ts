@@ -1,12 +1,13 @@
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import { DynamicModule, Logger, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import { MulterModule } from '@nestjs/platform-express';
 import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
 import type { Request } from 'express';
 import { Catalog } from '@trove/catalog';
+import { SegmenterTokenCounter } from '@trove/chunking';
 import type { ApiConfig } from '@trove/config';
 import type { EmbeddingProvider } from '@trove/domain';
 import { createEmbeddingProvider } from '@trove/embeddings';
@@ -18,6 +19,7 @@ import { formatGraphqlError, graphqlProtection } from './core/graphql-limits';
 import { IndexBootstrapService } from './core/index-bootstrap.service';
 import { BLOBS, CONFIG, ELASTICSEARCH, EMBEDDER, TEMPORAL } from './core/tokens';
 import { TroveExceptionFilter } from './core/trove-exception.filter';
+import { TroveIdPipe } from './core/trove-id.pipe';
 import { CitationLinks } from './core/citation-links';
 import { ChunksResolver } from './documents/chunks.resolver';
 import { ChunksService } from './documents/chunks.service';
@@ -41,6 +43,7 @@ export class AppModule {
   static forRoot(config: ApiConfig): DynamicModule {
     const prefix = config.elasticsearch.indexPrefix;
     const graphqlLogger = new Logger('GraphQL');
+    const tokenCounter = new SegmenterTokenCounter();
     return {
       module: AppModule,
       imports: [
@@ -98,13 +101,17 @@ export class AppModule {
         {
           provide: HybridSearch,
           useFactory: (es: ElasticsearchClient, embedder: EmbeddingProvider) =>
-            new HybridSearch(es, prefix, embedder),
+            new HybridSearch(es, prefix, embedder, {
+              ...config.search,
+              countTokens: (text) => tokenCounter.count(text),
+            }),
           inject: [ELASTICSEARCH, EMBEDDER],
         },
         ApiKeyGuard,
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
         CitationLinks,
         { provide: APP_FILTER, useClass: TroveExceptionFilter },
+        { provide: APP_PIPE, useClass: TroveIdPipe },
         IndexBootstrapService,
         ProjectsService,
         ProjectsResolver,

@@ -4,6 +4,7 @@ import { errors } from '@elastic/elasticsearch';
 import type { Project, Source, SyncRun, TroveDocument } from '@trove/domain';
 import {
   DocumentStatus,
+  isTroveId,
   normalizeProjectName,
   projectNameKey,
   ProjectStatus,
@@ -449,6 +450,8 @@ export class Catalog {
   // --- helpers --------------------------------------------------------------------------------
 
   private async getById<T>(index: string, id: string): Promise<T | undefined> {
+    // A malformed id names nothing; Elasticsearch would answer with an error instead.
+    if (!isTroveId(id)) return undefined;
     try {
       const response = await this.es.get<T>({ index, id }, { ignore: [404] });
       return response.found ? response._source : undefined;

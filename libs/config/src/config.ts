@@ -115,6 +115,14 @@ export const graphqlLimitsSchema = z.object({
   maxOperations: positiveInt.default(10),
 });
 
+// Search limits (issue 8): a query costs embedding time in proportion to its length.
+export const searchSchema = z.object({
+  /** Longest search query accepted, in characters. */
+  maxQueryChars: positiveInt.default(2_000),
+  /** Longest search query accepted, in (estimated) tokens of the embedding model; E5 reads 512. */
+  maxQueryTokens: positiveInt.default(512),
+});
+
 export const apiConfigSchema = z.object({
   api: apiSchema,
   graphql: graphqlLimitsSchema,
@@ -124,6 +132,7 @@ export const apiConfigSchema = z.object({
   storage: storageSchema,
   secrets: secretsSchema,
   folders: foldersSchema,
+  search: searchSchema,
 });
 
 export const workerConfigSchema = z.object({
@@ -152,6 +161,7 @@ export type EmbeddingConfig = z.infer<typeof embeddingSchema>;
 export type StorageConfig = z.infer<typeof storageSchema>;
 export type ChunkingConfig = z.infer<typeof chunkingSchema>;
 export type NotionConfig = z.infer<typeof notionSchema>;
+export type SearchConfig = z.infer<typeof searchSchema>;
 
 type Env = Record<string, string | undefined>;
 
@@ -207,6 +217,11 @@ function fromEnv(env: Env) {
     },
     worker: { maxConcurrentActivities: v('TROVE_WORKER_MAX_CONCURRENT_ACTIVITIES') },
     deletion: { cancelGraceMs: v('TROVE_DELETION_CANCEL_GRACE_MS') },
+    // Search limits (issue 8)
+    search: {
+      maxQueryChars: v('TROVE_SEARCH_MAX_QUERY_CHARS'),
+      maxQueryTokens: v('TROVE_SEARCH_MAX_QUERY_TOKENS'),
+    },
   };
 }
 

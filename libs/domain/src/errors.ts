@@ -31,6 +31,8 @@ export enum TroveErrorCode {
   EmbeddingFailed = 'EMBEDDING_FAILED',
   IndexFailed = 'INDEX_FAILED',
   ServiceUnavailable = 'SERVICE_UNAVAILABLE',
+  /** The caller gave up (e.g. the HTTP client disconnected); the work was stopped. */
+  Cancelled = 'CANCELLED',
   Internal = 'INTERNAL',
 }
 

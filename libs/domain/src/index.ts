@@ -1,4 +1,6 @@
 export * from './errors';
+export * from './ids';
+export * from './redact';
 export * from './ingest';
 export * from './model';
 export * from './ports';

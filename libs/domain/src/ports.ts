@@ -13,11 +13,16 @@ export interface BlobStore {
 
 export type EmbeddingPurpose = 'query' | 'passage';
 
+export interface EmbedOptions {
+  /** Aborts the request to the embedding server (the caller no longer waits for it). */
+  signal?: AbortSignal;
+}
+
 export interface EmbeddingProvider {
   /** Model dimensions, known from the model profile. */
   readonly dimensions: number;
   readonly modelId: string;
-  embed(texts: string[], purpose: EmbeddingPurpose): Promise<number[][]>;
+  embed(texts: string[], purpose: EmbeddingPurpose, options?: EmbedOptions): Promise<number[][]>;
   /** Resolves when the embedding server answers; rejects with the reason otherwise. */
   ping(): Promise<void>;
 }

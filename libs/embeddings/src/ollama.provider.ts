@@ -1,5 +1,5 @@
 import { Ollama } from 'ollama';
-import type { EmbeddingProvider, EmbeddingPurpose } from '@trove/domain';
+import type { EmbeddingProvider, EmbeddingPurpose, EmbedOptions } from '@trove/domain';
 import { embeddingError } from './embedding-error';
 import type { ModelProfile } from './model-profiles';
 import { checkVectors } from './openai-compatible.provider';
@@ -18,7 +18,7 @@ export class OllamaEmbeddingProvider implements EmbeddingProvider {
     private readonly profile: ModelProfile,
     private readonly options: OllamaOptions,
   ) {
-    this.client = new Ollama({ host: options.host, fetch: this.fetchWithTimeout });
+    this.client = new Ollama({ host: options.host, fetch: this.fetchWith() });
   }
 
   get dimensions(): number {
@@ -29,14 +29,24 @@ export class OllamaEmbeddingProvider implements EmbeddingProvider {
     return this.profile.model;
   }
 
-  private readonly fetchWithTimeout = (input: Parameters<typeof fetch>[0], init?: RequestInit) =>
-    fetch(input, { ...init, signal: AbortSignal.timeout(this.options.timeoutMs) });
+  /** fetch with the timeout and, when given, the caller's abort signal. */
+  private fetchWith(signal?: AbortSignal): typeof fetch {
+    return (input, init) => {
+      const timeout = AbortSignal.timeout(this.options.timeoutMs);
+      return fetch(input, { ...init, signal: signal ? AbortSignal.any([timeout, signal]) : timeout });
+    };
+  }
 
-  async embed(texts: string[], purpose: EmbeddingPurpose): Promise<number[][]> {
+  async embed(texts: string[], purpose: EmbeddingPurpose, options: EmbedOptions = {}): Promise<number[][]> {
     if (texts.length === 0) return [];
     const prefix = this.profile[purpose].prefix;
+    // The client has no per-request signal for embed(); a client is only configuration, so a
+    // call that can be aborted gets its own.
+    const client = options.signal
+      ? new Ollama({ host: this.options.host, fetch: this.fetchWith(options.signal) })
+      : this.client;
     try {
-      const response = await this.client.embed({
+      const response = await client.embed({
         model: this.profile.model,
         input: texts.map((text) => prefix + text),
         truncate: true,
@@ -58,6 +68,7 @@ export class OllamaEmbeddingProvider implements EmbeddingProvider {
 }
 
 function toEmbeddingError(error: unknown): Error {
+  if ((error as Error).name === 'AbortError') return error as Error; // the caller gave up
   const status = (error as { status_code?: number }).status_code;
   if (typeof status === 'number') return embeddingError(status, (error as Error).message, error);
   if (error instanceof TypeError || (error as Error).name === 'TimeoutError') {

@@ -1,5 +1,5 @@
-import OpenAI, { APIConnectionError, APIError } from 'openai';
-import type { EmbeddingProvider, EmbeddingPurpose } from '@trove/domain';
+import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import type { EmbeddingProvider, EmbeddingPurpose, EmbedOptions } from '@trove/domain';
 import { embeddingError } from './embedding-error';
 import type { ModelProfile } from './model-profiles';
 
@@ -34,15 +34,18 @@ export class OpenAICompatibleEmbeddingProvider implements EmbeddingProvider {
     return this.profile.model;
   }
 
-  async embed(texts: string[], purpose: EmbeddingPurpose): Promise<number[][]> {
+  async embed(texts: string[], purpose: EmbeddingPurpose, options: EmbedOptions = {}): Promise<number[][]> {
     if (texts.length === 0) return [];
     const mode = this.profile[purpose];
     try {
-      const response = await this.client.embeddings.create({
-        model: mode.model ?? this.profile.model,
-        input: texts.map((text) => mode.prefix + text),
-        encoding_format: 'float',
-      });
+      const response = await this.client.embeddings.create(
+        {
+          model: mode.model ?? this.profile.model,
+          input: texts.map((text) => mode.prefix + text),
+          encoding_format: 'float',
+        },
+        { signal: options.signal },
+      );
       const vectors = [...response.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
       checkVectors(vectors, texts.length, this.profile.dimensions);
       return vectors;
@@ -61,6 +64,8 @@ export class OpenAICompatibleEmbeddingProvider implements EmbeddingProvider {
 }
 
 function toEmbeddingError(error: unknown): Error {
+  // Aborted by the caller: not the server's fault, and nobody is waiting for a classification.
+  if (error instanceof APIUserAbortError) return error;
   if (error instanceof APIConnectionError) return embeddingError(undefined, error.message, error);
   if (error instanceof APIError) return embeddingError(error.status, error.message, error);
   return error as Error;

@@ -215,22 +215,27 @@ export class FolderSources {
     const base = resolve(this.config.cacheDir, source.id);
     const target = join(base, folder.archiveHash!.slice(0, 16));
     if (!existsSync(target)) {
+      await sweepStaleStaging(base);
       const entries = await readZip(await this.blobs.get(folder.archiveBlobKey!), {
         limits: DEFAULT_ZIP_LIMITS,
       });
       const staging = `${target}.${randomUUID()}.tmp`;
-      for (const entry of entries) {
-        const path = resolve(staging, entry.path);
-        if (!path.startsWith(staging + sep)) continue; // readZip refuses such paths; belt and braces
-        await mkdir(dirname(path), { recursive: true });
-        await writeFile(path, entry.data);
-      }
-      await mkdir(staging, { recursive: true });
-      await rename(staging, target).catch(async (error) => {
-        // Another activity unpacked the same version first.
+      try {
+        for (const entry of entries) {
+          const path = resolve(staging, entry.path);
+          if (!path.startsWith(staging + sep)) continue; // readZip refuses such paths; belt and braces
+          await mkdir(dirname(path), { recursive: true });
+          await writeFile(path, entry.data);
+        }
+        await mkdir(staging, { recursive: true });
+        await rename(staging, target).catch((error) => {
+          // Another activity unpacked the same version first.
+          if (!existsSync(target)) throw error;
+        });
+      } finally {
+        // A failed unpack (full disk, a name the file system refuses) leaves nothing behind.
         await rm(staging, { recursive: true, force: true });
-        if (!existsSync(target)) throw error;
-      });
+      }
       for (const old of await readdir(base)) {
         if (join(base, old) !== target && !old.endsWith('.tmp'))
           await rm(join(base, old), { recursive: true, force: true });
@@ -240,6 +245,29 @@ export class FolderSources {
       (e) => !e.name.startsWith('.') && e.name !== '__MACOSX',
     );
     return top.length === 1 && top[0].isDirectory() ? join(target, top[0].name) : target;
+  }
+}
+
+/**
+ * Staging folders older than this were left by a worker that died while unpacking; younger ones
+ * may belong to an unpack still running in another activity.
+ */
+const STALE_STAGING_MS = 15 * 60_000;
+
+/** Removes the stale `.tmp` staging folders of one source's cache. */
+async function sweepStaleStaging(base: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(base);
+  } catch {
+    return; // no cache for this source yet
+  }
+  for (const name of names) {
+    if (!name.endsWith('.tmp')) continue;
+    const path = join(base, name);
+    const info = await stat(path).catch(() => undefined);
+    if (info && Date.now() - info.mtimeMs > STALE_STAGING_MS)
+      await rm(path, { recursive: true, force: true });
   }
 }
 

@@ -1,3 +1,4 @@
+export * from './archive/folder-archive';
 export * from './archive/safe-zip';
 export * from './detect';
 export * from './docx/docx.parser';

@@ -1,6 +1,6 @@
 import type { Client } from '@elastic/elasticsearch';
 import type { EmbeddedChunk } from '@trove/domain';
-import { TroveError, TroveErrorCode } from '@trove/domain';
+import { isChunkId, TroveError, TroveErrorCode } from '@trove/domain';
 import { elasticsearchError, IndexNames } from './elasticsearch';
 
 /** Bump when the mapping changes incompatibly; a new index is created behind the alias. */
@@ -262,6 +262,7 @@ export class ChunkIndex {
   }
 
   async getChunk(chunkId: string): Promise<StoredChunk | undefined> {
+    if (!isChunkId(chunkId)) return undefined; // names nothing; Elasticsearch would answer an error
     try {
       const response = await this.es.get<StoredChunk>(
         { index: this.names.chunks, id: chunkId, _source_excludes: ['embedding'] },

@@ -12,15 +12,32 @@ export interface SearchRequest {
   mode: SearchMode;
 }
 
+export interface SearchCallOptions {
+  /** Aborted when nobody waits for the answer any more (the client went away): stops both legs. */
+  signal?: AbortSignal;
+}
+
 export interface HybridSearchOptions {
   /** Candidates each leg contributes before fusion. */
   candidates: number;
   /** HNSW candidates examined per shard (recall vs speed). */
   numCandidates: number;
   rrfK: number;
+  /** Longest query accepted, in characters: embedding time grows with the query. */
+  maxQueryChars: number;
+  /** Longest query accepted, in the embedding model's tokens (E5 reads at most 512). */
+  maxQueryTokens: number;
+  /** Counts tokens as the embedding model would (e.g. chunking's SegmenterTokenCounter). */
+  countTokens?: (text: string) => number;
 }
 
-const DEFAULTS: HybridSearchOptions = { candidates: 50, numCandidates: 200, rrfK: 60 };
+const DEFAULTS: HybridSearchOptions = {
+  candidates: 50,
+  numCandidates: 200,
+  rrfK: 60,
+  maxQueryChars: 2_000,
+  maxQueryTokens: 512,
+};
 
 /** BM25 and kNN legs, both filtered by project, fused by reciprocal rank in the service. */
 export class HybridSearch {
@@ -37,9 +54,9 @@ export class HybridSearch {
     this.options = { ...DEFAULTS, ...options };
   }
 
-  async search(request: SearchRequest): Promise<SearchHit[]> {
+  async search(request: SearchRequest, options: SearchCallOptions = {}): Promise<SearchHit[]> {
     const query = request.query.trim();
-    if (!query) throw new TroveError(TroveErrorCode.BadRequest, 'the search query is empty');
+    this.checkQuery(query);
     if (request.limit < 1 || request.limit > 100) {
       throw new TroveError(TroveErrorCode.BadRequest, 'limit must be between 1 and 100');
     }
@@ -47,10 +64,29 @@ export class HybridSearch {
     const wantKeyword = request.mode !== SearchMode.VECTOR;
     const wantVector = request.mode !== SearchMode.KEYWORD;
 
-    const [keyword, vector] = await Promise.all([
-      wantKeyword ? this.keywordLeg(request.projectId, query, candidates) : Promise.resolve(undefined),
-      wantVector ? this.vectorLeg(request.projectId, query, candidates) : Promise.resolve(undefined),
-    ]);
+    // One signal for both legs: the caller's, or the first leg to fail stops the other.
+    const legs = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, legs.signal]) : legs.signal;
+    const run = <T>(leg: Promise<T>) =>
+      leg.catch((error: unknown) => {
+        legs.abort();
+        throw error;
+      });
+    let keyword: Awaited<ReturnType<HybridSearch['keywordLeg']>> | undefined;
+    let vector: Awaited<ReturnType<HybridSearch['vectorLeg']>> | undefined;
+    try {
+      [keyword, vector] = await Promise.all([
+        wantKeyword ? run(this.keywordLeg(request.projectId, query, candidates, signal)) : undefined,
+        wantVector ? run(this.vectorLeg(request.projectId, query, candidates, signal)) : undefined,
+      ]);
+    } catch (error) {
+      if (options.signal?.aborted) {
+        throw new TroveError(TroveErrorCode.Cancelled, 'the search was cancelled by its caller', {
+          cause: error,
+        });
+      }
+      throw error;
+    }
 
     const sources = new Map<string, StoredChunk>();
     for (const leg of [keyword, vector]) leg?.sources.forEach((source, id) => sources.set(id, source));
@@ -80,40 +116,67 @@ export class HybridSearch {
     });
   }
 
-  private async keywordLeg(projectId: string, query: string, size: number) {
+  /** Refuses empty and over-long queries before any work is done. */
+  private checkQuery(query: string): void {
+    if (!query) throw new TroveError(TroveErrorCode.BadRequest, 'the search query is empty');
+    const { maxQueryChars, maxQueryTokens, countTokens } = this.options;
+    if (query.length > maxQueryChars) {
+      throw new TroveError(
+        TroveErrorCode.BadRequest,
+        `the search query has ${query.length} characters; the limit is ${maxQueryChars} (TROVE_SEARCH_MAX_QUERY_CHARS)`,
+      );
+    }
+    const tokens = countTokens?.(query) ?? 0;
+    if (tokens > maxQueryTokens) {
+      throw new TroveError(
+        TroveErrorCode.BadRequest,
+        `the search query has about ${tokens} tokens; the limit is ${maxQueryTokens} (TROVE_SEARCH_MAX_QUERY_TOKENS)`,
+      );
+    }
+  }
+
+  private async keywordLeg(projectId: string, query: string, size: number, signal: AbortSignal) {
     try {
-      const response = await this.es.search<StoredChunk>({
-        index: this.names.chunks,
-        size,
-        query: {
-          bool: {
-            filter: [{ term: { projectId } }],
-            must: [{ multi_match: { query, fields: KEYWORD_FIELDS, type: 'best_fields', tie_breaker: 0.3 } }],
+      const response = await this.es.search<StoredChunk>(
+        {
+          index: this.names.chunks,
+          size,
+          query: {
+            bool: {
+              filter: [{ term: { projectId } }],
+              must: [
+                { multi_match: { query, fields: KEYWORD_FIELDS, type: 'best_fields', tie_breaker: 0.3 } },
+              ],
+            },
           },
+          _source: { excludes: ['embedding'] },
         },
-        _source: { excludes: ['embedding'] },
-      });
+        { signal },
+      );
       return collect(response.hits.hits);
     } catch (error) {
       throw elasticsearchError(error, 'running the keyword search');
     }
   }
 
-  private async vectorLeg(projectId: string, query: string, k: number) {
-    const [vector] = await this.embedder.embed([query], 'query');
+  private async vectorLeg(projectId: string, query: string, k: number, signal: AbortSignal) {
+    const [vector] = await this.embedder.embed([query], 'query', { signal });
     try {
-      const response = await this.es.search<StoredChunk>({
-        index: this.names.chunks,
-        size: k,
-        knn: {
-          field: 'embedding',
-          query_vector: vector,
-          k,
-          num_candidates: Math.max(this.options.numCandidates, k),
-          filter: { term: { projectId } },
+      const response = await this.es.search<StoredChunk>(
+        {
+          index: this.names.chunks,
+          size: k,
+          knn: {
+            field: 'embedding',
+            query_vector: vector,
+            k,
+            num_candidates: Math.max(this.options.numCandidates, k),
+            filter: { term: { projectId } },
+          },
+          _source: { excludes: ['embedding'] },
         },
-        _source: { excludes: ['embedding'] },
-      });
+        { signal },
+      );
       return collect(response.hits.hits);
     } catch (error) {
       throw elasticsearchError(error, 'running the vector search');

@@ -15,21 +15,25 @@ export async function resolveAllowedPath(path: string, roots: string[]): Promise
       { permanent: true },
     );
   }
+  // One answer for "outside the roots" and "does not exist", so the API cannot be used to probe
+  // which paths exist on the server.
+  const refused = new TroveError(
+    TroveErrorCode.BadRequest,
+    `${path} is not an existing file or folder inside the folders sources may read (TROVE_FOLDER_ROOTS)`,
+    { permanent: true },
+  );
+  const allowed = await Promise.all(roots.map((root) => realpath(root).catch(() => resolve(root))));
+  const inside = (candidate: string) =>
+    allowed.some((root) => candidate === root || candidate.startsWith(root + sep)) ||
+    roots.some((root) => candidate === resolve(root) || candidate.startsWith(resolve(root) + sep));
+  // Lexically outside every root: refused without touching the file system.
+  if (!inside(resolve(path))) throw refused;
   let real: string;
   try {
     real = await realpath(resolve(path));
   } catch {
-    throw new TroveError(TroveErrorCode.BadRequest, `${path} does not exist on the server`, {
-      permanent: true,
-    });
+    throw refused;
   }
-  const allowed = await Promise.all(roots.map((root) => realpath(root).catch(() => resolve(root))));
-  if (!allowed.some((root) => real === root || real.startsWith(root + sep))) {
-    throw new TroveError(
-      TroveErrorCode.BadRequest,
-      `${path} is outside the folders sources may read (TROVE_FOLDER_ROOTS=${roots.join(':')})`,
-      { permanent: true },
-    );
-  }
+  if (!allowed.some((root) => real === root || real.startsWith(root + sep))) throw refused;
   return real;
 }

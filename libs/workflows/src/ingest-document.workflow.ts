@@ -3,10 +3,13 @@ import {
   ActivityFailure,
   ApplicationFailure,
   ChildWorkflowFailure,
+  inWorkflowContext,
+  log,
   proxyActivities,
   type RetryPolicy,
 } from '@temporalio/workflow';
 import type { IngestDocumentInput, IngestDocumentResult, StageTimings } from '@trove/domain';
+import { redactPaths, TroveErrorCode } from '@trove/domain';
 import type { IngestActivities } from '@trove/ingest-activities';
 
 /**
@@ -98,13 +101,37 @@ export async function ingestDocument(input: IngestDocumentInput): Promise<Ingest
   }
 }
 
-/** The failure type and message at the root of an activity or child-workflow failure. */
+/**
+ * Failure types raised on purpose, whose messages are written for people: Trove's error codes
+ * and the activities' own types (literals: workflow code imports no activity code).
+ */
+const KNOWN_FAILURE_TYPES = new Set<string>([
+  ...Object.values(TroveErrorCode),
+  'SOURCE_ITEM_GONE',
+  'SYNC_RUN_NOT_FOUND',
+]);
+
+/** What a stored run or document error says about a failure nobody anticipated. */
+export const INTERNAL_FAILURE_MESSAGE = 'an internal error occurred; the worker log has the details';
+
+/**
+ * The failure type and message at the root of an activity or child-workflow failure, as stored
+ * on the run or document and shown to clients: a known type keeps its message (absolute server
+ * paths removed); anything else (a bug, a file-system error) is INTERNAL with a generic message,
+ * its details going to the worker log only.
+ */
 export function describeFailure(error: unknown): { code: string; message: string } {
   let cause = error;
   while ((cause instanceof ActivityFailure || cause instanceof ChildWorkflowFailure) && cause.cause)
     cause = cause.cause;
-  if (cause instanceof ApplicationFailure) {
-    return { code: cause.type ?? 'INTERNAL', message: cause.message };
+  if (cause instanceof ApplicationFailure && cause.type && KNOWN_FAILURE_TYPES.has(cause.type)) {
+    return { code: cause.type, message: redactPaths(cause.message) };
   }
-  return { code: 'INTERNAL', message: cause instanceof Error ? cause.message : String(cause) };
+  if (inWorkflowContext()) {
+    log.warn('unexpected failure, recorded as INTERNAL', {
+      type: cause instanceof ApplicationFailure ? cause.type : undefined,
+      message: cause instanceof Error ? cause.message : String(cause),
+    });
+  }
+  return { code: TroveErrorCode.Internal, message: INTERNAL_FAILURE_MESSAGE };
 }

@@ -40,6 +40,8 @@ export function httpStatusFor(code: TroveErrorCode): number {
       return HttpStatus.SERVICE_UNAVAILABLE;
     case TroveErrorCode.Internal:
       return HttpStatus.INTERNAL_SERVER_ERROR;
+    case TroveErrorCode.Cancelled:
+      return 499; // "client closed request" (nginx): nobody reads it, and it is not logged as a fault
     default: {
       const unhandled: never = code;
       throw new Error(`unmapped error code ${String(unhandled)}`);

@@ -1,8 +1,10 @@
 import { Inject } from '@nestjs/common';
-import { Args, Query, Resolver } from '@nestjs/graphql';
+import { Args, Context, Query, Resolver } from '@nestjs/graphql';
+import type { Request } from 'express';
 import { Catalog } from '@trove/catalog';
 import { HybridSearch } from '@trove/search';
 import { CitationLinks } from '../core/citation-links';
+import { clientAbortSignal } from '../core/client-abort';
 import { SearchInput, SearchResultModel } from './search.model';
 
 @Resolver()
@@ -14,10 +16,10 @@ export class SearchResolver {
   ) {}
 
   @Query(() => SearchResultModel)
-  async search(@Args('input') input: SearchInput): Promise<SearchResultModel> {
+  async search(@Args('input') input: SearchInput, @Context('req') req: Request): Promise<SearchResultModel> {
     const started = Date.now();
     await this.catalog.requireProject(input.projectId);
-    const hits = await this.hybrid.search(input);
+    const hits = await this.hybrid.search(input, { signal: clientAbortSignal(req) });
     return {
       hits: hits.map((hit) => ({ ...hit, citationUrl: this.links.absolute(hit.citationUrl) })),
       tookMs: Date.now() - started,

@@ -28,10 +28,9 @@ import {
 } from '@trove/domain';
 import { normalizeNotionId } from '@trove/notion';
 import { BLOBS, CONFIG, TEMPORAL } from '../core/tokens';
-import { listZip, SUPPORTED_EXTENSIONS, DEFAULT_ZIP_LIMITS } from '@trove/parsing';
+import { checkFolderArchive } from '@trove/parsing';
 import { resolveAllowedPath } from '@trove/storage';
 import { createHash } from 'node:crypto';
-import { extname } from 'node:path';
 import type { BlobStore } from '@trove/domain';
 import type { AddFolderSourceInput, AddNotionSourceInput, UpdateSourceInput } from './source.model';
 
@@ -104,18 +103,7 @@ export class SourcesService {
     options: { sourceId?: string; name?: string; format?: FolderFormat; siteUrl?: string },
   ): Promise<{ source: Source; run: SyncRun }> {
     await this.catalog.requireActiveProject(projectId);
-    const entries = await listZip(file.data, DEFAULT_ZIP_LIMITS, file.fileName);
-    const usable = entries.filter(
-      (e) =>
-        !e.isDirectory &&
-        (SUPPORTED_EXTENSIONS.has(extname(e.path).toLowerCase()) || /mkdocs\.ya?ml$/.test(e.path)),
-    );
-    if (usable.length === 0) {
-      throw new TroveError(
-        TroveErrorCode.UnsupportedMediaType,
-        `${file.fileName} holds no supported files (PDF, EPUB, DOCX, HTML, Markdown, text)`,
-      );
-    }
+    await checkFolderArchive(file.data, file.fileName);
     if (options.format && !Object.values(FolderFormat).includes(options.format)) {
       throw new TroveError(
         TroveErrorCode.BadRequest,
@@ -241,7 +229,14 @@ export class SourcesService {
       await this.catalog.updateRun(run.id, {
         status: SyncRunStatus.FAILED,
         finishedAt: new Date().toISOString(),
-        error: { code: 'NOT_STARTED', message: (error as Error).message },
+        // The client's answer below says why; Temporal's own message is not shown to clients.
+        error: {
+          code: 'NOT_STARTED',
+          message:
+            error instanceof WorkflowExecutionAlreadyStartedError
+              ? 'a sync of this source is already running'
+              : 'the workflow service (Temporal) is unavailable',
+        },
       });
       if (error instanceof WorkflowExecutionAlreadyStartedError) {
         throw new TroveError(TroveErrorCode.BadRequest, 'a sync of this source is already running');

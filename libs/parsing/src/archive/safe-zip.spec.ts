@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { TroveErrorCode } from '@trove/domain';
 import { DEFAULT_ZIP_LIMITS, listZip, openZip, readZip, verifyZip, type ZipLimits } from './safe-zip';
-import { buildZip, patchEntry } from './zip-fixtures.testing';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { buildZip, patchEntry, repeatCentralEntry } from './zip-fixtures.testing';
 
 const MiB = 1024 * 1024;
 
@@ -188,5 +192,85 @@ describe('safe zip reading', () => {
       },
     );
     await expect(verifyZip(liar)).rejects.toMatchObject({ code: TroveErrorCode.UnsafeArchive });
+  });
+
+  /** 2 MiB that deflate about 100:1: under the per-entry ratio limit on its own. */
+  function compressible(): Buffer {
+    const data = Buffer.alloc(2 * MiB, 'a');
+    const noise = randomBytes(12 * 1024);
+    for (let i = 0; i < noise.length; i++) data[Math.floor((i * data.length) / noise.length)] = noise[i];
+    return data;
+  }
+
+  it('refuses overlapping entries that share compressed data (the ratio of the whole archive)', async () => {
+    const honest = await buildZip([{ path: 'part-00.txt', data: compressible() }]);
+    const [entry] = await listZip(honest);
+    expect(entry.uncompressedSize / entry.compressedSize).toBeGreaterThan(50);
+    expect(entry.uncompressedSize / entry.compressedSize).toBeLessThan(200);
+    // Twelve central directory entries, one copy of the data: 24 MiB from about 25 KiB.
+    const bomb = repeatCentralEntry(
+      honest,
+      'part-00.txt',
+      12,
+      (i) => `part-${String(i).padStart(2, '0')}.txt`,
+    );
+    const error = await refusal(listZip(bomb, DEFAULT_ZIP_LIMITS, 'overlap.zip'));
+    expect(error).toMatchObject({ code: TroveErrorCode.UnsafeArchive, permanent: true });
+    expect(error.message).toMatch(
+      /^overlap\.zip was refused: expands \d+ times .*the limit is 200 \(a zip bomb\?\)/,
+    );
+    await expect(readZip(bomb)).rejects.toMatchObject({ code: TroveErrorCode.UnsafeArchive });
+  });
+
+  it('refuses overlapping entries whatever their size', async () => {
+    const honest = await buildZip([
+      { path: 'a.txt', data: 'hello hello hello' },
+      { path: 'z.txt', data: 'last' },
+    ]);
+    const zip = repeatCentralEntry(honest, 'a.txt', 2, (i) => ['a.txt', 'b.txt'][i]);
+    expect(await refusal(listZip(zip, DEFAULT_ZIP_LIMITS, 'small.zip'))).toMatchObject({
+      code: TroveErrorCode.UnsafeArchive,
+      message: 'small.zip was refused: the entries "a.txt" and "b.txt" overlap (they share compressed data)',
+    });
+  });
+
+  it('refuses an entry whose data runs into the central directory', async () => {
+    const honest = await buildZip([{ path: 'a.txt', data: 'hello' }]);
+    const zip = patchEntry(honest, 'a.txt', { compressedSize: honest.length - 40 });
+    await expect(listZip(zip)).rejects.toMatchObject({
+      code: TroveErrorCode.UnsafeArchive,
+      message: expect.stringContaining('the data of the entry "a.txt" overlaps the central directory'),
+    });
+  });
+
+  it('refuses a file that is also the folder of another entry', async () => {
+    const zip = await buildZip([
+      { path: 'docs', data: 'a file' },
+      { path: 'docs/x.md', data: '# X' },
+    ]);
+    await expect(listZip(zip, DEFAULT_ZIP_LIMITS, 'site.zip')).rejects.toMatchObject({
+      code: TroveErrorCode.UnsafeArchive,
+      message: 'site.zip was refused: "docs" is a file and also the folder of "docs/x.md"',
+    });
+  });
+
+  it('lists an archive from a file path with the same checks', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'safe-zip-'));
+    try {
+      const path = join(dir, 'upload.zip');
+      await writeFile(path, await buildZip([{ path: 'a.md', data: '# A' }]));
+      expect((await listZip(path)).map((e) => e.path)).toEqual(['a.md']);
+      const bad = join(dir, 'bad.zip');
+      await writeFile(
+        bad,
+        await buildZip([
+          { path: 'docs', data: 'x' },
+          { path: 'docs/x.md', data: 'y' },
+        ]),
+      );
+      await expect(listZip(bad)).rejects.toMatchObject({ code: TroveErrorCode.UnsafeArchive });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

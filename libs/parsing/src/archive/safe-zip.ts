@@ -75,14 +75,22 @@ export interface SafeZip {
   verifyAll(): Promise<void>;
 }
 
-/** Lists an archive's entries after checking paths, entry types, counts and declared sizes. */
+/**
+ * Lists an archive's entries after checking paths, entry types, counts, declared sizes and the
+ * layout (no overlapping entries). Takes the archive's bytes or the path of a file holding them.
+ */
 export async function listZip(
-  data: Buffer,
+  input: Buffer | string,
   limits: ZipLimits = DEFAULT_ZIP_LIMITS,
   archiveName = 'archive',
 ): Promise<ZipEntryInfo[]> {
-  const zip = await openZip(data, { limits, archiveName });
-  return [...zip.entries];
+  const zipfile = await openZipFile(input, archiveName);
+  try {
+    const { entries } = await checkDirectory(zipfile, limits, archiveName);
+    return entries;
+  } finally {
+    zipfile.close();
+  }
 }
 
 /** Reads the selected regular files (all by default), with every check of {@link openZip}. */
@@ -105,17 +113,67 @@ export async function verifyZip(data: Buffer, options: ZipOptions = {}): Promise
 
 /**
  * Opens an archive held in memory. Refuses with UNSAFE_ARCHIVE: zip-slip paths (absolute, drive
- * letters, `..` segments, backslashes), duplicate paths, symlinks and device entries, more entries
- * than allowed, declared sizes or compression ratios beyond the limits. A truncated or broken
- * archive is CORRUPT_DOCUMENT with yauzl's reason; reading an encrypted entry is ENCRYPTED_DOCUMENT.
+ * letters, `..` segments, backslashes), duplicate paths, a file that is also the folder of
+ * another entry, symlinks and device entries, more entries than allowed, entries whose bytes
+ * overlap each other or the central directory, declared sizes or compression ratios beyond the
+ * limits. A truncated or broken archive is CORRUPT_DOCUMENT with yauzl's reason; reading an
+ * encrypted entry is ENCRYPTED_DOCUMENT.
  */
 export async function openZip(data: Buffer, options: ZipOptions = {}): Promise<SafeZip> {
   const limits = options.limits ?? DEFAULT_ZIP_LIMITS;
   const name = options.archiveName ?? 'archive';
-  const zipfile = await fromBuffer(data, name);
+  const zipfile = await openZipFile(data, name);
+  const { entries, byPath } = await checkDirectory(zipfile, limits, name);
+
+  let inflatedTotal = 0;
+  const read = async (path: string, discard = false): Promise<Buffer> => {
+    const entry = byPath.get(path);
+    if (!entry || path.endsWith('/')) {
+      throw new PermanentDocumentError(TroveErrorCode.CorruptDocument, `${name} has no file "${path}"`);
+    }
+    if (entry.isEncrypted()) {
+      throw new PermanentDocumentError(
+        TroveErrorCode.EncryptedDocument,
+        `${name}: the entry "${path}" is encrypted (password-protected); it cannot be read`,
+      );
+    }
+    const budget = Math.min(limits.maxEntryBytes, limits.maxTotalBytes - inflatedTotal);
+    return inflate(zipfile, entry, name, limits, budget, discard, (bytes) => {
+      inflatedTotal += bytes;
+      // Against the bytes the archive really holds: shared or overlapping data cannot hide here.
+      if (inflatedTotal > RATIO_MIN_BYTES && inflatedTotal / zipfile.fileSize > limits.maxRatio) {
+        return unsafe(
+          name,
+          `reading "${path}": the archive expands more than ${limits.maxRatio} times its size (a zip bomb?)`,
+        );
+      }
+      return undefined;
+    });
+  };
+  return {
+    entries,
+    has: (path) => byPath.has(path) && !path.endsWith('/'),
+    read: (path) => read(path),
+    verifyAll: async () => {
+      for (const entry of entries) {
+        if (!entry.isDirectory) await read(entry.path, true);
+      }
+    },
+  };
+}
+
+/** Checks the central directory and the layout of the entries; see {@link openZip}. */
+async function checkDirectory(
+  zipfile: ZipFile,
+  limits: ZipLimits,
+  name: string,
+): Promise<{ entries: ZipEntryInfo[]; byPath: Map<string, Entry> }> {
   if (zipfile.entryCount > limits.maxEntries) {
     throw unsafe(name, `has ${zipfile.entryCount} entries; the limit is ${limits.maxEntries}`);
   }
+  // Before any entry is read, yauzl's cursor is the start of the central directory (the type
+  // declarations call it a boolean; it is the offset).
+  const centralDirectoryOffset = (zipfile as unknown as { readEntryCursor: number }).readEntryCursor;
   const rawEntries = await readEntries(zipfile, name, limits.maxEntries);
 
   const entries: ZipEntryInfo[] = [];
@@ -148,41 +206,87 @@ export async function openZip(data: Buffer, options: ZipOptions = {}): Promise<S
       encrypted: entry.isEncrypted(),
     });
   }
-  if (declaredTotal > RATIO_MIN_BYTES && declaredTotal / Math.max(compressedTotal, 1) > limits.maxRatio) {
+  checkConflicts(name, byPath);
+  // Judged against the archive's real size too: entries sharing compressed data each pass the
+  // per-entry ratio while the archive as a whole expands far beyond it.
+  const held = Math.max(Math.min(compressedTotal, zipfile.fileSize), 1);
+  if (declaredTotal > RATIO_MIN_BYTES && declaredTotal / held > limits.maxRatio) {
     throw unsafe(
       name,
-      `expands ${Math.round(declaredTotal / Math.max(compressedTotal, 1))} times (${formatBytes(declaredTotal)}); ` +
+      `expands ${Math.round(declaredTotal / held)} times (${formatBytes(held)} to ${formatBytes(declaredTotal)}); ` +
         `the limit is ${limits.maxRatio} (a zip bomb?)`,
     );
   }
+  await checkLayout(zipfile, name, rawEntries, centralDirectoryOffset);
+  return { entries, byPath };
+}
 
-  let inflatedTotal = 0;
-  const read = async (path: string, discard = false): Promise<Buffer> => {
-    const entry = byPath.get(path);
-    if (!entry || path.endsWith('/')) {
-      throw new PermanentDocumentError(TroveErrorCode.CorruptDocument, `${name} has no file "${path}"`);
+/** A file `docs` next to `docs/x.md` cannot be unpacked: one path would be a file and a folder. */
+function checkConflicts(name: string, byPath: Map<string, Entry>): void {
+  for (const path of byPath.keys()) {
+    const parts = path.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const parent = parts.slice(0, i).join('/');
+      if (byPath.has(parent)) {
+        throw unsafe(name, `"${parent}" is a file and also the folder of "${path}"`);
+      }
     }
-    if (entry.isEncrypted()) {
-      throw new PermanentDocumentError(
-        TroveErrorCode.EncryptedDocument,
-        `${name}: the entry "${path}" is encrypted (password-protected); it cannot be read`,
+  }
+}
+
+/**
+ * Each entry's local header and compressed data must have bytes of their own, before the central
+ * directory: overlapping entries are how a small archive unpacks into far more than its ratio says.
+ */
+async function checkLayout(
+  zipfile: ZipFile,
+  name: string,
+  rawEntries: Entry[],
+  centralDirectoryOffset: number,
+): Promise<void> {
+  const ranges: { start: number; end: number; path: string }[] = [];
+  for (const entry of rawEntries) {
+    let fileDataStart: number;
+    try {
+      ({ fileDataStart } = await zipfile.readLocalFileHeaderPromise(entry, { minimal: true }));
+    } catch (error) {
+      throw zipError(name, error as Error, entry.fileName);
+    }
+    const end = fileDataStart + entry.compressedSize;
+    if (end > centralDirectoryOffset) {
+      throw unsafe(name, `the data of the entry "${entry.fileName}" overlaps the central directory`);
+    }
+    ranges.push({ start: entry.relativeOffsetOfLocalHeader, end, path: entry.fileName });
+  }
+  ranges.sort((a, b) => a.start - b.start);
+  for (let i = 1; i < ranges.length; i++) {
+    if (ranges[i].start < ranges[i - 1].end) {
+      throw unsafe(
+        name,
+        `the entries "${ranges[i - 1].path}" and "${ranges[i].path}" overlap (they share compressed data)`,
       );
     }
-    const budget = Math.min(limits.maxEntryBytes, limits.maxTotalBytes - inflatedTotal);
-    return inflate(zipfile, entry, name, limits, budget, discard, (bytes) => {
-      inflatedTotal += bytes;
-    });
-  };
-  return {
-    entries,
-    has: (path) => byPath.has(path) && !path.endsWith('/'),
-    read: (path) => read(path),
-    verifyAll: async () => {
-      for (const entry of entries) {
-        if (!entry.isDirectory) await read(entry.path, true);
-      }
-    },
-  };
+  }
+}
+
+function openZipFile(input: Buffer | string, name: string): Promise<ZipFile> {
+  return typeof input === 'string' ? fromPath(input, name) : fromBuffer(input, name);
+}
+
+function fromPath(path: string, name: string): Promise<ZipFile> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(
+      path,
+      {
+        lazyEntries: true,
+        autoClose: false,
+        validateEntrySizes: true,
+        strictFileNames: true,
+        decodeStrings: true,
+      },
+      (error, zipfile) => (error ? reject(zipError(name, error)) : resolve(zipfile)),
+    );
+  });
 }
 
 function fromBuffer(data: Buffer, name: string): Promise<ZipFile> {
@@ -222,6 +326,8 @@ function checkPath(name: string, path: string): void {
   else if (path.includes('\\')) reason = 'backslash in the path';
   else if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) reason = 'absolute path';
   else if (path.split('/').includes('..')) reason = '".." path segment';
+  // File systems refuse longer names: the unpack would fail halfway in the worker.
+  else if (path.split('/').some((part) => Buffer.byteLength(part) > 255)) reason = 'a name over 255 bytes';
   if (reason) throw unsafe(name, `unsafe entry path "${path}" (${reason})`);
 }
 
@@ -265,7 +371,8 @@ function inflate(
   limits: ZipLimits,
   budget: number,
   discard: boolean,
-  onBytes: (bytes: number) => void,
+  /** Counts inflated bytes; returns an error to stop reading. */
+  onBytes: (bytes: number) => Error | undefined,
 ): Promise<Buffer> {
   const path = entry.fileName;
   return new Promise((resolve, reject) => {
@@ -283,7 +390,8 @@ function inflate(
       stream.on('data', (chunk: Buffer) => {
         if (settled) return;
         bytes += chunk.length;
-        onBytes(chunk.length);
+        const refused = onBytes(chunk.length);
+        if (refused) return fail(refused);
         if (bytes > budget) {
           const what =
             budget < limits.maxEntryBytes

@@ -39,6 +39,7 @@ const CENTRAL_HEADER = 0x02014b50;
 /** Offsets of the fields tests tamper with, in the local header and the central directory header. */
 const FIELDS = {
   flags: { local: 6, central: 8 },
+  compressedSize: { local: 18, central: 20 },
   uncompressedSize: { local: 22, central: 24 },
 } as const;
 
@@ -46,6 +47,7 @@ export interface EntryPatch {
   /** Replacement name of the same byte length (yazl refuses `../` names, the bytes do not). */
   name?: string;
   flags?: number;
+  compressedSize?: number;
   uncompressedSize?: number;
 }
 
@@ -68,6 +70,7 @@ export function patchEntry(zip: Buffer, name: string, patch: EntryPatch): Buffer
     }
     const at = (field: keyof typeof FIELDS) => offset + FIELDS[field][isLocal ? 'local' : 'central'];
     if (patch.flags !== undefined) out.writeUInt16LE(patch.flags, at('flags'));
+    if (patch.compressedSize !== undefined) out.writeUInt32LE(patch.compressedSize, at('compressedSize'));
     if (patch.uncompressedSize !== undefined)
       out.writeUInt32LE(patch.uncompressedSize, at('uncompressedSize'));
     if (patch.name !== undefined) {
@@ -79,4 +82,47 @@ export function patchEntry(zip: Buffer, name: string, patch: EntryPatch): Buffer
   }
   if (patched === 0) throw new Error(`no entry called ${name}`);
   return out;
+}
+
+const END_OF_CENTRAL_DIRECTORY = 0x06054b50;
+
+/**
+ * Repeats the central directory record of `name` `copies` times, each copy renamed by `rename`
+ * (same byte length) and pointing at the same local header and compressed data: the overlapping
+ * entries of a "non-recursive" zip bomb, which no honest tool writes.
+ */
+export function repeatCentralEntry(
+  zip: Buffer,
+  name: string,
+  copies: number,
+  rename: (copy: number) => string,
+): Buffer {
+  const eocd = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  if (eocd < 0 || zip.readUInt32LE(eocd) !== END_OF_CENTRAL_DIRECTORY) throw new Error('no EOCD');
+  const cdStart = zip.readUInt32LE(eocd + 16);
+  const records: Buffer[] = [];
+  let template: Buffer | undefined;
+  for (let offset = cdStart; offset < eocd;) {
+    const length =
+      46 + zip.readUInt16LE(offset + 28) + zip.readUInt16LE(offset + 30) + zip.readUInt16LE(offset + 32);
+    const record = zip.subarray(offset, offset + length);
+    if (record.subarray(46, 46 + zip.readUInt16LE(offset + 28)).toString('utf8') === name) template = record;
+    else records.push(record);
+    offset += length;
+  }
+  if (!template) throw new Error(`no entry called ${name}`);
+  for (let copy = 0; copy < copies; copy++) {
+    const record = Buffer.from(template);
+    const renamed = Buffer.from(rename(copy), 'utf8');
+    if (renamed.length !== Buffer.byteLength(name)) throw new Error('the new name must have the same length');
+    renamed.copy(record, 46);
+    records.push(record);
+  }
+  const directory = Buffer.concat(records);
+  const end = Buffer.from(zip.subarray(eocd, eocd + 22));
+  end.writeUInt16LE(records.length, 8);
+  end.writeUInt16LE(records.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(cdStart, 16);
+  return Buffer.concat([zip.subarray(0, cdStart), directory, end]);
 }

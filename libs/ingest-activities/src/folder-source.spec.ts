@@ -1,0 +1,95 @@
+import { mkdir, mkdtemp, readdir, rm, utimes } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FolderFormat, SourceStatus, SourceType, type BlobStore, type Source } from '@trove/domain';
+import { ZipFile } from 'yazl';
+import { FolderSources } from './folder-source';
+
+// A write that fails halfway through an unpack (a full disk, say) for files named "boom…".
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:fs/promises')>();
+  return {
+    ...actual,
+    writeFile: (async (path: string, ...rest: unknown[]) => {
+      if (String(path).includes('boom'))
+        throw Object.assign(new Error('ENOSPC: no space left'), { code: 'ENOSPC' });
+      return (actual.writeFile as (...args: unknown[]) => Promise<void>)(path, ...rest);
+    }) as typeof actual.writeFile,
+  };
+});
+
+const SOURCE_ID = 'source-1';
+
+function buildZip(files: { path: string; data: string }[]): Promise<Buffer> {
+  const zip = new ZipFile();
+  for (const file of files) zip.addBuffer(Buffer.from(file.data), file.path);
+  zip.end();
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    zip.outputStream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
+    zip.outputStream.on('error', reject);
+  });
+}
+
+function archiveSource(hash: string): Source {
+  return {
+    id: SOURCE_ID,
+    projectId: 'p1',
+    type: SourceType.FOLDER,
+    name: 'site',
+    status: SourceStatus.ACTIVE,
+    folder: {
+      format: FolderFormat.FILES,
+      archiveBlobKey: `sources/${SOURCE_ID}/archive.zip`,
+      archiveHash: hash,
+      archiveFileName: 'site.zip',
+    },
+    createdAt: '2026-01-01T00:00:00Z',
+    updatedAt: '2026-01-01T00:00:00Z',
+  };
+}
+
+function blobsHolding(data: Buffer): BlobStore {
+  return { get: async () => data } as unknown as BlobStore;
+}
+
+describe('FolderSources unpacking an uploaded archive', () => {
+  let cacheDir: string;
+  beforeEach(async () => {
+    cacheDir = await mkdtemp(join(tmpdir(), 'folder-cache-'));
+  });
+  afterEach(async () => {
+    await rm(cacheDir, { recursive: true, force: true });
+  });
+
+  it('leaves no .tmp staging folder behind when an unpack fails, however often it is retried', async () => {
+    const zip = await buildZip([
+      { path: 'a.md', data: '# A' },
+      { path: 'boom.md', data: '# B' },
+    ]);
+    const folders = new FolderSources({ roots: [], cacheDir }, blobsHolding(zip));
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await expect(folders.list(archiveSource('a'.repeat(64)))).rejects.toThrow(/ENOSPC/);
+    }
+    expect(await readdir(join(cacheDir, SOURCE_ID))).toEqual([]);
+  });
+
+  it('sweeps stale .tmp folders of the source (left by a dead worker) at the start of an unpack', async () => {
+    const base = join(cacheDir, SOURCE_ID);
+    const stale = join(base, `${'0'.repeat(16)}.dead.tmp`);
+    const fresh = join(base, `${'1'.repeat(16)}.running.tmp`);
+    await mkdir(join(stale, 'docs'), { recursive: true });
+    await mkdir(fresh, { recursive: true });
+    const hourAgo = new Date(Date.now() - 60 * 60_000);
+    await utimes(stale, hourAgo, hourAgo);
+
+    const zip = await buildZip([{ path: 'a.md', data: '# A' }]);
+    const folders = new FolderSources({ roots: [], cacheDir }, blobsHolding(zip));
+    const listing = await folders.list(archiveSource('b'.repeat(64)));
+    expect(listing.items.map((i) => i.externalId)).toEqual(['a.md']);
+    // The young one may be another activity's unpack in progress: it stays.
+    expect((await readdir(base)).sort()).toEqual([`${'1'.repeat(16)}.running.tmp`, 'b'.repeat(16)]);
+  });
+});
