@@ -30,10 +30,23 @@ import { BLOBS, CONFIG, TEMPORAL } from '../core/tokens';
 import { DocumentsService } from '../documents/documents.service';
 import { listZip, SUPPORTED_EXTENSIONS, DEFAULT_ZIP_LIMITS } from '@trove/parsing';
 import { resolveAllowedPath } from '@trove/storage';
-import { createHash } from 'node:crypto';
 import { extname } from 'node:path';
 import type { BlobStore } from '@trove/domain';
 import type { AddFolderSourceInput, AddNotionSourceInput, UpdateSourceInput } from './source.model';
+
+/** An uploaded archive, already streamed to a staging blob. */
+interface StagedArchive {
+  fileName: string;
+  blobKey: string;
+  sha256: string;
+}
+
+interface ArchiveOptions {
+  sourceId?: string;
+  name?: string;
+  format?: FolderFormat;
+  siteUrl?: string;
+}
 
 @Injectable()
 export class SourcesService {
@@ -101,11 +114,24 @@ export class SourcesService {
    */
   async uploadArchive(
     projectId: string,
-    file: { fileName: string; data: Buffer },
-    options: { sourceId?: string; name?: string; format?: FolderFormat; siteUrl?: string },
+    file: StagedArchive,
+    options: ArchiveOptions,
+  ): Promise<{ source: Source; run: SyncRun }> {
+    try {
+      return await this.storeArchive(projectId, file, options);
+    } finally {
+      await this.blobs.deletePrefix(file.blobKey); // gone already unless refused
+    }
+  }
+
+  private async storeArchive(
+    projectId: string,
+    file: StagedArchive,
+    options: ArchiveOptions,
   ): Promise<{ source: Source; run: SyncRun }> {
     await this.catalog.requireProject(projectId);
-    const entries = await listZip(file.data, DEFAULT_ZIP_LIMITS, file.fileName);
+    const data = await this.blobs.get(file.blobKey);
+    const entries = await listZip(data, DEFAULT_ZIP_LIMITS, file.fileName);
     const usable = entries.filter(
       (e) =>
         !e.isDirectory &&
@@ -126,7 +152,7 @@ export class SourcesService {
     if (options.format === FolderFormat.COMBINED_MARKDOWN) {
       throw new TroveError(TroveErrorCode.BadRequest, 'an archive is a folder: use AUTO, MKDOCS or FILES');
     }
-    const archiveHash = createHash('sha256').update(file.data).digest('hex');
+    const archiveHash = file.sha256;
     const existing = options.sourceId ? await this.catalog.requireSource(options.sourceId) : undefined;
     if (existing && (existing.projectId !== projectId || !existing.folder?.archiveBlobKey)) {
       throw new TroveError(
@@ -136,7 +162,7 @@ export class SourcesService {
     }
     const id = existing?.id ?? randomUUID();
     const archiveBlobKey = `sources/${id}/archive-${archiveHash.slice(0, 16)}.zip`;
-    await this.blobs.put(archiveBlobKey, file.data);
+    await this.blobs.move(file.blobKey, archiveBlobKey);
     const folder = {
       format: options.format ?? existing?.folder?.format ?? FolderFormat.AUTO,
       archiveBlobKey,
