@@ -34,7 +34,7 @@ async function freePort(): Promise<number> {
 export class TroveStack {
   readonly name = uniqueName('e2e');
   readonly logDir = mkdtempSync(join(tmpdir(), `${this.name}-logs-`));
-  private readonly blobDir = mkdtempSync(join(tmpdir(), `${this.name}-blobs-`));
+  readonly blobDir = mkdtempSync(join(tmpdir(), `${this.name}-blobs-`));
   private api?: ChildProcess;
   private worker?: ChildProcess;
   port = 0;
@@ -43,6 +43,11 @@ export class TroveStack {
 
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** The api process id (to read its memory use from /proc). */
+  get apiPid(): number {
+    return this.api!.pid!;
   }
 
   private env(): NodeJS.ProcessEnv {
