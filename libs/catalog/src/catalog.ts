@@ -148,13 +148,7 @@ export class Catalog {
 
   async deleteProject(id: string): Promise<void> {
     await this.write(() => this.es.delete({ index: this.names.projects, id, refresh: 'wait_for' }), [404]);
-    await this.write(() =>
-      this.es.deleteByQuery({
-        index: this.names.claims,
-        query: { term: { projectId: id } },
-        conflicts: 'proceed',
-      }),
-    );
+    await this.deleteProjectClaims(id);
   }
 
   // --- documents ------------------------------------------------------------------------------
@@ -322,6 +316,28 @@ export class Catalog {
       await this.deleteClaim(id, held);
     }
     throw new TroveError(TroveErrorCode.ServiceUnavailable, 'the document name is contended; try again');
+  }
+
+  /**
+   * Claims a project's documents left behind (they are freed one by one as documents are
+   * deleted; this catches the rest). Search + bulk: the local Elasticsearch has no delete-by-query.
+   */
+  private async deleteProjectClaims(projectId: string): Promise<void> {
+    await this.write(async () => {
+      await this.es.indices.refresh({ index: this.names.claims });
+      const response = await this.es.search({
+        index: this.names.claims,
+        query: { term: { projectId } },
+        size: 10_000,
+        _source: false,
+      });
+      const ids = response.hits.hits.map((hit) => hit._id!);
+      if (ids.length === 0) return;
+      await this.es.bulk({
+        refresh: 'wait_for',
+        operations: ids.map((id) => ({ delete: { _index: this.names.claims, _id: id } })),
+      });
+    });
   }
 
   /** Frees `key` if `documentId` still holds it. */

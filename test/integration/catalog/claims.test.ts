@@ -50,6 +50,13 @@ describe('document names are claimed: random ids, one document per name', () => 
     expect(second.id).not.toBe(first.id);
   });
 
+  it('deleting a project frees the names its documents held', async () => {
+    const project = await catalog.createProject('Claims');
+    await upload(project.id, 'kept.md');
+    await catalog.deleteProject(project.id);
+    await expect(upload(project.id, 'kept.md')).resolves.toMatchObject({ fileName: 'kept.md' });
+  });
+
   it('a claim left by a crash (no document, old) is taken over; a fresh one is not', async () => {
     const { createHash } = await import('node:crypto');
     const writeClaim = (fileName: string, createdAt: Date) => {
