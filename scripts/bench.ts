@@ -186,9 +186,7 @@ async function main() {
 
   // Search latency and a small-corpus sanity check of retrieval (not a BEIR score: the corpus is a slice).
   const search = new HybridSearch(es, name, embedder);
-  const docIdOf = new Map<string, string>(
-    docs.map((d) => [Catalog.documentId(d.project, fileName(d)), d._id]),
-  );
+  const docIdOf = new Map<string, string>(docs.map((d, i) => [ids[i], d._id]));
   const searchRows: string[] = [];
   for (const mode of [SearchMode.KEYWORD, SearchMode.VECTOR, SearchMode.HYBRID]) {
     for (const [project, set] of [

@@ -32,6 +32,7 @@ import { ProjectsResolver } from './projects/projects.resolver';
 import { ProjectsService } from './projects/projects.service';
 import { SearchResolver } from './search/search.resolver';
 import { ArchivesController } from './sources/archives.controller';
+import { BlobStorageEngine } from './uploads/blob-storage.engine';
 import { SourcesResolver } from './sources/sources.resolver';
 import { SourcesService } from './sources/sources.service';
 import { NotionWebhookController } from './webhooks/notion-webhook.controller';
@@ -44,6 +45,7 @@ export class AppModule {
     const prefix = config.elasticsearch.indexPrefix;
     const graphqlLogger = new Logger('GraphQL');
     const tokenCounter = new SegmenterTokenCounter();
+    const blobs = new LocalBlobStore(config.storage.blobDir);
     return {
       module: AppModule,
       imports: [
@@ -62,7 +64,16 @@ export class AppModule {
             formatGraphqlError(formatted, error, (line) => graphqlLogger.warn(line)),
         }),
         MulterModule.register({
-          limits: { fileSize: config.api.maxUploadBytes, files: 1 },
+          // Files stream into the blob store, never into memory; every part of the form is bounded.
+          storage: new BlobStorageEngine(blobs, config.api.maxUploadBytes),
+          limits: {
+            fileSize: config.api.maxUploadBytes,
+            files: 1,
+            fields: config.api.uploadMaxFields,
+            fieldSize: config.api.uploadMaxFieldBytes,
+            fieldNameSize: 100,
+            parts: config.api.uploadMaxFields + 1,
+          },
           // File names in Russian or Chinese arrive as UTF-8, not Latin-1.
           defParamCharset: 'utf8',
         } as object),
@@ -78,7 +89,7 @@ export class AppModule {
         { provide: CONFIG, useValue: config },
         { provide: ELASTICSEARCH, useFactory: () => createElasticsearchClient(config.elasticsearch.url) },
         { provide: EMBEDDER, useFactory: () => createEmbeddingProvider(config.embedding) },
-        { provide: BLOBS, useFactory: () => new LocalBlobStore(config.storage.blobDir) },
+        { provide: BLOBS, useValue: blobs },
         {
           provide: TEMPORAL,
           useFactory: () =>

@@ -15,6 +15,18 @@ import {
 import { elasticsearchError, IndexNames } from '@trove/search';
 
 const KEYWORD = { type: 'keyword' as const };
+/**
+ * A claim whose document never appeared is left over from a crash between the two writes; after
+ * this long it is taken over (a live creation writes its document within milliseconds).
+ */
+const STALE_CLAIM_MS = 30_000;
+
+interface Claim {
+  key: string;
+  documentId: string;
+  projectId: string;
+  createdAt: string;
+}
 
 /** Projects and documents live in Elasticsearch too: one service fewer to run and back up. */
 export class Catalog {
@@ -72,8 +84,13 @@ export class Catalog {
           startedAt: { type: 'date' as const },
         },
       },
+      {
+        index: this.names.claims,
+        properties: { documentId: KEYWORD, projectId: KEYWORD, createdAt: { type: 'date' as const } },
+      },
     ];
     try {
+      const hadClaims = await this.es.indices.exists({ index: this.names.claims });
       for (const { index, properties } of indices) {
         if (await this.es.indices.exists({ index })) {
           // New fields are added in place (the mapping only ever grows).
@@ -90,9 +107,31 @@ export class Catalog {
           { ignore: [400] },
         );
       }
+      if (!hadClaims) await this.backfillClaims();
     } catch (error) {
       throw elasticsearchError(error, 'creating the catalog indices');
     }
+  }
+
+  /** Catalogs from before claims existed: their documents keep their names taken. */
+  private async backfillClaims(): Promise<void> {
+    const documents = await this.list<TroveDocument>(this.names.documents, { match_all: {} }, [
+      { createdAt: 'asc' },
+    ]);
+    if (documents.length === 0) return;
+    await this.es.bulk({
+      refresh: 'wait_for',
+      operations: documents.flatMap((document) => {
+        const key = claimKey(document);
+        const claim: Claim = {
+          key,
+          documentId: document.id,
+          projectId: document.projectId,
+          createdAt: document.createdAt,
+        };
+        return [{ create: { _index: this.names.claims, _id: claimId(key) } }, claim];
+      }),
+    });
   }
 
   // --- projects -------------------------------------------------------------------------------
@@ -192,6 +231,7 @@ export class Catalog {
     const project = await this.getProject(id);
     if (project) await this.releaseName(project);
     await this.write(() => this.es.delete({ index: this.names.projects, id, refresh: 'wait_for' }), [404]);
+    await this.deleteProjectClaims(id);
   }
 
   /** Removes every document, source and sync-run record of a project. */
@@ -230,37 +270,43 @@ export class Catalog {
 
   // --- documents ------------------------------------------------------------------------------
 
-  /** A document's id follows from its project and file name, so one name maps to one document. */
-  static documentId(projectId: string, fileName: string): string {
-    return createHash('sha256').update(`${projectId}\u0000${fileName}`).digest('hex').slice(0, 32);
+  /** A fresh document id: random, so a link to a deleted document never reaches a newer one. */
+  static newDocumentId(): string {
+    return randomUUID();
   }
 
-  /** Creates the document record; a second document with the same name in the project is a conflict. */
+  /**
+   * Creates the document record; a second document with the same name in the project is a
+   * conflict (the name is claimed first, so concurrent uploads of one name create one document).
+   * `id` lets the caller store the original under the id beforehand; it must be fresh.
+   */
   async createDocument(
     input: Pick<
       TroveDocument,
       'projectId' | 'fileName' | 'mediaType' | 'sizeBytes' | 'contentHash' | 'blobKey'
-    >,
+    > & { id?: string },
   ): Promise<TroveDocument> {
     const now = new Date().toISOString();
     const document: TroveDocument = {
       ...input,
-      id: Catalog.documentId(input.projectId, input.fileName),
+      id: input.id ?? Catalog.newDocumentId(),
       status: DocumentStatus.PENDING,
       chunkCount: 0,
       timings: {},
       createdAt: now,
       updatedAt: now,
     };
+    const key = claimKey(document);
+    if ((await this.claim(key, document.id, document.projectId)) !== undefined) {
+      throw new TroveError(
+        TroveErrorCode.DocumentNameConflict,
+        `a document named "${input.fileName}" already exists in this project; delete it or reindex it instead`,
+      );
+    }
     try {
       await this.es.create({ index: this.names.documents, id: document.id, document, refresh: 'wait_for' });
     } catch (error) {
-      if (error instanceof errors.ResponseError && error.statusCode === 409) {
-        throw new TroveError(
-          TroveErrorCode.DocumentNameConflict,
-          `a document named "${input.fileName}" already exists in this project; delete it or reindex it instead`,
-        );
-      }
+      await this.releaseClaim(key, document.id);
       throw elasticsearchError(error, 'creating the document');
     }
     return document;
@@ -302,8 +348,11 @@ export class Catalog {
     );
   }
 
+  /** Removes the record and frees its name (or source item) for a new document. */
   async deleteDocument(id: string): Promise<void> {
+    const document = await this.getDocument(id);
     await this.write(() => this.es.delete({ index: this.names.documents, id, refresh: 'wait_for' }), [404]);
+    if (document) await this.releaseClaim(claimKey(document), id);
   }
 
   /** The documents a source produced (id, external id, edit time, status), for a sync to diff against. */
@@ -311,19 +360,19 @@ export class Catalog {
     return this.list<TroveDocument>(this.names.documents, { term: { sourceId } }, [{ createdAt: 'asc' }]);
   }
 
-  /** Creates the record of a source item's document, or returns the existing one. */
+  /**
+   * Creates the record of a source item's document, or returns the existing one: the item is
+   * claimed first, so re-running a sync plan (or two running at once) never duplicates it.
+   */
   async ensureSourceDocument(
     input: Pick<TroveDocument, 'projectId' | 'sourceId' | 'externalId' | 'fileName' | 'mediaType'>,
   ): Promise<{ document: TroveDocument; created: boolean }> {
-    const id = Catalog.documentId(input.projectId, `source:${input.sourceId}:${input.externalId}`);
-    const existing = await this.getDocument(id);
-    if (existing) return { document: existing, created: false };
     // No new records for a source or project being removed (a sync that slipped through).
     await this.requireActiveSource(input.sourceId!);
     const now = new Date().toISOString();
     const document: TroveDocument = {
       ...input,
-      id,
+      id: Catalog.newDocumentId(),
       sizeBytes: 0,
       contentHash: '',
       blobKey: '',
@@ -333,15 +382,119 @@ export class Catalog {
       createdAt: now,
       updatedAt: now,
     };
+    const key = claimKey(document);
+    const holder = await this.claim(key, document.id, document.projectId);
+    if (holder !== undefined) {
+      const existing = await this.awaitDocument(holder);
+      if (existing) return { document: existing, created: false };
+      throw new TroveError(
+        TroveErrorCode.ServiceUnavailable,
+        `the document of ${input.externalId} is being created by another sync; try again`,
+      );
+    }
     try {
-      await this.es.create({ index: this.names.documents, id, document, refresh: 'wait_for' });
+      await this.es.create({ index: this.names.documents, id: document.id, document, refresh: 'wait_for' });
       return { document, created: true };
     } catch (error) {
-      if (error instanceof errors.ResponseError && error.statusCode === 409) {
-        return { document: (await this.getDocument(id))!, created: false };
-      }
+      await this.releaseClaim(key, document.id);
       throw elasticsearchError(error, 'creating a source document');
     }
+  }
+
+  /** The claimed document, waiting briefly for a creation that is under way elsewhere. */
+  private async awaitDocument(id: string): Promise<TroveDocument | undefined> {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const document = await this.getDocument(id);
+      if (document) return document;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    return undefined;
+  }
+
+  // --- claims: unique natural keys ------------------------------------------------------------
+
+  /**
+   * Claims `key` for `documentId`. Returns undefined when claimed, or the id of the document that
+   * holds the key. Elasticsearch's `create` (409 when the id exists) makes this race-free.
+   */
+  private async claim(key: string, documentId: string, projectId: string): Promise<string | undefined> {
+    const id = claimId(key);
+    const claim: Claim = { key, documentId, projectId, createdAt: new Date().toISOString() };
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        await this.es.create({ index: this.names.claims, id, document: claim });
+        return undefined;
+      } catch (error) {
+        if (!(error instanceof errors.ResponseError && error.statusCode === 409)) {
+          throw elasticsearchError(error, 'claiming a document name');
+        }
+      }
+      const held = await this.getClaim(id);
+      if (!held) continue; // released meanwhile
+      if (!(await this.isStale(held.claim))) return held.claim.documentId;
+      await this.deleteClaim(id, held);
+    }
+    throw new TroveError(TroveErrorCode.ServiceUnavailable, 'the document name is contended; try again');
+  }
+
+  /**
+   * Claims a project's documents left behind (they are freed one by one as documents are
+   * deleted; this catches the rest). Search + bulk: the local Elasticsearch has no delete-by-query.
+   */
+  private async deleteProjectClaims(projectId: string): Promise<void> {
+    await this.write(async () => {
+      await this.es.indices.refresh({ index: this.names.claims });
+      const response = await this.es.search({
+        index: this.names.claims,
+        query: { term: { projectId } },
+        size: 10_000,
+        _source: false,
+      });
+      const ids = response.hits.hits.map((hit) => hit._id!);
+      if (ids.length === 0) return;
+      await this.es.bulk({
+        refresh: 'wait_for',
+        operations: ids.map((id) => ({ delete: { _index: this.names.claims, _id: id } })),
+      });
+    });
+  }
+
+  /** Frees `key` if `documentId` still holds it. */
+  private async releaseClaim(key: string, documentId: string): Promise<void> {
+    const id = claimId(key);
+    const held = await this.getClaim(id);
+    if (held?.claim.documentId === documentId) await this.deleteClaim(id, held);
+  }
+
+  private async isStale(claim: Claim): Promise<boolean> {
+    if (Date.now() - Date.parse(claim.createdAt) < STALE_CLAIM_MS) return false;
+    return (await this.getDocument(claim.documentId)) === undefined;
+  }
+
+  private async getClaim(
+    id: string,
+  ): Promise<{ claim: Claim; seqNo: number; primaryTerm: number } | undefined> {
+    try {
+      const response = await this.es.get<Claim>({ index: this.names.claims, id }, { ignore: [404] });
+      if (!response.found) return undefined;
+      return { claim: response._source!, seqNo: response._seq_no!, primaryTerm: response._primary_term! };
+    } catch (error) {
+      throw elasticsearchError(error, 'reading a document name claim');
+    }
+  }
+
+  /** Deletes the claim as read (a claim re-taken meanwhile is left alone). */
+  private async deleteClaim(id: string, held: { seqNo: number; primaryTerm: number }): Promise<void> {
+    await this.write(
+      () =>
+        this.es.delete({
+          index: this.names.claims,
+          id,
+          if_seq_no: held.seqNo,
+          if_primary_term: held.primaryTerm,
+        }),
+      [404, 409],
+    );
   }
 
   // --- sources and sync runs ------------------------------------------------------------------
@@ -517,4 +670,17 @@ function projectDeleting(id: string): TroveError {
     `project ${id} is being deleted; nothing can be added to or changed in it`,
     { permanent: true },
   );
+}
+
+/** The natural key a document must hold alone: its source item, or its file name in the project. */
+function claimKey(
+  document: Pick<TroveDocument, 'projectId' | 'fileName' | 'sourceId' | 'externalId'>,
+): string {
+  return document.sourceId
+    ? `source\u0000${document.sourceId}\u0000${document.externalId ?? ''}`
+    : `upload\u0000${document.projectId}\u0000${document.fileName}`;
+}
+
+function claimId(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
 }

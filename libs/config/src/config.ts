@@ -96,6 +96,13 @@ export const apiSchema = z.object({
   maxUploadBytes: positiveInt.default(50 * 1024 * 1024),
   /** The address clients reach the API at: citation links to uploaded originals start with it. */
   publicUrl: z.string().url().optional(),
+  // --- uploads and links to originals (issue 8) ---
+  /** Multipart form fields besides the file (archive uploads send a few). */
+  uploadMaxFields: positiveInt.default(20),
+  /** Bytes per form field value. */
+  uploadMaxFieldBytes: positiveInt.default(16 * 1024),
+  /** How long a signed link to an original stays valid; links are signed afresh when served. */
+  linkTtlSeconds: positiveInt.default(4 * 60 * 60),
 });
 
 /**
@@ -175,6 +182,9 @@ function fromEnv(env: Env) {
       adminApiKey: v('TROVE_ADMIN_API_KEY'),
       maxUploadBytes: v('TROVE_MAX_UPLOAD_BYTES'),
       publicUrl: v('TROVE_PUBLIC_URL'),
+      uploadMaxFields: v('TROVE_UPLOAD_MAX_FIELDS'),
+      uploadMaxFieldBytes: v('TROVE_UPLOAD_MAX_FIELD_BYTES'),
+      linkTtlSeconds: v('TROVE_LINK_TTL_SECONDS'),
     },
     graphql: {
       maxDepth: v('TROVE_GRAPHQL_MAX_DEPTH'),

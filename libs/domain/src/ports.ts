@@ -9,6 +9,28 @@ export interface BlobStore {
   exists(key: string): Promise<boolean>;
   /** Removes every blob whose key starts with `prefix`. */
   deletePrefix(prefix: string): Promise<void>;
+  /**
+   * Writes a stream without holding it in memory; the blob appears only when the stream ended
+   * within `maxBytes` (otherwise PAYLOAD_TOO_LARGE and nothing is left behind).
+   */
+  putStream(key: string, data: NodeJS.ReadableStream, options?: PutStreamOptions): Promise<StoredStream>;
+  /** Renames a blob (the target is replaced). */
+  move(from: string, to: string): Promise<void>;
+}
+
+export interface PutStreamOptions {
+  /** Refuse streams longer than this. */
+  maxBytes?: number;
+  /** How many bytes of the start and of the end to keep for content sniffing (default 64 KiB). */
+  sampleBytes?: number;
+}
+
+/** What was learnt while a stream was written: size, SHA-256 and samples for type detection. */
+export interface StoredStream {
+  sizeBytes: number;
+  sha256: string;
+  head: Buffer;
+  tail: Buffer;
 }
 
 export type EmbeddingPurpose = 'query' | 'passage';

@@ -47,4 +47,35 @@ describe('detectMediaType', () => {
     const big = Buffer.concat([Buffer.alloc(64 * 1024 - 1, 0x61), Buffer.from('ж'), Buffer.from('tail')]);
     expect(detectMediaType('big.md', big)).toEqual({ mediaType: 'text/markdown' });
   });
+
+  it('takes a file for a PDF only when %PDF- starts it (after at most a BOM and whitespace)', () => {
+    expect(detectMediaType('a.md', Buffer.from('\uFEFF \r\n%PDF-1.4\n')).mediaType).toBe('application/pdf');
+    expect(
+      detectMediaType('notes.md', Buffer.from('# How to spot a PDF\n\nFiles begin with %PDF-1.7.\n')),
+    ).toEqual({
+      mediaType: 'text/markdown',
+    });
+    expect(detectMediaType('x.txt', Buffer.from('junk%PDF-1.7\n')).mediaType).toBe('text/plain');
+  });
+
+  it('leaves an empty file of a supported extension to its parser, which says it is empty', () => {
+    expect(detectMediaType('empty.pdf', Buffer.alloc(0))).toEqual({ mediaType: 'application/pdf' });
+    expect(detectMediaType('empty.docx', Buffer.alloc(0)).mediaType).toContain('wordprocessingml');
+    expect(() => detectMediaType('empty.css', Buffer.alloc(0))).toThrow(/\.css is not supported/);
+  });
+
+  it('recognises a DOCX streamed to disk from the samples of its start and end', () => {
+    const head = Buffer.concat([
+      Buffer.from([0x50, 0x4b, 3, 4]),
+      Buffer.alloc(40),
+      Buffer.from('[Content_Types].xml'),
+    ]);
+    const tail = Buffer.from('PK\x01\x02....word/document.xml....PK\x05\x06');
+    expect(detectMediaType('report.docx', { head, tail, size: 5_000_000 }).mediaType).toContain(
+      'wordprocessingml',
+    );
+    expect(() =>
+      detectMediaType('site.zip', { head, tail: Buffer.from('docs/a.md'), size: 5_000_000 }),
+    ).toThrow(/ZIP archive/);
+  });
 });

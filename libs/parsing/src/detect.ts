@@ -38,17 +38,36 @@ export interface DetectedType {
   mediaType: string;
 }
 
+/** A file known by its first and last bytes and its size (an upload streamed to disk). */
+export interface FileSample {
+  head: Buffer;
+  tail: Buffer;
+  size: number;
+}
+
+const PDF_SIGNATURE = Buffer.from('%PDF-');
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+/** Readers accept a little leading whitespace before the header; not arbitrary text. */
+const MAX_LEADING_WHITESPACE = 1024;
+
 /**
  * Decides a file's type from its content first and its name second: a PDF, EPUB or DOCX is
  * recognised whatever it is called. Throws a permanent UNSUPPORTED_MEDIA_TYPE error for other
  * binaries (named in the message), for plain `.zip` archives (imported as folder sources, not
  * documents) and for text types Trove has no parser for.
  */
-export function detectMediaType(fileName: string, data: Buffer): DetectedType {
-  const head = data.subarray(0, SNIFF_BYTES);
-  // The PDF header may follow a little junk (allowed by readers); look in the first kilobyte.
-  if (head.subarray(0, 1024).includes('%PDF-')) return { mediaType: MEDIA_TYPES.pdf };
-  if (ZIP_SIGNATURE.every((b, i) => head[i] === b)) return { mediaType: zipKind(fileName, data) };
+export function detectMediaType(fileName: string, data: Buffer | FileSample): DetectedType {
+  const sample = Buffer.isBuffer(data) ? { head: data, tail: undefined, size: data.length } : data;
+  const head = sample.head.subarray(0, SNIFF_BYTES);
+  const extension = extname(fileName).toLowerCase();
+  // Nothing to sniff: the parser of the named type reports the file as empty.
+  if (sample.size === 0 && EMPTY_TYPE_BY_EXTENSION[extension]) {
+    return { mediaType: EMPTY_TYPE_BY_EXTENSION[extension] };
+  }
+  if (startsWithPdfSignature(head)) return { mediaType: MEDIA_TYPES.pdf };
+  if (ZIP_SIGNATURE.every((b, i) => head[i] === b)) {
+    return { mediaType: zipKind(fileName, sample.head, sample.tail) };
+  }
   const signature = UNSUPPORTED_SIGNATURES.find((s) => s.bytes.every((b, i) => head[i] === b));
   if (signature) {
     throw new PermanentDocumentError(
@@ -62,10 +81,9 @@ export function detectMediaType(fileName: string, data: Buffer): DetectedType {
       `${fileName} looks binary (it contains NUL bytes); ${SUPPORTED}`,
     );
   }
-  const extension = extname(fileName).toLowerCase();
   // HTML declares its own encoding (windows-1251, GB18030...): the HTML parser decodes it.
   if (HTML_EXTENSIONS.has(extension) || looksLikeHtml(head)) return { mediaType: MEDIA_TYPES.html };
-  if (!isUtf8Prefix(head, data.length > SNIFF_BYTES)) {
+  if (!isUtf8Prefix(head, sample.size > head.length)) {
     throw new PermanentDocumentError(
       TroveErrorCode.UnsupportedMediaType,
       `${fileName} is not UTF-8 text; ${SUPPORTED}`,
@@ -90,14 +108,34 @@ export const SUPPORTED_EXTENSIONS = new Set([
   '.docx',
 ]);
 
+const EMPTY_TYPE_BY_EXTENSION: Record<string, string> = {
+  ...Object.fromEntries([...MARKDOWN_EXTENSIONS].map((e) => [e, MEDIA_TYPES.markdown])),
+  ...Object.fromEntries([...HTML_EXTENSIONS].map((e) => [e, MEDIA_TYPES.html])),
+  '.txt': MEDIA_TYPES.plainText,
+  '.text': MEDIA_TYPES.plainText,
+  '.pdf': MEDIA_TYPES.pdf,
+  '.epub': MEDIA_TYPES.epub,
+  '.docx': MEDIA_TYPES.docx,
+};
+
+/** `%PDF-` at the very start, after at most a UTF-8 BOM and some whitespace. */
+function startsWithPdfSignature(head: Buffer): boolean {
+  let at = head.subarray(0, UTF8_BOM.length).equals(UTF8_BOM) ? UTF8_BOM.length : 0;
+  const limit = Math.min(head.length, at + MAX_LEADING_WHITESPACE);
+  while (at < limit && [0x20, 0x09, 0x0a, 0x0d, 0x0c, 0x00].includes(head[at])) at++;
+  return head.subarray(at, at + PDF_SIGNATURE.length).equals(PDF_SIGNATURE);
+}
+
 /**
  * EPUB puts an uncompressed `mimetype` entry first; a DOCX has `word/document.xml`. Entry names
- * are stored uncompressed, so a byte search finds them without unpacking.
+ * are stored uncompressed (in the local headers and again in the central directory at the end),
+ * so a byte search of the start and the end finds them without unpacking.
  */
-function zipKind(fileName: string, data: Buffer): string {
-  if (data.subarray(30, 58).toString('latin1') === 'mimetypeapplication/epub+zip') return MEDIA_TYPES.epub;
-  if (data.includes('word/document.xml')) return MEDIA_TYPES.docx;
-  if (data.includes('META-INF/container.xml') && data.includes('mimetype')) return MEDIA_TYPES.epub;
+function zipKind(fileName: string, head: Buffer, tail?: Buffer): string {
+  const has = (name: string) => head.includes(name) || (tail?.includes(name) ?? false);
+  if (head.subarray(30, 58).toString('latin1') === 'mimetypeapplication/epub+zip') return MEDIA_TYPES.epub;
+  if (has('word/document.xml')) return MEDIA_TYPES.docx;
+  if (has('META-INF/container.xml') && has('mimetype')) return MEDIA_TYPES.epub;
   throw new PermanentDocumentError(
     TroveErrorCode.UnsupportedMediaType,
     `${fileName} is a ZIP archive: import a zipped folder as a folder source (POST /v1/projects/<id>/archives); ${SUPPORTED}`,

@@ -40,6 +40,11 @@ export class IndexNames {
   get syncRuns(): string {
     return `${this.prefix}-sync-runs`;
   }
+
+  /** Natural keys of documents (project + file name, source + item), one record each. */
+  get claims(): string {
+    return `${this.prefix}-claims`;
+  }
 }
 
 /** Maps an Elasticsearch client error to a TroveError: unreachable/overloaded is transient. */

@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { LocalBlobStore } from './local-blob-store';
 
@@ -34,4 +36,40 @@ describe('LocalBlobStore', () => {
     await expect(store.get('docs/../../etc/passwd')).rejects.toThrow(/invalid blob key/);
     await expect(store.get('/etc/passwd')).rejects.toThrow(/invalid blob key/);
   });
+
+  it('streams a blob to disk with its size, SHA-256 and head/tail samples', async () => {
+    const data = Buffer.alloc(300_000, 'a');
+    data.write('HEAD', 0);
+    data.write('TAIL', data.length - 4);
+    const stored = await store.putStream('incoming/x', Readable.from(chunks(data, 16_384)), {
+      maxBytes: data.length,
+      sampleBytes: 1024,
+    });
+    expect(stored.sizeBytes).toBe(data.length);
+    expect(stored.sha256).toBe(createHash('sha256').update(data).digest('hex'));
+    expect(stored.head.length).toBe(1024);
+    expect(stored.head.subarray(0, 4).toString()).toBe('HEAD');
+    expect(stored.tail.length).toBe(1024);
+    expect(stored.tail.subarray(-4).toString()).toBe('TAIL');
+    expect((await store.get('incoming/x')).equals(data)).toBe(true);
+  });
+
+  it('refuses a stream one byte over the limit and leaves no file behind', async () => {
+    const data = Buffer.alloc(100_001, 'b');
+    await expect(
+      store.putStream('incoming/y', Readable.from(chunks(data, 8_192)), { maxBytes: 100_000 }),
+    ).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+    expect(await readdir(join(root, 'incoming'))).toEqual([]);
+  });
+
+  it('moves a blob to another key', async () => {
+    await store.put('incoming/z', 'z');
+    await store.move('incoming/z', 'originals/d/z');
+    expect(await store.exists('incoming/z')).toBe(false);
+    expect((await store.get('originals/d/z')).toString()).toBe('z');
+  });
 });
+
+function* chunks(data: Buffer, size: number): Generator<Buffer> {
+  for (let i = 0; i < data.length; i += size) yield data.subarray(i, i + size);
+}

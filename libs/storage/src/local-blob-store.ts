@@ -1,7 +1,13 @@
+import { createWriteStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { dirname, join, resolve, sep } from 'node:path';
-import type { BlobStore } from '@trove/domain';
+import { Transform, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { BlobStore, PutStreamOptions, StoredStream } from '@trove/domain';
+import { TroveError, TroveErrorCode } from '@trove/domain';
+
+const DEFAULT_SAMPLE_BYTES = 64 * 1024;
 
 const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
 
@@ -30,6 +36,31 @@ export class LocalBlobStore implements BlobStore {
     await rename(tmp, path);
   }
 
+  async putStream(
+    key: string,
+    data: NodeJS.ReadableStream,
+    options: PutStreamOptions = {},
+  ): Promise<StoredStream> {
+    const path = this.path(key);
+    await mkdir(dirname(path), { recursive: true });
+    const tmp = `${path}.${randomUUID()}.tmp`;
+    const meter = new StreamMeter(options.maxBytes ?? Infinity, options.sampleBytes ?? DEFAULT_SAMPLE_BYTES);
+    try {
+      await pipeline(data, meter, createWriteStream(tmp));
+      await rename(tmp, path);
+    } catch (error) {
+      await rm(tmp, { force: true });
+      throw error;
+    }
+    return meter.result();
+  }
+
+  async move(from: string, to: string): Promise<void> {
+    const target = this.path(to);
+    await mkdir(dirname(target), { recursive: true });
+    await rename(this.path(from), target);
+  }
+
   async get(key: string): Promise<Buffer> {
     return readFile(this.path(key));
   }
@@ -54,5 +85,53 @@ export class LocalBlobStore implements BlobStore {
 
   async deletePrefix(prefix: string): Promise<void> {
     await rm(this.path(prefix.replace(/\/+$/, '')), { recursive: true, force: true });
+  }
+}
+
+/** Counts, hashes and samples bytes on their way to disk; fails as soon as the limit is passed. */
+class StreamMeter extends Transform {
+  private size = 0;
+  private readonly hash = createHash('sha256');
+  private head: Buffer[] = [];
+  private headSize = 0;
+  private tail = Buffer.alloc(0);
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly sampleBytes: number,
+  ) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.size += chunk.length;
+    if (this.size > this.maxBytes) {
+      callback(
+        new TroveError(
+          TroveErrorCode.PayloadTooLarge,
+          `the file is larger than the limit of ${this.maxBytes} bytes`,
+        ),
+      );
+      return;
+    }
+    this.hash.update(chunk);
+    if (this.headSize < this.sampleBytes) {
+      const part = chunk.subarray(0, this.sampleBytes - this.headSize);
+      this.head.push(Buffer.from(part));
+      this.headSize += part.length;
+    }
+    // Keep only the last `sampleBytes` (a ZIP's central directory lives at its end).
+    const joined = Buffer.concat([this.tail, chunk]);
+    this.tail = Buffer.from(joined.subarray(Math.max(0, joined.length - this.sampleBytes)));
+    callback(null, chunk);
+  }
+
+  result(): StoredStream {
+    return {
+      sizeBytes: this.size,
+      sha256: this.hash.digest('hex'),
+      head: Buffer.concat(this.head),
+      tail: this.tail,
+    };
   }
 }

@@ -36,9 +36,11 @@ let blobs: LocalBlobStore;
 let projectId: string;
 
 /** Stores a file and its document record the way the API's upload does. */
+const documentIds = new Map<string, string>();
 async function addDocument(fileName: string, content: string | Buffer, mediaType = 'text/markdown') {
   const data = Buffer.from(content);
-  const documentId = Catalog.documentId(projectId, fileName);
+  const documentId = documentIds.get(fileName) ?? Catalog.newDocumentId();
+  documentIds.set(fileName, documentId);
   const blobKey = `originals/${documentId}/${createHash('sha256').update(data).digest('hex').slice(0, 8)}`;
   await blobs.put(blobKey, data);
   const contentHash = createHash('sha256').update(data).digest('hex');
@@ -46,6 +48,7 @@ async function addDocument(fileName: string, content: string | Buffer, mediaType
     await catalog.updateDocument(documentId, { blobKey, contentHash, sizeBytes: data.length });
   } else {
     await catalog.createDocument({
+      id: documentId,
       projectId,
       fileName,
       mediaType,

@@ -4,44 +4,63 @@ import type { ApiConfig } from '@trove/config';
 import { CONFIG } from './tokens';
 
 const ORIGINAL_PATH = /^\/v1\/documents\/([^/?#]+)\/original(?=$|#)/;
+/** `sig=<expiry, unix seconds in base 36>-<MAC>`: one parameter, so links stay short. */
+const SIGNATURE = /^([0-9a-z]{1,12})-([\w-]{32})$/;
+
+export type LinkCheck = 'valid' | 'expired' | 'invalid';
 
 /**
  * Citations of uploaded files point at the API's copy of the original (`/v1/documents/<id>/original#page=3`).
- * Stored paths are made absolute here and signed per document, so a citation opens in a browser
- * (which sends no API key) without revealing the key: the signature grants that one file only.
+ * Stored paths are made absolute here and signed per document with an expiry, so a citation opens
+ * in a browser (which sends no API key) without revealing the key: the signature grants that one
+ * file, for a limited time. Links are signed afresh each time they are served.
  */
 @Injectable()
 export class CitationLinks {
   private readonly base: string;
   private readonly key: Buffer;
+  private readonly ttlSeconds: number;
 
   constructor(@Inject(CONFIG) config: ApiConfig) {
     this.base = (config.api.publicUrl ?? `http://${config.api.host}:${config.api.port}`).replace(/\/+$/, '');
     this.key = createHmac('sha256', config.api.adminApiKey).update('trove-original-links').digest();
+    this.ttlSeconds = config.api.linkTtlSeconds;
   }
 
   /** An absolute, signed link for API paths; other links (Notion, MkDocs sites) pass through. */
-  absolute(url: string | undefined): string | undefined {
+  absolute(url: string | undefined, now = Date.now()): string | undefined {
     if (!url) return url;
     const match = ORIGINAL_PATH.exec(url);
     if (!match) return url;
     const hash = url.slice(match[0].length);
-    return `${this.base}${match[0]}?sig=${this.sign(decodeURIComponent(match[1]))}${hash}`;
+    return `${this.base}${match[0]}?sig=${this.signature(decodeURIComponent(match[1]), now)}${hash}`;
   }
 
   /** The link to a document's original, without a place in it. */
-  original(documentId: string): string {
-    return this.absolute(`/v1/documents/${encodeURIComponent(documentId)}/original`)!;
+  original(documentId: string, now = Date.now()): string {
+    return this.absolute(`/v1/documents/${encodeURIComponent(documentId)}/original`, now)!;
   }
 
-  verify(documentId: string, signature: string | undefined): boolean {
-    if (!signature) return false;
-    const expected = Buffer.from(this.sign(documentId));
-    const given = Buffer.from(signature);
-    return given.length === expected.length && timingSafeEqual(given, expected);
+  /** Whether `signature` grants `documentId` now; an expired link is told apart from a forged one. */
+  check(documentId: string, signature: string | undefined, now = Date.now()): LinkCheck {
+    const match = signature ? SIGNATURE.exec(signature) : null;
+    if (!match) return 'invalid';
+    const expires = parseInt(match[1], 36);
+    const expected = Buffer.from(this.mac(documentId, expires));
+    const given = Buffer.from(match[2]);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';
+    return expires * 1000 > now ? 'valid' : 'expired';
   }
 
-  private sign(documentId: string): string {
-    return createHmac('sha256', this.key).update(documentId).digest('base64url').slice(0, 32);
+  private signature(documentId: string, now: number): string {
+    const expires = Math.floor(now / 1000) + this.ttlSeconds;
+    return `${expires.toString(36)}-${this.mac(documentId, expires)}`;
+  }
+
+  private mac(documentId: string, expires: number): string {
+    return createHmac('sha256', this.key)
+      .update(`${documentId}\n${expires}`)
+      .digest('base64url')
+      .slice(0, 32);
   }
 }

@@ -10,6 +10,8 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
+import type { StagedFile } from '../uploads/blob-storage.engine';
+import { UploadLimitInterceptor } from '../uploads/upload-limit.interceptor';
 import { DocumentsService } from './documents.service';
 
 /** Uploads: `POST /v1/projects/:projectId/documents` with multipart field `file`. */
@@ -19,13 +21,10 @@ export class DocumentsController {
 
   @Post()
   @HttpCode(202)
-  @UseInterceptors(FileInterceptor('file'))
-  async upload(@Param('projectId') projectId: string, @UploadedFile() file?: Express.Multer.File) {
+  @UseInterceptors(UploadLimitInterceptor, FileInterceptor('file'))
+  async upload(@Param('projectId') projectId: string, @UploadedFile() file?: StagedFile) {
     if (!file) throw new BadRequestException('send the file as the multipart form field "file"');
-    const document = await this.documents.upload(projectId, {
-      fileName: file.originalname,
-      data: file.buffer,
-    });
+    const document = await this.documents.upload(projectId, { ...file, fileName: file.originalname });
     return {
       id: document.id,
       projectId: document.projectId,

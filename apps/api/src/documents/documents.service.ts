@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { WorkflowNotFoundError, type Client as TemporalClient } from '@temporalio/client';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Catalog } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
-import type { BlobStore, TroveDocument } from '@trove/domain';
+import type { BlobStore, StoredStream, TroveDocument } from '@trove/domain';
 import {
   DocumentStatus,
   INGEST_DOCUMENT_WORKFLOW,
@@ -15,10 +15,12 @@ import {
 import { detectMediaType } from '@trove/parsing';
 import { ChunkIndex } from '@trove/search';
 import { BLOBS, CONFIG, TEMPORAL } from '../core/tokens';
+import { normalizeFileName } from '../uploads/file-name';
 
-export interface UploadedFile {
+/** An upload already streamed to a staging blob; `upload` moves it into place or removes it. */
+export interface UploadedFile extends StoredStream {
   fileName: string;
-  data: Buffer;
+  blobKey: string;
 }
 
 @Injectable()
@@ -38,36 +40,38 @@ export class DocumentsService {
    * If the workflow cannot be started, the record and file are removed again so a retry is clean.
    */
   async upload(projectId: string, file: UploadedFile): Promise<TroveDocument> {
+    try {
+      return await this.store(projectId, file);
+    } finally {
+      await this.blobs.deletePrefix(file.blobKey); // gone already unless refused
+    }
+  }
+
+  private async store(projectId: string, file: UploadedFile): Promise<TroveDocument> {
     await this.catalog.requireActiveProject(projectId);
-    const fileName = file.fileName.trim();
-    if (!fileName || fileName.length > 255 || /[\p{Cc}/\\]/u.test(fileName)) {
-      throw new TroveError(
-        TroveErrorCode.BadRequest,
-        'the file name must be 1-255 characters without slashes',
-      );
-    }
-    const { mediaType } = detectMediaType(fileName, file.data);
-    const documentId = Catalog.documentId(projectId, fileName);
-    if (await this.catalog.getDocument(documentId)) {
-      throw new TroveError(
-        TroveErrorCode.DocumentNameConflict,
-        `a document named "${fileName}" already exists in this project; delete it or reindex it instead`,
-      );
-    }
-    const blobKey = `originals/${documentId}/${randomUUID()}`;
-    await this.blobs.put(blobKey, file.data);
+    const fileName = normalizeFileName(file.fileName);
+    const { mediaType } = detectMediaType(fileName, {
+      head: file.head,
+      tail: file.tail,
+      size: file.sizeBytes,
+    });
+    // The id is fresh for every upload, so an old link never reaches a newer file of the same name.
+    const id = Catalog.newDocumentId();
+    const blobKey = `originals/${id}/${randomUUID()}`;
+    await this.blobs.move(file.blobKey, blobKey);
     let document: TroveDocument;
     try {
       document = await this.catalog.createDocument({
+        id,
         projectId,
         fileName,
         mediaType,
-        sizeBytes: file.data.length,
-        contentHash: createHash('sha256').update(file.data).digest('hex'),
+        sizeBytes: file.sizeBytes,
+        contentHash: file.sha256,
         blobKey,
       });
     } catch (error) {
-      await this.blobs.deletePrefix(blobKey);
+      await this.blobs.deletePrefix(`originals/${id}`);
       throw error;
     }
     try {

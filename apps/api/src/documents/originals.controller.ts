@@ -9,7 +9,7 @@ import { BLOBS } from '../core/tokens';
 
 /**
  * `GET /v1/documents/:id/original`: the stored original, where file citations point
- * (`#page=N` opens a PDF at the page). Needs the API key or the link's per-document signature.
+ * (`#page=N` opens a PDF at the page). Needs the API key or the link's per-document signature, which expires.
  */
 @Controller('v1/documents/:documentId/original')
 export class OriginalsController {
@@ -28,7 +28,7 @@ export class OriginalsController {
     @Req() request: Request,
     @Res() response: Response,
   ) {
-    if (!this.links.verify(documentId, signature)) this.guard.checkRequest(request);
+    this.authorize(documentId, signature, request);
     const document = await this.catalog.getDocument(documentId);
     if (!document?.blobKey || !(await this.blobs.exists(document.blobKey))) {
       throw new TroveError(TroveErrorCode.DocumentNotFound, `document ${documentId} has no stored original`);
@@ -44,6 +44,23 @@ export class OriginalsController {
     response.setHeader('X-Content-Type-Options', 'nosniff');
     response.setHeader('Cache-Control', 'private, max-age=300');
     response.send(data);
+  }
+
+  /** The link's signature, or else the API key; a clear word on expired and forged links. */
+  private authorize(documentId: string, signature: string | undefined, request: Request): void {
+    const link = this.links.check(documentId, signature);
+    if (link === 'valid') return;
+    try {
+      this.guard.checkRequest(request);
+    } catch (error) {
+      if (signature === undefined) throw error;
+      throw new TroveError(
+        TroveErrorCode.Unauthenticated,
+        link === 'expired'
+          ? 'this link to the original has expired; get a fresh one from the search hit or the document (or send the API key)'
+          : 'this link to the original is not valid (its signature does not match)',
+      );
+    }
   }
 }
 

@@ -12,6 +12,8 @@ import {
 } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import type { FolderFormat } from '@trove/domain';
+import type { StagedFile } from '../uploads/blob-storage.engine';
+import { UploadLimitInterceptor } from '../uploads/upload-limit.interceptor';
 import { SourcesService } from './sources.service';
 
 interface ArchiveFields {
@@ -32,16 +34,16 @@ export class ArchivesController {
 
   @Post()
   @HttpCode(202)
-  @UseInterceptors(FileInterceptor('file'))
+  @UseInterceptors(UploadLimitInterceptor, FileInterceptor('file'))
   async upload(
     @Param('projectId') projectId: string,
     @Body() fields: ArchiveFields,
-    @UploadedFile() file?: Express.Multer.File,
+    @UploadedFile() file?: StagedFile,
   ) {
     if (!file) throw new BadRequestException('send the .zip as the multipart form field "file"');
     const { source, run } = await this.sources.uploadArchive(
       projectId,
-      { fileName: file.originalname, data: file.buffer },
+      { ...file, fileName: file.originalname },
       fields,
     );
     return {

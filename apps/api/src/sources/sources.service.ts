@@ -30,9 +30,22 @@ import { normalizeNotionId } from '@trove/notion';
 import { BLOBS, CONFIG, TEMPORAL } from '../core/tokens';
 import { checkFolderArchive } from '@trove/parsing';
 import { resolveAllowedPath } from '@trove/storage';
-import { createHash } from 'node:crypto';
 import type { BlobStore } from '@trove/domain';
 import type { AddFolderSourceInput, AddNotionSourceInput, UpdateSourceInput } from './source.model';
+
+/** An uploaded archive, already streamed to a staging blob. */
+interface StagedArchive {
+  fileName: string;
+  blobKey: string;
+  sha256: string;
+}
+
+interface ArchiveOptions {
+  sourceId?: string;
+  name?: string;
+  format?: FolderFormat;
+  siteUrl?: string;
+}
 
 @Injectable()
 export class SourcesService {
@@ -99,11 +112,23 @@ export class SourcesService {
    */
   async uploadArchive(
     projectId: string,
-    file: { fileName: string; data: Buffer },
-    options: { sourceId?: string; name?: string; format?: FolderFormat; siteUrl?: string },
+    file: StagedArchive,
+    options: ArchiveOptions,
+  ): Promise<{ source: Source; run: SyncRun }> {
+    try {
+      return await this.storeArchive(projectId, file, options);
+    } finally {
+      await this.blobs.deletePrefix(file.blobKey); // gone already unless refused
+    }
+  }
+
+  private async storeArchive(
+    projectId: string,
+    file: StagedArchive,
+    options: ArchiveOptions,
   ): Promise<{ source: Source; run: SyncRun }> {
     await this.catalog.requireActiveProject(projectId);
-    await checkFolderArchive(file.data, file.fileName);
+    await checkFolderArchive(await this.blobs.get(file.blobKey), file.fileName);
     if (options.format && !Object.values(FolderFormat).includes(options.format)) {
       throw new TroveError(
         TroveErrorCode.BadRequest,
@@ -113,7 +138,7 @@ export class SourcesService {
     if (options.format === FolderFormat.COMBINED_MARKDOWN) {
       throw new TroveError(TroveErrorCode.BadRequest, 'an archive is a folder: use AUTO, MKDOCS or FILES');
     }
-    const archiveHash = createHash('sha256').update(file.data).digest('hex');
+    const archiveHash = file.sha256;
     const existing = options.sourceId ? await this.catalog.requireActiveSource(options.sourceId) : undefined;
     if (existing && (existing.projectId !== projectId || !existing.folder?.archiveBlobKey)) {
       throw new TroveError(
@@ -123,7 +148,7 @@ export class SourcesService {
     }
     const id = existing?.id ?? randomUUID();
     const archiveBlobKey = `${blobPrefixes.source(id)}/archive-${archiveHash.slice(0, 16)}.zip`;
-    await this.blobs.put(archiveBlobKey, file.data);
+    await this.blobs.move(file.blobKey, archiveBlobKey);
     const folder = {
       format: options.format ?? existing?.folder?.format ?? FolderFormat.AUTO,
       archiveBlobKey,

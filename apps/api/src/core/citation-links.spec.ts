@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { ApiConfig } from '@trove/config';
+import { CitationLinks } from './citation-links';
+
+const config = (key = 'unit-test-admin-key-0123', linkTtlSeconds = 3600) =>
+  ({
+    api: {
+      adminApiKey: key,
+      host: '127.0.0.1',
+      port: 4000,
+      publicUrl: 'https://trove.example',
+      linkTtlSeconds,
+    },
+  }) as unknown as ApiConfig;
+const links = new CitationLinks(config());
+const NOW = Date.parse('2026-01-01T00:00:00Z');
+
+function signatureOf(url: string): string {
+  return new URL(url).searchParams.get('sig')!;
+}
+
+describe('CitationLinks', () => {
+  it('signs original paths with an expiry and keeps the place in the file', () => {
+    const url = links.absolute('/v1/documents/doc-1/original#page=3', NOW)!;
+    expect(url).toMatch(
+      /^https:\/\/trove\.example\/v1\/documents\/doc-1\/original\?sig=[0-9a-z]+-[\w-]{32}#page=3$/,
+    );
+    expect(links.check('doc-1', signatureOf(url), NOW)).toBe('valid');
+    expect(links.absolute('https://www.notion.so/page#block')).toBe('https://www.notion.so/page#block');
+  });
+
+  it('refuses a link once its time is up, and tells it apart from a forged one', () => {
+    const signature = signatureOf(links.original('doc-1', NOW));
+    expect(links.check('doc-1', signature, NOW + 3599_000)).toBe('valid');
+    expect(links.check('doc-1', signature, NOW + 3600_000)).toBe('expired');
+  });
+
+  it('refuses forged, moved, extended or foreign signatures', () => {
+    const signature = signatureOf(links.original('doc-1', NOW));
+    const expires = signature.slice(0, signature.indexOf('-'));
+    const mac = signature.slice(signature.indexOf('-') + 1);
+    expect(links.check('doc-2', signature, NOW)).toBe('invalid');
+    const later = (parseInt(expires, 36) + 86_400).toString(36);
+    expect(links.check('doc-1', `${later}-${mac}`, NOW)).toBe('invalid');
+    expect(links.check('doc-1', 'forged', NOW)).toBe('invalid');
+    expect(links.check('doc-1', undefined, NOW)).toBe('invalid');
+    const other = new CitationLinks(config('another-admin-key-456789'));
+    expect(other.check('doc-1', signature, NOW)).toBe('invalid');
+  });
+});
