@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@elastic/elasticsearch';
-import type { ApiConfig, WorkerConfig } from '@trove/config';
+import { type ApiConfig, type WorkerConfig, webhooksSchema } from '@trove/config';
 import { sharedDocuments } from '@trove/testing';
 
 /** Where the local services of infra/local listen (same defaults as infra/local/env.sh). */
@@ -70,6 +70,7 @@ export function apiConfig(name: string, worker: WorkerConfig, port: number): Api
     storage: worker.storage,
     secrets: worker.secrets,
     folders: worker.folders,
+    webhooks: webhooksSchema.parse({}),
   };
 }
 

@@ -4,18 +4,22 @@ import { errors } from '@elastic/elasticsearch';
 import type { Project, Source, SyncRun, TroveDocument } from '@trove/domain';
 import { DocumentStatus, TroveError, TroveErrorCode } from '@trove/domain';
 import { elasticsearchError, IndexNames } from '@trove/search';
+import { WebhookEventLog } from './webhook-events';
 
 const KEYWORD = { type: 'keyword' as const };
 
 /** Projects and documents live in Elasticsearch too: one service fewer to run and back up. */
 export class Catalog {
   private readonly names: IndexNames;
+  /** Webhook event ids already accepted (replay and retry protection). */
+  readonly webhookEvents: WebhookEventLog;
 
   constructor(
     private readonly es: Client,
     prefix: string,
   ) {
     this.names = new IndexNames(prefix);
+    this.webhookEvents = new WebhookEventLog(es, this.names.webhookEvents);
   }
 
   async ensure(): Promise<void> {
@@ -56,6 +60,7 @@ export class Catalog {
           startedAt: { type: 'date' as const },
         },
       },
+      { index: this.names.webhookEvents, properties: WebhookEventLog.properties },
     ];
     try {
       for (const { index, properties } of indices) {

@@ -35,6 +35,10 @@ export class IndexNames {
   get syncRuns(): string {
     return `${this.prefix}-sync-runs`;
   }
+
+  get webhookEvents(): string {
+    return `${this.prefix}-webhook-events`;
+  }
 }
 
 /** Maps an Elasticsearch client error to a TroveError: unreachable/overloaded is transient. */
