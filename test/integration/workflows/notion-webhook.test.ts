@@ -23,10 +23,17 @@ const activities: WebhookActivities = {
     await new Promise((resolve) => setTimeout(resolve, 200)); // some work
     return { ingest: [], removed: 0, ignored: events.length, resync: false };
   },
-  async removeDocuments() {},
+  removeDocuments: async () => undefined,
 };
 
-const quietLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+const quietLogger = {
+  log: () => undefined,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: (message: string) => console.error(message),
+};
 
 async function send(sourceId: string, timing: NotionWebhookTiming, n: number): Promise<void> {
   const event: NotionEvent = {
