@@ -42,47 +42,53 @@ export async function notionWebhookEvents(
   sourceId: string,
   carried: NotionEvent[] = [],
   timing: Partial<NotionWebhookTiming> = {},
+  carriedBacklog: string[] = [],
 ): Promise<void> {
   const { quietMs, maxDelayMs, historyLimit } = { ...DEFAULT_TIMING, ...timing };
   let pending: NotionEvent[] = [...carried];
+  /** Documents still to ingest from applied events: worked off a few at a time. */
+  let backlog = [...carriedBacklog];
   let received = 0;
+  /** When the oldest pending event arrived (workflow time): the maximum delay counts from here. */
+  let firstPendingAt = Date.now();
   setHandler(notionEventsSignal, (events) => {
+    if (!pending.length) firstPendingAt = Date.now();
     pending.push(...events);
     received += events.length;
   });
+  const overdue = () => pending.length > 0 && Date.now() - firstPendingAt >= maxDelayMs;
   const historyFull = () => {
     const info = workflowInfo();
     return info.continueAsNewSuggested || info.historyLength >= historyLimit;
   };
 
   while (!historyFull()) {
-    // A signal may land in the same task as the idle timeout: only leave with nothing pending.
-    if (!(await condition(() => pending.length > 0, IDLE)) && pending.length === 0) return;
-    // Debounce with one timer per quiet period (not one per signal, which doubled the history).
-    const firstAt = Date.now();
-    for (let seen = received; ; seen = received) {
-      const left = maxDelayMs - (Date.now() - firstAt);
-      if (left <= 0 || historyFull()) break;
-      await sleep(Math.min(quietMs, left));
-      if (received === seen) break;
+    // New events are applied when the backlog is done, or before it once they are overdue.
+    if (!backlog.length || overdue()) {
+      // A signal may land in the same task as the idle timeout: only leave with nothing pending.
+      if (!(await condition(() => pending.length > 0, IDLE)) && pending.length === 0) return;
+      // Debounce with one timer per quiet period (not one per signal, which doubled the history).
+      for (let seen = received; ; seen = received) {
+        const left = maxDelayMs - (Date.now() - firstPendingAt);
+        if (left <= 0 || historyFull()) break;
+        await sleep(Math.min(quietMs, left));
+        if (received === seen) break;
+      }
+      const events = pending;
+      pending = [];
+      const { ingest } = await activities.applyNotionEvents({ sourceId, events });
+      backlog = [...new Set([...backlog, ...ingest])];
     }
-    const events = pending;
-    pending = [];
-    await applyEvents(sourceId, events);
+    // Signals keep adding history while pages ingest: check the limit after every few pages
+    // and carry the rest over rather than finishing a long batch in this run.
+    const gone: string[] = [];
+    await Promise.all(backlog.splice(0, CONCURRENT_PAGES).map((id) => ingestChangedPage(id, gone)));
+    if (gone.length) await activities.removeDocuments({ documentIds: gone });
   }
   // The handler is synchronous, so every signal received so far is in `pending`; should one arrive
   // while this run closes, the server refuses the close and the task reruns with it.
   await condition(allHandlersFinished);
-  await continueAsNew<typeof notionWebhookEvents>(sourceId, pending, timing);
-}
-
-async function applyEvents(sourceId: string, events: NotionEvent[]): Promise<void> {
-  const work = await activities.applyNotionEvents({ sourceId, events });
-  const gone: string[] = [];
-  for (let i = 0; i < work.ingest.length; i += CONCURRENT_PAGES) {
-    await Promise.all(work.ingest.slice(i, i + CONCURRENT_PAGES).map((id) => ingestChangedPage(id, gone)));
-  }
-  if (gone.length) await activities.removeDocuments({ documentIds: gone });
+  await continueAsNew<typeof notionWebhookEvents>(sourceId, pending, timing, backlog);
 }
 
 async function ingestChangedPage(documentId: string, gone: string[]): Promise<void> {
