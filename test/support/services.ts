@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@elastic/elasticsearch';
-import { graphqlLimitsSchema, type ApiConfig, type WorkerConfig } from '@trove/config';
+import { graphqlLimitsSchema, type ApiConfig, type WorkerConfig, webhooksSchema } from '@trove/config';
 import { sharedDocuments } from '@trove/testing';
 
 /** Where the local services of infra/local listen (same defaults as infra/local/env.sh). */
@@ -75,6 +75,7 @@ export function apiConfig(name: string, worker: WorkerConfig, port: number): Api
     secrets: worker.secrets,
     folders: worker.folders,
     search: { maxQueryChars: 2_000, maxQueryTokens: 512 },
+    webhooks: webhooksSchema.parse({}),
   };
 }
 

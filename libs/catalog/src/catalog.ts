@@ -13,6 +13,7 @@ import {
   TroveErrorCode,
 } from '@trove/domain';
 import { elasticsearchError, IndexNames } from '@trove/search';
+import { WebhookEventLog } from './webhook-events';
 
 const KEYWORD = { type: 'keyword' as const };
 /**
@@ -31,12 +32,15 @@ interface Claim {
 /** Projects and documents live in Elasticsearch too: one service fewer to run and back up. */
 export class Catalog {
   private readonly names: IndexNames;
+  /** Webhook event ids already accepted (replay and retry protection). */
+  readonly webhookEvents: WebhookEventLog;
 
   constructor(
     private readonly es: Client,
     prefix: string,
   ) {
     this.names = new IndexNames(prefix);
+    this.webhookEvents = new WebhookEventLog(es, this.names.webhookEvents);
   }
 
   async ensure(): Promise<void> {
@@ -88,6 +92,7 @@ export class Catalog {
         index: this.names.claims,
         properties: { documentId: KEYWORD, projectId: KEYWORD, createdAt: { type: 'date' as const } },
       },
+      { index: this.names.webhookEvents, properties: WebhookEventLog.properties },
     ];
     try {
       const hadClaims = await this.es.indices.exists({ index: this.names.claims });

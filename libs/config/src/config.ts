@@ -130,9 +130,26 @@ export const searchSchema = z.object({
   maxQueryTokens: positiveInt.default(512),
 });
 
+// --- Notion webhooks (replay protection, verification window, event batching) -----------------
+export const webhooksSchema = z.object({
+  /** Signed deliveries whose event `timestamp` is older than this are refused (replay window). */
+  maxAgeMs: positiveInt.default(5 * 60_000),
+  /** …or further than this in the future (clock skew allowance). */
+  maxFutureMs: z.coerce.number().int().min(0).default(60_000),
+  /** The unsigned verification request is accepted only this long after the source's creation or reset. */
+  verificationWindowMs: positiveInt.default(60 * 60_000),
+  /** Events are applied after this quiet period… */
+  quietMs: positiveInt.default(2_000),
+  /** …or at the latest this long after the first pending event, however steady the stream. */
+  maxDelayMs: positiveInt.default(15_000),
+  /** The webhook workflow continues as new once its history has this many events. */
+  historyLimit: z.coerce.number().int().min(100).max(40_000).default(4_000),
+});
+
 export const apiConfigSchema = z.object({
   api: apiSchema,
   graphql: graphqlLimitsSchema,
+  webhooks: webhooksSchema,
   elasticsearch: elasticsearchSchema,
   temporal: temporalSchema,
   embedding: embeddingSchema,
@@ -169,6 +186,7 @@ export type StorageConfig = z.infer<typeof storageSchema>;
 export type ChunkingConfig = z.infer<typeof chunkingSchema>;
 export type NotionConfig = z.infer<typeof notionSchema>;
 export type SearchConfig = z.infer<typeof searchSchema>;
+export type WebhooksConfig = z.infer<typeof webhooksSchema>;
 
 type Env = Record<string, string | undefined>;
 
@@ -192,6 +210,14 @@ function fromEnv(env: Env) {
       maxTokens: v('TROVE_GRAPHQL_MAX_TOKENS'),
       maxCost: v('TROVE_GRAPHQL_MAX_COST'),
       maxOperations: v('TROVE_GRAPHQL_MAX_OPERATIONS'),
+    },
+    webhooks: {
+      maxAgeMs: v('TROVE_WEBHOOK_MAX_AGE_MS'),
+      maxFutureMs: v('TROVE_WEBHOOK_MAX_FUTURE_MS'),
+      verificationWindowMs: v('TROVE_WEBHOOK_VERIFICATION_WINDOW_MS'),
+      quietMs: v('TROVE_WEBHOOK_QUIET_MS'),
+      maxDelayMs: v('TROVE_WEBHOOK_MAX_DELAY_MS'),
+      historyLimit: v('TROVE_WEBHOOK_HISTORY_LIMIT'),
     },
     folders: { roots: v('TROVE_FOLDER_ROOTS'), cacheDir: v('TROVE_FOLDER_CACHE_DIR') },
     parsing: {

@@ -2,6 +2,8 @@
 export enum TroveErrorCode {
   BadRequest = 'BAD_REQUEST',
   Unauthenticated = 'UNAUTHENTICATED',
+  /** A signed webhook delivery refused as stale (outside the replay window). */
+  WebhookExpired = 'WEBHOOK_EXPIRED',
   ProjectNotFound = 'PROJECT_NOT_FOUND',
   DocumentNotFound = 'DOCUMENT_NOT_FOUND',
   SourceNotFound = 'SOURCE_NOT_FOUND',

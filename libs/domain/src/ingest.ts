@@ -36,6 +36,16 @@ export interface NotionEvent {
   parentId?: string;
 }
 
+/** How the webhook workflow batches events and when it starts a fresh history (set by the api). */
+export interface NotionWebhookTiming {
+  /** Apply after this long without new events… */
+  quietMs: number;
+  /** …or at the latest this long after the first pending event. */
+  maxDelayMs: number;
+  /** Continue as new once the history has this many events (or when Temporal suggests it). */
+  historyLimit: number;
+}
+
 /** One long-lived workflow per source collects webhook events, so bursts are debounced together. */
 export function notionWebhookWorkflowId(sourceId: string): string {
   return `notion-webhook-${sourceId}`;

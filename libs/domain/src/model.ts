@@ -222,6 +222,11 @@ export interface Source {
   tokenHint?: string;
   /** The webhook subscription's verification token, encrypted; set by Notion's verification request. */
   webhookToken?: string;
+  /**
+   * When the webhook last became open to Notion's unsigned verification request (reset); the
+   * source's creation time when unset. The request is refused once the verification window has passed.
+   */
+  webhookVerificationOpenedAt?: string;
   /** `last_edited_time` of the newest page seen by the last successful sync. */
   watermark?: string;
   lastSyncAt?: string;

@@ -436,7 +436,7 @@ async function discoverAll(
  * removed at once; changed pages in the source's scope get a document to (re-)ingest.
  */
 export function createWebhookActivities(deps: SyncDependencies) {
-  const { catalog } = deps;
+  const { catalog, notion } = deps;
   return {
     async applyNotionEvents(input: { sourceId: string; events: NotionEvent[] }): Promise<{
       ingest: string[];
@@ -464,13 +464,20 @@ export function createWebhookActivities(deps: SyncDependencies) {
       const ingest: string[] = [];
       let removed = 0;
       let ignored = 0;
+      let reader: NotionReader | undefined;
       for (const [pageId, event] of latest) {
         const document = known.get(pageId);
         if (event.type === 'page.deleted') {
-          if (document) {
+          if (!document) continue;
+          // An event is a hint, not proof (it may be replayed, or overtaken by a restore):
+          // delete only what Notion confirms is gone; a live page is re-read instead.
+          reader ??= new NotionReader(notion.client(source));
+          const state = await pageState(reader, pageId);
+          if (state === 'gone') {
             await removeDocument(deps, document.id);
             removed++;
-          }
+          } else if (state === 'live') ingest.push(document.id);
+          else ignored++;
           continue;
         }
         const relevant =
@@ -494,3 +501,19 @@ export function createWebhookActivities(deps: SyncDependencies) {
 }
 
 export type WebhookActivities = ReturnType<typeof createWebhookActivities>;
+
+/**
+ * Whether a page is really deleted: trashed, missing or no longer shared is `gone`; a rejected
+ * token proves nothing (`unknown`, kept; the next sync reports the token); faults are retried.
+ */
+async function pageState(reader: NotionReader, pageId: string): Promise<'gone' | 'live' | 'unknown'> {
+  try {
+    const page = await reader.page(pageId);
+    return page.in_trash || page.archived ? 'gone' : 'live';
+  } catch (error) {
+    const kind = classifyNotionError(error);
+    if (kind === 'skip') return 'gone';
+    if (kind === 'unauthorized') return 'unknown';
+    throw error;
+  }
+}

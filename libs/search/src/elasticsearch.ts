@@ -45,6 +45,10 @@ export class IndexNames {
   get claims(): string {
     return `${this.prefix}-claims`;
   }
+
+  get webhookEvents(): string {
+    return `${this.prefix}-webhook-events`;
+  }
 }
 
 /** Maps an Elasticsearch client error to a TroveError: unreachable/overloaded is transient. */

@@ -1,4 +1,5 @@
 import {
+  allHandlersFinished,
   ApplicationFailure,
   ChildWorkflowFailure,
   condition,
@@ -7,18 +8,19 @@ import {
   executeChild,
   proxyActivities,
   setHandler,
+  sleep,
+  workflowInfo,
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import type { NotionEvent } from '@trove/domain';
+import type { NotionEvent, NotionWebhookTiming } from '@trove/domain';
 import { ingestWorkflowId } from '@trove/domain';
 import type { WebhookActivities } from '@trove/ingest-activities';
 import { AWAIT_STOP, describeFailure, ingestDocument } from './ingest-document.workflow';
 
-/** Events arriving within this quiet period are handled together (bursts are debounced). */
-const DEBOUNCE = '2s';
+/** Used when the starter passes no timing (the api passes its configuration). */
+const DEFAULT_TIMING: NotionWebhookTiming = { quietMs: 2_000, maxDelayMs: 15_000, historyLimit: 4_000 };
 /** With nothing to do for this long, the workflow ends; the next event starts it again. */
 const IDLE = '10m';
-const BATCHES_PER_EXECUTION = 100;
 const CONCURRENT_PAGES = 4;
 
 export const notionEventsSignal = defineSignal<[NotionEvent[]]>('notionEvents');
@@ -32,32 +34,62 @@ const activities = proxyActivities<WebhookActivities>({
 
 /**
  * Applies Notion webhook events for one source. Started with signal-with-start by the webhook
- * endpoint; collects events until a quiet period, then removes deleted pages and re-ingests
- * changed ones (each by its own ingest workflow, as a sync does).
+ * endpoint; collects events until a quiet period — or, under a steady stream, until the maximum
+ * delay since the first pending event — then removes deleted pages and re-ingests changed ones
+ * (each by its own ingest workflow, as a sync does). Continues as new, carrying pending events,
+ * well before Temporal's history limits.
  */
-export async function notionWebhookEvents(sourceId: string, carried: NotionEvent[] = []): Promise<void> {
+export async function notionWebhookEvents(
+  sourceId: string,
+  carried: NotionEvent[] = [],
+  timing: Partial<NotionWebhookTiming> = {},
+  carriedBacklog: string[] = [],
+): Promise<void> {
+  const { quietMs, maxDelayMs, historyLimit } = { ...DEFAULT_TIMING, ...timing };
   let pending: NotionEvent[] = [...carried];
+  /** Documents still to ingest from applied events: worked off a few at a time. */
+  let backlog = [...carriedBacklog];
+  let received = 0;
+  /** When the oldest pending event arrived (workflow time): the maximum delay counts from here. */
+  let firstPendingAt = Date.now();
   setHandler(notionEventsSignal, (events) => {
+    if (!pending.length) firstPendingAt = Date.now();
     pending.push(...events);
+    received += events.length;
   });
-  for (let batch = 0; batch < BATCHES_PER_EXECUTION; batch++) {
-    if (!(await condition(() => pending.length > 0, IDLE))) return;
-    // Debounce: keep collecting while events keep coming.
-    for (;;) {
-      const seen = pending.length;
-      await condition(() => pending.length > seen, DEBOUNCE);
-      if (pending.length === seen) break;
+  const overdue = () => pending.length > 0 && Date.now() - firstPendingAt >= maxDelayMs;
+  const historyFull = () => {
+    const info = workflowInfo();
+    return info.continueAsNewSuggested || info.historyLength >= historyLimit;
+  };
+
+  while (!historyFull()) {
+    // New events are applied when the backlog is done, or before it once they are overdue.
+    if (!backlog.length || overdue()) {
+      // A signal may land in the same task as the idle timeout: only leave with nothing pending.
+      if (!(await condition(() => pending.length > 0, IDLE)) && pending.length === 0) return;
+      // Debounce with one timer per quiet period (not one per signal, which doubled the history).
+      for (let seen = received; ; seen = received) {
+        const left = maxDelayMs - (Date.now() - firstPendingAt);
+        if (left <= 0 || historyFull()) break;
+        await sleep(Math.min(quietMs, left));
+        if (received === seen) break;
+      }
+      const events = pending;
+      pending = [];
+      const { ingest } = await activities.applyNotionEvents({ sourceId, events });
+      backlog = [...new Set([...backlog, ...ingest])];
     }
-    const events = pending;
-    pending = [];
-    const work = await activities.applyNotionEvents({ sourceId, events });
+    // Signals keep adding history while pages ingest: check the limit after every few pages
+    // and carry the rest over rather than finishing a long batch in this run.
     const gone: string[] = [];
-    for (let i = 0; i < work.ingest.length; i += CONCURRENT_PAGES) {
-      await Promise.all(work.ingest.slice(i, i + CONCURRENT_PAGES).map((id) => ingestChangedPage(id, gone)));
-    }
+    await Promise.all(backlog.splice(0, CONCURRENT_PAGES).map((id) => ingestChangedPage(id, gone)));
     if (gone.length) await activities.removeDocuments({ documentIds: gone });
   }
-  await continueAsNew<typeof notionWebhookEvents>(sourceId, pending);
+  // The handler is synchronous, so every signal received so far is in `pending`; should one arrive
+  // while this run closes, the server refuses the close and the task reruns with it.
+  await condition(allHandlersFinished);
+  await continueAsNew<typeof notionWebhookEvents>(sourceId, pending, timing, backlog);
 }
 
 async function ingestChangedPage(documentId: string, gone: string[]): Promise<void> {

@@ -20,6 +20,8 @@ export function httpStatusFor(code: TroveErrorCode): number {
       return HttpStatus.BAD_REQUEST;
     case TroveErrorCode.Unauthenticated:
       return HttpStatus.UNAUTHORIZED;
+    case TroveErrorCode.WebhookExpired:
+      return HttpStatus.BAD_REQUEST;
     case TroveErrorCode.ProjectNotFound:
     case TroveErrorCode.DocumentNotFound:
     case TroveErrorCode.SourceNotFound:

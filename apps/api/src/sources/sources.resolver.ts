@@ -76,7 +76,8 @@ export class SourcesResolver {
   }
 
   @Mutation(() => Boolean, {
-    description: 'Forgets the webhook verification token, to accept a new subscription.',
+    description:
+      "Forgets the webhook verification token, to accept a new subscription: Notion's verification request must arrive within TROVE_WEBHOOK_VERIFICATION_WINDOW_MS (1 hour by default).",
   })
   resetNotionWebhook(@Args('sourceId', { type: () => ID }) sourceId: string) {
     return this.service.resetWebhook(sourceId);

@@ -337,7 +337,10 @@ export class SourcesService {
 
   async resetWebhook(sourceId: string): Promise<boolean> {
     await this.catalog.requireActiveSource(sourceId);
-    await this.catalog.updateSource(sourceId, { webhookToken: null });
+    await this.catalog.updateSource(sourceId, {
+      webhookToken: null,
+      webhookVerificationOpenedAt: new Date().toISOString(),
+    });
     return true;
   }
 

@@ -8,6 +8,7 @@ import {
   NOTION_EVENTS_SIGNAL,
   NOTION_WEBHOOK_WORKFLOW,
   notionWebhookWorkflowId,
+  type NotionWebhookTiming,
   TroveError,
   TroveErrorCode,
 } from '@trove/domain';
@@ -15,6 +16,7 @@ import { CONFIG, TEMPORAL } from '../core/tokens';
 
 interface WebhookBody {
   verification_token?: unknown;
+  id?: unknown;
   type?: unknown;
   timestamp?: unknown;
   entity?: { id?: unknown; type?: unknown };
@@ -25,6 +27,7 @@ interface WebhookBody {
 export class NotionWebhookService {
   private readonly logger = new Logger('NotionWebhook');
   private readonly secrets?: SecretBox;
+  private lastPurge = 0;
 
   constructor(
     @Inject(Catalog) private readonly catalog: Catalog,
@@ -57,8 +60,17 @@ export class NotionWebhookService {
     }
 
     if (typeof body.verification_token === 'string' && !signature) {
-      // Only the first verification is accepted; resetNotionWebhook allows a new subscription.
+      // Only the first verification is accepted, and only while the source waits for one (after
+      // its creation or resetNotionWebhook): an unsigned request could otherwise take the webhook over.
       if (source.webhookToken) throw unauthorized();
+      const openedAt = Date.parse(source.webhookVerificationOpenedAt ?? source.createdAt);
+      if (!(Date.now() - openedAt <= this.config.webhooks.verificationWindowMs)) {
+        this.logger.warn(`refused a webhook verification request for source ${sourceId}: window closed`);
+        throw new TroveError(
+          TroveErrorCode.Unauthenticated,
+          'webhook verification is closed for this source; call resetNotionWebhook, then verify the subscription in Notion',
+        );
+      }
       await this.catalog.updateSource(sourceId, {
         webhookToken: this.secrets.encrypt(body.verification_token),
       });
@@ -77,15 +89,28 @@ export class NotionWebhookService {
       throw unauthorized();
     }
 
+    this.checkFresh(body.timestamp, sourceId);
     const event = toEvent(body);
     if (!event) return 'ignored';
-    await this.temporal.workflow.signalWithStart(NOTION_WEBHOOK_WORKFLOW, {
-      taskQueue: this.config.temporal.taskQueue,
-      workflowId: notionWebhookWorkflowId(sourceId),
-      args: [sourceId],
-      signal: NOTION_EVENTS_SIGNAL,
-      signalArgs: [[event]],
-    });
+    const eventId = typeof body.id === 'string' && body.id ? body.id : undefined;
+    if (!eventId) throw new TroveError(TroveErrorCode.BadRequest, 'the webhook event has no id');
+    if (!(await this.catalog.webhookEvents.record(sourceId, eventId))) return 'duplicate';
+    this.purgeOldEvents();
+    const { quietMs, maxDelayMs, historyLimit } = this.config.webhooks;
+    const timing: NotionWebhookTiming = { quietMs, maxDelayMs, historyLimit };
+    try {
+      await this.temporal.workflow.signalWithStart(NOTION_WEBHOOK_WORKFLOW, {
+        taskQueue: this.config.temporal.taskQueue,
+        workflowId: notionWebhookWorkflowId(sourceId),
+        args: [sourceId, [], timing],
+        signal: NOTION_EVENTS_SIGNAL,
+        signalArgs: [[event]],
+      });
+    } catch (error) {
+      // Not handed on: Notion's retry of this event must not be taken for a repeat.
+      await this.catalog.webhookEvents.forget(sourceId, eventId).catch(() => undefined);
+      throw error;
+    }
     if (!(await this.writable(sourceId))) {
       // Raced the start of a deletion, which may have stopped the webhook workflow already.
       await this.temporal.workflow
@@ -106,6 +131,31 @@ export class NotionWebhookService {
       throw error;
     }
   }
+
+  /** Signed but stale (or from the future): a replay of captured bytes, refused. */
+  private checkFresh(timestamp: unknown, sourceId: string): void {
+    const at = typeof timestamp === 'string' ? Date.parse(timestamp) : NaN;
+    const { maxAgeMs, maxFutureMs } = this.config.webhooks;
+    const age = Date.now() - at;
+    if (Number.isNaN(at) || age > maxAgeMs || age < -maxFutureMs) {
+      this.logger.warn(`refused a webhook delivery outside the replay window for source ${sourceId}`);
+      throw new TroveError(
+        TroveErrorCode.WebhookExpired,
+        `the webhook event's timestamp is missing or outside the accepted window (${maxAgeMs / 1000} s old to ${maxFutureMs / 1000} s ahead)`,
+      );
+    }
+  }
+
+  /** Event ids older than the replay window are useless: drop them now and then. */
+  private purgeOldEvents(): void {
+    const now = Date.now();
+    if (now - this.lastPurge < 10 * 60_000) return;
+    this.lastPurge = now;
+    const { maxAgeMs, maxFutureMs } = this.config.webhooks;
+    this.catalog.webhookEvents
+      .purge(new Date(now - 2 * (maxAgeMs + maxFutureMs)))
+      .catch((error: Error) => this.logger.warn(`purging old webhook event ids failed: ${error.message}`));
+  }
 }
 
 function toEvent(body: WebhookBody): NotionEvent | undefined {
@@ -116,7 +166,7 @@ function toEvent(body: WebhookBody): NotionEvent | undefined {
     type,
     entityId: id,
     entityType: typeof body.entity?.type === 'string' ? body.entity.type : 'page',
-    timestamp: typeof body.timestamp === 'string' ? body.timestamp : new Date().toISOString(),
+    timestamp: body.timestamp as string, // checked by checkFresh
     ...(typeof body.data?.parent?.id === 'string' ? { parentId: body.data.parent.id } : {}),
   };
 }

@@ -1,0 +1,124 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Client as TemporalClient } from '@temporalio/client';
+import type { Catalog } from '@trove/catalog';
+import { type ApiConfig, SecretBox, webhooksSchema } from '@trove/config';
+import { type Source, SourceStatus, SourceType, TroveErrorCode } from '@trove/domain';
+import { NotionWebhookService } from './notion-webhook.service';
+
+const KEY = Buffer.alloc(32, 3).toString('base64');
+const TOKEN = 'secret_verification_token_for_tests';
+const box = new SecretBox(KEY);
+
+function source(changes: Partial<Source> = {}): Source {
+  const now = new Date().toISOString();
+  return {
+    id: 'src-1',
+    projectId: 'p-1',
+    type: SourceType.NOTION,
+    name: 'wiki',
+    status: SourceStatus.ACTIVE,
+    webhookToken: box.encrypt(TOKEN),
+    createdAt: now,
+    updatedAt: now,
+    ...changes,
+  };
+}
+
+function setup(current: Source) {
+  const seen = new Set<string>();
+  const catalog = {
+    getSource: vi.fn(async () => current),
+    updateSource: vi.fn(async () => undefined),
+    webhookEvents: {
+      record: vi.fn(async (s: string, e: string) => !seen.has(`${s}/${e}`) && !!seen.add(`${s}/${e}`)),
+      forget: vi.fn(async (s: string, e: string) => void seen.delete(`${s}/${e}`)),
+      purge: vi.fn(async () => undefined),
+    },
+  };
+  const signalWithStart = vi.fn(async () => undefined);
+  const temporal = { workflow: { signalWithStart } };
+  const config = {
+    secrets: { key: KEY },
+    temporal: { taskQueue: 'q' },
+    webhooks: webhooksSchema.parse({}),
+  } as unknown as ApiConfig;
+  const service = new NotionWebhookService(
+    catalog as unknown as Catalog,
+    temporal as unknown as TemporalClient,
+    config,
+  );
+  return { service, catalog, signalWithStart };
+}
+
+function signed(event: object): { body: Buffer; signature: string } {
+  const body = Buffer.from(JSON.stringify(event));
+  return { body, signature: `sha256=${createHmac('sha256', TOKEN).update(body).digest('hex')}` };
+}
+
+function pageEvent(changes: object = {}) {
+  return {
+    id: randomUUID(),
+    timestamp: new Date().toISOString(),
+    type: 'page.deleted',
+    entity: { id: 'page-1', type: 'page' },
+    ...changes,
+  };
+}
+
+describe('NotionWebhookService', () => {
+  let ctx: ReturnType<typeof setup>;
+  beforeEach(() => {
+    ctx = setup(source());
+  });
+
+  it('refuses a signed event older than the window or too far in the future, without signalling', async () => {
+    for (const offset of [-6 * 60_000, 2 * 60_000]) {
+      const { body, signature } = signed(
+        pageEvent({ timestamp: new Date(Date.now() + offset).toISOString() }),
+      );
+      await expect(ctx.service.receive('src-1', body, signature)).rejects.toMatchObject({
+        code: TroveErrorCode.WebhookExpired,
+      });
+    }
+    const { body, signature } = signed(pageEvent({ timestamp: undefined }));
+    await expect(ctx.service.receive('src-1', body, signature)).rejects.toMatchObject({
+      code: TroveErrorCode.WebhookExpired,
+    });
+    expect(ctx.signalWithStart).not.toHaveBeenCalled();
+  });
+
+  it('acknowledges a repeated event id without signalling it again', async () => {
+    const { body, signature } = signed(pageEvent());
+    expect(await ctx.service.receive('src-1', body, signature)).toBe('accepted');
+    expect(await ctx.service.receive('src-1', body, signature)).toBe('duplicate');
+    expect(ctx.signalWithStart).toHaveBeenCalledTimes(1);
+  });
+
+  it("forgets the event id when the signal fails, so Notion's retry is applied", async () => {
+    ctx.signalWithStart.mockRejectedValueOnce(new Error('temporal down'));
+    const { body, signature } = signed(pageEvent());
+    await expect(ctx.service.receive('src-1', body, signature)).rejects.toThrow('temporal down');
+    expect(await ctx.service.receive('src-1', body, signature)).toBe('accepted');
+  });
+
+  it('accepts the verification request only within the window after creation or reset', async () => {
+    const verification = Buffer.from(JSON.stringify({ verification_token: 'secret_new' }));
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000).toISOString();
+    const stale = setup(source({ webhookToken: undefined, createdAt: twoHoursAgo }));
+    await expect(stale.service.receive('src-1', verification, undefined)).rejects.toMatchObject({
+      code: TroveErrorCode.Unauthenticated,
+    });
+    expect(stale.catalog.updateSource).not.toHaveBeenCalled();
+
+    const reset = setup(
+      source({
+        webhookToken: undefined,
+        createdAt: twoHoursAgo,
+        webhookVerificationOpenedAt: new Date().toISOString(),
+      }),
+    );
+    expect(await reset.service.receive('src-1', verification, undefined)).toBe('verification token stored');
+    expect(reset.catalog.updateSource).toHaveBeenCalledTimes(1);
+  });
+});

@@ -1,0 +1,130 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { NotionEvent, NotionWebhookTiming } from '@trove/domain';
+import { NOTION_EVENTS_SIGNAL, NOTION_WEBHOOK_WORKFLOW } from '@trove/domain';
+import type { WebhookActivities } from '@trove/ingest-activities';
+import { expectEventually, ROOT, TEMPORAL_BIN, uniqueName } from '../../support/services';
+
+// The webhook workflow's batching and continue-as-new, on a local Temporal test server, with
+// activities that only record what they were given.
+const taskQueue = uniqueName('webhook-wf');
+let env: TestWorkflowEnvironment;
+let bundle: WorkflowBundleWithSourceMap;
+let worker: Worker;
+let running: Promise<void>;
+/** Every batch applyNotionEvents received, with when, per source. */
+const applied = new Map<string, { at: number; events: NotionEvent[] }[]>();
+
+const activities: WebhookActivities = {
+  async applyNotionEvents({ sourceId, events }) {
+    applied.set(sourceId, [...(applied.get(sourceId) ?? []), { at: Date.now(), events }]);
+    await new Promise((resolve) => setTimeout(resolve, 200)); // some work
+    return { ingest: [], removed: 0, ignored: events.length, resync: false };
+  },
+  removeDocuments: async () => undefined,
+};
+
+const quietLogger = {
+  log: () => undefined,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: (message: string) => console.error(message),
+};
+
+async function send(sourceId: string, timing: NotionWebhookTiming, n: number): Promise<void> {
+  const event: NotionEvent = {
+    type: 'page.content_updated',
+    entityId: `page-${n}`,
+    entityType: 'page',
+    timestamp: new Date().toISOString(),
+  };
+  await env.client.workflow.signalWithStart(NOTION_WEBHOOK_WORKFLOW, {
+    taskQueue,
+    workflowId: `webhook-${sourceId}`,
+    args: [sourceId, [], timing],
+    signal: NOTION_EVENTS_SIGNAL,
+    signalArgs: [[event]],
+  });
+}
+
+function appliedIds(sourceId: string): string[] {
+  return (applied.get(sourceId) ?? []).flatMap((batch) => batch.events.map((e) => e.entityId));
+}
+
+/** History lengths of every run of a workflow, newest first, following continue-as-new back. */
+async function runLengths(workflowId: string): Promise<number[]> {
+  const lengths: number[] = [];
+  let runId: string | undefined = (await env.client.workflow.getHandle(workflowId).describe()).runId;
+  while (runId) {
+    const history = await env.client.workflow.getHandle(workflowId, runId).fetchHistory();
+    const events: {
+      workflowExecutionStartedEventAttributes?: { continuedExecutionRunId?: string | null } | null;
+    }[] = history.events ?? [];
+    lengths.push(events.length);
+    runId = events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId ?? undefined;
+  }
+  return lengths;
+}
+
+beforeAll(async () => {
+  env = await TestWorkflowEnvironment.createLocal({
+    server: { executable: { type: 'existing-path', path: TEMPORAL_BIN } },
+  });
+  bundle = await bundleWorkflowCode({
+    workflowsPath: join(ROOT, 'libs/workflows/src/index.ts'),
+    logger: quietLogger,
+  });
+  worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: bundle,
+    activities,
+  });
+  running = worker.run();
+});
+
+afterAll(async () => {
+  worker?.shutdown();
+  await running;
+  await env?.teardown();
+});
+
+describe('notionWebhookEvents workflow', () => {
+  it('under a steady stream, applies events within the maximum delay instead of waiting for quiet', async () => {
+    const timing = { quietMs: 1_000, maxDelayMs: 3_000, historyLimit: 4_000 };
+    const started = Date.now();
+    const count = 50;
+    for (let i = 0; i < count; i++) {
+      const due = started + i * 200; // 5 a second for 10 s: never a quiet second
+      if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
+      await send('steady', timing, i);
+    }
+    const ended = Date.now();
+    const first = applied.get('steady')?.[0];
+    expect(first).toBeDefined();
+    expect(first!.at - started).toBeLessThan(6_000);
+    expect(first!.at).toBeLessThan(ended - 2_000);
+    await expectEventually(async () => expect(appliedIds('steady')).toHaveLength(count), {
+      timeoutMs: 20_000,
+    });
+    expect(new Set(appliedIds('steady')).size).toBe(count);
+  });
+
+  it('continues as new at the history limit, carrying every pending event, no run growing past it', async () => {
+    const timing = { quietMs: 500, maxDelayMs: 2_000, historyLimit: 100 };
+    const count = 150;
+    for (let i = 0; i < count; i++) {
+      await send('busy', timing, i);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await expectEventually(async () => expect(appliedIds('busy')).toHaveLength(count), { timeoutMs: 30_000 });
+    expect(new Set(appliedIds('busy')).size).toBe(count); // none lost, none applied twice
+    const lengths = await runLengths('webhook-busy');
+    expect(lengths.length).toBeGreaterThan(2);
+    for (const length of lengths) expect(length).toBeLessThan(2 * timing.historyLimit);
+  });
+});
