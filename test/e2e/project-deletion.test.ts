@@ -48,7 +48,16 @@ function filesUnder(dir: string): string[] {
 /** Records of the stack's catalog and chunk index that match the query, per index. */
 async function catalogHits(query: object): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
-  for (const index of ['projects', 'project-names', 'documents', 'sources', 'sync-runs', 'chunks']) {
+  for (const index of [
+    'projects',
+    'project-names',
+    'documents',
+    'claims',
+    'sources',
+    'sync-runs',
+    'webhook-events',
+    'chunks',
+  ]) {
     const name = `${stack.name}-${index}`;
     await es.indices.refresh({ index: name, ignore_unavailable: true });
     counts[index] = (await es.count({ index: name, query, ignore_unavailable: true })).count;
@@ -240,7 +249,16 @@ describe('deleting a project', () => {
           ],
         },
       }),
-    ).toEqual({ projects: 0, 'project-names': 0, documents: 0, sources: 0, 'sync-runs': 0, chunks: 0 });
+    ).toEqual({
+      projects: 0,
+      'project-names': 0,
+      documents: 0,
+      claims: 0,
+      sources: 0,
+      'sync-runs': 0,
+      'webhook-events': 0,
+      chunks: 0,
+    });
     expect(filesUnder(stack.blobDir)).toEqual([]);
     expect(filesUnder(cacheDir)).toEqual([]);
     expect(await runningWorkflows()).toEqual([]);
@@ -289,7 +307,7 @@ describe('removing a source', () => {
       await catalogHits({
         bool: { should: [{ term: { sourceId } }, { ids: { values: [sourceId] } }, { term: { projectId } }] },
       }),
-    ).toMatchObject({ documents: 0, sources: 0, 'sync-runs': 0, chunks: 0 });
+    ).toMatchObject({ documents: 0, claims: 0, sources: 0, 'sync-runs': 0, 'webhook-events': 0, chunks: 0 });
     expect((await scheduleIds()).filter((id) => id.includes(sourceId))).toEqual([]);
   }, 300_000);
 });

@@ -12,7 +12,7 @@ import {
   TroveError,
   TroveErrorCode,
 } from '@trove/domain';
-import { elasticsearchError, IndexNames } from '@trove/search';
+import { deleteMatching, elasticsearchError, IndexNames } from '@trove/search';
 import { WebhookEventLog } from './webhook-events';
 
 const KEYWORD = { type: 'keyword' as const };
@@ -241,6 +241,7 @@ export class Catalog {
 
   /** Removes every document, source and sync-run record of a project. */
   async deleteProjectRecords(projectId: string): Promise<void> {
+    for (const source of await this.listSources(projectId)) await this.webhookEvents.forgetSource(source.id);
     for (const index of [this.names.documents, this.names.syncRuns, this.names.sources]) {
       await this.deleteWhere(index, { term: { projectId } });
     }
@@ -567,6 +568,12 @@ export class Catalog {
 
   /** Removes the source record with its documents and sync runs. */
   async deleteSource(id: string): Promise<void> {
+    // The claims of its items go with it: nothing of a removed source is left in any index.
+    const documentIds = (await this.listSourceDocuments(id)).map((document) => document.id);
+    for (let i = 0; i < documentIds.length; i += 1000) {
+      await this.deleteWhere(this.names.claims, { terms: { documentId: documentIds.slice(i, i + 1000) } });
+    }
+    await this.webhookEvents.forgetSource(id);
     for (const index of [this.names.documents, this.names.syncRuns]) {
       await this.deleteWhere(index, { term: { sourceId: id } });
     }
@@ -633,26 +640,7 @@ export class Catalog {
    * are left, then refresh so lists no longer show them.
    */
   private async deleteWhere(index: string, query: object): Promise<void> {
-    try {
-      for (;;) {
-        await this.es.indices.refresh({ index });
-        const page = await this.es.search({ index, query, size: 1000, _source: false });
-        const ids = page.hits.hits.map((hit) => hit._id!);
-        if (ids.length === 0) return;
-        const response = await this.es.bulk({
-          operations: ids.map((id) => ({ delete: { _index: index, _id: id } })),
-        });
-        const failed = response.items.filter((i) => i.delete?.error && i.delete.status !== 404);
-        if (failed.length) {
-          throw new TroveError(
-            TroveErrorCode.ServiceUnavailable,
-            `${failed.length} deletions from ${index} failed (first: ${failed[0].delete!.error!.reason})`,
-          );
-        }
-      }
-    } catch (error) {
-      throw elasticsearchError(error, `deleting from ${index}`);
-    }
+    await deleteMatching(this.es, index, query);
   }
 
   private async write(action: () => Promise<unknown>, ignoreStatus: number[] = []): Promise<void> {

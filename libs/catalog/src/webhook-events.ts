@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Client } from '@elastic/elasticsearch';
 import { errors } from '@elastic/elasticsearch';
-import { elasticsearchError } from '@trove/search';
+import { deleteMatching, elasticsearchError } from '@trove/search';
 
 /**
  * The ids of webhook events already accepted, per source, so a delivery repeated within the replay
@@ -48,16 +48,12 @@ export class WebhookEventLog {
 
   /** Removes records older than `before`: events that old are refused by their timestamp anyway. */
   async purge(before: Date): Promise<void> {
-    try {
-      await this.es.deleteByQuery({
-        index: this.index,
-        query: { range: { receivedAt: { lt: before.toISOString() } } },
-        conflicts: 'proceed',
-        wait_for_completion: false,
-      });
-    } catch (error) {
-      throw elasticsearchError(error, 'purging old webhook events');
-    }
+    await deleteMatching(this.es, this.index, { range: { receivedAt: { lt: before.toISOString() } } });
+  }
+
+  /** Removes every record of a source (the source or its project is being removed). */
+  async forgetSource(sourceId: string): Promise<void> {
+    await deleteMatching(this.es, this.index, { term: { sourceId } });
   }
 }
 

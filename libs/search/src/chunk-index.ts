@@ -1,7 +1,7 @@
 import type { Client } from '@elastic/elasticsearch';
 import type { EmbeddedChunk } from '@trove/domain';
 import { isChunkId, TroveError, TroveErrorCode } from '@trove/domain';
-import { elasticsearchError, IndexNames } from './elasticsearch';
+import { deleteMatching, elasticsearchError, IndexNames } from './elasticsearch';
 
 /** Bump when the mapping changes incompatibly; a new index is created behind the alias. */
 export const CHUNK_MAPPING_VERSION = 1;
@@ -84,8 +84,6 @@ export interface StoredChunk {
   embedding?: number[];
   indexedAt: string;
 }
-
-const DELETE_PAGE = 1000;
 
 /** The chunk index: versioned index behind an alias, bulk upserts checked item by item. */
 export class ChunkIndex {
@@ -283,41 +281,7 @@ export class ChunkIndex {
     }
   }
 
-  /**
-   * Delete-by-query by hand: the integ-test distribution has no reindex module (and so no
-   * _delete_by_query). Refresh, page through matching ids and bulk-delete them until none are
-   * left; the index is refreshed at the end, so the result is visible to search at once.
-   */
-  private async deleteWhere(query: object): Promise<number> {
-    let deleted = 0;
-    try {
-      for (;;) {
-        await this.es.indices.refresh({ index: this.names.chunks });
-        const page = await this.es.search({
-          index: this.names.chunks,
-          query,
-          size: DELETE_PAGE,
-          _source: false,
-        });
-        const ids = page.hits.hits.map((hit) => hit._id!);
-        if (ids.length === 0) return deleted;
-        const response = await this.es.bulk({
-          operations: ids.map((id) => ({ delete: { _index: this.names.chunks, _id: id } })),
-          refresh: false,
-        });
-        if (response.errors) {
-          const failed = response.items.filter((i) => i.delete?.error && i.delete.status !== 404);
-          if (failed.length) {
-            throw new TroveError(
-              TroveErrorCode.ServiceUnavailable,
-              `${failed.length} chunk deletions failed (first: ${failed[0].delete!.error!.reason})`,
-            );
-          }
-        }
-        deleted += ids.length;
-      }
-    } catch (error) {
-      throw elasticsearchError(error, 'deleting chunks');
-    }
+  private deleteWhere(query: object): Promise<number> {
+    return deleteMatching(this.es, this.names.chunks, query);
   }
 }

@@ -88,3 +88,34 @@ export async function isNotFound(promise: Promise<unknown>): Promise<boolean> {
     throw error;
   }
 }
+
+/**
+ * Delete-by-query by hand: the integ-test distribution has no reindex module (and so no
+ * _delete_by_query). Refreshes, pages through matching ids and bulk-deletes them until none are
+ * left; returns how many were deleted.
+ */
+export async function deleteMatching(es: Client, index: string, query: object): Promise<number> {
+  let deleted = 0;
+  try {
+    for (;;) {
+      await es.indices.refresh({ index });
+      const page = await es.search({ index, query, size: 1000, _source: false });
+      const ids = page.hits.hits.map((hit) => hit._id!);
+      if (ids.length === 0) return deleted;
+      const response = await es.bulk({
+        operations: ids.map((id) => ({ delete: { _index: index, _id: id } })),
+        refresh: false,
+      });
+      const failed = response.items.filter((i) => i.delete?.error && i.delete.status !== 404);
+      if (failed.length) {
+        throw new TroveError(
+          TroveErrorCode.ServiceUnavailable,
+          `${failed.length} deletions from ${index} failed (first: ${failed[0].delete!.error!.reason})`,
+        );
+      }
+      deleted += ids.length;
+    }
+  } catch (error) {
+    throw elasticsearchError(error, `deleting from ${index}`);
+  }
+}
