@@ -373,8 +373,6 @@ export class Catalog {
   async ensureSourceDocument(
     input: Pick<TroveDocument, 'projectId' | 'sourceId' | 'externalId' | 'fileName' | 'mediaType'>,
   ): Promise<{ document: TroveDocument; created: boolean }> {
-    // No new records for a source or project being removed (a sync that slipped through).
-    await this.requireActiveSource(input.sourceId!);
     const now = new Date().toISOString();
     const document: TroveDocument = {
       ...input,
@@ -399,6 +397,8 @@ export class Catalog {
       );
     }
     try {
+      // No new records for a source or project being removed (a sync that slipped through).
+      await this.requireActiveSource(input.sourceId!);
       await this.es.create({ index: this.names.documents, id: document.id, document, refresh: 'wait_for' });
       return { document, created: true };
     } catch (error) {

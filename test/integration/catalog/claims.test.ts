@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@elastic/elasticsearch';
 import { Catalog } from '@trove/catalog';
+import { SourceStatus, SourceType } from '@trove/domain';
 import { createElasticsearchClient } from '@trove/search';
 import { dropIndices, ES_URL, uniqueName } from '../../support/services';
 
@@ -76,9 +78,24 @@ describe('document names are claimed: random ids, one document per name', () => 
   });
 
   it('a source item gets one document however often and concurrently it is planned', async () => {
+    // Source documents are only created for a live source of a live project.
+    const project = await catalog.createProject(uniqueName('claims-project'));
+    const now = new Date().toISOString();
+    const [s1, s2] = [randomUUID(), randomUUID()];
+    for (const id of [s1, s2]) {
+      await catalog.createSource({
+        id,
+        projectId: project.id,
+        type: SourceType.FOLDER,
+        name: id,
+        status: SourceStatus.ACTIVE,
+        createdAt: now,
+        updatedAt: now,
+      });
+    }
     const item = {
-      projectId: 'p5',
-      sourceId: 's1',
+      projectId: project.id,
+      sourceId: s1,
       externalId: 'docs/page.md',
       fileName: 'docs/page.md',
       mediaType: 'text/markdown',
@@ -89,7 +106,7 @@ describe('document names are claimed: random ids, one document per name', () => 
     const again = await catalog.ensureSourceDocument(item);
     expect(again).toMatchObject({ created: false, document: { id: results[0].document.id } });
     // Same external id in another source is another document.
-    const other = await catalog.ensureSourceDocument({ ...item, sourceId: 's2' });
+    const other = await catalog.ensureSourceDocument({ ...item, sourceId: s2 });
     expect(other.document.id).not.toBe(results[0].document.id);
     await catalog.deleteDocument(results[0].document.id);
     const recreated = await catalog.ensureSourceDocument(item);

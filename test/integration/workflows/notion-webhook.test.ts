@@ -125,6 +125,9 @@ describe('notionWebhookEvents workflow', () => {
     expect(new Set(appliedIds('busy')).size).toBe(count); // none lost, none applied twice
     const lengths = await runLengths('webhook-busy');
     expect(lengths.length).toBeGreaterThan(2);
-    for (const length of lengths) expect(length).toBeLessThan(2 * timing.historyLimit);
+    // A run checks its limit between steps, so signals arriving during one step (more on a loaded
+    // machine) take it somewhat past the limit; without continue-as-new one run would hold them all.
+    for (const length of lengths) expect(length).toBeLessThan(3 * timing.historyLimit);
+    expect(Math.max(...lengths)).toBeLessThan(lengths.reduce((sum, length) => sum + length, 0) / 2);
   });
 });

@@ -41,4 +41,21 @@ describe('HealthController.readyz', () => {
     await readyz();
     expect(calls).toEqual({ elasticsearch: 2, temporal: 2, embedder: 2 });
   });
+
+  it('says which dependency is down, not why: backend errors name hosts and ports', async () => {
+    const failing = async () => {
+      throw new Error('connect ECONNREFUSED 10.1.2.3:9200');
+    };
+    const health = new HealthController(
+      { cluster: { health: failing } } as unknown as ElasticsearchClient,
+      { connection: { workflowService: { getSystemInfo: async () => ({}) } } } as unknown as TemporalClient,
+      { ping: async () => undefined } as unknown as EmbeddingProvider,
+    );
+    const response = { status: vi.fn() } as unknown as Response;
+    const answer = await health.readyz(response);
+    expect(response.status).toHaveBeenCalledWith(503);
+    expect(answer.checks.elasticsearch).toMatchObject({ ok: false, error: 'unavailable' });
+    expect(answer.checks.temporal.ok).toBe(true);
+    expect(JSON.stringify(answer)).not.toMatch(/10\.1\.2\.3|9200|ECONNREFUSED/);
+  });
 });

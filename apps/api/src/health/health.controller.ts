@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Logger, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
 import type { Client as TemporalClient } from '@temporalio/client';
@@ -19,6 +19,7 @@ export const READINESS_CACHE_MS = 1500;
 @Controller()
 @Public()
 export class HealthController {
+  private readonly logger = new Logger('Health');
   private inFlight?: Promise<Checks>;
   private last?: { at: number; checks: Checks };
 
@@ -56,23 +57,40 @@ export class HealthController {
 
   private async checkAll(): Promise<Checks> {
     const [elasticsearch, temporal, embedder] = await Promise.all([
-      check(() => this.es.cluster.health({ timeout: '2s' })),
-      check(() => this.temporal.connection.workflowService.getSystemInfo({})),
-      check(() => this.embedder.ping()),
+      this.check('elasticsearch', () => this.es.cluster.health({ timeout: '2s' })),
+      this.check('temporal', () => this.temporal.connection.workflowService.getSystemInfo({})),
+      this.check('embedder', () => this.embedder.ping()),
     ]);
     return { elasticsearch, temporal, embedder };
   }
-}
 
-async function check(probe: () => Promise<unknown>): Promise<Check> {
-  const started = Date.now();
-  try {
-    await Promise.race([
-      probe(),
-      new Promise((_, reject) => setTimeout(() => reject(new Error('timed out after 3s')), 3000).unref()),
-    ]);
-    return { ok: true, ms: Date.now() - started };
-  } catch (error) {
-    return { ok: false, ms: Date.now() - started, error: (error as Error).message };
+  /**
+   * The probe is public: it says whether a dependency answers, never why not (a backend's error
+   * names its host and port); the reason goes to the log.
+   */
+  private async check(name: string, probe: () => Promise<unknown>): Promise<Check> {
+    const started = Date.now();
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        probe(),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new ProbeTimeout()), PROBE_TIMEOUT_MS);
+        }),
+      ]);
+      return { ok: true, ms: Date.now() - started };
+    } catch (error) {
+      const timedOut = error instanceof ProbeTimeout;
+      this.logger.warn(
+        `readiness: ${name} ${timedOut ? 'timed out' : `failed: ${(error as Error).message}`}`,
+      );
+      return { ok: false, ms: Date.now() - started, error: timedOut ? 'timed out' : 'unavailable' };
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }
+
+const PROBE_TIMEOUT_MS = 3000;
+
+class ProbeTimeout extends Error {}
