@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, TroveStack } from '../support/stack';
 
@@ -88,9 +89,13 @@ describe('projects, uploads and search', () => {
     expect(duplicate.status).toBe(409);
     expect(duplicate.body.error).toMatchObject({ code: 'DOCUMENT_NAME_CONFLICT' });
 
-    const unknownProject = await stack.upload('no-such-project', 'x.md', '# x');
+    const unknownProject = await stack.upload(randomUUID(), 'x.md', '# x');
     expect(unknownProject.status).toBe(404);
     expect(unknownProject.body.error).toMatchObject({ code: 'PROJECT_NOT_FOUND' });
+    // An id that cannot be one is refused before any backend is asked.
+    const malformedProject = await stack.upload('no-such-project', 'x.md', '# x');
+    expect(malformedProject.status).toBe(400);
+    expect(malformedProject.body.error).toMatchObject({ code: 'BAD_REQUEST' });
 
     const tooLarge = await stack.upload(projectId, 'big.md', 'x'.repeat(300 * 1024));
     expect(tooLarge.status).toBe(413);

@@ -29,6 +29,8 @@ function setup(current: Source) {
   const seen = new Set<string>();
   const catalog = {
     getSource: vi.fn(async () => current),
+    // The source and its project accept writes (not being removed or deleted).
+    requireActiveSource: vi.fn(async () => current),
     updateSource: vi.fn(async () => undefined),
     webhookEvents: {
       record: vi.fn(async (s: string, e: string) => !seen.has(`${s}/${e}`) && !!seen.add(`${s}/${e}`)),
