@@ -60,9 +60,16 @@ wait_for() {
 es_healthy() { curl -fsS "http://127.0.0.1:$ES_PORT/_cluster/health?wait_for_status=yellow&timeout=1s" >/dev/null; }
 temporal_healthy() { "$VENV/bin/temporal" operator cluster health --address "127.0.0.1:$TEMPORAL_PORT" 2>/dev/null | grep -q SERVING; }
 embedder_healthy() { curl -fsS "http://127.0.0.1:$EMBEDDER_PORT/health" >/dev/null; }
-# PostgreSQL writes "ready" into line 8 of postmaster.pid once it accepts connections; the port
-# must answer too (the server binaries ship without psql or pg_isready).
+# A PostgreSQL server answers on the port: it replies to an SSLRequest packet with one byte, N or
+# S (the binaries ship without psql or pg_isready). Checked by port, like the other services, so
+# two checkouts share one server. While our own server starts, its postmaster.pid says "ready"
+# (line 8) only once it accepts connections.
 postgres_healthy() {
-  [[ "$(sed -n 8p "$PG_DATA/postmaster.pid" 2>/dev/null | tr -d ' ')" == ready ]] &&
-    (exec 3<>"/dev/tcp/127.0.0.1/$PG_PORT") 2>/dev/null
+  (
+    exec 3<>"/dev/tcp/127.0.0.1/$PG_PORT" || exit 1
+    printf '\x00\x00\x00\x08\x04\xd2\x16\x2f' >&3
+    IFS= read -r -n 1 -t 3 reply <&3 || exit 1
+    [[ "$reply" == N || "$reply" == S ]]
+  ) 2>/dev/null || return 1
+  [[ ! -f "$PG_DATA/postmaster.pid" ]] || [[ "$(sed -n 8p "$PG_DATA/postmaster.pid" | tr -d ' ')" == ready ]]
 }
