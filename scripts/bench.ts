@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
-import { Catalog } from '@trove/catalog';
+import { sql } from 'kysely';
 import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
 import type { WorkerConfig } from '@trove/config';
 import { DocumentStatus, INGEST_DOCUMENT_WORKFLOW, ingestWorkflowId, SearchMode } from '@trove/domain';
@@ -74,6 +74,11 @@ const round = (n: number, digits = 1) => Number(n.toFixed(digits));
 async function main() {
   const name = `bench-${randomBytes(3).toString('hex')}`;
   const config: WorkerConfig = {
+    database: {
+      url: `postgres://trove@127.0.0.1:${process.env.TROVE_PG_PORT ?? '5432'}/trove`,
+      schema: name.replace(/-/g, '_'),
+      poolSize: 10,
+    },
     elasticsearch: { url: 'http://127.0.0.1:9200', indexPrefix: name },
     temporal: { address: '127.0.0.1:7233', namespace: 'default', taskQueue: name },
     embedding: {
@@ -135,10 +140,9 @@ async function main() {
   }
 
   // Pipeline: the real worker (in this process), the real Temporal server, Elasticsearch and embedder.
-  const { worker, connection: workerConnection } = await createWorker(config);
+  const { worker, connection: workerConnection, catalog } = await createWorker(config);
   const running = worker.run();
   const es = createElasticsearchClient(config.elasticsearch.url);
-  const catalog = new Catalog(es, name);
   const blobs = new LocalBlobStore(config.storage.blobDir);
   const connection = await Connection.connect({ address: config.temporal.address });
   const client = new TemporalClient({ connection });
@@ -216,6 +220,8 @@ async function main() {
   await workerConnection.close();
   await connection.close();
   await es.indices.delete({ index: `${name}-*` });
+  await sql`drop schema ${sql.id(config.database.schema)} cascade`.execute(catalog.db);
+  await catalog.close();
   await es.close();
 
   const meanRatio = ratios.reduce((a, b) => a + b, 0) / ratios.length;

@@ -45,14 +45,14 @@ async function main() {
   }
 
   const documentsQuery =
-    '{ documents(projectId: "ID") { id fileName status chunkCount error { message } timings { totalMs } } }'.replace(
+    '{ documents(projectId: "ID", first: 500) { nodes { id fileName status chunkCount error { message } timings { totalMs } } } }'.replace(
       'ID',
       projectId,
     );
   let documents: Doc[] = [];
   const deadline = Date.now() + 180_000;
   for (;;) {
-    documents = (await gql<{ documents: Doc[] }>(documentsQuery)).documents;
+    documents = (await gql<{ documents: { nodes: Doc[] } }>(documentsQuery)).documents.nodes;
     if (documents.every((d) => d.status === 'READY' || d.status === 'FAILED')) break;
     if (Date.now() > deadline)
       throw new Error('the sample was not indexed within 3 minutes; see .trove/logs/worker.log');

@@ -120,8 +120,10 @@ describe('projects, uploads and search', () => {
     expect(noFile.status).toBe(400);
 
     // Nothing was stored for the rejected uploads.
-    const { documents } = await stack.query<{ documents: { fileName: string }[] }>(
-      'query($p: ID!) { documents(projectId: $p) { fileName } }',
+    const {
+      documents: { nodes: documents },
+    } = await stack.query<{ documents: { nodes: { fileName: string }[] } }>(
+      'query($p: ID!) { documents(projectId: $p, first: 500) { nodes { fileName } } }',
       { p: projectId },
     );
     expect(documents.map((d) => d.fileName).sort()).toEqual(['runbook.md', 'заметки.md']);
@@ -211,12 +213,15 @@ describe('projects, uploads and search', () => {
 
   it('deleting a project removes it with its documents', async () => {
     await stack.query('mutation($id: ID!) { deleteProject(id: $id, wait: true) }', { id: projectId });
-    const data = await stack.query<{ project: unknown; documents: unknown[] }>(
-      'query($id: ID!) { project(id: $id) { id } documents(projectId: $id) { id } }',
-      { id: projectId },
-    );
+    const data = await stack.query<{ project: unknown }>('query($id: ID!) { project(id: $id) { id } }', {
+      id: projectId,
+    });
     expect(data.project).toBeNull();
-    expect(data.documents).toEqual([]);
+    // Its documents are gone with it: asking for them names the project as unknown.
+    const documents = await stack.gql('query($id: ID!) { documents(projectId: $id) { totalCount } }', {
+      id: projectId,
+    });
+    expect(documents.errors?.[0]?.extensions?.code).toBe('PROJECT_NOT_FOUND');
   });
 });
 

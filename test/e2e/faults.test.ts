@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@elastic/elasticsearch';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
 import { ingestWorkflowId } from '@trove/domain';
+import { buildZip } from '../../libs/parsing/src/archive/zip-fixtures.testing';
 import { longMarkdown } from '../support/markdown';
 import { ES_URL, expectEventually, ROOT, TEMPORAL_ADDRESS } from '../support/services';
 import { TroveStack } from '../support/stack';
@@ -68,7 +69,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  services('up.sh', 'elasticsearch'); // never leave the node down for the next suite
+  services('up.sh', 'elasticsearch'); // never leave a service down for the next suite
+  services('up.sh', 'postgresql');
   await stack.stop();
   await es.close();
 });
@@ -111,4 +113,58 @@ describe('faults during ingest', () => {
     });
     expect(await maxActivityAttempt(id)).toBeGreaterThan(1);
   });
+
+  it('PostgreSQL stopped in the middle of a folder sync and started again: the run completes, no duplicates, counts exact', async () => {
+    const files = Array.from({ length: 40 }, (_, i) => ({
+      path: `notes/note-${String(i).padStart(2, '0')}.md`,
+      data:
+        `# Outage note ${i}\n\n` +
+        `Note ${i} records that valve ${i * 3} on line ${i % 7} was inspected and its pressure logged. `.repeat(
+          30,
+        ),
+    }));
+    const archive = await stack.uploadArchive(projectId, 'pg-outage.zip', await buildZip(files));
+    expect(archive.status).toBe(202);
+    const runId = archive.body.run!.id;
+    const sourceId = archive.body.source!.id;
+    await expectEventually(
+      async () => {
+        const { syncRun } = await stack.query<{ syncRun: { progress: { pagesIngested: number } } }>(
+          'query($id: ID!) { syncRun(id: $id) { progress { pagesIngested } } }',
+          { id: runId },
+        );
+        if (syncRun.progress.pagesIngested < 2) throw new Error('not ingesting yet');
+      },
+      { timeoutMs: 180_000, intervalMs: 250 },
+    );
+    services('down.sh', 'postgresql');
+    // Meanwhile the api says it cannot reach its catalog, without details.
+    const refused = await stack.gql('query($id: ID!) { syncRun(id: $id) { status } }', { id: runId });
+    expect(refused.errors?.[0]?.extensions?.code).toBe('SERVICE_UNAVAILABLE');
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    services('up.sh', 'postgresql');
+
+    const run = await stack.runSettled(runId, 600_000);
+    expect(run.status).toBe('COMPLETED');
+    expect(run.progress).toMatchObject({ pagesSeen: 40, pagesIngested: 40, pagesFailed: 0 });
+    const { documents } = await stack.query<{
+      documents: {
+        totalCount: number;
+        nodes: { fileName: string; status: string; chunkCount: number; id: string }[];
+      };
+    }>(
+      'query($p: ID!, $s: ID!) { documents(projectId: $p, sourceId: $s, first: 100) { totalCount nodes { id fileName status chunkCount } } }',
+      { p: projectId, s: sourceId },
+    );
+    expect(documents.totalCount).toBe(40);
+    expect(new Set(documents.nodes.map((d) => d.fileName)).size).toBe(40);
+    expect(documents.nodes.every((d) => d.status === 'READY')).toBe(true);
+    for (const d of documents.nodes.slice(0, 10)) {
+      expect(await storedChunks(d.id)).toEqual({
+        total: d.chunkCount,
+        ids: d.chunkCount,
+        positions: d.chunkCount,
+      });
+    }
+  }, 900_000);
 });

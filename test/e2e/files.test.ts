@@ -43,18 +43,25 @@ async function chunks(documentId: string): Promise<ChunkView[]> {
 }
 
 async function sourceDocuments(sourceId: string) {
-  const { documents } = await stack.query<{
+  const {
+    documents: { nodes: documents },
+  } = await stack.query<{
     documents: {
-      id: string;
-      fileName: string;
-      sourceId: string | null;
-      status: string;
-      url: string | null;
-      warnings: string[];
-    }[];
-  }>('query($p: ID!) { documents(projectId: $p) { id fileName sourceId status url warnings } }', {
-    p: projectId,
-  });
+      nodes: {
+        id: string;
+        fileName: string;
+        sourceId: string | null;
+        status: string;
+        url: string | null;
+        warnings: string[];
+      }[];
+    };
+  }>(
+    'query($p: ID!) { documents(projectId: $p, first: 500) { nodes { id fileName sourceId status url warnings } } }',
+    {
+      p: projectId,
+    },
+  );
   return documents.filter((d) => d.sourceId === sourceId);
 }
 

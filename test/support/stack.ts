@@ -4,11 +4,13 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  dropIndices,
+  DATABASE_URL,
+  dropTestData,
   EMBEDDER_URL,
   ES_URL,
   expectEventually,
   ROOT,
+  schemaName,
   TEMPORAL_ADDRESS,
   TEST_SECRET_KEY,
   uniqueName,
@@ -58,6 +60,8 @@ export class TroveStack {
       TROVE_API_PORT: String(this.port),
       TROVE_ES_URL: ES_URL,
       TROVE_INDEX_PREFIX: this.name,
+      TROVE_DATABASE_URL: DATABASE_URL,
+      TROVE_DATABASE_SCHEMA: schemaName(this.name),
       TROVE_TEMPORAL_ADDRESS: TEMPORAL_ADDRESS,
       TROVE_TASK_QUEUE: this.name,
       TROVE_EMBEDDING_BASE_URL: EMBEDDER_URL,
@@ -117,7 +121,7 @@ export class TroveStack {
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
       if (child.exitCode === null) child.kill('SIGKILL');
     }
-    await dropIndices(this.name);
+    await dropTestData(this.name);
   }
 
   async gql<T = Record<string, unknown>>(

@@ -100,7 +100,8 @@ export class AppModule {
         },
         {
           provide: Catalog,
-          useFactory: (es: ElasticsearchClient) => new Catalog(es, prefix),
+          useFactory: (es: ElasticsearchClient) =>
+            Catalog.open({ ...config.database, legacy: { es, indexPrefix: prefix } }),
           inject: [ELASTICSEARCH],
         },
         {

@@ -3,7 +3,7 @@ import { createWorker } from './worker';
 
 async function main() {
   const config = loadConfigOrExit(workerConfigSchema, 'trove-worker');
-  const { worker, connection, embedder, parsers } = await createWorker(config);
+  const { worker, connection, embedder, parsers, catalog } = await createWorker(config);
   embedder.ping().catch((error: Error) => {
     // Not fatal: embedding activities retry until the server answers.
     console.warn(`[trove-worker] embedding server not reachable yet: ${error.message}`);
@@ -17,6 +17,7 @@ async function main() {
   } finally {
     await parsers.close();
     await connection.close();
+    await catalog.close();
   }
 }
 

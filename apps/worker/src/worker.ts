@@ -26,9 +26,19 @@ export async function createWorker(
   const es = createElasticsearchClient(config.elasticsearch.url);
   const embedder = createEmbeddingProvider(config.embedding);
   const chunkIndex = new ChunkIndex(es, config.elasticsearch.indexPrefix, embedder.dimensions);
-  const catalog = new Catalog(es, config.elasticsearch.indexPrefix);
+  const catalog = Catalog.open({
+    ...config.database,
+    legacy: { es, indexPrefix: config.elasticsearch.indexPrefix },
+  });
   await chunkIndex.ensure();
-  await catalog.ensure();
+  const prepared = await catalog.ensure();
+  if (prepared.imported) {
+    const { projects, sources, documents, runs } = prepared.imported;
+    console.log(
+      `[trove-worker] imported the Elasticsearch catalog into PostgreSQL: ${projects} projects, ` +
+        `${sources} sources, ${documents} documents, ${runs} sync runs; the old indices were removed`,
+    );
+  }
 
   const blobs = new LocalBlobStore(config.storage.blobDir);
   const notion = new NotionSources(
@@ -78,5 +88,5 @@ export async function createWorker(
     activities,
     maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivities,
   });
-  return { worker, connection, embedder, es, parsers };
+  return { worker, connection, embedder, es, parsers, catalog };
 }

@@ -1,2 +1,8 @@
 export * from './catalog';
+export * from './cursor';
+export * from './database';
+export type { DocumentChanges, DocumentFilter, NewSourceItem, SourceItem } from './documents.repository';
+export type { SourceChanges } from './sources.repository';
+export type { SyncRunChanges } from './sync-runs.repository';
 export * from './webhook-events';
+export type { LegacyImportReport } from './legacy-import';

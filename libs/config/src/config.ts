@@ -15,6 +15,21 @@ export const elasticsearchSchema = z.object({
     .default('trove'),
 });
 
+export const databaseSchema = z.object({
+  /** The catalog's PostgreSQL (projects, documents, sources, sync runs). */
+  url: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'a postgres:// URL')
+    .default('postgres://trove@127.0.0.1:5432/trove'),
+  /** The schema holding Trove's tables (created if missing): several installs can share one database. */
+  schema: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$/, 'lower-case letters, digits and _ only')
+    .default('public'),
+  /** Connections per process. */
+  poolSize: z.coerce.number().int().min(1).max(100).default(10),
+});
+
 export const temporalSchema = z.object({
   address: z.string().default('127.0.0.1:7233'),
   namespace: z.string().default('default'),
@@ -150,6 +165,7 @@ export const apiConfigSchema = z.object({
   api: apiSchema,
   graphql: graphqlLimitsSchema,
   webhooks: webhooksSchema,
+  database: databaseSchema,
   elasticsearch: elasticsearchSchema,
   temporal: temporalSchema,
   embedding: embeddingSchema,
@@ -160,6 +176,7 @@ export const apiConfigSchema = z.object({
 });
 
 export const workerConfigSchema = z.object({
+  database: databaseSchema,
   elasticsearch: elasticsearchSchema,
   temporal: temporalSchema,
   embedding: embeddingSchema,
@@ -179,6 +196,7 @@ export const workerConfigSchema = z.object({
 export type ApiConfig = z.infer<typeof apiConfigSchema>;
 export type WorkerConfig = z.infer<typeof workerConfigSchema>;
 export type GraphqlLimits = z.infer<typeof graphqlLimitsSchema>;
+export type DatabaseConfig = z.infer<typeof databaseSchema>;
 export type ElasticsearchConfig = z.infer<typeof elasticsearchSchema>;
 export type TemporalConfig = z.infer<typeof temporalSchema>;
 export type EmbeddingConfig = z.infer<typeof embeddingSchema>;
@@ -224,6 +242,11 @@ function fromEnv(env: Env) {
       timeoutMs: v('TROVE_PARSE_TIMEOUT_MS'),
       maxMemoryMb: v('TROVE_PARSE_MAX_MEMORY_MB'),
       threads: v('TROVE_PARSE_THREADS'),
+    },
+    database: {
+      url: v('TROVE_DATABASE_URL'),
+      schema: v('TROVE_DATABASE_SCHEMA'),
+      poolSize: v('TROVE_DATABASE_POOL_SIZE'),
     },
     elasticsearch: { url: v('TROVE_ES_URL'), indexPrefix: v('TROVE_INDEX_PREFIX') },
     temporal: {

@@ -5,7 +5,7 @@ import {
   type Client as TemporalClient,
 } from '@temporalio/client';
 import type { Catalog } from '@trove/catalog';
-import type { BlobStore, Source, TroveDocument } from '@trove/domain';
+import type { BlobStore, Source } from '@trove/domain';
 import {
   blobPrefixes,
   ingestWorkflowId,
@@ -49,16 +49,16 @@ export function createDeletionActivities(deps: DeletionDependencies) {
 
     async stopProjectWork(input: { projectId: string }): Promise<void> {
       const sources = await catalog.listSources(input.projectId);
-      await stopWork(deps, sources, () => catalog.listDocuments(input.projectId));
+      await stopWork(deps, sources, () => catalog.documentIds({ projectId: input.projectId }));
     },
 
     async purgeProjectData(input: { projectId: string }): Promise<void> {
       const sources = await catalog.listSources(input.projectId);
-      const documents = await catalog.listDocuments(input.projectId);
-      const runs = await catalog.listProjectRuns(input.projectId);
-      await purgeFiles(deps, sources, documents, runs);
+      const documentIds = await catalog.documentIds({ projectId: input.projectId });
+      const runIds = await catalog.runIds({ projectId: input.projectId });
+      await purgeFiles(deps, sources, documentIds, runIds);
       await deps.chunkIndex.deleteProjectChunks(input.projectId);
-      await catalog.deleteProjectRecords(input.projectId);
+      // The records go with the project row (cascade), in the last step.
     },
 
     async deleteProjectRecord(input: { projectId: string }): Promise<void> {
@@ -72,15 +72,19 @@ export function createDeletionActivities(deps: DeletionDependencies) {
     async stopSourceWork(input: { sourceId: string }): Promise<void> {
       const source = await catalog.getSource(input.sourceId);
       if (!source) return;
-      await stopWork(deps, [source], () => catalog.listSourceDocuments(source.id));
+      await stopWork(deps, [source], () => catalog.documentIds({ sourceId: source.id }));
     },
 
     async purgeSourceData(input: { sourceId: string }): Promise<void> {
       const source = await catalog.getSource(input.sourceId);
       if (!source) return;
-      const documents = await catalog.listSourceDocuments(source.id);
-      await purgeFiles(deps, [source], documents, await catalog.listRuns(source.id));
-      for (const document of documents) await deps.chunkIndex.deleteDocumentChunks(document.id);
+      const documentIds = await catalog.documentIds({ sourceId: source.id });
+      await purgeFiles(deps, [source], documentIds, await catalog.runIds({ sourceId: source.id }));
+      for (const [i, id] of documentIds.entries()) {
+        await deps.chunkIndex.deleteDocumentChunks(id);
+        if (i % 100 === 0) Context.current().heartbeat({ chunksRemovedOf: i });
+      }
+      // Its documents, runs and webhook event ids go with it (cascade).
       await catalog.deleteSource(source.id);
     },
   };
@@ -97,7 +101,7 @@ export type DeletionActivities = ReturnType<typeof createDeletionActivities>;
 async function stopWork(
   deps: DeletionDependencies,
   sources: Source[],
-  documents: () => Promise<TroveDocument[]>,
+  documentIds: () => Promise<string[]>,
 ): Promise<void> {
   const { temporal } = deps;
   for (const source of sources) {
@@ -117,7 +121,7 @@ async function stopWork(
   // Listed after the syncs are closed, so documents they created are included.
   await closeAll(
     temporal,
-    (await documents()).map((d) => ingestWorkflowId(d.id)),
+    (await documentIds()).map((id) => ingestWorkflowId(id)),
     grace,
   );
 }
@@ -159,16 +163,16 @@ async function close(temporal: TemporalClient, workflowId: string, graceMs: numb
 async function purgeFiles(
   deps: DeletionDependencies,
   sources: Source[],
-  documents: TroveDocument[],
-  runs: { id: string }[],
+  documentIds: string[],
+  runIds: string[],
 ): Promise<void> {
   const { blobs, folders } = deps;
-  for (const [i, document] of documents.entries()) {
-    await blobs.deletePrefix(blobPrefixes.original(document.id));
-    await blobs.deletePrefix(blobPrefixes.work(document.id));
+  for (const [i, id] of documentIds.entries()) {
+    await blobs.deletePrefix(blobPrefixes.original(id));
+    await blobs.deletePrefix(blobPrefixes.work(id));
     if (i % 100 === 0) Context.current().heartbeat({ documentsPurged: i });
   }
-  for (const run of runs) await blobs.deletePrefix(blobPrefixes.syncRun(run.id));
+  for (const id of runIds) await blobs.deletePrefix(blobPrefixes.syncRun(id));
   for (const source of sources) {
     await blobs.deletePrefix(blobPrefixes.source(source.id));
     await folders.removeCache(source.id);

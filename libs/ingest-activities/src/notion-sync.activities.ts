@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { Catalog } from '@trove/catalog';
-import type { BlobStore, NotionEvent, Source, SyncProgress, SyncRun, TroveDocument } from '@trove/domain';
+import type { Catalog, NewSourceItem, SourceItem } from '@trove/catalog';
+import type { BlobStore, NotionEvent, Source, SyncProgress, SyncRun } from '@trove/domain';
 import {
   DocumentStatus,
   newSyncRun,
@@ -49,7 +49,7 @@ export interface SyncTally {
 
 /** Notion rounds edit times down to the minute: incremental syncs look back this far. */
 const WATERMARK_OVERLAP_MS = 60_000;
-const MAX_DISCOVERED_PAGES = 50_000;
+const PROGRESS_INTERVAL_MS = 2_000;
 
 /** Activities of a source sync: plan (discover and diff), hand out batches, finish or fail. */
 export function createSyncActivities(deps: SyncDependencies) {
@@ -69,9 +69,15 @@ export function createSyncActivities(deps: SyncDependencies) {
       const counter: RequestCounter = { requests: 0 };
       const reader = new NotionReader(notion.client(source, counter));
       const skipped: SyncRun['skipped'] = [];
-      const heartbeat = () => Context.current().heartbeat({ requests: counter.requests });
+      // Progress while discovering (a large workspace takes a while): heartbeat, and the run's
+      // pages-seen count at most every couple of seconds.
+      const progress = throttledProgress(catalog, run, counter);
+      const heartbeat = (seen = 0) => {
+        Context.current().heartbeat({ requests: counter.requests, seen });
+        progress(seen);
+      };
 
-      const known = new Map((await catalog.listSourceDocuments(source.id)).map((d) => [d.externalId!, d]));
+      const known = new Map((await catalog.sourceItems(source.id)).map((item) => [item.externalId, item]));
       let found: Map<string, string>;
       try {
         found =
@@ -86,32 +92,25 @@ export function createSyncActivities(deps: SyncDependencies) {
       } catch (error) {
         throw notionFailure(error, 'the Notion workspace');
       }
+      await catalog.updateRun(run.id, {
+        progress: { ...run.progress, pagesSeen: found.size, apiCalls: counter.requests },
+      });
 
-      const changed: string[] = [];
-      let unchanged = 0;
-      for (const [pageId, editedAt] of found) {
+      // The same page at the same edit time is already indexed: nothing to do (dedupe by id + time).
+      const { changed, unchanged } = await diff(catalog, source, known, found, (pageId, editedAt) => {
         const existing = known.get(pageId);
-        // The same page at the same edit time is already indexed: nothing to do (dedupe by id + time).
-        if (existing && existing.status === DocumentStatus.READY && existing.externalEditedAt === editedAt) {
-          unchanged++;
-          continue;
-        }
-        changed.push((existing ?? (await pageDocument(catalog, source, pageId))).id);
-      }
+        return existing?.status === DocumentStatus.READY && existing.externalEditedAt === editedAt;
+      });
 
       let deleted = 0;
       if (run.mode === SyncMode.FULL || !source.watermark) {
-        for (const [pageId, document] of known) {
-          if (found.has(pageId)) continue;
-          await removeDocument(deps, document.id);
-          deleted++;
-        }
+        deleted = await removeDocuments(
+          deps,
+          [...known].filter(([pageId]) => !found.has(pageId)).map(([, item]) => item.id),
+        );
       } else if (run.checkDeletions) {
         try {
-          for (const document of await vanished(reader, source, known, heartbeat)) {
-            await removeDocument(deps, document.id);
-            deleted++;
-          }
+          deleted = await removeDocuments(deps, await vanished(reader, source, known, heartbeat));
         } catch (error) {
           throw notionFailure(error, 'the Notion workspace');
         }
@@ -181,7 +180,7 @@ export function createSyncActivities(deps: SyncDependencies) {
         const document = await catalog.getDocument(item.documentId);
         if (document) {
           skipped.push({ id: document.externalId ?? document.id, reason: item.reason });
-          await removeDocument(deps, document.id);
+          await removeDocuments(deps, [document.id]);
           gone++;
         }
       }
@@ -244,35 +243,18 @@ async function planFolderSync(deps: SyncDependencies, run: SyncRun, source: Sour
     }
     throw error;
   }
-  const known = new Map((await catalog.listSourceDocuments(source.id)).map((d) => [d.externalId!, d]));
-  const changed: string[] = [];
-  let unchanged = 0;
-  for (const item of listing.items) {
-    Context.current().heartbeat({ planned: changed.length + unchanged });
-    const existing = known.get(item.externalId);
-    if (existing && existing.status === DocumentStatus.READY && existing.externalVersion === item.version) {
-      unchanged++;
-      continue;
-    }
-    const { document } =
-      existing !== undefined
-        ? { document: existing }
-        : await catalog.ensureSourceDocument({
-            projectId: source.projectId,
-            sourceId: source.id,
-            externalId: item.externalId,
-            fileName: item.externalId,
-            mediaType: 'application/octet-stream',
-          });
-    changed.push(document.id);
-  }
-  const listed = new Set(listing.items.map((item) => item.externalId));
-  let deleted = 0;
-  for (const [externalId, document] of known) {
-    if (listed.has(externalId)) continue;
-    await removeDocument(deps, document.id);
-    deleted++;
-  }
+  await catalog.updateRun(run.id, { progress: { ...run.progress, pagesSeen: listing.items.length } });
+  Context.current().heartbeat({ listed: listing.items.length });
+  const known = new Map((await catalog.sourceItems(source.id)).map((item) => [item.externalId, item]));
+  const versions = new Map(listing.items.map((item) => [item.externalId, item.version]));
+  const { changed, unchanged } = await diff(catalog, source, known, versions, (externalId, version) => {
+    const existing = known.get(externalId);
+    return existing?.status === DocumentStatus.READY && existing.externalVersion === version;
+  });
+  const deleted = await removeDocuments(
+    deps,
+    [...known].filter(([externalId]) => !versions.has(externalId)).map(([, item]) => item.id),
+  );
   const changedKey = `sync/${run.id}/changed.json`;
   await blobs.putJson(changedKey, changed);
   await catalog.updateRun(run.id, {
@@ -289,24 +271,70 @@ async function planFolderSync(deps: SyncDependencies, run: SyncRun, source: Sour
   return { changedKey, changedCount: changed.length };
 }
 
-/** Removes a document with its chunks and stored files. */
-async function removeDocument(deps: SyncDependencies, documentId: string): Promise<void> {
-  await deps.chunkIndex.deleteDocumentChunks(documentId);
-  await deps.catalog.deleteDocument(documentId);
-  await deps.blobs.deletePrefix(`originals/${documentId}`);
-  await deps.blobs.deletePrefix(`work/${documentId}`);
+/**
+ * The plan's diff, in a few statements whatever the size: items whose version differs from
+ * their document's (or that have none) are to ingest, in discovery order; the new ones get
+ * their records in bulk (`INSERT … ON CONFLICT DO NOTHING`), so re-running a plan never
+ * duplicates a document.
+ */
+async function diff(
+  catalog: Catalog,
+  source: Source,
+  known: Map<string, SourceItem>,
+  found: Map<string, string>,
+  isCurrent: (externalId: string, version: string) => boolean,
+): Promise<{ changed: string[]; unchanged: number }> {
+  const pending: string[] = [];
+  let unchanged = 0;
+  for (const [externalId, version] of found) {
+    if (isCurrent(externalId, version)) unchanged++;
+    else pending.push(externalId);
+  }
+  const created = await catalog.ensureSourceDocuments(
+    source.id,
+    pending.filter((externalId) => !known.has(externalId)).map((externalId) => newItem(source, externalId)),
+  );
+  const changed = pending.map((externalId) => known.get(externalId)?.id ?? created.get(externalId)!);
+  return { changed, unchanged };
+}
+
+function newItem(source: Source, externalId: string): NewSourceItem {
+  return source.type === SourceType.NOTION
+    ? { externalId, fileName: `notion:${externalId}`, mediaType: PARSED_JSON_MEDIA_TYPE }
+    : { externalId, fileName: externalId, mediaType: 'application/octet-stream' };
+}
+
+/** Writes the pages seen so far to the run, at most every two seconds. */
+function throttledProgress(catalog: Catalog, run: SyncRun, counter: RequestCounter): (seen: number) => void {
+  let last = Date.now();
+  let writing = false;
+  return (seen) => {
+    if (writing || seen === 0 || Date.now() - last < PROGRESS_INTERVAL_MS) return;
+    last = Date.now();
+    writing = true;
+    void catalog
+      .updateRun(run.id, { progress: { ...run.progress, pagesSeen: seen, apiCalls: counter.requests } })
+      .catch(() => undefined) // progress is best effort; the plan's own writes are not
+      .finally(() => (writing = false));
+  };
+}
+
+/** Removes documents with their chunks and stored files; returns how many. */
+async function removeDocuments(deps: SyncDependencies, documentIds: string[]): Promise<number> {
+  await deps.chunkIndex.deleteDocumentsChunks(documentIds);
+  for (const [i, id] of documentIds.entries()) {
+    await deps.catalog.deleteDocument(id);
+    await deps.blobs.deletePrefix(`originals/${id}`);
+    await deps.blobs.deletePrefix(`work/${id}`);
+    if (i % 200 === 0) Context.current().heartbeat({ removed: i });
+  }
+  return documentIds.length;
 }
 
 /** A new (PENDING) document record for a Notion page of a source; the existing one if any. */
-async function pageDocument(catalog: Catalog, source: Source, pageId: string): Promise<TroveDocument> {
-  const { document } = await catalog.ensureSourceDocument({
-    projectId: source.projectId,
-    sourceId: source.id,
-    externalId: pageId,
-    fileName: `notion:${pageId}`,
-    mediaType: PARSED_JSON_MEDIA_TYPE,
-  });
-  return document;
+async function pageDocument(catalog: Catalog, source: Source, pageId: string): Promise<string> {
+  const ids = await catalog.ensureSourceDocuments(source.id, [newItem(source, pageId)]);
+  return ids.get(pageId)!;
 }
 
 async function requireRun(catalog: Catalog, runId: string): Promise<SyncRun> {
@@ -329,22 +357,22 @@ async function requireRun(catalog: Catalog, runId: string): Promise<SyncRun> {
 async function vanished(
   reader: NotionReader,
   source: Source,
-  known: Map<string, TroveDocument>,
+  known: Map<string, SourceItem>,
   heartbeat: () => void,
-): Promise<TroveDocument[]> {
+): Promise<string[]> {
   if (source.notion!.everything) {
     const shared = new Set((await reader.searchPages()).map((p) => p.id));
-    return [...known].filter(([pageId]) => !shared.has(pageId)).map(([, document]) => document);
+    return [...known].filter(([pageId]) => !shared.has(pageId)).map(([, item]) => item.id);
   }
-  const gone: TroveDocument[] = [];
-  for (const [pageId, document] of known) {
+  const gone: string[] = [];
+  for (const [pageId, item] of known) {
     heartbeat();
     try {
       const page = await reader.page(pageId);
-      if (page.in_trash || page.archived) gone.push(document);
+      if (page.in_trash || page.archived) gone.push(item.id);
     } catch (error) {
       if (classifyNotionError(error) !== 'skip') throw error;
-      gone.push(document);
+      gone.push(item.id);
     }
   }
   return gone;
@@ -381,7 +409,7 @@ async function discoverAll(
   reader: NotionReader,
   source: Source,
   skipped: SyncRun['skipped'],
-  heartbeat: () => void,
+  heartbeat: (seen: number) => void,
 ): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   if (source.notion!.everything) {
@@ -397,8 +425,7 @@ async function discoverAll(
     skipped.push({ id, reason: (error as Error).message });
   };
   while (pages.length || databases.length) {
-    if (found.size > MAX_DISCOVERED_PAGES) break;
-    heartbeat();
+    heartbeat(found.size);
     const databaseId = databases.shift();
     if (databaseId) {
       if (seenDatabases.has(databaseId)) continue;
@@ -446,7 +473,14 @@ export function createWebhookActivities(deps: SyncDependencies) {
     }> {
       const source = await catalog.requireSource(input.sourceId);
       await assertWritable(catalog, { projectId: source.projectId, sourceId: source.id });
-      const known = new Map((await catalog.listSourceDocuments(source.id)).map((d) => [d.externalId!, d]));
+      // Only the pages the events name (and their parents) are looked up, not the whole source.
+      const named = input.events.flatMap((e) => (e.parentId ? [e.entityId, e.parentId] : [e.entityId]));
+      const known = new Map(
+        (await catalog.findSourceItems(source.id, [...new Set(named)])).map((item) => [
+          item.externalId,
+          item,
+        ]),
+      );
       const inScope = new Set([
         ...known.keys(),
         ...source.notion!.rootPageIds,
@@ -474,7 +508,7 @@ export function createWebhookActivities(deps: SyncDependencies) {
           reader ??= new NotionReader(notion.client(source));
           const state = await pageState(reader, pageId);
           if (state === 'gone') {
-            await removeDocument(deps, document.id);
+            await removeDocuments(deps, [document.id]);
             removed++;
           } else if (state === 'live') ingest.push(document.id);
           else ignored++;
@@ -488,14 +522,14 @@ export function createWebhookActivities(deps: SyncDependencies) {
           ignored++;
           continue;
         }
-        ingest.push((document ?? (await pageDocument(catalog, source, pageId))).id);
+        ingest.push(document?.id ?? (await pageDocument(catalog, source, pageId)));
       }
       return { ingest, removed, ignored, resync };
     },
 
     /** Documents whose page vanished before it could be fetched are removed. */
     async removeDocuments(input: { documentIds: string[] }): Promise<void> {
-      for (const id of input.documentIds) await removeDocument(deps, id);
+      await removeDocuments(deps, input.documentIds);
     },
   };
 }

@@ -231,6 +231,15 @@ export class ChunkIndex {
     });
   }
 
+  /** Removes the chunks of many documents (a sync's deletions), a thousand ids per query. */
+  async deleteDocumentsChunks(documentIds: string[]): Promise<number> {
+    let removed = 0;
+    for (let i = 0; i < documentIds.length; i += 1_000) {
+      removed += await this.deleteWhere({ terms: { documentId: documentIds.slice(i, i + 1_000) } });
+    }
+    return removed;
+  }
+
   async deleteProjectChunks(projectId: string): Promise<number> {
     return this.deleteWhere({ term: { projectId } });
   }

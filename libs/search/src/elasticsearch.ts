@@ -19,36 +19,6 @@ export class IndexNames {
   chunksIndex(mappingVersion: number, dimensions: number): string {
     return `${this.prefix}-chunks-v${mappingVersion}-d${dimensions}`;
   }
-
-  get projects(): string {
-    return `${this.prefix}-projects`;
-  }
-
-  /** One record per project name in use (case-folded), so two projects cannot share a name. */
-  get projectNames(): string {
-    return `${this.prefix}-project-names`;
-  }
-
-  get documents(): string {
-    return `${this.prefix}-documents`;
-  }
-
-  get sources(): string {
-    return `${this.prefix}-sources`;
-  }
-
-  get syncRuns(): string {
-    return `${this.prefix}-sync-runs`;
-  }
-
-  /** Natural keys of documents (project + file name, source + item), one record each. */
-  get claims(): string {
-    return `${this.prefix}-claims`;
-  }
-
-  get webhookEvents(): string {
-    return `${this.prefix}-webhook-events`;
-  }
 }
 
 /** Maps an Elasticsearch client error to a TroveError: unreachable/overloaded is transient. */

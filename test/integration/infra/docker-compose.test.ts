@@ -43,6 +43,7 @@ describe('docker-compose.yml', () => {
     expect(Object.keys(config.services).sort()).toEqual(
       [
         'api',
+        'catalog-db',
         'elasticsearch',
         'ollama',
         'ollama-pull',
@@ -58,13 +59,17 @@ describe('docker-compose.yml', () => {
   it('starts api and worker only after their dependencies are healthy', () => {
     for (const app of ['api', 'worker']) {
       const deps = config.services[app].depends_on!;
+      expect(deps['catalog-db'].condition).toBe('service_healthy');
       expect(deps.elasticsearch.condition).toBe('service_healthy');
       expect(deps.temporal.condition).toBe('service_healthy');
+      expect(config.services[app].environment!.TROVE_DATABASE_URL).toMatch(
+        /^postgres:\/\/trove:.*@catalog-db:5432\/trove$/,
+      );
     }
     expect(config.services.worker.depends_on!['ollama-pull'].condition).toBe(
       'service_completed_successfully',
     );
-    for (const service of ['elasticsearch', 'postgresql', 'temporal', 'ollama', 'api']) {
+    for (const service of ['catalog-db', 'elasticsearch', 'postgresql', 'temporal', 'ollama', 'api']) {
       expect(config.services[service].healthcheck, service).toBeDefined();
     }
   });

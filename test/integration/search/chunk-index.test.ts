@@ -5,7 +5,7 @@ import type { EmbeddedChunk, ParsedDocument } from '@trove/domain';
 import { SearchMode } from '@trove/domain';
 import { createEmbeddingProvider } from '@trove/embeddings';
 import { ChunkIndex, createElasticsearchClient, HybridSearch } from '@trove/search';
-import { dropIndices, ES_URL, uniqueName, workerConfig } from '../../support/services';
+import { dropTestData, ES_URL, uniqueName, workerConfig } from '../../support/services';
 
 const prefix = uniqueName('index');
 const config = workerConfig(prefix);
@@ -61,7 +61,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await es?.close();
-  await dropIndices(prefix);
+  await dropTestData(prefix);
 });
 
 describe('ChunkIndex', () => {

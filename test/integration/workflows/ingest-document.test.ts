@@ -13,7 +13,7 @@ import { createWorker } from '../../../apps/worker/src/worker';
 import { FaultProxy } from '../../support/fault-proxy';
 import { longMarkdown } from '../../support/markdown';
 import {
-  dropIndices,
+  dropTestData,
   EMBEDDER_URL,
   ROOT,
   TEMPORAL_BIN,
@@ -80,9 +80,11 @@ beforeAll(async () => {
     workflowsPath: join(ROOT, 'libs/workflows/src/index.ts'),
     logger: quietLogger,
   });
-  ({ worker } = await createWorker(config, { connection: env.nativeConnection, workflowBundle: bundle }));
+  ({ worker, catalog } = await createWorker(config, {
+    connection: env.nativeConnection,
+    workflowBundle: bundle,
+  }));
   running = worker.run();
-  catalog = new Catalog(es, name);
   chunks = new ChunkIndex(es, name, 384);
   blobs = new LocalBlobStore(config.storage.blobDir);
   projectId = (await catalog.createProject('Workflow tests')).id;
@@ -92,9 +94,10 @@ afterAll(async () => {
   worker?.shutdown();
   await running;
   await env?.teardown();
+  await catalog?.close();
   await proxy.stop();
   await es.close();
-  await dropIndices(name);
+  await dropTestData(name);
 });
 
 describe('ingestDocument workflow (real Temporal, Elasticsearch and embedder)', () => {

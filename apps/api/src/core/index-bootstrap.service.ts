@@ -1,11 +1,14 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Catalog } from '@trove/catalog';
 import { ChunkIndex } from '@trove/search';
 
-/** Creates the indices at start-up, waiting up to a minute for Elasticsearch to come up. */
+/**
+ * Migrates the catalog and creates the chunk indices at start-up, waiting up to a minute for
+ * PostgreSQL and Elasticsearch to come up; closes the catalog's connections at shutdown.
+ */
 @Injectable()
-export class IndexBootstrapService implements OnApplicationBootstrap {
-  private readonly logger = new Logger('Elasticsearch');
+export class IndexBootstrapService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Storage');
 
   constructor(
     @Inject(Catalog) private readonly catalog: Catalog,
@@ -16,7 +19,14 @@ export class IndexBootstrapService implements OnApplicationBootstrap {
     const deadline = Date.now() + 60_000;
     for (;;) {
       try {
-        await this.catalog.ensure();
+        const { imported } = await this.catalog.ensure();
+        if (imported) {
+          this.logger.log(
+            `imported the Elasticsearch catalog into PostgreSQL: ${imported.projects} projects, ` +
+              `${imported.sources} sources, ${imported.documents} documents, ${imported.runs} sync runs; ` +
+              'the old indices were removed',
+          );
+        }
         await this.chunks.ensure();
         return;
       } catch (error) {
@@ -26,5 +36,9 @@ export class IndexBootstrapService implements OnApplicationBootstrap {
         await new Promise((resolve) => setTimeout(resolve, 2000));
       }
     }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.catalog.close();
   }
 }

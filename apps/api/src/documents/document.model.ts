@@ -1,4 +1,5 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
+import { Connection } from '../core/connection.model';
 import { DocumentStatus } from '@trove/domain';
 
 registerEnumType(DocumentStatus, { name: 'DocumentStatus' });
@@ -49,3 +50,6 @@ export class DocumentModel {
   @Field(() => [String], { description: 'What the parser could not interpret and left as text' })
   warnings!: string[];
 }
+
+@ObjectType('DocumentConnection')
+export class DocumentConnection extends Connection(DocumentModel, 'Document') {}

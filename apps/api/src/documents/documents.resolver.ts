@@ -1,8 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import type { TroveDocument } from '@trove/domain';
+import { DocumentStatus, type TroveDocument } from '@trove/domain';
+import { PageArgs } from '../core/connection.model';
 import { CitationLinks } from '../core/citation-links';
-import { DocumentModel } from './document.model';
+import { DocumentConnection, DocumentModel } from './document.model';
 import { DocumentsService } from './documents.service';
 
 @Resolver(() => DocumentModel)
@@ -23,9 +24,16 @@ export class DocumentsResolver {
     return document.url ?? (document.blobKey ? this.links.original(document.id) : undefined);
   }
 
-  @Query(() => [DocumentModel])
-  documents(@Args('projectId', { type: () => ID }) projectId: string) {
-    return this.service.list(projectId);
+  @Query(() => DocumentConnection, {
+    description: "A project's documents, oldest first, a page at a time (follow pageInfo.endCursor)",
+  })
+  documents(
+    @Args('projectId', { type: () => ID }) projectId: string,
+    @Args() page: PageArgs,
+    @Args('status', { type: () => DocumentStatus, nullable: true }) status?: DocumentStatus,
+    @Args('sourceId', { type: () => ID, nullable: true }) sourceId?: string,
+  ) {
+    return this.service.page(projectId, { status, sourceId }, page);
   }
 
   @Query(() => DocumentModel, { nullable: true })

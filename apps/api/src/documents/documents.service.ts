@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { WorkflowNotFoundError, type Client as TemporalClient } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
-import { Catalog } from '@trove/catalog';
+import { Catalog, encodeCursor, type DocumentFilter, type PageRequest } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import type { BlobStore, StoredStream, TroveDocument } from '@trove/domain';
 import {
@@ -14,6 +14,7 @@ import {
 } from '@trove/domain';
 import { detectMediaType } from '@trove/parsing';
 import { ChunkIndex } from '@trove/search';
+import { toConnection } from '../core/connection.model';
 import { BLOBS, CONFIG, TEMPORAL } from '../core/tokens';
 import { normalizeFileName } from '../uploads/file-name';
 
@@ -98,8 +99,11 @@ export class DocumentsService {
     }
   }
 
-  list(projectId: string): Promise<TroveDocument[]> {
-    return this.catalog.listDocuments(projectId);
+  /** A page of the project's documents; an unknown project is PROJECT_NOT_FOUND, not an empty page. */
+  async page(projectId: string, filter: DocumentFilter, page: PageRequest) {
+    await this.catalog.requireProject(projectId);
+    const result = await this.catalog.pageDocuments(projectId, filter, page);
+    return toConnection(result, (d) => encodeCursor(new Date(d.createdAt), d.id));
   }
 
   get(id: string): Promise<TroveDocument | undefined> {

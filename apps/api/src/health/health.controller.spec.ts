@@ -2,11 +2,12 @@ import type { Response } from 'express';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
 import type { Client as TemporalClient } from '@temporalio/client';
+import type { Catalog } from '@trove/catalog';
 import type { EmbeddingProvider } from '@trove/domain';
 import { HealthController, READINESS_CACHE_MS } from './health.controller';
 
 function controller() {
-  const calls = { elasticsearch: 0, temporal: 0, embedder: 0 };
+  const calls = { postgresql: 0, elasticsearch: 0, temporal: 0, embedder: 0 };
   const slow = (name: keyof typeof calls) => async () => {
     calls[name]++;
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -15,6 +16,7 @@ function controller() {
     { cluster: { health: slow('elasticsearch') } } as unknown as ElasticsearchClient,
     { connection: { workflowService: { getSystemInfo: slow('temporal') } } } as unknown as TemporalClient,
     { ping: slow('embedder') } as unknown as EmbeddingProvider,
+    { ping: slow('postgresql') } as unknown as Catalog,
   );
   const response = { status: vi.fn() } as unknown as Response;
   return { calls, readyz: () => health.readyz(response) };
@@ -27,7 +29,7 @@ describe('HealthController.readyz', () => {
     const { calls, readyz } = controller();
     const answers = await Promise.all(Array.from({ length: 50 }, readyz));
     expect(answers.every((a) => a.status === 'ok')).toBe(true);
-    expect(calls).toEqual({ elasticsearch: 1, temporal: 1, embedder: 1 });
+    expect(calls).toEqual({ postgresql: 1, elasticsearch: 1, temporal: 1, embedder: 1 });
   });
 
   it('reuses the result for a moment, then checks again', async () => {
@@ -39,7 +41,7 @@ describe('HealthController.readyz', () => {
     expect(calls.elasticsearch).toBe(1);
     vi.setSystemTime(Date.now() + 200);
     await readyz();
-    expect(calls).toEqual({ elasticsearch: 2, temporal: 2, embedder: 2 });
+    expect(calls).toEqual({ postgresql: 2, elasticsearch: 2, temporal: 2, embedder: 2 });
   });
 
   it('says which dependency is down, not why: backend errors name hosts and ports', async () => {
@@ -50,12 +52,18 @@ describe('HealthController.readyz', () => {
       { cluster: { health: failing } } as unknown as ElasticsearchClient,
       { connection: { workflowService: { getSystemInfo: async () => ({}) } } } as unknown as TemporalClient,
       { ping: async () => undefined } as unknown as EmbeddingProvider,
+      {
+        ping: async () => {
+          throw new Error('connect ECONNREFUSED 10.1.2.3:5432');
+        },
+      } as unknown as Catalog,
     );
     const response = { status: vi.fn() } as unknown as Response;
     const answer = await health.readyz(response);
     expect(response.status).toHaveBeenCalledWith(503);
     expect(answer.checks.elasticsearch).toMatchObject({ ok: false, error: 'unavailable' });
+    expect(answer.checks.postgresql).toMatchObject({ ok: false, error: 'unavailable' });
     expect(answer.checks.temporal.ok).toBe(true);
-    expect(JSON.stringify(answer)).not.toMatch(/10\.1\.2\.3|9200|ECONNREFUSED/);
+    expect(JSON.stringify(answer)).not.toMatch(/10\.1\.2\.3|9200|5432|ECONNREFUSED/);
   });
 });

@@ -2,12 +2,13 @@ import { Controller, Get, Inject, Logger, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
 import type { Client as TemporalClient } from '@temporalio/client';
+import { Catalog } from '@trove/catalog';
 import type { EmbeddingProvider } from '@trove/domain';
 import { Public } from '../core/api-key.guard';
 import { ELASTICSEARCH, EMBEDDER, TEMPORAL } from '../core/tokens';
 
 type Check = { ok: true; ms: number } | { ok: false; ms: number; error: string };
-type Checks = Record<'elasticsearch' | 'temporal' | 'embedder', Check>;
+type Checks = Record<'postgresql' | 'elasticsearch' | 'temporal' | 'embedder', Check>;
 
 /**
  * How long a readiness result is reused. /readyz is public and costs three backend calls, so
@@ -27,6 +28,7 @@ export class HealthController {
     @Inject(ELASTICSEARCH) private readonly es: ElasticsearchClient,
     @Inject(TEMPORAL) private readonly temporal: TemporalClient,
     @Inject(EMBEDDER) private readonly embedder: EmbeddingProvider,
+    @Inject(Catalog) private readonly catalog: Catalog,
   ) {}
 
   /** Liveness: the process is up. */
@@ -35,7 +37,7 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** Readiness: Elasticsearch, Temporal and the embedding server all answer. 503 otherwise. */
+  /** Readiness: PostgreSQL, Elasticsearch, Temporal and the embedding server all answer. 503 otherwise. */
   @Get('readyz')
   async readyz(@Res({ passthrough: true }) response: Response) {
     const checks = await this.readiness();
@@ -56,12 +58,13 @@ export class HealthController {
   }
 
   private async checkAll(): Promise<Checks> {
-    const [elasticsearch, temporal, embedder] = await Promise.all([
+    const [postgresql, elasticsearch, temporal, embedder] = await Promise.all([
+      this.check('postgresql', () => this.catalog.ping()),
       this.check('elasticsearch', () => this.es.cluster.health({ timeout: '2s' })),
       this.check('temporal', () => this.temporal.connection.workflowService.getSystemInfo({})),
       this.check('embedder', () => this.embedder.ping()),
     ]);
-    return { elasticsearch, temporal, embedder };
+    return { postgresql, elasticsearch, temporal, embedder };
   }
 
   /**

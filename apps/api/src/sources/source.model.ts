@@ -1,4 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
+import { Connection } from '../core/connection.model';
 import { FolderFormat, SourceStatus, SourceType, SyncMode, SyncRunStatus } from '@trove/domain';
 
 registerEnumType(SourceType, { name: 'SourceType' });
@@ -119,3 +120,6 @@ export class SyncRunModel {
   })
   warnings?: string[];
 }
+
+@ObjectType('SyncRunConnection')
+export class SyncRunConnection extends Connection(SyncRunModel, 'SyncRun') {}

@@ -5,9 +5,11 @@ import {
   AddFolderSourceInput,
   AddNotionSourceInput,
   SourceModel,
+  SyncRunConnection,
   SyncRunModel,
   UpdateSourceInput,
 } from './source.model';
+import { PageArgs } from '../core/connection.model';
 import { SourcesService } from './sources.service';
 
 @Resolver(() => SourceModel)
@@ -83,9 +85,9 @@ export class SourcesResolver {
     return this.service.resetWebhook(sourceId);
   }
 
-  @Query(() => [SyncRunModel])
-  syncRuns(@Args('sourceId', { type: () => ID }) sourceId: string) {
-    return this.service.runs(sourceId);
+  @Query(() => SyncRunConnection, { description: "A source's sync runs, newest first, a page at a time" })
+  syncRuns(@Args('sourceId', { type: () => ID }) sourceId: string, @Args() page: PageArgs) {
+    return this.service.runs(sourceId, page);
   }
 
   @Query(() => SyncRunModel, { nullable: true })

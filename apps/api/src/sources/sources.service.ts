@@ -6,7 +6,7 @@ import {
   WorkflowExecutionAlreadyStartedError,
 } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
-import { Catalog } from '@trove/catalog';
+import { Catalog, encodeCursor, type PageRequest } from '@trove/catalog';
 import { type ApiConfig, maskSecret, SecretBox } from '@trove/config';
 import type { Source, SyncRun } from '@trove/domain';
 import {
@@ -27,6 +27,7 @@ import {
   TroveErrorCode,
 } from '@trove/domain';
 import { normalizeNotionId } from '@trove/notion';
+import { toConnection } from '../core/connection.model';
 import { BLOBS, CONFIG, TEMPORAL } from '../core/tokens';
 import { checkFolderArchive } from '@trove/parsing';
 import { resolveAllowedPath } from '@trove/storage';
@@ -344,8 +345,11 @@ export class SourcesService {
     return true;
   }
 
-  runs(sourceId: string): Promise<SyncRun[]> {
-    return this.catalog.listRuns(sourceId);
+  /** A page of the source's runs; an unknown source is SOURCE_NOT_FOUND, not an empty page. */
+  async runs(sourceId: string, page: PageRequest) {
+    await this.catalog.requireSource(sourceId);
+    const result = await this.catalog.pageRuns(sourceId, page);
+    return toConnection(result, (r) => encodeCursor(new Date(r.startedAt), r.id));
   }
 
   run(id: string): Promise<SyncRun | undefined> {
@@ -368,9 +372,7 @@ export class SourcesService {
       await start();
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-      const running = (await this.catalog.listRuns(sourceId)).some(
-        (r) => r.id !== runId && r.status === SyncRunStatus.RUNNING,
-      );
+      const running = (await this.catalog.runs.running(sourceId)).some((r) => r.id !== runId);
       if (running) throw error;
       const previous = this.temporal.workflow.getHandle(syncWorkflowId(sourceId));
       await Promise.race([

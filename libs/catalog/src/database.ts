@@ -1,0 +1,81 @@
+import { Kysely, Migrator, PostgresDialect, type Migration, type MigrationProvider } from 'kysely';
+import pg from 'pg';
+import { TroveError, TroveErrorCode } from '@trove/domain';
+import * as catalog0001 from './migrations/0001-catalog';
+import type { CatalogTables } from './tables';
+
+export interface DatabaseOptions {
+  /** `postgres://user[:password]@host:port/database` */
+  url: string;
+  /** Schema holding the tables; created if missing. */
+  schema: string;
+  poolSize?: number;
+}
+
+export type CatalogDb = Kysely<CatalogTables>;
+
+// BIGINT (sizes) comes back as a string by default; our sizes fit a JS number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+/** Migrations in order; each is applied once per schema. */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001-catalog': catalog0001,
+};
+
+class StaticMigrations implements MigrationProvider {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return MIGRATIONS;
+  }
+}
+
+/** A pool to the catalog database with the schema on the search path. */
+export function openCatalogDb(options: DatabaseOptions): CatalogDb {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    options: `-c search_path=${options.schema}`,
+    connectionTimeoutMillis: 10_000,
+    application_name: 'trove',
+  });
+  // An idle client losing its server (PostgreSQL restarted) must not crash the process.
+  pool.on('error', () => undefined);
+  return new Kysely<CatalogTables>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/** Fixed key of the session lock that serialises start-up (schema, migrations, import). */
+const STARTUP_LOCK = 7_261_540_113;
+
+/**
+ * Runs `work` holding the start-up lock: the api and worker may start together, and only one of
+ * them may create the schema, migrate and import at a time.
+ */
+export async function withStartupLock<T>(options: DatabaseOptions, work: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: options.url, connectionTimeoutMillis: 10_000 });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK]);
+    await client.query(`create schema if not exists "${options.schema}"`);
+    return await work();
+  } finally {
+    await client.query('select pg_advisory_unlock($1)', [STARTUP_LOCK]).catch(() => undefined);
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** Applies the migrations not yet applied to the schema (call under `withStartupLock`). */
+export async function migrateCatalog(db: CatalogDb, schema: string): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: new StaticMigrations(),
+    migrationTableSchema: schema,
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'a migration';
+    throw new TroveError(
+      TroveErrorCode.ServiceUnavailable,
+      `the catalog database could not be migrated (${failed}): ${(error as Error).message}`,
+    );
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

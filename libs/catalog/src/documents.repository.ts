@@ -1,0 +1,384 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import type { DocumentStatus as Status, TroveDocument } from '@trove/domain';
+import { DocumentStatus, isTroveId, TroveError, TroveErrorCode } from '@trove/domain';
+import type { CatalogDb } from './database';
+import { pgCode, PgCode, query } from './database-error';
+import { decodeCursor, encodeCursor, pageSize, type Page, type PageRequest } from './cursor';
+import type { DocumentsTable } from './tables';
+
+export type DocumentChanges = Partial<Omit<TroveDocument, 'id' | 'projectId' | 'error'>> & {
+  error?: TroveDocument['error'] | null;
+};
+
+/** What a sync diffs against: one row per item the source produced. */
+export interface SourceItem {
+  id: string;
+  externalId: string;
+  status: DocumentStatus;
+  externalEditedAt?: string;
+  externalVersion?: string;
+}
+
+export interface NewSourceItem {
+  externalId: string;
+  fileName: string;
+  mediaType: string;
+}
+
+export interface DocumentFilter {
+  status?: Status;
+  sourceId?: string;
+}
+
+/** Rows per statement for bulk inserts and keyset scans. */
+const BATCH = 1_000;
+const SCAN_BATCH = 5_000;
+
+/**
+ * Documents. Uniqueness is the database's: one upload per file name in a project, one document
+ * per source item. Every list is keyset-paged; nothing is capped.
+ */
+export class DocumentRepository {
+  constructor(private readonly db: CatalogDb) {}
+
+  /** A fresh document id: random, so a link to a deleted document never reaches a newer one. */
+  static newId(): string {
+    return randomUUID();
+  }
+
+  /** Creates an uploaded document; the same name twice in a project is DOCUMENT_NAME_CONFLICT. */
+  async create(
+    input: Pick<
+      TroveDocument,
+      'projectId' | 'fileName' | 'mediaType' | 'sizeBytes' | 'contentHash' | 'blobKey'
+    > & { id?: string },
+  ): Promise<TroveDocument> {
+    const now = new Date().toISOString();
+    const document: TroveDocument = {
+      ...input,
+      id: input.id ?? DocumentRepository.newId(),
+      status: DocumentStatus.PENDING,
+      chunkCount: 0,
+      timings: {},
+      createdAt: now,
+      updatedAt: now,
+    };
+    try {
+      await this.db.insertInto('documents').values(toRow(document)).execute();
+    } catch (error) {
+      if (pgCode(error) === PgCode.uniqueViolation) {
+        throw new TroveError(
+          TroveErrorCode.DocumentNameConflict,
+          `a document named "${input.fileName}" already exists in this project; delete it or reindex it instead`,
+        );
+      }
+      if (pgCode(error) === PgCode.foreignKeyViolation) {
+        throw new TroveError(TroveErrorCode.ProjectNotFound, `project ${input.projectId} does not exist`, {
+          permanent: true,
+        });
+      }
+      return query('creating the document', () => Promise.reject(error));
+    }
+    return document;
+  }
+
+  /** Inserts a document as it was (the one-time import); existing ones are left alone. */
+  async import(documents: TroveDocument[]): Promise<void> {
+    for (let i = 0; i < documents.length; i += BATCH) {
+      const rows = documents.slice(i, i + BATCH).map(toRow);
+      await query('importing documents', () =>
+        this.db
+          .insertInto('documents')
+          .values(rows)
+          .onConflict((c) => c.doNothing())
+          .execute(),
+      );
+    }
+  }
+
+  async get(id: string): Promise<TroveDocument | undefined> {
+    if (!isTroveId(id)) return undefined;
+    const row = await query('reading a document', () =>
+      this.db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst(),
+    );
+    return row && toDocument(row);
+  }
+
+  /** A page of a project's documents, oldest first, with the total matching the filter. */
+  async page(
+    projectId: string,
+    filter: DocumentFilter = {},
+    request: PageRequest = {},
+  ): Promise<Page<TroveDocument>> {
+    const size = pageSize(request.first);
+    let base = this.db.selectFrom('documents').where('project_id', '=', projectId);
+    if (filter.status) base = base.where('status', '=', filter.status);
+    if (filter.sourceId) base = base.where('source_id', '=', filter.sourceId);
+    let rows = base
+      .selectAll()
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(size + 1);
+    if (request.after) {
+      const { at, id } = decodeCursor(request.after);
+      rows = rows.where(sql<boolean>`(created_at, id) > (${at}::timestamptz, ${id})`);
+    }
+    const [items, count] = await query('listing documents', () =>
+      Promise.all([
+        rows.execute(),
+        base.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
+      ]),
+    );
+    const page = items.slice(0, size);
+    const last = page.at(-1);
+    return {
+      items: page.map(toDocument),
+      totalCount: Number(count.count),
+      endCursor: last && encodeCursor(last.created_at, last.id),
+      hasNextPage: items.length > size,
+    };
+  }
+
+  /** The ids of every document of a project or source (keyset scan, no cap). */
+  async ids(scope: { projectId: string } | { sourceId: string }): Promise<string[]> {
+    const ids: string[] = [];
+    let after: string | undefined;
+    for (;;) {
+      let q = this.db.selectFrom('documents').select('id').orderBy('id').limit(SCAN_BATCH);
+      q =
+        'projectId' in scope
+          ? q.where('project_id', '=', scope.projectId)
+          : q.where('source_id', '=', scope.sourceId);
+      if (after !== undefined) q = q.where('id', '>', after);
+      const rows = await query('listing document ids', () => q.execute());
+      ids.push(...rows.map((r) => r.id));
+      if (rows.length < SCAN_BATCH) return ids;
+      after = rows.at(-1)!.id;
+    }
+  }
+
+  /** Every item a source produced, for a sync to diff against (keyset scan, no cap). */
+  async sourceItems(sourceId: string): Promise<SourceItem[]> {
+    const items: SourceItem[] = [];
+    let after: string | undefined;
+    for (;;) {
+      let q = this.db
+        .selectFrom('documents')
+        .select(['id', 'external_id', 'status', 'external_edited_at', 'external_version'])
+        .where('source_id', '=', sourceId)
+        .orderBy('external_id')
+        .limit(SCAN_BATCH);
+      if (after !== undefined) q = q.where('external_id', '>', after);
+      const rows = await query('listing source items', () => q.execute());
+      for (const row of rows) items.push(toSourceItem(row));
+      if (rows.length < SCAN_BATCH) return items;
+      after = rows.at(-1)!.external_id!;
+    }
+  }
+
+  /** The source's documents for these external ids (those that exist). */
+  async findSourceItems(sourceId: string, externalIds: string[]): Promise<SourceItem[]> {
+    const items: SourceItem[] = [];
+    for (let i = 0; i < externalIds.length; i += BATCH) {
+      const rows = await query('reading source items', () =>
+        this.db
+          .selectFrom('documents')
+          .select(['id', 'external_id', 'status', 'external_edited_at', 'external_version'])
+          .where('source_id', '=', sourceId)
+          .where('external_id', 'in', externalIds.slice(i, i + BATCH))
+          .execute(),
+      );
+      items.push(...rows.map(toSourceItem));
+    }
+    return items;
+  }
+
+  /**
+   * Ensures a PENDING document exists for each item of a source, in batches of one statement
+   * (`INSERT … ON CONFLICT DO NOTHING`): re-running a plan, or two at once, never duplicates.
+   * Returns the document id of every item, new or existing.
+   */
+  async ensureSourceItems(
+    scope: { projectId: string; sourceId: string },
+    items: NewSourceItem[],
+  ): Promise<Map<string, string>> {
+    const ids = new Map<string, string>();
+    for (let i = 0; i < items.length; i += BATCH) {
+      const batch = items.slice(i, i + BATCH);
+      const now = new Date().toISOString();
+      const rows = batch.map((item) =>
+        toRow({
+          id: DocumentRepository.newId(),
+          projectId: scope.projectId,
+          sourceId: scope.sourceId,
+          externalId: item.externalId,
+          fileName: item.fileName,
+          mediaType: item.mediaType,
+          sizeBytes: 0,
+          contentHash: '',
+          blobKey: '',
+          status: DocumentStatus.PENDING,
+          chunkCount: 0,
+          timings: {},
+          createdAt: now,
+          updatedAt: now,
+        }),
+      );
+      let inserted: { id: string; external_id: string | null }[];
+      try {
+        inserted = await this.db
+          .insertInto('documents')
+          .values(rows)
+          .onConflict((c) => c.columns(['source_id', 'external_id']).doNothing())
+          .returning(['id', 'external_id'])
+          .execute();
+      } catch (error) {
+        if (pgCode(error) === PgCode.foreignKeyViolation) {
+          throw new TroveError(TroveErrorCode.SourceNotFound, `source ${scope.sourceId} no longer exists`, {
+            permanent: true,
+          });
+        }
+        return query('creating source documents', () => Promise.reject(error));
+      }
+      for (const row of inserted) ids.set(row.external_id!, row.id);
+      const existing = batch.map((item) => item.externalId).filter((id) => !ids.has(id));
+      if (existing.length > 0) {
+        for (const item of await this.findSourceItems(scope.sourceId, existing))
+          ids.set(item.externalId, item.id);
+      }
+    }
+    return ids;
+  }
+
+  /** Partial update; `error: null` clears a previous failure. A missing document is ignored. */
+  async update(id: string, changes: DocumentChanges): Promise<void> {
+    if (!isTroveId(id)) return;
+    const values = toChanges(changes);
+    await query('updating a document', () =>
+      this.db.updateTable('documents').set(values).where('id', '=', id).execute(),
+    );
+  }
+
+  async delete(id: string): Promise<void> {
+    if (!isTroveId(id)) return;
+    await query('deleting a document', () => this.db.deleteFrom('documents').where('id', '=', id).execute());
+  }
+
+  /** Counts by status for a project (one grouped query). */
+  async countByStatus(projectId: string): Promise<Record<string, number>> {
+    const rows = await query('counting documents', () =>
+      this.db
+        .selectFrom('documents')
+        .select(['status', (eb) => eb.fn.countAll<string>().as('count')])
+        .where('project_id', '=', projectId)
+        .groupBy('status')
+        .execute(),
+    );
+    return Object.fromEntries(rows.map((r) => [r.status, Number(r.count)]));
+  }
+}
+
+function toRow(document: TroveDocument): Insertable<DocumentsTable> {
+  return {
+    id: document.id,
+    project_id: document.projectId,
+    source_id: document.sourceId ?? null,
+    external_id: document.sourceId ? (document.externalId ?? '') : null,
+    file_name: document.fileName,
+    media_type: document.mediaType,
+    size_bytes: document.sizeBytes ?? 0,
+    content_hash: document.contentHash ?? '',
+    blob_key: document.blobKey ?? '',
+    title: document.title ?? null,
+    language: document.language ?? null,
+    status: document.status,
+    error_code: document.error?.code ?? null,
+    error_message: document.error?.message ?? null,
+    chunk_count: document.chunkCount ?? 0,
+    timings: JSON.stringify(document.timings ?? {}),
+    url: document.url ?? null,
+    breadcrumb: document.breadcrumb ? JSON.stringify(document.breadcrumb) : null,
+    external_edited_at: document.externalEditedAt ?? null,
+    external_version: document.externalVersion ?? null,
+    page_count: document.pageCount ?? null,
+    warnings: document.warnings ? JSON.stringify(document.warnings) : null,
+    created_at: document.createdAt,
+    updated_at: document.updatedAt,
+    indexed_at: document.indexedAt ?? null,
+  };
+}
+
+/** Maps a partial domain change to columns; `undefined` leaves a column alone. */
+function toChanges(changes: DocumentChanges): Updateable<DocumentsTable> {
+  const set: Updateable<DocumentsTable> = { updated_at: new Date().toISOString() };
+  const c = changes;
+  if (c.fileName !== undefined) set.file_name = c.fileName;
+  if (c.mediaType !== undefined) set.media_type = c.mediaType;
+  if (c.sizeBytes !== undefined) set.size_bytes = c.sizeBytes;
+  if (c.contentHash !== undefined) set.content_hash = c.contentHash;
+  if (c.blobKey !== undefined) set.blob_key = c.blobKey;
+  if (c.title !== undefined) set.title = c.title;
+  if (c.language !== undefined) set.language = c.language;
+  if (c.status !== undefined) set.status = c.status;
+  if (c.error !== undefined) {
+    set.error_code = c.error?.code ?? null;
+    set.error_message = c.error?.message ?? null;
+  }
+  if (c.chunkCount !== undefined) set.chunk_count = c.chunkCount;
+  if (c.timings !== undefined) set.timings = JSON.stringify(c.timings);
+  if (c.url !== undefined) set.url = c.url;
+  if (c.breadcrumb !== undefined) set.breadcrumb = JSON.stringify(c.breadcrumb);
+  if (c.externalEditedAt !== undefined) set.external_edited_at = c.externalEditedAt;
+  if (c.externalVersion !== undefined) set.external_version = c.externalVersion;
+  if (c.pageCount !== undefined) set.page_count = c.pageCount;
+  if (c.warnings !== undefined) set.warnings = JSON.stringify(c.warnings);
+  if (c.indexedAt !== undefined) set.indexed_at = c.indexedAt;
+  return set;
+}
+
+function toDocument(row: Selectable<DocumentsTable>): TroveDocument {
+  const document: TroveDocument = {
+    id: row.id,
+    projectId: row.project_id,
+    fileName: row.file_name,
+    mediaType: row.media_type,
+    sizeBytes: Number(row.size_bytes),
+    contentHash: row.content_hash,
+    blobKey: row.blob_key,
+    status: row.status as DocumentStatus,
+    chunkCount: row.chunk_count,
+    timings: row.timings ?? {},
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+  if (row.title !== null) document.title = row.title;
+  if (row.language !== null) document.language = row.language;
+  if (row.error_code !== null) document.error = { code: row.error_code, message: row.error_message ?? '' };
+  if (row.indexed_at !== null) document.indexedAt = row.indexed_at.toISOString();
+  if (row.source_id !== null) document.sourceId = row.source_id;
+  if (row.external_id !== null) document.externalId = row.external_id;
+  if (row.url !== null) document.url = row.url;
+  if (row.breadcrumb !== null) document.breadcrumb = row.breadcrumb as string[];
+  if (row.external_edited_at !== null) document.externalEditedAt = row.external_edited_at;
+  if (row.external_version !== null) document.externalVersion = row.external_version;
+  if (row.page_count !== null) document.pageCount = row.page_count;
+  if (row.warnings !== null) document.warnings = row.warnings as string[];
+  return document;
+}
+
+function toSourceItem(row: {
+  id: string;
+  external_id: string | null;
+  status: string;
+  external_edited_at: string | null;
+  external_version: string | null;
+}): SourceItem {
+  return {
+    id: row.id,
+    externalId: row.external_id!,
+    status: row.status as DocumentStatus,
+    externalEditedAt: row.external_edited_at ?? undefined,
+    externalVersion: row.external_version ?? undefined,
+  };
+}

@@ -1,0 +1,152 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { FolderSourceConfig, NotionSourceConfig, Source } from '@trove/domain';
+import { isTroveId, SourceStatus, SourceType, TroveError, TroveErrorCode } from '@trove/domain';
+import type { CatalogDb } from './database';
+import { pgCode, PgCode, query } from './database-error';
+import type { SourcesTable } from './tables';
+
+export type SourceChanges = { [K in keyof Omit<Source, 'id' | 'projectId'>]?: Source[K] | null };
+
+export class SourceRepository {
+  constructor(private readonly db: CatalogDb) {}
+
+  async create(source: Source): Promise<Source> {
+    try {
+      await this.db.insertInto('sources').values(toRow(source)).execute();
+    } catch (error) {
+      if (pgCode(error) === PgCode.foreignKeyViolation) {
+        throw new TroveError(TroveErrorCode.ProjectNotFound, `project ${source.projectId} does not exist`, {
+          permanent: true,
+        });
+      }
+      return query('creating a source', () => Promise.reject(error));
+    }
+    return source;
+  }
+
+  /** Inserts a source as it was (the one-time import); existing ids are left alone. */
+  async import(source: Source): Promise<void> {
+    await query('importing a source', () =>
+      this.db
+        .insertInto('sources')
+        .values(toRow(source))
+        .onConflict((c) => c.doNothing())
+        .execute(),
+    );
+  }
+
+  async get(id: string): Promise<Source | undefined> {
+    if (!isTroveId(id)) return undefined;
+    const row = await query('reading a source', () =>
+      this.db.selectFrom('sources').selectAll().where('id', '=', id).executeTakeFirst(),
+    );
+    return row && toSource(row);
+  }
+
+  /** A project's sources, oldest first (a project has few; no paging needed). */
+  async list(projectId: string): Promise<Source[]> {
+    const rows = await query('listing sources', () =>
+      this.db
+        .selectFrom('sources')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
+    );
+    return rows.map(toSource);
+  }
+
+  /** Partial update; `null` clears a field. A missing source is ignored. */
+  async update(id: string, changes: SourceChanges): Promise<void> {
+    if (!isTroveId(id)) return;
+    const set: Updateable<SourcesTable> = { updated_at: new Date().toISOString() };
+    const c = changes;
+    if (c.name != null) set.name = c.name;
+    if (c.type != null) set.type = c.type;
+    if (c.status != null) set.status = c.status;
+    if (c.encryptedToken !== undefined) set.encrypted_token = c.encryptedToken;
+    if (c.tokenHint !== undefined) set.token_hint = c.tokenHint;
+    if (c.webhookToken !== undefined) set.webhook_token = c.webhookToken;
+    if (c.webhookVerificationOpenedAt !== undefined)
+      set.webhook_verification_opened_at = c.webhookVerificationOpenedAt;
+    if (c.watermark !== undefined) set.watermark = c.watermark;
+    if (c.lastSyncAt !== undefined) set.last_sync_at = c.lastSyncAt;
+    if (c.syncIntervalMinutes !== undefined) set.sync_interval_minutes = c.syncIntervalMinutes;
+    await query('updating a source', async () => {
+      if (c.notion !== undefined || c.folder !== undefined) {
+        // The scope is one JSON value: read, merge, write in one transaction.
+        await this.db.transaction().execute(async (tx) => {
+          const row = await tx
+            .selectFrom('sources')
+            .select('scope')
+            .where('id', '=', id)
+            .forUpdate()
+            .executeTakeFirst();
+          if (!row) return;
+          const scope = { ...row.scope };
+          if (c.notion !== undefined) scope.notion = c.notion ?? undefined;
+          if (c.folder !== undefined) scope.folder = c.folder ?? undefined;
+          await tx
+            .updateTable('sources')
+            .set({ ...set, scope: JSON.stringify(scope) })
+            .where('id', '=', id)
+            .execute();
+        });
+        return;
+      }
+      await this.db.updateTable('sources').set(set).where('id', '=', id).execute();
+    });
+  }
+
+  /** Removes the source; its documents, runs and webhook event ids go with it (cascade). */
+  async delete(id: string): Promise<void> {
+    if (!isTroveId(id)) return;
+    await query('deleting a source', () => this.db.deleteFrom('sources').where('id', '=', id).execute());
+  }
+}
+
+function toRow(source: Source): Insertable<SourcesTable> {
+  return {
+    id: source.id,
+    project_id: source.projectId,
+    type: source.type,
+    name: source.name,
+    status: source.status ?? SourceStatus.ACTIVE,
+    scope: JSON.stringify({ notion: source.notion, folder: source.folder }),
+    encrypted_token: source.encryptedToken ?? null,
+    token_hint: source.tokenHint ?? null,
+    webhook_token: source.webhookToken ?? null,
+    webhook_verification_opened_at: source.webhookVerificationOpenedAt ?? null,
+    watermark: source.watermark ?? null,
+    last_sync_at: source.lastSyncAt ?? null,
+    sync_interval_minutes: source.syncIntervalMinutes ?? null,
+    created_at: source.createdAt,
+    updated_at: source.updatedAt ?? source.createdAt,
+  };
+}
+
+function toSource(row: Selectable<SourcesTable>): Source {
+  const source: Source = {
+    id: row.id,
+    projectId: row.project_id,
+    type: row.type as SourceType,
+    name: row.name,
+    status: row.status as SourceStatus,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+  const scope = row.scope ?? {};
+  if (scope.notion) source.notion = scope.notion as NotionSourceConfig;
+  if (scope.folder) source.folder = scope.folder as FolderSourceConfig;
+  if (row.encrypted_token !== null) source.encryptedToken = row.encrypted_token;
+  if (row.token_hint !== null) source.tokenHint = row.token_hint;
+  if (row.webhook_token !== null) source.webhookToken = row.webhook_token;
+  if (row.webhook_verification_opened_at !== null) {
+    source.webhookVerificationOpenedAt = row.webhook_verification_opened_at.toISOString();
+  }
+  if (row.watermark !== null) source.watermark = row.watermark;
+  if (row.last_sync_at !== null) source.lastSyncAt = row.last_sync_at.toISOString();
+  if (row.sync_interval_minutes !== null) source.syncIntervalMinutes = row.sync_interval_minutes;
+  return source;
+}

@@ -1,0 +1,178 @@
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import type { SyncRun } from '@trove/domain';
+import { isTroveId, SyncMode, SyncRunStatus, TroveError, TroveErrorCode } from '@trove/domain';
+import type { CatalogDb } from './database';
+import { pgCode, PgCode, query } from './database-error';
+import { decodeCursor, encodeCursor, pageSize, type Page, type PageRequest } from './cursor';
+import type { SyncRunsTable } from './tables';
+
+export type SyncRunChanges = Partial<Omit<SyncRun, 'id' | 'sourceId' | 'projectId'>>;
+
+export class SyncRunRepository {
+  constructor(private readonly db: CatalogDb) {}
+
+  async create(run: SyncRun): Promise<SyncRun> {
+    try {
+      await this.db.insertInto('sync_runs').values(toRow(run)).execute();
+    } catch (error) {
+      if (pgCode(error) === PgCode.foreignKeyViolation) {
+        throw new TroveError(TroveErrorCode.SourceNotFound, `source ${run.sourceId} does not exist`, {
+          permanent: true,
+        });
+      }
+      return query('creating a sync run', () => Promise.reject(error));
+    }
+    return run;
+  }
+
+  async import(run: SyncRun): Promise<void> {
+    await query('importing a sync run', () =>
+      this.db
+        .insertInto('sync_runs')
+        .values(toRow(run))
+        .onConflict((c) => c.doNothing())
+        .execute(),
+    );
+  }
+
+  async get(id: string): Promise<SyncRun | undefined> {
+    if (!isTroveId(id)) return undefined;
+    const row = await query('reading a sync run', () =>
+      this.db.selectFrom('sync_runs').selectAll().where('id', '=', id).executeTakeFirst(),
+    );
+    return row && toRun(row);
+  }
+
+  /** A page of a source's runs, newest first. */
+  async page(sourceId: string, request: PageRequest = {}): Promise<Page<SyncRun>> {
+    const size = pageSize(request.first);
+    const base = this.db.selectFrom('sync_runs').where('source_id', '=', sourceId);
+    let rows = base
+      .selectAll()
+      .orderBy('started_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(size + 1);
+    if (request.after) {
+      const { at, id } = decodeCursor(request.after);
+      rows = rows.where(sql<boolean>`(started_at, id) < (${at}::timestamptz, ${id})`);
+    }
+    const [items, count] = await query('listing sync runs', () =>
+      Promise.all([
+        rows.execute(),
+        base.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
+      ]),
+    );
+    const page = items.slice(0, size);
+    const last = page.at(-1);
+    return {
+      items: page.map(toRun),
+      totalCount: Number(count.count),
+      endCursor: last && encodeCursor(last.started_at, last.id),
+      hasNextPage: items.length > size,
+    };
+  }
+
+  /** The source's runs still RUNNING. */
+  async running(sourceId: string): Promise<SyncRun[]> {
+    const rows = await query('listing running sync runs', () =>
+      this.db
+        .selectFrom('sync_runs')
+        .selectAll()
+        .where('source_id', '=', sourceId)
+        .where('status', '=', SyncRunStatus.RUNNING)
+        .execute(),
+    );
+    return rows.map(toRun);
+  }
+
+  /** The ids of every run of a project or source (to remove their scratch files). */
+  async ids(scope: { projectId: string } | { sourceId: string }): Promise<string[]> {
+    let q = this.db.selectFrom('sync_runs').select('id');
+    q =
+      'projectId' in scope
+        ? q.where('project_id', '=', scope.projectId)
+        : q.where('source_id', '=', scope.sourceId);
+    return (await query('listing sync run ids', () => q.execute())).map((r) => r.id);
+  }
+
+  async update(id: string, changes: SyncRunChanges): Promise<void> {
+    if (!isTroveId(id)) return;
+    const set: Updateable<SyncRunsTable> = {};
+    const c = changes;
+    if (c.mode !== undefined) set.mode = c.mode;
+    if (c.checkDeletions !== undefined) set.check_deletions = c.checkDeletions;
+    if (c.status !== undefined) set.status = c.status;
+    if (c.finishedAt !== undefined) set.finished_at = c.finishedAt;
+    if (c.error !== undefined) {
+      set.error_code = c.error?.code ?? null;
+      set.error_message = c.error?.message ?? null;
+    }
+    if (c.progress !== undefined) Object.assign(set, progressColumns(c.progress));
+    if (c.skipped !== undefined) set.skipped = JSON.stringify(c.skipped);
+    if (c.warnings !== undefined) set.warnings = JSON.stringify(c.warnings);
+    if (Object.keys(set).length === 0) return;
+    await query('updating a sync run', () =>
+      this.db.updateTable('sync_runs').set(set).where('id', '=', id).execute(),
+    );
+  }
+}
+
+function progressColumns(progress: SyncRun['progress']) {
+  return {
+    pages_seen: progress.pagesSeen,
+    pages_ingested: progress.pagesIngested,
+    pages_unchanged: progress.pagesUnchanged,
+    pages_failed: progress.pagesFailed,
+    pages_deleted: progress.pagesDeleted,
+    pages_skipped: progress.pagesSkipped,
+    api_calls: progress.apiCalls,
+    chunks_embedded: progress.chunksEmbedded,
+    chunks_reused: progress.chunksReused,
+  };
+}
+
+function toRow(run: SyncRun): Insertable<SyncRunsTable> {
+  return {
+    id: run.id,
+    source_id: run.sourceId,
+    project_id: run.projectId,
+    mode: run.mode,
+    check_deletions: run.checkDeletions ?? false,
+    status: run.status,
+    started_at: run.startedAt,
+    finished_at: run.finishedAt ?? null,
+    error_code: run.error?.code ?? null,
+    error_message: run.error?.message ?? null,
+    ...progressColumns(run.progress),
+    skipped: JSON.stringify(run.skipped ?? []),
+    warnings: JSON.stringify(run.warnings ?? []),
+  };
+}
+
+function toRun(row: Selectable<SyncRunsTable>): SyncRun {
+  const run: SyncRun = {
+    id: row.id,
+    sourceId: row.source_id,
+    projectId: row.project_id,
+    mode: row.mode as SyncMode,
+    status: row.status as SyncRunStatus,
+    startedAt: row.started_at.toISOString(),
+    progress: {
+      pagesSeen: row.pages_seen,
+      pagesIngested: row.pages_ingested,
+      pagesUnchanged: row.pages_unchanged,
+      pagesFailed: row.pages_failed,
+      pagesDeleted: row.pages_deleted,
+      pagesSkipped: row.pages_skipped,
+      apiCalls: row.api_calls,
+      chunksEmbedded: row.chunks_embedded,
+      chunksReused: row.chunks_reused,
+    },
+    skipped: row.skipped ?? [],
+  };
+  if (row.check_deletions) run.checkDeletions = true;
+  if (row.finished_at !== null) run.finishedAt = row.finished_at.toISOString();
+  if (row.error_code !== null) run.error = { code: row.error_code, message: row.error_message ?? '' };
+  if (row.warnings && row.warnings.length > 0) run.warnings = row.warnings;
+  return run;
+}

@@ -1,0 +1,101 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** Timestamps are written as ISO strings and read back as Dates. */
+type Timestamp = ColumnType<Date, string, string>;
+type NullableTimestamp = ColumnType<Date | null, string | null | undefined, string | null>;
+type Json<T> = ColumnType<T, string, string>;
+
+export interface ProjectsTable {
+  id: string;
+  name: string;
+  /** The name as compared for uniqueness (case-folded): unique among ACTIVE projects. */
+  name_key: string;
+  status: string;
+  created_at: Timestamp;
+}
+
+export interface SourcesTable {
+  id: string;
+  project_id: string;
+  type: string;
+  name: string;
+  status: string;
+  /** What to sync: the Notion roots or the folder and how to read it (open-ended per kind). */
+  scope: Json<{ notion?: unknown; folder?: unknown }>;
+  encrypted_token: string | null;
+  token_hint: string | null;
+  webhook_token: string | null;
+  webhook_verification_opened_at: NullableTimestamp;
+  watermark: string | null;
+  last_sync_at: NullableTimestamp;
+  sync_interval_minutes: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface DocumentsTable {
+  id: string;
+  project_id: string;
+  source_id: string | null;
+  external_id: string | null;
+  file_name: string;
+  media_type: string;
+  size_bytes: ColumnType<string, number, number>;
+  content_hash: string;
+  blob_key: string;
+  title: string | null;
+  language: string | null;
+  status: string;
+  error_code: string | null;
+  error_message: string | null;
+  chunk_count: number;
+  timings: Json<Record<string, number>>;
+  url: string | null;
+  breadcrumb: Json<string[] | null> | null;
+  /** Kept as the source's own string: syncs compare it for equality. */
+  external_edited_at: string | null;
+  external_version: string | null;
+  page_count: number | null;
+  warnings: Json<string[] | null> | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  indexed_at: NullableTimestamp;
+}
+
+export interface SyncRunsTable {
+  id: string;
+  source_id: string;
+  project_id: string;
+  mode: string;
+  check_deletions: boolean;
+  status: string;
+  started_at: Timestamp;
+  finished_at: NullableTimestamp;
+  error_code: string | null;
+  error_message: string | null;
+  pages_seen: number;
+  pages_ingested: number;
+  pages_unchanged: number;
+  pages_failed: number;
+  pages_deleted: number;
+  pages_skipped: number;
+  api_calls: number;
+  chunks_embedded: number;
+  chunks_reused: number;
+  skipped: Json<{ id: string; reason: string }[]>;
+  warnings: Json<string[]>;
+}
+
+export interface WebhookEventsTable {
+  source_id: string;
+  event_id: string;
+  received_at: Generated<Date>;
+}
+
+export interface CatalogTables {
+  projects: ProjectsTable;
+  sources: SourcesTable;
+  documents: DocumentsTable;
+  sync_runs: SyncRunsTable;
+  webhook_events: WebhookEventsTable;
+}

@@ -1,0 +1,338 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '@elastic/elasticsearch';
+import { sql } from 'kysely';
+import { Catalog } from '@trove/catalog';
+import type { Source } from '@trove/domain';
+import { DocumentStatus, FolderFormat, newSyncRun, SourceStatus, SourceType, SyncMode } from '@trove/domain';
+import { createElasticsearchClient } from '@trove/search';
+import { DATABASE_URL, dropTestData, ES_URL, schemaName, uniqueName } from '../../support/services';
+
+// Repositories against the real PostgreSQL, in a schema of their own.
+const name = uniqueName('catalog');
+let es: Client;
+let catalog: Catalog;
+
+const open = (testName: string, legacy = false) =>
+  Catalog.open({
+    url: DATABASE_URL,
+    schema: schemaName(testName),
+    ...(legacy ? { legacy: { es, indexPrefix: testName } } : {}),
+  });
+
+const upload = (projectId: string, fileName: string) =>
+  catalog.createDocument({
+    projectId,
+    fileName,
+    mediaType: 'text/markdown',
+    sizeBytes: 1,
+    contentHash: 'h',
+    blobKey: 'originals/x/y',
+  });
+
+async function newSource(projectId: string, overrides: Partial<Source> = {}): Promise<Source> {
+  const now = new Date().toISOString();
+  return catalog.createSource({
+    id: randomUUID(),
+    projectId,
+    type: SourceType.FOLDER,
+    name: 'docs',
+    status: SourceStatus.ACTIVE,
+    folder: { format: FolderFormat.FILES, path: '/srv/docs' },
+    createdAt: now,
+    updatedAt: now,
+    ...overrides,
+  });
+}
+
+beforeAll(async () => {
+  es = createElasticsearchClient(ES_URL);
+  catalog = open(name);
+  await catalog.ensure();
+});
+afterAll(async () => {
+  await catalog.close();
+  await dropTestData(name);
+  await es.close();
+});
+
+describe('schema and migrations', () => {
+  it('api and worker starting together migrate once (advisory lock), and again is a no-op', async () => {
+    const fresh = uniqueName('catalog-race');
+    const catalogs = Array.from({ length: 4 }, () => open(fresh));
+    try {
+      const results = await Promise.all(catalogs.map((c) => c.ensure()));
+      expect(results.flatMap((r) => r.migrations)).toEqual(['0001-catalog']);
+      expect((await catalogs[0].ensure()).migrations).toEqual([]);
+    } finally {
+      await Promise.all(catalogs.map((c) => c.close()));
+      await dropTestData(fresh);
+    }
+  });
+});
+
+describe('uniqueness is the database’s', () => {
+  it('20 concurrent uploads of one name create exactly one document', async () => {
+    const project = await catalog.createProject(uniqueName('race'));
+    const results = await Promise.allSettled(Array.from({ length: 20 }, () => upload(project.id, 'same.md')));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const refused = results.filter((r) => r.status === 'rejected');
+    expect(refused).toHaveLength(19);
+    for (const r of refused) expect(r.reason).toMatchObject({ code: 'DOCUMENT_NAME_CONFLICT' });
+    const page = await catalog.pageDocuments(project.id);
+    expect(page.items.map((d) => d.fileName)).toEqual(['same.md']);
+    expect(page.totalCount).toBe(1);
+  });
+
+  it('deleting frees the name, names are per project, and a new document gets a new id', async () => {
+    const p1 = await catalog.createProject(uniqueName('a'));
+    const p2 = await catalog.createProject(uniqueName('b'));
+    const first = await upload(p1.id, 'a.md');
+    await expect(upload(p1.id, 'a.md')).rejects.toMatchObject({ code: 'DOCUMENT_NAME_CONFLICT' });
+    await expect(upload(p2.id, 'a.md')).resolves.toBeDefined();
+    await catalog.deleteDocument(first.id);
+    const second = await upload(p1.id, 'a.md');
+    expect(second.id).not.toBe(first.id);
+  });
+
+  it('a document of a project that does not exist is refused, not orphaned', async () => {
+    await expect(upload(randomUUID(), 'x.md')).rejects.toMatchObject({ code: 'PROJECT_NOT_FOUND' });
+  });
+
+  it('project names are unique ignoring case among active projects; deleting frees the name', async () => {
+    const label = uniqueName('Name');
+    const project = await catalog.createProject(label);
+    await expect(catalog.createProject(label.toUpperCase())).rejects.toMatchObject({
+      code: 'PROJECT_NAME_CONFLICT',
+    });
+    const racers = await Promise.allSettled(
+      Array.from({ length: 10 }, () => catalog.createProject(`${label}-race`)),
+    );
+    expect(racers.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    await catalog.markProjectDeleting(project.id);
+    await expect(catalog.createProject(label)).resolves.toMatchObject({ name: label });
+  });
+
+  it('a source item gets one document however often and concurrently it is planned', async () => {
+    const project = await catalog.createProject(uniqueName('items'));
+    const s1 = await newSource(project.id);
+    const s2 = await newSource(project.id);
+    const item = { externalId: 'docs/page.md', fileName: 'docs/page.md', mediaType: 'text/markdown' };
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => catalog.ensureSourceDocuments(s1.id, [item])),
+    );
+    expect(new Set(results.map((r) => r.get(item.externalId))).size).toBe(1);
+    const other = await catalog.ensureSourceDocuments(s2.id, [item]);
+    expect(other.get(item.externalId)).not.toBe(results[0].get(item.externalId));
+    expect((await catalog.pageDocuments(project.id)).totalCount).toBe(2);
+  });
+});
+
+describe('no fixed caps: bulk planning and keyset paging', () => {
+  it('12,000 items of one source are created in bulk, listed whole and paged by cursor', async () => {
+    const project = await catalog.createProject(uniqueName('bulk'));
+    const source = await newSource(project.id);
+    const items = Array.from({ length: 12_000 }, (_, i) => ({
+      externalId: `f/${String(i).padStart(5, '0')}.md`,
+      fileName: `f/${String(i).padStart(5, '0')}.md`,
+      mediaType: 'text/markdown',
+    }));
+    const ids = await catalog.ensureSourceDocuments(source.id, items);
+    expect(ids.size).toBe(12_000);
+    // Re-planning returns the same ids and creates nothing.
+    const again = await catalog.ensureSourceDocuments(source.id, items.slice(0, 3_000));
+    for (const [externalId, id] of again) expect(ids.get(externalId)).toBe(id);
+
+    const known = await catalog.sourceItems(source.id);
+    expect(known).toHaveLength(12_000);
+    expect(new Set(known.map((k) => k.id)).size).toBe(12_000);
+    expect((await catalog.documentIds({ sourceId: source.id })).length).toBe(12_000);
+
+    const seen = new Set<string>();
+    let after: string | undefined;
+    let pages = 0;
+    do {
+      const page = await catalog.pageDocuments(project.id, { sourceId: source.id }, { first: 500, after });
+      expect(page.totalCount).toBe(12_000);
+      for (const d of page.items) seen.add(d.id);
+      after = page.hasNextPage ? page.endCursor : undefined;
+      pages++;
+    } while (after);
+    expect(pages).toBe(24);
+    expect(seen.size).toBe(12_000);
+  });
+
+  it('filters by status and source, and refuses a forged cursor or an oversized page', async () => {
+    const project = await catalog.createProject(uniqueName('filters'));
+    const source = await newSource(project.id);
+    for (let i = 0; i < 5; i++) await upload(project.id, `u${i}.md`);
+    const ids = await catalog.ensureSourceDocuments(source.id, [
+      { externalId: 'x', fileName: 'x', mediaType: 'text/plain' },
+      { externalId: 'y', fileName: 'y', mediaType: 'text/plain' },
+    ]);
+    await catalog.updateDocument(ids.get('x')!, { status: DocumentStatus.READY, chunkCount: 3 });
+    expect((await catalog.pageDocuments(project.id)).totalCount).toBe(7);
+    const ready = await catalog.pageDocuments(project.id, { status: DocumentStatus.READY });
+    expect(ready.items.map((d) => [d.externalId, d.chunkCount])).toEqual([['x', 3]]);
+    expect((await catalog.pageDocuments(project.id, { sourceId: source.id })).totalCount).toBe(2);
+    const first = await catalog.pageDocuments(project.id, {}, { first: 3 });
+    const second = await catalog.pageDocuments(project.id, {}, { first: 3, after: first.endCursor });
+    expect(first.hasNextPage).toBe(true);
+    expect(second.items.map((d) => d.id)).not.toContain(first.items[0].id);
+    await expect(catalog.pageDocuments(project.id, {}, { after: 'bm90IGEgY3Vyc29y' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+    await expect(catalog.pageDocuments(project.id, {}, { first: 501 })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+  });
+
+  it('sync runs page newest first and keep their progress', async () => {
+    const project = await catalog.createProject(uniqueName('runs'));
+    const source = await newSource(project.id);
+    const runs = [];
+    for (let i = 0; i < 5; i++) {
+      const run = newSyncRun(source, SyncMode.FULL);
+      run.startedAt = new Date(Date.now() + i * 1000).toISOString();
+      runs.push(await catalog.createRun(run));
+    }
+    await catalog.updateRun(runs[4].id, {
+      progress: { ...runs[4].progress, pagesSeen: 42 },
+      skipped: [{ id: 'p', reason: 'unshared' }],
+      warnings: ['nav entry missing'],
+    });
+    const page = await catalog.pageRuns(source.id, { first: 2 });
+    expect(page.items.map((r) => r.id)).toEqual([runs[4].id, runs[3].id]);
+    expect(page.items[0]).toMatchObject({
+      progress: { pagesSeen: 42 },
+      skipped: [{ id: 'p', reason: 'unshared' }],
+      warnings: ['nav entry missing'],
+    });
+    const rest = await catalog.pageRuns(source.id, { first: 10, after: page.endCursor });
+    expect(rest.items.map((r) => r.id)).toEqual([runs[2].id, runs[1].id, runs[0].id]);
+    expect(rest.totalCount).toBe(5);
+  });
+});
+
+describe('cascades and webhook event ids', () => {
+  it('deleting a source or project removes everything it owns', async () => {
+    const project = await catalog.createProject(uniqueName('cascade'));
+    const source = await newSource(project.id);
+    await catalog.ensureSourceDocuments(source.id, [{ externalId: 'a', fileName: 'a', mediaType: 'x' }]);
+    await catalog.createRun(newSyncRun(source, SyncMode.FULL));
+    expect(await catalog.webhookEvents.record(source.id, 'evt-1')).toBe(true);
+    expect(await catalog.webhookEvents.record(source.id, 'evt-1')).toBe(false);
+    await upload(project.id, 'kept.md');
+
+    await catalog.deleteSource(source.id);
+    expect(await catalog.sourceItems(source.id)).toEqual([]);
+    expect(await catalog.runIds({ sourceId: source.id })).toEqual([]);
+    await expect(catalog.webhookEvents.record(source.id, 'evt-1')).rejects.toMatchObject({
+      code: 'SOURCE_NOT_FOUND',
+    });
+    expect((await catalog.pageDocuments(project.id)).totalCount).toBe(1);
+
+    await catalog.deleteProject(project.id);
+    const left = await sql<{
+      n: string;
+    }>`select count(*) as n from documents where project_id = ${project.id}`.execute(catalog.db);
+    expect(Number(left.rows[0].n)).toBe(0);
+  });
+
+  it('source changes merge the scope and clear fields given as null', async () => {
+    const project = await catalog.createProject(uniqueName('source'));
+    const source = await newSource(project.id, {
+      tokenHint: 'ntn_…x',
+      watermark: '2026-01-01T00:00:00.000Z',
+    });
+    await catalog.updateSource(source.id, { watermark: null, name: 'renamed' });
+    const read = await catalog.requireSource(source.id);
+    expect(read).toMatchObject({ name: 'renamed', tokenHint: 'ntn_…x', folder: source.folder });
+    expect(read.watermark).toBeUndefined();
+  });
+});
+
+describe('one-time import of a catalog kept in Elasticsearch by older versions', () => {
+  it('imports every record once (beyond 10,000), removes the old indices, and a repeat is harmless', async () => {
+    const legacyName = uniqueName('legacy');
+    const projectId = randomUUID();
+    const sourceId = randomUUID();
+    const runId = randomUUID();
+    const now = new Date().toISOString();
+    const documents = Array.from({ length: 10_050 }, (_, i) => ({
+      id: randomUUID(),
+      projectId,
+      fileName: `f${i}.md`,
+      mediaType: 'text/markdown',
+      sizeBytes: 10,
+      contentHash: 'h',
+      blobKey: `originals/${i}`,
+      status: 'READY',
+      chunkCount: 2,
+      timings: { totalMs: 5 },
+      createdAt: now,
+      updatedAt: now,
+      ...(i < 50 ? { sourceId, externalId: `page-${i}`, externalEditedAt: now } : {}),
+    }));
+    const index = (suffix: string) => `${legacyName}-${suffix}`;
+    const put = async (suffix: string, records: { id: string }[]) => {
+      for (let i = 0; i < records.length; i += 2_000) {
+        await es.bulk({
+          refresh: true,
+          operations: records
+            .slice(i, i + 2_000)
+            .flatMap((r) => [{ index: { _index: index(suffix), _id: r.id } }, r]),
+        });
+      }
+    };
+    const mappings = { properties: { id: { type: 'keyword' as const } } };
+    for (const suffix of ['projects', 'sources', 'documents', 'sync-runs', 'claims', 'project-names']) {
+      await es.indices.create({ index: index(suffix), mappings });
+    }
+    const project = { id: projectId, name: 'Legacy', createdAt: now };
+    await put('projects', [project]);
+    await put('sources', [
+      {
+        id: sourceId,
+        projectId,
+        type: 'NOTION',
+        name: 'Wiki',
+        status: 'ACTIVE',
+        notion: { everything: false, rootPageIds: ['r'], rootDatabaseIds: [] },
+        encryptedToken: 'sealed',
+        createdAt: now,
+        updatedAt: now,
+      } as { id: string },
+    ]);
+    await put('documents', documents);
+    await put('sync-runs', [{ ...newSyncRun({ id: sourceId, projectId }, SyncMode.FULL), id: runId }]);
+
+    const legacy = open(legacyName, true);
+    try {
+      const { imported } = await legacy.ensure();
+      expect(imported).toEqual({ projects: 1, sources: 1, documents: 10_050, runs: 1 });
+      for (const suffix of ['projects', 'documents', 'claims', 'project-names']) {
+        expect(await es.indices.exists({ index: index(suffix) })).toBe(false);
+      }
+      expect((await legacy.pageDocuments(projectId)).totalCount).toBe(10_050);
+      expect(await legacy.requireSource(sourceId)).toMatchObject({
+        notion: { rootPageIds: ['r'] },
+        encryptedToken: 'sealed',
+      });
+      expect((await legacy.sourceItems(sourceId)).length).toBe(50);
+      expect(await legacy.getRun(runId)).toMatchObject({ sourceId, status: 'RUNNING' });
+      expect(await legacy.getProject(projectId)).toMatchObject({ name: 'Legacy', status: 'ACTIVE' });
+      // Cut short before the indices were removed: the next start imports again, duplicating nothing.
+      await es.indices.create({ index: index('projects'), mappings });
+      await put('projects', [project]);
+      await es.indices.create({ index: index('documents'), mappings });
+      await put('documents', documents.slice(0, 100));
+      expect((await legacy.ensure()).imported).toMatchObject({ projects: 1, documents: 100 });
+      expect((await legacy.pageDocuments(projectId)).totalCount).toBe(10_050);
+      expect((await legacy.ensure()).imported).toBeUndefined();
+    } finally {
+      await legacy.close();
+      await dropTestData(legacyName);
+    }
+  });
+});
