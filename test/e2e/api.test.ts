@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, TroveStack } from '../support/stack';
 
@@ -17,7 +19,7 @@ describe('authentication and health', () => {
     const ready = await fetch(`${stack.url}/readyz`);
     expect(ready.status).toBe(200);
     const body = (await ready.json()) as { checks: Record<string, { ok: boolean }> };
-    expect(Object.keys(body.checks).sort()).toEqual(['elasticsearch', 'embedder', 'temporal']);
+    expect(Object.keys(body.checks).sort()).toEqual(['elasticsearch', 'embedder', 'postgresql', 'temporal']);
     expect(Object.values(body.checks).every((c) => c.ok)).toBe(true);
   });
 
@@ -82,6 +84,27 @@ describe('projects, uploads and search', () => {
     expect(upload.status).toBe(202);
     expect(upload.body.fileName).toBe('заметки.md');
     expect((await stack.settled(upload.body.id as string)).status).toBe('READY');
+  });
+
+  it('20 concurrent uploads of one name: exactly one 202, the rest 409, one document', async () => {
+    const racers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        stack.upload(projectId, 'race.md', `# Race ${i}\n\nUpload ${i}.\n`),
+      ),
+    );
+    expect(racers.filter((r) => r.status === 202)).toHaveLength(1);
+    expect(racers.filter((r) => r.status === 409)).toHaveLength(19);
+    const winner = racers.find((r) => r.status === 202)!.body.id as string;
+    expect((await stack.settled(winner)).status).toBe('READY');
+    const { documents } = await stack.query<{ documents: { nodes: { id: string; fileName: string }[] } }>(
+      'query($p: ID!) { documents(projectId: $p, first: 500) { nodes { id fileName } } }',
+      { p: projectId },
+    );
+    expect(documents.nodes.filter((d) => d.fileName === 'race.md').map((d) => d.id)).toEqual([winner]);
+    // The refused uploads left no stored file behind.
+    const originals = readdirSync(join(stack.blobDir, 'originals'));
+    expect(originals.filter((id) => !documents.nodes.some((d) => d.id === id))).toEqual([]);
+    await stack.query('mutation($id: ID!) { deleteDocument(id: $id) }', { id: winner });
   });
 
   it('answers 409, 404, 413, 415 and 400 with codes and readable messages', async () => {

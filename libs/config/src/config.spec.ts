@@ -34,7 +34,7 @@ describe('loadConfig', () => {
       maxDepth: 8,
       maxAliases: 15,
       maxTokens: 1000,
-      maxCost: 5000,
+      maxCost: 20_000,
       maxOperations: 10,
     });
     const tuned = loadConfig(apiConfigSchema, {

@@ -132,7 +132,7 @@ export const graphqlLimitsSchema = z.object({
   /** Lexical tokens in the document: bounds parsing and validation work. */
   maxTokens: positiveInt.default(1000),
   /** graphql-armor's static cost (objects 2, scalars 1, ×1.5 per level, × `first`/`last`). */
-  maxCost: positiveInt.default(5000),
+  maxCost: positiveInt.default(20_000),
   /** Root fields (each a service call: a search, a mutation) over every operation in the document. */
   maxOperations: positiveInt.default(10),
 });
