@@ -42,6 +42,8 @@ export interface SyncTally {
   chunksReused: number;
   /** Ids whose ingest was already running (e.g. started by a webhook): left to that run. */
   busy: number;
+  /** Every failed page, counted; `failed` keeps the details of the first few only. */
+  failedCount: number;
   failed: { documentId: string; reason: string }[];
   /** Pages that vanished between discovery and fetch (unshared, deleted, trashed). */
   gone: { documentId: string; reason: string }[];
@@ -164,7 +166,7 @@ export function createSyncActivities(deps: SyncDependencies) {
         progress: {
           ...run.progress,
           pagesIngested: input.tally.ready,
-          pagesFailed: input.tally.failed.length,
+          pagesFailed: input.tally.failedCount,
           chunksEmbedded: input.tally.chunksEmbedded,
           chunksReused: input.tally.chunksReused,
         },
@@ -190,7 +192,7 @@ export function createSyncActivities(deps: SyncDependencies) {
         pagesIngested: input.tally.ready,
         chunksEmbedded: input.tally.chunksEmbedded,
         chunksReused: input.tally.chunksReused,
-        pagesFailed: input.tally.failed.length,
+        pagesFailed: input.tally.failedCount,
         pagesDeleted: run.progress.pagesDeleted + gone,
         pagesSkipped: skipped.length,
       };

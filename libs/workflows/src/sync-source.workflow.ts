@@ -49,14 +49,10 @@ export interface SyncSourceInput {
  * ingested before a crash or a continue-as-new are not processed again.
  */
 export async function syncSource(input: SyncSourceInput): Promise<SyncRun> {
-  const tally: SyncTally = input.tally ?? {
-    ready: 0,
-    chunksEmbedded: 0,
-    chunksReused: 0,
-    busy: 0,
-    failed: [],
-    gone: [],
-  };
+  const tally: SyncTally = input.tally
+    ? // A tally carried over from a run before failedCount existed counted its kept details.
+      { ...input.tally, failedCount: input.tally.failedCount ?? input.tally.failed.length }
+    : { ready: 0, chunksEmbedded: 0, chunksReused: 0, busy: 0, failedCount: 0, failed: [], gone: [] };
   try {
     const plan = input.plan ?? (await planning.planSync({ runId: input.runId }));
     let offset = input.offset ?? 0;
@@ -103,9 +99,12 @@ async function ingestPage(documentId: string, tally: SyncTally): Promise<void> {
     const { code, message } = describeFailure(error.cause);
     if (code === NOTION_UNAUTHORIZED)
       throw ApplicationFailure.create({ nonRetryable: true, type: code, message });
-    const list = code === SOURCE_ITEM_GONE ? tally.gone : tally.failed;
-    if (code === SOURCE_ITEM_GONE || list.length < FAILURE_DETAILS_KEPT)
-      list.push({ documentId, reason: message });
+    if (code === SOURCE_ITEM_GONE) {
+      tally.gone.push({ documentId, reason: message });
+      return;
+    }
+    tally.failedCount++;
+    if (tally.failed.length < FAILURE_DETAILS_KEPT) tally.failed.push({ documentId, reason: message });
   }
 }
 
