@@ -10,7 +10,7 @@ import { createSyncActivities, type SyncTally } from './notion-sync.activities';
 const source = { id: 's1', projectId: 'p1', type: SourceType.FOLDER } as Source;
 
 /** Activities over a catalog holding one run; `updates` collects what was written to it. */
-function activitiesWithRun() {
+function activitiesWithRun(concurrency?: number) {
   let run: SyncRun = { ...newSyncRun(source, SyncMode.FULL), id: 'r1' };
   const updates: Partial<SyncRun>[] = [];
   const catalog = {
@@ -22,17 +22,23 @@ function activitiesWithRun() {
     requireSource: async () => source,
     updateSource: async () => undefined,
     getDocument: async () => undefined,
+    requireActiveSource: async () => ({}),
+    listSourceDocuments: async () => [],
   } as unknown as Catalog;
   const blobs = {
     putJson: async () => undefined,
     deletePrefix: async () => undefined,
   } as unknown as BlobStore;
+  const folders = {
+    list: async () => ({ format: 'plain', items: [], skipped: [], warnings: [] }),
+  } as unknown as FolderSources;
   const activities = createSyncActivities({
     catalog,
     blobs,
     chunkIndex: {} as ChunkIndex,
     notion: {} as NotionSources,
-    folders: {} as FolderSources,
+    folders,
+    concurrency,
   });
   return { activities, updates };
 }
@@ -55,5 +61,13 @@ describe('sync activities', () => {
     expect(updates.at(-1)?.progress).toMatchObject({ pagesIngested: 7, pagesFailed: 250 });
     const finished = await activities.finishSync({ runId: 'r1', tally });
     expect(finished.progress).toMatchObject({ pagesIngested: 7, pagesFailed: 250, chunksEmbedded: 30 });
+  });
+
+  it("hand the worker's sync concurrency to the workflow with the plan", async () => {
+    expect(await activitiesWithRun(12).activities.planSync({ runId: 'r1' })).toMatchObject({
+      changedCount: 0,
+      concurrency: 12,
+    });
+    expect((await activitiesWithRun().activities.planSync({ runId: 'r1' })).concurrency).toBeUndefined();
   });
 });

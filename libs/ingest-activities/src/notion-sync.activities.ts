@@ -33,6 +33,8 @@ export interface SyncPlan {
   changedCount: number;
   /** The newest `last_edited_time` seen: the next watermark if the run succeeds. */
   newestEdit?: string;
+  /** Pages to ingest at once (child workflows in flight): the worker's setting. */
+  concurrency?: number;
 }
 
 /** How the page ingests of a sync ended; kept small (counts, capped lists) for workflow payloads. */
@@ -53,9 +55,12 @@ export interface SyncTally {
 const WATERMARK_OVERLAP_MS = 60_000;
 const MAX_DISCOVERED_PAGES = 50_000;
 
-/** Activities of a source sync: plan (discover and diff), hand out batches, finish or fail. */
-export function createSyncActivities(deps: SyncDependencies) {
-  const { catalog, blobs, notion } = deps;
+/**
+ * Activities of a source sync: plan (discover and diff), hand out batches, finish or fail.
+ * `concurrency`, handed to the workflow with the plan, is how many pages it ingests at once.
+ */
+export function createSyncActivities(deps: SyncDependencies & { concurrency?: number }) {
+  const { catalog, blobs, notion, concurrency } = deps;
 
   return {
     /**
@@ -67,7 +72,8 @@ export function createSyncActivities(deps: SyncDependencies) {
       const run = await requireRun(catalog, input.runId);
       await assertWritable(catalog, { projectId: run.projectId, sourceId: run.sourceId });
       const source = await catalog.requireSource(run.sourceId);
-      if (source.type === SourceType.FOLDER) return planFolderSync(deps, run, source);
+      if (source.type === SourceType.FOLDER)
+        return { ...(await planFolderSync(deps, run, source)), concurrency };
       const counter: RequestCounter = { requests: 0 };
       const reader = new NotionReader(notion.client(source, counter));
       const skipped: SyncRun['skipped'] = [];
@@ -133,7 +139,7 @@ export function createSyncActivities(deps: SyncDependencies) {
         },
         skipped,
       });
-      return { changedKey, changedCount: changed.length, newestEdit };
+      return { changedKey, changedCount: changed.length, newestEdit, concurrency };
     },
 
     /** For a scheduled sync: a new INCREMENTAL run record, unless the source is gone or needs a token. */
