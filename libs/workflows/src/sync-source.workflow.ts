@@ -1,6 +1,7 @@
 import {
   ApplicationFailure,
   ChildWorkflowFailure,
+  ContinueAsNew,
   continueAsNew,
   executeChild,
   isCancellation,
@@ -73,7 +74,8 @@ export async function syncSource(input: SyncSourceInput): Promise<SyncRun> {
     }
     return await bookkeeping.finishSync({ runId: input.runId, tally, newestEdit: plan.newestEdit });
   } catch (error) {
-    if (isCancellation(error)) throw error;
+    // Continuing as new is thrown too: it is how this execution ends, not a failure of the run.
+    if (isCancellation(error) || error instanceof ContinueAsNew) throw error;
     const { code, message } = describeFailure(error);
     await bookkeeping.failSync({ runId: input.runId, code, message });
     throw ApplicationFailure.create({ nonRetryable: true, type: code, message });
