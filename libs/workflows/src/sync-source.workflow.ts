@@ -65,7 +65,8 @@ export async function syncSource(input: SyncSourceInput): Promise<SyncRun> {
   try {
     const plan = input.plan ?? (await planning.planSync({ runId: input.runId }));
     const from = input.offset ?? 0;
-    const to = Math.min(plan.changedCount, from + (input.pagesPerExecution ?? PAGES_PER_EXECUTION));
+    const pagesPerExecution = Math.max(1, input.pagesPerExecution ?? PAGES_PER_EXECUTION);
+    const to = Math.min(plan.changedCount, from + pagesPerExecution);
     const progress = new ProgressRecorder(input.runId, tally);
     await ingestPages(plan, from, to, tally, progress);
     if (to < plan.changedCount) {
