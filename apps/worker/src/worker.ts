@@ -67,7 +67,11 @@ export async function createWorker(
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
   const activities = {
     ...ingest,
-    ...createSyncActivities(syncDeps),
+    // Pages a sync ingests at once: by default as many as the worker runs activities.
+    ...createSyncActivities({
+      ...syncDeps,
+      concurrency: config.worker.syncConcurrency ?? Math.min(64, config.worker.maxConcurrentActivities),
+    }),
     ...createWebhookActivities(syncDeps),
     ...createDeletionActivities({
       catalog,

@@ -71,3 +71,15 @@ describe('maskSecret', () => {
     expect(maskSecret(undefined)).toBe('(unset)');
   });
 });
+
+describe('worker sync concurrency', () => {
+  it('is unset by default (the worker falls back to its activity slots) and bounded to 1–64', () => {
+    expect(loadConfig(workerConfigSchema, {}).worker.syncConcurrency).toBeUndefined();
+    expect(loadConfig(workerConfigSchema, { TROVE_SYNC_CONCURRENCY: '16' }).worker.syncConcurrency).toBe(16);
+    for (const bad of ['0', '65', '2.5', 'many']) {
+      expect(() => loadConfig(workerConfigSchema, { TROVE_SYNC_CONCURRENCY: bad })).toThrow(
+        /worker\.syncConcurrency/,
+      );
+    }
+  });
+});

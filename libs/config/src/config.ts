@@ -190,6 +190,8 @@ export const workerConfigSchema = z.object({
   deletion: deletionSchema.optional(),
   worker: z.object({
     maxConcurrentActivities: positiveInt.default(4),
+    /** Pages a sync ingests at once (child workflows in flight); unset: maxConcurrentActivities. */
+    syncConcurrency: positiveInt.max(64).optional(),
   }),
 });
 
@@ -274,7 +276,10 @@ function fromEnv(env: Env) {
       overlapTokens: v('TROVE_CHUNK_OVERLAP_TOKENS'),
       minTokens: v('TROVE_CHUNK_MIN_TOKENS'),
     },
-    worker: { maxConcurrentActivities: v('TROVE_WORKER_MAX_CONCURRENT_ACTIVITIES') },
+    worker: {
+      maxConcurrentActivities: v('TROVE_WORKER_MAX_CONCURRENT_ACTIVITIES'),
+      syncConcurrency: v('TROVE_SYNC_CONCURRENCY'),
+    },
     deletion: { cancelGraceMs: v('TROVE_DELETION_CANCEL_GRACE_MS') },
     // Search limits (issue 8)
     search: {

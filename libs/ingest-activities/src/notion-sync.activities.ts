@@ -33,6 +33,8 @@ export interface SyncPlan {
   changedCount: number;
   /** The newest `last_edited_time` seen: the next watermark if the run succeeds. */
   newestEdit?: string;
+  /** Pages to ingest at once (child workflows in flight): the worker's setting. */
+  concurrency?: number;
 }
 
 /** How the page ingests of a sync ended; kept small (counts, capped lists) for workflow payloads. */
@@ -42,6 +44,8 @@ export interface SyncTally {
   chunksReused: number;
   /** Ids whose ingest was already running (e.g. started by a webhook): left to that run. */
   busy: number;
+  /** Every failed page, counted; `failed` keeps the details of the first few only. */
+  failedCount: number;
   failed: { documentId: string; reason: string }[];
   /** Pages that vanished between discovery and fetch (unshared, deleted, trashed). */
   gone: { documentId: string; reason: string }[];
@@ -51,9 +55,12 @@ export interface SyncTally {
 const WATERMARK_OVERLAP_MS = 60_000;
 const PROGRESS_INTERVAL_MS = 2_000;
 
-/** Activities of a source sync: plan (discover and diff), hand out batches, finish or fail. */
-export function createSyncActivities(deps: SyncDependencies) {
-  const { catalog, blobs, notion } = deps;
+/**
+ * Activities of a source sync: plan (discover and diff), hand out batches, finish or fail.
+ * `concurrency`, handed to the workflow with the plan, is how many pages it ingests at once.
+ */
+export function createSyncActivities(deps: SyncDependencies & { concurrency?: number }) {
+  const { catalog, blobs, notion, concurrency } = deps;
 
   return {
     /**
@@ -65,7 +72,8 @@ export function createSyncActivities(deps: SyncDependencies) {
       const run = await requireRun(catalog, input.runId);
       await assertWritable(catalog, { projectId: run.projectId, sourceId: run.sourceId });
       const source = await catalog.requireSource(run.sourceId);
-      if (source.type === SourceType.FOLDER) return planFolderSync(deps, run, source);
+      if (source.type === SourceType.FOLDER)
+        return { ...(await planFolderSync(deps, run, source)), concurrency };
       const counter: RequestCounter = { requests: 0 };
       const reader = new NotionReader(notion.client(source, counter));
       const skipped: SyncRun['skipped'] = [];
@@ -130,7 +138,7 @@ export function createSyncActivities(deps: SyncDependencies) {
         },
         skipped,
       });
-      return { changedKey, changedCount: changed.length, newestEdit };
+      return { changedKey, changedCount: changed.length, newestEdit, concurrency };
     },
 
     /** For a scheduled sync: a new INCREMENTAL run record, unless the source is gone or needs a token. */
@@ -163,7 +171,7 @@ export function createSyncActivities(deps: SyncDependencies) {
         progress: {
           ...run.progress,
           pagesIngested: input.tally.ready,
-          pagesFailed: input.tally.failed.length,
+          pagesFailed: input.tally.failedCount,
           chunksEmbedded: input.tally.chunksEmbedded,
           chunksReused: input.tally.chunksReused,
         },
@@ -189,7 +197,7 @@ export function createSyncActivities(deps: SyncDependencies) {
         pagesIngested: input.tally.ready,
         chunksEmbedded: input.tally.chunksEmbedded,
         chunksReused: input.tally.chunksReused,
-        pagesFailed: input.tally.failed.length,
+        pagesFailed: input.tally.failedCount,
         pagesDeleted: run.progress.pagesDeleted + gone,
         pagesSkipped: skipped.length,
       };

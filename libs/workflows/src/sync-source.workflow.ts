@@ -1,6 +1,7 @@
 import {
   ApplicationFailure,
   ChildWorkflowFailure,
+  ContinueAsNew,
   continueAsNew,
   executeChild,
   isCancellation,
@@ -12,10 +13,15 @@ import { ingestWorkflowId, syncWorkflowId } from '@trove/domain';
 import type { SyncActivities, SyncPlan, SyncTally } from '@trove/ingest-activities';
 import { AWAIT_STOP, describeFailure, ingestDocument } from './ingest-document.workflow';
 
-/** Pages ingested at once (child workflows); the Notion pacing limits the rate further. */
-const CONCURRENT_PAGES = 4;
+/** Pages ingested at once (child workflows in flight) when the plan does not say. */
+const DEFAULT_CONCURRENT_PAGES = 4;
 /** Continue as new after this many pages, far below Temporal's event-history limits. */
 const PAGES_PER_EXECUTION = 400;
+/** Plan ids read per activity: a few reads per execution, small payloads. */
+const PLAN_IDS_PER_READ = 200;
+/** Live progress is written when this much workflow time or this many pages passed since the last write. */
+const PROGRESS_INTERVAL_MS = 5_000;
+const PROGRESS_EVERY_PAGES = 100;
 const FAILURE_DETAILS_KEPT = 200;
 // Failure types of the ingest activities (kept as literals: workflow code imports no activity code).
 const SOURCE_ITEM_GONE = 'SOURCE_ITEM_GONE';
@@ -41,46 +47,162 @@ export interface SyncSourceInput {
   plan?: SyncPlan;
   offset?: number;
   tally?: SyncTally;
+  /** Pages per execution before continuing as new (400; tests use fewer). */
+  pagesPerExecution?: number;
 }
 
 /**
  * One sync run of a source: plan (discover, diff, delete what vanished) → ingest each changed
- * page as its own child workflow, a few at a time → finish (watermark, counts). Pages already
- * ingested before a crash or a continue-as-new are not processed again.
+ * page as its own child workflow, keeping `plan.concurrency` of them in flight → finish
+ * (watermark, counts). Each execution ingests the next `pagesPerExecution` pages of the plan and
+ * waits for all of them before continuing as new, so no page is processed twice or skipped.
  */
 export async function syncSource(input: SyncSourceInput): Promise<SyncRun> {
-  const tally: SyncTally = input.tally ?? {
-    ready: 0,
-    chunksEmbedded: 0,
-    chunksReused: 0,
-    busy: 0,
-    failed: [],
-    gone: [],
-  };
+  const tally: SyncTally = input.tally
+    ? // A tally carried over from a run before failedCount existed counted its kept details.
+      { ...input.tally, failedCount: input.tally.failedCount ?? input.tally.failed.length }
+    : { ready: 0, chunksEmbedded: 0, chunksReused: 0, busy: 0, failedCount: 0, failed: [], gone: [] };
   try {
     const plan = input.plan ?? (await planning.planSync({ runId: input.runId }));
-    let offset = input.offset ?? 0;
-    let processed = 0;
-    while (offset < plan.changedCount) {
-      if (processed >= PAGES_PER_EXECUTION) {
-        return await continueAsNew<typeof syncSource>({ runId: input.runId, plan, offset, tally });
-      }
-      const ids = await bookkeeping.readPlanBatch({
-        changedKey: plan.changedKey,
-        offset,
-        limit: CONCURRENT_PAGES,
+    const from = input.offset ?? 0;
+    const pagesPerExecution = Math.max(1, input.pagesPerExecution ?? PAGES_PER_EXECUTION);
+    const to = Math.min(plan.changedCount, from + pagesPerExecution);
+    const progress = new ProgressRecorder(input.runId, tally);
+    await ingestPages(plan, from, to, tally, progress);
+    if (to < plan.changedCount) {
+      await progress.flush();
+      return await continueAsNew<typeof syncSource>({
+        runId: input.runId,
+        plan,
+        offset: to,
+        tally,
+        pagesPerExecution: input.pagesPerExecution,
       });
-      await Promise.all(ids.map((documentId) => ingestPage(documentId, tally)));
-      offset += ids.length;
-      processed += ids.length;
-      await bookkeeping.recordProgress({ runId: input.runId, tally });
     }
     return await bookkeeping.finishSync({ runId: input.runId, tally, newestEdit: plan.newestEdit });
   } catch (error) {
-    if (isCancellation(error)) throw error;
+    // Continuing as new is thrown too: it is how this execution ends, not a failure of the run.
+    if (isCancellation(error) || error instanceof ContinueAsNew) throw error;
     const { code, message } = describeFailure(error);
     await bookkeeping.failSync({ runId: input.runId, code, message });
     throw ApplicationFailure.create({ nonRetryable: true, type: code, message });
+  }
+}
+
+/** How one page's ingest ended for the window: it never rejects, so nothing is left unobserved. */
+type Settled = { key: number; ok: true } | { key: number; ok: false; error: unknown };
+
+/**
+ * Ingests the plan's pages `from` (inclusive) to `to` (exclusive) as a sliding window: a new page
+ * starts as soon as one finishes, so a slow page holds one slot, not a whole batch (only reading
+ * the next ids, once per PLAN_IDS_PER_READ pages, holds the window). Returns once every started
+ * page has finished. A failure that ends the run (a rejected token, cancellation, a bookkeeping
+ * fault) stops new starts and is rethrown only after the pages in flight finished: no ingest of
+ * this run outlives it.
+ */
+async function ingestPages(
+  plan: SyncPlan,
+  from: number,
+  to: number,
+  tally: SyncTally,
+  progress: ProgressRecorder,
+): Promise<void> {
+  const window = Math.max(1, plan.concurrency ?? DEFAULT_CONCURRENT_PAGES);
+  const inFlight = new Map<number, Promise<Settled>>();
+  const ready: string[] = [];
+  let read = from;
+  let started = 0;
+  let fatal: { error: unknown } | undefined;
+  for (;;) {
+    try {
+      while (!fatal && inFlight.size < window && (ready.length > 0 || read < to)) {
+        if (ready.length === 0) {
+          const limit = Math.min(PLAN_IDS_PER_READ, to - read);
+          const ids = await bookkeeping.readPlanBatch({ changedKey: plan.changedKey, offset: read, limit });
+          if (ids.length !== limit) {
+            throw ApplicationFailure.create({
+              nonRetryable: true,
+              type: 'SYNC_PLAN_SHORT',
+              message: `the sync plan gave ${ids.length} page ids at offset ${read}, ${limit} expected`,
+            });
+          }
+          ready.push(...ids);
+          read += ids.length;
+        }
+        const key = started++;
+        inFlight.set(
+          key,
+          ingestPage(ready.shift()!, tally).then(
+            (): Settled => ({ key, ok: true }),
+            (error: unknown): Settled => ({ key, ok: false, error }),
+          ),
+        );
+      }
+    } catch (error) {
+      fatal ??= { error };
+    }
+    if (inFlight.size === 0) break;
+    const done = await Promise.race(inFlight.values());
+    inFlight.delete(done.key);
+    if (!done.ok) fatal ??= { error: done.error };
+    progress.pageDone();
+    fatal ??= progress.failure;
+  }
+  await progress.idle();
+  fatal ??= progress.failure;
+  if (fatal) throw fatal.error;
+}
+
+/**
+ * Writes live progress now and then, not per page (workflow time: replays decide the same). A
+ * write runs beside the window instead of holding it; one at a time, so they land in order.
+ */
+class ProgressRecorder {
+  /** Set once a write failed (after its retries): the run ends with it. */
+  failure?: { error: unknown };
+  private recordedAt = Date.now();
+  private unrecorded = 0;
+  private writing?: Promise<void>;
+
+  constructor(
+    private readonly runId: string,
+    private readonly tally: SyncTally,
+  ) {}
+
+  /** Counts a finished page; starts a write if one is due and none is under way. */
+  pageDone(): void {
+    this.unrecorded++;
+    const due =
+      this.unrecorded >= PROGRESS_EVERY_PAGES || Date.now() - this.recordedAt >= PROGRESS_INTERVAL_MS;
+    if (due && !this.writing && !this.failure) this.write();
+  }
+
+  /** Waits for the write under way, if any. */
+  async idle(): Promise<void> {
+    await this.writing;
+  }
+
+  /** Writes what was not written yet, and waits for it; throws if a write failed. */
+  async flush(): Promise<void> {
+    await this.idle();
+    if (!this.failure && this.unrecorded > 0) this.write();
+    await this.idle();
+    if (this.failure) throw this.failure.error;
+  }
+
+  private write(): void {
+    this.unrecorded = 0;
+    this.recordedAt = Date.now();
+    // The tally is serialized into the activity's input here, before later pages change it.
+    this.writing = bookkeeping.recordProgress({ runId: this.runId, tally: this.tally }).then(
+      () => {
+        this.writing = undefined;
+      },
+      (error: unknown) => {
+        this.writing = undefined;
+        this.failure = { error };
+      },
+    );
   }
 }
 
@@ -103,9 +225,12 @@ async function ingestPage(documentId: string, tally: SyncTally): Promise<void> {
     const { code, message } = describeFailure(error.cause);
     if (code === NOTION_UNAUTHORIZED)
       throw ApplicationFailure.create({ nonRetryable: true, type: code, message });
-    const list = code === SOURCE_ITEM_GONE ? tally.gone : tally.failed;
-    if (code === SOURCE_ITEM_GONE || list.length < FAILURE_DETAILS_KEPT)
-      list.push({ documentId, reason: message });
+    if (code === SOURCE_ITEM_GONE) {
+      tally.gone.push({ documentId, reason: message });
+      return;
+    }
+    tally.failedCount++;
+    if (tally.failed.length < FAILURE_DETAILS_KEPT) tally.failed.push({ documentId, reason: message });
   }
 }
 

@@ -1,0 +1,326 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApplicationFailure } from '@temporalio/activity';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, Worker } from '@temporalio/worker';
+import { newSyncRun, SYNC_SOURCE_WORKFLOW, SyncMode, SyncRunStatus } from '@trove/domain';
+import type { SyncActivities, SyncTally } from '@trove/ingest-activities';
+import type { syncSource, SyncSourceInput } from '@trove/workflows';
+import { ROOT, TEMPORAL_ADDRESS, uniqueName } from '../../support/services';
+import { type FakePageActivities, INSTANT_FAILURE } from './sync-window.workflows';
+
+// The sync workflow's sliding window and continue-as-new, on the local Temporal server, with the
+// real syncSource and in-memory stand-ins for its activities and for the page pipeline.
+const taskQueue = uniqueName('sync-window');
+let env: TestWorkflowEnvironment;
+let worker: Worker;
+let running: Promise<void>;
+
+/** When one page's ingest ran (its stand-in activity). */
+interface Span {
+  documentId: string;
+  start: number;
+  end?: number;
+}
+
+/** A fake sync run: its plan, and everything the workflow asked of the activities. */
+interface FakeRun {
+  runId: string;
+  ids: string[];
+  concurrency?: number;
+  reads: { offset: number; limit: number }[];
+  progress: SyncTally[];
+  finished?: SyncTally;
+  failure?: { code: string; message: string };
+  spans: Span[];
+}
+
+const runs = new Map<string, FakeRun>();
+const pages = new Map<string, { run: FakeRun; ms: number; fails: boolean }>();
+
+/** A run whose plan has `count` pages; `page(i)` says how long page i takes and whether it fails. */
+function newRun(
+  label: string,
+  count: number,
+  concurrency: number,
+  page: (i: number) => { ms: number; fails?: boolean | 'instantly' },
+): FakeRun {
+  const runId = `${taskQueue}-${label}`;
+  const run: FakeRun = {
+    runId,
+    ids: [],
+    concurrency,
+    reads: [],
+    progress: [],
+    spans: [],
+  };
+  for (let i = 0; i < count; i++) {
+    const { ms, fails = false } = page(i);
+    const documentId = `${runId}-p${i}${fails === 'instantly' ? INSTANT_FAILURE : ''}`;
+    run.ids.push(documentId);
+    pages.set(documentId, { run, ms, fails: Boolean(fails) });
+  }
+  runs.set(runId, run);
+  return run;
+}
+
+function runOf(runId: string): FakeRun {
+  const run = runs.get(runId);
+  if (!run) throw new Error(`unknown run ${runId}`);
+  return run;
+}
+
+const syncActivities: SyncActivities = {
+  async planSync({ runId }) {
+    const run = runOf(runId);
+    return { changedKey: runId, changedCount: run.ids.length, concurrency: run.concurrency };
+  },
+  async readPlanBatch({ changedKey, offset, limit }) {
+    const run = runOf(changedKey);
+    run.reads.push({ offset, limit });
+    return run.ids.slice(offset, offset + limit);
+  },
+  async recordProgress({ runId, tally }) {
+    runOf(runId).progress.push(tally);
+  },
+  async finishSync({ runId, tally }) {
+    runOf(runId).finished = tally;
+    const run = newSyncRun({ id: 'source', projectId: 'project' }, SyncMode.FULL);
+    return { ...run, id: runId, status: SyncRunStatus.COMPLETED };
+  },
+  async failSync({ runId, code, message }) {
+    runOf(runId).failure = { code, message };
+  },
+  createScheduledRun: async () => undefined,
+  cancelRun: async () => undefined,
+};
+
+const pageActivities: FakePageActivities = {
+  async ingestPage({ documentId }) {
+    const page = pages.get(documentId);
+    if (!page) throw new Error(`unknown page ${documentId}`);
+    const span: Span = { documentId, start: Date.now() };
+    page.run.spans.push(span);
+    await new Promise((resolve) => setTimeout(resolve, page.ms));
+    span.end = Date.now();
+    if (page.fails) {
+      throw ApplicationFailure.create({
+        nonRetryable: true,
+        type: 'PARSE_FAILED',
+        message: `${documentId} could not be parsed`,
+      });
+    }
+    return { documentId, chunkCount: 3, reusedEmbeddings: 1 };
+  },
+};
+
+async function sync(run: FakeRun, input: Partial<SyncSourceInput> = {}): Promise<void> {
+  await env.client.workflow.execute<typeof syncSource>(SYNC_SOURCE_WORKFLOW, {
+    taskQueue,
+    workflowId: `sync-${run.runId}`,
+    args: [{ runId: run.runId, ...input }],
+  });
+}
+
+/** Most pages whose ingest (stand-in activity) ran at the same moment. */
+function maxRunning(spans: Span[]): number {
+  const changes = spans
+    .flatMap((s): [number, number][] => [
+      [s.start, 1],
+      [s.end!, -1],
+    ])
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let now = 0;
+  let most = 0;
+  for (const [, delta] of changes) {
+    now += delta;
+    most = Math.max(most, now);
+  }
+  return most;
+}
+
+/** The parts of a history event read here. */
+interface HistoryEvent {
+  workflowExecutionStartedEventAttributes?: { continuedExecutionRunId?: string | null } | null;
+  workflowTaskCompletedEventAttributes?: unknown;
+  startChildWorkflowExecutionInitiatedEventAttributes?: unknown;
+  startChildWorkflowExecutionFailedEventAttributes?: unknown;
+  childWorkflowExecutionCompletedEventAttributes?: unknown;
+  childWorkflowExecutionFailedEventAttributes?: unknown;
+  childWorkflowExecutionCanceledEventAttributes?: unknown;
+  childWorkflowExecutionTimedOutEventAttributes?: unknown;
+  childWorkflowExecutionTerminatedEventAttributes?: unknown;
+  activityTaskScheduledEventAttributes?: unknown;
+  workflowExecutionCompletedEventAttributes?: unknown;
+  workflowExecutionContinuedAsNewEventAttributes?: unknown;
+}
+
+/** The histories of every execution of a workflow, oldest first, following continue-as-new back. */
+async function executions(workflowId: string): Promise<HistoryEvent[][]> {
+  const histories: HistoryEvent[][] = [];
+  let runId: string | undefined = (await env.client.workflow.getHandle(workflowId).describe()).runId;
+  while (runId) {
+    const history = await env.client.workflow.getHandle(workflowId, runId).fetchHistory();
+    const events: HistoryEvent[] = history.events ?? [];
+    histories.unshift(events);
+    runId = events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId ?? undefined;
+  }
+  return histories;
+}
+
+/**
+ * The window as the workflow kept it: after each of its workflow tasks (its commands included),
+ * how many child workflows it had started so far and how many of them were still open. Exact
+ * whatever the machine's load, unlike timings.
+ */
+function windowAfterTasks(events: HistoryEvent[]): { started: number; open: number }[] {
+  const closes = (e: HistoryEvent) =>
+    Boolean(
+      e.childWorkflowExecutionCompletedEventAttributes ||
+      e.childWorkflowExecutionFailedEventAttributes ||
+      e.childWorkflowExecutionCanceledEventAttributes ||
+      e.childWorkflowExecutionTimedOutEventAttributes ||
+      e.childWorkflowExecutionTerminatedEventAttributes ||
+      e.startChildWorkflowExecutionFailedEventAttributes,
+    );
+  const isCommand = (e: HistoryEvent) =>
+    Boolean(
+      e.startChildWorkflowExecutionInitiatedEventAttributes ||
+      e.activityTaskScheduledEventAttributes ||
+      e.workflowExecutionCompletedEventAttributes ||
+      e.workflowExecutionContinuedAsNewEventAttributes,
+    );
+  const after: { started: number; open: number }[] = [];
+  let started = 0;
+  let closed = 0;
+  events.forEach((event, i) => {
+    if (closes(event)) closed++;
+    if (event.startChildWorkflowExecutionInitiatedEventAttributes) started++;
+    if (!event.workflowTaskCompletedEventAttributes) return;
+    let commandsStarted = 0;
+    for (let j = i + 1; j < events.length && isCommand(events[j]); j++) {
+      if (events[j].startChildWorkflowExecutionInitiatedEventAttributes) commandsStarted++;
+    }
+    after.push({ started: started + commandsStarted, open: started + commandsStarted - closed });
+  });
+  return after;
+}
+
+const quietLogger = {
+  log: () => undefined,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: (message: string) => console.error(message),
+};
+
+beforeAll(async () => {
+  env = await TestWorkflowEnvironment.createFromExistingServer({ address: TEMPORAL_ADDRESS });
+  const bundle = await bundleWorkflowCode({
+    workflowsPath: join(ROOT, 'test/integration/workflows/sync-window.workflows.ts'),
+    logger: quietLogger,
+  });
+  worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: bundle,
+    activities: { ...syncActivities, ...pageActivities },
+    maxConcurrentActivityTaskExecutions: 100,
+  });
+  running = worker.run();
+});
+
+afterAll(async () => {
+  worker?.shutdown();
+  await running;
+  await env?.teardown();
+});
+
+describe('syncSource sliding window (real Temporal, stand-in pages)', () => {
+  it('keeps all four slots busy while one page is slow, so the sync takes about as long as that page', async () => {
+    const slowMs = 15_000;
+    const fastMs = 200;
+    const count = 40;
+    const run = newRun('slow', count, 4, (i) => ({ ms: i === 0 ? slowMs : fastMs }));
+    await sync(run);
+
+    expect(run.finished).toMatchObject({ ready: count, failedCount: 0 });
+    expect(run.spans).toHaveLength(count);
+    // After every workflow task, as long as pages were waiting, four children were in flight:
+    // one finishing is replaced at once (batches of four would drop to three, two, one).
+    const [history] = await executions(`sync-${run.runId}`);
+    const window = windowAfterTasks(history).filter((w) => w.started > 0);
+    expect(Math.max(...window.map((w) => w.open))).toBe(4);
+    expect(window.filter((w) => w.started < count).every((w) => w.open === 4)).toBe(true);
+    expect(maxRunning(run.spans)).toBeLessThanOrEqual(4);
+    // The other three slots got through every other page while the slow one ran…
+    const slow = run.spans.find((s) => s.documentId === run.ids[0])!;
+    expect(run.spans.filter((s) => s !== slow && s.end! > slow.end!)).toEqual([]);
+    // …so the pages took about as long as the slow one; batches need at least the slow page
+    // plus one fast page for each of the nine later batches.
+    const firstStart = Math.min(...run.spans.map((s) => s.start));
+    const lastEnd = Math.max(...run.spans.map((s) => s.end!));
+    expect(lastEnd - firstStart).toBeLessThan(slowMs + 9 * fastMs);
+    // Plan ids are read in large pages, not one read per window.
+    expect(run.reads).toEqual([{ offset: 0, limit: count }]);
+  });
+
+  it('across continue-as-new, ingests every page exactly once and carries the tally', async () => {
+    const pagesPerExecution = 10;
+    const failing = new Set([3, 17]);
+    // Uneven durations, so pages finish out of order and some are in flight at each boundary.
+    const run = newRun('continue', 25, 4, (i) => ({ ms: 100 + ((i * 7) % 5) * 150, fails: failing.has(i) }));
+    await sync(run, { pagesPerExecution });
+
+    const runsPerPage = new Map<string, number>();
+    for (const span of run.spans)
+      runsPerPage.set(span.documentId, (runsPerPage.get(span.documentId) ?? 0) + 1);
+    expect([...runsPerPage.keys()].sort()).toEqual([...run.ids].sort()); // none skipped
+    expect([...runsPerPage.values()].every((n) => n === 1)).toBe(true); // none twice
+    expect(run.failure).toBeUndefined();
+    expect(run.finished).toMatchObject({ ready: 23, failedCount: 2 });
+    expect(run.finished!.failed.map((f) => f.documentId).sort()).toEqual([run.ids[3], run.ids[17]].sort());
+
+    // Three executions of 10, 10 and 5 pages, each reading its ids once, each finishing all its
+    // pages before continuing as new (nothing open after its last task).
+    const histories = await executions(`sync-${run.runId}`);
+    const windows = histories.map(windowAfterTasks);
+    expect(windows.map((w) => w.at(-1)!.started)).toEqual([10, 10, 5]);
+    expect(windows.map((w) => w.at(-1)!.open)).toEqual([0, 0, 0]);
+    expect(Math.max(...windows.flat().map((w) => w.open))).toBe(4);
+    expect(
+      histories.slice(0, -1).every((h) => h.at(-1)?.workflowExecutionContinuedAsNewEventAttributes),
+    ).toBe(true);
+    expect(run.reads).toEqual([
+      { offset: 0, limit: 10 },
+      { offset: 10, limit: 10 },
+      { offset: 20, limit: 5 },
+    ]);
+    // Progress is written before each continue-as-new, with the counts so far.
+    const done = run.progress.map((t) => t.ready + t.failedCount);
+    expect(done).toContain(10);
+    expect(done).toContain(20);
+  });
+
+  it('counts failures past the 200 kept details exactly, and writes progress now and then, not per page', async () => {
+    // 220 failing pages and 10 succeeding ones, 16 at a time (the plan's concurrency).
+    const count = 230;
+    const run = newRun('failures', count, 16, (i) => ({ ms: 50, fails: i % 23 !== 0 && 'instantly' }));
+    const started = Date.now();
+    await sync(run);
+    const elapsed = Date.now() - started;
+
+    expect(run.finished).toMatchObject({ ready: 10, failedCount: 220 });
+    expect(run.finished!.failed).toHaveLength(200);
+    expect(run.spans).toHaveLength(10);
+    const [history] = await executions(`sync-${run.runId}`);
+    const window = windowAfterTasks(history);
+    expect(Math.max(...window.map((w) => w.open))).toBe(16);
+    // At most one write per 100 pages or per 5 s of workflow time (per window of 4 it was 58).
+    expect(run.progress.length).toBeLessThanOrEqual(Math.floor(count / 100) + Math.ceil(elapsed / 5_000));
+    const counts = run.progress.map((t) => t.ready + t.failedCount);
+    expect(counts).toEqual([...counts].sort((a, b) => a - b));
+    expect(run.progress.every((t) => t.failed.length === Math.min(200, t.failedCount))).toBe(true);
+  });
+});
