@@ -2,10 +2,11 @@ import type { Catalog } from '@trove/catalog';
 import type { BlobStore, Source, SyncRun } from '@trove/domain';
 import { newSyncRun, SourceType, SyncMode } from '@trove/domain';
 import type { ChunkIndex } from '@trove/search';
+import { MockActivityEnvironment } from '@temporalio/testing';
 import { describe, expect, it } from 'vitest';
 import type { FolderSources } from './folder-source';
 import type { NotionSources } from './notion-source';
-import { createSyncActivities, type SyncTally } from './notion-sync.activities';
+import { createSyncActivities, type SyncPlan, type SyncTally } from './notion-sync.activities';
 
 const source = { id: 's1', projectId: 'p1', type: SourceType.FOLDER } as Source;
 
@@ -23,7 +24,8 @@ function activitiesWithRun(concurrency?: number) {
     updateSource: async () => undefined,
     getDocument: async () => undefined,
     requireActiveSource: async () => ({}),
-    listSourceDocuments: async () => [],
+    sourceItems: async () => [],
+    ensureSourceDocuments: async () => new Map(),
   } as unknown as Catalog;
   const blobs = {
     putJson: async () => undefined,
@@ -35,7 +37,7 @@ function activitiesWithRun(concurrency?: number) {
   const activities = createSyncActivities({
     catalog,
     blobs,
-    chunkIndex: {} as ChunkIndex,
+    chunkIndex: { deleteDocumentsChunks: async () => 0 } as unknown as ChunkIndex,
     notion: {} as NotionSources,
     folders,
     concurrency,
@@ -64,10 +66,9 @@ describe('sync activities', () => {
   });
 
   it("hand the worker's sync concurrency to the workflow with the plan", async () => {
-    expect(await activitiesWithRun(12).activities.planSync({ runId: 'r1' })).toMatchObject({
-      changedCount: 0,
-      concurrency: 12,
-    });
-    expect((await activitiesWithRun().activities.planSync({ runId: 'r1' })).concurrency).toBeUndefined();
+    const plan = (concurrency?: number): Promise<SyncPlan> =>
+      new MockActivityEnvironment().run(activitiesWithRun(concurrency).activities.planSync, { runId: 'r1' });
+    expect(await plan(12)).toMatchObject({ changedCount: 0, concurrency: 12 });
+    expect((await plan()).concurrency).toBeUndefined();
   });
 });
