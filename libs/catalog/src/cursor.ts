@@ -44,3 +44,24 @@ export function pageSize(first: number | undefined): number {
   }
   return size;
 }
+
+/**
+ * A page from the `size + 1` rows a keyset query returned (the extra row only says there is a
+ * next page) and the total count.
+ */
+export function toPage<Row extends { id: string }, T>(
+  rows: Row[],
+  count: { count: string | number },
+  size: number,
+  cursorAt: (row: Row) => Date,
+  map: (row: Row) => T,
+): Page<T> {
+  const page = rows.slice(0, size);
+  const last = page.at(-1);
+  return {
+    items: page.map(map),
+    totalCount: Number(count.count),
+    endCursor: last && encodeCursor(cursorAt(last), last.id),
+    hasNextPage: rows.length > size,
+  };
+}

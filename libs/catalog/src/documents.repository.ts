@@ -4,7 +4,7 @@ import type { DocumentStatus as Status, TroveDocument } from '@trove/domain';
 import { DocumentStatus, isTroveId, TroveError, TroveErrorCode } from '@trove/domain';
 import type { CatalogDb } from './database';
 import { pgCode, PgCode, query } from './database-error';
-import { decodeCursor, encodeCursor, pageSize, type Page, type PageRequest } from './cursor';
+import { decodeCursor, pageSize, toPage, type Page, type PageRequest } from './cursor';
 import type { DocumentsTable } from './tables';
 
 export type DocumentChanges = Partial<Omit<TroveDocument, 'id' | 'projectId' | 'error'>> & {
@@ -130,14 +130,7 @@ export class DocumentRepository {
         base.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
       ]),
     );
-    const page = items.slice(0, size);
-    const last = page.at(-1);
-    return {
-      items: page.map(toDocument),
-      totalCount: Number(count.count),
-      endCursor: last && encodeCursor(last.created_at, last.id),
-      hasNextPage: items.length > size,
-    };
+    return toPage(items, count, size, (row) => row.created_at, toDocument);
   }
 
   /** The ids of every document of a project or source (keyset scan, no cap). */

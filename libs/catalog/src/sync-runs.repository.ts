@@ -3,7 +3,7 @@ import type { SyncRun } from '@trove/domain';
 import { isTroveId, SyncMode, SyncRunStatus, TroveError, TroveErrorCode } from '@trove/domain';
 import type { CatalogDb } from './database';
 import { pgCode, PgCode, query } from './database-error';
-import { decodeCursor, encodeCursor, pageSize, type Page, type PageRequest } from './cursor';
+import { decodeCursor, pageSize, toPage, type Page, type PageRequest } from './cursor';
 import type { SyncRunsTable } from './tables';
 
 export type SyncRunChanges = Partial<Omit<SyncRun, 'id' | 'sourceId' | 'projectId'>>;
@@ -62,14 +62,7 @@ export class SyncRunRepository {
         base.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
       ]),
     );
-    const page = items.slice(0, size);
-    const last = page.at(-1);
-    return {
-      items: page.map(toRun),
-      totalCount: Number(count.count),
-      endCursor: last && encodeCursor(last.started_at, last.id),
-      hasNextPage: items.length > size,
-    };
+    return toPage(items, count, size, (row) => row.started_at, toRun);
   }
 
   /** The source's runs still RUNNING. */
