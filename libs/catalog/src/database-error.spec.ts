@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { databaseError } from './database-error';
+
+describe('databaseError', () => {
+  it('an unreachable or restarting PostgreSQL is transient SERVICE_UNAVAILABLE, without the address', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:5432'), { code: 'ECONNREFUSED' });
+    const shutdown = Object.assign(new Error('terminating connection due to administrator command'), {
+      code: '57P01',
+    });
+    for (const cause of [refused, shutdown, new Error('Connection terminated unexpectedly')]) {
+      const error = databaseError(cause, 'reading a document');
+      expect(error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', permanent: false });
+      expect(error.message).toBe('the catalog database is unavailable while reading a document');
+    }
+  });
+
+  it('anything else is INTERNAL and names the action', () => {
+    const error = databaseError(
+      Object.assign(new Error('syntax error'), { code: '42601' }),
+      'listing documents',
+    );
+    expect(error).toMatchObject({ code: 'INTERNAL' });
+    expect(error.message).toContain('listing documents');
+  });
+});
