@@ -72,7 +72,8 @@ export class FolderSources {
     private readonly blobs: BlobStore,
   ) {}
 
-  async list(source: Source): Promise<FolderListing> {
+  /** Every item with its version; `onProgress` hears how many items are listed so far. */
+  async list(source: Source, onProgress: (listed: number) => void = () => undefined): Promise<FolderListing> {
     const { root, format } = await this.open(source);
     switch (format) {
       case FolderFormat.MKDOCS: {
@@ -82,6 +83,7 @@ export class FolderSources {
         for (const page of project.pages) {
           const data = await readFile(page.absolutePath);
           items.push({ externalId: page.sourcePath, version: mkdocsVersion(yml, data, page) });
+          onProgress(items.length);
         }
         return { format, items, skipped: [], warnings: project.warnings };
       }
@@ -96,8 +98,13 @@ export class FolderSources {
       }
       default: {
         const { files, ignored } = await walk(root);
+        let listed = 0;
         const items = await Promise.all(
-          files.map(async (path) => ({ externalId: path, version: hash(await readFile(join(root, path))) })),
+          files.map(async (path) => {
+            const item = { externalId: path, version: hash(await readFile(join(root, path))) };
+            onProgress(++listed);
+            return item;
+          }),
         );
         const warnings = ignored ? [`${ignored} files of unsupported types were ignored`] : [];
         return { format: FolderFormat.FILES, items, skipped: [], warnings };

@@ -82,7 +82,7 @@ export function createSyncActivities(deps: SyncDependencies & { concurrency?: nu
       const progress = throttledProgress(catalog, run, counter);
       const heartbeat = (seen = 0) => {
         Context.current().heartbeat({ requests: counter.requests, seen });
-        progress(seen);
+        progress.report(seen);
       };
 
       const known = new Map((await catalog.sourceItems(source.id)).map((item) => [item.externalId, item]));
@@ -99,6 +99,8 @@ export function createSyncActivities(deps: SyncDependencies & { concurrency?: nu
             : await discoverAll(reader, source, skipped, heartbeat);
       } catch (error) {
         throw notionFailure(error, 'the Notion workspace');
+      } finally {
+        await progress.settle();
       }
       await catalog.updateRun(run.id, {
         progress: { ...run.progress, pagesSeen: found.size, apiCalls: counter.requests },
@@ -242,14 +244,21 @@ export type SyncActivities = ReturnType<typeof createSyncActivities>;
  */
 async function planFolderSync(deps: SyncDependencies, run: SyncRun, source: Source): Promise<SyncPlan> {
   const { catalog, blobs, folders } = deps;
+  // Reading and hashing a large folder takes a while: heartbeat, and show the files seen so far.
+  const progress = throttledProgress(catalog, run, { requests: 0 });
   let listing;
   try {
-    listing = await folders.list(source);
+    listing = await folders.list(source, (listed) => {
+      Context.current().heartbeat({ listed });
+      progress.report(listed);
+    });
   } catch (error) {
     if (isTroveError(error) && error.permanent) {
       throw ApplicationFailure.create({ nonRetryable: true, type: error.code, message: error.message });
     }
     throw error;
+  } finally {
+    await progress.settle();
   }
   await catalog.updateRun(run.id, { progress: { ...run.progress, pagesSeen: listing.items.length } });
   Context.current().heartbeat({ listed: listing.items.length });
@@ -312,18 +321,32 @@ function newItem(source: Source, externalId: string): NewSourceItem {
     : { externalId, fileName: externalId, mediaType: 'application/octet-stream' };
 }
 
-/** Writes the pages seen so far to the run, at most every two seconds. */
-function throttledProgress(catalog: Catalog, run: SyncRun, counter: RequestCounter): (seen: number) => void {
-  let last = Date.now();
-  let writing = false;
-  return (seen) => {
-    if (writing || seen === 0 || Date.now() - last < PROGRESS_INTERVAL_MS) return;
-    last = Date.now();
-    writing = true;
-    void catalog
-      .updateRun(run.id, { progress: { ...run.progress, pagesSeen: seen, apiCalls: counter.requests } })
-      .catch(() => undefined) // progress is best effort; the plan's own writes are not
-      .finally(() => (writing = false));
+/**
+ * Writes the pages seen so far to the run: at once for the first, then at most every two seconds.
+ * `settle` stops the writes and waits for one under way, so it cannot land after (and undo) the
+ * plan's own final counts.
+ */
+function throttledProgress(
+  catalog: Catalog,
+  run: SyncRun,
+  counter: RequestCounter,
+): { report(seen: number): void; settle(): Promise<void> } {
+  let last = 0;
+  let settled = false;
+  let writing: Promise<void> | undefined;
+  return {
+    report(seen) {
+      if (settled || writing || seen === 0 || Date.now() - last < PROGRESS_INTERVAL_MS) return;
+      last = Date.now();
+      writing = catalog
+        .updateRun(run.id, { progress: { ...run.progress, pagesSeen: seen, apiCalls: counter.requests } })
+        .catch(() => undefined) // progress is best effort; the plan's own writes are not
+        .finally(() => (writing = undefined));
+    },
+    async settle() {
+      settled = true;
+      await writing;
+    },
   };
 }
 
