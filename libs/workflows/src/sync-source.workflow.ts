@@ -20,7 +20,7 @@ const PAGES_PER_EXECUTION = 400;
 /** Plan ids read per activity: a few reads per execution, small payloads. */
 const PLAN_IDS_PER_READ = 200;
 /** Live progress is written when this much workflow time or this many pages passed since the last write. */
-const PROGRESS_INTERVAL_MS = 5_000;
+const PROGRESS_INTERVAL_MS = 2_000;
 const PROGRESS_EVERY_PAGES = 100;
 const FAILURE_DETAILS_KEPT = 200;
 // Failure types of the ingest activities (kept as literals: workflow code imports no activity code).
@@ -160,7 +160,8 @@ async function ingestPages(
 class ProgressRecorder {
   /** Set once a write failed (after its retries): the run ends with it. */
   failure?: { error: unknown };
-  private recordedAt = Date.now();
+  /** Zero: the first finished page is written at once, so a watcher sees the run move. */
+  private recordedAt = 0;
   private unrecorded = 0;
   private writing?: Promise<void>;
 

@@ -317,8 +317,9 @@ describe('syncSource sliding window (real Temporal, stand-in pages)', () => {
     const [history] = await executions(`sync-${run.runId}`);
     const window = windowAfterTasks(history);
     expect(Math.max(...window.map((w) => w.open))).toBe(16);
-    // At most one write per 100 pages or per 5 s of workflow time (per window of 4 it was 58).
-    expect(run.progress.length).toBeLessThanOrEqual(Math.floor(count / 100) + Math.ceil(elapsed / 5_000));
+    // The first page at once, then at most one write per 100 pages or per 2 s of workflow time
+    // (per window of 4 it was 58).
+    expect(run.progress.length).toBeLessThanOrEqual(1 + Math.floor(count / 100) + Math.ceil(elapsed / 2_000));
     const counts = run.progress.map((t) => t.ready + t.failedCount);
     expect(counts).toEqual([...counts].sort((a, b) => a - b));
     expect(run.progress.every((t) => t.failed.length === Math.min(200, t.failedCount))).toBe(true);
