@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdtempSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -96,6 +96,18 @@ export class TroveStack {
         if (this.api!.exitCode !== null) throw new Error(`the api exited; logs in ${this.logDir}`);
         const response = await fetch(`${this.url}/readyz`);
         if (response.status !== 200) throw new Error(`readyz ${response.status}`);
+      },
+      { timeoutMs: 90_000 },
+    );
+    // The worker too: its start-up (catalog migration, workflow bundle, first embedder ping) must
+    // not overlap what a test measures.
+    await expectEventually(
+      async () => {
+        if (this.worker!.exitCode !== null) throw new Error(`the worker exited; logs in ${this.logDir}`);
+        if (
+          !readFileSync(join(this.logDir, 'worker.log'), 'utf8').includes('[trove-worker] polling task queue')
+        )
+          throw new Error('the worker is not polling yet');
       },
       { timeoutMs: 90_000 },
     );

@@ -64,6 +64,9 @@ const IGNORED_DIRECTORIES = new Set(['node_modules', '__pycache__', 'site']);
  * nav order with their site URLs), one combined Markdown file split at its top-level headings,
  * or any folder of supported files.
  */
+/** Files read at once while listing a folder. */
+const READ_CONCURRENCY = 64;
+
 export class FolderSources {
   private readonly projects = new Map<string, { at: number; project: MkDocsProject }>();
 
@@ -98,14 +101,18 @@ export class FolderSources {
       }
       default: {
         const { files, ignored } = await walk(root);
-        let listed = 0;
-        const items = await Promise.all(
-          files.map(async (path) => {
-            const item = { externalId: path, version: hash(await readFile(join(root, path))) };
-            onProgress(++listed);
-            return item;
-          }),
-        );
+        // A few dozen files at a time: a folder of 100,000 must not open them all at once.
+        const items: FolderItem[] = [];
+        for (let i = 0; i < files.length; i += READ_CONCURRENCY) {
+          items.push(
+            ...(await Promise.all(
+              files
+                .slice(i, i + READ_CONCURRENCY)
+                .map(async (path) => ({ externalId: path, version: hash(await readFile(join(root, path))) })),
+            )),
+          );
+          onProgress(items.length);
+        }
         const warnings = ignored ? [`${ignored} files of unsupported types were ignored`] : [];
         return { format: FolderFormat.FILES, items, skipped: [], warnings };
       }
