@@ -4,9 +4,9 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createNotionClient } from '@trove/notion';
-import { defaultWorkspace } from '../test/notion-emulator/default-workspace';
-import { NotionEmulator } from '../test/notion-emulator/emulator';
+import { createNotionClient } from '@trove/connector-notion';
+import { defaultWorkspace } from '@trove/notion-emulator';
+import { NotionEmulator } from '@trove/notion-emulator';
 import { expectEventually } from '../test/support/services';
 import { TroveStack } from '../test/support/stack';
 

@@ -4,7 +4,7 @@
  * quickstart.sh); with NOTION_TOKEN (and NOTION_ROOTS, comma-separated page/database ids or URLs,
  * optional) it syncs a real workspace.
  */
-import { DEFAULT_IDS, DEFAULT_TOKEN } from '../test/notion-emulator/default-workspace';
+import { DEFAULT_IDS, DEFAULT_TOKEN } from '@trove/notion-emulator';
 import { base, gql } from './demo-client';
 
 interface Run {

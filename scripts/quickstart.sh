@@ -35,7 +35,7 @@ stop_app notion-emulator
 if [[ -z "${NOTION_TOKEN:-}" ]]; then
   # No Notion token: a demo workspace served by the bundled Notion API emulator.
   export TROVE_NOTION_API_URL="http://127.0.0.1:${TROVE_NOTION_EMULATOR_PORT:-8787}"
-  start_app notion-emulator test/notion-emulator/cli.ts --port "${TROVE_NOTION_EMULATOR_PORT:-8787}" --rps 3
+  start_app notion-emulator apps/notion-emulator/src/main.ts --port "${TROVE_NOTION_EMULATOR_PORT:-8787}" --rps 3
 fi
 if (exec 3<>"/dev/tcp/127.0.0.1/$TROVE_API_PORT") 2>/dev/null; then
   echo "port $TROVE_API_PORT is already in use by another process; stop it or set TROVE_API_PORT" >&2

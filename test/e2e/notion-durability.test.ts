@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
 import { Client as EsClient } from '@elastic/elasticsearch';
 import { ingestWorkflowId } from '@trove/domain';
-import { defaultWorkspace, DEFAULT_IDS } from '../notion-emulator/default-workspace';
-import { NotionEmulator } from '../notion-emulator/emulator';
+import { defaultWorkspace, DEFAULT_IDS, NotionEmulator } from '@trove/notion-emulator';
 import { ES_URL, expectEventually, TEMPORAL_ADDRESS } from '../support/services';
 import { TroveStack } from '../support/stack';
 

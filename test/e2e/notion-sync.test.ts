@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultWorkspace, DEFAULT_IDS } from '../notion-emulator/default-workspace';
-import { NotionEmulator } from '../notion-emulator/emulator';
+import { defaultWorkspace, DEFAULT_IDS, NotionEmulator } from '@trove/notion-emulator';
 import { expectEventually } from '../support/services';
 import { TroveStack } from '../support/stack';
 
 // Notion's servers cannot be reached from here: the real connector, workflows and API run
-// against the Notion API emulator (test/notion-emulator), which follows the public contract.
+// against the Notion API emulator (apps/notion-emulator), which follows the public contract.
 const emulator = new NotionEmulator(defaultWorkspace(), { requestsPerSecond: Infinity });
 let stack: TroveStack;
 let projectId: string;

@@ -2,8 +2,7 @@ import { createHmac } from 'node:crypto';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
 import { notionWebhookWorkflowId } from '@trove/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultWorkspace, DEFAULT_IDS } from '../notion-emulator/default-workspace';
-import { NotionEmulator } from '../notion-emulator/emulator';
+import { defaultWorkspace, DEFAULT_IDS, NotionEmulator } from '@trove/notion-emulator';
 import { expectEventually, TEMPORAL_ADDRESS } from '../support/services';
 import { TroveStack } from '../support/stack';
 

@@ -11,7 +11,18 @@ export enum TroveErrorCode {
   ProjectDeleting = 'PROJECT_DELETING',
   /** Another project (not being deleted) has the same name, compared case-insensitively. */
   ProjectNameConflict = 'PROJECT_NAME_CONFLICT',
-  NotionUnauthorized = 'NOTION_UNAUTHORIZED',
+  /** The source system rejected the source's token (revoked or wrong): set a new one. */
+  SourceUnauthorized = 'SOURCE_UNAUTHORIZED',
+  /** A source item was deleted, unshared or became forbidden: it is skipped and its document removed. */
+  SourceItemGone = 'SOURCE_ITEM_GONE',
+  /** A sync run record is missing (deleted with its source or project). */
+  SyncRunNotFound = 'SYNC_RUN_NOT_FOUND',
+  /** A sync's plan blob gave fewer ids than it promised (storage lost or changed it). */
+  SyncPlanShort = 'SYNC_PLAN_SHORT',
+  /** A scheduled run that did not run because another sync of the source was running. */
+  Skipped = 'SKIPPED',
+  /** A run recorded but whose workflow could not be started (Temporal unreachable). */
+  NotStarted = 'NOT_STARTED',
   DocumentNameConflict = 'DOCUMENT_NAME_CONFLICT',
   PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
   UnsupportedMediaType = 'UNSUPPORTED_MEDIA_TYPE',

@@ -6,3 +6,4 @@ export * from './model';
 export * from './ports';
 export * from './sync';
 export * from './project-name';
+export * from './source-connector';

@@ -1,4 +1,5 @@
 /** The contract between the API (which starts ingests) and the worker (which runs them). */
+import type { SourceEvent } from './source-connector';
 
 export const INGEST_DOCUMENT_WORKFLOW = 'ingestDocument';
 
@@ -27,14 +28,8 @@ export function syncScheduleId(sourceId: string): string {
 export const NOTION_WEBHOOK_WORKFLOW = 'notionWebhookEvents';
 export const NOTION_EVENTS_SIGNAL = 'notionEvents';
 
-/** A webhook event reduced to what the sync needs. */
-export interface NotionEvent {
-  type: string;
-  entityId: string;
-  entityType: string;
-  timestamp: string;
-  parentId?: string;
-}
+/** A Notion webhook event reduced to what the sync needs. */
+export type NotionEvent = SourceEvent;
 
 /** How the webhook workflow batches events and when it starts a fresh history (set by the api). */
 export interface NotionWebhookTiming {

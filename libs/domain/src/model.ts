@@ -59,10 +59,11 @@ export interface TroveDocument {
   /** Link to the original (the Notion page URL). */
   url?: string;
   breadcrumb?: string[];
-  /** The source's own edit time (Notion `last_edited_time`) of the version indexed or to index. */
-  externalEditedAt?: string;
-  /** Folder sources: a hash of the item's content and placement (nav title, URL) last fetched. */
-  externalVersion?: string;
+  /**
+   * Source items: the item's version last fetched, as its connector defines it (Notion's
+   * `last_edited_time`, a hash of a file's content and placement, a page's ETag).
+   */
+  version?: string;
   /** Pages of the original (PDF). */
   pageCount?: number;
   /** What the parser could not interpret (unresolved macros, skipped parts), from the last ingest. */
@@ -121,11 +122,26 @@ export interface Chunk {
   pageEnd?: number;
   /** EPUB: the chapter of the chunk's first block. */
   chapter?: string;
-  /**
-   * Where a citation of this chunk links to: a Notion block link, a MkDocs page URL with the
-   * anchor, or for uploaded files the API path of the original (`/v1/documents/<id>/original#page=3`).
-   */
+  /** Where a citation of this chunk points; the API renders it to a link. */
+  citation?: Citation;
+  /** Chunks indexed before citations were structured: the link as it was stored. */
   citationUrl?: string;
+}
+
+/**
+ * Where a citation points, as data: the API renders it (an `original` becomes a signed link to
+ * the API's copy of the file, opened at the page or anchor).
+ */
+export interface Citation {
+  /** `original`: an uploaded file, served by the API; `source`: the item in its source system. */
+  kind: 'original' | 'source';
+  documentId: string;
+  /** PDF: the page the chunk starts on. */
+  page?: number;
+  /** An HTML anchor (uploaded HTML) — already part of `url` for source items. */
+  anchor?: string;
+  /** `source`: the link (a Notion block, a site page with its heading anchor). */
+  url?: string;
 }
 
 export interface EmbeddedChunk extends Chunk {
@@ -165,6 +181,8 @@ export enum SourceType {
   NOTION = 'NOTION',
   /** A folder of files on the server, or a `.zip` of one uploaded through the API. */
   FOLDER = 'FOLDER',
+  /** A web site: pages under a base URL, or those a `sitemap.xml` lists. */
+  WEB = 'WEB',
 }
 
 /** How a folder source is read. */
@@ -206,16 +224,19 @@ export interface NotionSourceConfig {
   rootDatabaseIds: string[];
 }
 
-export interface Source {
+/** WEB sources: which pages to read. */
+export interface WebSourceConfig {
+  /** An http(s) base URL (pages under it, found by following links) or a `sitemap.xml` URL. */
+  url: string;
+  /** At most this many pages are read. */
+  maxPages: number;
+}
+
+interface SourceBase {
   id: string;
   projectId: string;
-  type: SourceType;
   name: string;
   status: SourceStatus;
-  /** NOTION sources: what to sync. */
-  notion?: NotionSourceConfig;
-  /** FOLDER sources: where the files are and how to read them. */
-  folder?: FolderSourceConfig;
   /** The integration token, encrypted (AES-256-GCM); never returned by the API. */
   encryptedToken?: string;
   /** A masked form of the token for display, e.g. `ntn_…9x (50 chars)`. */
@@ -235,6 +256,24 @@ export interface Source {
   createdAt: string;
   updatedAt: string;
 }
+
+export interface NotionSource extends SourceBase {
+  type: SourceType.NOTION;
+  notion: NotionSourceConfig;
+}
+
+export interface FolderSource extends SourceBase {
+  type: SourceType.FOLDER;
+  folder: FolderSourceConfig;
+}
+
+export interface WebSource extends SourceBase {
+  type: SourceType.WEB;
+  web: WebSourceConfig;
+}
+
+/** A source of documents; what to read depends on its type. */
+export type Source = NotionSource | FolderSource | WebSource;
 
 export enum SyncMode {
   FULL = 'FULL',

@@ -15,7 +15,7 @@ import { blobPrefixes, DocumentStatus, isTroveError, SourceType, TroveErrorCode 
 import { MEDIA_TYPES } from '@trove/parsing';
 import type { ChunkIndex } from '@trove/search';
 import { createHash } from 'node:crypto';
-import { blockUrl } from '@trove/notion';
+import { blockUrl } from '@trove/connector-notion';
 import { assertWritable, isWritable } from './deletion.activities';
 import type { FolderSources } from './folder-source';
 import type { NotionSources } from './notion-source';

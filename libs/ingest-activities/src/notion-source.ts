@@ -9,7 +9,7 @@ import {
   NotionReader,
   renderPage,
   type RequestCounter,
-} from '@trove/notion';
+} from '@trove/connector-notion';
 import { PARSED_JSON_MEDIA_TYPE } from '@trove/parsing';
 
 /** Failure types a sync reacts to: the item is gone (skip and delete) or the token is rejected. */

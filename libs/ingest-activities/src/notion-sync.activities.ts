@@ -12,7 +12,7 @@ import {
   TroveErrorCode,
   isTroveError,
 } from '@trove/domain';
-import { classifyNotionError, NotionReader, type RequestCounter } from '@trove/notion';
+import { classifyNotionError, NotionReader, type RequestCounter } from '@trove/connector-notion';
 import { PARSED_JSON_MEDIA_TYPE } from '@trove/parsing';
 import type { ChunkIndex } from '@trove/search';
 import { assertWritable } from './deletion.activities';

@@ -26,7 +26,7 @@ import {
   TroveError,
   TroveErrorCode,
 } from '@trove/domain';
-import { normalizeNotionId } from '@trove/notion';
+import { normalizeNotionId } from '@trove/connector-notion';
 import { toConnection } from '../core/connection.model';
 import { BLOBS, CONFIG, TEMPORAL } from '../core/tokens';
 import { checkFolderArchive } from '@trove/parsing';

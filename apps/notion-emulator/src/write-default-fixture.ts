@@ -6,7 +6,7 @@ import { defaultWorkspace } from './default-workspace';
 const target = process.argv[2];
 if (!target) {
   console.error(
-    'usage: node -r @swc-node/register test/notion-emulator/write-default-fixture.ts <output.json>',
+    'usage: node -r @swc-node/register apps/notion-emulator/src/write-default-fixture.ts <output.json>',
   );
   process.exit(2);
 }

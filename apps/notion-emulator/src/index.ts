@@ -1,0 +1,3 @@
+export * from './default-workspace';
+export * from './emulator';
+export * from './workspace';
