@@ -4,13 +4,15 @@ import { Catalog } from '@trove/catalog';
 import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
 import { SecretBox, type WorkerConfig } from '@trove/config';
 import { createEmbeddingProvider } from '@trove/embeddings';
+import { FolderConnector } from '@trove/connector-folder';
+import { NotionConnector } from '@trove/connector-notion';
+import { WebConnector } from '@trove/connector-web';
 import {
   createDeletionActivities,
   createIngestActivities,
   createSyncActivities,
   createWebhookActivities,
-  FolderSources,
-  NotionSources,
+  SourceConnectors,
 } from '@trove/ingest-activities';
 import { ParseSandbox } from '@trove/parsing';
 import { ChunkIndex, createElasticsearchClient } from '@trove/search';
@@ -41,11 +43,12 @@ export async function createWorker(
   }
 
   const blobs = new LocalBlobStore(config.storage.blobDir);
-  const notion = new NotionSources(
-    config.secrets.key ? new SecretBox(config.secrets.key) : undefined,
-    config.notion,
-  );
-  const folders = new FolderSources(config.folders, blobs);
+  // One connector per source type; an incomplete registry refuses to start.
+  const connectors = new SourceConnectors([
+    new NotionConnector(config.secrets.key ? new SecretBox(config.secrets.key) : undefined, config.notion),
+    new FolderConnector(config.folders, blobs),
+    new WebConnector(config.web),
+  ]);
   // Files are parsed in threads with heap and time limits: a hostile file fails only its document.
   const parsers = new ParseSandbox(config.parsing);
   const ingest = createIngestActivities({
@@ -56,10 +59,9 @@ export async function createWorker(
     embedder,
     chunkIndex,
     batchSize: config.embedding.batchSize,
-    notion,
-    folders,
+    connectors,
   });
-  const syncDeps = { catalog, blobs, chunkIndex, notion, folders };
+  const syncDeps = { catalog, blobs, chunkIndex, connectors };
 
   const connection =
     overrides.connection ?? (await NativeConnection.connect({ address: config.temporal.address }));
@@ -77,7 +79,7 @@ export async function createWorker(
       catalog,
       blobs,
       chunkIndex,
-      folders,
+      connectors,
       temporal,
       cancelGraceMs: config.deletion?.cancelGraceMs,
     }),

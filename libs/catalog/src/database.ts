@@ -2,6 +2,7 @@ import { Kysely, Migrator, PostgresDialect, type Migration, type MigrationProvid
 import pg from 'pg';
 import { TroveError, TroveErrorCode } from '@trove/domain';
 import * as catalog0001 from './migrations/0001-catalog';
+import * as itemVersion0002 from './migrations/0002-item-version';
 import type { CatalogTables } from './tables';
 
 export interface DatabaseOptions {
@@ -20,6 +21,7 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 /** Migrations in order; each is applied once per schema. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-catalog': catalog0001,
+  '0002-item-version': itemVersion0002,
 };
 
 class StaticMigrations implements MigrationProvider {

@@ -16,8 +16,7 @@ export interface SourceItem {
   id: string;
   externalId: string;
   status: DocumentStatus;
-  externalEditedAt?: string;
-  externalVersion?: string;
+  version?: string;
 }
 
 export interface NewSourceItem {
@@ -158,7 +157,7 @@ export class DocumentRepository {
     for (;;) {
       let q = this.db
         .selectFrom('documents')
-        .select(['id', 'external_id', 'status', 'external_edited_at', 'external_version'])
+        .select(['id', 'external_id', 'status', 'version'])
         .where('source_id', '=', sourceId)
         .orderBy('external_id')
         .limit(SCAN_BATCH);
@@ -177,7 +176,7 @@ export class DocumentRepository {
       const rows = await query('reading source items', () =>
         this.db
           .selectFrom('documents')
-          .select(['id', 'external_id', 'status', 'external_edited_at', 'external_version'])
+          .select(['id', 'external_id', 'status', 'version'])
           .where('source_id', '=', sourceId)
           .where('external_id', 'in', externalIds.slice(i, i + BATCH))
           .execute(),
@@ -292,8 +291,7 @@ function toRow(document: TroveDocument): Insertable<DocumentsTable> {
     timings: JSON.stringify(document.timings ?? {}),
     url: document.url ?? null,
     breadcrumb: document.breadcrumb ? JSON.stringify(document.breadcrumb) : null,
-    external_edited_at: document.externalEditedAt ?? null,
-    external_version: document.externalVersion ?? null,
+    version: document.version ?? null,
     page_count: document.pageCount ?? null,
     warnings: document.warnings ? JSON.stringify(document.warnings) : null,
     created_at: document.createdAt,
@@ -322,8 +320,7 @@ function toChanges(changes: DocumentChanges): Updateable<DocumentsTable> {
   if (c.timings !== undefined) set.timings = JSON.stringify(c.timings);
   if (c.url !== undefined) set.url = c.url;
   if (c.breadcrumb !== undefined) set.breadcrumb = JSON.stringify(c.breadcrumb);
-  if (c.externalEditedAt !== undefined) set.external_edited_at = c.externalEditedAt;
-  if (c.externalVersion !== undefined) set.external_version = c.externalVersion;
+  if (c.version !== undefined) set.version = c.version;
   if (c.pageCount !== undefined) set.page_count = c.pageCount;
   if (c.warnings !== undefined) set.warnings = JSON.stringify(c.warnings);
   if (c.indexedAt !== undefined) set.indexed_at = c.indexedAt;
@@ -353,8 +350,7 @@ function toDocument(row: Selectable<DocumentsTable>): TroveDocument {
   if (row.external_id !== null) document.externalId = row.external_id;
   if (row.url !== null) document.url = row.url;
   if (row.breadcrumb !== null) document.breadcrumb = row.breadcrumb as string[];
-  if (row.external_edited_at !== null) document.externalEditedAt = row.external_edited_at;
-  if (row.external_version !== null) document.externalVersion = row.external_version;
+  if (row.version !== null) document.version = row.version;
   if (row.page_count !== null) document.pageCount = row.page_count;
   if (row.warnings !== null) document.warnings = row.warnings as string[];
   return document;
@@ -364,14 +360,12 @@ function toSourceItem(row: {
   id: string;
   external_id: string | null;
   status: string;
-  external_edited_at: string | null;
-  external_version: string | null;
+  version: string | null;
 }): SourceItem {
   return {
     id: row.id,
     externalId: row.external_id!,
     status: row.status as DocumentStatus,
-    externalEditedAt: row.external_edited_at ?? undefined,
-    externalVersion: row.external_version ?? undefined,
+    version: row.version ?? undefined,
   };
 }

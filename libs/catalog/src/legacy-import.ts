@@ -1,5 +1,13 @@
 import type { Client as ElasticsearchClient, estypes } from '@elastic/elasticsearch';
-import type { Project, Source, SyncRun, TroveDocument } from '@trove/domain';
+import type {
+  FolderSourceConfig,
+  NotionSourceConfig,
+  Project,
+  Source,
+  SyncRun,
+  TroveDocument,
+} from '@trove/domain';
+import { SourceType } from '@trove/domain';
 import type { Catalog } from './catalog';
 
 const PAGE = 2_000;
@@ -46,17 +54,20 @@ export async function importLegacyCatalog(
   const projectIds = new Set(
     (await catalog.db.selectFrom('projects').select('id').execute()).map((r) => r.id),
   );
-  for await (const source of scan<Source>(es, index('sources'))) {
+  for await (const stored of scan<LegacySource>(es, index('sources'))) {
+    const source = legacySource(stored);
     if (!projectIds.has(source.projectId)) continue;
     await catalog.sources.import(source);
     report.sources++;
   }
   const sourceIds = new Set((await catalog.db.selectFrom('sources').select('id').execute()).map((r) => r.id));
   let batch: TroveDocument[] = [];
-  for await (const document of scan<TroveDocument>(es, index('documents'))) {
-    if (!projectIds.has(document.projectId)) continue;
-    if (document.sourceId && !sourceIds.has(document.sourceId)) continue;
-    batch.push(document);
+  for await (const stored of scan<LegacyDocument>(es, index('documents'))) {
+    if (!projectIds.has(stored.projectId)) continue;
+    if (stored.sourceId && !sourceIds.has(stored.sourceId)) continue;
+    const { externalEditedAt, externalVersion, ...document } = stored;
+    const version = externalVersion ?? externalEditedAt;
+    batch.push(version ? { ...document, version } : document);
     if (batch.length >= PAGE) {
       await catalog.documents.import(batch);
       report.documents += batch.length;
@@ -98,4 +109,23 @@ async function* scan<T>(es: ElasticsearchClient, index: string): AsyncGenerator<
     if (hits.length < PAGE) return;
     after = hits.at(-1)!.sort;
   }
+}
+
+/** Documents stored in Elasticsearch kept the item version in two fields. */
+type LegacyDocument = TroveDocument & { externalEditedAt?: string; externalVersion?: string };
+
+/** Sources stored in Elasticsearch had optional type configs instead of a union. */
+type LegacySource = Omit<Source, 'notion' | 'folder' | 'web'> & {
+  notion?: NotionSourceConfig;
+  folder?: FolderSourceConfig;
+};
+
+function legacySource(stored: LegacySource): Source {
+  const { notion, folder, ...common } = stored;
+  if (stored.type === SourceType.FOLDER) return { ...common, type: SourceType.FOLDER, folder: folder! };
+  return {
+    ...common,
+    type: SourceType.NOTION,
+    notion: notion ?? { everything: true, rootPageIds: [], rootDatabaseIds: [] },
+  };
 }

@@ -1,11 +1,31 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import type { FolderSourceConfig, NotionSourceConfig, Source } from '@trove/domain';
+import type {
+  FolderSourceConfig,
+  NotionSourceConfig,
+  Source,
+  SourceBase,
+  WebSourceConfig,
+} from '@trove/domain';
 import { isTroveId, SourceStatus, SourceType, TroveError, TroveErrorCode } from '@trove/domain';
 import type { CatalogDb } from './database';
 import { pgCode, PgCode, query } from './database-error';
 import type { SourcesTable } from './tables';
 
-export type SourceChanges = { [K in keyof Omit<Source, 'id' | 'projectId'>]?: Source[K] | null };
+type Common = Omit<SourceBase, 'id' | 'projectId'>;
+
+/** Partial update: common fields (`null` clears one) and the configuration of the source's type. */
+export type SourceChanges = { [K in keyof Common]?: Common[K] | null } & {
+  notion?: NotionSourceConfig;
+  folder?: FolderSourceConfig;
+  web?: WebSourceConfig;
+};
+
+/** The type-specific configuration, stored as one JSON value. */
+interface Scope {
+  notion?: NotionSourceConfig;
+  folder?: FolderSourceConfig;
+  web?: WebSourceConfig;
+}
 
 export class SourceRepository {
   constructor(private readonly db: CatalogDb) {}
@@ -63,7 +83,6 @@ export class SourceRepository {
     const set: Updateable<SourcesTable> = { updated_at: new Date().toISOString() };
     const c = changes;
     if (c.name != null) set.name = c.name;
-    if (c.type != null) set.type = c.type;
     if (c.status != null) set.status = c.status;
     if (c.encryptedToken !== undefined) set.encrypted_token = c.encryptedToken;
     if (c.tokenHint !== undefined) set.token_hint = c.tokenHint;
@@ -74,7 +93,7 @@ export class SourceRepository {
     if (c.lastSyncAt !== undefined) set.last_sync_at = c.lastSyncAt;
     if (c.syncIntervalMinutes !== undefined) set.sync_interval_minutes = c.syncIntervalMinutes;
     await query('updating a source', async () => {
-      if (c.notion !== undefined || c.folder !== undefined) {
+      if (c.notion !== undefined || c.folder !== undefined || c.web !== undefined) {
         // The scope is one JSON value: read, merge, write in one transaction.
         await this.db.transaction().execute(async (tx) => {
           const row = await tx
@@ -84,9 +103,10 @@ export class SourceRepository {
             .forUpdate()
             .executeTakeFirst();
           if (!row) return;
-          const scope = { ...row.scope };
-          if (c.notion !== undefined) scope.notion = c.notion ?? undefined;
-          if (c.folder !== undefined) scope.folder = c.folder ?? undefined;
+          const scope = { ...row.scope } as Scope;
+          if (c.notion !== undefined) scope.notion = c.notion;
+          if (c.folder !== undefined) scope.folder = c.folder;
+          if (c.web !== undefined) scope.web = c.web;
           await tx
             .updateTable('sources')
             .set({ ...set, scope: JSON.stringify(scope) })
@@ -113,7 +133,7 @@ function toRow(source: Source): Insertable<SourcesTable> {
     type: source.type,
     name: source.name,
     status: source.status ?? SourceStatus.ACTIVE,
-    scope: JSON.stringify({ notion: source.notion, folder: source.folder }),
+    scope: JSON.stringify(scopeOf(source)),
     encrypted_token: source.encryptedToken ?? null,
     token_hint: source.tokenHint ?? null,
     webhook_token: source.webhookToken ?? null,
@@ -126,27 +146,42 @@ function toRow(source: Source): Insertable<SourcesTable> {
   };
 }
 
+function scopeOf(source: Source): Scope {
+  switch (source.type) {
+    case SourceType.NOTION:
+      return { notion: source.notion };
+    case SourceType.FOLDER:
+      return { folder: source.folder };
+    case SourceType.WEB:
+      return { web: source.web };
+  }
+}
+
 function toSource(row: Selectable<SourcesTable>): Source {
-  const source: Source = {
+  const common: SourceBase = {
     id: row.id,
     projectId: row.project_id,
-    type: row.type as SourceType,
     name: row.name,
     status: row.status as SourceStatus,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
-  const scope = row.scope ?? {};
-  if (scope.notion) source.notion = scope.notion as NotionSourceConfig;
-  if (scope.folder) source.folder = scope.folder as FolderSourceConfig;
-  if (row.encrypted_token !== null) source.encryptedToken = row.encrypted_token;
-  if (row.token_hint !== null) source.tokenHint = row.token_hint;
-  if (row.webhook_token !== null) source.webhookToken = row.webhook_token;
+  if (row.encrypted_token !== null) common.encryptedToken = row.encrypted_token;
+  if (row.token_hint !== null) common.tokenHint = row.token_hint;
+  if (row.webhook_token !== null) common.webhookToken = row.webhook_token;
   if (row.webhook_verification_opened_at !== null) {
-    source.webhookVerificationOpenedAt = row.webhook_verification_opened_at.toISOString();
+    common.webhookVerificationOpenedAt = row.webhook_verification_opened_at.toISOString();
   }
-  if (row.watermark !== null) source.watermark = row.watermark;
-  if (row.last_sync_at !== null) source.lastSyncAt = row.last_sync_at.toISOString();
-  if (row.sync_interval_minutes !== null) source.syncIntervalMinutes = row.sync_interval_minutes;
-  return source;
+  if (row.watermark !== null) common.watermark = row.watermark;
+  if (row.last_sync_at !== null) common.lastSyncAt = row.last_sync_at.toISOString();
+  if (row.sync_interval_minutes !== null) common.syncIntervalMinutes = row.sync_interval_minutes;
+  const scope = (row.scope ?? {}) as Scope;
+  switch (row.type as SourceType) {
+    case SourceType.FOLDER:
+      return { ...common, type: SourceType.FOLDER, folder: scope.folder! };
+    case SourceType.WEB:
+      return { ...common, type: SourceType.WEB, web: scope.web! };
+    default:
+      return { ...common, type: SourceType.NOTION, notion: scope.notion! };
+  }
 }

@@ -21,7 +21,7 @@ export interface SourcesTable {
   name: string;
   status: string;
   /** What to sync: the Notion roots or the folder and how to read it (open-ended per kind). */
-  scope: Json<{ notion?: unknown; folder?: unknown }>;
+  scope: Json<{ notion?: unknown; folder?: unknown; web?: unknown }>;
   encrypted_token: string | null;
   token_hint: string | null;
   webhook_token: string | null;
@@ -53,8 +53,8 @@ export interface DocumentsTable {
   url: string | null;
   breadcrumb: Json<string[] | null> | null;
   /** Kept as the source's own string: syncs compare it for equality. */
-  external_edited_at: string | null;
-  external_version: string | null;
+  /** The item's version last fetched, as its connector defines it. */
+  version: string | null;
   page_count: number | null;
   warnings: Json<string[] | null> | null;
   created_at: Timestamp;

@@ -63,11 +63,3 @@ export const REMOVE_SOURCE_WORKFLOW = 'removeSource';
 export function removeSourceWorkflowId(sourceId: string): string {
   return `remove-source-${sourceId}`;
 }
-
-/** Blob-key layout: every key a document, a source or a sync run writes starts with one of these. */
-export const blobPrefixes = {
-  original: (documentId: string) => `originals/${documentId}`,
-  work: (documentId: string) => `work/${documentId}`,
-  source: (sourceId: string) => `sources/${sourceId}`,
-  syncRun: (runId: string) => `sync/${runId}`,
-};

@@ -232,7 +232,8 @@ export interface WebSourceConfig {
   maxPages: number;
 }
 
-interface SourceBase {
+/** What every source has, whatever its type. */
+export interface SourceBase {
   id: string;
   projectId: string;
   name: string;

@@ -7,7 +7,7 @@ import {
 import type { Catalog } from '@trove/catalog';
 import type { BlobStore, Source } from '@trove/domain';
 import {
-  blobPrefixes,
+  blobKeys,
   ingestWorkflowId,
   isTroveError,
   notionWebhookWorkflowId,
@@ -16,13 +16,14 @@ import {
   TroveErrorCode,
 } from '@trove/domain';
 import type { ChunkIndex } from '@trove/search';
-import type { FolderSources } from './folder-source';
+import type { SourceConnectors } from './source-connectors';
 
 export interface DeletionDependencies {
   catalog: Catalog;
   blobs: BlobStore;
   chunkIndex: ChunkIndex;
-  folders: FolderSources;
+  /** Each forgets what it keeps for a removed source on this machine (unpacked archives). */
+  connectors: SourceConnectors;
   /** Cancels the workflows of what is being deleted and removes schedules. */
   temporal: TemporalClient;
   /** How long a cancelled workflow may take to close before it is terminated. */
@@ -166,16 +167,16 @@ async function purgeFiles(
   documentIds: string[],
   runIds: string[],
 ): Promise<void> {
-  const { blobs, folders } = deps;
+  const { blobs, connectors } = deps;
   for (const [i, id] of documentIds.entries()) {
-    await blobs.deletePrefix(blobPrefixes.original(id));
-    await blobs.deletePrefix(blobPrefixes.work(id));
+    await blobs.deletePrefix(blobKeys.originals(id));
+    await blobs.deletePrefix(blobKeys.work(id));
     if (i % 100 === 0) Context.current().heartbeat({ documentsPurged: i });
   }
-  for (const id of runIds) await blobs.deletePrefix(blobPrefixes.syncRun(id));
+  for (const id of runIds) await blobs.deletePrefix(blobKeys.syncRun(id));
   for (const source of sources) {
-    await blobs.deletePrefix(blobPrefixes.source(source.id));
-    await folders.removeCache(source.id);
+    await blobs.deletePrefix(blobKeys.source(source.id));
+    await connectors.for(source).forget?.(source);
   }
 }
 

@@ -4,21 +4,22 @@ import { Chunker } from '@trove/chunking';
 import type {
   BlobStore,
   Chunk,
+  Citation,
   EmbeddedChunk,
   EmbeddingProvider,
   ParsedDocument,
   ParseInput,
+  Source,
   StageTimings,
   TroveDocument,
 } from '@trove/domain';
-import { blobPrefixes, DocumentStatus, isTroveError, SourceType, TroveErrorCode } from '@trove/domain';
+import { blobKeys, DocumentStatus, SourceType, TroveErrorCode } from '@trove/domain';
 import { MEDIA_TYPES } from '@trove/parsing';
 import type { ChunkIndex } from '@trove/search';
 import { createHash } from 'node:crypto';
-import { blockUrl } from '@trove/connector-notion';
+import { activity as run, withHeartbeats } from './activity-failure';
 import { assertWritable, isWritable } from './deletion.activities';
-import type { FolderSources } from './folder-source';
-import type { NotionSources } from './notion-source';
+import type { SourceConnectors } from './source-connectors';
 
 /** Parses a file: the parse sandbox (threads with limits) in the worker, a registry in tests. */
 export interface DocumentParser {
@@ -35,8 +36,7 @@ export interface IngestDependencies {
   /** Chunks per embedding request, and per blob handed between activities. */
   batchSize: number;
   /** Fetch documents that come from sources. */
-  notion: NotionSources;
-  folders: FolderSources;
+  connectors: SourceConnectors;
 }
 
 export interface FetchedDocument {
@@ -47,8 +47,9 @@ export interface FetchedDocument {
   blobKey: string;
   /** Keys of intermediate blobs live under this prefix, so a changed file never reads stale ones. */
   workPrefix: string;
-  /** For source items: the Notion page id, so chunks can link to their block. */
+  /** For source items: the item's id and link there, and its connector (citations are its to make). */
   externalId?: string;
+  url?: string;
   sourceType?: SourceType;
   ms: number;
 }
@@ -87,7 +88,7 @@ export interface UpsertResult {
  * documents, so workflow payloads stay far below Temporal's 2 MB limit.
  */
 export function createIngestActivities(deps: IngestDependencies) {
-  const { catalog, blobs, parsers, chunker, embedder, chunkIndex, batchSize } = deps;
+  const { catalog, blobs, parsers, chunker, embedder, chunkIndex, batchSize, connectors } = deps;
 
   return {
     /** Loads the document record and its original; marks it INDEXING. */
@@ -109,7 +110,7 @@ export function createIngestActivities(deps: IngestDependencies) {
           await catalog.updateDocument(document.id, changes);
           // Deleted meanwhile: take the stored copy back out rather than leave an orphan.
           if (!(await catalog.getDocument(document.id)) || !(await isWritable(catalog, owner!))) {
-            await blobs.deletePrefix(blobPrefixes.original(document.id));
+            await blobs.deletePrefix(blobKeys.originals(document.id));
             await assertWritable(catalog, owner!);
             document = undefined;
           } else {
@@ -137,8 +138,9 @@ export function createIngestActivities(deps: IngestDependencies) {
           fileName: document.fileName,
           mediaType: document.mediaType,
           blobKey: document.blobKey,
-          workPrefix: `work/${document.id}/${document.contentHash.slice(0, 16)}`,
+          workPrefix: blobKeys.workVersion(document.id, document.contentHash),
           ...(document.externalId ? { externalId: document.externalId } : {}),
+          ...(document.url ? { url: document.url } : {}),
           ...(sourceType ? { sourceType } : {}),
           ms: Date.now() - started,
         };
@@ -153,7 +155,7 @@ export function createIngestActivities(deps: IngestDependencies) {
         const parsed = await withHeartbeats({ parsing: input.fileName }, () =>
           parsers.parse({ fileName: input.fileName, mediaType: input.mediaType, data }, { signal }),
         );
-        const parsedKey = `${input.workPrefix}/parsed.json`;
+        const parsedKey = blobKeys.parsed(input.workPrefix);
         await blobs.putJson(parsedKey, parsed);
         return {
           parsedKey,
@@ -171,10 +173,10 @@ export function createIngestActivities(deps: IngestDependencies) {
         const parsed = await blobs.getJson<ParsedDocument>(input.parsedKey);
         const chunks = chunker
           .chunk(parsed, { documentId: input.fetched.documentId, projectId: input.fetched.projectId })
-          .map((chunk) => ({ ...chunk, citationUrl: citationUrl(input.fetched, parsed, chunk) }));
+          .map((chunk) => ({ ...chunk, citation: citation(connectors, input.fetched, parsed, chunk) }));
         const batchKeys: string[] = [];
         for (let i = 0; i * batchSize < chunks.length; i++) {
-          const key = `${input.fetched.workPrefix}/chunks/${i}.json`;
+          const key = blobKeys.chunkBatch(input.fetched.workPrefix, i);
           await blobs.putJson(key, chunks.slice(i * batchSize, (i + 1) * batchSize));
           batchKeys.push(key);
         }
@@ -210,7 +212,7 @@ export function createIngestActivities(deps: IngestDependencies) {
           ...c,
           embedding: existing.get(c.contentHash)!,
         }));
-        const embeddedKey = input.batchKey.replace('/chunks/', '/embedded/');
+        const embeddedKey = blobKeys.embeddedBatchOf(input.batchKey);
         await blobs.putJson(embeddedKey, embedded);
         return {
           embeddedKey,
@@ -271,7 +273,7 @@ export function createIngestActivities(deps: IngestDependencies) {
           indexedAt: new Date().toISOString(),
         });
         // Scratch blobs of this and any earlier run are no longer needed.
-        await blobs.deletePrefix(`work/${input.documentId}`);
+        await blobs.deletePrefix(blobKeys.work(input.documentId));
       });
     },
 
@@ -284,7 +286,7 @@ export function createIngestActivities(deps: IngestDependencies) {
           chunkCount: 0,
           error: { code: input.code, message: input.message },
         });
-        await blobs.deletePrefix(`work/${input.documentId}`);
+        await blobs.deletePrefix(blobKeys.work(input.documentId));
       });
     },
   };
@@ -297,78 +299,57 @@ const MAX_WARNINGS = 50;
 /** Fetches a source item's current version into blob storage; returns the record's new fields. */
 async function fetchSourceItem(
   deps: IngestDependencies,
-  source: Awaited<ReturnType<Catalog['requireSource']>>,
+  source: Source,
   document: TroveDocument,
 ): Promise<Partial<TroveDocument>> {
-  const externalId = document.externalId!;
-  const item =
-    source.type === SourceType.FOLDER
-      ? await deps.folders.fetch(source, externalId)
-      : { ...(await deps.notion.fetchPage(source, externalId)), version: undefined, fileName: undefined };
+  const item = await deps.connectors.for(source).fetch(source, document.externalId!);
   const contentHash = createHash('sha256').update(item.data).digest('hex');
-  const blobKey = `originals/${document.id}/${contentHash.slice(0, 16)}`;
+  const blobKey = blobKeys.original(document.id, contentHash);
   await deps.blobs.put(blobKey, item.data);
   return {
     blobKey,
     contentHash,
     sizeBytes: item.data.length,
     mediaType: item.mediaType,
+    version: item.version,
     ...(item.fileName ? { fileName: item.fileName } : {}),
     ...(item.title ? { title: item.title } : {}),
     ...(item.url ? { url: item.url } : {}),
-    ...('breadcrumb' in item ? { breadcrumb: item.breadcrumb, externalEditedAt: item.editedAt } : {}),
-    ...(item.version ? { externalVersion: item.version } : {}),
+    ...(item.breadcrumb ? { breadcrumb: item.breadcrumb } : {}),
   };
 }
 
 /**
- * Where a citation of the chunk links: the page's public URL with the heading anchor (MkDocs),
- * the Notion block, or the API's copy of the original opened at the page (PDF) or anchor (HTML).
+ * Where a citation of the chunk points: the page's public URL with the heading anchor (MkDocs,
+ * web pages), the place the connector names (a Notion block), or the API's copy of the original,
+ * opened at the page (PDF) or anchor (HTML). Stored as data; the API renders links.
  */
-function citationUrl(fetched: FetchedDocument, parsed: ParsedDocument, chunk: Chunk): string {
-  if (parsed.url) return chunk.anchor ? `${parsed.url}#${encodeURIComponent(chunk.anchor)}` : parsed.url;
-  if (fetched.sourceType === SourceType.NOTION && fetched.externalId)
-    return blockUrl(fetched.externalId, chunk.anchor);
-  const original = `/v1/documents/${encodeURIComponent(fetched.documentId)}/original`;
-  if (chunk.page) return `${original}#page=${chunk.page}`;
-  if (chunk.anchor && fetched.mediaType === MEDIA_TYPES.html)
-    return `${original}#${encodeURIComponent(chunk.anchor)}`;
-  return original;
+function citation(
+  connectors: SourceConnectors,
+  fetched: FetchedDocument,
+  parsed: ParsedDocument,
+  chunk: Chunk,
+): Citation {
+  const { documentId } = fetched;
+  const anchored = (url: string) => (chunk.anchor ? `${url}#${encodeURIComponent(chunk.anchor)}` : url);
+  if (parsed.url) return { kind: 'source', documentId, url: anchored(parsed.url), ...place(chunk) };
+  if (fetched.sourceType && fetched.externalId) {
+    const connector = connectors.ofType(fetched.sourceType);
+    const url = connector.citationUrl
+      ? connector.citationUrl({ externalId: fetched.externalId, url: fetched.url }, chunk.anchor)
+      : fetched.url && anchored(fetched.url);
+    if (url) return { kind: 'source', documentId, url, ...place(chunk) };
+  }
+  return {
+    kind: 'original',
+    documentId,
+    ...(chunk.page ? { page: chunk.page } : {}),
+    ...(chunk.anchor && fetched.mediaType === MEDIA_TYPES.html ? { anchor: chunk.anchor } : {}),
+  };
 }
 
-/**
- * Heartbeats every few seconds while `work` runs, so a worker crash is noticed within the
- * heartbeat timeout even when one call (a large embedding batch) takes long.
- */
-async function withHeartbeats<T>(details: unknown, work: () => Promise<T>): Promise<T> {
-  const context = Context.current();
-  context.heartbeat(details);
-  const timer = setInterval(() => context.heartbeat(details), HEARTBEAT_EVERY_MS);
-  try {
-    return await work();
-  } finally {
-    clearInterval(timer);
-  }
-}
-
-const HEARTBEAT_EVERY_MS = 5_000;
-
-/** Permanent Trove errors become non-retryable failures; everything else is retried by Temporal. */
-async function run<T>(body: () => Promise<T>): Promise<T> {
-  try {
-    return await body();
-  } catch (error) {
-    if (error instanceof ApplicationFailure) throw error;
-    if (isTroveError(error)) {
-      throw ApplicationFailure.create({
-        nonRetryable: error.permanent,
-        type: error.code,
-        message: error.message,
-        cause: error,
-      });
-    }
-    throw error;
-  }
+function place(chunk: Chunk): Pick<Citation, 'page' | 'anchor'> {
+  return { ...(chunk.page ? { page: chunk.page } : {}), ...(chunk.anchor ? { anchor: chunk.anchor } : {}) };
 }
 
 function dominantLanguage(chunks: Chunk[]): string {

@@ -101,15 +101,8 @@ export async function ingestDocument(input: IngestDocumentInput): Promise<Ingest
   }
 }
 
-/**
- * Failure types raised on purpose, whose messages are written for people: Trove's error codes
- * and the activities' own types (literals: workflow code imports no activity code).
- */
-const KNOWN_FAILURE_TYPES = new Set<string>([
-  ...Object.values(TroveErrorCode),
-  'SOURCE_ITEM_GONE',
-  'SYNC_RUN_NOT_FOUND',
-]);
+/** Failure types raised on purpose, whose messages are written for people: Trove's error codes. */
+const KNOWN_FAILURE_TYPES = new Set<string>(Object.values(TroveErrorCode));
 
 /** What a stored run or document error says about a failure nobody anticipated. */
 export const INTERNAL_FAILURE_MESSAGE = 'an internal error occurred; the worker log has the details';

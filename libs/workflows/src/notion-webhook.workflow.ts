@@ -13,7 +13,7 @@ import {
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { NotionEvent, NotionWebhookTiming } from '@trove/domain';
-import { ingestWorkflowId } from '@trove/domain';
+import { ingestWorkflowId, TroveErrorCode } from '@trove/domain';
 import type { WebhookActivities } from '@trove/ingest-activities';
 import { AWAIT_STOP, describeFailure, ingestDocument } from './ingest-document.workflow';
 
@@ -77,7 +77,7 @@ export async function notionWebhookEvents(
       }
       const events = pending;
       pending = [];
-      const { ingest } = await activities.applyNotionEvents({ sourceId, events });
+      const { ingest } = await activities.applySourceEvents({ sourceId, events });
       backlog = [...new Set([...backlog, ...ingest])];
     }
     // Signals keep adding history while pages ingest: check the limit after every few pages
@@ -103,8 +103,8 @@ async function ingestChangedPage(documentId: string, gone: string[]): Promise<vo
     if (error instanceof WorkflowExecutionAlreadyStartedError) return; // a sync is ingesting it now
     if (!(error instanceof ChildWorkflowFailure)) throw error;
     const { code } = describeFailure(error.cause);
-    if (code === 'SOURCE_ITEM_GONE') gone.push(documentId);
-    else if (code === 'NOTION_UNAUTHORIZED')
+    if (code === TroveErrorCode.SourceItemGone) gone.push(documentId);
+    else if (code === TroveErrorCode.SourceUnauthorized)
       throw ApplicationFailure.create({
         nonRetryable: true,
         type: code,

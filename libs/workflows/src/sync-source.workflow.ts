@@ -9,7 +9,7 @@ import {
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { SyncRun } from '@trove/domain';
-import { ingestWorkflowId, syncWorkflowId } from '@trove/domain';
+import { ingestWorkflowId, syncWorkflowId, TroveErrorCode } from '@trove/domain';
 import type { SyncActivities, SyncPlan, SyncTally } from '@trove/ingest-activities';
 import { AWAIT_STOP, describeFailure, ingestDocument } from './ingest-document.workflow';
 
@@ -23,9 +23,6 @@ const PLAN_IDS_PER_READ = 200;
 const PROGRESS_INTERVAL_MS = 2_000;
 const PROGRESS_EVERY_PAGES = 100;
 const FAILURE_DETAILS_KEPT = 200;
-// Failure types of the ingest activities (kept as literals: workflow code imports no activity code).
-const SOURCE_ITEM_GONE = 'SOURCE_ITEM_GONE';
-const NOTION_UNAUTHORIZED = 'NOTION_UNAUTHORIZED';
 
 const planning = proxyActivities<SyncActivities>({
   cancellationType: AWAIT_STOP,
@@ -79,7 +76,7 @@ export async function syncSource(input: SyncSourceInput): Promise<SyncRun> {
         pagesPerExecution: input.pagesPerExecution,
       });
     }
-    return await bookkeeping.finishSync({ runId: input.runId, tally, newestEdit: plan.newestEdit });
+    return await bookkeeping.finishSync({ runId: input.runId, tally, watermark: plan.watermark });
   } catch (error) {
     // Continuing as new is thrown too: it is how this execution ends, not a failure of the run.
     if (isCancellation(error) || error instanceof ContinueAsNew) throw error;
@@ -122,7 +119,7 @@ async function ingestPages(
           if (ids.length !== limit) {
             throw ApplicationFailure.create({
               nonRetryable: true,
-              type: 'SYNC_PLAN_SHORT',
+              type: TroveErrorCode.SyncPlanShort,
               message: `the sync plan gave ${ids.length} page ids at offset ${read}, ${limit} expected`,
             });
           }
@@ -224,9 +221,9 @@ async function ingestPage(documentId: string, tally: SyncTally): Promise<void> {
     }
     if (!(error instanceof ChildWorkflowFailure)) throw error;
     const { code, message } = describeFailure(error.cause);
-    if (code === NOTION_UNAUTHORIZED)
+    if (code === TroveErrorCode.SourceUnauthorized)
       throw ApplicationFailure.create({ nonRetryable: true, type: code, message });
-    if (code === SOURCE_ITEM_GONE) {
+    if (code === TroveErrorCode.SourceItemGone) {
       tally.gone.push({ documentId, reason: message });
       return;
     }

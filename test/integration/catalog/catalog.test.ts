@@ -30,7 +30,7 @@ const upload = (projectId: string, fileName: string) =>
     blobKey: 'originals/x/y',
   });
 
-async function newSource(projectId: string, overrides: Partial<Source> = {}): Promise<Source> {
+async function newSource(projectId: string, overrides: Record<string, unknown> = {}): Promise<Source> {
   const now = new Date().toISOString();
   return catalog.createSource({
     id: randomUUID(),
@@ -42,7 +42,7 @@ async function newSource(projectId: string, overrides: Partial<Source> = {}): Pr
     createdAt: now,
     updatedAt: now,
     ...overrides,
-  });
+  } as Source);
 }
 
 beforeAll(async () => {
@@ -247,7 +247,7 @@ describe('cascades and webhook event ids', () => {
     });
     await catalog.updateSource(source.id, { watermark: null, name: 'renamed' });
     const read = await catalog.requireSource(source.id);
-    expect(read).toMatchObject({ name: 'renamed', tokenHint: 'ntn_…x', folder: source.folder });
+    expect(read).toMatchObject({ name: 'renamed', tokenHint: 'ntn_…x', folder: { path: '/srv/docs' } });
     expect(read.watermark).toBeUndefined();
   });
 });
@@ -272,7 +272,7 @@ describe('one-time import of a catalog kept in Elasticsearch by older versions',
       timings: { totalMs: 5 },
       createdAt: now,
       updatedAt: now,
-      ...(i < 50 ? { sourceId, externalId: `page-${i}`, externalEditedAt: now } : {}),
+      ...(i < 50 ? { sourceId, externalId: `page-${i}`, version: now } : {}),
     }));
     const index = (suffix: string) => `${legacyName}-${suffix}`;
     const put = async (suffix: string, records: { id: string }[]) => {

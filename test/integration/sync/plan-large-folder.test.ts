@@ -6,9 +6,10 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { Catalog } from '@trove/catalog';
-import type { SyncRun } from '@trove/domain';
+import type { FolderSource, SyncRun } from '@trove/domain';
 import { DocumentStatus, FolderFormat, newSyncRun, SourceStatus, SourceType, SyncMode } from '@trove/domain';
-import { createSyncActivities, FolderSources, NotionSources, type SyncPlan } from '@trove/ingest-activities';
+import { FolderConnector } from '@trove/connector-folder';
+import { createSyncActivities, SourceConnectors, type SyncPlan } from '@trove/ingest-activities';
 import { ChunkIndex, createElasticsearchClient } from '@trove/search';
 import { LocalBlobStore } from '@trove/storage';
 import { DATABASE_URL, dropTestData, ES_URL, schemaName, uniqueName } from '../../support/services';
@@ -44,8 +45,8 @@ async function plan(mode = SyncMode.FULL): Promise<{ run: SyncRun; changed: stri
 
 /** What an ingest would leave: every document READY at the version the plan saw. */
 async function markAllIngested(): Promise<void> {
-  const listing = await new FolderSources({ roots: [root], cacheDir: join(root, '.cache') }, blobs()).list(
-    (await catalog.requireSource(sourceId))!,
+  const listing = await new FolderConnector({ roots: [root], cacheDir: join(root, '.cache') }, blobs()).list(
+    (await catalog.requireSource(sourceId)) as FolderSource,
   );
   const versions = new Map(listing.items.map((item) => [item.externalId, item.version]));
   const items = await catalog.sourceItems(sourceId);
@@ -53,7 +54,7 @@ async function markAllIngested(): Promise<void> {
     for (const item of items) {
       await tx
         .updateTable('documents')
-        .set({ status: DocumentStatus.READY, external_version: versions.get(item.externalId) ?? null })
+        .set({ status: DocumentStatus.READY, version: versions.get(item.externalId) ?? null })
         .where('id', '=', item.id)
         .execute();
     }
@@ -77,8 +78,10 @@ beforeAll(async () => {
     catalog,
     blobs: blobStore,
     chunkIndex,
-    notion: new NotionSources(undefined, { requestsPerSecond: 3 }),
-    folders: new FolderSources({ roots: [root], cacheDir: join(root, '.cache') }, blobStore),
+    connectors: new SourceConnectors(
+      [new FolderConnector({ roots: [root], cacheDir: join(root, '.cache') }, blobStore)],
+      { complete: false },
+    ),
   });
   projectId = (await catalog.createProject(name)).id;
   sourceId = randomUUID();

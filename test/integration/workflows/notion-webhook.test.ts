@@ -14,11 +14,11 @@ let env: TestWorkflowEnvironment;
 let bundle: WorkflowBundleWithSourceMap;
 let worker: Worker;
 let running: Promise<void>;
-/** Every batch applyNotionEvents received, with when, per source. */
+/** Every batch applySourceEvents received, with when, per source. */
 const applied = new Map<string, { at: number; events: NotionEvent[] }[]>();
 
 const activities: WebhookActivities = {
-  async applyNotionEvents({ sourceId, events }) {
+  async applySourceEvents({ sourceId, events }) {
     applied.set(sourceId, [...(applied.get(sourceId) ?? []), { at: Date.now(), events }]);
     await new Promise((resolve) => setTimeout(resolve, 200)); // some work
     return { ingest: [], removed: 0, ignored: events.length, resync: false };

@@ -36,8 +36,17 @@ export function httpStatusFor(code: TroveErrorCode): number {
       return HttpStatus.UNSUPPORTED_MEDIA_TYPE;
     case TroveErrorCode.EmbeddingFailed:
     case TroveErrorCode.IndexFailed:
-    case TroveErrorCode.NotionUnauthorized:
+    case TroveErrorCode.SourceUnauthorized:
       return HttpStatus.BAD_GATEWAY;
+    case TroveErrorCode.SourceItemGone:
+    case TroveErrorCode.SyncRunNotFound:
+      return HttpStatus.NOT_FOUND;
+    case TroveErrorCode.Skipped:
+      return HttpStatus.CONFLICT;
+    case TroveErrorCode.NotStarted:
+      return HttpStatus.SERVICE_UNAVAILABLE;
+    case TroveErrorCode.SyncPlanShort:
+      return HttpStatus.INTERNAL_SERVER_ERROR;
     case TroveErrorCode.ServiceUnavailable:
       return HttpStatus.SERVICE_UNAVAILABLE;
     case TroveErrorCode.Internal:

@@ -11,7 +11,7 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import type { FolderFormat } from '@trove/domain';
+import { SourceType, type FolderFormat } from '@trove/domain';
 import type { StagedFile } from '../uploads/blob-storage.engine';
 import { UploadLimitInterceptor } from '../uploads/upload-limit.interceptor';
 import { SourcesService } from './sources.service';
@@ -52,7 +52,7 @@ export class ArchivesController {
         projectId: source.projectId,
         name: source.name,
         type: source.type,
-        folder: source.folder,
+        ...(source.type === SourceType.FOLDER ? { folder: source.folder } : {}),
       },
       run: { id: run.id, status: run.status, mode: run.mode },
     };

@@ -10,7 +10,7 @@ import { Catalog, encodeCursor, type PageRequest } from '@trove/catalog';
 import { type ApiConfig, maskSecret, SecretBox } from '@trove/config';
 import type { Source, SyncRun } from '@trove/domain';
 import {
-  blobPrefixes,
+  blobKeys,
   FolderFormat,
   newSyncRun,
   REMOVE_SOURCE_WORKFLOW,
@@ -140,23 +140,24 @@ export class SourcesService {
       throw new TroveError(TroveErrorCode.BadRequest, 'an archive is a folder: use AUTO, MKDOCS or FILES');
     }
     const archiveHash = file.sha256;
-    const existing = options.sourceId ? await this.catalog.requireActiveSource(options.sourceId) : undefined;
-    if (existing && (existing.projectId !== projectId || !existing.folder?.archiveBlobKey)) {
+    const found = options.sourceId ? await this.catalog.requireActiveSource(options.sourceId) : undefined;
+    const existing = found?.type === SourceType.FOLDER ? found : undefined;
+    if (found && (found.projectId !== projectId || !existing?.folder.archiveBlobKey)) {
       throw new TroveError(
         TroveErrorCode.BadRequest,
-        `source ${existing.id} is not an archive source of this project`,
+        `source ${found.id} is not an archive source of this project`,
       );
     }
     const id = existing?.id ?? randomUUID();
-    const archiveBlobKey = `${blobPrefixes.source(id)}/archive-${archiveHash.slice(0, 16)}.zip`;
+    const archiveBlobKey = blobKeys.sourceArchive(id, archiveHash);
     await this.blobs.move(file.blobKey, archiveBlobKey);
     const folder = {
-      format: options.format ?? existing?.folder?.format ?? FolderFormat.AUTO,
+      format: options.format ?? existing?.folder.format ?? FolderFormat.AUTO,
       archiveBlobKey,
       archiveHash,
       archiveFileName: file.fileName,
-      ...(options.siteUrl || existing?.folder?.siteUrl
-        ? { siteUrl: checkUrl(options.siteUrl ?? existing!.folder!.siteUrl!) }
+      ...(options.siteUrl || existing?.folder.siteUrl
+        ? { siteUrl: checkUrl(options.siteUrl ?? existing!.folder.siteUrl!) }
         : {}),
     };
     let source: Source;
@@ -243,8 +244,8 @@ export class SourcesService {
     const source = await this.catalog.requireActiveSource(id);
     if (source.status === SourceStatus.NEEDS_TOKEN) {
       throw new TroveError(
-        TroveErrorCode.NotionUnauthorized,
-        "Notion rejected this source's token; set a new one with updateSource",
+        TroveErrorCode.SourceUnauthorized,
+        "the source rejected this source's token; set a new one with updateSource",
       );
     }
     const run = newSyncRun(source, mode);
@@ -257,7 +258,7 @@ export class SourcesService {
         finishedAt: new Date().toISOString(),
         // The client's answer below says why; Temporal's own message is not shown to clients.
         error: {
-          code: 'NOT_STARTED',
+          code: TroveErrorCode.NotStarted,
           message:
             error instanceof WorkflowExecutionAlreadyStartedError
               ? 'a sync of this source is already running'

@@ -3,14 +3,14 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { Catalog } from '@trove/catalog';
 import { type ApiConfig, SecretBox, webhooksSchema } from '@trove/config';
-import { type Source, SourceStatus, SourceType, TroveErrorCode } from '@trove/domain';
+import { type NotionSource, SourceStatus, SourceType, TroveErrorCode } from '@trove/domain';
 import { NotionWebhookService } from './notion-webhook.service';
 
 const KEY = Buffer.alloc(32, 3).toString('base64');
 const TOKEN = 'secret_verification_token_for_tests';
 const box = new SecretBox(KEY);
 
-function source(changes: Partial<Source> = {}): Source {
+function source(changes: Partial<NotionSource> = {}): NotionSource {
   const now = new Date().toISOString();
   return {
     id: 'src-1',
@@ -18,6 +18,7 @@ function source(changes: Partial<Source> = {}): Source {
     type: SourceType.NOTION,
     name: 'wiki',
     status: SourceStatus.ACTIVE,
+    notion: { everything: true, rootPageIds: [], rootDatabaseIds: [] },
     webhookToken: box.encrypt(TOKEN),
     createdAt: now,
     updatedAt: now,
@@ -25,7 +26,7 @@ function source(changes: Partial<Source> = {}): Source {
   };
 }
 
-function setup(current: Source) {
+function setup(current: NotionSource) {
   const seen = new Set<string>();
   const catalog = {
     getSource: vi.fn(async () => current),

@@ -2,9 +2,9 @@ import { mkdir, mkdtemp, readdir, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FolderFormat, SourceStatus, SourceType, type BlobStore, type Source } from '@trove/domain';
+import { FolderFormat, SourceStatus, SourceType, type BlobStore, type FolderSource } from '@trove/domain';
 import { ZipFile } from 'yazl';
-import { FolderSources } from './folder-source';
+import { FolderConnector } from './folder.connector';
 
 // A write that fails halfway through an unpack (a full disk, say) for files named "boom…".
 vi.mock('node:fs/promises', async (importOriginal) => {
@@ -33,7 +33,7 @@ function buildZip(files: { path: string; data: string }[]): Promise<Buffer> {
   });
 }
 
-function archiveSource(hash: string): Source {
+function archiveSource(hash: string): FolderSource {
   return {
     id: SOURCE_ID,
     projectId: 'p1',
@@ -55,7 +55,7 @@ function blobsHolding(data: Buffer): BlobStore {
   return { get: async () => data } as unknown as BlobStore;
 }
 
-describe('FolderSources unpacking an uploaded archive', () => {
+describe('FolderConnector unpacking an uploaded archive', () => {
   let cacheDir: string;
   beforeEach(async () => {
     cacheDir = await mkdtemp(join(tmpdir(), 'folder-cache-'));
@@ -69,7 +69,7 @@ describe('FolderSources unpacking an uploaded archive', () => {
       { path: 'a.md', data: '# A' },
       { path: 'boom.md', data: '# B' },
     ]);
-    const folders = new FolderSources({ roots: [], cacheDir }, blobsHolding(zip));
+    const folders = new FolderConnector({ roots: [], cacheDir }, blobsHolding(zip));
     for (let attempt = 0; attempt < 3; attempt++) {
       await expect(folders.list(archiveSource('a'.repeat(64)))).rejects.toThrow(/ENOSPC/);
     }
@@ -86,7 +86,7 @@ describe('FolderSources unpacking an uploaded archive', () => {
     await utimes(stale, hourAgo, hourAgo);
 
     const zip = await buildZip([{ path: 'a.md', data: '# A' }]);
-    const folders = new FolderSources({ roots: [], cacheDir }, blobsHolding(zip));
+    const folders = new FolderConnector({ roots: [], cacheDir }, blobsHolding(zip));
     const listing = await folders.list(archiveSource('b'.repeat(64)));
     expect(listing.items.map((i) => i.externalId)).toEqual(['a.md']);
     // The young one may be another activity's unpack in progress: it stays.

@@ -1,10 +1,16 @@
-import { ApplicationFailure } from '@temporalio/activity';
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
-import type { BlobStore, Source } from '@trove/domain';
-import { FolderFormat, PermanentDocumentError, TroveErrorCode } from '@trove/domain';
+import type {
+  BlobStore,
+  DiscoverOptions,
+  Discovery,
+  FetchedItem,
+  FolderSource,
+  SourceConnector,
+} from '@trove/domain';
+import { FolderFormat, PermanentDocumentError, SourceType, sourceItemGone, TroveErrorCode } from '@trove/domain';
 import {
   readMkDocsProject,
   renderMkDocsPage,
@@ -20,9 +26,8 @@ import {
   SUPPORTED_EXTENSIONS,
 } from '@trove/parsing';
 import { resolveAllowedPath } from '@trove/storage';
-import { SOURCE_ITEM_GONE } from './notion-source';
 
-export interface FolderSourcesConfig {
+export interface FolderConnectorConfig {
   /** Server-side folders that sources may read (resolved, absolute). */
   roots: string[];
   /** Where uploaded archives are unpacked. */
@@ -44,39 +49,54 @@ export interface FolderListing {
   warnings: string[];
 }
 
-export interface FetchedFolderItem {
-  data: Buffer;
-  mediaType: string;
-  fileName: string;
-  title?: string;
-  url?: string;
-  version: string;
-  warnings: string[];
-}
-
 /** More files than this in one folder source is refused (a wrong path, like `/`). */
 const MAX_FILES = 20_000;
 const IGNORED_DIRECTORIES = new Set(['node_modules', '__pycache__', 'site']);
+
+/** Files read at once while listing a folder. */
+const READ_CONCURRENCY = 64;
 
 /**
  * Reads folder sources: a server-side folder (inside the configured roots) or an uploaded
  * `.zip`, unpacked once per archive version into a cache. Formats: a MkDocs project (pages in
  * nav order with their site URLs), one combined Markdown file split at its top-level headings,
- * or any folder of supported files.
+ * or any folder of supported files. Every listing is complete and cheap (local files), so FULL
+ * and INCREMENTAL syncs are the same: items whose hash changed are re-ingested.
  */
-/** Files read at once while listing a folder. */
-const READ_CONCURRENCY = 64;
-
-export class FolderSources {
+export class FolderConnector implements SourceConnector<FolderSource> {
+  readonly type = SourceType.FOLDER;
   private readonly projects = new Map<string, { at: number; project: MkDocsProject }>();
 
   constructor(
-    private readonly config: FolderSourcesConfig,
+    private readonly config: FolderConnectorConfig,
     private readonly blobs: BlobStore,
   ) {}
 
+  async discover(source: FolderSource, options: DiscoverOptions): Promise<Discovery> {
+    const listing = await this.list(source, (seen) => options.onProgress?.({ seen, requests: 0 }));
+    return {
+      items: listing.items,
+      skipped: listing.skipped,
+      warnings: listing.warnings,
+      complete: true,
+      requests: 0,
+    };
+  }
+
+  placeholder(externalId: string): { fileName: string; mediaType: string } {
+    return { fileName: externalId, mediaType: 'application/octet-stream' };
+  }
+
+  /** Removes the unpacked copies of a source's archives (on this worker machine). */
+  async forget(source: FolderSource): Promise<void> {
+    await this.removeCache(source.id);
+  }
+
   /** Every item with its version; `onProgress` hears how many items are listed so far. */
-  async list(source: Source, onProgress: (listed: number) => void = () => undefined): Promise<FolderListing> {
+  async list(
+    source: FolderSource,
+    onProgress: (listed: number) => void = () => undefined,
+  ): Promise<FolderListing> {
     const { root, format } = await this.open(source);
     switch (format) {
       case FolderFormat.MKDOCS: {
@@ -119,7 +139,7 @@ export class FolderSources {
     }
   }
 
-  async fetch(source: Source, externalId: string): Promise<FetchedFolderItem> {
+  async fetch(source: FolderSource, externalId: string): Promise<FetchedItem> {
     const { root, format } = await this.open(source);
     if (format === FolderFormat.COMBINED_MARKDOWN) {
       const section = (await this.sections(root)).find((s) => s.externalId === externalId);
@@ -177,9 +197,8 @@ export class FolderSources {
   }
 
   /** The folder to read and its format (AUTO resolved). */
-  private async open(source: Source): Promise<{ root: string; format: FolderFormat }> {
+  private async open(source: FolderSource): Promise<{ root: string; format: FolderFormat }> {
     const folder = source.folder;
-    if (!folder) throw new Error(`source ${source.id} is not a folder source`);
     const root = folder.archiveBlobKey
       ? await this.unpack(source)
       : await resolveAllowedPath(folder.path ?? '', this.config.roots);
@@ -202,11 +221,11 @@ export class FolderSources {
     return { root, format };
   }
 
-  private async project(root: string, source: Source, fresh: boolean): Promise<MkDocsProject> {
+  private async project(root: string, source: FolderSource, fresh: boolean): Promise<MkDocsProject> {
     const cached = this.projects.get(root);
     if (!fresh && cached && Date.now() - cached.at < 60_000) return cached.project;
     const project = await readMkDocsProject(root);
-    if (source.folder?.siteUrl) rebase(project, source.folder.siteUrl);
+    if (source.folder.siteUrl) rebase(project, source.folder.siteUrl);
     this.projects.set(root, { at: Date.now(), project });
     return project;
   }
@@ -224,8 +243,8 @@ export class FolderSources {
    * Unpacks an uploaded archive (safely: see readZip) into `<cacheDir>/<source>/<hash>`, once per
    * archive version and worker machine. A single top-level folder in the zip is the root.
    */
-  private async unpack(source: Source): Promise<string> {
-    const folder = source.folder!;
+  private async unpack(source: FolderSource): Promise<string> {
+    const folder = source.folder;
     const base = resolve(this.config.cacheDir, source.id);
     const target = join(base, folder.archiveHash!.slice(0, 16));
     if (!existsSync(target)) {
@@ -348,10 +367,6 @@ function hash(...parts: (string | Buffer)[]): string {
   return h.digest('hex');
 }
 
-function gone(externalId: string): ApplicationFailure {
-  return ApplicationFailure.create({
-    nonRetryable: true,
-    type: SOURCE_ITEM_GONE,
-    message: `${externalId} is no longer in the folder`,
-  });
+function gone(externalId: string) {
+  return sourceItemGone(`${externalId} is no longer in the folder`);
 }

@@ -1,0 +1,41 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { isTroveError } from '@trove/domain';
+
+/**
+ * Runs an activity body: a permanent TroveError (bad input, an item gone, a rejected token)
+ * becomes a non-retryable failure typed with its code, so workflows see only domain codes;
+ * everything else is retried by Temporal.
+ */
+export async function activity<T>(body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (error) {
+    if (error instanceof ApplicationFailure) throw error;
+    if (isTroveError(error)) {
+      throw ApplicationFailure.create({
+        nonRetryable: error.permanent,
+        type: error.code,
+        message: error.message,
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}
+
+/**
+ * Heartbeats every few seconds while `work` runs, so a worker crash is noticed within the
+ * heartbeat timeout even when one call (a large embedding batch) takes long.
+ */
+export async function withHeartbeats<T>(details: unknown, work: () => Promise<T>): Promise<T> {
+  const context = Context.current();
+  context.heartbeat(details);
+  const timer = setInterval(() => context.heartbeat(details), HEARTBEAT_EVERY_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+const HEARTBEAT_EVERY_MS = 5_000;

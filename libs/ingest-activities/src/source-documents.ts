@@ -1,0 +1,81 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { Catalog, SourceItem } from '@trove/catalog';
+import type { BlobStore, Source, SourceConnector, SyncRun } from '@trove/domain';
+import { blobKeys, DocumentStatus, TroveErrorCode } from '@trove/domain';
+import type { ChunkIndex } from '@trove/search';
+
+export interface SourceDocumentDependencies {
+  catalog: Catalog;
+  blobs: BlobStore;
+  chunkIndex: ChunkIndex;
+}
+
+/**
+ * The diff of a plan, in a few statements whatever the size: items whose version differs from
+ * their indexed document's (or that have none) are to ingest, in discovery order; the new ones
+ * get their records in bulk (`INSERT … ON CONFLICT DO NOTHING`), so re-running a plan never
+ * duplicates a document.
+ */
+export async function diffItems(
+  catalog: Catalog,
+  source: Source,
+  connector: SourceConnector,
+  known: Map<string, SourceItem>,
+  found: Map<string, string>,
+): Promise<{ changed: string[]; unchanged: number }> {
+  const pending: string[] = [];
+  let unchanged = 0;
+  for (const [externalId, version] of found) {
+    const existing = known.get(externalId);
+    if (existing?.status === DocumentStatus.READY && existing.version === version) unchanged++;
+    else pending.push(externalId);
+  }
+  const created = await ensureDocuments(
+    catalog,
+    source,
+    connector,
+    pending.filter((externalId) => !known.has(externalId)),
+  );
+  const changed = pending.map((externalId) => known.get(externalId)?.id ?? created.get(externalId)!);
+  return { changed, unchanged };
+}
+
+/** Document ids for items of a source: the existing records, or new PENDING ones. */
+export function ensureDocuments(
+  catalog: Catalog,
+  source: Source,
+  connector: SourceConnector,
+  externalIds: string[],
+): Promise<Map<string, string>> {
+  return catalog.ensureSourceDocuments(
+    source.id,
+    externalIds.map((externalId) => ({ externalId, ...connector.placeholder(externalId) })),
+  );
+}
+
+/** Removes documents with their chunks and stored files; returns how many. */
+export async function removeDocuments(
+  deps: SourceDocumentDependencies,
+  documentIds: string[],
+): Promise<number> {
+  await deps.chunkIndex.deleteDocumentsChunks(documentIds);
+  for (const [i, id] of documentIds.entries()) {
+    await deps.catalog.deleteDocument(id);
+    await deps.blobs.deletePrefix(blobKeys.originals(id));
+    await deps.blobs.deletePrefix(blobKeys.work(id));
+    if (i % 200 === 0) Context.current().heartbeat({ removed: i });
+  }
+  return documentIds.length;
+}
+
+export async function requireRun(catalog: Catalog, runId: string): Promise<SyncRun> {
+  const run = await catalog.getRun(runId);
+  if (!run) {
+    throw ApplicationFailure.create({
+      nonRetryable: true,
+      type: TroveErrorCode.SyncRunNotFound,
+      message: `sync run ${runId} does not exist`,
+    });
+  }
+  return run;
+}

@@ -1,0 +1,125 @@
+import type { SyncProgress, SyncRun } from '@trove/domain';
+import {
+  blobKeys,
+  newSyncRun,
+  ProjectStatus,
+  SourceStatus,
+  SyncMode,
+  SyncRunStatus,
+  TroveErrorCode,
+} from '@trove/domain';
+import { removeDocuments, requireRun, type SourceDocumentDependencies } from './source-documents';
+
+/** How the page ingests of a sync ended; kept small (counts, capped lists) for workflow payloads. */
+export interface SyncTally {
+  ready: number;
+  chunksEmbedded: number;
+  chunksReused: number;
+  /** Ids whose ingest was already running (e.g. started by a webhook): left to that run. */
+  busy: number;
+  /** Every failed page, counted; `failed` keeps the details of the first few only. */
+  failedCount: number;
+  failed: { documentId: string; reason: string }[];
+  /** Items that vanished between discovery and fetch (deleted, unshared, trashed). */
+  gone: { documentId: string; reason: string }[];
+}
+
+/**
+ * A sync run's bookkeeping, the same for every kind of source: scheduled runs, the plan's
+ * batches, live progress, and how the run ends (counts, watermark, the source's status).
+ */
+export function createSyncRunActivities(deps: SourceDocumentDependencies) {
+  const { catalog, blobs } = deps;
+  return {
+    /** For a scheduled sync: a new INCREMENTAL run record, unless the source is gone or needs a token. */
+    async createScheduledRun(input: { sourceId: string }): Promise<string | undefined> {
+      const source = await catalog.getSource(input.sourceId);
+      if (!source || source.status !== SourceStatus.ACTIVE) return undefined;
+      const project = await catalog.getProject(source.projectId);
+      if (project?.status !== ProjectStatus.ACTIVE) return undefined;
+      return (await catalog.createRun({ ...newSyncRun(source, SyncMode.INCREMENTAL), checkDeletions: true }))
+        .id;
+    },
+
+    async cancelRun(input: { runId: string; reason: string }): Promise<void> {
+      await catalog.updateRun(input.runId, {
+        status: SyncRunStatus.FAILED,
+        finishedAt: new Date().toISOString(),
+        error: { code: TroveErrorCode.Skipped, message: input.reason },
+      });
+    },
+
+    async readPlanBatch(input: { changedKey: string; offset: number; limit: number }): Promise<string[]> {
+      const ids = await blobs.getJson<string[]>(input.changedKey);
+      return ids.slice(input.offset, input.offset + input.limit);
+    },
+
+    /** Live progress while pages are being ingested (the run's counts so far). */
+    async recordProgress(input: { runId: string; tally: SyncTally }): Promise<void> {
+      const run = await requireRun(catalog, input.runId);
+      await catalog.updateRun(run.id, {
+        progress: {
+          ...run.progress,
+          pagesIngested: input.tally.ready,
+          pagesFailed: input.tally.failedCount,
+          chunksEmbedded: input.tally.chunksEmbedded,
+          chunksReused: input.tally.chunksReused,
+        },
+      });
+    },
+
+    /** Records how the page ingests ended, removes items that vanished, advances the watermark. */
+    async finishSync(input: { runId: string; tally: SyncTally; watermark?: string }): Promise<SyncRun> {
+      const run = await requireRun(catalog, input.runId);
+      const source = await catalog.requireSource(run.sourceId);
+      const skipped = [...run.skipped];
+      let gone = 0;
+      for (const item of input.tally.gone) {
+        const document = await catalog.getDocument(item.documentId);
+        if (document) {
+          skipped.push({ id: document.externalId ?? document.id, reason: item.reason });
+          await removeDocuments(deps, [document.id]);
+          gone++;
+        }
+      }
+      const progress: SyncProgress = {
+        ...run.progress,
+        pagesIngested: input.tally.ready,
+        chunksEmbedded: input.tally.chunksEmbedded,
+        chunksReused: input.tally.chunksReused,
+        pagesFailed: input.tally.failedCount,
+        pagesDeleted: run.progress.pagesDeleted + gone,
+        pagesSkipped: skipped.length,
+      };
+      const finishedAt = new Date().toISOString();
+      // Watermarks compare as strings (ISO times do): an older one never replaces a newer one.
+      const watermark =
+        input.watermark && (!source.watermark || input.watermark > source.watermark)
+          ? input.watermark
+          : source.watermark;
+      await catalog.updateSource(source.id, {
+        watermark,
+        lastSyncAt: finishedAt,
+        status: SourceStatus.ACTIVE,
+      });
+      await catalog.updateRun(run.id, { status: SyncRunStatus.COMPLETED, finishedAt, progress, skipped });
+      await blobs.deletePrefix(blobKeys.syncRun(run.id));
+      return { ...run, status: SyncRunStatus.COMPLETED, finishedAt, progress, skipped };
+    },
+
+    /** Marks the run failed; a rejected token also marks the source as needing a new one. */
+    async failSync(input: { runId: string; code: string; message: string }): Promise<void> {
+      const run = await requireRun(catalog, input.runId);
+      // The source first: whoever sees the run end must also see its effect on the source.
+      if (input.code === TroveErrorCode.SourceUnauthorized) {
+        await catalog.updateSource(run.sourceId, { status: SourceStatus.NEEDS_TOKEN });
+      }
+      await catalog.updateRun(run.id, {
+        status: SyncRunStatus.FAILED,
+        finishedAt: new Date().toISOString(),
+        error: { code: input.code, message: input.message },
+      });
+      await blobs.deletePrefix(blobKeys.syncRun(run.id));
+    },
+  };
+}

@@ -1,0 +1,142 @@
+import { Context } from '@temporalio/activity';
+import type { Catalog } from '@trove/catalog';
+import type { DiscoveryProgress, SyncRun } from '@trove/domain';
+import { blobKeys, SyncMode } from '@trove/domain';
+import { activity } from './activity-failure';
+import { assertWritable } from './deletion.activities';
+import {
+  diffItems,
+  removeDocuments,
+  requireRun,
+  type SourceDocumentDependencies,
+} from './source-documents';
+import type { SourceConnectors } from './source-connectors';
+import { createSyncRunActivities } from './sync-runs.activities';
+
+export interface SyncDependencies extends SourceDocumentDependencies {
+  connectors: SourceConnectors;
+}
+
+export interface SyncPlan {
+  /** Blob with the ids of the documents to (re-)ingest, in order. */
+  changedKey: string;
+  changedCount: number;
+  /** The source's next watermark if the run succeeds (the connector's, e.g. the newest edit time). */
+  watermark?: string;
+  /** Pages to ingest at once (child workflows in flight): the worker's setting. */
+  concurrency?: number;
+}
+
+const PROGRESS_INTERVAL_MS = 2_000;
+
+/**
+ * Activities of a source sync, for every kind of source: plan (the connector discovers, then
+ * one diff against the catalog), and the run's bookkeeping. `concurrency`, handed to the
+ * workflow with the plan, is how many pages it ingests at once.
+ */
+export function createSyncActivities(deps: SyncDependencies & { concurrency?: number }) {
+  const { catalog, blobs, connectors, concurrency } = deps;
+
+  return {
+    ...createSyncRunActivities(deps),
+
+    /**
+     * Asks the source's connector for its items (FULL: everything in scope; INCREMENTAL: what
+     * changed since the watermark), creates records for new items, removes the documents of
+     * items the source no longer has, and writes the ids that need ingesting to a blob.
+     */
+    async planSync(input: { runId: string }): Promise<SyncPlan> {
+      return activity(async () => {
+        const run = await requireRun(catalog, input.runId);
+        await assertWritable(catalog, { projectId: run.projectId, sourceId: run.sourceId });
+        const source = await catalog.requireSource(run.sourceId);
+        const connector = connectors.for(source);
+        const known = new Map((await catalog.sourceItems(source.id)).map((item) => [item.externalId, item]));
+
+        // Discovery of a large source takes a while: heartbeat, and show the items seen so far.
+        const progress = throttledProgress(catalog, run);
+        let discovery;
+        try {
+          discovery = await connector.discover(source, {
+            since: run.mode === SyncMode.INCREMENTAL ? source.watermark : undefined,
+            known: new Set(known.keys()),
+            onProgress: (seen) => {
+              Context.current().heartbeat(seen);
+              progress.report(seen);
+            },
+          });
+        } finally {
+          await progress.settle();
+        }
+        const found = new Map(discovery.items.map((item) => [item.externalId, item.version]));
+        const counts = { ...run.progress, pagesSeen: found.size, apiCalls: discovery.requests };
+        await catalog.updateRun(run.id, { progress: counts });
+        Context.current().heartbeat({ seen: found.size });
+
+        const { changed, unchanged } = await diffItems(catalog, source, connector, known, found);
+
+        let gone: string[] = [];
+        if (discovery.complete) {
+          gone = [...known.keys()].filter((externalId) => !found.has(externalId));
+        } else if (run.checkDeletions && connector.vanished) {
+          gone = await connector.vanished(source, [...known.keys()], () => Context.current().heartbeat());
+        }
+        const deleted = await removeDocuments(
+          deps,
+          gone.map((externalId) => known.get(externalId)!.id),
+        );
+
+        const changedKey = blobKeys.syncPlan(run.id);
+        await blobs.putJson(changedKey, changed);
+        await catalog.updateRun(run.id, {
+          progress: {
+            ...counts,
+            pagesUnchanged: unchanged,
+            pagesDeleted: deleted,
+            pagesSkipped: discovery.skipped.length,
+          },
+          skipped: discovery.skipped,
+          warnings: discovery.warnings.slice(0, MAX_WARNINGS),
+        });
+        return {
+          changedKey,
+          changedCount: changed.length,
+          ...(discovery.watermark ? { watermark: discovery.watermark } : {}),
+          concurrency,
+        };
+      });
+    },
+  };
+}
+
+export type SyncActivities = ReturnType<typeof createSyncActivities>;
+
+const MAX_WARNINGS = 100;
+
+/**
+ * Writes the items seen so far to the run: at once for the first, then at most every two
+ * seconds. `settle` stops the writes and waits for one under way, so it cannot land after (and
+ * undo) the plan's own final counts.
+ */
+function throttledProgress(
+  catalog: Catalog,
+  run: SyncRun,
+): { report(progress: DiscoveryProgress): void; settle(): Promise<void> } {
+  let last = 0;
+  let settled = false;
+  let writing: Promise<void> | undefined;
+  return {
+    report({ seen, requests }) {
+      if (settled || writing || seen === 0 || Date.now() - last < PROGRESS_INTERVAL_MS) return;
+      last = Date.now();
+      writing = catalog
+        .updateRun(run.id, { progress: { ...run.progress, pagesSeen: seen, apiCalls: requests } })
+        .catch(() => undefined) // progress is best effort; the plan's own writes are not
+        .finally(() => (writing = undefined));
+    },
+    async settle() {
+      settled = true;
+      await writing;
+    },
+  };
+}
