@@ -168,6 +168,8 @@ export interface SearchHit {
   text: string;
   position: number;
   score: number;
+  citation?: Citation;
+  /** Chunks indexed before citations were structured: the link as stored then. */
   citationUrl?: string;
   anchor?: string;
   page?: number;

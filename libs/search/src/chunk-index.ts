@@ -1,5 +1,5 @@
 import type { Client } from '@elastic/elasticsearch';
-import type { EmbeddedChunk } from '@trove/domain';
+import type { Citation, EmbeddedChunk } from '@trove/domain';
 import { isChunkId, TroveError, TroveErrorCode } from '@trove/domain';
 import { deleteMatching, elasticsearchError, IndexNames } from './elasticsearch';
 
@@ -49,6 +49,8 @@ export function chunkMappings(dimensions: number) {
       pageEnd: { type: 'integer' as const },
       chapter: { type: 'keyword' as const },
       citationUrl: { type: 'keyword' as const, index: false },
+      // Stored only: the API renders it to a link.
+      citation: { type: 'object' as const, enabled: false },
       embeddingModel: { type: 'keyword' as const },
       embedding: {
         type: 'dense_vector' as const,
@@ -79,6 +81,8 @@ export interface StoredChunk {
   page?: number;
   pageEnd?: number;
   chapter?: string;
+  citation?: Citation;
+  /** Chunks indexed before citations were structured. */
   citationUrl?: string;
   embeddingModel: string;
   embedding?: number[];
@@ -156,7 +160,7 @@ export class ChunkIndex {
         ...(chunk.anchor ? { anchor: chunk.anchor } : {}),
         ...(chunk.page ? { page: chunk.page, pageEnd: chunk.pageEnd ?? chunk.page } : {}),
         ...(chunk.chapter ? { chapter: chunk.chapter } : {}),
-        ...(chunk.citationUrl ? { citationUrl: chunk.citationUrl } : {}),
+        ...(chunk.citation ? { citation: chunk.citation } : {}),
         embeddingModel,
         embedding: chunk.embedding,
         indexedAt,

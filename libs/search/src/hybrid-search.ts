@@ -105,6 +105,7 @@ export class HybridSearch {
         text: source.text,
         position: source.position,
         score: result.score,
+        citation: source.citation,
         citationUrl: source.citationUrl,
         anchor: source.anchor,
         page: source.page,

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { ApiConfig } from '@trove/config';
+import type { Citation } from '@trove/domain';
 import { CONFIG } from './tokens';
 
 const ORIGINAL_PATH = /^\/v1\/documents\/([^/?#]+)\/original(?=$|#)/;
@@ -34,6 +35,22 @@ export class CitationLinks {
     if (!match) return url;
     const hash = url.slice(match[0].length);
     return `${this.base}${match[0]}?sig=${this.signature(decodeURIComponent(match[1]), now)}${hash}`;
+  }
+
+  /**
+   * The link a citation opens: the item in its source as stored, or a signed link to the API's
+   * copy of an uploaded original at the page or anchor. Chunks indexed before citations were
+   * structured carry only `legacyUrl`, which is made absolute (and signed) as before.
+   */
+  render(citation: Citation | undefined, legacyUrl?: string, now = Date.now()): string | undefined {
+    if (!citation) return this.absolute(legacyUrl, now);
+    if (citation.kind === 'source') return citation.url;
+    const place = citation.page
+      ? `#page=${citation.page}`
+      : citation.anchor
+        ? `#${encodeURIComponent(citation.anchor)}`
+        : '';
+    return `${this.original(citation.documentId, now)}${place}`;
   }
 
   /** The link to a document's original, without a place in it. */

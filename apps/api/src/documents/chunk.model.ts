@@ -1,4 +1,5 @@
 import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
+import { CitationModel } from '../search/citation.model';
 
 @ObjectType('Chunk', { description: 'A piece of a document as indexed, for inspection' })
 export class ChunkModel {
@@ -15,6 +16,8 @@ export class ChunkModel {
   @Field({ nullable: true, description: 'Where the chunk starts in its source (heading id, Notion block)' })
   anchor?: string;
   @Field({ nullable: true, description: 'A link that opens the source at this place' }) citationUrl?: string;
+  @Field(() => CitationModel, { nullable: true, description: 'The cited place as data (null for chunks indexed before it existed)' })
+  citation?: CitationModel;
   @Field(() => Int, { description: "Size in the embedding model's tokens (calibrated estimate)" })
   tokenCount!: number;
   @Field({ description: 'Dominant script: en, ru, cjk or und' }) language!: string;

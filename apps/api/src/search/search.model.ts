@@ -1,5 +1,6 @@
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { SearchMode } from '@trove/domain';
+import { CitationModel } from './citation.model';
 
 registerEnumType(SearchMode, { name: 'SearchMode' });
 
@@ -32,6 +33,8 @@ export class SearchHitModel {
       'Link to the cited place: a Notion block, a MkDocs page anchor, or the original file (#page=N)',
   })
   citationUrl?: string;
+  @Field(() => CitationModel, { nullable: true, description: 'The cited place as data (null for chunks indexed before it existed)' })
+  citation?: CitationModel;
   @Field({ nullable: true }) anchor?: string;
   @Field(() => Int, { nullable: true, description: 'PDF: first page of the chunk' }) page?: number;
   @Field(() => Int, { nullable: true, description: 'PDF: last page of the chunk' }) pageEnd?: number;

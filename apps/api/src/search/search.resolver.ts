@@ -21,7 +21,11 @@ export class SearchResolver {
     await this.catalog.requireProject(input.projectId);
     const hits = await this.hybrid.search(input, { signal: clientAbortSignal(req) });
     return {
-      hits: hits.map((hit) => ({ ...hit, citationUrl: this.links.absolute(hit.citationUrl) })),
+      hits: hits.map((hit) => ({
+        ...hit,
+        citationUrl: this.links.render(hit.citation, hit.citationUrl),
+        citation: hit.citation && { ...hit.citation, url: this.links.render(hit.citation) },
+      })),
       tookMs: Date.now() - started,
     };
   }
