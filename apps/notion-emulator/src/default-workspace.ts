@@ -1776,6 +1776,52 @@ export function defaultWorkspace(): Workspace {
       },
       divider(),
       ...RUNBOOKS.map(([slug]) => childPage(id(`page/runbook/${slug}`))),
+      // Blocks nested under list items, in every shape the renderer must keep (appended last, so
+      // the ids of the blocks above stay as they were).
+      h2('Incident checklist'),
+      num('Open an incident channel', [
+        codeBlock('/incident open --sev 2 --title "Search latency above SLO"', 'bash'),
+      ]),
+      bullet('Severity levels', [
+        table([
+          ['Level', 'Meaning'],
+          ['SEV-1', 'Search is down for every project'],
+          ['SEV-2', 'Sync is delayed by more than an hour'],
+        ]),
+      ]),
+      bullet('Incident commander', [
+        {
+          id: id('block/synced-incident-commander'),
+          type: 'synced_block',
+          children: [p('The incident commander rota changes weekly; handover is on Monday mornings.')],
+        },
+      ]),
+      bullet('Frequently asked', [
+        toggle('How do I page the secondary?', [
+          p('Type /page secondary in #trove-incidents; PagerDuty calls them within two minutes.'),
+        ]),
+      ]),
+      bullet('Dashboards to watch', [
+        columns([p('Ingest lag stays under five minutes')], [p('Search p95 latency stays under 300 ms')]),
+      ]),
+      todo('Read the postmortem guide', false, [
+        bookmark(
+          'https://sre.google/sre-book/postmortem-culture/',
+          'Postmortem culture: learning from failure',
+        ),
+      ]),
+      bullet('Close the incident', [
+        p('Write the postmortem within 48 hours.', [p('Blameless: describe systems, not people.')]),
+      ]),
+      bullet('Roll back a bad release', [
+        bullet('Find the last good release', [
+          num('Check the deploy log', [
+            todo('Pick the release tag', false, [
+              codeBlock('git tag --sort=-creatordate | head -5', 'shell'),
+            ]),
+          ]),
+        ]),
+      ]),
     ],
   });
   RUNBOOKS.forEach(([slug, title, symptom, command]) => {

@@ -93,6 +93,23 @@ describe('Chunker', () => {
     expect(chunks.map((c) => c.anchor)).toEqual(['block-1', 'block-2', undefined]);
   });
 
+  it('links a chunk that starts with an anchor-less block to its first anchored block, ids unchanged', () => {
+    const chunker = new Chunker(counter, { targetTokens: 400, overlapTokens: 0 });
+    // A Notion database row: its property list has no block of its own, the content after it has.
+    const blocks: ParsedDocument['blocks'] = [
+      { kind: 'list', text: '- Status: Accepted\n- Owner: Maria', headingPath: [] },
+      { kind: 'paragraph', text: sentence(1), headingPath: [], anchor: 'block-1' },
+      { kind: 'paragraph', text: sentence(2), headingPath: [], anchor: 'block-2' },
+      { kind: 'paragraph', text: sentence(3), headingPath: ['Consequences'], anchor: 'block-3' },
+    ];
+    const chunks = chunker.chunk(doc(blocks), context);
+    expect(chunks.map((c) => c.anchor)).toEqual(['block-1', 'block-3']);
+    // Anchors are not part of a chunk's identity: the ids are those of the same text without them.
+    const bare = chunker.chunk(doc(blocks.map(({ anchor: _, ...block }) => block)), context);
+    expect(chunks.map((c) => c.id)).toEqual(bare.map((c) => c.id));
+    expect(bare.map((c) => c.anchor)).toEqual([undefined, undefined]);
+  });
+
   it('carries page ranges, chapter and code languages of the blocks in each chunk', () => {
     const chunker = new Chunker(counter, { targetTokens: 400, overlapTokens: 0 });
     const [chunk] = chunker.chunk(

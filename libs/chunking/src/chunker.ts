@@ -292,9 +292,14 @@ export class Chunker {
   }
 }
 
-/** A chunk links to its first own (non-overlap) unit; its pages cover all its text. */
+/**
+ * A chunk links to its first own (non-overlap) unit that has an anchor: one that starts with an
+ * anchor-less block (a Notion database row's property list) still links to the block after it
+ * rather than only to the page. Its pages cover all its text.
+ */
 function describePiece(units: Unit[], firstOwn: number, tokens: number): Omit<Piece, 'headingPath'> {
   const own = units[firstOwn];
+  const anchored = units.slice(firstOwn).find((u) => u.anchor !== undefined);
   const pages = units.flatMap((u) => (u.page === undefined ? [] : [u.page, u.pageEnd ?? u.page]));
   const codeLanguages = [
     ...new Set(units.flatMap((u) => (u.code && u.codeLanguage ? [u.codeLanguage] : []))),
@@ -302,7 +307,7 @@ function describePiece(units: Unit[], firstOwn: number, tokens: number): Omit<Pi
   return {
     text: join(units),
     tokens,
-    anchor: own?.anchor,
+    anchor: anchored?.anchor,
     page: pages.length ? Math.min(...pages) : undefined,
     pageEnd: pages.length ? Math.max(...pages) : undefined,
     chapter: own?.chapter,

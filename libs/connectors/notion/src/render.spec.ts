@@ -142,3 +142,203 @@ describe('helpers', () => {
     ).toBe('1, 2');
   });
 });
+
+describe('renderPage: blocks nested under list items', () => {
+  const render = (...blocks: BlockNode[]) =>
+    renderPage(snapshot([node('heading_1', { rich_text: rt('Ops') }), ...blocks])).blocks;
+  /** A node with a readable id, so anchors can be checked by name. */
+  const named = (id: string, n: BlockNode) => {
+    n.block.id = id;
+    return n;
+  };
+
+  it('keeps a toggle’s content under a bullet, with the toggle as its context', () => {
+    expect(
+      render(
+        named(
+          'faq',
+          node('bulleted_list_item', { rich_text: rt('FAQ') }, [
+            node('toggle', { rich_text: rt('How do I page the secondary?') }, [
+              named('answer', node('paragraph', { rich_text: rt('Type /page secondary in #incidents.') })),
+            ]),
+          ]),
+        ),
+        named('next', node('bulleted_list_item', { rich_text: rt('Next') })),
+      ),
+    ).toEqual([
+      { kind: 'list', text: '- FAQ', headingPath: ['Ops'], anchor: 'faq' },
+      {
+        kind: 'paragraph',
+        text: 'Type /page secondary in #incidents.',
+        headingPath: ['Ops', 'How do I page the secondary?'],
+        anchor: 'answer',
+      },
+      { kind: 'list', text: '- Next', headingPath: ['Ops'], anchor: 'next' },
+    ]);
+  });
+
+  it('keeps a table under a bullet a table', () => {
+    expect(
+      render(
+        named(
+          'levels',
+          node('bulleted_list_item', { rich_text: rt('Severity levels') }, [
+            named(
+              'table',
+              node('table', { table_width: 2, has_column_header: true }, [
+                node('table_row', { cells: [rt('Level'), rt('Meaning')] }),
+                node('table_row', { cells: [rt('SEV-1'), rt('Search is down')] }),
+              ]),
+            ),
+          ]),
+        ),
+      ),
+    ).toEqual([
+      { kind: 'list', text: '- Severity levels', headingPath: ['Ops'], anchor: 'levels' },
+      {
+        kind: 'table',
+        text: '| Level | Meaning |\n| --- | --- |\n| SEV-1 | Search is down |',
+        headingPath: ['Ops'],
+        anchor: 'table',
+      },
+    ]);
+  });
+
+  it('keeps a code block under a numbered item fenced, with its language, and the numbering after it', () => {
+    expect(
+      render(
+        named(
+          'open',
+          node('numbered_list_item', { rich_text: rt('Open a channel') }, [
+            named(
+              'code',
+              node('code', { rich_text: rt('/incident open --sev 2'), language: 'shell', caption: [] }),
+            ),
+          ]),
+        ),
+        named('page', node('numbered_list_item', { rich_text: rt('Page the owner') })),
+      ),
+    ).toEqual([
+      { kind: 'list', text: '1. Open a channel', headingPath: ['Ops'], anchor: 'open' },
+      {
+        kind: 'code',
+        text: '```shell\n/incident open --sev 2\n```',
+        headingPath: ['Ops'],
+        anchor: 'code',
+        codeLanguage: 'shell',
+      },
+      { kind: 'list', text: '2. Page the owner', headingPath: ['Ops'], anchor: 'page' },
+    ]);
+  });
+
+  it('keeps the children of a paragraph under a list item, indented', () => {
+    expect(
+      render(
+        named(
+          'todo',
+          node('to_do', { rich_text: rt('Write the postmortem'), checked: false }, [
+            node('paragraph', { rich_text: rt('Within 48 hours.') }, [
+              node('paragraph', { rich_text: rt('Blameless: systems, not people.') }),
+              node('bulleted_list_item', { rich_text: rt('timeline') }),
+            ]),
+          ]),
+        ),
+      ),
+    ).toEqual([
+      {
+        kind: 'list',
+        text: '- [ ] Write the postmortem\n  Within 48 hours.\n    Blameless: systems, not people.\n    - timeline',
+        headingPath: ['Ops'],
+        anchor: 'todo',
+      },
+    ]);
+  });
+
+  it('renders a synced block and a column list under a bullet as the item’s own content', () => {
+    const blocks = render(
+      node('bulleted_list_item', { rich_text: rt('On call') }, [
+        node('synced_block', { synced_from: null }, [
+          node('paragraph', { rich_text: rt('Primary: James') }),
+          named('pd', node('code', { rich_text: rt('pd page james'), language: 'bash', caption: [] })),
+        ]),
+      ]),
+      node('bulleted_list_item', { rich_text: rt('Dashboards') }, [
+        node('column_list', {}, [
+          node('column', {}, [node('paragraph', { rich_text: rt('Latency p95 < 300 ms') })]),
+          node('column', {}, [node('callout', { rich_text: rt('Errors < 0.1 %'), icon: { emoji: '⚠️' } })]),
+        ]),
+      ]),
+    );
+    expect(blocks.map((b) => [b.kind, b.text])).toEqual([
+      ['list', '- On call\n  Primary: James'],
+      ['code', '```bash\npd page james\n```'],
+      ['list', '- Dashboards\n  Latency p95 < 300 ms\n  > ⚠️ Errors < 0.1 %'],
+    ]);
+    expect(blocks[1]).toMatchObject({ anchor: 'pd', codeLanguage: 'bash' });
+  });
+
+  it('renders a bookmark under a to-do as a link', () => {
+    expect(
+      render(
+        node('to_do', { rich_text: rt('Read the guide'), checked: true }, [
+          node('bookmark', { url: 'https://sre.google/postmortems', caption: rt('Postmortem culture') }),
+        ]),
+      ).map((b) => b.text),
+    ).toEqual(['- [x] Read the guide\n  [Postmortem culture](https://sre.google/postmortems)']);
+  });
+
+  it('renders four levels of nesting, down to a code block', () => {
+    expect(
+      render(
+        named(
+          'rollback',
+          node('bulleted_list_item', { rich_text: rt('Rollback') }, [
+            node('bulleted_list_item', { rich_text: rt('Find the last good release') }, [
+              node('numbered_list_item', { rich_text: rt('Check the deploy log') }, [
+                node('to_do', { rich_text: rt('Pick the tag') }, [
+                  named(
+                    'tag',
+                    node('code', { rich_text: rt('git tag | tail -1'), language: 'bash', caption: [] }),
+                  ),
+                  named('then', node('paragraph', { rich_text: rt('Then redeploy it.') })),
+                ]),
+              ]),
+            ]),
+            node('bulleted_list_item', { rich_text: rt('Announce it') }),
+          ]),
+        ),
+      ),
+    ).toEqual([
+      {
+        kind: 'list',
+        text: '- Rollback\n  - Find the last good release\n    1. Check the deploy log\n      - [ ] Pick the tag',
+        headingPath: ['Ops'],
+        anchor: 'rollback',
+      },
+      {
+        kind: 'code',
+        text: '```bash\ngit tag | tail -1\n```',
+        headingPath: ['Ops'],
+        anchor: 'tag',
+        codeLanguage: 'bash',
+      },
+      {
+        kind: 'list',
+        text: '        Then redeploy it.\n  - Announce it',
+        headingPath: ['Ops'],
+        anchor: 'then',
+      },
+    ]);
+  });
+
+  it('leaves out trashed children and does not split a list for blocks with no text', () => {
+    const trashed = node('paragraph', { rich_text: rt('deleted') });
+    trashed.block.in_trash = true;
+    expect(
+      render(
+        node('bulleted_list_item', { rich_text: rt('one') }, [trashed, node('divider')]),
+        node('bulleted_list_item', { rich_text: rt('two') }),
+      ).map((b) => b.text),
+    ).toEqual(['- one\n- two']);
+  });
+});

@@ -36,6 +36,8 @@ export function blockUrl(pageId: string, blockId?: string): string {
 
 const LIST_TYPES = new Set(['bulleted_list_item', 'numbered_list_item', 'to_do']);
 const HEADINGS: Record<string, number> = { heading_1: 1, heading_2: 2, heading_3: 3 };
+/** Blocks that only group other blocks on the page. */
+const CONTAINERS = new Set(['column_list', 'column', 'synced_block']);
 
 /**
  * Renders a page as a parsed document: one block per Notion block (lists grouped), Markdown-like
@@ -61,21 +63,17 @@ export function renderPage(snapshot: PageSnapshot): ParsedDocument {
 class Renderer {
   private headings: { level: number; text: string }[] = [];
 
-  constructor(private readonly out: ParsedBlock[]) {}
+  constructor(private out: ParsedBlock[]) {}
 
   render(nodes: BlockNode[], context: string[]): void {
     for (let i = 0; i < nodes.length; i++) {
       const { block, children } = nodes[i];
       if (block.in_trash || block.archived) continue;
       if (LIST_TYPES.has(block.type)) {
-        // Consecutive list items form one list block, anchored at its first item.
         const items: BlockNode[] = [];
         while (i < nodes.length && LIST_TYPES.has(nodes[i].block.type)) items.push(nodes[i++]);
         i--;
-        const text = numbered(items)
-          .map(([item, n]) => listItem(item, n, 0))
-          .join('\n');
-        this.emit('list', text, context, block.id);
+        this.renderList(items, context);
         continue;
       }
       const level = HEADINGS[block.type];
@@ -91,26 +89,93 @@ class Renderer {
     }
   }
 
+  /**
+   * Consecutive list items as one list block, anchored at its first item. Children of items are
+   * rendered at any depth: prose stays in the list as indented lines; structured blocks (code,
+   * tables, toggles with content) end the list block, are rendered as on the page with their own
+   * anchors, and the list goes on in a new block anchored at its next line.
+   */
+  private renderList(items: BlockNode[], context: string[]): void {
+    let lines: string[] = [];
+    let anchor = '';
+    const line = (text: string, blockId: string) => {
+      if (!lines.length) anchor = blockId;
+      lines.push(text);
+    };
+    const flush = () => {
+      if (lines.length) this.emit('list', lines.join('\n'), context, anchor);
+      lines = [];
+    };
+    const children = (nodes: BlockNode[], depth: number): void => {
+      const indent = '  '.repeat(depth);
+      for (const [node, index] of numbered(nodes)) {
+        const { block } = node;
+        if (block.in_trash || block.archived) continue;
+        if (LIST_TYPES.has(block.type)) {
+          item(node, index, depth);
+          continue;
+        }
+        // Columns and synced blocks only group blocks: their children belong to the item.
+        if (CONTAINERS.has(block.type)) {
+          children(node.children, depth);
+          continue;
+        }
+        const prose = HEADINGS[block.type]
+          ? { text: richText(payload(block).rich_text).trim() }
+          : block.type === 'toggle' && node.children.length
+            ? undefined
+            : proseOf(block);
+        if (prose) {
+          if (prose.text) line(prefixLines(prose.text, indent), block.id);
+          children(node.children, depth + 1);
+          continue;
+        }
+        const nested: ParsedBlock[] = [];
+        const out = this.out;
+        this.out = nested;
+        try {
+          this.renderBlock(block, node.children, context);
+        } finally {
+          this.out = out;
+        }
+        if (nested.length) {
+          flush();
+          out.push(...nested);
+        }
+      }
+    };
+    const item = (node: BlockNode, index: number, depth: number): void => {
+      const data = payload(node.block);
+      const marker =
+        node.block.type === 'numbered_list_item'
+          ? `${index + 1}.`
+          : node.block.type === 'to_do'
+            ? `- [${data.checked ? 'x' : ' '}]`
+            : '-';
+      line(`${'  '.repeat(depth)}${marker} ${richText(data.rich_text).trim()}`, node.block.id);
+      children(node.children, depth + 1);
+    };
+    numbered(items).forEach(([node, index]) => {
+      if (!node.block.in_trash && !node.block.archived) item(node, index, 0);
+    });
+    flush();
+  }
+
   private renderBlock(block: NotionBlock, children: BlockNode[], context: string[]): void {
     const data = payload(block);
     const text = richText(data.rich_text).trim();
+    if (block.type === 'toggle' && children.length) {
+      // A toggle's summary is usually a question; its answer inherits it as context.
+      this.render(children, text ? [...context, text] : context);
+      return;
+    }
+    const prose = proseOf(block);
+    if (prose) {
+      if (prose.text) this.emit(prose.kind, prose.text, context, block.id);
+      if (children.length) this.render(children, context);
+      return;
+    }
     switch (block.type) {
-      case 'paragraph':
-        if (text) this.emit('paragraph', text, context, block.id);
-        break;
-      case 'quote':
-        if (text) this.emit('quote', prefixLines(text, '> '), context, block.id);
-        break;
-      case 'callout': {
-        const icon = (data.icon as { emoji?: string } | undefined)?.emoji;
-        if (text) this.emit('quote', prefixLines(icon ? `${icon} ${text}` : text, '> '), context, block.id);
-        break;
-      }
-      case 'toggle':
-        // A toggle's summary is usually a question; its answer inherits it as context.
-        if (text && !children.length) this.emit('paragraph', text, context, block.id);
-        if (children.length) this.render(children, text ? [...context, text] : context);
-        return;
       case 'code': {
         const language = String(data.language ?? '').replace(/ /g, '-');
         const caption = richText(data.caption).trim();
@@ -119,45 +184,8 @@ class Renderer {
         this.emit('code', caption ? `${fenced}\n${caption}` : fenced, context, block.id, language);
         break;
       }
-      case 'equation':
-        this.emit('paragraph', `$$${String(data.expression ?? '')}$$`, context, block.id);
-        break;
       case 'table':
         this.emit('table', table(children, Boolean(data.has_column_header)), context, block.id);
-        return;
-      case 'bookmark':
-      case 'embed':
-      case 'link_preview': {
-        const caption = richText(data.caption).trim();
-        const url = String(data.url ?? '');
-        if (url) this.emit('paragraph', caption ? `[${caption}](${url})` : url, context, block.id);
-        break;
-      }
-      case 'image':
-      case 'file':
-      case 'pdf':
-      case 'video':
-      case 'audio': {
-        // Notion-hosted file URLs expire after an hour: keep the name and caption, not the link.
-        const caption = richText(data.caption).trim();
-        const name = typeof data.name === 'string' ? data.name : '';
-        const external = data.type === 'external' ? (data.external as { url?: string })?.url : undefined;
-        const label = [name, caption].filter(Boolean).join(' — ');
-        if (label || external) {
-          this.emit(
-            'paragraph',
-            `${capitalize(block.type)}: ${[label, external].filter(Boolean).join(' ')}`,
-            context,
-            block.id,
-          );
-        }
-        break;
-      }
-      case 'child_page':
-        this.emit('paragraph', `Subpage: ${String(data.title ?? '')}`, context, block.id);
-        return;
-      case 'child_database':
-        this.emit('paragraph', `Database: ${String(data.title ?? '')}`, context, block.id);
         return;
       default:
         break; // divider, breadcrumb, table_of_contents, column_list, column, synced_block, unsupported…
@@ -187,26 +215,57 @@ function payload(block: NotionBlock): Record<string, unknown> {
   return (block[block.type] as Record<string, unknown> | undefined) ?? {};
 }
 
-function listItem(node: BlockNode, index: number, depth: number): string {
-  const data = payload(node.block);
+/**
+ * A block that renders as one piece of prose (kind and Markdown-like text, possibly empty), or
+ * undefined for structured blocks (code, tables, containers). Its children render after it.
+ */
+function proseOf(block: NotionBlock): { kind: 'paragraph' | 'quote'; text: string } | undefined {
+  const data = payload(block);
   const text = richText(data.rich_text).trim();
-  const indent = '  '.repeat(depth);
-  const marker =
-    node.block.type === 'numbered_list_item'
-      ? `${index + 1}.`
-      : node.block.type === 'to_do'
-        ? `- [${data.checked ? 'x' : ' '}]`
-        : '-';
-  const lines = [`${indent}${marker} ${text}`];
-  const ordinals = new Map(numbered(node.children));
-  node.children.forEach((child) => {
-    if (LIST_TYPES.has(child.block.type)) lines.push(listItem(child, ordinals.get(child)!, depth + 1));
-    else {
-      const childText = richText(payload(child.block).rich_text).trim();
-      if (childText) lines.push(`${indent}  ${childText}`);
+  switch (block.type) {
+    case 'paragraph':
+    case 'toggle':
+      return { kind: 'paragraph', text };
+    case 'quote':
+      return { kind: 'quote', text: text && prefixLines(text, '> ') };
+    case 'callout': {
+      const icon = (data.icon as { emoji?: string } | undefined)?.emoji;
+      return { kind: 'quote', text: text && prefixLines(icon ? `${icon} ${text}` : text, '> ') };
     }
-  });
-  return lines.join('\n');
+    case 'equation':
+      return { kind: 'paragraph', text: `$$${String(data.expression ?? '')}$$` };
+    case 'bookmark':
+    case 'embed':
+    case 'link_preview': {
+      const caption = richText(data.caption).trim();
+      const url = String(data.url ?? '');
+      return { kind: 'paragraph', text: url && (caption ? `[${caption}](${url})` : url) };
+    }
+    case 'image':
+    case 'file':
+    case 'pdf':
+    case 'video':
+    case 'audio': {
+      // Notion-hosted file URLs expire after an hour: keep the name and caption, not the link.
+      const caption = richText(data.caption).trim();
+      const name = typeof data.name === 'string' ? data.name : '';
+      const external = data.type === 'external' ? (data.external as { url?: string })?.url : undefined;
+      const label = [name, caption].filter(Boolean).join(' — ');
+      return {
+        kind: 'paragraph',
+        text:
+          label || external
+            ? `${capitalize(block.type)}: ${[label, external].filter(Boolean).join(' ')}`
+            : '',
+      };
+    }
+    case 'child_page':
+      return { kind: 'paragraph', text: `Subpage: ${String(data.title ?? '')}` };
+    case 'child_database':
+      return { kind: 'paragraph', text: `Database: ${String(data.title ?? '')}` };
+    default:
+      return undefined;
+  }
 }
 
 /** Pairs each node with its index in its run of same-type siblings (numbered lists restart at 1). */
