@@ -25,6 +25,13 @@ export class FolderScopeModel {
   siteUrl?: string;
 }
 
+@ObjectType('WebScope')
+export class WebScopeModel {
+  @Field({ description: 'Base URL (pages under it, found by following links) or a sitemap.xml URL' })
+  url!: string;
+  @Field(() => Int, { description: 'At most this many pages are read' }) maxPages!: number;
+}
+
 @ObjectType('Source', { description: 'A place Trove syncs documents from. The token is never returned.' })
 export class SourceModel {
   @Field(() => ID) id!: string;
@@ -34,6 +41,7 @@ export class SourceModel {
   @Field(() => SourceStatus) status!: SourceStatus;
   @Field(() => NotionScopeModel, { nullable: true }) notion?: NotionScopeModel;
   @Field(() => FolderScopeModel, { nullable: true }) folder?: FolderScopeModel;
+  @Field(() => WebScopeModel, { nullable: true }) web?: WebScopeModel;
   @Field({ nullable: true, description: 'The token, masked: first and last characters and its length' })
   tokenHint?: string;
   @Field({ nullable: true }) watermark?: string;
@@ -69,6 +77,19 @@ export class AddFolderSourceInput {
   @Field(() => FolderFormat, { defaultValue: FolderFormat.AUTO }) format!: FolderFormat;
   @Field({ nullable: true, description: "Public base URL for citations; defaults to mkdocs.yml's site_url" })
   siteUrl?: string;
+}
+
+@InputType()
+export class AddWebSourceInput {
+  @Field(() => ID) projectId!: string;
+  @Field() name!: string;
+  @Field({
+    description:
+      'An http(s) base URL (the pages under it, found by following links) or a sitemap.xml URL; robots.txt is respected',
+  })
+  url!: string;
+  @Field(() => Int, { defaultValue: 1000, description: `At most this many pages are read (1 to ${100_000})` })
+  maxPages!: number;
 }
 
 @InputType()

@@ -3,6 +3,7 @@ import { Args, ID, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { SyncMode } from '@trove/domain';
 import {
   AddFolderSourceInput,
+  AddWebSourceInput,
   AddNotionSourceInput,
   SourceModel,
   SyncRunConnection,
@@ -32,6 +33,14 @@ export class SourcesResolver {
   })
   addFolderSource(@Args('input') input: AddFolderSourceInput) {
     return this.service.addFolder(input);
+  }
+
+  @Mutation(() => SourceModel, {
+    description:
+      'A web site: the pages under a base URL (found by following links) or those a sitemap.xml lists; fetched politely (robots.txt, a per-host rate limit). Sync it with syncSource.',
+  })
+  addWebSource(@Args('input') input: AddWebSourceInput) {
+    return this.service.addWeb(input);
   }
 
   @Mutation(() => SourceModel)

@@ -32,7 +32,12 @@ import { BLOBS, CONFIG, TEMPORAL } from '../core/tokens';
 import { checkFolderArchive } from '@trove/parsing';
 import { resolveAllowedPath } from '@trove/storage';
 import type { BlobStore } from '@trove/domain';
-import type { AddFolderSourceInput, AddNotionSourceInput, UpdateSourceInput } from './source.model';
+import type {
+  AddFolderSourceInput,
+  AddNotionSourceInput,
+  AddWebSourceInput,
+  UpdateSourceInput,
+} from './source.model';
 
 /** An uploaded archive, already streamed to a staging blob. */
 interface StagedArchive {
@@ -101,6 +106,27 @@ export class SourcesService {
       name,
       status: SourceStatus.ACTIVE,
       folder: { format: input.format, path, ...(input.siteUrl ? { siteUrl: checkUrl(input.siteUrl) } : {}) },
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
+
+  /** A web site: the pages under a base URL, or those a sitemap lists. */
+  async addWeb(input: AddWebSourceInput): Promise<Source> {
+    await this.catalog.requireActiveProject(input.projectId);
+    const name = requireName(input.name);
+    if (!Number.isInteger(input.maxPages) || input.maxPages < 1 || input.maxPages > MAX_WEB_PAGES) {
+      throw new TroveError(TroveErrorCode.BadRequest, `maxPages must be 1 to ${MAX_WEB_PAGES}`);
+    }
+    const url = checkUrl(input.url, 'url');
+    const now = new Date().toISOString();
+    return this.createSource({
+      id: randomUUID(),
+      projectId: input.projectId,
+      type: SourceType.WEB,
+      name,
+      status: SourceStatus.ACTIVE,
+      web: { url, maxPages: input.maxPages },
       createdAt: now,
       updatedAt: now,
     });
@@ -414,7 +440,9 @@ function requireName(name: string): string {
   return trimmed;
 }
 
-function checkUrl(url: string): string {
+const MAX_WEB_PAGES = 100_000;
+
+function checkUrl(url: string, field = 'siteUrl'): string {
   try {
     const parsed = new URL(url);
     if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed.toString();
@@ -423,6 +451,6 @@ function checkUrl(url: string): string {
   }
   throw new TroveError(
     TroveErrorCode.BadRequest,
-    `siteUrl must be an http(s) URL, got ${JSON.stringify(url)}`,
+    `${field} must be an http(s) URL, got ${JSON.stringify(url.slice(0, 200))}`,
   );
 }
