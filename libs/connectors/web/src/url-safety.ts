@@ -13,7 +13,9 @@ export const resolveWithDns: ResolveHost = async (host) =>
  * link-local (cloud metadata at 169.254.169.254 among them), carrier-grade NAT, multicast,
  * reserved, and IPv4-mapped IPv6 (which would smuggle any of those).
  */
-const PRIVATE = new BlockList();
+const PRIVATE_V4 = new BlockList();
+// Separate lists: a BlockList also matches IPv4 addresses against IPv4-mapped IPv6 subnets.
+const PRIVATE_V6 = new BlockList();
 for (const [net, prefix] of [
   ['0.0.0.0', 8],
   ['10.0.0.0', 8],
@@ -27,7 +29,7 @@ for (const [net, prefix] of [
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
 ] as const) {
-  PRIVATE.addSubnet(net, prefix, 'ipv4');
+  PRIVATE_V4.addSubnet(net, prefix, 'ipv4');
 }
 for (const [net, prefix] of [
   ['::', 127], // unspecified and loopback
@@ -37,14 +39,14 @@ for (const [net, prefix] of [
   ['fe80::', 10],
   ['ff00::', 8],
 ] as const) {
-  PRIVATE.addSubnet(net, prefix, 'ipv6');
+  PRIVATE_V6.addSubnet(net, prefix, 'ipv6');
 }
 
 /** True for an address on a loopback, private, link-local, metadata or reserved network. */
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
-  if (family === 4) return PRIVATE.check(address, 'ipv4');
-  if (family === 6) return PRIVATE.check(address, 'ipv6');
+  if (family === 4) return PRIVATE_V4.check(address, 'ipv4');
+  if (family === 6) return PRIVATE_V6.check(address, 'ipv6');
   return true; // not an address at all: refuse rather than guess
 }
 
@@ -63,7 +65,10 @@ export class UnsafeUrlError extends TroveError {
  * The check runs before each request and each redirect hop; the request resolves the name again,
  * so a DNS server that answers differently within seconds (rebinding) is not covered.
  */
-export async function assertSafeUrl(url: URL, options: { allowPrivateNetworks: boolean; resolve: ResolveHost }) {
+export async function assertSafeUrl(
+  url: URL,
+  options: { allowPrivateNetworks: boolean; resolve: ResolveHost },
+) {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new UnsafeUrlError(`${url.href}: only http and https URLs can be read`);
   }
@@ -82,7 +87,10 @@ export async function assertSafeUrl(url: URL, options: { allowPrivateNetworks: b
       const code = (error as NodeJS.ErrnoException).code;
       // An unknown name stays unknown on retry; a DNS timeout may not.
       if (code === 'ENOTFOUND' || code === 'ENODATA') {
-        throw new TroveError(TroveErrorCode.BadRequest, `${url.host}: no such host`, { permanent: true, cause: error });
+        throw new TroveError(TroveErrorCode.BadRequest, `${url.host}: no such host`, {
+          permanent: true,
+          cause: error,
+        });
       }
       throw error;
     }

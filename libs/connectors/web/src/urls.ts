@@ -1,5 +1,6 @@
 /** Query parameters that only track a visit: the same page with or without them is one page. */
-const TRACKING = /^(utm_[a-z_]+|gclid|dclid|fbclid|msclkid|yclid|mc_cid|mc_eid|_ga|_gl|_hsenc|_hsmi|ref_src)$/i;
+const TRACKING =
+  /^(utm_[a-z_]+|gclid|dclid|fbclid|msclkid|yclid|mc_cid|mc_eid|_ga|_gl|_hsenc|_hsmi|ref_src)$/i;
 
 /** Links to files no parser reads: never requested. */
 const NOT_DOCUMENTS =
@@ -46,7 +47,9 @@ export function crawlScope(base: URL): CrawlScope {
 }
 
 export function inScope(url: URL, scope: CrawlScope): boolean {
-  return url.origin === scope.origin && (url.pathname === scope.path || url.pathname.startsWith(scope.folder));
+  return (
+    url.origin === scope.origin && (url.pathname === scope.path || url.pathname.startsWith(scope.folder))
+  );
 }
 
 /** A link worth requesting: not an image, script, stylesheet, archive or media file. */

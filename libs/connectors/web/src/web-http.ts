@@ -107,7 +107,10 @@ export class WebHttp {
         throw new RedirectRefusedError(start.href, `${start.href}: more than ${MAX_REDIRECTS} redirects`);
       }
       if (options.mayRedirect && !options.mayRedirect(url, next)) {
-        throw new RedirectRefusedError(start.href, `${start.href} redirects outside the site, to ${next.href}`);
+        throw new RedirectRefusedError(
+          start.href,
+          `${start.href} redirects outside the site, to ${next.href}`,
+        );
       }
       url = next;
     }
@@ -175,7 +178,11 @@ export class WebHttp {
   }
 
   /** One paced request; a 429/503 with a short Retry-After is waited out (the host pauses meanwhile). */
-  private async request(url: URL, options: GetOptions, headers?: Record<string, string>): Promise<WebResponse> {
+  private async request(
+    url: URL,
+    options: GetOptions,
+    headers?: Record<string, string>,
+  ): Promise<WebResponse> {
     for (let attempt = 0; ; attempt++) {
       const response = await this.limiter(url.host).schedule(async () => {
         const wait = (this.pausedUntil.get(url.host) ?? 0) - Date.now();
@@ -188,7 +195,9 @@ export class WebHttp {
       if (retryAfter === undefined) return response;
       this.pausedUntil.set(url.host, Date.now() + Math.min(retryAfter, MAX_DELAY_MS));
       if (attempt >= 2 || retryAfter > MAX_INLINE_RETRY_MS) {
-        throw new Error(`${url.href} answered ${response.status}: retry after ${Math.ceil(retryAfter / 1000)} s`);
+        throw new Error(
+          `${url.href} answered ${response.status}: retry after ${Math.ceil(retryAfter / 1000)} s`,
+        );
       }
     }
   }
@@ -203,7 +212,8 @@ export class WebHttp {
         signal,
         headers: {
           'user-agent': this.options.userAgent,
-          accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,text/*;q=0.8,application/pdf;q=0.8,*/*;q=0.5',
+          accept:
+            'text/html,application/xhtml+xml,application/xml;q=0.9,text/*;q=0.8,application/pdf;q=0.8,*/*;q=0.5',
           ...headers,
         },
       });

@@ -15,12 +15,10 @@ import {
   type SourceConnector,
   type WebSource,
 } from '@trove/domain';
-import { MEDIA_TYPES, detectMediaType } from '@trove/parsing';
 import { isSitemapBody, looksLikeSitemapUrl, parseSitemap } from './sitemap';
-import { crawlScope, inScope, mayBeDocument, normalizeUrl, pageFileName, type CrawlScope } from './urls';
+import { crawlScope, inScope, mayBeDocument, normalizeUrl, pageFileName } from './urls';
 import { resolveWithDns, type ResolveHost } from './url-safety';
 import {
-  PageTooLargeError,
   RedirectRefusedError,
   RobotsDisallowedError,
   WebHttp,
@@ -55,6 +53,32 @@ export interface WebConnectorDeps {
   bodyCacheBytes?: number;
 }
 
+/**
+ * The media types the parsers read (`MEDIA_TYPES` in @trove/parsing, which a provider lib may not
+ * import); the ingest pipeline validates the content again.
+ */
+const MEDIA_TYPES = {
+  markdown: 'text/markdown',
+  plainText: 'text/plain',
+  html: 'text/html',
+  pdf: 'application/pdf',
+  epub: 'application/epub+zip',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+} as const;
+
+/** For responses without a useful Content-Type: the type the URL's extension names. */
+const BY_EXTENSION: Record<string, string> = {
+  html: MEDIA_TYPES.html,
+  htm: MEDIA_TYPES.html,
+  xhtml: MEDIA_TYPES.html,
+  md: MEDIA_TYPES.markdown,
+  markdown: MEDIA_TYPES.markdown,
+  txt: MEDIA_TYPES.plainText,
+  pdf: MEDIA_TYPES.pdf,
+  epub: MEDIA_TYPES.epub,
+  docx: MEDIA_TYPES.docx,
+};
+
 /** What a page read tells discovery and fetch. */
 interface PageState {
   version: string;
@@ -87,7 +111,10 @@ class PageGoneError extends Error {
 /** A page no parser reads (an image, a binary download). */
 class UnsupportedPageError extends PermanentDocumentError {
   constructor(url: string, contentType: string) {
-    super(TroveErrorCode.UnsupportedMediaType, `${url} is ${contentType || 'of an unknown type'}, which Trove does not read`);
+    super(
+      TroveErrorCode.UnsupportedMediaType,
+      `${url} is ${contentType || 'of an unknown type'}, which Trove does not read`,
+    );
   }
 }
 
@@ -138,8 +165,14 @@ export class WebConnector implements SourceConnector<WebSource> {
     const maxPages = source.web.maxPages > 0 ? source.web.maxPages : this.config.defaultMaxPages;
     const run = new DiscoveryRun(options, maxPages);
     const sitemapByName = looksLikeSitemapUrl(base);
-    const first = await this.readStart(base, sitemapByName ? this.config.maxSitemapBytes : this.config.maxPageBytes, run);
-    if (sitemapByName || isSitemapBody(first.body, first.headers.get('content-type'))) {
+    const maxBytes = sitemapByName ? this.config.maxSitemapBytes : this.config.maxPageBytes;
+    // A start page read before is asked "changed?"; a sitemap never is (its body is needed).
+    const headers = sitemapByName ? {} : conditionalHeaders(this.pages.get(base.href));
+    const first = await this.readStart(base, maxBytes, headers, run);
+    if (
+      first.status !== 304 &&
+      (sitemapByName || isSitemapBody(first.body, first.headers.get('content-type')))
+    ) {
       await this.listSitemaps(first, run);
     } else {
       await this.crawl(first, run);
@@ -159,10 +192,17 @@ export class WebConnector implements SourceConnector<WebSource> {
     let body: Buffer;
     let page: Page;
     try {
-      const response = await this.http.get(url, { maxBytes: this.config.maxPageBytes, mayRedirect: sameOrigin });
+      const response = await this.http.get(url, {
+        maxBytes: this.config.maxPageBytes,
+        mayRedirect: sameOrigin,
+      });
       ({ page, body } = this.pageFrom(response));
     } catch (error) {
-      if (error instanceof PageGoneError || error instanceof RobotsDisallowedError || error instanceof RedirectRefusedError) {
+      if (
+        error instanceof PageGoneError ||
+        error instanceof RobotsDisallowedError ||
+        error instanceof RedirectRefusedError
+      ) {
         throw sourceItemGone(error.message, error);
       }
       throw error;
@@ -175,20 +215,27 @@ export class WebConnector implements SourceConnector<WebSource> {
   }
 
   /** The source's own URL: any failure here is the source's, not one page's. */
-  private async readStart(url: URL, maxBytes: number, run: DiscoveryRun): Promise<WebResponse> {
+  private async readStart(
+    url: URL,
+    maxBytes: number,
+    headers: Record<string, string>,
+    run: DiscoveryRun,
+  ): Promise<WebResponse> {
     let response: WebResponse;
     try {
-      response = await this.http.get(url, { maxBytes, counter: run });
+      response = await this.http.get(url, { maxBytes, headers, counter: run });
     } catch (error) {
       if (error instanceof TroveError) throw error; // unsafe URL, too large: permanent already
-      if (error instanceof RobotsDisallowedError) throw badRequest(`robots.txt of ${url.host} disallows ${url.href}`);
+      if (error instanceof RobotsDisallowedError)
+        throw badRequest(`robots.txt of ${url.host} disallows ${url.href}`);
       if (error instanceof RedirectRefusedError) throw badRequest(error.message);
       throw error;
     }
     if (isGone(response.status)) {
       throw badRequest(`${url.href} answered ${response.status}: check the web source's URL`);
     }
-    if (response.status < 200 || response.status >= 300) throw transientStatus(response);
+    if (response.status !== 304 && (response.status < 200 || response.status >= 300))
+      throw transientStatus(response);
     return response;
   }
 
@@ -315,18 +362,22 @@ export class WebConnector implements SourceConnector<WebSource> {
     mayRedirect: (from: URL, to: URL) => boolean,
   ): Promise<Page | undefined> {
     try {
-      if (!response) {
-        const known = this.pages.get(url.href);
-        const headers: Record<string, string> = {};
-        if (known?.etag) headers['if-none-match'] = known.etag;
-        if (known?.lastModified) headers['if-modified-since'] = known.lastModified;
-        response = await this.http.get(url, { maxBytes: this.config.maxPageBytes, counter: run, headers, mayRedirect });
-        if (response.status === 304) {
-          const final = normalizeUrl(response.url.href) ?? response.url;
-          const state = this.pages.get(final.href) ?? known;
-          if (state) return this.indexable(final, state, run);
-          response = await this.http.get(url, { maxBytes: this.config.maxPageBytes, counter: run, mayRedirect });
-        }
+      const known = this.pages.get(url.href);
+      response ??= await this.http.get(url, {
+        maxBytes: this.config.maxPageBytes,
+        counter: run,
+        headers: conditionalHeaders(known),
+        mayRedirect,
+      });
+      if (response.status === 304) {
+        const final = normalizeUrl(response.url.href) ?? response.url;
+        const state = this.pages.get(final.href) ?? known;
+        if (state) return this.indexable(final, state, run);
+        response = await this.http.get(url, {
+          maxBytes: this.config.maxPageBytes,
+          counter: run,
+          mayRedirect,
+        });
       }
       const { page, body } = this.pageFrom(response);
       this.bodies.set(page.url.href, { version: page.state.version, data: body });
@@ -334,7 +385,8 @@ export class WebConnector implements SourceConnector<WebSource> {
     } catch (error) {
       if (error instanceof RobotsDisallowedError) run.skip(url.href, 'disallowed by robots.txt');
       else if (error instanceof PageGoneError) run.skip(url.href, `answered ${error.status}`);
-      else if (error instanceof RedirectRefusedError || error instanceof TroveError) run.skip(url.href, error.message);
+      else if (error instanceof RedirectRefusedError || error instanceof TroveError)
+        run.skip(url.href, error.message);
       else run.failed(url.href, (error as Error).message);
       return undefined;
     }
@@ -409,13 +461,11 @@ function mediaTypeOf(contentType: string, url: URL, body: Buffer): string | unde
     case MEDIA_TYPES.docx:
       return type;
     case '':
-    case 'application/octet-stream':
-      try {
-        const detected = detectMediaType(pageFileName(url.href), body).mediaType;
-        return detected === MEDIA_TYPES.zip ? undefined : detected;
-      } catch {
-        return undefined;
-      }
+    case 'application/octet-stream': {
+      if (body.subarray(0, 5).toString('latin1') === '%PDF-') return MEDIA_TYPES.pdf;
+      const extension = /\.([a-z]+)$/i.exec(url.pathname)?.[1]?.toLowerCase();
+      return extension ? BY_EXTENSION[extension] : undefined;
+    }
     default:
       return undefined;
   }
@@ -429,6 +479,14 @@ function fetched(url: URL, state: PageState, data: Buffer, lastmod?: string): Fe
     title: state.title,
     url: url.href,
   };
+}
+
+/** Validators of a page read before: an unchanged page then answers 304 with no body. */
+function conditionalHeaders(known: PageState | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (known?.etag) headers['if-none-match'] = known.etag;
+  if (known?.lastModified) headers['if-modified-since'] = known.lastModified;
+  return headers;
 }
 
 function lastmodVersion(lastmod: string) {
@@ -484,7 +542,8 @@ class DiscoveryRun implements RequestCounter {
   failed(id: string, reason: string) {
     this.failures++;
     this.complete = false;
-    if (this.failures <= 5) this.warn(`${id} could not be read now (${reason}); it is kept until a later sync`);
+    if (this.failures <= 5)
+      this.warn(`${id} could not be read now (${reason}); it is kept until a later sync`);
   }
 
   warn(message: string) {
