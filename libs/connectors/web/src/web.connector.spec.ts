@@ -87,6 +87,7 @@ describe('WebConnector.discover: crawling', () => {
     ]);
     expect(discovery.requests).toBe(5);
     expect(progress.at(-1)).toBe(4);
+    expect(new Set(site.requests.map((r) => r.headers['user-agent']))).toEqual(new Set([config.userAgent]));
   });
 
   it('stops at maxPages with complete: false and a warning, so pages beyond the cap are not deleted', async () => {
@@ -103,7 +104,7 @@ describe('WebConnector.discover: crawling', () => {
   it('records pages refused by robots.txt as skipped and never requests them', async () => {
     site.routes.set('/robots.txt', {
       headers: { 'content-type': 'text/plain' },
-      body: 'User-agent: *\nDisallow: /docs/private/\n',
+      body: 'User-agent: OtherBot\nDisallow: /\n\nUser-agent: TroveBot\nDisallow: /docs/private/\n',
     });
     site.page('/docs/', 'Docs', ['private/secret.html', 'public.html']);
     site.page('/docs/public.html', 'Public');
@@ -329,6 +330,18 @@ describe('WebConnector.fetch', () => {
     const error = await failure(connector().fetch(source(site.origin), `${site.origin}/broken`));
     expect(error).not.toBeInstanceOf(TroveError);
     expect(error.message).toMatch(/answered 500/);
+  });
+
+  it('gives up on a page that does not answer in time, as a transient failure', async () => {
+    site.routes.set('/slow', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('partial'); // and never ends
+    });
+    const error = await failure(
+      connector({ timeoutMs: 300 }).fetch(source(site.origin), `${site.origin}/slow`),
+    );
+    expect(error).not.toBeInstanceOf(TroveError);
+    expect(error.message).toMatch(/no complete answer within 300 ms/);
   });
 
   it('waits out a short Retry-After on 429 and then reads the page', async () => {
