@@ -95,6 +95,32 @@ export const parsingSchema = z.object({
   threads: positiveInt.default(2),
 });
 
+// --- Web sources (issue 10): crawling politely and safely --------------------------------------
+export const webSchema = z.object({
+  /** Sent with every request and matched against robots.txt groups. */
+  userAgent: z.string().min(1).default('TroveBot/0.1 (+https://github.com/trove)'),
+  /** Per host; a robots.txt `Crawl-delay` that is slower wins. */
+  requestsPerSecond: z.coerce.number().positive().default(2),
+  /**
+   * Lets web sources read loopback, private, link-local and cloud-metadata addresses. Off by
+   * default: users give Trove URLs, and the worker must not become a way into its own network.
+   */
+  allowPrivateNetworks: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+  /** A page (or robots.txt) larger than this is refused. */
+  maxPageBytes: positiveInt.default(10 * 1024 * 1024),
+  /** A sitemap larger than this (uncompressed) is refused; the protocol's own limit is 50 MB. */
+  maxSitemapBytes: positiveInt.default(50 * 1024 * 1024),
+  /** Sitemaps read per discovery, following sitemap indexes. */
+  maxSitemaps: positiveInt.default(50),
+  /** Per request, body included. */
+  timeoutMs: positiveInt.default(30_000),
+  /** A new web source's page limit when its creator gives none. */
+  defaultMaxPages: positiveInt.default(1000),
+});
+
 // --- Project deletion and source removal -------------------------------------------------------
 export const deletionSchema = z.object({
   /**
@@ -173,6 +199,7 @@ export const apiConfigSchema = z.object({
   secrets: secretsSchema,
   folders: foldersSchema,
   search: searchSchema,
+  web: webSchema,
 });
 
 export const workerConfigSchema = z.object({
@@ -185,6 +212,7 @@ export const workerConfigSchema = z.object({
   secrets: secretsSchema,
   notion: notionSchema,
   folders: foldersSchema,
+  web: webSchema,
   parsing: parsingSchema,
   // Optional in the type so hand-built configs (tests, benches) may leave it out; the env always sets it.
   deletion: deletionSchema.optional(),
@@ -207,6 +235,7 @@ export type ChunkingConfig = z.infer<typeof chunkingSchema>;
 export type NotionConfig = z.infer<typeof notionSchema>;
 export type SearchConfig = z.infer<typeof searchSchema>;
 export type WebhooksConfig = z.infer<typeof webhooksSchema>;
+export type WebConfig = z.infer<typeof webSchema>;
 
 type Env = Record<string, string | undefined>;
 
@@ -240,6 +269,17 @@ function fromEnv(env: Env) {
       historyLimit: v('TROVE_WEBHOOK_HISTORY_LIMIT'),
     },
     folders: { roots: v('TROVE_FOLDER_ROOTS'), cacheDir: v('TROVE_FOLDER_CACHE_DIR') },
+    // Web sources (issue 10)
+    web: {
+      userAgent: v('TROVE_WEB_USER_AGENT'),
+      requestsPerSecond: v('TROVE_WEB_REQUESTS_PER_SECOND'),
+      allowPrivateNetworks: v('TROVE_WEB_ALLOW_PRIVATE_NETWORKS'),
+      maxPageBytes: v('TROVE_WEB_MAX_PAGE_BYTES'),
+      maxSitemapBytes: v('TROVE_WEB_MAX_SITEMAP_BYTES'),
+      maxSitemaps: v('TROVE_WEB_MAX_SITEMAPS'),
+      timeoutMs: v('TROVE_WEB_TIMEOUT_MS'),
+      defaultMaxPages: v('TROVE_WEB_DEFAULT_MAX_PAGES'),
+    },
     parsing: {
       timeoutMs: v('TROVE_PARSE_TIMEOUT_MS'),
       maxMemoryMb: v('TROVE_PARSE_MAX_MEMORY_MB'),

@@ -1,0 +1,5 @@
+export * from './sitemap';
+export * from './url-safety';
+export * from './urls';
+export * from './web-http';
+export * from './web.connector';
