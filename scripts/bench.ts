@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
 import { sql } from 'kysely';
 import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
-import type { WorkerConfig } from '@trove/config';
+import { type WorkerConfig, webSchema } from '@trove/config';
 import { DocumentStatus, INGEST_DOCUMENT_WORKFLOW, ingestWorkflowId, SearchMode } from '@trove/domain';
 import { createEmbeddingProvider } from '@trove/embeddings';
 import { MarkdownParser } from '@trove/parsing';
@@ -92,6 +92,7 @@ async function main() {
     chunking: { targetTokens: 400, overlapTokens: 50, minTokens: 40 },
     secrets: {},
     notion: { requestsPerSecond: 3 },
+    web: webSchema.parse({}),
     folders: { roots: [], cacheDir: join(tmpdir(), `${name}-folders`) },
     parsing: { timeoutMs: 240_000, maxMemoryMb: 1024, threads: 2 },
     worker: { maxConcurrentActivities: 4 },

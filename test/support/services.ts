@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@elastic/elasticsearch';
 import pg from 'pg';
-import { graphqlLimitsSchema, type ApiConfig, type WorkerConfig, webhooksSchema } from '@trove/config';
+import { graphqlLimitsSchema, type ApiConfig, type WorkerConfig, webhooksSchema, webSchema } from '@trove/config';
 import { sharedDocuments } from '@trove/testing';
 
 /** Where the local services of infra/local listen (same defaults as infra/local/env.sh). */
@@ -62,6 +62,7 @@ export function workerConfig(name: string, overrides: Partial<WorkerConfig> = {}
     chunking: { targetTokens: 200, overlapTokens: 30, minTokens: 40 },
     secrets: { key: TEST_SECRET_KEY as never },
     notion: { requestsPerSecond: 50 },
+    web: webSchema.parse({}),
     folders: {
       roots: [SHARED_DOCUMENTS, tmpdir()],
       cacheDir: mkdtempSync(join(tmpdir(), `${name}-folders-`)),
@@ -91,6 +92,7 @@ export function apiConfig(name: string, worker: WorkerConfig, port: number): Api
     storage: worker.storage,
     secrets: worker.secrets,
     folders: worker.folders,
+    web: worker.web,
     search: { maxQueryChars: 2_000, maxQueryTokens: 512 },
     webhooks: webhooksSchema.parse({}),
   };

@@ -88,8 +88,11 @@ export class AddWebSourceInput {
       'An http(s) base URL (the pages under it, found by following links) or a sitemap.xml URL; robots.txt is respected',
   })
   url!: string;
-  @Field(() => Int, { defaultValue: 1000, description: `At most this many pages are read (1 to ${100_000})` })
-  maxPages!: number;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'At most this many pages are read (1 to 100,000; default TROVE_WEB_DEFAULT_MAX_PAGES)',
+  })
+  maxPages?: number;
 }
 
 @InputType()

@@ -27,6 +27,7 @@ import {
   TroveErrorCode,
 } from '@trove/domain';
 import { normalizeNotionId } from '@trove/connector-notion';
+import { assertSafeUrl, normalizeUrl, resolveWithDns } from '@trove/connector-web';
 import { toConnection } from '../core/connection.model';
 import { BLOBS, CONFIG, TEMPORAL } from '../core/tokens';
 import { checkFolderArchive } from '@trove/parsing';
@@ -115,10 +116,17 @@ export class SourcesService {
   async addWeb(input: AddWebSourceInput): Promise<Source> {
     await this.catalog.requireActiveProject(input.projectId);
     const name = requireName(input.name);
-    if (!Number.isInteger(input.maxPages) || input.maxPages < 1 || input.maxPages > MAX_WEB_PAGES) {
+    const maxPages = input.maxPages ?? this.config.web.defaultMaxPages;
+    if (!Number.isInteger(maxPages) || maxPages < 1 || maxPages > MAX_WEB_PAGES) {
       throw new TroveError(TroveErrorCode.BadRequest, `maxPages must be 1 to ${MAX_WEB_PAGES}`);
     }
-    const url = checkUrl(input.url, 'url');
+    const url = normalizeUrl(checkUrl(input.url, 'url'))?.href;
+    if (!url) throw new TroveError(TroveErrorCode.BadRequest, 'url is not a URL Trove can read');
+    // Refused now rather than at the first sync (the worker checks again before every request).
+    await assertSafeUrl(new URL(url), {
+      allowPrivateNetworks: this.config.web.allowPrivateNetworks,
+      resolve: resolveWithDns,
+    });
     const now = new Date().toISOString();
     return this.createSource({
       id: randomUUID(),
@@ -126,7 +134,7 @@ export class SourcesService {
       type: SourceType.WEB,
       name,
       status: SourceStatus.ACTIVE,
-      web: { url, maxPages: input.maxPages },
+      web: { url, maxPages },
       createdAt: now,
       updatedAt: now,
     });
