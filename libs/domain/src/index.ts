@@ -7,3 +7,4 @@ export * from './ports';
 export * from './sync';
 export * from './project-name';
 export * from './source-connector';
+export * from './media-types';
