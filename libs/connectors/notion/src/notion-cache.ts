@@ -1,8 +1,10 @@
 import { LRUCache } from 'lru-cache';
 import type { BlockNode } from './notion-types';
 
-/** Notion rounds edit times down to the minute: an object read this long after its edit time is settled. */
+/** Notion rounds edit times down to the minute. */
 export const EDIT_TIME_GRANULARITY_MS = 60_000;
+/** Allowance for this machine's clock running ahead of Notion's. */
+const CLOCK_SKEW_MS = 10_000;
 
 export interface NotionCacheOptions {
   /** How long entries are reused (a sync run's discovery and fetches); 0 disables the cache. */
@@ -87,8 +89,9 @@ export interface NotionReaderCache {
 /**
  * Whether what was read at `readAt` is everything there is at edit time `editedAt`: Notion rounds
  * edit times down to the minute, so an edit made later in the same minute keeps the same edit
- * time; only a read made after that minute has ended cannot miss such an edit.
+ * time; only a read made after that minute has ended (by this machine's clock, with an allowance
+ * for skew) cannot miss such an edit.
  */
 export function settled(readAt: number, editedAt: string): boolean {
-  return readAt >= Date.parse(editedAt) + EDIT_TIME_GRANULARITY_MS;
+  return readAt >= Date.parse(editedAt) + EDIT_TIME_GRANULARITY_MS + CLOCK_SKEW_MS;
 }

@@ -63,6 +63,8 @@ const nonBlockRequests = (emulator: NotionEmulator) =>
 describe('NotionConnector', { timeout: 60_000 }, () => {
   let emulator: NotionEmulator;
   let config: NotionConfig;
+  /** The emulator's clock (edit times); the system clock unless a test moves it. */
+  let clock = () => new Date();
   const handbook = () =>
     notionSource(emulator.token, {
       rootPageIds: [DEFAULT_IDS.handbook, DEFAULT_IDS.unsharedPage],
@@ -70,7 +72,7 @@ describe('NotionConnector', { timeout: 60_000 }, () => {
     });
 
   beforeAll(async () => {
-    emulator = new NotionEmulator(defaultWorkspace(), { requestsPerSecond: Infinity });
+    emulator = new NotionEmulator(defaultWorkspace(), { requestsPerSecond: Infinity, now: () => clock() });
     config = { apiBaseUrl: await emulator.start(), requestsPerSecond: 1000 };
   });
   afterAll(() => emulator.stop());
@@ -295,6 +297,25 @@ describe('NotionConnector', { timeout: 60_000 }, () => {
       const refetched = await connector.fetch(source, DEFAULT_IDS.onCallBasics);
       expect(refetched.version).toBe(changed.version);
       expect(refetched.title).toBe('On-call basics, revised');
+    });
+
+    it('does not reuse what was read in the minute of a page’s edit time (a later edit may share it)', async () => {
+      const connector = new NotionConnector(secrets, config);
+      const source = handbook();
+      // Notion's clock a few minutes ahead: every edit below is in "the current minute".
+      const ahead = new Date(Date.now() + 5 * 60_000);
+      clock = () => ahead;
+      try {
+        emulator.editBlockText(DEFAULT_IDS.architectureDecisions, 'ADRs, first edit');
+        const discovery = await connector.discover(source, { known: new Set() });
+        const discovered = discovery.items.find((i) => i.externalId === DEFAULT_IDS.architectureDecisions)!;
+        emulator.editBlockText(DEFAULT_IDS.architectureDecisions, 'ADRs, second edit');
+        const fetched = await connector.fetch(source, DEFAULT_IDS.architectureDecisions);
+        expect(fetched.version).toBe(discovered.version); // same minute, same edit time
+        expect(fetched.title).toBe('ADRs, second edit');
+      } finally {
+        clock = () => new Date();
+      }
     });
 
     it('an event about a page drops what was kept of it, so its fetch reads the edit', async () => {
