@@ -102,6 +102,20 @@ describe('NotionConnector', { timeout: 60_000 }, () => {
     expect(progress.length).toBeGreaterThanOrEqual(ids.length);
   });
 
+  it('FULL discovery of everything shared lists it with a search, reporting progress per page', async () => {
+    const progress: number[] = [];
+    const discovery = await new NotionConnector(secrets, config).discover(
+      notionSource(emulator.token, { everything: true }),
+      { known: new Set(), onProgress: ({ seen }) => progress.push(seen) },
+    );
+    const ids = discovery.items.map((item) => item.externalId);
+    expect(ids).toEqual(expect.arrayContaining([DEFAULT_IDS.hub, DEFAULT_IDS.rowOnlyPage]));
+    expect(ids).not.toContain(DEFAULT_IDS.trashedPage);
+    expect(discovery.requests).toBeLessThan(5);
+    expect(progress.length).toBeGreaterThanOrEqual(ids.length);
+    expect(progress.at(-2)).toBeGreaterThanOrEqual(ids.length);
+  });
+
   it('INCREMENTAL discovery returns only the pages edited since the watermark', async () => {
     const connector = new NotionConnector(secrets, config);
     const source = handbook();

@@ -301,7 +301,8 @@ async function discoverAll(
 ): Promise<Map<string, { version: string; title?: string }>> {
   const found = new Map<string, { version: string; title?: string }>();
   if (source.notion.everything) {
-    for (const page of await reader.searchPages(undefined, () => progress(found.size))) {
+    let listed = 0;
+    for (const page of await reader.searchPages(undefined, () => progress(++listed))) {
       found.set(page.id, { version: page.lastEditedTime, title: page.title });
     }
     return found;
