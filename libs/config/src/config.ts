@@ -69,6 +69,14 @@ export const notionSchema = z.object({
   /** Notion's API by default; the emulator's address in tests and demos. */
   apiBaseUrl: z.string().url().optional(),
   requestsPerSecond: z.coerce.number().positive().default(3),
+  // Request caching within a sync run (issue 10). Optional so hand-built configs stay valid; unset
+  // means the connector's defaults: 900 s, 5,000 page/database/block objects, 64 MB of block trees.
+  /** How long page, database and block objects and block trees read in a run are reused; 0 disables. */
+  cacheTtlSeconds: z.coerce.number().int().min(0).optional(),
+  /** Page, database and block objects kept (all sources of the worker together). */
+  cacheMaxObjects: z.coerce.number().int().positive().optional(),
+  /** Block trees kept, in megabytes of JSON (all sources of the worker together). */
+  cacheBlockTreesMb: z.coerce.number().positive().optional(),
 });
 
 /** Server-side folders a FOLDER source may read: a path-list (`:`-separated) of allowed roots. */
@@ -310,6 +318,9 @@ function fromEnv(env: Env) {
     notion: {
       apiBaseUrl: v('TROVE_NOTION_API_URL'),
       requestsPerSecond: v('TROVE_NOTION_REQUESTS_PER_SECOND'),
+      cacheTtlSeconds: v('TROVE_NOTION_CACHE_TTL_SECONDS'),
+      cacheMaxObjects: v('TROVE_NOTION_CACHE_MAX_OBJECTS'),
+      cacheBlockTreesMb: v('TROVE_NOTION_CACHE_BLOCK_TREES_MB'),
     },
     chunking: {
       targetTokens: v('TROVE_CHUNK_TARGET_TOKENS'),

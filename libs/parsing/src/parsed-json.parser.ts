@@ -1,8 +1,7 @@
 import type { ParsedDocument, ParseInput, Parser } from '@trove/domain';
-import { PermanentDocumentError, TroveErrorCode } from '@trove/domain';
+import { PARSED_JSON_MEDIA_TYPE, PermanentDocumentError, TroveErrorCode } from '@trove/domain';
 
-/** Documents a connector has already structured (Notion pages) travel as parsed JSON. */
-export const PARSED_JSON_MEDIA_TYPE = 'application/vnd.trove.parsed+json';
+export { PARSED_JSON_MEDIA_TYPE };
 
 export class ParsedJsonParser implements Parser {
   readonly mediaTypes = [PARSED_JSON_MEDIA_TYPE] as const;

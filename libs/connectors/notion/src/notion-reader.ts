@@ -1,4 +1,5 @@
 import { iteratePaginatedAPI, type Client } from '@notionhq/client';
+import { settled, type CachedObject, type NotionReaderCache } from './notion-cache';
 import { classifyNotionError } from './notion-client';
 import type { BlockNode, NotionBlock, NotionPage, PageSnapshot } from './notion-types';
 import { pageTitle, richText } from './render';
@@ -11,6 +12,7 @@ const MAX_BREADCRUMB_DEPTH = 12;
 export interface SearchedPage {
   id: string;
   lastEditedTime: string;
+  title: string;
   parentId?: string;
 }
 
@@ -20,14 +22,47 @@ export interface PageLinks {
   databaseIds: string[];
 }
 
-/** Reads pages, their whole block trees, databases and rows through the official client. */
+/** How old a cached object may be: unset, any age the cache keeps; else read at or after this (epoch ms). */
+export interface ReadOptions {
+  cachedSince?: number;
+}
+
+/**
+ * Reads pages, their whole block trees, databases and rows through the official client. With a
+ * cache (one source's view of a {@link NotionCache}), the objects and block trees it reads are
+ * kept, and later reads take them from there unless `cachedSince` asks for a newer read; without
+ * one, every read is a request (titles excepted, kept for the reader's life).
+ */
 export class NotionReader {
   private readonly titles = new Map<string, string>();
 
-  constructor(private readonly client: Client) {}
+  constructor(
+    private readonly client: Client,
+    private readonly cache?: NotionReaderCache,
+  ) {}
 
-  async page(pageId: string): Promise<NotionPage> {
-    return (await this.client.pages.retrieve({ page_id: pageId })) as unknown as NotionPage;
+  async page(pageId: string, options: ReadOptions = {}): Promise<NotionPage> {
+    return this.pageEntry(pageId, options).value;
+  }
+
+  /** Forgets a cached page object, e.g. when an event says the page changed. */
+  forgetPage(pageId: string): void {
+    this.cache?.deleteObject('page', pageId);
+  }
+
+  /**
+   * The page's block tree: the one kept for the page at this edit time if it was read after the
+   * edit's minute had passed (so it holds every edit with that edit time), else read now.
+   */
+  async pageBlocks(page: NotionPage): Promise<BlockNode[]> {
+    const cached = this.cache?.getTree(page.id, page.last_edited_time);
+    if (cached && settled(cached.readAt, page.last_edited_time)) return cached.blocks;
+    const readAt = Date.now();
+    const blocks = await this.blockTree(page.id);
+    if (this.cache && settled(readAt, page.last_edited_time)) {
+      this.cache.setTree(page.id, page.last_edited_time, blocks, readAt);
+    }
+    return blocks;
   }
 
   /**
@@ -60,8 +95,15 @@ export class NotionReader {
 
   /** The page with its blocks, breadcrumb, database name and related page titles. */
   async snapshot(pageId: string): Promise<PageSnapshot> {
-    const page = await this.page(pageId);
-    const blocks = await this.blockTree(page.id);
+    const started = Date.now();
+    const entry = this.pageEntry(pageId, {});
+    let page = await entry.value;
+    // A page object kept from earlier in the run is only used if no later edit can share its edit
+    // time (see `settled`); otherwise a newer read, so the snapshot is what its version says.
+    if (entry.readAt < started && !settled(entry.readAt, page.last_edited_time)) {
+      page = await this.page(pageId, { cachedSince: started });
+    }
+    const blocks = await this.pageBlocks(page);
     const { breadcrumb, databaseName } = await this.ancestry(page);
     const relationTitles: Record<string, string> = {};
     for (const property of Object.values(page.properties ?? {})) {
@@ -94,8 +136,8 @@ export class NotionReader {
   }
 
   /** The data sources of a database (2025-09-03: a database holds one or more). */
-  async dataSources(databaseId: string): Promise<{ id: string; name: string }[]> {
-    const database = (await this.client.databases.retrieve({ database_id: databaseId })) as unknown as {
+  async dataSources(databaseId: string, options: ReadOptions = {}): Promise<{ id: string; name: string }[]> {
+    const database = (await this.database(databaseId, options)) as {
       data_sources?: { id: string; name: string }[];
     };
     return database.data_sources ?? [];
@@ -118,8 +160,9 @@ export class NotionReader {
         last_edited_time: string;
         in_trash?: boolean;
       };
-      if (row.object === 'page' && !row.in_trash)
-        rows.push({ id: row.id, lastEditedTime: row.last_edited_time });
+      if (row.object !== 'page') continue;
+      this.remember(row as unknown as NotionPage);
+      if (!row.in_trash) rows.push({ id: row.id, lastEditedTime: row.last_edited_time });
     }
     return rows;
   }
@@ -128,7 +171,7 @@ export class NotionReader {
    * Pages shared with the integration, most recently edited first, stopping at the first page
    * edited before `since` (the listing is sorted, so nothing older follows).
    */
-  async searchPages(since?: string): Promise<SearchedPage[]> {
+  async searchPages(since?: string, onPage?: () => void): Promise<SearchedPage[]> {
     const pages: SearchedPage[] = [];
     for await (const item of iteratePaginatedAPI(this.client.search, {
       filter: { property: 'object', value: 'page' },
@@ -137,11 +180,15 @@ export class NotionReader {
     })) {
       const page = item as unknown as NotionPage & { object: string };
       if (since && page.last_edited_time < since) break;
-      if (page.object !== 'page' || page.in_trash) continue;
+      if (page.object !== 'page') continue;
+      this.remember(page);
+      onPage?.();
+      if (page.in_trash) continue;
       const parent = page.parent;
       pages.push({
         id: page.id,
         lastEditedTime: page.last_edited_time,
+        title: pageTitle(page),
         parentId: parent?.page_id ?? parent?.database_id ?? parent?.block_id,
       });
     }
@@ -164,9 +211,7 @@ export class NotionReader {
           (parent.type === 'data_source_id' || parent.type === 'database_id') &&
           parent.database_id
         ) {
-          const database = (await this.client.databases.retrieve({
-            database_id: parent.database_id,
-          })) as unknown as {
+          const database = (await this.database(parent.database_id)) as {
             title?: unknown;
             parent?: NotionPage['parent'];
           };
@@ -176,10 +221,11 @@ export class NotionReader {
           seen.add(parent.database_id);
           parent = database.parent as NotionPage['parent'];
         } else if (parent.type === 'block_id' && parent.block_id && !seen.has(parent.block_id)) {
-          seen.add(parent.block_id);
-          const block = (await this.client.blocks.retrieve({ block_id: parent.block_id })) as unknown as {
-            parent?: NotionPage['parent'];
-          };
+          const blockId = parent.block_id;
+          seen.add(blockId);
+          const block = (await this.cached('block', blockId, {}, () =>
+            this.client.blocks.retrieve({ block_id: blockId }),
+          ).value) as { parent?: NotionPage['parent'] };
           parent = block.parent as NotionPage['parent'];
         } else {
           break;
@@ -190,6 +236,41 @@ export class NotionReader {
       }
     }
     return { breadcrumb, databaseName };
+  }
+
+  private pageEntry(pageId: string, options: ReadOptions): CachedObject<NotionPage> {
+    return this.cached(
+      'page',
+      pageId,
+      options,
+      async () => (await this.client.pages.retrieve({ page_id: pageId })) as unknown as NotionPage,
+    );
+  }
+
+  private async database(databaseId: string, options: ReadOptions = {}): Promise<unknown> {
+    return this.cached('database', databaseId, options, () =>
+      this.client.databases.retrieve({ database_id: databaseId }),
+    ).value;
+  }
+
+  /** The kept answer if recent enough, else a request (kept, and shared by concurrent readers). */
+  private cached<T>(
+    kind: 'page' | 'database' | 'block',
+    id: string,
+    options: ReadOptions,
+    request: () => Promise<T>,
+  ): CachedObject<T> {
+    const entry = this.cache?.getObject<T>(kind, id);
+    if (entry && entry.readAt >= (options.cachedSince ?? 0)) return entry;
+    const readAt = Date.now();
+    const fresh = { value: request(), readAt };
+    this.cache?.setObject(kind, id, fresh.value, fresh.readAt);
+    return fresh;
+  }
+
+  /** Keeps a page object that a listing returned (search and data source queries return whole pages). */
+  private remember(page: NotionPage): void {
+    this.cache?.setObject('page', page.id, Promise.resolve(page));
   }
 
   private async titleOf(pageId: string): Promise<string> {
