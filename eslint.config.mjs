@@ -2,6 +2,41 @@ import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 import { builtinModules } from 'node:module';
 
+const boundaries = (allow = []) => ({
+  enforceBuildableLibDependency: false,
+  allow,
+  depConstraints: [
+    // Axis 1: who may use whom by layer.
+    {
+      sourceTag: 'type:app',
+      onlyDependOnLibsWithTags: [
+        'type:feature',
+        'type:provider',
+        'type:workflow',
+        'type:domain',
+        'type:util',
+      ],
+    },
+    { sourceTag: 'type:workflow', onlyDependOnLibsWithTags: ['type:domain', 'type:feature'] },
+    {
+      sourceTag: 'type:feature',
+      onlyDependOnLibsWithTags: ['type:feature', 'type:provider', 'type:domain', 'type:util'],
+    },
+    {
+      sourceTag: 'type:provider',
+      onlyDependOnLibsWithTags: ['type:provider', 'type:domain', 'type:util'],
+    },
+    { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:domain', 'type:util'] },
+    { sourceTag: 'type:domain', onlyDependOnLibsWithTags: [] },
+    // Axis 2: which app's code may reach which scope.
+    { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['scope:api', 'scope:shared'] },
+    { sourceTag: 'scope:worker', onlyDependOnLibsWithTags: ['scope:worker', 'scope:shared'] },
+    { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+    // Development tools (the Notion API emulator): nothing in the product may depend on them.
+    { sourceTag: 'scope:dev', onlyDependOnLibsWithTags: ['scope:dev', 'scope:shared'] },
+  ],
+});
+
 export default [
   { ignores: ['**/node_modules/**', '**/dist/**', '.trove/**', '.nx/**', 'infra/**'] },
   ...nx.configs['flat/base'],
@@ -9,47 +44,16 @@ export default [
   {
     files: ['**/*.ts'],
     rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: false,
-          allow: [],
-          depConstraints: [
-            // Axis 1: who may use whom by layer.
-            {
-              sourceTag: 'type:app',
-              onlyDependOnLibsWithTags: [
-                'type:feature',
-                'type:provider',
-                'type:workflow',
-                'type:domain',
-                'type:util',
-              ],
-            },
-            { sourceTag: 'type:workflow', onlyDependOnLibsWithTags: ['type:domain', 'type:feature'] },
-            {
-              sourceTag: 'type:feature',
-              onlyDependOnLibsWithTags: ['type:feature', 'type:provider', 'type:domain', 'type:util'],
-            },
-            {
-              sourceTag: 'type:provider',
-              onlyDependOnLibsWithTags: ['type:provider', 'type:domain', 'type:util'],
-            },
-            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:domain', 'type:util'] },
-            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: [] },
-            // Axis 2: which app's code may reach which scope.
-            { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['scope:api', 'scope:shared'] },
-            { sourceTag: 'scope:worker', onlyDependOnLibsWithTags: ['scope:worker', 'scope:shared'] },
-            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
-            // Development tools (the Notion API emulator): nothing in the product may depend on them.
-            { sourceTag: 'scope:dev', onlyDependOnLibsWithTags: ['scope:dev', 'scope:shared'] },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': ['error', boundaries()],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       // Non-null assertions mark invariants the code establishes just above them.
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
+  },
+  {
+    // Specs may run the product's development tools (the Notion API emulator) as a fake service.
+    files: ['**/*.spec.ts'],
+    rules: { '@nx/enforce-module-boundaries': ['error', boundaries(['@trove/notion-emulator'])] },
   },
   {
     // Workflow code is replayed deterministically in a sandbox: no Node built-ins, no runtime

@@ -2,13 +2,12 @@
  * The Notion scenario of `npm run bench`: the real api and worker (as processes) against the
  * Notion API emulator's 247-page workspace. Appends its section to BENCHMARKS.md.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createNotionClient } from '@trove/connector-notion';
 import { defaultWorkspace } from '@trove/notion-emulator';
 import { NotionEmulator } from '@trove/notion-emulator';
 import { expectEventually } from '../test/support/services';
 import { TroveStack } from '../test/support/stack';
+import { writeBenchmarkSection } from './benchmarks-file';
 
 const RPS = Number(process.env.BENCH_NOTION_RPS ?? 10);
 const WEBHOOK_SAMPLES = Number(process.env.BENCH_WEBHOOK_SAMPLES ?? 10);
@@ -126,10 +125,7 @@ ${row('INCREMENTAL, one paragraph edited', edit)}
 Webhook delivered → change searchable (debounce 2 s included), ${latencies.length} edits one after another:
 p50 ${percentile(latencies, 50)} ms, p95 ${percentile(latencies, 95)} ms.
 `;
-    const path = join(__dirname, '..', 'BENCHMARKS.md');
-    const current = readFileSync(path, 'utf8');
-    const start = current.indexOf('## Notion sync');
-    writeFileSync(path, (start >= 0 ? current.slice(0, start) : `${current.trimEnd()}\n\n`) + section);
+    writeBenchmarkSection('## Notion sync', section);
     console.log(section);
   } finally {
     await stack.stop();
