@@ -23,8 +23,8 @@ function page(title: string, body: string, links: string[] = []): string {
 function setSite(options: { withGuide: boolean; faqAnswer: string }): void {
   pages.clear();
   pages.set('/robots.txt', 'User-agent: *\nDisallow: /docs/private/\n');
-  const links = ['faq.html', 'private/secret.html', '/elsewhere.html'];
-  if (options.withGuide) links.unshift('guide.html');
+  // The index keeps linking to the guide: only the guide itself disappears (404).
+  const links = ['guide.html', 'faq.html', 'private/secret.html', '/elsewhere.html'];
   pages.set(
     '/docs/',
     page('Handbook', '<h1 id="welcome">Welcome</h1><p>The handbook of the lighthouse keepers.</p>', links),
@@ -44,7 +44,10 @@ function setSite(options: { withGuide: boolean; faqAnswer: string }): void {
     '/docs/faq.html',
     page('FAQ', `<h1 id="faq">FAQ</h1><h2 id="fog">Fog</h2><p>${options.faqAnswer}</p>`),
   );
-  pages.set('/docs/private/secret.html', page('Secret', '<p>The keeper hides the spare key under the mat.</p>'));
+  pages.set(
+    '/docs/private/secret.html',
+    page('Secret', '<p>The keeper hides the spare key under the mat.</p>'),
+  );
   pages.set('/elsewhere.html', page('Elsewhere', '<p>Outside the base path: never read.</p>'));
 }
 
@@ -65,7 +68,9 @@ async function sync(mode: 'FULL' | 'INCREMENTAL') {
 
 async function search(query: string) {
   const { search } = await stack.query<{
-    search: { hits: { title: string; text: string; citationUrl: string | null; citation: { kind: string } | null }[] };
+    search: {
+      hits: { title: string; text: string; citationUrl: string | null; citation: { kind: string } | null }[];
+    };
   }>('query($i: SearchInput!) { search(input: $i) { hits { title text citationUrl citation { kind } } } }', {
     i: { projectId, query, limit: 5 },
   });
@@ -75,10 +80,13 @@ async function search(query: string) {
 async function sourceDocuments() {
   const { documents } = await stack.query<{
     documents: { nodes: { fileName: string; url: string | null; status: string }[] };
-  }>('query($p: ID!, $s: ID) { documents(projectId: $p, sourceId: $s, first: 100) { nodes { fileName url status } } }', {
-    p: projectId,
-    s: sourceId,
-  });
+  }>(
+    'query($p: ID!, $s: ID) { documents(projectId: $p, sourceId: $s, first: 100) { nodes { fileName url status } } }',
+    {
+      p: projectId,
+      s: sourceId,
+    },
+  );
   return documents.nodes;
 }
 
@@ -136,11 +144,22 @@ describe('a web site as a source', () => {
     const unchanged = await sync('INCREMENTAL');
     expect(unchanged.progress).toMatchObject({ pagesSeen: 3, pagesUnchanged: 3, pagesIngested: 0 });
 
-    setSite({ withGuide: false, faqAnswer: 'In fog, light the beacon and sound the horn three times a minute.' });
+    setSite({
+      withGuide: false,
+      faqAnswer: 'In fog, light the beacon and sound the horn three times a minute.',
+    });
     const changed = await sync('INCREMENTAL');
     expect(changed).toMatchObject({ status: 'COMPLETED' });
-    expect(changed.progress).toMatchObject({ pagesSeen: 2, pagesIngested: 1, pagesUnchanged: 1, pagesDeleted: 1 });
-    expect((await sourceDocuments()).map((d) => d.url).sort()).toEqual([`${base}/docs/`, `${base}/docs/faq.html`]);
+    expect(changed.progress).toMatchObject({
+      pagesSeen: 2,
+      pagesIngested: 1,
+      pagesUnchanged: 1,
+      pagesDeleted: 1,
+    });
+    expect((await sourceDocuments()).map((d) => d.url).sort()).toEqual([
+      `${base}/docs/`,
+      `${base}/docs/faq.html`,
+    ]);
 
     const [fog] = await search('What to do in fog?');
     expect(fog.text).toContain('three times a minute');

@@ -54,5 +54,6 @@ describe('ParseSandbox', () => {
       // The thread was replaced: the sandbox still parses.
       afterwards: 'Still',
     });
-  });
+    // A child Node process compiling TypeScript: seconds on a loaded 2-core machine.
+  }, 120_000);
 });
