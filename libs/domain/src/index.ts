@@ -8,3 +8,4 @@ export * from './sync';
 export * from './project-name';
 export * from './source-connector';
 export * from './blob-keys';
+export * from './workflows';
