@@ -13,10 +13,7 @@ import {
   blobKeys,
   FolderFormat,
   newSyncRun,
-  REMOVE_SOURCE_WORKFLOW,
   removeSourceWorkflowId,
-  SCHEDULED_SYNC_WORKFLOW,
-  SYNC_SOURCE_WORKFLOW,
   syncScheduleId,
   syncWorkflowId,
   SourceStatus,
@@ -28,6 +25,7 @@ import {
 } from '@trove/domain';
 import { normalizeNotionId } from '@trove/connector-notion';
 import { toConnection } from '../core/connection.model';
+import { scheduledStart, startWorkflow } from '../core/workflows';
 import { BLOBS, CONFIG, TEMPORAL } from '../core/tokens';
 import { checkFolderArchive } from '@trove/parsing';
 import { resolveAllowedPath } from '@trove/storage';
@@ -247,7 +245,7 @@ export class SourcesService {
     await this.catalog.requireActiveProject(source.projectId);
     await this.catalog.markSourceRemoving(id);
     try {
-      const handle = await this.temporal.workflow.start(REMOVE_SOURCE_WORKFLOW, {
+      const handle = await startWorkflow(this.temporal, 'removeSource', {
         taskQueue: this.config.temporal.taskQueue,
         workflowId: removeSourceWorkflowId(id),
         args: [id],
@@ -331,12 +329,10 @@ export class SourcesService {
       await this.temporal.schedule.create({
         scheduleId: syncScheduleId(sourceId),
         spec: { intervals: [{ every: `${minutes}m` }] },
-        action: {
-          type: 'startWorkflow',
-          workflowType: SCHEDULED_SYNC_WORKFLOW,
+        action: scheduledStart('scheduledSync', {
           args: [sourceId],
           taskQueue: this.config.temporal.taskQueue,
-        },
+        }),
         policies: { overlap: ScheduleOverlapPolicy.SKIP },
       });
       try {
@@ -389,7 +385,7 @@ export class SourcesService {
    */
   private async startSyncWorkflow(sourceId: string, runId: string): Promise<void> {
     const start = () =>
-      this.temporal.workflow.start(SYNC_SOURCE_WORKFLOW, {
+      startWorkflow(this.temporal, 'syncSource', {
         taskQueue: this.config.temporal.taskQueue,
         workflowId: syncWorkflowId(sourceId),
         args: [{ runId }],
