@@ -11,12 +11,13 @@ import { Client as TemporalClient, Connection } from '@temporalio/client';
 import { sql } from 'kysely';
 import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
 import { type WorkerConfig, webSchema } from '@trove/config';
-import { DocumentStatus, INGEST_DOCUMENT_WORKFLOW, ingestWorkflowId, SearchMode } from '@trove/domain';
+import { DocumentStatus, ingestWorkflowId, SearchMode } from '@trove/domain';
 import { createEmbeddingProvider } from '@trove/embeddings';
 import { MarkdownParser } from '@trove/parsing';
 import { createElasticsearchClient, HybridSearch } from '@trove/search';
 import { LocalBlobStore } from '@trove/storage';
 import { sharedDatasets } from '@trove/testing';
+import { ingestDocument } from '@trove/workflows';
 import { createWorker } from '../apps/worker/src/worker';
 
 const ROOT = join(__dirname, '..');
@@ -167,7 +168,7 @@ async function main() {
   const ingestAll = () =>
     Promise.all(
       ids.map((documentId) =>
-        client.workflow.execute(INGEST_DOCUMENT_WORKFLOW, {
+        client.workflow.execute(ingestDocument, {
           taskQueue: config.temporal.taskQueue,
           workflowId: ingestWorkflowId(documentId),
           args: [{ documentId }],

@@ -9,3 +9,4 @@ export * from './project-name';
 export * from './source-connector';
 export * from './blob-keys';
 export * from './media-types';
+export * from './workflows';

@@ -1,7 +1,8 @@
-/** The contract between the API (which starts ingests) and the worker (which runs them). */
+/**
+ * The contract between the API (which starts ingests) and the worker (which runs them): inputs,
+ * results and workflow ids. Workflow and signal names are in `workflows.ts`.
+ */
 import type { SourceEvent } from './source-connector';
-
-export const INGEST_DOCUMENT_WORKFLOW = 'ingestDocument';
 
 export interface IngestDocumentInput {
   documentId: string;
@@ -13,9 +14,6 @@ export interface IngestDocumentResult {
   reusedEmbeddings: number;
 }
 
-export const SYNC_SOURCE_WORKFLOW = 'syncSource';
-export const SCHEDULED_SYNC_WORKFLOW = 'scheduledSync';
-
 /** One sync at a time per source. */
 export function syncWorkflowId(sourceId: string): string {
   return `sync-source-${sourceId}`;
@@ -24,9 +22,6 @@ export function syncWorkflowId(sourceId: string): string {
 export function syncScheduleId(sourceId: string): string {
   return `sync-schedule-${sourceId}`;
 }
-
-export const NOTION_WEBHOOK_WORKFLOW = 'notionWebhookEvents';
-export const NOTION_EVENTS_SIGNAL = 'notionEvents';
 
 /** A Notion webhook event reduced to what the sync needs. */
 export type NotionEvent = SourceEvent;
@@ -51,14 +46,10 @@ export function ingestWorkflowId(documentId: string): string {
   return `ingest-document-${documentId}`;
 }
 
-export const DELETE_PROJECT_WORKFLOW = 'deleteProject';
-
 /** One delete workflow per project: asking twice joins the running one. */
 export function deleteProjectWorkflowId(projectId: string): string {
   return `delete-project-${projectId}`;
 }
-
-export const REMOVE_SOURCE_WORKFLOW = 'removeSource';
 
 export function removeSourceWorkflowId(sourceId: string): string {
   return `remove-source-${sourceId}`;

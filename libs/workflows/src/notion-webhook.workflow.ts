@@ -12,7 +12,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import type { NotionEvent, NotionWebhookTiming } from '@trove/domain';
+import type { NotionEvent, NotionWebhookTiming, TroveSignals } from '@trove/domain';
 import { ingestWorkflowId, TroveErrorCode } from '@trove/domain';
 import type { WebhookActivities } from '@trove/ingest-activities';
 import { AWAIT_STOP, describeFailure, ingestDocument } from './ingest-document.workflow';
@@ -23,7 +23,9 @@ const DEFAULT_TIMING: NotionWebhookTiming = { quietMs: 2_000, maxDelayMs: 15_000
 const IDLE = '10m';
 const CONCURRENT_PAGES = 4;
 
-export const notionEventsSignal = defineSignal<[NotionEvent[]]>('notionEvents');
+export const notionEventsSignal = defineSignal<TroveSignals['notionEvents']>(
+  'notionEvents' satisfies keyof TroveSignals,
+);
 
 const activities = proxyActivities<WebhookActivities>({
   cancellationType: AWAIT_STOP,

@@ -6,9 +6,10 @@ import { bundleWorkflowCode, type Worker, type WorkflowBundleWithSourceMap } fro
 import { WorkflowFailedError } from '@temporalio/client';
 import { Catalog } from '@trove/catalog';
 import type { IngestDocumentResult } from '@trove/domain';
-import { DocumentStatus, INGEST_DOCUMENT_WORKFLOW, ingestWorkflowId } from '@trove/domain';
+import { DocumentStatus, ingestWorkflowId } from '@trove/domain';
 import { ChunkIndex, createElasticsearchClient } from '@trove/search';
 import { LocalBlobStore } from '@trove/storage';
+import { ingestDocument } from '@trove/workflows';
 import { createWorker } from '../../../apps/worker/src/worker';
 import { FaultProxy } from '../../support/fault-proxy';
 import { longMarkdown } from '../../support/markdown';
@@ -61,7 +62,7 @@ async function addDocument(fileName: string, content: string | Buffer, mediaType
 }
 
 async function ingest(documentId: string): Promise<IngestDocumentResult> {
-  return env.client.workflow.execute(INGEST_DOCUMENT_WORKFLOW, {
+  return env.client.workflow.execute(ingestDocument, {
     taskQueue: config.temporal.taskQueue,
     workflowId: ingestWorkflowId(documentId),
     args: [{ documentId }],

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { NotionEvent, NotionWebhookTiming } from '@trove/domain';
-import { NOTION_EVENTS_SIGNAL, NOTION_WEBHOOK_WORKFLOW } from '@trove/domain';
 import type { WebhookActivities } from '@trove/ingest-activities';
+import { notionEventsSignal, notionWebhookEvents } from '@trove/workflows';
 import { expectEventually, ROOT, TEMPORAL_BIN, uniqueName } from '../../support/services';
 
 // The webhook workflow's batching and continue-as-new, on a local Temporal test server, with
@@ -42,11 +42,11 @@ async function send(sourceId: string, timing: NotionWebhookTiming, n: number): P
     entityType: 'page',
     timestamp: new Date().toISOString(),
   };
-  await env.client.workflow.signalWithStart(NOTION_WEBHOOK_WORKFLOW, {
+  await env.client.workflow.signalWithStart(notionWebhookEvents, {
     taskQueue,
     workflowId: `webhook-${sourceId}`,
     args: [sourceId, [], timing],
-    signal: NOTION_EVENTS_SIGNAL,
+    signal: notionEventsSignal,
     signalArgs: [[event]],
   });
 }

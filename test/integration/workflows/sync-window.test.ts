@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApplicationFailure } from '@temporalio/activity';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
-import { newSyncRun, SYNC_SOURCE_WORKFLOW, SyncMode, SyncRunStatus } from '@trove/domain';
+import { newSyncRun, SyncMode, SyncRunStatus } from '@trove/domain';
 import type { SyncActivities, SyncTally } from '@trove/ingest-activities';
-import type { syncSource, SyncSourceInput } from '@trove/workflows';
+import { syncSource, type SyncSourceInput } from '@trove/workflows';
 import { ROOT, TEMPORAL_ADDRESS, uniqueName } from '../../support/services';
 import { type FakePageActivities, INSTANT_FAILURE } from './sync-window.workflows';
 
@@ -115,7 +115,7 @@ const pageActivities: FakePageActivities = {
 };
 
 async function sync(run: FakeRun, input: Partial<SyncSourceInput> = {}): Promise<void> {
-  await env.client.workflow.execute<typeof syncSource>(SYNC_SOURCE_WORKFLOW, {
+  await env.client.workflow.execute(syncSource, {
     taskQueue,
     workflowId: `sync-${run.runId}`,
     args: [{ runId: run.runId, ...input }],

@@ -6,7 +6,6 @@ import type { ApiConfig } from '@trove/config';
 import type { BlobStore, StoredStream, TroveDocument } from '@trove/domain';
 import {
   DocumentStatus,
-  INGEST_DOCUMENT_WORKFLOW,
   ingestWorkflowId,
   TroveError,
   TroveErrorCode,
@@ -16,6 +15,7 @@ import { detectMediaType } from '@trove/parsing';
 import { ChunkIndex } from '@trove/search';
 import { toConnection } from '../core/connection.model';
 import { BLOBS, CONFIG, TEMPORAL } from '../core/tokens';
+import { startWorkflow } from '../core/workflows';
 import { normalizeFileName } from '../uploads/file-name';
 
 /** An upload already streamed to a staging blob; `upload` moves it into place or removes it. */
@@ -132,7 +132,7 @@ export class DocumentsService {
   private async startIngest(documentId: string): Promise<void> {
     const input: IngestDocumentInput = { documentId };
     try {
-      await this.temporal.workflow.start(INGEST_DOCUMENT_WORKFLOW, {
+      await startWorkflow(this.temporal, 'ingestDocument', {
         taskQueue: this.config.temporal.taskQueue,
         workflowId: ingestWorkflowId(documentId),
         args: [input],

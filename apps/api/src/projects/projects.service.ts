@@ -3,8 +3,9 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import { Catalog } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import type { Project } from '@trove/domain';
-import { DELETE_PROJECT_WORKFLOW, deleteProjectWorkflowId, TroveError, TroveErrorCode } from '@trove/domain';
+import { deleteProjectWorkflowId, TroveError, TroveErrorCode } from '@trove/domain';
 import { CONFIG, TEMPORAL } from '../core/tokens';
+import { startWorkflow } from '../core/workflows';
 
 @Injectable()
 export class ProjectsService {
@@ -35,7 +36,7 @@ export class ProjectsService {
     await this.catalog.markProjectDeleting(id);
     let handle;
     try {
-      handle = await this.temporal.workflow.start(DELETE_PROJECT_WORKFLOW, {
+      handle = await startWorkflow(this.temporal, 'deleteProject', {
         taskQueue: this.config.temporal.taskQueue,
         workflowId: deleteProjectWorkflowId(id),
         args: [id],

@@ -13,10 +13,7 @@ import {
   blobKeys,
   FolderFormat,
   newSyncRun,
-  REMOVE_SOURCE_WORKFLOW,
   removeSourceWorkflowId,
-  SCHEDULED_SYNC_WORKFLOW,
-  SYNC_SOURCE_WORKFLOW,
   syncScheduleId,
   syncWorkflowId,
   SourceStatus,
@@ -29,6 +26,7 @@ import {
 import { normalizeNotionId } from '@trove/connector-notion';
 import { assertSafeUrl, normalizeUrl, resolveWithDns } from '@trove/connector-web';
 import { toConnection } from '../core/connection.model';
+import { scheduledStart, startWorkflow } from '../core/workflows';
 import { BLOBS, CONFIG, TEMPORAL } from '../core/tokens';
 import { checkFolderArchive } from '@trove/parsing';
 import { resolveAllowedPath } from '@trove/storage';
@@ -255,7 +253,7 @@ export class SourcesService {
     await this.catalog.requireActiveProject(source.projectId);
     await this.catalog.markSourceRemoving(id);
     try {
-      const handle = await this.temporal.workflow.start(REMOVE_SOURCE_WORKFLOW, {
+      const handle = await startWorkflow(this.temporal, 'removeSource', {
         taskQueue: this.config.temporal.taskQueue,
         workflowId: removeSourceWorkflowId(id),
         args: [id],
@@ -339,12 +337,10 @@ export class SourcesService {
       await this.temporal.schedule.create({
         scheduleId: syncScheduleId(sourceId),
         spec: { intervals: [{ every: `${minutes}m` }] },
-        action: {
-          type: 'startWorkflow',
-          workflowType: SCHEDULED_SYNC_WORKFLOW,
+        action: scheduledStart('scheduledSync', {
           args: [sourceId],
           taskQueue: this.config.temporal.taskQueue,
-        },
+        }),
         policies: { overlap: ScheduleOverlapPolicy.SKIP },
       });
       try {
@@ -397,7 +393,7 @@ export class SourcesService {
    */
   private async startSyncWorkflow(sourceId: string, runId: string): Promise<void> {
     const start = () =>
-      this.temporal.workflow.start(SYNC_SOURCE_WORKFLOW, {
+      startWorkflow(this.temporal, 'syncSource', {
         taskQueue: this.config.temporal.taskQueue,
         workflowId: syncWorkflowId(sourceId),
         args: [{ runId }],

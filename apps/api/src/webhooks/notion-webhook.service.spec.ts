@@ -39,7 +39,7 @@ function setup(current: NotionSource) {
       purge: vi.fn(async () => undefined),
     },
   };
-  const signalWithStart = vi.fn(async () => undefined);
+  const signalWithStart = vi.fn(async (..._args: unknown[]) => undefined);
   const temporal = { workflow: { signalWithStart } };
   const config = {
     secrets: { key: KEY },
@@ -89,6 +89,19 @@ describe('NotionWebhookService', () => {
       code: TroveErrorCode.WebhookExpired,
     });
     expect(ctx.signalWithStart).not.toHaveBeenCalled();
+  });
+
+  it("signals the source's webhook workflow, starting it with the configured timing", async () => {
+    const { body, signature } = signed(pageEvent());
+    expect(await ctx.service.receive('src-1', body, signature)).toBe('accepted');
+    const { quietMs, maxDelayMs, historyLimit } = webhooksSchema.parse({});
+    expect(ctx.signalWithStart).toHaveBeenCalledWith('notionWebhookEvents', {
+      taskQueue: 'q',
+      workflowId: 'notion-webhook-src-1',
+      args: ['src-1', [], { quietMs, maxDelayMs, historyLimit }],
+      signal: 'notionEvents',
+      signalArgs: [[expect.objectContaining({ type: 'page.deleted', entityId: 'page-1' })]],
+    });
   });
 
   it('acknowledges a repeated event id without signalling it again', async () => {

@@ -4,15 +4,9 @@ import { verifyWebhookSignature } from '@notionhq/client';
 import { Catalog } from '@trove/catalog';
 import { type ApiConfig, SecretBox } from '@trove/config';
 import { SourceType, type NotionEvent } from '@trove/domain';
-import {
-  NOTION_EVENTS_SIGNAL,
-  NOTION_WEBHOOK_WORKFLOW,
-  notionWebhookWorkflowId,
-  type NotionWebhookTiming,
-  TroveError,
-  TroveErrorCode,
-} from '@trove/domain';
+import { notionWebhookWorkflowId, type NotionWebhookTiming, TroveError, TroveErrorCode } from '@trove/domain';
 import { CONFIG, TEMPORAL } from '../core/tokens';
+import { signalWithStart } from '../core/workflows';
 
 interface WebhookBody {
   verification_token?: unknown;
@@ -99,11 +93,10 @@ export class NotionWebhookService {
     const { quietMs, maxDelayMs, historyLimit } = this.config.webhooks;
     const timing: NotionWebhookTiming = { quietMs, maxDelayMs, historyLimit };
     try {
-      await this.temporal.workflow.signalWithStart(NOTION_WEBHOOK_WORKFLOW, {
+      await signalWithStart(this.temporal, 'notionWebhookEvents', 'notionEvents', {
         taskQueue: this.config.temporal.taskQueue,
         workflowId: notionWebhookWorkflowId(sourceId),
         args: [sourceId, [], timing],
-        signal: NOTION_EVENTS_SIGNAL,
         signalArgs: [[event]],
       });
     } catch (error) {

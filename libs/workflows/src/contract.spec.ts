@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import type { TroveSignals, TroveWorkflows } from '@trove/domain';
+import * as workflows from './index';
+
+// Every name of the contract, once: the Record type makes the compiler reject a missing or an
+// unknown name, and the tests below check at run time what the worker will actually register.
+const WORKFLOW_NAMES: Record<keyof TroveWorkflows, true> = {
+  ingestDocument: true,
+  syncSource: true,
+  scheduledSync: true,
+  notionWebhookEvents: true,
+  deleteProject: true,
+  removeSource: true,
+};
+const SIGNAL_NAMES: Record<keyof TroveSignals, true> = { notionEvents: true };
+
+describe('the workflow contract', () => {
+  it.each(Object.keys(WORKFLOW_NAMES))('%s is an exported workflow function of that name', (name) => {
+    const exported: unknown = (workflows as Record<string, unknown>)[name];
+    expect(typeof exported).toBe('function');
+    // Starting by function (executeChild(syncSource), tests) uses the function's own name.
+    expect((exported as () => unknown).name).toBe(name);
+  });
+
+  it('defines each signal under its contract name', () => {
+    expect([workflows.notionEventsSignal.name]).toEqual(Object.keys(SIGNAL_NAMES));
+  });
+});
