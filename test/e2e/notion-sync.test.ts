@@ -276,7 +276,7 @@ describe('Notion source sync (emulated Notion API)', () => {
     emulator.revokeToken();
     const run = await sync('FULL');
     expect(run.status).toBe('FAILED');
-    expect(run.error?.code).toBe('NOTION_UNAUTHORIZED');
+    expect(run.error?.code).toBe('SOURCE_UNAUTHORIZED');
     const { sources } = await stack.query<{ sources: { status: string }[] }>(
       'query($p: ID!) { sources(projectId: $p) { status } }',
       {
