@@ -294,12 +294,11 @@ export class RecordingChunkIndex {
 export const FAKE_PLACEHOLDER_MEDIA_TYPE = 'application/x-fake-placeholder';
 
 /**
- * A connector for WEB sources whose answers the test scripts: `discovery` (or an error to throw),
+ * A connector (for WEB sources by default) whose answers the test scripts: `discovery` (or an error to throw),
  * fetched items by id, and optionally `vanished`, `reduceEvents` and `citationUrl`. Records the
  * options of every discover call.
  */
 export class FakeConnector implements SourceConnector<Source> {
-  readonly type = SourceType.WEB;
   discovery: Discovery | Error = discovery([]);
   readonly items = new Map<string, FetchedItem | Error>();
   readonly discoverCalls: DiscoverOptions[] = [];
@@ -308,6 +307,9 @@ export class FakeConnector implements SourceConnector<Source> {
   vanished?: (source: Source, externalIds: string[]) => Promise<string[]>;
   reduceEvents?: (source: Source, events: SourceEvent[], known: ReadonlySet<string>) => Promise<EventWork>;
   citationUrl?: (item: { externalId: string; url?: string }, anchor?: string) => string | undefined;
+
+  /** A connector for WEB sources unless told otherwise. */
+  constructor(readonly type: SourceType = SourceType.WEB) {}
 
   async discover(_source: Source, options: DiscoverOptions): Promise<Discovery> {
     this.discoverCalls.push({ ...options, known: new Set(options.known) });
