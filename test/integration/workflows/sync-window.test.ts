@@ -8,6 +8,7 @@ import type { SyncActivities, SyncTally } from '@trove/ingest-activities';
 import { syncSource, type SyncSourceInput } from '@trove/workflows';
 import { ROOT, TEMPORAL_ADDRESS, uniqueName } from '../../support/services';
 import { type FakePageActivities, INSTANT_FAILURE } from './sync-window.workflows';
+import { executions, quietLogger, windowAfterTasks } from './workflow-history';
 
 // The sync workflow's sliding window and continue-as-new, on the local Temporal server, with the
 // real syncSource and in-memory stand-ins for its activities and for the page pipeline.
@@ -139,82 +140,6 @@ function maxRunning(spans: Span[]): number {
   return most;
 }
 
-/** The parts of a history event read here. */
-interface HistoryEvent {
-  workflowExecutionStartedEventAttributes?: { continuedExecutionRunId?: string | null } | null;
-  workflowTaskCompletedEventAttributes?: unknown;
-  startChildWorkflowExecutionInitiatedEventAttributes?: unknown;
-  startChildWorkflowExecutionFailedEventAttributes?: unknown;
-  childWorkflowExecutionCompletedEventAttributes?: unknown;
-  childWorkflowExecutionFailedEventAttributes?: unknown;
-  childWorkflowExecutionCanceledEventAttributes?: unknown;
-  childWorkflowExecutionTimedOutEventAttributes?: unknown;
-  childWorkflowExecutionTerminatedEventAttributes?: unknown;
-  activityTaskScheduledEventAttributes?: unknown;
-  workflowExecutionCompletedEventAttributes?: unknown;
-  workflowExecutionContinuedAsNewEventAttributes?: unknown;
-}
-
-/** The histories of every execution of a workflow, oldest first, following continue-as-new back. */
-async function executions(workflowId: string): Promise<HistoryEvent[][]> {
-  const histories: HistoryEvent[][] = [];
-  let runId: string | undefined = (await env.client.workflow.getHandle(workflowId).describe()).runId;
-  while (runId) {
-    const history = await env.client.workflow.getHandle(workflowId, runId).fetchHistory();
-    const events: HistoryEvent[] = history.events ?? [];
-    histories.unshift(events);
-    runId = events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId ?? undefined;
-  }
-  return histories;
-}
-
-/**
- * The window as the workflow kept it: after each of its workflow tasks (its commands included),
- * how many child workflows it had started so far and how many of them were still open. Exact
- * whatever the machine's load, unlike timings.
- */
-function windowAfterTasks(events: HistoryEvent[]): { started: number; open: number }[] {
-  const closes = (e: HistoryEvent) =>
-    Boolean(
-      e.childWorkflowExecutionCompletedEventAttributes ||
-      e.childWorkflowExecutionFailedEventAttributes ||
-      e.childWorkflowExecutionCanceledEventAttributes ||
-      e.childWorkflowExecutionTimedOutEventAttributes ||
-      e.childWorkflowExecutionTerminatedEventAttributes ||
-      e.startChildWorkflowExecutionFailedEventAttributes,
-    );
-  const isCommand = (e: HistoryEvent) =>
-    Boolean(
-      e.startChildWorkflowExecutionInitiatedEventAttributes ||
-      e.activityTaskScheduledEventAttributes ||
-      e.workflowExecutionCompletedEventAttributes ||
-      e.workflowExecutionContinuedAsNewEventAttributes,
-    );
-  const after: { started: number; open: number }[] = [];
-  let started = 0;
-  let closed = 0;
-  events.forEach((event, i) => {
-    if (closes(event)) closed++;
-    if (event.startChildWorkflowExecutionInitiatedEventAttributes) started++;
-    if (!event.workflowTaskCompletedEventAttributes) return;
-    let commandsStarted = 0;
-    for (let j = i + 1; j < events.length && isCommand(events[j]); j++) {
-      if (events[j].startChildWorkflowExecutionInitiatedEventAttributes) commandsStarted++;
-    }
-    after.push({ started: started + commandsStarted, open: started + commandsStarted - closed });
-  });
-  return after;
-}
-
-const quietLogger = {
-  log: () => undefined,
-  trace: () => undefined,
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: (message: string) => console.error(message),
-};
-
 beforeAll(async () => {
   env = await TestWorkflowEnvironment.createFromExistingServer({ address: TEMPORAL_ADDRESS });
   const bundle = await bundleWorkflowCode({
@@ -249,7 +174,7 @@ describe('syncSource sliding window (real Temporal, stand-in pages)', () => {
     expect(run.spans).toHaveLength(count);
     // After every workflow task, as long as pages were waiting, four children were in flight:
     // one finishing is replaced at once (batches of four would drop to three, two, one).
-    const [history] = await executions(`sync-${run.runId}`);
+    const [history] = await executions(env.client, `sync-${run.runId}`);
     const window = windowAfterTasks(history).filter((w) => w.started > 0);
     expect(Math.max(...window.map((w) => w.open))).toBe(4);
     expect(window.filter((w) => w.started < count).every((w) => w.open === 4)).toBe(true);
@@ -284,7 +209,7 @@ describe('syncSource sliding window (real Temporal, stand-in pages)', () => {
 
     // Three executions of 10, 10 and 5 pages, each reading its ids once, each finishing all its
     // pages before continuing as new (nothing open after its last task).
-    const histories = await executions(`sync-${run.runId}`);
+    const histories = await executions(env.client, `sync-${run.runId}`);
     const windows = histories.map(windowAfterTasks);
     expect(windows.map((w) => w.at(-1)!.started)).toEqual([10, 10, 5]);
     expect(windows.map((w) => w.at(-1)!.open)).toEqual([0, 0, 0]);
@@ -314,7 +239,7 @@ describe('syncSource sliding window (real Temporal, stand-in pages)', () => {
     expect(run.finished).toMatchObject({ ready: 10, failedCount: 220 });
     expect(run.finished!.failed).toHaveLength(200);
     expect(run.spans).toHaveLength(10);
-    const [history] = await executions(`sync-${run.runId}`);
+    const [history] = await executions(env.client, `sync-${run.runId}`);
     const window = windowAfterTasks(history);
     expect(Math.max(...window.map((w) => w.open))).toBe(16);
     // The first page at once, then at most one write per 100 pages or per 2 s of workflow time

@@ -1,0 +1,273 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
+import type { Chunk, EmbeddingProvider, FetchedItem, ParsedBlock, TroveDocument } from '@trove/domain';
+import {
+  blobKeys,
+  DocumentStatus,
+  SourceType,
+  sourceItemGone,
+  sourceUnauthorized,
+  TroveErrorCode,
+} from '@trove/domain';
+import { MEDIA_TYPES } from '@trove/parsing';
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import {
+  FAKE_PLACEHOLDER_MEDIA_TYPE,
+  FakeConnector,
+  InMemoryBlobStore,
+  InMemoryCatalog,
+  RecordingChunkIndex,
+  runActivity,
+} from './fakes.testing';
+import { createIngestActivities, type FetchedDocument } from './ingest.activities';
+import { SourceConnectors } from './source-connectors';
+
+function setup() {
+  const catalog = new InMemoryCatalog();
+  const blobs = new InMemoryBlobStore();
+  const connector = new FakeConnector();
+  const source = catalog.newSource();
+  const activities = createIngestActivities({
+    catalog: catalog.asCatalog(),
+    blobs,
+    parsers: { parse: () => Promise.reject(new Error('not used here')) },
+    chunker: new Chunker(new SegmenterTokenCounter(), { targetTokens: 400, overlapTokens: 0 }),
+    embedder: {} as EmbeddingProvider,
+    chunkIndex: new RecordingChunkIndex().asChunkIndex(),
+    batchSize: 16,
+    connectors: new SourceConnectors([connector], { complete: false }),
+  });
+  /** A source item's record as a plan creates it: a placeholder, not fetched yet. */
+  const planned = (externalId: string): TroveDocument =>
+    catalog.newItem(source, externalId, {
+      status: DocumentStatus.PENDING,
+      fileName: connector.placeholder(externalId).fileName,
+      mediaType: FAKE_PLACEHOLDER_MEDIA_TYPE,
+      sizeBytes: 0,
+      contentHash: '',
+      blobKey: '',
+    });
+  return { catalog, blobs, connector, source, activities, planned };
+}
+
+const page: FetchedItem = {
+  data: Buffer.from('<html><body><h1 id="install">Install</h1><p>Run it.</p></body></html>'),
+  mediaType: MEDIA_TYPES.html,
+  version: 'etag-2',
+  fileName: 'guide.html',
+  title: 'Guide',
+  url: 'https://example.test/guide',
+  breadcrumb: ['Docs', 'Guide'],
+};
+
+describe('fetchDocument of a source item', () => {
+  it("stores the connector's bytes under the original's key and records the item's version, link, title and place", async () => {
+    const ctx = setup();
+    const document = ctx.planned('https://example.test/guide');
+    ctx.connector.items.set('https://example.test/guide', page);
+
+    const fetched = await runActivity(ctx.activities.fetchDocument, { documentId: document.id });
+
+    const hash = createHash('sha256').update(page.data).digest('hex');
+    const blobKey = blobKeys.original(document.id, hash);
+    expect(await ctx.blobs.get(blobKey)).toEqual(page.data);
+    expect(ctx.catalog.documents.get(document.id)).toMatchObject({
+      status: DocumentStatus.INDEXING,
+      blobKey,
+      contentHash: hash,
+      sizeBytes: page.data.length,
+      mediaType: MEDIA_TYPES.html,
+      fileName: 'guide.html',
+      version: 'etag-2',
+      title: 'Guide',
+      url: 'https://example.test/guide',
+      breadcrumb: ['Docs', 'Guide'],
+    });
+    expect(fetched).toMatchObject({
+      documentId: document.id,
+      projectId: ctx.source.projectId,
+      fileName: 'guide.html',
+      mediaType: MEDIA_TYPES.html,
+      blobKey,
+      workPrefix: blobKeys.workVersion(document.id, hash),
+      externalId: 'https://example.test/guide',
+      url: 'https://example.test/guide',
+      sourceType: SourceType.WEB,
+    });
+  });
+
+  it('keeps the placeholder file name when the connector gives none', async () => {
+    const ctx = setup();
+    const document = ctx.planned('p1');
+    ctx.connector.items.set('p1', { data: Buffer.from('{}'), mediaType: 'application/json', version: 'v1' });
+    const fetched = await runActivity(ctx.activities.fetchDocument, { documentId: document.id });
+    expect(fetched.fileName).toBe('fake:p1');
+    expect(fetched).not.toHaveProperty('url');
+  });
+
+  it.each([
+    [TroveErrorCode.SourceItemGone, sourceItemGone('HTTP 404')],
+    [TroveErrorCode.SourceUnauthorized, sourceUnauthorized('HTTP 401')],
+  ])(
+    '%s from the connector fails the fetch for good with that type, storing nothing',
+    async (code, error) => {
+      const ctx = setup();
+      const document = ctx.planned('p1');
+      ctx.connector.items.set('p1', error);
+
+      const failure = await runActivity(ctx.activities.fetchDocument, { documentId: document.id }).catch(
+        (e: unknown) => e,
+      );
+
+      expect(failure).toBeInstanceOf(ApplicationFailure);
+      expect(failure).toMatchObject({ type: code, nonRetryable: true, message: error.message });
+      expect(ctx.blobs.keys()).toEqual([]);
+      expect(ctx.catalog.documents.get(document.id)).toEqual(document);
+    },
+  );
+
+  it('a plain error from the connector stays retryable', async () => {
+    const ctx = setup();
+    const document = ctx.planned('p1');
+    const error = new Error('socket hang up');
+    ctx.connector.items.set('p1', error);
+    await expect(runActivity(ctx.activities.fetchDocument, { documentId: document.id })).rejects.toBe(error);
+  });
+
+  it('takes the stored copy back out when the document was deleted during the fetch', async () => {
+    const ctx = setup();
+    const document = ctx.planned('p1');
+    ctx.connector.fetch = async () => {
+      ctx.catalog.documents.delete(document.id); // a FULL sync or a webhook removed it meanwhile
+      return page;
+    };
+
+    const failure = await runActivity(ctx.activities.fetchDocument, { documentId: document.id }).catch(
+      (e: unknown) => e,
+    );
+
+    expect(failure).toMatchObject({ type: TroveErrorCode.DocumentNotFound, nonRetryable: true });
+    expect(ctx.blobs.keys()).toEqual([]);
+  });
+});
+
+describe('chunkDocument citations (stored as data)', () => {
+  const blocks: ParsedBlock[] = [
+    { kind: 'heading', text: 'Install', headingPath: ['Install'], anchor: 'step 1' },
+    {
+      kind: 'paragraph',
+      text: 'Run the installer and wait.',
+      headingPath: ['Install'],
+      anchor: 'step 1',
+      page: 3,
+    },
+  ];
+
+  /** The citations of the chunks of `blocks`, chunked for `fetched` (parsed with `url` if given). */
+  async function citations(
+    ctx: ReturnType<typeof setup>,
+    fetched: Partial<FetchedDocument>,
+    parsed: { url?: string; blocks?: ParsedBlock[] } = {},
+  ) {
+    const input: FetchedDocument = {
+      documentId: 'd1',
+      projectId: ctx.source.projectId,
+      fileName: 'guide',
+      mediaType: MEDIA_TYPES.html,
+      blobKey: 'originals/d1/x',
+      workPrefix: 'work/d1/x',
+      ms: 0,
+      ...fetched,
+    };
+    const parsedKey = blobKeys.parsed(input.workPrefix);
+    await ctx.blobs.putJson(parsedKey, { title: 'Guide', metadata: {}, blocks, ...parsed });
+    const chunked = await runActivity(ctx.activities.chunkDocument, { fetched: input, parsedKey });
+    expect(chunked.chunkCount).toBeGreaterThan(0);
+    const chunks = (
+      await Promise.all(chunked.batchKeys.map((key) => ctx.blobs.getJson<Chunk[]>(key)))
+    ).flat();
+    return chunks.map((chunk) => chunk.citation);
+  }
+
+  it("a source item whose connector makes citation links cites the connector's link", async () => {
+    const ctx = setup();
+    const asked: unknown[] = [];
+    ctx.connector.citationUrl = (item, anchor) => {
+      asked.push({ item, anchor });
+      return `https://notion.test/${item.externalId}#${anchor!.replace(' ', '')}`;
+    };
+    const cited = await citations(ctx, {
+      sourceType: SourceType.WEB,
+      externalId: 'page-1',
+      url: 'https://notion.test/page-1',
+    });
+    expect(cited).toEqual([
+      {
+        kind: 'source',
+        documentId: 'd1',
+        url: 'https://notion.test/page-1#step1',
+        anchor: 'step 1',
+        page: 3,
+      },
+    ]);
+    expect(asked).toEqual([
+      { item: { externalId: 'page-1', url: 'https://notion.test/page-1' }, anchor: 'step 1' },
+    ]);
+  });
+
+  it("a source item with a fetched URL and no connector links cites the URL with the chunk's anchor", async () => {
+    const ctx = setup();
+    const cited = await citations(ctx, {
+      sourceType: SourceType.WEB,
+      externalId: 'https://example.test/guide',
+      url: 'https://example.test/guide',
+    });
+    expect(cited).toEqual([
+      {
+        kind: 'source',
+        documentId: 'd1',
+        url: 'https://example.test/guide#step%201',
+        anchor: 'step 1',
+        page: 3,
+      },
+    ]);
+  });
+
+  it("a parsed document's own public URL (a MkDocs page) wins over the connector's links", async () => {
+    const ctx = setup();
+    ctx.connector.citationUrl = () => 'https://elsewhere.test/';
+    const cited = await citations(
+      ctx,
+      { sourceType: SourceType.WEB, externalId: 'guide.md' },
+      { url: 'https://docs.test/guide/' },
+    );
+    expect(cited).toMatchObject([{ kind: 'source', url: 'https://docs.test/guide/#step%201' }]);
+  });
+
+  it("a source item with neither cites the API's copy of the original", async () => {
+    const ctx = setup();
+    const cited = await citations(ctx, {
+      sourceType: SourceType.WEB,
+      externalId: 'notes.txt',
+      mediaType: 'text/plain',
+    });
+    expect(cited).toEqual([{ kind: 'original', documentId: 'd1', page: 3 }]);
+  });
+
+  it('an uploaded PDF cites its original at the page; an uploaded HTML file at the anchor', async () => {
+    const ctx = setup();
+    const pdf = await citations(
+      ctx,
+      { mediaType: MEDIA_TYPES.pdf },
+      { blocks: blocks.map(({ anchor: _, ...b }) => b) },
+    );
+    expect(pdf).toEqual([{ kind: 'original', documentId: 'd1', page: 3 }]);
+    const html = await citations(
+      ctx,
+      { mediaType: MEDIA_TYPES.html },
+      { blocks: blocks.map(({ page: _, ...b }) => b) },
+    );
+    expect(html).toEqual([{ kind: 'original', documentId: 'd1', anchor: 'step 1' }]);
+  });
+});
