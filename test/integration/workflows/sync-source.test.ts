@@ -4,9 +4,9 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { WorkflowFailedError } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
-import { newSyncRun, SYNC_SOURCE_WORKFLOW, SyncMode, SyncRunStatus, TroveErrorCode } from '@trove/domain';
+import { newSyncRun, SyncMode, SyncRunStatus, TroveErrorCode } from '@trove/domain';
 import type { SyncActivities, SyncTally } from '@trove/ingest-activities';
-import type { syncSource, SyncSourceInput } from '@trove/workflows';
+import { syncSource, type SyncSourceInput } from '@trove/workflows';
 import { ROOT, TEMPORAL_BIN, uniqueName } from '../../support/services';
 import type { FakePageActivities } from './sync-window.workflows';
 import { executions, type HistoryEvent, quietLogger } from './workflow-history';
@@ -124,7 +124,7 @@ const pageActivities: FakePageActivities = {
 /** Runs the sync to its end; resolves with how the workflow ended (its failure, if it failed). */
 async function sync(run: FakeRun, input: Partial<SyncSourceInput> = {}): Promise<unknown> {
   return env.client.workflow
-    .execute<typeof syncSource>(SYNC_SOURCE_WORKFLOW, {
+    .execute(syncSource, {
       taskQueue,
       workflowId: `sync-${run.runId}`,
       args: [{ runId: run.runId, ...input }],
