@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { TroveError, TroveErrorCode } from '@trove/domain';
 
 /** Resolves a host name to its addresses (injectable so tests can map names to addresses). */
@@ -58,12 +59,29 @@ export class UnsafeUrlError extends TroveError {
   }
 }
 
+/** Whether an error is (or was caused by) a refusal of an unsafe URL or address. */
+export function unsafeUrlErrorIn(error: unknown): UnsafeUrlError | undefined {
+  if (error instanceof UnsafeUrlError) return error;
+  const cause = (error as { cause?: unknown } | undefined)?.cause;
+  return cause instanceof UnsafeUrlError ? cause : undefined;
+}
+
+/** `what` says which name gave which private address, and when. */
+function privateAddressError(what: string) {
+  return new UnsafeUrlError(
+    `${what}, a private, loopback or link-local address; web sources may ` +
+      'only read public addresses (set TROVE_WEB_ALLOW_PRIVATE_NETWORKS=true to allow private networks)',
+  );
+}
+
 /**
  * Refuses a URL that is not http(s) or whose host resolves to a private address (every address
  * the name resolves to is checked, so one public record cannot hide a private one).
  *
- * The check runs before each request and each redirect hop; the request resolves the name again,
- * so a DNS server that answers differently within seconds (rebinding) is not covered.
+ * The check runs before each request and each redirect hop, and gives the clear early error. The
+ * connection resolves the name again, so it must go through {@link checkedFetch}, whose lookup
+ * applies the same rule to the addresses it connects to: a DNS server that answers a public
+ * address to the check and a private one to the connection (rebinding) reaches nothing.
  */
 export async function assertSafeUrl(
   url: URL,
@@ -96,10 +114,54 @@ export async function assertSafeUrl(
     }
   }
   const blocked = addresses.find(isPrivateAddress);
-  if (blocked !== undefined) {
-    throw new UnsafeUrlError(
-      `${url.host} resolves to ${blocked}, a private, loopback or link-local address; web sources may ` +
-        'only read public addresses (set TROVE_WEB_ALLOW_PRIVATE_NETWORKS=true to allow private networks)',
+  if (blocked !== undefined) throw privateAddressError(`${url.host} resolves to ${blocked}`);
+}
+
+/**
+ * A `dns.lookup` replacement for sockets: resolves with `resolve` and, unless private networks are
+ * allowed, fails the connection when any address is private. The socket connects only to the
+ * addresses returned here, so the address connected to is always one that passed this check.
+ */
+export function checkedLookup(options: {
+  allowPrivateNetworks: boolean;
+  resolve: ResolveHost;
+}): LookupFunction {
+  return (hostname, lookupOptions, callback) => {
+    const family =
+      lookupOptions.family === 'IPv4' ? 4 : lookupOptions.family === 'IPv6' ? 6 : lookupOptions.family || 0;
+    options.resolve(hostname).then(
+      (resolved) => {
+        const blocked = options.allowPrivateNetworks ? undefined : resolved.find(isPrivateAddress);
+        if (blocked !== undefined) {
+          callback(privateAddressError(`${hostname} resolved to ${blocked} when connecting`), '');
+          return;
+        }
+        const addresses = resolved
+          .map((address) => ({ address, family: isIP(address) }))
+          .filter((a) => a.family !== 0 && (family === 0 || a.family === family));
+        if (addresses.length === 0) {
+          const error: NodeJS.ErrnoException = new Error(`${hostname}: no usable address`);
+          error.code = 'ENOTFOUND';
+          callback(error, '');
+        } else if (lookupOptions.all) {
+          callback(null, addresses);
+        } else {
+          callback(null, addresses[0].address, addresses[0].family);
+        }
+      },
+      (error: NodeJS.ErrnoException) => callback(error, ''),
     );
-  }
+  };
+}
+
+/**
+ * A `fetch` whose connections resolve host names through {@link checkedLookup} (undici, so the
+ * socket's lookup can be replaced; TLS still sends the host name for SNI and certificate checks).
+ * A refused address fails the request with a `TypeError` whose cause is the {@link UnsafeUrlError}.
+ */
+export function checkedFetch(options: { allowPrivateNetworks: boolean; resolve: ResolveHost }): typeof fetch {
+  const dispatcher = new Agent({ connect: { lookup: checkedLookup(options) } });
+  // undici's own Request/Response types differ from the DOM lib's in details WebHttp does not use.
+  return ((input: Parameters<typeof undiciFetch>[0], init?: Parameters<typeof undiciFetch>[1]) =>
+    undiciFetch(input, { ...init, dispatcher })) as unknown as typeof fetch;
 }

@@ -2,7 +2,7 @@ import Bottleneck from 'bottleneck';
 import { LRUCache } from 'lru-cache';
 import robotsParser from 'robots-parser';
 import { PermanentDocumentError, TroveErrorCode } from '@trove/domain';
-import { assertSafeUrl, type ResolveHost } from './url-safety';
+import { assertSafeUrl, checkedFetch, unsafeUrlErrorIn, type ResolveHost } from './url-safety';
 
 type Robot = ReturnType<typeof robotsParser>;
 
@@ -12,7 +12,12 @@ export interface WebHttpOptions {
   requestsPerSecond: number;
   allowPrivateNetworks: boolean;
   timeoutMs: number;
-  fetch: typeof fetch;
+  /**
+   * The HTTP client (tests inject one). Default: {@link checkedFetch}, which connects only to
+   * addresses that pass the private-network check; an injected one must protect itself.
+   */
+  fetch?: typeof fetch;
+  /** Host name resolution for the private-network check (and for the default client's connections). */
   resolve: ResolveHost;
 }
 
@@ -79,8 +84,9 @@ const MAX_INLINE_RETRY_MS = 30_000;
 
 /**
  * HTTP for web sources, polite and safe: one rate limiter per host (robots.txt's `Crawl-delay`
- * when slower), robots.txt obeyed, every redirect hop checked against private networks, bodies
- * capped in size while streaming, each request bounded in time, `Retry-After` honoured.
+ * when slower), robots.txt obeyed, every redirect hop and every connection checked against
+ * private networks, bodies capped in size while streaming, each request bounded in time,
+ * `Retry-After` honoured.
  */
 export class WebHttp {
   private readonly limiters = new Map<string, Bottleneck>();
@@ -88,7 +94,11 @@ export class WebHttp {
   private readonly robots = new LRUCache<string, Robot | 'allow-all'>({ max: 1000, ttl: ROBOTS_TTL_MS });
   private readonly robotsLoading = new Map<string, Promise<Robot | 'allow-all'>>();
 
-  constructor(private readonly options: WebHttpOptions) {}
+  private readonly fetch: typeof fetch;
+
+  constructor(private readonly options: WebHttpOptions) {
+    this.fetch = options.fetch ?? checkedFetch(options);
+  }
 
   /** GETs a URL, following up to 5 redirects; 3xx-free responses of any status are returned. */
   async get(start: URL, options: GetOptions): Promise<WebResponse> {
@@ -207,7 +217,7 @@ export class WebHttp {
     const signal = AbortSignal.any([abort.signal, AbortSignal.timeout(this.options.timeoutMs)]);
     let response: Response;
     try {
-      response = await this.options.fetch(url, {
+      response = await this.fetch(url, {
         redirect: 'manual',
         signal,
         headers: {
@@ -218,7 +228,8 @@ export class WebHttp {
         },
       });
     } catch (error) {
-      throw transient(url, error, this.options.timeoutMs);
+      // The connection's own check refused the address (the name now resolves to a private one).
+      throw unsafeUrlErrorIn(error) ?? transient(url, error, this.options.timeoutMs);
     }
     const base = { url, status: response.status, headers: response.headers };
     if (response.status < 200 || response.status >= 300) {

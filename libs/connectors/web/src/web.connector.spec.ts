@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SourceType, TroveError, TroveErrorCode, type WebSource } from '@trove/domain';
 import { TestSite } from './test-site.testing';
+import { UnsafeUrlError, type ResolveHost } from './url-safety';
 import { WebConnector, type WebConnectorConfig, type WebConnectorDeps } from './web.connector';
 
 const config: WebConnectorConfig = {
@@ -32,6 +33,8 @@ beforeEach(async () => {
 afterEach(async () => {
   await site.stop();
 });
+
+const sitePort = () => new URL(site.origin).port;
 
 const connector = (overrides: Partial<WebConnectorConfig> = {}, deps?: WebConnectorDeps) =>
   new WebConnector({ ...config, ...overrides }, deps);
@@ -417,6 +420,43 @@ describe('WebConnector safety', () => {
     expect((error as TroveError).code).toBe(TroveErrorCode.SourceItemGone);
     expect(requested.filter((u) => !u.startsWith('http://site.test/'))).toEqual([]);
     expect(requested).toContain('http://site.test/metadata');
+  });
+
+  it('connects only to an address that passed the check, so DNS rebinding reaches nothing', async () => {
+    site.page('/', 'Home');
+    let calls = 0;
+    // Public to the two checks (the page, then its robots.txt), loopback to the connection after them.
+    const rebinding: ResolveHost = async () => (++calls <= 2 ? ['93.184.216.34'] : ['127.0.0.1']);
+    const web = connector({ allowPrivateNetworks: false }, { resolve: rebinding });
+
+    const error = await failure(web.discover(source(`http://localhost:${sitePort()}/`), { known }));
+    expect(error).toBeInstanceOf(UnsafeUrlError);
+    expect((error as TroveError).code).toBe(TroveErrorCode.BadRequest);
+    expect((error as TroveError).permanent).toBe(true);
+    expect(error.message).toMatch(/^localhost resolved to 127\.0\.0\.1 when connecting/);
+    expect(calls).toBe(3);
+    expect(site.requests).toEqual([]);
+  });
+
+  it('connects through the same resolution when private networks are allowed', async () => {
+    site.page('/', 'Home', ['a.html']);
+    site.page('/a.html', 'A');
+    const resolved: string[] = [];
+    const resolve: ResolveHost = async (host) => {
+      resolved.push(host);
+      return host === 'docs.trove.test' ? ['127.0.0.1'] : [];
+    };
+    const origin = `http://docs.trove.test:${sitePort()}`;
+
+    const result = await connector({ allowPrivateNetworks: true }, { resolve }).discover(
+      source(`${origin}/`),
+      { known },
+    );
+    expect(result.items.map((i) => i.externalId).sort()).toEqual([`${origin}/`, `${origin}/a.html`]);
+    expect(resolved).toContain('docs.trove.test');
+    expect(new Set(site.requests.map((r) => r.headers.host))).toEqual(
+      new Set([`docs.trove.test:${sitePort()}`]),
+    );
   });
 
   it('refuses schemes other than http and https', async () => {

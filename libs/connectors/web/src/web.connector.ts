@@ -45,9 +45,12 @@ export interface WebConnectorConfig {
 }
 
 export interface WebConnectorDeps {
-  /** The HTTP client (tests inject one); global `fetch` by default. */
+  /**
+   * The HTTP client (tests inject one). Default: undici connecting only to addresses that pass the
+   * private-network check (an injected client is not protected against DNS rebinding).
+   */
   fetch?: typeof fetch;
-  /** Host name resolution for the private-network check; DNS by default. */
+  /** Host name resolution for the private-network check and the default client's connections; DNS by default. */
   resolve?: ResolveHost;
   /** Bytes of page bodies kept between discovery and fetch (default 64 MB). */
   bodyCacheBytes?: number;
@@ -148,7 +151,7 @@ export class WebConnector implements SourceConnector<WebSource> {
       requestsPerSecond: config.requestsPerSecond,
       allowPrivateNetworks: config.allowPrivateNetworks,
       timeoutMs: config.timeoutMs,
-      fetch: deps.fetch ?? fetch,
+      fetch: deps.fetch,
       resolve: deps.resolve ?? resolveWithDns,
     });
     this.bodies = new LRUCache({
