@@ -64,14 +64,17 @@ export async function withStartupLock<T>(options: DatabaseOptions, work: () => P
   }
 }
 
-/** Applies the migrations not yet applied to the schema (call under `withStartupLock`). */
-export async function migrateCatalog(db: CatalogDb, schema: string): Promise<string[]> {
+/**
+ * Applies the migrations not yet applied to the schema (call under `withStartupLock`); up to
+ * `to` when given (tests of a migration start from the schema before it).
+ */
+export async function migrateCatalog(db: CatalogDb, schema: string, to?: string): Promise<string[]> {
   const migrator = new Migrator({
     db,
     provider: new StaticMigrations(),
     migrationTableSchema: schema,
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = to ? await migrator.migrateTo(to) : await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'a migration';
     throw new TroveError(

@@ -77,9 +77,13 @@ export class SourceRepository {
     return rows.map(toSource);
   }
 
-  /** Partial update; `null` clears a field. A missing source is ignored. */
+  /**
+   * Partial update; `null` clears a field. A missing source is ignored. A source being removed
+   * stays REMOVING: an update that sets another status (a sync ending) leaves it alone.
+   */
   async update(id: string, changes: SourceChanges): Promise<void> {
     if (!isTroveId(id)) return;
+    const keepRemoving = changes.status != null && changes.status !== SourceStatus.REMOVING;
     const set: Updateable<SourcesTable> = { updated_at: new Date().toISOString() };
     const c = changes;
     if (c.name != null) set.name = c.name;
@@ -100,6 +104,7 @@ export class SourceRepository {
             .selectFrom('sources')
             .select('scope')
             .where('id', '=', id)
+            .$if(keepRemoving, (q) => q.where('status', '!=', SourceStatus.REMOVING))
             .forUpdate()
             .executeTakeFirst();
           if (!row) return;
@@ -115,7 +120,12 @@ export class SourceRepository {
         });
         return;
       }
-      await this.db.updateTable('sources').set(set).where('id', '=', id).execute();
+      await this.db
+        .updateTable('sources')
+        .set(set)
+        .where('id', '=', id)
+        .$if(keepRemoving, (q) => q.where('status', '!=', SourceStatus.REMOVING))
+        .execute();
     });
   }
 

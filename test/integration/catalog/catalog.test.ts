@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@elastic/elasticsearch';
 import { sql } from 'kysely';
-import { Catalog } from '@trove/catalog';
+import { Catalog, migrateCatalog, openCatalogDb } from '@trove/catalog';
 import type { Source } from '@trove/domain';
 import { DocumentStatus, FolderFormat, newSyncRun, SourceStatus, SourceType, SyncMode } from '@trove/domain';
 import { createElasticsearchClient } from '@trove/search';
@@ -62,10 +62,43 @@ describe('schema and migrations', () => {
     const catalogs = Array.from({ length: 4 }, () => open(fresh));
     try {
       const results = await Promise.all(catalogs.map((c) => c.ensure()));
-      expect(results.flatMap((r) => r.migrations)).toEqual(['0001-catalog']);
+      expect(results.flatMap((r) => r.migrations)).toEqual(['0001-catalog', '0002-item-version']);
       expect((await catalogs[0].ensure()).migrations).toEqual([]);
     } finally {
       await Promise.all(catalogs.map((c) => c.close()));
+      await dropTestData(fresh);
+    }
+  });
+
+  it("0002 keeps every item's version: Notion edit times and folder hashes end in one column", async () => {
+    const fresh = uniqueName('catalog-0002');
+    const schema = schemaName(fresh);
+    const db = openCatalogDb({ url: DATABASE_URL, schema });
+    const catalog = open(fresh);
+    try {
+      await sql`create schema ${sql.id(schema)}`.execute(db);
+      expect(await migrateCatalog(db, schema, '0001-catalog')).toEqual(['0001-catalog']);
+      const now = new Date().toISOString();
+      await sql`insert into projects (id, name, name_key, created_at)
+                values ('p', 'P', 'p', ${now})`.execute(db);
+      await sql`insert into sources (id, project_id, type, name, status, scope, created_at, updated_at)
+                values ('s', 'p', 'NOTION', 'wiki', 'ACTIVE', '{}', ${now}, ${now})`.execute(db);
+      const row = (id: string, externalId: string, editedAt: string | null, version: string | null) =>
+        sql`insert into documents (id, project_id, source_id, external_id, file_name, media_type, size_bytes,
+              content_hash, blob_key, status, chunk_count, timings, created_at, updated_at,
+              external_edited_at, external_version)
+            values (${id}, 'p', 's', ${externalId}, ${externalId}, 'text/plain', 1, 'h', 'b', 'READY', 0, '{}',
+              ${now}, ${now}, ${editedAt}, ${version})`.execute(db);
+      await row(randomUUID(), 'page', '2026-10-01T10:00:00.000Z', null);
+      await row(randomUUID(), 'file.md', null, 'sha-of-file');
+      expect((await catalog.ensure()).migrations).toEqual(['0002-item-version']);
+      const versions = Object.fromEntries(
+        (await catalog.sourceItems('s')).map((item) => [item.externalId, item.version]),
+      );
+      expect(versions).toEqual({ page: '2026-10-01T10:00:00.000Z', 'file.md': 'sha-of-file' });
+    } finally {
+      await catalog.close();
+      await db.destroy();
       await dropTestData(fresh);
     }
   });
@@ -249,6 +282,24 @@ describe('cascades and webhook event ids', () => {
     const read = await catalog.requireSource(source.id);
     expect(read).toMatchObject({ name: 'renamed', tokenHint: 'ntn_…x', folder: { path: '/srv/docs' } });
     expect(read.watermark).toBeUndefined();
+  });
+
+  it('a source being removed stays REMOVING when a sync ends (ACTIVE, NEEDS_TOKEN) or its scope changes', async () => {
+    const project = await catalog.createProject(uniqueName('removing'));
+    const source = await newSource(project.id);
+    await catalog.markSourceRemoving(source.id);
+    await catalog.updateSource(source.id, {
+      status: SourceStatus.ACTIVE,
+      lastSyncAt: new Date().toISOString(),
+    });
+    await catalog.updateSource(source.id, {
+      status: SourceStatus.NEEDS_TOKEN,
+      folder: { format: FolderFormat.FILES, path: '/srv/other' },
+    });
+    expect((await catalog.requireSource(source.id)).status).toBe(SourceStatus.REMOVING);
+    const other = await newSource(project.id);
+    await catalog.updateSource(other.id, { status: SourceStatus.NEEDS_TOKEN });
+    expect((await catalog.requireSource(other.id)).status).toBe(SourceStatus.NEEDS_TOKEN);
   });
 });
 
