@@ -1,15 +1,7 @@
 import { extname } from 'node:path';
-import { PermanentDocumentError, TroveErrorCode } from '@trove/domain';
+import { MEDIA_TYPES, PermanentDocumentError, TroveErrorCode } from '@trove/domain';
 
-export const MEDIA_TYPES = {
-  markdown: 'text/markdown',
-  plainText: 'text/plain',
-  html: 'text/html',
-  pdf: 'application/pdf',
-  epub: 'application/epub+zip',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  zip: 'application/zip',
-} as const;
+export { MEDIA_TYPES };
 
 const SUPPORTED = 'supported types are PDF, EPUB, DOCX, HTML, Markdown and plain text';
 

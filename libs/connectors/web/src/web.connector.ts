@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { load } from 'cheerio';
 import { LRUCache } from 'lru-cache';
 import {
+  MEDIA_TYPES,
   PermanentDocumentError,
   SourceType,
   TroveError,
@@ -55,19 +56,6 @@ export interface WebConnectorDeps {
   /** Bytes of page bodies kept between discovery and fetch (default 64 MB). */
   bodyCacheBytes?: number;
 }
-
-/**
- * The media types the parsers read (`MEDIA_TYPES` in @trove/parsing, which a provider lib may not
- * import); the ingest pipeline validates the content again.
- */
-const MEDIA_TYPES = {
-  markdown: 'text/markdown',
-  plainText: 'text/plain',
-  html: 'text/html',
-  pdf: 'application/pdf',
-  epub: 'application/epub+zip',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-} as const;
 
 /** For responses without a useful Content-Type: the type the URL's extension names. */
 const BY_EXTENSION: Record<string, string> = {
