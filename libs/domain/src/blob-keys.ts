@@ -17,6 +17,8 @@ export const blobKeys = {
   chunkBatch: (workPrefix: string, index: number) => `${workPrefix}/chunks/${index}.json`,
   /** The embedded form of a chunk batch, beside it. */
   embeddedBatchOf: (chunkBatchKey: string) => chunkBatchKey.replace('/chunks/', '/embedded/'),
+  /** An upload being received, before it is known to be acceptable. */
+  incoming: (uploadId: string) => `incoming/${uploadId}`,
   /** Everything stored for a source (uploaded archives). */
   source: (sourceId: string) => `sources/${sourceId}`,
   sourceArchive: (sourceId: string, archiveHash: string) =>

@@ -5,6 +5,7 @@ import { Catalog, encodeCursor, type DocumentFilter, type PageRequest } from '@t
 import type { ApiConfig } from '@trove/config';
 import type { BlobStore, StoredStream, TroveDocument } from '@trove/domain';
 import {
+  blobKeys,
   DocumentStatus,
   ingestWorkflowId,
   TroveError,
@@ -58,7 +59,7 @@ export class DocumentsService {
     });
     // The id is fresh for every upload, so an old link never reaches a newer file of the same name.
     const id = Catalog.newDocumentId();
-    const blobKey = `originals/${id}/${randomUUID()}`;
+    const blobKey = blobKeys.upload(id, randomUUID());
     await this.blobs.move(file.blobKey, blobKey);
     let document: TroveDocument;
     try {
@@ -72,14 +73,14 @@ export class DocumentsService {
         blobKey,
       });
     } catch (error) {
-      await this.blobs.deletePrefix(`originals/${id}`);
+      await this.blobs.deletePrefix(blobKeys.originals(id));
       throw error;
     }
     try {
       await this.startIngest(document.id);
     } catch (error) {
       await this.catalog.deleteDocument(document.id);
-      await this.blobs.deletePrefix(`originals/${document.id}`);
+      await this.blobs.deletePrefix(blobKeys.originals(document.id));
       throw error;
     }
     await this.undoIfProjectDeleting(projectId, document.id);
@@ -124,8 +125,8 @@ export class DocumentsService {
     await this.stopIngest(id);
     await this.catalog.deleteDocument(id);
     await this.chunks.deleteDocumentChunks(id);
-    await this.blobs.deletePrefix(`originals/${id}`);
-    await this.blobs.deletePrefix(`work/${id}`);
+    await this.blobs.deletePrefix(blobKeys.originals(id));
+    await this.blobs.deletePrefix(blobKeys.work(id));
     return true;
   }
 

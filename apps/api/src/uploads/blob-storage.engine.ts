@@ -2,10 +2,9 @@ import type { Request } from 'express';
 import type { StorageEngine } from 'multer';
 import { randomUUID } from 'node:crypto';
 import type { BlobStore, StoredStream } from '@trove/domain';
-import { TroveError, TroveErrorCode } from '@trove/domain';
+import { blobKeys, TroveError, TroveErrorCode } from '@trove/domain';
 
 /** Where uploads land while they are checked; the service moves them to their final key. */
-export const INCOMING_PREFIX = 'incoming';
 
 /** An uploaded file as the controllers get it: written to the blob store, never held in memory. */
 export interface StagedFile extends Express.Multer.File, StoredStream {
@@ -28,7 +27,7 @@ export class BlobStorageEngine implements StorageEngine {
     file: Express.Multer.File,
     callback: (error?: unknown, info?: Partial<StagedFile>) => void,
   ): void {
-    const blobKey = `${INCOMING_PREFIX}/${randomUUID()}`;
+    const blobKey = blobKeys.incoming(randomUUID());
     this.blobs.putStream(blobKey, file.stream, { maxBytes: this.maxBytes }).then(
       async (stored) => {
         // busboy ends a stream early at its own limit; never accept a cut file.
