@@ -6,7 +6,8 @@ export const blobKeys = {
   /** Everything stored for a document's original file(s). */
   originals: (documentId: string) => `originals/${documentId}`,
   /** A document's original at one content version (a changed file gets a new key). */
-  original: (documentId: string, contentHash: string) => `originals/${documentId}/${contentHash.slice(0, 16)}`,
+  original: (documentId: string, contentHash: string) =>
+    `originals/${documentId}/${contentHash.slice(0, 16)}`,
   /** An upload's original before its content hash is known. */
   upload: (documentId: string, uploadId: string) => `originals/${documentId}/${uploadId}`,
   /** Scratch blobs of every ingest of a document. */
