@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@elastic/elasticsearch';
 import pg from 'pg';
-import { graphqlLimitsSchema, type ApiConfig, type WorkerConfig, webhooksSchema, webSchema } from '@trove/config';
+import {
+  graphqlLimitsSchema,
+  type ApiConfig,
+  type WorkerConfig,
+  webhooksSchema,
+  webSchema,
+} from '@trove/config';
 import { sharedDocuments } from '@trove/testing';
 
 /** Where the local services of infra/local listen (same defaults as infra/local/env.sh). */

@@ -4,12 +4,7 @@ import type { DiscoveryProgress, SyncRun } from '@trove/domain';
 import { blobKeys, SyncMode } from '@trove/domain';
 import { activity } from './activity-failure';
 import { assertWritable } from './deletion.activities';
-import {
-  diffItems,
-  removeDocuments,
-  requireRun,
-  type SourceDocumentDependencies,
-} from './source-documents';
+import { diffItems, removeDocuments, requireRun, type SourceDocumentDependencies } from './source-documents';
 import type { SourceConnectors } from './source-connectors';
 import { createSyncRunActivities } from './sync-runs.activities';
 

@@ -16,7 +16,10 @@ export class ChunkModel {
   @Field({ nullable: true, description: 'Where the chunk starts in its source (heading id, Notion block)' })
   anchor?: string;
   @Field({ nullable: true, description: 'A link that opens the source at this place' }) citationUrl?: string;
-  @Field(() => CitationModel, { nullable: true, description: 'The cited place as data (null for chunks indexed before it existed)' })
+  @Field(() => CitationModel, {
+    nullable: true,
+    description: 'The cited place as data (null for chunks indexed before it existed)',
+  })
   citation?: CitationModel;
   @Field(() => Int, { description: "Size in the embedding model's tokens (calibrated estimate)" })
   tokenCount!: number;

@@ -33,7 +33,10 @@ export class SearchHitModel {
       'Link to the cited place: a Notion block, a MkDocs page anchor, or the original file (#page=N)',
   })
   citationUrl?: string;
-  @Field(() => CitationModel, { nullable: true, description: 'The cited place as data (null for chunks indexed before it existed)' })
+  @Field(() => CitationModel, {
+    nullable: true,
+    description: 'The cited place as data (null for chunks indexed before it existed)',
+  })
   citation?: CitationModel;
   @Field({ nullable: true }) anchor?: string;
   @Field(() => Int, { nullable: true, description: 'PDF: first page of the chunk' }) page?: number;

@@ -10,7 +10,13 @@ import type {
   FolderSource,
   SourceConnector,
 } from '@trove/domain';
-import { FolderFormat, PermanentDocumentError, SourceType, sourceItemGone, TroveErrorCode } from '@trove/domain';
+import {
+  FolderFormat,
+  PermanentDocumentError,
+  SourceType,
+  sourceItemGone,
+  TroveErrorCode,
+} from '@trove/domain';
 import {
   readMkDocsProject,
   renderMkDocsPage,
