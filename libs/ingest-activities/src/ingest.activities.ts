@@ -189,14 +189,16 @@ export function createIngestActivities(deps: IngestDependencies) {
       });
     },
 
-    /** Embeds one batch; chunks whose content hash is already indexed for the document reuse their vector. */
+    /**
+     * Embeds one batch. A chunk whose embedded text (its content hash) is already indexed with
+     * this model — in any document: an earlier version, a copy, the same page in another
+     * source — reuses that vector: the same text is never embedded twice.
+     */
     async embedChunks(input: { batchKey: string }): Promise<EmbeddedRef> {
       return run(async () => {
         const started = Date.now();
         const chunks = await blobs.getJson<Chunk[]>(input.batchKey);
-        const documentId = chunks[0]?.documentId ?? '';
         const existing = await chunkIndex.embeddingsByContentHash(
-          documentId,
           [...new Set(chunks.map((c) => c.contentHash))],
           embedder.modelId,
         );

@@ -190,30 +190,24 @@ export class ChunkIndex {
   }
 
   /**
-   * Stored embeddings of a document's chunks by content hash, from the same model. The hash
-   * covers exactly the text that was embedded, so a chunk that moved (a paragraph inserted above
-   * it) still reuses its vector.
+   * Stored embeddings by content hash, from the same model, whatever document holds them. The
+   * hash covers exactly the text that was embedded, so a chunk that moved (a paragraph inserted
+   * above it), an unchanged chunk of a new version, or the same text in another document reuses
+   * the vector. One hit per hash (collapsed), however many chunks share it.
    */
-  async embeddingsByContentHash(
-    documentId: string,
-    hashes: string[],
-    embeddingModel: string,
-  ): Promise<Map<string, number[]>> {
+  async embeddingsByContentHash(hashes: string[], embeddingModel: string): Promise<Map<string, number[]>> {
     const found = new Map<string, number[]>();
     if (hashes.length === 0) return found;
     try {
       const response = await this.es.search<Pick<StoredChunk, 'contentHash' | 'embedding'>>({
         index: this.names.chunks,
-        size: Math.min(10_000, hashes.length * 4),
+        size: hashes.length,
         query: {
           bool: {
-            filter: [
-              { term: { documentId } },
-              { terms: { contentHash: hashes } },
-              { term: { embeddingModel } },
-            ],
+            filter: [{ terms: { contentHash: hashes } }, { term: { embeddingModel } }],
           },
         },
+        collapse: { field: 'contentHash' },
         _source: ['contentHash', 'embedding'],
       });
       for (const hit of response.hits.hits) {

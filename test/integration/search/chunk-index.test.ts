@@ -110,6 +110,18 @@ describe('ChunkIndex', () => {
     expect(await index.deleteDocumentChunks('stale', [embedded[0].id])).toBe(1);
     expect((await index.getDocumentChunks('stale')).map((c) => c.chunkId)).toEqual([embedded[0].id]);
   });
+
+  it('finds stored vectors by content hash in any document, one per hash, for the same model only', async () => {
+    const text = 'The same paragraph, indexed in two documents of two projects.';
+    const first = await indexDocument('p4', 'copy-a', paragraphs('Copy', [['Shared'], text]));
+    await indexDocument('p5', 'copy-b', paragraphs('Copy', [['Shared'], text]));
+    const hash = first[0].contentHash;
+    const found = await index.embeddingsByContentHash([hash, 'no-such-hash'], embedder.modelId);
+    expect([...found.keys()]).toEqual([hash]);
+    expect(found.get(hash)).toHaveLength(embedder.dimensions);
+    expect(found.get(hash)![0]).toBeCloseTo(first[0].embedding[0], 5);
+    expect((await index.embeddingsByContentHash([hash], 'another-model')).size).toBe(0);
+  });
 });
 
 describe('HybridSearch', () => {
