@@ -46,6 +46,25 @@ describe('search query limits', () => {
   });
 });
 
+describe('search fusion input', () => {
+  it('refuses a fusion k outside 1–1000 or a vector weight outside 0–1 with BAD_REQUEST', async () => {
+    const fusions = [
+      [{ method: 'RRF', k: 0 }, 'fusion k must be an integer between 1 and 1000'],
+      [
+        { method: 'CONVEX', vectorWeight: 1.5, normalization: 'ZSCORE' },
+        'fusion vectorWeight must be between 0 and 1',
+      ],
+    ] as const;
+    for (const [fusion, message] of fusions) {
+      const body = await stack.gql(SEARCH, {
+        input: { projectId, query: 'rollback', mode: 'HYBRID', fusion },
+      });
+      expect(body.errors?.[0]).toMatchObject({ message, extensions: { code: 'BAD_REQUEST' } });
+    }
+    expect(embedder.requests).toHaveLength(0);
+  });
+});
+
 describe('abandoned searches', () => {
   it('a client that disconnects stops the embedding request its search started', async () => {
     const client = new AbortController();

@@ -6,6 +6,7 @@ import { Client } from '@elastic/elasticsearch';
 import pg from 'pg';
 import {
   graphqlLimitsSchema,
+  searchSchema,
   type ApiConfig,
   type WorkerConfig,
   webhooksSchema,
@@ -99,7 +100,7 @@ export function apiConfig(name: string, worker: WorkerConfig, port: number): Api
     secrets: worker.secrets,
     folders: worker.folders,
     web: worker.web,
-    search: { maxQueryChars: 2_000, maxQueryTokens: 512 },
+    search: searchSchema.parse({}),
     webhooks: webhooksSchema.parse({}),
   };
 }

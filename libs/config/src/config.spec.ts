@@ -107,3 +107,42 @@ describe('web sources', () => {
     );
   });
 });
+
+describe('search fusion', () => {
+  const key = { TROVE_ADMIN_API_KEY: 'k'.repeat(24) };
+
+  it('defaults to RRF with k 60 and reads TROVE_SEARCH_FUSION, _RRF_K and _CONVEX_*', () => {
+    expect(loadConfig(apiConfigSchema, key).search).toMatchObject({
+      fusion: 'rrf',
+      rrfK: 60,
+      convexVectorWeight: 0.5,
+      convexNormalization: 'minmax',
+    });
+    const tuned = loadConfig(apiConfigSchema, {
+      ...key,
+      TROVE_SEARCH_FUSION: 'convex',
+      TROVE_SEARCH_RRF_K: '20',
+      TROVE_SEARCH_CONVEX_VECTOR_WEIGHT: '0.7',
+      TROVE_SEARCH_CONVEX_NORMALIZATION: 'zscore',
+    }).search;
+    expect(tuned).toMatchObject({
+      fusion: 'convex',
+      rrfK: 20,
+      convexVectorWeight: 0.7,
+      convexNormalization: 'zscore',
+    });
+  });
+
+  it('rejects an unknown method, k outside 1–1000 and a weight outside 0–1', () => {
+    const bad: [string, string, RegExp][] = [
+      ['TROVE_SEARCH_FUSION', 'max', /search\.fusion/],
+      ['TROVE_SEARCH_RRF_K', '0', /search\.rrfK/],
+      ['TROVE_SEARCH_RRF_K', '1001', /search\.rrfK/],
+      ['TROVE_SEARCH_CONVEX_VECTOR_WEIGHT', '1.5', /search\.convexVectorWeight/],
+      ['TROVE_SEARCH_CONVEX_NORMALIZATION', 'l2', /search\.convexNormalization/],
+    ];
+    for (const [name, value, path] of bad) {
+      expect(() => loadConfig(apiConfigSchema, { ...key, [name]: value })).toThrow(path);
+    }
+  });
+});

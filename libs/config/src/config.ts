@@ -177,6 +177,15 @@ export const searchSchema = z.object({
   maxQueryChars: positiveInt.default(2_000),
   /** Longest search query accepted, in (estimated) tokens of the embedding model; E5 reads 512. */
   maxQueryTokens: positiveInt.default(512),
+  // Fusion (issue 11): how the BM25 and kNN legs merge; a request may override each field.
+  /** `rrf` (reciprocal rank fusion) or `convex` (weighted sum of normalised scores). */
+  fusion: z.enum(['rrf', 'convex']).default('rrf'),
+  /** RRF's k in 1 / (k + rank). */
+  rrfK: z.coerce.number().int().min(1).max(1000).default(60),
+  /** Convex: weight of the vector leg, 0 (keyword only) to 1 (vector only). */
+  convexVectorWeight: z.coerce.number().min(0).max(1).default(0.5),
+  /** Convex: per-query normalisation of each leg's scores. */
+  convexNormalization: z.enum(['minmax', 'zscore']).default('minmax'),
 });
 
 // --- Notion webhooks (replay protection, verification window, event batching) -----------------
@@ -336,6 +345,10 @@ function fromEnv(env: Env) {
     search: {
       maxQueryChars: v('TROVE_SEARCH_MAX_QUERY_CHARS'),
       maxQueryTokens: v('TROVE_SEARCH_MAX_QUERY_TOKENS'),
+      fusion: v('TROVE_SEARCH_FUSION'),
+      rrfK: v('TROVE_SEARCH_RRF_K'),
+      convexVectorWeight: v('TROVE_SEARCH_CONVEX_VECTOR_WEIGHT'),
+      convexNormalization: v('TROVE_SEARCH_CONVEX_NORMALIZATION'),
     },
   };
 }

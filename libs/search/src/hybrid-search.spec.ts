@@ -120,3 +120,113 @@ describe('HybridSearch stops work nobody waits for', () => {
     expect(es.signals[0].aborted).toBe(true);
   });
 });
+
+/** Elasticsearch answering the BM25 query and the kNN query with fixed hits. */
+function answeringElasticsearch(bm25: [string, number][], knn: [string, number][]) {
+  const hits = (pairs: [string, number][]) =>
+    pairs.map(([id, score]) => ({
+      _id: id,
+      _score: score,
+      _source: {
+        chunkId: id,
+        documentId: `doc-${id}`,
+        projectId: 'p1',
+        title: id,
+        headingPath: [],
+        text: id,
+      },
+    }));
+  const client = {
+    search: (params: { knn?: unknown }) => Promise.resolve({ hits: { hits: hits(params.knn ? knn : bm25) } }),
+  };
+  return client as unknown as Client;
+}
+
+class FixedEmbedder implements EmbeddingProvider {
+  readonly dimensions = 3;
+  readonly modelId = 'fake';
+  calls = 0;
+  embed(): Promise<number[][]> {
+    this.calls++;
+    return Promise.resolve([[1, 0, 0]]);
+  }
+  ping(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+describe('HybridSearch fusion', () => {
+  // bm25 min-max: a 1, b .5, c 0;  knn: b 1, d .5, a 0
+  const es = answeringElasticsearch(
+    [
+      ['a', 10],
+      ['b', 6],
+      ['c', 2],
+    ],
+    [
+      ['b', 0.9],
+      ['d', 0.8],
+      ['a', 0.7],
+    ],
+  );
+  const hybrid = { ...request, mode: SearchMode.HYBRID };
+  const ranking = (hits: { chunkId: string; score: number }[]) =>
+    hits.map((hit) => [hit.chunkId, Number(hit.score.toFixed(10))]);
+
+  it('fuses by RRF with the configured k by default, keeping each leg’s rank and raw score', async () => {
+    const search = new HybridSearch(es, 't', new FixedEmbedder(), { rrfK: 10 });
+    const hits = await search.search(hybrid);
+    // b 1/12 + 1/11; a 1/11 + 1/13; d 1/12; c 1/13
+    expect(ranking(hits)).toEqual(
+      [
+        ['b', 1 / 12 + 1 / 11],
+        ['a', 1 / 11 + 1 / 13],
+        ['d', 1 / 12],
+        ['c', 1 / 13],
+      ].map(([id, score]) => [id, Number((score as number).toFixed(10))]),
+    );
+    expect(hits[0]).toMatchObject({ bm25: { rank: 2, score: 6 }, knn: { rank: 1, score: 0.9 } });
+    expect(hits[2].bm25).toBeUndefined();
+  });
+
+  it('fuses by the configured convex combination', async () => {
+    const search = new HybridSearch(es, 't', new FixedEmbedder(), {
+      fusion: 'convex',
+      convexVectorWeight: 0.8,
+    });
+    // b .8·1 + .2·.5 = .9; d .8·.5 = .4; a .2·1 = .2; c 0
+    expect(ranking(await search.search(hybrid))).toEqual([
+      ['b', 0.9],
+      ['d', 0.4],
+      ['a', 0.2],
+      ['c', 0],
+    ]);
+  });
+
+  it('takes a per-request override; unset fields keep the configured ones', async () => {
+    const search = new HybridSearch(es, 't', new FixedEmbedder(), { rrfK: 60, convexVectorWeight: 0.2 });
+    // convex at the configured weight .2: a .8·1 = .8; b .2·1 + .8·.5 = .6; c 0; d .2·.5 = .1
+    expect(ranking(await search.search(hybrid, { fusion: { method: 'convex' } }))).toEqual([
+      ['a', 0.8],
+      ['b', 0.6],
+      ['d', 0.1],
+      ['c', 0],
+    ]);
+    const rrf = await search.search(hybrid, { fusion: { method: 'rrf', k: 1 } });
+    expect(rrf[0].score).toBeCloseTo(1 / 3 + 1 / 2);
+    // the configured default is untouched by earlier overrides
+    expect((await search.search(hybrid))[0].score).toBeCloseTo(1 / 62 + 1 / 61);
+  });
+
+  it('refuses an out-of-range k or weight before any work is done', async () => {
+    const embedder = new FixedEmbedder();
+    const search = new HybridSearch(es, 't', embedder);
+    for (const fusion of [{ k: 0 }, { k: 1001 }, { k: 2.5 }, { vectorWeight: -0.1 }, { vectorWeight: 1.1 }]) {
+      await expect(search.search(hybrid, { fusion })).rejects.toMatchObject({
+        code: TroveErrorCode.BadRequest,
+        message: expect.stringMatching(/^fusion (k|vectorWeight) must be/),
+      });
+    }
+    expect(embedder.calls).toBe(0);
+  });
+});

@@ -3,7 +3,8 @@ import type { EmbeddingProvider, SearchHit } from '@trove/domain';
 import { SearchMode, TroveError, TroveErrorCode } from '@trove/domain';
 import { KEYWORD_FIELDS, type StoredChunk } from './chunk-index';
 import { elasticsearchError, IndexNames } from './elasticsearch';
-import { reciprocalRankFusion, type RankedId } from './rank-fusion';
+import { fuse, type FusionSettings } from './fusion';
+import type { RankedId } from './rank-fusion';
 
 export interface SearchRequest {
   projectId: string;
@@ -15,6 +16,11 @@ export interface SearchRequest {
 export interface SearchCallOptions {
   /** Aborted when nobody waits for the answer any more (the client went away): stops both legs. */
   signal?: AbortSignal;
+  /**
+   * Fusion for this request only (e.g. an evaluation comparing fusions without a restart);
+   * unset fields keep the configured ones.
+   */
+  fusion?: Partial<FusionSettings>;
 }
 
 export interface HybridSearchOptions {
@@ -22,7 +28,14 @@ export interface HybridSearchOptions {
   candidates: number;
   /** HNSW candidates examined per shard (recall vs speed). */
   numCandidates: number;
+  /** Default fusion (TROVE_SEARCH_FUSION). */
+  fusion: FusionSettings['method'];
+  /** RRF's k (TROVE_SEARCH_RRF_K). */
   rrfK: number;
+  /** Convex: the vector leg's weight, 0 to 1 (TROVE_SEARCH_CONVEX_VECTOR_WEIGHT). */
+  convexVectorWeight: number;
+  /** Convex: normalisation of each leg's scores (TROVE_SEARCH_CONVEX_NORMALIZATION). */
+  convexNormalization: FusionSettings['normalization'];
   /** Longest query accepted, in characters: embedding time grows with the query. */
   maxQueryChars: number;
   /** Longest query accepted, in the embedding model's tokens (E5 reads at most 512). */
@@ -34,12 +47,15 @@ export interface HybridSearchOptions {
 const DEFAULTS: HybridSearchOptions = {
   candidates: 50,
   numCandidates: 200,
+  fusion: 'rrf',
   rrfK: 60,
+  convexVectorWeight: 0.5,
+  convexNormalization: 'minmax',
   maxQueryChars: 2_000,
   maxQueryTokens: 512,
 };
 
-/** BM25 and kNN legs, both filtered by project, fused by reciprocal rank in the service. */
+/** BM25 and kNN legs, both filtered by project, fused in the service (RRF or a convex combination). */
 export class HybridSearch {
   private readonly names: IndexNames;
   private readonly options: HybridSearchOptions;
@@ -60,6 +76,7 @@ export class HybridSearch {
     if (request.limit < 1 || request.limit > 100) {
       throw new TroveError(TroveErrorCode.BadRequest, 'limit must be between 1 and 100');
     }
+    const fusion = this.fusionFor(options.fusion);
     const candidates = Math.max(this.options.candidates, request.limit);
     const wantKeyword = request.mode !== SearchMode.VECTOR;
     const wantVector = request.mode !== SearchMode.KEYWORD;
@@ -90,8 +107,7 @@ export class HybridSearch {
 
     const sources = new Map<string, StoredChunk>();
     for (const leg of [keyword, vector]) leg?.sources.forEach((source, id) => sources.set(id, source));
-    const lists = [keyword?.ranked ?? [], vector?.ranked ?? []];
-    const fused = reciprocalRankFusion(lists, this.options.rrfK).slice(0, request.limit);
+    const fused = fuse(keyword?.ranked ?? [], vector?.ranked ?? [], fusion).slice(0, request.limit);
 
     return fused.map((result) => {
       const source = sources.get(result.id)!;
@@ -115,6 +131,23 @@ export class HybridSearch {
         knn,
       };
     });
+  }
+
+  /** The configured fusion with the request's overrides, checked before any work is done. */
+  private fusionFor(override: Partial<FusionSettings> = {}): FusionSettings {
+    const fusion: FusionSettings = {
+      method: override.method ?? this.options.fusion,
+      k: override.k ?? this.options.rrfK,
+      vectorWeight: override.vectorWeight ?? this.options.convexVectorWeight,
+      normalization: override.normalization ?? this.options.convexNormalization,
+    };
+    if (!Number.isInteger(fusion.k) || fusion.k < 1 || fusion.k > 1000) {
+      throw new TroveError(TroveErrorCode.BadRequest, 'fusion k must be an integer between 1 and 1000');
+    }
+    if (!(fusion.vectorWeight >= 0 && fusion.vectorWeight <= 1)) {
+      throw new TroveError(TroveErrorCode.BadRequest, 'fusion vectorWeight must be between 0 and 1');
+    }
+    return fusion;
   }
 
   /** Refuses empty and over-long queries before any work is done. */

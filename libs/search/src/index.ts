@@ -2,3 +2,4 @@ export * from './chunk-index';
 export * from './elasticsearch';
 export * from './hybrid-search';
 export * from './rank-fusion';
+export * from './fusion';

@@ -168,6 +168,32 @@ describe('HybridSearch', () => {
     expect(hits.map((h) => h.documentId)).not.toContain('other');
   });
 
+  it('CONVEX fusion with vector weight 1 ranks like VECTOR, with weight 0 like KEYWORD', async () => {
+    const ids = (hits: { chunkId: string }[]) => hits.map((h) => h.chunkId);
+    const run = (query: string, mode: SearchMode, vectorWeight?: number) =>
+      search.search(
+        { projectId: 'p1', query, limit: 10, mode },
+        vectorWeight === undefined ? {} : { fusion: { method: 'convex', vectorWeight } },
+      );
+    let legsDisagree = false;
+    for (const query of ['откат релиза', 'rollback release', 'coffee machine rollback']) {
+      const [keyword, vector] = [await run(query, SearchMode.KEYWORD), await run(query, SearchMode.VECTOR)];
+      const [vectorOnly, keywordOnly] = [
+        await run(query, SearchMode.HYBRID, 1),
+        await run(query, SearchMode.HYBRID, 0),
+      ];
+      // VECTOR returns every chunk of this small project, so weight 1 orders all of them alike;
+      // KEYWORD returns only chunks matching a term, which weight 0 puts first, in the same order.
+      expect(ids(vectorOnly)).toEqual(ids(vector));
+      expect(ids(keywordOnly).slice(0, keyword.length)).toEqual(ids(keyword));
+      expect(vectorOnly[0].score).toBe(1);
+      expect(keywordOnly[0].score).toBe(1);
+      legsDisagree ||= ids(keyword).join() !== ids(vector).slice(0, keyword.length).join();
+    }
+    // the check means something only if the legs order some query differently
+    expect(legsDisagree).toBe(true);
+  });
+
   it('rejects an empty query and an out-of-range limit', async () => {
     await expect(
       search.search({ projectId: 'p1', query: '  ', limit: 5, mode: SearchMode.HYBRID }),

@@ -4,12 +4,45 @@ import { CitationModel } from './citation.model';
 
 registerEnumType(SearchMode, { name: 'SearchMode' });
 
+export enum FusionMethod {
+  RRF = 'RRF',
+  CONVEX = 'CONVEX',
+}
+registerEnumType(FusionMethod, {
+  name: 'FusionMethod',
+  description: 'How HYBRID merges the BM25 and kNN legs',
+  valuesMap: {
+    RRF: { description: 'Reciprocal rank fusion: Σ 1 / (k + rank)' },
+    CONVEX: { description: 'vectorWeight·norm(kNN score) + (1 − vectorWeight)·norm(BM25 score)' },
+  },
+});
+
+export enum ScoreNormalization {
+  MINMAX = 'MINMAX',
+  ZSCORE = 'ZSCORE',
+}
+registerEnumType(ScoreNormalization, {
+  name: 'ScoreNormalization',
+  description: "CONVEX: per-query normalisation of each leg's scores over its candidates",
+});
+
+@InputType({ description: 'Fusion for this request; unset fields keep the server configuration' })
+export class FusionInput {
+  @Field(() => FusionMethod) method!: FusionMethod;
+  @Field(() => Int, { nullable: true, description: 'RRF k, 1 to 1000' }) k?: number;
+  @Field(() => Float, { nullable: true, description: 'CONVEX: weight of the vector leg, 0 to 1' })
+  vectorWeight?: number;
+  @Field(() => ScoreNormalization, { nullable: true }) normalization?: ScoreNormalization;
+}
+
 @InputType()
 export class SearchInput {
   @Field(() => ID) projectId!: string;
   @Field() query!: string;
   @Field(() => Int, { defaultValue: 10, description: '1 to 100' }) limit!: number;
   @Field(() => SearchMode, { defaultValue: SearchMode.HYBRID }) mode!: SearchMode;
+  @Field(() => FusionInput, { nullable: true, description: 'Overrides the configured fusion' })
+  fusion?: FusionInput;
 }
 
 @ObjectType('LegRank', { description: "A hit's place in one retrieval leg before fusion" })
@@ -26,7 +59,8 @@ export class SearchHitModel {
   @Field(() => [String]) headingPath!: string[];
   @Field() text!: string;
   @Field(() => Int) position!: number;
-  @Field(() => Float, { description: 'Fused score (reciprocal rank fusion in HYBRID mode)' }) score!: number;
+  @Field(() => Float, { description: 'Fused score (RRF or convex combination, as configured or requested)' })
+  score!: number;
   @Field({
     nullable: true,
     description:

@@ -2,10 +2,10 @@ import { Inject } from '@nestjs/common';
 import { Args, Context, Query, Resolver } from '@nestjs/graphql';
 import type { Request } from 'express';
 import { Catalog } from '@trove/catalog';
-import { HybridSearch } from '@trove/search';
+import { type FusionSettings, HybridSearch } from '@trove/search';
 import { CitationLinks } from '../core/citation-links';
 import { clientAbortSignal } from '../core/client-abort';
-import { SearchInput, SearchResultModel } from './search.model';
+import { type FusionInput, SearchInput, SearchResultModel } from './search.model';
 
 @Resolver()
 export class SearchResolver {
@@ -19,7 +19,11 @@ export class SearchResolver {
   async search(@Args('input') input: SearchInput, @Context('req') req: Request): Promise<SearchResultModel> {
     const started = Date.now();
     await this.catalog.requireProject(input.projectId);
-    const hits = await this.hybrid.search(input, { signal: clientAbortSignal(req) });
+    const { fusion, ...request } = input;
+    const hits = await this.hybrid.search(request, {
+      signal: clientAbortSignal(req),
+      fusion: fusion && fusionSettings(fusion),
+    });
     return {
       hits: hits.map((hit) => ({
         ...hit,
@@ -29,4 +33,14 @@ export class SearchResolver {
       tookMs: Date.now() - started,
     };
   }
+}
+
+/** GraphQL's enum values to the search lib's; k and weight are range-checked by HybridSearch. */
+function fusionSettings(input: FusionInput): Partial<FusionSettings> {
+  return {
+    method: input.method === 'CONVEX' ? 'convex' : 'rrf',
+    k: input.k ?? undefined,
+    vectorWeight: input.vectorWeight ?? undefined,
+    normalization: input.normalization && (input.normalization === 'ZSCORE' ? 'zscore' : 'minmax'),
+  };
 }
