@@ -170,6 +170,122 @@ describe('detectLanguage', () => {
   });
 });
 
+describe('Chunker: tables', () => {
+  const words = (text: string) => new Set(text.toLowerCase().match(/\p{L}+/gu) ?? []);
+  const mdHeader = '| State | Farms | Employees | Sales |\n| --- | --- | --- | --- |';
+  const mdRows = Array.from(
+    { length: 60 },
+    (_, i) => `| State${i} | ${1000 + i} | ${20000 + i} | ${i * 7} |`,
+  );
+
+  it('starts every chunk of a long pipe table with its header and separator, within budget', () => {
+    const chunker = new Chunker(counter, { targetTokens: 120, overlapTokens: 30 });
+    const blocks: ParsedDocument['blocks'] = [
+      { kind: 'paragraph', text: sentence(1), headingPath: ['Intro'] },
+      { kind: 'paragraph', text: sentence(2), headingPath: ['Figures'] },
+      { kind: 'table', text: [mdHeader, ...mdRows].join('\n'), headingPath: ['Figures'] },
+    ];
+    const chunks = chunker.chunk(doc(blocks), context);
+    const table = chunks.filter((c) => c.text.includes('| State'));
+    expect(table.length).toBeGreaterThan(3);
+    for (const chunk of table.slice(1)) expect(chunk.text.startsWith(`${mdHeader}\n| State`)).toBe(true);
+    for (const chunk of chunks) {
+      expect(chunk.tokenCount).toBeLessThanOrEqual(120);
+      // The header appears once per chunk, never twice.
+      expect(chunk.text.split('| State | Farms').length).toBeLessThanOrEqual(2);
+    }
+    // Every row is kept exactly once.
+    const rows = table.flatMap((c) => c.text.split('\n').filter((l) => /^\| State\d/.test(l)));
+    expect(rows).toEqual(mdRows);
+    // Same input, same ids; the section before the table keeps its id.
+    expect(chunker.chunk(doc(blocks), context).map((c) => c.id)).toEqual(chunks.map((c) => c.id));
+    expect(chunks[0].id).toBe(chunker.chunk(doc(blocks.slice(0, 1)), context)[0].id);
+  });
+
+  it('lets a question naming a column find a chunk of PDF rows without a separator line', () => {
+    const chunker = new Chunker(counter, { targetTokens: 100, overlapTokens: 20 });
+    const header = 'State | Farms | Employees | Payroll | Sales';
+    const states = ['Alabama', 'Alaska', 'Arizona', 'Arkansas', 'California', 'Colorado', 'Connecticut'];
+    const rows = Array.from(
+      { length: 40 },
+      (_, i) => `${states[i % states.length]}${i} | ${4000 + i} | ${19000 + i} | ${i} | ${i * 3}`,
+    );
+    rows[30] = 'Colorado | 4,144 | 19,784 | 812 | 2,306';
+    const chunks = chunker.chunk(
+      doc([{ kind: 'table', text: [header, ...rows].join('\n'), headingPath: [], page: 3 }]),
+      context,
+    );
+    const colorado = chunks.find((c) => c.text.includes('Colorado | 4,144 | 19,784'))!;
+    expect(colorado.position).toBeGreaterThan(0);
+    expect(colorado.text.startsWith(`${header}\n`)).toBe(true);
+    const question = words('How many employees did farms in Colorado have?');
+    expect([...words(colorado.text)].filter((w) => question.has(w))).toEqual(
+      expect.arrayContaining(['employees', 'farms', 'colorado']),
+    );
+    for (const chunk of chunks) expect(chunk.tokenCount).toBeLessThanOrEqual(100);
+  });
+
+  it('repeats an aligned Markdown separator in compact form, keeping the original in the first chunk', () => {
+    const chunker = new Chunker(counter, { targetTokens: 80, overlapTokens: 0 });
+    const head = ['Source file      | URL format', ':----------------|-----------------:'];
+    const rows = Array.from({ length: 40 }, (_, i) => `page${i}.md        | /page${i}/`);
+    const chunks = chunker.chunk(
+      doc([{ kind: 'table', text: [...head, ...rows].join('\n'), headingPath: [] }]),
+      context,
+    );
+    expect(chunks.length).toBeGreaterThan(2);
+    expect(chunks[0].text.startsWith(`${head.join('\n')}\npage0.md`)).toBe(true);
+    for (const chunk of chunks.slice(1)) {
+      expect(chunk.text.startsWith(`${head[0]}\n:--- | ---:\npage`)).toBe(true);
+      expect(chunk.tokenCount).toBeLessThanOrEqual(80);
+    }
+  });
+
+  it('cuts a header wider than half the target to its first words instead of looping', () => {
+    const chunker = new Chunker(counter, { targetTokens: 40, overlapTokens: 0 });
+    const header = Array.from({ length: 30 }, (_, i) => `Column${i}`).join(' | ');
+    const rows = Array.from({ length: 30 }, (_, i) => `r${i} | ${i}`);
+    const chunks = chunker.chunk(
+      doc([{ kind: 'table', text: [header, ...rows].join('\n'), headingPath: [] }]),
+      context,
+    );
+    const withRows = chunks.filter((c) => /^r\d+ \| /m.test(c.text));
+    expect(withRows.length).toBeGreaterThan(1);
+    expect(withRows.length).toBeLessThan(30);
+    for (const chunk of withRows.filter((c) => !c.text.startsWith(header))) {
+      expect(chunk.text).toMatch(/^Column0 \| Column1 .* …\nr\d+ \| /);
+    }
+    for (const chunk of chunks) expect(chunk.tokenCount).toBeLessThanOrEqual(40);
+    const kept = chunks.flatMap((c) => c.text.split('\n').filter((l) => /^r\d+ \| /.test(l)));
+    expect(kept).toEqual(rows);
+  });
+
+  it('leaves a table that fits one chunk unchanged, and repeats no blank Notion header', () => {
+    const chunker = new Chunker(counter, { targetTokens: 120, overlapTokens: 0 });
+    const short = '| Level | Meaning |\n| --- | --- |\n| SEV-1 | Search is down |';
+    const blank = [
+      '|  |  |',
+      '| --- | --- |',
+      ...Array.from({ length: 40 }, (_, i) => `| key${i} | value ${i} |`),
+    ];
+    const chunks = chunker.chunk(
+      doc([
+        { kind: 'table', text: short, headingPath: ['A'] },
+        { kind: 'table', text: blank.join('\n'), headingPath: ['B'] },
+        { kind: 'table', text: [mdHeader, ...mdRows].join('\n'), headingPath: ['C'] },
+      ]),
+      context,
+    );
+    expect(chunks[0].text).toBe(short);
+    const notion = chunks.filter((c) => c.headingPath[0] === 'B');
+    expect(notion.length).toBeGreaterThan(1);
+    for (const chunk of notion.slice(1)) expect(chunk.text.startsWith('| key')).toBe(true);
+    for (const chunk of chunks.filter((c) => c.headingPath[0] === 'C').slice(1)) {
+      expect(chunk.text.startsWith(mdHeader)).toBe(true);
+    }
+  });
+});
+
 describe('SegmenterTokenCounter', () => {
   it('counts words, punctuation and CJK characters', () => {
     expect(counter.count('')).toBe(0);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Chunk, ParsedBlock, ParsedDocument } from '@trove/domain';
 import { detectLanguage } from './language';
+import { repeatedHeader, tableParts } from './table-header';
 import type { TokenCounter } from './token-counter';
 
 export interface ChunkerOptions {
@@ -27,6 +28,13 @@ interface Unit {
   tokens: number;
   code: boolean;
   codeLanguage?: string;
+  /**
+   * A piece of a table cut across chunks: never used as overlap, so a chunk of rows starts with
+   * the table's header rather than with the previous chunk's last rows.
+   */
+  table?: boolean;
+  /** A table piece that repeats the header: it always starts a chunk, so the header appears once. */
+  repeatsHeader?: boolean;
   /** Joins this unit to the one before it: pieces of one block keep their own spacing. */
   sep?: string;
   /** Where the block this unit comes from sits in its source. */
@@ -113,6 +121,7 @@ export class Chunker {
     let pieces: Unit[];
     if (code) pieces = this.splitCode(block);
     else if (block.kind === 'paragraph' || block.kind === 'quote') pieces = this.splitProse(block.text);
+    else if (block.kind === 'table') pieces = this.splitTable(block.text);
     else pieces = this.splitLines(block.text.split('\n'), false);
     // Pieces of one block keep their spacing when packed together; the first starts a new block.
     return pieces.map((piece, i) => ({
@@ -135,12 +144,12 @@ export class Chunker {
     return units;
   }
 
-  private splitWords(text: string): Unit[] {
+  private splitWords(text: string, budget = this.options.targetTokens): Unit[] {
     const units: Unit[] = [];
     let current: string[] = [];
     for (const word of text.split(/\s+/)) {
       const candidate = [...current, word].join(' ');
-      if (current.length && this.tokens.count(candidate) > this.options.targetTokens) {
+      if (current.length && this.tokens.count(candidate) > budget) {
         units.push({ ...this.unit(current.join(' '), false), sep: ' ' });
         current = [word];
       } else {
@@ -178,7 +187,7 @@ export class Chunker {
         currentTokens = 0;
       }
       if (lineTokens > budget && !code) {
-        units.push(...this.splitWords(line));
+        units.push(...this.splitWords(line, budget));
         continue;
       }
       current.push(line);
@@ -186,6 +195,44 @@ export class Chunker {
     }
     if (current.length) units.push({ ...this.unit(current.join('\n'), code), sep: code ? undefined : '\n' });
     return units;
+  }
+
+  /**
+   * Long tables are cut between rows, and every piece after the first starts with the header row
+   * (and the separator line of a pipe table), so a chunk of rows can be found by its column names.
+   * The header counts toward the target; one wider than half the target is cut to its first words.
+   */
+  private splitTable(text: string): Unit[] {
+    const lines = text.split('\n');
+    const parts = tableParts(text);
+    const header = parts && this.tableHeader(parts.header);
+    if (!parts || !header) return this.splitLines(lines, false);
+    // When the repeated header differs from the table's own (cut, or a compact separator), the
+    // first piece keeps the original lines.
+    const original = header.text === parts.header.join('\n');
+    const body = original ? parts.rows : lines;
+    const pieces = this.splitLines(body, false, header.tokens + 1);
+    return pieces.map((piece, i) => {
+      if (i === 0 && !original) return { ...piece, table: true };
+      return {
+        ...this.unit(`${header.text}\n${piece.text}`, false),
+        sep: '\n',
+        table: true,
+        repeatsHeader: i > 0,
+      };
+    });
+  }
+
+  private tableHeader(lines: string[]): { text: string; tokens: number } | undefined {
+    const max = Math.floor(this.options.targetTokens / 2);
+    const text = repeatedHeader(lines);
+    const tokens = this.tokens.count(text);
+    if (tokens <= max) return { text, tokens };
+    if (max < 2) return undefined;
+    // The separator line says nothing without the whole header row, so only the row's first words stay.
+    const cut = `${this.splitWords(lines[0].trim(), max - 1)[0].text} …`;
+    const cutTokens = this.tokens.count(cut);
+    return cutTokens <= max ? { text: cut, tokens: cutTokens } : undefined;
   }
 
   private unit(text: string, code: boolean): Unit {
@@ -201,7 +248,7 @@ export class Chunker {
     let tokens = 0;
     let fresh = 0; // units in `current` that are not overlap carried from the previous chunk
     for (const unit of units) {
-      if (fresh > 0 && tokens + unit.tokens > this.options.targetTokens) {
+      if (fresh > 0 && (tokens + unit.tokens > this.options.targetTokens || unit.repeatsHeader)) {
         emit();
         current = this.overlap(current);
         tokens = current.reduce((sum, u) => sum + u.tokens, 0);
@@ -225,13 +272,14 @@ export class Chunker {
     let tokens = 0;
     for (let i = previous.length - 1; i >= 0; i--) {
       const unit = previous[i];
-      if (unit.code || tokens + unit.tokens > this.options.overlapTokens) break;
+      if (unit.code || unit.table || tokens + unit.tokens > this.options.overlapTokens) break;
       tail.unshift(unit);
       tokens += unit.tokens;
     }
     // Whole prose units too large for the overlap budget contribute their last sentences instead.
-    if (tail.length === 0 && previous.length && !previous[previous.length - 1].code) {
-      const sentences = this.splitProse(previous[previous.length - 1].text);
+    const last = previous[previous.length - 1];
+    if (tail.length === 0 && last && !last.code && !last.table) {
+      const sentences = this.splitProse(last.text);
       for (let i = sentences.length - 1; i >= 0; i--) {
         if (tokens + sentences[i].tokens > this.options.overlapTokens) break;
         tail.unshift(sentences[i]);
