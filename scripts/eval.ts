@@ -8,7 +8,7 @@
  *   npm run eval -- --dataset ../shared/datasets/beir_scifact --docs 300 --queries 100
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -45,7 +45,7 @@ const IN_FLIGHT = Number(process.env.TROVE_EVAL_IN_FLIGHT ?? 16);
 
 const { values: args } = parseArgs({
   options: {
-    dataset: { type: 'string', default: join(sharedDatasets(), 'beir_scifact') },
+    dataset: { type: 'string', default: 'beir_scifact' },
     split: { type: 'string', default: 'test' },
     docs: { type: 'string' },
     queries: { type: 'string' },
@@ -56,6 +56,17 @@ const { values: args } = parseArgs({
 
 const round = (n: number, digits = 3) => Number(n.toFixed(digits));
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+interface IngestFigures {
+  /** When the ingest ran (the project was built then; a reusing run repeats these figures). */
+  date: string;
+  documents: number;
+  chunks: number;
+  ms: number;
+  secondsPerChunk: number;
+  documentsPerSecond: number;
+  reused: boolean;
+}
 
 interface ModeResult extends RetrievalScores {
   mode: SearchMode;
@@ -80,6 +91,18 @@ const positive = (raw: string | undefined, name: string) => {
   return n;
 };
 
+/**
+ * A data set directory: the path as given when it exists, else a data set of that name in the
+ * shared datasets (found as test/support/services.ts finds them, TROVE_DATASETS first), so
+ * `--dataset ru_rumeddanet` and `--dataset ../shared/datasets/ru_rumeddanet` work from any worktree.
+ */
+function datasetDir(arg: string): string {
+  const candidates = [resolve(arg), join(sharedDatasets(), arg), join(sharedDatasets(), basename(arg))];
+  const found = candidates.find((dir) => existsSync(join(dir, 'corpus.jsonl')));
+  if (!found) throw new Error(`no BEIR data set (corpus.jsonl) at ${[...new Set(candidates)].join(' or ')}`);
+  return found;
+}
+
 const contentHash = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 /** Every document of a project, by file name. */
@@ -95,11 +118,11 @@ async function projectDocuments(catalog: Catalog, projectId: string): Promise<Ma
 }
 
 async function main() {
-  const datasetDir = resolve(args.dataset!);
-  const dataset = basename(datasetDir);
+  const dir = datasetDir(args.dataset!);
+  const dataset = basename(dir);
   const split = args.split!;
   const modes = parseModes(args.modes!);
-  const loaded = loadBeirDataset(datasetDir, split);
+  const loaded = loadBeirDataset(dir, split);
   const queries = loaded.queries.slice(0, positive(args.queries, 'queries') ?? loaded.queries.length);
   const docLimit = positive(args.docs, 'docs');
   const corpus = docLimit ? corpusSubset(loaded.corpus, queries, docLimit, SUBSET_SEED) : loaded.corpus;
@@ -258,8 +281,26 @@ async function main() {
     }
 
     const date = new Date().toISOString();
+    // The ingest figures of the run that built the project, kept so a reusing run still reports them.
+    const ingestRecord = join(ROOT, '.trove', 'eval', `ingest-${project.id}.json`);
+    let ingest: IngestFigures | null = null;
+    if (!reused) {
+      ingest = {
+        date,
+        documents: pending.length,
+        chunks: ingestedChunks,
+        ms: ingestMs,
+        secondsPerChunk: round(ingestMs / 1000 / Math.max(1, ingestedChunks), 2),
+        documentsPerSecond: round(pending.length / (ingestMs / 1000), 2),
+        reused: false,
+      };
+      mkdirSync(dirname(ingestRecord), { recursive: true });
+      writeFileSync(ingestRecord, JSON.stringify(ingest));
+    } else if (existsSync(ingestRecord)) {
+      ingest = { ...(JSON.parse(readFileSync(ingestRecord, 'utf8')) as IngestFigures), reused: true };
+    }
     const command =
-      `npm run eval -- --dataset ../shared/datasets/${dataset} --split ${split}` +
+      `npm run eval -- --dataset ${dataset} --split ${split}` +
       (docLimit ? ` --docs ${docLimit}` : '') +
       (args.queries ? ` --queries ${queries.length}` : '') +
       ` --modes ${modes.join(',')}`;
@@ -277,15 +318,7 @@ async function main() {
         seed: SUBSET_SEED,
       },
       queries: queries.length,
-      ingest: reused
-        ? null
-        : {
-            documents: pending.length,
-            chunks: ingestedChunks,
-            ms: ingestMs,
-            secondsPerChunk: round(ingestMs / 1000 / Math.max(1, ingestedChunks), 2),
-            documentsPerSecond: round(pending.length / (ingestMs / 1000), 2),
-          },
+      ingest,
       configuration: {
         embedding: config.embedding.profile,
         chunking: config.chunking,
@@ -320,7 +353,7 @@ function section(
     command: string;
     corpus: { documents: number; fullCorpus: number; chunks: number; seed: number };
     queries: number;
-    ingest: { documents: number; chunks: number; ms: number; secondsPerChunk: number } | null;
+    ingest: IngestFigures | null;
     configuration: { embedding: string; chunking: { targetTokens: number; overlapTokens: number } };
   },
   results: ModeResult[],
@@ -330,9 +363,14 @@ function section(
     corpus.documents < corpus.fullCorpus
       ? `a ${corpus.documents}-document subset of ${corpus.fullCorpus} (every document judged for these queries plus seeded-random others, seed ${corpus.seed}; subset scores run higher than full-corpus ones)`
       : `the full corpus of ${corpus.fullCorpus} documents`;
-  const ingestLine = ingest
-    ? `Ingest (real worker + Temporal + CPU embedder): ${ingest.documents} documents, ${ingest.chunks} chunks in ${seconds(ingest.ms)} (${ingest.secondsPerChunk} s per chunk).`
-    : 'Ingest: the eval project already held these documents (reused; no ingest in this run).';
+  const measured = ingest
+    ? `${ingest.documents} documents, ${ingest.chunks} chunks in ${seconds(ingest.ms)} (${ingest.secondsPerChunk} s per chunk)`
+    : '';
+  const ingestLine = !ingest
+    ? 'Ingest: the eval project already held these documents (reused; no ingest figures recorded).'
+    : ingest.reused
+      ? `Ingest (real worker + Temporal + CPU embedder, when the project was built on ${ingest.date.slice(0, 16)}Z): ${measured}; this run reused the project.`
+      : `Ingest (real worker + Temporal + CPU embedder): ${measured}.`;
   return `## Retrieval evaluation (npm run eval): ${report.dataset}
 
 \`${report.command}\` on ${report.date.slice(0, 10)}, ${report.machine.cores} cores, ${report.machine.memoryGiB} GiB.
@@ -341,6 +379,8 @@ Data set ${report.dataset}, split \`${report.split}\`: ${report.queries} queries
 Search: HybridSearch as the API runs it (per-leg candidates 50, RRF k 60); hits are chunks, each document
 counts at its best rank. Latency is client-side around a top-10 search, query embedding included;
 Recall@100 comes from a second top-100 search. ${ingestLine}
+Every eval project shares the index \`${EVAL_NAME}-chunks\` and BM25 statistics are index-wide, so the figures
+reproduce when the index holds the same eval projects (list them with the catalog schema \`${EVAL_NAME.replace(/-/g, '_')}\`).
 Tuning (fusion weights, rerankers, candidates) must use the train split only; these are test-split figures.
 
 | mode | nDCG@10 | R@10 | R@100 | MRR@10 | p50 ms | p95 ms |
