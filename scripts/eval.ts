@@ -1,0 +1,395 @@
+/**
+ * `npm run eval`: retrieval quality of the real pipeline on a BEIR-layout data set. Ingests the
+ * corpus (or a seeded subset) through the real worker and Temporal into a persistent eval project,
+ * reused on the next run when it already holds the same documents, then runs the split's queries
+ * through HybridSearch per mode and reports nDCG@10, Recall@10/100, MRR@10 and latency, as JSON
+ * and as a section of BENCHMARKS.md.
+ *
+ *   npm run eval -- --dataset ../shared/datasets/beir_scifact --docs 300 --queries 100
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Client as TemporalClient, Connection } from '@temporalio/client';
+import { type Catalog } from '@trove/catalog';
+import { DocumentStatus, ingestWorkflowId, SearchMode, type TroveDocument } from '@trove/domain';
+import { createEmbeddingProvider } from '@trove/embeddings';
+import {
+  beirFileName,
+  beirMarkdown,
+  type BeirDocument,
+  corpusSubset,
+  loadBeirDataset,
+  percentile,
+  type RetrievalScores,
+  scoreRuns,
+} from '@trove/evaluation';
+import { createElasticsearchClient, HybridSearch } from '@trove/search';
+import { LocalBlobStore } from '@trove/storage';
+import { sharedDatasets } from '@trove/testing';
+import { ingestDocument } from '@trove/workflows';
+import { createWorker } from '../apps/worker/src/worker';
+import { writeBenchmarkSection } from './benchmarks-file';
+import { localWorkerConfig } from './local-worker-config';
+
+const ROOT = join(__dirname, '..');
+/** Index prefix, catalog schema and task queue of every eval project: persistent, apart from the app's data. */
+const EVAL_NAME = 'trove-eval';
+const SUBSET_SEED = 42;
+/** HybridSearch accepts at most 100 hits per search: Recall@100 is over the top 100 chunks. */
+const DEEP_LIMIT = 100;
+/** Ingest workflows running at once: enough to keep the worker's activity slots and the embedder busy. */
+const IN_FLIGHT = Number(process.env.TROVE_EVAL_IN_FLIGHT ?? 16);
+
+const { values: args } = parseArgs({
+  options: {
+    dataset: { type: 'string', default: 'beir_scifact' },
+    split: { type: 'string', default: 'test' },
+    docs: { type: 'string' },
+    queries: { type: 'string' },
+    modes: { type: 'string', default: 'KEYWORD,VECTOR,HYBRID' },
+    out: { type: 'string' },
+  },
+});
+
+const round = (n: number, digits = 3) => Number(n.toFixed(digits));
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+interface IngestFigures {
+  /** When the ingest ran (the project was built then; a reusing run repeats these figures). */
+  date: string;
+  documents: number;
+  chunks: number;
+  ms: number;
+  secondsPerChunk: number;
+  documentsPerSecond: number;
+  reused: boolean;
+}
+
+interface ModeResult extends RetrievalScores {
+  mode: SearchMode;
+  p50Ms: number;
+  p95Ms: number;
+}
+
+function parseModes(list: string): SearchMode[] {
+  return list.split(',').map((raw) => {
+    const mode = raw.trim().toUpperCase() as SearchMode;
+    if (!Object.values(SearchMode).includes(mode)) {
+      throw new Error(`unknown mode ${raw}; expected some of ${Object.values(SearchMode).join(',')}`);
+    }
+    return mode;
+  });
+}
+
+const positive = (raw: string | undefined, name: string) => {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, got ${raw}`);
+  return n;
+};
+
+/**
+ * A data set directory: the path as given when it exists, else a data set of that name in the
+ * shared datasets (found as test/support/services.ts finds them, TROVE_DATASETS first), so
+ * `--dataset ru_rumeddanet` and `--dataset ../shared/datasets/ru_rumeddanet` work from any worktree.
+ */
+function datasetDir(arg: string): string {
+  const candidates = [resolve(arg), join(sharedDatasets(), arg), join(sharedDatasets(), basename(arg))];
+  const found = candidates.find((dir) => existsSync(join(dir, 'corpus.jsonl')));
+  if (!found) throw new Error(`no BEIR data set (corpus.jsonl) at ${[...new Set(candidates)].join(' or ')}`);
+  return found;
+}
+
+const contentHash = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+/** Every document of a project, by file name. */
+async function projectDocuments(catalog: Catalog, projectId: string): Promise<Map<string, TroveDocument>> {
+  const byName = new Map<string, TroveDocument>();
+  let after: string | undefined;
+  for (;;) {
+    const page = await catalog.pageDocuments(projectId, {}, { first: 500, after });
+    for (const doc of page.items) byName.set(doc.fileName, doc);
+    if (!page.hasNextPage) return byName;
+    after = page.endCursor;
+  }
+}
+
+async function main() {
+  const dir = datasetDir(args.dataset!);
+  const dataset = basename(dir);
+  const split = args.split!;
+  const modes = parseModes(args.modes!);
+  const loaded = loadBeirDataset(dir, split);
+  const queries = loaded.queries.slice(0, positive(args.queries, 'queries') ?? loaded.queries.length);
+  const docLimit = positive(args.docs, 'docs');
+  const corpus = docLimit ? corpusSubset(loaded.corpus, queries, docLimit, SUBSET_SEED) : loaded.corpus;
+  // The subset depends on the queries whose judged documents it must hold, so both name it.
+  const projectName = docLimit
+    ? `eval ${dataset} ${split} q${queries.length} d${docLimit} seed${SUBSET_SEED}`
+    : `eval ${dataset}`;
+  console.log(
+    `[eval] ${dataset}: ${corpus.length} of ${loaded.corpus.length} documents, ${queries.length} ${split} queries, project "${projectName}"`,
+  );
+
+  const config = localWorkerConfig(EVAL_NAME, join(ROOT, '.trove', 'eval', 'blobs'));
+  const { worker, connection: workerConnection, catalog } = await createWorker(config);
+  const running = worker.run();
+  const es = createElasticsearchClient(config.elasticsearch.url);
+  const connection = await Connection.connect({ address: config.temporal.address });
+  const temporal = new TemporalClient({ connection });
+  const blobs = new LocalBlobStore(config.storage.blobDir);
+  try {
+    const project =
+      (await catalog.listProjects()).find((p) => p.name === projectName && p.status === 'ACTIVE') ??
+      (await catalog.createProject(projectName));
+
+    // "Same documents": every wanted file name is there with the same content hash and READY, and
+    // nothing else is. Missing or unfinished documents are (re)ingested, so an interrupted run resumes.
+    const existing = await projectDocuments(catalog, project.id);
+    const wanted = new Set(corpus.map(beirFileName));
+    const strangers = [...existing.keys()].filter((name) => !wanted.has(name));
+    if (strangers.length > 0) {
+      throw new Error(
+        `project "${projectName}" holds ${strangers.length} documents not in this corpus (e.g. ${strangers[0]}); delete it and run again`,
+      );
+    }
+    const pending: { doc: BeirDocument; id: string }[] = [];
+    for (const doc of corpus) {
+      const data = Buffer.from(beirMarkdown(doc));
+      const hash = contentHash(data);
+      const record = existing.get(beirFileName(doc));
+      if (record && record.contentHash !== hash) {
+        throw new Error(
+          `${beirFileName(doc)} changed since project "${projectName}" was built; delete it and run again`,
+        );
+      }
+      if (record?.status === DocumentStatus.READY) continue;
+      if (record) {
+        pending.push({ doc, id: record.id });
+        continue;
+      }
+      const blobKey = `originals/eval-${project.id}-${doc._id}/0`;
+      await blobs.put(blobKey, data);
+      const created = await catalog.createDocument({
+        projectId: project.id,
+        fileName: beirFileName(doc),
+        mediaType: 'text/markdown',
+        sizeBytes: data.length,
+        contentHash: hash,
+        blobKey,
+      });
+      pending.push({ doc, id: created.id });
+    }
+    const reused = pending.length === 0;
+    console.log(
+      reused
+        ? `[eval] project reused: all ${corpus.length} documents READY with the same content`
+        : `[eval] ingesting ${pending.length} documents (${corpus.length - pending.length} already READY)`,
+    );
+
+    let ingestMs = 0;
+    let ingestedChunks = 0;
+    if (!reused) {
+      const started = Date.now();
+      let done = 0;
+      const progress = setInterval(() => {
+        const elapsed = (Date.now() - started) / 1000;
+        const rate = done / elapsed;
+        const eta = rate > 0 ? (pending.length - done) / rate : Number.NaN;
+        console.log(
+          `[eval] ingest ${done}/${pending.length} documents, ${ingestedChunks} chunks, ` +
+            `${rate.toFixed(2)} docs/s, ${(ingestedChunks / elapsed).toFixed(2)} chunks/s, ETA ${Number.isNaN(eta) ? '?' : seconds(eta * 1000)}`,
+        );
+      }, 10_000);
+      try {
+        // A bounded number of workflows at a time: with all of them started at once, Temporal runs
+        // every document's first step before any second step, and nothing finishes until the end.
+        const queue = [...pending];
+        const ingestNext = async () => {
+          for (let next = queue.shift(); next; next = queue.shift()) {
+            const result = await temporal.workflow.execute(ingestDocument, {
+              taskQueue: config.temporal.taskQueue,
+              workflowId: ingestWorkflowId(next.id),
+              args: [{ documentId: next.id }],
+              workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+              // A run interrupted mid-ingest left workflows running: wait for those instead of failing.
+              workflowIdConflictPolicy: 'USE_EXISTING',
+            });
+            done += 1;
+            ingestedChunks += result.chunkCount;
+          }
+        };
+        await Promise.all(Array.from({ length: IN_FLIGHT }, ingestNext));
+      } finally {
+        clearInterval(progress);
+      }
+      ingestMs = Date.now() - started;
+      console.log(
+        `[eval] ingested ${pending.length} documents, ${ingestedChunks} chunks in ${seconds(ingestMs)} ` +
+          `(${(ingestMs / 1000 / Math.max(1, ingestedChunks)).toFixed(2)} s per chunk)`,
+      );
+    }
+
+    const documents = await projectDocuments(catalog, project.id);
+    const notReady = [...documents.values()].filter((d) => d.status !== DocumentStatus.READY);
+    if (notReady.length > 0) {
+      throw new Error(
+        `${notReady.length} documents are not READY (e.g. ${notReady[0].fileName}: ${notReady[0].status})`,
+      );
+    }
+    const chunkCount = [...documents.values()].reduce((n, d) => n + (d.chunkCount ?? 0), 0);
+    const corpusIdOf = new Map([...documents.values()].map((d) => [d.id, d.fileName.replace(/\.md$/, '')]));
+
+    // The search the API runs (default candidates, num_candidates and RRF k), embedder in-process.
+    const embedder = createEmbeddingProvider(config.embedding);
+    const search = new HybridSearch(es, config.elasticsearch.indexPrefix, embedder);
+    const ranking = async (query: string, mode: SearchMode, limit: number) => {
+      const hits = await search.search({ projectId: project.id, query, limit, mode });
+      return hits.map((h) => corpusIdOf.get(h.documentId)!);
+    };
+    // Warm-up: the first searches pay for connections and caches.
+    for (const mode of modes) await ranking(queries[0].text, mode, 10);
+
+    const results: ModeResult[] = [];
+    for (const mode of modes) {
+      const latencies: number[] = [];
+      const runs: { top10: string[]; deep: string[]; judged: Map<string, number> }[] = [];
+      for (const query of queries) {
+        // Top 10 as the API serves it by default (timed); the deep list only for Recall@100.
+        const started = performance.now();
+        const top10 = await ranking(query.text, mode, 10);
+        latencies.push(performance.now() - started);
+        const deep = await ranking(query.text, mode, DEEP_LIMIT);
+        runs.push({ top10, deep, judged: query.relevant });
+      }
+      const shallow = scoreRuns(runs.map((r) => ({ ranking: r.top10, judged: r.judged })));
+      const deep = scoreRuns(runs.map((r) => ({ ranking: r.deep, judged: r.judged })));
+      const result: ModeResult = {
+        mode,
+        ndcg10: round(shallow.ndcg10),
+        recall10: round(shallow.recall10),
+        recall100: round(deep.recall100),
+        mrr10: round(shallow.mrr10),
+        p50Ms: Math.round(percentile(latencies, 50)),
+        p95Ms: Math.round(percentile(latencies, 95)),
+      };
+      results.push(result);
+      console.log(`[eval] ${mode}: ${JSON.stringify(result)}`);
+    }
+
+    const date = new Date().toISOString();
+    // The ingest figures of the run that built the project, kept so a reusing run still reports them.
+    const ingestRecord = join(ROOT, '.trove', 'eval', `ingest-${project.id}.json`);
+    let ingest: IngestFigures | null = null;
+    if (!reused) {
+      ingest = {
+        date,
+        documents: pending.length,
+        chunks: ingestedChunks,
+        ms: ingestMs,
+        secondsPerChunk: round(ingestMs / 1000 / Math.max(1, ingestedChunks), 2),
+        documentsPerSecond: round(pending.length / (ingestMs / 1000), 2),
+        reused: false,
+      };
+      mkdirSync(dirname(ingestRecord), { recursive: true });
+      writeFileSync(ingestRecord, JSON.stringify(ingest));
+    } else if (existsSync(ingestRecord)) {
+      ingest = { ...(JSON.parse(readFileSync(ingestRecord, 'utf8')) as IngestFigures), reused: true };
+    }
+    const command =
+      `npm run eval -- --dataset ${dataset} --split ${split}` +
+      (docLimit ? ` --docs ${docLimit}` : '') +
+      (args.queries ? ` --queries ${queries.length}` : '') +
+      ` --modes ${modes.join(',')}`;
+    const report = {
+      date,
+      machine: { cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30) },
+      dataset,
+      split,
+      command,
+      project: { name: projectName, id: project.id, reused },
+      corpus: {
+        documents: corpus.length,
+        fullCorpus: loaded.corpus.length,
+        chunks: chunkCount,
+        seed: SUBSET_SEED,
+      },
+      queries: queries.length,
+      ingest,
+      configuration: {
+        embedding: config.embedding.profile,
+        chunking: config.chunking,
+        search: 'HybridSearch defaults (per-leg candidates max(50, limit), num_candidates 200, RRF k 60)',
+        rankingUnit: 'chunks mapped to their document; a document counts at its best rank only',
+      },
+      results,
+    };
+    const out = resolve(args.out ?? join(ROOT, '.trove', 'eval', `${dataset}-${date.slice(0, 10)}.json`));
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+    console.log(`[eval] wrote ${out}`);
+
+    writeBenchmarkSection(`## Retrieval evaluation (npm run eval): ${dataset}`, section(report, results));
+    console.log('[eval] updated BENCHMARKS.md');
+  } finally {
+    worker.shutdown();
+    await running;
+    await workerConnection.close();
+    await connection.close();
+    await catalog.close();
+    await es.close();
+  }
+}
+
+function section(
+  report: {
+    date: string;
+    machine: { cores: number; memoryGiB: number };
+    dataset: string;
+    split: string;
+    command: string;
+    corpus: { documents: number; fullCorpus: number; chunks: number; seed: number };
+    queries: number;
+    ingest: IngestFigures | null;
+    configuration: { embedding: string; chunking: { targetTokens: number; overlapTokens: number } };
+  },
+  results: ModeResult[],
+): string {
+  const { corpus, ingest } = report;
+  const subset =
+    corpus.documents < corpus.fullCorpus
+      ? `a ${corpus.documents}-document subset of ${corpus.fullCorpus} (every document judged for these queries plus seeded-random others, seed ${corpus.seed}; subset scores run higher than full-corpus ones)`
+      : `the full corpus of ${corpus.fullCorpus} documents`;
+  const measured = ingest
+    ? `${ingest.documents} documents, ${ingest.chunks} chunks in ${seconds(ingest.ms)} (${ingest.secondsPerChunk} s per chunk)`
+    : '';
+  const ingestLine = !ingest
+    ? 'Ingest: the eval project already held these documents (reused; no ingest figures recorded).'
+    : ingest.reused
+      ? `Ingest (real worker + Temporal + CPU embedder, when the project was built on ${ingest.date.slice(0, 16)}Z): ${measured}; this run reused the project.`
+      : `Ingest (real worker + Temporal + CPU embedder): ${measured}.`;
+  return `## Retrieval evaluation (npm run eval): ${report.dataset}
+
+\`${report.command}\` on ${report.date.slice(0, 10)}, ${report.machine.cores} cores, ${report.machine.memoryGiB} GiB.
+Data set ${report.dataset}, split \`${report.split}\`: ${report.queries} queries, ${subset}; ${corpus.chunks} chunks
+(${report.configuration.embedding}, ${report.configuration.chunking.targetTokens}-token chunks with ${report.configuration.chunking.overlapTokens} overlap).
+Search: HybridSearch as the API runs it (per-leg candidates 50, RRF k 60); hits are chunks, each document
+counts at its best rank. Latency is client-side around a top-10 search, query embedding included;
+Recall@100 comes from a second top-100 search. ${ingestLine}
+Every eval project shares the index \`${EVAL_NAME}-chunks\` and BM25 statistics are index-wide, so the figures
+reproduce when the index holds the same eval projects (list them with the catalog schema \`${EVAL_NAME.replace(/-/g, '_')}\`).
+Tuning (fusion weights, rerankers, candidates) must use the train split only; these are test-split figures.
+
+| mode | nDCG@10 | R@10 | R@100 | MRR@10 | p50 ms | p95 ms |
+| --- | --- | --- | --- | --- | --- | --- |
+${results.map((r) => `| ${r.mode} | ${r.ndcg10.toFixed(3)} | ${r.recall10.toFixed(3)} | ${r.recall100.toFixed(3)} | ${r.mrr10.toFixed(3)} | ${r.p50Ms} | ${r.p95Ms} |`).join('\n')}
+`;
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
