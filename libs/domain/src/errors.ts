@@ -42,6 +42,10 @@ export enum TroveErrorCode {
   /** A GraphQL request over a depth, alias, token, cost or operation limit: refused unexecuted. */
   QueryTooComplex = 'QUERY_TOO_COMPLEX',
   EmbeddingFailed = 'EMBEDDING_FAILED',
+  /** The language model failed or answered something unusable (after its retries). */
+  LlmFailed = 'LLM_FAILED',
+  /** The reranker failed or answered something unusable; search falls back to the fused order. */
+  RerankFailed = 'RERANK_FAILED',
   IndexFailed = 'INDEX_FAILED',
   ServiceUnavailable = 'SERVICE_UNAVAILABLE',
   /** The caller gave up (e.g. the HTTP client disconnected); the work was stopped. */

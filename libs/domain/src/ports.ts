@@ -59,3 +59,82 @@ export interface Parser {
   readonly mediaTypes: readonly string[];
   parse(input: ParseInput): Promise<ParsedDocument>;
 }
+
+/** One message of a chat with a language model. */
+export interface LlmMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface LlmRequest {
+  messages: LlmMessage[];
+  /** Overrides the configured temperature for this call. */
+  temperature?: number;
+  /** Overrides the configured limit of generated tokens for this call. */
+  maxTokens?: number;
+  /** Ask for a JSON object as the whole answer (providers that support it enforce it). */
+  json?: boolean;
+  /** Aborts the call (the caller went away); the provider stops generating. */
+  signal?: AbortSignal;
+}
+
+export interface LlmUsage {
+  promptTokens?: number;
+  completionTokens?: number;
+}
+
+export interface LlmCompletion {
+  text: string;
+  /** Why generation stopped: 'stop', 'length', … as the server said it. */
+  finishReason?: string;
+  usage?: LlmUsage;
+}
+
+/** A chat model behind an API (OpenAI-compatible or Ollama); implementations live in libs/llm. */
+export interface LlmProvider {
+  /** e.g. 'openai:gpt-4o-mini' or 'ollama:llama3.1:8b'. */
+  readonly modelId: string;
+  complete(request: LlmRequest): Promise<LlmCompletion>;
+  /** Yields text deltas as they arrive; the last item of the iteration is the full completion. */
+  stream(request: LlmRequest): AsyncIterable<LlmStreamEvent>;
+  /** Resolves when the server answers; rejects with the reason otherwise. */
+  ping(): Promise<void>;
+}
+
+export type LlmStreamEvent = { type: 'delta'; text: string } | ({ type: 'done' } & LlmCompletion);
+
+/** A candidate passage given to a reranker, with what search already knows about it. */
+export interface RerankCandidate {
+  /** The chunk id. */
+  id: string;
+  text: string;
+  title: string;
+  headingPath: string[];
+  position: number;
+  tokenCount?: number;
+  language?: string;
+  /** Legs and fusion as search ranked it (1-based ranks). */
+  bm25?: { rank: number; score: number };
+  knn?: { rank: number; score: number };
+  fusedScore: number;
+}
+
+export interface RerankResult {
+  /** Index into the candidates given. */
+  index: number;
+  score: number;
+  /** The features that moved the score most (learned rerankers), for the explain view. */
+  topFeatures?: { name: string; contribution: number }[];
+}
+
+/** Reorders search candidates; implementations live in libs/reranking. */
+export interface Reranker {
+  /** e.g. 'learned:v1', 'http:bge-reranker-v2-m3', 'llm:openai:gpt-4o-mini'. */
+  readonly id: string;
+  /** Scores of the candidates, best first (may return fewer than given, never an unknown index). */
+  rerank(
+    query: string,
+    candidates: RerankCandidate[],
+    options?: { signal?: AbortSignal },
+  ): Promise<RerankResult[]>;
+}

@@ -35,6 +35,8 @@ export function httpStatusFor(code: TroveErrorCode): number {
     case TroveErrorCode.UnsupportedMediaType:
       return HttpStatus.UNSUPPORTED_MEDIA_TYPE;
     case TroveErrorCode.EmbeddingFailed:
+    case TroveErrorCode.LlmFailed:
+    case TroveErrorCode.RerankFailed:
     case TroveErrorCode.IndexFailed:
     case TroveErrorCode.SourceUnauthorized:
       return HttpStatus.BAD_GATEWAY;
@@ -72,6 +74,10 @@ export function genericMessageFor(code: TroveErrorCode): string | undefined {
       return 'the search index could not complete the request; see the API logs';
     case TroveErrorCode.EmbeddingFailed:
       return 'the embedding server could not complete the request; see the API logs';
+    case TroveErrorCode.LlmFailed:
+      return 'the language model could not complete the request; see the API logs';
+    case TroveErrorCode.RerankFailed:
+      return 'the reranker could not complete the request; see the API logs';
     case TroveErrorCode.ServiceUnavailable:
       return 'a backend service is unavailable; nothing was changed, try again shortly';
     default:
