@@ -186,6 +186,8 @@ export const searchSchema = z.object({
   convexVectorWeight: z.coerce.number().min(0).max(1).default(0.5),
   /** Convex: per-query normalisation of each leg's scores. */
   convexNormalization: z.enum(['minmax', 'zscore']).default('minmax'),
+  /** Query embeddings kept in memory per api process (a repeated query skips the embedder); 0 = off. */
+  queryCacheSize: z.coerce.number().int().min(0).max(1_000_000).default(1_000),
 });
 
 // --- Notion webhooks (replay protection, verification window, event batching) -----------------
@@ -349,6 +351,7 @@ function fromEnv(env: Env) {
       rrfK: v('TROVE_SEARCH_RRF_K'),
       convexVectorWeight: v('TROVE_SEARCH_CONVEX_VECTOR_WEIGHT'),
       convexNormalization: v('TROVE_SEARCH_CONVEX_NORMALIZATION'),
+      queryCacheSize: v('TROVE_SEARCH_QUERY_CACHE_SIZE'),
     },
   };
 }

@@ -230,3 +230,42 @@ describe('HybridSearch fusion', () => {
     expect(embedder.calls).toBe(0);
   });
 });
+
+describe('HybridSearch query vectors and timings', () => {
+  const es = answeringElasticsearch([['a', 1]], [['a', 0.9]]);
+  const vector = { ...request, mode: SearchMode.VECTOR };
+
+  it('embeds a repeated query once, and every time with the cache off', async () => {
+    const cached = new FixedEmbedder();
+    const search = new HybridSearch(es, 't', cached);
+    await search.search(vector);
+    await search.search({ ...vector, query: `  ${vector.query} ` }); // trimmed: the same query
+    expect(cached.calls).toBe(1);
+    await search.search({ ...vector, query: 'another question' });
+    expect(cached.calls).toBe(2);
+
+    const uncached = new FixedEmbedder();
+    const off = new HybridSearch(es, 't', uncached, { queryCacheSize: 0 });
+    await off.search(vector);
+    await off.search(vector);
+    expect(uncached.calls).toBe(2);
+  });
+
+  it('reports where the time went, per leg', async () => {
+    const search = new HybridSearch(es, 't', new FixedEmbedder());
+    const timings = {};
+    await search.search({ ...request, mode: SearchMode.HYBRID }, { timings });
+    expect(timings).toEqual(
+      expect.objectContaining({
+        embedMs: expect.any(Number),
+        keywordMs: expect.any(Number),
+        vectorMs: expect.any(Number),
+        fusionMs: expect.any(Number),
+        totalMs: expect.any(Number),
+      }),
+    );
+    const keywordOnly: { embedMs?: number } = {};
+    await search.search({ ...request, mode: SearchMode.KEYWORD }, { timings: keywordOnly });
+    expect(keywordOnly.embedMs).toBeUndefined();
+  });
+});

@@ -1,4 +1,5 @@
 import type { Client } from '@elastic/elasticsearch';
+import { LRUCache } from 'lru-cache';
 import type { EmbeddingProvider, SearchHit } from '@trove/domain';
 import { SearchMode, TroveError, TroveErrorCode } from '@trove/domain';
 import { KEYWORD_FIELDS, type StoredChunk } from './chunk-index';
@@ -21,6 +22,26 @@ export interface SearchCallOptions {
    * unset fields keep the configured ones.
    */
   fusion?: Partial<FusionSettings>;
+  /** Filled in with where the time went (for `ask`, the eval harness and explain views). */
+  timings?: SearchTimings;
+}
+
+/** Milliseconds spent per stage of one search; legs run concurrently, so they overlap. */
+export interface SearchTimings {
+  /** Embedding the query (the vector leg's first step). */
+  embedMs?: number;
+  /** The BM25 leg, client round trip. */
+  keywordMs?: number;
+  /** Elasticsearch's own time for the BM25 leg (`took`). */
+  keywordTookMs?: number;
+  /** The kNN leg after the embedding, client round trip. */
+  vectorMs?: number;
+  /** Elasticsearch's own time for the kNN leg (`took`). */
+  vectorTookMs?: number;
+  /** Fusing the legs and shaping the hits. */
+  fusionMs?: number;
+  /** The whole search. */
+  totalMs?: number;
 }
 
 export interface HybridSearchOptions {
@@ -42,6 +63,8 @@ export interface HybridSearchOptions {
   maxQueryTokens: number;
   /** Counts tokens as the embedding model would (e.g. chunking's SegmenterTokenCounter). */
   countTokens?: (text: string) => number;
+  /** Query vectors kept in memory (repeated queries skip the embedder); 0 turns the cache off. */
+  queryCacheSize: number;
 }
 
 const DEFAULTS: HybridSearchOptions = {
@@ -53,12 +76,14 @@ const DEFAULTS: HybridSearchOptions = {
   convexNormalization: 'minmax',
   maxQueryChars: 2_000,
   maxQueryTokens: 512,
+  queryCacheSize: 1_000,
 };
 
 /** BM25 and kNN legs, both filtered by project, fused in the service (RRF or a convex combination). */
 export class HybridSearch {
   private readonly names: IndexNames;
   private readonly options: HybridSearchOptions;
+  private readonly queryVectors?: LRUCache<string, number[]>;
 
   constructor(
     private readonly es: Client,
@@ -68,6 +93,9 @@ export class HybridSearch {
   ) {
     this.names = new IndexNames(prefix);
     this.options = { ...DEFAULTS, ...options };
+    if (this.options.queryCacheSize > 0) {
+      this.queryVectors = new LRUCache({ max: this.options.queryCacheSize });
+    }
   }
 
   async search(request: SearchRequest, options: SearchCallOptions = {}): Promise<SearchHit[]> {
@@ -76,6 +104,8 @@ export class HybridSearch {
     if (request.limit < 1 || request.limit > 100) {
       throw new TroveError(TroveErrorCode.BadRequest, 'limit must be between 1 and 100');
     }
+    const started = performance.now();
+    const timings = options.timings ?? {};
     const fusion = this.fusionFor(options.fusion);
     const candidates = Math.max(this.options.candidates, request.limit);
     const wantKeyword = request.mode !== SearchMode.VECTOR;
@@ -93,8 +123,8 @@ export class HybridSearch {
     let vector: Awaited<ReturnType<HybridSearch['vectorLeg']>> | undefined;
     try {
       [keyword, vector] = await Promise.all([
-        wantKeyword ? run(this.keywordLeg(request.projectId, query, candidates, signal)) : undefined,
-        wantVector ? run(this.vectorLeg(request.projectId, query, candidates, signal)) : undefined,
+        wantKeyword ? run(this.keywordLeg(request.projectId, query, candidates, signal, timings)) : undefined,
+        wantVector ? run(this.vectorLeg(request.projectId, query, candidates, signal, timings)) : undefined,
       ]);
     } catch (error) {
       if (options.signal?.aborted) {
@@ -105,11 +135,12 @@ export class HybridSearch {
       throw error;
     }
 
+    const fusionStarted = performance.now();
     const sources = new Map<string, StoredChunk>();
     for (const leg of [keyword, vector]) leg?.sources.forEach((source, id) => sources.set(id, source));
     const fused = fuse(keyword?.ranked ?? [], vector?.ranked ?? [], fusion).slice(0, request.limit);
 
-    return fused.map((result) => {
+    const hits = fused.map((result): SearchHit => {
       const source = sources.get(result.id)!;
       const [bm25, knn] = result.legs;
       return {
@@ -131,6 +162,10 @@ export class HybridSearch {
         knn,
       };
     });
+    const done = performance.now();
+    timings.fusionMs = done - fusionStarted;
+    timings.totalMs = done - started;
+    return hits;
   }
 
   /** The configured fusion with the request's overrides, checked before any work is done. */
@@ -169,7 +204,23 @@ export class HybridSearch {
     }
   }
 
-  private async keywordLeg(projectId: string, query: string, size: number, signal: AbortSignal) {
+  /** The query's embedding, from the cache when the same query was embedded recently. */
+  private async queryVector(query: string, signal: AbortSignal): Promise<number[]> {
+    const cached = this.queryVectors?.get(query);
+    if (cached) return cached;
+    const [vector] = await this.embedder.embed([query], 'query', { signal });
+    this.queryVectors?.set(query, vector);
+    return vector;
+  }
+
+  private async keywordLeg(
+    projectId: string,
+    query: string,
+    size: number,
+    signal: AbortSignal,
+    timings: SearchTimings,
+  ) {
+    const started = performance.now();
     try {
       const response = await this.es.search<StoredChunk>(
         {
@@ -187,14 +238,25 @@ export class HybridSearch {
         },
         { signal },
       );
+      timings.keywordMs = performance.now() - started;
+      timings.keywordTookMs = response.took;
       return collect(response.hits.hits);
     } catch (error) {
       throw elasticsearchError(error, 'running the keyword search');
     }
   }
 
-  private async vectorLeg(projectId: string, query: string, k: number, signal: AbortSignal) {
-    const [vector] = await this.embedder.embed([query], 'query', { signal });
+  private async vectorLeg(
+    projectId: string,
+    query: string,
+    k: number,
+    signal: AbortSignal,
+    timings: SearchTimings,
+  ) {
+    const embedStarted = performance.now();
+    const vector = await this.queryVector(query, signal);
+    const started = performance.now();
+    timings.embedMs = started - embedStarted;
     try {
       const response = await this.es.search<StoredChunk>(
         {
@@ -211,6 +273,8 @@ export class HybridSearch {
         },
         { signal },
       );
+      timings.vectorMs = performance.now() - started;
+      timings.vectorTookMs = response.took;
       return collect(response.hits.hits);
     } catch (error) {
       throw elasticsearchError(error, 'running the vector search');
