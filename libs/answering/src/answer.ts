@@ -31,7 +31,7 @@ export interface AnswerSettings {
    */
   threshold: number;
   /** The mode used when no LLM is configured (or AUTO is asked without one). */
-  fallbackMode: FallbackMode;
+  fallbackMode: `${FallbackMode}`;
   /** Tokens of numbered passages given to the model. */
   contextTokens: number;
   /** A cited sentence is supported when this share of its content words occurs in a cited chunk… */

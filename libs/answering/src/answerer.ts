@@ -203,7 +203,8 @@ export class Answerer {
 
   private modeFor(request: AskRequest): AnswerMode {
     const requested = request.mode ?? 'AUTO';
-    if (requested === 'AUTO') return this.deps.llm ? AnswerMode.LLM : this.deps.settings.fallbackMode;
+    if (requested === 'AUTO')
+      return this.deps.llm ? AnswerMode.LLM : (this.deps.settings.fallbackMode as AnswerMode);
     if (requested === AnswerMode.LLM && !this.deps.llm) {
       throw new TroveError(
         TroveErrorCode.BadRequest,

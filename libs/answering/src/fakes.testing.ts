@@ -100,7 +100,7 @@ export function hit(name: string, text: string, extra: Partial<SearchHit> = {}):
 export const TEST_SETTINGS: AnswerSettings = {
   topK: 8,
   threshold: 0.1,
-  fallbackMode: 'EXTRACTIVE' as AnswerSettings['fallbackMode'],
+  fallbackMode: 'EXTRACTIVE',
   contextTokens: 2000,
   supportMinLexical: 0.5,
   supportMinSemantic: 0.6,
@@ -111,7 +111,7 @@ export const TEST_SETTINGS: AnswerSettings = {
 /** An answerer over fixed hits whose stored vectors are their bag-of-words vectors. */
 export function answererOver(
   hits: SearchHit[],
-  overrides: Partial<AnswererDeps> & { settings?: Partial<AnswerSettings> } = {},
+  overrides: Partial<Omit<AnswererDeps, 'settings'>> & { settings?: Partial<AnswerSettings> } = {},
 ) {
   const embedder = new BagOfWordsEmbedder();
   const searches: Parameters<PassageSearch['search']>[] = [];
