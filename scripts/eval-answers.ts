@@ -25,7 +25,11 @@ import { createWorker } from '../apps/worker/src/worker';
 import { localWorkerConfig } from './local-worker-config';
 
 const ROOT = join(__dirname, '..');
-const EVAL_NAME = 'trove-eval';
+/**
+ * Index prefix, catalog schema and task queue: apart from the retrieval evals' `trove-eval`, so a
+ * retrieval eval ingesting thousands of documents at the same time does not hold these up.
+ */
+const EVAL_NAME = 'trove-eval-answers';
 
 const round = (n: number, digits = 3) => Number(n.toFixed(digits));
 

@@ -20,7 +20,10 @@ class FakeResponse extends EventEmitter {
   setHeader(name: string, value: string) {
     this.headers[name.toLowerCase()] = value;
   }
-  flushHeaders() {}
+  headersFlushed = false;
+  flushHeaders() {
+    this.headersFlushed = true;
+  }
   write(chunk: string) {
     this.written.push(chunk);
     return true;
@@ -84,6 +87,7 @@ describe('AskController (Server-Sent Events)', () => {
     await ask.stream('prj_1', { question: 'How?', topK: 3 }, req, res as unknown as Response);
     expect(seen.request).toMatchObject({ projectId: 'prj_1', question: 'How?', topK: 3, mode: 'AUTO' });
     expect(res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    expect(res.headersFlushed).toBe(true);
     expect(res.written).toEqual([
       'event: retrieval\ndata: {"passages":[]}\n\n',
       'event: delta\ndata: {"text":"Run it\\n[1].","attempt":1}\n\n',
