@@ -106,7 +106,8 @@ export async function runAnswerEval(): Promise<void> {
 
     const outcomes: AnswerOutcome[] = [];
     const details = [];
-    for (const question of ANSWER_QUESTIONS) {
+    for (const [i, question] of ANSWER_QUESTIONS.entries()) {
+      if (i % 10 === 0) console.log(`[eval:answers] question ${i + 1} of ${ANSWER_QUESTIONS.length}`);
       const started = performance.now();
       const result = await answerer.ask({ projectId: project.id, question: question.question });
       const latencyMs = performance.now() - started;
@@ -160,7 +161,8 @@ export async function runAnswerEval(): Promise<void> {
     }
     console.log(`[eval:answers] wrote ${out}`);
   } finally {
-    worker.shutdown();
+    // A SIGTERM (e.g. from `timeout`) has the Temporal runtime stop the worker already.
+    if (worker.getState() === 'RUNNING') worker.shutdown();
     await running;
     await workerConnection.close();
     await connection.close();
