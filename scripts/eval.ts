@@ -6,6 +6,7 @@
  * and as a section of BENCHMARKS.md.
  *
  *   npm run eval -- --dataset ../shared/datasets/beir_scifact --docs 300 --queries 100
+ *   npm run eval -- --answers     (answer quality of `ask`: scripts/eval-answers.ts)
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -32,6 +33,7 @@ import { sharedDatasets } from '@trove/testing';
 import { ingestDocument } from '@trove/workflows';
 import { createWorker } from '../apps/worker/src/worker';
 import { writeBenchmarkSection } from './benchmarks-file';
+import { runAnswerEval } from './eval-answers';
 import { localWorkerConfig } from './local-worker-config';
 
 const ROOT = join(__dirname, '..');
@@ -51,6 +53,8 @@ const { values: args } = parseArgs({
     queries: { type: 'string' },
     modes: { type: 'string', default: 'KEYWORD,VECTOR,HYBRID' },
     out: { type: 'string' },
+    // Answer quality of `ask` instead of retrieval (scripts/eval-answers.ts).
+    answers: { type: 'boolean', default: false },
   },
 });
 
@@ -389,7 +393,7 @@ ${results.map((r) => `| ${r.mode} | ${r.ndcg10.toFixed(3)} | ${r.recall10.toFixe
 `;
 }
 
-main().catch((error) => {
+(args.answers ? runAnswerEval() : main()).catch((error) => {
   console.error(error);
   process.exit(1);
 });

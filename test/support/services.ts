@@ -7,6 +7,7 @@ import pg from 'pg';
 import {
   graphqlLimitsSchema,
   searchSchema,
+  answersSchema,
   type ApiConfig,
   type WorkerConfig,
   webhooksSchema,
@@ -101,6 +102,7 @@ export function apiConfig(name: string, worker: WorkerConfig, port: number): Api
     folders: worker.folders,
     web: worker.web,
     search: searchSchema.parse({}),
+    answers: answersSchema.parse({}),
     webhooks: webhooksSchema.parse({}),
   };
 }

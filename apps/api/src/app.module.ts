@@ -6,10 +6,11 @@ import { MulterModule } from '@nestjs/platform-express';
 import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
 import type { Request } from 'express';
+import { Answerer } from '@trove/answering';
 import { Catalog } from '@trove/catalog';
 import { SegmenterTokenCounter } from '@trove/chunking';
 import type { ApiConfig } from '@trove/config';
-import type { EmbeddingProvider } from '@trove/domain';
+import type { EmbeddingProvider, LlmProvider } from '@trove/domain';
 import { createEmbeddingProvider } from '@trove/embeddings';
 import { ChunkIndex, createElasticsearchClient, HybridSearch } from '@trove/search';
 import { LocalBlobStore } from '@trove/storage';
@@ -17,10 +18,12 @@ import { ApiKeyGuard } from './core/api-key.guard';
 import { GRAPHQL_PATH } from './core/graphql-authentication';
 import { formatGraphqlError, graphqlProtection } from './core/graphql-limits';
 import { IndexBootstrapService } from './core/index-bootstrap.service';
-import { BLOBS, CONFIG, ELASTICSEARCH, EMBEDDER, TEMPORAL } from './core/tokens';
+import { BLOBS, CONFIG, ELASTICSEARCH, EMBEDDER, LLM_PROVIDER, TEMPORAL } from './core/tokens';
 import { TroveExceptionFilter } from './core/trove-exception.filter';
 import { TroveIdPipe } from './core/trove-id.pipe';
 import { CitationLinks } from './core/citation-links';
+import { AskController } from './answers/ask.controller';
+import { AskResolver } from './answers/ask.resolver';
 import { ChunksResolver } from './documents/chunks.resolver';
 import { ChunksService } from './documents/chunks.service';
 import { DocumentsController } from './documents/documents.controller';
@@ -79,6 +82,7 @@ export class AppModule {
         } as object),
       ],
       controllers: [
+        AskController,
         DocumentsController,
         OriginalsController,
         ArchivesController,
@@ -119,6 +123,29 @@ export class AppModule {
             }),
           inject: [ELASTICSEARCH, EMBEDDER],
         },
+        // No model yet: answers use TROVE_ANSWER_FALLBACK_MODE. The lead wires
+        // `createLlmProvider(config)` from libs/llm here at merge.
+        { provide: LLM_PROVIDER, useFactory: (): LlmProvider | undefined => undefined },
+        {
+          provide: Answerer,
+          useFactory: (
+            search: HybridSearch,
+            index: ChunkIndex,
+            embedder: EmbeddingProvider,
+            llm: LlmProvider | undefined,
+            links: CitationLinks,
+          ) =>
+            new Answerer({
+              search,
+              embedder,
+              vectors: (ids, signal) => index.vectorsByChunkIds(ids, signal),
+              tokenCounter,
+              llm,
+              citationUrl: (hit) => links.render(hit.citation, hit.citationUrl),
+              settings: config.answers,
+            }),
+          inject: [HybridSearch, ChunkIndex, EMBEDDER, LLM_PROVIDER, CitationLinks],
+        },
         ApiKeyGuard,
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
         CitationLinks,
@@ -132,6 +159,7 @@ export class AppModule {
         ChunksService,
         ChunksResolver,
         SearchResolver,
+        AskResolver,
         SourcesService,
         SourcesResolver,
         NotionWebhookService,

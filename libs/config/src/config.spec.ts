@@ -146,3 +146,52 @@ describe('search fusion', () => {
     }
   });
 });
+
+describe('answers', () => {
+  const key = { TROVE_ADMIN_API_KEY: 'k'.repeat(24) };
+
+  it('answers offline (EXTRACTIVE) by default and reads TROVE_ANSWER_*', () => {
+    expect(loadConfig(apiConfigSchema, key).answers).toEqual({
+      topK: 8,
+      threshold: 0.84,
+      fallbackMode: 'EXTRACTIVE',
+      contextTokens: 3000,
+      supportMinLexical: 0.5,
+      supportMinSemantic: 0.85,
+      extractiveSentences: 3,
+      extractiveChunks: 3,
+    });
+    const tuned = loadConfig(apiConfigSchema, {
+      ...key,
+      TROVE_ANSWER_TOP_K: '5',
+      TROVE_ANSWER_THRESHOLD: '0.8',
+      TROVE_ANSWER_FALLBACK_MODE: 'TOP_1',
+      TROVE_ANSWER_CONTEXT_TOKENS: '1500',
+      TROVE_ANSWER_SUPPORT_MIN_LEXICAL: '0.6',
+      TROVE_ANSWER_SUPPORT_MIN_SEMANTIC: '0.9',
+      TROVE_ANSWER_EXTRACTIVE_SENTENCES: '2',
+      TROVE_ANSWER_EXTRACTIVE_CHUNKS: '4',
+    }).answers;
+    expect(tuned).toEqual({
+      topK: 5,
+      threshold: 0.8,
+      fallbackMode: 'TOP_1',
+      contextTokens: 1500,
+      supportMinLexical: 0.6,
+      supportMinSemantic: 0.9,
+      extractiveSentences: 2,
+      extractiveChunks: 4,
+    });
+  });
+
+  it('rejects an unknown fallback mode, a topK over 50 and a threshold outside -1–1', () => {
+    const bad: [string, string, RegExp][] = [
+      ['TROVE_ANSWER_FALLBACK_MODE', 'LLM', /answers\.fallbackMode/],
+      ['TROVE_ANSWER_TOP_K', '51', /answers\.topK/],
+      ['TROVE_ANSWER_THRESHOLD', '1.5', /answers\.threshold/],
+    ];
+    for (const [name, value, path] of bad) {
+      expect(() => loadConfig(apiConfigSchema, { ...key, [name]: value })).toThrow(path);
+    }
+  });
+});

@@ -190,6 +190,28 @@ export const searchSchema = z.object({
   queryCacheSize: z.coerce.number().int().min(0).max(1_000_000).default(1_000),
 });
 
+// --- Answers (issue 11): `ask`, its relevance threshold, context budget and citation checks ----
+export const answersSchema = z.object({
+  /** Passages retrieved for a question when the request names no topK. */
+  topK: z.coerce.number().int().min(1).max(50).default(8),
+  /**
+   * Least cosine between the question's and a chunk's embeddings for the chunk to be used; when
+   * no chunk reaches it the answer is INSUFFICIENT_CONTEXT and no model is called.
+   */
+  threshold: z.coerce.number().min(-1).max(1).default(0.84),
+  /** How questions are answered without an LLM: quoted sentences, the best passage, or a refusal. */
+  fallbackMode: z.enum(['EXTRACTIVE', 'TOP_1', 'INSUFFICIENT_CONTEXT']).default('EXTRACTIVE'),
+  /** Tokens of numbered passages given to the model. */
+  contextTokens: z.coerce.number().int().min(100).max(200_000).default(3000),
+  /** A cited sentence is supported when this share of its content words occurs in a cited chunk… */
+  supportMinLexical: z.coerce.number().min(0).max(1).default(0.5),
+  /** …or the cosine of its embedding with the chunk's stored vector reaches this. */
+  supportMinSemantic: z.coerce.number().min(-1).max(1).default(0.85),
+  /** EXTRACTIVE answers: sentences quoted, and top passages they are taken from. */
+  extractiveSentences: z.coerce.number().int().min(1).max(20).default(3),
+  extractiveChunks: z.coerce.number().int().min(1).max(20).default(3),
+});
+
 // --- Notion webhooks (replay protection, verification window, event batching) -----------------
 export const webhooksSchema = z.object({
   /** Signed deliveries whose event `timestamp` is older than this are refused (replay window). */
@@ -219,6 +241,7 @@ export const apiConfigSchema = z.object({
   folders: foldersSchema,
   search: searchSchema,
   web: webSchema,
+  answers: answersSchema,
 });
 
 export const workerConfigSchema = z.object({
@@ -253,6 +276,7 @@ export type StorageConfig = z.infer<typeof storageSchema>;
 export type ChunkingConfig = z.infer<typeof chunkingSchema>;
 export type NotionConfig = z.infer<typeof notionSchema>;
 export type SearchConfig = z.infer<typeof searchSchema>;
+export type AnswersConfig = z.infer<typeof answersSchema>;
 export type WebhooksConfig = z.infer<typeof webhooksSchema>;
 export type WebConfig = z.infer<typeof webSchema>;
 
@@ -352,6 +376,17 @@ function fromEnv(env: Env) {
       convexVectorWeight: v('TROVE_SEARCH_CONVEX_VECTOR_WEIGHT'),
       convexNormalization: v('TROVE_SEARCH_CONVEX_NORMALIZATION'),
       queryCacheSize: v('TROVE_SEARCH_QUERY_CACHE_SIZE'),
+    },
+    // Answers (issue 11)
+    answers: {
+      topK: v('TROVE_ANSWER_TOP_K'),
+      threshold: v('TROVE_ANSWER_THRESHOLD'),
+      fallbackMode: v('TROVE_ANSWER_FALLBACK_MODE'),
+      contextTokens: v('TROVE_ANSWER_CONTEXT_TOKENS'),
+      supportMinLexical: v('TROVE_ANSWER_SUPPORT_MIN_LEXICAL'),
+      supportMinSemantic: v('TROVE_ANSWER_SUPPORT_MIN_SEMANTIC'),
+      extractiveSentences: v('TROVE_ANSWER_EXTRACTIVE_SENTENCES'),
+      extractiveChunks: v('TROVE_ANSWER_EXTRACTIVE_CHUNKS'),
     },
   };
 }

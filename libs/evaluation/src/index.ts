@@ -1,2 +1,4 @@
 export * from './beir';
 export * from './metrics';
+export * from './answer-quality';
+export * from './answer-questions';

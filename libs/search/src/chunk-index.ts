@@ -279,6 +279,28 @@ export class ChunkIndex {
     }
   }
 
+  /**
+   * Stored vectors of chunks by id (answers compare questions and cited sentences with them);
+   * ids that name no chunk are left out of the map.
+   */
+  async vectorsByChunkIds(chunkIds: string[], signal?: AbortSignal): Promise<Map<string, number[]>> {
+    const found = new Map<string, number[]>();
+    const ids = [...new Set(chunkIds)].filter(isChunkId);
+    if (ids.length === 0) return found;
+    try {
+      const response = await this.es.mget<Pick<StoredChunk, 'embedding'>>(
+        { index: this.names.chunks, ids, _source: ['embedding'] },
+        { signal },
+      );
+      for (const doc of response.docs) {
+        if ('found' in doc && doc.found && doc._source?.embedding) found.set(doc._id, doc._source.embedding);
+      }
+      return found;
+    } catch (error) {
+      throw elasticsearchError(error, 'reading chunk vectors');
+    }
+  }
+
   /** Makes every write so far visible to search (and to the id listing of deleteWhere). */
   async refresh(): Promise<void> {
     try {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@elastic/elasticsearch';
 import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
@@ -121,6 +122,21 @@ describe('ChunkIndex', () => {
     expect(found.get(hash)).toHaveLength(embedder.dimensions);
     expect(found.get(hash)![0]).toBeCloseTo(first[0].embedding[0], 5);
     expect((await index.embeddingsByContentHash([hash], 'another-model')).size).toBe(0);
+  });
+
+  it('returns stored vectors by chunk id, leaving out ids that name no chunk', async () => {
+    // Real document ids: ids of another shape are refused before they reach Elasticsearch.
+    const embedded = await indexDocument(
+      'p6',
+      randomUUID(),
+      paragraphs('Vectors', [['A'], 'Vectors are kept.']),
+    );
+    const missing = embedded[0].id.replace(/.$/, (c) => (c === '0' ? '1' : '0'));
+    const found = await index.vectorsByChunkIds([embedded[0].id, missing, 'not-a-chunk-id']);
+    expect([...found.keys()]).toEqual([embedded[0].id]);
+    expect(found.get(embedded[0].id)).toHaveLength(embedder.dimensions);
+    expect(found.get(embedded[0].id)![0]).toBeCloseTo(embedded[0].embedding[0], 5);
+    expect((await index.vectorsByChunkIds([])).size).toBe(0);
   });
 });
 

@@ -36,7 +36,7 @@ export class SearchResolver {
 }
 
 /** GraphQL's enum values to the search lib's; k and weight are range-checked by HybridSearch. */
-function fusionSettings(input: FusionInput): Partial<FusionSettings> {
+export function fusionSettings(input: FusionInput): Partial<FusionSettings> {
   return {
     method: input.method === 'CONVEX' ? 'convex' : 'rrf',
     k: input.k ?? undefined,

@@ -1,0 +1,84 @@
+import { Body, Controller, Inject, Logger, Param, Post, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { Answerer, type AnswerEvent } from '@trove/answering';
+import { Catalog } from '@trove/catalog';
+import { isTroveError, TroveErrorCode } from '@trove/domain';
+import { clientAbortSignal } from '../core/client-abort';
+import { genericMessageFor } from '../core/trove-exception.filter';
+import { parseStreamBody } from './ask-request';
+
+/**
+ * `POST /v1/projects/:projectId/ask/stream`: the answer as Server-Sent Events — `retrieval`
+ * (the passages used), `delta` (answer text as it is written), `done` (the verified result) or
+ * `error`. A request that fails before anything is streamed (bad body, unknown project) gets the
+ * usual JSON error; a client that disconnects stops generation.
+ */
+@Controller('v1/projects/:projectId/ask')
+export class AskController {
+  private readonly logger = new Logger('Ask');
+
+  constructor(
+    @Inject(Answerer) private readonly answerer: Answerer,
+    @Inject(Catalog) private readonly catalog: Catalog,
+  ) {}
+
+  @Post('stream')
+  async stream(
+    @Param('projectId') projectId: string,
+    @Body() body: unknown,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const request = parseStreamBody(projectId, body);
+    await this.catalog.requireProject(projectId);
+    const signal = clientAbortSignal(req);
+    const events = this.answerer.stream(request, { signal });
+    // The first event (or the first failure: a bad topK, a search error) decides between a
+    // stream and a plain JSON error.
+    const first = await events.next();
+    res.status(200);
+    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-cache, no-transform');
+    res.setHeader('X-Accel-Buffering', 'no');
+    res.flushHeaders();
+    try {
+      if (!first.done) send(res, first.value);
+      for await (const event of events) {
+        if (signal.aborted) break;
+        send(res, event);
+      }
+    } catch (error) {
+      if (!signal.aborted) {
+        const code = isTroveError(error) ? error.code : TroveErrorCode.Internal;
+        const message = genericMessageFor(code) ?? (error as Error).message;
+        this.logger.warn(`ask stream failed: ${code}: ${(error as Error).message}`.replace(/\s+/g, ' '));
+        writeEvent(res, 'error', { code, message });
+      }
+    } finally {
+      await events.return(undefined);
+      res.end();
+    }
+  }
+}
+
+function send(res: Response, event: AnswerEvent): void {
+  switch (event.type) {
+    case 'retrieval':
+      writeEvent(res, 'retrieval', {
+        passages: event.passages.map(({ hit: _hit, ...passage }) => passage),
+      });
+      return;
+    case 'delta':
+      writeEvent(res, 'delta', { text: event.text, attempt: event.attempt });
+      return;
+    case 'done':
+      writeEvent(res, 'done', event.result);
+      return;
+  }
+}
+
+/** One SSE event: its name and one line of JSON (JSON never holds a raw newline). */
+function writeEvent(res: Response, name: string, data: unknown): void {
+  if (res.writableEnded || res.destroyed) return;
+  res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+}

@@ -1,0 +1,335 @@
+import { describe, expect, it } from 'vitest';
+import { TroveErrorCode } from '@trove/domain';
+import { AnswerMode, type AnswerEvent } from './answer';
+import { answererOver, hit, ScriptedLlm } from './fakes.testing';
+import { ANSWER_PROMPT_ID } from './prompt-template';
+
+const rollback = hit(
+  'rollback',
+  'To roll back a release, run deployctl rollback and confirm the prompt. A rollback never reverts the database schema.',
+  { position: 3 },
+);
+const schedule = hit(
+  'schedule',
+  'Releases go out every Tuesday from the main branch. The pipeline tags each release and builds images.',
+  { position: 1 },
+);
+const backups = hit('backups', 'Database backups run every night at 02:00 UTC and are kept for thirty days.');
+const HITS = [rollback, schedule, backups];
+
+const QUESTION = 'How do I roll back a release with deployctl?';
+
+async function collect(events: AsyncIterable<AnswerEvent>): Promise<AnswerEvent[]> {
+  const all: AnswerEvent[] = [];
+  for await (const event of events) all.push(event);
+  return all;
+}
+
+describe('Answerer with a language model', () => {
+  it('keeps an answer whose markers name given passages, with citations, quotes and timings', async () => {
+    const llm = new ScriptedLlm([
+      'Run deployctl rollback and confirm the prompt [1]. Releases go out every Tuesday [2].',
+    ]);
+    const { answerer } = answererOver(HITS, { llm });
+    const result = await answerer.ask({ projectId: 'prj_test', question: QUESTION });
+
+    expect(result.mode).toBe(AnswerMode.LLM);
+    expect(result.promptId).toBe(ANSWER_PROMPT_ID);
+    expect(result.model).toBe('fake:scripted');
+    expect(result.verification).toMatchObject({
+      validMarkers: [1, 2],
+      invalidMarkers: [],
+      retried: false,
+      missingMarkers: false,
+      checkedSentences: 2,
+      unsupportedSentences: [],
+    });
+    expect(result.citations.map((c) => [c.marker, c.chunkId, c.citationUrl])).toEqual([
+      [1, 'chk_rollback', 'https://example.com/rollback'],
+      [2, 'chk_schedule', 'https://example.com/schedule'],
+    ]);
+    expect(result.citations[0].quote).toBe(
+      'To roll back a release, run deployctl rollback and confirm the prompt.',
+    );
+    expect(result.citations[1].quote).toBe('Releases go out every Tuesday from the main branch.');
+    expect(llm.requests).toHaveLength(1);
+    // The model saw the numbered passages with their titles and heading paths.
+    expect(llm.requests[0].messages[1].content).toContain('[1] rollback › Section\nTo roll back a release');
+    expect(result.timings.generateMs).toBeGreaterThanOrEqual(0);
+    expect(result.timings.searchMs).toBeGreaterThanOrEqual(0);
+    expect(result.timings.verifyMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('asks once more with a stricter prompt when a marker names no passage, and keeps the good retry', async () => {
+    const llm = new ScriptedLlm([
+      'Run deployctl rollback [7].',
+      'Run deployctl rollback and confirm the prompt [1].',
+    ]);
+    const { answerer } = answererOver(HITS, { llm });
+    const result = await answerer.ask({ projectId: 'prj_test', question: QUESTION });
+
+    expect(llm.requests).toHaveLength(2);
+    const retry = llm.requests[1].messages;
+    expect(retry.at(-2)).toEqual({ role: 'assistant', content: 'Run deployctl rollback [7].' });
+    expect(retry.at(-1)!.content).toContain('It cited [7], which is not among the passages.');
+    expect(retry.at(-1)!.content).toContain('the only valid citations are [1], [2]');
+    expect(result.answer).toBe('Run deployctl rollback and confirm the prompt [1].');
+    expect(result.verification).toMatchObject({ retried: true, invalidMarkers: [], validMarkers: [1] });
+  });
+
+  it('retries an answer without any marker', async () => {
+    const llm = new ScriptedLlm(['Run deployctl rollback.', 'Run deployctl rollback [1].']);
+    const { answerer } = answererOver(HITS, { llm });
+    const result = await answerer.ask({ projectId: 'prj_test', question: QUESTION });
+    expect(llm.requests[1].messages.at(-1)!.content).toContain('It cited no passage.');
+    expect(result.verification).toMatchObject({ retried: true, missingMarkers: false, validMarkers: [1] });
+  });
+
+  it('removes markers still invalid after the retry and flags them', async () => {
+    const llm = new ScriptedLlm([
+      'Run deployctl rollback [9].',
+      'Run deployctl rollback [1, 9]. Confirm the prompt [5].',
+    ]);
+    const { answerer } = answererOver(HITS, { llm });
+    const result = await answerer.ask({ projectId: 'prj_test', question: QUESTION });
+    expect(result.answer).toBe('Run deployctl rollback [1]. Confirm the prompt.');
+    expect(result.verification).toMatchObject({ retried: true, invalidMarkers: [9, 5], validMarkers: [1] });
+    expect(result.citations.map((c) => c.marker)).toEqual([1]);
+  });
+
+  it('flags a cited sentence its chunk does not support, lexically or semantically', async () => {
+    const llm = new ScriptedLlm([
+      'Run deployctl rollback and confirm the prompt [1]. Kubernetes autoscaling doubles the replica count [1].',
+    ]);
+    const { answerer, embedder } = answererOver(HITS, { llm });
+    const result = await answerer.ask({ projectId: 'prj_test', question: QUESTION });
+    expect(result.verification.checkedSentences).toBe(2);
+    expect(result.verification.unsupportedSentences).toEqual([
+      {
+        sentence: 'Kubernetes autoscaling doubles the replica count.',
+        markers: [1],
+        lexicalOverlap: 0,
+        semanticSimilarity: 0,
+        supported: false,
+      },
+    ]);
+    // Only the doubtful sentence was embedded for the semantic check.
+    expect(embedder.calls.at(-1)).toEqual(['Kubernetes autoscaling doubles the replica count.']);
+  });
+
+  it('accepts a paraphrase by its embedding when its words differ', async () => {
+    const llm = new ScriptedLlm(['The schema is never reverted by a rollback, says the release guide [1].']);
+    const { answerer } = answererOver(HITS, {
+      llm,
+      settings: { supportMinLexical: 0.9, supportMinSemantic: 0.3 },
+    });
+    const result = await answerer.ask({ projectId: 'prj_test', question: QUESTION });
+    expect(result.verification.checkedSentences).toBe(1);
+    expect(result.verification.unsupportedSentences).toEqual([]);
+  });
+
+  it('turns the model saying the passages do not answer into INSUFFICIENT_CONTEXT', async () => {
+    const llm = new ScriptedLlm(['INSUFFICIENT_CONTEXT']);
+    const { answerer } = answererOver(HITS, { llm });
+    const result = await answerer.ask({
+      projectId: 'prj_test',
+      question: 'Как откатить релиз через deployctl?',
+    });
+    expect(result).toMatchObject({
+      mode: AnswerMode.INSUFFICIENT_CONTEXT,
+      insufficientContext: true,
+      language: 'ru',
+      answer: 'В базе знаний недостаточно информации, чтобы ответить на этот вопрос.',
+      citations: [],
+    });
+    expect(llm.requests).toHaveLength(1);
+  });
+
+  it('asks the model to answer in the language of the question', async () => {
+    const llm = new ScriptedLlm(['运行 deployctl rollback [1]。']);
+    const { answerer } = answererOver(HITS, { llm });
+    const result = await answerer.ask({
+      projectId: 'prj_test',
+      question: '如何使用部署工具回滚一个版本？请说明 deployctl 的用法',
+      threshold: 0,
+    });
+    expect(result.language).toBe('zh');
+    expect(llm.requests[0].messages[0].content).toContain('Write the answer in Chinese');
+  });
+
+  it('never calls the model when no passage reaches the threshold', async () => {
+    const llm = new ScriptedLlm([]);
+    const { answerer } = answererOver(HITS, { llm });
+    const result = await answerer.ask({ projectId: 'prj_test', question: 'Who painted the Mona Lisa?' });
+    expect(result.mode).toBe(AnswerMode.INSUFFICIENT_CONTEXT);
+    expect(result.insufficientContext).toBe(true);
+    expect(llm.requests).toHaveLength(0);
+  });
+
+  it('streams retrieval, the deltas and the verified result, in that order', async () => {
+    const llm = new ScriptedLlm(['Run deployctl rollback and confirm the prompt [1].']);
+    const { answerer } = answererOver(HITS, { llm });
+    const events = await collect(answerer.stream({ projectId: 'prj_test', question: QUESTION }));
+    expect(events[0].type).toBe('retrieval');
+    expect(events.at(-1)!.type).toBe('done');
+    const deltas = events.filter((e) => e.type === 'delta');
+    expect(deltas.length).toBeGreaterThan(2);
+    expect(deltas.map((d) => (d.type === 'delta' ? d.text : '')).join('')).toBe(
+      'Run deployctl rollback and confirm the prompt [1].',
+    );
+    const retrieval = events[0].type === 'retrieval' ? events[0].passages : [];
+    expect(retrieval.map((p) => [p.marker, p.chunkId])).toEqual([
+      [1, 'chk_rollback'],
+      [2, 'chk_schedule'],
+    ]);
+  });
+
+  it('aborts the model when the listener stops reading', async () => {
+    const llm = new ScriptedLlm(
+      ['Run deployctl rollback and confirm the prompt, then post in the channel [1].'],
+      5,
+    );
+    const { answerer } = answererOver(HITS, { llm });
+    for await (const event of answerer.stream({ projectId: 'prj_test', question: QUESTION })) {
+      if (event.type === 'delta') break;
+    }
+    expect(llm.requests[0].signal?.aborted).toBe(true);
+  });
+
+  it('refuses mode LLM when no model is configured', async () => {
+    const { answerer } = answererOver(HITS);
+    await expect(
+      answerer.ask({ projectId: 'prj_test', question: QUESTION, mode: AnswerMode.LLM }),
+    ).rejects.toMatchObject({
+      code: TroveErrorCode.BadRequest,
+    });
+  });
+});
+
+describe('Answerer without a language model', () => {
+  it('answers EXTRACTIVE by default: the best sentences with markers, in reading order, labelled', async () => {
+    const { answerer } = answererOver(HITS, { settings: { extractiveSentences: 2 } });
+    const result = await answerer.ask({
+      projectId: 'prj_test',
+      question: 'How do I roll back a release with deployctl, and when do releases go out?',
+    });
+    expect(result.mode).toBe(AnswerMode.EXTRACTIVE);
+    expect(result.insufficientContext).toBe(false);
+    // "schedule" sits earlier in its document than "rollback" but ranked lower: documents keep
+    // their rank order, so the rollback sentence comes first.
+    expect(result.answer).toBe(
+      'No answer was generated. Sentences quoted from the most relevant passages:\n\n' +
+        'To roll back a release, run deployctl rollback and confirm the prompt [1].\n' +
+        'Releases go out every Tuesday from the main branch [2].',
+    );
+    expect(result.citations.map((c) => [c.marker, c.quote])).toEqual([
+      [1, 'To roll back a release, run deployctl rollback and confirm the prompt.'],
+      [2, 'Releases go out every Tuesday from the main branch.'],
+    ]);
+    expect(result.verification).toMatchObject({
+      validMarkers: [1, 2],
+      unsupportedSentences: [],
+      checkedSentences: 2,
+    });
+  });
+
+  it('orders the sentences of one document by their place in it', async () => {
+    const later = hit('later', 'Confirm the rollback prompt before you leave the deploy dashboard.', {
+      documentId: 'doc_guide',
+      position: 5,
+    });
+    const earlier = hit('earlier', 'Open the deploy dashboard and start the rollback of the release.', {
+      documentId: 'doc_guide',
+      position: 2,
+    });
+    const { answerer } = answererOver([later, earlier], { settings: { extractiveSentences: 2 } });
+    const result = await answerer.ask({
+      projectId: 'prj_test',
+      question: 'How do I run a rollback from the deploy dashboard?',
+    });
+    expect(result.answer.split('\n').slice(2)).toEqual([
+      'Open the deploy dashboard and start the rollback of the release [2].',
+      'Confirm the rollback prompt before you leave the deploy dashboard [1].',
+    ]);
+  });
+
+  it('answers TOP_1 with the best passage, marked as such', async () => {
+    const { answerer } = answererOver(HITS, { settings: { fallbackMode: AnswerMode.TOP_1 } });
+    const result = await answerer.ask({ projectId: 'prj_test', question: QUESTION });
+    expect(result.mode).toBe(AnswerMode.TOP_1);
+    expect(result.answer).toBe(
+      'No answer was generated. The most relevant passage:\n\n' +
+        'To roll back a release, run deployctl rollback and confirm the prompt. A rollback never reverts the database schema [1].',
+    );
+    expect(result.citations).toHaveLength(1);
+    expect(result.citations[0]).toMatchObject({ marker: 1, chunkId: 'chk_rollback' });
+  });
+
+  it('says the knowledge base does not hold enough, in the language of the question', async () => {
+    const { answerer } = answererOver(HITS);
+    const answers = await Promise.all(
+      ['Who painted the Mona Lisa?', 'Кто написал «Мону Лизу»?', '谁画了蒙娜丽莎？'].map((question) =>
+        answerer.ask({ projectId: 'prj_test', question }),
+      ),
+    );
+    expect(answers.map((a) => [a.mode, a.language, a.answer])).toEqual([
+      [
+        AnswerMode.INSUFFICIENT_CONTEXT,
+        'en',
+        'The knowledge base does not hold enough information to answer this question.',
+      ],
+      [
+        AnswerMode.INSUFFICIENT_CONTEXT,
+        'ru',
+        'В базе знаний недостаточно информации, чтобы ответить на этот вопрос.',
+      ],
+      [AnswerMode.INSUFFICIENT_CONTEXT, 'zh', '知识库中没有足够的信息来回答这个问题。'],
+    ]);
+  });
+
+  it('labels fallback answers in the language of the question', async () => {
+    const ru = hit('ru', 'Откатите релиз командой deployctl rollback и сообщите в канал инцидентов.');
+    const { answerer } = answererOver([ru]);
+    const result = await answerer.ask({
+      projectId: 'prj_test',
+      question: 'Как откатить релиз командой deployctl?',
+    });
+    expect(result.answer).toBe(
+      'Ответ не сгенерирован. Предложения, процитированные из самых релевантных фрагментов:\n\n' +
+        'Откатите релиз командой deployctl rollback и сообщите в канал инцидентов [1].',
+    );
+  });
+
+  it('uses the request threshold and topK over the configured ones, and passes search options through', async () => {
+    const { answerer, searches } = answererOver(HITS);
+    const strict = await answerer.ask({
+      projectId: 'prj_test',
+      question: QUESTION,
+      threshold: 0.99,
+      topK: 2,
+      search: { fusion: { method: 'convex', vectorWeight: 0.7 } },
+    });
+    expect(strict.mode).toBe(AnswerMode.INSUFFICIENT_CONTEXT);
+    expect(searches[0][0]).toMatchObject({
+      projectId: 'prj_test',
+      query: QUESTION,
+      limit: 2,
+      mode: 'HYBRID',
+    });
+    expect(searches[0][1]?.fusion).toEqual({ method: 'convex', vectorWeight: 0.7 });
+  });
+
+  it('refuses an empty question and out-of-range topK or threshold with BAD_REQUEST', async () => {
+    const { answerer } = answererOver(HITS);
+    for (const request of [
+      { question: '  ' },
+      { question: QUESTION, topK: 0 },
+      { question: QUESTION, topK: 51 },
+      { question: QUESTION, threshold: 2 },
+    ]) {
+      await expect(answerer.ask({ projectId: 'prj_test', ...request })).rejects.toMatchObject({
+        code: TroveErrorCode.BadRequest,
+      });
+    }
+  });
+});

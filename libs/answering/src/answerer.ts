@@ -1,0 +1,422 @@
+import type { TokenCounter } from '@trove/chunking';
+import {
+  type EmbeddingProvider,
+  type LlmMessage,
+  type LlmProvider,
+  type SearchHit,
+  SearchMode,
+  TroveError,
+  TroveErrorCode,
+} from '@trove/domain';
+import type { SearchCallOptions, SearchRequest } from '@trove/search';
+import {
+  type AnswerCitation,
+  type AnswerEvent,
+  AnswerMode,
+  type AnswerPassage,
+  type AnswerResult,
+  type AnswerSettings,
+  type AnswerTimings,
+  type AnswerVerification,
+  type AskRequest,
+} from './answer';
+import { budgetContext } from './context';
+import { extractSentences, withMarker } from './extractive';
+import { checkMarkers, removeInvalidMarkers, stripMarkers } from './markers';
+import { FALLBACK_MESSAGES } from './messages';
+import { ANSWER_PROMPT_ID, answerMessages, REFUSAL_TOKEN, stricterAnswerMessages } from './prompt-template';
+import { answerSentences, checkSupport, supportingQuote } from './support';
+import { type AnswerLanguage, cosine, questionLanguage } from './text';
+
+/** What the answerer retrieves with: HybridSearch, or anything answering like it. */
+export interface PassageSearch {
+  search(request: SearchRequest, options?: SearchCallOptions): Promise<SearchHit[]>;
+}
+
+export interface AnswererDeps {
+  search: PassageSearch;
+  /** Embeds the question (relevance) and, for the checks, sentences. */
+  embedder: EmbeddingProvider;
+  /** Stored chunk vectors by chunk id (ChunkIndex.vectorsByChunkIds). */
+  vectors: (chunkIds: string[], signal?: AbortSignal) => Promise<Map<string, number[]>>;
+  /** Sizes the context as the model's tokenizer would, near enough (SegmenterTokenCounter). */
+  tokenCounter: TokenCounter;
+  /** The configured chat model; without one, answers use the configured fallback mode. */
+  llm?: LlmProvider;
+  /** The link a hit's citation opens (the API's CitationLinks.render). */
+  citationUrl?: (hit: SearchHit) => string | undefined;
+  settings: AnswerSettings;
+}
+
+const MAX_TOP_K = 50;
+
+/**
+ * Answers a question from a project's chunks: retrieve → keep passages above the relevance
+ * threshold → number them within the context budget → write the answer (the LLM, or without one
+ * the configured fallback) → verify its citations → report. The LLM is never called when nothing
+ * passes the threshold or when none is configured.
+ */
+export class Answerer {
+  constructor(private readonly deps: AnswererDeps) {}
+
+  /** The whole answer at once. */
+  async ask(request: AskRequest, options: { signal?: AbortSignal } = {}): Promise<AnswerResult> {
+    for await (const event of this.stream(request, options)) {
+      if (event.type === 'done') return event.result;
+    }
+    throw new TroveError(TroveErrorCode.Internal, 'the answer stream ended without a result');
+  }
+
+  /**
+   * The answer as events: `retrieval` (the passages used), `delta` (text as it is written), and
+   * `done` (the verified result). Stopping the iteration (or aborting `signal`) stops generation.
+   */
+  async *stream(request: AskRequest, options: { signal?: AbortSignal } = {}): AsyncGenerator<AnswerEvent> {
+    const started = performance.now();
+    const { settings } = this.deps;
+    const topK = request.topK ?? settings.topK;
+    const threshold = request.threshold ?? settings.threshold;
+    this.check(request, topK, threshold);
+    const mode = this.modeFor(request);
+    const language = questionLanguage(request.question);
+    const own = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, own.signal]) : own.signal;
+    const timings: Omit<AnswerTimings, 'totalMs'> = {};
+
+    try {
+      const [hits, questionVector] = await Promise.all([
+        timed(timings, 'searchMs', () =>
+          this.deps.search.search(
+            {
+              mode: SearchMode.HYBRID,
+              ...request.search,
+              projectId: request.projectId,
+              query: request.question,
+              limit: topK,
+            },
+            { signal, fusion: request.search?.fusion },
+          ),
+        ),
+        timed(
+          timings,
+          'embedMs',
+          async () => (await this.deps.embedder.embed([request.question], 'query', { signal }))[0],
+        ),
+      ]);
+      const vectors = hits.length
+        ? await this.deps.vectors(
+            hits.map((h) => h.chunkId),
+            signal,
+          )
+        : new Map();
+      const relevant = hits
+        .map((hit) => ({ hit, relevance: relevanceOf(hit, vectors.get(hit.chunkId), questionVector) }))
+        .filter((r) => r.relevance >= threshold);
+      const passages = this.context(relevant);
+      yield { type: 'retrieval', passages };
+
+      const finish = (result: Omit<AnswerResult, 'timings' | 'language'>): AnswerEvent => ({
+        type: 'done',
+        result: { ...result, language, timings: { ...timings, totalMs: ms(performance.now() - started) } },
+      });
+      if (passages.length === 0 || mode === AnswerMode.INSUFFICIENT_CONTEXT) {
+        const answer = FALLBACK_MESSAGES[language].insufficientContext;
+        yield { type: 'delta', text: answer, attempt: 1 };
+        yield finish(insufficient(answer));
+        return;
+      }
+      if (mode === AnswerMode.TOP_1) {
+        const result = this.top1(request.question, passages[0], language);
+        yield { type: 'delta', text: result.answer, attempt: 1 };
+        yield finish(result);
+        return;
+      }
+      if (mode === AnswerMode.EXTRACTIVE) {
+        const result = await timed(timings, 'generateMs', () =>
+          this.extractive(request.question, questionVector, passages, language, signal),
+        );
+        yield { type: 'delta', text: result.answer, attempt: 1 };
+        const verification = await timed(timings, 'verifyMs', () =>
+          this.verify(result.answer, passages, vectors, signal),
+        );
+        yield finish({ ...result, verification: { ...verification, retried: false } });
+        return;
+      }
+
+      // LLM: one attempt, and one stricter retry when the citations are invalid or missing.
+      const llm = this.deps.llm!;
+      const generateStarted = performance.now();
+      let answer = yield* this.generate(llm, answerMessages(request.question, passages, language), 1, signal);
+      let markers = checkMarkers(answer, passages.length);
+      let retried = false;
+      if (!isRefusal(answer) && (markers.invalid.length > 0 || markers.missing)) {
+        retried = true;
+        const messages = stricterAnswerMessages(request.question, passages, language, {
+          answer,
+          invalid: markers.invalid,
+          missing: markers.missing,
+        });
+        answer = yield* this.generate(llm, messages, 2, signal);
+        markers = checkMarkers(answer, passages.length);
+      }
+      timings.generateMs = ms(performance.now() - generateStarted);
+      if (isRefusal(answer)) {
+        yield finish({
+          ...insufficient(FALLBACK_MESSAGES[language].insufficientContext),
+          promptId: ANSWER_PROMPT_ID,
+          model: llm.modelId,
+          verification: { ...emptyVerification(), retried },
+        });
+        return;
+      }
+      const cleaned = removeInvalidMarkers(answer, passages.length);
+      const verification = await timed(timings, 'verifyMs', () =>
+        this.verify(cleaned, passages, vectors, signal),
+      );
+      yield finish({
+        answer: cleaned,
+        mode: AnswerMode.LLM,
+        insufficientContext: false,
+        promptId: ANSWER_PROMPT_ID,
+        model: llm.modelId,
+        citations: this.citations(cleaned, passages, verification.validMarkers),
+        verification: { ...verification, invalidMarkers: markers.invalid, retried },
+      });
+    } finally {
+      // Whoever stops listening stops the model (and any search still running).
+      own.abort();
+    }
+  }
+
+  private check(request: AskRequest, topK: number, threshold: number): void {
+    if (!request.question.trim()) throw new TroveError(TroveErrorCode.BadRequest, 'the question is empty');
+    if (!Number.isInteger(topK) || topK < 1 || topK > MAX_TOP_K) {
+      throw new TroveError(TroveErrorCode.BadRequest, `topK must be an integer between 1 and ${MAX_TOP_K}`);
+    }
+    if (!(threshold >= -1 && threshold <= 1)) {
+      throw new TroveError(
+        TroveErrorCode.BadRequest,
+        'threshold must be between -1 and 1 (a cosine similarity)',
+      );
+    }
+  }
+
+  private modeFor(request: AskRequest): AnswerMode {
+    const requested = request.mode ?? 'AUTO';
+    if (requested === 'AUTO')
+      return this.deps.llm ? AnswerMode.LLM : (this.deps.settings.fallbackMode as AnswerMode);
+    if (requested === AnswerMode.LLM && !this.deps.llm) {
+      throw new TroveError(
+        TroveErrorCode.BadRequest,
+        'no language model is configured: ask with mode AUTO, EXTRACTIVE or TOP_1',
+      );
+    }
+    return requested;
+  }
+
+  /** Numbers the relevant hits within the context budget. */
+  private context(relevant: { hit: SearchHit; relevance: number }[]): AnswerPassage[] {
+    const candidates = relevant.map(({ hit, relevance }) => ({
+      title: hit.title,
+      headingPath: hit.headingPath,
+      text: hit.text,
+      hit,
+      relevance,
+    }));
+    const { passages } = budgetContext(candidates, this.deps.settings.contextTokens, this.deps.tokenCounter);
+    return passages.map(({ marker, candidate, text, truncated }) => ({
+      marker,
+      chunkId: candidate.hit.chunkId,
+      documentId: candidate.hit.documentId,
+      title: candidate.hit.title,
+      headingPath: candidate.hit.headingPath,
+      text,
+      citationUrl: this.deps.citationUrl?.(candidate.hit) ?? candidate.hit.citationUrl,
+      relevance: round(candidate.relevance),
+      score: candidate.hit.score,
+      truncated,
+      hit: candidate.hit,
+    }));
+  }
+
+  private async *generate(
+    llm: LlmProvider,
+    messages: LlmMessage[],
+    attempt: number,
+    signal: AbortSignal,
+  ): AsyncGenerator<AnswerEvent, string> {
+    let text = '';
+    try {
+      for await (const event of llm.stream({ messages, signal })) {
+        if (event.type === 'delta') {
+          text += event.text;
+          yield { type: 'delta', text: event.text, attempt };
+        } else {
+          text = event.text || text;
+        }
+      }
+    } catch (error) {
+      if (signal.aborted) {
+        throw new TroveError(TroveErrorCode.Cancelled, 'the answer was cancelled by its caller', {
+          cause: error,
+        });
+      }
+      if (error instanceof TroveError) throw error;
+      throw new TroveError(TroveErrorCode.LlmFailed, `the language model failed: ${describe(error)}`, {
+        cause: error,
+      });
+    }
+    return text.trim();
+  }
+
+  private top1(question: string, passage: AnswerPassage, language: AnswerLanguage) {
+    const answer = `${FALLBACK_MESSAGES[language].top1}\n\n${withMarker(passage.text.trim(), passage.marker)}`;
+    return {
+      answer,
+      mode: AnswerMode.TOP_1,
+      insufficientContext: false,
+      citations: [citation(passage, supportingQuote(passage.text, [question]))],
+      verification: { ...emptyVerification(), validMarkers: [passage.marker] },
+    };
+  }
+
+  private async extractive(
+    question: string,
+    questionVector: number[],
+    passages: AnswerPassage[],
+    language: AnswerLanguage,
+    signal: AbortSignal,
+  ) {
+    const { extractiveChunks, extractiveSentences } = this.deps.settings;
+    const sentences = await extractSentences(
+      question,
+      questionVector,
+      passages.slice(0, extractiveChunks).map((p) => ({
+        marker: p.marker,
+        documentId: p.documentId,
+        position: p.hit.position,
+        text: p.text,
+      })),
+      this.deps.embedder,
+      extractiveSentences,
+      signal,
+    );
+    const lines = sentences.map((s) => withMarker(s.text, s.marker));
+    const answer = `${FALLBACK_MESSAGES[language].extractive}\n\n${lines.join('\n')}`;
+    const cited = [...new Set(sentences.map((s) => s.marker))].sort((a, b) => a - b);
+    const citations = cited.map((marker) => {
+      const passage = passages[marker - 1];
+      const quote = sentences
+        .filter((s) => s.marker === marker)
+        .map((s) => s.text)
+        .join(' ');
+      return citation(passage, quote);
+    });
+    return { answer, mode: AnswerMode.EXTRACTIVE, insufficientContext: false, citations };
+  }
+
+  /** Markers and the support of each cited sentence; `invalidMarkers` and `retried` are the caller's. */
+  private async verify(
+    answer: string,
+    passages: AnswerPassage[],
+    vectors: Map<string, number[]>,
+    signal: AbortSignal,
+  ): Promise<AnswerVerification> {
+    const markers = checkMarkers(answer, passages.length);
+    const { supportMinLexical, supportMinSemantic } = this.deps.settings;
+    const checks = await checkSupport(
+      answer,
+      passages.map((p) => ({ marker: p.marker, text: p.text, vector: vectors.get(p.chunkId) })),
+      this.deps.embedder,
+      { minLexical: supportMinLexical, minSemantic: supportMinSemantic },
+      signal,
+    );
+    return {
+      validMarkers: markers.valid,
+      invalidMarkers: [],
+      missingMarkers: markers.missing,
+      retried: false,
+      checkedSentences: checks.length,
+      unsupportedSentences: checks.filter((c) => !c.supported),
+    };
+  }
+
+  /** One citation per valid marker used, in marker order, quoting what supports its sentences. */
+  private citations(answer: string, passages: AnswerPassage[], markers: number[]): AnswerCitation[] {
+    const sentences = answerSentences(answer);
+    return [...markers]
+      .sort((a, b) => a - b)
+      .map((marker) => {
+        const passage = passages[marker - 1];
+        const claims = sentences.filter((s) => checkMarkers(s, passages.length).valid.includes(marker));
+        return citation(passage, supportingQuote(passage.text, claims));
+      });
+  }
+}
+
+function citation(passage: AnswerPassage, quote: string): AnswerCitation {
+  return {
+    marker: passage.marker,
+    chunkId: passage.chunkId,
+    documentId: passage.documentId,
+    title: passage.title,
+    headingPath: passage.headingPath,
+    citationUrl: passage.citationUrl,
+    quote,
+  };
+}
+
+function insufficient(answer: string) {
+  return {
+    answer,
+    mode: AnswerMode.INSUFFICIENT_CONTEXT,
+    insufficientContext: true,
+    citations: [],
+    verification: emptyVerification(),
+  };
+}
+
+function emptyVerification(): AnswerVerification {
+  return {
+    validMarkers: [],
+    invalidMarkers: [],
+    missingMarkers: false,
+    retried: false,
+    checkedSentences: 0,
+    unsupportedSentences: [],
+  };
+}
+
+/** The model's "the passages do not say" answer, whatever punctuation or markers it added. */
+function isRefusal(answer: string): boolean {
+  return stripMarkers(answer).replace(/[^\p{L}_]/gu, '') === REFUSAL_TOKEN;
+}
+
+/**
+ * Cosine of the question's and the chunk's embeddings; a chunk without a stored vector (none
+ * should lack one) falls back to the kNN leg's score, which Elasticsearch reports as (1 + cos) / 2.
+ */
+function relevanceOf(hit: SearchHit, vector: number[] | undefined, question: number[]): number {
+  if (vector) return cosine(question, vector);
+  return hit.knn ? hit.knn.score * 2 - 1 : -1;
+}
+
+async function timed<T>(
+  timings: Omit<AnswerTimings, 'totalMs'>,
+  stage: keyof Omit<AnswerTimings, 'totalMs'>,
+  work: () => Promise<T>,
+): Promise<T> {
+  const started = performance.now();
+  try {
+    return await work();
+  } finally {
+    timings[stage] = ms(performance.now() - started) + (timings[stage] ?? 0);
+  }
+}
+
+const ms = (n: number) => Math.round(n * 10) / 10;
+const round = (n: number) => Math.round(n * 1000) / 1000;
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

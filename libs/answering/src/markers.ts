@@ -1,0 +1,68 @@
+/**
+ * Inline citation markers: `[1]`, `[2, 3]`, `[1][4]`. A marker is valid when it names a passage
+ * the model was given (1 … passageCount).
+ */
+
+/** `[3]` or a list `[1, 2]` / `[1,2;4]` (models write both); never `[x]` or a Markdown link label. */
+const MARKER_GROUP = /\[(\d{1,3}(?:\s*[,;]\s*\d{1,3})*)\](?!\()/g;
+
+export interface MarkerCheck {
+  /** Distinct valid marker numbers, in order of first use. */
+  valid: number[];
+  /** Distinct marker numbers naming no passage, in order of first use. */
+  invalid: number[];
+  /** No marker at all. */
+  missing: boolean;
+}
+
+/** Every marker number in `text`, in order, repeats included. */
+export function parseMarkers(text: string): number[] {
+  const numbers: number[] = [];
+  for (const match of text.matchAll(MARKER_GROUP)) {
+    for (const part of match[1].split(/[,;]/)) numbers.push(Number(part.trim()));
+  }
+  return numbers;
+}
+
+export function checkMarkers(text: string, passageCount: number): MarkerCheck {
+  const valid: number[] = [];
+  const invalid: number[] = [];
+  const numbers = parseMarkers(text);
+  for (const n of numbers) {
+    const list = n >= 1 && n <= passageCount ? valid : invalid;
+    if (!list.includes(n)) list.push(n);
+  }
+  return { valid, invalid, missing: numbers.length === 0 };
+}
+
+/**
+ * The text with markers naming no passage removed (a group keeps its valid numbers:
+ * `[2, 9]` → `[2]`), and the space a removed marker leaves before punctuation tidied.
+ */
+export function removeInvalidMarkers(text: string, passageCount: number): string {
+  return text
+    .replace(MARKER_GROUP, (_group, list: string) => {
+      const kept = list
+        .split(/[,;]/)
+        .map((part) => Number(part.trim()))
+        .filter((n) => n >= 1 && n <= passageCount);
+      return kept.length ? `[${kept.join(', ')}]` : '';
+    })
+    .replace(/[ \t]+([.,;:!?。，；！？])/g, '$1')
+    .replace(/[ \t]{2,}/g, ' ')
+    .trim();
+}
+
+/** The markers of one sentence (its cited passages), distinct, in order. */
+export function sentenceMarkers(sentence: string): number[] {
+  return [...new Set(parseMarkers(sentence))];
+}
+
+/** The sentence without its markers, for comparing it with a passage. */
+export function stripMarkers(sentence: string): string {
+  return sentence
+    .replace(MARKER_GROUP, '')
+    .replace(/\s+/g, ' ')
+    .replace(/ ([.,;:!?。，；！？])/g, '$1')
+    .trim();
+}
