@@ -186,6 +186,20 @@ export const searchSchema = z.object({
   convexVectorWeight: z.coerce.number().min(0).max(1).default(0.5),
   /** Convex: per-query normalisation of each leg's scores. */
   convexNormalization: z.enum(['minmax', 'zscore']).default('minmax'),
+  // Search results (issue 11): filters, MMR and context expansion; a request may override each.
+  /** Most document ids one search may filter on (given, or resolved from sources and dates). */
+  maxFilterDocuments: z.coerce.number().int().min(1).max(65_536).default(10_000),
+  /** Diversify results with MMR when a request does not say (off: it costs nDCG on the eval sets). */
+  mmr: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+  /** MMR's λ: 1 keeps the relevance order, 0 only spreads. */
+  mmrLambda: z.coerce.number().min(0).max(1).default(0.7),
+  /** Fused candidates MMR chooses among (their stored vectors are read once per search). */
+  mmrCandidates: z.coerce.number().int().min(1).max(200).default(50),
+  /** Largest context expansion a request may ask for (±N neighbouring chunks per hit). */
+  maxExpand: z.coerce.number().int().min(0).max(20).default(3),
 });
 
 // --- Notion webhooks (replay protection, verification window, event batching) -----------------
@@ -349,6 +363,12 @@ function fromEnv(env: Env) {
       rrfK: v('TROVE_SEARCH_RRF_K'),
       convexVectorWeight: v('TROVE_SEARCH_CONVEX_VECTOR_WEIGHT'),
       convexNormalization: v('TROVE_SEARCH_CONVEX_NORMALIZATION'),
+      // Search results (issue 11)
+      maxFilterDocuments: v('TROVE_SEARCH_MAX_FILTER_DOCUMENTS'),
+      mmr: v('TROVE_SEARCH_MMR'),
+      mmrLambda: v('TROVE_SEARCH_MMR_LAMBDA'),
+      mmrCandidates: v('TROVE_SEARCH_MMR_CANDIDATES'),
+      maxExpand: v('TROVE_SEARCH_MAX_EXPAND'),
     },
   };
 }

@@ -3,14 +3,25 @@ import type { EmbeddingProvider, SearchHit } from '@trove/domain';
 import { SearchMode, TroveError, TroveErrorCode } from '@trove/domain';
 import { KEYWORD_FIELDS, type StoredChunk } from './chunk-index';
 import { elasticsearchError, IndexNames } from './elasticsearch';
+import { checkChunkFilters, chunkFilterClauses, type ChunkFilters, matchesNothing } from './filters';
 import { fuse, type FusionSettings } from './fusion';
 import type { RankedId } from './rank-fusion';
+import {
+  resolveResultOptions,
+  type ResultOptions,
+  ResultStages,
+  type ResultStageSettings,
+} from './result-stages';
 
 export interface SearchRequest {
   projectId: string;
   query: string;
   limit: number;
   mode: SearchMode;
+  /** Filters applied inside both legs (issue 11); source and date filters arrive as `documentIds`. */
+  filters?: ChunkFilters;
+  /** Threshold, MMR, per-document cap and context expansion (issue 11). */
+  results?: ResultOptions;
 }
 
 export interface SearchCallOptions {
@@ -42,6 +53,16 @@ export interface HybridSearchOptions {
   maxQueryTokens: number;
   /** Counts tokens as the embedding model would (e.g. chunking's SegmenterTokenCounter). */
   countTokens?: (text: string) => number;
+  /** Most document ids one search may filter on (TROVE_SEARCH_MAX_FILTER_DOCUMENTS). */
+  maxFilterDocuments: number;
+  /** MMR on when a request does not say (TROVE_SEARCH_MMR). */
+  mmr: ResultStageSettings['mmr'];
+  /** MMR's default λ (TROVE_SEARCH_MMR_LAMBDA). */
+  mmrLambda: ResultStageSettings['mmrLambda'];
+  /** Fused candidates MMR chooses among (TROVE_SEARCH_MMR_CANDIDATES). */
+  mmrCandidates: ResultStageSettings['mmrCandidates'];
+  /** Largest context expansion accepted (TROVE_SEARCH_MAX_EXPAND). */
+  maxExpand: ResultStageSettings['maxExpand'];
 }
 
 const DEFAULTS: HybridSearchOptions = {
@@ -53,12 +74,18 @@ const DEFAULTS: HybridSearchOptions = {
   convexNormalization: 'minmax',
   maxQueryChars: 2_000,
   maxQueryTokens: 512,
+  maxFilterDocuments: 10_000,
+  mmr: false,
+  mmrLambda: 0.7,
+  mmrCandidates: 50,
+  maxExpand: 3,
 };
 
 /** BM25 and kNN legs, both filtered by project, fused in the service (RRF or a convex combination). */
 export class HybridSearch {
   private readonly names: IndexNames;
   private readonly options: HybridSearchOptions;
+  private readonly stages: ResultStages;
 
   constructor(
     private readonly es: Client,
@@ -68,6 +95,7 @@ export class HybridSearch {
   ) {
     this.names = new IndexNames(prefix);
     this.options = { ...DEFAULTS, ...options };
+    this.stages = new ResultStages(es, this.names, this.options);
   }
 
   async search(request: SearchRequest, options: SearchCallOptions = {}): Promise<SearchHit[]> {
@@ -77,6 +105,10 @@ export class HybridSearch {
       throw new TroveError(TroveErrorCode.BadRequest, 'limit must be between 1 and 100');
     }
     const fusion = this.fusionFor(options.fusion);
+    const results = resolveResultOptions(request.results ?? {}, this.options);
+    const filters = request.filters ?? {};
+    checkChunkFilters(filters, { maxDocumentIds: this.options.maxFilterDocuments });
+    if (matchesNothing(filters)) return [];
     const candidates = Math.max(this.options.candidates, request.limit);
     const wantKeyword = request.mode !== SearchMode.VECTOR;
     const wantVector = request.mode !== SearchMode.KEYWORD;
@@ -93,8 +125,8 @@ export class HybridSearch {
     let vector: Awaited<ReturnType<HybridSearch['vectorLeg']>> | undefined;
     try {
       [keyword, vector] = await Promise.all([
-        wantKeyword ? run(this.keywordLeg(request.projectId, query, candidates, signal)) : undefined,
-        wantVector ? run(this.vectorLeg(request.projectId, query, candidates, signal)) : undefined,
+        wantKeyword ? run(this.keywordLeg(request.projectId, query, candidates, filters, signal)) : undefined,
+        wantVector ? run(this.vectorLeg(request.projectId, query, candidates, filters, signal)) : undefined,
       ]);
     } catch (error) {
       if (options.signal?.aborted) {
@@ -107,9 +139,9 @@ export class HybridSearch {
 
     const sources = new Map<string, StoredChunk>();
     for (const leg of [keyword, vector]) leg?.sources.forEach((source, id) => sources.set(id, source));
-    const fused = fuse(keyword?.ranked ?? [], vector?.ranked ?? [], fusion).slice(0, request.limit);
+    const fused = fuse(keyword?.ranked ?? [], vector?.ranked ?? [], fusion);
 
-    return fused.map((result) => {
+    const ranked = fused.map((result): SearchHit => {
       const source = sources.get(result.id)!;
       const [bm25, knn] = result.legs;
       return {
@@ -131,6 +163,8 @@ export class HybridSearch {
         knn,
       };
     });
+    // Threshold → MMR → per-document cap → limit → context expansion (result-stages.ts).
+    return this.stages.apply(request.projectId, ranked, request.limit, results, signal);
   }
 
   /** The configured fusion with the request's overrides, checked before any work is done. */
@@ -169,7 +203,13 @@ export class HybridSearch {
     }
   }
 
-  private async keywordLeg(projectId: string, query: string, size: number, signal: AbortSignal) {
+  private async keywordLeg(
+    projectId: string,
+    query: string,
+    size: number,
+    filters: ChunkFilters,
+    signal: AbortSignal,
+  ) {
     try {
       const response = await this.es.search<StoredChunk>(
         {
@@ -177,7 +217,7 @@ export class HybridSearch {
           size,
           query: {
             bool: {
-              filter: [{ term: { projectId } }],
+              filter: chunkFilterClauses(projectId, filters),
               must: [
                 { multi_match: { query, fields: KEYWORD_FIELDS, type: 'best_fields', tie_breaker: 0.3 } },
               ],
@@ -193,7 +233,13 @@ export class HybridSearch {
     }
   }
 
-  private async vectorLeg(projectId: string, query: string, k: number, signal: AbortSignal) {
+  private async vectorLeg(
+    projectId: string,
+    query: string,
+    k: number,
+    filters: ChunkFilters,
+    signal: AbortSignal,
+  ) {
     const [vector] = await this.embedder.embed([query], 'query', { signal });
     try {
       const response = await this.es.search<StoredChunk>(
@@ -205,7 +251,8 @@ export class HybridSearch {
             query_vector: vector,
             k,
             num_candidates: Math.max(this.options.numCandidates, k),
-            filter: { term: { projectId } },
+            // Pre-filtering: HNSW searches among matching chunks only, so k hits still come back.
+            filter: chunkFilterClauses(projectId, filters),
           },
           _source: { excludes: ['embedding'] },
         },

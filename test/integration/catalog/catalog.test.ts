@@ -62,7 +62,11 @@ describe('schema and migrations', () => {
     const catalogs = Array.from({ length: 4 }, () => open(fresh));
     try {
       const results = await Promise.all(catalogs.map((c) => c.ensure()));
-      expect(results.flatMap((r) => r.migrations)).toEqual(['0001-catalog', '0002-item-version']);
+      expect(results.flatMap((r) => r.migrations)).toEqual([
+        '0001-catalog',
+        '0002-item-version',
+        '0003-search-filters',
+      ]);
       expect((await catalogs[0].ensure()).migrations).toEqual([]);
     } finally {
       await Promise.all(catalogs.map((c) => c.close()));
@@ -91,7 +95,7 @@ describe('schema and migrations', () => {
               ${now}, ${now}, ${editedAt}, ${version})`.execute(db);
       await row(randomUUID(), 'page', '2026-10-01T10:00:00.000Z', null);
       await row(randomUUID(), 'file.md', null, 'sha-of-file');
-      expect((await catalog.ensure()).migrations).toEqual(['0002-item-version']);
+      expect((await catalog.ensure()).migrations).toEqual(['0002-item-version', '0003-search-filters']);
       const versions = Object.fromEntries(
         (await catalog.sourceItems('s')).map((item) => [item.externalId, item.version]),
       );
