@@ -22,7 +22,8 @@ export function cosine(a: number[], b: number[]): number {
  * Maximal marginal relevance (Carbonell & Goldstein, 1998): greedily picks the candidate with the
  * highest λ·rel(d) − (1 − λ)·max sim(d, picked). Relevance is the candidates' scores min-max
  * normalised to [0, 1], so it sits on the cosine's scale whatever the fusion (RRF scores are
- * ~0.03, convex ones 0..1). λ = 1 keeps the relevance order; λ = 0 only spreads.
+ * ~0.03, convex ones 0..1). λ = 1 keeps the relevance order; λ = 0 only spreads
+ * (after the most relevant, which always comes first).
  * Returns every candidate's id in the new order (callers cap and cut afterwards).
  */
 export function maximalMarginalRelevance(candidates: MmrCandidate[], lambda: number): string[] {
@@ -39,8 +40,8 @@ export function maximalMarginalRelevance(candidates: MmrCandidate[], lambda: num
     let best = -1;
     let bestValue = Number.NEGATIVE_INFINITY;
     for (const i of remaining) {
-      const redundancy = order.length === 0 ? 0 : closest[i];
-      const value = lambda * relevance[i] - (1 - lambda) * redundancy;
+      // The first pick is the most relevant whatever λ (nothing to be redundant with yet).
+      const value = order.length === 0 ? relevance[i] : lambda * relevance[i] - (1 - lambda) * closest[i];
       // Ties keep the incoming (relevance) order: `remaining` iterates in index order.
       if (value > bestValue) {
         best = i;
