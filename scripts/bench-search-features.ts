@@ -12,7 +12,15 @@ import { Catalog } from '@trove/catalog';
 import { SearchMode } from '@trove/domain';
 import { createEmbeddingProvider } from '@trove/embeddings';
 import { loadBeirDataset, percentile, scoreRuns } from '@trove/evaluation';
-import { createElasticsearchClient, HybridSearch, type ResultOptions } from '@trove/search';
+import {
+  createElasticsearchClient,
+  HybridSearch,
+  IndexNames,
+  maximalMarginalRelevance,
+  resolveResultOptions,
+  type ResultOptions,
+  ResultStages,
+} from '@trove/search';
 import { sharedDatasets } from '@trove/testing';
 import { localWorkerConfig } from './local-worker-config';
 
@@ -82,6 +90,42 @@ async function main() {
     console.log(
       `| ${name} | ${scores.ndcg10.toFixed(3)} | ${percentile(l, 50).toFixed(0)} | ${percentile(l, 95).toFixed(0)} |`,
     );
+  }
+
+  // The stages alone (no embedding, no legs): what MMR and expansion add to a search.
+  const settings = { mmr: false, mmrLambda: 0.7, mmrCandidates: 50, maxExpand: 3 };
+  const stages = new ResultStages(es, new IndexNames('trove-eval'), settings);
+  const stageMs: Record<string, number[]> = {
+    'MMR: read 50 vectors': [],
+    'MMR: order 50': [],
+    'expand 1 (10 hits)': [],
+    'expand 3 (10 hits)': [],
+  };
+  for (const query of queries) {
+    const pool = await search.search({
+      projectId: project.id,
+      query: query.text,
+      limit: 50,
+      mode: SearchMode.HYBRID,
+    });
+    let started = performance.now();
+    const vectors = await stages.vectors(pool.map((h) => h.chunkId));
+    stageMs['MMR: read 50 vectors'].push(performance.now() - started);
+    started = performance.now();
+    maximalMarginalRelevance(
+      pool.map((h) => ({ id: h.chunkId, score: h.score, vector: vectors.get(h.chunkId) ?? [] })),
+      0.7,
+    );
+    stageMs['MMR: order 50'].push(performance.now() - started);
+    for (const expand of [1, 3]) {
+      started = performance.now();
+      await stages.apply(project.id, pool, 10, resolveResultOptions({ expand }, settings));
+      stageMs[`expand ${expand} (10 hits)`].push(performance.now() - started);
+    }
+  }
+  console.log('\n| stage alone | p50 ms | p95 ms |\n|---|---|---|');
+  for (const [name, l] of Object.entries(stageMs)) {
+    console.log(`| ${name} | ${percentile(l, 50).toFixed(1)} | ${percentile(l, 95).toFixed(1)} |`);
   }
   await es.close();
   await catalog.close();
