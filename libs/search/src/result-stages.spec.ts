@@ -18,22 +18,18 @@ const hit = (chunkId: string, documentId: string, position: number, score: numbe
     score,
   }) as SearchHit;
 
-/** Elasticsearch answering multi-gets from `vectors` and searches from `chunks`, recording each call. */
+/** Elasticsearch answering vector reads (doc values) from `vectors` and other searches from `chunks`, recording each call. */
 function fakeElasticsearch(vectors: Record<string, number[]> = {}, chunks: object[] = []) {
-  const calls: { api: string; params: Record<string, unknown> }[] = [];
+  const calls: Record<string, unknown>[] = [];
   const client = {
-    mget: (params: { ids: string[] }) => {
-      calls.push({ api: 'mget', params });
-      return Promise.resolve({
-        docs: params.ids.map((id) => ({
-          _id: id,
-          found: id in vectors,
-          _source: { embedding: vectors[id] },
-        })),
-      });
-    },
-    search: (params: Record<string, unknown>) => {
-      calls.push({ api: 'search', params });
+    search: (params: { docvalue_fields?: string[]; query: { ids?: { values: string[] } } }) => {
+      calls.push(params);
+      if (params.docvalue_fields) {
+        const ids = params.query.ids!.values.filter((id) => id in vectors);
+        return Promise.resolve({
+          hits: { hits: ids.map((id) => ({ _id: id, fields: { embedding: [vectors[id]] } })) },
+        });
+      }
       return Promise.resolve({ hits: { hits: chunks.map((c) => ({ _source: c })) } });
     },
   };
@@ -97,7 +93,7 @@ describe('ResultStages', () => {
     expect(hits.map((h) => h.chunkId)).toEqual(['a1', 'b1', 'c1']);
   });
 
-  it('MMR reads the vectors of the thresholded candidates only, in one multi-get, and demotes a near-duplicate', async () => {
+  it('MMR reads the vectors of the thresholded candidates only, in one doc-value search, and demotes a near-duplicate', async () => {
     const { stages, calls } = fakeElasticsearch({ a1: [1, 0], a2: [1, 0.01], b1: [0, 1], c1: [0.5, 0.5] });
     const hits = await stages.apply('p', ranked, 2, {
       ...defaults,
@@ -108,8 +104,11 @@ describe('ResultStages', () => {
     expect(hits.map((h) => h.chunkId)).toEqual(['a1', 'b1']);
     expect(calls).toEqual([
       {
-        api: 'mget',
-        params: { index: 't-chunks', ids: ['a1', 'a2', 'b1'], _source_includes: ['embedding'] },
+        index: 't-chunks',
+        size: 3,
+        query: { ids: { values: ['a1', 'a2', 'b1'] } },
+        _source: false,
+        docvalue_fields: ['embedding'],
       },
     ]);
   });
@@ -123,8 +122,8 @@ describe('ResultStages', () => {
     });
     const { stages, calls } = fakeElasticsearch({}, ['a3', 'a0', 'a2', 'a1', 'b0', 'b2'].map(stored));
     const hits = await stages.apply('p', ranked, 3, { ...defaults, expand: 1 });
-    expect(calls.map((c) => c.api)).toEqual(['search']);
-    expect(calls[0].params._source).toEqual({ excludes: ['embedding'] });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]._source).toEqual({ excludes: ['embedding'] });
     expect(hits.map((h) => [h.chunkId, h.context?.map((c) => c.chunkId)])).toEqual([
       ['a1', ['a0', 'a2']],
       ['a2', ['a1', 'a3']],

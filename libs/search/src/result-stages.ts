@@ -69,7 +69,7 @@ export function resolveResultOptions(
 /**
  * The stages after fusion (and reranking), in order: threshold → MMR → per-document cap →
  * limit → context expansion. Each reads from Elasticsearch only when asked for: MMR the stored
- * vectors of its candidates, expansion the neighbours of the final hits, one query each.
+ * vectors of its candidates (doc values), expansion the neighbours of the final hits, one query each.
  */
 export class ResultStages {
   constructor(
@@ -111,17 +111,26 @@ export class ResultStages {
     return [...order.map((id) => byId.get(id)!), ...hits.slice(pool.length)];
   }
 
-  /** Stored embeddings of these chunks: one multi-get reading only the `embedding` field. */
+  /**
+   * Stored embeddings of these chunks, from doc values: one search with no `_source` (reading the
+   * vectors from `_source` through a multi-get measured ~3× slower, see scripts/bench-search-features.ts).
+   */
   async vectors(chunkIds: string[], signal?: AbortSignal): Promise<Map<string, number[]>> {
     try {
-      const response = await this.es.mget<Pick<StoredChunk, 'embedding'>>(
-        { index: this.names.chunks, ids: chunkIds, _source_includes: ['embedding'] },
+      const response = await this.es.search(
+        {
+          index: this.names.chunks,
+          size: chunkIds.length,
+          query: { ids: { values: chunkIds } },
+          _source: false,
+          docvalue_fields: ['embedding'],
+        },
         { signal },
       );
       const vectors = new Map<string, number[]>();
-      for (const doc of response.docs) {
-        if ('found' in doc && doc.found && doc._source?.embedding)
-          vectors.set(doc._id, doc._source.embedding);
+      for (const hit of response.hits.hits) {
+        const [vector] = (hit.fields?.embedding as number[][] | undefined) ?? [];
+        if (hit._id && vector) vectors.set(hit._id, vector);
       }
       return vectors;
     } catch (error) {
