@@ -14,6 +14,7 @@ import {
   DocumentRepository,
   type DocumentChanges,
   type DocumentFilter,
+  type DocumentScope,
   type NewSourceItem,
   type SourceItem,
 } from './documents.repository';
@@ -200,6 +201,25 @@ export class Catalog {
   /** The ids of every document of a project or source. */
   documentIds(scope: { projectId: string } | { sourceId: string }): Promise<string[]> {
     return this.documents.ids(scope);
+  }
+
+  /**
+   * The ids of a project's documents a search may return under these filters (sources, ids,
+   * last-update range), at most `max + 1`. An unknown source, or one of another project, is
+   * SOURCE_NOT_FOUND.
+   */
+  async searchScope(projectId: string, scope: DocumentScope, max: number): Promise<string[]> {
+    if (scope.sourceIds?.length) {
+      const own = new Set((await this.sources.list(projectId)).map((source) => source.id));
+      const unknown = scope.sourceIds.find((id) => !own.has(id));
+      if (unknown !== undefined) {
+        throw new TroveError(
+          TroveErrorCode.SourceNotFound,
+          `source ${unknown} does not exist in project ${projectId}`,
+        );
+      }
+    }
+    return this.documents.searchScope(projectId, scope, max);
   }
 
   // --- sources and sync runs ------------------------------------------------------------------

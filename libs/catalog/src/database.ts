@@ -3,6 +3,7 @@ import pg from 'pg';
 import { TroveError, TroveErrorCode } from '@trove/domain';
 import * as catalog0001 from './migrations/0001-catalog';
 import * as itemVersion0002 from './migrations/0002-item-version';
+import * as searchFilters0003 from './migrations/0003-search-filters';
 import type { CatalogTables } from './tables';
 
 export interface DatabaseOptions {
@@ -22,6 +23,7 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 const MIGRATIONS: Record<string, Migration> = {
   '0001-catalog': catalog0001,
   '0002-item-version': itemVersion0002,
+  '0003-search-filters': searchFilters0003,
 };
 
 class StaticMigrations implements MigrationProvider {

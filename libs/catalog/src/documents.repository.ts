@@ -30,6 +30,16 @@ export interface DocumentFilter {
   sourceId?: string;
 }
 
+/** Which documents a search may return: every given criterion must hold (see `searchScope`). */
+export interface DocumentScope {
+  sourceIds?: string[];
+  documentIds?: string[];
+  /** Last update (`updated_at`) at or after this instant (ISO 8601). */
+  updatedFrom?: string;
+  /** Last update strictly before this instant (ISO 8601). */
+  updatedTo?: string;
+}
+
 /** Rows per statement for bulk inserts and keyset scans. */
 const BATCH = 1_000;
 const SCAN_BATCH = 5_000;
@@ -148,6 +158,26 @@ export class DocumentRepository {
       if (rows.length < SCAN_BATCH) return ids;
       after = rows.at(-1)!.id;
     }
+  }
+
+  /**
+   * The ids of a project's documents matching every criterion of `scope`, at most `max + 1` of
+   * them (so a caller can tell "over the limit" apart). Sources go through the source index, dates
+   * through (project_id, updated_at).
+   */
+  async searchScope(projectId: string, scope: DocumentScope, max: number): Promise<string[]> {
+    if (scope.sourceIds?.length === 0 || scope.documentIds?.length === 0) return [];
+    let q = this.db
+      .selectFrom('documents')
+      .select('id')
+      .where('project_id', '=', projectId)
+      .limit(max + 1);
+    if (scope.sourceIds) q = q.where('source_id', 'in', scope.sourceIds);
+    if (scope.documentIds) q = q.where('id', 'in', scope.documentIds);
+    if (scope.updatedFrom) q = q.where('updated_at', '>=', new Date(scope.updatedFrom));
+    if (scope.updatedTo) q = q.where('updated_at', '<', new Date(scope.updatedTo));
+    const rows = await query('resolving search filters', () => q.execute());
+    return rows.map((row) => row.id);
   }
 
   /** Every item a source produced, for a sync to diff against (keyset scan, no cap). */

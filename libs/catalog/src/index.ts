@@ -1,7 +1,13 @@
 export * from './catalog';
 export * from './cursor';
 export * from './database';
-export type { DocumentChanges, DocumentFilter, NewSourceItem, SourceItem } from './documents.repository';
+export type {
+  DocumentChanges,
+  DocumentFilter,
+  DocumentScope,
+  NewSourceItem,
+  SourceItem,
+} from './documents.repository';
 export type { SourceChanges } from './sources.repository';
 export type { SyncRunChanges } from './sync-runs.repository';
 export * from './webhook-events';

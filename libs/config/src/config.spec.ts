@@ -195,3 +195,44 @@ describe('answers', () => {
     }
   });
 });
+
+describe('search results (issue 11)', () => {
+  const key = { TROVE_ADMIN_API_KEY: 'k'.repeat(24) };
+
+  it('defaults to MMR off (λ 0.7 over 50 candidates), expand up to 3, 10,000 filter documents, and reads the env', () => {
+    expect(loadConfig(apiConfigSchema, key).search).toMatchObject({
+      maxFilterDocuments: 10_000,
+      mmr: false,
+      mmrLambda: 0.7,
+      mmrCandidates: 50,
+      maxExpand: 3,
+    });
+    const tuned = loadConfig(apiConfigSchema, {
+      ...key,
+      TROVE_SEARCH_MAX_FILTER_DOCUMENTS: '500',
+      TROVE_SEARCH_MMR: 'true',
+      TROVE_SEARCH_MMR_LAMBDA: '0.4',
+      TROVE_SEARCH_MMR_CANDIDATES: '30',
+      TROVE_SEARCH_MAX_EXPAND: '5',
+    }).search;
+    expect(tuned).toMatchObject({
+      maxFilterDocuments: 500,
+      mmr: true,
+      mmrLambda: 0.4,
+      mmrCandidates: 30,
+      maxExpand: 5,
+    });
+  });
+
+  it('rejects λ outside 0–1, a negative expand and a non-boolean MMR flag', () => {
+    const bad: [string, string, RegExp][] = [
+      ['TROVE_SEARCH_MMR_LAMBDA', '1.2', /search\.mmrLambda/],
+      ['TROVE_SEARCH_MAX_EXPAND', '-1', /search\.maxExpand/],
+      ['TROVE_SEARCH_MMR', 'yes', /search\.mmr/],
+      ['TROVE_SEARCH_MAX_FILTER_DOCUMENTS', '100000', /search\.maxFilterDocuments/],
+    ];
+    for (const [name, value, path] of bad) {
+      expect(() => loadConfig(apiConfigSchema, { ...key, [name]: value })).toThrow(path);
+    }
+  });
+});

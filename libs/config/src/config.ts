@@ -188,6 +188,20 @@ export const searchSchema = z.object({
   convexNormalization: z.enum(['minmax', 'zscore']).default('minmax'),
   /** Query embeddings kept in memory per api process (a repeated query skips the embedder); 0 = off. */
   queryCacheSize: z.coerce.number().int().min(0).max(1_000_000).default(1_000),
+  // Search results (issue 11): filters, MMR and context expansion; a request may override each.
+  /** Most document ids one search may filter on (given, or resolved from sources and dates). */
+  maxFilterDocuments: z.coerce.number().int().min(1).max(65_536).default(10_000),
+  /** Diversify results with MMR when a request does not say (off: it costs nDCG on the eval sets). */
+  mmr: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+  /** MMR's λ: 1 keeps the relevance order, 0 only spreads. */
+  mmrLambda: z.coerce.number().min(0).max(1).default(0.7),
+  /** Fused candidates MMR chooses among (their stored vectors are read once per search). */
+  mmrCandidates: z.coerce.number().int().min(1).max(200).default(50),
+  /** Largest context expansion a request may ask for (±N neighbouring chunks per hit). */
+  maxExpand: z.coerce.number().int().min(0).max(20).default(3),
 });
 
 // --- Answers (issue 11): `ask`, its relevance threshold, context budget and citation checks ----
@@ -376,6 +390,12 @@ function fromEnv(env: Env) {
       convexVectorWeight: v('TROVE_SEARCH_CONVEX_VECTOR_WEIGHT'),
       convexNormalization: v('TROVE_SEARCH_CONVEX_NORMALIZATION'),
       queryCacheSize: v('TROVE_SEARCH_QUERY_CACHE_SIZE'),
+      // Search results (issue 11)
+      maxFilterDocuments: v('TROVE_SEARCH_MAX_FILTER_DOCUMENTS'),
+      mmr: v('TROVE_SEARCH_MMR'),
+      mmrLambda: v('TROVE_SEARCH_MMR_LAMBDA'),
+      mmrCandidates: v('TROVE_SEARCH_MMR_CANDIDATES'),
+      maxExpand: v('TROVE_SEARCH_MAX_EXPAND'),
     },
     // Answers (issue 11)
     answers: {

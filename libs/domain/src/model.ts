@@ -177,7 +177,12 @@ export interface SearchHit {
   chapter?: string;
   bm25?: LegRank;
   knn?: LegRank;
+  /** Context expansion: the hit's neighbouring chunks (±N positions) in reading order, without the hit. */
+  context?: SearchChunk[];
 }
+
+/** A chunk as search shows it, without scores: a hit's neighbour or a piece of a passage. */
+export type SearchChunk = Omit<SearchHit, 'score' | 'bm25' | 'knn' | 'context'>;
 
 export enum SourceType {
   NOTION = 'NOTION',

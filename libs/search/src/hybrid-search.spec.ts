@@ -269,3 +269,65 @@ describe('HybridSearch query vectors and timings', () => {
     expect(keywordOnly.embedMs).toBeUndefined();
   });
 });
+
+describe('HybridSearch filters (issue 11)', () => {
+  const embedder: EmbeddingProvider = {
+    dimensions: 3,
+    modelId: 'fake',
+    embed: () => Promise.resolve([[1, 0, 0]]),
+    ping: () => Promise.resolve(),
+  };
+
+  function recordingElasticsearch() {
+    const params: Record<string, unknown>[] = [];
+    const client = {
+      search: (p: Record<string, unknown>) => {
+        params.push(p);
+        return Promise.resolve({ hits: { hits: [] } });
+      },
+    };
+    return { client: client as unknown as Client, params };
+  }
+
+  it('applies the same filter clauses inside the BM25 bool filter and the kNN filter', async () => {
+    const es = recordingElasticsearch();
+    await new HybridSearch(es.client, 't', embedder).search({
+      ...request,
+      mode: SearchMode.HYBRID,
+      filters: { documentIds: ['d1'], languages: ['en'], hasCode: true },
+    });
+    const expected = [
+      { term: { projectId: 'p1' } },
+      { terms: { documentId: ['d1'] } },
+      { terms: { language: ['en'] } },
+      { term: { hasCode: true } },
+    ];
+    const keyword = es.params.find((p) => 'query' in p) as { query: { bool: { filter: unknown } } };
+    const vector = es.params.find((p) => 'knn' in p) as { knn: { filter: unknown } };
+    expect(keyword.query.bool.filter).toEqual(expected);
+    expect(vector.knn.filter).toEqual(expected);
+  });
+
+  it('answers no hits without asking anyone when the documents filter resolved to none', async () => {
+    const es = recordingElasticsearch();
+    const hits = await new HybridSearch(es.client, 't', embedder).search({
+      ...request,
+      mode: SearchMode.HYBRID,
+      filters: { documentIds: [] },
+    });
+    expect(hits).toEqual([]);
+    expect(es.params).toEqual([]);
+  });
+
+  it('refuses more document ids than TROVE_SEARCH_MAX_FILTER_DOCUMENTS and bad result options', async () => {
+    const search = new HybridSearch(recordingElasticsearch().client, 't', embedder, {
+      maxFilterDocuments: 2,
+    });
+    await expect(
+      search.search({ ...request, mode: SearchMode.HYBRID, filters: { documentIds: ['a', 'b', 'c'] } }),
+    ).rejects.toMatchObject({ code: TroveErrorCode.BadRequest });
+    await expect(
+      search.search({ ...request, mode: SearchMode.HYBRID, results: { expand: -1 } }),
+    ).rejects.toMatchObject({ code: TroveErrorCode.BadRequest, message: expect.stringContaining('expand') });
+  });
+});

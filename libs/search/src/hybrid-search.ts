@@ -4,14 +4,25 @@ import type { EmbeddingProvider, SearchHit } from '@trove/domain';
 import { SearchMode, TroveError, TroveErrorCode } from '@trove/domain';
 import { KEYWORD_FIELDS, type StoredChunk } from './chunk-index';
 import { elasticsearchError, IndexNames } from './elasticsearch';
+import { checkChunkFilters, chunkFilterClauses, type ChunkFilters, matchesNothing } from './filters';
 import { fuse, type FusionSettings } from './fusion';
 import type { RankedId } from './rank-fusion';
+import {
+  resolveResultOptions,
+  type ResultOptions,
+  ResultStages,
+  type ResultStageSettings,
+} from './result-stages';
 
 export interface SearchRequest {
   projectId: string;
   query: string;
   limit: number;
   mode: SearchMode;
+  /** Filters applied inside both legs (issue 11); source and date filters arrive as `documentIds`. */
+  filters?: ChunkFilters;
+  /** Threshold, MMR, per-document cap and context expansion (issue 11). */
+  results?: ResultOptions;
 }
 
 export interface SearchCallOptions {
@@ -40,6 +51,8 @@ export interface SearchTimings {
   vectorTookMs?: number;
   /** Fusing the legs and shaping the hits. */
   fusionMs?: number;
+  /** Threshold, MMR, per-document cap and context expansion (their Elasticsearch reads included). */
+  resultsMs?: number;
   /** The whole search. */
   totalMs?: number;
 }
@@ -65,6 +78,16 @@ export interface HybridSearchOptions {
   countTokens?: (text: string) => number;
   /** Query vectors kept in memory (repeated queries skip the embedder); 0 turns the cache off. */
   queryCacheSize: number;
+  /** Most document ids one search may filter on (TROVE_SEARCH_MAX_FILTER_DOCUMENTS). */
+  maxFilterDocuments: number;
+  /** MMR on when a request does not say (TROVE_SEARCH_MMR). */
+  mmr: ResultStageSettings['mmr'];
+  /** MMR's default λ (TROVE_SEARCH_MMR_LAMBDA). */
+  mmrLambda: ResultStageSettings['mmrLambda'];
+  /** Fused candidates MMR chooses among (TROVE_SEARCH_MMR_CANDIDATES). */
+  mmrCandidates: ResultStageSettings['mmrCandidates'];
+  /** Largest context expansion accepted (TROVE_SEARCH_MAX_EXPAND). */
+  maxExpand: ResultStageSettings['maxExpand'];
 }
 
 const DEFAULTS: HybridSearchOptions = {
@@ -77,6 +100,11 @@ const DEFAULTS: HybridSearchOptions = {
   maxQueryChars: 2_000,
   maxQueryTokens: 512,
   queryCacheSize: 1_000,
+  maxFilterDocuments: 10_000,
+  mmr: false,
+  mmrLambda: 0.7,
+  mmrCandidates: 50,
+  maxExpand: 3,
 };
 
 /** BM25 and kNN legs, both filtered by project, fused in the service (RRF or a convex combination). */
@@ -84,6 +112,7 @@ export class HybridSearch {
   private readonly names: IndexNames;
   private readonly options: HybridSearchOptions;
   private readonly queryVectors?: LRUCache<string, number[]>;
+  private readonly stages: ResultStages;
 
   constructor(
     private readonly es: Client,
@@ -96,6 +125,7 @@ export class HybridSearch {
     if (this.options.queryCacheSize > 0) {
       this.queryVectors = new LRUCache({ max: this.options.queryCacheSize });
     }
+    this.stages = new ResultStages(es, this.names, this.options);
   }
 
   async search(request: SearchRequest, options: SearchCallOptions = {}): Promise<SearchHit[]> {
@@ -107,6 +137,10 @@ export class HybridSearch {
     const started = performance.now();
     const timings = options.timings ?? {};
     const fusion = this.fusionFor(options.fusion);
+    const results = resolveResultOptions(request.results ?? {}, this.options);
+    const filters = request.filters ?? {};
+    checkChunkFilters(filters, { maxDocumentIds: this.options.maxFilterDocuments });
+    if (matchesNothing(filters)) return [];
     const candidates = Math.max(this.options.candidates, request.limit);
     const wantKeyword = request.mode !== SearchMode.VECTOR;
     const wantVector = request.mode !== SearchMode.KEYWORD;
@@ -123,8 +157,12 @@ export class HybridSearch {
     let vector: Awaited<ReturnType<HybridSearch['vectorLeg']>> | undefined;
     try {
       [keyword, vector] = await Promise.all([
-        wantKeyword ? run(this.keywordLeg(request.projectId, query, candidates, signal, timings)) : undefined,
-        wantVector ? run(this.vectorLeg(request.projectId, query, candidates, signal, timings)) : undefined,
+        wantKeyword
+          ? run(this.keywordLeg(request.projectId, query, candidates, filters, signal, timings))
+          : undefined,
+        wantVector
+          ? run(this.vectorLeg(request.projectId, query, candidates, filters, signal, timings))
+          : undefined,
       ]);
     } catch (error) {
       if (options.signal?.aborted) {
@@ -138,9 +176,9 @@ export class HybridSearch {
     const fusionStarted = performance.now();
     const sources = new Map<string, StoredChunk>();
     for (const leg of [keyword, vector]) leg?.sources.forEach((source, id) => sources.set(id, source));
-    const fused = fuse(keyword?.ranked ?? [], vector?.ranked ?? [], fusion).slice(0, request.limit);
+    const fused = fuse(keyword?.ranked ?? [], vector?.ranked ?? [], fusion);
 
-    const hits = fused.map((result): SearchHit => {
+    const ranked = fused.map((result): SearchHit => {
       const source = sources.get(result.id)!;
       const [bm25, knn] = result.legs;
       return {
@@ -162,8 +200,12 @@ export class HybridSearch {
         knn,
       };
     });
+    timings.fusionMs = performance.now() - fusionStarted;
+    // Threshold → MMR → per-document cap → limit → context expansion (result-stages.ts).
+    const stagesStarted = performance.now();
+    const hits = await this.stages.apply(request.projectId, ranked, request.limit, results, signal);
     const done = performance.now();
-    timings.fusionMs = done - fusionStarted;
+    timings.resultsMs = done - stagesStarted;
     timings.totalMs = done - started;
     return hits;
   }
@@ -217,6 +259,7 @@ export class HybridSearch {
     projectId: string,
     query: string,
     size: number,
+    filters: ChunkFilters,
     signal: AbortSignal,
     timings: SearchTimings,
   ) {
@@ -228,7 +271,7 @@ export class HybridSearch {
           size,
           query: {
             bool: {
-              filter: [{ term: { projectId } }],
+              filter: chunkFilterClauses(projectId, filters),
               must: [
                 { multi_match: { query, fields: KEYWORD_FIELDS, type: 'best_fields', tie_breaker: 0.3 } },
               ],
@@ -250,6 +293,7 @@ export class HybridSearch {
     projectId: string,
     query: string,
     k: number,
+    filters: ChunkFilters,
     signal: AbortSignal,
     timings: SearchTimings,
   ) {
@@ -267,7 +311,8 @@ export class HybridSearch {
             query_vector: vector,
             k,
             num_candidates: Math.max(this.options.numCandidates, k),
-            filter: { term: { projectId } },
+            // Pre-filtering: HNSW searches among matching chunks only, so k hits still come back.
+            filter: chunkFilterClauses(projectId, filters),
           },
           _source: { excludes: ['embedding'] },
         },

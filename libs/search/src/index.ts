@@ -3,3 +3,8 @@ export * from './elasticsearch';
 export * from './hybrid-search';
 export * from './rank-fusion';
 export * from './fusion';
+export * from './filters';
+export * from './mmr';
+export * from './grouping';
+export * from './expansion';
+export * from './result-stages';

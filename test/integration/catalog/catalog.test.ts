@@ -62,7 +62,11 @@ describe('schema and migrations', () => {
     const catalogs = Array.from({ length: 4 }, () => open(fresh));
     try {
       const results = await Promise.all(catalogs.map((c) => c.ensure()));
-      expect(results.flatMap((r) => r.migrations)).toEqual(['0001-catalog', '0002-item-version']);
+      expect(results.flatMap((r) => r.migrations)).toEqual([
+        '0001-catalog',
+        '0002-item-version',
+        '0003-search-filters',
+      ]);
       expect((await catalogs[0].ensure()).migrations).toEqual([]);
     } finally {
       await Promise.all(catalogs.map((c) => c.close()));
@@ -91,7 +95,7 @@ describe('schema and migrations', () => {
               ${now}, ${now}, ${editedAt}, ${version})`.execute(db);
       await row(randomUUID(), 'page', '2026-10-01T10:00:00.000Z', null);
       await row(randomUUID(), 'file.md', null, 'sha-of-file');
-      expect((await catalog.ensure()).migrations).toEqual(['0002-item-version']);
+      expect((await catalog.ensure()).migrations).toEqual(['0002-item-version', '0003-search-filters']);
       const versions = Object.fromEntries(
         (await catalog.sourceItems('s')).map((item) => [item.externalId, item.version]),
       );
@@ -158,6 +162,50 @@ describe('uniqueness is the database’s', () => {
     const other = await catalog.ensureSourceDocuments(s2.id, [item]);
     expect(other.get(item.externalId)).not.toBe(results[0].get(item.externalId));
     expect((await catalog.pageDocuments(project.id)).totalCount).toBe(2);
+  });
+});
+
+describe('search filters resolve to document ids (issue 11)', () => {
+  it('by source, id and last-update range; a foreign source is SOURCE_NOT_FOUND', async () => {
+    const project = await catalog.createProject(uniqueName('scope'));
+    const other = await catalog.createProject(uniqueName('scope-other'));
+    const source = await newSource(project.id);
+    const foreign = await newSource(other.id);
+    const ids = await catalog.ensureSourceDocuments(source.id, [
+      { externalId: 'old.md', fileName: 'old.md', mediaType: 'text/markdown' },
+      { externalId: 'new.md', fileName: 'new.md', mediaType: 'text/markdown' },
+    ]);
+    const uploaded = await upload(project.id, 'upload.md');
+    await catalog.db
+      .updateTable('documents')
+      .set({ updated_at: '2026-01-10T00:00:00.000Z' })
+      .where('id', '=', ids.get('old.md')!)
+      .execute();
+    await catalog.db
+      .updateTable('documents')
+      .set({ updated_at: '2026-03-10T00:00:00.000Z' })
+      .where('id', 'in', [ids.get('new.md')!, uploaded.id])
+      .execute();
+    const scope = (filter: Parameters<Catalog['searchScope']>[1]) =>
+      catalog.searchScope(project.id, filter, 100).then((found) => found.sort());
+
+    expect(await scope({ sourceIds: [source.id] })).toEqual([ids.get('old.md'), ids.get('new.md')].sort());
+    expect(await scope({ updatedFrom: '2026-02-01T00:00:00.000Z' })).toEqual(
+      [ids.get('new.md'), uploaded.id].sort(),
+    );
+    expect(await scope({ updatedTo: '2026-02-01T00:00:00.000Z' })).toEqual([ids.get('old.md')]);
+    expect(await scope({ sourceIds: [source.id], updatedFrom: '2026-02-01T00:00:00.000Z' })).toEqual([
+      ids.get('new.md'),
+    ]);
+    expect(await scope({ sourceIds: [source.id], documentIds: [uploaded.id] })).toEqual([]);
+    expect(await scope({ updatedFrom: '2027-01-01T00:00:00.000Z' })).toEqual([]);
+    // At most max + 1 ids, so the caller can tell "too many" apart.
+    expect(
+      await catalog.searchScope(project.id, { updatedFrom: '2000-01-01T00:00:00.000Z' }, 1),
+    ).toHaveLength(2);
+
+    await expect(scope({ sourceIds: [foreign.id] })).rejects.toMatchObject({ code: 'SOURCE_NOT_FOUND' });
+    await expect(scope({ sourceIds: [randomUUID()] })).rejects.toMatchObject({ code: 'SOURCE_NOT_FOUND' });
   });
 });
 

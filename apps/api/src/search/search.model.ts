@@ -35,6 +35,35 @@ export class FusionInput {
   @Field(() => ScoreNormalization, { nullable: true }) normalization?: ScoreNormalization;
 }
 
+@InputType({
+  description:
+    'Filters applied inside both legs (the kNN leg still returns its k nearest among matching chunks). ' +
+    'Every filter given must hold; a filter that matches no document gives no hits.',
+})
+export class SearchFiltersInput {
+  @Field(() => [ID], {
+    nullable: true,
+    description:
+      'Only documents of these sources; each must be a source of the project (else SOURCE_NOT_FOUND)',
+  })
+  sourceIds?: string[];
+  @Field(() => [ID], { nullable: true, description: 'Only these documents' }) documentIds?: string[];
+  @Field(() => [String], {
+    nullable: true,
+    description: "Only chunks in these languages, as detected per chunk: 'en', 'ru', 'cjk', 'und'",
+  })
+  languages?: string[];
+  @Field({ nullable: true, description: 'Only chunks with (true) or without (false) a code block' })
+  hasCode?: boolean;
+  @Field({
+    nullable: true,
+    description: "ISO 8601: only documents whose last update (the document's updatedAt) is at or after this",
+  })
+  updatedFrom?: string;
+  @Field({ nullable: true, description: 'ISO 8601: only documents last updated before this' })
+  updatedTo?: string;
+}
+
 @InputType()
 export class SearchInput {
   @Field(() => ID) projectId!: string;
@@ -43,12 +72,65 @@ export class SearchInput {
   @Field(() => SearchMode, { defaultValue: SearchMode.HYBRID }) mode!: SearchMode;
   @Field(() => FusionInput, { nullable: true, description: 'Overrides the configured fusion' })
   fusion?: FusionInput;
+  // Search results (issue 11): all optional; the defaults change nothing.
+  @Field(() => SearchFiltersInput, { nullable: true }) filters?: SearchFiltersInput;
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      "Drops hits whose final score is below this. The scale is the fusion's (also in KEYWORD and VECTOR " +
+      'mode, over one leg): RRF scores are Σ 1/(k + rank) over the legs, so at most 2/(k+1) (≈0.033 at k=60) ' +
+      'for a chunk first in both legs and at most 1/(k+1) for one found by a single leg; CONVEX scores are ' +
+      'vectorWeight·norm(kNN) + (1 − vectorWeight)·norm(BM25), between 0 and 1 under MINMAX and unbounded ' +
+      'z-scores under ZSCORE. When a reranker runs, its score is the final score.',
+  })
+  minScore?: number;
+  @Field({
+    nullable: true,
+    description:
+      'Diversify with maximal marginal relevance over the stored vectors (default TROVE_SEARCH_MMR)',
+  })
+  mmr?: boolean;
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      "MMR's λ, 0 to 1: 1 keeps the relevance order, 0 only spreads (default TROVE_SEARCH_MMR_LAMBDA)",
+  })
+  mmrLambda?: number;
+  @Field(() => Int, { nullable: true, description: 'At most this many hits per document (after MMR)' })
+  maxPerDocument?: number;
+  @Field({
+    defaultValue: false,
+    description: 'Also return `groups`: hits per document, neighbouring chunks merged into passages',
+  })
+  groupByDocument!: boolean;
+  @Field(() => Int, {
+    defaultValue: 0,
+    description:
+      'Each hit carries its ±expand neighbouring chunks in `context` (0 to TROVE_SEARCH_MAX_EXPAND)',
+  })
+  expand!: number;
 }
 
 @ObjectType('LegRank', { description: "A hit's place in one retrieval leg before fusion" })
 export class LegRankModel {
   @Field(() => Int) rank!: number;
   @Field(() => Float) score!: number;
+}
+
+@ObjectType('SearchChunk', { description: 'A chunk shown around a hit (context expansion)' })
+export class SearchChunkModel {
+  @Field(() => ID) chunkId!: string;
+  @Field(() => ID) documentId!: string;
+  @Field() title!: string;
+  @Field(() => [String]) headingPath!: string[];
+  @Field() text!: string;
+  @Field(() => Int) position!: number;
+  @Field({ nullable: true }) citationUrl?: string;
+  @Field(() => CitationModel, { nullable: true }) citation?: CitationModel;
+  @Field({ nullable: true }) anchor?: string;
+  @Field(() => Int, { nullable: true }) page?: number;
+  @Field(() => Int, { nullable: true }) pageEnd?: number;
+  @Field({ nullable: true }) chapter?: string;
 }
 
 @ObjectType('SearchHit')
@@ -78,10 +160,49 @@ export class SearchHitModel {
   @Field({ nullable: true, description: 'EPUB: chapter' }) chapter?: string;
   @Field(() => LegRankModel, { nullable: true, description: 'BM25 leg' }) bm25?: LegRankModel;
   @Field(() => LegRankModel, { nullable: true, description: 'kNN (vector) leg' }) knn?: LegRankModel;
+  @Field(() => [SearchChunkModel], {
+    nullable: true,
+    description: 'With `expand: N`: the neighbouring chunks (±N positions) in reading order, without the hit',
+  })
+  context?: SearchChunkModel[];
+}
+
+@ObjectType('Passage', { description: 'Neighbouring chunks of one document merged in reading order' })
+export class PassageModel {
+  @Field(() => [ID]) chunkIds!: string[];
+  @Field(() => [ID], { description: 'The merged chunks that were hits (the others came from `expand`)' })
+  hitChunkIds!: string[];
+  @Field(() => Int) positionStart!: number;
+  @Field(() => Int) positionEnd!: number;
+  @Field({ description: 'The chunks’ text, the overlap between consecutive chunks written once' })
+  text!: string;
+  @Field(() => [String]) headingPath!: string[];
+  @Field(() => Float, { description: 'The best score among its hits' }) score!: number;
+  @Field(() => Int, { nullable: true, description: 'PDF: first page' }) page?: number;
+  @Field(() => Int, { nullable: true, description: 'PDF: last page' }) pageEnd?: number;
+  @Field(() => [String], { description: 'Distinct anchors of its chunks, in reading order' })
+  anchors!: string[];
+  @Field({ nullable: true, description: 'Link to where the passage starts' }) citationUrl?: string;
+  @Field(() => CitationModel, { nullable: true }) citation?: CitationModel;
+}
+
+@ObjectType('SearchGroup', { description: "One document's results" })
+export class SearchGroupModel {
+  @Field(() => ID) documentId!: string;
+  @Field() title!: string;
+  @Field(() => Float, {
+    description: 'Its best hit’s score; groups come in the rank order of their best hits',
+  })
+  score!: number;
+  @Field(() => [SearchHitModel], { description: 'Its hits in rank order' }) hits!: SearchHitModel[];
+  @Field(() => [PassageModel], { description: 'Its hits (and their context) merged, in reading order' })
+  passages!: PassageModel[];
 }
 
 @ObjectType('SearchResult')
 export class SearchResultModel {
   @Field(() => [SearchHitModel]) hits!: SearchHitModel[];
+  @Field(() => [SearchGroupModel], { nullable: true, description: 'With `groupByDocument: true`' })
+  groups?: SearchGroupModel[];
   @Field(() => Int) tookMs!: number;
 }

@@ -1,26 +1,37 @@
 import type { Request } from 'express';
 import { describe, expect, it } from 'vitest';
 import type { Catalog } from '@trove/catalog';
-import { SearchMode } from '@trove/domain';
+import type { ApiConfig } from '@trove/config';
+import { type SearchHit, SearchMode } from '@trove/domain';
 import type { HybridSearch, SearchCallOptions, SearchRequest } from '@trove/search';
 import type { CitationLinks } from '../core/citation-links';
 import { FusionMethod, ScoreNormalization, type SearchInput } from './search.model';
 import { SearchResolver } from './search.resolver';
 
-function resolver() {
+function resolver(answer: SearchHit[] = []) {
   const calls: [SearchRequest, SearchCallOptions][] = [];
   const hybrid = {
     search: (request: SearchRequest, options: SearchCallOptions) => {
       calls.push([request, options]);
-      return Promise.resolve([]);
+      return Promise.resolve(answer);
     },
   } as unknown as HybridSearch;
   const catalog = { requireProject: () => Promise.resolve() } as unknown as Catalog;
-  const links = { render: () => undefined } as unknown as CitationLinks;
-  return { resolver: new SearchResolver(hybrid, catalog, links), calls };
+  const links = {
+    render: (citation?: { page?: number }) => citation && `link#${citation.page}`,
+  } as unknown as CitationLinks;
+  const config = { search: { maxFilterDocuments: 10 } } as ApiConfig;
+  return { resolver: new SearchResolver(hybrid, catalog, links, config), calls };
 }
 
-const input: SearchInput = { projectId: 'p1', query: 'rollback', limit: 5, mode: SearchMode.HYBRID };
+const input: SearchInput = {
+  projectId: 'p1',
+  query: 'rollback',
+  limit: 5,
+  mode: SearchMode.HYBRID,
+  groupByDocument: false,
+  expand: 0,
+};
 
 describe('SearchResolver fusion', () => {
   it('passes SearchInput.fusion to HybridSearch as a per-request override, in its terms', async () => {
@@ -37,12 +48,63 @@ describe('SearchResolver fusion', () => {
       { method: 'convex', k: undefined, vectorWeight: 0.3, normalization: 'zscore' },
       { method: 'rrf', k: 20, vectorWeight: undefined, normalization: undefined },
     ]);
-    expect(calls[0][0]).toEqual(input);
+    expect(calls[0][0]).toMatchObject({
+      projectId: 'p1',
+      query: 'rollback',
+      limit: 5,
+      mode: SearchMode.HYBRID,
+    });
   });
 
   it('leaves the configured fusion alone when the input names none', async () => {
     const { resolver: search, calls } = resolver();
     await search.search(input, {} as Request);
     expect(calls[0][1].fusion).toBeUndefined();
+  });
+});
+
+const hit = (chunkId: string, documentId: string, position: number, score: number): SearchHit => ({
+  chunkId,
+  documentId,
+  projectId: 'p1',
+  title: documentId,
+  headingPath: [],
+  text: `text ${chunkId}`,
+  position,
+  score,
+  citation: { kind: 'original', documentId, page: position + 1 },
+});
+
+describe('SearchResolver results (issue 11)', () => {
+  it('passes threshold, MMR, cap and expansion to HybridSearch, nulls as unset', async () => {
+    const { resolver: search, calls } = resolver();
+    await search.search(
+      { ...input, minScore: 0.02, mmr: true, mmrLambda: 0.5, maxPerDocument: 2, expand: 1 },
+      {} as Request,
+    );
+    await search.search({ ...input, mmr: null, mmrLambda: null } as unknown as SearchInput, {} as Request);
+    expect(calls[0][0].results).toEqual({
+      minScore: 0.02,
+      mmr: true,
+      mmrLambda: 0.5,
+      maxPerDocument: 2,
+      expand: 1,
+    });
+    expect(calls[1][0].results).toEqual({ expand: 0 });
+    expect(calls[1][0].filters).toBeUndefined();
+  });
+
+  it('groups hits by document only when asked, rendering links of hits, context and passages', async () => {
+    const hits = [hit('a2', 'A', 2, 0.9), hit('b0', 'B', 0, 0.8), hit('a3', 'A', 3, 0.7)];
+    hits[2].context = [{ ...hit('a4', 'A', 4, 0) }];
+    const plain = await resolver(hits).resolver.search(input, {} as Request);
+    expect(plain.groups).toBeUndefined();
+    expect(plain.hits[2].context?.[0].citationUrl).toBe('link#5');
+    const grouped = await resolver(hits).resolver.search({ ...input, groupByDocument: true }, {} as Request);
+    expect(grouped.groups?.map((g) => [g.documentId, g.passages.map((p) => p.chunkIds)])).toEqual([
+      ['A', [['a2', 'a3', 'a4']]],
+      ['B', [['b0']]],
+    ]);
+    expect(grouped.groups?.[0].passages[0].citationUrl).toBe('link#3');
   });
 });

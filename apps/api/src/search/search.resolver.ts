@@ -2,9 +2,13 @@ import { Inject } from '@nestjs/common';
 import { Args, Context, Query, Resolver } from '@nestjs/graphql';
 import type { Request } from 'express';
 import { Catalog } from '@trove/catalog';
-import { type FusionSettings, HybridSearch } from '@trove/search';
+import type { ApiConfig } from '@trove/config';
+import type { SearchChunk } from '@trove/domain';
+import { type FusionSettings, groupByDocument, HybridSearch } from '@trove/search';
 import { CitationLinks } from '../core/citation-links';
 import { clientAbortSignal } from '../core/client-abort';
+import { CONFIG } from '../core/tokens';
+import { resolveSearchFilters } from './search-filters';
 import { type FusionInput, SearchInput, SearchResultModel } from './search.model';
 
 @Resolver()
@@ -13,24 +17,62 @@ export class SearchResolver {
     @Inject(HybridSearch) private readonly hybrid: HybridSearch,
     @Inject(Catalog) private readonly catalog: Catalog,
     @Inject(CitationLinks) private readonly links: CitationLinks,
+    @Inject(CONFIG) private readonly config: Pick<ApiConfig, 'search'>,
   ) {}
 
   @Query(() => SearchResultModel)
   async search(@Args('input') input: SearchInput, @Context('req') req: Request): Promise<SearchResultModel> {
     const started = Date.now();
     await this.catalog.requireProject(input.projectId);
-    const { fusion, ...request } = input;
-    const hits = await this.hybrid.search(request, {
-      signal: clientAbortSignal(req),
-      fusion: fusion && fusionSettings(fusion),
-    });
+    const {
+      fusion,
+      filters,
+      minScore,
+      mmr,
+      mmrLambda,
+      maxPerDocument,
+      groupByDocument: group,
+      expand,
+      ...request
+    } = input;
+    const hits = await this.hybrid.search(
+      {
+        ...request,
+        filters: await resolveSearchFilters(
+          this.catalog,
+          input.projectId,
+          filters,
+          this.config.search.maxFilterDocuments,
+        ),
+        results: {
+          minScore: minScore ?? undefined,
+          mmr: mmr ?? undefined,
+          mmrLambda: mmrLambda ?? undefined,
+          maxPerDocument: maxPerDocument ?? undefined,
+          expand: expand ?? undefined,
+        },
+      },
+      { signal: clientAbortSignal(req), fusion: fusion && fusionSettings(fusion) },
+    );
+    const shown = hits.map((hit) => ({
+      ...this.linked(hit),
+      context: hit.context?.map((c) => this.linked(c)),
+    }));
     return {
-      hits: hits.map((hit) => ({
-        ...hit,
-        citationUrl: this.links.render(hit.citation, hit.citationUrl),
-        citation: hit.citation && { ...hit.citation, url: this.links.render(hit.citation) },
-      })),
+      hits: shown,
+      groups: group
+        ? groupByDocument(shown).map((g) => ({ ...g, passages: g.passages.map((p) => this.linked(p)) }))
+        : undefined,
       tookMs: Date.now() - started,
+    };
+  }
+
+  /** Renders a chunk's (or passage's) citation to links the client can open. */
+  private linked<T extends Pick<SearchChunk, 'citation' | 'citationUrl'>>(chunk: T): T {
+    return {
+      ...chunk,
+      citationUrl: this.links.render(chunk.citation, chunk.citationUrl),
+      citation: chunk.citation && { ...chunk.citation, url: this.links.render(chunk.citation) },
     };
   }
 }
