@@ -13,8 +13,7 @@ import { cpus, totalmem } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
-import { type Catalog } from '@trove/catalog';
-import { DocumentStatus, ingestWorkflowId, SearchMode, type TroveDocument } from '@trove/domain';
+import { DocumentStatus, ingestWorkflowId, SearchMode } from '@trove/domain';
 import { createEmbeddingProvider } from '@trove/embeddings';
 import {
   beirFileName,
@@ -28,16 +27,13 @@ import {
 } from '@trove/evaluation';
 import { createElasticsearchClient, HybridSearch } from '@trove/search';
 import { LocalBlobStore } from '@trove/storage';
-import { sharedDatasets } from '@trove/testing';
 import { ingestDocument } from '@trove/workflows';
 import { createWorker } from '../apps/worker/src/worker';
 import { writeBenchmarkSection } from './benchmarks-file';
+import { datasetDir, EVAL_NAME, evalProjectName, projectDocuments, SUBSET_SEED } from './eval-support';
 import { localWorkerConfig } from './local-worker-config';
 
 const ROOT = join(__dirname, '..');
-/** Index prefix, catalog schema and task queue of every eval project: persistent, apart from the app's data. */
-const EVAL_NAME = 'trove-eval';
-const SUBSET_SEED = 42;
 /** HybridSearch accepts at most 100 hits per search: Recall@100 is over the top 100 chunks. */
 const DEEP_LIMIT = 100;
 /** Ingest workflows running at once: enough to keep the worker's activity slots and the embedder busy. */
@@ -91,31 +87,7 @@ const positive = (raw: string | undefined, name: string) => {
   return n;
 };
 
-/**
- * A data set directory: the path as given when it exists, else a data set of that name in the
- * shared datasets (found as test/support/services.ts finds them, TROVE_DATASETS first), so
- * `--dataset ru_rumeddanet` and `--dataset ../shared/datasets/ru_rumeddanet` work from any worktree.
- */
-function datasetDir(arg: string): string {
-  const candidates = [resolve(arg), join(sharedDatasets(), arg), join(sharedDatasets(), basename(arg))];
-  const found = candidates.find((dir) => existsSync(join(dir, 'corpus.jsonl')));
-  if (!found) throw new Error(`no BEIR data set (corpus.jsonl) at ${[...new Set(candidates)].join(' or ')}`);
-  return found;
-}
-
 const contentHash = (data: Buffer) => createHash('sha256').update(data).digest('hex');
-
-/** Every document of a project, by file name. */
-async function projectDocuments(catalog: Catalog, projectId: string): Promise<Map<string, TroveDocument>> {
-  const byName = new Map<string, TroveDocument>();
-  let after: string | undefined;
-  for (;;) {
-    const page = await catalog.pageDocuments(projectId, {}, { first: 500, after });
-    for (const doc of page.items) byName.set(doc.fileName, doc);
-    if (!page.hasNextPage) return byName;
-    after = page.endCursor;
-  }
-}
 
 async function main() {
   const dir = datasetDir(args.dataset!);
@@ -126,10 +98,7 @@ async function main() {
   const queries = loaded.queries.slice(0, positive(args.queries, 'queries') ?? loaded.queries.length);
   const docLimit = positive(args.docs, 'docs');
   const corpus = docLimit ? corpusSubset(loaded.corpus, queries, docLimit, SUBSET_SEED) : loaded.corpus;
-  // The subset depends on the queries whose judged documents it must hold, so both name it.
-  const projectName = docLimit
-    ? `eval ${dataset} ${split} q${queries.length} d${docLimit} seed${SUBSET_SEED}`
-    : `eval ${dataset}`;
+  const projectName = evalProjectName(dataset, split, queries.length, docLimit);
   console.log(
     `[eval] ${dataset}: ${corpus.length} of ${loaded.corpus.length} documents, ${queries.length} ${split} queries, project "${projectName}"`,
   );

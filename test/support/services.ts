@@ -6,6 +6,7 @@ import { Client } from '@elastic/elasticsearch';
 import pg from 'pg';
 import {
   graphqlLimitsSchema,
+  rerankSchema,
   searchSchema,
   type ApiConfig,
   type WorkerConfig,
@@ -101,6 +102,7 @@ export function apiConfig(name: string, worker: WorkerConfig, port: number): Api
     folders: worker.folders,
     web: worker.web,
     search: searchSchema.parse({}),
+    rerank: rerankSchema.parse({}),
     webhooks: webhooksSchema.parse({}),
   };
 }

@@ -11,6 +11,7 @@ import { SegmenterTokenCounter } from '@trove/chunking';
 import type { ApiConfig } from '@trove/config';
 import type { EmbeddingProvider } from '@trove/domain';
 import { createEmbeddingProvider } from '@trove/embeddings';
+import { createReranker } from '@trove/reranking';
 import { ChunkIndex, createElasticsearchClient, HybridSearch } from '@trove/search';
 import { LocalBlobStore } from '@trove/storage';
 import { ApiKeyGuard } from './core/api-key.guard';
@@ -116,6 +117,8 @@ export class AppModule {
             new HybridSearch(es, prefix, embedder, {
               ...config.search,
               countTokens: (text) => tokenCounter.count(text),
+              reranker: createReranker(config.rerank),
+              rerankCandidates: config.rerank.candidates,
             }),
           inject: [ELASTICSEARCH, EMBEDDER],
         },

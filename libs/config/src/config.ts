@@ -188,6 +188,27 @@ export const searchSchema = z.object({
   convexNormalization: z.enum(['minmax', 'zscore']).default('minmax'),
 });
 
+// Reranking (issue 11): the fused top candidates reordered by a Reranker (libs/reranking).
+export const rerankSchema = z.object({
+  /**
+   * `none`, `learned` (local model over features search already has; no model server), `http`
+   * (a `/rerank` endpoint: Cohere, Jina, TEI, llama.cpp `--reranking`) or `llm` (the configured LLM, listwise).
+   */
+  provider: z.enum(['none', 'learned', 'http', 'llm']).default('none'),
+  /** How many of the fused hits are reranked; model rerankers on a CPU want ~20. */
+  candidates: z.coerce.number().int().min(1).max(100).default(30),
+  /** `http`: base URL of the rerank server (`{url}/rerank` is called). */
+  url: z.string().url().optional(),
+  /** `http`: Bearer key, sent only when set. */
+  apiKey: secret.optional(),
+  /** `http`: the model name sent with each request (some servers need it). */
+  model: z.string().optional(),
+  /** `http` and `llm`: a rerank slower than this falls back to the fused order. */
+  timeoutMs: positiveInt.default(10_000),
+  /** `http` and `llm`: each passage is cut to this many characters (model rerankers are slow). */
+  maxChars: positiveInt.default(1_000),
+});
+
 // --- Notion webhooks (replay protection, verification window, event batching) -----------------
 export const webhooksSchema = z.object({
   /** Signed deliveries whose event `timestamp` is older than this are refused (replay window). */
@@ -216,6 +237,7 @@ export const apiConfigSchema = z.object({
   secrets: secretsSchema,
   folders: foldersSchema,
   search: searchSchema,
+  rerank: rerankSchema,
   web: webSchema,
 });
 
@@ -251,6 +273,7 @@ export type StorageConfig = z.infer<typeof storageSchema>;
 export type ChunkingConfig = z.infer<typeof chunkingSchema>;
 export type NotionConfig = z.infer<typeof notionSchema>;
 export type SearchConfig = z.infer<typeof searchSchema>;
+export type RerankConfig = z.infer<typeof rerankSchema>;
 export type WebhooksConfig = z.infer<typeof webhooksSchema>;
 export type WebConfig = z.infer<typeof webSchema>;
 
@@ -349,6 +372,16 @@ function fromEnv(env: Env) {
       rrfK: v('TROVE_SEARCH_RRF_K'),
       convexVectorWeight: v('TROVE_SEARCH_CONVEX_VECTOR_WEIGHT'),
       convexNormalization: v('TROVE_SEARCH_CONVEX_NORMALIZATION'),
+    },
+    // Reranking (issue 11)
+    rerank: {
+      provider: v('TROVE_RERANK_PROVIDER'),
+      candidates: v('TROVE_RERANK_CANDIDATES'),
+      url: v('TROVE_RERANK_URL'),
+      apiKey: v('TROVE_RERANK_API_KEY'),
+      model: v('TROVE_RERANK_MODEL'),
+      timeoutMs: v('TROVE_RERANK_TIMEOUT_MS'),
+      maxChars: v('TROVE_RERANK_MAX_CHARS'),
     },
   };
 }

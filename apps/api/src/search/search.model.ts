@@ -43,12 +43,43 @@ export class SearchInput {
   @Field(() => SearchMode, { defaultValue: SearchMode.HYBRID }) mode!: SearchMode;
   @Field(() => FusionInput, { nullable: true, description: 'Overrides the configured fusion' })
   fusion?: FusionInput;
+  @Field({
+    nullable: true,
+    description: 'Rerank the fused top candidates (true) or not (false); unset: as configured (TROVE_RERANK_PROVIDER)',
+  })
+  rerank?: boolean;
+  @Field(() => Int, { nullable: true, description: 'How many fused hits are reranked, 1 to 100' })
+  rerankCandidates?: number;
+  @Field({ nullable: true, defaultValue: false, description: "Return each hit's explain (legs, fusion, rerank)" })
+  explain?: boolean;
 }
 
 @ObjectType('LegRank', { description: "A hit's place in one retrieval leg before fusion" })
 export class LegRankModel {
   @Field(() => Int) rank!: number;
   @Field(() => Float) score!: number;
+}
+
+@ObjectType('FeatureContribution', { description: "A learned reranker feature's signed share of the score" })
+export class FeatureContributionModel {
+  @Field() name!: string;
+  @Field(() => Float) contribution!: number;
+}
+
+@ObjectType('HitExplain', { description: 'Why a hit ranks where it does: each leg, fusion and the reranker' })
+export class HitExplainModel {
+  @Field(() => LegRankModel, { nullable: true, description: 'BM25 leg (null: not retrieved by it)' })
+  bm25?: LegRankModel;
+  @Field(() => LegRankModel, { nullable: true, description: 'kNN leg (null: not retrieved by it)' })
+  knn?: LegRankModel;
+  @Field(() => Float) fusedScore!: number;
+  @Field(() => Float, { nullable: true, description: 'Null when the hit was not reranked' })
+  rerankScore?: number;
+  @Field(() => [FeatureContributionModel], {
+    nullable: true,
+    description: 'Learned reranker: the features that moved the score most',
+  })
+  topFeatures?: FeatureContributionModel[];
 }
 
 @ObjectType('SearchHit')
@@ -78,10 +109,25 @@ export class SearchHitModel {
   @Field({ nullable: true, description: 'EPUB: chapter' }) chapter?: string;
   @Field(() => LegRankModel, { nullable: true, description: 'BM25 leg' }) bm25?: LegRankModel;
   @Field(() => LegRankModel, { nullable: true, description: 'kNN (vector) leg' }) knn?: LegRankModel;
+  @Field(() => Float, { nullable: true, description: "The reranker's score (null when not reranked)" })
+  rerankScore?: number;
+  @Field(() => HitExplainModel, { nullable: true, description: 'Only when the search asked for explain' })
+  explain?: HitExplainModel;
+}
+
+@ObjectType('SearchTimings', { description: 'Server-side time per stage, ms' })
+export class SearchTimingsModel {
+  @Field(() => Float, { description: 'Both legs (query embedding included) and fusion' }) retrievalMs!: number;
+  @Field(() => Float, { nullable: true, description: 'The reranker, when one ran' }) rerankMs?: number;
 }
 
 @ObjectType('SearchResult')
 export class SearchResultModel {
   @Field(() => [SearchHitModel]) hits!: SearchHitModel[];
   @Field(() => Int) tookMs!: number;
+  @Field({ description: "True when the hits are in the reranker's order" }) reranked!: boolean;
+  @Field({ nullable: true, description: 'The reranker asked for, e.g. learned:v1' }) reranker?: string;
+  @Field(() => [String], { description: 'Degradations that did not fail the search (a failed reranker)' })
+  warnings!: string[];
+  @Field(() => SearchTimingsModel) timings!: SearchTimingsModel;
 }

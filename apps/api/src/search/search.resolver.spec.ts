@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { describe, expect, it } from 'vitest';
 import type { Catalog } from '@trove/catalog';
 import { SearchMode } from '@trove/domain';
-import type { HybridSearch, SearchCallOptions, SearchRequest } from '@trove/search';
+import type { HybridSearch, SearchCallOptions, SearchOutcome, SearchRequest } from '@trove/search';
 import type { CitationLinks } from '../core/citation-links';
 import { FusionMethod, ScoreNormalization, type SearchInput } from './search.model';
 import { SearchResolver } from './search.resolver';
@@ -10,9 +10,13 @@ import { SearchResolver } from './search.resolver';
 function resolver() {
   const calls: [SearchRequest, SearchCallOptions][] = [];
   const hybrid = {
-    search: (request: SearchRequest, options: SearchCallOptions) => {
+    searchWithReport: (request: SearchRequest, options: SearchCallOptions): Promise<SearchOutcome> => {
       calls.push([request, options]);
-      return Promise.resolve([]);
+      return Promise.resolve({
+        hits: [],
+        rerank: { reranker: 'learned:v1', reranked: false, warning: 'reranker learned:v1 failed' },
+        timings: { retrievalMs: 3 },
+      });
     },
   } as unknown as HybridSearch;
   const catalog = { requireProject: () => Promise.resolve() } as unknown as Catalog;
@@ -44,5 +48,23 @@ describe('SearchResolver fusion', () => {
     const { resolver: search, calls } = resolver();
     await search.search(input, {} as Request);
     expect(calls[0][1].fusion).toBeUndefined();
+  });
+});
+
+describe('SearchResolver reranking', () => {
+  it('passes rerank, rerankCandidates and explain through and reports a failed rerank as a warning', async () => {
+    const { resolver: search, calls } = resolver();
+    const result = await search.search(
+      { ...input, rerank: true, rerankCandidates: 12, explain: true },
+      {} as Request,
+    );
+    expect(calls[0][0]).toEqual(input);
+    expect(calls[0][1]).toMatchObject({ rerank: true, rerankCandidates: 12, explain: true });
+    expect(result).toMatchObject({
+      reranked: false,
+      reranker: 'learned:v1',
+      warnings: ['reranker learned:v1 failed'],
+      timings: { retrievalMs: 3 },
+    });
   });
 });

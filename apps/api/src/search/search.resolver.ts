@@ -1,4 +1,4 @@
-import { Inject } from '@nestjs/common';
+import { Inject, Logger } from '@nestjs/common';
 import { Args, Context, Query, Resolver } from '@nestjs/graphql';
 import type { Request } from 'express';
 import { Catalog } from '@trove/catalog';
@@ -9,6 +9,8 @@ import { type FusionInput, SearchInput, SearchResultModel } from './search.model
 
 @Resolver()
 export class SearchResolver {
+  private readonly logger = new Logger(SearchResolver.name);
+
   constructor(
     @Inject(HybridSearch) private readonly hybrid: HybridSearch,
     @Inject(Catalog) private readonly catalog: Catalog,
@@ -19,11 +21,16 @@ export class SearchResolver {
   async search(@Args('input') input: SearchInput, @Context('req') req: Request): Promise<SearchResultModel> {
     const started = Date.now();
     await this.catalog.requireProject(input.projectId);
-    const { fusion, ...request } = input;
-    const hits = await this.hybrid.search(request, {
+    const { fusion, rerank, rerankCandidates, explain, ...request } = input;
+    const outcome = await this.hybrid.searchWithReport(request, {
       signal: clientAbortSignal(req),
       fusion: fusion && fusionSettings(fusion),
+      rerank: rerank ?? undefined,
+      rerankCandidates: rerankCandidates ?? undefined,
+      explain: explain ?? false,
     });
+    const { hits } = outcome;
+    if (outcome.rerank.warning) this.logger.warn(outcome.rerank.warning);
     return {
       hits: hits.map((hit) => ({
         ...hit,
@@ -31,6 +38,10 @@ export class SearchResolver {
         citation: hit.citation && { ...hit.citation, url: this.links.render(hit.citation) },
       })),
       tookMs: Date.now() - started,
+      reranked: outcome.rerank.reranked,
+      reranker: outcome.rerank.reranker,
+      warnings: outcome.rerank.warning ? [outcome.rerank.warning] : [],
+      timings: outcome.timings,
     };
   }
 }
