@@ -32,7 +32,14 @@ import { LocalBlobStore } from '@trove/storage';
 import { ingestDocument } from '@trove/workflows';
 import { createWorker } from '../apps/worker/src/worker';
 import { writeBenchmarkSection } from './benchmarks-file';
-import { datasetDir, EVAL_NAME, evalProjectName, projectDocuments, SUBSET_SEED } from './eval-support';
+import {
+  datasetDir,
+  EVAL_NAME,
+  evalProjectName,
+  memoizedQueries,
+  projectDocuments,
+  SUBSET_SEED,
+} from './eval-support';
 import { localWorkerConfig } from './local-worker-config';
 
 const ROOT = join(__dirname, '..');
@@ -52,6 +59,11 @@ const { values: args } = parseArgs({
     rerankers: { type: 'string', default: 'none' },
     /** Fused hits each reranker sees (TROVE_RERANK_CANDIDATES' default when unset). */
     'rerank-candidates': { type: 'string' },
+    /**
+     * Embed each query once, before the timed runs, and reuse the vector in every configuration:
+     * latency then excludes query embedding (for a shared, busy embedder), the rankings are unchanged.
+     */
+    'reuse-query-embeddings': { type: 'boolean', default: false },
     out: { type: 'string' },
   },
 });
@@ -127,7 +139,8 @@ async function main() {
   const split = args.split!;
   const modes = parseModes(args.modes!);
   const rerankers = parseRerankers(args.rerankers!);
-  const rerankCandidates = positive(args['rerank-candidates'], 'rerank-candidates') ?? rerankSchema.parse({}).candidates;
+  const rerankCandidates =
+    positive(args['rerank-candidates'], 'rerank-candidates') ?? rerankSchema.parse({}).candidates;
   const loaded = loadBeirDataset(dir, split);
   const queries = loaded.queries.slice(0, positive(args.queries, 'queries') ?? loaded.queries.length);
   const docLimit = positive(args.docs, 'docs');
@@ -247,17 +260,26 @@ async function main() {
     const corpusIdOf = new Map([...documents.values()].map((d) => [d.id, d.fileName.replace(/\.md$/, '')]));
 
     // The search the API runs (default candidates, num_candidates and RRF k), embedder in-process.
-    const embedder = createEmbeddingProvider(config.embedding);
+    const embedder = args['reuse-query-embeddings']
+      ? await memoizedQueries(
+          createEmbeddingProvider(config.embedding),
+          queries.map((q) => q.text),
+        )
+      : createEmbeddingProvider(config.embedding);
     const searches = rerankers.map(({ name, reranker }) => ({
       name: reranker?.id ?? name,
-      search: new HybridSearch(es, config.elasticsearch.indexPrefix, embedder, { reranker, rerankCandidates }),
+      search: new HybridSearch(es, config.elasticsearch.indexPrefix, embedder, {
+        reranker,
+        rerankCandidates,
+      }),
     }));
     const ranking = async (search: HybridSearch, query: string, mode: SearchMode, limit: number) => {
       const outcome = await search.searchWithReport({ projectId: project.id, query, limit, mode });
       return { documents: outcome.hits.map((h) => corpusIdOf.get(h.documentId)!), rerank: outcome.rerank };
     };
     // Warm-up: the first searches pay for connections and caches.
-    for (const { search } of searches) for (const mode of modes) await ranking(search, queries[0].text, mode, 10);
+    for (const { search } of searches)
+      for (const mode of modes) await ranking(search, queries[0].text, mode, 10);
 
     const results: ModeResult[] = [];
     for (const { name, search } of searches) {
@@ -325,7 +347,8 @@ async function main() {
       (args.queries ? ` --queries ${queries.length}` : '') +
       ` --modes ${modes.join(',')}` +
       (args.rerankers !== 'none' ? ` --rerankers ${rerankers.map((r) => r.name).join(',')}` : '') +
-      (args['rerank-candidates'] ? ` --rerank-candidates ${rerankCandidates}` : '');
+      (args['rerank-candidates'] ? ` --rerank-candidates ${rerankCandidates}` : '') +
+      (args['reuse-query-embeddings'] ? ' --reuse-query-embeddings' : '');
     const report = {
       date,
       machine: { cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30) },
@@ -377,7 +400,11 @@ function section(
     corpus: { documents: number; fullCorpus: number; chunks: number; seed: number };
     queries: number;
     ingest: IngestFigures | null;
-    configuration: { embedding: string; chunking: { targetTokens: number; overlapTokens: number } };
+    configuration: {
+      embedding: string;
+      chunking: { targetTokens: number; overlapTokens: number };
+      rerankCandidates: number;
+    };
   },
   results: ModeResult[],
 ): string {
@@ -399,8 +426,8 @@ function section(
 \`${report.command}\` on ${report.date.slice(0, 10)}, ${report.machine.cores} cores, ${report.machine.memoryGiB} GiB.
 Data set ${report.dataset}, split \`${report.split}\`: ${report.queries} queries, ${subset}; ${corpus.chunks} chunks
 (${report.configuration.embedding}, ${report.configuration.chunking.targetTokens}-token chunks with ${report.configuration.chunking.overlapTokens} overlap).
-Search: HybridSearch as the API runs it (per-leg candidates 50, RRF k 60); hits are chunks, each document
-counts at its best rank. Latency is client-side around a top-10 search, query embedding included;
+Search: HybridSearch as the API runs it (per-leg candidates 50, RRF k 60, ${report.configuration.rerankCandidates} fused hits reranked when a reranker runs); hits are chunks, each document
+counts at its best rank. Latency is client-side around a top-10 search (rerank included), ${report.command.includes('--reuse-query-embeddings') ? 'query embedding excluded (--reuse-query-embeddings)' : 'query embedding included'};
 Recall@100 comes from a second top-100 search. ${ingestLine}
 Every eval project shares the index \`${EVAL_NAME}-chunks\` and BM25 statistics are index-wide, so the figures
 reproduce when the index holds the same eval projects (list them with the catalog schema \`${EVAL_NAME.replace(/-/g, '_')}\`).

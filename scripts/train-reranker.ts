@@ -23,7 +23,7 @@ import {
   trainPairwiseLogistic,
 } from '@trove/reranking';
 import { createElasticsearchClient, HybridSearch } from '@trove/search';
-import { datasetDir, EVAL_NAME, evalProjectName, projectDocuments } from './eval-support';
+import { datasetDir, EVAL_NAME, evalProjectName, memoizedQueries, projectDocuments } from './eval-support';
 import { localWorkerConfig } from './local-worker-config';
 
 const ROOT = join(__dirname, '..');
@@ -68,17 +68,27 @@ async function collect(dataset: string, docs: number, queryCount: number, candid
   const catalog = Catalog.open(config.database);
   const es = createElasticsearchClient(config.elasticsearch.url);
   try {
-    const project = (await catalog.listProjects()).find((p) => p.name === projectName && p.status === 'ACTIVE');
+    const project = (await catalog.listProjects()).find(
+      (p) => p.name === projectName && p.status === 'ACTIVE',
+    );
     if (!project) {
       throw new Error(
         `no eval project "${projectName}": run npm run eval -- --dataset ${name} --split train --docs ${docs} --queries ${queries.length} first`,
       );
     }
     const corpusIdOf = new Map(
-      [...(await projectDocuments(catalog, project.id)).values()].map((d) => [d.id, d.fileName.replace(/\.md$/, '')]),
+      [...(await projectDocuments(catalog, project.id)).values()].map((d) => [
+        d.id,
+        d.fileName.replace(/\.md$/, ''),
+      ]),
     );
     const recorder = new RecordingReranker();
-    const search = new HybridSearch(es, config.elasticsearch.indexPrefix, createEmbeddingProvider(config.embedding), {
+    // Queries embedded in batches up front: one call per query waits behind the ingest's batches.
+    const embedder = await memoizedQueries(
+      createEmbeddingProvider(config.embedding),
+      queries.map((q) => q.text),
+    );
+    const search = new HybridSearch(es, config.elasticsearch.indexPrefix, embedder, {
       reranker: recorder,
       rerankCandidates: candidates,
     });
@@ -132,7 +142,9 @@ async function main() {
   const byDataset = new Map<string, QueryGroup[]>();
   for (const dataset of datasets) byDataset.set(dataset, await collect(dataset, docs, queries, candidates));
   // Queries whose candidates are all relevant or all not teach nothing pairwise.
-  const useful = [...byDataset.values()].flat().filter((g) => g.labels.some((l) => l > 0) && g.labels.some((l) => l === 0));
+  const useful = [...byDataset.values()]
+    .flat()
+    .filter((g) => g.labels.some((l) => l > 0) && g.labels.some((l) => l === 0));
   const fit = trainPairwiseLogistic(useful);
   const model: LinearModel = {
     version: args.version!,
