@@ -10,9 +10,9 @@ describe('createReranker', () => {
   it('builds the configured provider', () => {
     expect(createReranker(rerankSchema.parse({ provider: 'none' }))).toBeUndefined();
     expect(createReranker(rerankSchema.parse({ provider: 'learned' }))).toBeInstanceOf(LearnedReranker);
-    expect(createReranker(rerankSchema.parse({ provider: 'http', url: 'http://127.0.0.1:8080' }))).toBeInstanceOf(
-      HttpReranker,
-    );
+    expect(
+      createReranker(rerankSchema.parse({ provider: 'http', url: 'http://127.0.0.1:8080' })),
+    ).toBeInstanceOf(HttpReranker);
     const llm = { modelId: 'fake' } as LlmProvider;
     expect(createReranker(rerankSchema.parse({ provider: 'llm' }), llm)).toBeInstanceOf(LlmReranker);
   });

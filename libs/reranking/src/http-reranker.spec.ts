@@ -31,12 +31,16 @@ beforeAll(async () => {
       }
       const words = body.query.toLowerCase().split(/\s+/);
       let results: { index: number; relevance_score: number | string }[] = body.documents
-        .map((doc, index) => ({ index, relevance_score: words.filter((w) => doc.toLowerCase().includes(w)).length }))
+        .map((doc, index) => ({
+          index,
+          relevance_score: words.filter((w) => doc.toLowerCase().includes(w)).length,
+        }))
         .sort((a, b) => b.relevance_score - a.relevance_score)
         .slice(0, body.top_n);
       if (behaviour === 'unknown-index') results = [{ index: body.documents.length, relevance_score: 1 }];
       if (behaviour === 'nan') results = [{ index: 0, relevance_score: 'NaN' }];
-      const send = () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ results }));
+      const send = () =>
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ results }));
       if (behaviour === 'slow') setTimeout(send, 500);
       else send();
     });
@@ -52,13 +56,28 @@ beforeEach(() => {
   received.length = 0;
 });
 
-const candidates: RerankCandidate[] = ['the sky is blue', 'vitamin d and bone health in the elderly', 'vitamin c'].map(
-  (text, i) => ({ id: `c${i}`, text, title: `T${i}`, headingPath: i === 1 ? ['Bones'] : [], position: 0, fusedScore: 1 }),
-);
+const candidates: RerankCandidate[] = [
+  'the sky is blue',
+  'vitamin d and bone health in the elderly',
+  'vitamin c',
+].map((text, i) => ({
+  id: `c${i}`,
+  text,
+  title: `T${i}`,
+  headingPath: i === 1 ? ['Bones'] : [],
+  position: 0,
+  fusedScore: 1,
+}));
 
 describe('HttpReranker', () => {
   it('posts {model, query, documents, top_n} to {baseUrl}/rerank and returns the scores best first', async () => {
-    const reranker = new HttpReranker({ baseUrl, model: 'bge-reranker', apiKey: 'sk-secret-key', timeoutMs: 2_000, maxChars: 1_000 });
+    const reranker = new HttpReranker({
+      baseUrl,
+      model: 'bge-reranker',
+      apiKey: 'sk-secret-key',
+      timeoutMs: 2_000,
+      maxChars: 1_000,
+    });
     const results = await reranker.rerank('vitamin d bone', candidates);
     expect(results).toEqual([
       { index: 1, score: 3 },
@@ -68,7 +87,11 @@ describe('HttpReranker', () => {
     expect(received[0].body).toEqual({
       model: 'bge-reranker',
       query: 'vitamin d bone',
-      documents: ['T0\nthe sky is blue', 'T1 › Bones\nvitamin d and bone health in the elderly', 'T2\nvitamin c'],
+      documents: [
+        'T0\nthe sky is blue',
+        'T1 › Bones\nvitamin d and bone health in the elderly',
+        'T2\nvitamin c',
+      ],
       top_n: 3,
     });
     expect(received[0].headers.authorization).toBe('Bearer sk-secret-key');
@@ -92,12 +115,17 @@ describe('HttpReranker', () => {
     behaviour = mode;
     const reranker = new HttpReranker({ baseUrl, apiKey: 'sk-secret-key', timeoutMs: 100, maxChars: 1_000 });
     const error = (await reranker.rerank('vitamin', candidates).catch((e: unknown) => e)) as Error;
-    expect(error).toMatchObject({ code: TroveErrorCode.RerankFailed, message: expect.stringMatching(message) });
+    expect(error).toMatchObject({
+      code: TroveErrorCode.RerankFailed,
+      message: expect.stringMatching(message),
+    });
     expect(error.message).not.toContain('sk-secret-key');
   });
 
   it('fails with RERANK_FAILED when the server cannot be reached', async () => {
     const reranker = new HttpReranker({ baseUrl: 'http://127.0.0.1:9', timeoutMs: 1_000, maxChars: 100 });
-    await expect(reranker.rerank('q', candidates)).rejects.toMatchObject({ code: TroveErrorCode.RerankFailed });
+    await expect(reranker.rerank('q', candidates)).rejects.toMatchObject({
+      code: TroveErrorCode.RerankFailed,
+    });
   });
 });

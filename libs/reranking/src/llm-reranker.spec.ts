@@ -76,7 +76,10 @@ describe('LlmReranker', () => {
     const llm = new ScriptedLlm([new Error('connection refused')]);
     await expect(
       new LlmReranker(llm, { timeoutMs: 1_000, maxChars: 50 }).rerank('q', candidates),
-    ).rejects.toMatchObject({ code: TroveErrorCode.RerankFailed, message: expect.stringContaining('connection refused') });
+    ).rejects.toMatchObject({
+      code: TroveErrorCode.RerankFailed,
+      message: expect.stringContaining('connection refused'),
+    });
   });
 });
 

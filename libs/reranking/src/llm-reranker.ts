@@ -52,7 +52,9 @@ export class LlmReranker implements Reranker {
       try {
         ({ text } = await this.llm.complete({ messages, json: true, temperature: 0, signal }));
       } catch (error) {
-        const why = timeout.aborted ? `did not answer within ${this.options.timeoutMs} ms` : (error as Error).message;
+        const why = timeout.aborted
+          ? `did not answer within ${this.options.timeoutMs} ms`
+          : (error as Error).message;
         throw new TroveError(TroveErrorCode.RerankFailed, `the LLM reranker ${this.id} failed: ${why}`, {
           cause: error,
         });

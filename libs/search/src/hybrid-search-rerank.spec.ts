@@ -38,7 +38,9 @@ const request = { projectId: 'p1', query: 'text', limit: 5, mode: SearchMode.KEY
 class ScriptedReranker implements Reranker {
   readonly id = 'scripted';
   given: RerankCandidate[][] = [];
-  constructor(private readonly answer: (candidates: RerankCandidate[]) => RerankResult[] | Promise<RerankResult[]>) {}
+  constructor(
+    private readonly answer: (candidates: RerankCandidate[]) => RerankResult[] | Promise<RerankResult[]>,
+  ) {}
   rerank(_query: string, candidates: RerankCandidate[]) {
     this.given.push(candidates);
     return Promise.resolve(this.answer(candidates));
@@ -94,7 +96,10 @@ describe('HybridSearch rerank stage', () => {
   });
 
   it.each([
-    ['fails with RERANK_FAILED', () => Promise.reject(new TroveError(TroveErrorCode.RerankFailed, 'server down'))],
+    [
+      'fails with RERANK_FAILED',
+      () => Promise.reject(new TroveError(TroveErrorCode.RerankFailed, 'server down')),
+    ],
     ['names an unknown index', () => [{ index: 7, score: 1 }]],
     ['returns a NaN score', () => [{ index: 0, score: Number.NaN }]],
   ])('keeps the fused order and reports it when the reranker %s', async (_, answer) => {
@@ -105,9 +110,9 @@ describe('HybridSearch rerank stage', () => {
     expect(outcome.hits.map((h) => h.chunkId)).toEqual(['c1', 'c2', 'c3', 'c4', 'c5']);
     expect(outcome.rerank.reranked).toBe(false);
     expect(outcome.rerank.warning).toMatch(/^reranker scripted failed, fused order kept: /);
-    expect(outcome.hits.every((h) => h.rerankScore === undefined && h.explain?.rerankScore === undefined)).toBe(
-      true,
-    );
+    expect(
+      outcome.hits.every((h) => h.rerankScore === undefined && h.explain?.rerankScore === undefined),
+    ).toBe(true);
   });
 
   it('turns the caller cancelling during the rerank into CANCELLED, not a fallback', async () => {
@@ -135,7 +140,10 @@ describe('HybridSearch rerank stage', () => {
     });
 
     const without = new HybridSearch(keywordIndex(), 't', embedder);
-    expect((await without.searchWithReport(request)).rerank).toEqual({ reranker: undefined, reranked: false });
+    expect((await without.searchWithReport(request)).rerank).toEqual({
+      reranker: undefined,
+      reranked: false,
+    });
     await expect(without.search(request, { rerank: true })).rejects.toMatchObject({
       code: TroveErrorCode.BadRequest,
       message: 'reranking was asked for but no reranker is configured (TROVE_RERANK_PROVIDER)',

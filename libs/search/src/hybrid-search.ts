@@ -198,7 +198,10 @@ export class HybridSearch {
     }
     const n = options.rerankCandidates ?? this.options.rerankCandidates;
     if (!Number.isInteger(n) || n < 1 || n > 100) {
-      throw new TroveError(TroveErrorCode.BadRequest, 'rerankCandidates must be an integer between 1 and 100');
+      throw new TroveError(
+        TroveErrorCode.BadRequest,
+        'rerankCandidates must be an integer between 1 and 100',
+      );
     }
     return n;
   }
@@ -218,7 +221,11 @@ export class HybridSearch {
     const reranker = this.options.reranker;
     const scores = new Map<string, RerankResult>();
     if (count === 0 || !reranker || fused.length === 0) {
-      return { ordered: fused, scores, report: { reranker: count ? reranker?.id : undefined, reranked: false } };
+      return {
+        ordered: fused,
+        scores,
+        report: { reranker: count ? reranker?.id : undefined, reranked: false },
+      };
     }
     const head = fused.slice(0, count);
     const candidates = head.map((result) => rerankCandidate(result, sources.get(result.id)!));
@@ -229,10 +236,16 @@ export class HybridSearch {
       const seen = new Set<number>();
       for (const r of results) {
         if (!Number.isInteger(r.index) || r.index < 0 || r.index >= head.length || seen.has(r.index)) {
-          throw new TroveError(TroveErrorCode.RerankFailed, `reranker ${reranker.id} returned index ${r.index}`);
+          throw new TroveError(
+            TroveErrorCode.RerankFailed,
+            `reranker ${reranker.id} returned index ${r.index}`,
+          );
         }
         if (!Number.isFinite(r.score)) {
-          throw new TroveError(TroveErrorCode.RerankFailed, `reranker ${reranker.id} returned score ${r.score}`);
+          throw new TroveError(
+            TroveErrorCode.RerankFailed,
+            `reranker ${reranker.id} returned score ${r.score}`,
+          );
         }
         seen.add(r.index);
         scores.set(head[r.index].id, r);
@@ -245,7 +258,9 @@ export class HybridSearch {
       return { ordered, scores, report: { reranker: reranker.id, reranked: true, ms } };
     } catch (error) {
       if (signal?.aborted) {
-        throw new TroveError(TroveErrorCode.Cancelled, 'the search was cancelled by its caller', { cause: error });
+        throw new TroveError(TroveErrorCode.Cancelled, 'the search was cancelled by its caller', {
+          cause: error,
+        });
       }
       scores.clear();
       const warning = `reranker ${reranker.id} failed, fused order kept: ${(error as Error).message}`;

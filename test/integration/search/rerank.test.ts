@@ -29,7 +29,12 @@ const documents = {
   incidents: doc('Incidents', 'During an incident, a bad release may need a rollback within minutes.'),
   coffee: doc('Coffee', 'The office coffee machine is cleaned every Friday afternoon.'),
 };
-const request = { projectId: 'p1', query: 'how do I roll back a bad release', limit: 4, mode: SearchMode.HYBRID };
+const request = {
+  projectId: 'p1',
+  query: 'how do I roll back a bad release',
+  limit: 4,
+  mode: SearchMode.HYBRID,
+};
 
 beforeAll(async () => {
   es = createElasticsearchClient(ES_URL);
@@ -74,7 +79,9 @@ describe('HybridSearch with a reranker over real Elasticsearch hits', () => {
     const fused = (await plain.search(request)).map((h) => h.chunkId);
     expect(fused).toHaveLength(4);
 
-    const reversing = new HybridSearch(es, prefix, embedder, { reranker: new LearnedReranker(reversingModel) });
+    const reversing = new HybridSearch(es, prefix, embedder, {
+      reranker: new LearnedReranker(reversingModel),
+    });
     const reversed = await reversing.searchWithReport(request, { explain: true });
     expect(reversed.rerank).toMatchObject({ reranker: 'learned:reverse', reranked: true });
     expect(reversed.hits.map((h) => h.chunkId)).toEqual([...fused].reverse());

@@ -45,12 +45,17 @@ export class SearchInput {
   fusion?: FusionInput;
   @Field({
     nullable: true,
-    description: 'Rerank the fused top candidates (true) or not (false); unset: as configured (TROVE_RERANK_PROVIDER)',
+    description:
+      'Rerank the fused top candidates (true) or not (false); unset: as configured (TROVE_RERANK_PROVIDER)',
   })
   rerank?: boolean;
   @Field(() => Int, { nullable: true, description: 'How many fused hits are reranked, 1 to 100' })
   rerankCandidates?: number;
-  @Field({ nullable: true, defaultValue: false, description: "Return each hit's explain (legs, fusion, rerank)" })
+  @Field({
+    nullable: true,
+    defaultValue: false,
+    description: "Return each hit's explain (legs, fusion, rerank)",
+  })
   explain?: boolean;
 }
 
@@ -117,7 +122,8 @@ export class SearchHitModel {
 
 @ObjectType('SearchTimings', { description: 'Server-side time per stage, ms' })
 export class SearchTimingsModel {
-  @Field(() => Float, { description: 'Both legs (query embedding included) and fusion' }) retrievalMs!: number;
+  @Field(() => Float, { description: 'Both legs (query embedding included) and fusion' })
+  retrievalMs!: number;
   @Field(() => Float, { nullable: true, description: 'The reranker, when one ran' }) rerankMs?: number;
 }
 

@@ -11,7 +11,12 @@ const column = (rows: number[][], name: (typeof FEATURE_NAMES)[number]) =>
 
 describe('learned reranker features', () => {
   it('stems words to their first letters and drops stop words, in any script', () => {
-    expect(terms('The Vaccines of children, и прививки детям')).toEqual(['vaccin', 'childr', 'привив', 'детям']);
+    expect(terms('The Vaccines of children, и прививки детям')).toEqual([
+      'vaccin',
+      'childr',
+      'привив',
+      'детям',
+    ]);
   });
 
   it('normalises leg scores per query and marks a leg that missed the candidate', () => {
@@ -32,7 +37,9 @@ describe('learned reranker features', () => {
   it('measures query-term coverage, rarity-weighted coverage, phrase, proximity and title matches', () => {
     const rows = extractFeatures('vitamin deficiency in elderly patients', [
       candidate({ text: 'Vitamin deficiency is common in elderly patients.', title: 'Elderly care' }),
-      candidate({ text: 'Patients received vitamin supplements; the elderly were excluded from deficiency tests.' }),
+      candidate({
+        text: 'Patients received vitamin supplements; the elderly were excluded from deficiency tests.',
+      }),
       candidate({ text: 'Nothing relevant here.' }),
     ]);
     expect(column(rows, 'terms.coverage')).toEqual([1, 1, 0]);
@@ -55,7 +62,10 @@ describe('learned reranker features', () => {
   });
 
   it('reads chunk length and position', () => {
-    const rows = extractFeatures('x', [candidate({ position: 0, tokenCount: 99 }), candidate({ position: 3 })]);
+    const rows = extractFeatures('x', [
+      candidate({ position: 0, tokenCount: 99 }),
+      candidate({ position: 3 }),
+    ]);
     expect(column(rows, 'chunk.first')).toEqual([1, 0]);
     expect(column(rows, 'chunk.reciprocalPosition')).toEqual([1, 0.25]);
     expect(column(rows, 'chunk.logLength')).toEqual([Math.log(100), 0]);

@@ -18,8 +18,22 @@ function oneFeatureModel(name: (typeof FEATURE_NAMES)[number], weight = 1): Line
 }
 
 const candidates: RerankCandidate[] = [
-  { id: 'a', text: 'Unrelated text about weather.', title: 'A', headingPath: [], position: 0, fusedScore: 0.03 },
-  { id: 'b', text: 'Vitamin D deficiency in the elderly.', title: 'B', headingPath: [], position: 2, fusedScore: 0.02 },
+  {
+    id: 'a',
+    text: 'Unrelated text about weather.',
+    title: 'A',
+    headingPath: [],
+    position: 0,
+    fusedScore: 0.03,
+  },
+  {
+    id: 'b',
+    text: 'Vitamin D deficiency in the elderly.',
+    title: 'B',
+    headingPath: [],
+    position: 2,
+    fusedScore: 0.02,
+  },
   { id: 'c', text: 'Vitamin supplements.', title: 'C', headingPath: [], position: 1, fusedScore: 0.01 },
 ];
 
@@ -58,7 +72,9 @@ describe('LearnedReranker', () => {
     expect(() => parseLinearModel({ ...oneFeatureModel('chunk.first'), features: ['x'] })).toThrow(
       /was trained on features \[x\]/,
     );
-    expect(() => parseLinearModel({ ...oneFeatureModel('chunk.first'), weights: [1] })).toThrow(/must each have/);
+    expect(() => parseLinearModel({ ...oneFeatureModel('chunk.first'), weights: [1] })).toThrow(
+      /must each have/,
+    );
     expect(() => parseLinearModel(committed)).not.toThrow();
   });
 });
