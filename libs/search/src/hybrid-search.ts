@@ -67,7 +67,7 @@ export interface HybridSearchOptions {
   maxQueryTokens: number;
   /** Counts tokens as the embedding model would (e.g. chunking's SegmenterTokenCounter). */
   countTokens?: (text: string) => number;
-  /** Reorders the fused top candidates (issue 11); unset: no reranking unless a request brings none either. */
+  /** Reorders the fused top candidates (issue 11); unset: no reranking (a request asking for it is refused). */
   reranker?: Reranker;
   /** How many fused hits are reranked (TROVE_RERANK_CANDIDATES). */
   rerankCandidates: number;
