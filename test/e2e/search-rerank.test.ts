@@ -56,7 +56,11 @@ describe('search with the default (learned) reranker', () => {
     const { search } = await stack.query<Result>(SEARCH, {
       input: { projectId, query: 'how to roll back a release', explain: true },
     });
-    expect(search).toMatchObject({ reranked: true, reranker: 'learned:v1', warnings: [] });
+    expect(search).toMatchObject({
+      reranked: true,
+      reranker: expect.stringMatching(/^learned:/),
+      warnings: [],
+    });
     expect(search.timings.rerankMs).toBeGreaterThanOrEqual(0);
     expect(search.hits.length).toBeGreaterThan(0);
     const scores = search.hits.map((h) => h.rerankScore!);
