@@ -14,8 +14,7 @@ import { cpus, totalmem } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
-import { type Catalog } from '@trove/catalog';
-import { DocumentStatus, ingestWorkflowId, SearchMode, type TroveDocument } from '@trove/domain';
+import { DocumentStatus, ingestWorkflowId, type Reranker, SearchMode } from '@trove/domain';
 import { createEmbeddingProvider } from '@trove/embeddings';
 import {
   beirFileName,
@@ -27,19 +26,25 @@ import {
   type RetrievalScores,
   scoreRuns,
 } from '@trove/evaluation';
+import { rerankSchema } from '@trove/config';
+import { createReranker } from '@trove/reranking';
 import { createElasticsearchClient, HybridSearch } from '@trove/search';
 import { LocalBlobStore } from '@trove/storage';
-import { sharedDatasets } from '@trove/testing';
 import { ingestDocument } from '@trove/workflows';
 import { createWorker } from '../apps/worker/src/worker';
 import { writeBenchmarkSection } from './benchmarks-file';
 import { runAnswerEval } from './eval-answers';
+import {
+  datasetDir,
+  EVAL_NAME,
+  evalProjectName,
+  memoizedQueries,
+  projectDocuments,
+  SUBSET_SEED,
+} from './eval-support';
 import { localWorkerConfig } from './local-worker-config';
 
 const ROOT = join(__dirname, '..');
-/** Index prefix, catalog schema and task queue of every eval project: persistent, apart from the app's data. */
-const EVAL_NAME = 'trove-eval';
-const SUBSET_SEED = 42;
 /** HybridSearch accepts at most 100 hits per search: Recall@100 is over the top 100 chunks. */
 const DEEP_LIMIT = 100;
 /** Ingest workflows running at once: enough to keep the worker's activity slots and the embedder busy. */
@@ -52,6 +57,15 @@ const { values: args } = parseArgs({
     docs: { type: 'string' },
     queries: { type: 'string' },
     modes: { type: 'string', default: 'KEYWORD,VECTOR,HYBRID' },
+    /** Rerankers to compare (none, learned, http, llm); each runs over every mode. */
+    rerankers: { type: 'string', default: 'none' },
+    /** Fused hits each reranker sees (TROVE_RERANK_CANDIDATES' default when unset). */
+    'rerank-candidates': { type: 'string' },
+    /**
+     * Embed each query once, before the timed runs, and reuse the vector in every configuration:
+     * latency then excludes query embedding (for a shared, busy embedder), the rankings are unchanged.
+     */
+    'reuse-query-embeddings': { type: 'boolean', default: false },
     out: { type: 'string' },
     // Answer quality of `ask` instead of retrieval (scripts/eval-answers.ts).
     answers: { type: 'boolean', default: false },
@@ -74,8 +88,34 @@ interface IngestFigures {
 
 interface ModeResult extends RetrievalScores {
   mode: SearchMode;
+  /** 'none' or the reranker's id. */
+  reranker: string;
   p50Ms: number;
   p95Ms: number;
+  /** The rerank stage alone (features included), when a reranker ran. */
+  rerankP50Ms?: number;
+  rerankP95Ms?: number;
+  /** Searches whose rerank failed and fell back to the fused order. */
+  rerankFailures?: number;
+}
+
+/**
+ * The rerankers named on the command line, built as the API builds them (createReranker with the
+ * environment's TROVE_RERANK_* for http), `none` as undefined.
+ */
+function parseRerankers(list: string): { name: string; reranker?: Reranker }[] {
+  return list.split(',').map((raw) => {
+    const name = raw.trim();
+    const config = rerankSchema.parse({
+      provider: name,
+      url: process.env.TROVE_RERANK_URL,
+      apiKey: process.env.TROVE_RERANK_API_KEY,
+      model: process.env.TROVE_RERANK_MODEL,
+      timeoutMs: process.env.TROVE_RERANK_TIMEOUT_MS,
+      maxChars: process.env.TROVE_RERANK_MAX_CHARS,
+    });
+    return { name, reranker: createReranker(config) };
+  });
 }
 
 function parseModes(list: string): SearchMode[] {
@@ -95,45 +135,21 @@ const positive = (raw: string | undefined, name: string) => {
   return n;
 };
 
-/**
- * A data set directory: the path as given when it exists, else a data set of that name in the
- * shared datasets (found as test/support/services.ts finds them, TROVE_DATASETS first), so
- * `--dataset ru_rumeddanet` and `--dataset ../shared/datasets/ru_rumeddanet` work from any worktree.
- */
-function datasetDir(arg: string): string {
-  const candidates = [resolve(arg), join(sharedDatasets(), arg), join(sharedDatasets(), basename(arg))];
-  const found = candidates.find((dir) => existsSync(join(dir, 'corpus.jsonl')));
-  if (!found) throw new Error(`no BEIR data set (corpus.jsonl) at ${[...new Set(candidates)].join(' or ')}`);
-  return found;
-}
-
 const contentHash = (data: Buffer) => createHash('sha256').update(data).digest('hex');
-
-/** Every document of a project, by file name. */
-async function projectDocuments(catalog: Catalog, projectId: string): Promise<Map<string, TroveDocument>> {
-  const byName = new Map<string, TroveDocument>();
-  let after: string | undefined;
-  for (;;) {
-    const page = await catalog.pageDocuments(projectId, {}, { first: 500, after });
-    for (const doc of page.items) byName.set(doc.fileName, doc);
-    if (!page.hasNextPage) return byName;
-    after = page.endCursor;
-  }
-}
 
 async function main() {
   const dir = datasetDir(args.dataset!);
   const dataset = basename(dir);
   const split = args.split!;
   const modes = parseModes(args.modes!);
+  const rerankers = parseRerankers(args.rerankers!);
+  const rerankCandidates =
+    positive(args['rerank-candidates'], 'rerank-candidates') ?? rerankSchema.parse({}).candidates;
   const loaded = loadBeirDataset(dir, split);
   const queries = loaded.queries.slice(0, positive(args.queries, 'queries') ?? loaded.queries.length);
   const docLimit = positive(args.docs, 'docs');
   const corpus = docLimit ? corpusSubset(loaded.corpus, queries, docLimit, SUBSET_SEED) : loaded.corpus;
-  // The subset depends on the queries whose judged documents it must hold, so both name it.
-  const projectName = docLimit
-    ? `eval ${dataset} ${split} q${queries.length} d${docLimit} seed${SUBSET_SEED}`
-    : `eval ${dataset}`;
+  const projectName = evalProjectName(dataset, split, queries.length, docLimit);
   console.log(
     `[eval] ${dataset}: ${corpus.length} of ${loaded.corpus.length} documents, ${queries.length} ${split} queries, project "${projectName}"`,
   );
@@ -248,40 +264,66 @@ async function main() {
     const corpusIdOf = new Map([...documents.values()].map((d) => [d.id, d.fileName.replace(/\.md$/, '')]));
 
     // The search the API runs (default candidates, num_candidates and RRF k), embedder in-process.
-    const embedder = createEmbeddingProvider(config.embedding);
-    const search = new HybridSearch(es, config.elasticsearch.indexPrefix, embedder);
-    const ranking = async (query: string, mode: SearchMode, limit: number) => {
-      const hits = await search.search({ projectId: project.id, query, limit, mode });
-      return hits.map((h) => corpusIdOf.get(h.documentId)!);
+    const embedder = args['reuse-query-embeddings']
+      ? await memoizedQueries(
+          createEmbeddingProvider(config.embedding),
+          queries.map((q) => q.text),
+        )
+      : createEmbeddingProvider(config.embedding);
+    const searches = rerankers.map(({ name, reranker }) => ({
+      name: reranker?.id ?? name,
+      search: new HybridSearch(es, config.elasticsearch.indexPrefix, embedder, {
+        reranker,
+        rerankCandidates,
+      }),
+    }));
+    const ranking = async (search: HybridSearch, query: string, mode: SearchMode, limit: number) => {
+      const outcome = await search.searchWithReport({ projectId: project.id, query, limit, mode });
+      return { documents: outcome.hits.map((h) => corpusIdOf.get(h.documentId)!), rerank: outcome.rerank };
     };
     // Warm-up: the first searches pay for connections and caches.
-    for (const mode of modes) await ranking(queries[0].text, mode, 10);
+    for (const { search } of searches)
+      for (const mode of modes) await ranking(search, queries[0].text, mode, 10);
 
     const results: ModeResult[] = [];
-    for (const mode of modes) {
-      const latencies: number[] = [];
-      const runs: { top10: string[]; deep: string[]; judged: Map<string, number> }[] = [];
-      for (const query of queries) {
-        // Top 10 as the API serves it by default (timed); the deep list only for Recall@100.
-        const started = performance.now();
-        const top10 = await ranking(query.text, mode, 10);
-        latencies.push(performance.now() - started);
-        const deep = await ranking(query.text, mode, DEEP_LIMIT);
-        runs.push({ top10, deep, judged: query.relevant });
+    for (const { name, search } of searches) {
+      for (const mode of modes) {
+        const latencies: number[] = [];
+        const rerankLatencies: number[] = [];
+        let rerankFailures = 0;
+        const runs: { top10: string[]; deep: string[]; judged: Map<string, number> }[] = [];
+        for (const query of queries) {
+          // Top 10 as the API serves it by default (timed); the deep list only for Recall@100.
+          const started = performance.now();
+          const top10 = await ranking(search, query.text, mode, 10);
+          latencies.push(performance.now() - started);
+          if (top10.rerank.ms !== undefined) rerankLatencies.push(top10.rerank.ms);
+          if (top10.rerank.warning) rerankFailures += 1;
+          const deep = await ranking(search, query.text, mode, DEEP_LIMIT);
+          runs.push({ top10: top10.documents, deep: deep.documents, judged: query.relevant });
+        }
+        const shallow = scoreRuns(runs.map((r) => ({ ranking: r.top10, judged: r.judged })));
+        const deep = scoreRuns(runs.map((r) => ({ ranking: r.deep, judged: r.judged })));
+        const result: ModeResult = {
+          mode,
+          reranker: name,
+          ndcg10: round(shallow.ndcg10),
+          recall10: round(shallow.recall10),
+          recall100: round(deep.recall100),
+          mrr10: round(shallow.mrr10),
+          p50Ms: Math.round(percentile(latencies, 50)),
+          p95Ms: Math.round(percentile(latencies, 95)),
+          ...(rerankLatencies.length
+            ? {
+                rerankP50Ms: round(percentile(rerankLatencies, 50), 2),
+                rerankP95Ms: round(percentile(rerankLatencies, 95), 2),
+                rerankFailures,
+              }
+            : {}),
+        };
+        results.push(result);
+        console.log(`[eval] ${mode} + ${name}: ${JSON.stringify(result)}`);
       }
-      const shallow = scoreRuns(runs.map((r) => ({ ranking: r.top10, judged: r.judged })));
-      const deep = scoreRuns(runs.map((r) => ({ ranking: r.deep, judged: r.judged })));
-      const result: ModeResult = {
-        mode,
-        ndcg10: round(shallow.ndcg10),
-        recall10: round(shallow.recall10),
-        recall100: round(deep.recall100),
-        mrr10: round(shallow.mrr10),
-        p50Ms: Math.round(percentile(latencies, 50)),
-        p95Ms: Math.round(percentile(latencies, 95)),
-      };
-      results.push(result);
-      console.log(`[eval] ${mode}: ${JSON.stringify(result)}`);
     }
 
     const date = new Date().toISOString();
@@ -307,7 +349,10 @@ async function main() {
       `npm run eval -- --dataset ${dataset} --split ${split}` +
       (docLimit ? ` --docs ${docLimit}` : '') +
       (args.queries ? ` --queries ${queries.length}` : '') +
-      ` --modes ${modes.join(',')}`;
+      ` --modes ${modes.join(',')}` +
+      (args.rerankers !== 'none' ? ` --rerankers ${rerankers.map((r) => r.name).join(',')}` : '') +
+      (args['rerank-candidates'] ? ` --rerank-candidates ${rerankCandidates}` : '') +
+      (args['reuse-query-embeddings'] ? ' --reuse-query-embeddings' : '');
     const report = {
       date,
       machine: { cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30) },
@@ -327,6 +372,7 @@ async function main() {
         embedding: config.embedding.profile,
         chunking: config.chunking,
         search: 'HybridSearch defaults (per-leg candidates max(50, limit), num_candidates 200, RRF k 60)',
+        rerankCandidates,
         rankingUnit: 'chunks mapped to their document; a document counts at its best rank only',
       },
       results,
@@ -358,7 +404,11 @@ function section(
     corpus: { documents: number; fullCorpus: number; chunks: number; seed: number };
     queries: number;
     ingest: IngestFigures | null;
-    configuration: { embedding: string; chunking: { targetTokens: number; overlapTokens: number } };
+    configuration: {
+      embedding: string;
+      chunking: { targetTokens: number; overlapTokens: number };
+      rerankCandidates: number;
+    };
   },
   results: ModeResult[],
 ): string {
@@ -380,16 +430,16 @@ function section(
 \`${report.command}\` on ${report.date.slice(0, 10)}, ${report.machine.cores} cores, ${report.machine.memoryGiB} GiB.
 Data set ${report.dataset}, split \`${report.split}\`: ${report.queries} queries, ${subset}; ${corpus.chunks} chunks
 (${report.configuration.embedding}, ${report.configuration.chunking.targetTokens}-token chunks with ${report.configuration.chunking.overlapTokens} overlap).
-Search: HybridSearch as the API runs it (per-leg candidates 50, RRF k 60); hits are chunks, each document
-counts at its best rank. Latency is client-side around a top-10 search, query embedding included;
+Search: HybridSearch as the API runs it (per-leg candidates 50, RRF k 60, ${report.configuration.rerankCandidates} fused hits reranked when a reranker runs); hits are chunks, each document
+counts at its best rank. Latency is client-side around a top-10 search (rerank included), ${report.command.includes('--reuse-query-embeddings') ? 'query embedding excluded (--reuse-query-embeddings)' : 'query embedding included'};
 Recall@100 comes from a second top-100 search. ${ingestLine}
 Every eval project shares the index \`${EVAL_NAME}-chunks\` and BM25 statistics are index-wide, so the figures
 reproduce when the index holds the same eval projects (list them with the catalog schema \`${EVAL_NAME.replace(/-/g, '_')}\`).
 Tuning (fusion weights, rerankers, candidates) must use the train split only; these are test-split figures.
 
-| mode | nDCG@10 | R@10 | R@100 | MRR@10 | p50 ms | p95 ms |
-| --- | --- | --- | --- | --- | --- | --- |
-${results.map((r) => `| ${r.mode} | ${r.ndcg10.toFixed(3)} | ${r.recall10.toFixed(3)} | ${r.recall100.toFixed(3)} | ${r.mrr10.toFixed(3)} | ${r.p50Ms} | ${r.p95Ms} |`).join('\n')}
+| mode | reranker | nDCG@10 | R@10 | R@100 | MRR@10 | p50 ms | p95 ms | rerank p95 ms |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- |
+${results.map((r) => `| ${r.mode} | ${r.reranker} | ${r.ndcg10.toFixed(3)} | ${r.recall10.toFixed(3)} | ${r.recall100.toFixed(3)} | ${r.mrr10.toFixed(3)} | ${r.p50Ms} | ${r.p95Ms} | ${r.rerankP95Ms ?? '–'} |`).join('\n')}
 `;
 }
 

@@ -6,6 +6,7 @@ import { Client } from '@elastic/elasticsearch';
 import pg from 'pg';
 import {
   graphqlLimitsSchema,
+  rerankSchema,
   searchSchema,
   answersSchema,
   type ApiConfig,
@@ -103,6 +104,7 @@ export function apiConfig(name: string, worker: WorkerConfig, port: number): Api
     web: worker.web,
     search: searchSchema.parse({}),
     answers: answersSchema.parse({}),
+    rerank: rerankSchema.parse({}),
     webhooks: webhooksSchema.parse({}),
   };
 }

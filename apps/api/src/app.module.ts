@@ -12,6 +12,7 @@ import { SegmenterTokenCounter } from '@trove/chunking';
 import type { ApiConfig } from '@trove/config';
 import type { EmbeddingProvider, LlmProvider } from '@trove/domain';
 import { createEmbeddingProvider } from '@trove/embeddings';
+import { createReranker } from '@trove/reranking';
 import { ChunkIndex, createElasticsearchClient, HybridSearch } from '@trove/search';
 import { LocalBlobStore } from '@trove/storage';
 import { ApiKeyGuard } from './core/api-key.guard';
@@ -120,6 +121,8 @@ export class AppModule {
             new HybridSearch(es, prefix, embedder, {
               ...config.search,
               countTokens: (text) => tokenCounter.count(text),
+              reranker: createReranker(config.rerank),
+              rerankCandidates: config.rerank.candidates,
             }),
           inject: [ELASTICSEARCH, EMBEDDER],
         },

@@ -236,3 +236,60 @@ describe('search results (issue 11)', () => {
     }
   });
 });
+
+describe('reranking', () => {
+  const key = { TROVE_ADMIN_API_KEY: 'k'.repeat(24) };
+
+  it('defaults to the learned reranker over 30 candidates and reads TROVE_RERANK_*', () => {
+    expect(loadConfig(apiConfigSchema, key).rerank).toEqual({
+      provider: 'learned',
+      candidates: 30,
+      timeoutMs: 10_000,
+      maxChars: 1_000,
+    });
+    const http = loadConfig(apiConfigSchema, {
+      ...key,
+      TROVE_RERANK_PROVIDER: 'http',
+      TROVE_RERANK_CANDIDATES: '20',
+      TROVE_RERANK_URL: 'http://127.0.0.1:8080',
+      TROVE_RERANK_API_KEY: 'sk-rerank-secret',
+      TROVE_RERANK_MODEL: 'bge-reranker-v2-m3',
+      TROVE_RERANK_TIMEOUT_MS: '3000',
+      TROVE_RERANK_MAX_CHARS: '600',
+    }).rerank;
+    expect(http).toEqual({
+      provider: 'http',
+      candidates: 20,
+      url: 'http://127.0.0.1:8080',
+      apiKey: 'sk-rerank-secret',
+      model: 'bge-reranker-v2-m3',
+      timeoutMs: 3_000,
+      maxChars: 600,
+    });
+  });
+
+  it('rejects an unknown provider and candidates outside 1–100, without echoing the key', () => {
+    for (const [name, value, path] of [
+      ['TROVE_RERANK_PROVIDER', 'cohere', /rerank\.provider/],
+      ['TROVE_RERANK_CANDIDATES', '101', /rerank\.candidates/],
+      ['TROVE_RERANK_URL', 'not a url', /rerank\.url/],
+    ] as const) {
+      expect(() =>
+        loadConfig(apiConfigSchema, { ...key, TROVE_RERANK_API_KEY: 'sk-hidden', [name]: value }),
+      ).toThrow(path);
+    }
+    const error = (() => {
+      try {
+        loadConfig(apiConfigSchema, {
+          ...key,
+          TROVE_RERANK_API_KEY: 'sk-hidden',
+          TROVE_RERANK_CANDIDATES: '0',
+        });
+      } catch (caught) {
+        return caught as Error;
+      }
+    })();
+    expect(error?.message).toMatch(/rerank\.candidates/);
+    expect(error?.message).not.toContain('sk-hidden');
+  });
+});

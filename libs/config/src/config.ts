@@ -226,6 +226,29 @@ export const answersSchema = z.object({
   extractiveChunks: z.coerce.number().int().min(1).max(20).default(3),
 });
 
+// Reranking (issue 11): the fused top candidates reordered by a Reranker (libs/reranking).
+export const rerankSchema = z.object({
+  /**
+   * `none`, `learned` (local model over features search already has; no model server), `http`
+   * (a `/rerank` endpoint: Cohere, Jina, TEI, llama.cpp `--reranking`) or `llm` (the configured LLM, listwise).
+   * `learned` by default: it raised nDCG@10 over HYBRID on both shared data sets' test subsets
+   * (SciFact 0.898 → 0.911, RuMedDaNet 0.868 → 0.909) at a rerank p95 under 40 ms.
+   */
+  provider: z.enum(['none', 'learned', 'http', 'llm']).default('learned'),
+  /** How many of the fused hits are reranked; model rerankers on a CPU want ~20. */
+  candidates: z.coerce.number().int().min(1).max(100).default(30),
+  /** `http`: base URL of the rerank server (`{url}/rerank` is called). */
+  url: z.string().url().optional(),
+  /** `http`: Bearer key, sent only when set. */
+  apiKey: secret.optional(),
+  /** `http`: the model name sent with each request (some servers need it). */
+  model: z.string().optional(),
+  /** `http` and `llm`: a rerank slower than this falls back to the fused order. */
+  timeoutMs: positiveInt.default(10_000),
+  /** `http` and `llm`: each passage is cut to this many characters (model rerankers are slow). */
+  maxChars: positiveInt.default(1_000),
+});
+
 // --- Notion webhooks (replay protection, verification window, event batching) -----------------
 export const webhooksSchema = z.object({
   /** Signed deliveries whose event `timestamp` is older than this are refused (replay window). */
@@ -254,6 +277,7 @@ export const apiConfigSchema = z.object({
   secrets: secretsSchema,
   folders: foldersSchema,
   search: searchSchema,
+  rerank: rerankSchema,
   web: webSchema,
   answers: answersSchema,
 });
@@ -291,6 +315,7 @@ export type ChunkingConfig = z.infer<typeof chunkingSchema>;
 export type NotionConfig = z.infer<typeof notionSchema>;
 export type SearchConfig = z.infer<typeof searchSchema>;
 export type AnswersConfig = z.infer<typeof answersSchema>;
+export type RerankConfig = z.infer<typeof rerankSchema>;
 export type WebhooksConfig = z.infer<typeof webhooksSchema>;
 export type WebConfig = z.infer<typeof webSchema>;
 
@@ -407,6 +432,16 @@ function fromEnv(env: Env) {
       supportMinSemantic: v('TROVE_ANSWER_SUPPORT_MIN_SEMANTIC'),
       extractiveSentences: v('TROVE_ANSWER_EXTRACTIVE_SENTENCES'),
       extractiveChunks: v('TROVE_ANSWER_EXTRACTIVE_CHUNKS'),
+    },
+    // Reranking (issue 11)
+    rerank: {
+      provider: v('TROVE_RERANK_PROVIDER'),
+      candidates: v('TROVE_RERANK_CANDIDATES'),
+      url: v('TROVE_RERANK_URL'),
+      apiKey: v('TROVE_RERANK_API_KEY'),
+      model: v('TROVE_RERANK_MODEL'),
+      timeoutMs: v('TROVE_RERANK_TIMEOUT_MS'),
+      maxChars: v('TROVE_RERANK_MAX_CHARS'),
     },
   };
 }

@@ -179,6 +179,20 @@ export interface SearchHit {
   knn?: LegRank;
   /** Context expansion: the hit's neighbouring chunks (±N positions) in reading order, without the hit. */
   context?: SearchChunk[];
+  /** The reranker's score when the hit was reranked (`score` stays the fused score). */
+  rerankScore?: number;
+  /** Why the hit ranks where it does; only when the search asked for `explain`. */
+  explain?: HitExplain;
+}
+
+/** A hit's path through search: each leg, fusion, and the reranker (issue 11, explain view). */
+export interface HitExplain {
+  bm25?: LegRank;
+  knn?: LegRank;
+  fusedScore: number;
+  rerankScore?: number;
+  /** The features that moved the rerank score most (learned reranker), signed. */
+  topFeatures?: { name: string; contribution: number }[];
 }
 
 /** A chunk as search shows it, without scores: a hit's neighbour or a piece of a passage. */

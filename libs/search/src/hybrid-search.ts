@@ -1,12 +1,12 @@
 import type { Client } from '@elastic/elasticsearch';
 import { LRUCache } from 'lru-cache';
-import type { EmbeddingProvider, SearchHit } from '@trove/domain';
+import type { EmbeddingProvider, RerankCandidate, Reranker, RerankResult, SearchHit } from '@trove/domain';
 import { SearchMode, TroveError, TroveErrorCode } from '@trove/domain';
 import { KEYWORD_FIELDS, type StoredChunk } from './chunk-index';
 import { elasticsearchError, IndexNames } from './elasticsearch';
 import { checkChunkFilters, chunkFilterClauses, type ChunkFilters, matchesNothing } from './filters';
 import { fuse, type FusionSettings } from './fusion';
-import type { RankedId } from './rank-fusion';
+import type { FusedResult, RankedId } from './rank-fusion';
 import {
   resolveResultOptions,
   type ResultOptions,
@@ -35,6 +35,12 @@ export interface SearchCallOptions {
   fusion?: Partial<FusionSettings>;
   /** Filled in with where the time went (for `ask`, the eval harness and explain views). */
   timings?: SearchTimings;
+  /** Rerank this request (true) or not (false); unset: rerank when a reranker is configured. */
+  rerank?: boolean;
+  /** How many of the fused hits the reranker sees, 1 to 100; unset: the configured number. */
+  rerankCandidates?: number;
+  /** Attach each hit's `explain` (legs, fused score, rerank score, top features). */
+  explain?: boolean;
 }
 
 /** Milliseconds spent per stage of one search; legs run concurrently, so they overlap. */
@@ -53,8 +59,31 @@ export interface SearchTimings {
   fusionMs?: number;
   /** Threshold, MMR, per-document cap and context expansion (their Elasticsearch reads included). */
   resultsMs?: number;
+  /** Retrieval: both legs and fusion, up to the reranker. */
+  retrievalMs?: number;
+  /** The reranker (features included). */
+  rerankMs?: number;
   /** The whole search. */
   totalMs?: number;
+}
+
+/** What the rerank stage did for one request. */
+export interface RerankReport {
+  /** The reranker's id when one was asked for. */
+  reranker?: string;
+  /** True when the hits are in the reranker's order; false when reranking was off or failed. */
+  reranked: boolean;
+  /** Why the fused order was kept although reranking was asked for. */
+  warning?: string;
+  /** Time spent in the reranker (features included), ms. */
+  ms?: number;
+}
+
+/** Hits with what search did to rank them. */
+export interface SearchOutcome {
+  hits: SearchHit[];
+  rerank: RerankReport;
+  timings: SearchTimings;
 }
 
 export interface HybridSearchOptions {
@@ -88,6 +117,10 @@ export interface HybridSearchOptions {
   mmrCandidates: ResultStageSettings['mmrCandidates'];
   /** Largest context expansion accepted (TROVE_SEARCH_MAX_EXPAND). */
   maxExpand: ResultStageSettings['maxExpand'];
+  /** Reorders the fused top candidates (issue 11); unset: no reranking (a request asking for it is refused). */
+  reranker?: Reranker;
+  /** How many fused hits are reranked (TROVE_RERANK_CANDIDATES). */
+  rerankCandidates: number;
 }
 
 const DEFAULTS: HybridSearchOptions = {
@@ -105,6 +138,7 @@ const DEFAULTS: HybridSearchOptions = {
   mmrLambda: 0.7,
   mmrCandidates: 50,
   maxExpand: 3,
+  rerankCandidates: 30,
 };
 
 /** BM25 and kNN legs, both filtered by project, fused in the service (RRF or a convex combination). */
@@ -128,7 +162,13 @@ export class HybridSearch {
     this.stages = new ResultStages(es, this.names, this.options);
   }
 
+  /** The hits of a search, best first. */
   async search(request: SearchRequest, options: SearchCallOptions = {}): Promise<SearchHit[]> {
+    return (await this.searchWithReport(request, options)).hits;
+  }
+
+  /** The hits of a search with what the rerank stage did and per-stage timings. */
+  async searchWithReport(request: SearchRequest, options: SearchCallOptions = {}): Promise<SearchOutcome> {
     const query = request.query.trim();
     this.checkQuery(query);
     if (request.limit < 1 || request.limit > 100) {
@@ -140,7 +180,8 @@ export class HybridSearch {
     const results = resolveResultOptions(request.results ?? {}, this.options);
     const filters = request.filters ?? {};
     checkChunkFilters(filters, { maxDocumentIds: this.options.maxFilterDocuments });
-    if (matchesNothing(filters)) return [];
+    if (matchesNothing(filters)) return { hits: [], rerank: { reranked: false }, timings };
+    const rerankCandidates = this.rerankCandidatesFor(options);
     const candidates = Math.max(this.options.candidates, request.limit);
     const wantKeyword = request.mode !== SearchMode.VECTOR;
     const wantVector = request.mode !== SearchMode.KEYWORD;
@@ -176,11 +217,16 @@ export class HybridSearch {
     const fusionStarted = performance.now();
     const sources = new Map<string, StoredChunk>();
     for (const leg of [keyword, vector]) leg?.sources.forEach((source, id) => sources.set(id, source));
-    const fused = fuse(keyword?.ranked ?? [], vector?.ranked ?? [], fusion);
+    const all = fuse(keyword?.ranked ?? [], vector?.ranked ?? [], fusion);
+    timings.fusionMs = performance.now() - fusionStarted;
+    timings.retrievalMs = performance.now() - started;
+    const reranked = await this.rerankStage(query, all, sources, rerankCandidates, options.signal);
+    timings.rerankMs = reranked.report.ms;
 
-    const ranked = fused.map((result): SearchHit => {
+    const ranked = reranked.ordered.map((result): SearchHit => {
       const source = sources.get(result.id)!;
       const [bm25, knn] = result.legs;
+      const rerank = reranked.scores.get(result.id);
       return {
         chunkId: source.chunkId,
         documentId: source.documentId,
@@ -198,16 +244,111 @@ export class HybridSearch {
         chapter: source.chapter,
         bm25,
         knn,
+        rerankScore: rerank?.score,
+        explain: options.explain
+          ? {
+              bm25,
+              knn,
+              fusedScore: result.score,
+              rerankScore: rerank?.score,
+              topFeatures: rerank?.topFeatures,
+            }
+          : undefined,
       };
     });
-    timings.fusionMs = performance.now() - fusionStarted;
     // Threshold → MMR → per-document cap → limit → context expansion (result-stages.ts).
     const stagesStarted = performance.now();
     const hits = await this.stages.apply(request.projectId, ranked, request.limit, results, signal);
     const done = performance.now();
     timings.resultsMs = done - stagesStarted;
     timings.totalMs = done - started;
-    return hits;
+    return { hits, rerank: reranked.report, timings };
+  }
+
+  /** How many fused hits to rerank, or 0 when this request is not reranked; checked before any work. */
+  private rerankCandidatesFor(options: SearchCallOptions): number {
+    const wanted = options.rerank ?? this.options.reranker !== undefined;
+    if (!wanted) return 0;
+    if (!this.options.reranker) {
+      throw new TroveError(
+        TroveErrorCode.BadRequest,
+        'reranking was asked for but no reranker is configured (TROVE_RERANK_PROVIDER)',
+      );
+    }
+    const n = options.rerankCandidates ?? this.options.rerankCandidates;
+    if (!Number.isInteger(n) || n < 1 || n > 100) {
+      throw new TroveError(
+        TroveErrorCode.BadRequest,
+        'rerankCandidates must be an integer between 1 and 100',
+      );
+    }
+    return n;
+  }
+
+  /**
+   * The fused list with its top `count` in the reranker's order (candidates the reranker left out
+   * follow in fused order, then the rest). A failing reranker never fails the search: the fused
+   * order is kept and the report says why; only the caller's own cancellation propagates.
+   */
+  private async rerankStage(
+    query: string,
+    fused: FusedResult[],
+    sources: Map<string, StoredChunk>,
+    count: number,
+    signal: AbortSignal | undefined,
+  ): Promise<{ ordered: FusedResult[]; scores: Map<string, RerankResult>; report: RerankReport }> {
+    const reranker = this.options.reranker;
+    const scores = new Map<string, RerankResult>();
+    if (count === 0 || !reranker || fused.length === 0) {
+      return {
+        ordered: fused,
+        scores,
+        report: { reranker: count ? reranker?.id : undefined, reranked: false },
+      };
+    }
+    const head = fused.slice(0, count);
+    const candidates = head.map((result) => rerankCandidate(result, sources.get(result.id)!));
+    const started = performance.now();
+    try {
+      const results = await reranker.rerank(query, candidates, { signal });
+      const ms = performance.now() - started;
+      const seen = new Set<number>();
+      for (const r of results) {
+        if (!Number.isInteger(r.index) || r.index < 0 || r.index >= head.length || seen.has(r.index)) {
+          throw new TroveError(
+            TroveErrorCode.RerankFailed,
+            `reranker ${reranker.id} returned index ${r.index}`,
+          );
+        }
+        if (!Number.isFinite(r.score)) {
+          throw new TroveError(
+            TroveErrorCode.RerankFailed,
+            `reranker ${reranker.id} returned score ${r.score}`,
+          );
+        }
+        seen.add(r.index);
+        scores.set(head[r.index].id, r);
+      }
+      const ordered = [
+        ...results.map((r) => head[r.index]),
+        ...head.filter((_, i) => !seen.has(i)),
+        ...fused.slice(count),
+      ];
+      return { ordered, scores, report: { reranker: reranker.id, reranked: true, ms } };
+    } catch (error) {
+      if (signal?.aborted) {
+        throw new TroveError(TroveErrorCode.Cancelled, 'the search was cancelled by its caller', {
+          cause: error,
+        });
+      }
+      scores.clear();
+      const warning = `reranker ${reranker.id} failed, fused order kept: ${(error as Error).message}`;
+      return {
+        ordered: fused,
+        scores,
+        report: { reranker: reranker.id, reranked: false, warning, ms: performance.now() - started },
+      };
+    }
   }
 
   /** The configured fusion with the request's overrides, checked before any work is done. */
@@ -325,6 +466,23 @@ export class HybridSearch {
       throw elasticsearchError(error, 'running the vector search');
     }
   }
+}
+
+/** What the reranker is told about a fused hit. */
+function rerankCandidate(result: FusedResult, source: StoredChunk): RerankCandidate {
+  const [bm25, knn] = result.legs;
+  return {
+    id: result.id,
+    text: source.text,
+    title: source.title,
+    headingPath: source.headingPath,
+    position: source.position,
+    tokenCount: source.tokenCount,
+    language: source.language,
+    bm25,
+    knn,
+    fusedScore: result.score,
+  };
 }
 
 function collect(hits: { _id?: string; _score?: number | null; _source?: StoredChunk }[]) {

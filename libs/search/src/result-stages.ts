@@ -85,10 +85,14 @@ export class ResultStages {
     options: ResolvedResultOptions,
     signal?: AbortSignal,
   ): Promise<SearchHit[]> {
+    // A reranked search is judged on the reranker's scale: hits past the reranked head have no
+    // score on it, so a threshold drops them and MMR chooses among the reranked head only.
+    const reranked = ranked.some((hit) => hit.rerankScore !== undefined);
+    const finalScore = (hit: SearchHit) => (reranked ? (hit.rerankScore ?? -Infinity) : hit.score);
     let hits =
-      options.minScore === undefined ? ranked : ranked.filter((hit) => hit.score >= options.minScore!);
+      options.minScore === undefined ? ranked : ranked.filter((hit) => finalScore(hit) >= options.minScore!);
     if (options.mmr && options.mmrLambda < 1 && hits.length > 1) {
-      hits = await this.diversify(hits, options.mmrLambda, signal);
+      hits = await this.diversify(hits, options.mmrLambda, finalScore, signal);
     }
     if (options.maxPerDocument !== undefined) hits = capPerDocument(hits, options.maxPerDocument);
     hits = hits.slice(0, limit);
@@ -97,14 +101,25 @@ export class ResultStages {
   }
 
   /** MMR over the best `mmrCandidates` hits; the rest keep their order after them. */
-  private async diversify(hits: SearchHit[], lambda: number, signal?: AbortSignal): Promise<SearchHit[]> {
-    const pool = hits.slice(0, this.settings.mmrCandidates);
+  private async diversify(
+    hits: SearchHit[],
+    lambda: number,
+    finalScore: (hit: SearchHit) => number,
+    signal?: AbortSignal,
+  ): Promise<SearchHit[]> {
+    const scored = hits.findIndex((hit) => !Number.isFinite(finalScore(hit)));
+    const pool = hits.slice(0, Math.min(this.settings.mmrCandidates, scored < 0 ? hits.length : scored));
+    if (pool.length < 2) return hits;
     const vectors = await this.vectors(
       pool.map((hit) => hit.chunkId),
       signal,
     );
     const order = maximalMarginalRelevance(
-      pool.map((hit) => ({ id: hit.chunkId, score: hit.score, vector: vectors.get(hit.chunkId) ?? [] })),
+      pool.map((hit) => ({
+        id: hit.chunkId,
+        score: finalScore(hit),
+        vector: vectors.get(hit.chunkId) ?? [],
+      })),
       lambda,
     );
     const byId = new Map(pool.map((hit) => [hit.chunkId, hit]));

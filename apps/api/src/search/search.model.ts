@@ -109,6 +109,20 @@ export class SearchInput {
       'Each hit carries its ±expand neighbouring chunks in `context` (0 to TROVE_SEARCH_MAX_EXPAND)',
   })
   expand!: number;
+  @Field({
+    nullable: true,
+    description:
+      'Rerank the fused top candidates (true) or not (false); unset: as configured (TROVE_RERANK_PROVIDER)',
+  })
+  rerank?: boolean;
+  @Field(() => Int, { nullable: true, description: 'How many fused hits are reranked, 1 to 100' })
+  rerankCandidates?: number;
+  @Field({
+    nullable: true,
+    defaultValue: false,
+    description: "Return each hit's explain (legs, fusion, rerank)",
+  })
+  explain?: boolean;
 }
 
 @ObjectType('LegRank', { description: "A hit's place in one retrieval leg before fusion" })
@@ -131,6 +145,28 @@ export class SearchChunkModel {
   @Field(() => Int, { nullable: true }) page?: number;
   @Field(() => Int, { nullable: true }) pageEnd?: number;
   @Field({ nullable: true }) chapter?: string;
+}
+
+@ObjectType('FeatureContribution', { description: "A learned reranker feature's signed share of the score" })
+export class FeatureContributionModel {
+  @Field() name!: string;
+  @Field(() => Float) contribution!: number;
+}
+
+@ObjectType('HitExplain', { description: 'Why a hit ranks where it does: each leg, fusion and the reranker' })
+export class HitExplainModel {
+  @Field(() => LegRankModel, { nullable: true, description: 'BM25 leg (null: not retrieved by it)' })
+  bm25?: LegRankModel;
+  @Field(() => LegRankModel, { nullable: true, description: 'kNN leg (null: not retrieved by it)' })
+  knn?: LegRankModel;
+  @Field(() => Float) fusedScore!: number;
+  @Field(() => Float, { nullable: true, description: 'Null when the hit was not reranked' })
+  rerankScore?: number;
+  @Field(() => [FeatureContributionModel], {
+    nullable: true,
+    description: 'Learned reranker: the features that moved the score most',
+  })
+  topFeatures?: FeatureContributionModel[];
 }
 
 @ObjectType('SearchHit')
@@ -165,6 +201,10 @@ export class SearchHitModel {
     description: 'With `expand: N`: the neighbouring chunks (±N positions) in reading order, without the hit',
   })
   context?: SearchChunkModel[];
+  @Field(() => Float, { nullable: true, description: "The reranker's score (null when not reranked)" })
+  rerankScore?: number;
+  @Field(() => HitExplainModel, { nullable: true, description: 'Only when the search asked for explain' })
+  explain?: HitExplainModel;
 }
 
 @ObjectType('Passage', { description: 'Neighbouring chunks of one document merged in reading order' })
@@ -199,10 +239,36 @@ export class SearchGroupModel {
   passages!: PassageModel[];
 }
 
+@ObjectType('SearchTimings', {
+  description: 'Server-side time per stage, ms (the legs run concurrently, so their times overlap)',
+})
+export class SearchTimingsModel {
+  @Field(() => Float, { nullable: true, description: 'Embedding the query (null: cached or KEYWORD)' })
+  embedMs?: number;
+  @Field(() => Float, { nullable: true, description: 'The BM25 leg' }) keywordMs?: number;
+  @Field(() => Float, { nullable: true, description: 'The kNN leg, after the embedding' }) vectorMs?: number;
+  @Field(() => Float, { nullable: true, description: 'Fusing the legs' }) fusionMs?: number;
+  @Field(() => Float, {
+    nullable: true,
+    description: 'Both legs (query embedding included) and fusion; null when filters matched nothing',
+  })
+  retrievalMs?: number;
+  @Field(() => Float, { nullable: true, description: 'The reranker, when one ran' }) rerankMs?: number;
+  @Field(() => Float, { nullable: true, description: 'Threshold, MMR, per-document cap and expansion' })
+  resultsMs?: number;
+  @Field(() => Float, { nullable: true, description: 'The whole search in the search service' })
+  totalMs?: number;
+}
+
 @ObjectType('SearchResult')
 export class SearchResultModel {
   @Field(() => [SearchHitModel]) hits!: SearchHitModel[];
   @Field(() => [SearchGroupModel], { nullable: true, description: 'With `groupByDocument: true`' })
   groups?: SearchGroupModel[];
   @Field(() => Int) tookMs!: number;
+  @Field({ description: "True when the hits are in the reranker's order" }) reranked!: boolean;
+  @Field({ nullable: true, description: 'The reranker asked for, e.g. learned:v1' }) reranker?: string;
+  @Field(() => [String], { description: 'Degradations that did not fail the search (a failed reranker)' })
+  warnings!: string[];
+  @Field(() => SearchTimingsModel) timings!: SearchTimingsModel;
 }

@@ -3,17 +3,23 @@ import { describe, expect, it } from 'vitest';
 import type { Catalog } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import { type SearchHit, SearchMode } from '@trove/domain';
-import type { HybridSearch, SearchCallOptions, SearchRequest } from '@trove/search';
+import type {
+  HybridSearch,
+  RerankReport,
+  SearchCallOptions,
+  SearchOutcome,
+  SearchRequest,
+} from '@trove/search';
 import type { CitationLinks } from '../core/citation-links';
 import { FusionMethod, ScoreNormalization, type SearchInput } from './search.model';
 import { SearchResolver } from './search.resolver';
 
-function resolver(answer: SearchHit[] = []) {
+function resolver(answer: SearchHit[] = [], rerank: RerankReport = { reranked: false }) {
   const calls: [SearchRequest, SearchCallOptions][] = [];
   const hybrid = {
-    search: (request: SearchRequest, options: SearchCallOptions) => {
+    searchWithReport: (request: SearchRequest, options: SearchCallOptions): Promise<SearchOutcome> => {
       calls.push([request, options]);
-      return Promise.resolve(answer);
+      return Promise.resolve({ hits: answer, rerank, timings: { retrievalMs: 3 } });
     },
   } as unknown as HybridSearch;
   const catalog = { requireProject: () => Promise.resolve() } as unknown as Catalog;
@@ -106,5 +112,28 @@ describe('SearchResolver results (issue 11)', () => {
       ['B', [['b0']]],
     ]);
     expect(grouped.groups?.[0].passages[0].citationUrl).toBe('link#3');
+  });
+});
+
+describe('SearchResolver reranking', () => {
+  it('passes rerank, rerankCandidates and explain through and reports a failed rerank as a warning', async () => {
+    const { resolver: search, calls } = resolver([], {
+      reranker: 'learned:v1',
+      reranked: false,
+      warning: 'reranker learned:v1 failed',
+    });
+    const result = await search.search(
+      { ...input, rerank: true, rerankCandidates: 12, explain: true },
+      {} as Request,
+    );
+    expect(calls[0][0]).not.toHaveProperty('rerank');
+    expect(calls[0][0]).not.toHaveProperty('explain');
+    expect(calls[0][1]).toMatchObject({ rerank: true, rerankCandidates: 12, explain: true });
+    expect(result).toMatchObject({
+      reranked: false,
+      reranker: 'learned:v1',
+      warnings: ['reranker learned:v1 failed'],
+      timings: { retrievalMs: 3 },
+    });
   });
 });

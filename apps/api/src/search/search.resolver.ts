@@ -1,4 +1,4 @@
-import { Inject } from '@nestjs/common';
+import { Inject, Logger } from '@nestjs/common';
 import { Args, Context, Query, Resolver } from '@nestjs/graphql';
 import type { Request } from 'express';
 import { Catalog } from '@trove/catalog';
@@ -13,6 +13,8 @@ import { type FusionInput, SearchInput, SearchResultModel } from './search.model
 
 @Resolver()
 export class SearchResolver {
+  private readonly logger = new Logger(SearchResolver.name);
+
   constructor(
     @Inject(HybridSearch) private readonly hybrid: HybridSearch,
     @Inject(Catalog) private readonly catalog: Catalog,
@@ -33,9 +35,12 @@ export class SearchResolver {
       maxPerDocument,
       groupByDocument: group,
       expand,
+      rerank,
+      rerankCandidates,
+      explain,
       ...request
     } = input;
-    const hits = await this.hybrid.search(
+    const outcome = await this.hybrid.searchWithReport(
       {
         ...request,
         filters: await resolveSearchFilters(
@@ -52,9 +57,16 @@ export class SearchResolver {
           expand: expand ?? undefined,
         },
       },
-      { signal: clientAbortSignal(req), fusion: fusion && fusionSettings(fusion) },
+      {
+        signal: clientAbortSignal(req),
+        fusion: fusion && fusionSettings(fusion),
+        rerank: rerank ?? undefined,
+        rerankCandidates: rerankCandidates ?? undefined,
+        explain: explain ?? false,
+      },
     );
-    const shown = hits.map((hit) => ({
+    if (outcome.rerank.warning) this.logger.warn(outcome.rerank.warning);
+    const shown = outcome.hits.map((hit) => ({
       ...this.linked(hit),
       context: hit.context?.map((c) => this.linked(c)),
     }));
@@ -64,6 +76,10 @@ export class SearchResolver {
         ? groupByDocument(shown).map((g) => ({ ...g, passages: g.passages.map((p) => this.linked(p)) }))
         : undefined,
       tookMs: Date.now() - started,
+      reranked: outcome.rerank.reranked,
+      reranker: outcome.rerank.reranker,
+      warnings: outcome.rerank.warning ? [outcome.rerank.warning] : [],
+      timings: outcome.timings,
     };
   }
 

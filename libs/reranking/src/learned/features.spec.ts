@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import type { RerankCandidate } from '@trove/domain';
+import { extractFeatures, FEATURE_NAMES, proximity, scriptLanguage, terms } from './features';
+
+function candidate(overrides: Partial<RerankCandidate>): RerankCandidate {
+  return { id: 'c', text: '', title: '', headingPath: [], position: 0, fusedScore: 0, ...overrides };
+}
+
+const column = (rows: number[][], name: (typeof FEATURE_NAMES)[number]) =>
+  rows.map((row) => row[FEATURE_NAMES.indexOf(name)]);
+
+describe('learned reranker features', () => {
+  it('stems words to their first letters and drops stop words, in any script', () => {
+    expect(terms('The Vaccines of children, и прививки детям')).toEqual([
+      'vaccin',
+      'childr',
+      'привив',
+      'детям',
+    ]);
+  });
+
+  it('normalises leg scores per query and marks a leg that missed the candidate', () => {
+    const rows = extractFeatures('vitamin d', [
+      candidate({ bm25: { rank: 1, score: 20 }, knn: { rank: 2, score: 0.9 }, fusedScore: 0.032 }),
+      candidate({ bm25: { rank: 2, score: 5 }, fusedScore: 0.016 }),
+      candidate({ knn: { rank: 1, score: 0.95 }, fusedScore: 0.016 }),
+    ]);
+    expect(column(rows, 'bm25.scoreRatio')).toEqual([1, 0.25, 0]);
+    expect(column(rows, 'bm25.reciprocalRank')).toEqual([1, 0.5, 0]);
+    expect(column(rows, 'bm25.missing')).toEqual([0, 0, 1]);
+    expect(column(rows, 'knn.gapToBest').map((x) => Number(x.toFixed(3)))).toEqual([0.05, 1, 0]);
+    expect(column(rows, 'knn.missing')).toEqual([0, 1, 0]);
+    expect(column(rows, 'fused.scoreRatio')).toEqual([1, 0.5, 0.5]);
+    expect(column(rows, 'fused.reciprocalRank')).toEqual([1, 0.5, 1 / 3]);
+  });
+
+  it('measures query-term coverage, rarity-weighted coverage, phrase, proximity and title matches', () => {
+    const rows = extractFeatures('vitamin deficiency in elderly patients', [
+      candidate({ text: 'Vitamin deficiency is common in elderly patients.', title: 'Elderly care' }),
+      candidate({
+        text: 'Patients received vitamin supplements; the elderly were excluded from deficiency tests.',
+      }),
+      candidate({ text: 'Nothing relevant here.' }),
+    ]);
+    expect(column(rows, 'terms.coverage')).toEqual([1, 1, 0]);
+    expect(column(rows, 'terms.phrase')[0]).toBeCloseTo(2 / 3);
+    expect(column(rows, 'terms.phrase')[1]).toBe(0);
+    const [near, far] = column(rows, 'terms.proximity');
+    expect(near).toBeGreaterThan(far);
+    expect(column(rows, 'title.coverage')).toEqual([0.25, 0, 0]);
+    expect(column(rows, 'terms.weightedCoverage')).toEqual([1, 1, 0]);
+  });
+
+  it('compares the script of the query with the chunk language', () => {
+    const rows = extractFeatures('что такое витамин D', [
+      candidate({ language: 'ru' }),
+      candidate({ language: 'en' }),
+      candidate({}),
+    ]);
+    expect(column(rows, 'language.match')).toEqual([1, 0, 0.5]);
+    expect(scriptLanguage('vitamin D')).toBe('en');
+  });
+
+  it('reads chunk length and position', () => {
+    const rows = extractFeatures('x', [
+      candidate({ position: 0, tokenCount: 99 }),
+      candidate({ position: 3 }),
+    ]);
+    expect(column(rows, 'chunk.first')).toEqual([1, 0]);
+    expect(column(rows, 'chunk.reciprocalPosition')).toEqual([1, 0.25]);
+    expect(column(rows, 'chunk.logLength')).toEqual([Math.log(100), 0]);
+  });
+
+  it('proximity is matched terms over the shortest window holding them all', () => {
+    expect(proximity(['a', 'x', 'b', 'a', 'b'], new Set(['a', 'b']))).toBe(1);
+    expect(proximity(['a', 'x', 'x', 'b'], new Set(['a', 'b']))).toBe(0.5);
+    expect(proximity(['a'], new Set(['a']))).toBe(0);
+  });
+});

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import type { RerankCandidate } from '@trove/domain';
+import { FEATURE_NAMES } from './features';
+import { LearnedReranker } from './learned-reranker';
+import { type LinearModel, parseLinearModel, trainPairwiseLogistic } from './linear-model';
+import committed from './model.json';
+
+const n = FEATURE_NAMES.length;
+/** A model scoring by one feature only. */
+function oneFeatureModel(name: (typeof FEATURE_NAMES)[number], weight = 1): LinearModel {
+  return {
+    version: 'test',
+    features: [...FEATURE_NAMES],
+    mean: new Array<number>(n).fill(0),
+    scale: new Array<number>(n).fill(1),
+    weights: FEATURE_NAMES.map((f) => (f === name ? weight : 0)),
+  };
+}
+
+const candidates: RerankCandidate[] = [
+  {
+    id: 'a',
+    text: 'Unrelated text about weather.',
+    title: 'A',
+    headingPath: [],
+    position: 0,
+    fusedScore: 0.03,
+  },
+  {
+    id: 'b',
+    text: 'Vitamin D deficiency in the elderly.',
+    title: 'B',
+    headingPath: [],
+    position: 2,
+    fusedScore: 0.02,
+  },
+  { id: 'c', text: 'Vitamin supplements.', title: 'C', headingPath: [], position: 1, fusedScore: 0.01 },
+];
+
+describe('LearnedReranker', () => {
+  it('orders candidates by the model and explains the score with the top contributions', async () => {
+    const reranker = new LearnedReranker(oneFeatureModel('terms.coverage'));
+    const results = await reranker.rerank('vitamin d deficiency', candidates);
+    expect(results.map((r) => r.index)).toEqual([1, 2, 0]);
+    expect(results[0].score).toBeCloseTo(1);
+    expect(results[0].topFeatures?.[0]).toEqual({ name: 'terms.coverage', contribution: results[0].score });
+    expect(reranker.id).toBe('learned:test');
+  });
+
+  it('is deterministic: the same input gives the same scores, ties keep the fused order', async () => {
+    const reranker = new LearnedReranker();
+    const first = await reranker.rerank('vitamin d deficiency', candidates);
+    const second = await reranker.rerank('vitamin d deficiency', structuredClone(candidates));
+    expect(second).toEqual(first);
+    const flat = await new LearnedReranker(oneFeatureModel('chunk.first', 0)).rerank('x', candidates);
+    expect(flat.map((r) => r.index)).toEqual([0, 1, 2]);
+  });
+
+  it('scores 30 candidates well under a millisecond each', async () => {
+    const reranker = new LearnedReranker();
+    const many = Array.from({ length: 30 }, (_, i) => ({
+      ...candidates[i % 3],
+      id: `c${i}`,
+      text: candidates[i % 3].text.repeat(40),
+    }));
+    const started = performance.now();
+    for (let i = 0; i < 20; i++) await reranker.rerank('vitamin d deficiency in elderly patients', many);
+    expect((performance.now() - started) / 20).toBeLessThan(15);
+  });
+
+  it('refuses a model trained on other features', () => {
+    expect(() => parseLinearModel({ ...oneFeatureModel('chunk.first'), features: ['x'] })).toThrow(
+      /was trained on features \[x\]/,
+    );
+    expect(() => parseLinearModel({ ...oneFeatureModel('chunk.first'), weights: [1] })).toThrow(
+      /must each have/,
+    );
+    expect(() => parseLinearModel(committed)).not.toThrow();
+  });
+});
+
+describe('trainPairwiseLogistic', () => {
+  it('learns to put the relevant candidate first from the feature that separates them', () => {
+    // Feature 0 is noise, feature 1 marks the relevant candidate.
+    const groups = Array.from({ length: 20 }, (_, q) => ({
+      features: [
+        [((q * 7) % 5) / 5, 1],
+        [((q * 3) % 5) / 5, 0],
+        [((q * 11) % 5) / 5, 0],
+      ],
+      labels: [1, 0, 0],
+    }));
+    const fit = trainPairwiseLogistic(groups, { epochs: 200 });
+    expect(fit.weights[1]).toBeGreaterThan(1);
+    expect(Math.abs(fit.weights[0])).toBeLessThan(fit.weights[1] / 4);
+    expect(fit.pairs).toBe(40);
+    expect(trainPairwiseLogistic(groups, { epochs: 200 })).toEqual(fit);
+  });
+
+  it('refuses data with nothing to compare', () => {
+    expect(() => trainPairwiseLogistic([{ features: [[1], [2]], labels: [0, 0] }])).toThrow(/no pair/);
+  });
+});

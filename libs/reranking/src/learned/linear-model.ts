@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { FEATURE_NAMES } from './features';
+
+/** A linear scoring model over standardised features, as committed in `model.json`. */
+export const linearModelSchema = z.object({
+  version: z.string().min(1),
+  /** Names of the features, in the order of `mean`, `scale` and `weights`. */
+  features: z.array(z.string()),
+  mean: z.array(z.number().finite()),
+  scale: z.array(z.number().finite().positive()),
+  weights: z.array(z.number().finite()),
+  /** How the model was trained (data sets, splits, queries, pairs): provenance, not used to score. */
+  training: z.record(z.unknown()).optional(),
+});
+
+export type LinearModel = z.infer<typeof linearModelSchema>;
+
+/** Checks a model against the features this code computes: a stale model.json fails at start-up. */
+export function parseLinearModel(raw: unknown): LinearModel {
+  const model = linearModelSchema.parse(raw);
+  const n = FEATURE_NAMES.length;
+  if (model.features.join() !== FEATURE_NAMES.join()) {
+    throw new Error(
+      `reranker model ${model.version} was trained on features [${model.features.join(', ')}], this code computes [${FEATURE_NAMES.join(', ')}]; run scripts/train-reranker.ts`,
+    );
+  }
+  if ([model.mean, model.scale, model.weights].some((a) => a.length !== n)) {
+    throw new Error(`reranker model ${model.version}: mean, scale and weights must each have ${n} values`);
+  }
+  return model;
+}
+
+/** Each feature's contribution w·(x − mean)/scale to a candidate's score. */
+export function contributions(model: LinearModel, features: number[]): number[] {
+  return features.map((x, i) => (model.weights[i] * (x - model.mean[i])) / model.scale[i]);
+}
+
+/** One query's candidates with graded labels (> 0 relevant), for training. */
+export interface TrainingGroup {
+  features: number[][];
+  labels: number[];
+}
+
+export interface TrainingOptions {
+  /** Passes of full-batch gradient descent. */
+  epochs?: number;
+  learningRate?: number;
+  /** L2 penalty on the weights. */
+  l2?: number;
+}
+
+/**
+ * Pairwise logistic regression (a linear RankNet): for every (relevant, non-relevant) pair of one
+ * query's candidates, minimises log(1 + e^−(s_rel − s_non)), with features standardised over the
+ * training rows. Full-batch gradient descent from zero weights: the same data gives the same model.
+ */
+export function trainPairwiseLogistic(
+  groups: TrainingGroup[],
+  options: TrainingOptions = {},
+): { mean: number[]; scale: number[]; weights: number[]; pairs: number; loss: number } {
+  const { epochs = 400, learningRate = 0.5, l2 = 1e-3 } = options;
+  const rows = groups.flatMap((g) => g.features);
+  if (rows.length === 0) throw new Error('no training rows');
+  const n = rows[0].length;
+  const mean = Array.from({ length: n }, (_, i) => rows.reduce((s, r) => s + r[i], 0) / rows.length);
+  const scale = Array.from({ length: n }, (_, i) => {
+    const sd = Math.sqrt(rows.reduce((s, r) => s + (r[i] - mean[i]) ** 2, 0) / rows.length);
+    return sd > 1e-9 ? sd : 1;
+  });
+  const standard = (r: number[]) => r.map((x, i) => (x - mean[i]) / scale[i]);
+  // Pair differences x_rel − x_non; the loss depends on nothing else.
+  const diffs: number[][] = [];
+  for (const group of groups) {
+    const z = group.features.map(standard);
+    group.labels.forEach((a, i) =>
+      group.labels.forEach((b, j) => {
+        if (a > b) diffs.push(z[i].map((x, k) => x - z[j][k]));
+      }),
+    );
+  }
+  if (diffs.length === 0) throw new Error('no pair with different labels to learn from');
+  const weights = new Array<number>(n).fill(0);
+  let loss = 0;
+  for (let epoch = 0; epoch < epochs; epoch++) {
+    const gradient = weights.map((w) => l2 * w);
+    loss = 0;
+    for (const d of diffs) {
+      const margin = d.reduce((s, x, k) => s + x * weights[k], 0);
+      loss += Math.log1p(Math.exp(-margin));
+      const g = -1 / (1 + Math.exp(margin));
+      for (let k = 0; k < n; k++) gradient[k] += (g * d[k]) / diffs.length;
+    }
+    loss /= diffs.length;
+    for (let k = 0; k < n; k++) weights[k] -= learningRate * gradient[k];
+  }
+  return { mean, scale, weights, pairs: diffs.length, loss };
+}

@@ -1,0 +1,65 @@
+import { existsSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { type Catalog } from '@trove/catalog';
+import { type EmbeddingProvider, type TroveDocument } from '@trove/domain';
+import { sharedDatasets } from '@trove/testing';
+
+/** Index prefix, catalog schema and task queue of every eval project: persistent, apart from the app's data. */
+export const EVAL_NAME = 'trove-eval';
+export const SUBSET_SEED = 42;
+
+/**
+ * A data set directory: the path as given when it exists, else a data set of that name in the
+ * shared datasets (found as test/support/services.ts finds them, TROVE_DATASETS first), so
+ * `--dataset ru_rumeddanet` and `--dataset ../shared/datasets/ru_rumeddanet` work from any worktree.
+ */
+export function datasetDir(arg: string): string {
+  const candidates = [resolve(arg), join(sharedDatasets(), arg), join(sharedDatasets(), basename(arg))];
+  const found = candidates.find((dir) => existsSync(join(dir, 'corpus.jsonl')));
+  if (!found) throw new Error(`no BEIR data set (corpus.jsonl) at ${[...new Set(candidates)].join(' or ')}`);
+  return found;
+}
+
+/** The eval project's name: the subset depends on the queries whose judged documents it must hold, so both name it. */
+export function evalProjectName(dataset: string, split: string, queries: number, docLimit?: number): string {
+  return docLimit
+    ? `eval ${dataset} ${split} q${queries} d${docLimit} seed${SUBSET_SEED}`
+    : `eval ${dataset}`;
+}
+
+/** Every document of a project, by file name. */
+export async function projectDocuments(
+  catalog: Catalog,
+  projectId: string,
+): Promise<Map<string, TroveDocument>> {
+  const byName = new Map<string, TroveDocument>();
+  let after: string | undefined;
+  for (;;) {
+    const page = await catalog.pageDocuments(projectId, {}, { first: 500, after });
+    for (const doc of page.items) byName.set(doc.fileName, doc);
+    if (!page.hasNextPage) return byName;
+    after = page.endCursor;
+  }
+}
+
+/** An embedder that answers the given queries from vectors computed once, up front. */
+export async function memoizedQueries(
+  embedder: EmbeddingProvider,
+  texts: string[],
+): Promise<EmbeddingProvider> {
+  const vectors = new Map<string, number[]>();
+  for (let i = 0; i < texts.length; i += 16) {
+    const batch = texts.slice(i, i + 16);
+    (await embedder.embed(batch, 'query')).forEach((v, j) => vectors.set(batch[j], v));
+  }
+  console.log(`[eval] embedded ${vectors.size} queries once; later searches skip query embedding`);
+  return {
+    dimensions: embedder.dimensions,
+    modelId: embedder.modelId,
+    ping: () => embedder.ping(),
+    embed: (batch, purpose, options) =>
+      purpose === 'query' && batch.every((t) => vectors.has(t))
+        ? Promise.resolve(batch.map((t) => vectors.get(t)!))
+        : embedder.embed(batch, purpose, options),
+  };
+}
