@@ -121,8 +121,8 @@ describe('OllamaLlm', () => {
 
   it('times out a stalled stream and a hanging call, closing the request', async () => {
     server.enqueue({ text: ['a ', 'b'], stallAfterPieces: 1 });
-    const stalled = await failure(collect(llm({ idleTimeoutMs: 200 }).stream(ask)));
-    expect(stalled.message).toContain('no token for 200 ms');
+    const stalled = await failure(collect(llm({ idleTimeoutMs: 600 }).stream(ask)));
+    expect(stalled.message).toContain('no token for 600 ms');
     await server.waitForClose(server.chatRequests[0]);
 
     server.enqueue({ hang: true });

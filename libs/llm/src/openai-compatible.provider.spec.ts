@@ -172,19 +172,19 @@ describe('OpenAiCompatibleLlm', () => {
 
   it('fails a stream that sends no first token, or stalls, within the idle limit', async () => {
     server.enqueue({ hang: true });
-    const first = await failure(collect(llm({ idleTimeoutMs: 200, retries: 0 }).stream(ask)));
-    expect(first.message).toContain('no first token within 200 ms');
+    const first = await failure(collect(llm({ idleTimeoutMs: 600, retries: 0 }).stream(ask)));
+    expect(first.message).toContain('no first token within 600 ms');
 
     server.enqueue({ text: ['a ', 'b ', 'c'], stallAfterPieces: 1 });
     const seen: string[] = [];
     const stalled = await failure(
       (async () => {
-        for await (const event of llm({ idleTimeoutMs: 200 }).stream(ask))
+        for await (const event of llm({ idleTimeoutMs: 600 }).stream(ask))
           if (event.type === 'delta') seen.push(event.text);
       })(),
     );
     expect(seen).toEqual(['a ']);
-    expect(stalled.message).toContain('no token for 200 ms');
+    expect(stalled.message).toContain('no token for 600 ms');
     await server.waitForClose(server.chatRequests[1]);
   });
 
@@ -203,7 +203,7 @@ describe('OpenAiCompatibleLlm', () => {
       })(),
     );
     expect(error.code).toBe(TroveErrorCode.Cancelled);
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(2_000);
     const request = server.chatRequests[0];
     await server.waitForClose(request);
     expect(request.piecesSent).toBeLessThan(words.length);
