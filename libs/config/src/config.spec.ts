@@ -293,3 +293,84 @@ describe('reranking', () => {
     expect(error?.message).not.toContain('sk-hidden');
   });
 });
+
+describe('LLM settings (issue 11)', () => {
+  const key = { TROVE_ADMIN_API_KEY: 'k'.repeat(24) };
+
+  it('defaults to no LLM with conservative generation limits', () => {
+    expect(loadConfig(apiConfigSchema, key).llm).toEqual({
+      provider: 'none',
+      temperature: 0.1,
+      maxTokens: 512,
+      timeoutMs: 120_000,
+      idleTimeoutMs: 30_000,
+      retries: 2,
+      contextTokens: 8192,
+    });
+  });
+
+  it('reads every TROVE_LLM_* variable', () => {
+    const llm = loadConfig(apiConfigSchema, {
+      ...key,
+      TROVE_LLM_PROVIDER: 'openai',
+      TROVE_LLM_BASE_URL: 'http://127.0.0.1:8091/v1',
+      TROVE_LLM_API_KEY: 'sk-local-test-key-123',
+      TROVE_LLM_MODEL: 'gemma-3-270m',
+      TROVE_LLM_TEMPERATURE: '0.7',
+      TROVE_LLM_MAX_TOKENS: '64',
+      TROVE_LLM_TIMEOUT_MS: '5000',
+      TROVE_LLM_IDLE_TIMEOUT_MS: '1000',
+      TROVE_LLM_RETRIES: '0',
+      TROVE_LLM_CONTEXT_TOKENS: '4096',
+    }).llm;
+    expect(llm).toEqual({
+      provider: 'openai',
+      baseUrl: 'http://127.0.0.1:8091/v1',
+      apiKey: 'sk-local-test-key-123',
+      model: 'gemma-3-270m',
+      temperature: 0.7,
+      maxTokens: 64,
+      timeoutMs: 5000,
+      idleTimeoutMs: 1000,
+      retries: 0,
+      contextTokens: 4096,
+    });
+  });
+
+  it('explains what is missing or inconsistent, without echoing the key', () => {
+    const problems = (env: Record<string, string>): string => {
+      try {
+        loadConfig(apiConfigSchema, { ...key, ...env });
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        return (error as Error).message;
+      }
+      return '';
+    };
+    expect(problems({ TROVE_LLM_PROVIDER: 'ollama' })).toContain(
+      'llm.model: TROVE_LLM_MODEL is required when TROVE_LLM_PROVIDER is ollama',
+    );
+    expect(problems({ TROVE_LLM_PROVIDER: 'openai', TROVE_LLM_MODEL: 'gpt-4o-mini' })).toContain(
+      'llm.apiKey: TROVE_LLM_API_KEY is required',
+    );
+    // A local OpenAI-compatible server needs no key.
+    expect(
+      problems({
+        TROVE_LLM_PROVIDER: 'openai',
+        TROVE_LLM_MODEL: 'm',
+        TROVE_LLM_BASE_URL: 'http://127.0.0.1:8091/v1',
+      }),
+    ).toBe('');
+    expect(problems({ TROVE_LLM_PROVIDER: 'claude' })).toMatch(/llm\.provider/);
+    expect(problems({ TROVE_LLM_TEMPERATURE: '3' })).toMatch(/llm\.temperature/);
+    expect(problems({ TROVE_LLM_MAX_TOKENS: '9000' })).toContain('smaller than TROVE_LLM_CONTEXT_TOKENS');
+    expect(problems({ TROVE_LLM_IDLE_TIMEOUT_MS: '200000' })).toContain('cannot exceed TROVE_LLM_TIMEOUT_MS');
+    const withKey = problems({
+      TROVE_LLM_PROVIDER: 'openai',
+      TROVE_LLM_API_KEY: 'sk-very-secret-value',
+      TROVE_LLM_RETRIES: '-1',
+    });
+    expect(withKey).toMatch(/llm\.retries/);
+    expect(withKey).not.toContain('sk-very-secret-value');
+  });
+});

@@ -265,6 +265,67 @@ export const webhooksSchema = z.object({
   historyLimit: z.coerce.number().int().min(100).max(40_000).default(4_000),
 });
 
+// --- LLM (issue 11): the chat model behind `ask` and the LLM reranker -------------------------
+/** The API each provider speaks when no base URL is given. */
+export const LLM_DEFAULT_BASE_URLS = {
+  openai: 'https://api.openai.com/v1',
+  ollama: 'http://127.0.0.1:11434',
+};
+
+export const llmSchema = z
+  .object({
+    /** `none` (no LLM: `ask` answers extractively), `openai` (any OpenAI-compatible server) or `ollama`. */
+    provider: z.enum(['none', 'openai', 'ollama']).default('none'),
+    /** OpenAI-compatible servers: up to `/v1` (e.g. http://127.0.0.1:8091/v1); Ollama: its host. */
+    baseUrl: z.string().url().optional(),
+    apiKey: secret.optional(),
+    /** The server's model name, e.g. gpt-4o-mini, llama3.1:8b; required unless the provider is none. */
+    model: z.string().min(1).optional(),
+    temperature: z.coerce.number().min(0).max(2).default(0.1),
+    /** Generated tokens per call, unless the call asks for another limit. */
+    maxTokens: positiveInt.default(512),
+    /** No call (with its retries and, for streams, all its tokens) lasts longer than this. */
+    timeoutMs: positiveInt.default(120_000),
+    /** A stream fails when no token arrives for this long (before the first token too). */
+    idleTimeoutMs: positiveInt.default(30_000),
+    /** Further attempts after a connection error, 429 or 5xx, only before the first token arrived. */
+    retries: z.coerce.number().int().min(0).max(10).default(2),
+    /** The model's context window in tokens: `ask` budgets its prompt against it. */
+    contextTokens: positiveInt.default(8192),
+  })
+  .superRefine((llm, ctx) => {
+    if (llm.maxTokens >= llm.contextTokens) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['maxTokens'],
+        message: 'TROVE_LLM_MAX_TOKENS must be smaller than TROVE_LLM_CONTEXT_TOKENS (the prompt needs room)',
+      });
+    }
+    if (llm.idleTimeoutMs > llm.timeoutMs) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['idleTimeoutMs'],
+        message: 'TROVE_LLM_IDLE_TIMEOUT_MS cannot exceed TROVE_LLM_TIMEOUT_MS',
+      });
+    }
+    if (llm.provider === 'none') return;
+    if (!llm.model) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['model'],
+        message: `TROVE_LLM_MODEL is required when TROVE_LLM_PROVIDER is ${llm.provider}`,
+      });
+    }
+    if (llm.provider === 'openai' && !llm.baseUrl && !llm.apiKey) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['apiKey'],
+        message:
+          "TROVE_LLM_API_KEY is required for OpenAI's API; for a local OpenAI-compatible server set TROVE_LLM_BASE_URL",
+      });
+    }
+  });
+
 export const apiConfigSchema = z.object({
   api: apiSchema,
   graphql: graphqlLimitsSchema,
@@ -280,6 +341,8 @@ export const apiConfigSchema = z.object({
   rerank: rerankSchema,
   web: webSchema,
   answers: answersSchema,
+  // Optional in the type so hand-built configs (tests) may leave it out; the env always sets it.
+  llm: llmSchema.optional(),
 });
 
 export const workerConfigSchema = z.object({
@@ -318,6 +381,7 @@ export type AnswersConfig = z.infer<typeof answersSchema>;
 export type RerankConfig = z.infer<typeof rerankSchema>;
 export type WebhooksConfig = z.infer<typeof webhooksSchema>;
 export type WebConfig = z.infer<typeof webSchema>;
+export type LlmConfig = z.infer<typeof llmSchema>;
 
 type Env = Record<string, string | undefined>;
 
@@ -406,6 +470,19 @@ function fromEnv(env: Env) {
       syncConcurrency: v('TROVE_SYNC_CONCURRENCY'),
     },
     deletion: { cancelGraceMs: v('TROVE_DELETION_CANCEL_GRACE_MS') },
+    // LLM (issue 11)
+    llm: {
+      provider: v('TROVE_LLM_PROVIDER'),
+      baseUrl: v('TROVE_LLM_BASE_URL'),
+      apiKey: v('TROVE_LLM_API_KEY'),
+      model: v('TROVE_LLM_MODEL'),
+      temperature: v('TROVE_LLM_TEMPERATURE'),
+      maxTokens: v('TROVE_LLM_MAX_TOKENS'),
+      timeoutMs: v('TROVE_LLM_TIMEOUT_MS'),
+      idleTimeoutMs: v('TROVE_LLM_IDLE_TIMEOUT_MS'),
+      retries: v('TROVE_LLM_RETRIES'),
+      contextTokens: v('TROVE_LLM_CONTEXT_TOKENS'),
+    },
     // Search limits (issue 8)
     search: {
       maxQueryChars: v('TROVE_SEARCH_MAX_QUERY_CHARS'),
