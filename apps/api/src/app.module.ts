@@ -12,6 +12,7 @@ import { SegmenterTokenCounter } from '@trove/chunking';
 import type { ApiConfig } from '@trove/config';
 import type { EmbeddingProvider, LlmProvider } from '@trove/domain';
 import { createEmbeddingProvider } from '@trove/embeddings';
+import { createLlmProvider } from '@trove/llm';
 import { createReranker } from '@trove/reranking';
 import { ChunkIndex, createElasticsearchClient, HybridSearch } from '@trove/search';
 import { LocalBlobStore } from '@trove/storage';
@@ -117,18 +118,17 @@ export class AppModule {
         },
         {
           provide: HybridSearch,
-          useFactory: (es: ElasticsearchClient, embedder: EmbeddingProvider) =>
+          useFactory: (es: ElasticsearchClient, embedder: EmbeddingProvider, llm: LlmProvider | undefined) =>
             new HybridSearch(es, prefix, embedder, {
               ...config.search,
               countTokens: (text) => tokenCounter.count(text),
-              reranker: createReranker(config.rerank),
+              reranker: createReranker(config.rerank, llm),
               rerankCandidates: config.rerank.candidates,
             }),
-          inject: [ELASTICSEARCH, EMBEDDER],
+          inject: [ELASTICSEARCH, EMBEDDER, LLM_PROVIDER],
         },
-        // No model yet: answers use TROVE_ANSWER_FALLBACK_MODE. The lead wires
-        // `createLlmProvider(config)` from libs/llm here at merge.
-        { provide: LLM_PROVIDER, useFactory: (): LlmProvider | undefined => undefined },
+        // TROVE_LLM_PROVIDER=none (the default): answers use TROVE_ANSWER_FALLBACK_MODE, offline.
+        { provide: LLM_PROVIDER, useFactory: (): LlmProvider | undefined => createLlmProvider(config.llm) },
         {
           provide: Answerer,
           useFactory: (
