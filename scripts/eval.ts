@@ -28,7 +28,12 @@ import {
 } from '@trove/evaluation';
 import { rerankSchema } from '@trove/config';
 import { createReranker } from '@trove/reranking';
-import { createElasticsearchClient, HybridSearch } from '@trove/search';
+import {
+  createElasticsearchClient,
+  type FusionSettings,
+  HybridSearch,
+  type SearchTimings,
+} from '@trove/search';
 import { LocalBlobStore } from '@trove/storage';
 import { ingestDocument } from '@trove/workflows';
 import { createWorker } from '../apps/worker/src/worker';
@@ -59,6 +64,11 @@ const { values: args } = parseArgs({
     modes: { type: 'string', default: 'KEYWORD,VECTOR,HYBRID' },
     /** Rerankers to compare (none, learned, http, llm); each runs over every mode. */
     rerankers: { type: 'string', default: 'none' },
+    /**
+     * Fusions to compare, comma-separated: `rrf` or `rrf:<k>`, `convex:<vector weight>[:minmax|zscore]`;
+     * the default is the configured one (TROVE_SEARCH_FUSION…).
+     */
+    fusions: { type: 'string' },
     /** Fused hits each reranker sees (TROVE_RERANK_CANDIDATES' default when unset). */
     'rerank-candidates': { type: 'string' },
     /**
@@ -88,6 +98,16 @@ interface IngestFigures {
 
 interface ModeResult extends RetrievalScores {
   mode: SearchMode;
+  /** 'default' (the configured fusion) or the fusion compared, e.g. rrf:60, convex:0.7:minmax. */
+  fusion: string;
+  /**
+   * p95 of the raw calls one search makes, summed per query: query embedding + the BM25 request +
+   * the kNN request (as if run one after another); the search's own p95 is compared to it.
+   */
+  rawP95Ms: number;
+  embedP95Ms?: number;
+  keywordP95Ms?: number;
+  vectorP95Ms?: number;
   /** 'none' or the reranker's id. */
   reranker: string;
   p50Ms: number;
@@ -118,6 +138,28 @@ function parseRerankers(list: string): { name: string; reranker?: Reranker }[] {
   });
 }
 
+/** `rrf`, `rrf:30`, `convex:0.7`, `convex:0.7:zscore` → a per-request fusion override. */
+function parseFusions(list: string | undefined): { name: string; fusion?: Partial<FusionSettings> }[] {
+  if (!list) return [{ name: 'default' }];
+  return list.split(',').map((raw) => {
+    const [method, a, b] = raw.trim().split(':');
+    if (method === 'rrf')
+      return { name: raw.trim(), fusion: { method: 'rrf', ...(a ? { k: Number(a) } : {}) } };
+    if (method === 'convex') {
+      if (b && b !== 'minmax' && b !== 'zscore') throw new Error(`unknown normalisation in ${raw}`);
+      return {
+        name: raw.trim(),
+        fusion: {
+          method: 'convex',
+          ...(a ? { vectorWeight: Number(a) } : {}),
+          ...(b ? { normalization: b as FusionSettings['normalization'] } : {}),
+        },
+      };
+    }
+    throw new Error(`unknown fusion ${raw}; expected rrf[:k] or convex[:weight[:minmax|zscore]]`);
+  });
+}
+
 function parseModes(list: string): SearchMode[] {
   return list.split(',').map((raw) => {
     const mode = raw.trim().toUpperCase() as SearchMode;
@@ -143,6 +185,7 @@ async function main() {
   const split = args.split!;
   const modes = parseModes(args.modes!);
   const rerankers = parseRerankers(args.rerankers!);
+  const fusions = parseFusions(args.fusions);
   const rerankCandidates =
     positive(args['rerank-candidates'], 'rerank-candidates') ?? rerankSchema.parse({}).candidates;
   const loaded = loadBeirDataset(dir, split);
@@ -275,37 +318,70 @@ async function main() {
       search: new HybridSearch(es, config.elasticsearch.indexPrefix, embedder, {
         reranker,
         rerankCandidates,
+        // Every configuration embeds its queries itself, so latencies compare (unless reused on purpose).
+        queryCacheSize: 0,
       }),
     }));
-    const ranking = async (search: HybridSearch, query: string, mode: SearchMode, limit: number) => {
-      const outcome = await search.searchWithReport({ projectId: project.id, query, limit, mode });
-      return { documents: outcome.hits.map((h) => corpusIdOf.get(h.documentId)!), rerank: outcome.rerank };
+    const ranking = async (
+      search: HybridSearch,
+      query: string,
+      mode: SearchMode,
+      limit: number,
+      fusion?: Partial<FusionSettings>,
+    ) => {
+      const timings: SearchTimings = {};
+      const outcome = await search.searchWithReport(
+        { projectId: project.id, query, limit, mode },
+        { fusion, timings },
+      );
+      return {
+        documents: outcome.hits.map((h) => corpusIdOf.get(h.documentId)!),
+        rerank: outcome.rerank,
+        timings,
+      };
     };
     // Warm-up: the first searches pay for connections and caches.
     for (const { search } of searches)
       for (const mode of modes) await ranking(search, queries[0].text, mode, 10);
 
     const results: ModeResult[] = [];
-    for (const { name, search } of searches) {
-      for (const mode of modes) {
+    const configurations = searches.flatMap((s) =>
+      fusions.flatMap((f) =>
+        modes
+          // A fusion only changes HYBRID: single legs run once, under the default fusion's row.
+          .filter((mode) => mode === SearchMode.HYBRID || f === fusions[0])
+          .map((mode) => ({ name: s.name, search: s.search, fusion: f.fusion, fusionName: f.name, mode })),
+      ),
+    );
+    for (const { name, search, fusion, fusionName, mode } of configurations) {
+      {
         const latencies: number[] = [];
+        const raw: number[] = [];
+        const stage = { embed: [] as number[], keyword: [] as number[], vector: [] as number[] };
         const rerankLatencies: number[] = [];
         let rerankFailures = 0;
         const runs: { top10: string[]; deep: string[]; judged: Map<string, number> }[] = [];
         for (const query of queries) {
           // Top 10 as the API serves it by default (timed); the deep list only for Recall@100.
           const started = performance.now();
-          const top10 = await ranking(search, query.text, mode, 10);
+          const top10 = await ranking(search, query.text, mode, 10, fusion);
           latencies.push(performance.now() - started);
+          const t = top10.timings;
+          if (t.embedMs !== undefined) stage.embed.push(t.embedMs);
+          if (t.keywordMs !== undefined) stage.keyword.push(t.keywordMs);
+          if (t.vectorMs !== undefined) stage.vector.push(t.vectorMs);
+          raw.push((t.embedMs ?? 0) + (t.keywordMs ?? 0) + (t.vectorMs ?? 0));
           if (top10.rerank.ms !== undefined) rerankLatencies.push(top10.rerank.ms);
           if (top10.rerank.warning) rerankFailures += 1;
-          const deep = await ranking(search, query.text, mode, DEEP_LIMIT);
+          const deep = await ranking(search, query.text, mode, DEEP_LIMIT, fusion);
           runs.push({ top10: top10.documents, deep: deep.documents, judged: query.relevant });
         }
         const shallow = scoreRuns(runs.map((r) => ({ ranking: r.top10, judged: r.judged })));
         const deep = scoreRuns(runs.map((r) => ({ ranking: r.deep, judged: r.judged })));
+        const p95 = (values: number[]) => (values.length ? round(percentile(values, 95), 1) : undefined);
         const result: ModeResult = {
           mode,
+          fusion: fusionName,
           reranker: name,
           ndcg10: round(shallow.ndcg10),
           recall10: round(shallow.recall10),
@@ -313,6 +389,10 @@ async function main() {
           mrr10: round(shallow.mrr10),
           p50Ms: Math.round(percentile(latencies, 50)),
           p95Ms: Math.round(percentile(latencies, 95)),
+          rawP95Ms: Math.round(percentile(raw, 95)),
+          embedP95Ms: p95(stage.embed),
+          keywordP95Ms: p95(stage.keyword),
+          vectorP95Ms: p95(stage.vector),
           ...(rerankLatencies.length
             ? {
                 rerankP50Ms: round(percentile(rerankLatencies, 50), 2),
@@ -322,7 +402,7 @@ async function main() {
             : {}),
         };
         results.push(result);
-        console.log(`[eval] ${mode} + ${name}: ${JSON.stringify(result)}`);
+        console.log(`[eval] ${mode} ${fusionName} + ${name}: ${JSON.stringify(result)}`);
       }
     }
 
@@ -352,6 +432,7 @@ async function main() {
       ` --modes ${modes.join(',')}` +
       (args.rerankers !== 'none' ? ` --rerankers ${rerankers.map((r) => r.name).join(',')}` : '') +
       (args['rerank-candidates'] ? ` --rerank-candidates ${rerankCandidates}` : '') +
+      (args.fusions ? ` --fusions ${fusions.map((f) => f.name).join(',')}` : '') +
       (args['reuse-query-embeddings'] ? ' --reuse-query-embeddings' : '');
     const report = {
       date,
@@ -382,7 +463,10 @@ async function main() {
     writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
     console.log(`[eval] wrote ${out}`);
 
-    writeBenchmarkSection(`## Retrieval evaluation (npm run eval): ${dataset}`, section(report, results));
+    writeBenchmarkSection(
+      `## Retrieval evaluation (npm run eval): ${dataset}${split === 'test' ? '' : ` (${split} split)`}`,
+      section(report, results),
+    );
     console.log('[eval] updated BENCHMARKS.md');
   } finally {
     worker.shutdown();
@@ -425,7 +509,7 @@ function section(
     : ingest.reused
       ? `Ingest (real worker + Temporal + CPU embedder, when the project was built on ${ingest.date.slice(0, 16)}Z): ${measured}; this run reused the project.`
       : `Ingest (real worker + Temporal + CPU embedder): ${measured}.`;
-  return `## Retrieval evaluation (npm run eval): ${report.dataset}
+  return `## Retrieval evaluation (npm run eval): ${report.dataset}${report.split === 'test' ? '' : ` (${report.split} split)`}
 
 \`${report.command}\` on ${report.date.slice(0, 10)}, ${report.machine.cores} cores, ${report.machine.memoryGiB} GiB.
 Data set ${report.dataset}, split \`${report.split}\`: ${report.queries} queries, ${subset}; ${corpus.chunks} chunks
@@ -437,9 +521,12 @@ Every eval project shares the index \`${EVAL_NAME}-chunks\` and BM25 statistics 
 reproduce when the index holds the same eval projects (list them with the catalog schema \`${EVAL_NAME.replace(/-/g, '_')}\`).
 Tuning (fusion weights, rerankers, candidates) must use the train split only; these are test-split figures.
 
-| mode | reranker | nDCG@10 | R@10 | R@100 | MRR@10 | p50 ms | p95 ms | rerank p95 ms |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- |
-${results.map((r) => `| ${r.mode} | ${r.reranker} | ${r.ndcg10.toFixed(3)} | ${r.recall10.toFixed(3)} | ${r.recall100.toFixed(3)} | ${r.mrr10.toFixed(3)} | ${r.p50Ms} | ${r.p95Ms} | ${r.rerankP95Ms ?? '–'} |`).join('\n')}
+Raw p95 is the p95 of (query embedding + BM25 request + kNN request) per query, the calls one search makes, timed
+inside the same searches; p95 / raw below 1 means the concurrent legs hide more than the fusion, rerank and result stages add.
+
+| mode | fusion | reranker | nDCG@10 | R@10 | R@100 | MRR@10 | p50 ms | p95 ms | raw p95 ms | p95 / raw | embed p95 | BM25 p95 | kNN p95 | rerank p95 ms |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+${results.map((r) => `| ${r.mode} | ${r.fusion} | ${r.reranker} | ${r.ndcg10.toFixed(3)} | ${r.recall10.toFixed(3)} | ${r.recall100.toFixed(3)} | ${r.mrr10.toFixed(3)} | ${r.p50Ms} | ${r.p95Ms} | ${r.rawP95Ms} | ${(r.p95Ms / Math.max(1, r.rawP95Ms)).toFixed(2)} | ${r.embedP95Ms ?? '–'} | ${r.keywordP95Ms ?? '–'} | ${r.vectorP95Ms ?? '–'} | ${r.rerankP95Ms ?? '–'} |`).join('\n')}
 `;
 }
 
