@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { AskRequest, RequestedAnswerMode } from '@trove/answering';
 import { SearchMode, TroveError, TroveErrorCode } from '@trove/domain';
-import { FusionMethod, ScoreNormalization } from '../search/search.model';
+import { FusionMethod, ScoreNormalization, type SearchFiltersInput } from '../search/search.model';
+import { resolveSearchFilters, type SearchScopeReader } from '../search/search-filters';
 import { fusionSettings } from '../search/search.resolver';
 import { AskMode, type AskInput } from './ask.model';
 
@@ -39,6 +40,17 @@ const streamBody = z
           })
           .strict()
           .optional(),
+        filters: z
+          .object({
+            sourceIds: z.array(z.string()).optional(),
+            documentIds: z.array(z.string()).optional(),
+            languages: z.array(z.string()).optional(),
+            hasCode: z.boolean().optional(),
+            updatedFrom: z.string().optional(),
+            updatedTo: z.string().optional(),
+          })
+          .strict()
+          .optional(),
       })
       .strict()
       .optional(),
@@ -46,7 +58,10 @@ const streamBody = z
   .strict();
 
 /** Checks the stream's JSON body; BAD_REQUEST lists what is wrong. */
-export function parseStreamBody(projectId: string, body: unknown): AskRequest {
+export function parseStreamBody(
+  projectId: string,
+  body: unknown,
+): { request: AskRequest; filters?: SearchFiltersInput } {
   const parsed = streamBody.safeParse(body);
   if (!parsed.success) {
     throw new TroveError(
@@ -55,9 +70,25 @@ export function parseStreamBody(projectId: string, body: unknown): AskRequest {
     );
   }
   const { search, ...rest } = parsed.data;
-  return askRequest({
+  const request = askRequest({
     ...rest,
     projectId,
     search: search && { mode: search.mode ?? SearchMode.HYBRID, fusion: search.fusion },
   });
+  return { request, filters: search?.filters };
+}
+
+/**
+ * The request with its search filters in the search lib's terms: source and date filters become
+ * document ids through the catalog, as for `search` (SOURCE_NOT_FOUND for a foreign source).
+ */
+export async function withSearchFilters(
+  request: AskRequest,
+  filters: SearchFiltersInput | null | undefined,
+  catalog: SearchScopeReader,
+  maxDocuments: number,
+): Promise<AskRequest> {
+  const resolved = await resolveSearchFilters(catalog, request.projectId, filters, maxDocuments);
+  if (!resolved) return request;
+  return { ...request, search: { mode: SearchMode.HYBRID, ...request.search, filters: resolved } };
 }

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { describe, expect, it } from 'vitest';
 import type { Answerer, AnswerEvent, AskRequest } from '@trove/answering';
 import type { Catalog } from '@trove/catalog';
+import type { ApiConfig } from '@trove/config';
 import { TroveError, TroveErrorCode } from '@trove/domain';
 import { AskController } from './ask.controller';
 
@@ -52,7 +53,12 @@ function controller(
   const catalog = { requireProject: () => Promise.resolve() } as unknown as Catalog;
   const res = new FakeResponse();
   const req = { res, socket: { destroyed: false } } as unknown as Request;
-  return { controller: new AskController(answerer, catalog), res, req, seen };
+  return {
+    controller: new AskController(answerer, catalog, { search: { maxFilterDocuments: 10 } } as ApiConfig),
+    res,
+    req,
+    seen,
+  };
 }
 
 const result = {

@@ -2,10 +2,12 @@ import { Body, Controller, Inject, Logger, Param, Post, Req, Res } from '@nestjs
 import type { Request, Response } from 'express';
 import { Answerer, type AnswerEvent } from '@trove/answering';
 import { Catalog } from '@trove/catalog';
+import type { ApiConfig } from '@trove/config';
 import { isTroveError, TroveErrorCode } from '@trove/domain';
 import { clientAbortSignal } from '../core/client-abort';
+import { CONFIG } from '../core/tokens';
 import { genericMessageFor } from '../core/trove-exception.filter';
-import { parseStreamBody } from './ask-request';
+import { parseStreamBody, withSearchFilters } from './ask-request';
 
 /**
  * `POST /v1/projects/:projectId/ask/stream`: the answer as Server-Sent Events — `retrieval`
@@ -20,6 +22,7 @@ export class AskController {
   constructor(
     @Inject(Answerer) private readonly answerer: Answerer,
     @Inject(Catalog) private readonly catalog: Catalog,
+    @Inject(CONFIG) private readonly config: Pick<ApiConfig, 'search'>,
   ) {}
 
   @Post('stream')
@@ -29,8 +32,14 @@ export class AskController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const request = parseStreamBody(projectId, body);
+    const parsed = parseStreamBody(projectId, body);
     await this.catalog.requireProject(projectId);
+    const request = await withSearchFilters(
+      parsed.request,
+      parsed.filters,
+      this.catalog,
+      this.config.search.maxFilterDocuments,
+    );
     const signal = clientAbortSignal(req);
     const events = this.answerer.stream(request, { signal });
     // The first event (or the first failure: a bad topK, a search error) decides between a

@@ -1,7 +1,7 @@
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { AnswerMode } from '@trove/answering';
 import { SearchMode } from '@trove/domain';
-import { FusionInput } from '../search/search.model';
+import { FusionInput, SearchFiltersInput } from '../search/search.model';
 
 registerEnumType(AnswerMode, {
   name: 'AnswerMode',
@@ -34,7 +34,11 @@ export class AskSearchInput {
   @Field(() => SearchMode, { defaultValue: SearchMode.HYBRID }) mode!: SearchMode;
   @Field(() => FusionInput, { nullable: true, description: 'Overrides the configured fusion' })
   fusion?: FusionInput;
-  // Search filters (source, document, language, …) join here when SearchInput has them.
+  @Field(() => SearchFiltersInput, {
+    nullable: true,
+    description: 'Only passages these filters let through, as in SearchInput.filters',
+  })
+  filters?: SearchFiltersInput;
 }
 
 @InputType()

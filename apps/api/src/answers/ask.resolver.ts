@@ -3,8 +3,10 @@ import { Args, Context, Query, Resolver } from '@nestjs/graphql';
 import type { Request } from 'express';
 import { Answerer } from '@trove/answering';
 import { Catalog } from '@trove/catalog';
+import type { ApiConfig } from '@trove/config';
 import { clientAbortSignal } from '../core/client-abort';
-import { askRequest } from './ask-request';
+import { CONFIG } from '../core/tokens';
+import { askRequest, withSearchFilters } from './ask-request';
 import { AnswerModel, AskInput } from './ask.model';
 
 @Resolver()
@@ -12,6 +14,7 @@ export class AskResolver {
   constructor(
     @Inject(Answerer) private readonly answerer: Answerer,
     @Inject(Catalog) private readonly catalog: Catalog,
+    @Inject(CONFIG) private readonly config: Pick<ApiConfig, 'search'>,
   ) {}
 
   @Query(() => AnswerModel, {
@@ -19,6 +22,12 @@ export class AskResolver {
   })
   async ask(@Args('input') input: AskInput, @Context('req') req: Request): Promise<AnswerModel> {
     await this.catalog.requireProject(input.projectId);
-    return this.answerer.ask(askRequest(input), { signal: clientAbortSignal(req) });
+    const request = await withSearchFilters(
+      askRequest(input),
+      input.search?.filters,
+      this.catalog,
+      this.config.search.maxFilterDocuments,
+    );
+    return this.answerer.ask(request, { signal: clientAbortSignal(req) });
   }
 }

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { SearchMode, TroveErrorCode } from '@trove/domain';
+import { parseStreamBody, withSearchFilters } from './ask-request';
+
+const catalog = {
+  scopes: [] as unknown[],
+  searchScope(projectId: string, scope: unknown) {
+    this.scopes.push({ projectId, scope });
+    return Promise.resolve(['doc-1', 'doc-2']);
+  },
+};
+
+describe('ask search filters', () => {
+  it('resolves source and date filters through the catalog into document ids for the search', async () => {
+    const { request, filters } = parseStreamBody('p1', {
+      question: 'how do I roll back?',
+      search: { filters: { sourceIds: ['src_1'], languages: ['en'], updatedFrom: '2026-01-01' } },
+    });
+    const resolved = await withSearchFilters(request, filters, catalog, 100);
+    expect(catalog.scopes).toHaveLength(1);
+    expect(resolved.search).toMatchObject({
+      mode: SearchMode.HYBRID,
+      filters: { documentIds: ['doc-1', 'doc-2'], languages: ['en'] },
+    });
+  });
+
+  it('leaves a request without filters alone and refuses unknown filter fields', async () => {
+    const { request, filters } = parseStreamBody('p1', { question: 'q' });
+    expect(await withSearchFilters(request, filters, catalog, 100)).toEqual(request);
+    expect(() => parseStreamBody('p1', { question: 'q', search: { filters: { source: 'x' } } })).toThrow(
+      expect.objectContaining({ code: TroveErrorCode.BadRequest }),
+    );
+  });
+});
