@@ -23,6 +23,7 @@ import {
   type RetrievalScores,
 } from '@trove/evaluation';
 import { MarkdownParser } from '@trove/parsing';
+import { LearnedReranker } from '@trove/reranking';
 import { ChunkIndex, createElasticsearchClient, HybridSearch } from '@trove/search';
 import { sharedDatasets } from '@trove/testing';
 import { dropTestData, ES_URL, uniqueName, workerConfig } from '../../support/services';
@@ -30,7 +31,13 @@ import { dropTestData, ES_URL, uniqueName, workerConfig } from '../../support/se
 /** nDCG@10 and R@10 may fall this much below the baseline (the runs are deterministic; this absorbs HNSW ties). */
 const TOLERANCE = 0.02;
 const BASELINE_FILE = join(__dirname, 'retrieval-baseline.json');
-const MODES = [SearchMode.KEYWORD, SearchMode.VECTOR, SearchMode.HYBRID];
+/** The three modes without reranking, and the product's default: HYBRID reranked by the learned model. */
+const CONFIGURATIONS = [
+  { name: 'KEYWORD', mode: SearchMode.KEYWORD, rerank: false },
+  { name: 'VECTOR', mode: SearchMode.VECTOR, rerank: false },
+  { name: 'HYBRID', mode: SearchMode.HYBRID, rerank: false },
+  { name: 'HYBRID+learned', mode: SearchMode.HYBRID, rerank: true },
+];
 
 const SETS = [
   { dataset: 'beir_scifact', queries: 30, docs: 80 },
@@ -53,7 +60,7 @@ const measured: Baseline = {};
 beforeAll(async () => {
   es = createElasticsearchClient(ES_URL);
   index = new ChunkIndex(es, prefix, embedder.dimensions);
-  search = new HybridSearch(es, prefix, embedder);
+  search = new HybridSearch(es, prefix, embedder, { reranker: new LearnedReranker() });
   await index.ensure();
 }, 60_000);
 
@@ -97,14 +104,14 @@ describe.each(SETS)('retrieval on a fixed subset of $dataset', ({ dataset, queri
 
   it('scores every mode within the tolerance of the committed baseline', async () => {
     const scores: Record<string, Pick<RetrievalScores, 'ndcg10' | 'recall10'>> = {};
-    for (const mode of MODES) {
+    for (const { name, mode, rerank } of CONFIGURATIONS) {
       const runs = [];
       for (const query of queries) {
-        const hits = await search.search({ projectId, query: query.text, limit: 10, mode });
+        const hits = await search.search({ projectId, query: query.text, limit: 10, mode }, { rerank });
         runs.push({ ranking: hits.map((hit) => hit.documentId), judged: query.relevant });
       }
       const { ndcg10, recall10 } = scoreRuns(runs);
-      scores[mode] = { ndcg10: Number(ndcg10.toFixed(3)), recall10: Number(recall10.toFixed(3)) };
+      scores[name] = { ndcg10: Number(ndcg10.toFixed(3)), recall10: Number(recall10.toFixed(3)) };
     }
     measured[dataset] = scores;
     console.log(`[retrieval-regression] ${dataset}: ${JSON.stringify(scores)}`);
@@ -114,12 +121,13 @@ describe.each(SETS)('retrieval on a fixed subset of $dataset', ({ dataset, queri
 
     const baseline = (JSON.parse(readFileSync(BASELINE_FILE, 'utf8')) as Baseline)[dataset];
     expect(baseline, `no baseline for ${dataset} in ${BASELINE_FILE}`).toBeDefined();
-    for (const mode of MODES) {
+    for (const { name } of CONFIGURATIONS) {
+      expect(baseline[name], `no baseline for ${dataset} ${name}`).toBeDefined();
       for (const metric of ['ndcg10', 'recall10'] as const) {
         expect(
-          scores[mode][metric],
-          `${dataset} ${mode} ${metric} fell below the baseline ${baseline[mode][metric]} − ${TOLERANCE}`,
-        ).toBeGreaterThanOrEqual(baseline[mode][metric] - TOLERANCE);
+          scores[name][metric],
+          `${dataset} ${name} ${metric} fell below the baseline ${baseline[name][metric]} − ${TOLERANCE}`,
+        ).toBeGreaterThanOrEqual(baseline[name][metric] - TOLERANCE);
       }
     }
   }, 300_000);
