@@ -123,15 +123,5 @@ export function lexicalOverlap(sentence: string, reference: Set<string> | string
   return found / words.size;
 }
 
-/** Cosine similarity of two vectors of the same length (0 for a zero vector). */
-export function cosine(a: readonly number[], b: readonly number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
-}
+/** Cosine similarity (0 for a zero vector): the one search's MMR uses. */
+export { cosine } from '@trove/search';

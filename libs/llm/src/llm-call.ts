@@ -1,5 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TroveError, type LlmStreamEvent, type LlmUsage } from '@trove/domain';
+import {
+  TroveError,
+  type LlmCompletion,
+  type LlmRequest,
+  type LlmStreamEvent,
+  type LlmUsage,
+} from '@trove/domain';
 import { llmCancelled, llmError, llmTimeout } from './llm-error';
 
 /** What one attempt yields: text deltas, and at some point why it stopped and what it used. */
@@ -135,4 +141,37 @@ export async function lastEvent(events: AsyncIterable<LlmStreamEvent>) {
     if (event.type === 'done') return event;
   }
   throw new Error('an LLM call ended without its done event');
+}
+
+/**
+ * What every chat provider shares: `complete` and `stream` run the provider's single attempts
+ * under one call policy (deadline, idle limit, retries before the first token, cancellation).
+ * A provider says how to make one attempt and how to read its failures.
+ */
+export abstract class RetryingLlm {
+  protected abstract completeOnce(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmChunk>;
+  protected abstract streamOnce(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmChunk>;
+  protected abstract policy(): LlmCallPolicy;
+  protected abstract toError(error: unknown): TroveError;
+
+  async complete(request: LlmRequest): Promise<LlmCompletion> {
+    const { text, finishReason, usage } = await lastEvent(
+      runLlmCall(
+        (signal) => this.completeOnce(request, signal),
+        { ...this.policy(), idleTimeoutMs: undefined, requireFinishReason: false },
+        (error) => this.toError(error),
+        request.signal,
+      ),
+    );
+    return { text, finishReason, usage };
+  }
+
+  stream(request: LlmRequest): AsyncIterable<LlmStreamEvent> {
+    return runLlmCall(
+      (signal) => this.streamOnce(request, signal),
+      this.policy(),
+      (error) => this.toError(error),
+      request.signal,
+    );
+  }
 }

@@ -1,13 +1,6 @@
 import { Ollama, type ChatResponse } from 'ollama';
-import type {
-  LlmCompletion,
-  LlmProvider,
-  LlmRequest,
-  LlmStreamEvent,
-  LlmUsage,
-  TroveError,
-} from '@trove/domain';
-import { defaultBackoff, lastEvent, runLlmCall, type LlmCallPolicy, type LlmChunk } from './llm-call';
+import type { LlmProvider, LlmRequest, LlmUsage, TroveError } from '@trove/domain';
+import { defaultBackoff, RetryingLlm, type LlmCallPolicy, type LlmChunk } from './llm-call';
 import { llmError, scrubSecret } from './llm-error';
 import type { LlmSettings } from './llm-settings';
 
@@ -19,32 +12,13 @@ export interface OllamaLlmOptions extends LlmSettings {
 }
 
 /** Ollama's native `/api/chat` (NDJSON streaming), through the official client. */
-export class OllamaLlm implements LlmProvider {
-  constructor(private readonly options: OllamaLlmOptions) {}
+export class OllamaLlm extends RetryingLlm implements LlmProvider {
+  constructor(private readonly options: OllamaLlmOptions) {
+    super();
+  }
 
   get modelId(): string {
     return `ollama:${this.options.model}`;
-  }
-
-  async complete(request: LlmRequest): Promise<LlmCompletion> {
-    const { text, finishReason, usage } = await lastEvent(
-      runLlmCall(
-        (signal) => this.completeOnce(request, signal),
-        { ...this.policy(), idleTimeoutMs: undefined, requireFinishReason: false },
-        (error) => this.toError(error),
-        request.signal,
-      ),
-    );
-    return { text, finishReason, usage };
-  }
-
-  stream(request: LlmRequest): AsyncIterable<LlmStreamEvent> {
-    return runLlmCall(
-      (signal) => this.streamOnce(request, signal),
-      this.policy(),
-      (error) => this.toError(error),
-      request.signal,
-    );
   }
 
   async ping(): Promise<void> {
@@ -68,12 +42,12 @@ export class OllamaLlm implements LlmProvider {
     });
   }
 
-  private async *completeOnce(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmChunk> {
+  protected async *completeOnce(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmChunk> {
     const response = await this.client(signal).chat({ ...this.params(request), stream: false });
     yield { text: response.message?.content ?? '', ...ending(response) };
   }
 
-  private async *streamOnce(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmChunk> {
+  protected async *streamOnce(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmChunk> {
     const stream = await this.client(signal).chat({ ...this.params(request), stream: true });
     for await (const part of stream) {
       yield { text: part.message?.content || undefined, ...(part.done ? ending(part) : {}) };
@@ -93,7 +67,7 @@ export class OllamaLlm implements LlmProvider {
   }
 
   /** An HTTP status or a broken connection as LLM_FAILED; the key never in the message. */
-  private toError(error: unknown): TroveError {
+  protected toError(error: unknown): TroveError {
     const status = (error as { status_code?: number }).status_code;
     const cause = ((error as Error)?.cause as Error | undefined)?.message;
     const message = (error as Error)?.message ?? String(error);
@@ -103,7 +77,7 @@ export class OllamaLlm implements LlmProvider {
     );
   }
 
-  private policy(): LlmCallPolicy {
+  protected policy(): LlmCallPolicy {
     return {
       timeoutMs: this.options.timeoutMs,
       idleTimeoutMs: this.options.idleTimeoutMs,

@@ -1,13 +1,6 @@
 import OpenAI, { APIConnectionError, APIError } from 'openai';
-import type {
-  LlmCompletion,
-  LlmProvider,
-  LlmRequest,
-  LlmStreamEvent,
-  LlmUsage,
-  TroveError,
-} from '@trove/domain';
-import { defaultBackoff, lastEvent, runLlmCall, type LlmCallPolicy, type LlmChunk } from './llm-call';
+import type { LlmProvider, LlmRequest, LlmUsage, TroveError } from '@trove/domain';
+import { defaultBackoff, RetryingLlm, type LlmCallPolicy, type LlmChunk } from './llm-call';
 import { llmError, scrubSecret } from './llm-error';
 import type { LlmSettings } from './llm-settings';
 
@@ -21,10 +14,11 @@ export interface OpenAiCompatibleLlmOptions extends LlmSettings {
  * Any server speaking OpenAI's `/v1/chat/completions` (OpenAI, llama.cpp's llama-server, vLLM,
  * LM Studio, LiteLLM, Ollama's /v1…), through the official client.
  */
-export class OpenAiCompatibleLlm implements LlmProvider {
+export class OpenAiCompatibleLlm extends RetryingLlm implements LlmProvider {
   private readonly client: OpenAI;
 
   constructor(private readonly options: OpenAiCompatibleLlmOptions) {
+    super();
     // Retries are ours (only before the first token); the client's own would retry mid-call.
     this.client = new OpenAI({
       baseURL: options.baseUrl,
@@ -38,27 +32,6 @@ export class OpenAiCompatibleLlm implements LlmProvider {
     return `openai:${this.options.model}`;
   }
 
-  async complete(request: LlmRequest): Promise<LlmCompletion> {
-    const { text, finishReason, usage } = await lastEvent(
-      runLlmCall(
-        (signal) => this.completeOnce(request, signal),
-        { ...this.policy(), idleTimeoutMs: undefined, requireFinishReason: false },
-        (error) => this.toError(error),
-        request.signal,
-      ),
-    );
-    return { text, finishReason, usage };
-  }
-
-  stream(request: LlmRequest): AsyncIterable<LlmStreamEvent> {
-    return runLlmCall(
-      (signal) => this.streamOnce(request, signal),
-      this.policy(),
-      (error) => this.toError(error),
-      request.signal,
-    );
-  }
-
   async ping(): Promise<void> {
     try {
       await this.client.models.list({ timeout: Math.min(this.options.timeoutMs, 10_000) });
@@ -67,7 +40,7 @@ export class OpenAiCompatibleLlm implements LlmProvider {
     }
   }
 
-  private async *completeOnce(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmChunk> {
+  protected async *completeOnce(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmChunk> {
     const response = await this.client.chat.completions.create(
       { ...this.params(request), stream: false },
       { signal },
@@ -80,7 +53,7 @@ export class OpenAiCompatibleLlm implements LlmProvider {
     };
   }
 
-  private async *streamOnce(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmChunk> {
+  protected async *streamOnce(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmChunk> {
     const stream = await this.client.chat.completions.create(
       { ...this.params(request), stream: true, stream_options: { include_usage: true } },
       { signal },
@@ -107,7 +80,7 @@ export class OpenAiCompatibleLlm implements LlmProvider {
     };
   }
 
-  private policy(): LlmCallPolicy {
+  protected policy(): LlmCallPolicy {
     return {
       timeoutMs: this.options.timeoutMs,
       idleTimeoutMs: this.options.idleTimeoutMs,
@@ -118,7 +91,7 @@ export class OpenAiCompatibleLlm implements LlmProvider {
   }
 
   /** An HTTP status or a broken connection as LLM_FAILED; the key never in the message. */
-  private toError(error: unknown): TroveError {
+  protected toError(error: unknown): TroveError {
     const scrub = (message: string) => scrubSecret(message, this.options.apiKey);
     if (error instanceof APIConnectionError) {
       const cause = (error.cause as Error | undefined)?.message;

@@ -6,7 +6,7 @@ export interface MmrCandidate {
 }
 
 /** Cosine similarity; 0 when either vector is all zeros. */
-export function cosine(a: number[], b: number[]): number {
+export function cosine(a: readonly number[], b: readonly number[]): number {
   let dot = 0;
   let na = 0;
   let nb = 0;
