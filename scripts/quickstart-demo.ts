@@ -1,6 +1,7 @@
 /**
  * The quick start's demo: ingests samples/quickstart through the public API, waits for the
- * documents to be READY, runs a few searches and prints the hits and the URLs to explore.
+ * documents to be READY, runs a few searches and one `ask`, and prints the hits, the answer with
+ * its citations, and the URLs to explore.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -94,6 +95,22 @@ async function main() {
       console.log(`     ${hit.text.replace(/\s+/g, ' ').slice(0, 140)}`);
     });
   }
+
+  // An answer with citations. No LLM is configured by default, so `ask` answers offline by quoting
+  // the most relevant sentences (mode EXTRACTIVE), and says so.
+  const question = 'How do I roll back a release?';
+  const { ask } = await gql<{
+    ask: {
+      answer: string;
+      mode: string;
+      citations: { marker: number; title: string; citationUrl: string | null }[];
+    };
+  }>('query($i: AskInput!) { ask(input: $i) { answer mode citations { marker title citationUrl } } }', {
+    i: { projectId, question },
+  });
+  console.log(`\nAsk: "${question}" (mode ${ask.mode})`);
+  console.log(`  ${ask.answer.replace(/\n+/g, '\n  ')}`);
+  ask.citations.forEach((c) => console.log(`  [${c.marker}] ${c.title}  ${c.citationUrl ?? ''}`));
 
   const temporalUi = `http://127.0.0.1:${process.env.TROVE_TEMPORAL_UI_PORT ?? '8233'}`;
   console.log(`
