@@ -46,7 +46,7 @@ function setup(targets: () => IndexTarget[]) {
     sizeBytes: 1,
     contentHash: 'h',
     blobKey: 'b',
-    status: DocumentStatus.PROCESSING,
+    status: DocumentStatus.INDEXING,
     chunkCount: 0,
     timings: {},
     createdAt: '2026-11-23T00:00:00Z',
