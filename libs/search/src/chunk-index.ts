@@ -265,7 +265,8 @@ export class ChunkIndex {
           throw new TroveError(
             TroveErrorCode.Internal,
             `the chunk alias ${alias} points at ${current.join(', ')}, but this configuration needs ${index} ` +
-              `(a different embedding size or mapping version): reindex into a new prefix or remove the old index`,
+              `(a different embedding size or mapping version): start once with the previous model, then change it ` +
+              'with the changeEmbeddingModel mutation (it rebuilds the index), or use a new index prefix',
             { permanent: true },
           );
         }
