@@ -70,12 +70,12 @@ function generations(rows: StoredIndexGeneration[], embedder: EmbeddingProvider)
 }
 
 describe('sameModel', () => {
-  it('compares what makes the vectors, not batch size or timeout', () => {
+  it('compares what names the model, not how a process reaches it', () => {
     const a = embeddingSettings(CONFIGURED);
-    expect(sameModel(a, { ...a, batchSize: 4, timeoutMs: 5 })).toBe(true);
+    expect(sameModel(a, { ...a, batchSize: 4, timeoutMs: 5, baseUrl: 'http://embedder:8089/v1' })).toBe(true);
     expect(sameModel(a, { ...a, profile: 'multilingual-e5-small' })).toBe(false);
     expect(sameModel(a, { ...a, model: 'other' })).toBe(false);
-    expect(sameModel(a, { ...a, baseUrl: 'http://other:8089/v1' })).toBe(false);
+    expect(sameModel(a, { ...a, provider: 'ollama' })).toBe(false);
   });
 });
 

@@ -48,11 +48,14 @@ export function embeddingSettings(config: EmbeddingConfig): EmbeddingSettings {
   };
 }
 
-/** True when two settings make the same vectors (batch size and timeout don't matter). */
+/**
+ * True when two settings name the same model, so they make the same vectors: provider, profile
+ * and model name. Not the server's address, key, batch size or timeout — the api and the worker
+ * may reach one model at different addresses (a container network), and each process uses its
+ * own `TROVE_EMBEDDING_*` connection settings for the model they name.
+ */
 export function sameModel(a: EmbeddingSettings, b: EmbeddingSettings): boolean {
-  return (
-    a.provider === b.provider && a.baseUrl === b.baseUrl && a.profile === b.profile && a.model === b.model
-  );
+  return a.provider === b.provider && a.profile === b.profile && (a.model ?? '') === (b.model ?? '');
 }
 
 /**
@@ -102,7 +105,7 @@ export class IndexGenerations {
     if (!sameModel(active.embedding, embeddingSettings(embedding)) && this.warnedAbout !== active.id) {
       this.warnedAbout = active.id;
       this.options.log?.(
-        `the index is built with ${active.modelId} (${active.embedding.provider} at ${active.embedding.baseUrl}, ` +
+        `the index is built with ${active.modelId} (${active.embedding.provider}, profile ${active.embedding.profile}, ` +
           `generation ${active.id}); TROVE_EMBEDDING_* names another model, which is not used: ` +
           'change the model with updateRagConfig(input: {embedding: …}), which rebuilds the index',
       );
@@ -166,7 +169,8 @@ export class IndexGenerations {
     if (sameModel(active.embedding, embeddingSettings(config))) {
       throw new TroveError(
         TroveErrorCode.BadRequest,
-        `the index is already built with ${active.modelId} at ${active.embedding.baseUrl}; nothing to rebuild`,
+        `the index is already built with ${active.modelId} (profile ${active.embedding.profile}); nothing to rebuild ` +
+          '(the server address and key of a model come from each process’s TROVE_EMBEDDING_* settings)',
       );
     }
     if (config.apiKey && !this.options.secrets) {
@@ -251,12 +255,14 @@ export class IndexGenerations {
     };
   }
 
-  /** A generation's embedding configuration, its key unsealed (or the configured one for the first). */
+  /**
+   * A generation's embedding configuration: this process's configured one when it names the same
+   * model (its address and key), else the settings recorded with the generation, key unsealed.
+   */
   private configOf(generation: StoredIndexGeneration): EmbeddingConfig {
     const configured = this.options.embedding;
-    let apiKey = sameModel(generation.embedding, embeddingSettings(configured))
-      ? configured.apiKey
-      : undefined;
+    if (sameModel(generation.embedding, embeddingSettings(configured))) return configured;
+    let apiKey: EmbeddingConfig['apiKey'] | undefined;
     if (generation.apiKeySealed) {
       if (!this.options.secrets) {
         throw new TroveError(
