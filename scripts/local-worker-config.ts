@@ -14,7 +14,12 @@ export function localWorkerConfig(name: string, blobDir: string): WorkerConfig {
       schema: name.replace(/-/g, '_'),
       poolSize: 10,
     },
-    elasticsearch: { url: `http://127.0.0.1:${process.env.TROVE_ES_PORT ?? '9200'}`, indexPrefix: name },
+    elasticsearch: {
+      url: `http://127.0.0.1:${process.env.TROVE_ES_PORT ?? '9200'}`,
+      indexPrefix: name,
+      generationsTtlMs: 2_000,
+      rebuildGraceMs: 60_000,
+    },
     temporal: {
       address: `127.0.0.1:${process.env.TROVE_TEMPORAL_PORT ?? '7233'}`,
       namespace: 'default',

@@ -9,12 +9,13 @@ import type { Request } from 'express';
 import { Answerer } from '@trove/answering';
 import { Catalog } from '@trove/catalog';
 import { SegmenterTokenCounter } from '@trove/chunking';
-import type { ApiConfig } from '@trove/config';
+import { type ApiConfig, SecretBox } from '@trove/config';
 import type { EmbeddingProvider, LlmProvider } from '@trove/domain';
 import { createEmbeddingProvider } from '@trove/embeddings';
 import { createLlmProvider } from '@trove/llm';
 import { createReranker } from '@trove/reranking';
 import { ChunkIndex, createElasticsearchClient, HybridSearch } from '@trove/search';
+import { activeEmbedder, IndexGenerations } from '@trove/index-generations';
 import { LocalBlobStore } from '@trove/storage';
 import { ApiKeyGuard } from './core/api-key.guard';
 import { GRAPHQL_PATH } from './core/graphql-authentication';
@@ -33,6 +34,8 @@ import { OriginalsController } from './documents/originals.controller';
 import { DocumentsResolver } from './documents/documents.resolver';
 import { DocumentsService } from './documents/documents.service';
 import { HealthController } from './health/health.controller';
+import { IndexGenerationsResolver } from './index-generations/index-generations.resolver';
+import { IndexGenerationsService } from './index-generations/index-generations.service';
 import { ProjectsResolver } from './projects/projects.resolver';
 import { ProjectsService } from './projects/projects.service';
 import { SearchResolver } from './search/search.resolver';
@@ -94,7 +97,27 @@ export class AppModule {
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: ELASTICSEARCH, useFactory: () => createElasticsearchClient(config.elasticsearch.url) },
-        { provide: EMBEDDER, useFactory: () => createEmbeddingProvider(config.embedding) },
+        {
+          provide: IndexGenerations,
+          useFactory: (es: ElasticsearchClient, catalog: Catalog) =>
+            new IndexGenerations({
+              es,
+              catalog,
+              indexPrefix: prefix,
+              embedding: config.embedding,
+              secrets: config.secrets.key ? new SecretBox(config.secrets.key) : undefined,
+              ttlMs: config.elasticsearch.generationsTtlMs,
+              log: (message) => new Logger('IndexGenerations').warn(message),
+            }),
+          inject: [ELASTICSEARCH, Catalog],
+        },
+        // The ACTIVE index generation's model, whichever it is when a call is made.
+        {
+          provide: EMBEDDER,
+          useFactory: (generations: IndexGenerations) =>
+            activeEmbedder(generations, createEmbeddingProvider(config.embedding)),
+          inject: [IndexGenerations],
+        },
         { provide: BLOBS, useValue: blobs },
         {
           provide: TEMPORAL,
@@ -118,14 +141,23 @@ export class AppModule {
         },
         {
           provide: HybridSearch,
-          useFactory: (es: ElasticsearchClient, embedder: EmbeddingProvider, llm: LlmProvider | undefined) =>
+          useFactory: (
+            es: ElasticsearchClient,
+            embedder: EmbeddingProvider,
+            llm: LlmProvider | undefined,
+            generations: IndexGenerations,
+          ) =>
             new HybridSearch(es, prefix, embedder, {
               ...config.search,
+              target: async () => {
+                const active = await generations.active();
+                return { index: active.generation.indexName, embedder: active.embedder };
+              },
               countTokens: (text) => tokenCounter.count(text),
               reranker: createReranker(config.rerank, llm),
               rerankCandidates: config.rerank.candidates,
             }),
-          inject: [ELASTICSEARCH, EMBEDDER, LLM_PROVIDER],
+          inject: [ELASTICSEARCH, EMBEDDER, LLM_PROVIDER, IndexGenerations],
         },
         // TROVE_LLM_PROVIDER=none (the default): answers use TROVE_ANSWER_FALLBACK_MODE, offline.
         { provide: LLM_PROVIDER, useFactory: (): LlmProvider | undefined => createLlmProvider(config.llm) },
@@ -133,7 +165,7 @@ export class AppModule {
           provide: Answerer,
           useFactory: (
             search: HybridSearch,
-            index: ChunkIndex,
+            generations: IndexGenerations,
             embedder: EmbeddingProvider,
             llm: LlmProvider | undefined,
             links: CitationLinks,
@@ -141,13 +173,15 @@ export class AppModule {
             new Answerer({
               search,
               embedder,
-              vectors: (ids, signal) => index.vectorsByChunkIds(ids, signal),
+              // The active generation's vectors, compared with questions embedded by its model.
+              vectors: async (ids, signal) =>
+                (await generations.active()).index.vectorsByChunkIds(ids, signal),
               tokenCounter,
               llm,
               citationUrl: (hit) => links.render(hit.citation, hit.citationUrl),
               settings: config.answers,
             }),
-          inject: [HybridSearch, ChunkIndex, EMBEDDER, LLM_PROVIDER, CitationLinks],
+          inject: [HybridSearch, IndexGenerations, EMBEDDER, LLM_PROVIDER, CitationLinks],
         },
         ApiKeyGuard,
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
@@ -155,6 +189,8 @@ export class AppModule {
         { provide: APP_FILTER, useClass: TroveExceptionFilter },
         { provide: APP_PIPE, useClass: TroveIdPipe },
         IndexBootstrapService,
+        IndexGenerationsService,
+        IndexGenerationsResolver,
         ProjectsService,
         ProjectsResolver,
         DocumentsService,

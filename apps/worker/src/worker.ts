@@ -3,12 +3,13 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import { Catalog } from '@trove/catalog';
 import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
 import { SecretBox, type WorkerConfig } from '@trove/config';
-import { createEmbeddingProvider } from '@trove/embeddings';
+import { IndexGenerations } from '@trove/index-generations';
 import { FolderConnector } from '@trove/connector-folder';
 import { NotionConnector } from '@trove/connector-notion';
 import { WebConnector } from '@trove/connector-web';
 import {
   createDeletionActivities,
+  createIndexRebuildActivities,
   createIngestActivities,
   createSyncActivities,
   createWebhookActivities,
@@ -26,14 +27,25 @@ export async function createWorker(
   } = {},
 ) {
   const es = createElasticsearchClient(config.elasticsearch.url);
-  const embedder = createEmbeddingProvider(config.embedding);
-  const chunkIndex = new ChunkIndex(es, config.elasticsearch.indexPrefix, embedder.dimensions);
   const catalog = Catalog.open({
     ...config.database,
     legacy: { es, indexPrefix: config.elasticsearch.indexPrefix },
   });
-  await chunkIndex.ensure();
   const prepared = await catalog.ensure();
+  const secrets = config.secrets.key ? new SecretBox(config.secrets.key) : undefined;
+  // The chunk index's generations (one per embedding model; issue 11): the active one's model embeds.
+  const generations = new IndexGenerations({
+    es,
+    catalog,
+    indexPrefix: config.elasticsearch.indexPrefix,
+    embedding: config.embedding,
+    secrets,
+    ttlMs: config.elasticsearch.generationsTtlMs,
+    log: (message) => console.warn(`[trove-worker] ${message}`),
+  });
+  const active = await generations.bootstrap();
+  const embedder = active.embedder;
+  const chunkIndex = new ChunkIndex(es, config.elasticsearch.indexPrefix, active.generation.dimensions);
   if (prepared.imported) {
     const { projects, sources, documents, runs } = prepared.imported;
     console.log(
@@ -45,7 +57,7 @@ export async function createWorker(
   const blobs = new LocalBlobStore(config.storage.blobDir);
   // One connector per source type; an incomplete registry refuses to start.
   const connectors = new SourceConnectors([
-    new NotionConnector(config.secrets.key ? new SecretBox(config.secrets.key) : undefined, config.notion),
+    new NotionConnector(secrets, config.notion),
     new FolderConnector(config.folders, blobs),
     new WebConnector(config.web),
   ]);
@@ -58,6 +70,7 @@ export async function createWorker(
     chunker: new Chunker(new SegmenterTokenCounter(), config.chunking),
     embedder,
     chunkIndex,
+    generations,
     batchSize: config.embedding.batchSize,
     connectors,
   });
@@ -83,6 +96,7 @@ export async function createWorker(
       temporal,
       cancelGraceMs: config.deletion?.cancelGraceMs,
     }),
+    ...createIndexRebuildActivities({ catalog, generations }),
   };
   const worker = await Worker.create({
     connection,
@@ -94,5 +108,5 @@ export async function createWorker(
     activities,
     maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivities,
   });
-  return { worker, connection, embedder, es, parsers, catalog };
+  return { worker, connection, embedder, es, parsers, catalog, generations };
 }

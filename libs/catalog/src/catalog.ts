@@ -18,6 +18,7 @@ import {
   type NewSourceItem,
   type SourceItem,
 } from './documents.repository';
+import { IndexGenerationRepository } from './index-generations.repository';
 import { importLegacyCatalog, type LegacyImportReport } from './legacy-import';
 import { ProjectRepository } from './projects.repository';
 import { SourceRepository, type SourceChanges } from './sources.repository';
@@ -44,6 +45,8 @@ export class Catalog {
   readonly runs: SyncRunRepository;
   /** Webhook event ids already accepted (replay and retry protection). */
   readonly webhookEvents: WebhookEventLog;
+  /** Generations of the chunk index, one per embedding model (issue 11). */
+  readonly indexGenerations: IndexGenerationRepository;
 
   constructor(
     readonly db: CatalogDb,
@@ -54,6 +57,7 @@ export class Catalog {
     this.sources = new SourceRepository(db);
     this.runs = new SyncRunRepository(db);
     this.webhookEvents = new WebhookEventLog(db);
+    this.indexGenerations = new IndexGenerationRepository(db);
   }
 
   static open(options: CatalogOptions): Catalog {

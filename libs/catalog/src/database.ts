@@ -4,6 +4,7 @@ import { TroveError, TroveErrorCode } from '@trove/domain';
 import * as catalog0001 from './migrations/0001-catalog';
 import * as itemVersion0002 from './migrations/0002-item-version';
 import * as searchFilters0003 from './migrations/0003-search-filters';
+import * as indexGenerations0005 from './migrations/0005-index-generations';
 import type { CatalogTables } from './tables';
 
 export interface DatabaseOptions {
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0001-catalog': catalog0001,
   '0002-item-version': itemVersion0002,
   '0003-search-filters': searchFilters0003,
+  '0005-index-generations': indexGenerations0005,
 };
 
 class StaticMigrations implements MigrationProvider {

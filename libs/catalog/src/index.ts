@@ -12,3 +12,4 @@ export type { SourceChanges } from './sources.repository';
 export type { SyncRunChanges } from './sync-runs.repository';
 export * from './webhook-events';
 export type { LegacyImportReport } from './legacy-import';
+export type { NewIndexGeneration, StoredIndexGeneration } from './index-generations.repository';

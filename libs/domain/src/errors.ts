@@ -47,6 +47,8 @@ export enum TroveErrorCode {
   /** The reranker failed or answered something unusable; search falls back to the fused order. */
   RerankFailed = 'RERANK_FAILED',
   IndexFailed = 'INDEX_FAILED',
+  /** An embedding-model change while another index rebuild is still running. */
+  IndexRebuildInProgress = 'INDEX_REBUILD_IN_PROGRESS',
   ServiceUnavailable = 'SERVICE_UNAVAILABLE',
   /** The caller gave up (e.g. the HTTP client disconnected); the work was stopped. */
   Cancelled = 'CANCELLED',

@@ -146,6 +146,8 @@ export interface Citation {
 
 export interface EmbeddedChunk extends Chunk {
   embedding: number[];
+  /** The model the vector comes from (unset in batches embedded before index generations). */
+  embeddingModel?: string;
 }
 
 export enum SearchMode {
@@ -339,4 +341,58 @@ export interface SyncRun {
   skipped: { id: string; reason: string }[];
   /** What the source's configuration asked for that Trove could not honour (e.g. unknown nav entries). */
   warnings?: string[];
+}
+
+// --- Index generations (issue 11): the chunk index rebuilt for another embedding model ----------
+
+export enum IndexGenerationStatus {
+  /** Searched and written; behind the chunk alias. */
+  ACTIVE = 'ACTIVE',
+  /** Being filled by a rebuild; written alongside the active one, swapped in when complete. */
+  BUILDING = 'BUILDING',
+  /** Replaced by a newer generation; its index is removed after a grace period. */
+  RETIRED = 'RETIRED',
+  FAILED = 'FAILED',
+  CANCELLED = 'CANCELLED',
+}
+
+/** How a generation's vectors are made: the embedding configuration without its key. */
+export interface EmbeddingSettings {
+  provider: 'openai' | 'ollama';
+  baseUrl: string;
+  profile: string;
+  model?: string;
+  batchSize: number;
+  timeoutMs: number;
+}
+
+export interface IndexRebuildProgress {
+  /** Chunks in the active index when the copy started. */
+  chunksTotal?: number;
+  /** Chunks written to the new index by the rebuild so far. */
+  chunksCopied?: number;
+  /** Of those, embedded with the new model, and taken over without embedding (same model, same text). */
+  chunksEmbedded?: number;
+  chunksReused?: number;
+  /** Already there (written by an ingest during the rebuild), or gone from the active index. */
+  chunksSkipped?: number;
+  /** Stale chunks removed from the new index by the final reconciliation. */
+  chunksRemoved?: number;
+}
+
+export interface IndexGeneration {
+  id: number;
+  indexName: string;
+  status: IndexGenerationStatus;
+  embedding: EmbeddingSettings;
+  /** An API key is stored (sealed) for this generation's embedder. */
+  hasApiKey: boolean;
+  modelId: string;
+  dimensions: number;
+  workflowId?: string;
+  progress: IndexRebuildProgress;
+  error?: string;
+  createdAt: string;
+  activatedAt?: string;
+  finishedAt?: string;
 }

@@ -8,7 +8,7 @@
  * which would let a workflow narrow a parameter type without a compile error.
  */
 import type { IngestDocumentInput, IngestDocumentResult, NotionEvent, NotionWebhookTiming } from './ingest';
-import type { SyncRun } from './model';
+import type { IndexRebuildProgress, SyncRun } from './model';
 
 export interface TroveWorkflows {
   /** Ingests one document: fetch → parse → chunk → embed → upsert. Id: `ingestWorkflowId`. */
@@ -27,6 +27,30 @@ export interface TroveWorkflows {
   deleteProject: (projectId: string) => Promise<void>;
   /** Removes a source and everything it produced. Id: `removeSourceWorkflowId`. */
   removeSource: (sourceId: string) => Promise<void>;
+  /**
+   * Rebuilds the chunk index for a BUILDING generation (a new embedding model) and swaps it in.
+   * Id: `rebuildIndexWorkflowId`.
+   */
+  rebuildIndex: (input: RebuildIndexInput) => Promise<IndexRebuildProgress>;
+}
+
+export interface RebuildIndexInput {
+  generationId: number;
+  /** How long every process may still use what it read about generations (their cache TTL, ×2). */
+  settleMs: number;
+  /** How long the old index stays after the swap, for searches that started before it. */
+  graceMs: number;
+  /** Carried over by continue-as-new: where the copy is, and what it did so far. */
+  after?: string;
+  progress?: IndexRebuildProgress;
+}
+
+/**
+ * One rebuild per generation, named by its index (unique across installs sharing a Temporal
+ * namespace, unlike the generation's number).
+ */
+export function rebuildIndexWorkflowId(indexName: string): string {
+  return `rebuild-index-${indexName}`;
 }
 
 /** Signal names and their argument tuples. */

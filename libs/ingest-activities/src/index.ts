@@ -4,3 +4,4 @@ export * from './sync-runs.activities';
 export * from './webhook.activities';
 export * from './deletion.activities';
 export * from './source-connectors';
+export * from './index-rebuild.activities';

@@ -15,6 +15,7 @@ import type {
 } from '@trove/domain';
 import { blobKeys, DocumentStatus, SourceType, TroveErrorCode } from '@trove/domain';
 import { MEDIA_TYPES } from '@trove/parsing';
+import type { IndexGenerations } from '@trove/index-generations';
 import type { ChunkIndex } from '@trove/search';
 import { createHash } from 'node:crypto';
 import { activity as run, withHeartbeats } from './activity-failure';
@@ -32,11 +33,46 @@ export interface IngestDependencies {
   parsers: DocumentParser;
   chunker: Chunker;
   embedder: EmbeddingProvider;
+  /** The alias (reads) and every generation's index (deletions). */
   chunkIndex: ChunkIndex;
+  /**
+   * The live index generations: chunks are embedded for, and written to, each (the ACTIVE one
+   * and one being rebuilt for another model). Unset: `chunkIndex` with `embedder` only.
+   */
+  generations?: Pick<IndexGenerations, 'writable'>;
   /** Chunks per embedding request, and per blob handed between activities. */
   batchSize: number;
   /** Fetch documents that come from sources. */
   connectors: SourceConnectors;
+}
+
+/** One index chunks are written to, with the model its vectors come from. */
+export interface IndexTarget {
+  index: ChunkIndex;
+  embedder: EmbeddingProvider;
+}
+
+/**
+ * Vectors of `chunks` for a target's model. A chunk whose embedded text (its content hash) is
+ * already indexed there with this model — in any document: an earlier version, a copy, the same
+ * page in another source — reuses that vector: the same text is never embedded twice.
+ */
+async function vectorsFor(
+  chunks: Chunk[],
+  target: IndexTarget,
+): Promise<{ vectors: number[][]; embedded: number }> {
+  const { index, embedder } = target;
+  const known = await index.embeddingsByContentHash(
+    [...new Set(chunks.map((c) => c.contentHash))],
+    embedder.modelId,
+  );
+  const missing = chunks.filter((c) => !known.has(c.contentHash));
+  const vectors = await embedder.embed(
+    missing.map((c) => Chunker.embeddingText(c)),
+    'passage',
+  );
+  missing.forEach((chunk, i) => known.set(chunk.contentHash, vectors[i]));
+  return { vectors: chunks.map((c) => known.get(c.contentHash)!), embedded: missing.length };
 }
 
 export interface FetchedDocument {
@@ -89,6 +125,9 @@ export interface UpsertResult {
  */
 export function createIngestActivities(deps: IngestDependencies) {
   const { catalog, blobs, parsers, chunker, embedder, chunkIndex, batchSize, connectors } = deps;
+  /** Where chunks go, ACTIVE first: each index with the model its vectors come from. */
+  const targets = async (): Promise<IndexTarget[]> =>
+    deps.generations ? deps.generations.writable() : [{ index: chunkIndex, embedder }];
 
   return {
     /** Loads the document record and its original; marks it INDEXING. */
@@ -189,37 +228,26 @@ export function createIngestActivities(deps: IngestDependencies) {
       });
     },
 
-    /**
-     * Embeds one batch. A chunk whose embedded text (its content hash) is already indexed with
-     * this model — in any document: an earlier version, a copy, the same page in another
-     * source — reuses that vector: the same text is never embedded twice.
-     */
+    /** Embeds one batch with the ACTIVE generation's model (stored vectors of the same text reused). */
     async embedChunks(input: { batchKey: string }): Promise<EmbeddedRef> {
       return run(async () => {
         const started = Date.now();
         const chunks = await blobs.getJson<Chunk[]>(input.batchKey);
-        const existing = await chunkIndex.embeddingsByContentHash(
-          [...new Set(chunks.map((c) => c.contentHash))],
-          embedder.modelId,
+        const [active] = await targets();
+        const { vectors, embedded } = await withHeartbeats({ batchKey: input.batchKey }, () =>
+          vectorsFor(chunks, active),
         );
-        const missing = chunks.filter((c) => !existing.has(c.contentHash));
-        const vectors = await withHeartbeats({ batchKey: input.batchKey, toEmbed: missing.length }, () =>
-          embedder.embed(
-            missing.map((c) => Chunker.embeddingText(c)),
-            'passage',
-          ),
-        );
-        missing.forEach((chunk, i) => existing.set(chunk.contentHash, vectors[i]));
-        const embedded: EmbeddedChunk[] = chunks.map((c) => ({
+        const embeddedChunks: EmbeddedChunk[] = chunks.map((c, i) => ({
           ...c,
-          embedding: existing.get(c.contentHash)!,
+          embedding: vectors[i],
+          embeddingModel: active.embedder.modelId,
         }));
         const embeddedKey = blobKeys.embeddedBatchOf(input.batchKey);
-        await blobs.putJson(embeddedKey, embedded);
+        await blobs.putJson(embeddedKey, embeddedChunks);
         return {
           embeddedKey,
-          embedded: missing.length,
-          reused: chunks.length - missing.length,
+          embedded,
+          reused: chunks.length - embedded,
           ms: Date.now() - started,
         };
       });
@@ -230,9 +258,24 @@ export function createIngestActivities(deps: IngestDependencies) {
       return run(async () => {
         const started = Date.now();
         const ids: string[] = [];
+        const live = await targets();
         for (const key of input.embeddedKeys) {
           const chunks = await blobs.getJson<EmbeddedChunk[]>(key);
-          await withHeartbeats({ written: ids.length }, () => chunkIndex.upsert(chunks, embedder.modelId));
+          for (const target of live) {
+            const model = target.embedder.modelId;
+            await withHeartbeats({ written: ids.length }, async () => {
+              // Embedded for this model (batches written before generations recorded none: the active one)…
+              const fits = (chunks[0]?.embeddingModel ?? live[0].embedder.modelId) === model;
+              // …or for another: a rebuild is under way, or the model changed since embedChunks ran.
+              const vectors = fits
+                ? chunks.map((c) => c.embedding)
+                : (await vectorsFor(chunks, target)).vectors;
+              await target.index.upsert(
+                chunks.map((c, i) => ({ ...c, embedding: vectors[i] })),
+                model,
+              );
+            });
+          }
           ids.push(...chunks.map((c) => c.id));
         }
         const removedStale = await chunkIndex.deleteDocumentChunks(input.documentId, ids);

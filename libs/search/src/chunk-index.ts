@@ -92,13 +92,166 @@ export interface StoredChunk {
 /** The chunk index: versioned index behind an alias, bulk upserts checked item by item. */
 export class ChunkIndex {
   readonly names: IndexNames;
+  /** Where reads and writes go: the alias, or one generation's concrete index. */
+  readonly target: string;
 
+  /**
+   * `index`: a generation's concrete index (see IndexGenerations); unset: the alias, which points
+   * at the ACTIVE generation. Deletions always reach every generation's index.
+   */
   constructor(
     private readonly es: Client,
     prefix: string,
     readonly dimensions: number,
+    options: { index?: string } = {},
   ) {
     this.names = new IndexNames(prefix);
+    this.target = options.index ?? this.names.chunks;
+  }
+
+  /** The concrete index the alias points at, or undefined when there is no alias yet. */
+  async aliasTarget(): Promise<string | undefined> {
+    try {
+      if (!(await this.es.indices.existsAlias({ name: this.names.chunks }))) return undefined;
+      return Object.keys(await this.es.indices.getAlias({ name: this.names.chunks }))[0];
+    } catch (error) {
+      throw elasticsearchError(error, 'reading the chunk alias');
+    }
+  }
+
+  /** Creates this generation's concrete index (no alias) if missing: a rebuild's target. */
+  async ensureIndex(): Promise<void> {
+    try {
+      await this.es.indices.create(
+        {
+          index: this.target,
+          settings: { number_of_shards: 1, number_of_replicas: 0 },
+          mappings: chunkMappings(this.dimensions),
+        },
+        { ignore: [400] },
+      );
+      if (!(await this.es.indices.exists({ index: this.target }))) {
+        throw new TroveError(TroveErrorCode.Internal, `could not create the chunk index ${this.target}`);
+      }
+      // Additive mapping changes (new fields) apply in place, as in ensure().
+      await this.es.indices.putMapping({ index: this.target, ...chunkMappings(this.dimensions) });
+    } catch (error) {
+      throw elasticsearchError(error, `creating the chunk index ${this.target}`);
+    }
+  }
+
+  /** Points the alias at this generation's index, atomically (one update_aliases request). */
+  async takeAlias(): Promise<void> {
+    const alias = this.names.chunks;
+    try {
+      const current = (await this.es.indices.existsAlias({ name: alias }))
+        ? Object.keys(await this.es.indices.getAlias({ name: alias }))
+        : [];
+      await this.es.indices.updateAliases({
+        actions: [
+          ...current.filter((i) => i !== this.target).map((index) => ({ remove: { index, alias } })),
+          { add: { index: this.target, alias, is_write_index: true } },
+        ],
+      });
+    } catch (error) {
+      throw elasticsearchError(error, `pointing ${alias} at ${this.target}`);
+    }
+  }
+
+  /** Removes this generation's index (a retired or failed generation); absent is fine. */
+  async dropIndex(): Promise<void> {
+    if (this.target === this.names.chunks) {
+      throw new TroveError(TroveErrorCode.Internal, 'refusing to drop the chunk alias itself');
+    }
+    try {
+      await this.es.indices.delete({ index: this.target }, { ignore: [404] });
+    } catch (error) {
+      throw elasticsearchError(error, `removing the chunk index ${this.target}`);
+    }
+  }
+
+  /** Chunks in this index (all projects). */
+  async count(): Promise<number> {
+    try {
+      return (await this.es.count({ index: this.target })).count;
+    } catch (error) {
+      throw elasticsearchError(error, 'counting chunks');
+    }
+  }
+
+  /**
+   * One page of chunks in chunk-id order, after `after` (a rebuild copies the index page by page;
+   * the order is stable, so a retried page reads the same chunks). `withVectors` includes embeddings.
+   */
+  async page(
+    after: string | undefined,
+    size: number,
+    withVectors: boolean,
+  ): Promise<{ chunks: StoredChunk[]; last?: string }> {
+    try {
+      const response = await this.es.search<StoredChunk>({
+        index: this.target,
+        size,
+        query: { match_all: {} },
+        sort: [{ chunkId: 'asc' }],
+        ...(after ? { search_after: [after] } : {}),
+        _source: withVectors ? true : { excludes: ['embedding'] },
+      });
+      const chunks = response.hits.hits.map((hit) => hit._source!);
+      return { chunks, last: chunks.at(-1)?.chunkId };
+    } catch (error) {
+      throw elasticsearchError(error, 'reading a page of chunks');
+    }
+  }
+
+  /** Which of `chunkIds` this index holds. */
+  async existingIds(chunkIds: string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    if (chunkIds.length === 0) return found;
+    try {
+      const response = await this.es.mget({ index: this.target, ids: chunkIds, _source: false });
+      for (const doc of response.docs) if ('found' in doc && doc.found) found.add(doc._id);
+      return found;
+    } catch (error) {
+      throw elasticsearchError(error, 'checking chunk ids');
+    }
+  }
+
+  /**
+   * Writes stored chunks (copied from another generation, with this generation's vectors) unless a
+   * chunk with the same id is here already: an ingest that ran during the rebuild wrote a newer
+   * version, which a copy must not overwrite. Returns how many were written.
+   */
+  async createMissing(chunks: StoredChunk[]): Promise<number> {
+    if (chunks.length === 0) return 0;
+    const indexedAt = new Date().toISOString();
+    const operations = chunks.flatMap((chunk) => [
+      { create: { _index: this.target, _id: chunk.chunkId } },
+      { ...chunk, indexedAt },
+    ]);
+    let response;
+    try {
+      response = await this.es.bulk({ operations, refresh: false });
+    } catch (error) {
+      throw elasticsearchError(error, 'copying chunks');
+    }
+    const items = response.items.map((item) => item.create!);
+    const failed = items.filter((item) => item.error && item.status !== 409);
+    if (failed.length > 0) {
+      const transient = failed.some((f) => f.status === 429 || f.status >= 500);
+      throw new TroveError(
+        transient ? TroveErrorCode.ServiceUnavailable : TroveErrorCode.IndexFailed,
+        `${failed.length} of ${chunks.length} chunks were not copied (first: ${failed[0].error!.type}: ${failed[0].error!.reason})`,
+        { permanent: !transient },
+      );
+    }
+    return items.filter((item) => !item.error).length;
+  }
+
+  /** Removes chunks by id from this index only (a rebuild's reconciliation). */
+  async deleteIds(chunkIds: string[]): Promise<number> {
+    if (chunkIds.length === 0) return 0;
+    return deleteMatching(this.es, this.target, { ids: { values: chunkIds } });
   }
 
   /** Creates the versioned index and its alias if missing; fails if the alias points at another vector size. */
@@ -112,7 +265,8 @@ export class ChunkIndex {
           throw new TroveError(
             TroveErrorCode.Internal,
             `the chunk alias ${alias} points at ${current.join(', ')}, but this configuration needs ${index} ` +
-              `(a different embedding size or mapping version): reindex into a new prefix or remove the old index`,
+              `(a different embedding size or mapping version): start once with the previous model, then change it ` +
+              'with the changeEmbeddingModel mutation (it rebuilds the index), or use a new index prefix',
             { permanent: true },
           );
         }
@@ -143,7 +297,7 @@ export class ChunkIndex {
     if (chunks.length === 0) return;
     const indexedAt = new Date().toISOString();
     const operations = chunks.flatMap((chunk) => [
-      { index: { _index: this.names.chunks, _id: chunk.id } },
+      { index: { _index: this.target, _id: chunk.id } },
       {
         chunkId: chunk.id,
         projectId: chunk.projectId,
@@ -200,7 +354,7 @@ export class ChunkIndex {
     if (hashes.length === 0) return found;
     try {
       const response = await this.es.search<Pick<StoredChunk, 'contentHash' | 'embedding'>>({
-        index: this.names.chunks,
+        index: this.target,
         size: hashes.length,
         query: {
           bool: {
@@ -244,7 +398,7 @@ export class ChunkIndex {
 
   async countDocumentChunks(documentId: string): Promise<number> {
     try {
-      const response = await this.es.count({ index: this.names.chunks, query: { term: { documentId } } });
+      const response = await this.es.count({ index: this.target, query: { term: { documentId } } });
       return response.count;
     } catch (error) {
       throw elasticsearchError(error, 'counting chunks');
@@ -254,7 +408,7 @@ export class ChunkIndex {
   async getDocumentChunks(documentId: string): Promise<StoredChunk[]> {
     try {
       const response = await this.es.search<StoredChunk>({
-        index: this.names.chunks,
+        index: this.target,
         query: { term: { documentId } },
         sort: [{ position: 'asc' }],
         size: 10_000,
@@ -270,7 +424,7 @@ export class ChunkIndex {
     if (!isChunkId(chunkId)) return undefined; // names nothing; Elasticsearch would answer an error
     try {
       const response = await this.es.get<StoredChunk>(
-        { index: this.names.chunks, id: chunkId, _source_excludes: ['embedding'] },
+        { index: this.target, id: chunkId, _source_excludes: ['embedding'] },
         { ignore: [404] },
       );
       return response.found ? response._source : undefined;
@@ -289,7 +443,7 @@ export class ChunkIndex {
     if (ids.length === 0) return found;
     try {
       const response = await this.es.mget<Pick<StoredChunk, 'embedding'>>(
-        { index: this.names.chunks, ids, _source: ['embedding'] },
+        { index: this.target, ids, _source: ['embedding'] },
         { signal },
       );
       for (const doc of response.docs) {
@@ -304,13 +458,18 @@ export class ChunkIndex {
   /** Makes every write so far visible to search (and to the id listing of deleteWhere). */
   async refresh(): Promise<void> {
     try {
-      await this.es.indices.refresh({ index: this.names.chunks });
+      await this.es.indices.refresh({
+        index: this.names.allChunkIndices,
+        allow_no_indices: true,
+        ignore_unavailable: true,
+      });
     } catch (error) {
       throw elasticsearchError(error, 'refreshing the chunk index');
     }
   }
 
+  /** Deletions reach every generation's index: the active one and one being rebuilt. */
   private deleteWhere(query: object): Promise<number> {
-    return deleteMatching(this.es, this.names.chunks, query);
+    return deleteMatching(this.es, this.names.allChunkIndices, query);
   }
 }

@@ -15,9 +15,20 @@ export class IndexNames {
     return `${this.prefix}-chunks`;
   }
 
-  /** The concrete index behind the alias for a mapping version and vector size. */
-  chunksIndex(mappingVersion: number, dimensions: number): string {
-    return `${this.prefix}-chunks-v${mappingVersion}-d${dimensions}`;
+  /**
+   * The concrete index for a mapping version and vector size: the first generation's name, and
+   * with a suffix a later generation's (an embedding model change builds one beside the first).
+   */
+  chunksIndex(mappingVersion: number, dimensions: number, suffix?: string): string {
+    return `${this.prefix}-chunks-v${mappingVersion}-d${dimensions}${suffix ? `-${suffix}` : ''}`;
+  }
+
+  /**
+   * Every generation's concrete index: deletions go to all of them, so a chunk removed while a
+   * rebuild runs is removed from the index being built too.
+   */
+  get allChunkIndices(): string {
+    return `${this.prefix}-chunks-v*`;
   }
 }
 
@@ -62,18 +73,26 @@ export async function isNotFound(promise: Promise<unknown>): Promise<boolean> {
 /**
  * Delete-by-query by hand: the integ-test distribution has no reindex module (and so no
  * _delete_by_query). Refreshes, pages through matching ids and bulk-deletes them until none are
- * left; returns how many were deleted.
+ * left. `index` may be a name, an alias or a pattern (each hit is deleted from the index it was
+ * found in); returns how many distinct ids were deleted.
  */
 export async function deleteMatching(es: Client, index: string, query: object): Promise<number> {
-  let deleted = 0;
+  const deleted = new Set<string>();
   try {
     for (;;) {
-      await es.indices.refresh({ index });
-      const page = await es.search({ index, query, size: 1000, _source: false });
-      const ids = page.hits.hits.map((hit) => hit._id!);
-      if (ids.length === 0) return deleted;
+      await es.indices.refresh({ index, allow_no_indices: true, ignore_unavailable: true });
+      const page = await es.search({
+        index,
+        query,
+        size: 1000,
+        _source: false,
+        allow_no_indices: true,
+        ignore_unavailable: true,
+      });
+      const hits = page.hits.hits;
+      if (hits.length === 0) return deleted.size;
       const response = await es.bulk({
-        operations: ids.map((id) => ({ delete: { _index: index, _id: id } })),
+        operations: hits.map((hit) => ({ delete: { _index: hit._index, _id: hit._id! } })),
         refresh: false,
       });
       const failed = response.items.filter((i) => i.delete?.error && i.delete.status !== 404);
@@ -83,7 +102,7 @@ export async function deleteMatching(es: Client, index: string, query: object): 
           `${failed.length} deletions from ${index} failed (first: ${failed[0].delete!.error!.reason})`,
         );
       }
-      deleted += ids.length;
+      hits.forEach((hit) => deleted.add(hit._id!));
     }
   } catch (error) {
     throw elasticsearchError(error, `deleting from ${index}`);

@@ -117,6 +117,11 @@ export interface HybridSearchOptions {
   mmrCandidates: ResultStageSettings['mmrCandidates'];
   /** Largest context expansion accepted (TROVE_SEARCH_MAX_EXPAND). */
   maxExpand: ResultStageSettings['maxExpand'];
+  /**
+   * The index and model to search, asked once per search: the ACTIVE index generation while its
+   * model may change (IndexGenerations). Unset: the alias with the constructor's embedder.
+   */
+  target?: () => Promise<SearchTarget>;
   /** Reorders the fused top candidates (issue 11); unset: no reranking (a request asking for it is refused). */
   reranker?: Reranker;
   /** How many fused hits are reranked (TROVE_RERANK_CANDIDATES). */
@@ -140,6 +145,12 @@ const DEFAULTS: HybridSearchOptions = {
   maxExpand: 3,
   rerankCandidates: 30,
 };
+
+/** A concrete chunk index and the model its vectors come from. */
+export interface SearchTarget {
+  index: string;
+  embedder: EmbeddingProvider;
+}
 
 /** BM25 and kNN legs, both filtered by project, fused in the service (RRF or a convex combination). */
 export class HybridSearch {
@@ -183,6 +194,10 @@ export class HybridSearch {
     if (matchesNothing(filters)) return { hits: [], rerank: { reranked: false }, timings };
     const rerankCandidates = this.rerankCandidatesFor(options);
     const candidates = Math.max(this.options.candidates, request.limit);
+    // Both legs read one generation's index, queried with its model (a rebuild may swap meanwhile).
+    const target = this.options.target
+      ? await this.options.target()
+      : { index: this.names.chunks, embedder: this.embedder };
     const wantKeyword = request.mode !== SearchMode.VECTOR;
     const wantVector = request.mode !== SearchMode.KEYWORD;
 
@@ -199,10 +214,10 @@ export class HybridSearch {
     try {
       [keyword, vector] = await Promise.all([
         wantKeyword
-          ? run(this.keywordLeg(request.projectId, query, candidates, filters, signal, timings))
+          ? run(this.keywordLeg(target, request.projectId, query, candidates, filters, signal, timings))
           : undefined,
         wantVector
-          ? run(this.vectorLeg(request.projectId, query, candidates, filters, signal, timings))
+          ? run(this.vectorLeg(target, request.projectId, query, candidates, filters, signal, timings))
           : undefined,
       ]);
     } catch (error) {
@@ -388,15 +403,22 @@ export class HybridSearch {
   }
 
   /** The query's embedding, from the cache when the same query was embedded recently. */
-  private async queryVector(query: string, signal: AbortSignal): Promise<number[]> {
-    const cached = this.queryVectors?.get(query);
+  private async queryVector(
+    embedder: EmbeddingProvider,
+    query: string,
+    signal: AbortSignal,
+  ): Promise<number[]> {
+    // Keyed by model too: after a model change the old vectors would not match the new index.
+    const key = `${embedder.modelId}\u0000${query}`;
+    const cached = this.queryVectors?.get(key);
     if (cached) return cached;
-    const [vector] = await this.embedder.embed([query], 'query', { signal });
-    this.queryVectors?.set(query, vector);
+    const [vector] = await embedder.embed([query], 'query', { signal });
+    this.queryVectors?.set(key, vector);
     return vector;
   }
 
   private async keywordLeg(
+    target: SearchTarget,
     projectId: string,
     query: string,
     size: number,
@@ -408,7 +430,7 @@ export class HybridSearch {
     try {
       const response = await this.es.search<StoredChunk>(
         {
-          index: this.names.chunks,
+          index: target.index,
           size,
           query: {
             bool: {
@@ -431,6 +453,7 @@ export class HybridSearch {
   }
 
   private async vectorLeg(
+    target: SearchTarget,
     projectId: string,
     query: string,
     k: number,
@@ -439,13 +462,13 @@ export class HybridSearch {
     timings: SearchTimings,
   ) {
     const embedStarted = performance.now();
-    const vector = await this.queryVector(query, signal);
+    const vector = await this.queryVector(target.embedder, query, signal);
     const started = performance.now();
     timings.embedMs = started - embedStarted;
     try {
       const response = await this.es.search<StoredChunk>(
         {
-          index: this.names.chunks,
+          index: target.index,
           size: k,
           knn: {
             field: 'embedding',

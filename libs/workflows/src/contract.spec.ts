@@ -11,6 +11,7 @@ const WORKFLOW_NAMES: Record<keyof TroveWorkflows, true> = {
   notionWebhookEvents: true,
   deleteProject: true,
   removeSource: true,
+  rebuildIndex: true,
 };
 const SIGNAL_NAMES: Record<keyof TroveSignals, true> = { notionEvents: true };
 

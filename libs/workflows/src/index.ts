@@ -15,3 +15,4 @@ type Implements<T extends TroveWorkflows> = T;
  * of a start in production.
  */
 export type WorkflowsModule = Implements<typeof import('./index')>;
+export * from './rebuild-index.workflow';

@@ -66,6 +66,7 @@ describe('schema and migrations', () => {
         '0001-catalog',
         '0002-item-version',
         '0003-search-filters',
+        '0005-index-generations',
       ]);
       expect((await catalogs[0].ensure()).migrations).toEqual([]);
     } finally {
@@ -95,7 +96,11 @@ describe('schema and migrations', () => {
               ${now}, ${now}, ${editedAt}, ${version})`.execute(db);
       await row(randomUUID(), 'page', '2026-10-01T10:00:00.000Z', null);
       await row(randomUUID(), 'file.md', null, 'sha-of-file');
-      expect((await catalog.ensure()).migrations).toEqual(['0002-item-version', '0003-search-filters']);
+      expect((await catalog.ensure()).migrations).toEqual([
+        '0002-item-version',
+        '0003-search-filters',
+        '0005-index-generations',
+      ]);
       const versions = Object.fromEntries(
         (await catalog.sourceItems('s')).map((item) => [item.externalId, item.version]),
       );
@@ -433,5 +438,56 @@ describe('one-time import of a catalog kept in Elasticsearch by older versions',
       await legacy.close();
       await dropTestData(legacyName);
     }
+  });
+});
+
+describe('index generations', () => {
+  const generation = (indexName: string) => ({
+    indexName,
+    embedding: {
+      provider: 'openai' as const,
+      baseUrl: 'http://127.0.0.1:8089/v1',
+      profile: 'p',
+      batchSize: 16,
+      timeoutMs: 1000,
+    },
+    modelId: `model-of-${indexName}`,
+    dimensions: 3,
+  });
+
+  it('bootstraps one ACTIVE generation however many processes race, allows one BUILDING, swaps atomically', async () => {
+    const repo = catalog.indexGenerations;
+    const [a, b] = await Promise.all([
+      repo.bootstrap(generation('g1')),
+      repo.bootstrap(generation('g1-other')),
+    ]);
+    expect(a.id).toBe(b.id);
+    expect((await repo.live()).map((g) => g.status)).toEqual(['ACTIVE']);
+
+    const building = await repo.startBuilding({ ...generation('g2'), apiKeySealed: 'sealed' });
+    expect(building).toMatchObject({ status: 'BUILDING', hasApiKey: true, apiKeySealed: 'sealed' });
+    await expect(repo.startBuilding(generation('g3'))).rejects.toMatchObject({
+      code: 'INDEX_REBUILD_IN_PROGRESS',
+    });
+
+    await repo.setProgress(building.id, { chunksTotal: 10, chunksCopied: 4 });
+    expect((await repo.get(building.id))?.progress).toEqual({ chunksTotal: 10, chunksCopied: 4 });
+
+    const retired = await repo.activate(building.id);
+    expect(retired?.id).toBe(a.id);
+    const live = await repo.live();
+    expect(live.map((g) => [g.indexName, g.status])).toEqual([['g2', 'ACTIVE']]);
+    expect((await repo.get(a.id))?.status).toBe('RETIRED');
+    // Activating twice (a retried activity) fails rather than retiring the new one.
+    await expect(repo.activate(building.id)).rejects.toThrow(/not BUILDING/);
+    expect((await repo.live()).map((g) => g.indexName)).toEqual(['g2']);
+
+    const cancelled = await repo.startBuilding(generation('g4'));
+    expect(await repo.finish(cancelled.id, 'CANCELLED' as never, 'cancelled')).toBe(true);
+    expect(await repo.finish(cancelled.id, 'FAILED' as never, 'late')).toBe(false);
+    expect((await repo.recent(2)).map((g) => [g.indexName, g.status])).toEqual([
+      ['g4', 'CANCELLED'],
+      ['g2', 'ACTIVE'],
+    ]);
   });
 });

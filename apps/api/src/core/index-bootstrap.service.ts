@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Catalog } from '@trove/catalog';
-import { ChunkIndex } from '@trove/search';
+import { IndexGenerations } from '@trove/index-generations';
 
 /**
- * Migrates the catalog and creates the chunk indices at start-up, waiting up to a minute for
+ * Migrates the catalog and creates the chunk index (its active generation) at start-up, waiting up to a minute for
  * PostgreSQL and Elasticsearch to come up; closes the catalog's connections at shutdown.
  */
 @Injectable()
@@ -12,7 +12,7 @@ export class IndexBootstrapService implements OnApplicationBootstrap, OnApplicat
 
   constructor(
     @Inject(Catalog) private readonly catalog: Catalog,
-    @Inject(ChunkIndex) private readonly chunks: ChunkIndex,
+    @Inject(IndexGenerations) private readonly generations: IndexGenerations,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -27,7 +27,8 @@ export class IndexBootstrapService implements OnApplicationBootstrap, OnApplicat
               'the old indices were removed',
           );
         }
-        await this.chunks.ensure();
+        // The chunk index's ACTIVE generation (recorded on first start), its index and alias.
+        await this.generations.bootstrap();
         return;
       } catch (error) {
         const permanent = (error as { permanent?: boolean }).permanent;

@@ -29,6 +29,7 @@ export function httpStatusFor(code: TroveErrorCode): number {
     case TroveErrorCode.DocumentNameConflict:
     case TroveErrorCode.ProjectNameConflict:
     case TroveErrorCode.ProjectDeleting:
+    case TroveErrorCode.IndexRebuildInProgress:
       return HttpStatus.CONFLICT;
     case TroveErrorCode.PayloadTooLarge:
       return HttpStatus.PAYLOAD_TOO_LARGE;

