@@ -10,10 +10,9 @@ import { Answerer } from '@trove/answering';
 import { Catalog } from '@trove/catalog';
 import { SegmenterTokenCounter } from '@trove/chunking';
 import { type ApiConfig, SecretBox } from '@trove/config';
-import type { EmbeddingProvider, LlmProvider } from '@trove/domain';
+import type { EmbeddingProvider } from '@trove/domain';
 import { createEmbeddingProvider } from '@trove/embeddings';
-import { createLlmProvider } from '@trove/llm';
-import { createReranker } from '@trove/reranking';
+import { RagConfigStore } from '@trove/rag-config';
 import { ChunkIndex, createElasticsearchClient, HybridSearch } from '@trove/search';
 import { activeEmbedder, IndexGenerations } from '@trove/index-generations';
 import { LocalBlobStore } from '@trove/storage';
@@ -21,7 +20,11 @@ import { ApiKeyGuard } from './core/api-key.guard';
 import { GRAPHQL_PATH } from './core/graphql-authentication';
 import { formatGraphqlError, graphqlProtection } from './core/graphql-limits';
 import { IndexBootstrapService } from './core/index-bootstrap.service';
-import { BLOBS, CONFIG, ELASTICSEARCH, EMBEDDER, LLM_PROVIDER, TEMPORAL } from './core/tokens';
+import { BLOBS, CONFIG, ELASTICSEARCH, EMBEDDER, TEMPORAL } from './core/tokens';
+import { ragDefaults } from './rag-config/rag-defaults';
+import { RagConfigResolver } from './rag-config/rag-config.resolver';
+import { RagConfigService } from './rag-config/rag-config.service';
+import { RagRuntime } from './rag-config/rag-runtime';
 import { TroveExceptionFilter } from './core/trove-exception.filter';
 import { TroveIdPipe } from './core/trove-id.pipe';
 import { CitationLinks } from './core/citation-links';
@@ -139,50 +142,39 @@ export class AppModule {
             new ChunkIndex(es, prefix, embedder.dimensions),
           inject: [ELASTICSEARCH, EMBEDDER],
         },
+        // Retrieval and answer settings: the environment's, overlaid with changes made through the API.
         {
-          provide: HybridSearch,
+          provide: RagConfigStore,
+          useFactory: (catalog: Catalog) =>
+            new RagConfigStore({
+              catalog,
+              defaults: ragDefaults(config),
+              secrets: config.secrets.key ? new SecretBox(config.secrets.key) : undefined,
+              ttlMs: config.elasticsearch.generationsTtlMs,
+              log: (message) => new Logger('RagConfig').warn(message),
+            }),
+          inject: [Catalog],
+        },
+        {
+          provide: RagRuntime,
           useFactory: (
+            store: RagConfigStore,
             es: ElasticsearchClient,
             embedder: EmbeddingProvider,
-            llm: LlmProvider | undefined,
             generations: IndexGenerations,
-          ) =>
-            new HybridSearch(es, prefix, embedder, {
-              ...config.search,
-              target: async () => {
-                const active = await generations.active();
-                return { index: active.generation.indexName, embedder: active.embedder };
-              },
-              countTokens: (text) => tokenCounter.count(text),
-              reranker: createReranker(config.rerank, llm),
-              rerankCandidates: config.rerank.candidates,
-            }),
-          inject: [ELASTICSEARCH, EMBEDDER, LLM_PROVIDER, IndexGenerations],
-        },
-        // TROVE_LLM_PROVIDER=none (the default): answers use TROVE_ANSWER_FALLBACK_MODE, offline.
-        { provide: LLM_PROVIDER, useFactory: (): LlmProvider | undefined => createLlmProvider(config.llm) },
-        {
-          provide: Answerer,
-          useFactory: (
-            search: HybridSearch,
-            generations: IndexGenerations,
-            embedder: EmbeddingProvider,
-            llm: LlmProvider | undefined,
             links: CitationLinks,
-          ) =>
-            new Answerer({
-              search,
-              embedder,
-              // The active generation's vectors, compared with questions embedded by its model.
-              vectors: async (ids, signal) =>
-                (await generations.active()).index.vectorsByChunkIds(ids, signal),
-              tokenCounter,
-              llm,
-              citationUrl: (hit) => links.render(hit.citation, hit.citationUrl),
-              settings: config.answers,
-            }),
-          inject: [HybridSearch, IndexGenerations, EMBEDDER, LLM_PROVIDER, CitationLinks],
+          ) => new RagRuntime({ store, es, embedder, generations, links, tokenCounter, config }),
+          inject: [RagConfigStore, ELASTICSEARCH, EMBEDDER, IndexGenerations, CitationLinks],
         },
+        // Search and answers follow the current settings (RagRuntime rebuilds them on a change).
+        {
+          provide: HybridSearch,
+          useFactory: (runtime: RagRuntime) => runtime.searcher,
+          inject: [RagRuntime],
+        },
+        { provide: Answerer, useFactory: (runtime: RagRuntime) => runtime.asker, inject: [RagRuntime] },
+        RagConfigService,
+        RagConfigResolver,
         ApiKeyGuard,
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
         CitationLinks,

@@ -4,6 +4,7 @@ import { Catalog } from '@trove/catalog';
 import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
 import { SecretBox, type WorkerConfig } from '@trove/config';
 import { IndexGenerations } from '@trove/index-generations';
+import { RagConfigStore, workerRagDefaults } from '@trove/rag-config';
 import { FolderConnector } from '@trove/connector-folder';
 import { NotionConnector } from '@trove/connector-notion';
 import { WebConnector } from '@trove/connector-web';
@@ -63,11 +64,29 @@ export async function createWorker(
   ]);
   // Files are parsed in threads with heap and time limits: a hostile file fails only its document.
   const parsers = new ParseSandbox(config.parsing);
+  // Chunking settings changed through the API apply to documents chunked from then on.
+  const ragConfig = new RagConfigStore({
+    catalog,
+    defaults: workerRagDefaults(config.chunking),
+    secrets,
+    ttlMs: config.elasticsearch.generationsTtlMs,
+    sections: ['chunking'],
+    log: (message) => console.warn(`[trove-worker] ${message}`),
+  });
+  const tokenCounter = new SegmenterTokenCounter();
+  let chunker = { version: -1, chunker: new Chunker(tokenCounter, config.chunking) };
+  const currentChunker = async () => {
+    const { version, settings } = await ragConfig.current();
+    if (chunker.version !== version)
+      chunker = { version, chunker: new Chunker(tokenCounter, settings.chunking) };
+    return chunker.chunker;
+  };
   const ingest = createIngestActivities({
     catalog,
     blobs,
     parsers,
-    chunker: new Chunker(new SegmenterTokenCounter(), config.chunking),
+    chunker: chunker.chunker,
+    currentChunker,
     embedder,
     chunkIndex,
     generations,

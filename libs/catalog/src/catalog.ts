@@ -19,6 +19,7 @@ import {
   type SourceItem,
 } from './documents.repository';
 import { IndexGenerationRepository } from './index-generations.repository';
+import { RagConfigRepository } from './rag-config.repository';
 import { importLegacyCatalog, type LegacyImportReport } from './legacy-import';
 import { ProjectRepository } from './projects.repository';
 import { SourceRepository, type SourceChanges } from './sources.repository';
@@ -47,6 +48,8 @@ export class Catalog {
   readonly webhookEvents: WebhookEventLog;
   /** Generations of the chunk index, one per embedding model (issue 11). */
   readonly indexGenerations: IndexGenerationRepository;
+  /** Retrieval and answer settings changed through the API (issue 11). */
+  readonly ragConfig: RagConfigRepository;
 
   constructor(
     readonly db: CatalogDb,
@@ -58,6 +61,7 @@ export class Catalog {
     this.runs = new SyncRunRepository(db);
     this.webhookEvents = new WebhookEventLog(db);
     this.indexGenerations = new IndexGenerationRepository(db);
+    this.ragConfig = new RagConfigRepository(db);
   }
 
   static open(options: CatalogOptions): Catalog {

@@ -4,6 +4,7 @@ import { TroveError, TroveErrorCode } from '@trove/domain';
 import * as catalog0001 from './migrations/0001-catalog';
 import * as itemVersion0002 from './migrations/0002-item-version';
 import * as searchFilters0003 from './migrations/0003-search-filters';
+import * as ragConfig0004 from './migrations/0004-rag-config';
 import * as indexGenerations0005 from './migrations/0005-index-generations';
 import type { CatalogTables } from './tables';
 
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0001-catalog': catalog0001,
   '0002-item-version': itemVersion0002,
   '0003-search-filters': searchFilters0003,
+  '0004-rag-config': ragConfig0004,
   '0005-index-generations': indexGenerations0005,
 };
 

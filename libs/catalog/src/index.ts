@@ -13,3 +13,4 @@ export type { SyncRunChanges } from './sync-runs.repository';
 export * from './webhook-events';
 export type { LegacyImportReport } from './legacy-import';
 export type { NewIndexGeneration, StoredIndexGeneration } from './index-generations.repository';
+export type { StoredRagConfig } from './rag-config.repository';

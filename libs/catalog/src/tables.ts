@@ -108,6 +108,14 @@ export interface IndexGenerationsTable {
   finished_at: NullableTimestamp;
 }
 
+export interface RagConfigTable {
+  id: ColumnType<number, number | undefined, never>;
+  overrides: Json<Record<string, Record<string, unknown>>>;
+  secrets: Json<Record<string, string>>;
+  version: number;
+  updated_at: ColumnType<Date, string | undefined, string>;
+}
+
 export interface CatalogTables {
   projects: ProjectsTable;
   sources: SourcesTable;
@@ -115,4 +123,5 @@ export interface CatalogTables {
   sync_runs: SyncRunsTable;
   webhook_events: WebhookEventsTable;
   index_generations: IndexGenerationsTable;
+  rag_config: RagConfigTable;
 }

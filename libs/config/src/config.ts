@@ -348,6 +348,8 @@ export const apiConfigSchema = z.object({
   answers: answersSchema,
   // Optional in the type so hand-built configs (tests) may leave it out; the env always sets it.
   llm: llmSchema.optional(),
+  // The api shows chunking among the RAG settings (the worker applies them); optional as llm.
+  chunking: chunkingSchema.optional(),
 });
 
 export const workerConfigSchema = z.object({

@@ -49,6 +49,8 @@ export enum TroveErrorCode {
   IndexFailed = 'INDEX_FAILED',
   /** An embedding-model change while another index rebuild is still running. */
   IndexRebuildInProgress = 'INDEX_REBUILD_IN_PROGRESS',
+  /** The RAG settings changed between reading and saving them. */
+  SettingsConflict = 'SETTINGS_CONFLICT',
   ServiceUnavailable = 'SERVICE_UNAVAILABLE',
   /** The caller gave up (e.g. the HTTP client disconnected); the work was stopped. */
   Cancelled = 'CANCELLED',

@@ -32,6 +32,8 @@ export interface IngestDependencies {
   blobs: BlobStore;
   parsers: DocumentParser;
   chunker: Chunker;
+  /** The chunker of the current chunking settings (changed through the API); unset: `chunker`. */
+  currentChunker?: () => Promise<Chunker>;
   embedder: EmbeddingProvider;
   /** The alias (reads) and every generation's index (deletions). */
   chunkIndex: ChunkIndex;
@@ -210,7 +212,7 @@ export function createIngestActivities(deps: IngestDependencies) {
       return run(async () => {
         const started = Date.now();
         const parsed = await blobs.getJson<ParsedDocument>(input.parsedKey);
-        const chunks = chunker
+        const chunks = (deps.currentChunker ? await deps.currentChunker() : chunker)
           .chunk(parsed, { documentId: input.fetched.documentId, projectId: input.fetched.projectId })
           .map((chunk) => ({ ...chunk, citation: citation(connectors, input.fetched, parsed, chunk) }));
         const batchKeys: string[] = [];

@@ -66,6 +66,7 @@ describe('schema and migrations', () => {
         '0001-catalog',
         '0002-item-version',
         '0003-search-filters',
+        '0004-rag-config',
         '0005-index-generations',
       ]);
       expect((await catalogs[0].ensure()).migrations).toEqual([]);
@@ -99,6 +100,7 @@ describe('schema and migrations', () => {
       expect((await catalog.ensure()).migrations).toEqual([
         '0002-item-version',
         '0003-search-filters',
+        '0004-rag-config',
         '0005-index-generations',
       ]);
       const versions = Object.fromEntries(
@@ -489,5 +491,23 @@ describe('index generations', () => {
       ['g4', 'CANCELLED'],
       ['g2', 'ACTIVE'],
     ]);
+  });
+});
+
+describe('RAG settings', () => {
+  it('saves with optimistic concurrency: a save from a stale read is refused', async () => {
+    const repo = catalog.ragConfig;
+    expect(await repo.get()).toEqual({ overrides: {}, secrets: {}, version: 0 });
+    const first = await repo.save(0, { search: { fusion: 'convex' } }, { 'llm.apiKey': 'sealed' });
+    expect(first.version).toBe(1);
+    expect(await repo.get()).toMatchObject({
+      overrides: { search: { fusion: 'convex' } },
+      secrets: { 'llm.apiKey': 'sealed' },
+      version: 1,
+    });
+    await expect(repo.save(0, {}, {})).rejects.toMatchObject({ code: 'SETTINGS_CONFLICT' });
+    await expect(repo.save(5, {}, {})).rejects.toMatchObject({ code: 'SETTINGS_CONFLICT' });
+    expect((await repo.save(1, {}, {})).version).toBe(2);
+    expect(await repo.get()).toMatchObject({ overrides: {}, secrets: {}, version: 2 });
   });
 });

@@ -6,6 +6,7 @@ import type { ApiConfig } from '@trove/config';
 import { isTroveError, TroveErrorCode } from '@trove/domain';
 import { clientAbortSignal } from '../core/client-abort';
 import { CONFIG } from '../core/tokens';
+import type { Asker } from '../rag-config/rag-runtime';
 import { genericMessageFor } from '../core/trove-exception.filter';
 import { parseStreamBody, withSearchFilters } from './ask-request';
 
@@ -20,7 +21,7 @@ export class AskController {
   private readonly logger = new Logger('Ask');
 
   constructor(
-    @Inject(Answerer) private readonly answerer: Answerer,
+    @Inject(Answerer) private readonly answerer: Asker,
     @Inject(Catalog) private readonly catalog: Catalog,
     @Inject(CONFIG) private readonly config: Pick<ApiConfig, 'search'>,
   ) {}

@@ -6,13 +6,14 @@ import { Catalog } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import { clientAbortSignal } from '../core/client-abort';
 import { CONFIG } from '../core/tokens';
+import type { Asker } from '../rag-config/rag-runtime';
 import { askRequest, withSearchFilters } from './ask-request';
 import { AnswerModel, AskInput } from './ask.model';
 
 @Resolver()
 export class AskResolver {
   constructor(
-    @Inject(Answerer) private readonly answerer: Answerer,
+    @Inject(Answerer) private readonly answerer: Asker,
     @Inject(Catalog) private readonly catalog: Catalog,
     @Inject(CONFIG) private readonly config: Pick<ApiConfig, 'search'>,
   ) {}

@@ -30,6 +30,7 @@ export function httpStatusFor(code: TroveErrorCode): number {
     case TroveErrorCode.ProjectNameConflict:
     case TroveErrorCode.ProjectDeleting:
     case TroveErrorCode.IndexRebuildInProgress:
+    case TroveErrorCode.SettingsConflict:
       return HttpStatus.CONFLICT;
     case TroveErrorCode.PayloadTooLarge:
       return HttpStatus.PAYLOAD_TOO_LARGE;

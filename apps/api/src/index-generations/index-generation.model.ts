@@ -12,7 +12,6 @@ export class EmbeddingModelModel {
   model?: string;
   @Field(() => Int) batchSize!: number;
   @Field(() => Int) timeoutMs!: number;
-  @Field({ description: 'An API key is stored (sealed) for this model' }) hasApiKey!: boolean;
 }
 
 @ObjectType('IndexRebuildProgress')
@@ -39,6 +38,8 @@ export class IndexGenerationModel {
   @Field() modelId!: string;
   @Field(() => Int) dimensions!: number;
   @Field(() => EmbeddingModelModel) embedding!: EmbeddingModelModel;
+  @Field({ description: 'An API key is stored (sealed) for this model; the key is never returned' })
+  hasApiKey!: boolean;
   @Field(() => IndexRebuildProgressModel) progress!: IndexRebuildProgressModel;
   @Field({ nullable: true }) error?: string;
   @Field() createdAt!: string;

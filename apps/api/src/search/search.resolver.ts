@@ -8,6 +8,7 @@ import { type FusionSettings, groupByDocument, HybridSearch } from '@trove/searc
 import { CitationLinks } from '../core/citation-links';
 import { clientAbortSignal } from '../core/client-abort';
 import { CONFIG } from '../core/tokens';
+import type { Searcher } from '../rag-config/rag-runtime';
 import { resolveSearchFilters } from './search-filters';
 import { type FusionInput, SearchInput, SearchResultModel } from './search.model';
 
@@ -16,7 +17,8 @@ export class SearchResolver {
   private readonly logger = new Logger(SearchResolver.name);
 
   constructor(
-    @Inject(HybridSearch) private readonly hybrid: HybridSearch,
+    // The current RAG settings' search (RagRuntime).
+    @Inject(HybridSearch) private readonly hybrid: Searcher,
     @Inject(Catalog) private readonly catalog: Catalog,
     @Inject(CitationLinks) private readonly links: CitationLinks,
     @Inject(CONFIG) private readonly config: Pick<ApiConfig, 'search'>,

@@ -1,0 +1,23 @@
+import { Inject } from '@nestjs/common';
+import { Args, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { RagConfigModel, UpdateRagConfigInput } from './rag-config.model';
+import { RagConfigService } from './rag-config.service';
+
+@Resolver()
+export class RagConfigResolver {
+  constructor(@Inject(RagConfigService) private readonly service: RagConfigService) {}
+
+  @Query(() => RagConfigModel, { description: 'Retrieval and answer settings in effect (secrets masked)' })
+  ragConfig() {
+    return this.service.get();
+  }
+
+  @Mutation(() => RagConfigModel, {
+    description:
+      'Changes retrieval and answer settings without a restart (every api and worker picks them up within ' +
+      'TROVE_INDEX_GENERATIONS_TTL_MS); an embedding model starts a background index rebuild',
+  })
+  updateRagConfig(@Args('input') input: UpdateRagConfigInput) {
+    return this.service.update(input);
+  }
+}

@@ -1,0 +1,2 @@
+export * from './rag-settings';
+export * from './rag-config-store';

@@ -1,0 +1,68 @@
+import type { Catalog } from '@trove/catalog';
+import type { SecretBox } from '@trove/config';
+import {
+  applyPatch,
+  type EffectiveRagConfig,
+  type RagPatch,
+  type RagSection,
+  type RagSettings,
+  resolveSettings,
+} from './rag-settings';
+
+export interface RagConfigStoreOptions {
+  catalog: Pick<Catalog, 'ragConfig'>;
+  /** The environment's settings: what an unset or reset setting is. */
+  defaults: RagSettings;
+  secrets?: SecretBox;
+  /** How long a read is reused before PostgreSQL is asked again (a change elsewhere shows within it). */
+  ttlMs?: number;
+  log?: (message: string) => void;
+  /** The sections this process uses (all by default; the worker: chunking). */
+  sections?: RagSection[];
+}
+
+/**
+ * The effective retrieval and answer settings of this process: the environment's overlaid with
+ * the overrides stored in the catalog, re-read at most every `ttlMs`; a change made through this
+ * store is seen here at once.
+ */
+export class RagConfigStore {
+  private cached?: { at: number; config: EffectiveRagConfig };
+
+  constructor(private readonly options: RagConfigStoreOptions) {}
+
+  async current(): Promise<EffectiveRagConfig> {
+    const ttl = this.options.ttlMs ?? 2_000;
+    if (this.cached && Date.now() - this.cached.at < ttl) return this.cached.config;
+    const stored = await this.options.catalog.ragConfig.get();
+    let resolved;
+    try {
+      resolved = resolveSettings(this.options.defaults, stored, this.options.secrets, this.options.sections);
+    } catch (error) {
+      // Stored settings this process cannot use (a newer schema, a missing key): keep the
+      // environment's rather than fail every search; the API's ragConfig shows the problem.
+      if (!this.cached) {
+        this.cached = {
+          at: Date.now(),
+          config: { version: stored.version, settings: this.options.defaults, overridden: new Set() },
+        };
+      }
+      this.options.log?.(`stored RAG settings ignored: ${(error as Error).message}`);
+      return this.cached.config;
+    }
+    const config = { version: stored.version, updatedAt: stored.updatedAt, ...resolved };
+    this.cached = { at: Date.now(), config };
+    return config;
+  }
+
+  /** Validates and stores a change (all of it or nothing); returns the new effective settings. */
+  async update(patch: RagPatch): Promise<EffectiveRagConfig> {
+    const stored = await this.options.catalog.ragConfig.get();
+    const next = applyPatch(stored, patch, this.options.secrets);
+    const resolved = resolveSettings(this.options.defaults, next, this.options.secrets);
+    const saved = await this.options.catalog.ragConfig.save(stored.version, next.overrides, next.secrets);
+    const config = { version: saved.version, updatedAt: saved.updatedAt, ...resolved };
+    this.cached = { at: Date.now(), config };
+    return config;
+  }
+}
