@@ -30,8 +30,10 @@ import { rerankSchema } from '@trove/config';
 import { createReranker } from '@trove/reranking';
 import {
   createElasticsearchClient,
+  DEFAULT_FIELD_BOOSTS,
   type FusionSettings,
   HybridSearch,
+  type RetrievalSettings,
   type SearchTimings,
 } from '@trove/search';
 import { LocalBlobStore } from '@trove/storage';
@@ -69,6 +71,12 @@ const { values: args } = parseArgs({
      * the default is the configured one (TROVE_SEARCH_FUSION…).
      */
     fusions: { type: 'string' },
+    /**
+     * Retrieval variants to compare, `;`-separated, each `default` or comma-separated knobs:
+     * `c=<per-leg candidates>`, `nc=<HNSW num_candidates>`, `tb=<title boost>`, `hb=<heading boost>`,
+     * e.g. `default;c=20;c=100;nc=100;nc=400;tb=1,hb=1;tb=3,hb=2`. Each runs over every mode.
+     */
+    retrieval: { type: 'string' },
     /** Fused hits each reranker sees (TROVE_RERANK_CANDIDATES' default when unset). */
     'rerank-candidates': { type: 'string' },
     /**
@@ -100,6 +108,8 @@ interface ModeResult extends RetrievalScores {
   mode: SearchMode;
   /** 'default' (the configured fusion) or the fusion compared, e.g. rrf:60, convex:0.7:minmax. */
   fusion: string;
+  /** 'default' (the configured candidates and boosts) or the variant compared, e.g. c=100, tb=1,hb=1. */
+  retrieval: string;
   /**
    * p95 of the raw calls one search makes, summed per query: query embedding + the BM25 request +
    * the kNN request (as if run one after another); the search's own p95 is compared to it.
@@ -160,6 +170,43 @@ function parseFusions(list: string | undefined): { name: string; fusion?: Partia
   });
 }
 
+/** `default;c=100;tb=1,hb=1` → per-request retrieval overrides (see the `--retrieval` option). */
+function parseRetrievals(
+  list: string | undefined,
+): { name: string; retrieval?: Partial<RetrievalSettings> }[] {
+  if (!list) return [{ name: 'default' }];
+  return list.split(';').map((raw) => {
+    const name = raw.trim();
+    if (name === 'default') return { name };
+    const knobs = Object.fromEntries(
+      name.split(',').map((pair) => {
+        const [key, value] = pair.split('=').map((x) => x.trim());
+        const n = Number(value);
+        if (!['c', 'nc', 'tb', 'hb'].includes(key) || value === undefined || !Number.isFinite(n)) {
+          throw new Error(`bad retrieval variant "${name}": expected c=, nc=, tb=, hb= with numbers`);
+        }
+        return [key, n];
+      }),
+    );
+    const boosts = knobs.tb !== undefined || knobs.hb !== undefined;
+    return {
+      name,
+      retrieval: {
+        ...(knobs.c !== undefined ? { candidates: knobs.c } : {}),
+        ...(knobs.nc !== undefined ? { numCandidates: knobs.nc } : {}),
+        ...(boosts
+          ? {
+              fieldBoosts: {
+                title: knobs.tb ?? DEFAULT_FIELD_BOOSTS.title,
+                heading: knobs.hb ?? DEFAULT_FIELD_BOOSTS.heading,
+              },
+            }
+          : {}),
+      },
+    };
+  });
+}
+
 function parseModes(list: string): SearchMode[] {
   return list.split(',').map((raw) => {
     const mode = raw.trim().toUpperCase() as SearchMode;
@@ -186,6 +233,7 @@ async function main() {
   const modes = parseModes(args.modes!);
   const rerankers = parseRerankers(args.rerankers!);
   const fusions = parseFusions(args.fusions);
+  const retrievals = parseRetrievals(args.retrieval);
   const rerankCandidates =
     positive(args['rerank-candidates'], 'rerank-candidates') ?? rerankSchema.parse({}).candidates;
   const loaded = loadBeirDataset(dir, split);
@@ -199,7 +247,9 @@ async function main() {
 
   const config = localWorkerConfig(EVAL_NAME, join(ROOT, '.trove', 'eval', 'blobs'));
   const { worker, connection: workerConnection, catalog } = await createWorker(config);
-  const running = worker.run();
+  // The worker polls only while this run ingests: a run that reuses its project must not take
+  // (and drop on exit) tasks of another eval ingesting on the same task queue.
+  let running: Promise<void> | undefined;
   const es = createElasticsearchClient(config.elasticsearch.url);
   const connection = await Connection.connect({ address: config.temporal.address });
   const temporal = new TemporalClient({ connection });
@@ -256,6 +306,7 @@ async function main() {
     let ingestMs = 0;
     let ingestedChunks = 0;
     if (!reused) {
+      running = worker.run();
       const started = Date.now();
       let done = 0;
       const progress = setInterval(() => {
@@ -328,11 +379,12 @@ async function main() {
       mode: SearchMode,
       limit: number,
       fusion?: Partial<FusionSettings>,
+      retrieval?: Partial<RetrievalSettings>,
     ) => {
       const timings: SearchTimings = {};
       const outcome = await search.searchWithReport(
         { projectId: project.id, query, limit, mode },
-        { fusion, timings },
+        { fusion, retrieval, timings },
       );
       return {
         documents: outcome.hits.map((h) => corpusIdOf.get(h.documentId)!),
@@ -346,14 +398,24 @@ async function main() {
 
     const results: ModeResult[] = [];
     const configurations = searches.flatMap((s) =>
-      fusions.flatMap((f) =>
-        modes
-          // A fusion only changes HYBRID: single legs run once, under the default fusion's row.
-          .filter((mode) => mode === SearchMode.HYBRID || f === fusions[0])
-          .map((mode) => ({ name: s.name, search: s.search, fusion: f.fusion, fusionName: f.name, mode })),
+      retrievals.flatMap((r) =>
+        fusions.flatMap((f) =>
+          modes
+            // A fusion only changes HYBRID: single legs run once, under the default fusion's row.
+            .filter((mode) => mode === SearchMode.HYBRID || f === fusions[0])
+            .map((mode) => ({
+              name: s.name,
+              search: s.search,
+              fusion: f.fusion,
+              fusionName: f.name,
+              retrieval: r.retrieval,
+              retrievalName: r.name,
+              mode,
+            })),
+        ),
       ),
     );
-    for (const { name, search, fusion, fusionName, mode } of configurations) {
+    for (const { name, search, fusion, fusionName, retrieval, retrievalName, mode } of configurations) {
       {
         const latencies: number[] = [];
         const raw: number[] = [];
@@ -364,7 +426,7 @@ async function main() {
         for (const query of queries) {
           // Top 10 as the API serves it by default (timed); the deep list only for Recall@100.
           const started = performance.now();
-          const top10 = await ranking(search, query.text, mode, 10, fusion);
+          const top10 = await ranking(search, query.text, mode, 10, fusion, retrieval);
           latencies.push(performance.now() - started);
           const t = top10.timings;
           if (t.embedMs !== undefined) stage.embed.push(t.embedMs);
@@ -373,7 +435,7 @@ async function main() {
           raw.push((t.embedMs ?? 0) + (t.keywordMs ?? 0) + (t.vectorMs ?? 0));
           if (top10.rerank.ms !== undefined) rerankLatencies.push(top10.rerank.ms);
           if (top10.rerank.warning) rerankFailures += 1;
-          const deep = await ranking(search, query.text, mode, DEEP_LIMIT, fusion);
+          const deep = await ranking(search, query.text, mode, DEEP_LIMIT, fusion, retrieval);
           runs.push({ top10: top10.documents, deep: deep.documents, judged: query.relevant });
         }
         const shallow = scoreRuns(runs.map((r) => ({ ranking: r.top10, judged: r.judged })));
@@ -382,6 +444,7 @@ async function main() {
         const result: ModeResult = {
           mode,
           fusion: fusionName,
+          retrieval: retrievalName,
           reranker: name,
           ndcg10: round(shallow.ndcg10),
           recall10: round(shallow.recall10),
@@ -402,7 +465,7 @@ async function main() {
             : {}),
         };
         results.push(result);
-        console.log(`[eval] ${mode} ${fusionName} + ${name}: ${JSON.stringify(result)}`);
+        console.log(`[eval] ${mode} ${fusionName} ${retrievalName} + ${name}: ${JSON.stringify(result)}`);
       }
     }
 
@@ -433,6 +496,7 @@ async function main() {
       (args.rerankers !== 'none' ? ` --rerankers ${rerankers.map((r) => r.name).join(',')}` : '') +
       (args['rerank-candidates'] ? ` --rerank-candidates ${rerankCandidates}` : '') +
       (args.fusions ? ` --fusions ${fusions.map((f) => f.name).join(',')}` : '') +
+      (args.retrieval ? ` --retrieval "${retrievals.map((r) => r.name).join(';')}"` : '') +
       (args['reuse-query-embeddings'] ? ' --reuse-query-embeddings' : '');
     const report = {
       date,
@@ -452,7 +516,8 @@ async function main() {
       configuration: {
         embedding: config.embedding.profile,
         chunking: config.chunking,
-        search: 'HybridSearch defaults (per-leg candidates max(50, limit), num_candidates 200, RRF k 60)',
+        search:
+          'HybridSearch defaults (per-leg candidates max(50, limit), num_candidates 200, title boost 2, heading boost 1.5, RRF k 60)',
         rerankCandidates,
         rankingUnit: 'chunks mapped to their document; a document counts at its best rank only',
       },
@@ -469,8 +534,10 @@ async function main() {
     );
     console.log('[eval] updated BENCHMARKS.md');
   } finally {
-    worker.shutdown();
-    await running;
+    if (running) {
+      worker.shutdown();
+      await running;
+    }
     await workerConnection.close();
     await connection.close();
     await catalog.close();
@@ -524,9 +591,9 @@ Tuning (fusion weights, rerankers, candidates) must use the train split only; th
 Raw p95 is the p95 of (query embedding + BM25 request + kNN request) per query, the calls one search makes, timed
 inside the same searches; p95 / raw below 1 means the concurrent legs hide more than the fusion, rerank and result stages add.
 
-| mode | fusion | reranker | nDCG@10 | R@10 | R@100 | MRR@10 | p50 ms | p95 ms | raw p95 ms | p95 / raw | embed p95 | BM25 p95 | kNN p95 | rerank p95 ms |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
-${results.map((r) => `| ${r.mode} | ${r.fusion} | ${r.reranker} | ${r.ndcg10.toFixed(3)} | ${r.recall10.toFixed(3)} | ${r.recall100.toFixed(3)} | ${r.mrr10.toFixed(3)} | ${r.p50Ms} | ${r.p95Ms} | ${r.rawP95Ms} | ${(r.p95Ms / Math.max(1, r.rawP95Ms)).toFixed(2)} | ${r.embedP95Ms ?? '–'} | ${r.keywordP95Ms ?? '–'} | ${r.vectorP95Ms ?? '–'} | ${r.rerankP95Ms ?? '–'} |`).join('\n')}
+| mode | fusion | retrieval | reranker | nDCG@10 | R@10 | R@100 | MRR@10 | p50 ms | p95 ms | raw p95 ms | p95 / raw | embed p95 | BM25 p95 | kNN p95 | rerank p95 ms |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+${results.map((r) => `| ${r.mode} | ${r.fusion} | ${r.retrieval} | ${r.reranker} | ${r.ndcg10.toFixed(3)} | ${r.recall10.toFixed(3)} | ${r.recall100.toFixed(3)} | ${r.mrr10.toFixed(3)} | ${r.p50Ms} | ${r.p95Ms} | ${r.rawP95Ms} | ${(r.p95Ms / Math.max(1, r.rawP95Ms)).toFixed(2)} | ${r.embedP95Ms ?? '–'} | ${r.keywordP95Ms ?? '–'} | ${r.vectorP95Ms ?? '–'} | ${r.rerankP95Ms ?? '–'} |`).join('\n')}
 `;
 }
 

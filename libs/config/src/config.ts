@@ -191,6 +191,15 @@ export const searchSchema = z.object({
   convexVectorWeight: z.coerce.number().min(0).max(1).default(0.5),
   /** Convex: per-query normalisation of each leg's scores. */
   convexNormalization: z.enum(['minmax', 'zscore']).default('minmax'),
+  // Retrieval (issue 11): candidates per leg and BM25 field boosts (docs/search-tuning.md).
+  /** Hits each leg (BM25, kNN) contributes before fusion. */
+  candidates: z.coerce.number().int().min(1).max(500).default(50),
+  /** HNSW candidates examined per shard (at least `candidates`): recall vs speed. */
+  numCandidates: z.coerce.number().int().min(1).max(10_000).default(200),
+  /** BM25 boost of the document title against the chunk text. */
+  titleBoost: z.coerce.number().min(0).max(20).default(2),
+  /** BM25 boost of the heading path against the chunk text. */
+  headingBoost: z.coerce.number().min(0).max(20).default(1.5),
   /** Query embeddings kept in memory per api process (a repeated query skips the embedder); 0 = off. */
   queryCacheSize: z.coerce.number().int().min(0).max(1_000_000).default(1_000),
   // Search results (issue 11): filters, MMR and context expansion; a request may override each.
@@ -504,6 +513,10 @@ function fromEnv(env: Env) {
       convexVectorWeight: v('TROVE_SEARCH_CONVEX_VECTOR_WEIGHT'),
       convexNormalization: v('TROVE_SEARCH_CONVEX_NORMALIZATION'),
       queryCacheSize: v('TROVE_SEARCH_QUERY_CACHE_SIZE'),
+      candidates: v('TROVE_SEARCH_CANDIDATES'),
+      numCandidates: v('TROVE_SEARCH_NUM_CANDIDATES'),
+      titleBoost: v('TROVE_SEARCH_TITLE_BOOST'),
+      headingBoost: v('TROVE_SEARCH_HEADING_BOOST'),
       // Search results (issue 11)
       maxFilterDocuments: v('TROVE_SEARCH_MAX_FILTER_DOCUMENTS'),
       mmr: v('TROVE_SEARCH_MMR'),

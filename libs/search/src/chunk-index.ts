@@ -12,21 +12,28 @@ const LANGUAGE_SUBFIELDS = {
   cjk: { type: 'text', analyzer: 'cjk' },
 } as const;
 
-/** The fields BM25 searches: every text field in every language analysis, titles boosted. */
-export const KEYWORD_FIELDS = [
-  'text',
-  'text.en',
-  'text.ru',
-  'text.cjk',
-  'title^2',
-  'title.en^2',
-  'title.ru^2',
-  'title.cjk^2',
-  'headingPath^1.5',
-  'headingPath.en^1.5',
-  'headingPath.ru^1.5',
-  'headingPath.cjk^1.5',
-];
+/** Boosts of the document title and the heading path against the chunk text (1) in BM25. */
+export interface FieldBoosts {
+  title: number;
+  heading: number;
+}
+
+/** The boosts in use unless configured (TROVE_SEARCH_TITLE_BOOST, TROVE_SEARCH_HEADING_BOOST). */
+export const DEFAULT_FIELD_BOOSTS: FieldBoosts = { title: 2, heading: 1.5 };
+
+/** The fields BM25 searches: every text field in every language analysis, title and headings boosted. */
+export function keywordFields(boosts: FieldBoosts = DEFAULT_FIELD_BOOSTS): string[] {
+  const analysed = (field: string, boost: number) =>
+    ['', '.en', '.ru', '.cjk'].map((sub) => (boost === 1 ? `${field}${sub}` : `${field}${sub}^${boost}`));
+  return [
+    ...analysed('text', 1),
+    ...analysed('title', boosts.title),
+    ...analysed('headingPath', boosts.heading),
+  ];
+}
+
+/** The fields with the default boosts. */
+export const KEYWORD_FIELDS = keywordFields();
 
 export function chunkMappings(dimensions: number) {
   return {

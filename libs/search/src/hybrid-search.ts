@@ -2,7 +2,7 @@ import type { Client } from '@elastic/elasticsearch';
 import { LRUCache } from 'lru-cache';
 import type { EmbeddingProvider, RerankCandidate, Reranker, RerankResult, SearchHit } from '@trove/domain';
 import { SearchMode, TroveError, TroveErrorCode } from '@trove/domain';
-import { KEYWORD_FIELDS, type StoredChunk } from './chunk-index';
+import { DEFAULT_FIELD_BOOSTS, type FieldBoosts, keywordFields, type StoredChunk } from './chunk-index';
 import { elasticsearchError, IndexNames } from './elasticsearch';
 import { checkChunkFilters, chunkFilterClauses, type ChunkFilters, matchesNothing } from './filters';
 import { fuse, type FusionSettings } from './fusion';
@@ -41,6 +41,18 @@ export interface SearchCallOptions {
   rerankCandidates?: number;
   /** Attach each hit's `explain` (legs, fused score, rerank score, top features). */
   explain?: boolean;
+  /** Retrieval knobs for this request only (the evaluation's sweeps); unset fields keep the configured ones. */
+  retrieval?: Partial<RetrievalSettings>;
+}
+
+/** How each leg gathers candidates before fusion. */
+export interface RetrievalSettings {
+  /** Hits each leg contributes before fusion, 1–500. */
+  candidates: number;
+  /** HNSW candidates examined per shard, 1–10,000 (at least `candidates`). */
+  numCandidates: number;
+  /** BM25 boosts of the title and the heading path against the text, 0–20. */
+  fieldBoosts: FieldBoosts;
 }
 
 /** Milliseconds spent per stage of one search; legs run concurrently, so they overlap. */
@@ -87,10 +99,12 @@ export interface SearchOutcome {
 }
 
 export interface HybridSearchOptions {
-  /** Candidates each leg contributes before fusion. */
+  /** Candidates each leg contributes before fusion (TROVE_SEARCH_CANDIDATES). */
   candidates: number;
-  /** HNSW candidates examined per shard (recall vs speed). */
+  /** HNSW candidates examined per shard, recall vs speed (TROVE_SEARCH_NUM_CANDIDATES). */
   numCandidates: number;
+  /** BM25 boosts of title and heading path (TROVE_SEARCH_TITLE_BOOST, TROVE_SEARCH_HEADING_BOOST). */
+  fieldBoosts: FieldBoosts;
   /** Default fusion (TROVE_SEARCH_FUSION). */
   fusion: FusionSettings['method'];
   /** RRF's k (TROVE_SEARCH_RRF_K). */
@@ -131,6 +145,7 @@ export interface HybridSearchOptions {
 const DEFAULTS: HybridSearchOptions = {
   candidates: 50,
   numCandidates: 200,
+  fieldBoosts: DEFAULT_FIELD_BOOSTS,
   fusion: 'rrf',
   rrfK: 60,
   convexVectorWeight: 0.5,
@@ -193,7 +208,8 @@ export class HybridSearch {
     checkChunkFilters(filters, { maxDocumentIds: this.options.maxFilterDocuments });
     if (matchesNothing(filters)) return { hits: [], rerank: { reranked: false }, timings };
     const rerankCandidates = this.rerankCandidatesFor(options);
-    const candidates = Math.max(this.options.candidates, request.limit);
+    const retrieval = this.retrievalFor(options.retrieval);
+    const candidates = Math.max(retrieval.candidates, request.limit);
     // Both legs read one generation's index, queried with its model (a rebuild may swap meanwhile).
     const target = this.options.target
       ? await this.options.target()
@@ -214,10 +230,32 @@ export class HybridSearch {
     try {
       [keyword, vector] = await Promise.all([
         wantKeyword
-          ? run(this.keywordLeg(target, request.projectId, query, candidates, filters, signal, timings))
+          ? run(
+              this.keywordLeg(
+                target,
+                retrieval,
+                request.projectId,
+                query,
+                candidates,
+                filters,
+                signal,
+                timings,
+              ),
+            )
           : undefined,
         wantVector
-          ? run(this.vectorLeg(target, request.projectId, query, candidates, filters, signal, timings))
+          ? run(
+              this.vectorLeg(
+                target,
+                retrieval,
+                request.projectId,
+                query,
+                candidates,
+                filters,
+                signal,
+                timings,
+              ),
+            )
           : undefined,
       ]);
     } catch (error) {
@@ -278,6 +316,30 @@ export class HybridSearch {
     timings.resultsMs = done - stagesStarted;
     timings.totalMs = done - started;
     return { hits, rerank: reranked.report, timings };
+  }
+
+  /** The configured retrieval knobs with this request's overrides, range-checked. */
+  private retrievalFor(overrides: Partial<RetrievalSettings> = {}): RetrievalSettings {
+    const settings = {
+      candidates: overrides.candidates ?? this.options.candidates,
+      numCandidates: overrides.numCandidates ?? this.options.numCandidates,
+      fieldBoosts: { ...this.options.fieldBoosts, ...overrides.fieldBoosts },
+    };
+    const bad = (what: string) => new TroveError(TroveErrorCode.BadRequest, what);
+    if (!Number.isInteger(settings.candidates) || settings.candidates < 1 || settings.candidates > 500) {
+      throw bad('candidates must be an integer between 1 and 500');
+    }
+    if (
+      !Number.isInteger(settings.numCandidates) ||
+      settings.numCandidates < 1 ||
+      settings.numCandidates > 10_000
+    ) {
+      throw bad('numCandidates must be an integer between 1 and 10000');
+    }
+    for (const [field, boost] of Object.entries(settings.fieldBoosts)) {
+      if (!(boost >= 0 && boost <= 20)) throw bad(`the ${field} boost must be between 0 and 20`);
+    }
+    return settings;
   }
 
   /** How many fused hits to rerank, or 0 when this request is not reranked; checked before any work. */
@@ -419,6 +481,7 @@ export class HybridSearch {
 
   private async keywordLeg(
     target: SearchTarget,
+    retrieval: RetrievalSettings,
     projectId: string,
     query: string,
     size: number,
@@ -436,7 +499,14 @@ export class HybridSearch {
             bool: {
               filter: chunkFilterClauses(projectId, filters),
               must: [
-                { multi_match: { query, fields: KEYWORD_FIELDS, type: 'best_fields', tie_breaker: 0.3 } },
+                {
+                  multi_match: {
+                    query,
+                    fields: keywordFields(retrieval.fieldBoosts),
+                    type: 'best_fields',
+                    tie_breaker: 0.3,
+                  },
+                },
               ],
             },
           },
@@ -454,6 +524,7 @@ export class HybridSearch {
 
   private async vectorLeg(
     target: SearchTarget,
+    retrieval: RetrievalSettings,
     projectId: string,
     query: string,
     k: number,
@@ -474,7 +545,7 @@ export class HybridSearch {
             field: 'embedding',
             query_vector: vector,
             k,
-            num_candidates: Math.max(this.options.numCandidates, k),
+            num_candidates: Math.max(retrieval.numCandidates, k),
             // Pre-filtering: HNSW searches among matching chunks only, so k hits still come back.
             filter: chunkFilterClauses(projectId, filters),
           },

@@ -72,6 +72,7 @@ export class RagRuntime {
     const llm = createLlmProvider(settings.llm);
     const search = new HybridSearch(es, config.elasticsearch.indexPrefix, embedder, {
       ...config.search,
+      fieldBoosts: { title: config.search.titleBoost, heading: config.search.headingBoost },
       ...settings.search,
       target: async () => {
         const active = await generations.active();

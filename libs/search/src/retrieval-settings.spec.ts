@@ -1,0 +1,86 @@
+import type { Client } from '@elastic/elasticsearch';
+import { describe, expect, it } from 'vitest';
+import { type EmbeddingProvider, SearchMode, TroveErrorCode } from '@trove/domain';
+import { keywordFields } from './chunk-index';
+import { HybridSearch } from './hybrid-search';
+
+/** Elasticsearch that records every search body and finds nothing. */
+function recordingElasticsearch() {
+  const bodies: Record<string, unknown>[] = [];
+  const client = {
+    search: async (body: Record<string, unknown>) => {
+      bodies.push(body);
+      return { took: 1, hits: { hits: [] } };
+    },
+  };
+  return { client: client as unknown as Client, bodies };
+}
+
+const embedder: EmbeddingProvider = {
+  dimensions: 2,
+  modelId: 'fake',
+  embed: async (texts) => texts.map(() => [1, 0]),
+  ping: async () => undefined,
+};
+const request = { projectId: 'p1', query: 'rollback a release', limit: 5, mode: SearchMode.HYBRID };
+
+describe('keywordFields', () => {
+  it('boosts title and heading path in every language analysis, text unboosted', () => {
+    expect(keywordFields({ title: 3, heading: 1 })).toEqual([
+      'text',
+      'text.en',
+      'text.ru',
+      'text.cjk',
+      'title^3',
+      'title.en^3',
+      'title.ru^3',
+      'title.cjk^3',
+      'headingPath',
+      'headingPath.en',
+      'headingPath.ru',
+      'headingPath.cjk',
+    ]);
+  });
+});
+
+describe('retrieval settings', () => {
+  it('sends the configured candidates, num_candidates and boosts, and a request’s overrides', async () => {
+    const es = recordingElasticsearch();
+    const search = new HybridSearch(es.client, 't', embedder, {
+      candidates: 40,
+      numCandidates: 300,
+      fieldBoosts: { title: 2, heading: 1.5 },
+    });
+    await search.search(request);
+    const [keyword, vector] = [es.bodies.find((b) => 'query' in b)!, es.bodies.find((b) => 'knn' in b)!];
+    expect(keyword.size).toBe(40);
+    expect(JSON.stringify(keyword.query)).toContain('"title^2"');
+    expect(vector).toMatchObject({ size: 40, knn: { k: 40, num_candidates: 300 } });
+
+    es.bodies.length = 0;
+    await search.search(request, {
+      retrieval: { candidates: 100, numCandidates: 50, fieldBoosts: { title: 1, heading: 4 } },
+    });
+    const [k2, v2] = [es.bodies.find((b) => 'query' in b)!, es.bodies.find((b) => 'knn' in b)!];
+    expect(k2.size).toBe(100);
+    expect(JSON.stringify(k2.query)).toContain('"headingPath^4"');
+    expect(JSON.stringify(k2.query)).toContain('"title"');
+    // num_candidates is never below k.
+    expect(v2).toMatchObject({ knn: { k: 100, num_candidates: 100 } });
+  });
+
+  it.each([
+    [{ candidates: 0 }, /candidates must be/],
+    [{ candidates: 501 }, /candidates must be/],
+    [{ numCandidates: 20_000 }, /numCandidates must be/],
+    [{ fieldBoosts: { title: -1, heading: 1 } }, /title boost/],
+  ])('refuses %j before searching', async (retrieval, message) => {
+    const es = recordingElasticsearch();
+    const search = new HybridSearch(es.client, 't', embedder);
+    await expect(search.search(request, { retrieval })).rejects.toMatchObject({
+      code: TroveErrorCode.BadRequest,
+      message: expect.stringMatching(message),
+    });
+    expect(es.bodies).toHaveLength(0);
+  });
+});
