@@ -528,10 +528,7 @@ async function main() {
     writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
     console.log(`[eval] wrote ${out}`);
 
-    writeBenchmarkSection(
-      `## Retrieval evaluation (npm run eval): ${dataset}${split === 'test' ? '' : ` (${split} split)`}`,
-      section(report, results),
-    );
+    writeBenchmarkSection(sectionTitle(dataset, split, Boolean(args.retrieval)), section(report, results));
     console.log('[eval] updated BENCHMARKS.md');
   } finally {
     if (running) {
@@ -543,6 +540,15 @@ async function main() {
     await catalog.close();
     await es.close();
   }
+}
+
+/** One BENCHMARKS.md section per data set and split; retrieval sweeps get their own. */
+function sectionTitle(dataset: string, split: string, retrievalSweep: boolean): string {
+  const notes = [
+    ...(split === 'test' ? [] : [`${split} split`]),
+    ...(retrievalSweep ? ['retrieval sweep'] : []),
+  ];
+  return `## Retrieval evaluation (npm run eval): ${dataset}${notes.length ? ` (${notes.join(', ')})` : ''}`;
 }
 
 function section(
@@ -576,7 +582,7 @@ function section(
     : ingest.reused
       ? `Ingest (real worker + Temporal + CPU embedder, when the project was built on ${ingest.date.slice(0, 16)}Z): ${measured}; this run reused the project.`
       : `Ingest (real worker + Temporal + CPU embedder): ${measured}.`;
-  return `## Retrieval evaluation (npm run eval): ${report.dataset}${report.split === 'test' ? '' : ` (${report.split} split)`}
+  return `${sectionTitle(report.dataset, report.split, report.command.includes('--retrieval'))}
 
 \`${report.command}\` on ${report.date.slice(0, 10)}, ${report.machine.cores} cores, ${report.machine.memoryGiB} GiB.
 Data set ${report.dataset}, split \`${report.split}\`: ${report.queries} queries, ${subset}; ${corpus.chunks} chunks
