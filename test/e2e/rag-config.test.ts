@@ -9,7 +9,7 @@ let stack: TroveStack;
 let projectId: string;
 
 const CONFIG = `{ ragConfig {
-  version overridden
+  version overridden warnings
   search { fusion rrfK convexVectorWeight convexNormalization }
   rerank { provider candidates apiKey { set masked } }
   llm { provider baseUrl model apiKey { set masked } }
@@ -60,6 +60,7 @@ describe('ragConfig / updateRagConfig', () => {
     expect(ragConfig).toMatchObject({
       version: 0,
       overridden: [],
+      warnings: [],
       search: { fusion: 'rrf', rrfK: 60 },
       rerank: { provider: 'learned', apiKey: { set: false, masked: null } },
       llm: { provider: 'none', apiKey: { set: false } },

@@ -28,6 +28,7 @@ export interface RagConfigStoreOptions {
  */
 export class RagConfigStore {
   private cached?: { at: number; config: EffectiveRagConfig };
+  private warnedVersion?: number;
 
   constructor(private readonly options: RagConfigStoreOptions) {}
 
@@ -40,14 +41,20 @@ export class RagConfigStore {
       resolved = resolveSettings(this.options.defaults, stored, this.options.secrets, this.options.sections);
     } catch (error) {
       // Stored settings this process cannot use (a newer schema, a missing key): keep the
-      // environment's rather than fail every search; the API's ragConfig shows the problem.
-      if (!this.cached) {
-        this.cached = {
-          at: Date.now(),
-          config: { version: stored.version, settings: this.options.defaults, overridden: new Set() },
-        };
-      }
-      this.options.log?.(`stored RAG settings ignored: ${(error as Error).message}`);
+      // environment's rather than fail every search; ragConfig shows the reason.
+      const reason = `stored settings (version ${stored.version}) are not in force: ${(error as Error).message}`;
+      if (this.warnedVersion !== stored.version) this.options.log?.(reason); // once per version, not per read
+      this.warnedVersion = stored.version;
+      this.cached = {
+        at: Date.now(),
+        config: {
+          version: stored.version,
+          updatedAt: stored.updatedAt,
+          settings: this.options.defaults,
+          overridden: new Set(),
+          warnings: [reason],
+        },
+      };
       return this.cached.config;
     }
     const config = { version: stored.version, updatedAt: stored.updatedAt, ...resolved };

@@ -74,6 +74,8 @@ export interface EffectiveRagConfig {
   settings: RagSettings;
   /** Paths (`section.setting`) whose value is an override. */
   overridden: Set<string>;
+  /** Why stored settings are not in force here (e.g. a key this process cannot open). */
+  warnings?: string[];
 }
 
 /**

@@ -83,6 +83,10 @@ export class RagConfigModel {
     description: 'Settings changed through the API (section.setting); the rest come from the environment',
   })
   overridden!: string[];
+  @Field(() => [String], {
+    description: 'Why stored settings are not in force (e.g. a key this api cannot open)',
+  })
+  warnings!: string[];
 }
 
 @InputType()

@@ -58,6 +58,7 @@ export class RagConfigService {
       chunking: shown.chunking as unknown as RagConfigModel['chunking'],
       embedding: await this.generations.status(),
       overridden: [...effective.overridden].sort(),
+      warnings: effective.warnings ?? [],
     };
   }
 }
