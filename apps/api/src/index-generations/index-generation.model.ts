@@ -3,7 +3,9 @@ import { IndexGenerationStatus } from '@trove/domain';
 
 registerEnumType(IndexGenerationStatus, { name: 'IndexGenerationStatus' });
 
-@ObjectType('EmbeddingModel', { description: 'How a generation’s vectors are made. The API key is never returned.' })
+@ObjectType('EmbeddingModel', {
+  description: 'How a generation’s vectors are made. The API key is never returned.',
+})
 export class EmbeddingModelModel {
   @Field({ description: 'openai (any OpenAI-compatible server) or ollama' }) provider!: string;
   @Field() baseUrl!: string;
@@ -20,9 +22,15 @@ export class IndexRebuildProgressModel {
   chunksTotal?: number;
   @Field(() => Int, { nullable: true }) chunksCopied?: number;
   @Field(() => Int, { nullable: true, description: 'Embedded with the new model' }) chunksEmbedded?: number;
-  @Field(() => Int, { nullable: true, description: 'Vector taken over (same model) or found for the same text' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Vector taken over (same model) or found for the same text',
+  })
   chunksReused?: number;
-  @Field(() => Int, { nullable: true, description: 'Written by an ingest during the rebuild, or gone meanwhile' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Written by an ingest during the rebuild, or gone meanwhile',
+  })
   chunksSkipped?: number;
   @Field(() => Int, { nullable: true, description: 'Stale chunks removed by the final reconciliation' })
   chunksRemoved?: number;
@@ -60,7 +68,9 @@ export class EmbeddingIndexModel {
 @InputType()
 export class EmbeddingModelInput {
   @Field({ description: 'openai (any OpenAI-compatible server) or ollama' }) provider!: string;
-  @Field({ description: 'e.g. http://127.0.0.1:8089/v1 (OpenAI-compatible) or http://127.0.0.1:11434 (Ollama)' })
+  @Field({
+    description: 'e.g. http://127.0.0.1:8089/v1 (OpenAI-compatible) or http://127.0.0.1:11434 (Ollama)',
+  })
   baseUrl!: string;
   @Field({ description: 'Model profile (dimensions, prefixes), e.g. multilingual-e5-base, bge-m3' })
   profile!: string;

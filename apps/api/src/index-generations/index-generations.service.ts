@@ -27,7 +27,11 @@ export class IndexGenerationsService {
   ) {}
 
   /** The active generation, the one being built and the latest ones (read fresh, not cached). */
-  async status(): Promise<{ active: IndexGeneration; building?: IndexGeneration; history: IndexGeneration[] }> {
+  async status(): Promise<{
+    active: IndexGeneration;
+    building?: IndexGeneration;
+    history: IndexGeneration[];
+  }> {
     const live = await this.catalog.indexGenerations.live();
     const active = live.find((g) => g.status === IndexGenerationStatus.ACTIVE);
     if (!active) throw new TroveError(TroveErrorCode.ServiceUnavailable, 'the chunk index is not ready yet');

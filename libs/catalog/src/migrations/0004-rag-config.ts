@@ -8,7 +8,12 @@ import { type Kysely, sql } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('rag_config')
-    .addColumn('id', 'smallint', (c) => c.primaryKey().defaultTo(1).check(sql`id = 1`))
+    .addColumn('id', 'smallint', (c) =>
+      c
+        .primaryKey()
+        .defaultTo(1)
+        .check(sql`id = 1`),
+    )
     .addColumn('overrides', 'jsonb', (c) => c.notNull())
     // Setting path (e.g. llm.apiKey) → value sealed with TROVE_SECRET_KEY.
     .addColumn('secrets', 'jsonb', (c) => c.notNull())
