@@ -43,13 +43,12 @@ import { writeBenchmarkSection } from './benchmarks-file';
 import { runAnswerEval } from './eval-answers';
 import {
   datasetDir,
-  EVAL_NAME,
   evalProjectName,
+  evalWorkerConfig,
   memoizedQueries,
   projectDocuments,
   SUBSET_SEED,
 } from './eval-support';
-import { localWorkerConfig } from './local-worker-config';
 
 const ROOT = join(__dirname, '..');
 /** HybridSearch accepts at most 100 hits per search: Recall@100 is over the top 100 chunks. */
@@ -245,7 +244,7 @@ async function main() {
     `[eval] ${dataset}: ${corpus.length} of ${loaded.corpus.length} documents, ${queries.length} ${split} queries, project "${projectName}"`,
   );
 
-  const config = localWorkerConfig(EVAL_NAME, join(ROOT, '.trove', 'eval', 'blobs'));
+  const config = evalWorkerConfig(projectName, join(ROOT, '.trove', 'eval', 'blobs'));
   const { worker, connection: workerConnection, catalog } = await createWorker(config);
   // The worker polls only while this run ingests: a run that reuses its project must not take
   // (and drop on exit) tasks of another eval ingesting on the same task queue.
@@ -590,8 +589,7 @@ Data set ${report.dataset}, split \`${report.split}\`: ${report.queries} queries
 Search: HybridSearch as the API runs it (per-leg candidates 50, RRF k 60, ${report.configuration.rerankCandidates} fused hits reranked when a reranker runs); hits are chunks, each document
 counts at its best rank. Latency is client-side around a top-10 search (rerank included), ${report.command.includes('--reuse-query-embeddings') ? 'query embedding excluded (--reuse-query-embeddings)' : 'query embedding included'};
 Recall@100 comes from a second top-100 search. ${ingestLine}
-Every eval project shares the index \`${EVAL_NAME}-chunks\` and BM25 statistics are index-wide, so the figures
-reproduce when the index holds the same eval projects (list them with the catalog schema \`${EVAL_NAME.replace(/-/g, '_')}\`).
+Each eval project has an index of its own, so BM25 statistics are those of this corpus alone.
 Tuning (fusion weights, rerankers, candidates) must use the train split only; these are test-split figures.
 
 Raw p95 is the p95 of (query embedding + BM25 request + kNN request) per query, the calls one search makes, timed

@@ -23,8 +23,13 @@ import {
   trainPairwiseLogistic,
 } from '@trove/reranking';
 import { createElasticsearchClient, HybridSearch } from '@trove/search';
-import { datasetDir, EVAL_NAME, evalProjectName, memoizedQueries, projectDocuments } from './eval-support';
-import { localWorkerConfig } from './local-worker-config';
+import {
+  datasetDir,
+  evalProjectName,
+  evalWorkerConfig,
+  memoizedQueries,
+  projectDocuments,
+} from './eval-support';
 
 const ROOT = join(__dirname, '..');
 const MODEL_FILE = join(ROOT, 'libs/reranking/src/learned/model.json');
@@ -64,7 +69,7 @@ async function collect(dataset: string, docs: number, queryCount: number, candid
   const loaded = loadBeirDataset(dir, 'train');
   const queries = loaded.queries.slice(0, queryCount);
   const projectName = evalProjectName(name, 'train', queries.length, docs);
-  const config = localWorkerConfig(EVAL_NAME, join(ROOT, '.trove', 'eval', 'blobs'));
+  const config = evalWorkerConfig(projectName, join(ROOT, '.trove', 'eval', 'blobs'));
   const catalog = Catalog.open(config.database);
   const es = createElasticsearchClient(config.elasticsearch.url);
   try {
