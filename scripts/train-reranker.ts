@@ -6,6 +6,7 @@
  * document is), and a pairwise logistic regression is fitted over them.
  *
  *   node -r @swc-node/register scripts/train-reranker.ts --docs 400 --queries 250
+ *   node -r @swc-node/register scripts/train-reranker.ts --docs all --queries 2000   (whole corpora)
  */
 import { writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -63,7 +64,7 @@ interface QueryGroup extends TrainingGroup {
   judged: Map<string, number>;
 }
 
-async function collect(dataset: string, docs: number, queryCount: number, candidates: number) {
+async function collect(dataset: string, docs: number | undefined, queryCount: number, candidates: number) {
   const dir = datasetDir(dataset);
   const name = basename(dir);
   const loaded = loadBeirDataset(dir, 'train');
@@ -78,7 +79,7 @@ async function collect(dataset: string, docs: number, queryCount: number, candid
     );
     if (!project) {
       throw new Error(
-        `no eval project "${projectName}": run npm run eval -- --dataset ${name} --split train --docs ${docs} --queries ${queries.length} first`,
+        `no eval project "${projectName}": run npm run eval -- --dataset ${name} --split train ${docs ? `--docs ${docs} --queries ${queries.length}` : '(the whole corpus)'} first`,
       );
     }
     const corpusIdOf = new Map(
@@ -141,7 +142,8 @@ async function inSample(model: LinearModel, groups: QueryGroup[]) {
 
 async function main() {
   const datasets = args.datasets!.split(',').map((d) => d.trim());
-  const docs = Number(args.docs);
+  // `all`: the whole corpus, the eval project that `npm run eval` builds without --docs.
+  const docs = args.docs === 'all' ? undefined : Number(args.docs);
   const queries = Number(args.queries);
   const candidates = Number(args.candidates);
   const byDataset = new Map<string, QueryGroup[]>();
@@ -159,8 +161,11 @@ async function main() {
     weights: fit.weights.map((x) => Number(x.toPrecision(6))),
     training: {
       method: 'pairwise logistic regression (linear RankNet), full-batch gradient descent, L2 1e-3',
-      command: `node -r @swc-node/register scripts/train-reranker.ts --datasets ${datasets.join(',')} --docs ${docs} --queries ${queries} --candidates ${candidates}`,
-      splits: datasets.map((d) => `${d} train (first ${queries} queries, ${docs}-document subset, seed 42)`),
+      command: `node -r @swc-node/register scripts/train-reranker.ts --datasets ${datasets.join(',')} --docs ${docs ?? 'all'} --queries ${queries} --candidates ${candidates}`,
+      splits: datasets.map(
+        (d) =>
+          `${d} train (first ${queries} queries, ${docs ? `${docs}-document subset, seed 42` : 'whole corpus'})`,
+      ),
       queries: useful.length,
       pairs: fit.pairs,
       loss: Number(fit.loss.toFixed(4)),
