@@ -302,6 +302,9 @@ async function main() {
         : `[eval] ingesting ${pending.length} documents (${corpus.length - pending.length} already READY)`,
     );
 
+    // The ingest figures of the run that built the project, saved as soon as it is built, so a run
+    // interrupted during the queries, or a later run that reuses the project, still reports them.
+    const ingestRecord = join(ROOT, '.trove', 'eval', `ingest-${project.id}.json`);
     let ingestMs = 0;
     let ingestedChunks = 0;
     if (!reused) {
@@ -344,6 +347,17 @@ async function main() {
         `[eval] ingested ${pending.length} documents, ${ingestedChunks} chunks in ${seconds(ingestMs)} ` +
           `(${(ingestMs / 1000 / Math.max(1, ingestedChunks)).toFixed(2)} s per chunk)`,
       );
+      const figures: IngestFigures = {
+        date: new Date().toISOString(),
+        documents: pending.length,
+        chunks: ingestedChunks,
+        ms: ingestMs,
+        secondsPerChunk: round(ingestMs / 1000 / Math.max(1, ingestedChunks), 2),
+        documentsPerSecond: round(pending.length / (ingestMs / 1000), 2),
+        reused: false,
+      };
+      mkdirSync(dirname(ingestRecord), { recursive: true });
+      writeFileSync(ingestRecord, JSON.stringify(figures));
     }
 
     const documents = await projectDocuments(catalog, project.id);
@@ -469,24 +483,9 @@ async function main() {
     }
 
     const date = new Date().toISOString();
-    // The ingest figures of the run that built the project, kept so a reusing run still reports them.
-    const ingestRecord = join(ROOT, '.trove', 'eval', `ingest-${project.id}.json`);
-    let ingest: IngestFigures | null = null;
-    if (!reused) {
-      ingest = {
-        date,
-        documents: pending.length,
-        chunks: ingestedChunks,
-        ms: ingestMs,
-        secondsPerChunk: round(ingestMs / 1000 / Math.max(1, ingestedChunks), 2),
-        documentsPerSecond: round(pending.length / (ingestMs / 1000), 2),
-        reused: false,
-      };
-      mkdirSync(dirname(ingestRecord), { recursive: true });
-      writeFileSync(ingestRecord, JSON.stringify(ingest));
-    } else if (existsSync(ingestRecord)) {
-      ingest = { ...(JSON.parse(readFileSync(ingestRecord, 'utf8')) as IngestFigures), reused: true };
-    }
+    const ingest: IngestFigures | null = existsSync(ingestRecord)
+      ? { ...(JSON.parse(readFileSync(ingestRecord, 'utf8')) as IngestFigures), reused: reused }
+      : null;
     const command =
       `npm run eval -- --dataset ${dataset} --split ${split}` +
       (docLimit ? ` --docs ${docLimit}` : '') +
