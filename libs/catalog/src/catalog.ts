@@ -18,6 +18,7 @@ import {
   type NewSourceItem,
   type SourceItem,
 } from './documents.repository';
+import { ApiKeyRepository } from './api-keys.repository';
 import { IndexGenerationRepository } from './index-generations.repository';
 import { RagConfigRepository } from './rag-config.repository';
 import { importLegacyCatalog, type LegacyImportReport } from './legacy-import';
@@ -50,6 +51,8 @@ export class Catalog {
   readonly indexGenerations: IndexGenerationRepository;
   /** Retrieval and answer settings changed through the API (issue 11). */
   readonly ragConfig: RagConfigRepository;
+  /** API keys with their role and project scope (issue 12). */
+  readonly apiKeys: ApiKeyRepository;
 
   constructor(
     readonly db: CatalogDb,
@@ -62,6 +65,7 @@ export class Catalog {
     this.webhookEvents = new WebhookEventLog(db);
     this.indexGenerations = new IndexGenerationRepository(db);
     this.ragConfig = new RagConfigRepository(db);
+    this.apiKeys = new ApiKeyRepository(db);
   }
 
   static open(options: CatalogOptions): Catalog {

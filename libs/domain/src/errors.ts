@@ -2,11 +2,16 @@
 export enum TroveErrorCode {
   BadRequest = 'BAD_REQUEST',
   Unauthenticated = 'UNAUTHENTICATED',
+  /** The API key is valid but its role does not allow the operation. */
+  Forbidden = 'FORBIDDEN',
+  /** Too many requests for this API key in the current window; retry after `Retry-After` seconds. */
+  RateLimited = 'RATE_LIMITED',
   /** A signed webhook delivery refused as stale (outside the replay window). */
   WebhookExpired = 'WEBHOOK_EXPIRED',
   ProjectNotFound = 'PROJECT_NOT_FOUND',
   DocumentNotFound = 'DOCUMENT_NOT_FOUND',
   SourceNotFound = 'SOURCE_NOT_FOUND',
+  ApiKeyNotFound = 'API_KEY_NOT_FOUND',
   /** The project is being deleted: nothing may be written to it any more. */
   ProjectDeleting = 'PROJECT_DELETING',
   /** Another project (not being deleted) has the same name, compared case-insensitively. */

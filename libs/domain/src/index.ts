@@ -10,3 +10,4 @@ export * from './source-connector';
 export * from './blob-keys';
 export * from './media-types';
 export * from './workflows';
+export * from './access';
