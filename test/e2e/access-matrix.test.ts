@@ -537,3 +537,18 @@ describe('listing and keys', () => {
     expect(await response.text()).toContain('access matrix');
   });
 });
+
+describe('CORS by default', () => {
+  it('answers no other origin: a preflight from another site gets no CORS headers', async () => {
+    const response = await fetch(`${stack.url}/graphql`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://elsewhere.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,x-api-key',
+      },
+    });
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+    expect(response.headers.get('access-control-allow-headers')).toBeNull();
+  });
+});
