@@ -5,7 +5,7 @@ import type { ApiConfig } from '@trove/config';
 import { AppModule } from './app.module';
 import { RequestAdmission } from './access/access.guard';
 import { GRAPHQL_PATH, graphqlAuthentication } from './core/graphql-authentication';
-import { securityHeaders } from './core/security-headers';
+import { NON_PAGE_PATHS, nonPageContentSecurityPolicy, securityHeaders } from './core/security-headers';
 
 /** Builds and starts the API on the configured host and port. Used by main.ts and the tests. */
 export async function startApi(config: ApiConfig): Promise<NestExpressApplication> {
@@ -17,6 +17,7 @@ export async function startApi(config: ApiConfig): Promise<NestExpressApplicatio
   app.enableShutdownHooks();
   app.disable('x-powered-by');
   app.use(securityHeaders());
+  app.use(NON_PAGE_PATHS, nonPageContentSecurityPolicy());
   // Cross-origin callers only from the configured origins; none by default (no CORS headers, so
   // browsers keep other sites' pages out). Ahead of authentication: preflights carry no key.
   if (config.api.corsOrigins.length > 0) {

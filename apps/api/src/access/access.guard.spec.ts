@@ -121,4 +121,23 @@ describe('AccessGuard', () => {
       guard.canActivate(http('original', { params: { documentId: DOC }, query: { sig: expired } }).context),
     ).rejects.toThrow('has expired');
   });
+
+  it('authenticates a GraphQL subscription by its connection parameters (no HTTP request)', async () => {
+    const graphql = (connectionParams: Record<string, unknown>) => {
+      const gqlContext = { connectionParams };
+      const args = [undefined, {}, gqlContext, undefined];
+      const context = {
+        getType: () => 'graphql',
+        getHandler: () => Routes.prototype.read,
+        getClass: () => Routes,
+        getArgs: () => args,
+        getArgByIndex: (index: number) => args[index],
+      } as unknown as ExecutionContext;
+      return context;
+    };
+    const subscribed = graphql({ 'X-API-Key': KEY });
+    await expect(guard.canActivate(subscribed)).resolves.toBe(true);
+    expect(principalOf(subscribed)).toMatchObject({ role: 'ADMIN' });
+    await expect(guard.canActivate(graphql({}))).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+  });
 });
