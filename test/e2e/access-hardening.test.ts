@@ -59,7 +59,7 @@ describe('rate limit per key', () => {
     expect(Number(upload.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(((await upload.json()) as { error: { code: string } }).error.code).toBe('RATE_LIMITED');
 
-    // Another key has its own budget; requests without a valid key spend nobody's.
+    // Another key has its own budget; requests without a valid key spend no key's.
     for (let i = 0; i < 3; i++) expect((await graphql('trove_not-a-key')).status).toBe(401);
     expect((await graphql(second)).status).toBe(200);
   });
@@ -121,5 +121,21 @@ describe('security headers', () => {
     expect((await graphql(ADMIN_KEY)).status).toBe(200);
     expect((await graphql(ADMIN_KEY)).status).toBe(200);
     expect((await graphql(ADMIN_KEY)).status).toBe(429);
+  });
+});
+
+describe('guessing keys', () => {
+  it('failed attempts are limited per client address, apart from the keys used from there', async () => {
+    const answers: Response[] = [];
+    for (let i = 0; i <= LIMIT; i++) {
+      const answer = await graphql(`trove_${'0'.repeat(32)}_${'A'.repeat(43)}`);
+      answers.push(answer);
+      if (answer.status === 429) break;
+    }
+    const refused = answers.at(-1)!;
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(answers.slice(0, -1).every((a) => a.status === 401)).toBe(true);
+    expect((await graphql(keys[1])).status).toBe(200);
   });
 });

@@ -1,6 +1,6 @@
 import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
 import type { Project, Source, SyncRun, TroveDocument } from '@trove/domain';
-import { ProjectStatus, SourceStatus, TroveError, TroveErrorCode } from '@trove/domain';
+import { notFoundError, ProjectStatus, SourceStatus, TroveError, TroveErrorCode } from '@trove/domain';
 import type { Page, PageRequest } from './cursor';
 import {
   migrateCatalog,
@@ -108,7 +108,7 @@ export class Catalog {
 
   async requireProject(id: string): Promise<Project> {
     const project = await this.getProject(id);
-    if (!project) throw new TroveError(TroveErrorCode.ProjectNotFound, `project ${id} does not exist`);
+    if (!project) throw notFoundError('project', id);
     return project;
   }
 
@@ -157,7 +157,7 @@ export class Catalog {
 
   async requireDocument(id: string): Promise<TroveDocument> {
     const document = await this.getDocument(id);
-    if (!document) throw new TroveError(TroveErrorCode.DocumentNotFound, `document ${id} does not exist`);
+    if (!document) throw notFoundError('document', id);
     return document;
   }
 
@@ -246,7 +246,7 @@ export class Catalog {
 
   async requireSource(id: string): Promise<Source> {
     const source = await this.getSource(id);
-    if (!source) throw new TroveError(TroveErrorCode.SourceNotFound, `source ${id} does not exist`);
+    if (!source) throw notFoundError('source', id);
     return source;
   }
 

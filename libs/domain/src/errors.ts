@@ -86,6 +86,25 @@ export class PermanentDocumentError extends TroveError {
   }
 }
 
+/** Records a request can name by id. */
+export type RecordKind = 'project' | 'document' | 'source' | 'syncRun';
+
+const NOT_FOUND: Record<RecordKind, { code: TroveErrorCode; noun: string }> = {
+  project: { code: TroveErrorCode.ProjectNotFound, noun: 'project' },
+  document: { code: TroveErrorCode.DocumentNotFound, noun: 'document' },
+  source: { code: TroveErrorCode.SourceNotFound, noun: 'source' },
+  syncRun: { code: TroveErrorCode.SyncRunNotFound, noun: 'sync run' },
+};
+
+/**
+ * The one answer for a record that does not exist, and for one the caller's API key may not
+ * know of: they must not be told apart.
+ */
+export function notFoundError(kind: RecordKind, id: string): TroveError {
+  const { code, noun } = NOT_FOUND[kind];
+  return new TroveError(code, `${noun} ${id} does not exist`);
+}
+
 export function isTroveError(error: unknown): error is TroveError {
   return error instanceof TroveError;
 }

@@ -1,9 +1,9 @@
 import { applyDecorators, createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
-import type { Permission, Principal } from '@trove/domain';
+import type { Permission, Principal, RecordKind } from '@trove/domain';
 import { principalOf } from './request-principal';
 
 /** The kinds of record a request may name, each belonging to one project. */
-export type TargetKind = 'project' | 'document' | 'source' | 'syncRun' | 'chunk';
+export type TargetKind = RecordKind | 'chunk';
 
 /**
  * The record an operation acts on: where its id is (a GraphQL argument path such as

@@ -2,7 +2,7 @@ import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@ne
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import type { IncomingHttpHeaders } from 'node:http';
-import { type Principal, roleGrants, TroveError, TroveErrorCode } from '@trove/domain';
+import { isTroveError, type Principal, roleGrants, TroveError, TroveErrorCode } from '@trove/domain';
 import { CitationLinks } from '../core/citation-links';
 import { ACCESS_RULE, type AccessRule, PUBLIC } from './access.decorators';
 import { ApiKeyAuthenticator, presentedKey } from './api-key-authenticator';
@@ -27,11 +27,26 @@ export class RequestAdmission {
     @Inject(RequestRateLimit) private readonly rateLimit: RequestRateLimit,
   ) {}
 
-  /** UNAUTHENTICATED without a valid key, RATE_LIMITED over the key's limit. */
-  async admit(carrier: object, headers: IncomingHttpHeaders | Record<string, unknown>): Promise<Principal> {
+  /**
+   * UNAUTHENTICATED without a valid key, RATE_LIMITED over the key's limit (or, for failed
+   * attempts, over the limit of the client's `address`).
+   */
+  async admit(
+    carrier: object,
+    headers: IncomingHttpHeaders | Record<string, unknown>,
+    address?: string,
+  ): Promise<Principal> {
     const known = rememberedPrincipal(carrier);
     if (known) return known;
-    const principal = await this.authenticator.authenticate(presentedKey(headers));
+    let principal: Principal;
+    try {
+      principal = await this.authenticator.authenticate(presentedKey(headers));
+    } catch (error) {
+      if (address && isTroveError(error) && error.code === TroveErrorCode.Unauthenticated) {
+        await this.rateLimit.consumeFailure(address);
+      }
+      throw error;
+    }
     await this.rateLimit.consume(principal);
     rememberPrincipal(carrier, principal);
     return principal;
@@ -60,7 +75,7 @@ export class AccessGuard implements CanActivate {
     const { request, graphql } = requestCarrier(context);
     if (rule.signedLinkFor && request && this.signedLinkAdmits(request, rule.signedLinkFor)) return true;
     const principal = request
-      ? await this.admission.admit(request, request.headers)
+      ? await this.admission.admit(request, request.headers, clientAddress(request))
       : await this.admission.admit(graphql!, graphql?.connectionParams ?? {});
     if (!roleGrants(principal.role, rule.permission)) {
       throw new TroveError(
@@ -89,4 +104,9 @@ export class AccessGuard implements CanActivate {
     }
     return false;
   }
+}
+
+/** The peer's address (a proxy in front is one client to us unless Express is told to trust it). */
+export function clientAddress(request: Request): string | undefined {
+  return request.ip ?? request.socket?.remoteAddress;
 }

@@ -4,9 +4,9 @@ import {
   inProjectScope,
   isChunkId,
   isTroveId,
+  notFoundError,
   type Principal,
-  TroveError,
-  TroveErrorCode,
+  type TroveError,
 } from '@trove/domain';
 import type { TargetKind } from './access.decorators';
 
@@ -58,21 +58,10 @@ export class ProjectAccess {
   }
 }
 
-/** What a missing (or out-of-scope) record of each kind answers when the operation is not nullable. */
+/**
+ * What a missing (or out-of-scope) record of each kind answers when the operation is not
+ * nullable: the catalog's own answer for a missing one. A chunk is named by its document.
+ */
 export function notFound(kind: TargetKind, id: string): TroveError {
-  switch (kind) {
-    case 'project':
-      return new TroveError(TroveErrorCode.ProjectNotFound, `project ${id} does not exist`);
-    case 'document':
-    case 'chunk':
-      return new TroveError(TroveErrorCode.DocumentNotFound, `document ${id} does not exist`);
-    case 'source':
-      return new TroveError(TroveErrorCode.SourceNotFound, `source ${id} does not exist`);
-    case 'syncRun':
-      return new TroveError(TroveErrorCode.SyncRunNotFound, `sync run ${id} does not exist`);
-    default: {
-      const unknown: never = kind;
-      throw new Error(`unknown access target ${String(unknown)}`);
-    }
-  }
+  return notFoundError(kind === 'chunk' ? 'document' : kind, id);
 }

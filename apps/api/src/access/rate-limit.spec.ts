@@ -22,6 +22,15 @@ describe('RequestRateLimit', () => {
     await expect(limiter.consume(key(undefined))).resolves.toBeUndefined();
   });
 
+  it('counts failed attempts per client address, apart from any key', async () => {
+    const limiter = limit(2);
+    await limiter.consumeFailure('10.0.0.1');
+    await limiter.consumeFailure('10.0.0.1');
+    await expect(limiter.consumeFailure('10.0.0.1')).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(limiter.consumeFailure('10.0.0.2')).resolves.toBeUndefined();
+    await expect(limiter.consume(key('a'))).resolves.toBeUndefined();
+  });
+
   it('counts nothing when the limit is 0 (off)', async () => {
     const limiter = limit(0);
     for (let i = 0; i < 50; i++) await limiter.consume(key('a'));

@@ -31,10 +31,23 @@ export class RequestRateLimit {
   }
 
   /** Counts one request of the principal's key; throws RateLimitedError over the limit. */
-  async consume(principal: Principal): Promise<void> {
+  consume(principal: Principal): Promise<void> {
+    return this.count(`key:${principal.keyId ?? 'bootstrap-admin'}`);
+  }
+
+  /**
+   * Counts a request whose key was missing or not valid against the client's address, with the
+   * same budget: guessing keys (each guess in Trove's format costs a catalog lookup) is slowed
+   * down like any other flood, and costs no key holder its budget.
+   */
+  consumeFailure(address: string): Promise<void> {
+    return this.count(`failed:${address}`);
+  }
+
+  private async count(bucket: string): Promise<void> {
     if (!this.limiter) return;
     try {
-      await this.limiter.consume(principal.keyId ?? 'bootstrap-admin');
+      await this.limiter.consume(bucket);
     } catch (refusal) {
       if (!(refusal instanceof RateLimiterRes)) throw refusal;
       throw new RateLimitedError(Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)));

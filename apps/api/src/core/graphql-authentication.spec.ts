@@ -20,7 +20,13 @@ async function call(
   headers: Record<string, string>,
   prefers = 'application/json',
 ) {
-  const request = { method, originalUrl, headers, accepts: () => prefers } as unknown as Request;
+  const request = {
+    method,
+    originalUrl,
+    headers,
+    ip: '10.1.2.3',
+    accepts: () => prefers,
+  } as unknown as Request;
   const sent: { status?: number; body?: unknown; headers: Record<string, string> } = { headers: {} };
   return new Promise<typeof sent & { passed: boolean }>((resolve) => {
     const response = {
@@ -64,5 +70,16 @@ describe('graphqlAuthentication', () => {
     expect(refused.body).toEqual({
       errors: [{ message: expect.stringContaining('retry after'), extensions: { code: 'RATE_LIMITED' } }],
     });
+  });
+});
+
+describe('graphqlAuthentication against key guessing', () => {
+  it('answers 429 once an address has failed more often than the limit allows', async () => {
+    middleware = graphqlAuthentication(admission());
+    for (let i = 0; i < 3; i++)
+      expect((await call('POST', '/graphql', { 'x-api-key': `guess-${i}` })).status).toBe(401);
+    const refused = await call('POST', '/graphql', { 'x-api-key': 'guess-3' });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers['Retry-After'])).toBeGreaterThan(0);
   });
 });

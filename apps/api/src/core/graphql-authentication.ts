@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import { TroveError, TroveErrorCode } from '@trove/domain';
-import type { RequestAdmission } from '../access/access.guard';
+import { clientAddress, type RequestAdmission } from '../access/access.guard';
 import { RateLimitedError } from '../access/rate-limit';
 import { genericMessageFor, httpStatusFor } from './trove-exception.filter';
 
@@ -17,7 +17,7 @@ export const GRAPHQL_PATH = '/graphql';
 export function graphqlAuthentication(admission: RequestAdmission): RequestHandler {
   return (request, response, next) => {
     if (isPlaygroundPage(request)) return next();
-    admission.admit(request, request.headers).then(
+    admission.admit(request, request.headers, clientAddress(request)).then(
       () => next(),
       (error: unknown) => {
         const code = error instanceof TroveError ? error.code : TroveErrorCode.Unauthenticated;
