@@ -403,6 +403,10 @@ async function projectFixture(label: string): Promise<Ids> {
   );
   const source = archive.body.source!.id;
   await stack.runSettled(archive.body.run!.id);
+  // A schedule to trigger (removed again after the tests).
+  await admin('mutation($id: ID!) { setSyncSchedule(sourceId: $id, intervalMinutes: 1440) { id } }', {
+    id: source,
+  });
   return { project, document, source, run: archive.body.run!.id, chunk: chunks[0].id, apiKey: GHOST.apiKey };
 }
 
