@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { ApiConfig } from '@trove/config';
 import { AppModule } from './app.module';
-import { RequestAdmission } from './access/access.guard';
+import { RequestAdmission } from './access/request-admission';
 import { GRAPHQL_PATH, graphqlAuthentication } from './core/graphql-authentication';
 import { NON_PAGE_PATHS, nonPageContentSecurityPolicy, securityHeaders } from './core/security-headers';
 

@@ -1,56 +1,18 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import type { IncomingHttpHeaders } from 'node:http';
-import { isTroveError, type Principal, roleGrants, TroveError, TroveErrorCode } from '@trove/domain';
+import { roleGrants, TroveError, TroveErrorCode } from '@trove/domain';
 import { CitationLinks } from '../core/citation-links';
 import { ACCESS_RULE, type AccessRule, PUBLIC } from './access.decorators';
-import { ApiKeyAuthenticator, presentedKey } from './api-key-authenticator';
-import { RequestRateLimit } from './rate-limit';
-import { rememberedPrincipal, rememberPrincipal, requestCarrier } from './request-principal';
+import { presentedKey } from './api-key-authenticator';
+import { clientAddress, RequestAdmission } from './request-admission';
+import { requestCarrier } from './request-principal';
 
 /** Requests let in by a signed link to an original rather than a key (no project scope applies). */
 const signedLinkRequests = new WeakSet<object>();
 
 export function admittedBySignedLink(request: object | undefined): boolean {
   return request !== undefined && signedLinkRequests.has(request);
-}
-
-/**
- * Who is calling, once per request: the key is authenticated and counted against its rate limit,
- * and the principal (role and project scope) is kept for every later check of the same request.
- */
-@Injectable()
-export class RequestAdmission {
-  constructor(
-    @Inject(ApiKeyAuthenticator) private readonly authenticator: ApiKeyAuthenticator,
-    @Inject(RequestRateLimit) private readonly rateLimit: RequestRateLimit,
-  ) {}
-
-  /**
-   * UNAUTHENTICATED without a valid key, RATE_LIMITED over the key's limit (or, for failed
-   * attempts, over the limit of the client's `address`).
-   */
-  async admit(
-    carrier: object,
-    headers: IncomingHttpHeaders | Record<string, unknown>,
-    address?: string,
-  ): Promise<Principal> {
-    const known = rememberedPrincipal(carrier);
-    if (known) return known;
-    let principal: Principal;
-    try {
-      principal = await this.authenticator.authenticate(presentedKey(headers));
-    } catch (error) {
-      if (address && isTroveError(error) && error.code === TroveErrorCode.Unauthenticated) {
-        await this.rateLimit.consumeFailure(address);
-      }
-      throw error;
-    }
-    await this.rateLimit.consume(principal);
-    rememberPrincipal(carrier, principal);
-    return principal;
-  }
 }
 
 /**
@@ -104,9 +66,4 @@ export class AccessGuard implements CanActivate {
     }
     return false;
   }
-}
-
-/** The peer's address (a proxy in front is one client to us unless Express is told to trust it). */
-export function clientAddress(request: Request): string | undefined {
-  return request.ip ?? request.socket?.remoteAddress;
 }

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { describe, expect, it } from 'vitest';
 import type { Catalog } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
-import { RequestAdmission } from '../access/access.guard';
+import { RequestAdmission } from '../access/request-admission';
 import { ApiKeyAuthenticator } from '../access/api-key-authenticator';
 import { RequestRateLimit } from '../access/rate-limit';
 import { graphqlAuthentication } from './graphql-authentication';

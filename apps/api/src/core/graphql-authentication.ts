@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import { TroveError, TroveErrorCode } from '@trove/domain';
-import { clientAddress, type RequestAdmission } from '../access/access.guard';
+import { clientAddress, type RequestAdmission } from '../access/request-admission';
 import { RateLimitedError } from '../access/rate-limit';
 import { genericMessageFor, httpStatusFor } from './trove-exception.filter';
 
