@@ -338,6 +338,7 @@ const OPERATIONS: Operation[] = [
     run: (k) => gql(k, 'mutation { cancelIndexRebuild { id } }'),
   },
   // --- API keys
+  { name: 'me', permission: Permission.READ, global: true, run: (k) => gql(k, '{ me { role } }') },
   { name: 'apiKeys', permission: Permission.ADMIN, global: true, run: (k) => gql(k, '{ apiKeys { id } }') },
   {
     name: 'createApiKey',
@@ -480,6 +481,17 @@ describe('listing and keys', () => {
     };
     const viewer = callers.find((c) => c.label === 'VIEWER of A')!;
     expect(await list(viewer.key)).toEqual([fixtures.A.project]);
+    const { data } = await stack.gql<{ me: Record<string, unknown> }>(
+      '{ me { keyId name role permissions projectIds } }',
+      {},
+      { 'X-API-Key': viewer.key },
+    );
+    expect(data?.me).toMatchObject({
+      name: 'matrix viewer of A',
+      role: 'VIEWER',
+      permissions: ['READ'],
+      projectIds: [fixtures.A.project],
+    });
     const all = await list(ADMIN_KEY);
     expect(all).toEqual(expect.arrayContaining([fixtures.A.project, fixtures.B.project]));
   });

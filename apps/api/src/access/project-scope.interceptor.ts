@@ -40,6 +40,12 @@ export class ProjectScopeInterceptor implements NestInterceptor {
         ? GqlExecutionContext.create(context).getArgs()
         : request?.params;
     const id = valueAt(args, target.path);
+    // Fail closed: a rule whose path names no argument (renamed, mistyped) must not let anything by.
+    if (typeof id !== 'string') {
+      throw new Error(
+        `the access rule of ${context.getClass().name}.${context.getHandler().name} names no argument ${target.path}`,
+      );
+    }
     if (!ProjectAccess.wellFormed(target.kind, id)) return next.handle();
     const principal = principalOf(context);
     if (principal && (await this.access.reaches(principal, target.kind, id))) return next.handle();

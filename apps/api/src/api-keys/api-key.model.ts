@@ -1,5 +1,5 @@
 import { Field, ID, InputType, ObjectType, registerEnumType } from '@nestjs/graphql';
-import { ApiKeyRole } from '@trove/domain';
+import { ApiKeyRole, Permission } from '@trove/domain';
 
 registerEnumType(ApiKeyRole, {
   name: 'ApiKeyRole',
@@ -11,6 +11,26 @@ registerEnumType(ApiKeyRole, {
     VIEWER: { description: 'Search and read its projects' },
   },
 });
+
+registerEnumType(Permission, {
+  name: 'Permission',
+  valuesMap: {
+    READ: { description: 'Search and read' },
+    WRITE: { description: 'Write content and sources' },
+    ADMIN: { description: 'API keys, global settings, creating and deleting projects' },
+  },
+});
+
+@ObjectType('Caller', { description: 'The API key a request is made with: what it may do, and where' })
+export class CallerModel {
+  @Field(() => ID, { nullable: true, description: 'Null for the admin key from configuration' })
+  keyId?: string;
+  @Field() name!: string;
+  @Field(() => ApiKeyRole) role!: ApiKeyRole;
+  @Field(() => [Permission]) permissions!: Permission[];
+  @Field(() => [ID], { nullable: true, description: 'The projects the key reaches; null: every project' })
+  projectIds!: string[] | null;
+}
 
 @ObjectType('ApiKey', { description: 'An API key; its secret is shown once, when it is created' })
 export class ApiKeyModel {

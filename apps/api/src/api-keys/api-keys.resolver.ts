@@ -1,13 +1,28 @@
 import { Inject } from '@nestjs/common';
 import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
-import { Permission, type Principal } from '@trove/domain';
+import { Permission, type Principal, roleGrants } from '@trove/domain';
 import { CurrentPrincipal, Requires } from '../access/access.decorators';
-import { ApiKeyModel, CreateApiKeyInput, CreatedApiKeyModel } from './api-key.model';
+import { ApiKeyModel, CallerModel, CreateApiKeyInput, CreatedApiKeyModel } from './api-key.model';
 import { ApiKeysService } from './api-keys.service';
 
 @Resolver(() => ApiKeyModel)
 export class ApiKeysResolver {
   constructor(@Inject(ApiKeysService) private readonly service: ApiKeysService) {}
+
+  @Query(() => CallerModel, {
+    description:
+      'The key this request is made with: its role, permissions and projects (what a client may show)',
+  })
+  @Requires(Permission.READ)
+  me(@CurrentPrincipal() principal: Principal): CallerModel {
+    return {
+      keyId: principal.keyId,
+      name: principal.name,
+      role: principal.role,
+      permissions: Object.values(Permission).filter((permission) => roleGrants(principal.role, permission)),
+      projectIds: principal.projects === 'ALL' ? null : [...principal.projects],
+    };
+  }
 
   @Query(() => [ApiKeyModel], {
     description: 'Every API key, newest first (revoked ones too); never a secret',
