@@ -10,7 +10,6 @@ import type { Principal } from '@trove/domain';
 export interface GraphqlContext {
   req?: Request;
   connectionParams?: Record<string, unknown>;
-  principal?: Principal;
 }
 
 const principals = new WeakMap<object, Principal>();
@@ -35,5 +34,5 @@ export function rememberedPrincipal(carrier: object | undefined): Principal | un
 /** The principal the guard established for this request; undefined on public routes. */
 export function principalOf(context: ExecutionContext): Principal | undefined {
   const { request, graphql } = requestCarrier(context);
-  return rememberedPrincipal(request) ?? graphql?.principal ?? rememberedPrincipal(graphql);
+  return rememberedPrincipal(request) ?? rememberedPrincipal(graphql);
 }
