@@ -1,11 +1,10 @@
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import { DynamicModule, Logger, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import { MulterModule } from '@nestjs/platform-express';
 import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
-import type { Request } from 'express';
 import { Answerer } from '@trove/answering';
 import { Catalog } from '@trove/catalog';
 import { SegmenterTokenCounter } from '@trove/chunking';
@@ -16,7 +15,16 @@ import { RagConfigStore } from '@trove/rag-config';
 import { ChunkIndex, createElasticsearchClient, HybridSearch } from '@trove/search';
 import { activeEmbedder, IndexGenerations } from '@trove/index-generations';
 import { LocalBlobStore } from '@trove/storage';
-import { ApiKeyGuard } from './core/api-key.guard';
+import { AccessGuard } from './access/access.guard';
+import { RequestAdmission } from './access/request-admission';
+import { AccessRegistryCheck } from './access/access-registry.check';
+import { ApiKeyAuthenticator } from './access/api-key-authenticator';
+import { ProjectAccess } from './access/project-access.service';
+import { ProjectScopeInterceptor } from './access/project-scope.interceptor';
+import { RequestRateLimit } from './access/rate-limit';
+import type { GraphqlContext } from './access/request-principal';
+import { ApiKeysResolver } from './api-keys/api-keys.resolver';
+import { ApiKeysService } from './api-keys/api-keys.service';
 import { GRAPHQL_PATH } from './core/graphql-authentication';
 import { formatGraphqlError, graphqlProtection } from './core/graphql-limits';
 import { IndexBootstrapService } from './core/index-bootstrap.service';
@@ -60,12 +68,14 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
+        DiscoveryModule,
         GraphQLModule.forRoot<ApolloDriverConfig>({
           driver: ApolloDriver,
           path: GRAPHQL_PATH,
           autoSchemaFile: true,
           sortSchema: true,
-          context: ({ req }: { req: Request }) => ({ req }),
+          // A subscription over WebSocket has no request: its key comes in the connection parameters.
+          context: ({ req, connectionParams }: GraphqlContext): GraphqlContext => ({ req, connectionParams }),
           // Behind the API key (see graphqlAuthentication) and the limits, in every NODE_ENV.
           introspection: true,
           ...graphqlProtection(config.graphql),
@@ -175,8 +185,16 @@ export class AppModule {
         { provide: Answerer, useFactory: (runtime: RagRuntime) => runtime.asker, inject: [RagRuntime] },
         RagConfigService,
         RagConfigResolver,
-        ApiKeyGuard,
-        { provide: APP_GUARD, useExisting: ApiKeyGuard },
+        // Access (issue 12): who is calling, what the operation needs, which projects it reaches.
+        ApiKeyAuthenticator,
+        RequestRateLimit,
+        RequestAdmission,
+        ProjectAccess,
+        { provide: APP_GUARD, useClass: AccessGuard },
+        { provide: APP_INTERCEPTOR, useClass: ProjectScopeInterceptor },
+        AccessRegistryCheck,
+        ApiKeysService,
+        ApiKeysResolver,
         CitationLinks,
         { provide: APP_FILTER, useClass: TroveExceptionFilter },
         { provide: APP_PIPE, useClass: TroveIdPipe },

@@ -11,3 +11,4 @@ export * from './blob-keys';
 export * from './media-types';
 export * from './workflows';
 export * from './language';
+export * from './access';
