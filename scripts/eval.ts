@@ -529,11 +529,13 @@ async function main() {
     writeBenchmarkSection(sectionTitle(dataset, split, Boolean(args.retrieval)), section(report, results));
     console.log('[eval] updated BENCHMARKS.md');
   } finally {
+    // A worker that never ran (the project was reused) holds its native connection until the
+    // process exits: the SDK refuses to close a connection under a worker.
     if (running) {
       worker.shutdown();
       await running;
+      await workerConnection.close();
     }
-    await workerConnection.close();
     await connection.close();
     await catalog.close();
     await es.close();
@@ -600,7 +602,10 @@ ${results.map((r) => `| ${r.mode} | ${r.fusion} | ${r.retrieval} | ${r.reranker}
 `;
 }
 
-(args.answers ? runAnswerEval() : main()).catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+(args.answers ? runAnswerEval() : main()).then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
