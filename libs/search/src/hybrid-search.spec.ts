@@ -46,14 +46,13 @@ describe('HybridSearch query limits', () => {
   it('refuses a query over the character limit before embedding anything', async () => {
     const embedder = new HangingEmbedder();
     const search = new HybridSearch(fakeElasticsearch('hang').client, 't', embedder, { maxQueryChars: 100 });
-    const started = Date.now();
     await expect(
       search.search({ ...request, query: 'x'.repeat(95_000), mode: SearchMode.VECTOR }),
     ).rejects.toMatchObject({
       code: TroveErrorCode.BadRequest,
       message: 'the search query has 95000 characters; the limit is 100 (TROVE_SEARCH_MAX_QUERY_CHARS)',
     });
-    expect(Date.now() - started).toBeLessThan(100);
+    // The embedder never answers: a search that reached it would time out instead.
     expect(embedder.calls).toBe(0);
   });
 

@@ -56,16 +56,18 @@ describe('LearnedReranker', () => {
     expect(flat.map((r) => r.index)).toEqual([0, 1, 2]);
   });
 
-  it('scores 30 candidates well under a millisecond each', async () => {
+  // Its speed is measured by `npm run eval` (the rerank p95 column), not asserted here: a timed
+  // unit test fails on a loaded machine.
+  it('scores every one of 30 long candidates once, with a finite score', async () => {
     const reranker = new LearnedReranker();
     const many = Array.from({ length: 30 }, (_, i) => ({
       ...candidates[i % 3],
       id: `c${i}`,
       text: candidates[i % 3].text.repeat(40),
     }));
-    const started = performance.now();
-    for (let i = 0; i < 20; i++) await reranker.rerank('vitamin d deficiency in elderly patients', many);
-    expect((performance.now() - started) / 20).toBeLessThan(15);
+    const results = await reranker.rerank('vitamin d deficiency in elderly patients', many);
+    expect(results.map((r) => r.index).sort((a, b) => a - b)).toEqual([...Array(30).keys()]);
+    expect(results.every((r) => Number.isFinite(r.score))).toBe(true);
   });
 
   it('refuses a model trained on other features', () => {
