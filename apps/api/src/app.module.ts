@@ -66,8 +66,10 @@ export class AppModule {
           autoSchemaFile: true,
           sortSchema: true,
           context: ({ req }: { req: Request }) => ({ req }),
-          // Behind the API key (see graphqlAuthentication) and the limits, in every NODE_ENV.
-          introspection: true,
+          // Behind the API key (see graphqlAuthentication) and the limits; TROVE_INTROSPECTION.
+          introspection: config.ui?.introspection ?? true,
+          // No landing page at /graphql: GraphiQL is served, bundled, at /playground (web/web-pages.ts).
+          playground: false,
           ...graphqlProtection(config.graphql),
           // Clients get the message and a stable code; never a stack trace or internals.
           includeStacktraceInErrorResponses: false,

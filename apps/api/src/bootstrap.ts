@@ -5,6 +5,7 @@ import type { ApiConfig } from '@trove/config';
 import { AppModule } from './app.module';
 import { ApiKeyGuard } from './core/api-key.guard';
 import { GRAPHQL_PATH, graphqlAuthentication } from './core/graphql-authentication';
+import { mountWebPages } from './web/web-pages';
 
 /** Builds and starts the API on the configured host and port. Used by main.ts and the tests. */
 export async function startApi(config: ApiConfig): Promise<NestExpressApplication> {
@@ -15,6 +16,11 @@ export async function startApi(config: ApiConfig): Promise<NestExpressApplicatio
   });
   app.enableShutdownHooks();
   app.disable('x-powered-by');
+  // Dashboard and playground pages first: a browser opening /graphql is redirected to the playground.
+  mountWebPages(
+    app,
+    config.ui ?? { playground: false, introspection: false, dashboardDir: 'apps/dashboard/dist' },
+  );
   // Registered before init, so it runs before body parsing and before Apollo's own middleware;
   // `app.use` prefix-matches exactly as Apollo's mount does (case, sub-paths).
   app.use(GRAPHQL_PATH, graphqlAuthentication(app.get(ApiKeyGuard)));

@@ -159,6 +159,21 @@ export const apiSchema = z.object({
   linkTtlSeconds: positiveInt.default(4 * 60 * 60),
 });
 
+const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+/**
+ * The browser-facing parts (issue 12): the admin dashboard at `/`, GraphiQL at `/playground`.
+ * Playground and introspection default to off when NODE_ENV is production (see fromEnv).
+ */
+export const uiSchema = z.object({
+  /** Serves the self-hosted GraphiQL page at /playground. */
+  playground: flag,
+  /** Answers GraphQL introspection (the playground's docs and completion need it). */
+  introspection: flag,
+  /** The dashboard's production build (apps/dashboard/dist), served at `/`; missing: not served. */
+  dashboardDir: z.string().default('apps/dashboard/dist'),
+});
+
 /**
  * GraphQL request limits (security, issue 8): a request over any of them is refused with
  * 400 QUERY_TOO_COMPLEX before a resolver runs. The same in production and development.
@@ -342,6 +357,8 @@ export const llmSchema = z
 
 export const apiConfigSchema = z.object({
   api: apiSchema,
+  // Optional in the type so hand-built configs (tests) may leave it out; the env always sets it.
+  ui: uiSchema.optional(),
   graphql: graphqlLimitsSchema,
   webhooks: webhooksSchema,
   database: databaseSchema,
@@ -385,6 +402,7 @@ export const workerConfigSchema = z.object({
 export type ApiConfig = z.infer<typeof apiConfigSchema>;
 export type WorkerConfig = z.infer<typeof workerConfigSchema>;
 export type GraphqlLimits = z.infer<typeof graphqlLimitsSchema>;
+export type UiConfig = z.infer<typeof uiSchema>;
 export type DatabaseConfig = z.infer<typeof databaseSchema>;
 export type ElasticsearchConfig = z.infer<typeof elasticsearchSchema>;
 export type TemporalConfig = z.infer<typeof temporalSchema>;
@@ -414,6 +432,12 @@ function fromEnv(env: Env) {
       uploadMaxFields: v('TROVE_UPLOAD_MAX_FIELDS'),
       uploadMaxFieldBytes: v('TROVE_UPLOAD_MAX_FIELD_BYTES'),
       linkTtlSeconds: v('TROVE_LINK_TTL_SECONDS'),
+    },
+    // Dashboard and playground (issue 12): developer conveniences are off in production unless asked for.
+    ui: {
+      playground: v('TROVE_PLAYGROUND') ?? (env.NODE_ENV === 'production' ? 'false' : 'true'),
+      introspection: v('TROVE_INTROSPECTION') ?? (env.NODE_ENV === 'production' ? 'false' : 'true'),
+      dashboardDir: v('TROVE_DASHBOARD_DIR'),
     },
     graphql: {
       maxDepth: v('TROVE_GRAPHQL_MAX_DEPTH'),
@@ -565,6 +589,10 @@ export function loadConfig<S extends z.ZodTypeAny>(schema: S, env: Env = process
   if (config && typeof config === 'object' && 'storage' in config) {
     const storage = (config as { storage: StorageConfig }).storage;
     storage.blobDir = resolve(storage.blobDir);
+  }
+  if (config && typeof config === 'object' && 'ui' in config) {
+    const ui = (config as { ui?: UiConfig }).ui;
+    if (ui) ui.dashboardDir = resolve(ui.dashboardDir);
   }
   return config;
 }

@@ -41,9 +41,9 @@ describe('graphqlAuthentication', () => {
     expect(call('POST', '/graphql', { 'x-api-key': 'wrong' }).status).toBe(401);
   });
 
-  it('lets the key through, and the playground page without it', () => {
+  it('lets the key through, and nothing without it, not even a browser page load', () => {
     expect(call('POST', '/graphql', { 'x-api-key': KEY }).passed).toBe(true);
-    expect(call('GET', '/graphql', {}, 'text/html').passed).toBe(true);
+    expect(call('GET', '/graphql', {}, 'text/html').passed).toBe(false);
     expect(call('GET', '/graphql', {}).passed).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { TroveError, TroveErrorCode } from '@trove/domain';
 import type { ApiKeyGuard } from './api-key.guard';
 
@@ -8,12 +8,11 @@ export const GRAPHQL_PATH = '/graphql';
 /**
  * Express middleware mounted on the GraphQL path ahead of Apollo (and of body parsing): no
  * parsing, validation or introspection happens without the API key. The resolver guard runs
- * per field, after all of that, so it cannot protect those steps. Only the playground page
- * itself (a plain browser GET) stays open; the playground then sends the key as a header.
+ * per field, after all of that, so it cannot protect those steps. The playground is a page of
+ * its own (/playground) and sends the key as a header.
  */
 export function graphqlAuthentication(guard: ApiKeyGuard): RequestHandler {
   return (request, response, next) => {
-    if (isPlaygroundPage(request)) return next();
     try {
       guard.checkRequest(request);
     } catch (error) {
@@ -25,13 +24,4 @@ export function graphqlAuthentication(guard: ApiKeyGuard): RequestHandler {
     }
     next();
   };
-}
-
-/** A browser asking for the page: GET, no query string (so no operation), HTML preferred. */
-function isPlaygroundPage(request: Request): boolean {
-  return (
-    request.method === 'GET' &&
-    !request.originalUrl.includes('?') &&
-    request.accepts(['application/json', 'text/html']) === 'text/html'
-  );
 }

@@ -1,0 +1,73 @@
+import 'graphiql/setup-workers/vite';
+import 'graphiql/style.css';
+import './playground.css';
+import { GraphiQL } from 'graphiql';
+import { StrictMode, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { API_KEY_STORAGE } from '../api/session';
+import { EXAMPLE_TABS } from './examples';
+
+type FetcherParams = { query: string; variables?: unknown; operationName?: string | null };
+
+/** Sends each operation to /graphql with whatever headers the editor holds (the key among them). */
+async function fetcher(params: FetcherParams, options?: { headers?: Record<string, unknown> }) {
+  const response = await fetch('/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(options?.headers as Record<string, string>) },
+    body: JSON.stringify(params),
+  });
+  return response.json();
+}
+
+function headersFor(key: string): string {
+  return JSON.stringify({ 'X-API-Key': key || '<paste an API key>' }, null, 2);
+}
+
+function Playground() {
+  const [key, setKey] = useState(() => sessionStorage.getItem(API_KEY_STORAGE) ?? '');
+  // GraphiQL reads its initial headers once: a new key remounts it with them.
+  const [applied, setApplied] = useState(key);
+  return (
+    <div className="trove-playground">
+      <header className="trove-playground-bar">
+        <a href="/">Trove</a>
+        <span className="trove-playground-title">GraphQL playground</span>
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (key) sessionStorage.setItem(API_KEY_STORAGE, key);
+            setApplied(key);
+          }}
+        >
+          <label>
+            API key{' '}
+            <input
+              type="password"
+              value={key}
+              onChange={(event) => setKey(event.currentTarget.value)}
+              autoComplete="off"
+              aria-label="API key"
+            />
+          </label>
+          <button type="submit">Use key</button>
+        </form>
+      </header>
+      <div className="trove-playground-editor">
+        <GraphiQL
+          key={applied}
+          fetcher={fetcher}
+          defaultTabs={EXAMPLE_TABS.map((tab) => ({ ...tab, headers: headersFor(applied) }))}
+          initialHeaders={headersFor(applied)}
+          defaultEditorToolsVisibility="headers"
+          shouldPersistHeaders={false}
+        />
+      </div>
+    </div>
+  );
+}
+
+createRoot(document.getElementById('playground')!).render(
+  <StrictMode>
+    <Playground />
+  </StrictMode>,
+);
