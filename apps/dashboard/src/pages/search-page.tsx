@@ -3,7 +3,6 @@ import {
   Badge,
   Button,
   Card,
-  Collapse,
   Group,
   NumberInput,
   SegmentedControl,
@@ -144,9 +143,7 @@ function HitCard({ hit, rank }: { hit: Hit; rank: number }) {
           </Anchor>
         )}
       </Group>
-      <Collapse expanded={open} keepMounted={false}>
-        <Explain hit={hit} />
-      </Collapse>
+      {open && <Explain hit={hit} />}
     </Card>
   );
 }

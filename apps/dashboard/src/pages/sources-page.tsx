@@ -18,7 +18,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { gql } from '../api/client';
 import {
   AddFolderSourceMutation,
@@ -290,6 +290,14 @@ function SourceDetail({ source }: { source: Source }) {
   });
   const running = runs.data?.syncRuns.nodes.find((run) => run.status === 'RUNNING');
   const latest = running ?? runs.data?.syncRuns.nodes[0];
+  // A run that ends changes the source (last sync, status) and the project's documents.
+  const runningId = running?.id;
+  useEffect(() => {
+    if (runningId) return;
+    void queryClient.invalidateQueries({ queryKey: ['sources', source.projectId] });
+    void queryClient.invalidateQueries({ queryKey: ['documents', source.projectId] });
+    void queryClient.invalidateQueries({ queryKey: ['projects'] });
+  }, [runningId, queryClient, source.projectId]);
 
   return (
     <Paper withBorder p="md">

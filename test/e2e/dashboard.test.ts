@@ -1,0 +1,280 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureDashboardBuild, launchChromium } from '../support/browser';
+import { ROOT, uniqueName } from '../support/services';
+import { ADMIN_KEY, TroveStack } from '../support/stack';
+
+/**
+ * The dashboard and the playground in a real browser (Debian's Chromium), through the real api
+ * and worker: what an administrator does on a first visit, page by page. Screenshots of every
+ * page land in test-results/dashboard/ (look at them: a page can render and still look broken).
+ */
+const SHOTS = join(ROOT, 'test-results', 'dashboard');
+const HANDBOOK = join(ROOT, 'samples', 'handbook-site');
+const stack = new TroveStack({ TROVE_FOLDER_ROOTS: join(ROOT, 'samples') });
+const projectName = uniqueName('Handbook');
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+/** Anything the browser refused or failed on: CSP violations, script errors, failed requests. */
+const problems: string[] = [];
+
+async function shot(name: string, target: Page = page): Promise<void> {
+  await target.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** The page fits the viewport's width: nothing scrolls sideways (tables scroll in their own box). */
+async function fitsWidth(target: Page = page): Promise<boolean> {
+  return target.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth + 1');
+}
+
+/** A segment of a segmented control (its radio input is visually hidden; the label is what one clicks). */
+function segment(label: string) {
+  return page.locator('label').filter({ hasText: new RegExp(`^${label}$`) });
+}
+
+function watch(target: Page): void {
+  target.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`${target.url()}: ${message.text()}`);
+  });
+  target.on('pageerror', (error) => problems.push(`${target.url()}: ${error.message}`));
+}
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  await ensureDashboardBuild();
+  await stack.start();
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  page = await context.newPage();
+  watch(page);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack.stop();
+});
+
+describe('the dashboard, in a browser', () => {
+  let projectUrl: string;
+
+  it('refuses a wrong key with the API message, then signs in with the admin key', async () => {
+    await page.goto(`${stack.url}/`);
+    await page.getByLabel('API key').fill('not-the-key-0000000000');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('the API key is not valid');
+    await shot('sign-in');
+    await page.getByLabel('API key').fill(ADMIN_KEY);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    expect(await page.evaluate<string | null>('sessionStorage.getItem("trove.apiKey")')).toBe(ADMIN_KEY);
+  });
+
+  it('creates a project, listed with its document and chunk counts', async () => {
+    await page.getByText('No projects yet').first().waitFor();
+    await page.getByLabel('New project').fill(projectName);
+    await page.getByRole('button', { name: 'Create project' }).click();
+    const row = page.getByRole('row', { name: new RegExp(projectName) });
+    await row.waitFor();
+    expect(await row.textContent()).toMatch(/ACTIVE\s*00/);
+    // A name already taken: the API's own message, not a stack.
+    await page.getByLabel('New project').fill(projectName.toUpperCase());
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/already/i);
+    await shot('projects');
+    await row.getByRole('link', { name: projectName }).click();
+    await page.getByRole('heading', { name: `Documents · ${projectName}` }).waitFor();
+    projectUrl = page.url().replace(/\/documents$/, '');
+  });
+
+  it('uploads two dropped files with progress, and follows them until READY', async () => {
+    await page.getByText('No documents yet').waitFor();
+    const files = [
+      {
+        name: 'release-process.md',
+        text: '# Releases\n\n## Rolling back\n\nTo roll back a release, redeploy the previous tag with `deploy --tag`. Rollbacks need no approval.\n',
+      },
+      {
+        name: 'onboarding.md',
+        text: '# Onboarding\n\n## First week\n\nNew engineers pair with a buddy and ship a small change in their first week.\n',
+      },
+    ];
+    // A real drop event carrying real File objects, as a file manager's drag would.
+    const dataTransfer = await page.evaluateHandle(`(() => {
+      const transfer = new DataTransfer();
+      for (const file of ${JSON.stringify(files)})
+        transfer.items.add(new File([file.text], file.name, { type: 'text/markdown' }));
+      return transfer;
+    })()`);
+    await page.getByTestId('upload-zone').dispatchEvent('drop', { dataTransfer });
+    await expect.poll(() => page.getByTestId('upload-row').count()).toBe(2);
+    await expect
+      .poll(async () => (await page.getByTestId('upload-row').allTextContents()).join(' | '), {
+        timeout: 30_000,
+      })
+      .toMatch(/done.*\|.*done/);
+    await expect
+      .poll(async () => page.getByTestId('document-status').allTextContents(), {
+        timeout: 120_000,
+        interval: 1000,
+      })
+      .toEqual(['READY', 'READY']);
+    const rows = await page.getByTestId('document-row').allTextContents();
+    expect(rows.join('\n')).toContain('release-process.md');
+    expect(rows.join('\n')).toMatch(/READY\s*1/);
+    expect(rows.join('\n')).toContain('upload');
+    await shot('documents');
+  });
+
+  it('filters documents by status', async () => {
+    await segment('FAILED').click();
+    await page.getByText('No FAILED documents').waitFor();
+    await segment('READY').click();
+    await expect.poll(() => page.getByTestId('document-row').count()).toBe(2);
+  });
+
+  it('shows a document’s chunks in order with heading path, tokens and citation link', async () => {
+    // Markdown documents are titled by their first heading.
+    await page.getByRole('link', { name: 'Releases' }).click();
+    await page.getByTestId('chunk').first().waitFor();
+    const chunk = await page.getByTestId('chunk').first().textContent();
+    expect(chunk).toContain('#0');
+    expect(chunk).toContain('Releases');
+    expect(chunk).toMatch(/\d+ tokens/);
+    expect(chunk).toContain('anchor: #');
+    const citation = await page.getByTestId('chunk').first().getByRole('link', { name: 'citation link' });
+    expect(await citation.getAttribute('href')).toMatch(/\/v1\/documents\/.+\/original\?sig=/);
+    await shot('chunks');
+  });
+
+  it('searches and opens the explain view of a hit', async () => {
+    await page.goto(`${projectUrl}/search`);
+    await page.getByLabel('Query').fill('how do I roll back a release');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const first = page.getByTestId('search-hit').first();
+    await first.waitFor();
+    expect(await first.textContent()).toContain('Rolling back');
+    await first.getByRole('button', { name: 'Explain' }).click();
+    const explain = first.getByTestId('explain');
+    await explain.waitFor();
+    const text = await explain.textContent();
+    expect(text).toMatch(/BM25 rank \/ score#1 \/ /);
+    expect(text).toMatch(/kNN rank \/ score#\d+ \/ /);
+    expect(text).toContain('Fused score');
+    expect(text).toContain('Rerank score');
+    expect(text).toContain('Releases › Rolling back');
+    await shot('search');
+    // Keyword mode: the kNN leg did not run.
+    await segment('KEYWORD').click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect
+      .poll(async () => (await page.getByTestId('search-hit').first().textContent()) ?? '')
+      .toContain('Rolling back');
+  });
+
+  it('adds a folder source, syncs it and shows the progress moving to COMPLETED', async () => {
+    await page.goto(`${projectUrl}/sources`);
+    await page.getByText('No sources yet').waitFor();
+    await page.getByLabel('Name').first().fill('Handbook site');
+    await page.getByLabel('Folder on the server').fill(HANDBOOK);
+    await page.getByRole('button', { name: 'Add folder' }).click();
+    await page.getByTestId('source-card').waitFor();
+    await page.getByText('Never synced').waitFor();
+    await page.getByRole('button', { name: 'Full sync' }).click();
+    const statuses = new Set<string>();
+    const ingested: number[] = [];
+    await expect
+      .poll(
+        async () => {
+          const status =
+            (await page
+              .getByTestId('sync-status')
+              .textContent()
+              .catch(() => null)) ?? '';
+          statuses.add(status);
+          ingested.push(
+            Number(
+              await page
+                .getByTestId('progress-ingested')
+                .textContent()
+                .catch(() => '0'),
+            ),
+          );
+          if (status === 'RUNNING' && !statuses.has('shot')) {
+            statuses.add('shot');
+            await shot('sources-running');
+          }
+          return status;
+        },
+        { timeout: 180_000, interval: 300 },
+      )
+      .toBe('COMPLETED');
+    expect(statuses).toContain('RUNNING');
+    expect(ingested.at(-1)).toBeGreaterThan(0);
+    expect(await page.getByRole('table', { name: 'Sync runs' }).textContent()).toContain('FULL');
+    await shot('sources');
+  });
+
+  it('fits a phone’s width on every page', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const project = projectUrl.replace(stack.url, '');
+    for (const [name, path, heading] of [
+      ['projects', '/projects', 'Projects'],
+      ['documents', `${project}/documents`, `Documents · ${projectName}`],
+      ['search', `${project}/search`, `Search · ${projectName}`],
+      ['sources', `${project}/sources`, `Sources · ${projectName}`],
+    ]) {
+      await page.goto(`${stack.url}${path}`);
+      await page.getByRole('heading', { name: heading }).waitFor();
+      await page.waitForLoadState('networkidle');
+      await shot(`phone-${name}`);
+      expect(await fitsWidth(), name).toBe(true);
+    }
+    // The navigation folds into a menu.
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('link', { name: 'Search' }).click();
+    await page.getByRole('heading', { name: `Search · ${projectName}` }).waitFor();
+    await page.setViewportSize({ width: 1280, height: 860 });
+  });
+
+  it('serves the playground with the key of the dashboard’s sign-in, and runs an operation', async () => {
+    // Same tab: the dashboard's sign-in (session storage) fills the playground's header.
+    await page.goto(`${stack.url}/playground`);
+    await page.locator('.graphiql-container').waitFor();
+    await expect.poll(() => page.locator('.graphiql-editor-tool').textContent()).toContain(ADMIN_KEY);
+    await page.locator('.graphiql-execute-button').click();
+    // The first example tab holds two operations: GraphiQL asks which one to run.
+    const choice = page.getByRole('menuitem', { name: 'Projects' });
+    if (await choice.isVisible().catch(() => false)) await choice.click();
+    await expect
+      .poll(() => page.locator('.result-window').textContent(), { timeout: 30_000 })
+      .toContain(projectName);
+    await shot('playground');
+  });
+
+  it('fills the playground’s key from its own field in a tab that never signed in', async () => {
+    const other = await context.newPage();
+    watch(other);
+    await other.goto(`${stack.url}/playground`);
+    await other.locator('.graphiql-container').waitFor();
+    expect(await other.locator('.graphiql-editor-tool').textContent()).not.toContain(ADMIN_KEY);
+    await other.getByLabel('API key').fill(ADMIN_KEY);
+    await other.getByRole('button', { name: 'Use key' }).click();
+    await expect.poll(() => other.locator('.graphiql-editor-tool').textContent()).toContain(ADMIN_KEY);
+    await other.close();
+  });
+
+  it('signs out, forgetting the key', async () => {
+    await page.goto(`${stack.url}/projects`);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to Trove' }).waitFor();
+    expect(await page.evaluate<string | null>('sessionStorage.getItem("trove.apiKey")')).toBeNull();
+  });
+
+  it('met no CSP violation, script error or failed request on any page', () => {
+    // The wrong key on the sign-in page is refused with 401 on purpose; nothing else may fail.
+    expect(problems.filter((p) => !/401 \(Unauthorized\)/.test(p))).toEqual([]);
+  });
+});
