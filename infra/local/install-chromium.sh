@@ -10,5 +10,5 @@ SUDO=""
 if [[ "$(id -u)" != 0 ]]; then SUDO="sudo"; fi
 echo "[trove] installing Chromium from the distribution's packages (for the browser tests)"
 $SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core fonts-wqy-microhei >/dev/null
 command -v chromium >/dev/null

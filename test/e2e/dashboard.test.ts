@@ -202,8 +202,10 @@ describe('the dashboard, in a browser', () => {
                 .catch(() => '0'),
             ),
           );
-          if (status === 'RUNNING' && !statuses.has('shot')) {
-            statuses.add('shot');
+          // The first moment of the run, and again once pages have come in while it still runs.
+          const now = ingested.at(-1)!;
+          if (status === 'RUNNING' && (!statuses.has('shot') || (now > 0 && !statuses.has('shot-moving')))) {
+            statuses.add(now > 0 ? 'shot-moving' : 'shot');
             await shot('sources-running');
           }
           return status;

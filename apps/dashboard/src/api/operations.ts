@@ -288,3 +288,12 @@ export const ResetNotionWebhookMutation = graphql(`
     resetNotionWebhook(sourceId: $sourceId)
   }
 `);
+
+export const SetSyncScheduleMutation = graphql(`
+  mutation SetSyncSchedule($sourceId: ID!, $intervalMinutes: Int!) {
+    setSyncSchedule(sourceId: $sourceId, intervalMinutes: $intervalMinutes) {
+      id
+      syncIntervalMinutes
+    }
+  }
+`);

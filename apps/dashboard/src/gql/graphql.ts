@@ -363,6 +363,13 @@ export type ResetNotionWebhookMutationVariables = Exact<{
 
 export type ResetNotionWebhookMutation = { resetNotionWebhook: boolean };
 
+export type SetSyncScheduleMutationVariables = Exact<{
+  sourceId: string | number;
+  intervalMinutes: number;
+}>;
+
+export type SetSyncScheduleMutation = { setSyncSchedule: { id: string; syncIntervalMinutes: number | null } };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -658,3 +665,11 @@ export const ResetNotionWebhookDocument = new TypedDocumentString(`
   resetNotionWebhook(sourceId: $sourceId)
 }
     `) as unknown as TypedDocumentString<ResetNotionWebhookMutation, ResetNotionWebhookMutationVariables>;
+export const SetSyncScheduleDocument = new TypedDocumentString(`
+    mutation SetSyncSchedule($sourceId: ID!, $intervalMinutes: Int!) {
+  setSyncSchedule(sourceId: $sourceId, intervalMinutes: $intervalMinutes) {
+    id
+    syncIntervalMinutes
+  }
+}
+    `) as unknown as TypedDocumentString<SetSyncScheduleMutation, SetSyncScheduleMutationVariables>;

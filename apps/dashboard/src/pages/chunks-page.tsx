@@ -3,7 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { gql } from '../api/client';
 import { DocumentChunksQuery } from '../api/operations';
-import { pageRange, STATUS_COLORS } from '../components/format';
+import { pageRange } from '../components/format';
+import { StatusBadge } from '../components/status-badge';
 import { Empty, ErrorNotice, Loading } from '../components/states';
 
 /** The chunk inspector: a document's chunks in reading order, with what a citation is made of. */
@@ -31,9 +32,7 @@ export function ChunksPage() {
             <Title order={2} style={{ wordBreak: 'break-word' }}>
               {result.data.document.title || result.data.document.fileName}
             </Title>
-            <Badge color={STATUS_COLORS[result.data.document.status]} variant="light">
-              {result.data.document.status}
-            </Badge>
+            <StatusBadge status={result.data.document.status} />
           </Group>
           <Text size="sm" c="dimmed">
             {result.data.document.fileName} · {result.data.chunks.length} chunks

@@ -1,9 +1,9 @@
 import {
   Anchor,
-  Badge,
   Button,
   Group,
   SegmentedControl,
+  Select,
   Stack,
   Table,
   Text,
@@ -21,7 +21,8 @@ import {
   ReindexDocumentMutation,
   SourcesQuery,
 } from '../api/operations';
-import { formatMs, STATUS_COLORS } from '../components/format';
+import { formatMs } from '../components/format';
+import { StatusBadge } from '../components/status-badge';
 import { Empty, ErrorNotice, Loading } from '../components/states';
 import { UploadZone } from '../components/upload-zone';
 import type { DocumentStatus, DocumentsQuery as DocumentsResult } from '../gql/graphql';
@@ -36,17 +37,19 @@ export function DocumentsPage() {
   const { projectId, project } = useProject();
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<(typeof STATUSES)[number]>('ALL');
+  const [sourceId, setSourceId] = useState<string | null>(null);
   // Cursors of the pages before the current one: "Previous" pops, "Next" pushes.
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const after = cursors[cursors.length - 1];
   const documents = useQuery({
-    queryKey: ['documents', projectId, status, after],
+    queryKey: ['documents', projectId, status, sourceId, after],
     queryFn: () =>
       gql(DocumentsQuery, {
         projectId,
         first: PAGE_SIZE,
         after,
         status: status === 'ALL' ? null : (status as DocumentStatus),
+        sourceId,
       }),
     placeholderData: keepPreviousData,
     // Documents on their way through the pipeline are followed until they settle.
@@ -80,6 +83,21 @@ export function DocumentsPage() {
           }}
           size="xs"
         />
+        {(sources.data?.sources.length ?? 0) > 0 && (
+          <Select
+            aria-label="Filter by source"
+            placeholder="All sources"
+            data={sources.data!.sources.map((s) => ({ value: s.id, label: s.name }))}
+            value={sourceId}
+            onChange={(value) => {
+              setSourceId(value);
+              setCursors([null]);
+            }}
+            clearable
+            size="xs"
+            w={200}
+          />
+        )}
         {documents.data && (
           <Text size="sm" c="dimmed">
             {documents.data.documents.totalCount} document
@@ -183,9 +201,7 @@ function DocumentRowView({
         )}
       </Table.Td>
       <Table.Td>
-        <Badge color={STATUS_COLORS[document.status]} variant="light" data-testid="document-status">
-          {document.status}
-        </Badge>
+        <StatusBadge status={document.status} data-testid="document-status" />
         {document.error && (
           <Text size="xs" c="red" maw={240}>
             {document.error.code}: {document.error.message}

@@ -1,10 +1,11 @@
-import { Badge, Button, Group, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { gql } from '../api/client';
 import { CreateProjectMutation, DeleteProjectMutation, ProjectsQuery } from '../api/operations';
-import { formatDate, STATUS_COLORS } from '../components/format';
+import { formatDate } from '../components/format';
+import { StatusBadge } from '../components/status-badge';
 import { Empty, ErrorNotice, Loading } from '../components/states';
 
 export function ProjectsPage() {
@@ -50,9 +51,7 @@ export function ProjectsPage() {
                     </Text>
                   </Table.Td>
                   <Table.Td>
-                    <Badge color={STATUS_COLORS[project.status]} variant="light">
-                      {project.status}
-                    </Badge>
+                    <StatusBadge status={project.status} />
                   </Table.Td>
                   <Table.Td ta="right">{project.stats.documentCount}</Table.Td>
                   <Table.Td ta="right">{project.stats.chunkCount}</Table.Td>

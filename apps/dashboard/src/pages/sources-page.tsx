@@ -5,6 +5,7 @@ import {
   Code,
   CopyButton,
   Group,
+  NumberInput,
   Paper,
   PasswordInput,
   Progress,
@@ -26,11 +27,13 @@ import {
   NotionWebhookQuery,
   RemoveSourceMutation,
   ResetNotionWebhookMutation,
+  SetSyncScheduleMutation,
   SourcesQuery,
   SyncRunsQuery,
   SyncSourceMutation,
 } from '../api/operations';
 import { formatDate, STATUS_COLORS } from '../components/format';
+import { StatusBadge } from '../components/status-badge';
 import { Empty, ErrorNotice, Loading } from '../components/states';
 import type {
   SourcesQuery as SourcesResult,
@@ -251,9 +254,7 @@ function SourceCard({
         </Text>
         <Group gap={4} wrap="nowrap">
           <Badge variant="outline">{source.type}</Badge>
-          <Badge color={STATUS_COLORS[source.status]} variant="light">
-            {source.status}
-          </Badge>
+          <StatusBadge status={source.status} />
         </Group>
       </Group>
       <Text size="xs" c="dimmed" truncate mt={4}>
@@ -336,6 +337,7 @@ function SourceDetail({ source }: { source: Source }) {
           </Group>
         </Group>
         {sync.isError && <ErrorNotice error={sync.error} title="The sync did not start" />}
+        <Schedule source={source} />
         {remove.isError && <ErrorNotice error={remove.error} title="The source was not removed" />}
         {runs.isPending ? (
           <Loading label="Loading sync runs…" />
@@ -354,6 +356,40 @@ function SourceDetail({ source }: { source: Source }) {
         {source.type === 'NOTION' && <WebhookPanel source={source} />}
       </Stack>
     </Paper>
+  );
+}
+
+/** An INCREMENTAL sync every N minutes (a Temporal schedule); 0 removes it. */
+function Schedule({ source }: { source: Source }) {
+  const queryClient = useQueryClient();
+  const [minutes, setMinutes] = useState<number>(source.syncIntervalMinutes ?? 0);
+  const save = useMutation({
+    mutationFn: () => gql(SetSyncScheduleMutation, { sourceId: source.id, intervalMinutes: minutes }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['sources', source.projectId] }),
+  });
+  return (
+    <Stack gap={4}>
+      <Group align="end" gap="xs">
+        <NumberInput
+          label="Sync every (minutes, 0 = off)"
+          min={0}
+          value={minutes}
+          onChange={(value) => setMinutes(typeof value === 'number' ? value : 0)}
+          w={200}
+          size="xs"
+        />
+        <Button
+          size="xs"
+          variant="default"
+          loading={save.isPending}
+          disabled={minutes === (source.syncIntervalMinutes ?? 0)}
+          onClick={() => save.mutate()}
+        >
+          Save schedule
+        </Button>
+      </Group>
+      {save.isError && <ErrorNotice error={save.error} title="The schedule was not saved" />}
+    </Stack>
   );
 }
 
@@ -376,9 +412,7 @@ function RunProgress({ run }: { run: Run }) {
     <Stack gap="xs" data-testid="sync-progress">
       <Group gap="xs">
         <Text fw={600}>{run.status === 'RUNNING' ? 'Sync running' : 'Last sync'}</Text>
-        <Badge color={STATUS_COLORS[run.status]} variant="light" data-testid="sync-status">
-          {run.status}
-        </Badge>
+        <StatusBadge status={run.status} data-testid="sync-status" />
         <Badge variant="outline">{run.mode}</Badge>
         <Text size="xs" c="dimmed">
           started {formatDate(run.startedAt)}
@@ -453,9 +487,7 @@ function RunHistory({ runs }: { runs: Run[] }) {
                 <Table.Td>{formatDate(run.startedAt)}</Table.Td>
                 <Table.Td>{run.mode}</Table.Td>
                 <Table.Td>
-                  <Badge size="sm" color={STATUS_COLORS[run.status]} variant="light">
-                    {run.status}
-                  </Badge>
+                  <StatusBadge status={run.status} size="sm" />
                 </Table.Td>
                 <Table.Td ta="right">{run.progress.pagesIngested}</Table.Td>
                 <Table.Td ta="right">{run.progress.pagesUnchanged}</Table.Td>
