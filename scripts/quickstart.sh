@@ -58,7 +58,8 @@ node -r @swc-node/register scripts/quickstart-demo.ts
 node -r @swc-node/register scripts/folder-demo.ts
 node -r @swc-node/register scripts/notion-demo.ts
 
-if ! curl -fsS -H 'accept: text/html' "http://127.0.0.1:$TROVE_API_PORT/" | grep -q '<div id="root">'; then
+dashboard_page="$(curl -fsS -H 'accept: text/html' "http://127.0.0.1:$TROVE_API_PORT/" || true)"
+if [[ "$dashboard_page" != *'<div id="root">'* ]]; then
   echo "the api does not serve the dashboard; see .trove/logs/api.log" >&2
   exit 1
 fi

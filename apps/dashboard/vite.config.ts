@@ -27,6 +27,10 @@ export default defineConfig({
   worker: { format: 'es' },
   server: {
     port: Number(process.env.TROVE_DASHBOARD_PORT ?? 5173),
-    proxy: Object.fromEntries(['/graphql', '/v1', '/webhooks', '/healthz', '/readyz'].map((p) => [p, api])),
+    proxy: {
+      // /graphql carries the subscriptions (graphql-ws) too.
+      '/graphql': { target: api, ws: true },
+      ...Object.fromEntries(['/v1', '/webhooks', '/healthz', '/readyz'].map((p) => [p, api])),
+    },
   },
 });

@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { createClient } from 'graphql-ws';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDashboardBuild, launchChromium } from '../support/browser';
 import { ROOT, uniqueName } from '../support/services';
@@ -55,6 +57,45 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await stack.stop();
+});
+
+/** Opens a graphql-ws subscription from Node and returns how it ended. */
+function subscription(query: string, connectionParams: Record<string, string>) {
+  const client = createClient({
+    url: `${stack.url.replace(/^http/, 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams,
+    retryAttempts: 0,
+  });
+  return new Promise<{ data: unknown[]; error?: unknown }>((resolve) => {
+    const data: unknown[] = [];
+    client.subscribe(
+      { query },
+      {
+        next: (result) => data.push(result),
+        error: (error) => resolve({ data, error }),
+        complete: () => resolve({ data }),
+      },
+    );
+  }).finally(() => client.dispose());
+}
+
+describe('live updates (graphql-ws subscriptions)', () => {
+  const missingRun =
+    'subscription { syncRunUpdates(id: "00000000-0000-4000-8000-000000000000") { id status } }';
+
+  it('refuse a connection without a valid key before any operation (4403)', async () => {
+    for (const params of [{}, { 'X-API-Key': 'not-the-key-0000000000' }] as Record<string, string>[]) {
+      const { data, error } = await subscription(missingRun, params);
+      expect(data).toEqual([]);
+      expect((error as { code?: number }).code).toBe(4403);
+    }
+  });
+
+  it('answer a key holder, with the API error for a run that does not exist', async () => {
+    const { error } = await subscription(missingRun, { 'X-API-Key': ADMIN_KEY });
+    expect(JSON.stringify(error)).toMatch(/not found/i);
+  });
 });
 
 describe('the dashboard, in a browser', () => {
@@ -182,6 +223,11 @@ describe('the dashboard, in a browser', () => {
     await page.getByRole('button', { name: 'Add folder' }).click();
     await page.getByTestId('source-card').waitFor();
     await page.getByText('Never synced').waitFor();
+    // The progress arrives over the graphql-ws subscription, not by polling.
+    const frames: string[] = [];
+    page.on('websocket', (socket) =>
+      socket.on('framereceived', (frame) => frames.push(String(frame.payload))),
+    );
     await page.getByRole('button', { name: 'Full sync' }).click();
     const statuses = new Set<string>();
     const ingested: number[] = [];
@@ -215,6 +261,9 @@ describe('the dashboard, in a browser', () => {
       .toBe('COMPLETED');
     expect(statuses).toContain('RUNNING');
     expect(ingested.at(-1)).toBeGreaterThan(0);
+    const updates = frames.filter((f) => f.includes('"type":"next"') && f.includes('syncRunUpdates'));
+    expect(updates.length).toBeGreaterThan(0);
+    expect(updates.at(-1)).toContain('"status":"COMPLETED"');
     expect(await page.getByRole('table', { name: 'Sync runs' }).textContent()).toContain('FULL');
     await shot('sources');
   });

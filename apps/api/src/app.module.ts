@@ -5,7 +5,6 @@ import { GraphQLModule } from '@nestjs/graphql';
 import { MulterModule } from '@nestjs/platform-express';
 import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
-import type { Request } from 'express';
 import { Answerer } from '@trove/answering';
 import { Catalog } from '@trove/catalog';
 import { SegmenterTokenCounter } from '@trove/chunking';
@@ -18,6 +17,7 @@ import { activeEmbedder, IndexGenerations } from '@trove/index-generations';
 import { LocalBlobStore } from '@trove/storage';
 import { ApiKeyGuard } from './core/api-key.guard';
 import { GRAPHQL_PATH } from './core/graphql-authentication';
+import { graphqlRequest, SubscriptionGate, type GraphqlContextSource } from './core/graphql-subscriptions';
 import { formatGraphqlError, graphqlProtection } from './core/graphql-limits';
 import { IndexBootstrapService } from './core/index-bootstrap.service';
 import { BLOBS, CONFIG, ELASTICSEARCH, EMBEDDER, TEMPORAL } from './core/tokens';
@@ -46,6 +46,7 @@ import { ArchivesController } from './sources/archives.controller';
 import { BlobStorageEngine } from './uploads/blob-storage.engine';
 import { SourcesResolver } from './sources/sources.resolver';
 import { SourcesService } from './sources/sources.service';
+import { SyncRunUpdates } from './sources/sync-run-updates';
 import { NotionWebhookController } from './webhooks/notion-webhook.controller';
 import { NotionWebhookService } from './webhooks/notion-webhook.service';
 
@@ -57,6 +58,7 @@ export class AppModule {
     const graphqlLogger = new Logger('GraphQL');
     const tokenCounter = new SegmenterTokenCounter();
     const blobs = new LocalBlobStore(config.storage.blobDir);
+    const subscriptionGate = new SubscriptionGate();
     return {
       module: AppModule,
       imports: [
@@ -65,7 +67,10 @@ export class AppModule {
           path: GRAPHQL_PATH,
           autoSchemaFile: true,
           sortSchema: true,
-          context: ({ req }: { req: Request }) => ({ req }),
+          // Every resolver sees `req`; for a subscription, the key comes from its connectionParams.
+          context: (source: GraphqlContextSource) => ({ req: graphqlRequest(source) }),
+          // Live updates (syncRunUpdates) over graphql-ws on the same path; the key is checked on connect.
+          subscriptions: { 'graphql-ws': { path: GRAPHQL_PATH, onConnect: subscriptionGate.onConnect } },
           // Behind the API key (see graphqlAuthentication) and the limits; TROVE_INTROSPECTION.
           introspection: config.ui?.introspection ?? true,
           // No landing page at /graphql: GraphiQL is served, bundled, at /playground (web/web-pages.ts).
@@ -101,6 +106,7 @@ export class AppModule {
       ],
       providers: [
         { provide: CONFIG, useValue: config },
+        { provide: SubscriptionGate, useValue: subscriptionGate },
         { provide: ELASTICSEARCH, useFactory: () => createElasticsearchClient(config.elasticsearch.url) },
         {
           provide: IndexGenerations,
@@ -195,6 +201,7 @@ export class AppModule {
         AskResolver,
         SourcesService,
         SourcesResolver,
+        SyncRunUpdates,
         NotionWebhookService,
       ],
     };

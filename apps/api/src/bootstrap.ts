@@ -5,6 +5,7 @@ import type { ApiConfig } from '@trove/config';
 import { AppModule } from './app.module';
 import { ApiKeyGuard } from './core/api-key.guard';
 import { GRAPHQL_PATH, graphqlAuthentication } from './core/graphql-authentication';
+import { SubscriptionGate } from './core/graphql-subscriptions';
 import { mountWebPages } from './web/web-pages';
 
 /** Builds and starts the API on the configured host and port. Used by main.ts and the tests. */
@@ -24,6 +25,8 @@ export async function startApi(config: ApiConfig): Promise<NestExpressApplicatio
   // Registered before init, so it runs before body parsing and before Apollo's own middleware;
   // `app.use` prefix-matches exactly as Apollo's mount does (case, sub-paths).
   app.use(GRAPHQL_PATH, graphqlAuthentication(app.get(ApiKeyGuard)));
+  // The same key check for subscriptions, when a graphql-ws connection opens.
+  app.get(SubscriptionGate).attach(app.get(ApiKeyGuard));
   await app.listen(config.api.port, config.api.host);
   return app;
 }

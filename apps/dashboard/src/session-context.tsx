@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { whenUnauthenticated } from './api/client';
+import { closeLiveConnection } from './api/live';
 import { forgetApiKey, storeApiKey, storedApiKey } from './api/session';
 
 interface Session {
@@ -22,6 +23,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const signOut = useCallback(
     (why?: string) => {
       forgetApiKey();
+      closeLiveConnection();
       queryClient.clear();
       setNotice(why);
       setSignedIn(false);

@@ -1,5 +1,5 @@
 import { Inject } from '@nestjs/common';
-import { Args, ID, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { Args, ID, Int, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
 import { SyncMode } from '@trove/domain';
 import {
   AddFolderSourceInput,
@@ -12,10 +12,14 @@ import {
 } from './source.model';
 import { PageArgs } from '../core/connection.model';
 import { SourcesService } from './sources.service';
+import { SyncRunUpdates } from './sync-run-updates';
 
 @Resolver(() => SourceModel)
 export class SourcesResolver {
-  constructor(@Inject(SourcesService) private readonly service: SourcesService) {}
+  constructor(
+    @Inject(SourcesService) private readonly service: SourcesService,
+    @Inject(SyncRunUpdates) private readonly updates: SyncRunUpdates,
+  ) {}
 
   @Query(() => [SourceModel])
   sources(@Args('projectId', { type: () => ID }) projectId: string) {
@@ -102,5 +106,14 @@ export class SourcesResolver {
   @Query(() => SyncRunModel, { nullable: true })
   syncRun(@Args('id', { type: () => ID }) id: string) {
     return this.service.run(id);
+  }
+
+  @Subscription(() => SyncRunModel, {
+    description:
+      'A sync run each time its status or progress changes (over graphql-ws, at /graphql); ends after the run does',
+    resolve: (run: unknown) => run,
+  })
+  syncRunUpdates(@Args('id', { type: () => ID }) id: string) {
+    return this.updates.follow(id);
   }
 }

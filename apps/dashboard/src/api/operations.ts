@@ -297,3 +297,35 @@ export const SetSyncScheduleMutation = graphql(`
     }
   }
 `);
+
+export const SyncRunUpdatesSubscription = graphql(`
+  subscription SyncRunUpdates($id: ID!) {
+    syncRunUpdates(id: $id) {
+      id
+      mode
+      status
+      startedAt
+      finishedAt
+      progress {
+        pagesSeen
+        pagesIngested
+        pagesUnchanged
+        pagesDeleted
+        pagesSkipped
+        pagesFailed
+        chunksEmbedded
+        chunksReused
+        apiCalls
+      }
+      skipped {
+        id
+        reason
+      }
+      warnings
+      error {
+        code
+        message
+      }
+    }
+  }
+`);

@@ -31,6 +31,7 @@ type Documents = {
   '\n  query NotionWebhook($sourceId: ID!) {\n    notionWebhookVerificationToken(sourceId: $sourceId)\n  }\n': typeof types.NotionWebhookDocument;
   '\n  mutation ResetNotionWebhook($sourceId: ID!) {\n    resetNotionWebhook(sourceId: $sourceId)\n  }\n': typeof types.ResetNotionWebhookDocument;
   '\n  mutation SetSyncSchedule($sourceId: ID!, $intervalMinutes: Int!) {\n    setSyncSchedule(sourceId: $sourceId, intervalMinutes: $intervalMinutes) {\n      id\n      syncIntervalMinutes\n    }\n  }\n': typeof types.SetSyncScheduleDocument;
+  '\n  subscription SyncRunUpdates($id: ID!) {\n    syncRunUpdates(id: $id) {\n      id\n      mode\n      status\n      startedAt\n      finishedAt\n      progress {\n        pagesSeen\n        pagesIngested\n        pagesUnchanged\n        pagesDeleted\n        pagesSkipped\n        pagesFailed\n        chunksEmbedded\n        chunksReused\n        apiCalls\n      }\n      skipped {\n        id\n        reason\n      }\n      warnings\n      error {\n        code\n        message\n      }\n    }\n  }\n': typeof types.SyncRunUpdatesDocument;
 };
 const documents: Documents = {
   '\n  query Projects {\n    projects {\n      id\n      name\n      status\n      createdAt\n      stats {\n        documentCount\n        chunkCount\n      }\n    }\n  }\n':
@@ -66,6 +67,8 @@ const documents: Documents = {
     types.ResetNotionWebhookDocument,
   '\n  mutation SetSyncSchedule($sourceId: ID!, $intervalMinutes: Int!) {\n    setSyncSchedule(sourceId: $sourceId, intervalMinutes: $intervalMinutes) {\n      id\n      syncIntervalMinutes\n    }\n  }\n':
     types.SetSyncScheduleDocument,
+  '\n  subscription SyncRunUpdates($id: ID!) {\n    syncRunUpdates(id: $id) {\n      id\n      mode\n      status\n      startedAt\n      finishedAt\n      progress {\n        pagesSeen\n        pagesIngested\n        pagesUnchanged\n        pagesDeleted\n        pagesSkipped\n        pagesFailed\n        chunksEmbedded\n        chunksReused\n        apiCalls\n      }\n      skipped {\n        id\n        reason\n      }\n      warnings\n      error {\n        code\n        message\n      }\n    }\n  }\n':
+    types.SyncRunUpdatesDocument,
 };
 
 /**
@@ -176,6 +179,12 @@ export function graphql(
 export function graphql(
   source: '\n  mutation SetSyncSchedule($sourceId: ID!, $intervalMinutes: Int!) {\n    setSyncSchedule(sourceId: $sourceId, intervalMinutes: $intervalMinutes) {\n      id\n      syncIntervalMinutes\n    }\n  }\n',
 ): typeof import('./graphql').SetSyncScheduleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  subscription SyncRunUpdates($id: ID!) {\n    syncRunUpdates(id: $id) {\n      id\n      mode\n      status\n      startedAt\n      finishedAt\n      progress {\n        pagesSeen\n        pagesIngested\n        pagesUnchanged\n        pagesDeleted\n        pagesSkipped\n        pagesFailed\n        chunksEmbedded\n        chunksReused\n        apiCalls\n      }\n      skipped {\n        id\n        reason\n      }\n      warnings\n      error {\n        code\n        message\n      }\n    }\n  }\n',
+): typeof import('./graphql').SyncRunUpdatesDocument;
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

@@ -370,6 +370,34 @@ export type SetSyncScheduleMutationVariables = Exact<{
 
 export type SetSyncScheduleMutation = { setSyncSchedule: { id: string; syncIntervalMinutes: number | null } };
 
+export type SyncRunUpdatesSubscriptionVariables = Exact<{
+  id: string | number;
+}>;
+
+export type SyncRunUpdatesSubscription = {
+  syncRunUpdates: {
+    id: string;
+    mode: SyncMode;
+    status: SyncRunStatus;
+    startedAt: string;
+    finishedAt: string | null;
+    warnings: Array<string> | null;
+    progress: {
+      pagesSeen: number;
+      pagesIngested: number;
+      pagesUnchanged: number;
+      pagesDeleted: number;
+      pagesSkipped: number;
+      pagesFailed: number;
+      chunksEmbedded: number;
+      chunksReused: number;
+      apiCalls: number;
+    };
+    skipped: Array<{ id: string; reason: string }>;
+    error: { code: string; message: string } | null;
+  };
+};
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -673,3 +701,34 @@ export const SetSyncScheduleDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<SetSyncScheduleMutation, SetSyncScheduleMutationVariables>;
+export const SyncRunUpdatesDocument = new TypedDocumentString(`
+    subscription SyncRunUpdates($id: ID!) {
+  syncRunUpdates(id: $id) {
+    id
+    mode
+    status
+    startedAt
+    finishedAt
+    progress {
+      pagesSeen
+      pagesIngested
+      pagesUnchanged
+      pagesDeleted
+      pagesSkipped
+      pagesFailed
+      chunksEmbedded
+      chunksReused
+      apiCalls
+    }
+    skipped {
+      id
+      reason
+    }
+    warnings
+    error {
+      code
+      message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<SyncRunUpdatesSubscription, SyncRunUpdatesSubscriptionVariables>;

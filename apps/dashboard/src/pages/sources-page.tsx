@@ -21,6 +21,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { gql } from '../api/client';
+import { subscribe } from '../api/live';
 import {
   AddFolderSourceMutation,
   AddNotionSourceMutation,
@@ -30,6 +31,7 @@ import {
   SetSyncScheduleMutation,
   SourcesQuery,
   SyncRunsQuery,
+  SyncRunUpdatesSubscription,
   SyncSourceMutation,
 } from '../api/operations';
 import { formatDate, STATUS_COLORS } from '../components/format';
@@ -45,7 +47,7 @@ import { useProject } from './use-project';
 type Source = SourcesResult['sources'][number];
 type Run = SyncRunsResult['syncRuns']['nodes'][number];
 
-/** How often a running sync's progress is read (until subscriptions carry it). */
+/** How often a running sync's progress is read when the subscription is not available. */
 const LIVE_POLL_MS = 1000;
 
 export function SourcesPage() {
@@ -271,12 +273,15 @@ function SourceCard({
 
 function SourceDetail({ source }: { source: Source }) {
   const queryClient = useQueryClient();
+  // Live progress arrives by subscription (graphql-ws); if that fails, the runs are read every second.
+  const [live, setLive] = useState<'subscribed' | 'polling'>('subscribed');
   const runs = useQuery({
     queryKey: ['syncRuns', source.id],
     queryFn: () => gql(SyncRunsQuery, { sourceId: source.id, first: 20 }),
-    // Live progress: read the runs every second while one is running.
     refetchInterval: (query) =>
-      query.state.data?.syncRuns.nodes.some((run) => run.status === 'RUNNING') ? LIVE_POLL_MS : false,
+      live === 'polling' && query.state.data?.syncRuns.nodes.some((run) => run.status === 'RUNNING')
+        ? LIVE_POLL_MS
+        : false,
   });
   const sync = useMutation({
     mutationFn: (mode: SyncMode) => gql(SyncSourceMutation, { id: source.id, mode }),
@@ -291,8 +296,31 @@ function SourceDetail({ source }: { source: Source }) {
   });
   const running = runs.data?.syncRuns.nodes.find((run) => run.status === 'RUNNING');
   const latest = running ?? runs.data?.syncRuns.nodes[0];
-  // A run that ends changes the source (last sync, status) and the project's documents.
   const runningId = running?.id;
+  const runningKey = source.id;
+  useEffect(() => {
+    if (!runningId || live === 'polling') return;
+    return subscribe(
+      SyncRunUpdatesSubscription,
+      { id: runningId },
+      ({ syncRunUpdates: update }) =>
+        queryClient.setQueryData<SyncRunsResult>(['syncRuns', runningKey], (old) =>
+          old
+            ? {
+                syncRuns: {
+                  ...old.syncRuns,
+                  nodes: old.syncRuns.nodes.map((run) => (run.id === update.id ? update : run)),
+                },
+              }
+            : old,
+        ),
+      (failed) => {
+        if (failed) setLive('polling');
+        else void queryClient.invalidateQueries({ queryKey: ['syncRuns', runningKey] });
+      },
+    );
+  }, [runningId, runningKey, live, queryClient]);
+  // A run that ends changes the source (last sync, status) and the project's documents.
   useEffect(() => {
     if (runningId) return;
     void queryClient.invalidateQueries({ queryKey: ['sources', source.projectId] });
