@@ -4,6 +4,7 @@ import { createClient } from 'graphql-ws';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultWorkspace, DEFAULT_IDS, NotionEmulator } from '@trove/notion-emulator';
 import { ensureDashboardBuild, launchChromium } from '../support/browser';
 import { ROOT, uniqueName } from '../support/services';
 import { ADMIN_KEY, TroveStack } from '../support/stack';
@@ -15,7 +16,13 @@ import { ADMIN_KEY, TroveStack } from '../support/stack';
  */
 const SHOTS = join(ROOT, 'test-results', 'dashboard');
 const HANDBOOK = join(ROOT, 'samples', 'handbook-site');
-const stack = new TroveStack({ TROVE_FOLDER_ROOTS: join(ROOT, 'samples') });
+const emulator = new NotionEmulator(defaultWorkspace(), { requestsPerSecond: Infinity });
+// The emulator's address is known once it listens; the stack reads its environment when it starts.
+const stackEnv: Record<string, string> = {
+  TROVE_FOLDER_ROOTS: join(ROOT, 'samples'),
+  TROVE_NOTION_REQUESTS_PER_SECOND: '50',
+};
+const stack = new TroveStack(stackEnv);
 const projectName = uniqueName('Handbook');
 let browser: Browser;
 let context: BrowserContext;
@@ -47,6 +54,7 @@ function watch(target: Page): void {
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   await ensureDashboardBuild();
+  stackEnv.TROVE_NOTION_API_URL = await emulator.start();
   await stack.start();
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
@@ -57,6 +65,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await stack.stop();
+  await emulator.stop();
 });
 
 /** Opens a graphql-ws subscription from Node and returns how it ended. */
@@ -268,6 +277,31 @@ describe('the dashboard, in a browser', () => {
     await shot('sources');
   });
 
+  it('adds a Notion source (the emulator), syncs it and shows its webhook panel', async () => {
+    const form = page.getByRole('tabpanel', { name: 'Add Notion' });
+    await page.getByRole('tab', { name: 'Add Notion' }).click();
+    await form.getByLabel('Name').fill('Team wiki');
+    await form.getByLabel('Integration token').fill(emulator.token);
+    await form
+      .getByLabel('Roots')
+      .fill(`https://www.notion.so/Onboarding-${DEFAULT_IDS.onboarding.replace(/-/g, '')}`);
+    await form.getByRole('button', { name: 'Add Notion source' }).click();
+    await expect.poll(() => page.getByTestId('source-card').count()).toBe(2);
+    await page.getByRole('heading', { name: 'Team wiki' }).waitFor();
+    expect(await page.getByTestId('source-card').filter({ hasText: 'Team wiki' }).textContent()).toMatch(
+      /NOTION.*1 roots/,
+    );
+    await page.getByRole('button', { name: 'Sync (incremental)' }).click();
+    await expect
+      .poll(() => page.getByTestId('sync-status').textContent(), { timeout: 180_000, interval: 500 })
+      .toBe('COMPLETED');
+    expect(Number(await page.getByTestId('progress-ingested').textContent())).toBeGreaterThan(0);
+    const webhook = await page.getByText('/webhooks/notion/').textContent();
+    expect(webhook).toMatch(new RegExp(`^${stack.url}/webhooks/notion/[0-9a-f-]{36}$`));
+    await page.getByText('not received yet').waitFor();
+    await shot('sources-notion');
+  });
+
   it('fits a phone’s width on every page', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     const project = projectUrl.replace(stack.url, '');
@@ -327,5 +361,30 @@ describe('the dashboard, in a browser', () => {
   it('met no CSP violation, script error or failed request on any page', () => {
     // The wrong key on the sign-in page is refused with 401 on purpose; nothing else may fail.
     expect(problems.filter((p) => !/401 \(Unauthorized\)/.test(p))).toEqual([]);
+  });
+});
+
+describe('in production (NODE_ENV=production)', () => {
+  const production = new TroveStack({ NODE_ENV: 'production' });
+  beforeAll(() => production.start());
+  afterAll(() => production.stop());
+
+  it('serves the dashboard, but neither the playground nor introspection unless switched on', async () => {
+    const dashboard = await fetch(`${production.url}/`, { headers: { accept: 'text/html' } });
+    expect(dashboard.status).toBe(200);
+    expect(dashboard.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect((await fetch(`${production.url}/playground`, { headers: { accept: 'text/html' } })).status).toBe(
+      404,
+    );
+    const graphqlPage = await fetch(`${production.url}/graphql`, {
+      headers: { accept: 'text/html' },
+      redirect: 'manual',
+    });
+    expect(graphqlPage.status).toBe(401);
+    const introspection = await production.gql('{ __schema { queryType { name } } }');
+    expect(introspection.data).toBeUndefined();
+    expect(introspection.errors?.[0]?.message).toMatch(/introspection/i);
+    // Ordinary operations are unaffected.
+    expect((await production.query<{ projects: unknown[] }>('{ projects { id } }')).projects).toEqual([]);
   });
 });

@@ -47,6 +47,10 @@ import { useProject } from './use-project';
 type Source = SourcesResult['sources'][number];
 type Run = SyncRunsResult['syncRuns']['nodes'][number];
 
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
 /** How often a running sync's progress is read when the subscription is not available. */
 const LIVE_POLL_MS = 1000;
 
@@ -240,7 +244,7 @@ function SourceCard({
     (source.notion
       ? source.notion.everything
         ? 'everything shared with the integration'
-        : `${source.notion.rootPageIds.length + source.notion.rootDatabaseIds.length} roots`
+        : plural(source.notion.rootPageIds.length + source.notion.rootDatabaseIds.length, 'root')
       : '');
   return (
     <Card
