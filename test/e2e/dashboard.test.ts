@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultWorkspace, DEFAULT_IDS, NotionEmulator } from '@trove/notion-emulator';
+import { buildZip } from '../../libs/parsing/src/archive/zip-fixtures.testing';
 import { ensureDashboardBuild, launchChromium } from '../support/browser';
 import { ROOT, uniqueName } from '../support/services';
 import { ADMIN_KEY, TroveStack } from '../support/stack';
@@ -289,7 +290,7 @@ describe('the dashboard, in a browser', () => {
     await expect.poll(() => page.getByTestId('source-card').count()).toBe(2);
     await page.getByRole('heading', { name: 'Team wiki' }).waitFor();
     expect(await page.getByTestId('source-card').filter({ hasText: 'Team wiki' }).textContent()).toMatch(
-      /NOTION.*1 roots/,
+      /NOTION.*1 root ·/,
     );
     await page.getByRole('button', { name: 'Sync (incremental)' }).click();
     await expect
@@ -300,6 +301,31 @@ describe('the dashboard, in a browser', () => {
     expect(webhook).toMatch(new RegExp(`^${stack.url}/webhooks/notion/[0-9a-f-]{36}$`));
     await page.getByText('not received yet').waitFor();
     await shot('sources-notion');
+  });
+
+  it('uploads a zipped folder as a source, whose first sync starts at once', async () => {
+    const zip = await buildZip([
+      {
+        path: 'guide/index.md',
+        data: '# Guide\n\n## Install\n\nRun the installer and restart the service.\n',
+      },
+      { path: 'guide/faq.md', data: '# FAQ\n\n## Licence\n\nThe code is Apache-2.0 licensed.\n' },
+    ]);
+    const form = page.getByRole('tabpanel', { name: 'Upload a .zip' });
+    await page.getByRole('tab', { name: 'Upload a .zip' }).click();
+    await form.getByLabel('Name').fill('Guide archive');
+    await form
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'guide.zip', mimeType: 'application/zip', buffer: zip });
+    await form.getByRole('button', { name: 'Upload and sync' }).click();
+    await page.getByRole('heading', { name: 'Guide archive' }).waitFor();
+    expect(
+      await page.getByTestId('source-card').filter({ hasText: 'Guide archive' }).textContent(),
+    ).toContain('guide.zip');
+    await expect
+      .poll(() => page.getByTestId('sync-status').textContent(), { timeout: 180_000, interval: 500 })
+      .toBe('COMPLETED');
+    expect(Number(await page.getByTestId('progress-ingested').textContent())).toBe(2);
   });
 
   it('fits a phone’s width on every page', async () => {

@@ -4,6 +4,7 @@ import {
   Card,
   Code,
   CopyButton,
+  FileInput,
   Group,
   NumberInput,
   Paper,
@@ -22,6 +23,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { gql } from '../api/client';
 import { subscribe } from '../api/live';
+import { uploadArchive } from '../api/upload';
 import {
   AddFolderSourceMutation,
   AddNotionSourceMutation,
@@ -98,10 +100,14 @@ function AddSource({ projectId, onAdded }: { projectId: string; onAdded: (id: st
       <Tabs defaultValue="folder">
         <Tabs.List>
           <Tabs.Tab value="folder">Add a folder</Tabs.Tab>
+          <Tabs.Tab value="zip">Upload a .zip</Tabs.Tab>
           <Tabs.Tab value="notion">Add Notion</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="folder" pt="sm">
           <AddFolder projectId={projectId} onAdded={onAdded} />
+        </Tabs.Panel>
+        <Tabs.Panel value="zip" pt="sm">
+          <UploadFolder projectId={projectId} onAdded={onAdded} />
         </Tabs.Panel>
         <Tabs.Panel value="notion" pt="sm">
           <AddNotion projectId={projectId} onAdded={onAdded} />
@@ -153,6 +159,59 @@ function AddFolder({ projectId, onAdded }: { projectId: string; onAdded: (id: st
           </Button>
         </Group>
         {add.isError && <ErrorNotice error={add.error} title="The source was not added" />}
+      </Stack>
+    </form>
+  );
+}
+
+/** A zipped folder (MkDocs project or files) becomes a folder source; its first sync starts at once. */
+function UploadFolder({ projectId, onAdded }: { projectId: string; onAdded: (id: string) => void }) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState('');
+  const [file, setFile] = useState<File | null>(null);
+  const [progress, setProgress] = useState(0);
+  const upload = useMutation({
+    mutationFn: () => uploadArchive(projectId, file!, name, setProgress),
+    onSuccess: async (data) => {
+      setName('');
+      setFile(null);
+      await queryClient.invalidateQueries({ queryKey: ['sources', projectId] });
+      onAdded(data.source.id);
+    },
+  });
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setProgress(0);
+    upload.mutate();
+  }
+  return (
+    <form onSubmit={submit}>
+      <Stack gap="xs">
+        <Group align="end" wrap="wrap">
+          <TextInput
+            label="Name"
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            required
+            style={{ flex: '1 1 160px' }}
+          />
+          <FileInput
+            label="Folder as .zip"
+            placeholder="handbook.zip"
+            accept=".zip,application/zip"
+            value={file}
+            onChange={setFile}
+            required
+            style={{ flex: '3 1 260px' }}
+          />
+          <Button type="submit" loading={upload.isPending} disabled={!name.trim() || !file}>
+            Upload and sync
+          </Button>
+        </Group>
+        {upload.isPending && (
+          <Progress value={progress * 100} size="sm" aria-label="Archive upload progress" />
+        )}
+        {upload.isError && <ErrorNotice error={upload.error} title="The folder was not uploaded" />}
       </Stack>
     </form>
   );
