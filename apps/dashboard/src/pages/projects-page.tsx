@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
@@ -30,48 +30,82 @@ export function ProjectsPage() {
       ) : projects.data.projects.length === 0 ? (
         <Empty title="No projects yet">Create one above, then upload files or add a source to it.</Empty>
       ) : (
-        <Table.ScrollContainer minWidth={560}>
-          <Table striped highlightOnHover verticalSpacing="sm" aria-label="Projects">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th ta="right">Documents</Table.Th>
-                <Table.Th ta="right">Chunks</Table.Th>
-                <Table.Th>Created</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {projects.data.projects.map((project) => (
-                <Table.Tr key={project.id}>
-                  <Table.Td>
-                    <Text component={Link} to={`/projects/${project.id}/documents`} fw={600} c="indigo">
-                      {project.name}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <StatusBadge status={project.status} />
-                  </Table.Td>
-                  <Table.Td ta="right">{project.stats.documentCount}</Table.Td>
-                  <Table.Td ta="right">{project.stats.chunkCount}</Table.Td>
-                  <Table.Td>{formatDate(project.createdAt)}</Table.Td>
-                  <Table.Td ta="right">
-                    <Button
-                      size="compact-sm"
-                      color="red"
-                      variant="subtle"
-                      disabled={project.status === 'DELETING'}
-                      onClick={() => setDeleting(project)}
-                    >
-                      Delete
-                    </Button>
-                  </Table.Td>
+        <>
+          <Table.ScrollContainer minWidth={560} visibleFrom="sm">
+            <Table striped highlightOnHover verticalSpacing="sm" aria-label="Projects">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Name</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                  <Table.Th ta="right">Documents</Table.Th>
+                  <Table.Th ta="right">Chunks</Table.Th>
+                  <Table.Th>Created</Table.Th>
+                  <Table.Th />
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+              </Table.Thead>
+              <Table.Tbody>
+                {projects.data.projects.map((project) => (
+                  <Table.Tr key={project.id}>
+                    <Table.Td>
+                      <Text component={Link} to={`/projects/${project.id}/documents`} fw={600} c="indigo">
+                        {project.name}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <StatusBadge status={project.status} />
+                    </Table.Td>
+                    <Table.Td ta="right">{project.stats.documentCount}</Table.Td>
+                    <Table.Td ta="right">{project.stats.chunkCount}</Table.Td>
+                    <Table.Td>{formatDate(project.createdAt)}</Table.Td>
+                    <Table.Td ta="right">
+                      <Button
+                        size="compact-sm"
+                        color="red"
+                        variant="subtle"
+                        disabled={project.status === 'DELETING'}
+                        onClick={() => setDeleting(project)}
+                      >
+                        Delete
+                      </Button>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+          <Stack gap="xs" hiddenFrom="sm">
+            {projects.data.projects.map((project) => (
+              <Card key={project.id} withBorder padding="sm">
+                <Group justify="space-between" wrap="nowrap">
+                  <Text
+                    component={Link}
+                    to={`/projects/${project.id}/documents`}
+                    fw={600}
+                    c="indigo"
+                    truncate
+                  >
+                    {project.name}
+                  </Text>
+                  <StatusBadge status={project.status} />
+                </Group>
+                <Group justify="space-between" mt={4}>
+                  <Text size="sm" c="dimmed">
+                    {project.stats.documentCount} documents · {project.stats.chunkCount} chunks
+                  </Text>
+                  <Button
+                    size="compact-sm"
+                    color="red"
+                    variant="subtle"
+                    disabled={project.status === 'DELETING'}
+                    onClick={() => setDeleting(project)}
+                  >
+                    Delete
+                  </Button>
+                </Group>
+              </Card>
+            ))}
+          </Stack>
+        </>
       )}
       <DeleteProject project={deleting} onClose={() => setDeleting(undefined)} />
     </Stack>
