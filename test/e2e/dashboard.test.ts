@@ -225,6 +225,24 @@ describe('the dashboard, in a browser', () => {
       .toContain('Rolling back');
   });
 
+  it('re-indexes a document and deletes another (after confirming)', async () => {
+    await page.goto(`${projectUrl}/documents`);
+    const row = (name: string) => page.getByTestId('document-row').filter({ hasText: name });
+    await row('release-process.md').getByRole('button', { name: 'Re-index' }).click();
+    await expect
+      .poll(() => row('release-process.md').getByTestId('document-status').textContent(), { timeout: 60_000 })
+      .not.toBe('READY');
+    await expect
+      .poll(() => row('release-process.md').getByTestId('document-status').textContent(), {
+        timeout: 120_000,
+        interval: 500,
+      })
+      .toBe('READY');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await row('onboarding.md').getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => page.getByTestId('document-row').count(), { timeout: 30_000 }).toBe(1);
+  });
+
   it('adds a folder source, syncs it and shows the progress moving to COMPLETED', async () => {
     await page.goto(`${projectUrl}/sources`);
     await page.getByText('No sources yet').waitFor();
@@ -375,6 +393,24 @@ describe('the dashboard, in a browser', () => {
     await other.getByRole('button', { name: 'Use key' }).click();
     await expect.poll(() => other.locator('.graphiql-editor-tool').textContent()).toContain(ADMIN_KEY);
     await other.close();
+  });
+
+  it('deletes a project only once its name is typed', async () => {
+    await page.goto(`${stack.url}/projects`);
+    const scratch = uniqueName('Scratch');
+    await page.getByLabel('New project').fill(scratch);
+    await page.getByRole('button', { name: 'Create project' }).click();
+    const row = page.getByRole('row', { name: new RegExp(scratch) });
+    await row.getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete project' });
+    const confirm = dialog.getByRole('button', { name: 'Delete project' });
+    await dialog.getByLabel('Project name').fill(scratch.toUpperCase());
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByLabel('Project name').fill(scratch);
+    await shot('delete-project');
+    await confirm.click();
+    await expect.poll(() => row.count(), { timeout: 60_000, interval: 500 }).toBe(0);
+    expect(await page.getByRole('row', { name: new RegExp(projectName) }).count()).toBe(1);
   });
 
   it('signs out, forgetting the key', async () => {
