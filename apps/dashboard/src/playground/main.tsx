@@ -1,4 +1,4 @@
-import 'graphiql/setup-workers/vite';
+import './monaco-workers';
 import 'graphiql/style.css';
 import './playground.css';
 import { GraphiQL } from 'graphiql';
@@ -11,12 +11,18 @@ type FetcherParams = { query: string; variables?: unknown; operationName?: strin
 
 /** Sends each operation to /graphql with whatever headers the editor holds (the key among them). */
 async function fetcher(params: FetcherParams, options?: { headers?: Record<string, unknown> }) {
-  const response = await fetch('/graphql', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(options?.headers as Record<string, string>) },
-    body: JSON.stringify(params),
-  });
-  return response.json();
+  let response: Response;
+  try {
+    response = await fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(options?.headers as Record<string, string>) },
+      body: JSON.stringify(params),
+    });
+  } catch {
+    return { errors: [{ message: 'The API could not be reached (is it running?)' }] };
+  }
+  // The API answers JSON, errors included; anything else (a proxy's error page) is named by its status.
+  return response.json().catch(() => ({ errors: [{ message: `The API answered ${response.status}` }] }));
 }
 
 function headersFor(key: string): string {
