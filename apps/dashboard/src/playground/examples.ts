@@ -1,5 +1,5 @@
 /** The playground's starting tabs: one per main task, in the order a new user needs them. */
-export const EXAMPLE_TABS: { query: string; variables?: string }[] = [
+export const exampleTabs = (origin: string): { query: string; variables?: string }[] => [
   {
     query: `# Trove's GraphQL playground. The API key header is filled from the dashboard's sign-in
 # (or the key field above). Run an operation with Ctrl-Enter; the docs are in the side bar.
@@ -19,7 +19,7 @@ query Projects {
 #
 #   curl -H "X-API-Key: $TROVE_ADMIN_API_KEY" \\
 #     -F file=@handbook.pdf \\
-#     http://127.0.0.1:4000/v1/projects/<project id>/documents
+#     ${origin}/v1/projects/<project id>/documents
 #
 # Then follow the documents through the pipeline:
 query Documents($projectId: ID!) {

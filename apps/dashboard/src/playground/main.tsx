@@ -5,7 +5,7 @@ import { GraphiQL } from 'graphiql';
 import { StrictMode, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { API_KEY_STORAGE } from '../api/session';
-import { EXAMPLE_TABS } from './examples';
+import { exampleTabs } from './examples';
 
 type FetcherParams = { query: string; variables?: unknown; operationName?: string | null };
 
@@ -62,7 +62,10 @@ function Playground() {
         <GraphiQL
           key={applied}
           fetcher={fetcher}
-          defaultTabs={EXAMPLE_TABS.map((tab) => ({ ...tab, headers: headersFor(applied) }))}
+          defaultTabs={exampleTabs(window.location.origin).map((tab) => ({
+            ...tab,
+            headers: headersFor(applied),
+          }))}
           initialHeaders={headersFor(applied)}
           defaultEditorToolsVisibility="headers"
           shouldPersistHeaders={false}
