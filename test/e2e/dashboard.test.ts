@@ -420,8 +420,18 @@ describe('the dashboard, in a browser', () => {
     expect(await page.evaluate<string | null>('sessionStorage.getItem("trove.apiKey")')).toBeNull();
   });
 
+  it('signs a tab out when the API stops accepting its key (revoked, expired, changed)', async () => {
+    await page.getByLabel('API key').fill(ADMIN_KEY);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    await page.evaluate('sessionStorage.setItem("trove.apiKey", "a-key-the-api-no-longer-knows")');
+    await page.reload();
+    await page.getByText('The API no longer accepts this key; sign in again.').waitFor();
+    expect(await page.evaluate<string | null>('sessionStorage.getItem("trove.apiKey")')).toBeNull();
+  });
+
   it('met no CSP violation, script error or failed request on any page', () => {
-    // The wrong key on the sign-in page is refused with 401 on purpose; nothing else may fail.
+    // Wrong keys are refused with 401 on purpose (sign-in, the signed-out tab); nothing else may fail.
     expect(problems.filter((p) => !/401 \(Unauthorized\)/.test(p))).toEqual([]);
   });
 });
