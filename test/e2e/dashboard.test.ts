@@ -176,6 +176,10 @@ describe('the dashboard, in a browser', () => {
     expect(rows.join('\n')).toContain('release-process.md');
     expect(rows.join('\n')).toMatch(/READY\s*1/);
     expect(rows.join('\n')).toContain('upload');
+    // Every stage's time, as the worker recorded it.
+    expect(await page.getByTestId('document-timings').first().textContent()).toMatch(
+      /total \d.*fetch \d.*parse \d.*chunk \d.*embed \d.*upsert \d/,
+    );
     await shot('documents');
   });
 
