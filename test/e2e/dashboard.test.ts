@@ -50,6 +50,11 @@ function watch(target: Page): void {
     if (message.type() === 'error') problems.push(`${target.url()}: ${message.text()}`);
   });
   target.on('pageerror', (error) => problems.push(`${target.url()}: ${error.message}`));
+  // Offline by construction: every request goes to the api's own origin (no CDN, no font service).
+  target.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(`${stack.url}/`) && !/^(data|blob):/.test(url)) problems.push(`request to ${url}`);
+  });
 }
 
 beforeAll(async () => {
@@ -434,7 +439,7 @@ describe('the dashboard, in a browser', () => {
     expect(await page.evaluate<string | null>('sessionStorage.getItem("trove.apiKey")')).toBeNull();
   });
 
-  it('met no CSP violation, script error or failed request on any page', () => {
+  it('met no CSP violation, script error, failed request or request to another origin on any page', () => {
     // Wrong keys are refused with 401 on purpose (sign-in, the signed-out tab); nothing else may fail.
     expect(problems.filter((p) => !/401 \(Unauthorized\)/.test(p))).toEqual([]);
   });
