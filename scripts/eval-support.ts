@@ -3,8 +3,9 @@ import { basename, join, resolve } from 'node:path';
 import { type Catalog } from '@trove/catalog';
 import { type EmbeddingProvider, type TroveDocument } from '@trove/domain';
 import { sharedDatasets } from '@trove/testing';
+import { localWorkerConfig } from './local-worker-config';
 
-/** Index prefix, catalog schema and task queue of every eval project: persistent, apart from the app's data. */
+/** The prefix of every eval project's index, catalog schema and task queue: persistent, apart from the app's data. */
 export const EVAL_NAME = 'trove-eval';
 export const SUBSET_SEED = 42;
 
@@ -25,6 +26,21 @@ export function evalProjectName(dataset: string, split: string, queries: number,
   return docLimit
     ? `eval ${dataset} ${split} q${queries} d${docLimit} seed${SUBSET_SEED}`
     : `eval ${dataset}`;
+}
+
+/**
+ * The worker configuration of one eval project: a catalog schema, index and task queue of its
+ * own. BM25 statistics (document frequencies, average field lengths) are then those of that corpus
+ * alone, as in the published BEIR figures, and two evals never take each other's ingest tasks or
+ * index generations (both are per catalog).
+ */
+export function evalWorkerConfig(projectName: string, blobDir: string) {
+  const slug = projectName
+    .replace(/^eval /, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+  return localWorkerConfig(`${EVAL_NAME}-${slug}`, blobDir);
 }
 
 /** Every document of a project, by file name. */

@@ -43,13 +43,12 @@ import { writeBenchmarkSection } from './benchmarks-file';
 import { runAnswerEval } from './eval-answers';
 import {
   datasetDir,
-  EVAL_NAME,
   evalProjectName,
+  evalWorkerConfig,
   memoizedQueries,
   projectDocuments,
   SUBSET_SEED,
 } from './eval-support';
-import { localWorkerConfig } from './local-worker-config';
 
 const ROOT = join(__dirname, '..');
 /** HybridSearch accepts at most 100 hits per search: Recall@100 is over the top 100 chunks. */
@@ -245,7 +244,7 @@ async function main() {
     `[eval] ${dataset}: ${corpus.length} of ${loaded.corpus.length} documents, ${queries.length} ${split} queries, project "${projectName}"`,
   );
 
-  const config = localWorkerConfig(EVAL_NAME, join(ROOT, '.trove', 'eval', 'blobs'));
+  const config = evalWorkerConfig(projectName, join(ROOT, '.trove', 'eval', 'blobs'));
   const { worker, connection: workerConnection, catalog } = await createWorker(config);
   // The worker polls only while this run ingests: a run that reuses its project must not take
   // (and drop on exit) tasks of another eval ingesting on the same task queue.
@@ -303,6 +302,9 @@ async function main() {
         : `[eval] ingesting ${pending.length} documents (${corpus.length - pending.length} already READY)`,
     );
 
+    // The ingest figures of the run that built the project, saved as soon as it is built, so a run
+    // interrupted during the queries, or a later run that reuses the project, still reports them.
+    const ingestRecord = join(ROOT, '.trove', 'eval', `ingest-${project.id}.json`);
     let ingestMs = 0;
     let ingestedChunks = 0;
     if (!reused) {
@@ -345,6 +347,17 @@ async function main() {
         `[eval] ingested ${pending.length} documents, ${ingestedChunks} chunks in ${seconds(ingestMs)} ` +
           `(${(ingestMs / 1000 / Math.max(1, ingestedChunks)).toFixed(2)} s per chunk)`,
       );
+      const figures: IngestFigures = {
+        date: new Date().toISOString(),
+        documents: pending.length,
+        chunks: ingestedChunks,
+        ms: ingestMs,
+        secondsPerChunk: round(ingestMs / 1000 / Math.max(1, ingestedChunks), 2),
+        documentsPerSecond: round(pending.length / (ingestMs / 1000), 2),
+        reused: false,
+      };
+      mkdirSync(dirname(ingestRecord), { recursive: true });
+      writeFileSync(ingestRecord, JSON.stringify(figures));
     }
 
     const documents = await projectDocuments(catalog, project.id);
@@ -470,24 +483,9 @@ async function main() {
     }
 
     const date = new Date().toISOString();
-    // The ingest figures of the run that built the project, kept so a reusing run still reports them.
-    const ingestRecord = join(ROOT, '.trove', 'eval', `ingest-${project.id}.json`);
-    let ingest: IngestFigures | null = null;
-    if (!reused) {
-      ingest = {
-        date,
-        documents: pending.length,
-        chunks: ingestedChunks,
-        ms: ingestMs,
-        secondsPerChunk: round(ingestMs / 1000 / Math.max(1, ingestedChunks), 2),
-        documentsPerSecond: round(pending.length / (ingestMs / 1000), 2),
-        reused: false,
-      };
-      mkdirSync(dirname(ingestRecord), { recursive: true });
-      writeFileSync(ingestRecord, JSON.stringify(ingest));
-    } else if (existsSync(ingestRecord)) {
-      ingest = { ...(JSON.parse(readFileSync(ingestRecord, 'utf8')) as IngestFigures), reused: true };
-    }
+    const ingest: IngestFigures | null = existsSync(ingestRecord)
+      ? { ...(JSON.parse(readFileSync(ingestRecord, 'utf8')) as IngestFigures), reused: reused }
+      : null;
     const command =
       `npm run eval -- --dataset ${dataset} --split ${split}` +
       (docLimit ? ` --docs ${docLimit}` : '') +
@@ -531,11 +529,13 @@ async function main() {
     writeBenchmarkSection(sectionTitle(dataset, split, Boolean(args.retrieval)), section(report, results));
     console.log('[eval] updated BENCHMARKS.md');
   } finally {
+    // A worker that never ran (the project was reused) holds its native connection until the
+    // process exits: the SDK refuses to close a connection under a worker.
     if (running) {
       worker.shutdown();
       await running;
+      await workerConnection.close();
     }
-    await workerConnection.close();
     await connection.close();
     await catalog.close();
     await es.close();
@@ -590,8 +590,7 @@ Data set ${report.dataset}, split \`${report.split}\`: ${report.queries} queries
 Search: HybridSearch as the API runs it (per-leg candidates 50, RRF k 60, ${report.configuration.rerankCandidates} fused hits reranked when a reranker runs); hits are chunks, each document
 counts at its best rank. Latency is client-side around a top-10 search (rerank included), ${report.command.includes('--reuse-query-embeddings') ? 'query embedding excluded (--reuse-query-embeddings)' : 'query embedding included'};
 Recall@100 comes from a second top-100 search. ${ingestLine}
-Every eval project shares the index \`${EVAL_NAME}-chunks\` and BM25 statistics are index-wide, so the figures
-reproduce when the index holds the same eval projects (list them with the catalog schema \`${EVAL_NAME.replace(/-/g, '_')}\`).
+Each eval project has an index of its own, so BM25 statistics are those of this corpus alone.
 Tuning (fusion weights, rerankers, candidates) must use the train split only; these are test-split figures.
 
 Raw p95 is the p95 of (query embedding + BM25 request + kNN request) per query, the calls one search makes, timed
@@ -603,7 +602,10 @@ ${results.map((r) => `| ${r.mode} | ${r.fusion} | ${r.retrieval} | ${r.reranker}
 `;
 }
 
-(args.answers ? runAnswerEval() : main()).catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+(args.answers ? runAnswerEval() : main()).then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -6,6 +6,7 @@
  * document is), and a pairwise logistic regression is fitted over them.
  *
  *   node -r @swc-node/register scripts/train-reranker.ts --docs 400 --queries 250
+ *   node -r @swc-node/register scripts/train-reranker.ts --docs all --queries 2000   (whole corpora)
  */
 import { writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -23,8 +24,13 @@ import {
   trainPairwiseLogistic,
 } from '@trove/reranking';
 import { createElasticsearchClient, HybridSearch } from '@trove/search';
-import { datasetDir, EVAL_NAME, evalProjectName, memoizedQueries, projectDocuments } from './eval-support';
-import { localWorkerConfig } from './local-worker-config';
+import {
+  datasetDir,
+  evalProjectName,
+  evalWorkerConfig,
+  memoizedQueries,
+  projectDocuments,
+} from './eval-support';
 
 const ROOT = join(__dirname, '..');
 const MODEL_FILE = join(ROOT, 'libs/reranking/src/learned/model.json');
@@ -58,13 +64,13 @@ interface QueryGroup extends TrainingGroup {
   judged: Map<string, number>;
 }
 
-async function collect(dataset: string, docs: number, queryCount: number, candidates: number) {
+async function collect(dataset: string, docs: number | undefined, queryCount: number, candidates: number) {
   const dir = datasetDir(dataset);
   const name = basename(dir);
   const loaded = loadBeirDataset(dir, 'train');
   const queries = loaded.queries.slice(0, queryCount);
   const projectName = evalProjectName(name, 'train', queries.length, docs);
-  const config = localWorkerConfig(EVAL_NAME, join(ROOT, '.trove', 'eval', 'blobs'));
+  const config = evalWorkerConfig(projectName, join(ROOT, '.trove', 'eval', 'blobs'));
   const catalog = Catalog.open(config.database);
   const es = createElasticsearchClient(config.elasticsearch.url);
   try {
@@ -73,7 +79,7 @@ async function collect(dataset: string, docs: number, queryCount: number, candid
     );
     if (!project) {
       throw new Error(
-        `no eval project "${projectName}": run npm run eval -- --dataset ${name} --split train --docs ${docs} --queries ${queries.length} first`,
+        `no eval project "${projectName}": run npm run eval -- --dataset ${name} --split train ${docs ? `--docs ${docs} --queries ${queries.length}` : '(the whole corpus)'} first`,
       );
     }
     const corpusIdOf = new Map(
@@ -136,7 +142,8 @@ async function inSample(model: LinearModel, groups: QueryGroup[]) {
 
 async function main() {
   const datasets = args.datasets!.split(',').map((d) => d.trim());
-  const docs = Number(args.docs);
+  // `all`: the whole corpus, the eval project that `npm run eval` builds without --docs.
+  const docs = args.docs === 'all' ? undefined : Number(args.docs);
   const queries = Number(args.queries);
   const candidates = Number(args.candidates);
   const byDataset = new Map<string, QueryGroup[]>();
@@ -154,8 +161,11 @@ async function main() {
     weights: fit.weights.map((x) => Number(x.toPrecision(6))),
     training: {
       method: 'pairwise logistic regression (linear RankNet), full-batch gradient descent, L2 1e-3',
-      command: `node -r @swc-node/register scripts/train-reranker.ts --datasets ${datasets.join(',')} --docs ${docs} --queries ${queries} --candidates ${candidates}`,
-      splits: datasets.map((d) => `${d} train (first ${queries} queries, ${docs}-document subset, seed 42)`),
+      command: `node -r @swc-node/register scripts/train-reranker.ts --datasets ${datasets.join(',')} --docs ${docs ?? 'all'} --queries ${queries} --candidates ${candidates}`,
+      splits: datasets.map(
+        (d) =>
+          `${d} train (first ${queries} queries, ${docs ? `${docs}-document subset, seed 42` : 'whole corpus'})`,
+      ),
       queries: useful.length,
       pairs: fit.pairs,
       loss: Number(fit.loss.toFixed(4)),

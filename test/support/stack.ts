@@ -71,6 +71,9 @@ export class TroveStack {
       TROVE_CHUNK_OVERLAP_TOKENS: '30',
       TROVE_EMBEDDING_BATCH_SIZE: '8',
       TROVE_SECRET_KEY: TEST_SECRET_KEY,
+      // Tests and benches poll and measure with one key as fast as they like; the limit has its
+      // own test (access-hardening), which sets it.
+      TROVE_RATE_LIMIT_REQUESTS: '0',
       ...this.extraEnv,
     };
   }

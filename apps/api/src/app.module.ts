@@ -1,6 +1,6 @@
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import { DynamicModule, Logger, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import { MulterModule } from '@nestjs/platform-express';
 import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
@@ -15,9 +15,18 @@ import { RagConfigStore } from '@trove/rag-config';
 import { ChunkIndex, createElasticsearchClient, HybridSearch } from '@trove/search';
 import { activeEmbedder, IndexGenerations } from '@trove/index-generations';
 import { LocalBlobStore } from '@trove/storage';
-import { ApiKeyGuard } from './core/api-key.guard';
+import { AccessGuard } from './access/access.guard';
+import { RequestAdmission } from './access/request-admission';
+import { AccessRegistryCheck } from './access/access-registry.check';
+import { ApiKeyAuthenticator } from './access/api-key-authenticator';
+import { ProjectAccess } from './access/project-access.service';
+import { ProjectScopeInterceptor } from './access/project-scope.interceptor';
+import { RequestRateLimit } from './access/rate-limit';
+import type { GraphqlContext } from './access/request-principal';
+import { ApiKeysResolver } from './api-keys/api-keys.resolver';
+import { ApiKeysService } from './api-keys/api-keys.service';
 import { GRAPHQL_PATH } from './core/graphql-authentication';
-import { graphqlRequest, SubscriptionGate, type GraphqlContextSource } from './core/graphql-subscriptions';
+import { SubscriptionGate } from './core/graphql-subscriptions';
 import { formatGraphqlError, graphqlProtection } from './core/graphql-limits';
 import { IndexBootstrapService } from './core/index-bootstrap.service';
 import { BLOBS, CONFIG, ELASTICSEARCH, EMBEDDER, TEMPORAL } from './core/tokens';
@@ -62,13 +71,14 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
+        DiscoveryModule,
         GraphQLModule.forRoot<ApolloDriverConfig>({
           driver: ApolloDriver,
           path: GRAPHQL_PATH,
           autoSchemaFile: true,
           sortSchema: true,
-          // Every resolver sees `req`; for a subscription, the key comes from its connectionParams.
-          context: (source: GraphqlContextSource) => ({ req: graphqlRequest(source) }),
+          // A subscription over WebSocket has no request: its key comes in the connection parameters.
+          context: ({ req, connectionParams }: GraphqlContext): GraphqlContext => ({ req, connectionParams }),
           // Live updates (syncRunUpdates) over graphql-ws on the same path; the key is checked on connect.
           subscriptions: { 'graphql-ws': { path: GRAPHQL_PATH, onConnect: subscriptionGate.onConnect } },
           // Behind the API key (see graphqlAuthentication) and the limits; TROVE_INTROSPECTION.
@@ -183,8 +193,16 @@ export class AppModule {
         { provide: Answerer, useFactory: (runtime: RagRuntime) => runtime.asker, inject: [RagRuntime] },
         RagConfigService,
         RagConfigResolver,
-        ApiKeyGuard,
-        { provide: APP_GUARD, useExisting: ApiKeyGuard },
+        // Access (issue 12): who is calling, what the operation needs, which projects it reaches.
+        ApiKeyAuthenticator,
+        RequestRateLimit,
+        RequestAdmission,
+        ProjectAccess,
+        { provide: APP_GUARD, useClass: AccessGuard },
+        { provide: APP_INTERCEPTOR, useClass: ProjectScopeInterceptor },
+        AccessRegistryCheck,
+        ApiKeysService,
+        ApiKeysResolver,
         CitationLinks,
         { provide: APP_FILTER, useClass: TroveExceptionFilter },
         { provide: APP_PIPE, useClass: TroveIdPipe },

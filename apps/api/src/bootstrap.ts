@@ -3,9 +3,10 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { ApiConfig } from '@trove/config';
 import { AppModule } from './app.module';
-import { ApiKeyGuard } from './core/api-key.guard';
+import { RequestAdmission } from './access/request-admission';
 import { GRAPHQL_PATH, graphqlAuthentication } from './core/graphql-authentication';
 import { SubscriptionGate } from './core/graphql-subscriptions';
+import { NON_PAGE_PATHS, nonPageContentSecurityPolicy, securityHeaders } from './core/security-headers';
 import { mountWebPages } from './web/web-pages';
 
 /** Builds and starts the API on the configured host and port. Used by main.ts and the tests. */
@@ -17,16 +18,28 @@ export async function startApi(config: ApiConfig): Promise<NestExpressApplicatio
   });
   app.enableShutdownHooks();
   app.disable('x-powered-by');
-  // Dashboard and playground pages first: a browser opening /graphql is redirected to the playground.
+  app.use(securityHeaders());
+  app.use(NON_PAGE_PATHS, nonPageContentSecurityPolicy());
+  // Cross-origin callers only from the configured origins; none by default (no CORS headers, so
+  // browsers keep other sites' pages out). Ahead of authentication: preflights carry no key.
+  if (config.api.corsOrigins.length > 0) {
+    app.enableCors({
+      origin: config.api.corsOrigins,
+      allowedHeaders: ['Content-Type', 'X-API-Key', 'Authorization'],
+      exposedHeaders: ['Retry-After'],
+      maxAge: 600,
+    });
+  }
+  // Dashboard and playground pages: a browser opening /graphql is redirected to the playground.
   mountWebPages(
     app,
     config.ui ?? { playground: false, introspection: false, dashboardDir: 'apps/dashboard/dist' },
   );
   // Registered before init, so it runs before body parsing and before Apollo's own middleware;
   // `app.use` prefix-matches exactly as Apollo's mount does (case, sub-paths).
-  app.use(GRAPHQL_PATH, graphqlAuthentication(app.get(ApiKeyGuard)));
-  // The same key check for subscriptions, when a graphql-ws connection opens.
-  app.get(SubscriptionGate).attach(app.get(ApiKeyGuard));
+  app.use(GRAPHQL_PATH, graphqlAuthentication(app.get(RequestAdmission)));
+  // The same admission for subscriptions, when a graphql-ws connection opens.
+  app.get(SubscriptionGate).attach(app.get(RequestAdmission));
   await app.listen(config.api.port, config.api.host);
   return app;
 }

@@ -1,6 +1,6 @@
 import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
 import type { Project, Source, SyncRun, TroveDocument } from '@trove/domain';
-import { ProjectStatus, SourceStatus, TroveError, TroveErrorCode } from '@trove/domain';
+import { notFoundError, ProjectStatus, SourceStatus, TroveError, TroveErrorCode } from '@trove/domain';
 import type { Page, PageRequest } from './cursor';
 import {
   migrateCatalog,
@@ -18,6 +18,7 @@ import {
   type NewSourceItem,
   type SourceItem,
 } from './documents.repository';
+import { ApiKeyRepository } from './api-keys.repository';
 import { IndexGenerationRepository } from './index-generations.repository';
 import { RagConfigRepository } from './rag-config.repository';
 import { importLegacyCatalog, type LegacyImportReport } from './legacy-import';
@@ -50,6 +51,8 @@ export class Catalog {
   readonly indexGenerations: IndexGenerationRepository;
   /** Retrieval and answer settings changed through the API (issue 11). */
   readonly ragConfig: RagConfigRepository;
+  /** API keys with their role and project scope (issue 12). */
+  readonly apiKeys: ApiKeyRepository;
 
   constructor(
     readonly db: CatalogDb,
@@ -62,6 +65,7 @@ export class Catalog {
     this.webhookEvents = new WebhookEventLog(db);
     this.indexGenerations = new IndexGenerationRepository(db);
     this.ragConfig = new RagConfigRepository(db);
+    this.apiKeys = new ApiKeyRepository(db);
   }
 
   static open(options: CatalogOptions): Catalog {
@@ -104,7 +108,7 @@ export class Catalog {
 
   async requireProject(id: string): Promise<Project> {
     const project = await this.getProject(id);
-    if (!project) throw new TroveError(TroveErrorCode.ProjectNotFound, `project ${id} does not exist`);
+    if (!project) throw notFoundError('project', id);
     return project;
   }
 
@@ -153,7 +157,7 @@ export class Catalog {
 
   async requireDocument(id: string): Promise<TroveDocument> {
     const document = await this.getDocument(id);
-    if (!document) throw new TroveError(TroveErrorCode.DocumentNotFound, `document ${id} does not exist`);
+    if (!document) throw notFoundError('document', id);
     return document;
   }
 
@@ -242,7 +246,7 @@ export class Catalog {
 
   async requireSource(id: string): Promise<Source> {
     const source = await this.getSource(id);
-    if (!source) throw new TroveError(TroveErrorCode.SourceNotFound, `source ${id} does not exist`);
+    if (!source) throw notFoundError('source', id);
     return source;
   }
 

@@ -6,6 +6,7 @@ import * as itemVersion0002 from './migrations/0002-item-version';
 import * as searchFilters0003 from './migrations/0003-search-filters';
 import * as ragConfig0004 from './migrations/0004-rag-config';
 import * as indexGenerations0005 from './migrations/0005-index-generations';
+import * as apiKeys0006 from './migrations/0006-api-keys';
 import type { CatalogTables } from './tables';
 
 export interface DatabaseOptions {
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003-search-filters': searchFilters0003,
   '0004-rag-config': ragConfig0004,
   '0005-index-generations': indexGenerations0005,
+  '0006-api-keys': apiKeys0006,
 };
 
 class StaticMigrations implements MigrationProvider {

@@ -14,3 +14,5 @@ export * from './webhook-events';
 export type { LegacyImportReport } from './legacy-import';
 export type { NewIndexGeneration, StoredIndexGeneration } from './index-generations.repository';
 export type { StoredRagConfig } from './rag-config.repository';
+export { API_KEY_TOUCH_INTERVAL_MS } from './api-keys.repository';
+export type { NewApiKey, StoredApiKey } from './api-keys.repository';

@@ -116,6 +116,19 @@ export interface RagConfigTable {
   updated_at: ColumnType<Date, string | undefined, string>;
 }
 
+export interface ApiKeysTable {
+  id: string;
+  name: string;
+  role: string;
+  /** Null: every project. */
+  project_ids: string[] | null;
+  secret_sha256: Buffer;
+  created_by: string;
+  created_at: ColumnType<Date, string | undefined, never>;
+  last_used_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+}
+
 export interface CatalogTables {
   projects: ProjectsTable;
   sources: SourcesTable;
@@ -124,4 +137,5 @@ export interface CatalogTables {
   webhook_events: WebhookEventsTable;
   index_generations: IndexGenerationsTable;
   rag_config: RagConfigTable;
+  api_keys: ApiKeysTable;
 }

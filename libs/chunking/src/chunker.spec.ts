@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ParsedDocument } from '@trove/domain';
 import { Chunker } from './chunker';
-import { detectLanguage } from './language';
+import { detectLanguage } from '@trove/domain';
 import { SegmenterTokenCounter } from './token-counter';
 
 const counter = new SegmenterTokenCounter();

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Chunk, ParsedBlock, ParsedDocument } from '@trove/domain';
-import { detectLanguage } from './language';
+import { detectLanguage } from '@trove/domain';
 import { repeatedHeader, tableParts } from './table-header';
 import type { TokenCounter } from './token-counter';
 

@@ -1,3 +1,2 @@
 export * from './chunker';
-export * from './language';
 export * from './token-counter';

@@ -409,3 +409,36 @@ describe('dashboard and playground (issue 12)', () => {
     expect(() => loadConfig(apiConfigSchema, { ...key, TROVE_PLAYGROUND: 'off' })).toThrow(/ui\.playground/);
   });
 });
+
+describe('access limits (issue 12)', () => {
+  const admin = { TROVE_ADMIN_API_KEY: 'k'.repeat(24) };
+
+  it('limits each key to 1200 requests a minute and allows no cross-origin callers by default', () => {
+    const { api } = loadConfig(apiConfigSchema, admin);
+    expect(api.rateLimitRequests).toBe(1200);
+    expect(api.rateLimitWindowSeconds).toBe(60);
+    expect(api.corsOrigins).toEqual([]);
+  });
+
+  it('reads TROVE_RATE_LIMIT_* and a comma-separated TROVE_CORS_ORIGINS', () => {
+    const { api } = loadConfig(apiConfigSchema, {
+      ...admin,
+      TROVE_RATE_LIMIT_REQUESTS: '0',
+      TROVE_RATE_LIMIT_WINDOW_SECONDS: '10',
+      TROVE_CORS_ORIGINS: 'https://kb.example.com, http://localhost:5173',
+    });
+    expect(api.rateLimitRequests).toBe(0);
+    expect(api.rateLimitWindowSeconds).toBe(10);
+    expect(api.corsOrigins).toEqual(['https://kb.example.com', 'http://localhost:5173']);
+  });
+
+  it('refuses an origin with a path, a wildcard, and a negative limit', () => {
+    for (const [name, value] of [
+      ['TROVE_CORS_ORIGINS', 'https://kb.example.com/'],
+      ['TROVE_CORS_ORIGINS', '*'],
+      ['TROVE_RATE_LIMIT_REQUESTS', '-1'],
+    ]) {
+      expect(() => loadConfig(apiConfigSchema, { ...admin, [name]: value }), value).toThrow(ConfigError);
+    }
+  });
+});

@@ -157,6 +157,24 @@ export const apiSchema = z.object({
   uploadMaxFieldBytes: positiveInt.default(16 * 1024),
   /** How long a signed link to an original stays valid; links are signed afresh when served. */
   linkTtlSeconds: positiveInt.default(4 * 60 * 60),
+  // --- access (issue 12) ---
+  /** Requests one API key may make per window; 0 turns rate limiting off. */
+  rateLimitRequests: z.coerce.number().int().min(0).default(1200),
+  rateLimitWindowSeconds: positiveInt.max(24 * 60 * 60).default(60),
+  /**
+   * Origins (scheme://host[:port]) whose browser pages may call the API cross-origin. Empty: none
+   * (the api's own pages, which need no CORS, only).
+   */
+  corsOrigins: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(origin())),
 });
 
 const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
@@ -173,6 +191,17 @@ export const uiSchema = z.object({
   /** The dashboard's production build (apps/dashboard/dist), served at `/`; missing: not served. */
   dashboardDir: z.string().default('apps/dashboard/dist'),
 });
+/** A browser origin: scheme, host and optional port, nothing else (no path, no trailing slash). */
+function origin() {
+  return z.string().refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;
+    } catch {
+      return false;
+    }
+  }, 'each CORS origin must look like https://host[:port], without a path or trailing slash');
+}
 
 /**
  * GraphQL request limits (security, issue 8): a request over any of them is refused with
@@ -432,6 +461,9 @@ function fromEnv(env: Env) {
       uploadMaxFields: v('TROVE_UPLOAD_MAX_FIELDS'),
       uploadMaxFieldBytes: v('TROVE_UPLOAD_MAX_FIELD_BYTES'),
       linkTtlSeconds: v('TROVE_LINK_TTL_SECONDS'),
+      rateLimitRequests: v('TROVE_RATE_LIMIT_REQUESTS'),
+      rateLimitWindowSeconds: v('TROVE_RATE_LIMIT_WINDOW_SECONDS'),
+      corsOrigins: v('TROVE_CORS_ORIGINS'),
     },
     // Dashboard and playground (issue 12): developer conveniences are off in production unless asked for.
     ui: {

@@ -2,11 +2,16 @@
 export enum TroveErrorCode {
   BadRequest = 'BAD_REQUEST',
   Unauthenticated = 'UNAUTHENTICATED',
+  /** The API key is valid but its role does not allow the operation. */
+  Forbidden = 'FORBIDDEN',
+  /** Too many requests for this API key in the current window; retry after `Retry-After` seconds. */
+  RateLimited = 'RATE_LIMITED',
   /** A signed webhook delivery refused as stale (outside the replay window). */
   WebhookExpired = 'WEBHOOK_EXPIRED',
   ProjectNotFound = 'PROJECT_NOT_FOUND',
   DocumentNotFound = 'DOCUMENT_NOT_FOUND',
   SourceNotFound = 'SOURCE_NOT_FOUND',
+  ApiKeyNotFound = 'API_KEY_NOT_FOUND',
   /** The project is being deleted: nothing may be written to it any more. */
   ProjectDeleting = 'PROJECT_DELETING',
   /** Another project (not being deleted) has the same name, compared case-insensitively. */
@@ -79,6 +84,25 @@ export class PermanentDocumentError extends TroveError {
     super(code, message, { permanent: true, cause });
     this.name = 'PermanentDocumentError';
   }
+}
+
+/** Records a request can name by id. */
+export type RecordKind = 'project' | 'document' | 'source' | 'syncRun';
+
+const NOT_FOUND: Record<RecordKind, { code: TroveErrorCode; noun: string }> = {
+  project: { code: TroveErrorCode.ProjectNotFound, noun: 'project' },
+  document: { code: TroveErrorCode.DocumentNotFound, noun: 'document' },
+  source: { code: TroveErrorCode.SourceNotFound, noun: 'source' },
+  syncRun: { code: TroveErrorCode.SyncRunNotFound, noun: 'sync run' },
+};
+
+/**
+ * The one answer for a record that does not exist, and for one the caller's API key may not
+ * know of: they must not be told apart.
+ */
+export function notFoundError(kind: RecordKind, id: string): TroveError {
+  const { code, noun } = NOT_FOUND[kind];
+  return new TroveError(code, `${noun} ${id} does not exist`);
 }
 
 export function isTroveError(error: unknown): error is TroveError {

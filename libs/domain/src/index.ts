@@ -10,3 +10,5 @@ export * from './source-connector';
 export * from './blob-keys';
 export * from './media-types';
 export * from './workflows';
+export * from './language';
+export * from './access';

@@ -14,16 +14,24 @@ const FORBIDDEN = /[\p{Cc}\p{Cf}\p{Bidi_Control}\p{Zl}\p{Zp}\p{Co}\p{Cn}]/u;
  * control characters. Throws a BAD_REQUEST TroveError otherwise.
  */
 export function normalizeProjectName(name: string): string {
+  return normalizeLabel(name, 'a project name');
+}
+
+/**
+ * A name people read (a project's, an API key's), under the rules of project names; `what`
+ * names it in the error ("a project name").
+ */
+export function normalizeLabel(name: string, what: string): string {
   const normalized = name.normalize('NFC').trim();
   if (!normalized || [...normalized].length > MAX_LENGTH) {
-    throw new TroveError(TroveErrorCode.BadRequest, `a project name needs 1 to ${MAX_LENGTH} characters`);
+    throw new TroveError(TroveErrorCode.BadRequest, `${what} needs 1 to ${MAX_LENGTH} characters`);
   }
   const bad = FORBIDDEN.exec(normalized)?.[0] ?? loneSurrogate(normalized);
   if (bad) {
     const codePoint = bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
     throw new TroveError(
       TroveErrorCode.BadRequest,
-      `a project name cannot contain control, invisible or bidirectional-override characters (U+${codePoint})`,
+      `${what} cannot contain control, invisible or bidirectional-override characters (U+${codePoint})`,
     );
   }
   return normalized;

@@ -2,7 +2,7 @@ import type { Client } from '@elastic/elasticsearch';
 import { LRUCache } from 'lru-cache';
 import type { EmbeddingProvider, RerankCandidate, Reranker, RerankResult, SearchHit } from '@trove/domain';
 import { SearchMode, TroveError, TroveErrorCode } from '@trove/domain';
-import { DEFAULT_FIELD_BOOSTS, type FieldBoosts, keywordFields, type StoredChunk } from './chunk-index';
+import { DEFAULT_FIELD_BOOSTS, type FieldBoosts, keywordQuery, type StoredChunk } from './chunk-index';
 import { elasticsearchError, IndexNames } from './elasticsearch';
 import { checkChunkFilters, chunkFilterClauses, type ChunkFilters, matchesNothing } from './filters';
 import { fuse, type FusionSettings } from './fusion';
@@ -498,16 +498,7 @@ export class HybridSearch {
           query: {
             bool: {
               filter: chunkFilterClauses(projectId, filters),
-              must: [
-                {
-                  multi_match: {
-                    query,
-                    fields: keywordFields(retrieval.fieldBoosts),
-                    type: 'best_fields',
-                    tie_breaker: 0.3,
-                  },
-                },
-              ],
+              must: [keywordQuery(query, retrieval.fieldBoosts)],
             },
           },
           _source: { excludes: ['embedding'] },

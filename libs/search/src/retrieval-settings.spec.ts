@@ -1,7 +1,7 @@
 import type { Client } from '@elastic/elasticsearch';
 import { describe, expect, it } from 'vitest';
 import { type EmbeddingProvider, SearchMode, TroveErrorCode } from '@trove/domain';
-import { keywordFields } from './chunk-index';
+import { keywordQuery } from './chunk-index';
 import { HybridSearch } from './hybrid-search';
 
 /** Elasticsearch that records every search body and finds nothing. */
@@ -24,22 +24,14 @@ const embedder: EmbeddingProvider = {
 };
 const request = { projectId: 'p1', query: 'rollback a release', limit: 5, mode: SearchMode.HYBRID };
 
-describe('keywordFields', () => {
-  it('boosts title and heading path in every language analysis, text unboosted', () => {
-    expect(keywordFields({ title: 3, heading: 1 })).toEqual([
-      'text',
-      'text.en',
-      'text.ru',
-      'text.cjk',
-      'title^3',
-      'title.en^3',
-      'title.ru^3',
-      'title.cjk^3',
-      'headingPath',
-      'headingPath.en',
-      'headingPath.ru',
-      'headingPath.cjk',
-    ]);
+describe('keywordQuery', () => {
+  it.each([
+    ['rollback a release', ['text.en', 'title.en^3', 'headingPath.en']],
+    ['как откатить релиз', ['text.ru', 'title.ru^3', 'headingPath.ru']],
+    ['如何回滚发布', ['text.cjk', 'title.cjk^3', 'headingPath.cjk']],
+    ['404 500', ['text', 'title^3', 'headingPath']],
+  ])('searches %j in the analysis of its language, title and heading path boosted', (query, fields) => {
+    expect(keywordQuery(query, { title: 3, heading: 1 })).toEqual({ combined_fields: { query, fields } });
   });
 });
 
@@ -54,7 +46,7 @@ describe('retrieval settings', () => {
     await search.search(request);
     const [keyword, vector] = [es.bodies.find((b) => 'query' in b)!, es.bodies.find((b) => 'knn' in b)!];
     expect(keyword.size).toBe(40);
-    expect(JSON.stringify(keyword.query)).toContain('"title^2"');
+    expect(JSON.stringify(keyword.query)).toContain('"title.en^2"');
     expect(vector).toMatchObject({ size: 40, knn: { k: 40, num_candidates: 300 } });
 
     es.bodies.length = 0;
@@ -63,8 +55,8 @@ describe('retrieval settings', () => {
     });
     const [k2, v2] = [es.bodies.find((b) => 'query' in b)!, es.bodies.find((b) => 'knn' in b)!];
     expect(k2.size).toBe(100);
-    expect(JSON.stringify(k2.query)).toContain('"headingPath^4"');
-    expect(JSON.stringify(k2.query)).toContain('"title"');
+    expect(JSON.stringify(k2.query)).toContain('"headingPath.en^4"');
+    expect(JSON.stringify(k2.query)).toContain('"title.en"');
     // num_candidates is never below k.
     expect(v2).toMatchObject({ knn: { k: 100, num_candidates: 100 } });
   });

@@ -68,6 +68,7 @@ describe('schema and migrations', () => {
         '0003-search-filters',
         '0004-rag-config',
         '0005-index-generations',
+        '0006-api-keys',
       ]);
       expect((await catalogs[0].ensure()).migrations).toEqual([]);
     } finally {
@@ -102,6 +103,7 @@ describe('schema and migrations', () => {
         '0003-search-filters',
         '0004-rag-config',
         '0005-index-generations',
+        '0006-api-keys',
       ]);
       const versions = Object.fromEntries(
         (await catalog.sourceItems('s')).map((item) => [item.externalId, item.version]),

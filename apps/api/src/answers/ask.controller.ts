@@ -3,12 +3,13 @@ import type { Request, Response } from 'express';
 import { Answerer, type AnswerEvent } from '@trove/answering';
 import { Catalog } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
-import { isTroveError, TroveErrorCode } from '@trove/domain';
+import { isTroveError, Permission, TroveErrorCode } from '@trove/domain';
 import { clientAbortSignal } from '../core/client-abort';
 import { CONFIG } from '../core/tokens';
 import type { Asker } from '../rag-config/rag-runtime';
 import { genericMessageFor } from '../core/trove-exception.filter';
 import { parseStreamBody, withSearchFilters } from './ask-request';
+import { project, Requires } from '../access/access.decorators';
 
 /**
  * `POST /v1/projects/:projectId/ask/stream`: the answer as Server-Sent Events — `retrieval`
@@ -27,6 +28,7 @@ export class AskController {
   ) {}
 
   @Post('stream')
+  @Requires(Permission.READ, project('projectId'))
   async stream(
     @Param('projectId') projectId: string,
     @Body() body: unknown,

@@ -9,6 +9,8 @@ import { CONFIG } from '../core/tokens';
 import type { Asker } from '../rag-config/rag-runtime';
 import { askRequest, withSearchFilters } from './ask-request';
 import { AnswerModel, AskInput } from './ask.model';
+import { Permission } from '@trove/domain';
+import { project, Requires } from '../access/access.decorators';
 
 @Resolver()
 export class AskResolver {
@@ -21,6 +23,7 @@ export class AskResolver {
   @Query(() => AnswerModel, {
     description: "Answers a question from the project's documents, with verified citations",
   })
+  @Requires(Permission.READ, project('input.projectId'))
   async ask(@Args('input') input: AskInput, @Context('req') req: Request): Promise<AnswerModel> {
     await this.catalog.requireProject(input.projectId);
     const request = await withSearchFilters(

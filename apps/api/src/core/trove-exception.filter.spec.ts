@@ -13,6 +13,9 @@ describe('httpStatusFor', () => {
 
   it('uses the statuses the REST contract promises', () => {
     expect(httpStatusFor(TroveErrorCode.Unauthenticated)).toBe(401);
+    expect(httpStatusFor(TroveErrorCode.Forbidden)).toBe(403);
+    expect(httpStatusFor(TroveErrorCode.ApiKeyNotFound)).toBe(404);
+    expect(httpStatusFor(TroveErrorCode.RateLimited)).toBe(429);
     expect(httpStatusFor(TroveErrorCode.ProjectNotFound)).toBe(404);
     expect(httpStatusFor(TroveErrorCode.DocumentNameConflict)).toBe(409);
     expect(httpStatusFor(TroveErrorCode.PayloadTooLarge)).toBe(413);

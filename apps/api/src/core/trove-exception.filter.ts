@@ -3,6 +3,7 @@ import { GqlArgumentsHost } from '@nestjs/graphql';
 import type { Response } from 'express';
 import { GraphQLError } from 'graphql';
 import { TroveError, TroveErrorCode } from '@trove/domain';
+import { RateLimitedError } from '../access/rate-limit';
 
 /** Maps every Trove error code to an HTTP status; the switch is exhaustive by construction. */
 export function httpStatusFor(code: TroveErrorCode): number {
@@ -20,11 +21,16 @@ export function httpStatusFor(code: TroveErrorCode): number {
       return HttpStatus.BAD_REQUEST;
     case TroveErrorCode.Unauthenticated:
       return HttpStatus.UNAUTHORIZED;
+    case TroveErrorCode.Forbidden:
+      return HttpStatus.FORBIDDEN;
+    case TroveErrorCode.RateLimited:
+      return HttpStatus.TOO_MANY_REQUESTS;
     case TroveErrorCode.WebhookExpired:
       return HttpStatus.BAD_REQUEST;
     case TroveErrorCode.ProjectNotFound:
     case TroveErrorCode.DocumentNotFound:
     case TroveErrorCode.SourceNotFound:
+    case TroveErrorCode.ApiKeyNotFound:
       return HttpStatus.NOT_FOUND;
     case TroveErrorCode.DocumentNameConflict:
     case TroveErrorCode.ProjectNameConflict:
@@ -90,9 +96,11 @@ export function genericMessageFor(code: TroveErrorCode): string | undefined {
 const CODE_BY_STATUS: Record<number, string> = {
   400: TroveErrorCode.BadRequest,
   401: TroveErrorCode.Unauthenticated,
+  403: TroveErrorCode.Forbidden,
   404: 'NOT_FOUND',
   413: TroveErrorCode.PayloadTooLarge,
   415: TroveErrorCode.UnsupportedMediaType,
+  429: TroveErrorCode.RateLimited,
 };
 
 interface ClientError {
@@ -160,6 +168,9 @@ export class TroveExceptionFilter implements ExceptionFilter {
       return new GraphQLError(error.message, { extensions: { code: error.code, status: error.status } });
     }
     const response = host.switchToHttp().getResponse<Response>();
+    if (exception instanceof RateLimitedError) {
+      response.setHeader('Retry-After', String(exception.retryAfterSeconds));
+    }
     response.status(error.status).json({ error: { code: error.code, message: error.message } });
   }
 

@@ -1,10 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { DocumentStatus, type TroveDocument } from '@trove/domain';
+import { DocumentStatus, Permission, type TroveDocument } from '@trove/domain';
 import { PageArgs } from '../core/connection.model';
 import { CitationLinks } from '../core/citation-links';
 import { DocumentConnection, DocumentModel } from './document.model';
 import { DocumentsService } from './documents.service';
+import { document, project, Requires } from '../access/access.decorators';
 
 @Resolver(() => DocumentModel)
 export class DocumentsResolver {
@@ -27,6 +28,7 @@ export class DocumentsResolver {
   @Query(() => DocumentConnection, {
     description: "A project's documents, oldest first, a page at a time (follow pageInfo.endCursor)",
   })
+  @Requires(Permission.READ, project('projectId'))
   documents(
     @Args('projectId', { type: () => ID }) projectId: string,
     @Args() page: PageArgs,
@@ -37,16 +39,19 @@ export class DocumentsResolver {
   }
 
   @Query(() => DocumentModel, { nullable: true })
+  @Requires(Permission.READ, document('id', { nullable: true }))
   document(@Args('id', { type: () => ID }) id: string) {
     return this.service.get(id);
   }
 
   @Mutation(() => Boolean, { description: 'Deletes the document, its chunks and its stored file.' })
+  @Requires(Permission.WRITE, document('id'))
   deleteDocument(@Args('id', { type: () => ID }) id: string) {
     return this.service.delete(id);
   }
 
   @Mutation(() => DocumentModel, { description: 'Runs the ingest pipeline again on the stored file.' })
+  @Requires(Permission.WRITE, document('id'))
   reindexDocument(@Args('id', { type: () => ID }) id: string) {
     return this.service.reindex(id);
   }

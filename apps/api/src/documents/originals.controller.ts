@@ -1,34 +1,26 @@
-import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Controller, Get, Inject, Param, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { Catalog } from '@trove/catalog';
 import type { BlobStore } from '@trove/domain';
-import { TroveError, TroveErrorCode } from '@trove/domain';
-import { ApiKeyGuard, Public } from '../core/api-key.guard';
-import { CitationLinks } from '../core/citation-links';
+import { Permission, TroveError, TroveErrorCode } from '@trove/domain';
+import { document, Requires } from '../access/access.decorators';
 import { BLOBS } from '../core/tokens';
 
 /**
  * `GET /v1/documents/:id/original`: the stored original, where file citations point
- * (`#page=N` opens a PDF at the page). Needs the API key or the link's per-document signature, which expires.
+ * (`#page=N` opens a PDF at the page). Needs a key that reaches the document, or the link's
+ * per-document signature (`?sig=`), which expires.
  */
 @Controller('v1/documents/:documentId/original')
 export class OriginalsController {
   constructor(
     @Inject(Catalog) private readonly catalog: Catalog,
     @Inject(BLOBS) private readonly blobs: BlobStore,
-    @Inject(CitationLinks) private readonly links: CitationLinks,
-    @Inject(ApiKeyGuard) private readonly guard: ApiKeyGuard,
   ) {}
 
   @Get()
-  @Public()
-  async original(
-    @Param('documentId') documentId: string,
-    @Query('sig') signature: string | undefined,
-    @Req() request: Request,
-    @Res() response: Response,
-  ) {
-    this.authorize(documentId, signature, request);
+  @Requires(Permission.READ, document('documentId'), { signedLinkFor: 'documentId' })
+  async original(@Param('documentId') documentId: string, @Res() response: Response) {
     const document = await this.catalog.getDocument(documentId);
     if (!document?.blobKey || !(await this.blobs.exists(document.blobKey))) {
       throw new TroveError(TroveErrorCode.DocumentNotFound, `document ${documentId} has no stored original`);
@@ -44,23 +36,6 @@ export class OriginalsController {
     response.setHeader('X-Content-Type-Options', 'nosniff');
     response.setHeader('Cache-Control', 'private, max-age=300');
     response.send(data);
-  }
-
-  /** The link's signature, or else the API key; a clear word on expired and forged links. */
-  private authorize(documentId: string, signature: string | undefined, request: Request): void {
-    const link = this.links.check(documentId, signature);
-    if (link === 'valid') return;
-    try {
-      this.guard.checkRequest(request);
-    } catch (error) {
-      if (signature === undefined) throw error;
-      throw new TroveError(
-        TroveErrorCode.Unauthenticated,
-        link === 'expired'
-          ? 'this link to the original has expired; get a fresh one from the search hit or the document (or send the API key)'
-          : 'this link to the original is not valid (its signature does not match)',
-      );
-    }
   }
 }
 

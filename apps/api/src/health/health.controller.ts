@@ -4,7 +4,7 @@ import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
 import type { Client as TemporalClient } from '@temporalio/client';
 import { Catalog } from '@trove/catalog';
 import type { EmbeddingProvider } from '@trove/domain';
-import { Public } from '../core/api-key.guard';
+import { Public } from '../access/access.decorators';
 import { ELASTICSEARCH, EMBEDDER, TEMPORAL } from '../core/tokens';
 
 type Check = { ok: true; ms: number } | { ok: false; ms: number; error: string };

@@ -2,6 +2,8 @@ import { Inject } from '@nestjs/common';
 import { Args, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { EmbeddingIndexModel, EmbeddingModelInput, IndexGenerationModel } from './index-generation.model';
 import { IndexGenerationsService } from './index-generations.service';
+import { Permission } from '@trove/domain';
+import { Requires } from '../access/access.decorators';
 
 @Resolver()
 export class IndexGenerationsResolver {
@@ -10,6 +12,7 @@ export class IndexGenerationsResolver {
   @Query(() => EmbeddingIndexModel, {
     description: 'The embedding model the chunk index is built with, and a rebuild under way',
   })
+  @Requires(Permission.ADMIN)
   embeddingIndex() {
     return this.generations.status();
   }
@@ -19,6 +22,7 @@ export class IndexGenerationsResolver {
       'Rebuilds the chunk index for another embedding model in the background and swaps it in when ' +
       'complete; searches keep using the current model meanwhile. Follow it with `embeddingIndex`.',
   })
+  @Requires(Permission.ADMIN)
   changeEmbeddingModel(@Args('input') input: EmbeddingModelInput) {
     return this.generations.change(input);
   }
@@ -27,6 +31,7 @@ export class IndexGenerationsResolver {
     nullable: true,
     description: 'Cancels the rebuild under way (null when none is); the current model stays',
   })
+  @Requires(Permission.ADMIN)
   cancelIndexRebuild() {
     return this.generations.cancel();
   }

@@ -2,17 +2,21 @@ import { Inject } from '@nestjs/common';
 import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { CreateProjectInput, ProjectModel, ProjectStatsModel } from './project.model';
 import { ProjectsService } from './projects.service';
+import { Permission, type Principal } from '@trove/domain';
+import { CurrentPrincipal, project, Requires } from '../access/access.decorators';
 
 @Resolver(() => ProjectModel)
 export class ProjectsResolver {
   constructor(@Inject(ProjectsService) private readonly service: ProjectsService) {}
 
-  @Query(() => [ProjectModel])
-  projects() {
-    return this.service.list();
+  @Query(() => [ProjectModel], { description: 'The projects the API key reaches' })
+  @Requires(Permission.READ)
+  projects(@CurrentPrincipal() principal: Principal) {
+    return this.service.list(principal);
   }
 
   @Query(() => ProjectModel, { nullable: true })
+  @Requires(Permission.READ, project('id', { nullable: true }))
   project(@Args('id', { type: () => ID }) id: string) {
     return this.service.get(id);
   }
@@ -23,6 +27,7 @@ export class ProjectsResolver {
   }
 
   @Mutation(() => ProjectModel)
+  @Requires(Permission.ADMIN)
   createProject(@Args('input') input: CreateProjectInput) {
     return this.service.create(input.name);
   }
@@ -34,6 +39,7 @@ export class ProjectsResolver {
       'write until it is gone. With wait: true, returns once it is gone. Calling it again joins ' +
       'the running deletion.',
   })
+  @Requires(Permission.ADMIN, project('id'))
   deleteProject(
     @Args('id', { type: () => ID }) id: string,
     @Args('wait', { type: () => Boolean, defaultValue: false }) wait: boolean,

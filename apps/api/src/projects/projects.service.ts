@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Client as TemporalClient } from '@temporalio/client';
 import { Catalog } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
-import type { Project } from '@trove/domain';
-import { deleteProjectWorkflowId, TroveError, TroveErrorCode } from '@trove/domain';
+import type { Principal, Project } from '@trove/domain';
+import { deleteProjectWorkflowId, inProjectScope, TroveError, TroveErrorCode } from '@trove/domain';
 import { CONFIG, TEMPORAL } from '../core/tokens';
 import { startWorkflow } from '../core/workflows';
 
@@ -19,8 +19,9 @@ export class ProjectsService {
     return this.catalog.createProject(name);
   }
 
-  list(): Promise<Project[]> {
-    return this.catalog.listProjects();
+  /** The projects the principal reaches (all of them for an all-projects key). */
+  async list(principal: Principal): Promise<Project[]> {
+    return (await this.catalog.listProjects()).filter((project) => inProjectScope(principal, project.id));
   }
 
   get(id: string): Promise<Project | undefined> {

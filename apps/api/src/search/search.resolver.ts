@@ -3,7 +3,7 @@ import { Args, Context, Query, Resolver } from '@nestjs/graphql';
 import type { Request } from 'express';
 import { Catalog } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
-import type { SearchChunk } from '@trove/domain';
+import { Permission, type SearchChunk } from '@trove/domain';
 import { type FusionSettings, groupByDocument, HybridSearch } from '@trove/search';
 import { CitationLinks } from '../core/citation-links';
 import { clientAbortSignal } from '../core/client-abort';
@@ -11,6 +11,7 @@ import { CONFIG } from '../core/tokens';
 import type { Searcher } from '../rag-config/rag-runtime';
 import { resolveSearchFilters } from './search-filters';
 import { type FusionInput, SearchInput, SearchResultModel } from './search.model';
+import { project, Requires } from '../access/access.decorators';
 
 @Resolver()
 export class SearchResolver {
@@ -25,6 +26,7 @@ export class SearchResolver {
   ) {}
 
   @Query(() => SearchResultModel)
+  @Requires(Permission.READ, project('input.projectId'))
   async search(@Args('input') input: SearchInput, @Context('req') req: Request): Promise<SearchResultModel> {
     const started = Date.now();
     await this.catalog.requireProject(input.projectId);

@@ -11,10 +11,11 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import { SourceType, type FolderFormat } from '@trove/domain';
+import { Permission, SourceType, type FolderFormat } from '@trove/domain';
 import type { StagedFile } from '../uploads/blob-storage.engine';
 import { UploadLimitInterceptor } from '../uploads/upload-limit.interceptor';
 import { SourcesService } from './sources.service';
+import { project, Requires } from '../access/access.decorators';
 
 interface ArchiveFields {
   sourceId?: string;
@@ -33,6 +34,7 @@ export class ArchivesController {
   constructor(@Inject(SourcesService) private readonly sources: SourcesService) {}
 
   @Post()
+  @Requires(Permission.WRITE, project('projectId'))
   @HttpCode(202)
   @UseInterceptors(UploadLimitInterceptor, FileInterceptor('file'))
   async upload(

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Args, ID, Int, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
-import { SyncMode } from '@trove/domain';
+import { Permission, SyncMode } from '@trove/domain';
 import {
   AddFolderSourceInput,
   AddWebSourceInput,
@@ -13,6 +13,7 @@ import {
 import { PageArgs } from '../core/connection.model';
 import { SourcesService } from './sources.service';
 import { SyncRunUpdates } from './sync-run-updates';
+import { project, Requires, source, syncRun } from '../access/access.decorators';
 
 @Resolver(() => SourceModel)
 export class SourcesResolver {
@@ -22,11 +23,13 @@ export class SourcesResolver {
   ) {}
 
   @Query(() => [SourceModel])
+  @Requires(Permission.READ, project('projectId'))
   sources(@Args('projectId', { type: () => ID }) projectId: string) {
     return this.service.list(projectId);
   }
 
   @Mutation(() => SourceModel)
+  @Requires(Permission.WRITE, project('input.projectId'))
   addNotionSource(@Args('input') input: AddNotionSourceInput) {
     return this.service.addNotion(input);
   }
@@ -35,6 +38,7 @@ export class SourcesResolver {
     description:
       'A server-side folder: MkDocs project, folder of files, or one combined Markdown file. Sync it with syncSource.',
   })
+  @Requires(Permission.WRITE, project('input.projectId'))
   addFolderSource(@Args('input') input: AddFolderSourceInput) {
     return this.service.addFolder(input);
   }
@@ -43,11 +47,13 @@ export class SourcesResolver {
     description:
       'A web site: the pages under a base URL (found by following links) or those a sitemap.xml lists; fetched politely (robots.txt, a per-host rate limit). Sync it with syncSource.',
   })
+  @Requires(Permission.WRITE, project('input.projectId'))
   addWebSource(@Args('input') input: AddWebSourceInput) {
     return this.service.addWeb(input);
   }
 
   @Mutation(() => SourceModel)
+  @Requires(Permission.WRITE, source('id'))
   updateSource(@Args('id', { type: () => ID }) id: string, @Args('input') input: UpdateSourceInput) {
     return this.service.update(id, input);
   }
@@ -56,11 +62,13 @@ export class SourcesResolver {
     description:
       'Removes the source with everything it produced (documents, chunks, files, archives, caches, schedule); returns when done.',
   })
+  @Requires(Permission.WRITE, source('id'))
   removeSource(@Args('id', { type: () => ID }) id: string) {
     return this.service.remove(id);
   }
 
   @Mutation(() => SyncRunModel)
+  @Requires(Permission.WRITE, source('id'))
   syncSource(
     @Args('id', { type: () => ID }) id: string,
     @Args('mode', { type: () => SyncMode, defaultValue: SyncMode.INCREMENTAL }) mode: SyncMode,
@@ -69,6 +77,7 @@ export class SourcesResolver {
   }
 
   @Mutation(() => SourceModel, { description: 'Periodic INCREMENTAL sync every N minutes; 0 turns it off.' })
+  @Requires(Permission.WRITE, source('sourceId'))
   setSyncSchedule(
     @Args('sourceId', { type: () => ID }) sourceId: string,
     @Args('intervalMinutes', { type: () => Int }) intervalMinutes: number,
@@ -77,6 +86,7 @@ export class SourcesResolver {
   }
 
   @Mutation(() => Boolean, { description: "Runs the source's scheduled sync now." })
+  @Requires(Permission.WRITE, source('sourceId'))
   triggerSyncSchedule(@Args('sourceId', { type: () => ID }) sourceId: string) {
     return this.service.triggerSchedule(sourceId);
   }
@@ -86,6 +96,7 @@ export class SourcesResolver {
     description:
       'The verification token Notion sent to /webhooks/notion/<source id>, to paste into the Notion subscription',
   })
+  @Requires(Permission.WRITE, source('sourceId'))
   notionWebhookVerificationToken(@Args('sourceId', { type: () => ID }) sourceId: string) {
     return this.service.webhookVerificationToken(sourceId);
   }
@@ -94,16 +105,19 @@ export class SourcesResolver {
     description:
       "Forgets the webhook verification token, to accept a new subscription: Notion's verification request must arrive within TROVE_WEBHOOK_VERIFICATION_WINDOW_MS (1 hour by default).",
   })
+  @Requires(Permission.WRITE, source('sourceId'))
   resetNotionWebhook(@Args('sourceId', { type: () => ID }) sourceId: string) {
     return this.service.resetWebhook(sourceId);
   }
 
   @Query(() => SyncRunConnection, { description: "A source's sync runs, newest first, a page at a time" })
+  @Requires(Permission.READ, source('sourceId'))
   syncRuns(@Args('sourceId', { type: () => ID }) sourceId: string, @Args() page: PageArgs) {
     return this.service.runs(sourceId, page);
   }
 
   @Query(() => SyncRunModel, { nullable: true })
+  @Requires(Permission.READ, syncRun('id', { nullable: true }))
   syncRun(@Args('id', { type: () => ID }) id: string) {
     return this.service.run(id);
   }
@@ -113,6 +127,7 @@ export class SourcesResolver {
       'A sync run each time its status or progress changes (over graphql-ws, at /graphql); ends after the run does',
     resolve: (run: unknown) => run,
   })
+  @Requires(Permission.READ, syncRun('id'))
   syncRunUpdates(@Args('id', { type: () => ID }) id: string) {
     return this.updates.follow(id);
   }

@@ -174,7 +174,11 @@ export class SourcesService {
     const archiveHash = file.sha256;
     const found = options.sourceId ? await this.catalog.requireActiveSource(options.sourceId) : undefined;
     const existing = found?.type === SourceType.FOLDER ? found : undefined;
-    if (found && (found.projectId !== projectId || !existing?.folder.archiveBlobKey)) {
+    // A source of another project is no source of this one: the same answer as a missing one.
+    if (found && found.projectId !== projectId) {
+      throw new TroveError(TroveErrorCode.SourceNotFound, `source ${found.id} does not exist`);
+    }
+    if (found && !existing?.folder.archiveBlobKey) {
       throw new TroveError(
         TroveErrorCode.BadRequest,
         `source ${found.id} is not an archive source of this project`,

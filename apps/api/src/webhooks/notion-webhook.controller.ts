@@ -1,6 +1,6 @@
 import { Controller, Headers, HttpCode, Inject, Param, Post, Req, type RawBodyRequest } from '@nestjs/common';
 import type { Request } from 'express';
-import { Public } from '../core/api-key.guard';
+import { Public } from '../access/access.decorators';
 import { NotionWebhookService } from './notion-webhook.service';
 
 /** Notion webhook deliveries: authenticated by their signature, not by an API key. */

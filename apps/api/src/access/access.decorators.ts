@@ -1,0 +1,68 @@
+import { applyDecorators, createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
+import type { Permission, Principal, RecordKind } from '@trove/domain';
+import { principalOf } from './request-principal';
+
+/** The kinds of record a request may name, each belonging to one project. */
+export type TargetKind = RecordKind | 'chunk';
+
+/**
+ * The record an operation acts on: where its id is (a GraphQL argument path such as
+ * `input.projectId`, or a REST path parameter) and what a missing one gets. Out of the key's
+ * project scope and missing are one and the same answer, so a key never learns that a record of
+ * another project exists.
+ */
+export interface AccessTarget {
+  kind: TargetKind;
+  path: string;
+  /** The operation answers null for a missing record (a nullable lookup); otherwise NOT_FOUND. */
+  nullable: boolean;
+}
+
+export interface AccessRule {
+  permission: Permission;
+  target?: AccessTarget;
+  /**
+   * A path parameter holding a document id whose signed link (`?sig=`) stands in for a key
+   * (links to originals in citations).
+   */
+  signedLinkFor?: string;
+}
+
+export const ACCESS_RULE = 'trove:access';
+export const PUBLIC = 'trove:public';
+
+/**
+ * Declares what a resolver or route needs: a permission, and the record whose project the key
+ * must reach. Every operation has this or `@Public()`; the api refuses to start otherwise.
+ */
+export function Requires(
+  permission: Permission,
+  target?: AccessTarget,
+  options: Pick<AccessRule, 'signedLinkFor'> = {},
+) {
+  return applyDecorators(SetMetadata(ACCESS_RULE, { permission, target, ...options } satisfies AccessRule));
+}
+
+/** Marks a route that needs no API key (probes, Notion webhooks: authenticated otherwise). */
+export const Public = () => SetMetadata(PUBLIC, true);
+
+const target =
+  (kind: TargetKind) =>
+  (path: string, options: { nullable?: boolean } = {}): AccessTarget => ({
+    kind,
+    path,
+    nullable: options.nullable ?? false,
+  });
+
+/** The operation acts on the project whose id is at `path`. */
+export const project = target('project');
+/** … on the document whose id is at `path` (and so on its project). */
+export const document = target('document');
+export const source = target('source');
+export const syncRun = target('syncRun');
+export const chunk = target('chunk');
+
+/** The caller's principal (role and project scope), for operations that list across projects. */
+export const CurrentPrincipal = createParamDecorator((_data: unknown, context: ExecutionContext): Principal =>
+  principalOf(context)!,
+);

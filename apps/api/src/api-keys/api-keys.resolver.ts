@@ -1,0 +1,46 @@
+import { Inject } from '@nestjs/common';
+import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { Permission, type Principal, roleGrants } from '@trove/domain';
+import { CurrentPrincipal, Requires } from '../access/access.decorators';
+import { ApiKeyModel, CallerModel, CreateApiKeyInput, CreatedApiKeyModel } from './api-key.model';
+import { ApiKeysService } from './api-keys.service';
+
+@Resolver(() => ApiKeyModel)
+export class ApiKeysResolver {
+  constructor(@Inject(ApiKeysService) private readonly service: ApiKeysService) {}
+
+  @Query(() => CallerModel, {
+    description:
+      'The key this request is made with: its role, permissions and projects (what a client may show)',
+  })
+  @Requires(Permission.READ)
+  me(@CurrentPrincipal() principal: Principal): CallerModel {
+    return {
+      keyId: principal.keyId,
+      name: principal.name,
+      role: principal.role,
+      permissions: Object.values(Permission).filter((permission) => roleGrants(principal.role, permission)),
+      projectIds: principal.projects === 'ALL' ? null : [...principal.projects],
+    };
+  }
+
+  @Query(() => [ApiKeyModel], {
+    description: 'Every API key, newest first (revoked ones too); never a secret',
+  })
+  @Requires(Permission.ADMIN)
+  apiKeys() {
+    return this.service.list();
+  }
+
+  @Mutation(() => CreatedApiKeyModel, { description: 'A new API key; the secret is in this answer only' })
+  @Requires(Permission.ADMIN)
+  createApiKey(@Args('input') input: CreateApiKeyInput, @CurrentPrincipal() principal: Principal) {
+    return this.service.create(input, principal);
+  }
+
+  @Mutation(() => ApiKeyModel, { description: 'Revokes the key at once (a second call changes nothing)' })
+  @Requires(Permission.ADMIN)
+  revokeApiKey(@Args('id', { type: () => ID }) id: string) {
+    return this.service.revoke(id);
+  }
+}
