@@ -26,6 +26,8 @@ describe('SyncRunUpdates', () => {
 
   it('refuses a run that does not exist', async () => {
     const catalog = { getRun: async () => undefined } as unknown as Catalog;
-    await expect(new SyncRunUpdates(catalog).follow('missing', 1).next()).rejects.toThrow(/not found/);
+    await expect(new SyncRunUpdates(catalog).follow('missing', 1).next()).rejects.toMatchObject({
+      code: 'SYNC_RUN_NOT_FOUND',
+    });
   });
 });

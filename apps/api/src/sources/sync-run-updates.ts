@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Catalog } from '@trove/catalog';
-import { type SyncRun, SyncRunStatus, TroveError, TroveErrorCode } from '@trove/domain';
+import { notFoundError, type SyncRun, SyncRunStatus } from '@trove/domain';
 
 /** How often a followed run is read; the worker writes progress at most every 2 s. */
 export const SYNC_RUN_POLL_MS = 1000;
@@ -18,7 +18,7 @@ export class SyncRunUpdates {
     let last = '';
     for (;;) {
       const run = await this.catalog.getRun(runId);
-      if (!run) throw new TroveError(TroveErrorCode.SyncRunNotFound, `sync run ${runId} not found`);
+      if (!run) throw notFoundError('syncRun', runId);
       const seen = JSON.stringify(run);
       if (seen !== last) {
         last = seen;
