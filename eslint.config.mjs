@@ -1,5 +1,6 @@
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
 import { builtinModules } from 'node:module';
 
 const boundaries = (allow = []) => ({
@@ -32,23 +33,39 @@ const boundaries = (allow = []) => ({
     { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['scope:api', 'scope:shared'] },
     { sourceTag: 'scope:worker', onlyDependOnLibsWithTags: ['scope:worker', 'scope:shared'] },
     { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+    // The dashboard runs in the browser: it talks to the api over GraphQL only, never through its code.
+    { sourceTag: 'scope:dashboard', onlyDependOnLibsWithTags: ['scope:dashboard'] },
     // Development tools (the Notion API emulator): nothing in the product may depend on them.
     { sourceTag: 'scope:dev', onlyDependOnLibsWithTags: ['scope:dev', 'scope:shared'] },
   ],
 });
 
 export default [
-  { ignores: ['**/node_modules/**', '**/dist/**', '.trove/**', '.nx/**', 'infra/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '.trove/**',
+      '.nx/**',
+      'infra/**',
+      'apps/dashboard/src/gql/**',
+    ],
+  },
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     rules: {
       '@nx/enforce-module-boundaries': ['error', boundaries()],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       // Non-null assertions mark invariants the code establishes just above them.
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
+  },
+  {
+    files: ['apps/dashboard/src/**/*.tsx', 'apps/dashboard/src/**/*.ts'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: reactHooks.configs.recommended.rules,
   },
   {
     // Specs may run the product's development tools (the Notion API emulator) as a fake service.

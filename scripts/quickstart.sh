@@ -9,6 +9,8 @@ node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(
 
 ensure_node_modules
 bash infra/local/up.sh
+say "building the dashboard and the playground (apps/dashboard/dist)"
+bash scripts/build-dashboard.sh
 
 KEY_FILE="$ROOT/.trove/admin-api-key"
 if [[ ! -s "$KEY_FILE" ]]; then
@@ -55,3 +57,11 @@ curl -fsS "http://127.0.0.1:$TROVE_API_PORT/readyz" >/dev/null || { echo "the ap
 node -r @swc-node/register scripts/quickstart-demo.ts
 node -r @swc-node/register scripts/folder-demo.ts
 node -r @swc-node/register scripts/notion-demo.ts
+
+dashboard_page="$(curl -fsS -H 'accept: text/html' "http://127.0.0.1:$TROVE_API_PORT/" || true)"
+if [[ "$dashboard_page" != *'<div id="root">'* ]]; then
+  echo "the api does not serve the dashboard; see .trove/logs/api.log" >&2
+  exit 1
+fi
+say "dashboard:  http://127.0.0.1:$TROVE_API_PORT/            (sign in with the key in .trove/admin-api-key)"
+say "playground: http://127.0.0.1:$TROVE_API_PORT/playground  (GraphiQL; the dashboard's sign-in fills the key)"

@@ -25,6 +25,8 @@ stage lint npm run --silent lint
 stage typecheck npm run --silent typecheck
 stage format npm run --silent format:check
 stage unit vitest_project unit
+# The browser tests (test/e2e/dashboard.test.ts) drive the production build the api serves.
+stage dashboard bash scripts/build-dashboard.sh
 stage services bash infra/local/up.sh
 if [[ ! " ${failed_stages[*]} " =~ " services " ]]; then
   stage integration vitest_project integration

@@ -98,10 +98,18 @@ describe('GraphQL: authentication before any GraphQL work', () => {
     expect(get.status).toBe(401);
   });
 
-  it('still serves the playground page to a browser; the page must send the key for any operation', async () => {
-    const page = await fetch(`${stack.url}/graphql`, { headers: { accept: 'text/html' } });
-    expect(page.status).toBe(200);
-    expect(page.headers.get('content-type')).toContain('text/html');
+  it('sends a browser to the playground page, which must send the key for any operation', async () => {
+    const page = await fetch(`${stack.url}/graphql`, {
+      headers: { accept: 'text/html' },
+      redirect: 'manual',
+    });
+    expect(page.status).toBe(302);
+    expect(page.headers.get('location')).toBe('/playground');
+    const withQuery = await fetch(`${stack.url}/graphql?query=%7B__typename%7D`, {
+      headers: { accept: 'text/html', 'apollo-require-preflight': 'true' },
+      redirect: 'manual',
+    });
+    expect(withQuery.status).toBe(401);
     const introspection = await post({ query: '{ __schema { queryType { name } } }' }, WITH_KEY);
     expect(introspection.status).toBe(200);
     expect(introspection.body.data).toEqual({ __schema: { queryType: { name: 'Query' } } });

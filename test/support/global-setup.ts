@@ -1,8 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
-/** Integration and end-to-end tests run against the real local services; make sure they are up. */
+/**
+ * Integration and end-to-end tests run against the real local services; make sure they are up,
+ * and that the browser tests have Debian's Chromium (installed once, from the distribution).
+ */
 export default function setup() {
   if (process.env.TROVE_TEST_SKIP_SERVICES === '1') return;
-  execFileSync('bash', [join(__dirname, '..', '..', 'infra', 'local', 'up.sh')], { stdio: 'inherit' });
+  const infra = join(__dirname, '..', '..', 'infra', 'local');
+  execFileSync('bash', [join(infra, 'up.sh')], { stdio: 'inherit' });
+  execFileSync('bash', [join(infra, 'install-chromium.sh')], { stdio: 'inherit' });
 }

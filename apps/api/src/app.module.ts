@@ -26,6 +26,7 @@ import type { GraphqlContext } from './access/request-principal';
 import { ApiKeysResolver } from './api-keys/api-keys.resolver';
 import { ApiKeysService } from './api-keys/api-keys.service';
 import { GRAPHQL_PATH } from './core/graphql-authentication';
+import { SubscriptionGate } from './core/graphql-subscriptions';
 import { formatGraphqlError, graphqlProtection } from './core/graphql-limits';
 import { IndexBootstrapService } from './core/index-bootstrap.service';
 import { BLOBS, CONFIG, ELASTICSEARCH, EMBEDDER, TEMPORAL } from './core/tokens';
@@ -54,6 +55,7 @@ import { ArchivesController } from './sources/archives.controller';
 import { BlobStorageEngine } from './uploads/blob-storage.engine';
 import { SourcesResolver } from './sources/sources.resolver';
 import { SourcesService } from './sources/sources.service';
+import { SyncRunUpdates } from './sources/sync-run-updates';
 import { NotionWebhookController } from './webhooks/notion-webhook.controller';
 import { NotionWebhookService } from './webhooks/notion-webhook.service';
 
@@ -65,6 +67,7 @@ export class AppModule {
     const graphqlLogger = new Logger('GraphQL');
     const tokenCounter = new SegmenterTokenCounter();
     const blobs = new LocalBlobStore(config.storage.blobDir);
+    const subscriptionGate = new SubscriptionGate();
     return {
       module: AppModule,
       imports: [
@@ -76,8 +79,12 @@ export class AppModule {
           sortSchema: true,
           // A subscription over WebSocket has no request: its key comes in the connection parameters.
           context: ({ req, connectionParams }: GraphqlContext): GraphqlContext => ({ req, connectionParams }),
-          // Behind the API key (see graphqlAuthentication) and the limits, in every NODE_ENV.
-          introspection: true,
+          // Live updates (syncRunUpdates) over graphql-ws on the same path; the key is checked on connect.
+          subscriptions: { 'graphql-ws': { path: GRAPHQL_PATH, onConnect: subscriptionGate.onConnect } },
+          // Behind the API key (see graphqlAuthentication) and the limits; TROVE_INTROSPECTION.
+          introspection: config.ui?.introspection ?? true,
+          // No landing page at /graphql: GraphiQL is served, bundled, at /playground (web/web-pages.ts).
+          playground: false,
           ...graphqlProtection(config.graphql),
           // Clients get the message and a stable code; never a stack trace or internals.
           includeStacktraceInErrorResponses: false,
@@ -109,6 +116,7 @@ export class AppModule {
       ],
       providers: [
         { provide: CONFIG, useValue: config },
+        { provide: SubscriptionGate, useValue: subscriptionGate },
         { provide: ELASTICSEARCH, useFactory: () => createElasticsearchClient(config.elasticsearch.url) },
         {
           provide: IndexGenerations,
@@ -211,6 +219,7 @@ export class AppModule {
         AskResolver,
         SourcesService,
         SourcesResolver,
+        SyncRunUpdates,
         NotionWebhookService,
       ],
     };

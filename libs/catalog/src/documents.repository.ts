@@ -299,6 +299,21 @@ export class DocumentRepository {
     );
     return Object.fromEntries(rows.map((r) => [r.status, Number(r.count)]));
   }
+
+  /** A project's document and chunk totals (one aggregate query). */
+  async totals(projectId: string): Promise<{ documents: number; chunks: number }> {
+    const row = await query('counting documents', () =>
+      this.db
+        .selectFrom('documents')
+        .select([
+          (eb) => eb.fn.countAll<string>().as('documents'),
+          (eb) => eb.fn.coalesce(eb.fn.sum<string>('chunk_count'), eb.lit(0)).as('chunks'),
+        ])
+        .where('project_id', '=', projectId)
+        .executeTakeFirst(),
+    );
+    return { documents: Number(row?.documents ?? 0), chunks: Number(row?.chunks ?? 0) };
+  }
 }
 
 function toRow(document: TroveDocument): Insertable<DocumentsTable> {

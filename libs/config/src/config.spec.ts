@@ -380,6 +380,36 @@ describe('LLM settings (issue 11)', () => {
   });
 });
 
+describe('dashboard and playground (issue 12)', () => {
+  const key = { TROVE_ADMIN_API_KEY: 'k'.repeat(24) };
+
+  it('serves playground and introspection by default, and neither when NODE_ENV is production', () => {
+    expect(loadConfig(apiConfigSchema, key).ui).toMatchObject({ playground: true, introspection: true });
+    expect(loadConfig(apiConfigSchema, { ...key, NODE_ENV: 'production' }).ui).toMatchObject({
+      playground: false,
+      introspection: false,
+    });
+    expect(loadConfig(apiConfigSchema, key).ui?.dashboardDir).toMatch(/^\/.*apps\/dashboard\/dist$/);
+  });
+
+  it('reads TROVE_PLAYGROUND and TROVE_INTROSPECTION, in production too, and only true/false', () => {
+    const on = loadConfig(apiConfigSchema, {
+      ...key,
+      NODE_ENV: 'production',
+      TROVE_PLAYGROUND: 'true',
+      TROVE_INTROSPECTION: 'true',
+    });
+    expect(on.ui).toMatchObject({ playground: true, introspection: true });
+    const off = loadConfig(apiConfigSchema, {
+      ...key,
+      TROVE_PLAYGROUND: 'false',
+      TROVE_INTROSPECTION: 'false',
+    });
+    expect(off.ui).toMatchObject({ playground: false, introspection: false });
+    expect(() => loadConfig(apiConfigSchema, { ...key, TROVE_PLAYGROUND: 'off' })).toThrow(/ui\.playground/);
+  });
+});
+
 describe('access limits (issue 12)', () => {
   const admin = { TROVE_ADMIN_API_KEY: 'k'.repeat(24) };
 

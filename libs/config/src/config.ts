@@ -177,6 +177,20 @@ export const apiSchema = z.object({
     .pipe(z.array(origin())),
 });
 
+const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+/**
+ * The browser-facing parts (issue 12): the admin dashboard at `/`, GraphiQL at `/playground`.
+ * Playground and introspection default to off when NODE_ENV is production (see fromEnv).
+ */
+export const uiSchema = z.object({
+  /** Serves the self-hosted GraphiQL page at /playground. */
+  playground: flag,
+  /** Answers GraphQL introspection (the playground's docs and completion need it). */
+  introspection: flag,
+  /** The dashboard's production build (apps/dashboard/dist), served at `/`; missing: not served. */
+  dashboardDir: z.string().default('apps/dashboard/dist'),
+});
 /** A browser origin: scheme, host and optional port, nothing else (no path, no trailing slash). */
 function origin() {
   return z.string().refine((value) => {
@@ -372,6 +386,8 @@ export const llmSchema = z
 
 export const apiConfigSchema = z.object({
   api: apiSchema,
+  // Optional in the type so hand-built configs (tests) may leave it out; the env always sets it.
+  ui: uiSchema.optional(),
   graphql: graphqlLimitsSchema,
   webhooks: webhooksSchema,
   database: databaseSchema,
@@ -415,6 +431,7 @@ export const workerConfigSchema = z.object({
 export type ApiConfig = z.infer<typeof apiConfigSchema>;
 export type WorkerConfig = z.infer<typeof workerConfigSchema>;
 export type GraphqlLimits = z.infer<typeof graphqlLimitsSchema>;
+export type UiConfig = z.infer<typeof uiSchema>;
 export type DatabaseConfig = z.infer<typeof databaseSchema>;
 export type ElasticsearchConfig = z.infer<typeof elasticsearchSchema>;
 export type TemporalConfig = z.infer<typeof temporalSchema>;
@@ -447,6 +464,12 @@ function fromEnv(env: Env) {
       rateLimitRequests: v('TROVE_RATE_LIMIT_REQUESTS'),
       rateLimitWindowSeconds: v('TROVE_RATE_LIMIT_WINDOW_SECONDS'),
       corsOrigins: v('TROVE_CORS_ORIGINS'),
+    },
+    // Dashboard and playground (issue 12): developer conveniences are off in production unless asked for.
+    ui: {
+      playground: v('TROVE_PLAYGROUND') ?? (env.NODE_ENV === 'production' ? 'false' : 'true'),
+      introspection: v('TROVE_INTROSPECTION') ?? (env.NODE_ENV === 'production' ? 'false' : 'true'),
+      dashboardDir: v('TROVE_DASHBOARD_DIR'),
     },
     graphql: {
       maxDepth: v('TROVE_GRAPHQL_MAX_DEPTH'),
@@ -598,6 +621,10 @@ export function loadConfig<S extends z.ZodTypeAny>(schema: S, env: Env = process
   if (config && typeof config === 'object' && 'storage' in config) {
     const storage = (config as { storage: StorageConfig }).storage;
     storage.blobDir = resolve(storage.blobDir);
+  }
+  if (config && typeof config === 'object' && 'ui' in config) {
+    const ui = (config as { ui?: UiConfig }).ui;
+    if (ui) ui.dashboardDir = resolve(ui.dashboardDir);
   }
   return config;
 }

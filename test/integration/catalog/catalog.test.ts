@@ -141,6 +141,18 @@ describe('uniqueness is the database’s', () => {
     expect(second.id).not.toBe(first.id);
   });
 
+  it("a project's totals count its documents and sum their chunks (the dashboard's project list)", async () => {
+    const project = await catalog.createProject(uniqueName('totals'));
+    expect(await catalog.documents.totals(project.id)).toEqual({ documents: 0, chunks: 0 });
+    const a = await upload(project.id, 'a.md');
+    const b = await upload(project.id, 'b.md');
+    await upload(project.id, 'c.md');
+    await catalog.updateDocument(a.id, { status: DocumentStatus.READY, chunkCount: 3 });
+    await catalog.updateDocument(b.id, { status: DocumentStatus.READY, chunkCount: 4 });
+    expect(await catalog.documents.totals(project.id)).toEqual({ documents: 3, chunks: 7 });
+    expect(await catalog.documents.totals(randomUUID())).toEqual({ documents: 0, chunks: 0 });
+  });
+
   it('a document of a project that does not exist is refused, not orphaned', async () => {
     await expect(upload(randomUUID(), 'x.md')).rejects.toMatchObject({ code: 'PROJECT_NOT_FOUND' });
   });

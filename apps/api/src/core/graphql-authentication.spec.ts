@@ -53,10 +53,10 @@ describe('graphqlAuthentication', () => {
     expect((await call('POST', '/graphql', { 'x-api-key': 'wrong' })).status).toBe(401);
   });
 
-  it('lets the key through, and the playground page without it', async () => {
+  it('lets the key through, and nothing without it, not even a browser page load', async () => {
     middleware = graphqlAuthentication(admission());
     expect((await call('POST', '/graphql', { 'x-api-key': KEY })).passed).toBe(true);
-    expect((await call('GET', '/graphql', {}, 'text/html')).passed).toBe(true);
+    expect((await call('GET', '/graphql', {}, 'text/html')).passed).toBe(false);
     expect((await call('GET', '/graphql', {})).passed).toBe(false);
   });
 

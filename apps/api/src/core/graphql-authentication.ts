@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { TroveError, TroveErrorCode } from '@trove/domain';
 import { clientAddress, type RequestAdmission } from '../access/request-admission';
 import { RateLimitedError } from '../access/rate-limit';
@@ -11,12 +11,11 @@ export const GRAPHQL_PATH = '/graphql';
  * Express middleware mounted on the GraphQL path ahead of Apollo (and of body parsing): no
  * parsing, validation or introspection happens without a valid API key, and the request counts
  * against the key's rate limit. The resolver guard runs per field, after all of that, so it
- * cannot protect those steps; it reuses the principal established here. Only the playground page
- * itself (a plain browser GET) stays open; the playground then sends the key as a header.
+ * cannot protect those steps; it reuses the principal established here. The playground is a
+ * page of its own (/playground, web/web-pages.ts) and sends the key as a header.
  */
 export function graphqlAuthentication(admission: RequestAdmission): RequestHandler {
   return (request, response, next) => {
-    if (isPlaygroundPage(request)) return next();
     admission.admit(request, request.headers, clientAddress(request)).then(
       () => next(),
       (error: unknown) => {
@@ -29,13 +28,4 @@ export function graphqlAuthentication(admission: RequestAdmission): RequestHandl
       },
     );
   };
-}
-
-/** A browser asking for the page: GET, no query string (so no operation), HTML preferred. */
-function isPlaygroundPage(request: Request): boolean {
-  return (
-    request.method === 'GET' &&
-    !request.originalUrl.includes('?') &&
-    request.accepts(['application/json', 'text/html']) === 'text/html'
-  );
 }

@@ -1,4 +1,4 @@
-import { Field, ID, InputType, ObjectType, registerEnumType } from '@nestjs/graphql';
+import { Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { ProjectStatus } from '@trove/domain';
 
 registerEnumType(ProjectStatus, { name: 'ProjectStatus' });
@@ -12,6 +12,13 @@ export class ProjectModel {
   })
   status!: ProjectStatus;
   @Field() createdAt!: string;
+}
+
+@ObjectType('ProjectStats')
+export class ProjectStatsModel {
+  @Field(() => Int) documentCount!: number;
+  @Field(() => Int, { description: 'Chunks indexed, summed over the documents' })
+  chunkCount!: number;
 }
 
 @InputType()

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
-import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
-import { CreateProjectInput, ProjectModel } from './project.model';
+import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { CreateProjectInput, ProjectModel, ProjectStatsModel } from './project.model';
 import { ProjectsService } from './projects.service';
 import { Permission, type Principal } from '@trove/domain';
 import { CurrentPrincipal, project, Requires } from '../access/access.decorators';
@@ -19,6 +19,11 @@ export class ProjectsResolver {
   @Requires(Permission.READ, project('id', { nullable: true }))
   project(@Args('id', { type: () => ID }) id: string) {
     return this.service.get(id);
+  }
+
+  @ResolveField(() => ProjectStatsModel, { description: "Totals over the project's documents" })
+  stats(@Parent() project: ProjectModel) {
+    return this.service.stats(project.id);
   }
 
   @Mutation(() => ProjectModel)

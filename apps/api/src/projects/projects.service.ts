@@ -28,6 +28,11 @@ export class ProjectsService {
     return this.catalog.getProject(id);
   }
 
+  async stats(id: string): Promise<{ documentCount: number; chunkCount: number }> {
+    const totals = await this.catalog.documents.totals(id);
+    return { documentCount: totals.documents, chunkCount: totals.chunks };
+  }
+
   /**
    * Marks the project DELETING (so every later write is refused at once) and starts its delete
    * workflow, which removes everything in it; a second call joins the running workflow.

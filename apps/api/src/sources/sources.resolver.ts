@@ -1,5 +1,5 @@
 import { Inject } from '@nestjs/common';
-import { Args, ID, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { Args, ID, Int, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
 import { Permission, SyncMode } from '@trove/domain';
 import {
   AddFolderSourceInput,
@@ -12,11 +12,15 @@ import {
 } from './source.model';
 import { PageArgs } from '../core/connection.model';
 import { SourcesService } from './sources.service';
+import { SyncRunUpdates } from './sync-run-updates';
 import { project, Requires, source, syncRun } from '../access/access.decorators';
 
 @Resolver(() => SourceModel)
 export class SourcesResolver {
-  constructor(@Inject(SourcesService) private readonly service: SourcesService) {}
+  constructor(
+    @Inject(SourcesService) private readonly service: SourcesService,
+    @Inject(SyncRunUpdates) private readonly updates: SyncRunUpdates,
+  ) {}
 
   @Query(() => [SourceModel])
   @Requires(Permission.READ, project('projectId'))
@@ -116,5 +120,15 @@ export class SourcesResolver {
   @Requires(Permission.READ, syncRun('id', { nullable: true }))
   syncRun(@Args('id', { type: () => ID }) id: string) {
     return this.service.run(id);
+  }
+
+  @Subscription(() => SyncRunModel, {
+    description:
+      'A sync run each time its status or progress changes (over graphql-ws, at /graphql); ends after the run does',
+    resolve: (run: unknown) => run,
+  })
+  @Requires(Permission.READ, syncRun('id'))
+  syncRunUpdates(@Args('id', { type: () => ID }) id: string) {
+    return this.updates.follow(id);
   }
 }

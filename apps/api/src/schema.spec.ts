@@ -1,0 +1,17 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(__dirname, '../../..');
+
+describe('the schema the dashboard is typed against', () => {
+  it('is the api schema as committed (npm run build:dashboard regenerates it and the types)', () => {
+    // In its own process: Nest builds the schema with graphql's CommonJS build, vitest loads the ESM one.
+    const printed = execFileSync('node', ['-r', '@swc-node/register', 'scripts/print-schema.ts'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    expect(printed).toBe(readFileSync(join(ROOT, 'apps/dashboard/schema.graphql'), 'utf8'));
+  });
+});

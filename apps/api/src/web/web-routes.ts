@@ -1,0 +1,5 @@
+/** URL paths of the browser-facing pages, shared by the api and the dashboard's dev server. */
+export const PLAYGROUND_PATH = '/playground';
+
+/** Paths the API itself answers; the dashboard's single-page fallback never shadows them. */
+export const API_PATH_PREFIXES = ['/graphql', '/v1/', '/webhooks/', '/healthz', '/readyz'] as const;

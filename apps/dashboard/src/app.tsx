@@ -1,0 +1,113 @@
+import { Anchor, AppShell, Burger, Button, Group, NavLink, Select, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { Link, Navigate, Route, Routes, useLocation, useMatch, useNavigate } from 'react-router';
+import { gql } from './api/client';
+import { ProjectsQuery } from './api/operations';
+import { Empty } from './components/states';
+import { ChunksPage } from './pages/chunks-page';
+import { DocumentsPage } from './pages/documents-page';
+import { ProjectsPage } from './pages/projects-page';
+import { SearchPage } from './pages/search-page';
+import { SignInPage } from './pages/sign-in-page';
+import { SourcesPage } from './pages/sources-page';
+import { useSession } from './session-context';
+
+/** The project pages, in the navigation's order. */
+const PROJECT_PAGES = [
+  { path: 'documents', label: 'Documents' },
+  { path: 'search', label: 'Search' },
+  { path: 'sources', label: 'Sources' },
+] as const;
+
+export function App() {
+  const session = useSession();
+  if (!session.signedIn) return <SignInPage />;
+  return <Shell />;
+}
+
+function Shell() {
+  const session = useSession();
+  const [opened, { toggle, close }] = useDisclosure();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const projectMatch = useMatch('/projects/:projectId/*');
+  const projectId = projectMatch?.params.projectId;
+  const section = projectMatch?.params['*']?.split('/')[0] ?? 'documents';
+  const projects = useQuery({ queryKey: ['projects'], queryFn: () => gql(ProjectsQuery) });
+
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Menu" />
+            <Anchor component={Link} to="/projects" fw={800} fz="xl" underline="never">
+              Trove
+            </Anchor>
+          </Group>
+          <Button variant="subtle" size="compact-sm" onClick={() => session.signOut()}>
+            Sign out
+          </Button>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="sm">
+        <NavLink
+          component={Link}
+          to="/projects"
+          label="Projects"
+          active={location.pathname === '/projects'}
+          onClick={close}
+        />
+        <Select
+          mt="sm"
+          mb="xs"
+          label="Project"
+          placeholder={projects.data?.projects.length ? 'Choose a project' : 'No projects yet'}
+          data={(projects.data?.projects ?? []).map((p) => ({ value: p.id, label: p.name }))}
+          value={projectId ?? null}
+          onChange={(id) => {
+            if (id) navigate(`/projects/${id}/${section}`);
+            close();
+          }}
+          searchable
+          aria-label="Project"
+        />
+        {PROJECT_PAGES.map((page) => (
+          <NavLink
+            key={page.path}
+            component={Link}
+            to={projectId ? `/projects/${projectId}/${page.path}` : '/projects'}
+            label={page.label}
+            disabled={!projectId}
+            active={projectId !== undefined && section === page.path}
+            onClick={close}
+          />
+        ))}
+        <NavLink href="/playground" label="GraphQL playground" mt="md" />
+        <Text size="xs" c="dimmed" mt="auto">
+          Signed in with an API key, for this tab only.
+        </Text>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Routes>
+          <Route path="/" element={<Navigate to="/projects" replace />} />
+          <Route path="/projects" element={<ProjectsPage />} />
+          <Route path="/projects/:projectId" element={<Navigate to="documents" replace />} />
+          <Route path="/projects/:projectId/documents" element={<DocumentsPage />} />
+          <Route path="/projects/:projectId/documents/:documentId" element={<ChunksPage />} />
+          <Route path="/projects/:projectId/search" element={<SearchPage />} />
+          <Route path="/projects/:projectId/sources" element={<SourcesPage />} />
+          <Route
+            path="*"
+            element={<Empty title="Page not found">There is no page at {location.pathname}.</Empty>}
+          />
+        </Routes>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

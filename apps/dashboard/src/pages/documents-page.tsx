@@ -1,0 +1,244 @@
+import { Anchor, Button, Group, SegmentedControl, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { gql } from '../api/client';
+import { errorMessage } from '../api/errors';
+import {
+  DeleteDocumentMutation,
+  DocumentsQuery,
+  ReindexDocumentMutation,
+  SourcesQuery,
+} from '../api/operations';
+import { formatMs } from '../components/format';
+import { StatusBadge } from '../components/status-badge';
+import { Empty, ErrorNotice, Loading } from '../components/states';
+import { UploadZone } from '../components/upload-zone';
+import type { DocumentStatus, DocumentsQuery as DocumentsResult } from '../gql/graphql';
+import { useProject } from './use-project';
+
+const PAGE_SIZE = 25;
+const STATUSES = ['ALL', 'PENDING', 'INDEXING', 'READY', 'FAILED'] as const;
+
+type DocumentRow = DocumentsResult['documents']['nodes'][number];
+
+export function DocumentsPage() {
+  const { projectId, project } = useProject();
+  const queryClient = useQueryClient();
+  const [status, setStatus] = useState<(typeof STATUSES)[number]>('ALL');
+  const [sourceId, setSourceId] = useState<string | null>(null);
+  // Cursors of the pages before the current one: "Previous" pops, "Next" pushes.
+  const [cursors, setCursors] = useState<(string | null)[]>([null]);
+  const after = cursors[cursors.length - 1];
+  const documents = useQuery({
+    queryKey: ['documents', projectId, status, sourceId, after],
+    queryFn: () =>
+      gql(DocumentsQuery, {
+        projectId,
+        first: PAGE_SIZE,
+        after,
+        status: status === 'ALL' ? null : (status as DocumentStatus),
+        sourceId,
+      }),
+    placeholderData: keepPreviousData,
+    // Documents on their way through the pipeline are followed until they settle.
+    refetchInterval: (query) =>
+      query.state.data?.documents.nodes.some((d) => d.status === 'PENDING' || d.status === 'INDEXING')
+        ? 1500
+        : false,
+  });
+  const sources = useQuery({
+    queryKey: ['sources', projectId],
+    queryFn: () => gql(SourcesQuery, { projectId }),
+  });
+  const sourceNames = new Map(sources.data?.sources.map((s) => [s.id, s.name]));
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: ['documents', projectId] });
+    void queryClient.invalidateQueries({ queryKey: ['projects'] });
+  };
+
+  return (
+    <Stack>
+      <Title order={2}>Documents{project ? ` · ${project.name}` : ''}</Title>
+      <UploadZone projectId={projectId} onUploaded={refresh} />
+      <Group justify="space-between" wrap="wrap">
+        <SegmentedControl
+          aria-label="Filter by status"
+          data={[...STATUSES]}
+          value={status}
+          onChange={(value) => {
+            setStatus(value as (typeof STATUSES)[number]);
+            setCursors([null]);
+          }}
+          size="xs"
+        />
+        {(sources.data?.sources.length ?? 0) > 0 && (
+          <Select
+            aria-label="Filter by source"
+            placeholder="All sources"
+            data={sources.data!.sources.map((s) => ({ value: s.id, label: s.name }))}
+            value={sourceId}
+            onChange={(value) => {
+              setSourceId(value);
+              setCursors([null]);
+            }}
+            clearable
+            size="xs"
+            w={200}
+          />
+        )}
+        {documents.data && (
+          <Text size="sm" c="dimmed">
+            {documents.data.documents.totalCount} document
+            {documents.data.documents.totalCount === 1 ? '' : 's'}
+          </Text>
+        )}
+      </Group>
+      {documents.isPending ? (
+        <Loading label="Loading documents…" />
+      ) : documents.isError ? (
+        <ErrorNotice error={documents.error} />
+      ) : documents.data.documents.nodes.length === 0 ? (
+        <Empty title={status === 'ALL' ? 'No documents yet' : `No ${status} documents`}>
+          {status === 'ALL'
+            ? 'Drop files above, or add a source on the Sources page.'
+            : 'Try another filter.'}
+        </Empty>
+      ) : (
+        <>
+          <Table.ScrollContainer minWidth={820}>
+            <Table striped verticalSpacing="xs" aria-label="Documents">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Document</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                  <Table.Th ta="right">Chunks</Table.Th>
+                  <Table.Th ta="right">Pages</Table.Th>
+                  <Table.Th>Timings</Table.Th>
+                  <Table.Th>Source</Table.Th>
+                  <Table.Th />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {documents.data.documents.nodes.map((document) => (
+                  <DocumentRowView
+                    key={document.id}
+                    projectId={projectId}
+                    document={document}
+                    source={document.sourceId ? (sourceNames.get(document.sourceId) ?? 'source') : 'upload'}
+                    onChanged={refresh}
+                  />
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+          <Group justify="flex-end">
+            <Button
+              variant="default"
+              size="xs"
+              disabled={cursors.length === 1}
+              onClick={() => setCursors((c) => c.slice(0, -1))}
+            >
+              Previous
+            </Button>
+            <Button
+              variant="default"
+              size="xs"
+              disabled={!documents.data.documents.pageInfo.hasNextPage}
+              onClick={() => setCursors((c) => [...c, documents.data.documents.pageInfo.endCursor ?? null])}
+            >
+              Next
+            </Button>
+          </Group>
+        </>
+      )}
+    </Stack>
+  );
+}
+
+function DocumentRowView({
+  projectId,
+  document,
+  source,
+  onChanged,
+}: {
+  projectId: string;
+  document: DocumentRow;
+  source: string;
+  onChanged: () => void;
+}) {
+  const reindex = useMutation({
+    mutationFn: () => gql(ReindexDocumentMutation, { id: document.id }),
+    onSuccess: onChanged,
+  });
+  const remove = useMutation({
+    mutationFn: () => gql(DeleteDocumentMutation, { id: document.id }),
+    onSuccess: onChanged,
+  });
+  const t = document.timings;
+  const failure = reindex.error ?? remove.error;
+  return (
+    <Table.Tr data-testid="document-row">
+      <Table.Td maw={280}>
+        <Anchor component={Link} to={`/projects/${projectId}/documents/${document.id}`} fw={600} size="sm">
+          {document.title || document.fileName}
+        </Anchor>
+        {document.title && document.title !== document.fileName && (
+          <Text size="xs" c="dimmed" truncate>
+            {document.fileName}
+          </Text>
+        )}
+      </Table.Td>
+      <Table.Td>
+        <StatusBadge status={document.status} data-testid="document-status" />
+        {document.error && (
+          <Text size="xs" c="red" maw={240}>
+            {document.error.code}: {document.error.message}
+          </Text>
+        )}
+      </Table.Td>
+      <Table.Td ta="right">{document.chunkCount}</Table.Td>
+      <Table.Td ta="right">{document.pageCount ?? '–'}</Table.Td>
+      <Table.Td>
+        <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }} data-testid="document-timings">
+          total {formatMs(t.totalMs)} · fetch {formatMs(t.fetchMs)}
+          <br />
+          parse {formatMs(t.parseMs)} · chunk {formatMs(t.chunkMs)}
+          <br />
+          embed {formatMs(t.embedMs)} · upsert {formatMs(t.upsertMs)}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">{source}</Text>
+      </Table.Td>
+      <Table.Td>
+        <Group gap={4} wrap="nowrap" justify="flex-end">
+          <Button
+            size="compact-xs"
+            variant="subtle"
+            loading={reindex.isPending}
+            onClick={() => reindex.mutate()}
+          >
+            Re-index
+          </Button>
+          <Button
+            size="compact-xs"
+            variant="subtle"
+            color="red"
+            loading={remove.isPending}
+            onClick={() => {
+              if (window.confirm(`Delete ${document.fileName} and its chunks?`)) remove.mutate();
+            }}
+          >
+            Delete
+          </Button>
+        </Group>
+        {failure && (
+          <Text size="xs" c="red">
+            {errorMessage(failure)}
+          </Text>
+        )}
+      </Table.Td>
+    </Table.Tr>
+  );
+}

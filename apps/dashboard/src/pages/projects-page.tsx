@@ -1,0 +1,204 @@
+import { Button, Card, Group, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { gql } from '../api/client';
+import { CreateProjectMutation, DeleteProjectMutation, ProjectsQuery } from '../api/operations';
+import { formatDate } from '../components/format';
+import { StatusBadge } from '../components/status-badge';
+import { Empty, ErrorNotice, Loading } from '../components/states';
+
+export function ProjectsPage() {
+  const queryClient = useQueryClient();
+  const projects = useQuery({
+    queryKey: ['projects'],
+    queryFn: () => gql(ProjectsQuery),
+    // A project being deleted disappears on its own.
+    refetchInterval: (query) =>
+      query.state.data?.projects.some((p) => p.status === 'DELETING') ? 2000 : false,
+  });
+  const [deleting, setDeleting] = useState<{ id: string; name: string }>();
+
+  return (
+    <Stack>
+      <Title order={2}>Projects</Title>
+      <CreateProject onCreated={() => queryClient.invalidateQueries({ queryKey: ['projects'] })} />
+      {projects.isPending ? (
+        <Loading label="Loading projects…" />
+      ) : projects.isError ? (
+        <ErrorNotice error={projects.error} />
+      ) : projects.data.projects.length === 0 ? (
+        <Empty title="No projects yet">Create one above, then upload files or add a source to it.</Empty>
+      ) : (
+        <>
+          <Table.ScrollContainer minWidth={560} visibleFrom="sm">
+            <Table striped highlightOnHover verticalSpacing="sm" aria-label="Projects">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Name</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                  <Table.Th ta="right">Documents</Table.Th>
+                  <Table.Th ta="right">Chunks</Table.Th>
+                  <Table.Th>Created</Table.Th>
+                  <Table.Th />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {projects.data.projects.map((project) => (
+                  <Table.Tr key={project.id}>
+                    <Table.Td>
+                      <Text component={Link} to={`/projects/${project.id}/documents`} fw={600} c="indigo">
+                        {project.name}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <StatusBadge status={project.status} />
+                    </Table.Td>
+                    <Table.Td ta="right">{project.stats.documentCount}</Table.Td>
+                    <Table.Td ta="right">{project.stats.chunkCount}</Table.Td>
+                    <Table.Td>{formatDate(project.createdAt)}</Table.Td>
+                    <Table.Td ta="right">
+                      <Button
+                        size="compact-sm"
+                        color="red"
+                        variant="subtle"
+                        disabled={project.status === 'DELETING'}
+                        onClick={() => setDeleting(project)}
+                      >
+                        Delete
+                      </Button>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+          <Stack gap="xs" hiddenFrom="sm">
+            {projects.data.projects.map((project) => (
+              <Card key={project.id} withBorder padding="sm">
+                <Group justify="space-between" wrap="nowrap">
+                  <Text
+                    component={Link}
+                    to={`/projects/${project.id}/documents`}
+                    fw={600}
+                    c="indigo"
+                    truncate
+                  >
+                    {project.name}
+                  </Text>
+                  <StatusBadge status={project.status} />
+                </Group>
+                <Group justify="space-between" mt={4}>
+                  <Text size="sm" c="dimmed">
+                    {project.stats.documentCount} documents · {project.stats.chunkCount} chunks
+                  </Text>
+                  <Button
+                    size="compact-sm"
+                    color="red"
+                    variant="subtle"
+                    disabled={project.status === 'DELETING'}
+                    onClick={() => setDeleting(project)}
+                  >
+                    Delete
+                  </Button>
+                </Group>
+              </Card>
+            ))}
+          </Stack>
+        </>
+      )}
+      <DeleteProject project={deleting} onClose={() => setDeleting(undefined)} />
+    </Stack>
+  );
+}
+
+function CreateProject({ onCreated }: { onCreated: () => void }) {
+  const [name, setName] = useState('');
+  const create = useMutation({
+    mutationFn: (projectName: string) => gql(CreateProjectMutation, { name: projectName }),
+    onSuccess: () => {
+      setName('');
+      onCreated();
+    },
+  });
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    create.mutate(name);
+  }
+  return (
+    <form onSubmit={submit}>
+      <Stack gap="xs">
+        <Group align="end" wrap="wrap">
+          <TextInput
+            label="New project"
+            placeholder="Team handbook"
+            value={name}
+            onChange={(event) => setName(event.currentTarget.value)}
+            style={{ flex: '1 1 220px' }}
+            maxLength={200}
+          />
+          <Button type="submit" loading={create.isPending} disabled={!name.trim()}>
+            Create project
+          </Button>
+        </Group>
+        {create.isError && <ErrorNotice error={create.error} title="The project was not created" />}
+      </Stack>
+    </form>
+  );
+}
+
+/** Deleting removes everything in the project: the name must be typed to confirm. */
+function DeleteProject({
+  project,
+  onClose,
+}: {
+  project?: { id: string; name: string };
+  onClose: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const [typed, setTyped] = useState('');
+  const remove = useMutation({
+    mutationFn: (id: string) => gql(DeleteProjectMutation, { id }),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['projects'] });
+      close();
+    },
+  });
+  function close() {
+    setTyped('');
+    remove.reset();
+    onClose();
+  }
+  return (
+    <Modal opened={project !== undefined} onClose={close} title="Delete project" centered>
+      {project && (
+        <Stack>
+          <Text size="sm">
+            This deletes <b>{project.name}</b> with all its documents, chunks, sources and files. It cannot be
+            undone. Type the project&apos;s name to confirm.
+          </Text>
+          <TextInput
+            label="Project name"
+            value={typed}
+            onChange={(event) => setTyped(event.currentTarget.value)}
+            data-autofocus
+          />
+          {remove.isError && <ErrorNotice error={remove.error} />}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button
+              color="red"
+              disabled={typed !== project.name}
+              loading={remove.isPending}
+              onClick={() => remove.mutate(project.id)}
+            >
+              Delete project
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}

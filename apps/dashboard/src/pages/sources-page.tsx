@@ -1,0 +1,655 @@
+import {
+  Badge,
+  Button,
+  Card,
+  Code,
+  CopyButton,
+  FileInput,
+  Group,
+  NumberInput,
+  Paper,
+  PasswordInput,
+  Progress,
+  SimpleGrid,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState, type FormEvent } from 'react';
+import { gql } from '../api/client';
+import { subscribe } from '../api/live';
+import { uploadArchive } from '../api/upload';
+import {
+  AddFolderSourceMutation,
+  AddNotionSourceMutation,
+  NotionWebhookQuery,
+  RemoveSourceMutation,
+  ResetNotionWebhookMutation,
+  SetSyncScheduleMutation,
+  SourcesQuery,
+  SyncRunsQuery,
+  SyncRunUpdatesSubscription,
+  SyncSourceMutation,
+} from '../api/operations';
+import { formatDate, STATUS_COLORS } from '../components/format';
+import { StatusBadge } from '../components/status-badge';
+import { Empty, ErrorNotice, Loading } from '../components/states';
+import type {
+  SourcesQuery as SourcesResult,
+  SyncMode,
+  SyncRunsQuery as SyncRunsResult,
+} from '../gql/graphql';
+import { useProject } from './use-project';
+
+type Source = SourcesResult['sources'][number];
+type Run = SyncRunsResult['syncRuns']['nodes'][number];
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/** How often a running sync's progress is read when the subscription is not available. */
+const LIVE_POLL_MS = 1000;
+
+export function SourcesPage() {
+  const { projectId, project } = useProject();
+  const sources = useQuery({
+    queryKey: ['sources', projectId],
+    queryFn: () => gql(SourcesQuery, { projectId }),
+  });
+  const [selected, setSelected] = useState<string>();
+  const current = sources.data?.sources.find((s) => s.id === selected) ?? sources.data?.sources[0];
+
+  return (
+    <Stack>
+      <Title order={2}>Sources{project ? ` · ${project.name}` : ''}</Title>
+      <AddSource projectId={projectId} onAdded={(id) => setSelected(id)} />
+      {sources.isPending ? (
+        <Loading label="Loading sources…" />
+      ) : sources.isError ? (
+        <ErrorNotice error={sources.error} />
+      ) : sources.data.sources.length === 0 ? (
+        <Empty title="No sources yet">Add a folder on the server or a Notion workspace above.</Empty>
+      ) : (
+        <>
+          <SimpleGrid cols={{ base: 1, md: 2 }}>
+            {sources.data.sources.map((source) => (
+              <SourceCard
+                key={source.id}
+                source={source}
+                selected={current?.id === source.id}
+                onSelect={() => setSelected(source.id)}
+              />
+            ))}
+          </SimpleGrid>
+          {current && <SourceDetail key={current.id} source={current} />}
+        </>
+      )}
+    </Stack>
+  );
+}
+
+function AddSource({ projectId, onAdded }: { projectId: string; onAdded: (id: string) => void }) {
+  return (
+    <Paper withBorder p="md">
+      <Tabs defaultValue="folder">
+        <Tabs.List>
+          <Tabs.Tab value="folder">Add a folder</Tabs.Tab>
+          <Tabs.Tab value="zip">Upload a .zip</Tabs.Tab>
+          <Tabs.Tab value="notion">Add Notion</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="folder" pt="sm">
+          <AddFolder projectId={projectId} onAdded={onAdded} />
+        </Tabs.Panel>
+        <Tabs.Panel value="zip" pt="sm">
+          <UploadFolder projectId={projectId} onAdded={onAdded} />
+        </Tabs.Panel>
+        <Tabs.Panel value="notion" pt="sm">
+          <AddNotion projectId={projectId} onAdded={onAdded} />
+        </Tabs.Panel>
+      </Tabs>
+    </Paper>
+  );
+}
+
+function AddFolder({ projectId, onAdded }: { projectId: string; onAdded: (id: string) => void }) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState('');
+  const [path, setPath] = useState('');
+  const add = useMutation({
+    mutationFn: () => gql(AddFolderSourceMutation, { input: { projectId, name, path } }),
+    onSuccess: async (data) => {
+      setName('');
+      setPath('');
+      await queryClient.invalidateQueries({ queryKey: ['sources', projectId] });
+      onAdded(data.addFolderSource.id);
+    },
+  });
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    add.mutate();
+  }
+  return (
+    <form onSubmit={submit}>
+      <Stack gap="xs">
+        <Group align="end" wrap="wrap">
+          <TextInput
+            label="Name"
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            required
+            style={{ flex: '1 1 160px' }}
+          />
+          <TextInput
+            label="Folder on the server"
+            description="A MkDocs project, a folder of files or one Markdown file, inside TROVE_FOLDER_ROOTS"
+            placeholder="/srv/docs/handbook"
+            value={path}
+            onChange={(e) => setPath(e.currentTarget.value)}
+            required
+            style={{ flex: '3 1 260px' }}
+          />
+          <Button type="submit" loading={add.isPending} disabled={!name.trim() || !path.trim()}>
+            Add folder
+          </Button>
+        </Group>
+        {add.isError && <ErrorNotice error={add.error} title="The source was not added" />}
+      </Stack>
+    </form>
+  );
+}
+
+/** A zipped folder (MkDocs project or files) becomes a folder source; its first sync starts at once. */
+function UploadFolder({ projectId, onAdded }: { projectId: string; onAdded: (id: string) => void }) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState('');
+  const [file, setFile] = useState<File | null>(null);
+  const [progress, setProgress] = useState(0);
+  const upload = useMutation({
+    mutationFn: () => uploadArchive(projectId, file!, name, setProgress),
+    onSuccess: async (data) => {
+      setName('');
+      setFile(null);
+      await queryClient.invalidateQueries({ queryKey: ['sources', projectId] });
+      onAdded(data.source.id);
+    },
+  });
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setProgress(0);
+    upload.mutate();
+  }
+  return (
+    <form onSubmit={submit}>
+      <Stack gap="xs">
+        <Group align="end" wrap="wrap">
+          <TextInput
+            label="Name"
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            required
+            style={{ flex: '1 1 160px' }}
+          />
+          <FileInput
+            label="Folder as .zip"
+            placeholder="handbook.zip"
+            accept=".zip,application/zip"
+            value={file}
+            onChange={setFile}
+            required
+            style={{ flex: '3 1 260px' }}
+          />
+          <Button type="submit" loading={upload.isPending} disabled={!name.trim() || !file}>
+            Upload and sync
+          </Button>
+        </Group>
+        {upload.isPending && (
+          <Progress value={progress * 100} size="sm" aria-label="Archive upload progress" />
+        )}
+        {upload.isError && <ErrorNotice error={upload.error} title="The folder was not uploaded" />}
+      </Stack>
+    </form>
+  );
+}
+
+function AddNotion({ projectId, onAdded }: { projectId: string; onAdded: (id: string) => void }) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState('');
+  const [token, setToken] = useState('');
+  const [roots, setRoots] = useState('');
+  const add = useMutation({
+    mutationFn: () =>
+      gql(AddNotionSourceMutation, {
+        input: {
+          projectId,
+          name,
+          token,
+          roots: roots
+            .split(/[\s,]+/)
+            .map((r) => r.trim())
+            .filter(Boolean),
+        },
+      }),
+    onSuccess: async (data) => {
+      setName('');
+      setToken('');
+      setRoots('');
+      await queryClient.invalidateQueries({ queryKey: ['sources', projectId] });
+      onAdded(data.addNotionSource.id);
+    },
+  });
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    add.mutate();
+  }
+  return (
+    <form onSubmit={submit}>
+      <Stack gap="xs">
+        <Group align="start" wrap="wrap">
+          <TextInput
+            label="Name"
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            required
+            style={{ flex: '1 1 160px' }}
+          />
+          <PasswordInput
+            label="Integration token"
+            placeholder="ntn_…"
+            value={token}
+            onChange={(e) => setToken(e.currentTarget.value)}
+            required
+            autoComplete="off"
+            style={{ flex: '2 1 220px' }}
+          />
+        </Group>
+        <Textarea
+          label="Roots"
+          description="Page or database ids or Notion URLs, one per line; empty: everything shared with the integration"
+          value={roots}
+          onChange={(e) => setRoots(e.currentTarget.value)}
+          autosize
+          minRows={2}
+        />
+        <Group>
+          <Button type="submit" loading={add.isPending} disabled={!name.trim() || !token.trim()}>
+            Add Notion source
+          </Button>
+        </Group>
+        {add.isError && <ErrorNotice error={add.error} title="The source was not added" />}
+      </Stack>
+    </form>
+  );
+}
+
+function SourceCard({
+  source,
+  selected,
+  onSelect,
+}: {
+  source: Source;
+  selected: boolean;
+  onSelect: () => void;
+}) {
+  const where =
+    source.folder?.path ??
+    source.folder?.archiveFileName ??
+    source.web?.url ??
+    (source.notion
+      ? source.notion.everything
+        ? 'everything shared with the integration'
+        : plural(source.notion.rootPageIds.length + source.notion.rootDatabaseIds.length, 'root')
+      : '');
+  return (
+    <Card
+      withBorder
+      padding="sm"
+      onClick={onSelect}
+      style={{ cursor: 'pointer', borderColor: selected ? 'var(--mantine-color-indigo-5)' : undefined }}
+      data-testid="source-card"
+    >
+      <Group justify="space-between" wrap="nowrap">
+        <Text fw={600} truncate>
+          {source.name}
+        </Text>
+        <Group gap={4} wrap="nowrap">
+          <Badge variant="outline">{source.type}</Badge>
+          <StatusBadge status={source.status} />
+        </Group>
+      </Group>
+      <Text size="xs" c="dimmed" truncate mt={4}>
+        {where}
+        {source.tokenHint ? ` · token ${source.tokenHint}` : ''}
+      </Text>
+      <Text size="xs" c="dimmed">
+        last sync {formatDate(source.lastSyncAt)}
+        {source.syncIntervalMinutes ? ` · every ${source.syncIntervalMinutes} min` : ''}
+      </Text>
+    </Card>
+  );
+}
+
+function SourceDetail({ source }: { source: Source }) {
+  const queryClient = useQueryClient();
+  // Live progress arrives by subscription (graphql-ws); if that fails, the runs are read every second.
+  const [live, setLive] = useState<'subscribed' | 'polling'>('subscribed');
+  const runs = useQuery({
+    queryKey: ['syncRuns', source.id],
+    queryFn: () => gql(SyncRunsQuery, { sourceId: source.id, first: 20 }),
+    refetchInterval: (query) =>
+      live === 'polling' && query.state.data?.syncRuns.nodes.some((run) => run.status === 'RUNNING')
+        ? LIVE_POLL_MS
+        : false,
+  });
+  const sync = useMutation({
+    mutationFn: (mode: SyncMode) => gql(SyncSourceMutation, { id: source.id, mode }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['syncRuns', source.id] }),
+  });
+  const remove = useMutation({
+    mutationFn: () => gql(RemoveSourceMutation, { id: source.id }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ['sources', source.projectId] });
+      void queryClient.invalidateQueries({ queryKey: ['documents', source.projectId] });
+    },
+  });
+  const running = runs.data?.syncRuns.nodes.find((run) => run.status === 'RUNNING');
+  const latest = running ?? runs.data?.syncRuns.nodes[0];
+  const runningId = running?.id;
+  const runningKey = source.id;
+  useEffect(() => {
+    if (!runningId || live === 'polling') return;
+    return subscribe(
+      SyncRunUpdatesSubscription,
+      { id: runningId },
+      ({ syncRunUpdates: update }) =>
+        queryClient.setQueryData<SyncRunsResult>(['syncRuns', runningKey], (old) =>
+          old
+            ? {
+                syncRuns: {
+                  ...old.syncRuns,
+                  nodes: old.syncRuns.nodes.map((run) => (run.id === update.id ? update : run)),
+                },
+              }
+            : old,
+        ),
+      (failed) => {
+        if (failed) setLive('polling');
+        else void queryClient.invalidateQueries({ queryKey: ['syncRuns', runningKey] });
+      },
+    );
+  }, [runningId, runningKey, live, queryClient]);
+  // A run that ends changes the source (last sync, status) and the project's documents.
+  useEffect(() => {
+    if (runningId) return;
+    void queryClient.invalidateQueries({ queryKey: ['sources', source.projectId] });
+    void queryClient.invalidateQueries({ queryKey: ['documents', source.projectId] });
+    void queryClient.invalidateQueries({ queryKey: ['projects'] });
+  }, [runningId, queryClient, source.projectId]);
+
+  return (
+    <Paper withBorder p="md">
+      <Stack>
+        <Group justify="space-between" wrap="wrap">
+          <Title order={3}>{source.name}</Title>
+          <Group gap="xs">
+            <Button
+              size="xs"
+              onClick={() => sync.mutate('INCREMENTAL')}
+              loading={sync.isPending && sync.variables === 'INCREMENTAL'}
+              disabled={!!running}
+            >
+              Sync (incremental)
+            </Button>
+            <Button
+              size="xs"
+              variant="light"
+              onClick={() => sync.mutate('FULL')}
+              loading={sync.isPending && sync.variables === 'FULL'}
+              disabled={!!running}
+            >
+              Full sync
+            </Button>
+            <Button
+              size="xs"
+              variant="subtle"
+              color="red"
+              loading={remove.isPending}
+              onClick={() => {
+                if (window.confirm(`Remove ${source.name} and every document it produced?`)) remove.mutate();
+              }}
+            >
+              Remove
+            </Button>
+          </Group>
+        </Group>
+        {sync.isError && <ErrorNotice error={sync.error} title="The sync did not start" />}
+        <Schedule source={source} />
+        {remove.isError && <ErrorNotice error={remove.error} title="The source was not removed" />}
+        {runs.isPending ? (
+          <Loading label="Loading sync runs…" />
+        ) : runs.isError ? (
+          <ErrorNotice error={runs.error} />
+        ) : (
+          <>
+            {latest ? (
+              <RunProgress run={latest} />
+            ) : (
+              <Empty title="Never synced">Start a sync to index this source.</Empty>
+            )}
+            {runs.data.syncRuns.nodes.length > 0 && <RunHistory runs={runs.data.syncRuns.nodes} />}
+          </>
+        )}
+        {source.type === 'NOTION' && <WebhookPanel source={source} />}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** An INCREMENTAL sync every N minutes (a Temporal schedule); 0 removes it. */
+function Schedule({ source }: { source: Source }) {
+  const queryClient = useQueryClient();
+  const [minutes, setMinutes] = useState<number>(source.syncIntervalMinutes ?? 0);
+  const save = useMutation({
+    mutationFn: () => gql(SetSyncScheduleMutation, { sourceId: source.id, intervalMinutes: minutes }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['sources', source.projectId] }),
+  });
+  return (
+    <Stack gap={4}>
+      <Group align="end" gap="xs">
+        <NumberInput
+          label="Sync every (minutes, 0 = off)"
+          min={0}
+          value={minutes}
+          onChange={(value) => setMinutes(typeof value === 'number' ? value : 0)}
+          w={200}
+          size="xs"
+        />
+        <Button
+          size="xs"
+          variant="default"
+          loading={save.isPending}
+          disabled={minutes === (source.syncIntervalMinutes ?? 0)}
+          onClick={() => save.mutate()}
+        >
+          Save schedule
+        </Button>
+      </Group>
+      {save.isError && <ErrorNotice error={save.error} title="The schedule was not saved" />}
+    </Stack>
+  );
+}
+
+/** The running (or last) sync: what it has seen, ingested, reused and skipped, and why. */
+function RunProgress({ run }: { run: Run }) {
+  const p = run.progress;
+  const done = p.pagesIngested + p.pagesUnchanged + p.pagesSkipped + p.pagesFailed + p.pagesDeleted;
+  const fraction = p.pagesSeen > 0 ? Math.min(1, done / p.pagesSeen) : 0;
+  const stats: [string, number][] = [
+    ['seen', p.pagesSeen],
+    ['ingested', p.pagesIngested],
+    ['unchanged', p.pagesUnchanged],
+    ['deleted', p.pagesDeleted],
+    ['skipped', p.pagesSkipped],
+    ['failed', p.pagesFailed],
+    ['chunks embedded', p.chunksEmbedded],
+    ['chunks reused', p.chunksReused],
+  ];
+  return (
+    <Stack gap="xs" data-testid="sync-progress">
+      <Group gap="xs">
+        <Text fw={600}>{run.status === 'RUNNING' ? 'Sync running' : 'Last sync'}</Text>
+        <StatusBadge status={run.status} data-testid="sync-status" />
+        <Badge variant="outline">{run.mode}</Badge>
+        <Text size="xs" c="dimmed">
+          started {formatDate(run.startedAt)}
+          {run.finishedAt ? ` · finished ${formatDate(run.finishedAt)}` : ''}
+        </Text>
+      </Group>
+      <Progress
+        value={run.status === 'COMPLETED' ? 100 : fraction * 100}
+        animated={run.status === 'RUNNING'}
+        color={STATUS_COLORS[run.status]}
+        aria-label="Sync progress"
+      />
+      <SimpleGrid cols={{ base: 2, xs: 4 }} spacing="xs">
+        {stats.map(([label, value]) => (
+          <Paper key={label} withBorder p={6}>
+            <Text size="lg" fw={700} data-testid={`progress-${label.replace(' ', '-')}`}>
+              {value}
+            </Text>
+            <Text size="xs" c="dimmed">
+              {label}
+            </Text>
+          </Paper>
+        ))}
+      </SimpleGrid>
+      {run.error && (
+        <Text size="sm" c="red">
+          {run.error.code}: {run.error.message}
+        </Text>
+      )}
+      {run.warnings?.map((warning) => (
+        <Text key={warning} size="sm" c="orange">
+          {warning}
+        </Text>
+      ))}
+      {run.skipped.length > 0 && (
+        <div>
+          <Text size="sm" fw={600}>
+            Skipped
+          </Text>
+          {run.skipped.map((item) => (
+            <Text key={item.id} size="xs">
+              <Code>{item.id}</Code> {item.reason}
+            </Text>
+          ))}
+        </div>
+      )}
+    </Stack>
+  );
+}
+
+function RunHistory({ runs }: { runs: Run[] }) {
+  return (
+    <div>
+      <Text fw={600} mb={4}>
+        Run history
+      </Text>
+      <Table.ScrollContainer minWidth={520}>
+        <Table striped fz="sm" verticalSpacing={4} aria-label="Sync runs">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Started</Table.Th>
+              <Table.Th>Mode</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th ta="right">Ingested</Table.Th>
+              <Table.Th ta="right">Unchanged</Table.Th>
+              <Table.Th ta="right">Failed</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {runs.map((run) => (
+              <Table.Tr key={run.id}>
+                <Table.Td>{formatDate(run.startedAt)}</Table.Td>
+                <Table.Td>{run.mode}</Table.Td>
+                <Table.Td>
+                  <StatusBadge status={run.status} size="sm" />
+                </Table.Td>
+                <Table.Td ta="right">{run.progress.pagesIngested}</Table.Td>
+                <Table.Td ta="right">{run.progress.pagesUnchanged}</Table.Td>
+                <Table.Td ta="right">{run.progress.pagesFailed}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </div>
+  );
+}
+
+/** Where Notion sends events, and the verification token to paste back into Notion. */
+function WebhookPanel({ source }: { source: Source }) {
+  const queryClient = useQueryClient();
+  const url = `${window.location.origin}/webhooks/notion/${source.id}`;
+  const token = useQuery({
+    queryKey: ['webhookToken', source.id],
+    queryFn: () => gql(NotionWebhookQuery, { sourceId: source.id }),
+  });
+  const reset = useMutation({
+    mutationFn: () => gql(ResetNotionWebhookMutation, { sourceId: source.id }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['webhookToken', source.id] }),
+  });
+  return (
+    <Paper withBorder p="sm" bg="var(--mantine-color-gray-0)">
+      <Text fw={600}>Webhook</Text>
+      <Text size="xs" c="dimmed">
+        Create a Notion webhook subscription pointing at this URL; Notion&apos;s verification token then shows
+        here.
+      </Text>
+      <Group gap="xs" mt="xs" wrap="nowrap">
+        <Code style={{ overflowWrap: 'anywhere' }}>{url}</Code>
+        <CopyButton value={url}>
+          {({ copied, copy }) => (
+            <Button size="compact-xs" variant="light" onClick={copy}>
+              {copied ? 'Copied' : 'Copy'}
+            </Button>
+          )}
+        </CopyButton>
+      </Group>
+      <Text size="sm" mt="xs">
+        Verification token:{' '}
+        {token.isPending ? (
+          '…'
+        ) : token.isError ? (
+          <Text span c="red">
+            {token.error.message}
+          </Text>
+        ) : token.data.notionWebhookVerificationToken ? (
+          <Code>{token.data.notionWebhookVerificationToken}</Code>
+        ) : (
+          'not received yet'
+        )}
+      </Text>
+      <Group mt="xs">
+        <Button size="compact-xs" variant="subtle" loading={reset.isPending} onClick={() => reset.mutate()}>
+          Accept a new subscription
+        </Button>
+        {reset.isSuccess && (
+          <Text size="xs" c="dimmed">
+            Send Notion&apos;s verification request within the hour.
+          </Text>
+        )}
+        {reset.isError && (
+          <Text size="xs" c="red">
+            {reset.error.message}
+          </Text>
+        )}
+      </Group>
+    </Paper>
+  );
+}

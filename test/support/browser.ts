@@ -1,0 +1,47 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { chromium, type Browser } from 'playwright-core';
+import { ROOT } from './services';
+
+/** Debian's Chromium (infra/local/install-chromium.sh installs it), or TROVE_CHROMIUM. */
+export function chromiumPath(): string {
+  const candidates = [process.env.TROVE_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
+  const found = candidates.find((path): path is string => !!path && existsSync(path));
+  if (found) return found;
+  execFileSync('bash', [join(ROOT, 'infra', 'local', 'install-chromium.sh')], { stdio: 'inherit' });
+  return chromiumPath();
+}
+
+/** Headless Chromium as root in a container: no sandbox, and /dev/shm may be small. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
+  });
+}
+
+const DASHBOARD = join(ROOT, 'apps', 'dashboard');
+
+function newestMtime(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(path).map((entry) => newestMtime(join(path, entry))));
+}
+
+/**
+ * Builds the dashboard (npm run build:dashboard) unless its build is newer than its sources.
+ * Asynchronously: a test worker blocked for a minute loses its connection to vitest.
+ */
+export async function ensureDashboardBuild(): Promise<void> {
+  const built = join(DASHBOARD, 'dist', 'index.html');
+  const sources = ['src', 'public', 'index.html', 'playground', 'vite.config.ts'].map((p) =>
+    newestMtime(join(DASHBOARD, p)),
+  );
+  if (existsSync(built) && statSync(built).mtimeMs > Math.max(...sources)) return;
+  await promisify(execFile)('bash', [join(ROOT, 'scripts', 'build-dashboard.sh')], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
+}
