@@ -23,7 +23,7 @@ import { ProjectAccess } from './access/project-access.service';
 import { ProjectScopeInterceptor } from './access/project-scope.interceptor';
 import { RequestRateLimit } from './access/rate-limit';
 import type { GraphqlContext } from './access/request-principal';
-import { ApiKeysResolver } from './api-keys/api-keys.resolver';
+import { RESOLVERS } from './schema';
 import { ApiKeysService } from './api-keys/api-keys.service';
 import { GRAPHQL_PATH } from './core/graphql-authentication';
 import { SubscriptionGate } from './core/graphql-subscriptions';
@@ -31,29 +31,21 @@ import { formatGraphqlError, graphqlProtection } from './core/graphql-limits';
 import { IndexBootstrapService } from './core/index-bootstrap.service';
 import { BLOBS, CONFIG, ELASTICSEARCH, EMBEDDER, TEMPORAL } from './core/tokens';
 import { ragDefaults } from './rag-config/rag-defaults';
-import { RagConfigResolver } from './rag-config/rag-config.resolver';
 import { RagConfigService } from './rag-config/rag-config.service';
 import { RagRuntime } from './rag-config/rag-runtime';
 import { TroveExceptionFilter } from './core/trove-exception.filter';
 import { TroveIdPipe } from './core/trove-id.pipe';
 import { CitationLinks } from './core/citation-links';
 import { AskController } from './answers/ask.controller';
-import { AskResolver } from './answers/ask.resolver';
-import { ChunksResolver } from './documents/chunks.resolver';
 import { ChunksService } from './documents/chunks.service';
 import { DocumentsController } from './documents/documents.controller';
 import { OriginalsController } from './documents/originals.controller';
-import { DocumentsResolver } from './documents/documents.resolver';
 import { DocumentsService } from './documents/documents.service';
 import { HealthController } from './health/health.controller';
-import { IndexGenerationsResolver } from './index-generations/index-generations.resolver';
 import { IndexGenerationsService } from './index-generations/index-generations.service';
-import { ProjectsResolver } from './projects/projects.resolver';
 import { ProjectsService } from './projects/projects.service';
-import { SearchResolver } from './search/search.resolver';
 import { ArchivesController } from './sources/archives.controller';
 import { BlobStorageEngine } from './uploads/blob-storage.engine';
-import { SourcesResolver } from './sources/sources.resolver';
 import { SourcesService } from './sources/sources.service';
 import { SyncRunUpdates } from './sources/sync-run-updates';
 import { NotionWebhookController } from './webhooks/notion-webhook.controller';
@@ -192,7 +184,6 @@ export class AppModule {
         },
         { provide: Answerer, useFactory: (runtime: RagRuntime) => runtime.asker, inject: [RagRuntime] },
         RagConfigService,
-        RagConfigResolver,
         // Access (issue 12): who is calling, what the operation needs, which projects it reaches.
         ApiKeyAuthenticator,
         RequestRateLimit,
@@ -202,23 +193,17 @@ export class AppModule {
         { provide: APP_INTERCEPTOR, useClass: ProjectScopeInterceptor },
         AccessRegistryCheck,
         ApiKeysService,
-        ApiKeysResolver,
         CitationLinks,
         { provide: APP_FILTER, useClass: TroveExceptionFilter },
         { provide: APP_PIPE, useClass: TroveIdPipe },
         IndexBootstrapService,
         IndexGenerationsService,
-        IndexGenerationsResolver,
         ProjectsService,
-        ProjectsResolver,
         DocumentsService,
-        DocumentsResolver,
         ChunksService,
-        ChunksResolver,
-        SearchResolver,
-        AskResolver,
         SourcesService,
-        SourcesResolver,
+        // Every resolver, from the one list the printed schema (schema.ts) is built from too.
+        ...RESOLVERS,
         SyncRunUpdates,
         NotionWebhookService,
       ],

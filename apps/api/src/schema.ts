@@ -1,6 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { GraphQLSchemaBuilderModule, GraphQLSchemaFactory } from '@nestjs/graphql';
 import { lexicographicSortSchema, printSchema } from 'graphql';
+import { ApiKeysResolver } from './api-keys/api-keys.resolver';
 import { AskResolver } from './answers/ask.resolver';
 import { ChunksResolver } from './documents/chunks.resolver';
 import { DocumentsResolver } from './documents/documents.resolver';
@@ -10,8 +11,9 @@ import { RagConfigResolver } from './rag-config/rag-config.resolver';
 import { SearchResolver } from './search/search.resolver';
 import { SourcesResolver } from './sources/sources.resolver';
 
-/** Every resolver the API mounts (app.module.ts); the schema is built from their metadata. */
+/** Every resolver the API mounts (app.module.ts spreads this list); the schema is built from their metadata. */
 export const RESOLVERS = [
+  ApiKeysResolver,
   AskResolver,
   ChunksResolver,
   DocumentsResolver,
