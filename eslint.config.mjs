@@ -33,6 +33,9 @@ const boundaries = (allow = []) => ({
     { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['scope:api', 'scope:shared'] },
     { sourceTag: 'scope:worker', onlyDependOnLibsWithTags: ['scope:worker', 'scope:shared'] },
     { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+    // The MCP server and the CLI reach Trove through its public API (@trove/api-client), never its internals.
+    { sourceTag: 'scope:mcp', onlyDependOnLibsWithTags: ['scope:mcp', 'scope:shared'] },
+    { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:cli', 'scope:shared'] },
     // The dashboard runs in the browser: it talks to the api over GraphQL only, never through its code.
     { sourceTag: 'scope:dashboard', onlyDependOnLibsWithTags: ['scope:dashboard'] },
     // Development tools (the Notion API emulator): nothing in the product may depend on them.
@@ -49,6 +52,7 @@ export default [
       '.nx/**',
       'infra/**',
       'apps/dashboard/src/gql/**',
+      'libs/api-client/src/gql/**',
     ],
   },
   ...nx.configs['flat/base'],

@@ -1,0 +1,63 @@
+/** What kind of failure an API error is, for exit codes and MCP tool errors. */
+export type ApiErrorKind = 'auth' | 'forbidden' | 'not-found' | 'invalid' | 'unavailable' | 'failure';
+
+/** An error the API answered with (its stable code and human message), or a network fault. */
+export class TroveApiError extends Error {
+  constructor(
+    message: string,
+    /** The API's stable code (`PROJECT_NOT_FOUND`, `FORBIDDEN`, …), or `NETWORK` / `HTTP_<status>`. */
+    readonly code: string,
+    /** The HTTP status, when the API answered. */
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'TroveApiError';
+  }
+
+  get kind(): ApiErrorKind {
+    return kindOf(this.code, this.status);
+  }
+}
+
+function kindOf(code: string, status: number | undefined): ApiErrorKind {
+  if (code === 'UNAUTHENTICATED' || status === 401) return 'auth';
+  if (code === 'FORBIDDEN' || status === 403) return 'forbidden';
+  if (code.endsWith('_NOT_FOUND') || code === 'NOT_FOUND' || status === 404) return 'not-found';
+  if (
+    code === 'NETWORK' ||
+    code === 'SERVICE_UNAVAILABLE' ||
+    code === 'RATE_LIMITED' ||
+    status === 503 ||
+    status === 429
+  ) {
+    return 'unavailable';
+  }
+  if (
+    code === 'BAD_REQUEST' ||
+    code === 'BAD_USER_INPUT' ||
+    code === 'GRAPHQL_VALIDATION_FAILED' ||
+    code === 'QUERY_TOO_COMPLEX' ||
+    code.endsWith('_CONFLICT') ||
+    status === 400 ||
+    status === 409 ||
+    status === 413 ||
+    status === 415
+  ) {
+    return 'invalid';
+  }
+  return 'failure';
+}
+
+/** Reads an error body of either protocol: GraphQL `errors[]` or REST `{ error: { code, message } }`. */
+export function apiErrorFrom(status: number, body: unknown): TroveApiError {
+  if (body && typeof body === 'object') {
+    const graphql = (body as { errors?: { message?: string; extensions?: { code?: string } }[] }).errors?.[0];
+    if (graphql?.message)
+      return new TroveApiError(graphql.message, graphql.extensions?.code ?? `HTTP_${status}`, status);
+    const rest = (body as { error?: { code?: string; message?: string } | string; message?: string }).error;
+    if (rest && typeof rest === 'object' && rest.message) {
+      return new TroveApiError(rest.message, rest.code ?? `HTTP_${status}`, status);
+    }
+  }
+  return new TroveApiError(`the API answered HTTP ${status}`, `HTTP_${status}`, status);
+}

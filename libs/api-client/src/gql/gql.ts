@@ -1,0 +1,255 @@
+/* eslint-disable */
+import * as types from './graphql';
+
+/**
+ * Map of all GraphQL operations in the project.
+ *
+ * This map has several performance disadvantages:
+ * 1. It is not tree-shakeable, so it will include all operations in the project.
+ * 2. It is not minifiable, so the string of a GraphQL query will be multiple times inside the bundle.
+ * 3. It does not support dead code elimination, so it will add unused operations.
+ *
+ * Therefore it is highly recommended to use the babel or swc plugin for production.
+ * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
+ */
+type Documents = {
+  '\n  fragment SyncProgressFields on SyncProgress {\n    pagesSeen\n    pagesIngested\n    pagesUnchanged\n    pagesSkipped\n    pagesFailed\n    pagesDeleted\n    chunksEmbedded\n    chunksReused\n    apiCalls\n  }\n': typeof types.SyncProgressFieldsFragmentDoc;
+  '\n  fragment ChunkFields on Chunk {\n    id\n    documentId\n    position\n    title\n    headingPath\n    chapter\n    page\n    pageEnd\n    anchor\n    language\n    tokenCount\n    citationUrl\n    text\n  }\n': typeof types.ChunkFieldsFragmentDoc;
+  '\n  query Me {\n    me {\n      keyId\n      name\n      role\n      permissions\n      projectIds\n    }\n  }\n': typeof types.MeDocument;
+  '\n  query Projects {\n    projects {\n      id\n      name\n      status\n      createdAt\n      stats {\n        documentCount\n        chunkCount\n      }\n    }\n  }\n': typeof types.ProjectsDocument;
+  '\n  mutation CreateProject($name: String!) {\n    createProject(input: { name: $name }) {\n      id\n      name\n      status\n      createdAt\n    }\n  }\n': typeof types.CreateProjectDocument;
+  '\n  mutation DeleteProject($id: ID!, $wait: Boolean!) {\n    deleteProject(id: $id, wait: $wait)\n  }\n': typeof types.DeleteProjectDocument;
+  '\n  query Documents($projectId: ID!, $first: Int!, $after: String, $status: DocumentStatus, $sourceId: ID) {\n    documents(projectId: $projectId, first: $first, after: $after, status: $status, sourceId: $sourceId) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        id\n        projectId\n        sourceId\n        externalId\n        fileName\n        title\n        mediaType\n        status\n        error {\n          code\n          message\n        }\n        warnings\n        chunkCount\n        pageCount\n        sizeBytes\n        language\n        url\n        createdAt\n        updatedAt\n        indexedAt\n      }\n    }\n  }\n': typeof types.DocumentsDocument;
+  '\n  query Document($id: ID!) {\n    document(id: $id) {\n      id\n      projectId\n      sourceId\n      externalId\n      fileName\n      title\n      mediaType\n      status\n      error {\n        code\n        message\n      }\n      warnings\n      chunkCount\n      pageCount\n      sizeBytes\n      language\n      url\n      createdAt\n      updatedAt\n      indexedAt\n      timings {\n        fetchMs\n        parseMs\n        chunkMs\n        embedMs\n        upsertMs\n        totalMs\n      }\n    }\n  }\n': typeof types.DocumentDocument;
+  '\n  mutation DeleteDocument($id: ID!) {\n    deleteDocument(id: $id)\n  }\n': typeof types.DeleteDocumentDocument;
+  '\n  mutation ReindexDocument($id: ID!) {\n    reindexDocument(id: $id) {\n      id\n      fileName\n      status\n    }\n  }\n': typeof types.ReindexDocumentDocument;
+  '\n  query Chunks($documentId: ID!) {\n    chunks(documentId: $documentId) {\n      ...ChunkFields\n    }\n  }\n': typeof types.ChunksDocument;
+  '\n  query Chunk($id: ID!) {\n    chunk(id: $id) {\n      ...ChunkFields\n    }\n  }\n': typeof types.ChunkDocument;
+  '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      notion {\n        everything\n        rootPageIds\n        rootDatabaseIds\n      }\n      folder {\n        path\n        format\n        siteUrl\n        archiveFileName\n      }\n      web {\n        url\n        maxPages\n      }\n    }\n  }\n': typeof types.SourcesDocument;
+  '\n  mutation AddNotionSource($input: AddNotionSourceInput!) {\n    addNotionSource(input: $input) {\n      id\n      name\n      type\n      status\n      tokenHint\n    }\n  }\n': typeof types.AddNotionSourceDocument;
+  '\n  mutation AddFolderSource($input: AddFolderSourceInput!) {\n    addFolderSource(input: $input) {\n      id\n      name\n      type\n      status\n    }\n  }\n': typeof types.AddFolderSourceDocument;
+  '\n  mutation RemoveSource($id: ID!) {\n    removeSource(id: $id)\n  }\n': typeof types.RemoveSourceDocument;
+  '\n  mutation SyncSource($id: ID!, $mode: SyncMode!) {\n    syncSource(id: $id, mode: $mode) {\n      id\n      sourceId\n      mode\n      status\n      startedAt\n      finishedAt\n      progress {\n        ...SyncProgressFields\n      }\n    }\n  }\n': typeof types.SyncSourceDocument;
+  '\n  query SyncRun($id: ID!) {\n    syncRun(id: $id) {\n      id\n      sourceId\n      mode\n      status\n      startedAt\n      finishedAt\n      error {\n        code\n        message\n      }\n      warnings\n      skipped {\n        id\n        reason\n      }\n      progress {\n        ...SyncProgressFields\n      }\n    }\n  }\n': typeof types.SyncRunDocument;
+  '\n  query SyncRuns($sourceId: ID!, $first: Int!, $after: String) {\n    syncRuns(sourceId: $sourceId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        id\n        sourceId\n        mode\n        status\n        startedAt\n        finishedAt\n        error {\n          code\n          message\n        }\n        progress {\n          ...SyncProgressFields\n        }\n      }\n    }\n  }\n': typeof types.SyncRunsDocument;
+  '\n  query Search($input: SearchInput!) {\n    search(input: $input) {\n      tookMs\n      reranked\n      reranker\n      warnings\n      hits {\n        chunkId\n        documentId\n        title\n        headingPath\n        chapter\n        page\n        pageEnd\n        anchor\n        position\n        text\n        citationUrl\n        score\n        rerankScore\n        bm25 {\n          rank\n          score\n        }\n        knn {\n          rank\n          score\n        }\n        context {\n          chunkId\n          position\n          headingPath\n          text\n          citationUrl\n        }\n      }\n    }\n  }\n': typeof types.SearchDocument;
+  '\n  query Ask($input: AskInput!) {\n    ask(input: $input) {\n      answer\n      mode\n      insufficientContext\n      language\n      model\n      citations {\n        marker\n        chunkId\n        documentId\n        title\n        headingPath\n        citationUrl\n        quote\n      }\n      verification {\n        validMarkers\n        invalidMarkers\n        missingMarkers\n        retried\n        checkedSentences\n      }\n      timings {\n        totalMs\n      }\n    }\n  }\n': typeof types.AskDocument;
+  '\n  query ApiKeys {\n    apiKeys {\n      id\n      name\n      prefix\n      role\n      projectIds\n      createdAt\n      createdBy\n      lastUsedAt\n      revokedAt\n    }\n  }\n': typeof types.ApiKeysDocument;
+  '\n  mutation CreateApiKey($input: CreateApiKeyInput!) {\n    createApiKey(input: $input) {\n      secret\n      apiKey {\n        id\n        name\n        prefix\n        role\n        projectIds\n        createdAt\n      }\n    }\n  }\n': typeof types.CreateApiKeyDocument;
+  '\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      id\n      name\n      revokedAt\n    }\n  }\n': typeof types.RevokeApiKeyDocument;
+  '\n  query RagConfig {\n    ragConfig {\n      version\n      updatedAt\n      overridden\n      warnings\n      search {\n        fusion\n        rrfK\n        convexVectorWeight\n        convexNormalization\n      }\n      rerank {\n        provider\n        candidates\n        maxChars\n        model\n        url\n        timeoutMs\n        apiKey {\n          set\n          masked\n        }\n      }\n      answers {\n        topK\n        threshold\n        fallbackMode\n        contextTokens\n        extractiveChunks\n        extractiveSentences\n        supportMinLexical\n        supportMinSemantic\n      }\n      llm {\n        provider\n        baseUrl\n        model\n        temperature\n        maxTokens\n        contextTokens\n        timeoutMs\n        idleTimeoutMs\n        retries\n        apiKey {\n          set\n          masked\n        }\n      }\n      chunking {\n        targetTokens\n        overlapTokens\n        minTokens\n      }\n      embedding {\n        active {\n          id\n          modelId\n          dimensions\n          status\n          embedding {\n            provider\n            profile\n            model\n            baseUrl\n          }\n        }\n      }\n    }\n  }\n': typeof types.RagConfigDocument;
+  '\n  mutation UpdateRagConfig($input: UpdateRagConfigInput!) {\n    updateRagConfig(input: $input) {\n      version\n      overridden\n      warnings\n    }\n  }\n': typeof types.UpdateRagConfigDocument;
+};
+const documents: Documents = {
+  '\n  fragment SyncProgressFields on SyncProgress {\n    pagesSeen\n    pagesIngested\n    pagesUnchanged\n    pagesSkipped\n    pagesFailed\n    pagesDeleted\n    chunksEmbedded\n    chunksReused\n    apiCalls\n  }\n':
+    types.SyncProgressFieldsFragmentDoc,
+  '\n  fragment ChunkFields on Chunk {\n    id\n    documentId\n    position\n    title\n    headingPath\n    chapter\n    page\n    pageEnd\n    anchor\n    language\n    tokenCount\n    citationUrl\n    text\n  }\n':
+    types.ChunkFieldsFragmentDoc,
+  '\n  query Me {\n    me {\n      keyId\n      name\n      role\n      permissions\n      projectIds\n    }\n  }\n':
+    types.MeDocument,
+  '\n  query Projects {\n    projects {\n      id\n      name\n      status\n      createdAt\n      stats {\n        documentCount\n        chunkCount\n      }\n    }\n  }\n':
+    types.ProjectsDocument,
+  '\n  mutation CreateProject($name: String!) {\n    createProject(input: { name: $name }) {\n      id\n      name\n      status\n      createdAt\n    }\n  }\n':
+    types.CreateProjectDocument,
+  '\n  mutation DeleteProject($id: ID!, $wait: Boolean!) {\n    deleteProject(id: $id, wait: $wait)\n  }\n':
+    types.DeleteProjectDocument,
+  '\n  query Documents($projectId: ID!, $first: Int!, $after: String, $status: DocumentStatus, $sourceId: ID) {\n    documents(projectId: $projectId, first: $first, after: $after, status: $status, sourceId: $sourceId) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        id\n        projectId\n        sourceId\n        externalId\n        fileName\n        title\n        mediaType\n        status\n        error {\n          code\n          message\n        }\n        warnings\n        chunkCount\n        pageCount\n        sizeBytes\n        language\n        url\n        createdAt\n        updatedAt\n        indexedAt\n      }\n    }\n  }\n':
+    types.DocumentsDocument,
+  '\n  query Document($id: ID!) {\n    document(id: $id) {\n      id\n      projectId\n      sourceId\n      externalId\n      fileName\n      title\n      mediaType\n      status\n      error {\n        code\n        message\n      }\n      warnings\n      chunkCount\n      pageCount\n      sizeBytes\n      language\n      url\n      createdAt\n      updatedAt\n      indexedAt\n      timings {\n        fetchMs\n        parseMs\n        chunkMs\n        embedMs\n        upsertMs\n        totalMs\n      }\n    }\n  }\n':
+    types.DocumentDocument,
+  '\n  mutation DeleteDocument($id: ID!) {\n    deleteDocument(id: $id)\n  }\n': types.DeleteDocumentDocument,
+  '\n  mutation ReindexDocument($id: ID!) {\n    reindexDocument(id: $id) {\n      id\n      fileName\n      status\n    }\n  }\n':
+    types.ReindexDocumentDocument,
+  '\n  query Chunks($documentId: ID!) {\n    chunks(documentId: $documentId) {\n      ...ChunkFields\n    }\n  }\n':
+    types.ChunksDocument,
+  '\n  query Chunk($id: ID!) {\n    chunk(id: $id) {\n      ...ChunkFields\n    }\n  }\n':
+    types.ChunkDocument,
+  '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      notion {\n        everything\n        rootPageIds\n        rootDatabaseIds\n      }\n      folder {\n        path\n        format\n        siteUrl\n        archiveFileName\n      }\n      web {\n        url\n        maxPages\n      }\n    }\n  }\n':
+    types.SourcesDocument,
+  '\n  mutation AddNotionSource($input: AddNotionSourceInput!) {\n    addNotionSource(input: $input) {\n      id\n      name\n      type\n      status\n      tokenHint\n    }\n  }\n':
+    types.AddNotionSourceDocument,
+  '\n  mutation AddFolderSource($input: AddFolderSourceInput!) {\n    addFolderSource(input: $input) {\n      id\n      name\n      type\n      status\n    }\n  }\n':
+    types.AddFolderSourceDocument,
+  '\n  mutation RemoveSource($id: ID!) {\n    removeSource(id: $id)\n  }\n': types.RemoveSourceDocument,
+  '\n  mutation SyncSource($id: ID!, $mode: SyncMode!) {\n    syncSource(id: $id, mode: $mode) {\n      id\n      sourceId\n      mode\n      status\n      startedAt\n      finishedAt\n      progress {\n        ...SyncProgressFields\n      }\n    }\n  }\n':
+    types.SyncSourceDocument,
+  '\n  query SyncRun($id: ID!) {\n    syncRun(id: $id) {\n      id\n      sourceId\n      mode\n      status\n      startedAt\n      finishedAt\n      error {\n        code\n        message\n      }\n      warnings\n      skipped {\n        id\n        reason\n      }\n      progress {\n        ...SyncProgressFields\n      }\n    }\n  }\n':
+    types.SyncRunDocument,
+  '\n  query SyncRuns($sourceId: ID!, $first: Int!, $after: String) {\n    syncRuns(sourceId: $sourceId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        id\n        sourceId\n        mode\n        status\n        startedAt\n        finishedAt\n        error {\n          code\n          message\n        }\n        progress {\n          ...SyncProgressFields\n        }\n      }\n    }\n  }\n':
+    types.SyncRunsDocument,
+  '\n  query Search($input: SearchInput!) {\n    search(input: $input) {\n      tookMs\n      reranked\n      reranker\n      warnings\n      hits {\n        chunkId\n        documentId\n        title\n        headingPath\n        chapter\n        page\n        pageEnd\n        anchor\n        position\n        text\n        citationUrl\n        score\n        rerankScore\n        bm25 {\n          rank\n          score\n        }\n        knn {\n          rank\n          score\n        }\n        context {\n          chunkId\n          position\n          headingPath\n          text\n          citationUrl\n        }\n      }\n    }\n  }\n':
+    types.SearchDocument,
+  '\n  query Ask($input: AskInput!) {\n    ask(input: $input) {\n      answer\n      mode\n      insufficientContext\n      language\n      model\n      citations {\n        marker\n        chunkId\n        documentId\n        title\n        headingPath\n        citationUrl\n        quote\n      }\n      verification {\n        validMarkers\n        invalidMarkers\n        missingMarkers\n        retried\n        checkedSentences\n      }\n      timings {\n        totalMs\n      }\n    }\n  }\n':
+    types.AskDocument,
+  '\n  query ApiKeys {\n    apiKeys {\n      id\n      name\n      prefix\n      role\n      projectIds\n      createdAt\n      createdBy\n      lastUsedAt\n      revokedAt\n    }\n  }\n':
+    types.ApiKeysDocument,
+  '\n  mutation CreateApiKey($input: CreateApiKeyInput!) {\n    createApiKey(input: $input) {\n      secret\n      apiKey {\n        id\n        name\n        prefix\n        role\n        projectIds\n        createdAt\n      }\n    }\n  }\n':
+    types.CreateApiKeyDocument,
+  '\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      id\n      name\n      revokedAt\n    }\n  }\n':
+    types.RevokeApiKeyDocument,
+  '\n  query RagConfig {\n    ragConfig {\n      version\n      updatedAt\n      overridden\n      warnings\n      search {\n        fusion\n        rrfK\n        convexVectorWeight\n        convexNormalization\n      }\n      rerank {\n        provider\n        candidates\n        maxChars\n        model\n        url\n        timeoutMs\n        apiKey {\n          set\n          masked\n        }\n      }\n      answers {\n        topK\n        threshold\n        fallbackMode\n        contextTokens\n        extractiveChunks\n        extractiveSentences\n        supportMinLexical\n        supportMinSemantic\n      }\n      llm {\n        provider\n        baseUrl\n        model\n        temperature\n        maxTokens\n        contextTokens\n        timeoutMs\n        idleTimeoutMs\n        retries\n        apiKey {\n          set\n          masked\n        }\n      }\n      chunking {\n        targetTokens\n        overlapTokens\n        minTokens\n      }\n      embedding {\n        active {\n          id\n          modelId\n          dimensions\n          status\n          embedding {\n            provider\n            profile\n            model\n            baseUrl\n          }\n        }\n      }\n    }\n  }\n':
+    types.RagConfigDocument,
+  '\n  mutation UpdateRagConfig($input: UpdateRagConfigInput!) {\n    updateRagConfig(input: $input) {\n      version\n      overridden\n      warnings\n    }\n  }\n':
+    types.UpdateRagConfigDocument,
+};
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  fragment SyncProgressFields on SyncProgress {\n    pagesSeen\n    pagesIngested\n    pagesUnchanged\n    pagesSkipped\n    pagesFailed\n    pagesDeleted\n    chunksEmbedded\n    chunksReused\n    apiCalls\n  }\n',
+): typeof import('./graphql').SyncProgressFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  fragment ChunkFields on Chunk {\n    id\n    documentId\n    position\n    title\n    headingPath\n    chapter\n    page\n    pageEnd\n    anchor\n    language\n    tokenCount\n    citationUrl\n    text\n  }\n',
+): typeof import('./graphql').ChunkFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query Me {\n    me {\n      keyId\n      name\n      role\n      permissions\n      projectIds\n    }\n  }\n',
+): typeof import('./graphql').MeDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query Projects {\n    projects {\n      id\n      name\n      status\n      createdAt\n      stats {\n        documentCount\n        chunkCount\n      }\n    }\n  }\n',
+): typeof import('./graphql').ProjectsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation CreateProject($name: String!) {\n    createProject(input: { name: $name }) {\n      id\n      name\n      status\n      createdAt\n    }\n  }\n',
+): typeof import('./graphql').CreateProjectDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation DeleteProject($id: ID!, $wait: Boolean!) {\n    deleteProject(id: $id, wait: $wait)\n  }\n',
+): typeof import('./graphql').DeleteProjectDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query Documents($projectId: ID!, $first: Int!, $after: String, $status: DocumentStatus, $sourceId: ID) {\n    documents(projectId: $projectId, first: $first, after: $after, status: $status, sourceId: $sourceId) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        id\n        projectId\n        sourceId\n        externalId\n        fileName\n        title\n        mediaType\n        status\n        error {\n          code\n          message\n        }\n        warnings\n        chunkCount\n        pageCount\n        sizeBytes\n        language\n        url\n        createdAt\n        updatedAt\n        indexedAt\n      }\n    }\n  }\n',
+): typeof import('./graphql').DocumentsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query Document($id: ID!) {\n    document(id: $id) {\n      id\n      projectId\n      sourceId\n      externalId\n      fileName\n      title\n      mediaType\n      status\n      error {\n        code\n        message\n      }\n      warnings\n      chunkCount\n      pageCount\n      sizeBytes\n      language\n      url\n      createdAt\n      updatedAt\n      indexedAt\n      timings {\n        fetchMs\n        parseMs\n        chunkMs\n        embedMs\n        upsertMs\n        totalMs\n      }\n    }\n  }\n',
+): typeof import('./graphql').DocumentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation DeleteDocument($id: ID!) {\n    deleteDocument(id: $id)\n  }\n',
+): typeof import('./graphql').DeleteDocumentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation ReindexDocument($id: ID!) {\n    reindexDocument(id: $id) {\n      id\n      fileName\n      status\n    }\n  }\n',
+): typeof import('./graphql').ReindexDocumentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query Chunks($documentId: ID!) {\n    chunks(documentId: $documentId) {\n      ...ChunkFields\n    }\n  }\n',
+): typeof import('./graphql').ChunksDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query Chunk($id: ID!) {\n    chunk(id: $id) {\n      ...ChunkFields\n    }\n  }\n',
+): typeof import('./graphql').ChunkDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      notion {\n        everything\n        rootPageIds\n        rootDatabaseIds\n      }\n      folder {\n        path\n        format\n        siteUrl\n        archiveFileName\n      }\n      web {\n        url\n        maxPages\n      }\n    }\n  }\n',
+): typeof import('./graphql').SourcesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation AddNotionSource($input: AddNotionSourceInput!) {\n    addNotionSource(input: $input) {\n      id\n      name\n      type\n      status\n      tokenHint\n    }\n  }\n',
+): typeof import('./graphql').AddNotionSourceDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation AddFolderSource($input: AddFolderSourceInput!) {\n    addFolderSource(input: $input) {\n      id\n      name\n      type\n      status\n    }\n  }\n',
+): typeof import('./graphql').AddFolderSourceDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation RemoveSource($id: ID!) {\n    removeSource(id: $id)\n  }\n',
+): typeof import('./graphql').RemoveSourceDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation SyncSource($id: ID!, $mode: SyncMode!) {\n    syncSource(id: $id, mode: $mode) {\n      id\n      sourceId\n      mode\n      status\n      startedAt\n      finishedAt\n      progress {\n        ...SyncProgressFields\n      }\n    }\n  }\n',
+): typeof import('./graphql').SyncSourceDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query SyncRun($id: ID!) {\n    syncRun(id: $id) {\n      id\n      sourceId\n      mode\n      status\n      startedAt\n      finishedAt\n      error {\n        code\n        message\n      }\n      warnings\n      skipped {\n        id\n        reason\n      }\n      progress {\n        ...SyncProgressFields\n      }\n    }\n  }\n',
+): typeof import('./graphql').SyncRunDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query SyncRuns($sourceId: ID!, $first: Int!, $after: String) {\n    syncRuns(sourceId: $sourceId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        id\n        sourceId\n        mode\n        status\n        startedAt\n        finishedAt\n        error {\n          code\n          message\n        }\n        progress {\n          ...SyncProgressFields\n        }\n      }\n    }\n  }\n',
+): typeof import('./graphql').SyncRunsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query Search($input: SearchInput!) {\n    search(input: $input) {\n      tookMs\n      reranked\n      reranker\n      warnings\n      hits {\n        chunkId\n        documentId\n        title\n        headingPath\n        chapter\n        page\n        pageEnd\n        anchor\n        position\n        text\n        citationUrl\n        score\n        rerankScore\n        bm25 {\n          rank\n          score\n        }\n        knn {\n          rank\n          score\n        }\n        context {\n          chunkId\n          position\n          headingPath\n          text\n          citationUrl\n        }\n      }\n    }\n  }\n',
+): typeof import('./graphql').SearchDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query Ask($input: AskInput!) {\n    ask(input: $input) {\n      answer\n      mode\n      insufficientContext\n      language\n      model\n      citations {\n        marker\n        chunkId\n        documentId\n        title\n        headingPath\n        citationUrl\n        quote\n      }\n      verification {\n        validMarkers\n        invalidMarkers\n        missingMarkers\n        retried\n        checkedSentences\n      }\n      timings {\n        totalMs\n      }\n    }\n  }\n',
+): typeof import('./graphql').AskDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query ApiKeys {\n    apiKeys {\n      id\n      name\n      prefix\n      role\n      projectIds\n      createdAt\n      createdBy\n      lastUsedAt\n      revokedAt\n    }\n  }\n',
+): typeof import('./graphql').ApiKeysDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation CreateApiKey($input: CreateApiKeyInput!) {\n    createApiKey(input: $input) {\n      secret\n      apiKey {\n        id\n        name\n        prefix\n        role\n        projectIds\n        createdAt\n      }\n    }\n  }\n',
+): typeof import('./graphql').CreateApiKeyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      id\n      name\n      revokedAt\n    }\n  }\n',
+): typeof import('./graphql').RevokeApiKeyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query RagConfig {\n    ragConfig {\n      version\n      updatedAt\n      overridden\n      warnings\n      search {\n        fusion\n        rrfK\n        convexVectorWeight\n        convexNormalization\n      }\n      rerank {\n        provider\n        candidates\n        maxChars\n        model\n        url\n        timeoutMs\n        apiKey {\n          set\n          masked\n        }\n      }\n      answers {\n        topK\n        threshold\n        fallbackMode\n        contextTokens\n        extractiveChunks\n        extractiveSentences\n        supportMinLexical\n        supportMinSemantic\n      }\n      llm {\n        provider\n        baseUrl\n        model\n        temperature\n        maxTokens\n        contextTokens\n        timeoutMs\n        idleTimeoutMs\n        retries\n        apiKey {\n          set\n          masked\n        }\n      }\n      chunking {\n        targetTokens\n        overlapTokens\n        minTokens\n      }\n      embedding {\n        active {\n          id\n          modelId\n          dimensions\n          status\n          embedding {\n            provider\n            profile\n            model\n            baseUrl\n          }\n        }\n      }\n    }\n  }\n',
+): typeof import('./graphql').RagConfigDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation UpdateRagConfig($input: UpdateRagConfigInput!) {\n    updateRagConfig(input: $input) {\n      version\n      overridden\n      warnings\n    }\n  }\n',
+): typeof import('./graphql').UpdateRagConfigDocument;
+
+export function graphql(source: string) {
+  return (documents as any)[source] ?? {};
+}

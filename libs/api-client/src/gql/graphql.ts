@@ -1,0 +1,1319 @@
+/* eslint-disable */
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> =
+  T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type AddFolderSourceInput = {
+  format?: FolderFormat;
+  name: string;
+  /** A folder on the server (a MkDocs project, or any folder of files), or one Markdown file; inside TROVE_FOLDER_ROOTS */
+  path: string;
+  projectId: string | number;
+  /** Public base URL for citations; defaults to mkdocs.yml's site_url */
+  siteUrl?: string | null | undefined;
+};
+
+export type AddNotionSourceInput = {
+  /** Which of `roots` are databases */
+  databaseRoots?: Array<string>;
+  name: string;
+  projectId: string | number;
+  /** Page ids, database ids or Notion URLs; empty means everything shared with the integration */
+  roots?: Array<string>;
+  /** Internal integration token (ntn_… or secret_…) */
+  token: string;
+};
+
+/** How an answer was made */
+export type AnswerMode =
+  /** No model: the best supporting sentences of the top passages, quoted with citations */
+  | 'EXTRACTIVE'
+  /** Nothing relevant enough: the knowledge base does not hold the answer */
+  | 'INSUFFICIENT_CONTEXT'
+  /** Written by the configured language model; citations verified */
+  | 'LLM'
+  /** No model: the most relevant passage, as it is */
+  | 'TOP_1';
+
+export type ApiKeyRole =
+  /** Everything in every project: keys, global settings, creating and deleting projects */
+  | 'ADMIN'
+  /** Read and write content and sources of its projects */
+  | 'EDITOR'
+  /** Search and read its projects */
+  | 'VIEWER';
+
+export type AskInput = {
+  mode?: AskMode;
+  projectId: string | number;
+  question: string;
+  search?: AskSearchInput | null | undefined;
+  /** Least cosine between the question's and a passage's embeddings, -1 to 1 (TROVE_ANSWER_THRESHOLD); when no passage reaches it the answer is INSUFFICIENT_CONTEXT */
+  threshold?: number | null | undefined;
+  /** Passages retrieved, 1 to 50 (TROVE_ANSWER_TOP_K) */
+  topK?: number | null | undefined;
+};
+
+/** The answer wanted: AUTO is LLM when a model is configured, else the configured fallback */
+export type AskMode = 'AUTO' | 'EXTRACTIVE' | 'LLM' | 'TOP_1';
+
+/** How passages are retrieved; the same options as SearchInput */
+export type AskSearchInput = {
+  /** Only passages these filters let through, as in SearchInput.filters */
+  filters?: SearchFiltersInput | null | undefined;
+  /** Overrides the configured fusion */
+  fusion?: FusionInput | null | undefined;
+  mode?: SearchMode;
+};
+
+export type CreateApiKeyInput = {
+  /** 1-200 characters, for people: who or what uses the key */
+  name: string;
+  /** The projects the key reaches; leave out for every project (ADMIN keys always reach every project) */
+  projectIds?: Array<string | number> | null | undefined;
+  role: ApiKeyRole;
+};
+
+export type DocumentStatus = 'FAILED' | 'INDEXING' | 'PENDING' | 'READY';
+
+export type EmbeddingModelInput = {
+  /** Stored sealed (needs TROVE_SECRET_KEY); never returned */
+  apiKey?: string | null | undefined;
+  /** e.g. http://127.0.0.1:8089/v1 (OpenAI-compatible) or http://127.0.0.1:11434 (Ollama) */
+  baseUrl: string;
+  batchSize?: number | null | undefined;
+  /** The server’s model name, when it differs from the profile’s */
+  model?: string | null | undefined;
+  /** Model profile (dimensions, prefixes), e.g. multilingual-e5-base, bge-m3 */
+  profile: string;
+  /** openai (any OpenAI-compatible server) or ollama */
+  provider: string;
+  timeoutMs?: number | null | undefined;
+};
+
+export type FolderFormat = 'AUTO' | 'COMBINED_MARKDOWN' | 'FILES' | 'MKDOCS';
+
+/** Fusion for this request; unset fields keep the server configuration */
+export type FusionInput = {
+  /** RRF k, 1 to 1000 */
+  k?: number | null | undefined;
+  method: FusionMethod;
+  normalization?: ScoreNormalization | null | undefined;
+  /** CONVEX: weight of the vector leg, 0 to 1 */
+  vectorWeight?: number | null | undefined;
+};
+
+/** How HYBRID merges the BM25 and kNN legs */
+export type FusionMethod =
+  /** vectorWeight·norm(kNN score) + (1 − vectorWeight)·norm(BM25 score) */
+  | 'CONVEX'
+  /** Reciprocal rank fusion: Σ 1 / (k + rank) */
+  | 'RRF';
+
+export type IndexGenerationStatus = 'ACTIVE' | 'BUILDING' | 'CANCELLED' | 'FAILED' | 'RETIRED';
+
+export type Permission =
+  /** API keys, global settings, creating and deleting projects */
+  | 'ADMIN'
+  /** Search and read */
+  | 'READ'
+  /** Write content and sources */
+  | 'WRITE';
+
+export type ProjectStatus = 'ACTIVE' | 'DELETING';
+
+export type RagAnswerSettingsInput = {
+  contextTokens?: number | null | undefined;
+  extractiveChunks?: number | null | undefined;
+  extractiveSentences?: number | null | undefined;
+  fallbackMode?: string | null | undefined;
+  supportMinLexical?: number | null | undefined;
+  supportMinSemantic?: number | null | undefined;
+  threshold?: number | null | undefined;
+  topK?: number | null | undefined;
+};
+
+export type RagChunkingSettingsInput = {
+  minTokens?: number | null | undefined;
+  overlapTokens?: number | null | undefined;
+  targetTokens?: number | null | undefined;
+};
+
+export type RagFusionSettingsInput = {
+  convexNormalization?: string | null | undefined;
+  convexVectorWeight?: number | null | undefined;
+  fusion?: string | null | undefined;
+  rrfK?: number | null | undefined;
+};
+
+export type RagLlmSettingsInput = {
+  /** Stored sealed (TROVE_SECRET_KEY); never returned */
+  apiKey?: string | null | undefined;
+  baseUrl?: string | null | undefined;
+  contextTokens?: number | null | undefined;
+  idleTimeoutMs?: number | null | undefined;
+  maxTokens?: number | null | undefined;
+  model?: string | null | undefined;
+  provider?: string | null | undefined;
+  retries?: number | null | undefined;
+  temperature?: number | null | undefined;
+  timeoutMs?: number | null | undefined;
+};
+
+export type RagRerankSettingsInput = {
+  /** Stored sealed (TROVE_SECRET_KEY); never returned */
+  apiKey?: string | null | undefined;
+  candidates?: number | null | undefined;
+  maxChars?: number | null | undefined;
+  model?: string | null | undefined;
+  provider?: string | null | undefined;
+  timeoutMs?: number | null | undefined;
+  url?: string | null | undefined;
+};
+
+/** CONVEX: per-query normalisation of each leg's scores over its candidates */
+export type ScoreNormalization = 'MINMAX' | 'ZSCORE';
+
+/** Filters applied inside both legs (the kNN leg still returns its k nearest among matching chunks). Every filter given must hold; a filter that matches no document gives no hits. */
+export type SearchFiltersInput = {
+  /** Only these documents */
+  documentIds?: Array<string | number> | null | undefined;
+  /** Only chunks with (true) or without (false) a code block */
+  hasCode?: boolean | null | undefined;
+  /** Only chunks in these languages, as detected per chunk: 'en', 'ru', 'cjk', 'und' */
+  languages?: Array<string> | null | undefined;
+  /** Only documents of these sources; each must be a source of the project (else SOURCE_NOT_FOUND) */
+  sourceIds?: Array<string | number> | null | undefined;
+  /** ISO 8601: only documents whose last update (the document's updatedAt) is at or after this */
+  updatedFrom?: string | null | undefined;
+  /** ISO 8601: only documents last updated before this */
+  updatedTo?: string | null | undefined;
+};
+
+export type SearchInput = {
+  /** Each hit carries its ±expand neighbouring chunks in `context` (0 to TROVE_SEARCH_MAX_EXPAND) */
+  expand?: number;
+  /** Return each hit's explain (legs, fusion, rerank) */
+  explain?: boolean | null | undefined;
+  filters?: SearchFiltersInput | null | undefined;
+  /** Overrides the configured fusion */
+  fusion?: FusionInput | null | undefined;
+  /** Also return `groups`: hits per document, neighbouring chunks merged into passages */
+  groupByDocument?: boolean;
+  /** 1 to 100 */
+  limit?: number;
+  /** At most this many hits per document (after MMR) */
+  maxPerDocument?: number | null | undefined;
+  /** Drops hits whose final score is below this. The scale is the fusion's (also in KEYWORD and VECTOR mode, over one leg): RRF scores are Σ 1/(k + rank) over the legs, so at most 2/(k+1) (≈0.033 at k=60) for a chunk first in both legs and at most 1/(k+1) for one found by a single leg; CONVEX scores are vectorWeight·norm(kNN) + (1 − vectorWeight)·norm(BM25), between 0 and 1 under MINMAX and unbounded z-scores under ZSCORE. When a reranker runs, its score is the final score. */
+  minScore?: number | null | undefined;
+  /** Diversify with maximal marginal relevance over the stored vectors (default TROVE_SEARCH_MMR) */
+  mmr?: boolean | null | undefined;
+  /** MMR's λ, 0 to 1: 1 keeps the relevance order, 0 only spreads (default TROVE_SEARCH_MMR_LAMBDA) */
+  mmrLambda?: number | null | undefined;
+  mode?: SearchMode;
+  projectId: string | number;
+  query: string;
+  /** Rerank the fused top candidates (true) or not (false); unset: as configured (TROVE_RERANK_PROVIDER) */
+  rerank?: boolean | null | undefined;
+  /** How many fused hits are reranked, 1 to 100 */
+  rerankCandidates?: number | null | undefined;
+};
+
+export type SearchMode = 'HYBRID' | 'KEYWORD' | 'VECTOR';
+
+export type SourceStatus = 'ACTIVE' | 'NEEDS_TOKEN' | 'REMOVING';
+
+export type SourceType = 'FOLDER' | 'NOTION' | 'WEB';
+
+export type SyncMode = 'FULL' | 'INCREMENTAL';
+
+export type SyncRunStatus = 'COMPLETED' | 'FAILED' | 'RUNNING';
+
+/** Settings to change; a field given as null goes back to the environment’s value. All of it applies, or none. */
+export type UpdateRagConfigInput = {
+  answers?: RagAnswerSettingsInput | null | undefined;
+  chunking?: RagChunkingSettingsInput | null | undefined;
+  /** Another embedding model: rebuilds the index in the background (see embeddingIndex) */
+  embedding?: EmbeddingModelInput | null | undefined;
+  llm?: RagLlmSettingsInput | null | undefined;
+  rerank?: RagRerankSettingsInput | null | undefined;
+  /** Settings (`llm.apiKey`) or whole sections (`llm`) back to the environment’s values */
+  reset?: Array<string> | null | undefined;
+  search?: RagFusionSettingsInput | null | undefined;
+};
+
+export type SyncProgressFieldsFragment = {
+  pagesSeen: number;
+  pagesIngested: number;
+  pagesUnchanged: number;
+  pagesSkipped: number;
+  pagesFailed: number;
+  pagesDeleted: number;
+  chunksEmbedded: number;
+  chunksReused: number;
+  apiCalls: number;
+};
+
+export type ChunkFieldsFragment = {
+  id: string;
+  documentId: string;
+  position: number;
+  title: string;
+  headingPath: Array<string>;
+  chapter: string | null;
+  page: number | null;
+  pageEnd: number | null;
+  anchor: string | null;
+  language: string;
+  tokenCount: number;
+  citationUrl: string | null;
+  text: string;
+};
+
+export type MeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type MeQuery = {
+  me: {
+    keyId: string | null;
+    name: string;
+    role: ApiKeyRole;
+    permissions: Array<Permission>;
+    projectIds: Array<string> | null;
+  };
+};
+
+export type ProjectsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type ProjectsQuery = {
+  projects: Array<{
+    id: string;
+    name: string;
+    status: ProjectStatus;
+    createdAt: string;
+    stats: { documentCount: number; chunkCount: number };
+  }>;
+};
+
+export type CreateProjectMutationVariables = Exact<{
+  name: string;
+}>;
+
+export type CreateProjectMutation = {
+  createProject: { id: string; name: string; status: ProjectStatus; createdAt: string };
+};
+
+export type DeleteProjectMutationVariables = Exact<{
+  id: string | number;
+  wait: boolean;
+}>;
+
+export type DeleteProjectMutation = { deleteProject: boolean };
+
+export type DocumentsQueryVariables = Exact<{
+  projectId: string | number;
+  first: number;
+  after?: string | null | undefined;
+  status?: DocumentStatus | null | undefined;
+  sourceId?: string | number | null | undefined;
+}>;
+
+export type DocumentsQuery = {
+  documents: {
+    totalCount: number;
+    pageInfo: { endCursor: string | null; hasNextPage: boolean };
+    nodes: Array<{
+      id: string;
+      projectId: string;
+      sourceId: string | null;
+      externalId: string | null;
+      fileName: string;
+      title: string | null;
+      mediaType: string;
+      status: DocumentStatus;
+      warnings: Array<string>;
+      chunkCount: number;
+      pageCount: number | null;
+      sizeBytes: number;
+      language: string | null;
+      url: string | null;
+      createdAt: string;
+      updatedAt: string;
+      indexedAt: string | null;
+      error: { code: string; message: string } | null;
+    }>;
+  };
+};
+
+export type DocumentQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+export type DocumentQuery = {
+  document: {
+    id: string;
+    projectId: string;
+    sourceId: string | null;
+    externalId: string | null;
+    fileName: string;
+    title: string | null;
+    mediaType: string;
+    status: DocumentStatus;
+    warnings: Array<string>;
+    chunkCount: number;
+    pageCount: number | null;
+    sizeBytes: number;
+    language: string | null;
+    url: string | null;
+    createdAt: string;
+    updatedAt: string;
+    indexedAt: string | null;
+    error: { code: string; message: string } | null;
+    timings: {
+      fetchMs: number | null;
+      parseMs: number | null;
+      chunkMs: number | null;
+      embedMs: number | null;
+      upsertMs: number | null;
+      totalMs: number | null;
+    };
+  } | null;
+};
+
+export type DeleteDocumentMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type DeleteDocumentMutation = { deleteDocument: boolean };
+
+export type ReindexDocumentMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type ReindexDocumentMutation = {
+  reindexDocument: { id: string; fileName: string; status: DocumentStatus };
+};
+
+export type ChunksQueryVariables = Exact<{
+  documentId: string | number;
+}>;
+
+export type ChunksQuery = {
+  chunks: Array<{
+    id: string;
+    documentId: string;
+    position: number;
+    title: string;
+    headingPath: Array<string>;
+    chapter: string | null;
+    page: number | null;
+    pageEnd: number | null;
+    anchor: string | null;
+    language: string;
+    tokenCount: number;
+    citationUrl: string | null;
+    text: string;
+  }>;
+};
+
+export type ChunkQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+export type ChunkQuery = {
+  chunk: {
+    id: string;
+    documentId: string;
+    position: number;
+    title: string;
+    headingPath: Array<string>;
+    chapter: string | null;
+    page: number | null;
+    pageEnd: number | null;
+    anchor: string | null;
+    language: string;
+    tokenCount: number;
+    citationUrl: string | null;
+    text: string;
+  } | null;
+};
+
+export type SourcesQueryVariables = Exact<{
+  projectId: string | number;
+}>;
+
+export type SourcesQuery = {
+  sources: Array<{
+    id: string;
+    projectId: string;
+    name: string;
+    type: SourceType;
+    status: SourceStatus;
+    createdAt: string;
+    lastSyncAt: string | null;
+    syncIntervalMinutes: number | null;
+    tokenHint: string | null;
+    notion: { everything: boolean; rootPageIds: Array<string>; rootDatabaseIds: Array<string> } | null;
+    folder: {
+      path: string | null;
+      format: FolderFormat;
+      siteUrl: string | null;
+      archiveFileName: string | null;
+    } | null;
+    web: { url: string; maxPages: number } | null;
+  }>;
+};
+
+export type AddNotionSourceMutationVariables = Exact<{
+  input: AddNotionSourceInput;
+}>;
+
+export type AddNotionSourceMutation = {
+  addNotionSource: {
+    id: string;
+    name: string;
+    type: SourceType;
+    status: SourceStatus;
+    tokenHint: string | null;
+  };
+};
+
+export type AddFolderSourceMutationVariables = Exact<{
+  input: AddFolderSourceInput;
+}>;
+
+export type AddFolderSourceMutation = {
+  addFolderSource: { id: string; name: string; type: SourceType; status: SourceStatus };
+};
+
+export type RemoveSourceMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type RemoveSourceMutation = { removeSource: boolean };
+
+export type SyncSourceMutationVariables = Exact<{
+  id: string | number;
+  mode: SyncMode;
+}>;
+
+export type SyncSourceMutation = {
+  syncSource: {
+    id: string;
+    sourceId: string;
+    mode: SyncMode;
+    status: SyncRunStatus;
+    startedAt: string;
+    finishedAt: string | null;
+    progress: {
+      pagesSeen: number;
+      pagesIngested: number;
+      pagesUnchanged: number;
+      pagesSkipped: number;
+      pagesFailed: number;
+      pagesDeleted: number;
+      chunksEmbedded: number;
+      chunksReused: number;
+      apiCalls: number;
+    };
+  };
+};
+
+export type SyncRunQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+export type SyncRunQuery = {
+  syncRun: {
+    id: string;
+    sourceId: string;
+    mode: SyncMode;
+    status: SyncRunStatus;
+    startedAt: string;
+    finishedAt: string | null;
+    warnings: Array<string> | null;
+    error: { code: string; message: string } | null;
+    skipped: Array<{ id: string; reason: string }>;
+    progress: {
+      pagesSeen: number;
+      pagesIngested: number;
+      pagesUnchanged: number;
+      pagesSkipped: number;
+      pagesFailed: number;
+      pagesDeleted: number;
+      chunksEmbedded: number;
+      chunksReused: number;
+      apiCalls: number;
+    };
+  } | null;
+};
+
+export type SyncRunsQueryVariables = Exact<{
+  sourceId: string | number;
+  first: number;
+  after?: string | null | undefined;
+}>;
+
+export type SyncRunsQuery = {
+  syncRuns: {
+    totalCount: number;
+    pageInfo: { endCursor: string | null; hasNextPage: boolean };
+    nodes: Array<{
+      id: string;
+      sourceId: string;
+      mode: SyncMode;
+      status: SyncRunStatus;
+      startedAt: string;
+      finishedAt: string | null;
+      error: { code: string; message: string } | null;
+      progress: {
+        pagesSeen: number;
+        pagesIngested: number;
+        pagesUnchanged: number;
+        pagesSkipped: number;
+        pagesFailed: number;
+        pagesDeleted: number;
+        chunksEmbedded: number;
+        chunksReused: number;
+        apiCalls: number;
+      };
+    }>;
+  };
+};
+
+export type SearchQueryVariables = Exact<{
+  input: SearchInput;
+}>;
+
+export type SearchQuery = {
+  search: {
+    tookMs: number;
+    reranked: boolean;
+    reranker: string | null;
+    warnings: Array<string>;
+    hits: Array<{
+      chunkId: string;
+      documentId: string;
+      title: string;
+      headingPath: Array<string>;
+      chapter: string | null;
+      page: number | null;
+      pageEnd: number | null;
+      anchor: string | null;
+      position: number;
+      text: string;
+      citationUrl: string | null;
+      score: number;
+      rerankScore: number | null;
+      bm25: { rank: number; score: number } | null;
+      knn: { rank: number; score: number } | null;
+      context: Array<{
+        chunkId: string;
+        position: number;
+        headingPath: Array<string>;
+        text: string;
+        citationUrl: string | null;
+      }> | null;
+    }>;
+  };
+};
+
+export type AskQueryVariables = Exact<{
+  input: AskInput;
+}>;
+
+export type AskQuery = {
+  ask: {
+    answer: string;
+    mode: AnswerMode;
+    insufficientContext: boolean;
+    language: string;
+    model: string | null;
+    citations: Array<{
+      marker: number;
+      chunkId: string;
+      documentId: string;
+      title: string;
+      headingPath: Array<string>;
+      citationUrl: string | null;
+      quote: string;
+    }>;
+    verification: {
+      validMarkers: Array<number>;
+      invalidMarkers: Array<number>;
+      missingMarkers: boolean;
+      retried: boolean;
+      checkedSentences: number;
+    };
+    timings: { totalMs: number };
+  };
+};
+
+export type ApiKeysQueryVariables = Exact<{ [key: string]: never }>;
+
+export type ApiKeysQuery = {
+  apiKeys: Array<{
+    id: string;
+    name: string;
+    prefix: string;
+    role: ApiKeyRole;
+    projectIds: Array<string> | null;
+    createdAt: string;
+    createdBy: string;
+    lastUsedAt: string | null;
+    revokedAt: string | null;
+  }>;
+};
+
+export type CreateApiKeyMutationVariables = Exact<{
+  input: CreateApiKeyInput;
+}>;
+
+export type CreateApiKeyMutation = {
+  createApiKey: {
+    secret: string;
+    apiKey: {
+      id: string;
+      name: string;
+      prefix: string;
+      role: ApiKeyRole;
+      projectIds: Array<string> | null;
+      createdAt: string;
+    };
+  };
+};
+
+export type RevokeApiKeyMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type RevokeApiKeyMutation = { revokeApiKey: { id: string; name: string; revokedAt: string | null } };
+
+export type RagConfigQueryVariables = Exact<{ [key: string]: never }>;
+
+export type RagConfigQuery = {
+  ragConfig: {
+    version: number;
+    updatedAt: string | null;
+    overridden: Array<string>;
+    warnings: Array<string>;
+    search: { fusion: string; rrfK: number; convexVectorWeight: number; convexNormalization: string };
+    rerank: {
+      provider: string;
+      candidates: number;
+      maxChars: number;
+      model: string | null;
+      url: string | null;
+      timeoutMs: number;
+      apiKey: { set: boolean; masked: string | null };
+    };
+    answers: {
+      topK: number;
+      threshold: number;
+      fallbackMode: string;
+      contextTokens: number;
+      extractiveChunks: number;
+      extractiveSentences: number;
+      supportMinLexical: number;
+      supportMinSemantic: number;
+    };
+    llm: {
+      provider: string;
+      baseUrl: string | null;
+      model: string | null;
+      temperature: number;
+      maxTokens: number;
+      contextTokens: number;
+      timeoutMs: number;
+      idleTimeoutMs: number;
+      retries: number;
+      apiKey: { set: boolean; masked: string | null };
+    };
+    chunking: { targetTokens: number; overlapTokens: number; minTokens: number };
+    embedding: {
+      active: {
+        id: number;
+        modelId: string;
+        dimensions: number;
+        status: IndexGenerationStatus;
+        embedding: { provider: string; profile: string; model: string | null; baseUrl: string };
+      };
+    };
+  };
+};
+
+export type UpdateRagConfigMutationVariables = Exact<{
+  input: UpdateRagConfigInput;
+}>;
+
+export type UpdateRagConfigMutation = {
+  updateRagConfig: { version: number; overridden: Array<string>; warnings: Array<string> };
+};
+
+export class TypedDocumentString<TResult, TVariables>
+  extends String
+  implements DocumentTypeDecoration<TResult, TVariables>
+{
+  __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
+  private value: string;
+  public __meta__?: Record<string, any> | undefined;
+
+  constructor(value: string, __meta__?: Record<string, any> | undefined) {
+    super(value);
+    this.value = value;
+    this.__meta__ = __meta__;
+  }
+
+  override toString(): string & DocumentTypeDecoration<TResult, TVariables> {
+    return this.value;
+  }
+}
+export const SyncProgressFieldsFragmentDoc = new TypedDocumentString(
+  `
+    fragment SyncProgressFields on SyncProgress {
+  pagesSeen
+  pagesIngested
+  pagesUnchanged
+  pagesSkipped
+  pagesFailed
+  pagesDeleted
+  chunksEmbedded
+  chunksReused
+  apiCalls
+}
+    `,
+  { fragmentName: 'SyncProgressFields' },
+) as unknown as TypedDocumentString<SyncProgressFieldsFragment, unknown>;
+export const ChunkFieldsFragmentDoc = new TypedDocumentString(
+  `
+    fragment ChunkFields on Chunk {
+  id
+  documentId
+  position
+  title
+  headingPath
+  chapter
+  page
+  pageEnd
+  anchor
+  language
+  tokenCount
+  citationUrl
+  text
+}
+    `,
+  { fragmentName: 'ChunkFields' },
+) as unknown as TypedDocumentString<ChunkFieldsFragment, unknown>;
+export const MeDocument = new TypedDocumentString(`
+    query Me {
+  me {
+    keyId
+    name
+    role
+    permissions
+    projectIds
+  }
+}
+    `) as unknown as TypedDocumentString<MeQuery, MeQueryVariables>;
+export const ProjectsDocument = new TypedDocumentString(`
+    query Projects {
+  projects {
+    id
+    name
+    status
+    createdAt
+    stats {
+      documentCount
+      chunkCount
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ProjectsQuery, ProjectsQueryVariables>;
+export const CreateProjectDocument = new TypedDocumentString(`
+    mutation CreateProject($name: String!) {
+  createProject(input: {name: $name}) {
+    id
+    name
+    status
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<CreateProjectMutation, CreateProjectMutationVariables>;
+export const DeleteProjectDocument = new TypedDocumentString(`
+    mutation DeleteProject($id: ID!, $wait: Boolean!) {
+  deleteProject(id: $id, wait: $wait)
+}
+    `) as unknown as TypedDocumentString<DeleteProjectMutation, DeleteProjectMutationVariables>;
+export const DocumentsDocument = new TypedDocumentString(`
+    query Documents($projectId: ID!, $first: Int!, $after: String, $status: DocumentStatus, $sourceId: ID) {
+  documents(
+    projectId: $projectId
+    first: $first
+    after: $after
+    status: $status
+    sourceId: $sourceId
+  ) {
+    totalCount
+    pageInfo {
+      endCursor
+      hasNextPage
+    }
+    nodes {
+      id
+      projectId
+      sourceId
+      externalId
+      fileName
+      title
+      mediaType
+      status
+      error {
+        code
+        message
+      }
+      warnings
+      chunkCount
+      pageCount
+      sizeBytes
+      language
+      url
+      createdAt
+      updatedAt
+      indexedAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DocumentsQuery, DocumentsQueryVariables>;
+export const DocumentDocument = new TypedDocumentString(`
+    query Document($id: ID!) {
+  document(id: $id) {
+    id
+    projectId
+    sourceId
+    externalId
+    fileName
+    title
+    mediaType
+    status
+    error {
+      code
+      message
+    }
+    warnings
+    chunkCount
+    pageCount
+    sizeBytes
+    language
+    url
+    createdAt
+    updatedAt
+    indexedAt
+    timings {
+      fetchMs
+      parseMs
+      chunkMs
+      embedMs
+      upsertMs
+      totalMs
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DocumentQuery, DocumentQueryVariables>;
+export const DeleteDocumentDocument = new TypedDocumentString(`
+    mutation DeleteDocument($id: ID!) {
+  deleteDocument(id: $id)
+}
+    `) as unknown as TypedDocumentString<DeleteDocumentMutation, DeleteDocumentMutationVariables>;
+export const ReindexDocumentDocument = new TypedDocumentString(`
+    mutation ReindexDocument($id: ID!) {
+  reindexDocument(id: $id) {
+    id
+    fileName
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<ReindexDocumentMutation, ReindexDocumentMutationVariables>;
+export const ChunksDocument = new TypedDocumentString(`
+    query Chunks($documentId: ID!) {
+  chunks(documentId: $documentId) {
+    ...ChunkFields
+  }
+}
+    fragment ChunkFields on Chunk {
+  id
+  documentId
+  position
+  title
+  headingPath
+  chapter
+  page
+  pageEnd
+  anchor
+  language
+  tokenCount
+  citationUrl
+  text
+}`) as unknown as TypedDocumentString<ChunksQuery, ChunksQueryVariables>;
+export const ChunkDocument = new TypedDocumentString(`
+    query Chunk($id: ID!) {
+  chunk(id: $id) {
+    ...ChunkFields
+  }
+}
+    fragment ChunkFields on Chunk {
+  id
+  documentId
+  position
+  title
+  headingPath
+  chapter
+  page
+  pageEnd
+  anchor
+  language
+  tokenCount
+  citationUrl
+  text
+}`) as unknown as TypedDocumentString<ChunkQuery, ChunkQueryVariables>;
+export const SourcesDocument = new TypedDocumentString(`
+    query Sources($projectId: ID!) {
+  sources(projectId: $projectId) {
+    id
+    projectId
+    name
+    type
+    status
+    createdAt
+    lastSyncAt
+    syncIntervalMinutes
+    tokenHint
+    notion {
+      everything
+      rootPageIds
+      rootDatabaseIds
+    }
+    folder {
+      path
+      format
+      siteUrl
+      archiveFileName
+    }
+    web {
+      url
+      maxPages
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<SourcesQuery, SourcesQueryVariables>;
+export const AddNotionSourceDocument = new TypedDocumentString(`
+    mutation AddNotionSource($input: AddNotionSourceInput!) {
+  addNotionSource(input: $input) {
+    id
+    name
+    type
+    status
+    tokenHint
+  }
+}
+    `) as unknown as TypedDocumentString<AddNotionSourceMutation, AddNotionSourceMutationVariables>;
+export const AddFolderSourceDocument = new TypedDocumentString(`
+    mutation AddFolderSource($input: AddFolderSourceInput!) {
+  addFolderSource(input: $input) {
+    id
+    name
+    type
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<AddFolderSourceMutation, AddFolderSourceMutationVariables>;
+export const RemoveSourceDocument = new TypedDocumentString(`
+    mutation RemoveSource($id: ID!) {
+  removeSource(id: $id)
+}
+    `) as unknown as TypedDocumentString<RemoveSourceMutation, RemoveSourceMutationVariables>;
+export const SyncSourceDocument = new TypedDocumentString(`
+    mutation SyncSource($id: ID!, $mode: SyncMode!) {
+  syncSource(id: $id, mode: $mode) {
+    id
+    sourceId
+    mode
+    status
+    startedAt
+    finishedAt
+    progress {
+      ...SyncProgressFields
+    }
+  }
+}
+    fragment SyncProgressFields on SyncProgress {
+  pagesSeen
+  pagesIngested
+  pagesUnchanged
+  pagesSkipped
+  pagesFailed
+  pagesDeleted
+  chunksEmbedded
+  chunksReused
+  apiCalls
+}`) as unknown as TypedDocumentString<SyncSourceMutation, SyncSourceMutationVariables>;
+export const SyncRunDocument = new TypedDocumentString(`
+    query SyncRun($id: ID!) {
+  syncRun(id: $id) {
+    id
+    sourceId
+    mode
+    status
+    startedAt
+    finishedAt
+    error {
+      code
+      message
+    }
+    warnings
+    skipped {
+      id
+      reason
+    }
+    progress {
+      ...SyncProgressFields
+    }
+  }
+}
+    fragment SyncProgressFields on SyncProgress {
+  pagesSeen
+  pagesIngested
+  pagesUnchanged
+  pagesSkipped
+  pagesFailed
+  pagesDeleted
+  chunksEmbedded
+  chunksReused
+  apiCalls
+}`) as unknown as TypedDocumentString<SyncRunQuery, SyncRunQueryVariables>;
+export const SyncRunsDocument = new TypedDocumentString(`
+    query SyncRuns($sourceId: ID!, $first: Int!, $after: String) {
+  syncRuns(sourceId: $sourceId, first: $first, after: $after) {
+    totalCount
+    pageInfo {
+      endCursor
+      hasNextPage
+    }
+    nodes {
+      id
+      sourceId
+      mode
+      status
+      startedAt
+      finishedAt
+      error {
+        code
+        message
+      }
+      progress {
+        ...SyncProgressFields
+      }
+    }
+  }
+}
+    fragment SyncProgressFields on SyncProgress {
+  pagesSeen
+  pagesIngested
+  pagesUnchanged
+  pagesSkipped
+  pagesFailed
+  pagesDeleted
+  chunksEmbedded
+  chunksReused
+  apiCalls
+}`) as unknown as TypedDocumentString<SyncRunsQuery, SyncRunsQueryVariables>;
+export const SearchDocument = new TypedDocumentString(`
+    query Search($input: SearchInput!) {
+  search(input: $input) {
+    tookMs
+    reranked
+    reranker
+    warnings
+    hits {
+      chunkId
+      documentId
+      title
+      headingPath
+      chapter
+      page
+      pageEnd
+      anchor
+      position
+      text
+      citationUrl
+      score
+      rerankScore
+      bm25 {
+        rank
+        score
+      }
+      knn {
+        rank
+        score
+      }
+      context {
+        chunkId
+        position
+        headingPath
+        text
+        citationUrl
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<SearchQuery, SearchQueryVariables>;
+export const AskDocument = new TypedDocumentString(`
+    query Ask($input: AskInput!) {
+  ask(input: $input) {
+    answer
+    mode
+    insufficientContext
+    language
+    model
+    citations {
+      marker
+      chunkId
+      documentId
+      title
+      headingPath
+      citationUrl
+      quote
+    }
+    verification {
+      validMarkers
+      invalidMarkers
+      missingMarkers
+      retried
+      checkedSentences
+    }
+    timings {
+      totalMs
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AskQuery, AskQueryVariables>;
+export const ApiKeysDocument = new TypedDocumentString(`
+    query ApiKeys {
+  apiKeys {
+    id
+    name
+    prefix
+    role
+    projectIds
+    createdAt
+    createdBy
+    lastUsedAt
+    revokedAt
+  }
+}
+    `) as unknown as TypedDocumentString<ApiKeysQuery, ApiKeysQueryVariables>;
+export const CreateApiKeyDocument = new TypedDocumentString(`
+    mutation CreateApiKey($input: CreateApiKeyInput!) {
+  createApiKey(input: $input) {
+    secret
+    apiKey {
+      id
+      name
+      prefix
+      role
+      projectIds
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CreateApiKeyMutation, CreateApiKeyMutationVariables>;
+export const RevokeApiKeyDocument = new TypedDocumentString(`
+    mutation RevokeApiKey($id: ID!) {
+  revokeApiKey(id: $id) {
+    id
+    name
+    revokedAt
+  }
+}
+    `) as unknown as TypedDocumentString<RevokeApiKeyMutation, RevokeApiKeyMutationVariables>;
+export const RagConfigDocument = new TypedDocumentString(`
+    query RagConfig {
+  ragConfig {
+    version
+    updatedAt
+    overridden
+    warnings
+    search {
+      fusion
+      rrfK
+      convexVectorWeight
+      convexNormalization
+    }
+    rerank {
+      provider
+      candidates
+      maxChars
+      model
+      url
+      timeoutMs
+      apiKey {
+        set
+        masked
+      }
+    }
+    answers {
+      topK
+      threshold
+      fallbackMode
+      contextTokens
+      extractiveChunks
+      extractiveSentences
+      supportMinLexical
+      supportMinSemantic
+    }
+    llm {
+      provider
+      baseUrl
+      model
+      temperature
+      maxTokens
+      contextTokens
+      timeoutMs
+      idleTimeoutMs
+      retries
+      apiKey {
+        set
+        masked
+      }
+    }
+    chunking {
+      targetTokens
+      overlapTokens
+      minTokens
+    }
+    embedding {
+      active {
+        id
+        modelId
+        dimensions
+        status
+        embedding {
+          provider
+          profile
+          model
+          baseUrl
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<RagConfigQuery, RagConfigQueryVariables>;
+export const UpdateRagConfigDocument = new TypedDocumentString(`
+    mutation UpdateRagConfig($input: UpdateRagConfigInput!) {
+  updateRagConfig(input: $input) {
+    version
+    overridden
+    warnings
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateRagConfigMutation, UpdateRagConfigMutationVariables>;

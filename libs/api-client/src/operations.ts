@@ -1,0 +1,508 @@
+import { graphql } from './gql';
+
+// Every operation the CLI and the MCP server run. Codegen (npm run build:dashboard) turns each into
+// a typed document in ./gql/graphql.ts (`ProjectsQuery` here is `ProjectsDocument` there); import those.
+
+export const SyncProgressFields = graphql(`
+  fragment SyncProgressFields on SyncProgress {
+    pagesSeen
+    pagesIngested
+    pagesUnchanged
+    pagesSkipped
+    pagesFailed
+    pagesDeleted
+    chunksEmbedded
+    chunksReused
+    apiCalls
+  }
+`);
+
+export const ChunkFields = graphql(`
+  fragment ChunkFields on Chunk {
+    id
+    documentId
+    position
+    title
+    headingPath
+    chapter
+    page
+    pageEnd
+    anchor
+    language
+    tokenCount
+    citationUrl
+    text
+  }
+`);
+
+export const MeQuery = graphql(`
+  query Me {
+    me {
+      keyId
+      name
+      role
+      permissions
+      projectIds
+    }
+  }
+`);
+
+export const ProjectsQuery = graphql(`
+  query Projects {
+    projects {
+      id
+      name
+      status
+      createdAt
+      stats {
+        documentCount
+        chunkCount
+      }
+    }
+  }
+`);
+
+export const CreateProjectMutation = graphql(`
+  mutation CreateProject($name: String!) {
+    createProject(input: { name: $name }) {
+      id
+      name
+      status
+      createdAt
+    }
+  }
+`);
+
+export const DeleteProjectMutation = graphql(`
+  mutation DeleteProject($id: ID!, $wait: Boolean!) {
+    deleteProject(id: $id, wait: $wait)
+  }
+`);
+
+export const DocumentsQuery = graphql(`
+  query Documents($projectId: ID!, $first: Int!, $after: String, $status: DocumentStatus, $sourceId: ID) {
+    documents(projectId: $projectId, first: $first, after: $after, status: $status, sourceId: $sourceId) {
+      totalCount
+      pageInfo {
+        endCursor
+        hasNextPage
+      }
+      nodes {
+        id
+        projectId
+        sourceId
+        externalId
+        fileName
+        title
+        mediaType
+        status
+        error {
+          code
+          message
+        }
+        warnings
+        chunkCount
+        pageCount
+        sizeBytes
+        language
+        url
+        createdAt
+        updatedAt
+        indexedAt
+      }
+    }
+  }
+`);
+
+export const DocumentQuery = graphql(`
+  query Document($id: ID!) {
+    document(id: $id) {
+      id
+      projectId
+      sourceId
+      externalId
+      fileName
+      title
+      mediaType
+      status
+      error {
+        code
+        message
+      }
+      warnings
+      chunkCount
+      pageCount
+      sizeBytes
+      language
+      url
+      createdAt
+      updatedAt
+      indexedAt
+      timings {
+        fetchMs
+        parseMs
+        chunkMs
+        embedMs
+        upsertMs
+        totalMs
+      }
+    }
+  }
+`);
+
+export const DeleteDocumentMutation = graphql(`
+  mutation DeleteDocument($id: ID!) {
+    deleteDocument(id: $id)
+  }
+`);
+
+export const ReindexDocumentMutation = graphql(`
+  mutation ReindexDocument($id: ID!) {
+    reindexDocument(id: $id) {
+      id
+      fileName
+      status
+    }
+  }
+`);
+
+export const ChunksQuery = graphql(`
+  query Chunks($documentId: ID!) {
+    chunks(documentId: $documentId) {
+      ...ChunkFields
+    }
+  }
+`);
+
+export const ChunkQuery = graphql(`
+  query Chunk($id: ID!) {
+    chunk(id: $id) {
+      ...ChunkFields
+    }
+  }
+`);
+
+export const SourcesQuery = graphql(`
+  query Sources($projectId: ID!) {
+    sources(projectId: $projectId) {
+      id
+      projectId
+      name
+      type
+      status
+      createdAt
+      lastSyncAt
+      syncIntervalMinutes
+      tokenHint
+      notion {
+        everything
+        rootPageIds
+        rootDatabaseIds
+      }
+      folder {
+        path
+        format
+        siteUrl
+        archiveFileName
+      }
+      web {
+        url
+        maxPages
+      }
+    }
+  }
+`);
+
+export const AddNotionSourceMutation = graphql(`
+  mutation AddNotionSource($input: AddNotionSourceInput!) {
+    addNotionSource(input: $input) {
+      id
+      name
+      type
+      status
+      tokenHint
+    }
+  }
+`);
+
+export const AddFolderSourceMutation = graphql(`
+  mutation AddFolderSource($input: AddFolderSourceInput!) {
+    addFolderSource(input: $input) {
+      id
+      name
+      type
+      status
+    }
+  }
+`);
+
+export const RemoveSourceMutation = graphql(`
+  mutation RemoveSource($id: ID!) {
+    removeSource(id: $id)
+  }
+`);
+
+export const SyncSourceMutation = graphql(`
+  mutation SyncSource($id: ID!, $mode: SyncMode!) {
+    syncSource(id: $id, mode: $mode) {
+      id
+      sourceId
+      mode
+      status
+      startedAt
+      finishedAt
+      progress {
+        ...SyncProgressFields
+      }
+    }
+  }
+`);
+
+export const SyncRunQuery = graphql(`
+  query SyncRun($id: ID!) {
+    syncRun(id: $id) {
+      id
+      sourceId
+      mode
+      status
+      startedAt
+      finishedAt
+      error {
+        code
+        message
+      }
+      warnings
+      skipped {
+        id
+        reason
+      }
+      progress {
+        ...SyncProgressFields
+      }
+    }
+  }
+`);
+
+export const SyncRunsQuery = graphql(`
+  query SyncRuns($sourceId: ID!, $first: Int!, $after: String) {
+    syncRuns(sourceId: $sourceId, first: $first, after: $after) {
+      totalCount
+      pageInfo {
+        endCursor
+        hasNextPage
+      }
+      nodes {
+        id
+        sourceId
+        mode
+        status
+        startedAt
+        finishedAt
+        error {
+          code
+          message
+        }
+        progress {
+          ...SyncProgressFields
+        }
+      }
+    }
+  }
+`);
+
+export const SearchQuery = graphql(`
+  query Search($input: SearchInput!) {
+    search(input: $input) {
+      tookMs
+      reranked
+      reranker
+      warnings
+      hits {
+        chunkId
+        documentId
+        title
+        headingPath
+        chapter
+        page
+        pageEnd
+        anchor
+        position
+        text
+        citationUrl
+        score
+        rerankScore
+        bm25 {
+          rank
+          score
+        }
+        knn {
+          rank
+          score
+        }
+        context {
+          chunkId
+          position
+          headingPath
+          text
+          citationUrl
+        }
+      }
+    }
+  }
+`);
+
+export const AskQuery = graphql(`
+  query Ask($input: AskInput!) {
+    ask(input: $input) {
+      answer
+      mode
+      insufficientContext
+      language
+      model
+      citations {
+        marker
+        chunkId
+        documentId
+        title
+        headingPath
+        citationUrl
+        quote
+      }
+      verification {
+        validMarkers
+        invalidMarkers
+        missingMarkers
+        retried
+        checkedSentences
+      }
+      timings {
+        totalMs
+      }
+    }
+  }
+`);
+
+export const ApiKeysQuery = graphql(`
+  query ApiKeys {
+    apiKeys {
+      id
+      name
+      prefix
+      role
+      projectIds
+      createdAt
+      createdBy
+      lastUsedAt
+      revokedAt
+    }
+  }
+`);
+
+export const CreateApiKeyMutation = graphql(`
+  mutation CreateApiKey($input: CreateApiKeyInput!) {
+    createApiKey(input: $input) {
+      secret
+      apiKey {
+        id
+        name
+        prefix
+        role
+        projectIds
+        createdAt
+      }
+    }
+  }
+`);
+
+export const RevokeApiKeyMutation = graphql(`
+  mutation RevokeApiKey($id: ID!) {
+    revokeApiKey(id: $id) {
+      id
+      name
+      revokedAt
+    }
+  }
+`);
+
+export const RagConfigQuery = graphql(`
+  query RagConfig {
+    ragConfig {
+      version
+      updatedAt
+      overridden
+      warnings
+      search {
+        fusion
+        rrfK
+        convexVectorWeight
+        convexNormalization
+      }
+      rerank {
+        provider
+        candidates
+        maxChars
+        model
+        url
+        timeoutMs
+        apiKey {
+          set
+          masked
+        }
+      }
+      answers {
+        topK
+        threshold
+        fallbackMode
+        contextTokens
+        extractiveChunks
+        extractiveSentences
+        supportMinLexical
+        supportMinSemantic
+      }
+      llm {
+        provider
+        baseUrl
+        model
+        temperature
+        maxTokens
+        contextTokens
+        timeoutMs
+        idleTimeoutMs
+        retries
+        apiKey {
+          set
+          masked
+        }
+      }
+      chunking {
+        targetTokens
+        overlapTokens
+        minTokens
+      }
+      embedding {
+        active {
+          id
+          modelId
+          dimensions
+          status
+          embedding {
+            provider
+            profile
+            model
+            baseUrl
+          }
+        }
+      }
+    }
+  }
+`);
+
+export const UpdateRagConfigMutation = graphql(`
+  mutation UpdateRagConfig($input: UpdateRagConfigInput!) {
+    updateRagConfig(input: $input) {
+      version
+      overridden
+      warnings
+    }
+  }
+`);
