@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { type Catalog } from '@trove/catalog';
 import { type EmbeddingProvider, type TroveDocument } from '@trove/domain';
+import { type FusionSettings } from '@trove/search';
 import { sharedDatasets } from '@trove/testing';
 import { localWorkerConfig } from './local-worker-config';
 
@@ -78,4 +79,26 @@ export async function memoizedQueries(
         ? Promise.resolve(batch.map((t) => vectors.get(t)!))
         : embedder.embed(batch, purpose, options),
   };
+}
+
+/** `rrf`, `rrf:30`, `convex:0.7`, `convex:0.7:zscore` → a per-request fusion override. */
+export function parseFusions(list: string | undefined): { name: string; fusion?: Partial<FusionSettings> }[] {
+  if (!list) return [{ name: 'default' }];
+  return list.split(',').map((raw) => {
+    const [method, a, b] = raw.trim().split(':');
+    if (method === 'rrf')
+      return { name: raw.trim(), fusion: { method: 'rrf', ...(a ? { k: Number(a) } : {}) } };
+    if (method === 'convex') {
+      if (b && b !== 'minmax' && b !== 'zscore') throw new Error(`unknown normalisation in ${raw}`);
+      return {
+        name: raw.trim(),
+        fusion: {
+          method: 'convex',
+          ...(a ? { vectorWeight: Number(a) } : {}),
+          ...(b ? { normalization: b as FusionSettings['normalization'] } : {}),
+        },
+      };
+    }
+    throw new Error(`unknown fusion ${raw}; expected rrf[:k] or convex[:weight[:minmax|zscore]]`);
+  });
 }

@@ -46,6 +46,7 @@ import {
   evalProjectName,
   evalWorkerConfig,
   memoizedQueries,
+  parseFusions,
   projectDocuments,
   SUBSET_SEED,
 } from './eval-support';
@@ -144,28 +145,6 @@ function parseRerankers(list: string): { name: string; reranker?: Reranker }[] {
       maxChars: process.env.TROVE_RERANK_MAX_CHARS,
     });
     return { name, reranker: createReranker(config) };
-  });
-}
-
-/** `rrf`, `rrf:30`, `convex:0.7`, `convex:0.7:zscore` → a per-request fusion override. */
-function parseFusions(list: string | undefined): { name: string; fusion?: Partial<FusionSettings> }[] {
-  if (!list) return [{ name: 'default' }];
-  return list.split(',').map((raw) => {
-    const [method, a, b] = raw.trim().split(':');
-    if (method === 'rrf')
-      return { name: raw.trim(), fusion: { method: 'rrf', ...(a ? { k: Number(a) } : {}) } };
-    if (method === 'convex') {
-      if (b && b !== 'minmax' && b !== 'zscore') throw new Error(`unknown normalisation in ${raw}`);
-      return {
-        name: raw.trim(),
-        fusion: {
-          method: 'convex',
-          ...(a ? { vectorWeight: Number(a) } : {}),
-          ...(b ? { normalization: b as FusionSettings['normalization'] } : {}),
-        },
-      };
-    }
-    throw new Error(`unknown fusion ${raw}; expected rrf[:k] or convex[:weight[:minmax|zscore]]`);
   });
 }
 
@@ -370,7 +349,7 @@ async function main() {
     const chunkCount = [...documents.values()].reduce((n, d) => n + (d.chunkCount ?? 0), 0);
     const corpusIdOf = new Map([...documents.values()].map((d) => [d.id, d.fileName.replace(/\.md$/, '')]));
 
-    // The search the API runs (default candidates, num_candidates and RRF k), embedder in-process.
+    // The search the API runs (default candidates, num_candidates and fusion), embedder in-process.
     const embedder = args['reuse-query-embeddings']
       ? await memoizedQueries(
           createEmbeddingProvider(config.embedding),
@@ -515,7 +494,7 @@ async function main() {
         embedding: config.embedding.profile,
         chunking: config.chunking,
         search:
-          'HybridSearch defaults (per-leg candidates max(50, limit), num_candidates 200, title boost 2, heading boost 1.5, RRF k 60)',
+          'HybridSearch defaults (per-leg candidates max(50, limit), num_candidates 200, title boost 2, heading boost 1.5, convex fusion 0.5 min-max)',
         rerankCandidates,
         rankingUnit: 'chunks mapped to their document; a document counts at its best rank only',
       },
@@ -587,7 +566,7 @@ function section(
 \`${report.command}\` on ${report.date.slice(0, 10)}, ${report.machine.cores} cores, ${report.machine.memoryGiB} GiB.
 Data set ${report.dataset}, split \`${report.split}\`: ${report.queries} queries, ${subset}; ${corpus.chunks} chunks
 (${report.configuration.embedding}, ${report.configuration.chunking.targetTokens}-token chunks with ${report.configuration.chunking.overlapTokens} overlap).
-Search: HybridSearch as the API runs it (per-leg candidates 50, RRF k 60, ${report.configuration.rerankCandidates} fused hits reranked when a reranker runs); hits are chunks, each document
+Search: HybridSearch as the API runs it (per-leg candidates 50, convex fusion 0.5 min-max unless the fusion column says otherwise, ${report.configuration.rerankCandidates} fused hits reranked when a reranker runs); hits are chunks, each document
 counts at its best rank. Latency is client-side around a top-10 search (rerank included), ${report.command.includes('--reuse-query-embeddings') ? 'query embedding excluded (--reuse-query-embeddings)' : 'query embedding included'};
 Recall@100 comes from a second top-100 search. ${ingestLine}
 Each eval project has an index of its own, so BM25 statistics are those of this corpus alone.

@@ -7,8 +7,13 @@
  *
  *   node -r @swc-node/register scripts/train-reranker.ts --docs 400 --queries 250
  *   node -r @swc-node/register scripts/train-reranker.ts --docs all --queries 2000   (whole corpora)
+ *
+ * `--cache` keeps the recorded candidates in .trove/eval/ and reuses them (features are computed
+ * again each time, so feature work needs no search). `--holdout F` fits on the other train
+ * queries and also reports nDCG@10 on every 1/F-th train query, left out of the fit: the figure to
+ * choose features and settings by, since the test splits are never looked at here.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Catalog } from '@trove/catalog';
@@ -29,6 +34,7 @@ import {
   evalProjectName,
   evalWorkerConfig,
   memoizedQueries,
+  parseFusions,
   projectDocuments,
 } from './eval-support';
 
@@ -44,6 +50,12 @@ const { values: args } = parseArgs({
     candidates: { type: 'string', default: '50' },
     version: { type: 'string', default: 'v1' },
     out: { type: 'string', default: MODEL_FILE },
+    cache: { type: 'boolean', default: false },
+    holdout: { type: 'string', default: '0' },
+    'equal-queries': { type: 'boolean', default: false },
+    /** The fusion whose candidates the model learns to reorder (as `npm run eval -- --fusions`): it must be the one search uses. */
+    fusion: { type: 'string', default: 'rrf:60' },
+    l2: { type: 'string', default: '0.001' },
   },
 });
 
@@ -64,7 +76,48 @@ interface QueryGroup extends TrainingGroup {
   judged: Map<string, number>;
 }
 
-async function collect(dataset: string, docs: number | undefined, queryCount: number, candidates: number) {
+interface RecordedQuery {
+  query: string;
+  candidates: RerankCandidate[];
+  documents: string[];
+  judged: [string, number][];
+}
+
+/** The recorded candidates of a dataset's train queries, from the cache when asked and present. */
+async function recorded(dataset: string, docs: number | undefined, queryCount: number, candidates: number) {
+  const file = join(
+    ROOT,
+    '.trove',
+    'eval',
+    `train-candidates-${basename(datasetDir(dataset))}-${docs ?? 'all'}-${queryCount}-${candidates}-${args.fusion}.json`,
+  );
+  if (args.cache && existsSync(file)) {
+    console.log(`[train] ${dataset}: candidates from ${file}`);
+    return JSON.parse(readFileSync(file, 'utf8')) as RecordedQuery[];
+  }
+  const queries = await collect(dataset, docs, queryCount, candidates);
+  if (args.cache) writeFileSync(file, JSON.stringify(queries));
+  return queries;
+}
+
+function toGroup(recordedQuery: RecordedQuery): QueryGroup {
+  const judged = new Map(recordedQuery.judged);
+  return {
+    query: recordedQuery.query,
+    candidates: recordedQuery.candidates,
+    documents: recordedQuery.documents,
+    judged,
+    features: extractFeatures(recordedQuery.query, recordedQuery.candidates),
+    labels: recordedQuery.documents.map((d) => judged.get(d) ?? 0),
+  };
+}
+
+async function collect(
+  dataset: string,
+  docs: number | undefined,
+  queryCount: number,
+  candidates: number,
+): Promise<RecordedQuery[]> {
   const dir = datasetDir(dataset);
   const name = basename(dir);
   const loaded = loadBeirDataset(dir, 'train');
@@ -98,24 +151,20 @@ async function collect(dataset: string, docs: number | undefined, queryCount: nu
       reranker: recorder,
       rerankCandidates: candidates,
     });
-    const groups: QueryGroup[] = [];
+    const groups: RecordedQuery[] = [];
     for (const query of queries) {
-      const hits = await search.search({
-        projectId: project.id,
-        query: query.text,
-        limit: candidates,
-        mode: SearchMode.HYBRID,
-      });
+      const hits = await search.search(
+        {
+          projectId: project.id,
+          query: query.text,
+          limit: candidates,
+          mode: SearchMode.HYBRID,
+        },
+        { fusion: parseFusions(args.fusion)[0].fusion },
+      );
       const documentOf = new Map(hits.map((h) => [h.chunkId, corpusIdOf.get(h.documentId)!]));
       const documents = recorder.last.map((c) => documentOf.get(c.id)!);
-      groups.push({
-        query: query.text,
-        candidates: recorder.last,
-        documents,
-        judged: query.relevant,
-        features: extractFeatures(query.text, recorder.last),
-        labels: documents.map((d) => query.relevant.get(d) ?? 0),
-      });
+      groups.push({ query: query.text, candidates: recorder.last, documents, judged: [...query.relevant] });
     }
     console.log(`[train] ${name}: ${groups.length} train queries from project "${projectName}"`);
     return groups;
@@ -147,12 +196,16 @@ async function main() {
   const queries = Number(args.queries);
   const candidates = Number(args.candidates);
   const byDataset = new Map<string, QueryGroup[]>();
-  for (const dataset of datasets) byDataset.set(dataset, await collect(dataset, docs, queries, candidates));
+  for (const dataset of datasets) {
+    byDataset.set(dataset, (await recorded(dataset, docs, queries, candidates)).map(toGroup));
+  }
+  const holdout = Number(args.holdout);
+  const heldOut = (index: number) => holdout > 1 && index % holdout === 0;
   // Queries whose candidates are all relevant or all not teach nothing pairwise.
   const useful = [...byDataset.values()]
-    .flat()
+    .flatMap((groups) => groups.filter((_, index) => !heldOut(index)))
     .filter((g) => g.labels.some((l) => l > 0) && g.labels.some((l) => l === 0));
-  const fit = trainPairwiseLogistic(useful);
+  const fit = trainPairwiseLogistic(useful, { equalQueries: args['equal-queries'], l2: Number(args.l2) });
   const model: LinearModel = {
     version: args.version!,
     features: [...FEATURE_NAMES],
@@ -161,7 +214,7 @@ async function main() {
     weights: fit.weights.map((x) => Number(x.toPrecision(6))),
     training: {
       method: 'pairwise logistic regression (linear RankNet), full-batch gradient descent, L2 1e-3',
-      command: `node -r @swc-node/register scripts/train-reranker.ts --datasets ${datasets.join(',')} --docs ${docs ?? 'all'} --queries ${queries} --candidates ${candidates}`,
+      command: `node -r @swc-node/register scripts/train-reranker.ts --datasets ${datasets.join(',')} --docs ${docs ?? 'all'} --queries ${queries} --candidates ${candidates} --fusion ${args.fusion}${args['equal-queries'] ? ' --equal-queries' : ''} --l2 ${args.l2}`,
       splits: datasets.map(
         (d) =>
           `${d} train (first ${queries} queries, ${docs ? `${docs}-document subset, seed 42` : 'whole corpus'})`,
@@ -172,7 +225,22 @@ async function main() {
     },
   };
   for (const [dataset, groups] of byDataset) {
-    console.log(`[train] ${dataset} in-sample:`, await inSample(model, groups));
+    console.log(
+      `[train] ${dataset} in-sample:`,
+      await inSample(
+        model,
+        groups.filter((_, i) => !heldOut(i)),
+      ),
+    );
+    if (holdout > 1) {
+      console.log(
+        `[train] ${dataset} held out (1/${holdout}):`,
+        await inSample(
+          model,
+          groups.filter((_, i) => heldOut(i)),
+        ),
+      );
+    }
   }
   console.log('[train] weights:', Object.fromEntries(FEATURE_NAMES.map((n, i) => [n, model.weights[i]])));
   writeFileSync(args.out!, `${JSON.stringify(model, null, 2)}\n`);

@@ -116,22 +116,22 @@ describe('web sources', () => {
 describe('search fusion', () => {
   const key = { TROVE_ADMIN_API_KEY: 'k'.repeat(24) };
 
-  it('defaults to RRF with k 60 and reads TROVE_SEARCH_FUSION, _RRF_K and _CONVEX_*', () => {
+  it('defaults to convex fusion (0.5, min-max) and reads TROVE_SEARCH_FUSION, _RRF_K and _CONVEX_*', () => {
     expect(loadConfig(apiConfigSchema, key).search).toMatchObject({
-      fusion: 'rrf',
+      fusion: 'convex',
       rrfK: 60,
       convexVectorWeight: 0.5,
       convexNormalization: 'minmax',
     });
     const tuned = loadConfig(apiConfigSchema, {
       ...key,
-      TROVE_SEARCH_FUSION: 'convex',
+      TROVE_SEARCH_FUSION: 'rrf',
       TROVE_SEARCH_RRF_K: '20',
       TROVE_SEARCH_CONVEX_VECTOR_WEIGHT: '0.7',
       TROVE_SEARCH_CONVEX_NORMALIZATION: 'zscore',
     }).search;
     expect(tuned).toMatchObject({
-      fusion: 'convex',
+      fusion: 'rrf',
       rrfK: 20,
       convexVectorWeight: 0.7,
       convexNormalization: 'zscore',

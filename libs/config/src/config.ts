@@ -227,8 +227,11 @@ export const searchSchema = z.object({
   /** Longest search query accepted, in (estimated) tokens of the embedding model; E5 reads 512. */
   maxQueryTokens: positiveInt.default(512),
   // Fusion (issue 11): how the BM25 and kNN legs merge; a request may override each field.
-  /** `rrf` (reciprocal rank fusion) or `convex` (weighted sum of normalised scores). */
-  fusion: z.enum(['rrf', 'convex']).default('rrf'),
+  /**
+   * `rrf` (reciprocal rank fusion) or `convex` (weighted sum of normalised scores). Convex 0.5
+   * min-max measured best on both train splits (docs/search-tuning.md).
+   */
+  fusion: z.enum(['rrf', 'convex']).default('convex'),
   /** RRF's k in 1 / (k + rank). */
   rrfK: z.coerce.number().int().min(1).max(1000).default(60),
   /** Convex: weight of the vector leg, 0 (keyword only) to 1 (vector only). */

@@ -172,8 +172,8 @@ describe('HybridSearch fusion', () => {
   const ranking = (hits: { chunkId: string; score: number }[]) =>
     hits.map((hit) => [hit.chunkId, Number(hit.score.toFixed(10))]);
 
-  it('fuses by RRF with the configured k by default, keeping each leg’s rank and raw score', async () => {
-    const search = new HybridSearch(es, 't', new FixedEmbedder(), { rrfK: 10 });
+  it('fuses by RRF with the configured k, keeping each leg’s rank and raw score', async () => {
+    const search = new HybridSearch(es, 't', new FixedEmbedder(), { fusion: 'rrf', rrfK: 10 });
     const hits = await search.search(hybrid);
     // b 1/12 + 1/11; a 1/11 + 1/13; d 1/12; c 1/13
     expect(ranking(hits)).toEqual(
@@ -202,8 +202,23 @@ describe('HybridSearch fusion', () => {
     ]);
   });
 
+  it('fuses by convex combination at 0.5 with min-max normalisation by default', async () => {
+    const search = new HybridSearch(es, 't', new FixedEmbedder());
+    // b .5·1 + .5·.5 = .75; a .5·1 = .5; d .5·.5 = .25; c 0
+    expect(ranking(await search.search(hybrid))).toEqual([
+      ['b', 0.75],
+      ['a', 0.5],
+      ['d', 0.25],
+      ['c', 0],
+    ]);
+  });
+
   it('takes a per-request override; unset fields keep the configured ones', async () => {
-    const search = new HybridSearch(es, 't', new FixedEmbedder(), { rrfK: 60, convexVectorWeight: 0.2 });
+    const search = new HybridSearch(es, 't', new FixedEmbedder(), {
+      fusion: 'rrf',
+      rrfK: 60,
+      convexVectorWeight: 0.2,
+    });
     // convex at the configured weight .2: a .8·1 = .8; b .2·1 + .8·.5 = .6; c 0; d .2·.5 = .1
     expect(ranking(await search.search(hybrid, { fusion: { method: 'convex' } }))).toEqual([
       ['a', 0.8],

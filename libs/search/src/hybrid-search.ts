@@ -146,7 +146,8 @@ const DEFAULTS: HybridSearchOptions = {
   candidates: 50,
   numCandidates: 200,
   fieldBoosts: DEFAULT_FIELD_BOOSTS,
-  fusion: 'rrf',
+  // As libs/config's default (TROVE_SEARCH_FUSION): the best fusion on both train splits.
+  fusion: 'convex',
   rrfK: 60,
   convexVectorWeight: 0.5,
   convexNormalization: 'minmax',

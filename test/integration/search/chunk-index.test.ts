@@ -170,12 +170,10 @@ describe('HybridSearch', () => {
   });
 
   it('hybrid fuses both legs, reports each, and stays inside the project', async () => {
-    const hits = await search.search({
-      projectId: 'p1',
-      query: 'rollback release',
-      limit: 10,
-      mode: SearchMode.HYBRID,
-    });
+    const hits = await search.search(
+      { projectId: 'p1', query: 'rollback release', limit: 10, mode: SearchMode.HYBRID },
+      { fusion: { method: 'rrf', k: 60 } },
+    );
     expect(hits[0].headingPath).toEqual(['Rollback']);
     expect(hits[0].bm25?.rank).toBe(1);
     expect(hits[0].knn?.rank).toBeGreaterThanOrEqual(1);

@@ -34,6 +34,32 @@ describe('learned reranker features', () => {
     expect(column(rows, 'fused.reciprocalRank')).toEqual([1, 0.5, 1 / 3]);
   });
 
+  it("places each candidate within its leg's score distribution, and tells how sure the leg is of its top", () => {
+    const sure = extractFeatures('vitamin d', [
+      candidate({ bm25: { rank: 1, score: 30 }, knn: { rank: 1, score: 0.9 } }),
+      candidate({ bm25: { rank: 2, score: 5 }, knn: { rank: 2, score: 0.89 } }),
+      candidate({ bm25: { rank: 3, score: 4.9 }, knn: { rank: 3, score: 0.88 } }),
+      candidate({ knn: { rank: 4, score: 0.87 } }),
+      candidate({ bm25: { rank: 4, score: 4.8 } }),
+      candidate({ bm25: { rank: 5, score: 4.7 } }),
+    ]);
+    // Evenly spaced scores: the top is one step ahead, like every other candidate.
+    const unsure = extractFeatures(
+      'vitamin d',
+      [6, 5.9, 5.8, 5.7, 5.6, 5.5].map((score, i) => candidate({ bm25: { rank: i + 1, score } })),
+    );
+    const z = column(sure, 'bm25.zScore');
+    expect(z[0]).toBeGreaterThan(1);
+    expect(z[1]).toBeLessThan(0);
+    expect(z[3]).toBe(-3);
+    expect(column(sure, 'bm25.logScore')[0]).toBeCloseTo(Math.log1p(30));
+    expect(column(sure, 'legs.both')).toEqual([1, 1, 1, 0, 0, 0]);
+    // A top far above the rest gives its candidate a larger confidence than a top in a crowd.
+    expect(column(sure, 'bm25.confidence×scoreRatio')[0]).toBeGreaterThan(
+      4 * column(unsure, 'bm25.confidence×scoreRatio')[0],
+    );
+  });
+
   it('measures query-term coverage, rarity-weighted coverage, phrase, proximity and title matches', () => {
     const rows = extractFeatures('vitamin deficiency in elderly patients', [
       candidate({ text: 'Vitamin deficiency is common in elderly patients.', title: 'Elderly care' }),

@@ -29,6 +29,13 @@ export const FEATURE_NAMES = [
   'chunk.first',
   'chunk.reciprocalPosition',
   'language.match',
+  // Standing within the candidates (z-scores), and how sure each leg is of its own top.
+  'bm25.zScore',
+  'knn.zScore',
+  'bm25.logScore',
+  'bm25.confidence×scoreRatio',
+  'knn.confidence×score',
+  'legs.both',
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
@@ -87,6 +94,8 @@ export function extractFeatures(query: string, candidates: RerankCandidate[]): n
   const bestBm25 = Math.max(0, ...candidates.map((c) => c.bm25?.score ?? 0));
   const bestKnn = Math.max(0, ...candidates.map((c) => c.knn?.score ?? 0));
   const bestFused = Math.max(0, ...candidates.map((c) => c.fusedScore));
+  const bm25Stats = spread(candidates.flatMap((c) => (c.bm25 ? [c.bm25.score] : [])));
+  const knnStats = spread(candidates.flatMap((c) => (c.knn ? [c.knn.score] : [])));
 
   return candidates.map((candidate, i) => {
     const { words, set } = docs[i];
@@ -118,12 +127,31 @@ export function extractFeatures(query: string, candidates: RerankCandidate[]): n
       'chunk.first': candidate.position === 0 ? 1 : 0,
       'chunk.reciprocalPosition': 1 / (1 + candidate.position),
       'language.match': !queryLanguage || !language ? 0.5 : language.startsWith(queryLanguage) ? 1 : 0,
+      'bm25.zScore': candidate.bm25 ? bm25Stats.z(candidate.bm25.score) : -3,
+      'knn.zScore': candidate.knn ? knnStats.z(candidate.knn.score) : -3,
+      'bm25.logScore': Math.log1p(candidate.bm25?.score ?? 0),
+      'bm25.confidence×scoreRatio':
+        bm25Stats.topGap * (candidate.bm25 && bestBm25 > 0 ? candidate.bm25.score / bestBm25 : 0),
+      'knn.confidence×score': knnStats.topGap * (candidate.knn ? knnStats.z(candidate.knn.score) : -3),
+      'legs.both': candidate.bm25 && candidate.knn ? 1 : 0,
     };
     return FEATURE_NAMES.map((name) => features[name]);
   });
 }
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+
+/**
+ * A leg's score distribution over the candidates: z-score of a score, and how far its best stands
+ * above the runner-up in standard deviations (a leg sure of its top answer).
+ */
+function spread(scores: number[]): { z: (score: number) => number; topGap: number } {
+  if (scores.length < 2) return { z: () => 0, topGap: 0 };
+  const mean = sum(scores) / scores.length;
+  const sd = Math.sqrt(sum(scores.map((x) => (x - mean) ** 2)) / scores.length) || 1;
+  const [first, second] = [...scores].sort((a, b) => b - a);
+  return { z: (score) => Math.max(-3, Math.min(3, (score - mean) / sd)), topGap: (first - second) / sd };
+}
 
 function bigrams(words: string[]): string[] {
   const out: string[] = [];

@@ -99,6 +99,34 @@ describe('trainPairwiseLogistic', () => {
     expect(trainPairwiseLogistic(groups, { epochs: 200 })).toEqual(fit);
   });
 
+  it('with equalQueries, a query with many pairs weighs no more than one with a single pair', () => {
+    // Query A (many pairs) says feature 0 marks relevance, query B (one pair) says feature 1 does.
+    const a = {
+      features: [
+        [1, 0],
+        [1, 0],
+        [1, 0],
+        [0, 1],
+        [0, 1],
+        [0, 1],
+      ],
+      labels: [1, 1, 1, 0, 0, 0],
+    };
+    const b = {
+      features: [
+        [0, 1],
+        [1, 0],
+      ],
+      labels: [1, 0],
+    };
+    const byPair = trainPairwiseLogistic([a, b], { epochs: 200 });
+    const byQuery = trainPairwiseLogistic([a, b], { epochs: 200, equalQueries: true });
+    expect(byPair.pairs).toBe(10);
+    // Pair-weighted, A's nine pairs outvote B's one; query-weighted, the two pull equally.
+    expect(byPair.weights[0] - byPair.weights[1]).toBeGreaterThan(0.5);
+    expect(Math.abs(byQuery.weights[0] - byQuery.weights[1])).toBeLessThan(1e-6);
+  });
+
   it('refuses data with nothing to compare', () => {
     expect(() => trainPairwiseLogistic([{ features: [[1], [2]], labels: [0, 0] }])).toThrow(/no pair/);
   });

@@ -47,6 +47,11 @@ export interface TrainingOptions {
   learningRate?: number;
   /** L2 penalty on the weights. */
   l2?: number;
+  /**
+   * Every query weighs the same whatever its number of pairs (true), rather than every pair
+   * (false): otherwise queries with many relevant candidates decide the model.
+   */
+  equalQueries?: boolean;
 }
 
 /**
@@ -58,7 +63,7 @@ export function trainPairwiseLogistic(
   groups: TrainingGroup[],
   options: TrainingOptions = {},
 ): { mean: number[]; scale: number[]; weights: number[]; pairs: number; loss: number } {
-  const { epochs = 400, learningRate = 0.5, l2 = 1e-3 } = options;
+  const { epochs = 400, learningRate = 0.5, l2 = 1e-3, equalQueries = false } = options;
   const rows = groups.flatMap((g) => g.features);
   if (rows.length === 0) throw new Error('no training rows');
   const n = rows[0].length;
@@ -70,27 +75,34 @@ export function trainPairwiseLogistic(
   const standard = (r: number[]) => r.map((x, i) => (x - mean[i]) / scale[i]);
   // Pair differences x_rel − x_non; the loss depends on nothing else.
   const diffs: number[][] = [];
+  const pairWeights: number[] = [];
+  let queriesWithPairs = 0;
   for (const group of groups) {
     const z = group.features.map(standard);
+    const first = diffs.length;
     group.labels.forEach((a, i) =>
       group.labels.forEach((b, j) => {
         if (a > b) diffs.push(z[i].map((x, k) => x - z[j][k]));
       }),
     );
+    const pairs = diffs.length - first;
+    if (pairs > 0) queriesWithPairs += 1;
+    for (let p = 0; p < pairs; p++) pairWeights.push(equalQueries ? 1 / pairs : 1);
   }
   if (diffs.length === 0) throw new Error('no pair with different labels to learn from');
+  const totalWeight = equalQueries ? queriesWithPairs : diffs.length;
   const weights = new Array<number>(n).fill(0);
   let loss = 0;
   for (let epoch = 0; epoch < epochs; epoch++) {
     const gradient = weights.map((w) => l2 * w);
     loss = 0;
-    for (const d of diffs) {
+    diffs.forEach((d, p) => {
+      const weight = pairWeights[p] / totalWeight;
       const margin = d.reduce((s, x, k) => s + x * weights[k], 0);
-      loss += Math.log1p(Math.exp(-margin));
-      const g = -1 / (1 + Math.exp(margin));
-      for (let k = 0; k < n; k++) gradient[k] += (g * d[k]) / diffs.length;
-    }
-    loss /= diffs.length;
+      loss += weight * Math.log1p(Math.exp(-margin));
+      const g = -weight / (1 + Math.exp(margin));
+      for (let k = 0; k < n; k++) gradient[k] += g * d[k];
+    });
     for (let k = 0; k < n; k++) weights[k] -= learningRate * gradient[k];
   }
   return { mean, scale, weights, pairs: diffs.length, loss };
