@@ -2,4 +2,4 @@
 export const PLAYGROUND_PATH = '/playground';
 
 /** Paths the API itself answers; the dashboard's single-page fallback never shadows them. */
-export const API_PATH_PREFIXES = ['/graphql', '/v1/', '/webhooks/', '/healthz', '/readyz'] as const;
+export const API_PATH_PREFIXES = ['/graphql', '/v1/', '/webhooks/', '/mcp', '/healthz', '/readyz'] as const;
