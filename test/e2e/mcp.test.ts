@@ -418,7 +418,12 @@ describe('MCP access', () => {
   it('answers 401 on /mcp without a key or with a bad one, before any MCP work', async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    for (const extra of [{}, { 'X-API-Key': 'trove_not_a_key' }, { Authorization: 'Bearer wrong' }]) {
+    const attempts: Record<string, string>[] = [
+      {},
+      { 'X-API-Key': 'trove_not_a_key' },
+      { Authorization: 'Bearer wrong' },
+    ];
+    for (const extra of attempts) {
       const response = await fetch(`${stack.url}/mcp`, {
         method: 'POST',
         headers: { ...headers, ...extra },
