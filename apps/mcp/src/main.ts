@@ -5,7 +5,7 @@ import { createTroveMcpServer, SERVER_VERSION } from '@trove/mcp-server';
 // stdout carries the protocol: everything for people goes to stderr.
 const say = (message: string) => process.stderr.write(`[trove-mcp] ${message}\n`);
 
-export const DEFAULT_API_URL = 'http://127.0.0.1:4000';
+const DEFAULT_API_URL = 'http://127.0.0.1:4000';
 
 async function main(): Promise<void> {
   const apiUrl = process.env.TROVE_API_URL?.trim() || DEFAULT_API_URL;

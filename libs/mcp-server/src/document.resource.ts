@@ -1,7 +1,12 @@
-import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ChunksDocument, DocumentDocument, DocumentsDocument, ProjectsDocument } from '@trove/api-client';
-import { TroveApiError } from '@trove/api-client';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ChunksDocument,
+  DocumentDocument,
+  DocumentsDocument,
+  ProjectsDocument,
+  TroveApiError,
+} from '@trove/api-client';
 import { DOCUMENT_URI_TEMPLATE, documentUri } from './document-uri';
 import { documentMarkdown } from './reading-order';
 import type { ToolContext } from './tool-context';

@@ -8,7 +8,7 @@ import { z } from 'zod/v3';
 
 const nullableString = z.string().nullable();
 
-export const chunkView = z.object({
+export const chunkSchema = z.object({
   chunkId: z.string(),
   documentId: z.string(),
   position: z.number().int().describe('0-based place of the chunk in its document'),
@@ -18,11 +18,11 @@ export const chunkView = z.object({
   citationUrl: nullableString.describe('a link that opens the source at this place'),
   text: z.string(),
 });
-export type ChunkView = z.infer<typeof chunkView>;
+export type ChunkView = z.infer<typeof chunkSchema>;
 
 const legRank = z.object({ rank: z.number().int(), score: z.number() }).nullable();
 
-export const searchHitView = chunkView.extend({
+export const searchHitSchema = chunkSchema.extend({
   rank: z.number().int().describe('1-based rank in this result'),
   score: z.number().describe('final score (the reranker’s when one ran)'),
   rerankScore: z.number().nullable(),
@@ -31,17 +31,17 @@ export const searchHitView = chunkView.extend({
   resourceUri: z.string().describe('the whole document as an MCP resource'),
   context: z
     .array(
-      chunkView.pick({ chunkId: true, position: true, headingPath: true, citationUrl: true, text: true }),
+      chunkSchema.pick({ chunkId: true, position: true, headingPath: true, citationUrl: true, text: true }),
     )
     .describe('with `expand`: the neighbouring chunks in reading order, without the hit'),
 });
-export type SearchHitView = z.infer<typeof searchHitView>;
+export type SearchHitView = z.infer<typeof searchHitSchema>;
 
 export const searchOutput = {
   projectId: z.string(),
   query: z.string(),
   mode: z.enum(['HYBRID', 'KEYWORD', 'VECTOR']),
-  hits: z.array(searchHitView),
+  hits: z.array(searchHitSchema),
   reranked: z.boolean(),
   warnings: z.array(z.string()),
 };
@@ -78,7 +78,7 @@ export const askOutput = {
 };
 export type AskOutput = z.infer<z.ZodObject<typeof askOutput>>;
 
-export const projectView = z.object({
+export const projectSchema = z.object({
   id: z.string(),
   name: z.string(),
   status: z.string(),
@@ -86,10 +86,10 @@ export const projectView = z.object({
   documentCount: z.number().int(),
   chunkCount: z.number().int(),
 });
-export const listProjectsOutput = { projects: z.array(projectView) };
+export const listProjectsOutput = { projects: z.array(projectSchema) };
 export type ListProjectsOutput = z.infer<z.ZodObject<typeof listProjectsOutput>>;
 
-export const sourceView = z.object({
+export const sourceSchema = z.object({
   id: z.string(),
   name: z.string(),
   type: z.string().describe('NOTION, FOLDER or WEB'),
@@ -100,7 +100,7 @@ export const sourceView = z.object({
   tokenHint: nullableString.describe('a hint of the Notion token, never the token'),
   scope: z.string().describe('what the source reads (Notion roots, folder, web URL)'),
 });
-export const listSourcesOutput = { projectId: z.string(), sources: z.array(sourceView) };
+export const listSourcesOutput = { projectId: z.string(), sources: z.array(sourceSchema) };
 export type ListSourcesOutput = z.infer<z.ZodObject<typeof listSourcesOutput>>;
 
 const progress = z.object({
@@ -141,7 +141,7 @@ export const syncRunOutput = {
 };
 export type SyncRunOutput = z.infer<z.ZodObject<typeof syncRunOutput>>;
 
-export const documentView = z.object({
+export const documentSchema = z.object({
   id: z.string(),
   projectId: z.string(),
   sourceId: nullableString,
@@ -160,18 +160,18 @@ export const documentView = z.object({
   indexedAt: nullableString,
   resourceUri: z.string().describe('the whole text as an MCP resource'),
 });
-export type DocumentView = z.infer<typeof documentView>;
+export type DocumentView = z.infer<typeof documentSchema>;
 
 export const listDocumentsOutput = {
   projectId: z.string(),
   totalCount: z.number().int(),
-  documents: z.array(documentView),
+  documents: z.array(documentSchema),
   nextCursor: nullableString.describe('pass as `after` for the next page; null on the last page'),
 };
 export type ListDocumentsOutput = z.infer<z.ZodObject<typeof listDocumentsOutput>>;
 
 export const getDocumentOutput = {
-  document: documentView,
+  document: documentSchema,
   timingsMs: z.object({
     fetchMs: z.number().nullable(),
     parseMs: z.number().nullable(),
@@ -184,9 +184,9 @@ export const getDocumentOutput = {
 export type GetDocumentOutput = z.infer<z.ZodObject<typeof getDocumentOutput>>;
 
 export const getChunkOutput = {
-  chunk: chunkView,
-  before: z.array(chunkView).describe('the chunks just before it, in reading order'),
-  after: z.array(chunkView).describe('the chunks just after it, in reading order'),
+  chunk: chunkSchema,
+  before: z.array(chunkSchema).describe('the chunks just before it, in reading order'),
+  after: z.array(chunkSchema).describe('the chunks just after it, in reading order'),
   documentChunkCount: z.number().int(),
   resourceUri: z.string(),
 };

@@ -25,6 +25,7 @@ export const TOOL_NAMES = [
   'set_config',
 ] as const;
 
+/** How the server introduces itself to clients (`serverInfo`). */
 export const SERVER_NAME = 'trove';
 export const SERVER_VERSION = '0.1.0';
 
