@@ -8,10 +8,8 @@ import { createTroveMcpServer, SERVER_VERSION } from '@trove/mcp-server';
 import { Requires } from '../access/access.decorators';
 import { presentedKey } from '../access/api-key-authenticator';
 import { CONFIG } from '../core/tokens';
+import { MCP_PATH } from '../web/web-routes';
 import { loopbackUrl } from './loopback-url';
-
-/** Where the MCP endpoint is mounted. */
-export const MCP_PATH = 'mcp';
 
 /**
  * `/mcp`: Trove's MCP server over Streamable HTTP, stateless (a server and transport per request,
