@@ -74,6 +74,38 @@ async function rest(key: string, method: string, path: string, body?: FormData |
   return { kind: 'error', status: response.status, code: error?.code, message: error?.message };
 }
 
+/** A JSON-RPC request to /mcp (stateless Streamable HTTP). */
+async function mcp(key: string, method: string, params: Record<string, unknown>): Promise<Response> {
+  return fetch(`${stack.url}/mcp`, {
+    method: 'POST',
+    headers: {
+      'X-API-Key': key,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+}
+
+/** `POST /mcp` itself: admitted or refused before any MCP work (REST-shaped error). */
+async function mcpEndpoint(key: string): Promise<Answer> {
+  const response = await mcp(key, 'tools/list', {});
+  if (response.ok) return { kind: 'ok', status: response.status };
+  const error = ((await response.json()) as { error?: { code: string; message: string } }).error;
+  return { kind: 'error', status: response.status, code: error?.code, message: error?.message };
+}
+
+/** An MCP tool call: a tool error carries the API's code and message (`CODE: message`). */
+async function mcpTool(key: string, name: string, args: Record<string, unknown>): Promise<Answer> {
+  const response = await mcp(key, 'tools/call', { name, arguments: args });
+  const body = (await response.json()) as {
+    result: { isError?: boolean; _meta?: { 'trove/error'?: { code: string; message: string } } };
+  };
+  const error = body.result.isError ? body.result._meta?.['trove/error'] : undefined;
+  if (error) return { kind: 'error', status: response.status, code: error.code, message: error.message };
+  return { kind: 'ok', status: response.status };
+}
+
 function form(fileName: string, content: string | Buffer): FormData {
   const data = new FormData();
   data.append('file', new Blob([content]), fileName);
@@ -338,6 +370,19 @@ const OPERATIONS: Operation[] = [
     run: (k) => gql(k, 'mutation { cancelIndexRebuild { id } }'),
   },
   // --- API keys
+  // --- MCP: /mcp admits any valid key; each tool is then authorized as the GraphQL operations it runs
+  { name: 'POST /mcp', permission: Permission.READ, global: true, run: (k) => mcpEndpoint(k) },
+  {
+    name: 'mcp tool search',
+    permission: Permission.READ,
+    run: (k, ids) => mcpTool(k, 'search', { query: 'access matrix', project: ids.project }),
+  },
+  {
+    name: 'mcp tool sync_source',
+    permission: Permission.WRITE,
+    fresh: freshFolderSource,
+    run: (k, ids) => mcpTool(k, 'sync_source', { source: ids.source, mode: 'FULL' }),
+  },
   { name: 'me', permission: Permission.READ, global: true, run: (k) => gql(k, '{ me { role } }') },
   { name: 'apiKeys', permission: Permission.ADMIN, global: true, run: (k) => gql(k, '{ apiKeys { id } }') },
   {

@@ -42,6 +42,7 @@ import { DocumentsController } from './documents/documents.controller';
 import { OriginalsController } from './documents/originals.controller';
 import { DocumentsService } from './documents/documents.service';
 import { HealthController } from './health/health.controller';
+import { McpController } from './mcp/mcp.controller';
 import { IndexGenerationsService } from './index-generations/index-generations.service';
 import { ProjectsService } from './projects/projects.service';
 import { ArchivesController } from './sources/archives.controller';
@@ -104,6 +105,7 @@ export class AppModule {
         OriginalsController,
         ArchivesController,
         HealthController,
+        McpController,
         NotionWebhookController,
       ],
       providers: [

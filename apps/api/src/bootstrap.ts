@@ -25,7 +25,8 @@ export async function startApi(config: ApiConfig): Promise<NestExpressApplicatio
   if (config.api.corsOrigins.length > 0) {
     app.enableCors({
       origin: config.api.corsOrigins,
-      allowedHeaders: ['Content-Type', 'X-API-Key', 'Authorization'],
+      // MCP clients in a browser also send the protocol version they speak (/mcp).
+      allowedHeaders: ['Content-Type', 'X-API-Key', 'Authorization', 'Mcp-Protocol-Version'],
       exposedHeaders: ['Retry-After'],
       maxAge: 600,
     });

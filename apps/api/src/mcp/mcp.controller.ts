@@ -1,0 +1,71 @@
+import { Controller, Delete, Get, Inject, Logger, Post, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { TroveClient } from '@trove/api-client';
+import type { ApiConfig } from '@trove/config';
+import { Permission } from '@trove/domain';
+import { createTroveMcpServer, SERVER_VERSION } from '@trove/mcp-server';
+import { Requires } from '../access/access.decorators';
+import { presentedKey } from '../access/api-key-authenticator';
+import { CONFIG } from '../core/tokens';
+import { MCP_PATH } from '../web/web-routes';
+import { loopbackUrl } from './loopback-url';
+
+/**
+ * `/mcp`: Trove's MCP server over Streamable HTTP, stateless (a server and transport per request,
+ * JSON answers, no session). The guard admits the caller's API key first (401 without a valid
+ * one, rate limit counted); the tools then call this api's GraphQL endpoint over loopback with
+ * that same key, so each is authorized exactly as the GraphQL operation it runs.
+ */
+@Controller(MCP_PATH)
+export class McpController {
+  private readonly logger = new Logger('MCP');
+
+  constructor(@Inject(CONFIG) private readonly config: Pick<ApiConfig, 'api'>) {}
+
+  @Post()
+  @Requires(Permission.READ)
+  async handle(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const client = new TroveClient({
+      apiUrl: loopbackUrl(this.config.api.host, req.socket.localPort ?? this.config.api.port),
+      apiKey: presentedKey(req.headers),
+      userAgent: `trove-mcp-http/${SERVER_VERSION}`,
+    });
+    const server = createTroveMcpServer(client, { log: (message) => this.logger.warn(message) });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  }
+
+  // Stateless: no stream to open for server-initiated messages, and no session to end (the
+  // specification's answer for both is 405).
+  @Get()
+  @Requires(Permission.READ)
+  openStream(@Res() res: Response): void {
+    methodNotAllowed(res);
+  }
+
+  @Delete()
+  @Requires(Permission.READ)
+  endSession(@Res() res: Response): void {
+    methodNotAllowed(res);
+  }
+}
+
+function methodNotAllowed(res: Response): void {
+  res
+    .status(405)
+    .setHeader('Allow', 'POST')
+    .json({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Method not allowed: this server is stateless (POST only)' },
+      id: null,
+    });
+}

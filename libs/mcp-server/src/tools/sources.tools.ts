@@ -1,0 +1,179 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod/v3';
+import {
+  SourcesDocument,
+  type SourcesQuery,
+  SyncRunDocument,
+  SyncSourceDocument,
+  TroveApiError,
+  type TroveClient,
+} from '@trove/api-client';
+import {
+  listSourcesOutput,
+  type ListSourcesOutput,
+  syncRunOutput,
+  type SyncRunOutput,
+  syncSourceOutput,
+  type SyncSourceOutput,
+} from '../output-schemas';
+import { resolveProject } from '../project-resolver';
+import { renderSources, renderSyncRun, renderSyncStarted } from '../render';
+import { PROJECT_ARGUMENT_DESCRIPTION, type ToolContext } from '../tool-context';
+import { runTool, toolResult } from '../tool-result';
+
+/** Skipped items a sync run result lists (a first sync of a big workspace may skip thousands). */
+const MAX_SKIPPED = 50;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type Source = SourcesQuery['sources'][number];
+
+/** What a source reads, in a few words. */
+export function sourceScope(source: Pick<Source, 'notion' | 'folder' | 'web'>): string {
+  if (source.notion) {
+    if (source.notion.everything) return 'every page shared with the integration';
+    const roots = [...source.notion.rootPageIds, ...source.notion.rootDatabaseIds];
+    return `Notion roots ${roots.join(', ')}`;
+  }
+  if (source.folder) {
+    const where = source.folder.path ?? source.folder.archiveFileName ?? 'uploaded archive';
+    return `${source.folder.format} folder ${where}${source.folder.siteUrl ? ` (${source.folder.siteUrl})` : ''}`;
+  }
+  if (source.web) return `web pages under ${source.web.url} (at most ${source.web.maxPages})`;
+  return 'unknown scope';
+}
+
+/** A source's id, from its id or its exact name within the project. */
+async function resolveSourceId(
+  client: TroveClient,
+  source: string,
+  project: string | undefined,
+): Promise<string> {
+  if (UUID.test(source) && project === undefined) return source;
+  const { id: projectId } = await resolveProject(client, project);
+  const { sources } = await client.request(SourcesDocument, { projectId });
+  const match =
+    sources.find((candidate) => candidate.id === source) ??
+    sources.find((candidate) => candidate.name === source) ??
+    sources.find((candidate) => candidate.name.toLowerCase() === source.toLowerCase());
+  if (!match) {
+    const names = sources.map((candidate) => `"${candidate.name}" (${candidate.id})`).join(', ');
+    throw new TroveApiError(
+      `no source "${source}" in this project; its sources: ${names || 'none'}`,
+      'SOURCE_NOT_FOUND',
+    );
+  }
+  return match.id;
+}
+
+export function registerSourceTools(server: McpServer, { client, log }: ToolContext): void {
+  server.registerTool(
+    'list_sources',
+    {
+      title: 'List the sources of a project',
+      description:
+        'Lists where a project’s documents come from besides direct uploads: Notion workspaces, server folders (MkDocs sites, folders of files) and web sites, ' +
+        'with their status and last sync. Use it to find the source to pass to sync_source. Never returns a token (only a hint).',
+      inputSchema: { project: z.string().optional().describe(PROJECT_ARGUMENT_DESCRIPTION) },
+      outputSchema: listSourcesOutput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      runTool(async () => {
+        const project = await resolveProject(client, args.project);
+        const { sources } = await client.request(SourcesDocument, { projectId: project.id });
+        const result: ListSourcesOutput = {
+          projectId: project.id,
+          sources: sources.map((source) => ({
+            id: source.id,
+            name: source.name,
+            type: source.type,
+            status: source.status,
+            createdAt: source.createdAt,
+            lastSyncAt: source.lastSyncAt,
+            syncIntervalMinutes: source.syncIntervalMinutes,
+            tokenHint: source.tokenHint,
+            scope: sourceScope(source),
+          })),
+        };
+        return toolResult(result, renderSources(result));
+      }, log),
+  );
+
+  server.registerTool(
+    'sync_source',
+    {
+      title: 'Sync a source',
+      description:
+        'Starts a sync of a source (see list_sources) and returns at once with the run id; follow the run with get_sync_run until it is COMPLETED or FAILED. ' +
+        'INCREMENTAL (default) fetches only what changed since the last sync; FULL re-reads everything (after changing settings, or to repair). ' +
+        'Needs an EDITOR or ADMIN key.',
+      inputSchema: {
+        source: z.string().min(1).describe('the source: its id, or its exact name within the project'),
+        mode: z.enum(['FULL', 'INCREMENTAL']).default('INCREMENTAL'),
+        project: z
+          .string()
+          .optional()
+          .describe(
+            'the project whose source `source` names (id or exact name); only needed when `source` is a name',
+          ),
+      },
+      outputSchema: syncSourceOutput,
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
+    },
+    (args) =>
+      runTool(async () => {
+        const sourceId = await resolveSourceId(client, args.source, args.project);
+        const { syncSource: run } = await client.request(SyncSourceDocument, {
+          id: sourceId,
+          mode: args.mode,
+        });
+        const result: SyncSourceOutput = {
+          runId: run.id,
+          sourceId: run.sourceId,
+          mode: run.mode,
+          status: run.status,
+          startedAt: run.startedAt,
+        };
+        return toolResult(result, renderSyncStarted(result));
+      }, log),
+  );
+
+  server.registerTool(
+    'get_sync_run',
+    {
+      title: 'Follow a sync run',
+      description:
+        'Reports a sync run’s live state: status (RUNNING, COMPLETED or FAILED), pages seen/ingested/unchanged/skipped/failed/deleted, chunks embedded and reused, ' +
+        'the run’s error and the items it skipped with their reasons. Poll it every few seconds while `finished` is false.',
+      inputSchema: { run_id: z.string().min(1).describe('the run id sync_source returned') },
+      outputSchema: syncRunOutput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      runTool(async () => {
+        const { syncRun: run } = await client.request(SyncRunDocument, { id: args.run_id });
+        if (!run) throw new TroveApiError(`no sync run ${args.run_id}`, 'SYNC_RUN_NOT_FOUND');
+        const result: SyncRunOutput = {
+          runId: run.id,
+          sourceId: run.sourceId,
+          mode: run.mode,
+          status: run.status,
+          finished: run.status !== 'RUNNING',
+          startedAt: run.startedAt,
+          finishedAt: run.finishedAt,
+          progress: run.progress,
+          error: run.error,
+          warnings: run.warnings ?? [],
+          skipped: run.skipped.slice(0, MAX_SKIPPED),
+          skippedCount: run.skipped.length,
+        };
+        return toolResult(result, renderSyncRun(result));
+      }, log),
+  );
+}

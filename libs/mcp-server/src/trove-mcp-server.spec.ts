@@ -1,0 +1,139 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { TroveApiError, type TroveClient } from '@trove/api-client';
+import { createTroveMcpServer, TOOL_NAMES } from './trove-mcp-server';
+
+type Answers = Record<string, (variables: Record<string, unknown>) => unknown>;
+
+/** A TroveClient that answers each operation (by name) from `answers`. */
+function fakeClient(answers: Answers): TroveClient {
+  return {
+    apiUrl: 'http://api.test',
+    request: async (document: { toString(): string }, variables: Record<string, unknown> = {}) => {
+      const name = /(?:query|mutation)\s+(\w+)/.exec(document.toString())![1];
+      const answer = answers[name];
+      if (!answer) throw new Error(`unexpected operation ${name}`);
+      return answer(variables);
+    },
+  } as unknown as TroveClient;
+}
+
+const PROJECT = {
+  id: 'p1',
+  name: 'Docs',
+  status: 'ACTIVE',
+  createdAt: 'now',
+  stats: { documentCount: 1, chunkCount: 2 },
+};
+
+async function connected(answers: Answers, logs: string[] = []): Promise<Client> {
+  const server = createTroveMcpServer(fakeClient(answers), { log: (line) => logs.push(line) });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'spec', version: '1' });
+  await client.connect(clientSide);
+  return client;
+}
+
+describe('createTroveMcpServer', () => {
+  it('lists every tool it declares, each with an output schema', async () => {
+    const client = await connected({});
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual([...TOOL_NAMES]);
+    expect(tools.every((tool) => tool.outputSchema)).toBe(true);
+  });
+
+  it("turns the API's error into a tool error with its code and message", async () => {
+    const client = await connected({
+      Projects: () => ({ projects: [PROJECT] }),
+      Sources: () => ({ sources: [] }),
+      SyncSource: () => {
+        throw new TroveApiError(
+          'this API key (role VIEWER) may not do this: it needs WRITE permission',
+          'FORBIDDEN',
+          403,
+        );
+      },
+    });
+    const result = (await client.callTool({
+      name: 'sync_source',
+      arguments: { source: '00000000-0000-4000-8000-000000000000' },
+    })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(result.content).toEqual([
+      {
+        type: 'text',
+        text: 'FORBIDDEN: this API key (role VIEWER) may not do this: it needs WRITE permission',
+      },
+    ]);
+    expect(result._meta).toEqual({
+      'trove/error': {
+        code: 'FORBIDDEN',
+        message: 'this API key (role VIEWER) may not do this: it needs WRITE permission',
+      },
+    });
+  });
+
+  it('hides an unexpected failure behind INTERNAL and logs it', async () => {
+    const logs: string[] = [];
+    const client = await connected(
+      {
+        Projects: () => {
+          throw new Error('connect ECONNREFUSED 10.1.2.3:5432 at /srv/trove/secret/path.ts:12');
+        },
+      },
+      logs,
+    );
+    const result = (await client.callTool({ name: 'list_projects', arguments: {} })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result)).not.toContain('ECONNREFUSED');
+    expect((result.content as { text: string }[])[0].text).toMatch(/^INTERNAL: /);
+    expect(logs.join('\n')).toContain('ECONNREFUSED');
+  });
+
+  it('refuses set_config for a key that is not ADMIN before asking the API to change anything', async () => {
+    let updated = false;
+    const client = await connected({
+      Me: () => ({
+        me: { keyId: 'k', name: 'bot', role: 'EDITOR', permissions: ['READ', 'WRITE'], projectIds: ['p1'] },
+      }),
+      UpdateRagConfig: () => {
+        updated = true;
+        return { updateRagConfig: { version: 2, overridden: [], warnings: [] } };
+      },
+    });
+    const result = (await client.callTool({
+      name: 'set_config',
+      arguments: { answers: { topK: 3 } },
+    })) as CallToolResult;
+    expect((result.content as { text: string }[])[0].text).toMatch(
+      /^FORBIDDEN: set_config needs an ADMIN API key/,
+    );
+    expect(updated).toBe(false);
+  });
+
+  it('caps search at 20 hits and passes the resolved project', async () => {
+    let input: Record<string, unknown> = {};
+    const client = await connected({
+      Projects: () => ({ projects: [PROJECT] }),
+      Search: (variables) => {
+        input = variables.input as Record<string, unknown>;
+        return { search: { tookMs: 1, reranked: false, reranker: null, warnings: [], hits: [] } };
+      },
+    });
+    const tooMany = (await client.callTool({
+      name: 'search',
+      arguments: { query: 'x', limit: 50 },
+    })) as CallToolResult;
+    expect(tooMany.isError).toBe(true);
+    const result = (await client.callTool({
+      name: 'search',
+      arguments: { query: 'rollback', project: 'docs' },
+    })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(input).toEqual({ projectId: 'p1', query: 'rollback', limit: 5, mode: 'HYBRID', expand: 0 });
+    expect(result.structuredContent).toMatchObject({ projectId: 'p1', hits: [] });
+  });
+});
