@@ -22,11 +22,19 @@ beforeAll(async () => {
         return;
       }
       res.setHeader('content-type', 'text/event-stream');
-      const passage = { marker: 1, chunkId: 'c1', documentId: 'd1', title: 'Runbook', headingPath: ['Rollback'] };
+      const passage = {
+        marker: 1,
+        chunkId: 'c1',
+        documentId: 'd1',
+        title: 'Runbook',
+        headingPath: ['Rollback'],
+      };
       res.write(`event: retrieval\ndata: ${JSON.stringify({ passages: [passage] })}\n\n`);
       res.write('event: delta\ndata: {"text":"Run the ');
       setTimeout(() => {
-        res.write('rollback [1].","attempt":1}\n\nevent: delta\r\ndata: {"text":" Done.","attempt":1}\r\n\r\n');
+        res.write(
+          'rollback [1].","attempt":1}\n\nevent: delta\r\ndata: {"text":" Done.","attempt":1}\r\n\r\n',
+        );
         if (req.url === '/v1/projects/broken/ask/stream') {
           res.end('event: error\ndata: {"code":"LLM_UNAVAILABLE","message":"the model did not answer"}\n\n');
         } else {

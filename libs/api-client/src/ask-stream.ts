@@ -96,7 +96,10 @@ function parseBlock(block: string): AskStreamEvent | undefined {
     case 'done':
       return { type: 'done', result: payload as unknown as AskStreamResult };
     case 'error':
-      throw new TroveApiError(String(payload.message ?? 'the answer failed'), String(payload.code ?? 'INTERNAL'));
+      throw new TroveApiError(
+        String(payload.message ?? 'the answer failed'),
+        String(payload.code ?? 'INTERNAL'),
+      );
     default:
       return undefined;
   }
