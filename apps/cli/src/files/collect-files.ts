@@ -1,5 +1,5 @@
 import { readdir, stat } from 'node:fs/promises';
-import { extname, join, relative } from 'node:path';
+import { extname, join } from 'node:path';
 import { SUPPORTED_EXTENSIONS } from '@trove/domain';
 
 export interface CollectedFile {
@@ -30,7 +30,7 @@ export async function collectFiles(
     files.push({ path, sizeBytes });
   };
 
-  async function walk(folder: string, root: string): Promise<void> {
+  async function walk(folder: string): Promise<void> {
     const entries = (await readdir(folder, { withFileTypes: true })).sort((a, b) =>
       a.name.localeCompare(b.name),
     );
@@ -38,14 +38,14 @@ export async function collectFiles(
       if (entry.name.startsWith('.')) continue;
       const path = join(folder, entry.name);
       if (entry.isDirectory()) {
-        await walk(path, root);
+        await walk(path);
       } else if (entry.isFile()) {
         const extension = extname(entry.name).toLowerCase();
         if (SUPPORTED_EXTENSIONS.has(extension)) add(path, (await stat(path)).size);
         else
           skipped.push({
             path,
-            reason: `${extension || 'no extension'}: not a type Trove reads (${relative(root, path)})`,
+            reason: `${extension || 'no extension'}: not a type Trove reads`,
           });
       } else {
         skipped.push({ path, reason: 'not a regular file' });
@@ -64,7 +64,7 @@ export async function collectFiles(
       });
       continue;
     }
-    if (info.isDirectory()) await walk(path, path);
+    if (info.isDirectory()) await walk(path);
     else if (info.isFile()) add(path, info.size);
     else skipped.push({ path, reason: 'not a regular file' });
   }

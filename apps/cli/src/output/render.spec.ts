@@ -71,11 +71,14 @@ describe('renderSearchResult', () => {
   it('shows the passage around a hit in reading order when expanded, the hit marked', () => {
     const context = [
       { chunkId: 'c3', position: 3, headingPath: [], text: 'after', citationUrl: null },
-      { chunkId: 'c2', position: 2, headingPath: [], text: 'the hit', citationUrl: null },
       { chunkId: 'c1', position: 1, headingPath: [], text: 'before', citationUrl: null },
     ];
     const lines = renderSearchResult({ ...result, hits: [hit({ context })] }, PLAIN);
-    expect(lines.slice(1, 4)).toEqual(['     before', '   > the hit', '     after']);
+    expect(lines.slice(1, 4)).toEqual([
+      '     before',
+      '   > Run `deploy rollback` within ten minutes.',
+      '     after',
+    ]);
   });
 
   it('says when nothing matched', () => {

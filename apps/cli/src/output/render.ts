@@ -55,7 +55,12 @@ export function renderSearchResult(result: SearchResultView, style: Style): stri
       `${style.bold(`${index + 1}.`)} ${style.bold(breadcrumb(hit.title, hit.headingPath))}  ${style.dim(score.toFixed(3))}`,
     );
     if (hit.context?.length) {
-      for (const neighbour of [...hit.context].sort((a, b) => a.position - b.position)) {
+      // The neighbours and the hit itself, in reading order.
+      const passage = [
+        { chunkId: hit.chunkId, position: hit.position, text: hit.text },
+        ...hit.context.filter((neighbour) => neighbour.chunkId !== hit.chunkId),
+      ].sort((a, b) => a.position - b.position);
+      for (const neighbour of passage) {
         const mark = neighbour.chunkId === hit.chunkId ? '>' : ' ';
         lines.push(`   ${mark} ${oneLine(neighbour.text, 200)}`);
       }
