@@ -2,13 +2,16 @@ import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultWorkspace, DEFAULT_IDS, NotionEmulator } from '@trove/notion-emulator';
 import { cleanEnv, quote, runInTerminal, runTrove, TROVE_BIN, type CliRun } from '../support/cli';
 import { ROOT, uniqueName } from '../support/services';
 import { ADMIN_KEY, TroveStack } from '../support/stack';
 
 // The real `trove` binary (node apps/cli/bin/trove.js) against a real api and worker, as a
-// script or a person runs it; folder sources may read the bundled samples.
-const stack = new TroveStack({ TROVE_FOLDER_ROOTS: join(ROOT, 'samples') });
+// script or a person runs it; folder sources may read the bundled samples, Notion sources reach
+// the Notion API emulator.
+const emulator = new NotionEmulator(defaultWorkspace(), { requestsPerSecond: Infinity });
+let stack: TroveStack;
 const work = mkdtempSync(join(tmpdir(), 'trove-cli-e2e-'));
 const nested = join(work, 'notes', 'deep');
 const project = uniqueName('CLI e2e');
@@ -35,13 +38,19 @@ function json<T = Record<string, unknown>>(run: CliRun): T {
 }
 
 beforeAll(async () => {
+  stack = new TroveStack({
+    TROVE_FOLDER_ROOTS: join(ROOT, 'samples'),
+    TROVE_NOTION_API_URL: await emulator.start(),
+    TROVE_NOTION_REQUESTS_PER_SECOND: '50',
+  });
   await stack.start();
   mkdirSync(nested, { recursive: true });
   env = cleanEnv({ TROVE_API_KEY: ADMIN_KEY });
 });
 
 afterAll(async () => {
-  await stack.stop();
+  await stack?.stop();
+  await emulator.stop();
 });
 
 describe('trove init and where settings come from', () => {
@@ -253,6 +262,31 @@ describe('sources', () => {
       await trove(['search', 'restore a backup', '--limit', '1', '--json']),
     );
     expect(hit.hits[0]!.citationUrl).toBe('https://handbook.example.com/operations/backups/#restore');
+  });
+
+  it('adds a Notion source (token from NOTION_TOKEN) and syncs it, in a project of its own', async () => {
+    const wiki = uniqueName('CLI e2e wiki');
+    json(await trove(['projects', 'create', wiki, '--json']));
+    const root = `https://www.notion.so/Onboarding-${DEFAULT_IDS.onboarding.replace(/-/g, '')}`;
+    const added = await trove(
+      ['--project', wiki, 'sources', 'add-notion', '--name', 'Wiki', '--root', root],
+      {
+        NOTION_TOKEN: emulator.token,
+      },
+    );
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).not.toContain(emulator.token);
+    const run = json<{ status: string; progress: { pagesSeen: number; pagesIngested: number } }>(
+      await trove(['--project', wiki, 'sources', 'sync', 'wiki', '--mode', 'FULL', '--wait', '--json']),
+    );
+    expect(run.status).toBe('COMPLETED');
+    expect(run.progress.pagesSeen).toBeGreaterThan(0);
+    expect(run.progress.pagesIngested).toBe(run.progress.pagesSeen);
+
+    const noToken = await trove(['--project', wiki, 'sources', 'add-notion', '--name', 'Other'], {
+      NOTION_TOKEN: undefined,
+    });
+    expect(noToken.code).toBe(2);
   });
 });
 
