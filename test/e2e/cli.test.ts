@@ -290,6 +290,30 @@ describe('sources', () => {
   });
 });
 
+describe('server settings', () => {
+  it('config set changes a setting (converted by its type), config get reads it back, an empty value resets it', async () => {
+    const set = await trove(['config', 'set', 'answers.topK=6', 'answers.threshold=0.8']);
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toMatch(/overridden: .*answers\.topK/);
+    expect(json(await trove(['config', 'get', 'answers.topK', '--json']))).toEqual({ 'answers.topK': 6 });
+    expect((await trove(['config', 'get', 'answers.threshold'])).stdout).toBe('0.8\n');
+
+    json(await trove(['config', 'set', 'answers.topK=', 'answers.threshold=', '--json']));
+    expect(json(await trove(['config', 'get', 'answers.topK', '--json']))).toEqual({ 'answers.topK': 8 });
+    const all = await trove(['config', 'get']);
+    expect(all.stdout).toMatch(/^llm\.apiKey\s+\S+/m);
+    expect(all.stdout).not.toContain(ADMIN_KEY);
+    expect((await trove(['config', 'set', 'answers.nonsense=1'])).code).toBe(2);
+
+    const secret = 'sk-cli-e2e-0123456789abcdef';
+    json(await trove(['config', 'set', `rerank.apiKey=${secret}`, '--json']));
+    const masked = await trove(['config', 'get', 'rerank', '--json']);
+    expect(masked.stdout).not.toContain(secret);
+    expect(JSON.parse(masked.stdout)['rerank.apiKey']).toMatch(/^sk-c…/);
+    json(await trove(['config', 'set', 'rerank.apiKey=', '--json']));
+  });
+});
+
 describe('keys and exit codes', () => {
   it('creates a VIEWER key (secret shown once) that may search but gets exit 4 uploading', async () => {
     const human = await trove([
@@ -364,6 +388,26 @@ describe('on a terminal', () => {
     expect(sync.code, sync.stdout).toBe(0);
     expect(sync.stdout).toMatch(/syncing \[[█░]+\] \d+\/\d+ pages \| 5 seen/);
     expect(sync.stdout).toContain('\u001b[32mCOMPLETED\u001b[39m');
+  });
+
+  it('init asks for what the flags leave out', async () => {
+    const folder = join(work, 'interactive');
+    mkdirSync(folder);
+    const run = await runInTerminal(shell(['init']), {
+      cwd: folder,
+      env,
+      input: `${stack.url}\n${project}\nkeyword\n`,
+    });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).toMatch(/API URL \[http:\/\/127\.0\.0\.1:4000\]: /);
+    const settings = json<Record<string, string>>(
+      await trove(['config', 'get', 'cli', '--json'], {}, folder),
+    );
+    expect(settings).toMatchObject({
+      'cli.apiUrl': stack.url,
+      'cli.project': project,
+      'cli.mode': 'KEYWORD',
+    });
   });
 
   it('draws nothing and colours nothing with --json, with NO_COLOR no colour', async () => {

@@ -45,10 +45,13 @@ export function runShellLine(
   return runProcess('bash', ['-c', `${prelude}\n${line}`], options);
 }
 
-/** Runs `command` under a pseudo-terminal (util-linux `script`), the way a person's shell runs it. */
+/**
+ * Runs `command` under a pseudo-terminal (util-linux `script`), the way a person's shell runs it;
+ * `input` is typed into it.
+ */
 export function runInTerminal(
   command: string,
-  options: { cwd: string; env: NodeJS.ProcessEnv },
+  options: { cwd: string; env: NodeJS.ProcessEnv; input?: string },
 ): Promise<CliRun> {
   return runProcess('script', ['-qec', command, '/dev/null'], {
     ...options,
@@ -63,10 +66,10 @@ export function quote(value: string): string {
 function runProcess(
   file: string,
   args: string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv },
+  options: { cwd: string; env: NodeJS.ProcessEnv; input?: string },
 ): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       file,
       args,
       { cwd: options.cwd, env: options.env, maxBuffer: 32 * 1024 * 1024, timeout: 600_000 },
@@ -75,5 +78,6 @@ function runProcess(
         resolve({ code, stdout: String(stdout), stderr: String(stderr) });
       },
     );
+    child.stdin?.end(options.input ?? '');
   });
 }

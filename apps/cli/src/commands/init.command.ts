@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createInterface } from 'node:readline/promises';
+import { createInterface } from 'node:readline';
 import { Command } from 'commander';
 import { action, type CliIo } from '../context';
 import { DEFAULT_API_URL, parseSearchMode } from '../config/settings';
@@ -43,15 +43,23 @@ Examples:
         const nothingGiven = !globals.apiUrl && !globals.project && !options.mode && !options.apiKeyFile;
         if (nothingGiven && io.stdin.isTTY && io.stdout.isTTY && !ctx.out.json) {
           const rl = createInterface({ input: io.stdin, output: io.stdout as NodeJS.WritableStream });
+          // Lines are read through the iterator, which buffers them: typed-ahead (or pasted)
+          // answers are not lost between questions. End of input keeps the defaults.
+          const lines = rl[Symbol.asyncIterator]();
+          const ask = async (prompt: string): Promise<string> => {
+            io.stdout.write(prompt);
+            const next = await lines.next();
+            return next.done ? '' : String(next.value).trim();
+          };
           try {
-            const url = await rl.question(`API URL [${settings.apiUrl ?? DEFAULT_API_URL}]: `);
-            settings.apiUrl = url.trim() || settings.apiUrl || DEFAULT_API_URL;
-            const project = await rl.question(
+            const url = await ask(`API URL [${settings.apiUrl ?? DEFAULT_API_URL}]: `);
+            settings.apiUrl = url || settings.apiUrl || DEFAULT_API_URL;
+            const project = await ask(
               `Project (id or name)${settings.project ? ` [${settings.project}]` : ''}: `,
             );
-            settings.project = project.trim() || settings.project;
-            const mode = await rl.question('Search mode (HYBRID, KEYWORD, VECTOR) [HYBRID]: ');
-            settings.mode = mode.trim() ? parseSearchMode(mode) : undefined;
+            settings.project = project || settings.project;
+            const mode = await ask('Search mode (HYBRID, KEYWORD, VECTOR) [HYBRID]: ');
+            settings.mode = mode ? parseSearchMode(mode) : undefined;
           } finally {
             rl.close();
           }
