@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { askCommand } from './commands/ask.command';
 import { configCommand } from './commands/config.command';
 import { documentsCommand } from './commands/documents.command';
@@ -74,8 +74,6 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return ExitCode.Ok;
   } catch (error) {
     const code = exitCodeFor(error);
-    // Commander has already printed its own usage errors and help.
-    if ((error as { code?: string }).code?.startsWith('commander.')) return code;
     const json = argv.includes('--json');
     const out = new Output({
       json,
@@ -84,6 +82,15 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       stderr: io.stderr,
       env: io.env,
     });
+    if (error instanceof CommanderError) {
+      // Commander has already printed its usage error (or the help) on stderr.
+      if (json && code !== ExitCode.Ok) {
+        out.data({
+          error: { code: 'USAGE', message: error.message.replace(/^error: /, ''), exitCode: code },
+        });
+      }
+      return code;
+    }
     const described = describeError(error);
     out.error(described.message, described.code);
     if (json)
