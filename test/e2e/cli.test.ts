@@ -357,7 +357,10 @@ describe('keys and exit codes', () => {
     expect((await trove(['sources', 'sync', 'No such source'])).code).toBe(3);
 
     expect((await trove(['search'])).code).toBe(2);
-    expect((await trove(['search', 'x', '--limit', 'many'])).code).toBe(2);
+    const badLimit = await trove(['search', 'x', '--limit', 'many', '--json']);
+    expect(badLimit.code).toBe(2);
+    expect(JSON.parse(badLimit.stdout)).toMatchObject({ error: { code: 'USAGE', exitCode: 2 } });
+    expect(badLimit.stderr).toMatch(/--limit must be a whole number/);
     expect((await trove(['documents', 'frobnicate'])).code).toBe(2);
     expect((await trove(['config', 'set', 'answers.topK=lots'])).code).toBe(2);
     const help = await trove(['documents', 'add', '--help']);

@@ -85,9 +85,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (error instanceof CommanderError) {
       // Commander has already printed its usage error (or the help) on stderr.
       if (json && code !== ExitCode.Ok) {
-        out.data({
-          error: { code: 'USAGE', message: error.message.replace(/^error: /, ''), exitCode: code },
-        });
+        const message =
+          error.code === 'commander.help'
+            ? 'a command is missing (see --help)'
+            : error.message.replace(/^error: /, '');
+        out.data({ error: { code: 'USAGE', message, exitCode: code } });
       }
       return code;
     }
