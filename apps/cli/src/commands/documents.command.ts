@@ -5,17 +5,12 @@ import {
   DocumentDocument,
   DocumentsDocument,
   ReindexDocumentDocument,
-  TroveApiError,
-  type DocumentsQuery,
   type DocumentStatus,
 } from '@trove/api-client';
 import { action, positiveInt, sleep, type CliContext, type CliIo } from '../context';
-import { collectFiles } from '../files/collect-files';
-import { CliError, describeError, ExitCode, NotFoundError } from '../output/exit-codes';
-import { countBar, uploadBars } from '../output/progress';
+import { CliError, ExitCode, NotFoundError } from '../output/exit-codes';
 import { formatBytes, renderTable } from '../output/render';
-
-type DocumentRow = DocumentsQuery['documents']['nodes'][number];
+import { uploadFiles, type DocumentRow } from './upload-files';
 
 const STATUSES = ['PENDING', 'INDEXING', 'READY', 'FAILED'];
 const SETTLED = new Set<DocumentStatus>(['READY', 'FAILED']);
@@ -94,70 +89,29 @@ Examples:
     .action(
       action(io, async (ctx, paths: string[], options: { wait?: boolean; timeout: number }) => {
         const projectId = await ctx.projectId();
-        const { files, skipped } = await collectFiles(paths);
-        for (const skip of skipped) ctx.out.note(`skipped ${skip.path}: ${skip.reason}`);
-        const uploaded: { file: string; id: string; status: string }[] = [];
-        const failed: { file: string; code?: string; message: string }[] = [];
-        const totalBytes = files.reduce((sum, file) => sum + file.sizeBytes, 0);
-        const bars = uploadBars(ctx.out.progress, io.stderr, totalBytes, files.length);
-        try {
-          for (const file of files) {
-            bars.startFile(basename(file.path), file.sizeBytes);
-            try {
-              const document = await ctx.client.uploadDocument(projectId, file.path, (sent) =>
-                bars.sent(sent),
-              );
-              uploaded.push({ file: file.path, id: document.id, status: document.status });
-            } catch (error) {
-              // No key, the wrong role, or no project: every other file would fail the same way.
-              if (error instanceof TroveApiError && error.kind !== 'invalid' && error.kind !== 'failure')
-                throw error;
-              failed.push({ file: file.path, ...describeError(error) });
-            } finally {
-              bars.endFile();
-            }
-          }
-        } finally {
-          bars.stop();
-        }
-        for (const failure of failed)
-          ctx.out.note(
-            `failed ${failure.file}: ${failure.message}${failure.code ? ` (${failure.code})` : ''}`,
-          );
-
-        let settled: DocumentRow[] | undefined;
-        if (options.wait && uploaded.length) {
-          settled = await waitForDocuments(
-            ctx,
-            projectId,
-            new Set(uploaded.map((u) => u.id)),
-            options.timeout,
-          );
-          for (const document of settled.filter((d) => d.status === 'FAILED')) {
-            failed.push({
-              file: document.fileName ?? document.id,
-              code: document.error?.code,
-              message: `indexing failed: ${document.error?.message ?? 'unknown error'}`,
-            });
-          }
-        }
+        const report = await uploadFiles(ctx, projectId, paths, {
+          wait: options.wait,
+          timeoutSeconds: options.timeout,
+        });
+        const { uploaded, skipped, failed, documents: settled, fileCount, totalBytes } = report;
         ctx.out.result({ uploaded, skipped, failed, documents: settled }, () => {
-          const ready = settled?.filter((d) => d.status === 'READY').length;
+          const ready = settled?.filter((d) => d.status === 'READY').length ?? 0;
           ctx.out.line(
-            `Uploaded ${uploaded.length} of ${files.length} file${files.length === 1 ? '' : 's'} (${formatBytes(totalBytes)})` +
+            `Uploaded ${uploaded.length} of ${fileCount} file${fileCount === 1 ? '' : 's'} (${formatBytes(totalBytes)})` +
               (skipped.length ? `, skipped ${skipped.length}` : '') +
-              (settled ? `; ${ready} READY, ${settled.length - ready!} FAILED` : ''),
+              (settled ? `; ${ready} READY, ${settled.length - ready} FAILED` : ''),
           );
           for (const u of uploaded) ctx.out.line(`  ${u.id}  ${basename(u.file)}`);
           if (failed.length) ctx.out.line(ctx.out.style.red(`${failed.length} failed:`));
           for (const f of failed) ctx.out.line(`  ${f.file}: ${f.message}${f.code ? ` (${f.code})` : ''}`);
         });
-        if (failed.length)
+        if (failed.length) {
           throw new CliError(
-            `${failed.length} of ${files.length} files failed`,
+            `${failed.length} of ${fileCount} files failed`,
             ExitCode.Failure,
             'SOME_FAILED',
           );
+        }
       }),
     );
 
@@ -226,52 +180,6 @@ Examples:
       }),
     );
   return documents;
-}
-
-/** Polls the project's documents until every one of `ids` is READY or FAILED. */
-async function waitForDocuments(
-  ctx: CliContext,
-  projectId: string,
-  ids: Set<string>,
-  timeoutSeconds: number,
-): Promise<DocumentRow[]> {
-  const bar = countBar(
-    ctx.out.progress,
-    ctx.io.stderr,
-    'indexing  [{bar}] {value}/{total} | {ready} ready, {failed} failed',
-    { ready: 0, failed: 0 },
-  );
-  const deadline = Date.now() + timeoutSeconds * 1000;
-  try {
-    for (;;) {
-      const mine = (await allDocuments(ctx, projectId)).filter((d) => ids.has(d.id));
-      const ready = mine.filter((d) => d.status === 'READY').length;
-      const failed = mine.filter((d) => d.status === 'FAILED').length;
-      bar.update(ready + failed, ids.size, { ready, failed });
-      if (ready + failed >= ids.size) return mine;
-      if (Date.now() > deadline) {
-        throw new CliError(
-          `${ids.size - ready - failed} documents were still indexing after ${timeoutSeconds} s`,
-          ExitCode.Failure,
-          'TIMEOUT',
-        );
-      }
-      await sleep(1000);
-    }
-  } finally {
-    bar.stop();
-  }
-}
-
-async function allDocuments(ctx: CliContext, projectId: string): Promise<DocumentRow[]> {
-  const rows: DocumentRow[] = [];
-  let after: string | null | undefined;
-  do {
-    const { documents } = await ctx.client.request(DocumentsDocument, { projectId, first: 500, after });
-    rows.push(...documents.nodes);
-    after = documents.pageInfo.hasNextPage ? documents.pageInfo.endCursor : null;
-  } while (after);
-  return rows;
 }
 
 function colourStatus(ctx: CliContext, status: string): string {
