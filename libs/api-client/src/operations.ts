@@ -506,3 +506,31 @@ export const UpdateRagConfigMutation = graphql(`
     }
   }
 `);
+
+// ---- Operations of the CLI (apps/cli) --------------------------------------------------------
+
+/** The fields of each `updateRagConfig` section and their types, so `trove config set` can convert values. */
+export const RagConfigInputFieldsQuery = graphql(`
+  query RagConfigInputFields {
+    __type(name: "UpdateRagConfigInput") {
+      inputFields {
+        name
+        type {
+          kind
+          name
+          inputFields {
+            name
+            type {
+              kind
+              name
+              ofType {
+                kind
+                name
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+`);

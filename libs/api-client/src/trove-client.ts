@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { TroveApiError, apiErrorFrom } from './api-error';
+import { readAskEvents, type AskStreamEvent, type AskStreamRequest } from './ask-stream';
 import type { TypedDocumentString } from './gql/graphql';
 
 export interface TroveClientOptions {
@@ -99,6 +100,27 @@ export class TroveClient {
     const body = await readJson(response);
     if (!response.ok || !body) throw apiErrorFrom(response.status, body);
     return body as UploadedDocument;
+  }
+
+  /**
+   * A streamed answer (`POST /v1/projects/:id/ask/stream`): the retrieved passages, the answer's
+   * text as it is written, then the verified result. A request refused before streaming (unknown
+   * project, bad input) and an `error` event both throw TroveApiError. Offline the answer is
+   * extractive, still sent as deltas.
+   */
+  async *askStream(
+    projectId: string,
+    request: AskStreamRequest,
+    options: { signal?: AbortSignal } = {},
+  ): AsyncGenerator<AskStreamEvent> {
+    const response = await this.send(`/v1/projects/${encodeURIComponent(projectId)}/ask/stream`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify(request),
+      signal: options.signal,
+    });
+    if (!response.ok || !response.body) throw apiErrorFrom(response.status, await readJson(response));
+    yield* readAskEvents(response.body as unknown as AsyncIterable<Uint8Array>);
   }
 
   /** A request with the key, a timeout, and network faults turned into TroveApiError(NETWORK). */

@@ -15,3 +15,22 @@ export const MEDIA_TYPES = {
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   zip: 'application/zip',
 } as const;
+
+/** File name extensions by the format they name (a file's content still decides at upload). */
+export const MARKDOWN_EXTENSIONS: ReadonlySet<string> = new Set(['.md', '.markdown', '.mdown', '.mkd']);
+export const TEXT_EXTENSIONS: ReadonlySet<string> = new Set(['', '.txt', '.text']);
+export const HTML_EXTENSIONS: ReadonlySet<string> = new Set(['.html', '.htm', '.xhtml']);
+
+/**
+ * File extensions picked up when a folder is read (a folder source, a zipped folder, the CLI's
+ * `documents add <folder>`); other files are skipped with a reason.
+ */
+export const SUPPORTED_EXTENSIONS: ReadonlySet<string> = new Set([
+  ...MARKDOWN_EXTENSIONS,
+  ...HTML_EXTENSIONS,
+  '.txt',
+  '.text',
+  '.pdf',
+  '.epub',
+  '.docx',
+]);

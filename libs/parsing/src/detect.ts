@@ -1,7 +1,15 @@
 import { extname } from 'node:path';
-import { MEDIA_TYPES, PermanentDocumentError, TroveErrorCode } from '@trove/domain';
+import {
+  HTML_EXTENSIONS,
+  MARKDOWN_EXTENSIONS,
+  MEDIA_TYPES,
+  PermanentDocumentError,
+  SUPPORTED_EXTENSIONS,
+  TEXT_EXTENSIONS,
+  TroveErrorCode,
+} from '@trove/domain';
 
-export { MEDIA_TYPES };
+export { MEDIA_TYPES, SUPPORTED_EXTENSIONS };
 
 const SUPPORTED = 'supported types are PDF, EPUB, DOCX, HTML, Markdown and plain text';
 
@@ -20,9 +28,6 @@ const UNSUPPORTED_SIGNATURES: { name: string; mediaType: string; bytes: number[]
 ];
 
 const ZIP_SIGNATURE = [0x50, 0x4b, 0x03, 0x04];
-const MARKDOWN_EXTENSIONS = new Set(['.md', '.markdown', '.mdown', '.mkd']);
-const TEXT_EXTENSIONS = new Set(['', '.txt', '.text']);
-const HTML_EXTENSIONS = new Set(['.html', '.htm', '.xhtml']);
 /** How much of a file is inspected at upload time; the parser validates the whole file. */
 const SNIFF_BYTES = 64 * 1024;
 
@@ -88,17 +93,6 @@ export function detectMediaType(fileName: string, data: Buffer | FileSample): De
     `${fileName}: the extension ${extension} is not supported; ${SUPPORTED} (.pdf, .epub, .docx, .html, .md, .txt)`,
   );
 }
-
-/** File extensions a folder source picks up (other files are skipped with a reason). */
-export const SUPPORTED_EXTENSIONS = new Set([
-  ...MARKDOWN_EXTENSIONS,
-  ...HTML_EXTENSIONS,
-  '.txt',
-  '.text',
-  '.pdf',
-  '.epub',
-  '.docx',
-]);
 
 const EMPTY_TYPE_BY_EXTENSION: Record<string, string> = {
   ...Object.fromEntries([...MARKDOWN_EXTENSIONS].map((e) => [e, MEDIA_TYPES.markdown])),

@@ -39,6 +39,7 @@ type Documents = {
   '\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      id\n      name\n      revokedAt\n    }\n  }\n': typeof types.RevokeApiKeyDocument;
   '\n  query RagConfig {\n    ragConfig {\n      version\n      updatedAt\n      overridden\n      warnings\n      search {\n        fusion\n        rrfK\n        convexVectorWeight\n        convexNormalization\n      }\n      rerank {\n        provider\n        candidates\n        maxChars\n        model\n        url\n        timeoutMs\n        apiKey {\n          set\n          masked\n        }\n      }\n      answers {\n        topK\n        threshold\n        fallbackMode\n        contextTokens\n        extractiveChunks\n        extractiveSentences\n        supportMinLexical\n        supportMinSemantic\n      }\n      llm {\n        provider\n        baseUrl\n        model\n        temperature\n        maxTokens\n        contextTokens\n        timeoutMs\n        idleTimeoutMs\n        retries\n        apiKey {\n          set\n          masked\n        }\n      }\n      chunking {\n        targetTokens\n        overlapTokens\n        minTokens\n      }\n      embedding {\n        active {\n          id\n          modelId\n          dimensions\n          status\n          embedding {\n            provider\n            profile\n            model\n            baseUrl\n          }\n        }\n      }\n    }\n  }\n': typeof types.RagConfigDocument;
   '\n  mutation UpdateRagConfig($input: UpdateRagConfigInput!) {\n    updateRagConfig(input: $input) {\n      version\n      overridden\n      warnings\n    }\n  }\n': typeof types.UpdateRagConfigDocument;
+  '\n  query RagConfigInputFields {\n    __type(name: "UpdateRagConfigInput") {\n      inputFields {\n        name\n        type {\n          kind\n          name\n          inputFields {\n            name\n            type {\n              kind\n              name\n              ofType {\n                kind\n                name\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n': typeof types.RagConfigInputFieldsDocument;
 };
 const documents: Documents = {
   '\n  fragment SyncProgressFields on SyncProgress {\n    pagesSeen\n    pagesIngested\n    pagesUnchanged\n    pagesSkipped\n    pagesFailed\n    pagesDeleted\n    chunksEmbedded\n    chunksReused\n    apiCalls\n  }\n':
@@ -91,6 +92,8 @@ const documents: Documents = {
     types.RagConfigDocument,
   '\n  mutation UpdateRagConfig($input: UpdateRagConfigInput!) {\n    updateRagConfig(input: $input) {\n      version\n      overridden\n      warnings\n    }\n  }\n':
     types.UpdateRagConfigDocument,
+  '\n  query RagConfigInputFields {\n    __type(name: "UpdateRagConfigInput") {\n      inputFields {\n        name\n        type {\n          kind\n          name\n          inputFields {\n            name\n            type {\n              kind\n              name\n              ofType {\n                kind\n                name\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n':
+    types.RagConfigInputFieldsDocument,
 };
 
 /**
@@ -249,6 +252,12 @@ export function graphql(
 export function graphql(
   source: '\n  mutation UpdateRagConfig($input: UpdateRagConfigInput!) {\n    updateRagConfig(input: $input) {\n      version\n      overridden\n      warnings\n    }\n  }\n',
 ): typeof import('./graphql').UpdateRagConfigDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query RagConfigInputFields {\n    __type(name: "UpdateRagConfigInput") {\n      inputFields {\n        name\n        type {\n          kind\n          name\n          inputFields {\n            name\n            type {\n              kind\n              name\n              ofType {\n                kind\n                name\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n',
+): typeof import('./graphql').RagConfigInputFieldsDocument;
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

@@ -244,6 +244,25 @@ export type UpdateRagConfigInput = {
   search?: RagFusionSettingsInput | null | undefined;
 };
 
+/** An enum describing what kind of type a given `__Type` is. */
+export type __TypeKind =
+  /** Indicates this type is a scalar. */
+  | 'SCALAR'
+  /** Indicates this type is an object. `fields` and `interfaces` are valid fields. */
+  | 'OBJECT'
+  /** Indicates this type is an interface. `fields`, `interfaces`, and `possibleTypes` are valid fields. */
+  | 'INTERFACE'
+  /** Indicates this type is a union. `possibleTypes` is a valid field. */
+  | 'UNION'
+  /** Indicates this type is an enum. `enumValues` is a valid field. */
+  | 'ENUM'
+  /** Indicates this type is an input object. `inputFields` is a valid field. */
+  | 'INPUT_OBJECT'
+  /** Indicates this type is a list. `ofType` is a valid field. */
+  | 'LIST'
+  /** Indicates this type is a non-null. `ofType` is a valid field. */
+  | 'NON_NULL';
+
 export type SyncProgressFieldsFragment = {
   pagesSeen: number;
   pagesIngested: number;
@@ -749,6 +768,28 @@ export type UpdateRagConfigMutationVariables = Exact<{
 
 export type UpdateRagConfigMutation = {
   updateRagConfig: { version: number; overridden: Array<string>; warnings: Array<string> };
+};
+
+export type RagConfigInputFieldsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type RagConfigInputFieldsQuery = {
+  __type: {
+    inputFields: Array<{
+      name: string;
+      type: {
+        kind: __TypeKind;
+        name: string | null;
+        inputFields: Array<{
+          name: string;
+          type: {
+            kind: __TypeKind;
+            name: string | null;
+            ofType: { kind: __TypeKind; name: string | null } | null;
+          };
+        }> | null;
+      };
+    }> | null;
+  } | null;
 };
 
 export class TypedDocumentString<TResult, TVariables>
@@ -1317,3 +1358,27 @@ export const UpdateRagConfigDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<UpdateRagConfigMutation, UpdateRagConfigMutationVariables>;
+export const RagConfigInputFieldsDocument = new TypedDocumentString(`
+    query RagConfigInputFields {
+  __type(name: "UpdateRagConfigInput") {
+    inputFields {
+      name
+      type {
+        kind
+        name
+        inputFields {
+          name
+          type {
+            kind
+            name
+            ofType {
+              kind
+              name
+            }
+          }
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<RagConfigInputFieldsQuery, RagConfigInputFieldsQueryVariables>;

@@ -1,0 +1,81 @@
+import { Command } from 'commander';
+import { CreateProjectDocument, DeleteProjectDocument, ProjectsDocument } from '@trove/api-client';
+import { action, type CliIo } from '../context';
+import { UsageError } from '../output/exit-codes';
+import { renderTable } from '../output/render';
+
+export function projectsCommand(io: CliIo): Command {
+  const projects = new Command('projects').description('list, create and delete projects').addHelpText(
+    'after',
+    `
+Examples:
+  $ trove projects list
+  $ trove projects create "Team handbook"
+  $ trove projects delete "Team handbook" --yes`,
+  );
+
+  projects
+    .command('list')
+    .description('the projects this key reaches, with their document and chunk counts')
+    .action(
+      action(io, async (ctx) => {
+        const { projects: list } = await ctx.client.request(ProjectsDocument);
+        ctx.out.result(list, () => {
+          if (!list.length)
+            return ctx.out.line(ctx.out.style.dim('No projects yet: trove projects create <name>'));
+          const rows = list.map((p) => [
+            p.id,
+            p.status,
+            String(p.stats.documentCount),
+            String(p.stats.chunkCount),
+            p.name,
+          ]);
+          for (const line of renderTable(
+            ['ID', 'STATUS', 'DOCUMENTS', 'CHUNKS', 'NAME'],
+            rows,
+            ctx.out.style,
+          ))
+            ctx.out.line(line);
+        });
+      }),
+    );
+
+  projects
+    .command('create')
+    .description('create a project (names are unique, ignoring case)')
+    .argument('<name>', 'the project name')
+    .action(
+      action(io, async (ctx, name: string) => {
+        const { createProject } = await ctx.client.request(CreateProjectDocument, { name });
+        ctx.out.result(createProject, () =>
+          ctx.out.line(`Created project ${ctx.out.style.bold(createProject.name)} ${createProject.id}`),
+        );
+      }),
+    );
+
+  projects
+    .command('delete')
+    .description('delete a project with all its documents, sources and chunks')
+    .argument('<project>', 'the project, by id or name')
+    .option('--wait', 'return once the project is gone (else once it is marked DELETING)')
+    .option('--yes', 'confirm: this cannot be undone')
+    .action(
+      action(io, async (ctx, ref: string, options: { wait?: boolean; yes?: boolean }) => {
+        if (!options.yes)
+          throw new UsageError(
+            `deleting "${ref}" removes everything in it: add --yes to confirm`,
+            'CONFIRMATION_REQUIRED',
+          );
+        const id = await ctx.resolveProject(ref);
+        await ctx.client.request(DeleteProjectDocument, { id, wait: Boolean(options.wait) });
+        ctx.out.result({ id, deleted: true, waited: Boolean(options.wait) }, () =>
+          ctx.out.line(
+            options.wait
+              ? `Deleted project ${id}`
+              : `Deleting project ${id} (trove projects list shows DELETING until it is gone)`,
+          ),
+        );
+      }),
+    );
+  return projects;
+}
