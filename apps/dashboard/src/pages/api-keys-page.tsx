@@ -31,6 +31,9 @@ const ROLES: { value: ApiKeyRole; label: string; description: string }[] = [
   { value: 'ADMIN', label: 'Admin', description: 'everything, every project, keys' },
 ];
 
+/** Descriptions under the inputs, so the three inputs line up whatever their descriptions' length. */
+const BELOW: ('label' | 'input' | 'description' | 'error')[] = ['label', 'input', 'description', 'error'];
+
 const ROLE_COLORS: Record<ApiKeyRole, string> = { ADMIN: 'grape', EDITOR: 'blue', VIEWER: 'gray' };
 
 /** API keys (admin only): create one per person or program, see when each was last used, revoke. */
@@ -205,6 +208,7 @@ function CreateKey({ projects }: { projects: { id: string; name: string }[] }) {
               onChange={(event) => setName(event.currentTarget.value)}
               maxLength={200}
               required
+              inputWrapperOrder={BELOW}
               style={{ flex: '1 1 180px' }}
             />
             <Select
@@ -214,6 +218,7 @@ function CreateKey({ projects }: { projects: { id: string; name: string }[] }) {
               value={role}
               onChange={(value) => value && setRole(value as ApiKeyRole)}
               allowDeselect={false}
+              inputWrapperOrder={BELOW}
               style={{ flex: '1 1 160px' }}
             />
             <MultiSelect
@@ -228,6 +233,7 @@ function CreateKey({ projects }: { projects: { id: string; name: string }[] }) {
               disabled={role === 'ADMIN'}
               searchable
               clearable
+              inputWrapperOrder={BELOW}
               style={{ flex: '2 1 240px' }}
             />
           </Group>
