@@ -396,6 +396,22 @@ describe('the dashboard, in a browser', () => {
   });
 
   it('signed in with the VIEWER key, shows no upload, sync, schedule or keys page — and search works', async () => {
+    // Notion verifies the Team wiki's webhook and sends an event; someone sends a forged delivery.
+    const { sources } = await stack.query<{ sources: { id: string; name: string }[] }>(
+      'query($p: ID!) { sources(projectId: $p) { id name } }',
+      { p: projectUrl.split('/').at(-1) },
+    );
+    const hook = `${stack.url}/webhooks/notion/${sources.find((s) => s.name === 'Team wiki')!.id}`;
+    const { verificationToken } = await emulator.sendVerificationRequest(hook);
+    const event = { type: 'page.content_updated', entityId: DEFAULT_IDS.onboarding };
+    expect((await emulator.deliverWebhook(hook, event, { verificationToken })).status).toBe(200);
+    const forged = await fetch(hook, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-notion-signature': `sha256=${'0'.repeat(64)}` },
+      body: JSON.stringify({ id: 'forged', type: 'page.deleted', timestamp: new Date().toISOString() }),
+    });
+    expect(forged.status).toBe(401);
+
     const viewerContext = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     viewerPage = await viewerContext.newPage();
     watch(viewerPage);
@@ -430,7 +446,9 @@ describe('the dashboard, in a browser', () => {
     await v.getByTestId('source-card').filter({ hasText: 'Team wiki' }).click();
     const webhook = v.getByTestId('webhook-panel');
     await webhook.waitFor();
-    expect(await webhook.textContent()).toContain('rejected deliveries');
+    await expect.poll(() => webhook.getByTestId('webhook-rejected').textContent()).toBe('1');
+    expect(await webhook.textContent()).toContain('page.content_updated');
+    expect(await webhook.getByTestId('webhook-last-event').textContent()).not.toBe('none yet');
     expect(await webhook.textContent()).not.toContain('Verification token');
     expect(await webhook.getByRole('button', { name: 'Accept a new subscription' }).count()).toBe(0);
     await shot('viewer-sources', v);

@@ -640,8 +640,9 @@ function WebhookPanel({ source, canWrite }: { source: Source; canWrite: boolean 
     <Paper withBorder p="sm" bg="var(--mantine-color-gray-0)" data-testid="webhook-panel">
       <Text fw={600}>Webhook</Text>
       <Text size="xs" c="dimmed">
-        Create a Notion webhook subscription pointing at this URL; Notion&apos;s verification token then shows
-        here.
+        {canWrite
+          ? "Create a Notion webhook subscription pointing at this URL; Notion's verification token then shows here."
+          : "Notion sends this source's events to this URL."}
       </Text>
       <Group gap="xs" mt="xs" wrap="nowrap">
         <Code style={{ overflowWrap: 'anywhere' }}>{url}</Code>
