@@ -69,6 +69,7 @@ describe('schema and migrations', () => {
         '0004-rag-config',
         '0005-index-generations',
         '0006-api-keys',
+        '0007-webhook-deliveries',
       ]);
       expect((await catalogs[0].ensure()).migrations).toEqual([]);
     } finally {
@@ -104,6 +105,7 @@ describe('schema and migrations', () => {
         '0004-rag-config',
         '0005-index-generations',
         '0006-api-keys',
+        '0007-webhook-deliveries',
       ]);
       const versions = Object.fromEntries(
         (await catalog.sourceItems('s')).map((item) => [item.externalId, item.version]),
