@@ -94,7 +94,7 @@ export function ApiKeysPage() {
                     </Table.Td>
                     <Table.Td>{key.lastUsedAt ? formatDate(key.lastUsedAt) : 'never'}</Table.Td>
                     <Table.Td>
-                      <KeyState apiKey={key} />
+                      <KeyState apiKey={key} withDate />
                     </Table.Td>
                     <Table.Td ta="right">
                       {!key.revokedAt && (
@@ -134,6 +134,7 @@ export function ApiKeysPage() {
                 <Text size="xs" c="dimmed">
                   created {formatDate(key.createdAt)} by {key.createdBy} · last used{' '}
                   {key.lastUsedAt ? formatDate(key.lastUsedAt) : 'never'}
+                  {key.revokedAt ? ` · revoked ${formatDate(key.revokedAt)}` : ''}
                 </Text>
                 {!key.revokedAt && (
                   <Group justify="flex-end" mt={4}>
@@ -160,11 +161,18 @@ function RoleBadge({ role }: { role: ApiKeyRole }) {
   );
 }
 
-function KeyState({ apiKey }: { apiKey: ApiKey }) {
+function KeyState({ apiKey, withDate = false }: { apiKey: ApiKey; withDate?: boolean }) {
   return apiKey.revokedAt ? (
-    <Badge color="red" variant="light" miw="max-content" title={`revoked ${formatDate(apiKey.revokedAt)}`}>
-      REVOKED
-    </Badge>
+    <>
+      <Badge color="red" variant="light" miw="max-content" title={`revoked ${formatDate(apiKey.revokedAt)}`}>
+        REVOKED
+      </Badge>
+      {withDate && (
+        <Text size="xs" c="dimmed">
+          {formatDate(apiKey.revokedAt)}
+        </Text>
+      )}
+    </>
   ) : (
     <Badge color="green" variant="light" miw="max-content">
       ACTIVE
