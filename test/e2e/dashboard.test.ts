@@ -357,11 +357,135 @@ describe('the dashboard, in a browser', () => {
     expect(Number(await page.getByTestId('progress-ingested').textContent())).toBe(2);
   });
 
+  let viewerSecret: string;
+  let viewerPage: Page;
+
+  it('creates a VIEWER key of the project on the API keys page, its secret shown once', async () => {
+    await page.goto(`${stack.url}/projects`);
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    await page.getByText('No API keys yet').waitFor();
+    await page.getByLabel('Key name').fill('Read-only reviewer');
+    // VIEWER is the role chosen by default; the key reaches the one project picked.
+    expect(await page.getByRole('combobox', { name: 'Role' }).inputValue()).toBe('Viewer');
+    // The input comes first; its dropdown's list carries the same label.
+    await page.getByLabel('Projects', { exact: true }).first().click();
+    await page.getByRole('option', { name: projectName }).click();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'API key created' });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('you will not see it again');
+    viewerSecret = (await dialog.getByTestId('api-key-secret').textContent())!.trim();
+    expect(viewerSecret).toMatch(/^trove_[0-9a-f]{32}_\S+$/);
+    expect(await dialog.getByRole('button', { name: 'Copy key' }).isVisible()).toBe(true);
+    await shot('api-key-created');
+    await dialog.getByRole('button', { name: 'I have stored it' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    // Once closed, the secret is nowhere on the page; the list shows only its prefix.
+    expect(await page.content()).not.toContain(viewerSecret);
+    const row = page.getByTestId('api-key-row').filter({ hasText: 'Read-only reviewer' });
+    await row.waitFor();
+    const text = (await row.textContent())!;
+    expect(text).toContain('VIEWER');
+    expect(text).toContain(projectName);
+    expect(text).toContain('never');
+    expect(text).toContain('ACTIVE');
+    expect(text).toContain(viewerSecret.slice(0, 14));
+    await shot('api-keys');
+  });
+
+  it('signed in with the VIEWER key, shows no upload, sync, schedule or keys page — and search works', async () => {
+    // Notion verifies the Team wiki's webhook and sends an event; someone sends a forged delivery.
+    const { sources } = await stack.query<{ sources: { id: string; name: string }[] }>(
+      'query($p: ID!) { sources(projectId: $p) { id name } }',
+      { p: projectUrl.split('/').at(-1) },
+    );
+    const hook = `${stack.url}/webhooks/notion/${sources.find((s) => s.name === 'Team wiki')!.id}`;
+    const { verificationToken } = await emulator.sendVerificationRequest(hook);
+    const event = { type: 'page.content_updated', entityId: DEFAULT_IDS.onboarding };
+    expect((await emulator.deliverWebhook(hook, event, { verificationToken })).status).toBe(200);
+    const forged = await fetch(hook, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-notion-signature': `sha256=${'0'.repeat(64)}` },
+      body: JSON.stringify({ id: 'forged', type: 'page.deleted', timestamp: new Date().toISOString() }),
+    });
+    expect(forged.status).toBe(401);
+
+    const viewerContext = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    viewerPage = await viewerContext.newPage();
+    watch(viewerPage);
+    const v = viewerPage;
+    await v.goto(`${stack.url}/`);
+    await v.getByLabel('API key').fill(viewerSecret);
+    await v.getByRole('button', { name: 'Sign in' }).click();
+    await v.getByRole('heading', { name: 'Projects' }).waitFor();
+    await v.getByRole('row', { name: new RegExp(projectName) }).waitFor();
+    expect(await v.getByTestId('caller-role').textContent()).toBe('VIEWER');
+    expect(await v.getByRole('button', { name: 'Create project' }).count()).toBe(0);
+    expect(await v.getByLabel('New project').count()).toBe(0);
+    expect(await v.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+    expect(await v.getByRole('link', { name: 'API keys' }).count()).toBe(0);
+    await shot('viewer-projects', v);
+
+    const project = projectUrl.replace(stack.url, '');
+    await v.goto(`${stack.url}${project}/documents`);
+    await v.getByTestId('document-row').first().waitFor();
+    expect(await v.getByTestId('upload-zone').count()).toBe(0);
+    expect(await v.getByRole('button', { name: 'Re-index' }).count()).toBe(0);
+    expect(await v.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+
+    await v.goto(`${stack.url}${project}/sources`);
+    await v.getByTestId('source-card').first().waitFor();
+    await v.getByTestId('sync-progress').waitFor();
+    for (const name of ['Full sync', 'Sync (incremental)', 'Remove', 'Save schedule', 'Add folder']) {
+      expect(await v.getByRole('button', { name }).count(), name).toBe(0);
+    }
+    expect(await v.getByRole('tab', { name: 'Add Notion' }).count()).toBe(0);
+    // The Notion source's webhook panel: what arrived, but not the verification token (WRITE).
+    await v.getByTestId('source-card').filter({ hasText: 'Team wiki' }).click();
+    const webhook = v.getByTestId('webhook-panel');
+    await webhook.waitFor();
+    await expect.poll(() => webhook.getByTestId('webhook-rejected').textContent()).toBe('1');
+    expect(await webhook.textContent()).toContain('page.content_updated');
+    expect(await webhook.getByTestId('webhook-last-event').textContent()).not.toBe('none yet');
+    expect(await webhook.textContent()).not.toContain('Verification token');
+    expect(await webhook.getByRole('button', { name: 'Accept a new subscription' }).count()).toBe(0);
+    await shot('viewer-sources', v);
+
+    await v.goto(`${stack.url}${project}/search`);
+    await v.getByLabel('Query').fill('how do I roll back a release');
+    await v.getByRole('button', { name: 'Search', exact: true }).click();
+    await v.getByTestId('search-hit').first().waitFor();
+    expect(await v.getByTestId('search-hit').first().textContent()).toContain('Rolling back');
+
+    // A page the key may not use says so (the API refuses it anyway).
+    await v.goto(`${stack.url}/api-keys`);
+    await v.getByText('API keys are managed with an ADMIN key.').waitFor();
+    expect(await v.getByRole('heading', { name: 'API keys' }).count()).toBe(0);
+  });
+
+  it('revokes the key after confirming; the viewer’s tab is signed out', async () => {
+    const row = page.getByTestId('api-key-row').filter({ hasText: 'Read-only reviewer' });
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke API key' });
+    await dialog.waitFor();
+    await shot('revoke-api-key');
+    await dialog.getByRole('button', { name: 'Revoke key' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect.poll(() => row.textContent()).toContain('REVOKED');
+    expect(await row.getByRole('button', { name: 'Revoke' }).count()).toBe(0);
+    await viewerPage.goto(`${stack.url}/projects`);
+    await viewerPage.getByText('The API no longer accepts this key; sign in again.').waitFor();
+    await viewerPage.context().close();
+  });
+
   it('fits a phone’s width on every page', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     const project = projectUrl.replace(stack.url, '');
     for (const [name, path, heading] of [
       ['projects', '/projects', 'Projects'],
+      ['api-keys', '/api-keys', 'API keys'],
       ['documents', `${project}/documents`, `Documents · ${projectName}`],
       ['search', `${project}/search`, `Search · ${projectName}`],
       ['sources', `${project}/sources`, `Sources · ${projectName}`],

@@ -127,6 +127,69 @@ afterAll(async () => {
   await emulator.stop();
 });
 
+/** What the dashboard's webhook panel shows for a source. */
+async function webhookPanel(id: string) {
+  const { sources } = await stack.query<{
+    sources: {
+      id: string;
+      webhook: { lastEventAt: string | null; lastEventType: string | null; rejectedDeliveries: number };
+    }[];
+  }>(
+    'query($p: ID!) { sources(projectId: $p) { id webhook { lastEventAt lastEventType rejectedDeliveries } } }',
+    {
+      p: projectId,
+    },
+  );
+  return sources.find((s) => s.id === id)!.webhook;
+}
+
+describe('Notion webhooks: what the panel shows', () => {
+  it('counts refused deliveries (forged, unsigned, stale) and records the last accepted event', async () => {
+    const before = await webhookPanel(sourceId);
+    const forged = await fetch(hook, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-notion-signature': `sha256=${'0'.repeat(64)}` },
+      body: JSON.stringify({ id: 'evt-forged', type: 'page.deleted', timestamp: new Date().toISOString() }),
+    });
+    expect(forged.status).toBe(401);
+    const unsigned = await fetch(hook, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'evt-unsigned', type: 'page.deleted' }),
+    });
+    expect(unsigned.status).toBe(401);
+    try {
+      skewMs = -10 * 60_000;
+      expect((await deliver({ type: 'page.deleted', entityId: leaves[0] })).status).toBe(400);
+    } finally {
+      skewMs = 0;
+    }
+    await expectEventually(async () => {
+      expect((await webhookPanel(sourceId)).rejectedDeliveries).toBe(before.rejectedDeliveries + 3);
+    });
+    // A delivery for a source that does not exist is refused and counted nowhere.
+    const unknown = await fetch(`${stack.url}/webhooks/notion/00000000-0000-4000-8000-000000000000`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(unknown.status).toBe(401);
+
+    const sentAt = Date.now();
+    expect((await deliver({ type: 'page.content_updated', entityId: leaves[0] })).status).toBe(200);
+    const after = await webhookPanel(sourceId);
+    expect(after.lastEventType).toBe('page.content_updated');
+    expect(Date.parse(after.lastEventAt!)).toBeGreaterThanOrEqual(sentAt - 1000);
+    expect(after.rejectedDeliveries).toBe(before.rejectedDeliveries + 3);
+    // The other source heard nothing.
+    expect(await webhookPanel(lateSource.id)).toEqual({
+      lastEventAt: null,
+      lastEventType: null,
+      rejectedDeliveries: 0,
+    });
+  });
+});
+
 describe('Notion webhooks: replays', () => {
   it('refuses a signed event whose timestamp is outside the window (too old or in the future)', async () => {
     const live = leaves[0];

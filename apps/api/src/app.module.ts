@@ -73,7 +73,14 @@ export class AppModule {
           // A subscription over WebSocket has no request: its key comes in the connection parameters.
           context: ({ req, connectionParams }: GraphqlContext): GraphqlContext => ({ req, connectionParams }),
           // Live updates (syncRunUpdates) over graphql-ws on the same path; the key is checked on connect.
-          subscriptions: { 'graphql-ws': { path: GRAPHQL_PATH, onConnect: subscriptionGate.onConnect } },
+          subscriptions: {
+            'graphql-ws': {
+              path: GRAPHQL_PATH,
+              onConnect: subscriptionGate.onConnect,
+              // A graphql-ws option @nestjs/graphql passes on, though its type leaves it out.
+              ...({ onError: subscriptionGate.onError } as object),
+            },
+          },
           // Behind the API key (see graphqlAuthentication) and the limits; TROVE_INTROSPECTION.
           introspection: config.ui?.introspection ?? true,
           // No landing page at /graphql: GraphiQL is served, bundled, at /playground (web/web-pages.ts).

@@ -1,10 +1,12 @@
-import { Anchor, AppShell, Burger, Button, Group, NavLink, Select, Text } from '@mantine/core';
+import { Anchor, AppShell, Badge, Burger, Button, Group, NavLink, Select, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { Link, Navigate, Route, Routes, useLocation, useMatch, useNavigate } from 'react-router';
 import { gql } from './api/client';
 import { ProjectsQuery } from './api/operations';
 import { Empty } from './components/states';
+import { useCaller } from './caller';
+import { ApiKeysPage } from './pages/api-keys-page';
 import { ChunksPage } from './pages/chunks-page';
 import { DocumentsPage } from './pages/documents-page';
 import { ProjectsPage } from './pages/projects-page';
@@ -35,6 +37,8 @@ function Shell() {
   const projectId = projectMatch?.params.projectId;
   const section = projectMatch?.params['*']?.split('/')[0] ?? 'documents';
   const projects = useQuery({ queryKey: ['projects'], queryFn: () => gql(ProjectsQuery) });
+  const caller = useCaller();
+  const admin = caller.can('ADMIN');
 
   return (
     <AppShell
@@ -50,9 +54,16 @@ function Shell() {
               Trove
             </Anchor>
           </Group>
-          <Button variant="subtle" size="compact-sm" onClick={() => session.signOut()}>
-            Sign out
-          </Button>
+          <Group gap="xs" wrap="nowrap">
+            {caller.role && (
+              <Badge variant="light" color="gray" data-testid="caller-role" title={caller.name}>
+                {caller.role}
+              </Badge>
+            )}
+            <Button variant="subtle" size="compact-sm" onClick={() => session.signOut()}>
+              Sign out
+            </Button>
+          </Group>
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="sm">
@@ -88,7 +99,17 @@ function Shell() {
             onClick={close}
           />
         ))}
-        <NavLink href="/playground" label="GraphQL playground" mt="md" />
+        {admin && (
+          <NavLink
+            component={Link}
+            to="/api-keys"
+            label="API keys"
+            mt="md"
+            active={location.pathname === '/api-keys'}
+            onClick={close}
+          />
+        )}
+        <NavLink href="/playground" label="GraphQL playground" mt={admin ? undefined : 'md'} />
         <Text size="xs" c="dimmed" mt="auto">
           Signed in with an API key, for this tab only.
         </Text>
@@ -102,6 +123,16 @@ function Shell() {
           <Route path="/projects/:projectId/documents/:documentId" element={<ChunksPage />} />
           <Route path="/projects/:projectId/search" element={<SearchPage />} />
           <Route path="/projects/:projectId/sources" element={<SourcesPage />} />
+          <Route
+            path="/api-keys"
+            element={
+              admin ? (
+                <ApiKeysPage />
+              ) : caller.known ? (
+                <Empty title="Not available">API keys are managed with an ADMIN key.</Empty>
+              ) : null
+            }
+          />
           <Route
             path="*"
             element={<Empty title="Page not found">There is no page at {location.pathname}.</Empty>}

@@ -25,6 +25,7 @@ import { importLegacyCatalog, type LegacyImportReport } from './legacy-import';
 import { ProjectRepository } from './projects.repository';
 import { SourceRepository, type SourceChanges } from './sources.repository';
 import { SyncRunRepository, type SyncRunChanges } from './sync-runs.repository';
+import { WebhookDeliveryLog } from './webhook-deliveries';
 import { WebhookEventLog } from './webhook-events';
 
 export interface CatalogOptions extends DatabaseOptions {
@@ -47,6 +48,8 @@ export class Catalog {
   readonly runs: SyncRunRepository;
   /** Webhook event ids already accepted (replay and retry protection). */
   readonly webhookEvents: WebhookEventLog;
+  /** Per source: the last webhook event accepted and the count of deliveries refused. */
+  readonly webhookDeliveries: WebhookDeliveryLog;
   /** Generations of the chunk index, one per embedding model (issue 11). */
   readonly indexGenerations: IndexGenerationRepository;
   /** Retrieval and answer settings changed through the API (issue 11). */
@@ -63,6 +66,7 @@ export class Catalog {
     this.sources = new SourceRepository(db);
     this.runs = new SyncRunRepository(db);
     this.webhookEvents = new WebhookEventLog(db);
+    this.webhookDeliveries = new WebhookDeliveryLog(db);
     this.indexGenerations = new IndexGenerationRepository(db);
     this.ragConfig = new RagConfigRepository(db);
     this.apiKeys = new ApiKeyRepository(db);

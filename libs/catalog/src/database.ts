@@ -7,6 +7,7 @@ import * as searchFilters0003 from './migrations/0003-search-filters';
 import * as ragConfig0004 from './migrations/0004-rag-config';
 import * as indexGenerations0005 from './migrations/0005-index-generations';
 import * as apiKeys0006 from './migrations/0006-api-keys';
+import * as webhookDeliveries0007 from './migrations/0007-webhook-deliveries';
 import type { CatalogTables } from './tables';
 
 export interface DatabaseOptions {
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004-rag-config': ragConfig0004,
   '0005-index-generations': indexGenerations0005,
   '0006-api-keys': apiKeys0006,
+  '0007-webhook-deliveries': webhookDeliveries0007,
 };
 
 class StaticMigrations implements MigrationProvider {

@@ -11,6 +11,7 @@ export type {
 export type { SourceChanges } from './sources.repository';
 export type { SyncRunChanges } from './sync-runs.repository';
 export * from './webhook-events';
+export * from './webhook-deliveries';
 export type { LegacyImportReport } from './legacy-import';
 export type { NewIndexGeneration, StoredIndexGeneration } from './index-generations.repository';
 export type { StoredRagConfig } from './rag-config.repository';

@@ -11,7 +11,8 @@ import type { CatalogDb } from './database';
 import { pgCode, PgCode, query } from './database-error';
 import type { SourcesTable } from './tables';
 
-type Common = Omit<SourceBase, 'id' | 'projectId'>;
+// Webhook delivery statistics are written by WebhookDeliveryLog alone.
+type Common = Omit<SourceBase, 'id' | 'projectId' | 'webhookDeliveries'>;
 
 /** Partial update: common fields (`null` clears one) and the configuration of the source's type. */
 export type SourceChanges = { [K in keyof Common]?: Common[K] | null } & {
@@ -185,6 +186,11 @@ function toSource(row: Selectable<SourcesTable>): Source {
   if (row.watermark !== null) common.watermark = row.watermark;
   if (row.last_sync_at !== null) common.lastSyncAt = row.last_sync_at.toISOString();
   if (row.sync_interval_minutes !== null) common.syncIntervalMinutes = row.sync_interval_minutes;
+  common.webhookDeliveries = {
+    rejected: row.webhook_rejected_count,
+    ...(row.webhook_last_event_at ? { lastEventAt: row.webhook_last_event_at.toISOString() } : {}),
+    ...(row.webhook_last_event_type !== null ? { lastEventType: row.webhook_last_event_type } : {}),
+  };
   const scope = (row.scope ?? {}) as Scope;
   switch (row.type as SourceType) {
     case SourceType.FOLDER:

@@ -31,6 +31,10 @@ export interface SourcesTable {
   sync_interval_minutes: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Written only by WebhookDeliveryLog. */
+  webhook_last_event_at: NullableTimestamp;
+  webhook_last_event_type: string | null;
+  webhook_rejected_count: Generated<number>;
 }
 
 export interface DocumentsTable {

@@ -277,8 +277,19 @@ export interface SourceBase {
   lastSyncAt?: string;
   /** Minutes between scheduled INCREMENTAL syncs (a Temporal Schedule); unset: no schedule. */
   syncIntervalMinutes?: number;
+  /** What the source's Notion webhook has received; read-only, kept by the catalog. */
+  webhookDeliveries?: WebhookDeliveries;
   createdAt: string;
   updatedAt: string;
+}
+
+/** A source's webhook deliveries: the last accepted event and how many were refused. */
+export interface WebhookDeliveries {
+  lastEventAt?: string;
+  /** Notion's event type, e.g. `page.content_updated`. */
+  lastEventType?: string;
+  /** Deliveries refused: bad or missing signature, stale, malformed, or sent outside verification. */
+  rejected: number;
 }
 
 export interface NotionSource extends SourceBase {

@@ -69,6 +69,7 @@ describe('schema and migrations', () => {
         '0004-rag-config',
         '0005-index-generations',
         '0006-api-keys',
+        '0007-webhook-deliveries',
       ]);
       expect((await catalogs[0].ensure()).migrations).toEqual([]);
     } finally {
@@ -104,6 +105,7 @@ describe('schema and migrations', () => {
         '0004-rag-config',
         '0005-index-generations',
         '0006-api-keys',
+        '0007-webhook-deliveries',
       ]);
       const versions = Object.fromEntries(
         (await catalog.sourceItems('s')).map((item) => [item.externalId, item.version]),
@@ -317,6 +319,27 @@ describe('no fixed caps: bulk planning and keyset paging', () => {
 });
 
 describe('cascades and webhook event ids', () => {
+  it('keeps the last accepted webhook event and counts refused deliveries without losing any', async () => {
+    const project = await catalog.createProject(uniqueName('deliveries'));
+    const source = await newSource(project.id, {
+      type: SourceType.NOTION,
+      notion: { everything: true, rootPageIds: [], rootDatabaseIds: [] },
+    });
+    expect((await catalog.getSource(source.id))?.webhookDeliveries).toEqual({ rejected: 0 });
+    // Concurrent refusals, as a flood of forged deliveries would make: each one counts.
+    await Promise.all(Array.from({ length: 20 }, () => catalog.webhookDeliveries.rejected(source.id)));
+    const at = new Date('2026-01-02T03:04:05.000Z');
+    await catalog.webhookDeliveries.accepted(source.id, 'page.content_updated', at);
+    expect((await catalog.getSource(source.id))?.webhookDeliveries).toEqual({
+      rejected: 20,
+      lastEventAt: at.toISOString(),
+      lastEventType: 'page.content_updated',
+    });
+    // An id that is no source (or no id at all) changes nothing and does not fail.
+    await catalog.webhookDeliveries.rejected(randomUUID());
+    await catalog.webhookDeliveries.rejected('not-an-id');
+  });
+
   it('deleting a source or project removes everything it owns', async () => {
     const project = await catalog.createProject(uniqueName('cascade'));
     const source = await newSource(project.id);

@@ -62,6 +62,19 @@ export class ApiKeyAuthenticator {
     };
   }
 
+  /**
+   * Throws UNAUTHENTICATED when the principal's key has been revoked (or deleted) since it was
+   * admitted: for what outlives one request, such as a subscription. The configuration's key
+   * holds until the api restarts with another.
+   */
+  async confirm(principal: Principal): Promise<void> {
+    if (principal.keyId === undefined) return;
+    const stored = await this.catalog.apiKeys.get(principal.keyId);
+    if (!stored || stored.revokedAt) {
+      throw new TroveError(TroveErrorCode.Unauthenticated, 'the API key was revoked');
+    }
+  }
+
   /** Forgets when a key was last recorded (it was revoked or deleted). */
   forget(keyId: string): void {
     this.touched.delete(keyId);

@@ -32,6 +32,21 @@ export class WebScopeModel {
   @Field(() => Int, { description: 'At most this many pages are read' }) maxPages!: number;
 }
 
+@ObjectType('SourceWebhook', {
+  description: "What a Notion source's webhook has received (neither payloads nor signatures are kept)",
+})
+export class SourceWebhookModel {
+  @Field(() => String, { nullable: true, description: 'When the last signed, fresh event arrived' })
+  lastEventAt?: string;
+  @Field(() => String, { nullable: true, description: "Its Notion type, e.g. 'page.content_updated'" })
+  lastEventType?: string;
+  @Field(() => Int, {
+    description:
+      'Deliveries refused so far: bad or missing signature, stale, malformed, or an unsolicited verification request',
+  })
+  rejectedDeliveries!: number;
+}
+
 @ObjectType('Source', { description: 'A place Trove syncs documents from. The token is never returned.' })
 export class SourceModel {
   @Field(() => ID) id!: string;

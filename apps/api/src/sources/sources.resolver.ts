@@ -1,11 +1,22 @@
 import { Inject } from '@nestjs/common';
-import { Args, ID, Int, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
-import { Permission, SyncMode } from '@trove/domain';
+import {
+  Args,
+  ID,
+  Int,
+  Mutation,
+  Parent,
+  Query,
+  ResolveField,
+  Resolver,
+  Subscription,
+} from '@nestjs/graphql';
+import { Permission, type Principal, type Source, SourceType, SyncMode } from '@trove/domain';
 import {
   AddFolderSourceInput,
   AddWebSourceInput,
   AddNotionSourceInput,
   SourceModel,
+  SourceWebhookModel,
   SyncRunConnection,
   SyncRunModel,
   UpdateSourceInput,
@@ -13,19 +24,35 @@ import {
 import { PageArgs } from '../core/connection.model';
 import { SourcesService } from './sources.service';
 import { SyncRunUpdates } from './sync-run-updates';
-import { project, Requires, source, syncRun } from '../access/access.decorators';
+import { CurrentPrincipal, project, Requires, source, syncRun } from '../access/access.decorators';
+import { ApiKeyAuthenticator } from '../access/api-key-authenticator';
 
 @Resolver(() => SourceModel)
 export class SourcesResolver {
   constructor(
     @Inject(SourcesService) private readonly service: SourcesService,
     @Inject(SyncRunUpdates) private readonly updates: SyncRunUpdates,
+    @Inject(ApiKeyAuthenticator) private readonly authenticator: ApiKeyAuthenticator,
   ) {}
 
   @Query(() => [SourceModel])
   @Requires(Permission.READ, project('projectId'))
   sources(@Args('projectId', { type: () => ID }) projectId: string) {
     return this.service.list(projectId);
+  }
+
+  @ResolveField(() => SourceWebhookModel, {
+    nullable: true,
+    description: 'Notion sources: the last webhook event received and the count of refused deliveries',
+  })
+  webhook(@Parent() parent: Source): SourceWebhookModel | null {
+    if (parent.type !== SourceType.NOTION) return null;
+    const deliveries = parent.webhookDeliveries;
+    return {
+      lastEventAt: deliveries?.lastEventAt,
+      lastEventType: deliveries?.lastEventType,
+      rejectedDeliveries: deliveries?.rejected ?? 0,
+    };
   }
 
   @Mutation(() => SourceModel)
@@ -128,7 +155,8 @@ export class SourcesResolver {
     resolve: (run: unknown) => run,
   })
   @Requires(Permission.READ, syncRun('id'))
-  syncRunUpdates(@Args('id', { type: () => ID }) id: string) {
-    return this.updates.follow(id);
+  syncRunUpdates(@Args('id', { type: () => ID }) id: string, @CurrentPrincipal() principal: Principal) {
+    // A subscription outlives the check of its start: a key revoked meanwhile ends it.
+    return this.updates.follow(id, { confirm: () => this.authenticator.confirm(principal) });
   }
 }

@@ -17,16 +17,32 @@ describe('SyncRunUpdates', () => {
     ];
     const catalog = { getRun: async () => reads.shift() } as unknown as Catalog;
     const sent: string[] = [];
-    for await (const update of new SyncRunUpdates(catalog).follow('r', 1)) {
+    for await (const update of new SyncRunUpdates(catalog).follow('r', { pollMs: 1 })) {
       sent.push(`${update.status}:${(update.progress as { pagesIngested: number }).pagesIngested}`);
     }
     expect(sent).toEqual(['RUNNING:0', 'RUNNING:3', 'COMPLETED:5']);
     expect(reads).toEqual([]);
   });
 
+  it("ends with the check's error once the follower may no longer see the run (a revoked key)", async () => {
+    const catalog = { getRun: async () => run(SyncRunStatus.RUNNING, 0) } as unknown as Catalog;
+    let allowed = true;
+    let checks = 0;
+    const confirm = async () => {
+      checks += 1;
+      if (!allowed) throw Object.assign(new Error('the API key was revoked'), { code: 'UNAUTHENTICATED' });
+    };
+    const updates = new SyncRunUpdates(catalog).follow('r', { pollMs: 1, confirm, confirmEveryMs: 5 });
+    expect((await updates.next()).value).toMatchObject({ status: 'RUNNING' });
+    allowed = false;
+    // The run does not change, so nothing is sent: the periodic check ends the subscription.
+    await expect(updates.next()).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    expect(checks).toBeGreaterThanOrEqual(2);
+  });
+
   it('refuses a run that does not exist', async () => {
     const catalog = { getRun: async () => undefined } as unknown as Catalog;
-    await expect(new SyncRunUpdates(catalog).follow('missing', 1).next()).rejects.toMatchObject({
+    await expect(new SyncRunUpdates(catalog).follow('missing', { pollMs: 1 }).next()).rejects.toMatchObject({
       code: 'SYNC_RUN_NOT_FOUND',
     });
   });

@@ -4,6 +4,18 @@ import { notFoundError, type SyncRun, SyncRunStatus } from '@trove/domain';
 
 /** How often a followed run is read; the worker writes progress at most every 2 s. */
 export const SYNC_RUN_POLL_MS = 1000;
+/** Longest a follower goes without its `confirm` check while the run does not change. */
+export const CONFIRM_EVERY_MS = 5000;
+
+export interface FollowOptions {
+  pollMs?: number;
+  /**
+   * Throws when the follower may no longer see the run (its API key was revoked): checked before
+   * each update is sent, and at least every `confirmEveryMs` in between.
+   */
+  confirm?: () => Promise<void>;
+  confirmEveryMs?: number;
+}
 
 /**
  * A sync run as it changes, for the `syncRunUpdates` subscription: the worker records progress
@@ -14,13 +26,20 @@ export const SYNC_RUN_POLL_MS = 1000;
 export class SyncRunUpdates {
   constructor(@Inject(Catalog) private readonly catalog: Catalog) {}
 
-  async *follow(runId: string, pollMs = SYNC_RUN_POLL_MS): AsyncGenerator<SyncRun> {
+  async *follow(runId: string, options: FollowOptions = {}): AsyncGenerator<SyncRun> {
+    const { pollMs = SYNC_RUN_POLL_MS, confirm, confirmEveryMs = CONFIRM_EVERY_MS } = options;
     let last = '';
+    let confirmedAt = Date.now();
     for (;;) {
       const run = await this.catalog.getRun(runId);
       if (!run) throw notFoundError('syncRun', runId);
       const seen = JSON.stringify(run);
-      if (seen !== last) {
+      const changed = seen !== last;
+      if (confirm && (changed || Date.now() - confirmedAt >= confirmEveryMs)) {
+        await confirm();
+        confirmedAt = Date.now();
+      }
+      if (changed) {
         last = seen;
         yield run;
       }

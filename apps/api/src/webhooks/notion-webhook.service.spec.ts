@@ -38,6 +38,10 @@ function setup(current: NotionSource) {
       forget: vi.fn(async (s: string, e: string) => void seen.delete(`${s}/${e}`)),
       purge: vi.fn(async () => undefined),
     },
+    webhookDeliveries: {
+      accepted: vi.fn(async (..._args: unknown[]) => undefined),
+      rejected: vi.fn(async (..._args: unknown[]) => undefined),
+    },
   };
   const signalWithStart = vi.fn(async (..._args: unknown[]) => undefined);
   const temporal = { workflow: { signalWithStart } };
@@ -116,6 +120,61 @@ describe('NotionWebhookService', () => {
     const { body, signature } = signed(pageEvent());
     await expect(ctx.service.receive('src-1', body, signature)).rejects.toThrow('temporal down');
     expect(await ctx.service.receive('src-1', body, signature)).toBe('accepted');
+  });
+
+  it('records the time and type of each signed, fresh delivery — never its payload', async () => {
+    const { body, signature } = signed(pageEvent({ type: 'page.content_updated' }));
+    expect(await ctx.service.receive('src-1', body, signature)).toBe('accepted');
+    // A repeat is a delivery received too (Notion retrying), though not applied twice.
+    expect(await ctx.service.receive('src-1', body, signature)).toBe('duplicate');
+    expect(ctx.catalog.webhookDeliveries.accepted.mock.calls).toEqual([
+      ['src-1', 'page.content_updated'],
+      ['src-1', 'page.content_updated'],
+    ]);
+    expect(ctx.catalog.webhookDeliveries.rejected).not.toHaveBeenCalled();
+  });
+
+  it('counts every refused delivery: bad or missing signature, stale, malformed, unknown source', async () => {
+    const { body, signature } = signed(pageEvent());
+    const forged = `sha256=${createHmac('sha256', 'not-the-token').update(body).digest('hex')}`;
+    await expect(ctx.service.receive('src-1', body, forged)).rejects.toMatchObject({
+      code: TroveErrorCode.Unauthenticated,
+    });
+    await expect(ctx.service.receive('src-1', body, undefined)).rejects.toMatchObject({
+      code: TroveErrorCode.Unauthenticated,
+    });
+    const stale = signed(pageEvent({ timestamp: new Date(Date.now() - 3600_000).toISOString() }));
+    await expect(ctx.service.receive('src-1', stale.body, stale.signature)).rejects.toMatchObject({
+      code: TroveErrorCode.WebhookExpired,
+    });
+    await expect(ctx.service.receive('src-1', Buffer.from('{not json'), signature)).rejects.toMatchObject({
+      code: TroveErrorCode.BadRequest,
+    });
+    ctx.catalog.getSource.mockResolvedValueOnce(undefined as unknown as NotionSource);
+    await expect(ctx.service.receive('src-2', body, signature)).rejects.toMatchObject({
+      code: TroveErrorCode.Unauthenticated,
+    });
+    expect(ctx.catalog.webhookDeliveries.rejected.mock.calls).toEqual([
+      ['src-1'],
+      ['src-1'],
+      ['src-1'],
+      ['src-1'],
+      ['src-2'],
+    ]);
+    expect(ctx.catalog.webhookDeliveries.accepted).not.toHaveBeenCalled();
+  });
+
+  it('neither counts our own failures nor fails a delivery when counting fails', async () => {
+    ctx.signalWithStart.mockRejectedValueOnce(new Error('temporal down'));
+    const { body, signature } = signed(pageEvent());
+    await expect(ctx.service.receive('src-1', body, signature)).rejects.toThrow('temporal down');
+    expect(ctx.catalog.webhookDeliveries.rejected).not.toHaveBeenCalled();
+    ctx.catalog.webhookDeliveries.accepted.mockRejectedValueOnce(new Error('database down'));
+    expect(await ctx.service.receive('src-1', body, signature)).toBe('accepted');
+    ctx.catalog.webhookDeliveries.rejected.mockRejectedValueOnce(new Error('database down'));
+    await expect(ctx.service.receive('src-1', body, 'sha256=00')).rejects.toMatchObject({
+      code: TroveErrorCode.Unauthenticated,
+    });
   });
 
   it('accepts the verification request only within the window after creation or reset', async () => {

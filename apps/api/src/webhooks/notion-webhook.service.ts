@@ -4,9 +4,25 @@ import { verifyWebhookSignature } from '@notionhq/client';
 import { Catalog } from '@trove/catalog';
 import { type ApiConfig, SecretBox } from '@trove/config';
 import { SourceType, type NotionEvent } from '@trove/domain';
-import { notionWebhookWorkflowId, type NotionWebhookTiming, TroveError, TroveErrorCode } from '@trove/domain';
+import {
+  isTroveError,
+  notionWebhookWorkflowId,
+  type NotionWebhookTiming,
+  TroveError,
+  TroveErrorCode,
+} from '@trove/domain';
 import { CONFIG, TEMPORAL } from '../core/tokens';
 import { signalWithStart } from '../core/workflows';
+
+/**
+ * Refusals of a delivery that are counted for the source: a bad or missing signature, a stale
+ * timestamp, a malformed body, an unsolicited verification request. Our own failures (5xx) are not.
+ */
+const REFUSALS: ReadonlySet<string> = new Set([
+  TroveErrorCode.Unauthenticated,
+  TroveErrorCode.WebhookExpired,
+  TroveErrorCode.BadRequest,
+]);
 
 interface WebhookBody {
   verification_token?: unknown;
@@ -38,6 +54,19 @@ export class NotionWebhookService {
    * workflow, which debounces them; this returns as soon as the signal is recorded.
    */
   async receive(
+    sourceId: string,
+    rawBody: Buffer | undefined,
+    signature: string | undefined,
+  ): Promise<string> {
+    try {
+      return await this.deliver(sourceId, rawBody, signature);
+    } catch (error) {
+      if (isTroveError(error) && REFUSALS.has(error.code)) this.countRefusal(sourceId);
+      throw error;
+    }
+  }
+
+  private async deliver(
     sourceId: string,
     rawBody: Buffer | undefined,
     signature: string | undefined,
@@ -85,9 +114,13 @@ export class NotionWebhookService {
 
     this.checkFresh(body.timestamp, sourceId);
     const event = toEvent(body);
-    if (!event) return 'ignored';
+    if (!event) {
+      await this.recordAccepted(sourceId, body);
+      return 'ignored';
+    }
     const eventId = typeof body.id === 'string' && body.id ? body.id : undefined;
     if (!eventId) throw new TroveError(TroveErrorCode.BadRequest, 'the webhook event has no id');
+    await this.recordAccepted(sourceId, body);
     if (!(await this.catalog.webhookEvents.record(sourceId, eventId))) return 'duplicate';
     this.purgeOldEvents();
     const { quietMs, maxDelayMs, historyLimit } = this.config.webhooks;
@@ -113,6 +146,21 @@ export class NotionWebhookService {
       throw unauthorized();
     }
     return 'accepted';
+  }
+
+  /** A signed, fresh delivery: its time and type (never its payload) for the webhook panel. */
+  private async recordAccepted(sourceId: string, body: WebhookBody): Promise<void> {
+    const type = typeof body.type === 'string' && body.type ? body.type : 'unknown';
+    await this.catalog.webhookDeliveries.accepted(sourceId, type).catch((error: Error) => {
+      this.logger.warn(`could not record a webhook event of source ${sourceId}: ${error.message}`);
+    });
+  }
+
+  /** Counting must neither slow nor change the answer to the refused delivery. */
+  private countRefusal(sourceId: string): void {
+    this.catalog.webhookDeliveries.rejected(sourceId).catch((error: Error) => {
+      this.logger.warn(`could not count a refused webhook delivery of source ${sourceId}: ${error.message}`);
+    });
   }
 
   private async writable(sourceId: string): Promise<boolean> {

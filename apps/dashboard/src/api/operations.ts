@@ -175,6 +175,11 @@ export const SourcesQuery = graphql(`
       web {
         url
       }
+      webhook {
+        lastEventAt
+        lastEventType
+        rejectedDeliveries
+      }
     }
   }
 `);
@@ -326,6 +331,57 @@ export const SyncRunUpdatesSubscription = graphql(`
         code
         message
       }
+    }
+  }
+`);
+
+export const MeQuery = graphql(`
+  query Me {
+    me {
+      keyId
+      name
+      role
+      permissions
+      projectIds
+    }
+  }
+`);
+
+export const ApiKeysQuery = graphql(`
+  query ApiKeys {
+    apiKeys {
+      id
+      name
+      role
+      projectIds
+      prefix
+      createdBy
+      createdAt
+      lastUsedAt
+      revokedAt
+    }
+  }
+`);
+
+export const CreateApiKeyMutation = graphql(`
+  mutation CreateApiKey($input: CreateApiKeyInput!) {
+    createApiKey(input: $input) {
+      secret
+      apiKey {
+        id
+        name
+        role
+        prefix
+      }
+    }
+  }
+`);
+
+export const RevokeApiKeyMutation = graphql(`
+  mutation RevokeApiKey($id: ID!) {
+    revokeApiKey(id: $id) {
+      id
+      revokedAt
     }
   }
 `);

@@ -21,7 +21,7 @@ type Documents = {
   '\n  mutation DeleteDocument($id: ID!) {\n    deleteDocument(id: $id)\n  }\n': typeof types.DeleteDocumentDocument;
   '\n  query DocumentChunks($id: ID!) {\n    document(id: $id) {\n      id\n      projectId\n      fileName\n      title\n      status\n      chunkCount\n      pageCount\n    }\n    chunks(documentId: $id) {\n      id\n      position\n      headingPath\n      page\n      pageEnd\n      chapter\n      anchor\n      tokenCount\n      language\n      citationUrl\n      text\n    }\n  }\n': typeof types.DocumentChunksDocument;
   '\n  query Search($input: SearchInput!) {\n    search(input: $input) {\n      tookMs\n      reranked\n      reranker\n      warnings\n      hits {\n        chunkId\n        documentId\n        title\n        headingPath\n        text\n        score\n        page\n        pageEnd\n        anchor\n        citationUrl\n        explain {\n          bm25 {\n            rank\n            score\n          }\n          knn {\n            rank\n            score\n          }\n          fusedScore\n          rerankScore\n          topFeatures {\n            name\n            contribution\n          }\n        }\n      }\n    }\n  }\n': typeof types.SearchDocument;
-  '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      folder {\n        path\n        archiveFileName\n        format\n        siteUrl\n      }\n      notion {\n        everything\n        rootPageIds\n        rootDatabaseIds\n      }\n      web {\n        url\n      }\n    }\n  }\n': typeof types.SourcesDocument;
+  '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      folder {\n        path\n        archiveFileName\n        format\n        siteUrl\n      }\n      notion {\n        everything\n        rootPageIds\n        rootDatabaseIds\n      }\n      web {\n        url\n      }\n      webhook {\n        lastEventAt\n        lastEventType\n        rejectedDeliveries\n      }\n    }\n  }\n': typeof types.SourcesDocument;
   '\n  mutation AddFolderSource($input: AddFolderSourceInput!) {\n    addFolderSource(input: $input) {\n      id\n    }\n  }\n': typeof types.AddFolderSourceDocument;
   '\n  mutation AddNotionSource($input: AddNotionSourceInput!) {\n    addNotionSource(input: $input) {\n      id\n      tokenHint\n    }\n  }\n': typeof types.AddNotionSourceDocument;
   '\n  mutation RemoveSource($id: ID!) {\n    removeSource(id: $id)\n  }\n': typeof types.RemoveSourceDocument;
@@ -32,6 +32,10 @@ type Documents = {
   '\n  mutation ResetNotionWebhook($sourceId: ID!) {\n    resetNotionWebhook(sourceId: $sourceId)\n  }\n': typeof types.ResetNotionWebhookDocument;
   '\n  mutation SetSyncSchedule($sourceId: ID!, $intervalMinutes: Int!) {\n    setSyncSchedule(sourceId: $sourceId, intervalMinutes: $intervalMinutes) {\n      id\n      syncIntervalMinutes\n    }\n  }\n': typeof types.SetSyncScheduleDocument;
   '\n  subscription SyncRunUpdates($id: ID!) {\n    syncRunUpdates(id: $id) {\n      id\n      mode\n      status\n      startedAt\n      finishedAt\n      progress {\n        pagesSeen\n        pagesIngested\n        pagesUnchanged\n        pagesDeleted\n        pagesSkipped\n        pagesFailed\n        chunksEmbedded\n        chunksReused\n        apiCalls\n      }\n      skipped {\n        id\n        reason\n      }\n      warnings\n      error {\n        code\n        message\n      }\n    }\n  }\n': typeof types.SyncRunUpdatesDocument;
+  '\n  query Me {\n    me {\n      keyId\n      name\n      role\n      permissions\n      projectIds\n    }\n  }\n': typeof types.MeDocument;
+  '\n  query ApiKeys {\n    apiKeys {\n      id\n      name\n      role\n      projectIds\n      prefix\n      createdBy\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n': typeof types.ApiKeysDocument;
+  '\n  mutation CreateApiKey($input: CreateApiKeyInput!) {\n    createApiKey(input: $input) {\n      secret\n      apiKey {\n        id\n        name\n        role\n        prefix\n      }\n    }\n  }\n': typeof types.CreateApiKeyDocument;
+  '\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      id\n      revokedAt\n    }\n  }\n': typeof types.RevokeApiKeyDocument;
 };
 const documents: Documents = {
   '\n  query Projects {\n    projects {\n      id\n      name\n      status\n      createdAt\n      stats {\n        documentCount\n        chunkCount\n      }\n    }\n  }\n':
@@ -48,7 +52,7 @@ const documents: Documents = {
     types.DocumentChunksDocument,
   '\n  query Search($input: SearchInput!) {\n    search(input: $input) {\n      tookMs\n      reranked\n      reranker\n      warnings\n      hits {\n        chunkId\n        documentId\n        title\n        headingPath\n        text\n        score\n        page\n        pageEnd\n        anchor\n        citationUrl\n        explain {\n          bm25 {\n            rank\n            score\n          }\n          knn {\n            rank\n            score\n          }\n          fusedScore\n          rerankScore\n          topFeatures {\n            name\n            contribution\n          }\n        }\n      }\n    }\n  }\n':
     types.SearchDocument,
-  '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      folder {\n        path\n        archiveFileName\n        format\n        siteUrl\n      }\n      notion {\n        everything\n        rootPageIds\n        rootDatabaseIds\n      }\n      web {\n        url\n      }\n    }\n  }\n':
+  '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      folder {\n        path\n        archiveFileName\n        format\n        siteUrl\n      }\n      notion {\n        everything\n        rootPageIds\n        rootDatabaseIds\n      }\n      web {\n        url\n      }\n      webhook {\n        lastEventAt\n        lastEventType\n        rejectedDeliveries\n      }\n    }\n  }\n':
     types.SourcesDocument,
   '\n  mutation AddFolderSource($input: AddFolderSourceInput!) {\n    addFolderSource(input: $input) {\n      id\n    }\n  }\n':
     types.AddFolderSourceDocument,
@@ -69,6 +73,14 @@ const documents: Documents = {
     types.SetSyncScheduleDocument,
   '\n  subscription SyncRunUpdates($id: ID!) {\n    syncRunUpdates(id: $id) {\n      id\n      mode\n      status\n      startedAt\n      finishedAt\n      progress {\n        pagesSeen\n        pagesIngested\n        pagesUnchanged\n        pagesDeleted\n        pagesSkipped\n        pagesFailed\n        chunksEmbedded\n        chunksReused\n        apiCalls\n      }\n      skipped {\n        id\n        reason\n      }\n      warnings\n      error {\n        code\n        message\n      }\n    }\n  }\n':
     types.SyncRunUpdatesDocument,
+  '\n  query Me {\n    me {\n      keyId\n      name\n      role\n      permissions\n      projectIds\n    }\n  }\n':
+    types.MeDocument,
+  '\n  query ApiKeys {\n    apiKeys {\n      id\n      name\n      role\n      projectIds\n      prefix\n      createdBy\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n':
+    types.ApiKeysDocument,
+  '\n  mutation CreateApiKey($input: CreateApiKeyInput!) {\n    createApiKey(input: $input) {\n      secret\n      apiKey {\n        id\n        name\n        role\n        prefix\n      }\n    }\n  }\n':
+    types.CreateApiKeyDocument,
+  '\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      id\n      revokedAt\n    }\n  }\n':
+    types.RevokeApiKeyDocument,
 };
 
 /**
@@ -123,7 +135,7 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      folder {\n        path\n        archiveFileName\n        format\n        siteUrl\n      }\n      notion {\n        everything\n        rootPageIds\n        rootDatabaseIds\n      }\n      web {\n        url\n      }\n    }\n  }\n',
+  source: '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      folder {\n        path\n        archiveFileName\n        format\n        siteUrl\n      }\n      notion {\n        everything\n        rootPageIds\n        rootDatabaseIds\n      }\n      web {\n        url\n      }\n      webhook {\n        lastEventAt\n        lastEventType\n        rejectedDeliveries\n      }\n    }\n  }\n',
 ): typeof import('./graphql').SourcesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -185,6 +197,30 @@ export function graphql(
 export function graphql(
   source: '\n  subscription SyncRunUpdates($id: ID!) {\n    syncRunUpdates(id: $id) {\n      id\n      mode\n      status\n      startedAt\n      finishedAt\n      progress {\n        pagesSeen\n        pagesIngested\n        pagesUnchanged\n        pagesDeleted\n        pagesSkipped\n        pagesFailed\n        chunksEmbedded\n        chunksReused\n        apiCalls\n      }\n      skipped {\n        id\n        reason\n      }\n      warnings\n      error {\n        code\n        message\n      }\n    }\n  }\n',
 ): typeof import('./graphql').SyncRunUpdatesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query Me {\n    me {\n      keyId\n      name\n      role\n      permissions\n      projectIds\n    }\n  }\n',
+): typeof import('./graphql').MeDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query ApiKeys {\n    apiKeys {\n      id\n      name\n      role\n      projectIds\n      prefix\n      createdBy\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n',
+): typeof import('./graphql').ApiKeysDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation CreateApiKey($input: CreateApiKeyInput!) {\n    createApiKey(input: $input) {\n      secret\n      apiKey {\n        id\n        name\n        role\n        prefix\n      }\n    }\n  }\n',
+): typeof import('./graphql').CreateApiKeyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      id\n      revokedAt\n    }\n  }\n',
+): typeof import('./graphql').RevokeApiKeyDocument;
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

@@ -26,6 +26,22 @@ export type AddNotionSourceInput = {
   token: string;
 };
 
+export type ApiKeyRole =
+  /** Everything in every project: keys, global settings, creating and deleting projects */
+  | 'ADMIN'
+  /** Read and write content and sources of its projects */
+  | 'EDITOR'
+  /** Search and read its projects */
+  | 'VIEWER';
+
+export type CreateApiKeyInput = {
+  /** 1-200 characters, for people: who or what uses the key */
+  name: string;
+  /** The projects the key reaches; leave out for every project (ADMIN keys always reach every project) */
+  projectIds?: Array<string | number> | null | undefined;
+  role: ApiKeyRole;
+};
+
 export type DocumentStatus = 'FAILED' | 'INDEXING' | 'PENDING' | 'READY';
 
 export type FolderFormat = 'AUTO' | 'COMBINED_MARKDOWN' | 'FILES' | 'MKDOCS';
@@ -46,6 +62,14 @@ export type FusionMethod =
   | 'CONVEX'
   /** Reciprocal rank fusion: Σ 1 / (k + rank) */
   | 'RRF';
+
+export type Permission =
+  /** API keys, global settings, creating and deleting projects */
+  | 'ADMIN'
+  /** Search and read */
+  | 'READ'
+  /** Write content and sources */
+  | 'WRITE';
 
 export type ProjectStatus = 'ACTIVE' | 'DELETING';
 
@@ -263,6 +287,7 @@ export type SourcesQuery = {
     } | null;
     notion: { everything: boolean; rootPageIds: Array<string>; rootDatabaseIds: Array<string> } | null;
     web: { url: string } | null;
+    webhook: { lastEventAt: string | null; lastEventType: string | null; rejectedDeliveries: number } | null;
   }>;
 };
 
@@ -397,6 +422,48 @@ export type SyncRunUpdatesSubscription = {
     error: { code: string; message: string } | null;
   };
 };
+
+export type MeQueryVariables = Exact<{ [key: string]: never }>;
+
+export type MeQuery = {
+  me: {
+    keyId: string | null;
+    name: string;
+    role: ApiKeyRole;
+    permissions: Array<Permission>;
+    projectIds: Array<string> | null;
+  };
+};
+
+export type ApiKeysQueryVariables = Exact<{ [key: string]: never }>;
+
+export type ApiKeysQuery = {
+  apiKeys: Array<{
+    id: string;
+    name: string;
+    role: ApiKeyRole;
+    projectIds: Array<string> | null;
+    prefix: string;
+    createdBy: string;
+    createdAt: string;
+    lastUsedAt: string | null;
+    revokedAt: string | null;
+  }>;
+};
+
+export type CreateApiKeyMutationVariables = Exact<{
+  input: CreateApiKeyInput;
+}>;
+
+export type CreateApiKeyMutation = {
+  createApiKey: { secret: string; apiKey: { id: string; name: string; role: ApiKeyRole; prefix: string } };
+};
+
+export type RevokeApiKeyMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type RevokeApiKeyMutation = { revokeApiKey: { id: string; revokedAt: string | null } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -588,6 +655,11 @@ export const SourcesDocument = new TypedDocumentString(`
     web {
       url
     }
+    webhook {
+      lastEventAt
+      lastEventType
+      rejectedDeliveries
+    }
   }
 }
     `) as unknown as TypedDocumentString<SourcesQuery, SourcesQueryVariables>;
@@ -732,3 +804,50 @@ export const SyncRunUpdatesDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<SyncRunUpdatesSubscription, SyncRunUpdatesSubscriptionVariables>;
+export const MeDocument = new TypedDocumentString(`
+    query Me {
+  me {
+    keyId
+    name
+    role
+    permissions
+    projectIds
+  }
+}
+    `) as unknown as TypedDocumentString<MeQuery, MeQueryVariables>;
+export const ApiKeysDocument = new TypedDocumentString(`
+    query ApiKeys {
+  apiKeys {
+    id
+    name
+    role
+    projectIds
+    prefix
+    createdBy
+    createdAt
+    lastUsedAt
+    revokedAt
+  }
+}
+    `) as unknown as TypedDocumentString<ApiKeysQuery, ApiKeysQueryVariables>;
+export const CreateApiKeyDocument = new TypedDocumentString(`
+    mutation CreateApiKey($input: CreateApiKeyInput!) {
+  createApiKey(input: $input) {
+    secret
+    apiKey {
+      id
+      name
+      role
+      prefix
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CreateApiKeyMutation, CreateApiKeyMutationVariables>;
+export const RevokeApiKeyDocument = new TypedDocumentString(`
+    mutation RevokeApiKey($id: ID!) {
+  revokeApiKey(id: $id) {
+    id
+    revokedAt
+  }
+}
+    `) as unknown as TypedDocumentString<RevokeApiKeyMutation, RevokeApiKeyMutationVariables>;

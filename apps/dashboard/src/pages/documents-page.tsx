@@ -10,6 +10,7 @@ import {
   ReindexDocumentMutation,
   SourcesQuery,
 } from '../api/operations';
+import { useCaller } from '../caller';
 import { formatMs } from '../components/format';
 import { StatusBadge } from '../components/status-badge';
 import { Empty, ErrorNotice, Loading } from '../components/states';
@@ -52,6 +53,8 @@ export function DocumentsPage() {
     queryFn: () => gql(SourcesQuery, { projectId }),
   });
   const sourceNames = new Map(sources.data?.sources.map((s) => [s.id, s.name]));
+  // Uploading, re-indexing and deleting need WRITE: a VIEWER key reads only.
+  const canWrite = useCaller().can('WRITE');
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: ['documents', projectId] });
     void queryClient.invalidateQueries({ queryKey: ['projects'] });
@@ -60,7 +63,7 @@ export function DocumentsPage() {
   return (
     <Stack>
       <Title order={2}>Documents{project ? ` · ${project.name}` : ''}</Title>
-      <UploadZone projectId={projectId} onUploaded={refresh} />
+      {canWrite && <UploadZone projectId={projectId} onUploaded={refresh} />}
       <Group justify="space-between" wrap="wrap">
         <SegmentedControl
           aria-label="Filter by status"
@@ -101,7 +104,9 @@ export function DocumentsPage() {
       ) : documents.data.documents.nodes.length === 0 ? (
         <Empty title={status === 'ALL' ? 'No documents yet' : `No ${status} documents`}>
           {status === 'ALL'
-            ? 'Drop files above, or add a source on the Sources page.'
+            ? canWrite
+              ? 'Drop files above, or add a source on the Sources page.'
+              : 'Nothing has been added to this project yet.'
             : 'Try another filter.'}
         </Empty>
       ) : (
@@ -127,6 +132,7 @@ export function DocumentsPage() {
                     document={document}
                     source={document.sourceId ? (sourceNames.get(document.sourceId) ?? 'source') : 'upload'}
                     onChanged={refresh}
+                    canWrite={canWrite}
                   />
                 ))}
               </Table.Tbody>
@@ -161,11 +167,13 @@ function DocumentRowView({
   document,
   source,
   onChanged,
+  canWrite,
 }: {
   projectId: string;
   document: DocumentRow;
   source: string;
   onChanged: () => void;
+  canWrite: boolean;
 }) {
   const reindex = useMutation({
     mutationFn: () => gql(ReindexDocumentMutation, { id: document.id }),
@@ -212,27 +220,29 @@ function DocumentRowView({
         <Text size="sm">{source}</Text>
       </Table.Td>
       <Table.Td>
-        <Group gap={4} wrap="nowrap" justify="flex-end">
-          <Button
-            size="compact-xs"
-            variant="subtle"
-            loading={reindex.isPending}
-            onClick={() => reindex.mutate()}
-          >
-            Re-index
-          </Button>
-          <Button
-            size="compact-xs"
-            variant="subtle"
-            color="red"
-            loading={remove.isPending}
-            onClick={() => {
-              if (window.confirm(`Delete ${document.fileName} and its chunks?`)) remove.mutate();
-            }}
-          >
-            Delete
-          </Button>
-        </Group>
+        {canWrite && (
+          <Group gap={4} wrap="nowrap" justify="flex-end">
+            <Button
+              size="compact-xs"
+              variant="subtle"
+              loading={reindex.isPending}
+              onClick={() => reindex.mutate()}
+            >
+              Re-index
+            </Button>
+            <Button
+              size="compact-xs"
+              variant="subtle"
+              color="red"
+              loading={remove.isPending}
+              onClick={() => {
+                if (window.confirm(`Delete ${document.fileName} and its chunks?`)) remove.mutate();
+              }}
+            >
+              Delete
+            </Button>
+          </Group>
+        )}
         {failure && (
           <Text size="xs" c="red">
             {errorMessage(failure)}

@@ -4,6 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { gql } from '../api/client';
 import { CreateProjectMutation, DeleteProjectMutation, ProjectsQuery } from '../api/operations';
+import { useCaller } from '../caller';
 import { formatDate } from '../components/format';
 import { StatusBadge } from '../components/status-badge';
 import { Empty, ErrorNotice, Loading } from '../components/states';
@@ -18,17 +19,23 @@ export function ProjectsPage() {
       query.state.data?.projects.some((p) => p.status === 'DELETING') ? 2000 : false,
   });
   const [deleting, setDeleting] = useState<{ id: string; name: string }>();
+  // Creating and deleting projects is for ADMIN keys; others see only their projects.
+  const admin = useCaller().can('ADMIN');
 
   return (
     <Stack>
       <Title order={2}>Projects</Title>
-      <CreateProject onCreated={() => queryClient.invalidateQueries({ queryKey: ['projects'] })} />
+      {admin && <CreateProject onCreated={() => queryClient.invalidateQueries({ queryKey: ['projects'] })} />}
       {projects.isPending ? (
         <Loading label="Loading projects…" />
       ) : projects.isError ? (
         <ErrorNotice error={projects.error} />
       ) : projects.data.projects.length === 0 ? (
-        <Empty title="No projects yet">Create one above, then upload files or add a source to it.</Empty>
+        <Empty title="No projects yet">
+          {admin
+            ? 'Create one above, then upload files or add a source to it.'
+            : 'This key reaches no project yet; ask an administrator.'}
+        </Empty>
       ) : (
         <>
           <Table.ScrollContainer minWidth={560} visibleFrom="sm">
@@ -58,15 +65,17 @@ export function ProjectsPage() {
                     <Table.Td ta="right">{project.stats.chunkCount}</Table.Td>
                     <Table.Td>{formatDate(project.createdAt)}</Table.Td>
                     <Table.Td ta="right">
-                      <Button
-                        size="compact-sm"
-                        color="red"
-                        variant="subtle"
-                        disabled={project.status === 'DELETING'}
-                        onClick={() => setDeleting(project)}
-                      >
-                        Delete
-                      </Button>
+                      {admin && (
+                        <Button
+                          size="compact-sm"
+                          color="red"
+                          variant="subtle"
+                          disabled={project.status === 'DELETING'}
+                          onClick={() => setDeleting(project)}
+                        >
+                          Delete
+                        </Button>
+                      )}
                     </Table.Td>
                   </Table.Tr>
                 ))}
@@ -92,15 +101,17 @@ export function ProjectsPage() {
                   <Text size="sm" c="dimmed">
                     {project.stats.documentCount} documents · {project.stats.chunkCount} chunks
                   </Text>
-                  <Button
-                    size="compact-sm"
-                    color="red"
-                    variant="subtle"
-                    disabled={project.status === 'DELETING'}
-                    onClick={() => setDeleting(project)}
-                  >
-                    Delete
-                  </Button>
+                  {admin && (
+                    <Button
+                      size="compact-sm"
+                      color="red"
+                      variant="subtle"
+                      disabled={project.status === 'DELETING'}
+                      onClick={() => setDeleting(project)}
+                    >
+                      Delete
+                    </Button>
+                  )}
                 </Group>
               </Card>
             ))}

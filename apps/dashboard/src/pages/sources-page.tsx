@@ -22,6 +22,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { gql } from '../api/client';
+import { errorMessage } from '../api/errors';
 import { subscribe } from '../api/live';
 import { uploadArchive } from '../api/upload';
 import {
@@ -36,6 +37,7 @@ import {
   SyncRunUpdatesSubscription,
   SyncSourceMutation,
 } from '../api/operations';
+import { useCaller } from '../caller';
 import { formatDate, STATUS_COLORS } from '../components/format';
 import { StatusBadge } from '../components/status-badge';
 import { Empty, ErrorNotice, Loading } from '../components/states';
@@ -55,26 +57,37 @@ function plural(count: number, word: string): string {
 
 /** How often a running sync's progress is read when the subscription is not available. */
 const LIVE_POLL_MS = 1000;
+/** How often a project with a Notion source re-reads its sources, for the webhook panel. */
+const WEBHOOK_POLL_MS = 10_000;
 
 export function SourcesPage() {
   const { projectId, project } = useProject();
   const sources = useQuery({
     queryKey: ['sources', projectId],
     queryFn: () => gql(SourcesQuery, { projectId }),
+    // A Notion source's webhook panel follows what arrives (last event, refusals).
+    refetchInterval: (query) =>
+      query.state.data?.sources.some((s) => s.type === 'NOTION') ? WEBHOOK_POLL_MS : false,
   });
   const [selected, setSelected] = useState<string>();
   const current = sources.data?.sources.find((s) => s.id === selected) ?? sources.data?.sources[0];
+  // Adding, syncing, scheduling and removing sources need WRITE: a VIEWER key watches only.
+  const canWrite = useCaller().can('WRITE');
 
   return (
     <Stack>
       <Title order={2}>Sources{project ? ` · ${project.name}` : ''}</Title>
-      <AddSource projectId={projectId} onAdded={(id) => setSelected(id)} />
+      {canWrite && <AddSource projectId={projectId} onAdded={(id) => setSelected(id)} />}
       {sources.isPending ? (
         <Loading label="Loading sources…" />
       ) : sources.isError ? (
         <ErrorNotice error={sources.error} />
       ) : sources.data.sources.length === 0 ? (
-        <Empty title="No sources yet">Add a folder on the server or a Notion workspace above.</Empty>
+        <Empty title="No sources yet">
+          {canWrite
+            ? 'Add a folder on the server or a Notion workspace above.'
+            : 'Nothing syncs into this project yet.'}
+        </Empty>
       ) : (
         <>
           <SimpleGrid cols={{ base: 1, md: 2 }}>
@@ -87,7 +100,7 @@ export function SourcesPage() {
               />
             ))}
           </SimpleGrid>
-          {current && <SourceDetail key={current.id} source={current} />}
+          {current && <SourceDetail key={current.id} source={current} canWrite={canWrite} />}
         </>
       )}
     </Stack>
@@ -334,7 +347,7 @@ function SourceCard({
   );
 }
 
-function SourceDetail({ source }: { source: Source }) {
+function SourceDetail({ source, canWrite }: { source: Source; canWrite: boolean }) {
   const queryClient = useQueryClient();
   // Live progress arrives by subscription (graphql-ws); if that fails, the runs are read every second.
   const [live, setLive] = useState<'subscribed' | 'polling'>('subscribed');
@@ -396,39 +409,50 @@ function SourceDetail({ source }: { source: Source }) {
       <Stack>
         <Group justify="space-between" wrap="wrap">
           <Title order={3}>{source.name}</Title>
-          <Group gap="xs">
-            <Button
-              size="xs"
-              onClick={() => sync.mutate('INCREMENTAL')}
-              loading={sync.isPending && sync.variables === 'INCREMENTAL'}
-              disabled={!!running}
-            >
-              Sync (incremental)
-            </Button>
-            <Button
-              size="xs"
-              variant="light"
-              onClick={() => sync.mutate('FULL')}
-              loading={sync.isPending && sync.variables === 'FULL'}
-              disabled={!!running}
-            >
-              Full sync
-            </Button>
-            <Button
-              size="xs"
-              variant="subtle"
-              color="red"
-              loading={remove.isPending}
-              onClick={() => {
-                if (window.confirm(`Remove ${source.name} and every document it produced?`)) remove.mutate();
-              }}
-            >
-              Remove
-            </Button>
-          </Group>
+          {canWrite && (
+            <Group gap="xs">
+              <Button
+                size="xs"
+                onClick={() => sync.mutate('INCREMENTAL')}
+                loading={sync.isPending && sync.variables === 'INCREMENTAL'}
+                disabled={!!running}
+              >
+                Sync (incremental)
+              </Button>
+              <Button
+                size="xs"
+                variant="light"
+                onClick={() => sync.mutate('FULL')}
+                loading={sync.isPending && sync.variables === 'FULL'}
+                disabled={!!running}
+              >
+                Full sync
+              </Button>
+              <Button
+                size="xs"
+                variant="subtle"
+                color="red"
+                loading={remove.isPending}
+                onClick={() => {
+                  if (window.confirm(`Remove ${source.name} and every document it produced?`))
+                    remove.mutate();
+                }}
+              >
+                Remove
+              </Button>
+            </Group>
+          )}
         </Group>
         {sync.isError && <ErrorNotice error={sync.error} title="The sync did not start" />}
-        <Schedule source={source} />
+        {canWrite ? (
+          <Schedule source={source} />
+        ) : (
+          <Text size="sm" c="dimmed">
+            {source.syncIntervalMinutes
+              ? `Synced every ${source.syncIntervalMinutes} minutes`
+              : 'No sync schedule'}
+          </Text>
+        )}
         {remove.isError && <ErrorNotice error={remove.error} title="The source was not removed" />}
         {runs.isPending ? (
           <Loading label="Loading sync runs…" />
@@ -439,12 +463,14 @@ function SourceDetail({ source }: { source: Source }) {
             {latest ? (
               <RunProgress run={latest} />
             ) : (
-              <Empty title="Never synced">Start a sync to index this source.</Empty>
+              <Empty title="Never synced">
+                {canWrite ? 'Start a sync to index this source.' : undefined}
+              </Empty>
             )}
             {runs.data.syncRuns.nodes.length > 0 && <RunHistory runs={runs.data.syncRuns.nodes} />}
           </>
         )}
-        {source.type === 'NOTION' && <WebhookPanel source={source} />}
+        {source.type === 'NOTION' && <WebhookPanel source={source} canWrite={canWrite} />}
       </Stack>
     </Paper>
   );
@@ -592,24 +618,31 @@ function RunHistory({ runs }: { runs: Run[] }) {
   );
 }
 
-/** Where Notion sends events, and the verification token to paste back into Notion. */
-function WebhookPanel({ source }: { source: Source }) {
+/**
+ * Where Notion sends events, the verification token to paste back into Notion (WRITE keys only),
+ * and what has arrived: the last event accepted and the deliveries refused.
+ */
+function WebhookPanel({ source, canWrite }: { source: Source; canWrite: boolean }) {
   const queryClient = useQueryClient();
   const url = `${window.location.origin}/webhooks/notion/${source.id}`;
   const token = useQuery({
     queryKey: ['webhookToken', source.id],
     queryFn: () => gql(NotionWebhookQuery, { sourceId: source.id }),
+    enabled: canWrite,
   });
   const reset = useMutation({
     mutationFn: () => gql(ResetNotionWebhookMutation, { sourceId: source.id }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['webhookToken', source.id] }),
   });
+  const deliveries = source.webhook;
+  const rejected = deliveries?.rejectedDeliveries ?? 0;
   return (
-    <Paper withBorder p="sm" bg="var(--mantine-color-gray-0)">
+    <Paper withBorder p="sm" bg="var(--mantine-color-gray-0)" data-testid="webhook-panel">
       <Text fw={600}>Webhook</Text>
       <Text size="xs" c="dimmed">
-        Create a Notion webhook subscription pointing at this URL; Notion&apos;s verification token then shows
-        here.
+        {canWrite
+          ? "Create a Notion webhook subscription pointing at this URL; Notion's verification token then shows here."
+          : "Notion sends this source's events to this URL."}
       </Text>
       <Group gap="xs" mt="xs" wrap="nowrap">
         <Code style={{ overflowWrap: 'anywhere' }}>{url}</Code>
@@ -621,35 +654,57 @@ function WebhookPanel({ source }: { source: Source }) {
           )}
         </CopyButton>
       </Group>
-      <Text size="sm" mt="xs">
-        Verification token:{' '}
-        {token.isPending ? (
-          '…'
-        ) : token.isError ? (
-          <Text span c="red">
-            {token.error.message}
+      {canWrite && (
+        <Text size="sm" mt="xs">
+          Verification token:{' '}
+          {token.isPending ? (
+            '…'
+          ) : token.isError ? (
+            <Text span c="red">
+              {errorMessage(token.error)}
+            </Text>
+          ) : token.data.notionWebhookVerificationToken ? (
+            <Code>{token.data.notionWebhookVerificationToken}</Code>
+          ) : (
+            'not received yet'
+          )}
+        </Text>
+      )}
+      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs" mt="xs">
+        <Paper withBorder p={6}>
+          <Text size="sm" fw={600} data-testid="webhook-last-event">
+            {deliveries?.lastEventAt ? formatDate(deliveries.lastEventAt) : 'none yet'}
           </Text>
-        ) : token.data.notionWebhookVerificationToken ? (
-          <Code>{token.data.notionWebhookVerificationToken}</Code>
-        ) : (
-          'not received yet'
-        )}
-      </Text>
-      <Group mt="xs">
-        <Button size="compact-xs" variant="subtle" loading={reset.isPending} onClick={() => reset.mutate()}>
-          Accept a new subscription
-        </Button>
-        {reset.isSuccess && (
           <Text size="xs" c="dimmed">
-            Send Notion&apos;s verification request within the hour.
+            last event{deliveries?.lastEventType ? ` · ${deliveries.lastEventType}` : ''}
           </Text>
-        )}
-        {reset.isError && (
-          <Text size="xs" c="red">
-            {reset.error.message}
+        </Paper>
+        <Paper withBorder p={6}>
+          <Text size="sm" fw={600} c={rejected > 0 ? 'orange' : undefined} data-testid="webhook-rejected">
+            {rejected}
           </Text>
-        )}
-      </Group>
+          <Text size="xs" c="dimmed">
+            rejected deliveries (bad signature, stale, malformed)
+          </Text>
+        </Paper>
+      </SimpleGrid>
+      {canWrite && (
+        <Group mt="xs">
+          <Button size="compact-xs" variant="subtle" loading={reset.isPending} onClick={() => reset.mutate()}>
+            Accept a new subscription
+          </Button>
+          {reset.isSuccess && (
+            <Text size="xs" c="dimmed">
+              Send Notion&apos;s verification request within the hour.
+            </Text>
+          )}
+          {reset.isError && (
+            <Text size="xs" c="red">
+              {errorMessage(reset.error)}
+            </Text>
+          )}
+        </Group>
+      )}
     </Paper>
   );
 }

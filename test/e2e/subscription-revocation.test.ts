@@ -1,0 +1,112 @@
+import { join } from 'node:path';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../support/services';
+import { ADMIN_KEY, TroveStack } from '../support/stack';
+
+// A subscription outlives the check made when it started: revoking its key must end it.
+const stack = new TroveStack({ TROVE_FOLDER_ROOTS: join(ROOT, 'samples') });
+let projectId: string;
+let sourceId: string;
+
+beforeAll(async () => {
+  await stack.start();
+  projectId = await stack.createProject('Revocation');
+  const { addFolderSource } = await stack.query<{ addFolderSource: { id: string } }>(
+    'mutation($input: AddFolderSourceInput!) { addFolderSource(input: $input) { id } }',
+    { input: { projectId, name: 'Handbook', path: join(ROOT, 'samples', 'handbook-site') } },
+  );
+  sourceId = addFolderSource.id;
+});
+afterAll(() => stack.stop());
+
+async function createKey(name: string): Promise<{ id: string; secret: string }> {
+  const { createApiKey } = await stack.query<{ createApiKey: { secret: string; apiKey: { id: string } } }>(
+    'mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { secret apiKey { id } } }',
+    { input: { name, role: 'VIEWER', projectIds: [projectId] } },
+  );
+  return { id: createApiKey.apiKey.id, secret: createApiKey.secret };
+}
+
+interface Followed {
+  updates: { status: string }[];
+  /** Settles when the server ends the subscription: its error, or undefined when it completed. */
+  ended: Promise<{ error?: unknown; at: number }>;
+  dispose(): void;
+}
+
+/** `syncRunUpdates` over graphql-ws with `key`, as the dashboard opens it. */
+function follow(runId: string, key: string): Followed {
+  const client = createClient({
+    url: `${stack.url.replace(/^http/, 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { 'X-API-Key': key },
+    retryAttempts: 0,
+  });
+  const updates: { status: string }[] = [];
+  const ended = new Promise<{ error?: unknown; at: number }>((resolve) => {
+    client.subscribe<{ syncRunUpdates: { status: string } }>(
+      { query: `subscription { syncRunUpdates(id: "${runId}") { id status } }` },
+      {
+        next: (result) => {
+          if (result.data) updates.push(result.data.syncRunUpdates);
+          if (result.errors) resolve({ error: result.errors, at: Date.now() });
+        },
+        error: (error) => resolve({ error, at: Date.now() }),
+        complete: () => resolve({ at: Date.now() }),
+      },
+    );
+  });
+  return { updates, ended, dispose: () => void client.dispose() };
+}
+
+describe('a revoked key ends its open subscription', () => {
+  it('ends the revoked key’s syncRunUpdates with UNAUTHENTICATED; another key’s goes on', async () => {
+    // Without a worker the run stays RUNNING: nothing but the revocation can end the subscription.
+    await stack.killWorker();
+    const { syncSource } = await stack.query<{ syncSource: { id: string } }>(
+      'mutation($id: ID!) { syncSource(id: $id, mode: FULL) { id } }',
+      { id: sourceId },
+    );
+    const viewer = await createKey('live viewer');
+    const revoked = follow(syncSource.id, viewer.secret);
+    const admin = follow(syncSource.id, ADMIN_KEY);
+    try {
+      await expect.poll(() => revoked.updates.length, { timeout: 15_000 }).toBeGreaterThan(0);
+      await expect.poll(() => admin.updates.length, { timeout: 15_000 }).toBeGreaterThan(0);
+      expect(revoked.updates[0].status).toBe('RUNNING');
+
+      const revokedAt = Date.now();
+      await stack.query('mutation($id: ID!) { revokeApiKey(id: $id) { id } }', { id: viewer.id });
+      const end = await Promise.race([
+        revoked.ended,
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error('the subscription outlived its key')), 20_000),
+        ),
+      ]);
+      // Re-checked at least every 5 s while the run does not change.
+      expect(end.at - revokedAt).toBeLessThan(10_000);
+      expect(JSON.stringify(end.error)).toContain('UNAUTHENTICATED');
+      expect(JSON.stringify(end.error)).toContain('the API key was revoked');
+
+      // The admin key's subscription to the same run is still open.
+      const stillOpen = await Promise.race([
+        admin.ended.then(() => false),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 6_000)),
+      ]);
+      expect(stillOpen).toBe(true);
+
+      // And the revoked key cannot open a new connection.
+      const again = follow(syncSource.id, viewer.secret);
+      const refused = await again.ended;
+      expect((refused.error as { code?: number }).code).toBe(4403);
+      again.dispose();
+    } finally {
+      revoked.dispose();
+      admin.dispose();
+      stack.startWorker();
+    }
+    expect((await stack.runSettled(syncSource.id)).status).toBe('COMPLETED');
+  });
+});
