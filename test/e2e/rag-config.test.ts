@@ -74,21 +74,25 @@ describe('ragConfig / updateRagConfig', () => {
   });
 
   it('changes the fusion of the next search without a restart', async () => {
-    const k = (h: { bm25: { rank: number } | null; knn: { rank: number } | null }, rrfK: number) =>
-      (h.bm25 ? 1 / (rrfK + h.bm25.rank) : 0) + (h.knn ? 1 / (rrfK + h.knn.rank) : 0);
-    for (const hit of await fusedScores()) expect(hit.fusedScore).toBeCloseTo(k(hit, 60), 6);
-
-    const { updateRagConfig } = await stack.query<{ updateRagConfig: Record<string, unknown> }>(UPDATE, {
-      input: { search: { rrfK: 5 } },
-    });
-    expect(updateRagConfig).toMatchObject({ version: 1, overridden: ['search.rrfK'], search: { rrfK: 5 } });
-    for (const hit of await fusedScores()) expect(hit.fusedScore).toBeCloseTo(k(hit, 5), 6);
-
-    await stack.query(UPDATE, { input: { search: { fusion: 'convex' } } });
+    // The default is convex: weighted sums of min-max normalised leg scores, the best hit near 1.
     const convex = await fusedScores();
-    // Convex scores are weighted sums of min-max normalised leg scores: the best hit near 1.
     expect(convex[0].fusedScore).toBeGreaterThan(0.4);
     expect(convex[0].fusedScore).toBeLessThanOrEqual(1);
+
+    const k = (h: { bm25: { rank: number } | null; knn: { rank: number } | null }, rrfK: number) =>
+      (h.bm25 ? 1 / (rrfK + h.bm25.rank) : 0) + (h.knn ? 1 / (rrfK + h.knn.rank) : 0);
+    const { updateRagConfig } = await stack.query<{ updateRagConfig: Record<string, unknown> }>(UPDATE, {
+      input: { search: { fusion: 'rrf' } },
+    });
+    expect(updateRagConfig).toMatchObject({
+      version: 1,
+      overridden: ['search.fusion'],
+      search: { fusion: 'rrf' },
+    });
+    for (const hit of await fusedScores()) expect(hit.fusedScore).toBeCloseTo(k(hit, 60), 6);
+
+    await stack.query(UPDATE, { input: { search: { rrfK: 5 } } });
+    for (const hit of await fusedScores()) expect(hit.fusedScore).toBeCloseTo(k(hit, 5), 6);
   });
 
   it('stores an LLM key sealed and only ever shows its mask', async () => {
@@ -148,7 +152,7 @@ describe('ragConfig / updateRagConfig', () => {
     });
     expect(updateRagConfig).toMatchObject({
       overridden: [],
-      search: { fusion: 'convex', convexVectorWeight: 0.5, rrfK: 60 },
+      search: { fusion: 'convex', rrfK: 60 },
       llm: { provider: 'none', apiKey: { set: false } },
       chunking: { targetTokens: 200 },
     });
