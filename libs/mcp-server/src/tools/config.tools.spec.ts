@@ -8,7 +8,7 @@ const config: RagConfigQuery['ragConfig'] = {
   updatedAt: '2026-11-25T10:00:00Z',
   overridden: ['llm.apiKey'],
   warnings: [],
-  search: { fusion: 'RRF', rrfK: 60, convexVectorWeight: 0.5, convexNormalization: 'MINMAX' },
+  search: { fusion: 'convex', rrfK: 60, convexVectorWeight: 0.5, convexNormalization: 'minmax' },
   rerank: {
     provider: 'learned',
     candidates: 30,

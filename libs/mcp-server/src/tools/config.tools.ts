@@ -49,10 +49,10 @@ const optionalString = (description: string) => z.string().nullable().optional()
 const settings = {
   search: z
     .object({
-      fusion: optionalString('RRF or CONVEX'),
-      rrfK: optionalInt('RRF k (default 60)'),
-      convexVectorWeight: optionalNumber('CONVEX: weight of the vector leg, 0 to 1'),
-      convexNormalization: optionalString('CONVEX: MINMAX or ZSCORE'),
+      fusion: optionalString('rrf or convex (the default)'),
+      rrfK: optionalInt('rrf: k (default 60)'),
+      convexVectorWeight: optionalNumber('convex: weight of the vector leg, 0 to 1 (default 0.5)'),
+      convexNormalization: optionalString('convex: minmax (the default) or zscore'),
     })
     .strict()
     .optional(),
