@@ -19,12 +19,17 @@ async function main() {
   const projectId = projects.find((p) => p.name === PROJECT_NAME)?.id;
   if (!projectId) throw new Error(`run scripts/quickstart-demo.ts first (project "${PROJECT_NAME}")`);
 
-  const { sources } = await gql<{ sources: { id: string; name: string }[] }>(
-    'query($p: ID!) { sources(projectId: $p) { id name } }',
-    { p: projectId },
-  );
+  const { sources } = await gql<{
+    sources: { id: string; name: string; folder: { path: string | null } | null }[];
+  }>('query($p: ID!) { sources(projectId: $p) { id name folder { path } } }', { p: projectId });
+  const existing = sources.find((s) => s.name === 'Team handbook (MkDocs)');
+  // A source made from another checkout of the repository (moved or cloned again) reads a folder
+  // that is no longer this one: replace it rather than sync a path outside TROVE_FOLDER_ROOTS.
+  if (existing && existing.folder?.path !== SITE) {
+    await gql('mutation($id: ID!) { removeSource(id: $id) }', { id: existing.id });
+  }
   const sourceId =
-    sources.find((s) => s.name === 'Team handbook (MkDocs)')?.id ??
+    (existing?.folder?.path === SITE ? existing.id : undefined) ??
     (
       await gql<{ addFolderSource: { id: string } }>(
         'mutation($i: AddFolderSourceInput!) { addFolderSource(input: $i) { id } }',
