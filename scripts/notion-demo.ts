@@ -51,6 +51,15 @@ async function main() {
       )
     ).addNotionSource.id;
 
+  if (sources[0]) {
+    // The token is sealed with this installation's TROVE_SECRET_KEY: set it again, so a source
+    // made by another checkout (another key) still syncs.
+    await gql('mutation($id: ID!, $t: String!) { updateSource(id: $id, input: { token: $t }) { id } }', {
+      id: sourceId,
+      t: process.env.NOTION_TOKEN ?? DEFAULT_TOKEN,
+    });
+  }
+
   console.log(`\nNotion sync (${real ? 'your workspace' : 'emulated demo workspace, Onboarding subtree'})…`);
   const { syncSource } = await gql<{ syncSource: { id: string } }>(
     'mutation($id: ID!) { syncSource(id: $id, mode: FULL) { id } }',

@@ -77,6 +77,20 @@ describe('NotionConnector', { timeout: 60_000 }, () => {
   });
   afterAll(() => emulator.stop());
 
+  it('a token sealed under another TROVE_SECRET_KEY fails as SOURCE_UNAUTHORIZED, permanently, saying what to do', () => {
+    const otherKey = new SecretBox(randomBytes(32).toString('base64'));
+    const source = { ...notionSource('ntn_demo'), encryptedToken: otherKey.encrypt('ntn_demo') };
+    let caught: unknown;
+    try {
+      new NotionConnector(secrets, config).client(source);
+    } catch (error) {
+      caught = error;
+    }
+    expect(isTroveError(caught) && caught.code).toBe(TroveErrorCode.SourceUnauthorized);
+    expect((caught as { permanent?: boolean }).permanent).toBe(true);
+    expect((caught as Error).message).toMatch(/TROVE_SECRET_KEY.*updateSource/);
+  });
+
   it('FULL discovery finds the roots’ subtree with database rows, and skips unshared roots', async () => {
     const progress: number[] = [];
     const discovery = await new NotionConnector(secrets, config).discover(handbook(), {

@@ -214,9 +214,20 @@ export class NotionConnector implements SourceConnector<NotionSource> {
         { permanent: true },
       );
     }
+    let token: string;
+    try {
+      token = this.secrets.decrypt(source.encryptedToken!);
+    } catch {
+      // Sealed under another TROVE_SECRET_KEY (the key changed, or the catalog was copied).
+      throw new TroveError(
+        TroveErrorCode.SourceUnauthorized,
+        "the source's Notion token cannot be decrypted with this TROVE_SECRET_KEY (was the key changed?); set the token again with updateSource",
+        { permanent: true },
+      );
+    }
     return createNotionClient(
       {
-        token: this.secrets.decrypt(source.encryptedToken!),
+        token,
         baseUrl: this.config.apiBaseUrl,
         requestsPerSecond: this.config.requestsPerSecond,
       },
