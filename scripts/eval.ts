@@ -84,11 +84,24 @@ const { values: args } = parseArgs({
      * latency then excludes query embedding (for a shared, busy embedder), the rankings are unchanged.
      */
     'reuse-query-embeddings': { type: 'boolean', default: false },
+    /**
+     * Chunks of one document a ranking may hold (the search's maxPerDocument): 1 (the default)
+     * ranks documents by their best chunk, so a top 10 holds 10 documents as BEIR's judgements
+     * expect; 0 ranks chunks, a top 10 then holding fewer documents when one has several chunks.
+     */
+    'per-document': { type: 'string', default: '1' },
     out: { type: 'string' },
     // Answer quality of `ask` instead of retrieval (scripts/eval-answers.ts).
     answers: { type: 'boolean', default: false },
   },
 });
+
+const perDocument = Number(args['per-document']);
+if (!Number.isInteger(perDocument) || perDocument < 0) {
+  throw new Error(
+    `--per-document must be 0 (rank chunks) or a positive integer, not "${args['per-document']}"`,
+  );
+}
 
 const round = (n: number, digits = 3) => Number(n.toFixed(digits));
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -160,8 +173,13 @@ function parseRetrievals(
       name.split(',').map((pair) => {
         const [key, value] = pair.split('=').map((x) => x.trim());
         const n = Number(value);
-        if (!['c', 'nc', 'tb', 'hb'].includes(key) || value === undefined || !Number.isFinite(n)) {
-          throw new Error(`bad retrieval variant "${name}": expected c=, nc=, tb=, hb= with numbers`);
+        if (
+          !['c', 'nc', 'tb', 'hb', 'cs'].includes(key) ||
+          value === undefined ||
+          !Number.isFinite(n) ||
+          (key === 'cs' && n !== 0 && n !== 1)
+        ) {
+          throw new Error(`bad retrieval variant "${name}": expected c=, nc=, tb=, hb= with numbers, cs=0|1`);
         }
         return [key, n];
       }),
@@ -172,6 +190,7 @@ function parseRetrievals(
       retrieval: {
         ...(knobs.c !== undefined ? { candidates: knobs.c } : {}),
         ...(knobs.nc !== undefined ? { numCandidates: knobs.nc } : {}),
+        ...(knobs.cs !== undefined ? { completeScores: knobs.cs === 1 } : {}),
         ...(boosts
           ? {
               fieldBoosts: {
@@ -375,7 +394,13 @@ async function main() {
     ) => {
       const timings: SearchTimings = {};
       const outcome = await search.searchWithReport(
-        { projectId: project.id, query, limit, mode },
+        {
+          projectId: project.id,
+          query,
+          limit,
+          mode,
+          results: perDocument ? { maxPerDocument: perDocument } : undefined,
+        },
         { fusion, retrieval, timings },
       );
       return {
@@ -474,7 +499,8 @@ async function main() {
       (args['rerank-candidates'] ? ` --rerank-candidates ${rerankCandidates}` : '') +
       (args.fusions ? ` --fusions ${fusions.map((f) => f.name).join(',')}` : '') +
       (args.retrieval ? ` --retrieval "${retrievals.map((r) => r.name).join(';')}"` : '') +
-      (args['reuse-query-embeddings'] ? ' --reuse-query-embeddings' : '');
+      (args['reuse-query-embeddings'] ? ' --reuse-query-embeddings' : '') +
+      (perDocument !== 1 ? ` --per-document ${perDocument}` : '');
     const report = {
       date,
       machine: { cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30) },
@@ -494,9 +520,11 @@ async function main() {
         embedding: config.embedding.profile,
         chunking: config.chunking,
         search:
-          'HybridSearch defaults (per-leg candidates max(50, limit), num_candidates 200, title boost 2, heading boost 1.5, convex fusion 0.5 min-max)',
+          'HybridSearch defaults (per-leg candidates max(50, limit), num_candidates 200, title boost 2, heading boost 1.5, convex fusion 0.6 min-max, every candidate scored in both legs)',
         rerankCandidates,
-        rankingUnit: 'chunks mapped to their document; a document counts at its best rank only',
+        rankingUnit: perDocument
+          ? `documents: the search's maxPerDocument ${perDocument}, each document at its best chunk's rank`
+          : 'chunks mapped to their document; a document counts at its best rank only',
       },
       results,
     };
@@ -544,6 +572,7 @@ function section(
       embedding: string;
       chunking: { targetTokens: number; overlapTokens: number };
       rerankCandidates: number;
+      rankingUnit?: string;
     };
   },
   results: ModeResult[],
@@ -566,8 +595,8 @@ function section(
 \`${report.command}\` on ${report.date.slice(0, 10)}, ${report.machine.cores} cores, ${report.machine.memoryGiB} GiB.
 Data set ${report.dataset}, split \`${report.split}\`: ${report.queries} queries, ${subset}; ${corpus.chunks} chunks
 (${report.configuration.embedding}, ${report.configuration.chunking.targetTokens}-token chunks with ${report.configuration.chunking.overlapTokens} overlap).
-Search: HybridSearch as the API runs it (per-leg candidates 50, convex fusion 0.5 min-max unless the fusion column says otherwise, ${report.configuration.rerankCandidates} fused hits reranked when a reranker runs); hits are chunks, each document
-counts at its best rank. Latency is client-side around a top-10 search (rerank included), ${report.command.includes('--reuse-query-embeddings') ? 'query embedding excluded (--reuse-query-embeddings)' : 'query embedding included'};
+Search: HybridSearch as the API runs it (per-leg candidates 50, convex fusion 0.6 min-max unless the fusion column says otherwise, ${report.configuration.rerankCandidates} fused hits reranked when a reranker runs, every candidate scored in both legs before convex fusion unless the retrieval column says cs=0);
+ranking unit: ${report.configuration.rankingUnit ?? 'chunks mapped to their document; a document counts at its best rank only'}. Latency is client-side around a top-10 search (rerank included), ${report.command.includes('--reuse-query-embeddings') ? 'query embedding excluded (--reuse-query-embeddings)' : 'query embedding included'};
 Recall@100 comes from a second top-100 search. ${ingestLine}
 Each eval project has an index of its own, so BM25 statistics are those of this corpus alone.
 Tuning (fusion weights, rerankers, candidates) must use the train split only; these are test-split figures.

@@ -56,8 +56,15 @@ const { values: args } = parseArgs({
     /** The fusion whose candidates the model learns to reorder (as `npm run eval -- --fusions`): it must be the one search uses. */
     fusion: { type: 'string', default: 'rrf:60' },
     l2: { type: 'string', default: '0.001' },
+    /** Score every candidate in both legs before convex fusion (as search does by default); `false` as before. */
+    'complete-scores': { type: 'string', default: 'true' },
   },
 });
+
+if (!['true', 'false'].includes(args['complete-scores']!)) {
+  throw new Error('--complete-scores must be true or false');
+}
+const completeScores = args['complete-scores'] === 'true';
 
 /** Records what HybridSearch hands its reranker and keeps the fused order. */
 class RecordingReranker implements Reranker {
@@ -89,7 +96,7 @@ async function recorded(dataset: string, docs: number | undefined, queryCount: n
     ROOT,
     '.trove',
     'eval',
-    `train-candidates-${basename(datasetDir(dataset))}-${docs ?? 'all'}-${queryCount}-${candidates}-${args.fusion}.json`,
+    `train-candidates-${basename(datasetDir(dataset))}-${docs ?? 'all'}-${queryCount}-${candidates}-${args.fusion}${completeScores ? '-cs' : ''}.json`,
   );
   if (args.cache && existsSync(file)) {
     console.log(`[train] ${dataset}: candidates from ${file}`);
@@ -160,7 +167,7 @@ async function collect(
           limit: candidates,
           mode: SearchMode.HYBRID,
         },
-        { fusion: parseFusions(args.fusion)[0].fusion },
+        { fusion: parseFusions(args.fusion)[0].fusion, retrieval: { completeScores } },
       );
       const documentOf = new Map(hits.map((h) => [h.chunkId, corpusIdOf.get(h.documentId)!]));
       const documents = recorder.last.map((c) => documentOf.get(c.id)!);
@@ -214,7 +221,7 @@ async function main() {
     weights: fit.weights.map((x) => Number(x.toPrecision(6))),
     training: {
       method: 'pairwise logistic regression (linear RankNet), full-batch gradient descent, L2 1e-3',
-      command: `node -r @swc-node/register scripts/train-reranker.ts --datasets ${datasets.join(',')} --docs ${docs ?? 'all'} --queries ${queries} --candidates ${candidates} --fusion ${args.fusion}${args['equal-queries'] ? ' --equal-queries' : ''} --l2 ${args.l2}`,
+      command: `node -r @swc-node/register scripts/train-reranker.ts --datasets ${datasets.join(',')} --docs ${docs ?? 'all'} --queries ${queries} --candidates ${candidates} --fusion ${args.fusion}${completeScores ? '' : ' --complete-scores false'}${args['equal-queries'] ? ' --equal-queries' : ''} --l2 ${args.l2}`,
       splits: datasets.map(
         (d) =>
           `${d} train (first ${queries} queries, ${docs ? `${docs}-document subset, seed 42` : 'whole corpus'})`,

@@ -61,7 +61,7 @@ describe('ragConfig / updateRagConfig', () => {
       version: 0,
       overridden: [],
       warnings: [],
-      search: { fusion: 'convex', convexVectorWeight: 0.5, rrfK: 60 },
+      search: { fusion: 'convex', convexVectorWeight: 0.6, rrfK: 60 },
       rerank: { provider: 'learned', apiKey: { set: false, masked: null } },
       llm: { provider: 'none', apiKey: { set: false } },
       answers: { fallbackMode: 'EXTRACTIVE' },

@@ -116,11 +116,11 @@ describe('web sources', () => {
 describe('search fusion', () => {
   const key = { TROVE_ADMIN_API_KEY: 'k'.repeat(24) };
 
-  it('defaults to convex fusion (0.5, min-max) and reads TROVE_SEARCH_FUSION, _RRF_K and _CONVEX_*', () => {
+  it('defaults to convex fusion (0.6, min-max) and reads TROVE_SEARCH_FUSION, _RRF_K and _CONVEX_*', () => {
     expect(loadConfig(apiConfigSchema, key).search).toMatchObject({
       fusion: 'convex',
       rrfK: 60,
-      convexVectorWeight: 0.5,
+      convexVectorWeight: 0.6,
       convexNormalization: 'minmax',
     });
     const tuned = loadConfig(apiConfigSchema, {

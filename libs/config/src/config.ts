@@ -228,14 +228,15 @@ export const searchSchema = z.object({
   maxQueryTokens: positiveInt.default(512),
   // Fusion (issue 11): how the BM25 and kNN legs merge; a request may override each field.
   /**
-   * `rrf` (reciprocal rank fusion) or `convex` (weighted sum of normalised scores). Convex 0.5
-   * min-max measured best on both train splits (docs/search-tuning.md).
+   * `rrf` (reciprocal rank fusion) or `convex` (weighted sum of normalised scores). Convex 0.6
+   * min-max, every candidate scored in both legs, measured best on the train splits of all three
+   * evaluation sets (docs/search-tuning.md).
    */
   fusion: z.enum(['rrf', 'convex']).default('convex'),
   /** RRF's k in 1 / (k + rank). */
   rrfK: z.coerce.number().int().min(1).max(1000).default(60),
   /** Convex: weight of the vector leg, 0 (keyword only) to 1 (vector only). */
-  convexVectorWeight: z.coerce.number().min(0).max(1).default(0.5),
+  convexVectorWeight: z.coerce.number().min(0).max(1).default(0.6),
   /** Convex: per-query normalisation of each leg's scores. */
   convexNormalization: z.enum(['minmax', 'zscore']).default('minmax'),
   // Retrieval (issue 11): candidates per leg and BM25 field boosts (docs/search-tuning.md).
@@ -243,6 +244,14 @@ export const searchSchema = z.object({
   candidates: z.coerce.number().int().min(1).max(500).default(50),
   /** HNSW candidates examined per shard (at least `candidates`): recall vs speed. */
   numCandidates: z.coerce.number().int().min(1).max(10_000).default(200),
+  /**
+   * Convex fusion: score every candidate in both legs (the cosine of a chunk only BM25 found, the
+   * BM25 score of one only kNN found; one extra Elasticsearch round trip) before normalising.
+   */
+  completeScores: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   /** BM25 boost of the document title against the chunk text. */
   titleBoost: z.coerce.number().min(0).max(20).default(2),
   /** BM25 boost of the heading path against the chunk text. */
@@ -574,6 +583,7 @@ function fromEnv(env: Env) {
       queryCacheSize: v('TROVE_SEARCH_QUERY_CACHE_SIZE'),
       candidates: v('TROVE_SEARCH_CANDIDATES'),
       numCandidates: v('TROVE_SEARCH_NUM_CANDIDATES'),
+      completeScores: v('TROVE_SEARCH_COMPLETE_SCORES'),
       titleBoost: v('TROVE_SEARCH_TITLE_BOOST'),
       headingBoost: v('TROVE_SEARCH_HEADING_BOOST'),
       // Search results (issue 11)

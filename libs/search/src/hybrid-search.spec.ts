@@ -173,7 +173,11 @@ describe('HybridSearch fusion', () => {
     hits.map((hit) => [hit.chunkId, Number(hit.score.toFixed(10))]);
 
   it('fuses by RRF with the configured k, keeping each leg’s rank and raw score', async () => {
-    const search = new HybridSearch(es, 't', new FixedEmbedder(), { fusion: 'rrf', rrfK: 10 });
+    const search = new HybridSearch(es, 't', new FixedEmbedder(), {
+      fusion: 'rrf',
+      rrfK: 10,
+      completeScores: false,
+    });
     const hits = await search.search(hybrid);
     // b 1/12 + 1/11; a 1/11 + 1/13; d 1/12; c 1/13
     expect(ranking(hits)).toEqual(
@@ -190,6 +194,7 @@ describe('HybridSearch fusion', () => {
 
   it('fuses by the configured convex combination', async () => {
     const search = new HybridSearch(es, 't', new FixedEmbedder(), {
+      completeScores: false,
       fusion: 'convex',
       convexVectorWeight: 0.8,
     });
@@ -202,19 +207,20 @@ describe('HybridSearch fusion', () => {
     ]);
   });
 
-  it('fuses by convex combination at 0.5 with min-max normalisation by default', async () => {
-    const search = new HybridSearch(es, 't', new FixedEmbedder());
-    // b .5·1 + .5·.5 = .75; a .5·1 = .5; d .5·.5 = .25; c 0
+  it('fuses by convex combination at 0.6 with min-max normalisation by default', async () => {
+    const search = new HybridSearch(es, 't', new FixedEmbedder(), { completeScores: false });
+    // b .6·1 + .4·.5 = .8; a .4·1 = .4; d .6·.5 = .3; c 0
     expect(ranking(await search.search(hybrid))).toEqual([
-      ['b', 0.75],
-      ['a', 0.5],
-      ['d', 0.25],
+      ['b', 0.8],
+      ['a', 0.4],
+      ['d', 0.3],
       ['c', 0],
     ]);
   });
 
   it('takes a per-request override; unset fields keep the configured ones', async () => {
     const search = new HybridSearch(es, 't', new FixedEmbedder(), {
+      completeScores: false,
       fusion: 'rrf',
       rrfK: 60,
       convexVectorWeight: 0.2,
@@ -281,6 +287,110 @@ describe('HybridSearch query vectors and timings', () => {
     const keywordOnly: { embedMs?: number } = {};
     await search.search({ ...request, mode: SearchMode.KEYWORD }, { timings: keywordOnly });
     expect(keywordOnly.embedMs).toBeUndefined();
+  });
+});
+
+describe('HybridSearch score completion (convex fusion)', () => {
+  // The legs return their top 3; the full tables hold what each leg would score every chunk.
+  const bm25Full: Record<string, number> = { a: 10, b: 6, c: 2, d: 1 };
+  const cosineFull: Record<string, number> = { a: 0.7, b: 0.9, c: 0.6, d: 0.8 };
+  function completingElasticsearch() {
+    const searches: Record<string, unknown>[][] = [];
+    const client = answeringElasticsearch(
+      [
+        ['a', 10],
+        ['b', 6],
+        ['c', 2],
+      ],
+      [
+        ['b', 0.9],
+        ['d', 0.8],
+        ['a', 0.7],
+      ],
+    ) as unknown as Record<string, unknown>;
+    client.msearch = ({ searches: pairs }: { searches: Record<string, unknown>[] }) => {
+      searches.push(pairs);
+      const responses = [];
+      for (let i = 1; i < pairs.length; i += 2) {
+        type Filter = { ids?: { values: string[] } }[];
+        const body = pairs[i] as { knn?: { filter: Filter }; query?: { bool: { filter: Filter } } };
+        const cosine = body.knn !== undefined;
+        const ids = (cosine ? body.knn!.filter : body.query!.bool.filter).find((f) => f.ids)!.ids!.values;
+        const table = cosine ? cosineFull : bm25Full;
+        responses.push({
+          status: 200,
+          hits: { hits: ids.filter((id) => id in table).map((id) => ({ _id: id, _score: table[id] })) },
+        });
+      }
+      return Promise.resolve({ responses });
+    };
+    return { client: client as unknown as Client, searches };
+  }
+  const hybrid = { ...request, mode: SearchMode.HYBRID };
+
+  it('scores each candidate in the leg that missed it before normalising', async () => {
+    const es = completingElasticsearch();
+    const search = new HybridSearch(es.client, 't', new FixedEmbedder(), { convexVectorWeight: 0.8 });
+    const hits = await search.search(hybrid);
+    // bm25 over {a 10, b 6, c 2, d 1}: a 1, b 5/9, c 1/9, d 0; cosine over {b .9, d .8, a .7, c .6}:
+    // b 1, d 2/3, a 1/3, c 0. Fused at .8: b .8 + .2·5/9; d .8·2/3; a .8/3 + .2; c .2/9.
+    expect(hits.map((h) => [h.chunkId, Number(h.score.toFixed(6))])).toEqual([
+      ['b', Number((0.8 + 0.2 * (5 / 9)).toFixed(6))],
+      ['d', Number((0.8 * (2 / 3)).toFixed(6))],
+      ['a', Number((0.8 / 3 + 0.2).toFixed(6))],
+      ['c', Number((0.2 / 9).toFixed(6))],
+    ]);
+    // Each leg's rank is now among every candidate; d was not in BM25's top 3, c not in kNN's.
+    expect(hits.find((h) => h.chunkId === 'd')!.bm25).toEqual({ rank: 4, score: 1 });
+    expect(hits.find((h) => h.chunkId === 'c')!.knn).toEqual({ rank: 4, score: 0.6 });
+    // One round trip: BM25 for d only, the cosine for c only, with the query's vector.
+    expect(es.searches).toHaveLength(1);
+    const [, bm25Body, , cosineBody] = es.searches[0] as Record<string, unknown>[];
+    expect(JSON.stringify(bm25Body.query)).toContain('"ids":{"values":["d"]}');
+    expect(cosineBody.knn).toMatchObject({ query_vector: [1, 0, 0], k: 1, num_candidates: 1 });
+    expect(JSON.stringify(cosineBody.knn)).toContain('"ids":{"values":["c"]}');
+  });
+
+  it('gives a BM25 score of 0 to a chunk with no matching term', async () => {
+    delete bm25Full.d;
+    try {
+      const search = new HybridSearch(completingElasticsearch().client, 't', new FixedEmbedder());
+      const hits = await search.search(hybrid);
+      expect(hits.find((h) => h.chunkId === 'd')!.bm25).toEqual({ rank: 4, score: 0 });
+    } finally {
+      bm25Full.d = 1;
+    }
+  });
+
+  it('leaves RRF, one-leg modes and a request turning it off alone', async () => {
+    const es = completingElasticsearch();
+    const search = new HybridSearch(es.client, 't', new FixedEmbedder());
+    await search.search(hybrid, { fusion: { method: 'rrf' } });
+    await search.search({ ...request, mode: SearchMode.KEYWORD });
+    const off = await search.search(hybrid, { retrieval: { completeScores: false } });
+    expect(es.searches).toHaveLength(0);
+    expect(off.find((h) => h.chunkId === 'd')!.bm25).toBeUndefined();
+  });
+
+  it('fails the search with a readable error when Elasticsearch refuses the completion', async () => {
+    const es = completingElasticsearch();
+    (es.client as unknown as Record<string, unknown>).msearch = () =>
+      Promise.resolve({
+        responses: [
+          {
+            status: 400,
+            error: {
+              type: 'search_phase_execution_exception',
+              reason: 'all shards failed',
+              root_cause: [{ type: 'query_shard_exception', reason: 'no such field' }],
+            },
+          },
+        ],
+      });
+    await expect(new HybridSearch(es.client, 't', new FixedEmbedder()).search(hybrid)).rejects.toMatchObject({
+      code: TroveErrorCode.IndexFailed,
+      message: expect.stringContaining('scoring candidates in both legs: no such field'),
+    });
   });
 });
 

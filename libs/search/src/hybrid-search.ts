@@ -53,6 +53,12 @@ export interface RetrievalSettings {
   numCandidates: number;
   /** BM25 boosts of the title and the heading path against the text, 0–20. */
   fieldBoosts: FieldBoosts;
+  /**
+   * Convex fusion only: give every candidate both legs' scores before normalising — the cosine of
+   * a chunk only BM25 found and the BM25 score of one only kNN found (one extra Elasticsearch
+   * round trip) — instead of the leg's floor. Measured in docs/search-tuning.md.
+   */
+  completeScores: boolean;
 }
 
 /** Milliseconds spent per stage of one search; legs run concurrently, so they overlap. */
@@ -67,6 +73,8 @@ export interface SearchTimings {
   vectorMs?: number;
   /** Elasticsearch's own time for the kNN leg (`took`). */
   vectorTookMs?: number;
+  /** Scoring candidates in the leg that missed them (convex fusion, completeScores), one round trip. */
+  completionMs?: number;
   /** Fusing the legs and shaping the hits. */
   fusionMs?: number;
   /** Threshold, MMR, per-document cap and context expansion (their Elasticsearch reads included). */
@@ -105,6 +113,8 @@ export interface HybridSearchOptions {
   numCandidates: number;
   /** BM25 boosts of title and heading path (TROVE_SEARCH_TITLE_BOOST, TROVE_SEARCH_HEADING_BOOST). */
   fieldBoosts: FieldBoosts;
+  /** Convex fusion scores every candidate in both legs (TROVE_SEARCH_COMPLETE_SCORES). */
+  completeScores: boolean;
   /** Default fusion (TROVE_SEARCH_FUSION). */
   fusion: FusionSettings['method'];
   /** RRF's k (TROVE_SEARCH_RRF_K). */
@@ -146,10 +156,11 @@ const DEFAULTS: HybridSearchOptions = {
   candidates: 50,
   numCandidates: 200,
   fieldBoosts: DEFAULT_FIELD_BOOSTS,
+  completeScores: true,
   // As libs/config's default (TROVE_SEARCH_FUSION): the best fusion on both train splits.
   fusion: 'convex',
   rrfK: 60,
-  convexVectorWeight: 0.5,
+  convexVectorWeight: 0.6,
   convexNormalization: 'minmax',
   maxQueryChars: 2_000,
   maxQueryTokens: 512,
@@ -268,6 +279,21 @@ export class HybridSearch {
       throw error;
     }
 
+    if (keyword && vector && fusion.method === 'convex' && retrieval.completeScores) {
+      const completionStarted = performance.now();
+      await this.completeScores(
+        target,
+        retrieval,
+        request.projectId,
+        query,
+        filters,
+        keyword,
+        vector,
+        signal,
+      );
+      timings.completionMs = performance.now() - completionStarted;
+    }
+
     const fusionStarted = performance.now();
     const sources = new Map<string, StoredChunk>();
     for (const leg of [keyword, vector]) leg?.sources.forEach((source, id) => sources.set(id, source));
@@ -325,6 +351,7 @@ export class HybridSearch {
       candidates: overrides.candidates ?? this.options.candidates,
       numCandidates: overrides.numCandidates ?? this.options.numCandidates,
       fieldBoosts: { ...this.options.fieldBoosts, ...overrides.fieldBoosts },
+      completeScores: overrides.completeScores ?? this.options.completeScores,
     };
     const bad = (what: string) => new TroveError(TroveErrorCode.BadRequest, what);
     if (!Number.isInteger(settings.candidates) || settings.candidates < 1 || settings.candidates > 500) {
@@ -514,6 +541,82 @@ export class HybridSearch {
     }
   }
 
+  /**
+   * Scores each candidate in the leg that did not return it, so convex fusion compares every
+   * candidate on both scales: BM25 (the same query, restricted to those chunks; 0 when no term
+   * matches) for chunks only kNN found, and the kNN score, (1 + cos) / 2, for chunks only BM25
+   * found. One msearch; each leg's list is then re-sorted by score.
+   */
+  private async completeScores(
+    target: SearchTarget,
+    retrieval: RetrievalSettings,
+    projectId: string,
+    query: string,
+    filters: ChunkFilters,
+    keyword: { ranked: RankedId[] },
+    vector: { ranked: RankedId[]; vector: number[] },
+    signal: AbortSignal,
+  ): Promise<void> {
+    const inKeyword = new Set(keyword.ranked.map((r) => r.id));
+    const inVector = new Set(vector.ranked.map((r) => r.id));
+    const needBm25 = [...inVector].filter((id) => !inKeyword.has(id));
+    const needCosine = [...inKeyword].filter((id) => !inVector.has(id));
+    if (needBm25.length === 0 && needCosine.length === 0) return;
+    const bm25Body = {
+      size: needBm25.length,
+      query: {
+        bool: {
+          filter: [...chunkFilterClauses(projectId, filters), { ids: { values: needBm25 } }],
+          must: [keywordQuery(query, retrieval.fieldBoosts)],
+        },
+      },
+      _source: false,
+    };
+    // A kNN query filtered to those chunks: Elasticsearch searches them exactly (the filter matches
+    // fewer than num_candidates) and scores them on the kNN leg's own scale.
+    const cosineBody = {
+      size: needCosine.length,
+      knn: {
+        field: 'embedding',
+        query_vector: vector.vector,
+        k: needCosine.length,
+        num_candidates: needCosine.length,
+        filter: [...chunkFilterClauses(projectId, filters), { ids: { values: needCosine } }],
+      },
+      _source: false,
+    };
+    const searches = [
+      ...(needBm25.length ? [{ index: target.index }, bm25Body] : []),
+      ...(needCosine.length ? [{ index: target.index }, cosineBody] : []),
+    ];
+    let responses;
+    try {
+      responses = (await this.es.msearch({ searches }, { signal })).responses;
+    } catch (error) {
+      throw elasticsearchError(error, 'scoring candidates in both legs');
+    }
+    const scores = responses.map((response) => {
+      if ('error' in response) {
+        const transient = response.status === 429 || response.status >= 500;
+        throw new TroveError(
+          transient ? TroveErrorCode.ServiceUnavailable : TroveErrorCode.IndexFailed,
+          `Elasticsearch answered ${response.status} while scoring candidates in both legs: ${response.error.root_cause?.[0]?.reason ?? response.error.reason ?? response.error.type}`,
+          { permanent: !transient },
+        );
+      }
+      return new Map(response.hits.hits.map((hit) => [hit._id!, hit._score ?? 0]));
+    });
+    const bm25Scores = needBm25.length ? scores[0] : new Map<string, number>();
+    const cosineScores = needCosine.length ? scores[scores.length - 1] : new Map<string, number>();
+    // No matching term is a BM25 score of 0; a chunk missing from the cosine answer (deleted
+    // meanwhile) keeps the leg's floor by staying out of the list.
+    keyword.ranked.push(...needBm25.map((id) => ({ id, score: bm25Scores.get(id) ?? 0 })));
+    vector.ranked.push(
+      ...needCosine.filter((id) => cosineScores.has(id)).map((id) => ({ id, score: cosineScores.get(id)! })),
+    );
+    for (const list of [keyword.ranked, vector.ranked]) list.sort((a, b) => b.score - a.score);
+  }
+
   private async vectorLeg(
     target: SearchTarget,
     retrieval: RetrievalSettings,
@@ -547,7 +650,7 @@ export class HybridSearch {
       );
       timings.vectorMs = performance.now() - started;
       timings.vectorTookMs = response.took;
-      return collect(response.hits.hits);
+      return { ...collect(response.hits.hits), vector };
     } catch (error) {
       throw elasticsearchError(error, 'running the vector search');
     }

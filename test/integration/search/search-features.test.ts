@@ -167,3 +167,40 @@ describe('result stages', () => {
     expect(documents(diverse)).toBe(2);
   });
 });
+
+describe('score completion before convex fusion', () => {
+  // Ten candidates per leg (the limit) of 21 chunks: the legs disagree, so each returns chunks the other missed.
+  const request = {
+    projectId: 'p1',
+    query: 'deployctl rollback storm',
+    limit: 10,
+    mode: SearchMode.HYBRID,
+  };
+  const legs = async (mode: SearchMode) =>
+    new Map(
+      (
+        await new HybridSearch(es, prefix, embedder, { candidates: 50 }).search({
+          ...request,
+          mode,
+          limit: 50,
+        })
+      ).map((h) => [h.chunkId, mode === SearchMode.KEYWORD ? h.bm25!.score : h.knn!.score]),
+    );
+
+  it('gives every fused candidate the score each leg would have given it, as Elasticsearch computes it', async () => {
+    const bm25 = await legs(SearchMode.KEYWORD);
+    const knn = await legs(SearchMode.VECTOR);
+    const search = new HybridSearch(es, prefix, embedder, { candidates: 1, numCandidates: 50 });
+    const timings: { completionMs?: number } = {};
+    const hits = await search.search(request, { timings });
+    expect(timings.completionMs).toBeGreaterThan(0);
+    // Some candidate came from one leg only, yet every hit has both scores.
+    expect(hits.length).toBeGreaterThan(2);
+    for (const hit of hits) {
+      expect(hit.knn!.score).toBeCloseTo(knn.get(hit.chunkId)!, 4);
+      expect(hit.bm25!.score).toBeCloseTo(bm25.get(hit.chunkId) ?? 0, 4);
+    }
+    const off = await search.search(request, { retrieval: { completeScores: false } });
+    expect(off.some((h) => h.bm25 === undefined || h.knn === undefined)).toBe(true);
+  });
+});

@@ -51,7 +51,7 @@ const settings = {
     .object({
       fusion: optionalString('rrf or convex (the default)'),
       rrfK: optionalInt('rrf: k (default 60)'),
-      convexVectorWeight: optionalNumber('convex: weight of the vector leg, 0 to 1 (default 0.5)'),
+      convexVectorWeight: optionalNumber('convex: weight of the vector leg, 0 to 1 (default 0.6)'),
       convexNormalization: optionalString('convex: minmax (the default) or zscore'),
     })
     .strict()
