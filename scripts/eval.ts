@@ -533,7 +533,11 @@ async function main() {
     writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
     console.log(`[eval] wrote ${out}`);
 
-    writeBenchmarkSection(sectionTitle(dataset, split, Boolean(args.retrieval)), section(report, results));
+    writeBenchmarkSection(
+      sectionTitle(dataset, split, Boolean(args.retrieval), perDocument === 0),
+      section(report, results),
+      { wholeLine: true },
+    );
     console.log('[eval] updated BENCHMARKS.md');
   } finally {
     // A worker that never ran (the project was reused) holds its native connection until the
@@ -550,10 +554,16 @@ async function main() {
 }
 
 /** One BENCHMARKS.md section per data set and split; retrieval sweeps get their own. */
-function sectionTitle(dataset: string, split: string, retrievalSweep: boolean): string {
+function sectionTitle(
+  dataset: string,
+  split: string,
+  retrievalSweep: boolean,
+  chunksRanked: boolean,
+): string {
   const notes = [
     ...(split === 'test' ? [] : [`${split} split`]),
     ...(retrievalSweep ? ['retrieval sweep'] : []),
+    ...(chunksRanked ? ['chunks ranked'] : []),
   ];
   return `## Retrieval evaluation (npm run eval): ${dataset}${notes.length ? ` (${notes.join(', ')})` : ''}`;
 }
@@ -590,7 +600,7 @@ function section(
     : ingest.reused
       ? `Ingest (real worker + Temporal + CPU embedder, when the project was built on ${ingest.date.slice(0, 16)}Z): ${measured}; this run reused the project.`
       : `Ingest (real worker + Temporal + CPU embedder): ${measured}.`;
-  return `${sectionTitle(report.dataset, report.split, report.command.includes('--retrieval'))}
+  return `${sectionTitle(report.dataset, report.split, report.command.includes('--retrieval'), report.command.includes('--per-document 0'))}
 
 \`${report.command}\` on ${report.date.slice(0, 10)}, ${report.machine.cores} cores, ${report.machine.memoryGiB} GiB.
 Data set ${report.dataset}, split \`${report.split}\`: ${report.queries} queries, ${subset}; ${corpus.chunks} chunks
@@ -599,7 +609,7 @@ Search: HybridSearch as the API runs it (per-leg candidates 50, convex fusion 0.
 ranking unit: ${report.configuration.rankingUnit ?? 'chunks mapped to their document; a document counts at its best rank only'}. Latency is client-side around a top-10 search (rerank included), ${report.command.includes('--reuse-query-embeddings') ? 'query embedding excluded (--reuse-query-embeddings)' : 'query embedding included'};
 Recall@100 comes from a second top-100 search. ${ingestLine}
 Each eval project has an index of its own, so BM25 statistics are those of this corpus alone.
-Tuning (fusion weights, rerankers, candidates) must use the train split only; these are test-split figures.
+Tuning (fusion weights, rerankers, candidates) must use the train split only; these are ${report.split}-split figures.
 
 Raw p95 is the p95 of (query embedding + BM25 request + kNN request) per query, the calls one search makes, timed
 inside the same searches; p95 / raw below 1 means the concurrent legs hide more than the fusion, rerank and result stages add.
