@@ -125,7 +125,10 @@ export class SearchInput {
   explain?: boolean;
 }
 
-@ObjectType('LegRank', { description: "A hit's place in one retrieval leg before fusion" })
+@ObjectType('LegRank', {
+  description:
+    "A hit's place in one retrieval leg before fusion: its rank and score among the candidates that leg scored (under convex fusion with completed scores, every fused candidate)",
+})
 export class LegRankModel {
   @Field(() => Int) rank!: number;
   @Field(() => Float) score!: number;
@@ -155,9 +158,15 @@ export class FeatureContributionModel {
 
 @ObjectType('HitExplain', { description: 'Why a hit ranks where it does: each leg, fusion and the reranker' })
 export class HitExplainModel {
-  @Field(() => LegRankModel, { nullable: true, description: 'BM25 leg (null: not retrieved by it)' })
+  @Field(() => LegRankModel, {
+    nullable: true,
+    description: 'BM25 leg (null: the mode did not run it, or it did not score this chunk)',
+  })
   bm25?: LegRankModel;
-  @Field(() => LegRankModel, { nullable: true, description: 'kNN leg (null: not retrieved by it)' })
+  @Field(() => LegRankModel, {
+    nullable: true,
+    description: 'kNN leg (null: the mode did not run it, or it did not score this chunk)',
+  })
   knn?: LegRankModel;
   @Field(() => Float) fusedScore!: number;
   @Field(() => Float, { nullable: true, description: 'Null when the hit was not reranked' })
