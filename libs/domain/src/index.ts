@@ -12,3 +12,4 @@ export * from './media-types';
 export * from './workflows';
 export * from './language';
 export * from './access';
+export * from './text';
