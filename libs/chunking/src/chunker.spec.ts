@@ -294,3 +294,40 @@ describe('SegmenterTokenCounter', () => {
     expect(counter.count('Hello, world!')).toBeGreaterThanOrEqual(4);
   });
 });
+
+describe('Chunker text cleaning', () => {
+  it('chunks well-formed text only: lone surrogates and noncharacters become U+FFFD, controls go, in title, headings and text', () => {
+    const chunker = new Chunker(counter, { targetTokens: 400, overlapTokens: 0 });
+    const [chunk] = chunker.chunk(
+      {
+        title: 'Title\uD800',
+        metadata: {},
+        blocks: [
+          {
+            kind: 'paragraph',
+            text: 'Half a pair \uD800 here\u0000, \uFFFE end',
+            headingPath: ['Head\uDC00'],
+          },
+        ],
+      },
+      context,
+    );
+    expect(chunk).toMatchObject({
+      title: 'Title\uFFFD',
+      headingPath: ['Head\uFFFD'],
+      text: 'Half a pair \uFFFD here, \uFFFD end',
+    });
+    const clean = chunker.chunk(
+      {
+        title: 'Title\uFFFD',
+        metadata: {},
+        blocks: [
+          { kind: 'paragraph', text: 'Half a pair \uFFFD here, \uFFFD end', headingPath: ['Head\uFFFD'] },
+        ],
+      },
+      context,
+    );
+    // The content hash is the cleaned text's: the same text arriving clean reuses its embedding.
+    expect(chunk.contentHash).toBe(clean[0].contentHash);
+  });
+});

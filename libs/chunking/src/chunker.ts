@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Chunk, ParsedBlock, ParsedDocument } from '@trove/domain';
-import { detectLanguage } from '@trove/domain';
+import { detectLanguage, wellFormedText } from '@trove/domain';
 import { repeatedHeader, tableParts } from './table-header';
 import type { TokenCounter } from './token-counter';
 
@@ -75,7 +75,8 @@ export class Chunker {
     private readonly options: ChunkerOptions,
   ) {}
 
-  chunk(doc: ParsedDocument, context: ChunkContext): Chunk[] {
+  chunk(parsed: ParsedDocument, context: ChunkContext): Chunk[] {
+    const doc = wellFormedDocument(parsed);
     const pieces: Piece[] = [];
     for (const section of sections(doc.blocks)) {
       const units = section.blocks.flatMap((block) => this.units(block));
@@ -384,4 +385,20 @@ function isPrefix(parent: string[], path: string[]): boolean {
 
 function samePath(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((part, i) => part === b[i]);
+}
+
+/**
+ * The document's text as chunks carry it: parsers pass on whatever a file holds (a lone surrogate
+ * from `&#xD800;`, a NUL), but embedding servers and the index take only well-formed text.
+ */
+function wellFormedDocument(doc: ParsedDocument): ParsedDocument {
+  return {
+    ...doc,
+    title: wellFormedText(doc.title),
+    blocks: doc.blocks.map((block) => ({
+      ...block,
+      text: wellFormedText(block.text),
+      headingPath: block.headingPath.map(wellFormedText),
+    })),
+  };
 }

@@ -1,5 +1,6 @@
 import { Ollama } from 'ollama';
 import type { EmbeddingProvider, EmbeddingPurpose, EmbedOptions } from '@trove/domain';
+import { wellFormedText } from '@trove/domain';
 import { embeddingError } from './embedding-error';
 import type { ModelProfile } from './model-profiles';
 import { checkVectors } from './openai-compatible.provider';
@@ -48,7 +49,8 @@ export class OllamaEmbeddingProvider implements EmbeddingProvider {
     try {
       const response = await client.embed({
         model: this.profile.model,
-        input: texts.map((text) => prefix + text),
+        // Well-formed text only: a lone surrogate makes some servers fail the whole request.
+        input: texts.map((text) => prefix + wellFormedText(text)),
         truncate: true,
       });
       checkVectors(response.embeddings, texts.length, this.profile.dimensions);

@@ -1,5 +1,6 @@
 import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import type { EmbeddingProvider, EmbeddingPurpose, EmbedOptions } from '@trove/domain';
+import { wellFormedText } from '@trove/domain';
 import { embeddingError } from './embedding-error';
 import type { ModelProfile } from './model-profiles';
 
@@ -41,7 +42,8 @@ export class OpenAICompatibleEmbeddingProvider implements EmbeddingProvider {
       const response = await this.client.embeddings.create(
         {
           model: mode.model ?? this.profile.model,
-          input: texts.map((text) => mode.prefix + text),
+          // Well-formed text only: a lone surrogate makes some servers fail the whole request.
+          input: texts.map((text) => mode.prefix + wellFormedText(text)),
           encoding_format: 'float',
         },
         { signal: options.signal },
