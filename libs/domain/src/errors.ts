@@ -60,6 +60,11 @@ export enum TroveErrorCode {
   /** The caller gave up (e.g. the HTTP client disconnected); the work was stopped. */
   Cancelled = 'CANCELLED',
   Internal = 'INTERNAL',
+  /**
+   * The embedding server keeps failing on this text while it embeds other text: the document
+   * fails (after a few attempts) instead of retrying for ever.
+   */
+  EmbeddingRejected = 'EMBEDDING_REJECTED',
 }
 
 /** Every error Trove raises on purpose. `permanent` means retrying cannot help (bad input). */

@@ -3,3 +3,4 @@ export * from './embedding-provider.factory';
 export * from './model-profiles';
 export * from './ollama.provider';
 export * from './openai-compatible.provider';
+export * from './embedding-rejections';

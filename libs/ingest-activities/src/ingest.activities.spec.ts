@@ -1,4 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
+import { MockActivityEnvironment } from '@temporalio/testing';
 import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
 import type { Chunk, EmbeddingProvider, FetchedItem, ParsedBlock, TroveDocument } from '@trove/domain';
 import {
@@ -9,7 +10,9 @@ import {
   sourceUnauthorized,
   TroveErrorCode,
 } from '@trove/domain';
+import { embeddingError } from '@trove/embeddings';
 import { MEDIA_TYPES } from '@trove/parsing';
+import type { ChunkIndex } from '@trove/search';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
@@ -269,5 +272,90 @@ describe('chunkDocument citations (stored as data)', () => {
       { blocks: blocks.map(({ page: _, ...b }) => b) },
     );
     expect(html).toEqual([{ kind: 'original', documentId: 'd1', anchor: 'step 1' }]);
+  });
+});
+
+describe('embedChunks: a text the embedding server refuses, or an outage', () => {
+  const logger = {
+    log: () => undefined,
+    trace: () => undefined,
+    debug: () => undefined,
+    info: () => undefined,
+    warn: () => undefined,
+    error: () => undefined,
+  };
+
+  /** Embeds a three-chunk batch at Temporal attempt `attempt` with a server that answers `status` for a text. */
+  async function embedAt(attempt: number, status: (text: string) => number) {
+    const blobs = new InMemoryBlobStore();
+    const chunkOf = (position: number, heading: string, text: string): Chunk => ({
+      id: `doc-1-${position}-x`,
+      documentId: 'doc-1',
+      projectId: 'p1',
+      position,
+      text,
+      headingPath: [heading],
+      title: 'Runbook',
+      tokenCount: 3,
+      contentHash: `hash-${position}`,
+      language: 'en',
+      hasCode: false,
+      codeLanguages: [],
+    });
+    const embedder: EmbeddingProvider = {
+      modelId: 'fake',
+      dimensions: 1,
+      embed: async (texts) => {
+        const failed = texts.map(status).find((s) => s !== 200);
+        if (failed) throw embeddingError(failed, `inference failed (${failed})`);
+        return texts.map((t) => [t.length]);
+      },
+      ping: async () => undefined,
+    };
+    const index = {
+      embeddingsByContentHash: async () => new Map<string, number[]>(),
+    } as unknown as ChunkIndex;
+    const activities = createIngestActivities({
+      catalog: new InMemoryCatalog().asCatalog(),
+      blobs,
+      parsers: { parse: () => Promise.reject(new Error('not used here')) },
+      chunker: new Chunker(new SegmenterTokenCounter(), { targetTokens: 400, overlapTokens: 0 }),
+      embedder,
+      chunkIndex: index,
+      batchSize: 16,
+      connectors: new SourceConnectors([], { complete: false }),
+    });
+    await blobs.putJson('work/batch-0', [
+      chunkOf(0, 'Intro', 'Welcome.'),
+      chunkOf(1, 'Setup', 'Install the crash-me package.'),
+      chunkOf(2, 'Usage', 'Run it.'),
+    ]);
+    return new MockActivityEnvironment({ attempt }, { logger })
+      .run(activities.embedChunks, { batchKey: 'work/batch-0' })
+      .catch((e: unknown) => e);
+  }
+
+  const poison = (text: string) => (text.includes('crash-me') ? 500 : 200);
+
+  it('retries a refused chunk twice (it may have been a blip), then fails the document for good with EMBEDDING_REJECTED', async () => {
+    for (const attempt of [1, 2]) {
+      const failure = await embedAt(attempt, poison);
+      expect(failure).toBeInstanceOf(ApplicationFailure);
+      expect(failure).toMatchObject({ type: TroveErrorCode.EmbeddingRejected, nonRetryable: false });
+    }
+    const failure = await embedAt(3, poison);
+    expect(failure).toBeInstanceOf(ApplicationFailure);
+    expect(failure).toMatchObject({
+      type: TroveErrorCode.EmbeddingRejected,
+      nonRetryable: true,
+      message:
+        'the embedding server refuses the text of chunk 2 ("Runbook › Setup") while it embeds other text, 3 attempts in a row: the embedding server answered 500: inference failed (500)',
+    });
+  });
+
+  it('an outage (every request fails, the probe too) stays retryable however many attempts it takes', async () => {
+    const failure = await embedAt(50, () => 503);
+    expect(failure).toBeInstanceOf(ApplicationFailure);
+    expect(failure).toMatchObject({ type: TroveErrorCode.ServiceUnavailable, nonRetryable: false });
   });
 });

@@ -13,7 +13,15 @@ import type {
   StageTimings,
   TroveDocument,
 } from '@trove/domain';
-import { blobKeys, DocumentStatus, SourceType, TroveErrorCode } from '@trove/domain';
+import {
+  blobKeys,
+  DocumentStatus,
+  SourceType,
+  TroveError,
+  TroveErrorCode,
+  wellFormedText,
+} from '@trove/domain';
+import { EmbeddingRejectedError, embedIsolatingRejections } from '@trove/embeddings';
 import { MEDIA_TYPES } from '@trove/parsing';
 import type { IndexGenerations } from '@trove/index-generations';
 import type { ChunkIndex } from '@trove/search';
@@ -69,12 +77,46 @@ async function vectorsFor(
     embedder.modelId,
   );
   const missing = chunks.filter((c) => !known.has(c.contentHash));
-  const vectors = await embedder.embed(
+  const vectors = await embedIsolatingRejections(
+    embedder,
     missing.map((c) => Chunker.embeddingText(c)),
     'passage',
-  );
+  ).catch((error: unknown) => {
+    throw error instanceof EmbeddingRejectedError ? rejectedChunks(error, missing) : error;
+  });
   missing.forEach((chunk, i) => known.set(chunk.contentHash, vectors[i]));
   return { vectors: chunks.map((c) => known.get(c.contentHash)!), embedded: missing.length };
+}
+
+/**
+ * Attempts a chunk the embedding server refuses (while it embeds other text) gets before its
+ * document fails: the first refusals may have been a coincidence (a server restarting between
+ * the request and the probe), but the same text refused three times in a row is the text.
+ */
+export const EMBEDDING_REJECTED_ATTEMPTS = 3;
+
+/** The refusal in the document's terms (which chunk, where), permanent from the last attempt on. */
+function rejectedChunks(error: EmbeddingRejectedError, chunks: Chunk[]): TroveError {
+  const attempt = Context.current().info.attempt;
+  const [first, ...more] = error.rejected.map(({ index, reason }) => ({ chunk: chunks[index], reason }));
+  // Title and heading path, without the repeat of a title that is also the first heading.
+  const place = [first.chunk.title, ...first.chunk.headingPath]
+    .filter((part, i, parts) => part && part !== parts[i - 1])
+    .join(' › ');
+  const which =
+    `chunk ${first.chunk.position + 1}` +
+    (place ? ` ("${clip(place, 120)}")` : '') +
+    (more.length ? ` and ${more.length} more` : '');
+  return new TroveError(
+    TroveErrorCode.EmbeddingRejected,
+    `the embedding server refuses the text of ${which} while it embeds other text, ` +
+      `${attempt} ${attempt === 1 ? 'attempt' : 'attempts'} in a row: ${clip(first.reason, 300)}`,
+    { permanent: attempt >= EMBEDDING_REJECTED_ATTEMPTS, cause: error },
+  );
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 export interface FetchedDocument {
@@ -200,7 +242,8 @@ export function createIngestActivities(deps: IngestDependencies) {
         await blobs.putJson(parsedKey, parsed);
         return {
           parsedKey,
-          title: parsed.title,
+          // The document's title as stored and shown: well-formed, like its chunks.
+          title: wellFormedText(parsed.title),
           ...(parsed.pageCount ? { pageCount: parsed.pageCount } : {}),
           warnings: (parsed.warnings ?? []).slice(0, MAX_WARNINGS),
           ms: Date.now() - started,

@@ -43,6 +43,7 @@ export function httpStatusFor(code: TroveErrorCode): number {
     case TroveErrorCode.UnsupportedMediaType:
       return HttpStatus.UNSUPPORTED_MEDIA_TYPE;
     case TroveErrorCode.EmbeddingFailed:
+    case TroveErrorCode.EmbeddingRejected:
     case TroveErrorCode.LlmFailed:
     case TroveErrorCode.RerankFailed:
     case TroveErrorCode.IndexFailed:
@@ -82,6 +83,8 @@ export function genericMessageFor(code: TroveErrorCode): string | undefined {
       return 'the search index could not complete the request; see the API logs';
     case TroveErrorCode.EmbeddingFailed:
       return 'the embedding server could not complete the request; see the API logs';
+    case TroveErrorCode.EmbeddingRejected:
+      return 'the embedding server refused the text; see the API logs';
     case TroveErrorCode.LlmFailed:
       return 'the language model could not complete the request; see the API logs';
     case TroveErrorCode.RerankFailed:
