@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SearchMode, TroveErrorCode } from '@trove/domain';
-import { parseStreamBody, withSearchFilters } from './ask-request';
+import { askRequest, parseStreamBody, withSearchFilters } from './ask-request';
 
 const catalog = {
   scopes: [] as unknown[],
@@ -28,6 +28,21 @@ describe('ask search filters', () => {
     const { request, filters } = parseStreamBody('p1', { question: 'q' });
     expect(await withSearchFilters(request, filters, catalog, 100)).toEqual(request);
     expect(() => parseStreamBody('p1', { question: 'q', search: { filters: { source: 'x' } } })).toThrow(
+      expect.objectContaining({ code: TroveErrorCode.BadRequest }),
+    );
+  });
+});
+
+describe('ask question text', () => {
+  it('refuses a question with a lone surrogate with BAD_REQUEST (GraphQL and the stream body alike)', () => {
+    expect(() => askRequest({ projectId: 'p1', question: 'why\uDC00?' })).toThrow(
+      expect.objectContaining({
+        code: TroveErrorCode.BadRequest,
+        message:
+          'the question is not valid Unicode: a lone surrogate (U+DC00) at character 4; send well-formed UTF-16/UTF-8 text',
+      }),
+    );
+    expect(() => parseStreamBody('p1', { question: '\uD800' })).toThrow(
       expect.objectContaining({ code: TroveErrorCode.BadRequest }),
     );
   });

@@ -3,11 +3,13 @@ import type { AskRequest, RequestedAnswerMode } from '@trove/answering';
 import { SearchMode, TroveError, TroveErrorCode } from '@trove/domain';
 import { FusionMethod, ScoreNormalization, type SearchFiltersInput } from '../search/search.model';
 import { resolveSearchFilters, type SearchScopeReader } from '../search/search-filters';
+import { assertWellFormedQuery } from '../search/query-text';
 import { fusionSettings } from '../search/search.resolver';
 import { AskMode, type AskInput } from './ask.model';
 
 /** The GraphQL input (or the stream's body) in the answering lib's terms. */
 export function askRequest(input: Omit<AskInput, 'mode'> & { mode?: AskMode }): AskRequest {
+  assertWellFormedQuery(input.question, 'the question');
   return {
     projectId: input.projectId,
     question: input.question,

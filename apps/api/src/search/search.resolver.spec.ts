@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { describe, expect, it } from 'vitest';
 import type { Catalog } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
-import { type SearchHit, SearchMode } from '@trove/domain';
+import { type SearchHit, SearchMode, TroveErrorCode } from '@trove/domain';
 import type {
   HybridSearch,
   RerankReport,
@@ -135,5 +135,17 @@ describe('SearchResolver reranking', () => {
       warnings: ['reranker learned:v1 failed'],
       timings: { retrievalMs: 3 },
     });
+  });
+});
+
+describe('SearchResolver query text', () => {
+  it('refuses a query with a lone surrogate with BAD_REQUEST naming where it is, without searching', async () => {
+    const { resolver: search, calls } = resolver();
+    await expect(search.search({ ...input, query: 'roll\uD800back' }, {} as Request)).rejects.toMatchObject({
+      code: TroveErrorCode.BadRequest,
+      message:
+        'the search query is not valid Unicode: a lone surrogate (U+D800) at character 5; send well-formed UTF-16/UTF-8 text',
+    });
+    expect(calls).toHaveLength(0);
   });
 });

@@ -9,6 +9,7 @@ import { CitationLinks } from '../core/citation-links';
 import { clientAbortSignal } from '../core/client-abort';
 import { CONFIG } from '../core/tokens';
 import type { Searcher } from '../rag-config/rag-runtime';
+import { assertWellFormedQuery } from './query-text';
 import { resolveSearchFilters } from './search-filters';
 import { type FusionInput, SearchInput, SearchResultModel } from './search.model';
 import { project, Requires } from '../access/access.decorators';
@@ -29,6 +30,7 @@ export class SearchResolver {
   @Requires(Permission.READ, project('input.projectId'))
   async search(@Args('input') input: SearchInput, @Context('req') req: Request): Promise<SearchResultModel> {
     const started = Date.now();
+    assertWellFormedQuery(input.query, 'the search query');
     await this.catalog.requireProject(input.projectId);
     const {
       fusion,
