@@ -132,7 +132,6 @@ Trove is running:
   Temporal UI   ${temporalUi}
   Project id    ${projectId}
 Stop everything with: npm run stop`);
-  console.log(`Admin API key: ${apiKey}`);
   checks.report();
 }
 
