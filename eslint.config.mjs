@@ -1,6 +1,8 @@
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import vitest from '@vitest/eslint-plugin';
+import eslintComments from '@eslint-community/eslint-plugin-eslint-comments';
 import { builtinModules } from 'node:module';
 
 const boundaries = (allow = []) => ({
@@ -75,6 +77,28 @@ export default [
     // Specs may run the product's development tools (the Notion API emulator) as a fake service.
     files: ['**/*.spec.ts'],
     rules: { '@nx/enforce-module-boundaries': ['error', boundaries(['@trove/notion-emulator'])] },
+  },
+  {
+    // Every test runs on every `npm test`: no focused, skipped, conditional or todo tests. A test
+    // that must be skipped says why, next to it: `// eslint-disable-next-line <rule> -- reason`
+    // (and in test/allowed-skips.json, which scripts/test.sh checks the run against).
+    files: ['**/*.spec.ts', '**/*.spec.tsx', '**/*.test.ts', 'test/**/*.ts'],
+    plugins: { '@vitest': vitest, '@eslint-community/eslint-comments': eslintComments },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      '@vitest/no-focused-tests': ['error', { fixable: false }],
+      '@vitest/no-disabled-tests': 'error',
+      '@vitest/warn-todo': 'error',
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'MemberExpression[object.name=/^(it|test|describe|suite|bench)$/][property.name=/^(skipIf|runIf)$/]',
+          message: 'a conditional test is skipped silently when its condition fails; make it always run',
+        },
+      ],
+      '@eslint-community/eslint-comments/require-description': 'error',
+    },
   },
   {
     // Workflow code is replayed deterministically in a sandbox: no Node built-ins, no runtime

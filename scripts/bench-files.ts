@@ -13,7 +13,7 @@ import { readMkDocsProject, renderMkDocsPage } from '@trove/mkdocs';
 import { ParserRegistry, detectMediaType } from '@trove/parsing';
 import { EMBEDDER_URL, SHARED_DOCUMENTS } from '../test/support/services';
 import { TroveStack } from '../test/support/stack';
-import { writeBenchmarkSection } from './benchmarks-file';
+import { writeBenchmarkSections } from './benchmarks-file';
 
 const TARGET = 400;
 const OVERLAP = 50;
@@ -171,7 +171,7 @@ index) until READY: ${(pipelineMs / 1000).toFixed(1)} s for ${chunkCount} chunks
 same ${chunks.length} chunk texts in batches of 16, same run: ${(embedMs / 1000).toFixed(1)} s
 (pipeline / raw embedding = ${round(pipelineMs / embedMs, 2)}×).
 `;
-  writeBenchmarkSection('## Files (PDF, EPUB, MkDocs)', section);
+  writeBenchmarkSections('npm run bench:files', section);
   console.log(section);
 }
 

@@ -12,7 +12,7 @@ import { SecretBox, type NotionConfig } from '@trove/config';
 import { NotionConnector } from '@trove/connector-notion';
 import { SourceStatus, SourceType, type NotionSource } from '@trove/domain';
 import { DEFAULT_IDS, defaultWorkspace, NotionEmulator } from '@trove/notion-emulator';
-import { writeBenchmarkSection } from './benchmarks-file';
+import { writeBenchmarkSections } from './benchmarks-file';
 
 const CONCURRENCY = 4;
 const BLOCK_LISTING = 'GET /v1/blocks/:block_id/children';
@@ -116,7 +116,7 @@ async function main() {
   }
   const section = `${HEADING}
 
-\`npm run bench:notion-requests\` (\`scripts/bench-notion-requests.ts\`): the Notion API emulator
+\`scripts/bench-notion-requests.ts\`: the Notion API emulator
 in-process on its default workspace; a FULL sync as the connector sees it (\`discover\`, then
 \`fetch\` of every page, ${CONCURRENCY} at a time) counted at the emulator, then an INCREMENTAL
 discovery with nothing changed. "No cache" is the connector with \`TROVE_NOTION_CACHE_TTL_SECONDS=0\`,
@@ -133,7 +133,7 @@ Requests by endpoint (FULL):
 | --- | --- | --- |
 ${routes.join('\n')}
 `;
-  writeBenchmarkSection(HEADING, section);
+  writeBenchmarkSections('npm run bench:notion-requests', section);
   console.log(section);
 }
 

@@ -7,7 +7,7 @@ import { defaultWorkspace } from '@trove/notion-emulator';
 import { NotionEmulator } from '@trove/notion-emulator';
 import { expectEventually } from '../test/support/services';
 import { TroveStack } from '../test/support/stack';
-import { writeBenchmarkSection } from './benchmarks-file';
+import { writeBenchmarkSections } from './benchmarks-file';
 
 const RPS = Number(process.env.BENCH_NOTION_RPS ?? 10);
 const WEBHOOK_SAMPLES = Number(process.env.BENCH_WEBHOOK_SAMPLES ?? 10);
@@ -125,7 +125,7 @@ ${row('INCREMENTAL, one paragraph edited', edit)}
 Webhook delivered → change searchable (debounce 2 s included), ${latencies.length} edits one after another:
 p50 ${percentile(latencies, 50)} ms, p95 ${percentile(latencies, 95)} ms.
 `;
-    writeBenchmarkSection('## Notion sync', section);
+    writeBenchmarkSections('npm run bench:notion', section);
     console.log(section);
   } finally {
     await stack.stop();

@@ -9,7 +9,6 @@
  *
  * Choose on `train`, report on `test`. Writes a section of BENCHMARKS.md per data set and split.
  */
-import { cpus, totalmem } from 'node:os';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
@@ -18,7 +17,7 @@ import { detectLanguage } from '@trove/domain';
 import { beirFileName, beirMarkdown, loadBeirDataset, percentile, scoreRuns } from '@trove/evaluation';
 import { MarkdownParser } from '@trove/parsing';
 import { chunkMappings, createElasticsearchClient, keywordQuery } from '@trove/search';
-import { writeBenchmarkSection } from './benchmarks-file';
+import { writeBenchmarkSections } from './benchmarks-file';
 import { datasetDir } from './eval-support';
 
 const { values: args } = parseArgs({
@@ -168,11 +167,10 @@ async function main() {
   }
 
   const command = `npm run eval:keyword -- ${process.argv.slice(2).join(' ')}`.trim();
-  writeBenchmarkSection(
-    `## Keyword query (npm run eval:keyword): ${dataset}, ${split}`,
+  writeBenchmarkSections(
+    command,
     `## Keyword query (npm run eval:keyword): ${dataset}, ${split}
 
-\`${command}\` on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB.
 The BM25 leg alone on the full corpus (${corpus.length} documents, ${chunks} chunks through the real parser and chunker, the product's
 chunk mapping, an index of its own), ${queries.length} \`${split}\` queries; a document counts at its best-ranked chunk. Query shapes are
 chosen on the train split only. "Took" is Elasticsearch's own time per query.

@@ -39,7 +39,7 @@ import {
 import { LocalBlobStore } from '@trove/storage';
 import { ingestDocument } from '@trove/workflows';
 import { createWorker } from '../apps/worker/src/worker';
-import { writeBenchmarkSection } from './benchmarks-file';
+import { writeBenchmarkSections } from './benchmarks-file';
 import { runAnswerEval } from './eval-answers';
 import {
   datasetDir,
@@ -533,11 +533,7 @@ async function main() {
     writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
     console.log(`[eval] wrote ${out}`);
 
-    writeBenchmarkSection(
-      sectionTitle(dataset, split, Boolean(args.retrieval), perDocument === 0),
-      section(report, results),
-      { wholeLine: true },
-    );
+    writeBenchmarkSections(report.command, section(report, results));
     console.log('[eval] updated BENCHMARKS.md');
   } finally {
     // A worker that never ran (the project was reused) holds its native connection until the
@@ -602,7 +598,6 @@ function section(
       : `Ingest (real worker + Temporal + CPU embedder): ${measured}.`;
   return `${sectionTitle(report.dataset, report.split, report.command.includes('--retrieval'), report.command.includes('--per-document 0'))}
 
-\`${report.command}\` on ${report.date.slice(0, 10)}, ${report.machine.cores} cores, ${report.machine.memoryGiB} GiB.
 Data set ${report.dataset}, split \`${report.split}\`: ${report.queries} queries, ${subset}; ${corpus.chunks} chunks
 (${report.configuration.embedding}, ${report.configuration.chunking.targetTokens}-token chunks with ${report.configuration.chunking.overlapTokens} overlap).
 Search: HybridSearch as the API runs it (per-leg candidates 50, convex fusion 0.6 min-max unless the fusion column says otherwise, ${report.configuration.rerankCandidates} fused hits reranked when a reranker runs, every candidate scored in both legs before convex fusion unless the retrieval column says cs=0);

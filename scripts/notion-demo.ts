@@ -2,18 +2,18 @@
  * Part of the quick start: adds a Notion source and syncs it. Without NOTION_TOKEN it syncs the
  * "Onboarding" subtree of the bundled Notion API emulator's demo workspace (started by
  * quickstart.sh); with NOTION_TOKEN (and NOTION_ROOTS, comma-separated page/database ids or URLs,
- * optional) it syncs a real workspace.
+ * optional) it syncs a real workspace. It exits non-zero, naming each failed check, unless the sync
+ * COMPLETED with every page (for the demo workspace: exactly the pages the Onboarding subtree
+ * reaches) and the search finds pages with their Notion links.
  */
-import { DEFAULT_IDS, DEFAULT_TOKEN } from '@trove/notion-emulator';
+import { DEFAULT_IDS, DEFAULT_TOKEN, defaultWorkspace } from '@trove/notion-emulator';
 import { base, gql } from './demo-client';
+import { DemoChecks, notionSubtree, searchProblems, syncProblems, type SyncRunResult } from './demo-checks';
 
-interface Run {
-  status: string;
-  error: { message: string } | null;
-  progress: Record<string, number>;
-}
+type Run = SyncRunResult & { progress: Record<string, number> };
 
 async function main() {
+  const checks = new DemoChecks('Notion demo');
   const real = Boolean(process.env.NOTION_TOKEN);
   const projectName = real ? 'My Notion workspace' : 'Notion demo (emulated)';
   const { projects } = await gql<{ projects: { id: string; name: string }[] }>('{ projects { id name } }');
@@ -70,7 +70,7 @@ async function main() {
   for (;;) {
     run = (
       await gql<{ syncRun: Run }>(
-        'query($id: ID!) { syncRun(id: $id) { status error { message } progress { pagesSeen pagesIngested pagesUnchanged pagesDeleted pagesSkipped chunksEmbedded chunksReused } } }',
+        'query($id: ID!) { syncRun(id: $id) { status error { message } progress { pagesSeen pagesIngested pagesUnchanged pagesDeleted pagesSkipped pagesFailed chunksEmbedded chunksReused } } }',
         { id: syncSource.id },
       )
     ).syncRun;
@@ -78,23 +78,28 @@ async function main() {
     if (Date.now() - started > 600_000) throw new Error('the Notion sync did not finish within 10 minutes');
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
-  if (run.status === 'FAILED') throw new Error(`the Notion sync failed: ${run.error?.message}`);
   const p = run.progress;
   console.log(
     `  ${run.status} in ${Math.round((Date.now() - started) / 1000)} s: ${p.pagesSeen} pages, ${p.pagesIngested} ingested, ` +
       `${p.pagesUnchanged} unchanged, ${p.pagesDeleted} removed, ${p.pagesSkipped} skipped; ` +
       `${p.chunksEmbedded} chunks embedded, ${p.chunksReused} reused`,
   );
+  // The emulator serves its default workspace: what the Onboarding subtree reaches is known.
+  const expected = real ? {} : notionSubtree(defaultWorkspace(), DEFAULT_IDS.onboarding);
+  checks.add(syncProblems(real ? 'the Notion' : 'the demo workspace (Onboarding)', run, expected));
+  const query = real ? 'onboarding' : 'who do I call when on call?';
   const { search } = await gql<{
     search: { hits: { title: string; text: string; citationUrl: string | null }[] };
   }>('query($i: SearchInput!) { search(input: $i) { hits { title text citationUrl } } }', {
-    i: { projectId, query: real ? 'onboarding' : 'who do I call when on call?', limit: 3, mode: 'HYBRID' },
+    i: { projectId, query, limit: 3, mode: 'HYBRID' },
   });
   for (const [i, hit] of search.hits.entries()) {
     console.log(`  ${i + 1}. ${hit.title}: ${hit.text.replace(/\s+/g, ' ').slice(0, 100)}`);
     if (hit.citationUrl) console.log(`     ${hit.citationUrl}`);
   }
+  checks.add(searchProblems(query, search.hits));
   console.log(`  Webhook URL for Notion: ${base}/webhooks/notion/${sourceId}`);
+  checks.report();
 }
 
 main().catch((error) => {

@@ -1,11 +1,14 @@
 /**
  * The quick start's demo: ingests samples/quickstart through the public API, waits for the
  * documents to be READY, runs a few searches and one `ask`, and prints the hits, the answer with
- * its citations, and the URLs to explore.
+ * its citations, and the URLs to explore. It exits non-zero, naming each failed check, when a
+ * sample is not READY, a search finds nothing or a hit has no citation URL, or the answer cites
+ * nothing.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { apiKey, base, gql } from './demo-client';
+import { askProblems, DemoChecks, sampleDocumentProblems, searchProblems } from './demo-checks';
 
 const headers = { 'X-API-Key': apiKey };
 const SAMPLE_DIR = join(__dirname, '..', 'samples', 'quickstart');
@@ -21,6 +24,8 @@ interface Doc {
 }
 
 async function main() {
+  const checks = new DemoChecks('quickstart demo');
+  const sampleFiles = (await readdir(SAMPLE_DIR)).sort();
   const { projects } = await gql<{ projects: { id: string; name: string }[] }>('{ projects { id name } }');
   const projectId =
     projects.find((p) => p.name === PROJECT_NAME)?.id ??
@@ -31,7 +36,7 @@ async function main() {
       )
     ).createProject.id;
 
-  for (const fileName of (await readdir(SAMPLE_DIR)).sort()) {
+  for (const fileName of sampleFiles) {
     const form = new FormData();
     form.append('file', new Blob([await readFile(join(SAMPLE_DIR, fileName))]), fileName);
     const response = await fetch(`${base}/v1/projects/${projectId}/documents`, {
@@ -53,7 +58,10 @@ async function main() {
   let documents: Doc[] = [];
   const deadline = Date.now() + 180_000;
   for (;;) {
-    documents = (await gql<{ documents: { nodes: Doc[] } }>(documentsQuery)).documents.nodes;
+    // The project also holds the folder demo's pages: only the samples are waited for and checked.
+    documents = (await gql<{ documents: { nodes: Doc[] } }>(documentsQuery)).documents.nodes.filter((d) =>
+      sampleFiles.includes(d.fileName),
+    );
     if (documents.every((d) => d.status === 'READY' || d.status === 'FAILED')) break;
     if (Date.now() > deadline)
       throw new Error('the sample was not indexed within 3 minutes; see .trove/logs/worker.log');
@@ -65,6 +73,7 @@ async function main() {
       d.status === 'FAILED' ? d.error?.message : `${d.chunkCount} chunks, ${d.timings.totalMs ?? '?'} ms`;
     console.log(`  ${d.status.padEnd(7)} ${d.fileName} (${detail})`);
   }
+  checks.add(sampleDocumentProblems(sampleFiles, documents));
 
   for (const query of [
     'how do I roll back a release?',
@@ -78,13 +87,14 @@ async function main() {
           title: string;
           headingPath: string[];
           text: string;
+          citationUrl: string | null;
           score: number;
           bm25: { rank: number } | null;
           knn: { rank: number } | null;
         }[];
       };
     }>(
-      'query($i: SearchInput!) { search(input: $i) { tookMs hits { title headingPath text score bm25 { rank } knn { rank } } } }',
+      'query($i: SearchInput!) { search(input: $i) { tookMs hits { title headingPath text citationUrl score bm25 { rank } knn { rank } } } }',
       { i: { projectId, query, limit: 3, mode: 'HYBRID' } },
     );
     console.log(`\nSearch: "${query}" (${search.tookMs} ms)`);
@@ -94,6 +104,7 @@ async function main() {
       console.log(`  ${i + 1}. ${where}  [${legs}]`);
       console.log(`     ${hit.text.replace(/\s+/g, ' ').slice(0, 140)}`);
     });
+    checks.add(searchProblems(query, search.hits));
   }
 
   // An answer with citations. No LLM is configured by default, so `ask` answers offline by quoting
@@ -111,6 +122,7 @@ async function main() {
   console.log(`\nAsk: "${question}" (mode ${ask.mode})`);
   console.log(`  ${ask.answer.replace(/\n+/g, '\n  ')}`);
   ask.citations.forEach((c) => console.log(`  [${c.marker}] ${c.title}  ${c.citationUrl ?? ''}`));
+  checks.add(askProblems(question, ask));
 
   const temporalUi = `http://127.0.0.1:${process.env.TROVE_TEMPORAL_UI_PORT ?? '8233'}`;
   console.log(`
@@ -120,7 +132,7 @@ Trove is running:
   Temporal UI   ${temporalUi}
   Project id    ${projectId}
 Stop everything with: npm run stop`);
-  console.log(`Admin API key: ${apiKey}`);
+  checks.report();
 }
 
 main().catch((error) => {

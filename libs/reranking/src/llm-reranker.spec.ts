@@ -20,7 +20,7 @@ class ScriptedLlm implements LlmProvider {
     if (answer === undefined) throw new Error('no scripted answer left');
     return answer instanceof Error ? Promise.reject(answer) : Promise.resolve({ text: answer });
   }
-  // eslint-disable-next-line require-yield
+  // eslint-disable-next-line require-yield -- the fake implements the interface; this test never streams
   async *stream(): AsyncIterable<LlmStreamEvent> {
     throw new Error('not used');
   }

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { BENCHMARKS, chooseBenchmarks } from './bench-run';
+
+describe('npm run bench -- --only', () => {
+  it('runs every benchmark without --only, and only the named ones with it, in the registry order', () => {
+    expect(chooseBenchmarks(undefined)).toEqual(BENCHMARKS);
+    expect(chooseBenchmarks('files,notion-requests').map((b) => b.name)).toEqual([
+      'notion-requests',
+      'files',
+    ]);
+  });
+
+  it('refuses an unknown name and says which names exist', () => {
+    expect(() => chooseBenchmarks('notion-request')).toThrow(
+      'unknown benchmark notion-request; choose from pipeline, notion, notion-requests, files, catalog',
+    );
+    expect(() => chooseBenchmarks(',')).toThrow(/\(none given\)/);
+  });
+});

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { summarize, type VitestJsonReport } from './test-summary';
+
+const ROOT = '/repo';
+
+function report(tests: { fullName: string; status: string }[]): VitestJsonReport {
+  const count = (status: string) => tests.filter((t) => t.status === status).length;
+  return {
+    numPassedTests: count('passed'),
+    numFailedTests: count('failed'),
+    numPendingTests: count('skipped') + count('pending'),
+    numTodoTests: count('todo'),
+    testResults: [{ name: `${ROOT}/libs/x/src/x.spec.ts`, assertionResults: tests }],
+  };
+}
+
+describe('summarize (the last stage of npm test)', () => {
+  it('counts a run where every test ran, and finds nothing to report', () => {
+    const summary = summarize(
+      [
+        report([
+          { fullName: 'x adds', status: 'passed' },
+          { fullName: 'x fails', status: 'failed' },
+        ]),
+      ],
+      [],
+      ROOT,
+    );
+    expect(summary).toEqual({ passed: 1, failed: 1, skipped: 0, unexpectedSkips: [], unexplained: [] });
+  });
+
+  it('reports a skipped and a todo test that the allow-list does not name', () => {
+    const summary = summarize(
+      [
+        report([
+          { fullName: 'x adds', status: 'passed' },
+          { fullName: 'x subtracts', status: 'skipped' },
+          { fullName: 'x divides', status: 'todo' },
+        ]),
+      ],
+      [],
+      ROOT,
+    );
+    expect(summary.skipped).toBe(2);
+    expect(summary.unexpectedSkips).toEqual([
+      'libs/x/src/x.spec.ts > x subtracts (skipped)',
+      'libs/x/src/x.spec.ts > x divides (todo)',
+    ]);
+  });
+
+  it('accepts a skip the allow-list names with a reason, and only in that file', () => {
+    const tests = [{ fullName: 'x subtracts', status: 'skipped' }];
+    const allowed = [{ file: 'libs/x/src/x.spec.ts', test: 'x subtracts', reason: 'needs a GPU' }];
+    expect(summarize([report(tests)], allowed, ROOT).unexpectedSkips).toEqual([]);
+    const elsewhere = [{ ...allowed[0], file: 'libs/y/src/y.spec.ts' }];
+    expect(summarize([report(tests)], elsewhere, ROOT).unexpectedSkips).toEqual([
+      'libs/x/src/x.spec.ts > x subtracts (skipped)',
+    ]);
+  });
+
+  it('refuses an allow-list entry without a reason', () => {
+    const tests = [{ fullName: 'x subtracts', status: 'skipped' }];
+    const allowed = [{ file: 'libs/x/src/x.spec.ts', test: 'x subtracts', reason: ' ' }];
+    expect(summarize([report(tests)], allowed, ROOT).unexplained).toEqual([
+      'libs/x/src/x.spec.ts > x subtracts',
+    ]);
+  });
+});
