@@ -209,19 +209,22 @@ describe('messages never repeat what a setting holds', () => {
     expect(project.pages.map((p) => p.url)).toEqual(['/']);
   });
 
-  it.each(['ftp://files.example/', 'data:text/html,hi', 'not a url', '//cdn.example/docs/'])(
-    'site_url %s is ignored: only http(s) sites become page URLs',
-    async (siteUrl) => {
-      const { root } = await scratch({
-        'project/mkdocs.yml': `site_name: T\nsite_url: ${JSON.stringify(siteUrl)}\n`,
-        'project/docs/guide.md': '# Guide\n',
-      });
-      const project = await readMkDocsProject(root);
-      expect(project.siteUrl).toBeUndefined();
-      expect(project.pages.map((p) => p.url)).toEqual(['/guide/']);
-      expect(project.warnings).toEqual(['mkdocs.yml: site_url is not an http(s) URL; ignored']);
-    },
-  );
+  it.each([
+    'javascript://docs/%0aalert(document.domain)//',
+    'ftp://files.example/',
+    'data:text/html,hi',
+    'not a url',
+    '//cdn.example/docs/',
+  ])('site_url %s is ignored: only http(s) sites become page URLs', async (siteUrl) => {
+    const { root } = await scratch({
+      'project/mkdocs.yml': `site_name: T\nsite_url: ${JSON.stringify(siteUrl)}\n`,
+      'project/docs/guide.md': '# Guide\n',
+    });
+    const project = await readMkDocsProject(root);
+    expect(project.siteUrl).toBeUndefined();
+    expect(project.pages.map((p) => p.url)).toEqual(['/guide/']);
+    expect(project.warnings).toEqual(['mkdocs.yml: site_url is not an http(s) URL; ignored']);
+  });
 
   it('keeps http and https site URLs', async () => {
     for (const siteUrl of ['http://intranet.example/docs', 'HTTPS://Docs.Example.org/']) {
