@@ -107,7 +107,7 @@ export class FolderConnector implements SourceConnector<FolderSource> {
     switch (format) {
       case FolderFormat.MKDOCS: {
         const project = await this.project(root, source, true);
-        const yml = await readMkDocsConfig(root);
+        const yml = await readFile(project.configPath, 'utf8');
         const items: FolderItem[] = [];
         for (const page of project.pages) {
           const data = await readFile(page.absolutePath);
@@ -172,7 +172,7 @@ export class FolderConnector implements SourceConnector<FolderSource> {
         fileName: externalId,
         title: parsed.title,
         url: page.url,
-        version: mkdocsVersion(await readMkDocsConfig(root), data, page),
+        version: mkdocsVersion(await readFile(project.configPath, 'utf8'), data, page),
         warnings: parsed.warnings ?? [],
       };
     }
@@ -230,6 +230,7 @@ export class FolderConnector implements SourceConnector<FolderSource> {
   private async project(root: string, source: FolderSource, fresh: boolean): Promise<MkDocsProject> {
     const cached = this.projects.get(root);
     if (!fresh && cached && Date.now() - cached.at < 60_000) return cached.project;
+    // Never resolves !ENV or reads outside `root`: the folder's content is untrusted.
     const project = await readMkDocsProject(root);
     if (source.folder.siteUrl) rebase(project, source.folder.siteUrl);
     this.projects.set(root, { at: Date.now(), project });
@@ -336,17 +337,6 @@ async function walk(root: string): Promise<{ files: string[]; ignored: number }>
     }
   }
   return { files: files.sort(), ignored };
-}
-
-async function readMkDocsConfig(root: string): Promise<string> {
-  for (const name of ['mkdocs.yml', 'mkdocs.yaml']) {
-    try {
-      return await readFile(join(root, name), 'utf8');
-    } catch {
-      // try the other name
-    }
-  }
-  return '';
 }
 
 /** A page changes when its text, its place in the nav, its URL or the site configuration does. */
