@@ -59,7 +59,7 @@ export function createDeletionActivities(deps: DeletionDependencies) {
       const runIds = await catalog.runIds({ projectId: input.projectId });
       await purgeFiles(deps, sources, documentIds, runIds);
       await deps.chunkIndex.deleteProjectChunks(input.projectId);
-      await deleteClosedExecutions(deps.temporal, sources, documentIds);
+      await deleteExecutions(deps.temporal, sources, documentIds);
       // The records go with the project row (cascade), in the last step.
     },
 
@@ -86,7 +86,7 @@ export function createDeletionActivities(deps: DeletionDependencies) {
         await deps.chunkIndex.deleteDocumentChunks(id);
         if (i % 100 === 0) Context.current().heartbeat({ chunksRemovedOf: i });
       }
-      await deleteClosedExecutions(deps.temporal, [source], documentIds);
+      await deleteExecutions(deps.temporal, [source], documentIds);
       // Its documents, runs and webhook event ids go with it (cascade).
       await catalog.deleteSource(source.id);
     },
@@ -166,12 +166,12 @@ async function close(temporal: TemporalClient, workflowId: string, graceMs: numb
 const IDS_PER_QUERY = 100;
 
 /**
- * Deletes the closed workflow executions of the sources and documents (every run of their syncs,
+ * Deletes the workflow executions of the sources and documents (every run of their syncs,
  * scheduled syncs, webhook workflows and ingests) from Temporal: their histories hold file names,
  * page titles and error texts, which must not outlive the source under the namespace's retention.
  * Temporal deletes asynchronously; an execution already gone is skipped.
  */
-async function deleteClosedExecutions(
+async function deleteExecutions(
   temporal: TemporalClient,
   sources: Source[],
   documentIds: string[],
@@ -192,22 +192,21 @@ async function deleteClosedExecutions(
   // A schedule's workflows are named after it, with the start time appended.
   for (const source of sources)
     queries.push(`WorkflowId STARTS_WITH ${quote(`${syncScheduleId(source.id)}-`)}`);
-  const namespace = temporal.options.namespace;
-  let deleted = 0;
+  // Listed in full before deleting, so pages of a listing do not shift under it. Every execution
+  // is closed by now (stopWork); one visibility may still show as running is deleted all the same.
+  const executions: { workflowId: string; runId: string }[] = [];
   for (const query of queries) {
-    for await (const execution of temporal.workflow.list({
-      query: `(${query}) AND ExecutionStatus != 'Running'`,
-    })) {
-      try {
-        await temporal.workflowService.deleteWorkflowExecution({
-          namespace,
-          workflowExecution: { workflowId: execution.workflowId, runId: execution.runId },
-        });
-      } catch (error) {
-        if ((error as { code?: number }).code !== GRPC_NOT_FOUND) throw error;
-      }
-      if (++deleted % 100 === 0) Context.current().heartbeat({ executionsDeleted: deleted });
+    for await (const { workflowId, runId } of temporal.workflow.list({ query }))
+      executions.push({ workflowId, runId });
+  }
+  const namespace = temporal.options.namespace;
+  for (const [i, workflowExecution] of executions.entries()) {
+    try {
+      await temporal.workflowService.deleteWorkflowExecution({ namespace, workflowExecution });
+    } catch (error) {
+      if ((error as { code?: number }).code !== GRPC_NOT_FOUND) throw error;
     }
+    if (i % 100 === 0) Context.current().heartbeat({ executionsDeleted: i });
   }
 }
 
