@@ -50,6 +50,7 @@ import { BlobStorageEngine } from './uploads/blob-storage.engine';
 import { SourcesService } from './sources/sources.service';
 import { SyncRunUpdates } from './sources/sync-run-updates';
 import { NotionWebhookController } from './webhooks/notion-webhook.controller';
+import { WebhookRefusals } from './webhooks/webhook-refusals';
 import { NotionWebhookService } from './webhooks/notion-webhook.service';
 
 /** Wires config-built clients and the feature modules; no business logic lives here. */
@@ -215,6 +216,7 @@ export class AppModule {
         ...RESOLVERS,
         SyncRunUpdates,
         NotionWebhookService,
+        WebhookRefusals,
       ],
     };
   }

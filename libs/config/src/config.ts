@@ -333,6 +333,19 @@ export const webhooksSchema = z.object({
   maxDelayMs: positiveInt.default(15_000),
   /** The webhook workflow continues as new once its history has this many events. */
   historyLimit: z.coerce.number().int().min(100).max(40_000).default(4_000),
+  /**
+   * Refused deliveries (bad signature, stale, malformed) one client address may make per window;
+   * past it the address is answered 429 before any lookup. 0: unlimited.
+   */
+  refusalsPerAddress: z.coerce.number().int().min(0).default(30),
+  /**
+   * Refused deliveries counted and logged per source per window, from all addresses together;
+   * past it refusals are answered 429, tallied in memory and summarised once per window (a
+   * correctly signed delivery is still accepted). 0: unlimited.
+   */
+  refusalsPerSource: z.coerce.number().int().min(0).default(60),
+  /** The window of both refusal budgets, and of the log's summary of refusals. */
+  refusalWindowSeconds: positiveInt.max(24 * 60 * 60).default(60),
 });
 
 // --- LLM (issue 11): the chat model behind `ask` and the LLM reranker -------------------------
@@ -497,6 +510,9 @@ function fromEnv(env: Env) {
       quietMs: v('TROVE_WEBHOOK_QUIET_MS'),
       maxDelayMs: v('TROVE_WEBHOOK_MAX_DELAY_MS'),
       historyLimit: v('TROVE_WEBHOOK_HISTORY_LIMIT'),
+      refusalsPerAddress: v('TROVE_WEBHOOK_REFUSALS_PER_ADDRESS'),
+      refusalsPerSource: v('TROVE_WEBHOOK_REFUSALS_PER_SOURCE'),
+      refusalWindowSeconds: v('TROVE_WEBHOOK_REFUSAL_WINDOW_SECONDS'),
     },
     folders: { roots: v('TROVE_FOLDER_ROOTS'), cacheDir: v('TROVE_FOLDER_CACHE_DIR') },
     // Web sources (issue 10)
