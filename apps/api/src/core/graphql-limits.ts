@@ -104,6 +104,9 @@ const TOKEN_LIMIT = /^Syntax Error: Document contains more th(?:an|at) (\d+) tok
 const SUGGESTION = /Did you mean ".+"/g;
 const SUGGESTION_MASK = '[Suggestion hidden]';
 
+/** The parts of graphqlProtection that check a document (what checkDocument needs). */
+export type DocumentChecks = Pick<ReturnType<typeof graphqlProtection>, 'validationRules' | 'parseOptions'>;
+
 /** What a document checked outside Apollo (graphql-ws) comes to: the parsed document or its refusal. */
 export type CheckedDocument = { document: DocumentNode } | { errors: GraphQLError[] };
 
@@ -115,7 +118,7 @@ export type CheckedDocument = { document: DocumentNode } | { errors: GraphQLErro
 export function checkDocument(
   schema: GraphQLSchema,
   query: string,
-  protection: Pick<ReturnType<typeof graphqlProtection>, 'validationRules' | 'parseOptions'>,
+  protection: DocumentChecks,
 ): CheckedDocument {
   let document: DocumentNode;
   try {

@@ -14,7 +14,7 @@ import { isTroveError, type Principal, TroveError, TroveErrorCode } from '@trove
 import type { RequestAdmission } from '../access/request-admission';
 import { RateLimitedError } from '../access/rate-limit';
 import type { GraphqlContext } from '../access/request-principal';
-import { checkDocument, formatGraphqlError, type graphqlProtection } from './graphql-limits';
+import { checkDocument, type DocumentChecks, formatGraphqlError } from './graphql-limits';
 import { genericMessageFor } from './trove-exception.filter';
 
 /** What graphql-ws's `ws` adapter puts in a connection's context. */
@@ -55,10 +55,7 @@ export class SubscriptionGate {
 
   constructor(
     private readonly limits: SubscriptionLimits,
-    private readonly protection: Pick<
-      ReturnType<typeof graphqlProtection>,
-      'validationRules' | 'parseOptions'
-    >,
+    private readonly protection: DocumentChecks,
   ) {}
 
   attach(wiring: GateWiring): void {
