@@ -62,6 +62,20 @@ describe('loadConfig', () => {
     );
   });
 
+  it('caps WebSocket subscriptions per connection and per key, TROVE_SUBSCRIPTIONS_PER_*', () => {
+    const key = { TROVE_ADMIN_API_KEY: 'k'.repeat(24) };
+    expect(loadConfig(apiConfigSchema, key).subscriptions).toEqual({ perConnection: 20, perKey: 100 });
+    const tuned = loadConfig(apiConfigSchema, {
+      ...key,
+      TROVE_SUBSCRIPTIONS_PER_CONNECTION: '3',
+      TROVE_SUBSCRIPTIONS_PER_KEY: '5',
+    });
+    expect(tuned.subscriptions).toEqual({ perConnection: 3, perKey: 5 });
+    expect(() => loadConfig(apiConfigSchema, { ...key, TROVE_SUBSCRIPTIONS_PER_KEY: '0' })).toThrow(
+      /subscriptions.perKey/,
+    );
+  });
+
   it('rejects an overlap that leaves no room for new text', () => {
     expect(() =>
       loadConfig(workerConfigSchema, { TROVE_CHUNK_TARGET_TOKENS: '100', TROVE_CHUNK_OVERLAP_TOKENS: '60' }),

@@ -220,6 +220,16 @@ export const graphqlLimitsSchema = z.object({
   maxOperations: positiveInt.default(10),
 });
 
+/**
+ * GraphQL over WebSocket: how many subscriptions (the only operations served there) may be open
+ * at once on one connection and for one API key. Each open subscription re-reads its run and
+ * re-checks its key; beyond a cap a new one is refused with RATE_LIMITED.
+ */
+export const subscriptionLimitsSchema = z.object({
+  perConnection: positiveInt.default(20),
+  perKey: positiveInt.default(100),
+});
+
 // Search limits (issue 8): a query costs embedding time in proportion to its length.
 export const searchSchema = z.object({
   /** Longest search query accepted, in characters. */
@@ -414,6 +424,8 @@ export const apiConfigSchema = z.object({
   // Optional in the type so hand-built configs (tests) may leave it out; the env always sets it.
   ui: uiSchema.optional(),
   graphql: graphqlLimitsSchema,
+  // Optional in the type so hand-built configs (tests) may leave it out; the env always sets it.
+  subscriptions: subscriptionLimitsSchema.optional(),
   webhooks: webhooksSchema,
   database: databaseSchema,
   elasticsearch: elasticsearchSchema,
@@ -456,6 +468,7 @@ export const workerConfigSchema = z.object({
 export type ApiConfig = z.infer<typeof apiConfigSchema>;
 export type WorkerConfig = z.infer<typeof workerConfigSchema>;
 export type GraphqlLimits = z.infer<typeof graphqlLimitsSchema>;
+export type SubscriptionLimits = z.infer<typeof subscriptionLimitsSchema>;
 export type UiConfig = z.infer<typeof uiSchema>;
 export type DatabaseConfig = z.infer<typeof databaseSchema>;
 export type ElasticsearchConfig = z.infer<typeof elasticsearchSchema>;
@@ -502,6 +515,10 @@ function fromEnv(env: Env) {
       maxTokens: v('TROVE_GRAPHQL_MAX_TOKENS'),
       maxCost: v('TROVE_GRAPHQL_MAX_COST'),
       maxOperations: v('TROVE_GRAPHQL_MAX_OPERATIONS'),
+    },
+    subscriptions: {
+      perConnection: v('TROVE_SUBSCRIPTIONS_PER_CONNECTION'),
+      perKey: v('TROVE_SUBSCRIPTIONS_PER_KEY'),
     },
     webhooks: {
       maxAgeMs: v('TROVE_WEBHOOK_MAX_AGE_MS'),
