@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -404,5 +406,67 @@ describe('guessing keys over WebSocket', () => {
     } finally {
       valid.close();
     }
+  });
+});
+
+describe('the socket itself', () => {
+  it('closes a socket that sends a message over 100 KB (1009) before parsing it; smaller ones are read', async () => {
+    const viewer = await createKey('ws big message', 'VIEWER');
+    const live = await Live.connect(viewer.secret);
+    live.send('small', followRun());
+    expect(await live.outcome('small')).toBe('OK');
+    // A subscription padded with a comment past the cap: refused by size, not by the token limit.
+    live.send('big', `${followRun()} #${'x'.repeat(110 * 1024)}`);
+    const closed = await live.until(() => live.closed, 'the close');
+    expect(closed.code).toBe(1009);
+    expect(live.frames.some((f) => f.id === 'big')).toBe(false);
+  });
+
+  it('closes (4406) a socket that offers only the legacy subscriptions-transport-ws protocol', async () => {
+    // Spoken over raw TCP: a WebSocket client would give up itself when no subprotocol is chosen,
+    // which would not show that the server closes the socket rather than leaving it open.
+    const { port } = new URL(stack.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    const received: Buffer[] = [];
+    // Settles once the server's answer holds a frame after the upgrade's headers (or the socket ends).
+    const answered = new Promise<void>((resolve) => {
+      const check = () => {
+        const all = Buffer.concat(received);
+        const end = all.indexOf('\r\n\r\n');
+        if (end >= 0 && all.length >= end + 4 + 4) resolve();
+      };
+      socket.on('data', (chunk) => {
+        received.push(chunk);
+        check();
+      });
+      socket.on('close', () => resolve());
+    });
+    socket.write(
+      [
+        'GET /graphql HTTP/1.1',
+        `Host: 127.0.0.1:${port}`,
+        'Upgrade: websocket',
+        'Connection: Upgrade',
+        `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}`,
+        'Sec-WebSocket-Version: 13',
+        'Sec-WebSocket-Protocol: graphql-ws',
+        '',
+        '',
+      ].join('\r\n'),
+    );
+    await Promise.race([
+      answered,
+      new Promise((_, reject) =>
+        setTimeout(() => reject(new Error('the legacy socket was left open')), 30_000),
+      ),
+    ]);
+    socket.destroy();
+    const answer = Buffer.concat(received);
+    const headerEnd = answer.indexOf('\r\n\r\n');
+    expect(answer.subarray(0, headerEnd).toString()).toMatch(/^HTTP\/1\.1 101/);
+    // The server's close frame: opcode 8, then the status code.
+    const frame = answer.subarray(headerEnd + 4);
+    expect(frame[0]! & 0x0f).toBe(8);
+    expect(frame.readUInt16BE(2)).toBe(4406);
   });
 });
