@@ -143,6 +143,9 @@ describe('downloads of originals are streamed', () => {
       clearInterval(sampler);
     }
     peak = Math.max(peak, rssBytes(stack.apiPid));
+    console.log(
+      `[originals] api RSS ${before >> 20} MB → peak ${peak >> 20} MB for ${(10 * LARGE.length) >> 20} MB downloaded`,
+    );
     // Buffered, the ten downloads took about 480 MB (one copy each); streamed, a few chunks each.
     expect(peak - before).toBeLessThan(100 * MiB);
   }, 300_000);
