@@ -92,6 +92,8 @@ export function apiConfig(name: string, worker: WorkerConfig, port: number): Api
       uploadMaxFields: 20,
       uploadMaxFieldBytes: 16 * 1024,
       linkTtlSeconds: 4 * 60 * 60,
+      originalDownloadsPerLink: 4,
+      originalDownloadsPerAddress: 8,
       rateLimitRequests: 0,
       rateLimitWindowSeconds: 60,
       corsOrigins: [],

@@ -456,3 +456,29 @@ describe('access limits (issue 12)', () => {
     }
   });
 });
+
+describe('downloads of originals (issue 22)', () => {
+  const admin = { TROVE_ADMIN_API_KEY: 'k'.repeat(24) };
+
+  it('allows 4 downloads of one original and 8 from one address at a time by default, and reads the env', () => {
+    expect(loadConfig(apiConfigSchema, admin).api).toMatchObject({
+      originalDownloadsPerLink: 4,
+      originalDownloadsPerAddress: 8,
+    });
+    const { api } = loadConfig(apiConfigSchema, {
+      ...admin,
+      TROVE_ORIGINAL_DOWNLOADS_PER_LINK: '2',
+      TROVE_ORIGINAL_DOWNLOADS_PER_ADDRESS: '16',
+    });
+    expect(api).toMatchObject({ originalDownloadsPerLink: 2, originalDownloadsPerAddress: 16 });
+  });
+
+  it('refuses a limit of zero or a non-number, naming the setting', () => {
+    for (const [name, value, path] of [
+      ['TROVE_ORIGINAL_DOWNLOADS_PER_LINK', '0', 'api.originalDownloadsPerLink'],
+      ['TROVE_ORIGINAL_DOWNLOADS_PER_ADDRESS', 'many', 'api.originalDownloadsPerAddress'],
+    ]) {
+      expect(() => loadConfig(apiConfigSchema, { ...admin, [name!]: value }), value).toThrow(path);
+    }
+  });
+});

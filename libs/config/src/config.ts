@@ -157,6 +157,11 @@ export const apiSchema = z.object({
   uploadMaxFieldBytes: positiveInt.default(16 * 1024),
   /** How long a signed link to an original stays valid; links are signed afresh when served. */
   linkTtlSeconds: positiveInt.default(4 * 60 * 60),
+  // --- downloads of originals (issue 22) ---
+  /** Downloads of one original at a time, by anyone holding its link or a key; more get 429. */
+  originalDownloadsPerLink: positiveInt.default(4),
+  /** Downloads of originals at a time from one client address; more get 429. */
+  originalDownloadsPerAddress: positiveInt.default(8),
   // --- access (issue 12) ---
   /** Requests one API key may make per window; 0 turns rate limiting off. */
   rateLimitRequests: z.coerce.number().int().min(0).default(1200),
@@ -499,6 +504,8 @@ function fromEnv(env: Env) {
       uploadMaxFields: v('TROVE_UPLOAD_MAX_FIELDS'),
       uploadMaxFieldBytes: v('TROVE_UPLOAD_MAX_FIELD_BYTES'),
       linkTtlSeconds: v('TROVE_LINK_TTL_SECONDS'),
+      originalDownloadsPerLink: v('TROVE_ORIGINAL_DOWNLOADS_PER_LINK'),
+      originalDownloadsPerAddress: v('TROVE_ORIGINAL_DOWNLOADS_PER_ADDRESS'),
       rateLimitRequests: v('TROVE_RATE_LIMIT_REQUESTS'),
       rateLimitWindowSeconds: v('TROVE_RATE_LIMIT_WINDOW_SECONDS'),
       corsOrigins: v('TROVE_CORS_ORIGINS'),

@@ -1,4 +1,5 @@
 /** Interfaces of the providers Trove plugs in; implementations live in their own libs. */
+import type { Readable } from 'node:stream';
 import type { ParsedDocument } from './model';
 
 export interface BlobStore {
@@ -16,6 +17,24 @@ export interface BlobStore {
   putStream(key: string, data: NodeJS.ReadableStream, options?: PutStreamOptions): Promise<StoredStream>;
   /** Renames a blob (the target is replaced). */
   move(from: string, to: string): Promise<void>;
+  /** Size and modification time of a blob; undefined when there is none. */
+  stat(key: string): Promise<BlobStat | undefined>;
+  /**
+   * Reads a blob, or only the bytes `range` names, as a stream without holding it in memory.
+   * Destroying the stream releases what it holds (an open file); a missing blob fails the stream.
+   */
+  getStream(key: string, range?: ByteRange): Readable;
+}
+
+export interface BlobStat {
+  sizeBytes: number;
+  modifiedAt: Date;
+}
+
+/** Bytes `start` to `end` of a blob, both inclusive and zero-based (as in HTTP ranges). */
+export interface ByteRange {
+  start: number;
+  end: number;
 }
 
 export interface PutStreamOptions {

@@ -4,9 +4,12 @@
  * only what the activities call, with the real semantics that matter to them (idempotent
  * `ensureSourceDocuments`, refusals for a source being removed, prefix deletes).
  */
+import { Readable } from 'node:stream';
 import type { Catalog, DocumentChanges, NewSourceItem, SourceChanges, SourceItem } from '@trove/catalog';
 import type {
+  BlobStat,
   BlobStore,
+  ByteRange,
   Discovery,
   DiscoverOptions,
   EventWork,
@@ -252,6 +255,17 @@ export class InMemoryBlobStore implements BlobStore {
   /** Keys under a prefix, sorted. */
   keys(prefix = ''): string[] {
     return [...this.blobs.keys()].filter((key) => key.startsWith(prefix)).sort();
+  }
+
+  async stat(key: string): Promise<BlobStat | undefined> {
+    const data = this.blobs.get(key);
+    return data && { sizeBytes: data.length, modifiedAt: new Date(0) };
+  }
+
+  getStream(key: string, range?: ByteRange): Readable {
+    const data = this.blobs.get(key);
+    if (!data) return new Readable({ read: () => undefined }).destroy(new Error(`no blob ${key}`));
+    return Readable.from([range ? data.subarray(range.start, range.end + 1) : data]);
   }
 
   putStream(): never {

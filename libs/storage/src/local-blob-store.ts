@@ -1,10 +1,10 @@
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createHash, randomUUID } from 'node:crypto';
 import { dirname, join, resolve, sep } from 'node:path';
-import { Transform, type TransformCallback } from 'node:stream';
+import { type Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { BlobStore, PutStreamOptions, StoredStream } from '@trove/domain';
+import type { BlobStat, BlobStore, ByteRange, PutStreamOptions, StoredStream } from '@trove/domain';
 import { TroveError, TroveErrorCode } from '@trove/domain';
 
 const DEFAULT_SAMPLE_BYTES = 64 * 1024;
@@ -63,6 +63,21 @@ export class LocalBlobStore implements BlobStore {
 
   async get(key: string): Promise<Buffer> {
     return readFile(this.path(key));
+  }
+
+  async stat(key: string): Promise<BlobStat | undefined> {
+    try {
+      const stats = await stat(this.path(key));
+      return stats.isFile() ? { sizeBytes: stats.size, modifiedAt: stats.mtime } : undefined;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
+  getStream(key: string, range?: ByteRange): Readable {
+    // Opened lazily by the stream and closed when it ends or is destroyed (autoClose).
+    return createReadStream(this.path(key), range ? { start: range.start, end: range.end } : {});
   }
 
   async putJson(key: string, value: unknown): Promise<void> {
