@@ -94,6 +94,7 @@ export function apiConfig(name: string, worker: WorkerConfig, port: number): Api
       linkTtlSeconds: 4 * 60 * 60,
       originalDownloadsPerLink: 4,
       originalDownloadsPerAddress: 8,
+      originalStallSeconds: 30,
       rateLimitRequests: 0,
       rateLimitWindowSeconds: 60,
       corsOrigins: [],

@@ -464,6 +464,7 @@ describe('downloads of originals (issue 22)', () => {
     expect(loadConfig(apiConfigSchema, admin).api).toMatchObject({
       originalDownloadsPerLink: 4,
       originalDownloadsPerAddress: 8,
+      originalStallSeconds: 30,
     });
     const { api } = loadConfig(apiConfigSchema, {
       ...admin,

@@ -162,6 +162,8 @@ export const apiSchema = z.object({
   originalDownloadsPerLink: positiveInt.default(4),
   /** Downloads of originals at a time from one client address; more get 429. */
   originalDownloadsPerAddress: positiveInt.default(8),
+  /** A download whose client takes no byte for this long is closed, freeing its slot and file. */
+  originalStallSeconds: positiveInt.max(60 * 60).default(30),
   // --- access (issue 12) ---
   /** Requests one API key may make per window; 0 turns rate limiting off. */
   rateLimitRequests: z.coerce.number().int().min(0).default(1200),
@@ -506,6 +508,7 @@ function fromEnv(env: Env) {
       linkTtlSeconds: v('TROVE_LINK_TTL_SECONDS'),
       originalDownloadsPerLink: v('TROVE_ORIGINAL_DOWNLOADS_PER_LINK'),
       originalDownloadsPerAddress: v('TROVE_ORIGINAL_DOWNLOADS_PER_ADDRESS'),
+      originalStallSeconds: v('TROVE_ORIGINAL_STALL_SECONDS'),
       rateLimitRequests: v('TROVE_RATE_LIMIT_REQUESTS'),
       rateLimitWindowSeconds: v('TROVE_RATE_LIMIT_WINDOW_SECONDS'),
       corsOrigins: v('TROVE_CORS_ORIGINS'),

@@ -21,6 +21,7 @@ import { entityTag, lastModified, originalHeaders, planRange } from './original-
 export class OriginalsController {
   private readonly logger = new Logger('Originals');
   private readonly slots: DownloadSlots;
+  private readonly stallMs: number;
 
   constructor(
     @Inject(Catalog) private readonly catalog: Catalog,
@@ -31,6 +32,7 @@ export class OriginalsController {
       perLink: config.api.originalDownloadsPerLink,
       perAddress: config.api.originalDownloadsPerAddress,
     });
+    this.stallMs = config.api.originalStallSeconds * 1000;
   }
 
   @Get()
@@ -83,6 +85,11 @@ export class OriginalsController {
       response.end();
       return;
     }
+    // A client that stops reading would hold its slot and file for as long as its connection
+    // lasts: once the socket has moved no byte for stallMs, it is closed (and the file with it).
+    const socket = request.socket;
+    socket.setTimeout(this.stallMs, () => socket.destroy());
+    response.once('close', () => socket.setTimeout(0));
     // pipeline destroys the file stream (closing the file) when the client goes away mid-way.
     pipeline(this.blobs.getStream(document.blobKey, range), response).catch(
       (error: NodeJS.ErrnoException) => {
