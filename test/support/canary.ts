@@ -27,9 +27,21 @@ export interface CanaryFinding {
 
 export class CanaryLeakError extends Error {
   constructor(readonly findings: CanaryFinding[]) {
+    const seen = new Map<string, { finding: CanaryFinding; times: number }>();
+    for (const finding of findings) {
+      const key = `${finding.canary} in ${finding.where}`;
+      const entry = seen.get(key);
+      if (entry) entry.times += 1;
+      else seen.set(key, { finding, times: 1 });
+    }
     super(
       `canary leak: ${findings.length} finding(s)\n` +
-        findings.map((f) => `  - ${f.canary} in ${f.where}: …${f.excerpt}…`).join('\n'),
+        [...seen]
+          .map(
+            ([key, { finding, times }]) =>
+              `  - ${key}${times > 1 ? ` (${times} times)` : ''}: …${finding.excerpt}…`,
+          )
+          .join('\n'),
     );
     this.name = 'CanaryLeakError';
   }
@@ -60,7 +72,7 @@ export function findCanaries(text: string, canaries: readonly Canary[], where: s
 export function scanLogs(logDir: string, canaries: readonly Canary[]): CanaryFinding[] {
   return readdirSync(logDir)
     .filter((file) => statSync(join(logDir, file)).isFile())
-    .flatMap((file) => findCanaries(readFileSync(join(logDir, file), 'latin1'), canaries, `log ${file}`));
+    .flatMap((file) => findCanaries(readFileSync(join(logDir, file), 'utf8'), canaries, `log ${file}`));
 }
 
 /**
@@ -134,7 +146,7 @@ export async function scanIndices(name: string, canaries: readonly Canary[]): Pr
  */
 function historyText(value: unknown, out: string[] = []): string[] {
   if (typeof value === 'string') out.push(value);
-  else if (value instanceof Uint8Array) out.push(Buffer.from(value).toString('latin1'));
+  else if (value instanceof Uint8Array) out.push(Buffer.from(value).toString('utf8'));
   else if (Array.isArray(value)) for (const item of value) historyText(item, out);
   else if (value !== null && typeof value === 'object')
     for (const key of Object.keys(value)) historyText((value as Record<string, unknown>)[key], out);
@@ -220,7 +232,7 @@ function streamChecked(response: Response, watcher: ResponseWatcher, where: stri
   let tail = '';
   const check = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
-      const text = tail + Buffer.from(chunk).toString('latin1');
+      const text = tail + Buffer.from(chunk).toString('utf8');
       const findings = findCanaries(text, watcher.canaries, where);
       if (findings.length) {
         controller.error(fail(watcher, findings));
@@ -256,7 +268,7 @@ async function checkedFetch(
   if (STREAMED.test(response.headers.get('content-type') ?? ''))
     return streamChecked(response, watcher, where);
   const body = Buffer.from(await response.arrayBuffer());
-  const bodyFindings = findCanaries(body.toString('latin1'), watcher.canaries, `${where} (body)`);
+  const bodyFindings = findCanaries(body.toString('utf8'), watcher.canaries, `${where} (body)`);
   if (bodyFindings.length) throw fail(watcher, bodyFindings);
   const init2 = { status: response.status, statusText: response.statusText, headers: response.headers };
   return withMeta(new Response(NULL_BODY_STATUSES.has(response.status) ? null : body, init2), response);

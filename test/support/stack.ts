@@ -30,7 +30,7 @@ export const ADMIN_KEY = canaryValue('admin-key');
 /** The canary file every stack plants at the root of its blob folder. */
 export const BLOB_CANARY_FILE = 'canary-secret.txt';
 
-/** The secrets of the api and the worker; a stack gives each a canary value unless a test sets it. */
+/** The secrets of the api and the worker: each one set (by the stack or a test) is a canary. */
 const SECRET_VARIABLES = [
   'TROVE_ADMIN_API_KEY',
   'TROVE_SECRET_KEY',
@@ -118,11 +118,10 @@ export class TroveStack {
     return this.worker!.pid!;
   }
 
+  // The optional API keys (embedding, LLM, rerank) stay unset unless a test sets them: a key in the
+  // environment changes what the config reports and which provider is used.
   private readonly secretDefaults = {
     TROVE_SECRET_KEY: canarySecretKey(),
-    TROVE_EMBEDDING_API_KEY: canaryValue('embedding-api-key'),
-    TROVE_LLM_API_KEY: canaryValue('llm-api-key'),
-    TROVE_RERANK_API_KEY: canaryValue('rerank-api-key'),
     CANARY_UNRELATED_SECRET: canaryValue('unrelated-env'),
   };
 
