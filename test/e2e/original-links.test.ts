@@ -293,3 +293,51 @@ describe('stored pages are inert', () => {
     expect(await response.text()).toBe('# Notes\n\nplain words\n');
   });
 });
+
+describe('a client that stops reading', () => {
+  // Its own api: one download per original, and a stall limit of 2 s.
+  const stalling = new TroveStack({
+    TROVE_MAX_UPLOAD_BYTES: String(64 * MiB),
+    TROVE_ORIGINAL_DOWNLOADS_PER_LINK: '1',
+    TROVE_ORIGINAL_STALL_SECONDS: '2',
+  });
+  let link: string;
+
+  beforeAll(async () => {
+    await stalling.start();
+    await stalling.killWorker();
+    const project = await stalling.createProject('Stalled downloads');
+    const upload = await stalling.upload(project, 'large.txt', LARGE);
+    expect(upload.status).toBe(202);
+    const { document } = await stalling.query<{ document: { url: string } }>(
+      'query($id: ID!) { document(id: $id) { url } }',
+      { id: upload.body.id },
+    );
+    link = document.url;
+  }, 300_000);
+  afterAll(() => stalling.stop());
+
+  it('is cut off once its socket has moved nothing for the stall limit, freeing the slot', async () => {
+    const stalled = await hold(link);
+    expect(stalled.status).toBe(200);
+    // The one slot is taken while the client holds it.
+    const refused = await hold(link);
+    expect(refused.status).toBe(429);
+    refused.request.destroy();
+    // The api closes the stalled connection by itself, so the slot is free again while the client
+    // still holds its end (a paused client does not read the close); the deadline bounds a hang.
+    const next = await expectEventually(
+      async () => {
+        const attempt = await hold(link);
+        if (attempt.status !== 200) {
+          attempt.request.destroy();
+          throw new Error(`download refused with ${attempt.status}`);
+        }
+        return attempt;
+      },
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
+    stalled.request.destroy();
+    next.request.destroy();
+  }, 120_000);
+});
