@@ -5,7 +5,9 @@
  * `ensureSourceDocuments`, refusals for a source being removed, prefix deletes).
  */
 import type { Catalog, DocumentChanges, NewSourceItem, SourceChanges, SourceItem } from '@trove/catalog';
+import { Readable } from 'node:stream';
 import type {
+  BlobReader,
   BlobStore,
   Discovery,
   DiscoverOptions,
@@ -256,6 +258,16 @@ export class InMemoryBlobStore implements BlobStore {
 
   putStream(): never {
     throw new Error('not used by these activities');
+  }
+
+  async openReader(key: string): Promise<BlobReader> {
+    const data = await this.get(key);
+    return {
+      size: data.length,
+      readRange: (start, end) => Readable.from([data.subarray(start, end)]),
+      read: async (start, end) => data.subarray(start, end),
+      close: async () => undefined,
+    };
   }
 
   move(): never {
