@@ -53,6 +53,11 @@ export class TroveStack {
     return this.api!.pid!;
   }
 
+  /** The worker child's pid, e.g. to read its peak memory from /proc. */
+  get workerPid(): number {
+    return this.worker!.pid!;
+  }
+
   private env(): NodeJS.ProcessEnv {
     return {
       ...process.env,

@@ -161,7 +161,8 @@ export class SourcesService {
     options: ArchiveOptions,
   ): Promise<{ source: Source; run: SyncRun }> {
     await this.catalog.requireActiveProject(projectId);
-    await checkFolderArchive(await this.blobs.get(file.blobKey), file.fileName);
+    // Range reads of the stored upload (directory and headers): the archive is never in memory.
+    await checkFolderArchive(await this.blobs.openReader(file.blobKey), file.fileName);
     if (options.format && !Object.values(FolderFormat).includes(options.format)) {
       throw new TroveError(
         TroveErrorCode.BadRequest,
