@@ -24,6 +24,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await stack.stop();
+  // Half a gigabyte of stored archives: not left in tmp.
+  await rm(stack.blobDir, { recursive: true, force: true });
   await rm(dataDir, { recursive: true, force: true });
 });
 
