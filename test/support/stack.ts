@@ -114,6 +114,7 @@ export class TroveStack {
     return this.api!.pid!;
   }
 
+  /** The worker child's pid, e.g. to read its peak memory from /proc. */
   get workerPid(): number {
     return this.worker!.pid!;
   }

@@ -24,6 +24,11 @@ export interface BlobStore {
    * Destroying the stream releases what it holds (an open file); a missing blob fails the stream.
    */
   getStream(key: string, range?: ByteRange): Readable;
+  /**
+   * Opens a blob for reads of byte ranges, without holding it in memory (archives are checked and
+   * unpacked entry by entry through this). Close the reader when done.
+   */
+  openReader(key: string): Promise<BlobReader>;
 }
 
 export interface BlobStat {
@@ -35,6 +40,17 @@ export interface BlobStat {
 export interface ByteRange {
   start: number;
   end: number;
+}
+
+/** Random access to one blob: the file stays open until `close`. */
+export interface BlobReader {
+  /** The blob's size in bytes. */
+  readonly size: number;
+  /** Streams the bytes from `start` up to (not including) `end`. */
+  readRange(start: number, end: number): Readable;
+  /** Reads the bytes from `start` up to (not including) `end` at once: for small reads (headers). */
+  read(start: number, end: number): Promise<Buffer>;
+  close(): Promise<void>;
 }
 
 export interface PutStreamOptions {

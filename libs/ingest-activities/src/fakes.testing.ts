@@ -8,6 +8,7 @@ import { Readable } from 'node:stream';
 import type { Catalog, DocumentChanges, NewSourceItem, SourceChanges, SourceItem } from '@trove/catalog';
 import type {
   BlobStat,
+  BlobReader,
   BlobStore,
   ByteRange,
   Discovery,
@@ -270,6 +271,16 @@ export class InMemoryBlobStore implements BlobStore {
 
   putStream(): never {
     throw new Error('not used by these activities');
+  }
+
+  async openReader(key: string): Promise<BlobReader> {
+    const data = await this.get(key);
+    return {
+      size: data.length,
+      readRange: (start, end) => Readable.from([data.subarray(start, end)]),
+      read: async (start, end) => data.subarray(start, end),
+      close: async () => undefined,
+    };
   }
 
   move(): never {

@@ -32,6 +32,29 @@ describe('LocalBlobStore', () => {
     expect(await store.exists('docs/b/x')).toBe(true);
   });
 
+  it('opens a blob for streamed reads of byte ranges, with its size', async () => {
+    await store.put('archives/a.zip', Buffer.from('0123456789'));
+    const read = async (stream: Readable) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    };
+    const reader = await store.openReader('archives/a.zip');
+    try {
+      expect(reader.size).toBe(10);
+      const [middle, tail] = await Promise.all([read(reader.readRange(2, 5)), read(reader.readRange(7, 10))]);
+      expect([middle, tail]).toEqual(['234', '789']);
+      expect(await read(reader.readRange(4, 4))).toBe('');
+      expect(await read(reader.readRange(0, 10))).toBe('0123456789');
+      expect((await reader.read(3, 6)).toString('utf8')).toBe('345');
+      expect((await reader.read(8, 20)).toString('utf8')).toBe('89');
+    } finally {
+      await reader.close();
+    }
+    await expect(store.openReader('../evil')).rejects.toThrow(/invalid blob key/);
+    await expect(store.openReader('archives/missing.zip')).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
   it('refuses keys that escape the root', async () => {
     await expect(store.put('../evil', 'x')).rejects.toThrow(/invalid blob key/);
     await expect(store.get('docs/../../etc/passwd')).rejects.toThrow(/invalid blob key/);

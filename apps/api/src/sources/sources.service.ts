@@ -163,7 +163,8 @@ export class SourcesService {
     await this.catalog.requireActiveProject(projectId);
     // Checked before anything is stored; the file's name is the default name of a new source.
     const name = options.name ? normalizeSourceName(options.name) : undefined;
-    await checkFolderArchive(await this.blobs.get(file.blobKey), file.fileName);
+    // Range reads of the stored upload (directory and headers): the archive is never in memory.
+    await checkFolderArchive(await this.blobs.openReader(file.blobKey), file.fileName);
     if (options.format && !Object.values(FolderFormat).includes(options.format)) {
       throw new TroveError(
         TroveErrorCode.BadRequest,

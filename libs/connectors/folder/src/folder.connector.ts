@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
+import { readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { basename, extname, join, relative, resolve, sep } from 'node:path';
 import type {
   BlobStore,
   DiscoverOptions,
@@ -28,8 +28,8 @@ import {
   detectMediaType,
   MEDIA_TYPES,
   PARSED_JSON_MEDIA_TYPE,
-  readZip,
   SUPPORTED_EXTENSIONS,
+  unpackZip,
 } from '@trove/parsing';
 import { resolveAllowedPath } from '@trove/storage';
 
@@ -75,7 +75,8 @@ export class FolderConnector implements SourceConnector<FolderSource> {
 
   constructor(
     private readonly config: FolderConnectorConfig,
-    private readonly blobs: BlobStore,
+    /** Uploaded archives are read range by range, never whole. */
+    private readonly blobs: Pick<BlobStore, 'openReader'>,
   ) {}
 
   async discover(source: FolderSource, options: DiscoverOptions): Promise<Discovery> {
@@ -247,8 +248,9 @@ export class FolderConnector implements SourceConnector<FolderSource> {
   }
 
   /**
-   * Unpacks an uploaded archive (safely: see readZip) into `<cacheDir>/<source>/<hash>`, once per
-   * archive version and worker machine. A single top-level folder in the zip is the root.
+   * Unpacks an uploaded archive (safely: see unpackZip) into `<cacheDir>/<source>/<hash>`, once
+   * per archive version and worker machine, each entry streamed from the blob store to disk. A
+   * single top-level folder in the zip is the root.
    */
   private async unpack(source: FolderSource): Promise<string> {
     const folder = source.folder;
@@ -256,24 +258,18 @@ export class FolderConnector implements SourceConnector<FolderSource> {
     const target = join(base, folder.archiveHash!.slice(0, 16));
     if (!existsSync(target)) {
       await sweepStaleStaging(base);
-      const entries = await readZip(await this.blobs.get(folder.archiveBlobKey!), {
-        limits: DEFAULT_ZIP_LIMITS,
-      });
       const staging = `${target}.${randomUUID()}.tmp`;
       try {
-        for (const entry of entries) {
-          const path = resolve(staging, entry.path);
-          if (!path.startsWith(staging + sep)) continue; // readZip refuses such paths; belt and braces
-          await mkdir(dirname(path), { recursive: true });
-          await writeFile(path, entry.data);
-        }
-        await mkdir(staging, { recursive: true });
+        await unpackZip(await this.blobs.openReader(folder.archiveBlobKey!), staging, {
+          limits: DEFAULT_ZIP_LIMITS,
+          archiveName: folder.archiveFileName,
+        });
         await rename(staging, target).catch((error) => {
           // Another activity unpacked the same version first.
           if (!existsSync(target)) throw error;
         });
       } finally {
-        // A failed unpack (full disk, a name the file system refuses) leaves nothing behind.
+        // A failed unpack (a refused entry, full disk, a name the file system refuses) leaves nothing behind.
         await rm(staging, { recursive: true, force: true });
       }
       for (const old of await readdir(base)) {
