@@ -70,8 +70,8 @@ describe('embedIsolatingRejections', () => {
     expect(calls).toEqual([texts, [PROBE_TEXT]]);
   });
 
-  it('an unreachable server or an overload (429) is an outage without a probe', async () => {
-    for (const status of [undefined, 429]) {
+  it('an unreachable server, an overload (429) or a gateway/availability answer (502-504) is an outage without a probe', async () => {
+    for (const status of [undefined, 429, 502, 503, 504]) {
       const { embedder, calls } = server(() => status);
       const error = await failure(embedIsolatingRejections(embedder, texts, 'passage'));
       expect(error).toMatchObject({ code: TroveErrorCode.ServiceUnavailable, permanent: false });

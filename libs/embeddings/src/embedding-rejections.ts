@@ -33,7 +33,7 @@ export class EmbeddingRejectedError extends TroveError {
 }
 
 /**
- * Embeds `texts`; when the server answers a request with a server error (5xx), tells a poison
+ * Embeds `texts`; when the server answers a request with a server error (500, not 502–504), tells a poison
  * input from an outage. A probe embedding that fails too is an outage: the original error is
  * thrown (transient, retried by the caller). Otherwise the batch is bisected so that only the
  * texts the server fails on alone are rejected ({@link EmbeddingRejectedError}) and every other
@@ -62,9 +62,20 @@ export async function embedIsolatingRejections(
   throw new EmbeddingRejectedError(rejected, vectors);
 }
 
-/** A server error (5xx): the server answered, so it may be this input it cannot take. */
+/**
+ * Gateway and availability answers (502, 503, 504) say the server is away or overloaded, never
+ * that it cannot take an input: they are outages without a probe.
+ */
+const OUTAGE_STATUSES = new Set([502, 503, 504]);
+
+/** Another server error (500 …): the server answered, so it may be this input it cannot take. */
 function mayBeTheInput(error: unknown): error is EmbeddingError {
-  return error instanceof EmbeddingError && error.status !== undefined && error.status >= 500;
+  return (
+    error instanceof EmbeddingError &&
+    error.status !== undefined &&
+    error.status >= 500 &&
+    !OUTAGE_STATUSES.has(error.status)
+  );
 }
 
 /** Resolves when the server embeds a probe; otherwise throws `original` (an outage, retried). */
