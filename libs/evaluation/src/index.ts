@@ -2,3 +2,4 @@ export * from './beir';
 export * from './metrics';
 export * from './answer-quality';
 export * from './answer-questions';
+export * from './rank-documents';
