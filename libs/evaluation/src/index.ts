@@ -3,3 +3,4 @@ export * from './metrics';
 export * from './answer-quality';
 export * from './answer-questions';
 export * from './rank-documents';
+export * from './retrieval-gate';
