@@ -8,7 +8,7 @@ import { buildZip } from '../../libs/parsing/src/archive/zip-fixtures.testing';
 import { defaultWorkspace, DEFAULT_IDS, NotionEmulator } from '@trove/notion-emulator';
 import pg from 'pg';
 import { DATABASE_URL, ES_URL, expectEventually, schemaName, TEMPORAL_ADDRESS } from '../support/services';
-import { TroveStack } from '../support/stack';
+import { BLOB_CANARY_FILE, TroveStack } from '../support/stack';
 
 /**
  * Deleting a project is one durable operation: from the first moment every write is refused, and
@@ -259,7 +259,7 @@ describe('deleting a project', () => {
       webhook_events: 0,
       chunks: 0,
     });
-    expect(filesUnder(stack.blobDir)).toEqual([]);
+    expect(filesUnder(stack.blobDir)).toEqual([BLOB_CANARY_FILE]);
     expect(filesUnder(cacheDir)).toEqual([]);
     expect(await runningWorkflows()).toEqual([]);
     expect((await scheduleIds()).filter((id) => sourceIds.some((s) => id.includes(s)))).toEqual([]);

@@ -92,6 +92,9 @@ export function apiConfig(name: string, worker: WorkerConfig, port: number): Api
       uploadMaxFields: 20,
       uploadMaxFieldBytes: 16 * 1024,
       linkTtlSeconds: 4 * 60 * 60,
+      originalDownloadsPerLink: 4,
+      originalDownloadsPerAddress: 8,
+      originalStallSeconds: 30,
       rateLimitRequests: 0,
       rateLimitWindowSeconds: 60,
       corsOrigins: [],
@@ -112,7 +115,10 @@ export function apiConfig(name: string, worker: WorkerConfig, port: number): Api
   };
 }
 
-/** Polls `probe` until it stops throwing (returns its value) or the timeout passes (rethrows). */
+/**
+ * Polls `probe` until it stops throwing (returns its value) or the timeout passes (rethrows). A
+ * canary leak is rethrown at once: waiting longer cannot make it right.
+ */
 export async function expectEventually<T>(
   probe: () => Promise<T>,
   { timeoutMs = 60_000, intervalMs = 500 }: { timeoutMs?: number; intervalMs?: number } = {},
@@ -122,7 +128,7 @@ export async function expectEventually<T>(
     try {
       return await probe();
     } catch (error) {
-      if (Date.now() > deadline) throw error;
+      if (Date.now() > deadline || (error instanceof Error && error.name === 'CanaryLeakError')) throw error;
       await new Promise((resolve) => setTimeout(resolve, intervalMs));
     }
   }

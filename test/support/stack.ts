@@ -1,8 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  type Canary,
+  canaryValue,
+  type CanaryFinding,
+  CanaryLeakError,
+  scanForCanaries,
+  watchResponses,
+} from './canary';
 import {
   DATABASE_URL,
   dropTestData,
@@ -12,11 +21,31 @@ import {
   ROOT,
   schemaName,
   TEMPORAL_ADDRESS,
-  TEST_SECRET_KEY,
   uniqueName,
 } from './services';
 
-export const ADMIN_KEY = 'e2e-admin-key-0123456789abcdef';
+/** The admin key tests send; random per test file, so it is a canary too (in requests, never in responses). */
+export const ADMIN_KEY = canaryValue('admin-key');
+
+/** The canary file every stack plants at the root of its blob folder. */
+export const BLOB_CANARY_FILE = 'canary-secret.txt';
+
+/** The secrets of the api and the worker: each one set (by the stack or a test) is a canary. */
+const SECRET_VARIABLES = [
+  'TROVE_ADMIN_API_KEY',
+  'TROVE_SECRET_KEY',
+  'TROVE_EMBEDDING_API_KEY',
+  'TROVE_LLM_API_KEY',
+  'TROVE_RERANK_API_KEY',
+] as const;
+
+/** 32 random bytes in base64 without `+` or `/`, so the key reads the same in URLs, JSON and logs. */
+function canarySecretKey(): string {
+  for (;;) {
+    const key = randomBytes(32).toString('base64');
+    if (/^[A-Za-z0-9]+=*$/.test(key)) return key;
+  }
+}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -41,8 +70,40 @@ export class TroveStack {
   private api?: ChildProcess;
   private worker?: ChildProcess;
   port = 0;
+  /**
+   * Values that must never leave the processes: their secrets, an extra variable in each one's
+   * environment, a file in the blob folder. Checked in every response to this stack's address, and
+   * in its logs, catalog, indices and Temporal histories at `stop()`.
+   */
+  readonly canaries: readonly Canary[];
+  private readonly processCanaries = { api: canaryValue('api-env'), worker: canaryValue('worker-env') };
+  private readonly responseFindings: CanaryFinding[] = [];
+  private readonly logsClosed: Promise<void>[] = [];
+  private unwatchResponses?: () => void;
+  private stopped = false;
 
-  constructor(private readonly extraEnv: Record<string, string> = {}) {}
+  constructor(private readonly extraEnv: Record<string, string> = {}) {
+    const env = this.env('api');
+    const blobCanary = canaryValue('blob-file');
+    const blobDir = env.TROVE_BLOB_DIR!;
+    mkdirSync(blobDir, { recursive: true });
+    writeFileSync(join(blobDir, BLOB_CANARY_FILE), `${blobCanary}\n`);
+    const secrets = SECRET_VARIABLES.filter((name) => (env[name]?.length ?? 0) >= 16).map((name) => ({
+      label: name,
+      value: env[name]!,
+    }));
+    const secretKey = Buffer.from(env.TROVE_SECRET_KEY ?? '', 'base64');
+    this.canaries = [
+      ...secrets,
+      ...(secretKey.length === 32
+        ? [{ label: 'TROVE_SECRET_KEY (hex)', value: secretKey.toString('hex') }]
+        : []),
+      { label: 'api env TROVE_CANARY_ENV', value: this.processCanaries.api },
+      { label: 'worker env TROVE_CANARY_ENV', value: this.processCanaries.worker },
+      { label: 'env CANARY_UNRELATED_SECRET', value: env.CANARY_UNRELATED_SECRET! },
+      { label: 'blob folder file', value: blobCanary },
+    ];
+  }
 
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
@@ -53,9 +114,23 @@ export class TroveStack {
     return this.api!.pid!;
   }
 
-  private env(): NodeJS.ProcessEnv {
+  /** The worker child's pid, e.g. to read its peak memory from /proc. */
+  get workerPid(): number {
+    return this.worker!.pid!;
+  }
+
+  // The optional API keys (embedding, LLM, rerank) stay unset unless a test sets them: a key in the
+  // environment changes what the config reports and which provider is used.
+  private readonly secretDefaults = {
+    TROVE_SECRET_KEY: canarySecretKey(),
+    CANARY_UNRELATED_SECRET: canaryValue('unrelated-env'),
+  };
+
+  private env(app: 'api' | 'worker'): NodeJS.ProcessEnv {
     return {
       ...process.env,
+      ...this.secretDefaults,
+      TROVE_CANARY_ENV: this.processCanaries[app],
       TROVE_ADMIN_API_KEY: ADMIN_KEY,
       TROVE_API_PORT: String(this.port),
       TROVE_ES_URL: ES_URL,
@@ -70,7 +145,6 @@ export class TroveStack {
       TROVE_CHUNK_TARGET_TOKENS: '200',
       TROVE_CHUNK_OVERLAP_TOKENS: '30',
       TROVE_EMBEDDING_BATCH_SIZE: '8',
-      TROVE_SECRET_KEY: TEST_SECRET_KEY,
       // Tests and benches poll and measure with one key as fast as they like; the limit has its
       // own test (access-hardening), which sets it.
       TROVE_RATE_LIMIT_REQUESTS: '0',
@@ -82,16 +156,27 @@ export class TroveStack {
     const log = createWriteStream(join(this.logDir, `${name}.log`), { flags: 'a' });
     const child = spawn('node', ['-r', '@swc-node/register', `apps/${name}/src/main.ts`], {
       cwd: ROOT,
-      env: this.env(),
+      env: this.env(name),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    child.stdout!.pipe(log);
-    child.stderr!.pipe(log);
+    // Both pipes write to one file: it ends once both have closed, so the teardown scan reads every line.
+    child.stdout!.pipe(log, { end: false });
+    child.stderr!.pipe(log, { end: false });
+    this.logsClosed.push(
+      new Promise((resolve) => {
+        child.once('close', () => log.end(resolve));
+      }),
+    );
     return child;
   }
 
   async start(): Promise<void> {
     this.port = await freePort();
+    this.unwatchResponses = watchResponses({
+      owns: (url) => url.port === String(this.port) && ['127.0.0.1', 'localhost'].includes(url.hostname),
+      canaries: this.canaries,
+      record: (finding) => this.responseFindings.push(finding),
+    });
     this.startWorker();
     this.api = this.spawnApp('api');
     await expectEventually(
@@ -128,7 +213,13 @@ export class TroveStack {
     await exited;
   }
 
+  /**
+   * Stops both apps, scans what the stack kept for canaries, then drops its data. Fails (after
+   * dropping) when a canary reached a response, a log, the catalog, an index or a Temporal history.
+   */
   async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
     for (const child of [this.api, this.worker]) {
       if (!child || child.exitCode !== null || child.signalCode !== null) continue;
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -136,7 +227,19 @@ export class TroveStack {
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
       if (child.exitCode === null) child.kill('SIGKILL');
     }
-    await dropTestData(this.name);
+    this.unwatchResponses?.();
+    let findings: CanaryFinding[];
+    try {
+      // A bound only: a grandchild holding a pipe open must not hang the teardown.
+      await Promise.race([
+        Promise.all(this.logsClosed),
+        new Promise((resolve) => setTimeout(resolve, 10_000)),
+      ]);
+      findings = [...this.responseFindings, ...(await scanForCanaries(this, this.canaries))];
+    } finally {
+      await dropTestData(this.name);
+    }
+    if (findings.length) throw new CanaryLeakError(findings);
   }
 
   async gql<T = Record<string, unknown>>(

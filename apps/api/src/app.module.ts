@@ -1,14 +1,14 @@
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import { DynamicModule, Logger, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
-import { GraphQLModule } from '@nestjs/graphql';
+import { GraphQLModule, GraphQLSchemaHost } from '@nestjs/graphql';
 import { MulterModule } from '@nestjs/platform-express';
 import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
 import { Answerer } from '@trove/answering';
 import { Catalog } from '@trove/catalog';
 import { SegmenterTokenCounter } from '@trove/chunking';
-import { type ApiConfig, SecretBox } from '@trove/config';
+import { type ApiConfig, SecretBox, subscriptionLimitsSchema } from '@trove/config';
 import type { EmbeddingProvider } from '@trove/domain';
 import { createEmbeddingProvider } from '@trove/embeddings';
 import { RagConfigStore } from '@trove/rag-config';
@@ -50,6 +50,7 @@ import { BlobStorageEngine } from './uploads/blob-storage.engine';
 import { SourcesService } from './sources/sources.service';
 import { SyncRunUpdates } from './sources/sync-run-updates';
 import { NotionWebhookController } from './webhooks/notion-webhook.controller';
+import { WebhookRefusals } from './webhooks/webhook-refusals';
 import { NotionWebhookService } from './webhooks/notion-webhook.service';
 
 /** Wires config-built clients and the feature modules; no business logic lives here. */
@@ -60,7 +61,12 @@ export class AppModule {
     const graphqlLogger = new Logger('GraphQL');
     const tokenCounter = new SegmenterTokenCounter();
     const blobs = new LocalBlobStore(config.storage.blobDir);
-    const subscriptionGate = new SubscriptionGate();
+    const protection = graphqlProtection(config.graphql);
+    // The same limits for operations over WebSocket, which do not go through Apollo.
+    const subscriptionGate = new SubscriptionGate(
+      config.subscriptions ?? subscriptionLimitsSchema.parse({}),
+      protection,
+    );
     return {
       module: AppModule,
       imports: [
@@ -72,20 +78,27 @@ export class AppModule {
           sortSchema: true,
           // A subscription over WebSocket has no request: its key comes in the connection parameters.
           context: ({ req, connectionParams }: GraphqlContext): GraphqlContext => ({ req, connectionParams }),
-          // Live updates (syncRunUpdates) over graphql-ws on the same path; the key is checked on connect.
+          // Live updates (syncRunUpdates) over graphql-ws on the same path, subscriptions only: the
+          // key is checked on connect and again for every operation, with the limits of HTTP.
           subscriptions: {
             'graphql-ws': {
               path: GRAPHQL_PATH,
               onConnect: subscriptionGate.onConnect,
-              // A graphql-ws option @nestjs/graphql passes on, though its type leaves it out.
-              ...({ onError: subscriptionGate.onError } as object),
+              // graphql-ws options @nestjs/graphql passes on, though its type leaves them out.
+              ...({
+                onSubscribe: subscriptionGate.onSubscribe,
+                onNext: subscriptionGate.onNext,
+                onError: subscriptionGate.onError,
+                onComplete: subscriptionGate.onComplete,
+                onClose: subscriptionGate.onClose,
+              } as object),
             },
           },
           // Behind the API key (see graphqlAuthentication) and the limits; TROVE_INTROSPECTION.
           introspection: config.ui?.introspection ?? true,
           // No landing page at /graphql: GraphiQL is served, bundled, at /playground (web/web-pages.ts).
           playground: false,
-          ...graphqlProtection(config.graphql),
+          ...protection,
           // Clients get the message and a stable code; never a stack trace or internals.
           includeStacktraceInErrorResponses: false,
           formatError: (formatted, error) =>
@@ -117,7 +130,19 @@ export class AppModule {
       ],
       providers: [
         { provide: CONFIG, useValue: config },
-        { provide: SubscriptionGate, useValue: subscriptionGate },
+        {
+          provide: SubscriptionGate,
+          // The schema exists once GraphQLModule has built it; the gate reads it per operation.
+          useFactory: (admission: RequestAdmission, schemas: GraphQLSchemaHost) => {
+            subscriptionGate.attach({
+              admission,
+              schema: () => schemas.schema,
+              log: (line) => graphqlLogger.warn(line),
+            });
+            return subscriptionGate;
+          },
+          inject: [RequestAdmission, GraphQLSchemaHost],
+        },
         { provide: ELASTICSEARCH, useFactory: () => createElasticsearchClient(config.elasticsearch.url) },
         {
           provide: IndexGenerations,
@@ -215,6 +240,7 @@ export class AppModule {
         ...RESOLVERS,
         SyncRunUpdates,
         NotionWebhookService,
+        WebhookRefusals,
       ],
     };
   }

@@ -5,8 +5,8 @@ import type { ApiConfig } from '@trove/config';
 import { AppModule } from './app.module';
 import { RequestAdmission } from './access/request-admission';
 import { GRAPHQL_PATH, graphqlAuthentication } from './core/graphql-authentication';
-import { SubscriptionGate } from './core/graphql-subscriptions';
 import { NON_PAGE_PATHS, nonPageContentSecurityPolicy, securityHeaders } from './core/security-headers';
+import { limitWebSocketMessages } from './core/websocket-limits';
 import { mountWebPages } from './web/web-pages';
 
 /** Builds and starts the API on the configured host and port. Used by main.ts and the tests. */
@@ -39,8 +39,8 @@ export async function startApi(config: ApiConfig): Promise<NestExpressApplicatio
   // Registered before init, so it runs before body parsing and before Apollo's own middleware;
   // `app.use` prefix-matches exactly as Apollo's mount does (case, sub-paths).
   app.use(GRAPHQL_PATH, graphqlAuthentication(app.get(RequestAdmission)));
-  // The same admission for subscriptions, when a graphql-ws connection opens.
-  app.get(SubscriptionGate).attach(app.get(RequestAdmission));
+  await app.init();
+  limitWebSocketMessages(app);
   await app.listen(config.api.port, config.api.host);
   return app;
 }

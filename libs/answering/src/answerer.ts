@@ -231,7 +231,8 @@ export class Answerer {
       title: candidate.hit.title,
       headingPath: candidate.hit.headingPath,
       text,
-      citationUrl: this.deps.citationUrl?.(candidate.hit) ?? candidate.hit.citationUrl,
+      // The renderer, when given, decides alone: a link it refuses (e.g. not http(s)) must not come back.
+      citationUrl: this.deps.citationUrl ? this.deps.citationUrl(candidate.hit) : candidate.hit.citationUrl,
       relevance: round(candidate.relevance),
       score: candidate.hit.score,
       truncated,

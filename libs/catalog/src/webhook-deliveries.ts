@@ -28,12 +28,13 @@ export class WebhookDeliveryLog {
     );
   }
 
-  async rejected(sourceId: string): Promise<void> {
-    if (!isTroveId(sourceId)) return;
+  /** Adds `count` refused deliveries (a throttled burst is added in one update). */
+  async rejected(sourceId: string, count = 1): Promise<void> {
+    if (!isTroveId(sourceId) || count < 1) return;
     await query('counting a refused webhook delivery', () =>
       this.db
         .updateTable('sources')
-        .set({ webhook_rejected_count: sql`webhook_rejected_count + 1` })
+        .set({ webhook_rejected_count: sql`webhook_rejected_count + ${count}` })
         .where('id', '=', sourceId)
         .execute(),
     );

@@ -62,6 +62,20 @@ describe('loadConfig', () => {
     );
   });
 
+  it('caps WebSocket subscriptions per connection and per key, TROVE_SUBSCRIPTIONS_PER_*', () => {
+    const key = { TROVE_ADMIN_API_KEY: 'k'.repeat(24) };
+    expect(loadConfig(apiConfigSchema, key).subscriptions).toEqual({ perConnection: 20, perKey: 100 });
+    const tuned = loadConfig(apiConfigSchema, {
+      ...key,
+      TROVE_SUBSCRIPTIONS_PER_CONNECTION: '3',
+      TROVE_SUBSCRIPTIONS_PER_KEY: '5',
+    });
+    expect(tuned.subscriptions).toEqual({ perConnection: 3, perKey: 5 });
+    expect(() => loadConfig(apiConfigSchema, { ...key, TROVE_SUBSCRIPTIONS_PER_KEY: '0' })).toThrow(
+      /subscriptions.perKey/,
+    );
+  });
+
   it('rejects an overlap that leaves no room for new text', () => {
     expect(() =>
       loadConfig(workerConfigSchema, { TROVE_CHUNK_TARGET_TOKENS: '100', TROVE_CHUNK_OVERLAP_TOKENS: '60' }),
@@ -439,6 +453,33 @@ describe('access limits (issue 12)', () => {
       ['TROVE_RATE_LIMIT_REQUESTS', '-1'],
     ]) {
       expect(() => loadConfig(apiConfigSchema, { ...admin, [name]: value }), value).toThrow(ConfigError);
+    }
+  });
+});
+
+describe('downloads of originals (issue 22)', () => {
+  const admin = { TROVE_ADMIN_API_KEY: 'k'.repeat(24) };
+
+  it('allows 4 downloads of one original and 8 from one address at a time by default, and reads the env', () => {
+    expect(loadConfig(apiConfigSchema, admin).api).toMatchObject({
+      originalDownloadsPerLink: 4,
+      originalDownloadsPerAddress: 8,
+      originalStallSeconds: 30,
+    });
+    const { api } = loadConfig(apiConfigSchema, {
+      ...admin,
+      TROVE_ORIGINAL_DOWNLOADS_PER_LINK: '2',
+      TROVE_ORIGINAL_DOWNLOADS_PER_ADDRESS: '16',
+    });
+    expect(api).toMatchObject({ originalDownloadsPerLink: 2, originalDownloadsPerAddress: 16 });
+  });
+
+  it('refuses a limit of zero or a non-number, naming the setting', () => {
+    for (const [name, value, path] of [
+      ['TROVE_ORIGINAL_DOWNLOADS_PER_LINK', '0', 'api.originalDownloadsPerLink'],
+      ['TROVE_ORIGINAL_DOWNLOADS_PER_ADDRESS', 'many', 'api.originalDownloadsPerAddress'],
+    ]) {
+      expect(() => loadConfig(apiConfigSchema, { ...admin, [name!]: value }), value).toThrow(path);
     }
   });
 });

@@ -157,6 +157,13 @@ export const apiSchema = z.object({
   uploadMaxFieldBytes: positiveInt.default(16 * 1024),
   /** How long a signed link to an original stays valid; links are signed afresh when served. */
   linkTtlSeconds: positiveInt.default(4 * 60 * 60),
+  // --- downloads of originals (issue 22) ---
+  /** Downloads of one original at a time, by anyone holding its link or a key; more get 429. */
+  originalDownloadsPerLink: positiveInt.default(4),
+  /** Downloads of originals at a time from one client address; more get 429. */
+  originalDownloadsPerAddress: positiveInt.default(8),
+  /** A download whose client takes no byte for this long is closed, freeing its slot and file. */
+  originalStallSeconds: positiveInt.max(60 * 60).default(30),
   // --- access (issue 12) ---
   /** Requests one API key may make per window; 0 turns rate limiting off. */
   rateLimitRequests: z.coerce.number().int().min(0).default(1200),
@@ -218,6 +225,16 @@ export const graphqlLimitsSchema = z.object({
   maxCost: positiveInt.default(20_000),
   /** Root fields (each a service call: a search, a mutation) over every operation in the document. */
   maxOperations: positiveInt.default(10),
+});
+
+/**
+ * GraphQL over WebSocket: how many subscriptions (the only operations served there) may be open
+ * at once on one connection and for one API key. Each open subscription re-reads its run and
+ * re-checks its key; beyond a cap a new one is refused with RATE_LIMITED.
+ */
+export const subscriptionLimitsSchema = z.object({
+  perConnection: positiveInt.default(20),
+  perKey: positiveInt.default(100),
 });
 
 // Search limits (issue 8): a query costs embedding time in proportion to its length.
@@ -333,6 +350,19 @@ export const webhooksSchema = z.object({
   maxDelayMs: positiveInt.default(15_000),
   /** The webhook workflow continues as new once its history has this many events. */
   historyLimit: z.coerce.number().int().min(100).max(40_000).default(4_000),
+  /**
+   * Refused deliveries (bad signature, stale, malformed) one client address may make per window;
+   * past it the address is answered 429 before any lookup. 0: unlimited.
+   */
+  refusalsPerAddress: z.coerce.number().int().min(0).default(30),
+  /**
+   * Refused deliveries counted and logged per source per window, from all addresses together;
+   * past it refusals are answered 429, tallied in memory and summarised once per window (a
+   * correctly signed delivery is still accepted). 0: unlimited.
+   */
+  refusalsPerSource: z.coerce.number().int().min(0).default(60),
+  /** The window of both refusal budgets, and of the log's summary of refusals. */
+  refusalWindowSeconds: positiveInt.max(24 * 60 * 60).default(60),
 });
 
 // --- LLM (issue 11): the chat model behind `ask` and the LLM reranker -------------------------
@@ -401,6 +431,8 @@ export const apiConfigSchema = z.object({
   // Optional in the type so hand-built configs (tests) may leave it out; the env always sets it.
   ui: uiSchema.optional(),
   graphql: graphqlLimitsSchema,
+  // Optional in the type so hand-built configs (tests) may leave it out; the env always sets it.
+  subscriptions: subscriptionLimitsSchema.optional(),
   webhooks: webhooksSchema,
   database: databaseSchema,
   elasticsearch: elasticsearchSchema,
@@ -443,6 +475,7 @@ export const workerConfigSchema = z.object({
 export type ApiConfig = z.infer<typeof apiConfigSchema>;
 export type WorkerConfig = z.infer<typeof workerConfigSchema>;
 export type GraphqlLimits = z.infer<typeof graphqlLimitsSchema>;
+export type SubscriptionLimits = z.infer<typeof subscriptionLimitsSchema>;
 export type UiConfig = z.infer<typeof uiSchema>;
 export type DatabaseConfig = z.infer<typeof databaseSchema>;
 export type ElasticsearchConfig = z.infer<typeof elasticsearchSchema>;
@@ -473,6 +506,9 @@ function fromEnv(env: Env) {
       uploadMaxFields: v('TROVE_UPLOAD_MAX_FIELDS'),
       uploadMaxFieldBytes: v('TROVE_UPLOAD_MAX_FIELD_BYTES'),
       linkTtlSeconds: v('TROVE_LINK_TTL_SECONDS'),
+      originalDownloadsPerLink: v('TROVE_ORIGINAL_DOWNLOADS_PER_LINK'),
+      originalDownloadsPerAddress: v('TROVE_ORIGINAL_DOWNLOADS_PER_ADDRESS'),
+      originalStallSeconds: v('TROVE_ORIGINAL_STALL_SECONDS'),
       rateLimitRequests: v('TROVE_RATE_LIMIT_REQUESTS'),
       rateLimitWindowSeconds: v('TROVE_RATE_LIMIT_WINDOW_SECONDS'),
       corsOrigins: v('TROVE_CORS_ORIGINS'),
@@ -490,6 +526,10 @@ function fromEnv(env: Env) {
       maxCost: v('TROVE_GRAPHQL_MAX_COST'),
       maxOperations: v('TROVE_GRAPHQL_MAX_OPERATIONS'),
     },
+    subscriptions: {
+      perConnection: v('TROVE_SUBSCRIPTIONS_PER_CONNECTION'),
+      perKey: v('TROVE_SUBSCRIPTIONS_PER_KEY'),
+    },
     webhooks: {
       maxAgeMs: v('TROVE_WEBHOOK_MAX_AGE_MS'),
       maxFutureMs: v('TROVE_WEBHOOK_MAX_FUTURE_MS'),
@@ -497,6 +537,9 @@ function fromEnv(env: Env) {
       quietMs: v('TROVE_WEBHOOK_QUIET_MS'),
       maxDelayMs: v('TROVE_WEBHOOK_MAX_DELAY_MS'),
       historyLimit: v('TROVE_WEBHOOK_HISTORY_LIMIT'),
+      refusalsPerAddress: v('TROVE_WEBHOOK_REFUSALS_PER_ADDRESS'),
+      refusalsPerSource: v('TROVE_WEBHOOK_REFUSALS_PER_SOURCE'),
+      refusalWindowSeconds: v('TROVE_WEBHOOK_REFUSAL_WINDOW_SECONDS'),
     },
     folders: { roots: v('TROVE_FOLDER_ROOTS'), cacheDir: v('TROVE_FOLDER_CACHE_DIR') },
     // Web sources (issue 10)

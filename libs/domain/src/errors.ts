@@ -20,6 +20,8 @@ export enum TroveErrorCode {
   SourceUnauthorized = 'SOURCE_UNAUTHORIZED',
   /** A source item was deleted, unshared or became forbidden: it is skipped and its document removed. */
   SourceItemGone = 'SOURCE_ITEM_GONE',
+  /** The source system could not be reached (connection refused or reset, no answer in time): retried. */
+  SourceUnreachable = 'SOURCE_UNREACHABLE',
   /** A sync run record is missing (deleted with its source or project). */
   SyncRunNotFound = 'SYNC_RUN_NOT_FOUND',
   /** A sync's plan blob gave fewer ids than it promised (storage lost or changed it). */

@@ -1,4 +1,5 @@
 /** Interfaces of the providers Trove plugs in; implementations live in their own libs. */
+import type { Readable } from 'node:stream';
 import type { ParsedDocument } from './model';
 
 export interface BlobStore {
@@ -16,6 +17,40 @@ export interface BlobStore {
   putStream(key: string, data: NodeJS.ReadableStream, options?: PutStreamOptions): Promise<StoredStream>;
   /** Renames a blob (the target is replaced). */
   move(from: string, to: string): Promise<void>;
+  /** Size and modification time of a blob; undefined when there is none. */
+  stat(key: string): Promise<BlobStat | undefined>;
+  /**
+   * Reads a blob, or only the bytes `range` names, as a stream without holding it in memory.
+   * Destroying the stream releases what it holds (an open file); a missing blob fails the stream.
+   */
+  getStream(key: string, range?: ByteRange): Readable;
+  /**
+   * Opens a blob for reads of byte ranges, without holding it in memory (archives are checked and
+   * unpacked entry by entry through this). Close the reader when done.
+   */
+  openReader(key: string): Promise<BlobReader>;
+}
+
+export interface BlobStat {
+  sizeBytes: number;
+  modifiedAt: Date;
+}
+
+/** Bytes `start` to `end` of a blob, both inclusive and zero-based (as in HTTP ranges). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/** Random access to one blob: the file stays open until `close`. */
+export interface BlobReader {
+  /** The blob's size in bytes. */
+  readonly size: number;
+  /** Streams the bytes from `start` up to (not including) `end`. */
+  readRange(start: number, end: number): Readable;
+  /** Reads the bytes from `start` up to (not including) `end` at once: for small reads (headers). */
+  read(start: number, end: number): Promise<Buffer>;
+  close(): Promise<void>;
 }
 
 export interface PutStreamOptions {

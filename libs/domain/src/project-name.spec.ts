@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TroveErrorCode } from './errors';
-import { normalizeProjectName, projectNameKey } from './project-name';
+import { TroveError, TroveErrorCode } from './errors';
+import { normalizeProjectName, normalizeSourceName, projectNameKey } from './project-name';
 
 function refusal(name: string): string | undefined {
   try {
@@ -49,5 +49,35 @@ describe('projectNameKey', () => {
   it('is the same for names that differ only in case, normalisation or surrounding space', () => {
     expect(projectNameKey(' Café Docs')).toBe(projectNameKey('CAFE\u0301 DOCS '));
     expect(projectNameKey('Docs')).not.toBe(projectNameKey('Docs 2'));
+  });
+});
+
+describe('normalizeSourceName', () => {
+  const sourceRefusal = (name: unknown) => {
+    try {
+      normalizeSourceName(name);
+      return undefined;
+    } catch (error) {
+      expect((error as TroveError).code).toBe(TroveErrorCode.BadRequest);
+      return (error as Error).message;
+    }
+  };
+
+  it('keeps a readable name, NFC and trimmed', () => {
+    expect(normalizeSourceName('  Cafe\u0301 wiki ')).toBe('Café wiki');
+  });
+
+  it.each([
+    ['right-to-left override', 'invoice\u202Efdp.exe'],
+    ['zero-width space', 'Team\u200Bwiki'],
+    ['line feed', 'Team wiki\nINFO forged'],
+    ['NUL', 'Team\u0000wiki'],
+  ])('refuses a %s with a readable message', (_label, name) => {
+    expect(sourceRefusal(name)).toMatch(/^a source name cannot contain control, invisible or bidirectional/);
+  });
+
+  it('refuses 5,000 characters, and what is not text (a repeated multipart field)', () => {
+    expect(sourceRefusal('x'.repeat(5_000))).toBe('a source name needs 1 to 200 characters');
+    expect(sourceRefusal(['a', 'b'])).toBe('a source name must be text');
   });
 });

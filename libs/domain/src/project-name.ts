@@ -37,6 +37,16 @@ export function normalizeLabel(name: string, what: string): string {
   return normalized;
 }
 
+/**
+ * A source's name under the rules of project names, for every way a source is named (the add
+ * and update mutations, the archive upload's form field). `unknown`: a multipart field can be
+ * anything a client sends.
+ */
+export function normalizeSourceName(name: unknown): string {
+  if (typeof name !== 'string') throw new TroveError(TroveErrorCode.BadRequest, 'a source name must be text');
+  return normalizeLabel(name, 'a source name');
+}
+
 /** What two names must not share to be distinct projects: the normalised name, case-folded. */
 export function projectNameKey(name: string): string {
   return normalizeProjectName(name).toLocaleLowerCase('und').normalize('NFC');

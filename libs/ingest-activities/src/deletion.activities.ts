@@ -59,6 +59,7 @@ export function createDeletionActivities(deps: DeletionDependencies) {
       const runIds = await catalog.runIds({ projectId: input.projectId });
       await purgeFiles(deps, sources, documentIds, runIds);
       await deps.chunkIndex.deleteProjectChunks(input.projectId);
+      await deleteExecutions(deps.temporal, sources, documentIds);
       // The records go with the project row (cascade), in the last step.
     },
 
@@ -85,6 +86,7 @@ export function createDeletionActivities(deps: DeletionDependencies) {
         await deps.chunkIndex.deleteDocumentChunks(id);
         if (i % 100 === 0) Context.current().heartbeat({ chunksRemovedOf: i });
       }
+      await deleteExecutions(deps.temporal, [source], documentIds);
       // Its documents, runs and webhook event ids go with it (cascade).
       await catalog.deleteSource(source.id);
     },
@@ -158,6 +160,61 @@ async function close(temporal: TemporalClient, workflowId: string, graceMs: numb
   } catch (error) {
     if (!(error instanceof WorkflowNotFoundError)) throw error;
   }
+}
+
+/** Workflow ids listed in one visibility query. */
+const IDS_PER_QUERY = 100;
+
+/**
+ * Deletes the workflow executions of the sources and documents (every run of their syncs,
+ * scheduled syncs, webhook workflows and ingests) from Temporal: their histories hold file names,
+ * page titles and error texts, which must not outlive the source under the namespace's retention.
+ * Temporal deletes asynchronously; an execution already gone is skipped.
+ */
+async function deleteExecutions(
+  temporal: TemporalClient,
+  sources: Source[],
+  documentIds: string[],
+): Promise<void> {
+  const ids = [
+    ...sources.flatMap((s) => [syncWorkflowId(s.id), notionWebhookWorkflowId(s.id)]),
+    ...documentIds.map((id) => ingestWorkflowId(id)),
+  ];
+  const queries: string[] = [];
+  for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
+    queries.push(
+      `WorkflowId IN (${ids
+        .slice(i, i + IDS_PER_QUERY)
+        .map(quote)
+        .join(', ')})`,
+    );
+  }
+  // A schedule's workflows are named after it, with the start time appended.
+  for (const source of sources)
+    queries.push(`WorkflowId STARTS_WITH ${quote(`${syncScheduleId(source.id)}-`)}`);
+  // Listed in full before deleting, so pages of a listing do not shift under it. Every execution
+  // is closed by now (stopWork); one visibility may still show as running is deleted all the same.
+  const executions: { workflowId: string; runId: string }[] = [];
+  for (const query of queries) {
+    for await (const { workflowId, runId } of temporal.workflow.list({ query }))
+      executions.push({ workflowId, runId });
+  }
+  const namespace = temporal.options.namespace;
+  for (const [i, workflowExecution] of executions.entries()) {
+    try {
+      await temporal.workflowService.deleteWorkflowExecution({ namespace, workflowExecution });
+    } catch (error) {
+      if ((error as { code?: number }).code !== GRPC_NOT_FOUND) throw error;
+    }
+    if (i % 100 === 0) Context.current().heartbeat({ executionsDeleted: i });
+  }
+}
+
+const GRPC_NOT_FOUND = 5;
+
+/** A string literal of Temporal's visibility query language (ids are ours: no quote inside). */
+function quote(value: string): string {
+  return `'${value.replace(/['\\]/g, '')}'`;
 }
 
 /** Originals, scratch files, sync-run blobs, uploaded archives and their unpacked caches. */

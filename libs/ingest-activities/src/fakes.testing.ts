@@ -4,9 +4,13 @@
  * only what the activities call, with the real semantics that matter to them (idempotent
  * `ensureSourceDocuments`, refusals for a source being removed, prefix deletes).
  */
+import { Readable } from 'node:stream';
 import type { Catalog, DocumentChanges, NewSourceItem, SourceChanges, SourceItem } from '@trove/catalog';
 import type {
+  BlobStat,
+  BlobReader,
   BlobStore,
+  ByteRange,
   Discovery,
   DiscoverOptions,
   EventWork,
@@ -254,8 +258,29 @@ export class InMemoryBlobStore implements BlobStore {
     return [...this.blobs.keys()].filter((key) => key.startsWith(prefix)).sort();
   }
 
+  async stat(key: string): Promise<BlobStat | undefined> {
+    const data = this.blobs.get(key);
+    return data && { sizeBytes: data.length, modifiedAt: new Date(0) };
+  }
+
+  getStream(key: string, range?: ByteRange): Readable {
+    const data = this.blobs.get(key);
+    if (!data) return new Readable({ read: () => undefined }).destroy(new Error(`no blob ${key}`));
+    return Readable.from([range ? data.subarray(range.start, range.end + 1) : data]);
+  }
+
   putStream(): never {
     throw new Error('not used by these activities');
+  }
+
+  async openReader(key: string): Promise<BlobReader> {
+    const data = await this.get(key);
+    return {
+      size: data.length,
+      readRange: (start, end) => Readable.from([data.subarray(start, end)]),
+      read: async (start, end) => data.subarray(start, end),
+      close: async () => undefined,
+    };
   }
 
   move(): never {

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { isMap, isScalar, isSeq, parse as parseYaml, parseDocument, Scalar, visit } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, parseDocument, Scalar, visit } from 'yaml';
 import type { Document, Node } from 'yaml';
 import { PermanentDocumentError, TroveErrorCode } from '@trove/domain';
 import type { PythonCall, TocSettings } from './slugify';
@@ -39,58 +39,72 @@ const DEFAULT_EXTENSIONS = ['toc', 'tables', 'fenced_code'];
 const MAX_INHERIT_DEPTH = 10;
 
 /**
- * Reads mkdocs.yml (or mkdocs.yaml) with MkDocs' custom YAML tags: `!ENV VAR` / `!ENV [A, B,
- * default]` resolve from `env`, `!!python/name:x.y` becomes the string `x.y`, `!!python/object/apply:f`
- * a {@link PythonCall}, `!relative` keeps its path. `INHERIT` is followed within `root`.
+ * Reads mkdocs.yml (or mkdocs.yaml) with MkDocs' custom YAML tags. The config is untrusted
+ * (uploaded or synced content), so nothing in it reaches outside the project: `!ENV VAR` /
+ * `!ENV [A, B, default]` never read an environment (the default is used, or nothing, with a
+ * warning), `!!python/name:x.y` becomes the string `x.y`, `!!python/object/apply:f` a
+ * {@link PythonCall} (data, never run), `!relative` keeps its path unresolved, and `INHERIT` is
+ * followed only to files inside `root` (links resolved). Warnings name keys, never values.
  * Invalid YAML is a permanent PARSE_FAILED error.
  */
 export async function loadMkDocsConfig(
   configPath: string,
-  options: { root?: string; env?: Record<string, string | undefined> } = {},
+  options: { root?: string } = {},
 ): Promise<LoadedMkDocsConfig> {
   const root = resolve(options.root ?? dirname(configPath));
   const warnings: string[] = [];
-  const raw = await loadYamlWithInherit(resolve(configPath), root, options.env ?? process.env, warnings, 0);
+  const raw = await loadYamlWithInherit(resolve(configPath), root, await realpath(root), warnings, 0);
   return { config: normalizeConfig(raw, warnings), warnings };
 }
 
 async function loadYamlWithInherit(
   path: string,
   root: string,
-  env: Record<string, string | undefined>,
+  realRoot: string,
   warnings: string[],
   depth: number,
 ): Promise<Record<string, unknown>> {
-  const name = relative(root, path) || path;
-  const data = parseMkDocsYaml(await readFile(path, 'utf8'), name, env, warnings);
+  const name = relative(root, path).split(sep).join('/');
+  const data = parseMkDocsYaml(await readFile(path, 'utf8'), name, warnings);
   const inherit = data['INHERIT'];
   delete data['INHERIT'];
-  if (typeof inherit !== 'string' || !inherit) return data;
+  if (inherit === undefined || inherit === null) return data;
+  if (typeof inherit !== 'string' || !inherit) {
+    warnings.push(`${name}: INHERIT is not a file name; ignored`);
+    return data;
+  }
   const parentPath = resolve(dirname(path), inherit);
-  if (!isInside(root, parentPath)) {
-    warnings.push(`${name}: INHERIT ${inherit} is outside the project folder; ignored`);
+  if (!(await isFileInside(root, realRoot, parentPath))) {
+    warnings.push(`${name}: INHERIT is not a file inside the project; ignored`);
     return data;
   }
   if (depth >= MAX_INHERIT_DEPTH) {
-    warnings.push(`${name}: INHERIT nests deeper than ${MAX_INHERIT_DEPTH} files; ${inherit} ignored`);
+    warnings.push(`${name}: INHERIT nests deeper than ${MAX_INHERIT_DEPTH} files; ignored`);
     return data;
   }
-  let parent: Record<string, unknown>;
-  try {
-    parent = await loadYamlWithInherit(parentPath, root, env, warnings, depth + 1);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    warnings.push(`${name}: INHERIT ${inherit} does not exist; ignored`);
-    return data;
-  }
-  return mergeDeep(parent, data);
+  return mergeDeep(await loadYamlWithInherit(parentPath, root, realRoot, warnings, depth + 1), data);
 }
 
-/** Parses one YAML config text, resolving MkDocs' tags. Exported for tests. */
+/**
+ * Whether `path` is a file inside `root`, also once links are followed (`realRoot` is `root`
+ * with its links resolved). Missing files are not.
+ */
+export async function isFileInside(root: string, realRoot: string, path: string): Promise<boolean> {
+  if (!isInside(root, path)) return false;
+  try {
+    return isInside(realRoot, await realpath(path)) && (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Parses one YAML config text, resolving MkDocs' tags without reading anything outside the text
+ * (see {@link loadMkDocsConfig}). Exported for tests.
+ */
 export function parseMkDocsYaml(
   text: string,
   name: string,
-  env: Record<string, string | undefined>,
   warnings: string[] = [],
 ): Record<string, unknown> {
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: false });
@@ -100,10 +114,17 @@ export function parseMkDocsYaml(
       `${name} is not valid YAML (${doc.errors[0].message.split('\n')[0]})`,
     );
   }
-  visit(doc, (_key, node) => {
+  visit(doc, (_key, node, path) => {
     if (!isTagged(node)) return undefined;
     const tag = node.tag!;
-    if (tag === '!ENV') return doc.createNode(resolveEnvTag(doc, node, env));
+    if (tag === '!ENV') {
+      const fallback = envTagDefault(doc, node);
+      warnings.push(
+        `${name}: ${keyPath(path)} uses !ENV, which is not resolved in synced content; ` +
+          (fallback === null ? 'left empty' : 'used its default'),
+      );
+      return doc.createNode(fallback);
+    }
     if (tag === '!relative') {
       // MkDocs resolves it against the page or config folder at build time; the path itself is enough here.
       node.tag = undefined;
@@ -127,7 +148,7 @@ export function parseMkDocsYaml(
       return undefined;
     }
     if (!tag.startsWith('tag:yaml.org,2002:'))
-      warnings.push(`${name}: unknown YAML tag ${tag}; its value is used as is`);
+      warnings.push(`${name}: ${keyPath(path)} has an unknown YAML tag; its value is used as is`);
     node.tag = undefined;
     return undefined;
   });
@@ -139,33 +160,25 @@ export function parseMkDocsYaml(
   return data as Record<string, unknown>;
 }
 
-/** pyyaml-env-tag: the first set variable wins, parsed as a YAML scalar; else the last item is the default. */
-function resolveEnvTag(doc: Document, node: Node, env: Record<string, string | undefined>): unknown {
-  let names: string[];
-  let fallback: unknown = null;
-  if (isSeq(node)) {
-    const items = node.items as Node[];
-    if (items.length > 1) fallback = items[items.length - 1].toJS(doc);
-    names = items.slice(0, items.length > 1 ? -1 : undefined).map((item) => String(item.toJS(doc)));
-  } else {
-    names = [String(node.toJS(doc))];
-  }
-  for (const name of names) {
-    const value = env[name];
-    if (value === undefined) continue;
-    try {
-      const typed = parseYaml(value) as unknown;
-      return typed === null || typeof typed !== 'object' ? typed : value;
-    } catch {
-      return value;
-    }
-  }
-  return fallback;
+/**
+ * What pyyaml-env-tag gives when none of the variables is set: the last item of `!ENV [A, B,
+ * default]`, else null. Content is untrusted, so it never reads the variables themselves.
+ */
+function envTagDefault(doc: Document, node: Node): unknown {
+  if (!isSeq(node) || node.items.length < 2) return null;
+  return (node.items[node.items.length - 1] as Node).toJS(doc) as unknown;
+}
+
+/** The dotted keys above a node (`plugins.macros.enabled`), to name a setting without its value. */
+function keyPath(path: readonly unknown[]): string {
+  const keys = path.filter(isPair).map((pair) => (isScalar(pair.key) ? String(pair.key.value) : '(key)'));
+  return keys.length ? keys.join('.') : 'the top level';
 }
 
 function normalizeConfig(raw: Record<string, unknown>, warnings: string[]): MkDocsConfig {
-  const siteUrl =
-    typeof raw['site_url'] === 'string' && raw['site_url'].trim() ? raw['site_url'].trim() : undefined;
+  const siteUrl = webUrl(raw['site_url']);
+  if (!siteUrl && raw['site_url'] !== undefined && raw['site_url'] !== null && raw['site_url'] !== '')
+    warnings.push('mkdocs.yml: site_url is not an http(s) URL; ignored');
   const markdownExtensions = namedEntries(
     raw['markdown_extensions'],
     'markdown_extensions',
@@ -182,8 +195,7 @@ function normalizeConfig(raw: Record<string, unknown>, warnings: string[]): MkDo
   if (!slugify) {
     if (tocOptions['slugify'] !== undefined && tocOptions['slugify'] !== null) {
       warnings.push(
-        `mkdocs.yml: toc slugify ${describe(tocOptions['slugify'])} is not known; ` +
-          `heading ids use Python-Markdown's default`,
+        "mkdocs.yml: toc slugify is not a function Trove knows; heading ids use Python-Markdown's default",
       );
     }
     slugify = { kind: 'python-markdown' };
@@ -193,7 +205,7 @@ function normalizeConfig(raw: Record<string, unknown>, warnings: string[]): MkDo
   return {
     siteName: raw['site_name'] === undefined || raw['site_name'] === null ? '' : String(raw['site_name']),
     ...(siteUrl ? { siteUrl: siteUrl.endsWith('/') ? siteUrl : `${siteUrl}/` } : {}),
-    docsDir: typeof raw['docs_dir'] === 'string' && raw['docs_dir'] ? raw['docs_dir'] : 'docs',
+    docsDir: docsDirOf(raw['docs_dir'], warnings),
     useDirectoryUrls: raw['use_directory_urls'] !== false,
     ...(raw['nav'] !== undefined && raw['nav'] !== null ? { nav: raw['nav'] } : {}),
     excludeDocs: patternList(raw['exclude_docs']),
@@ -203,6 +215,13 @@ function normalizeConfig(raw: Record<string, unknown>, warnings: string[]): MkDo
     plugins,
     toc: { slugify, separator, attrList: 'attr_list' in markdownExtensions },
   };
+}
+
+function docsDirOf(value: unknown, warnings: string[]): string {
+  if (typeof value === 'string' && value) return value;
+  if (value !== undefined && value !== null && value !== '')
+    warnings.push('mkdocs.yml: docs_dir is not a folder name; docs is used');
+  return 'docs';
 }
 
 /** `[a, {b: {...}}]` or `{a: null, b: {...}}` → `{a: {}, b: {...}}`, as MkDocs accepts both. */
@@ -219,7 +238,7 @@ function namedEntries(
   };
   if (value === undefined || value === null) return result;
   if (Array.isArray(value)) {
-    for (const entry of value) {
+    for (const [index, entry] of value.entries()) {
       if (typeof entry === 'string') add(entry, {});
       else if (
         entry &&
@@ -229,7 +248,7 @@ function namedEntries(
       ) {
         const [[name, options]] = Object.entries(entry);
         add(name, options);
-      } else warnings.push(`mkdocs.yml: ${key} entry ${describe(entry)} is not understood; ignored`);
+      } else warnings.push(`mkdocs.yml: ${key} entry ${index + 1} is not understood; ignored`);
     }
   } else if (typeof value === 'object') {
     for (const [name, options] of Object.entries(value)) add(name, options);
@@ -271,9 +290,19 @@ function splitOnce(text: string, separator: string): [string, string?] {
   return at < 0 ? [text] : [text.slice(0, at), text.slice(at + 1)];
 }
 
-function describe(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+/**
+ * site_url when it is an absolute http(s) URL: it becomes the link of every page and citation,
+ * so a `javascript:` or `data:` URL must never get through.
+ */
+function webUrl(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !value.trim()) return undefined;
+  const text = value.trim();
+  try {
+    const { protocol } = new URL(text);
+    return protocol === 'http:' || protocol === 'https:' ? text : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** True when `path` is `root` or inside it. */

@@ -1,9 +1,9 @@
 import type { Dirent } from 'node:fs';
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, posix, resolve } from 'node:path';
 import { PermanentDocumentError, TroveErrorCode } from '@trove/domain';
 import type { MkDocsConfig } from './mkdocs-config';
-import { isInside, loadMkDocsConfig } from './mkdocs-config';
+import { isFileInside, isInside, loadMkDocsConfig } from './mkdocs-config';
 import { buildNav, pageName } from './nav';
 import { compilePathPatterns } from './path-patterns';
 import { pythonQuote } from './slugify';
@@ -66,8 +66,6 @@ export interface MkDocsProject {
 }
 
 export interface ReadMkDocsProjectOptions {
-  /** Values for `!ENV` tags; process.env by default. */
-  env?: Record<string, string | undefined>;
   /** Refuse folders with more files than this under docs_dir (default 20,000). */
   maxFiles?: number;
 }
@@ -81,28 +79,25 @@ const DEFAULT_EXCLUDES = ['.*', '/templates/'];
 /**
  * Reads a MkDocs project folder: mkdocs.yml, the files under docs_dir, and the pages in the order
  * of the site's navigation (explicit `nav`, literate-nav nav files, or MkDocs' generated nav),
- * followed by the built pages the nav leaves out. Throws a permanent PARSE_FAILED error when there
- * is no mkdocs.yml, it is invalid, or docs_dir is missing or outside the folder.
+ * followed by the built pages the nav leaves out. The folder is untrusted content: nothing outside
+ * it is read (links are resolved; see {@link loadMkDocsConfig} for the config), and messages name
+ * settings, never their values or where the folder is. Throws a permanent PARSE_FAILED error when
+ * there is no mkdocs.yml, it is invalid, or docs_dir is missing or outside the folder.
  */
 export async function readMkDocsProject(
   root: string,
   options: ReadMkDocsProjectOptions = {},
 ): Promise<MkDocsProject> {
   const projectRoot = resolve(root);
-  const configPath = await findConfig(projectRoot);
-  const { config, warnings } = await loadMkDocsConfig(configPath, { root: projectRoot, env: options.env });
+  const realRoot = await realpath(projectRoot);
+  const configPath = await findConfig(projectRoot, realRoot);
+  const { config, warnings } = await loadMkDocsConfig(configPath, { root: projectRoot });
 
   const docsDir = resolve(projectRoot, config.docsDir);
-  if (!isInside(projectRoot, docsDir) || docsDir === projectRoot) {
+  if (!(await isFolderInside(projectRoot, realRoot, docsDir))) {
     throw new PermanentDocumentError(
       TroveErrorCode.ParseFailed,
-      `mkdocs.yml: docs_dir ${config.docsDir} must be a folder inside the project folder`,
-    );
-  }
-  if (!(await isDirectory(docsDir))) {
-    throw new PermanentDocumentError(
-      TroveErrorCode.ParseFailed,
-      `mkdocs.yml: docs_dir ${config.docsDir} is not a folder in ${projectRoot}`,
+      'mkdocs.yml: docs_dir is not a folder inside the project',
     );
   }
 
@@ -201,18 +196,20 @@ function pageLocation(
   };
 }
 
-async function findConfig(root: string): Promise<string> {
+async function findConfig(root: string, realRoot: string): Promise<string> {
   for (const name of CONFIG_FILES) {
     const path = join(root, name);
-    try {
-      if ((await stat(path)).isFile()) return path;
-    } catch {
-      // Try the next name.
+    if (await isFileInside(root, realRoot, path)) return path;
+    if (await lstat(path).catch(() => undefined)) {
+      throw new PermanentDocumentError(
+        TroveErrorCode.ParseFailed,
+        `${name} is not a file inside the project`,
+      );
     }
   }
   throw new PermanentDocumentError(
     TroveErrorCode.ParseFailed,
-    `${root} is not a MkDocs project: it has no mkdocs.yml or mkdocs.yaml`,
+    'the folder is not a MkDocs project: it has no mkdocs.yml or mkdocs.yaml',
   );
 }
 
@@ -245,7 +242,7 @@ async function walkDocs(root: string, docsDir: string, maxFiles: number): Promis
       if (files.length > maxFiles) {
         throw new PermanentDocumentError(
           TroveErrorCode.ParseLimitExceeded,
-          `${docsDir} has more than ${maxFiles} files; MkDocs projects that large are not supported`,
+          `docs_dir has more than ${maxFiles} files; MkDocs projects that large are not supported`,
         );
       }
     }
@@ -304,9 +301,12 @@ function dropConflicts(pages: string[], useDirectoryUrls: boolean, warnings: str
   return pages.filter((page) => !dropped.has(page));
 }
 
-async function isDirectory(path: string): Promise<boolean> {
+/** A folder strictly inside the project, also once links are followed. */
+async function isFolderInside(root: string, realRoot: string, path: string): Promise<boolean> {
+  if (!isInside(root, path) || path === root) return false;
   try {
-    return (await stat(path)).isDirectory();
+    const real = await realpath(path);
+    return isInside(realRoot, real) && real !== realRoot && (await stat(real)).isDirectory();
   } catch {
     return false;
   }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +30,29 @@ describe('LocalBlobStore', () => {
     await store.deletePrefix('docs/a/');
     expect(await store.exists('docs/a/x')).toBe(false);
     expect(await store.exists('docs/b/x')).toBe(true);
+  });
+
+  it('opens a blob for streamed reads of byte ranges, with its size', async () => {
+    await store.put('archives/a.zip', Buffer.from('0123456789'));
+    const read = async (stream: Readable) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    };
+    const reader = await store.openReader('archives/a.zip');
+    try {
+      expect(reader.size).toBe(10);
+      const [middle, tail] = await Promise.all([read(reader.readRange(2, 5)), read(reader.readRange(7, 10))]);
+      expect([middle, tail]).toEqual(['234', '789']);
+      expect(await read(reader.readRange(4, 4))).toBe('');
+      expect(await read(reader.readRange(0, 10))).toBe('0123456789');
+      expect((await reader.read(3, 6)).toString('utf8')).toBe('345');
+      expect((await reader.read(8, 20)).toString('utf8')).toBe('89');
+    } finally {
+      await reader.close();
+    }
+    await expect(store.openReader('../evil')).rejects.toThrow(/invalid blob key/);
+    await expect(store.openReader('archives/missing.zip')).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('refuses keys that escape the root', async () => {
@@ -68,7 +92,48 @@ describe('LocalBlobStore', () => {
     expect(await store.exists('incoming/z')).toBe(false);
     expect((await store.get('originals/d/z')).toString()).toBe('z');
   });
+
+  it('reads a blob as a stream, whole or a byte range, and states its size and time', async () => {
+    const data = Buffer.from(Array.from({ length: 100_000 }, (_, i) => i % 251));
+    await store.put('originals/d/big', data);
+    const stat = await store.stat('originals/d/big');
+    expect(stat?.sizeBytes).toBe(data.length);
+    expect(stat?.modifiedAt).toBeInstanceOf(Date);
+    expect((await collect(store.getStream('originals/d/big'))).equals(data)).toBe(true);
+    const range = await collect(store.getStream('originals/d/big', { start: 70_000, end: 70_099 }));
+    expect(range.equals(data.subarray(70_000, 70_100))).toBe(true);
+    expect(await store.stat('originals/d/none')).toBeUndefined();
+    await expect(collect(store.getStream('originals/d/none'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('closes the file when a stream is destroyed before its end', async () => {
+    await store.put('originals/d/big', Buffer.alloc(1024 * 1024, 'q'));
+    const stream = store.getStream('originals/d/big');
+    await new Promise((resolve) => stream.once('open', resolve));
+    expect(openFiles()).toContain(join(root, 'originals/d/big'));
+    const closed = new Promise((resolve) => stream.once('close', resolve));
+    stream.destroy();
+    await closed;
+    expect(openFiles()).not.toContain(join(root, 'originals/d/big'));
+  });
 });
+
+/** What this process has open (Linux). */
+function openFiles(): string[] {
+  return readdirSync('/proc/self/fd').flatMap((fd) => {
+    try {
+      return [readlinkSync(join('/proc/self/fd', fd))];
+    } catch {
+      return [];
+    }
+  });
+}
+
+async function collect(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const part of stream) parts.push(part as Buffer);
+  return Buffer.concat(parts);
+}
 
 function* chunks(data: Buffer, size: number): Generator<Buffer> {
   for (let i = 0; i < data.length; i += size) yield data.subarray(i, i + size);

@@ -1,10 +1,17 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { createHash, randomUUID } from 'node:crypto';
 import { dirname, join, resolve, sep } from 'node:path';
-import { Transform, type TransformCallback } from 'node:stream';
+import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { BlobStore, PutStreamOptions, StoredStream } from '@trove/domain';
+import type {
+  BlobReader,
+  BlobStat,
+  BlobStore,
+  ByteRange,
+  PutStreamOptions,
+  StoredStream,
+} from '@trove/domain';
 import { TroveError, TroveErrorCode } from '@trove/domain';
 
 const DEFAULT_SAMPLE_BYTES = 64 * 1024;
@@ -65,6 +72,41 @@ export class LocalBlobStore implements BlobStore {
     return readFile(this.path(key));
   }
 
+  async stat(key: string): Promise<BlobStat | undefined> {
+    try {
+      const stats = await stat(this.path(key));
+      return stats.isFile() ? { sizeBytes: stats.size, modifiedAt: stats.mtime } : undefined;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
+  getStream(key: string, range?: ByteRange): Readable {
+    // Opened lazily by the stream and closed when it ends or is destroyed (autoClose).
+    return createReadStream(this.path(key), range ? { start: range.start, end: range.end } : {});
+  }
+
+  async openReader(key: string): Promise<BlobReader> {
+    const handle = await open(this.path(key), 'r');
+    try {
+      const { size } = await handle.stat();
+      return {
+        size,
+        readRange: (start, end) => rangeStream(handle, start, end),
+        read: async (start, end) => {
+          const length = Math.max(end - start, 0);
+          const { bytesRead, buffer } = await handle.read(Buffer.alloc(length), 0, length, start);
+          return buffer.subarray(0, bytesRead);
+        },
+        close: () => handle.close(),
+      };
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
   async putJson(key: string, value: unknown): Promise<void> {
     await this.put(key, JSON.stringify(value));
   }
@@ -86,6 +128,32 @@ export class LocalBlobStore implements BlobStore {
   async deletePrefix(prefix: string): Promise<void> {
     await rm(this.path(prefix.replace(/\/+$/, '')), { recursive: true, force: true });
   }
+}
+
+/**
+ * Bytes `start` to `end` (excluded) of an open file, by positional reads: ranges of one file may
+ * be read at the same time, and ending or destroying a stream leaves the file open (fs read
+ * streams close their file handle when destroyed).
+ */
+function rangeStream(handle: FileHandle, start: number, end: number): Readable {
+  let position = start;
+  return new Readable({
+    read(size) {
+      const length = Math.min(size, end - position);
+      if (length <= 0) {
+        this.push(null);
+        return;
+      }
+      handle.read(Buffer.allocUnsafe(length), 0, length, position).then(
+        ({ bytesRead, buffer }) => {
+          position += bytesRead;
+          // A file shorter than the range ends early; readers check the byte count.
+          this.push(bytesRead === 0 ? null : buffer.subarray(0, bytesRead));
+        },
+        (error: Error) => this.destroy(error),
+      );
+    },
+  });
 }
 
 /** Counts, hashes and samples bytes on their way to disk; fails as soon as the limit is passed. */

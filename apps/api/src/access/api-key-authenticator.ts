@@ -14,6 +14,9 @@ export const BOOTSTRAP_ADMIN: Principal = Object.freeze({
   projects: 'ALL',
 });
 
+/** How long one check of a key's state answers for all its open subscriptions. */
+export const CONFIRM_SHARE_MS = 1000;
+
 /**
  * Turns a presented API key into a principal: the bootstrap admin key from configuration, or a
  * key from the catalog that is not revoked. Secrets are compared as SHA-256 digests in constant
@@ -25,6 +28,8 @@ export class ApiKeyAuthenticator {
   private readonly adminDigest: Buffer;
   /** When this process last recorded each key's use. */
   private readonly touched = new Map<string, number>();
+  /** The latest check of each key's state by `confirm`, shared for CONFIRM_SHARE_MS. */
+  private readonly confirmations = new Map<string, { at: number; check: Promise<void> }>();
 
   constructor(
     @Inject(Catalog) private readonly catalog: Catalog,
@@ -65,19 +70,32 @@ export class ApiKeyAuthenticator {
   /**
    * Throws UNAUTHENTICATED when the principal's key has been revoked (or deleted) since it was
    * admitted: for what outlives one request, such as a subscription. The configuration's key
-   * holds until the api restarts with another.
+   * holds until the api restarts with another. Checks of one key within CONFIRM_SHARE_MS share
+   * one catalog read, however many subscriptions the key has open.
    */
-  async confirm(principal: Principal): Promise<void> {
-    if (principal.keyId === undefined) return;
-    const stored = await this.catalog.apiKeys.get(principal.keyId);
-    if (!stored || stored.revokedAt) {
-      throw new TroveError(TroveErrorCode.Unauthenticated, 'the API key was revoked');
-    }
+  confirm(principal: Principal): Promise<void> {
+    const keyId = principal.keyId;
+    if (keyId === undefined) return Promise.resolve();
+    const shared = this.confirmations.get(keyId);
+    if (shared && Date.now() - shared.at < CONFIRM_SHARE_MS) return shared.check;
+    const check = this.catalog.apiKeys.get(keyId).then((stored) => {
+      if (!stored || stored.revokedAt) {
+        throw new TroveError(TroveErrorCode.Unauthenticated, 'the API key was revoked');
+      }
+    });
+    const confirmation = { at: Date.now(), check };
+    this.confirmations.set(keyId, confirmation);
+    // Dropped once stale, so the map holds only keys checked in the last moment.
+    setTimeout(() => {
+      if (this.confirmations.get(keyId) === confirmation) this.confirmations.delete(keyId);
+    }, CONFIRM_SHARE_MS).unref();
+    return check;
   }
 
-  /** Forgets when a key was last recorded (it was revoked or deleted). */
+  /** Forgets what is known of a key's use and state (it was revoked or deleted). */
   forget(keyId: string): void {
     this.touched.delete(keyId);
+    this.confirmations.delete(keyId);
   }
 
   private recordUse(keyId: string): void {

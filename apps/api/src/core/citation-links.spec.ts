@@ -29,6 +29,36 @@ describe('CitationLinks', () => {
     expect(links.absolute('https://www.notion.so/page#block')).toBe('https://www.notion.so/page#block');
   });
 
+  it('serves only http(s) links and its own paths: any other scheme in stored data is dropped', () => {
+    const source = (url: string) => ({ kind: 'source' as const, documentId: 'doc-1', url });
+    for (const url of [
+      'javascript:alert(document.domain)//#intro',
+      'JavaScript:alert(1)',
+      ' javascript:alert(1)',
+      '\tjava\nscript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'vbscript:msgbox(1)',
+      'file:///etc/passwd',
+      '//evil.example/page',
+      'not a link',
+    ]) {
+      expect(links.render(source(url), undefined, NOW), url).toBeUndefined();
+      expect(links.render(undefined, url, NOW), url).toBeUndefined();
+      expect(links.absolute(url, NOW), url).toBeUndefined();
+    }
+    for (const url of [
+      'https://docs.example.org/guide/#setup',
+      'http://intranet.example/a',
+      '/guide/setup/',
+    ]) {
+      expect(links.render(source(url), undefined, NOW)).toBe(url);
+      expect(links.render(undefined, url, NOW)).toBe(url);
+    }
+    expect(links.render(undefined, '/v1/documents/doc-1/original#page=2', NOW)).toMatch(
+      /^https:\/\/trove\.example\/v1\/documents\/doc-1\/original\?sig=.+#page=2$/,
+    );
+  });
+
   it('refuses a link once its time is up, and tells it apart from a forged one', () => {
     const signature = signatureOf(links.original('doc-1', NOW));
     expect(links.check('doc-1', signature, NOW + 3599_000)).toBe('valid');

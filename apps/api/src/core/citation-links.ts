@@ -5,6 +5,8 @@ import type { Citation } from '@trove/domain';
 import { CONFIG } from './tokens';
 
 const ORIGINAL_PATH = /^\/v1\/documents\/([^/?#]+)\/original(?=$|#)/;
+/** A path on the same site (`/guide/`), not `//host` or `/\host`, which browsers read as another host. */
+const SITE_PATH = /^\/(?![/\\])/;
 /** `sig=<expiry, unix seconds in base 36>-<MAC>`: one parameter, so links stay short. */
 const SIGNATURE = /^([0-9a-z]{1,12})-([\w-]{32})$/;
 
@@ -28,11 +30,15 @@ export class CitationLinks {
     this.ttlSeconds = config.api.linkTtlSeconds;
   }
 
-  /** An absolute, signed link for API paths; other links (Notion, MkDocs sites) pass through. */
+  /**
+   * An absolute, signed link for API paths; other links (Notion, MkDocs sites) pass through when
+   * they are http(s) or a site path. Anything else (`javascript:`, `data:`) is dropped: the URL
+   * comes from synced content, and every client shows it as a link.
+   */
   absolute(url: string | undefined, now = Date.now()): string | undefined {
     if (!url) return url;
     const match = ORIGINAL_PATH.exec(url);
-    if (!match) return url;
+    if (!match) return webLink(url);
     const hash = url.slice(match[0].length);
     return `${this.base}${match[0]}?sig=${this.signature(decodeURIComponent(match[1]), now)}${hash}`;
   }
@@ -44,7 +50,7 @@ export class CitationLinks {
    */
   render(citation: Citation | undefined, legacyUrl?: string, now = Date.now()): string | undefined {
     if (!citation) return this.absolute(legacyUrl, now);
-    if (citation.kind === 'source') return citation.url;
+    if (citation.kind === 'source') return citation.url && webLink(citation.url);
     const place = citation.page
       ? `#page=${citation.page}`
       : citation.anchor
@@ -79,5 +85,16 @@ export class CitationLinks {
       .update(`${documentId}\n${expires}`)
       .digest('base64url')
       .slice(0, 32);
+  }
+}
+
+/** `url` when it is an http(s) URL or a path on the same site; undefined for any other scheme. */
+function webLink(url: string): string | undefined {
+  if (SITE_PATH.test(url)) return url;
+  try {
+    const { protocol } = new URL(url);
+    return protocol === 'http:' || protocol === 'https:' ? url : undefined;
+  } catch {
+    return undefined;
   }
 }

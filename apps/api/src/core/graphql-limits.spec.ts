@@ -1,8 +1,8 @@
 import { ApolloServer } from '@apollo/server';
-import { getIntrospectionQuery } from 'graphql';
+import { buildSchema, getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphqlLimitsSchema } from '@trove/config';
-import { formatGraphqlError, graphqlProtection } from './graphql-limits';
+import { checkDocument, formatGraphqlError, graphqlProtection } from './graphql-limits';
 
 const typeDefs = `
   type Query { search(query: String!): [Hit!]! projects: [Project!]! project(id: ID!): Project broken: String! }
@@ -145,5 +145,34 @@ describe('graphqlProtection', () => {
     expect(logged).toHaveLength(1);
     expect(logged[0]).toContain('ECONNREFUSED');
     expect(logged[0]).not.toContain('\n');
+  });
+});
+
+describe('checkDocument (GraphQL over WebSocket)', () => {
+  const schema = buildSchema(typeDefs);
+  const protection = graphqlProtection(graphqlLimitsSchema.parse({}));
+  const refusals = (query: string) => {
+    const checked = checkDocument(schema, query, protection);
+    return 'errors' in checked ? checked.errors.map((e) => [e.extensions.code, e.message]) : [];
+  };
+
+  it.each([
+    ['the introspection bomb', introspectionBomb()],
+    ['16 aliased searches', aliasedSearches(16)],
+    ['1,000 aliased searches', aliasedSearches(1000)],
+    ['deep nesting', `{ project(id: "p") { ${'documents { project { '.repeat(5)} id ${'} } '.repeat(5)} } }`],
+    ['eleven operations', Array.from({ length: 11 }, (_, i) => `query q${i} { projects { id } }`).join(' ')],
+    ['a field suggestion', '{ projectz { id } }'],
+    ['a syntax error', '{ projects { id }'],
+  ])('refuses %s exactly as Apollo does over HTTP', async (_name, query) => {
+    const mine = refusals(query);
+    const { errors } = await run(query);
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine).toEqual(errors?.map((e) => [e.extensions?.code, e.message]));
+  });
+
+  it('passes what Apollo passes', () => {
+    expect(refusals('{ projects { id name documents { id } } }')).toEqual([]);
+    expect(refusals(getIntrospectionQuery({ descriptions: true }))).toEqual([]);
   });
 });

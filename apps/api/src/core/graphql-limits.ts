@@ -4,8 +4,13 @@ import { ApolloArmor } from '@escape.tech/graphql-armor';
 import {
   GraphQLError,
   Kind,
+  parse,
+  specifiedRules,
+  validate,
   type ASTVisitor,
+  type DocumentNode,
   type GraphQLFormattedError,
+  type GraphQLSchema,
   type SelectionSetNode,
   type ValidationContext,
   type ValidationRule,
@@ -94,6 +99,53 @@ export function graphqlProtection(limits: GraphqlLimits) {
 
 /** graphql-js's message when the parser's maxTokens is reached (pinned by a unit test). */
 const TOKEN_LIMIT = /^Syntax Error: Document contains more th(?:an|at) (\d+) tokens/;
+
+/** graphql-armor's mask for field suggestions (its Apollo plugin; applied to WebSocket answers too). */
+const SUGGESTION = /Did you mean ".+"/g;
+const SUGGESTION_MASK = '[Suggestion hidden]';
+
+/** The parts of graphqlProtection that check a document (what checkDocument needs). */
+export type DocumentChecks = Pick<ReturnType<typeof graphqlProtection>, 'validationRules' | 'parseOptions'>;
+
+/** What a document checked outside Apollo (graphql-ws) comes to: the parsed document or its refusal. */
+export type CheckedDocument = { document: DocumentNode } | { errors: GraphQLError[] };
+
+/**
+ * The checks Apollo makes of an HTTP request, for an operation that does not go through Apollo
+ * (graphql-ws): parsing with the same token cap, then graphql-js's rules with the same limits
+ * (graphqlProtection's rules), field suggestions masked. Errors carry the codes HTTP gives.
+ */
+export function checkDocument(
+  schema: GraphQLSchema,
+  query: string,
+  protection: DocumentChecks,
+): CheckedDocument {
+  let document: DocumentNode;
+  try {
+    document = parse(query, protection.parseOptions);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const tokens = TOKEN_LIMIT.exec(message);
+    if (tokens) return { errors: [new QueryLimitError(`Token limit of ${tokens[1]} exceeded.`)] };
+    return {
+      errors: [
+        new GraphQLError(message, { extensions: { code: ApolloServerErrorCode.GRAPHQL_PARSE_FAILED } }),
+      ],
+    };
+  }
+  const errors = validate(schema, document, [...specifiedRules, ...protection.validationRules]);
+  if (errors.length === 0) return { document };
+  return {
+    errors: errors.map((error) =>
+      error.extensions?.code === TroveErrorCode.QueryTooComplex
+        ? error
+        : new GraphQLError(error.message.replace(SUGGESTION, SUGGESTION_MASK), {
+            nodes: error.nodes,
+            extensions: { code: ApolloServerErrorCode.GRAPHQL_VALIDATION_FAILED },
+          }),
+    ),
+  };
+}
 
 /** Codes whose messages are written for clients; anything else is an internal failure. */
 const CLIENT_CODES = new Set<string>([

@@ -48,6 +48,7 @@ export function httpStatusFor(code: TroveErrorCode): number {
     case TroveErrorCode.RerankFailed:
     case TroveErrorCode.IndexFailed:
     case TroveErrorCode.SourceUnauthorized:
+    case TroveErrorCode.SourceUnreachable:
       return HttpStatus.BAD_GATEWAY;
     case TroveErrorCode.SourceItemGone:
     case TroveErrorCode.SyncRunNotFound:

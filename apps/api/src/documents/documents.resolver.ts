@@ -22,7 +22,9 @@ export class DocumentsResolver {
   /** Source items link to their page; uploaded files to their stored original (a signed link). */
   @ResolveField(() => String, { nullable: true })
   url(@Parent() document: TroveDocument): string | undefined {
-    return document.url ?? (document.blobKey ? this.links.original(document.id) : undefined);
+    // Source URLs go through the same scheme check as citations (http(s) or the api's own paths).
+    if (document.url) return this.links.absolute(document.url);
+    return document.blobKey ? this.links.original(document.id) : undefined;
   }
 
   @Query(() => DocumentConnection, {

@@ -12,6 +12,16 @@ import { MCP_PATH } from '../web/web-routes';
 import { loopbackUrl } from './loopback-url';
 
 /**
+ * Messages one JSON-RPC batch may hold. Each message is a tool call (a search, an answer) run
+ * within one HTTP request, so an unbounded batch would multiply one request's cost past the
+ * per-request rate limit; MCP clients send one message per request (the 2025-06-18 revision of
+ * the specification dropped batching), so this only ever refuses floods.
+ */
+export const MAX_BATCH_MESSAGES = 20;
+/** JSON-RPC 2.0's code for a request that is not a valid one. */
+const INVALID_REQUEST = -32600;
+
+/**
  * `/mcp`: Trove's MCP server over Streamable HTTP, stateless (a server and transport per request,
  * JSON answers, no session). The guard admits the caller's API key first (401 without a valid
  * one, rate limit counted); the tools then call this api's GraphQL endpoint over loopback with
@@ -26,6 +36,17 @@ export class McpController {
   @Post()
   @Requires(Permission.READ)
   async handle(@Req() req: Request, @Res() res: Response): Promise<void> {
+    if (Array.isArray(req.body) && req.body.length > MAX_BATCH_MESSAGES) {
+      res.status(400).json({
+        jsonrpc: '2.0',
+        error: {
+          code: INVALID_REQUEST,
+          message: `Invalid Request: a batch holds at most ${MAX_BATCH_MESSAGES} messages; send more requests instead`,
+        },
+        id: null,
+      });
+      return;
+    }
     const client = new TroveClient({
       apiUrl: loopbackUrl(this.config.api.host, req.socket.localPort ?? this.config.api.port),
       apiKey: presentedKey(req.headers),

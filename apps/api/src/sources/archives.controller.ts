@@ -11,7 +11,7 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import { Permission, SourceType, type FolderFormat } from '@trove/domain';
+import { Permission, SourceType, type FolderFormat, type FolderSourceConfig } from '@trove/domain';
 import type { StagedFile } from '../uploads/blob-storage.engine';
 import { UploadLimitInterceptor } from '../uploads/upload-limit.interceptor';
 import { SourcesService } from './sources.service';
@@ -27,7 +27,8 @@ interface ArchiveFields {
 /**
  * `POST /v1/projects/:projectId/archives`, multipart: `file` (a .zip of a folder) and optional
  * `sourceId` (replace that source's archive), `name`, `format` (AUTO, MKDOCS, FILES), `siteUrl`.
- * Answers 202 with the source and the sync run it started.
+ * Answers 202 with the source and the sync run it started (the source's id is what later calls
+ * need; the archive's storage key stays inside).
  */
 @Controller('v1/projects/:projectId/archives')
 export class ArchivesController {
@@ -54,9 +55,14 @@ export class ArchivesController {
         projectId: source.projectId,
         name: source.name,
         type: source.type,
-        ...(source.type === SourceType.FOLDER ? { folder: source.folder } : {}),
+        ...(source.type === SourceType.FOLDER ? { folder: publicFolder(source.folder) } : {}),
       },
       run: { id: run.id, status: run.status, mode: run.mode },
     };
   }
+}
+
+/** The folder fields the GraphQL `FolderScope` shows too; the blob key and hash are internal. */
+function publicFolder({ format, path, archiveFileName, siteUrl }: FolderSourceConfig) {
+  return { format, path, archiveFileName, siteUrl };
 }

@@ -13,6 +13,7 @@ import {
   blobKeys,
   FolderFormat,
   newSyncRun,
+  normalizeSourceName,
   removeSourceWorkflowId,
   syncScheduleId,
   syncWorkflowId,
@@ -67,8 +68,7 @@ export class SourcesService {
 
   async addNotion(input: AddNotionSourceInput): Promise<Source> {
     await this.catalog.requireActiveProject(input.projectId);
-    const name = input.name.trim();
-    if (!name) throw new TroveError(TroveErrorCode.BadRequest, 'a source needs a name');
+    const name = normalizeSourceName(input.name);
     const token = input.token.trim();
     if (token.length < 20)
       throw new TroveError(TroveErrorCode.BadRequest, 'the Notion token looks too short');
@@ -95,7 +95,7 @@ export class SourcesService {
 
   async addFolder(input: AddFolderSourceInput): Promise<Source> {
     await this.catalog.requireActiveProject(input.projectId);
-    const name = requireName(input.name);
+    const name = normalizeSourceName(input.name);
     const path = await resolveAllowedPath(input.path, this.config.folders.roots);
     const now = new Date().toISOString();
     return this.createSource({
@@ -113,7 +113,7 @@ export class SourcesService {
   /** A web site: the pages under a base URL, or those a sitemap lists. */
   async addWeb(input: AddWebSourceInput): Promise<Source> {
     await this.catalog.requireActiveProject(input.projectId);
-    const name = requireName(input.name);
+    const name = normalizeSourceName(input.name);
     const maxPages = input.maxPages ?? this.config.web.defaultMaxPages;
     if (!Number.isInteger(maxPages) || maxPages < 1 || maxPages > MAX_WEB_PAGES) {
       throw new TroveError(TroveErrorCode.BadRequest, `maxPages must be 1 to ${MAX_WEB_PAGES}`);
@@ -161,7 +161,10 @@ export class SourcesService {
     options: ArchiveOptions,
   ): Promise<{ source: Source; run: SyncRun }> {
     await this.catalog.requireActiveProject(projectId);
-    await checkFolderArchive(await this.blobs.get(file.blobKey), file.fileName);
+    // Checked before anything is stored; the file's name is the default name of a new source.
+    const name = options.name ? normalizeSourceName(options.name) : undefined;
+    // Range reads of the stored upload (directory and headers): the archive is never in memory.
+    await checkFolderArchive(await this.blobs.openReader(file.blobKey), file.fileName);
     if (options.format && !Object.values(FolderFormat).includes(options.format)) {
       throw new TroveError(
         TroveErrorCode.BadRequest,
@@ -200,7 +203,7 @@ export class SourcesService {
     if (existing) {
       await this.catalog.updateSource(id, {
         folder,
-        ...(options.name ? { name: requireName(options.name) } : {}),
+        ...(name ? { name } : {}),
       });
       source = await this.catalog.requireSource(id);
     } else {
@@ -209,7 +212,7 @@ export class SourcesService {
         id,
         projectId,
         type: SourceType.FOLDER,
-        name: requireName(options.name ?? file.fileName),
+        name: name ?? normalizeSourceName(file.fileName),
         status: SourceStatus.ACTIVE,
         folder,
         createdAt: now,
@@ -235,7 +238,7 @@ export class SourcesService {
   async update(id: string, input: UpdateSourceInput): Promise<Source> {
     const source = await this.catalog.requireActiveSource(id);
     const changes: Partial<Source> = {};
-    if (input.name?.trim()) changes.name = input.name.trim();
+    if (input.name !== undefined && input.name !== null) changes.name = normalizeSourceName(input.name);
     if (input.token?.trim() && source.type !== SourceType.NOTION) {
       throw new TroveError(TroveErrorCode.BadRequest, 'only Notion sources have a token');
     }
@@ -439,13 +442,6 @@ export class SourcesService {
     }
     return this.secrets.encrypt(token);
   }
-}
-
-function requireName(name: string): string {
-  const trimmed = name.trim();
-  if (!trimmed || trimmed.length > 200)
-    throw new TroveError(TroveErrorCode.BadRequest, 'a source needs a name (1-200 characters)');
-  return trimmed;
 }
 
 const MAX_WEB_PAGES = 100_000;

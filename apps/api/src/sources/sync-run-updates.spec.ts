@@ -40,6 +40,41 @@ describe('SyncRunUpdates', () => {
     expect(checks).toBeGreaterThanOrEqual(2);
   });
 
+  it('shares each read of a run among all its followers', async () => {
+    let reads = 0;
+    const catalog = {
+      getRun: async () => {
+        reads += 1;
+        return run(SyncRunStatus.RUNNING, 0);
+      },
+    } as unknown as Catalog;
+    const updates = new SyncRunUpdates(catalog);
+    const followers = Array.from({ length: 50 }, () => updates.follow('r', { pollMs: 60_000 }));
+    const first = await Promise.all(followers.map((follower) => follower.next()));
+    expect(first.every((update) => update.value?.status === 'RUNNING')).toBe(true);
+    expect(reads).toBe(1);
+    await Promise.all(followers.map((follower) => follower.return!(undefined)));
+    // With no follower left the shared read is dropped: the next follower reads afresh.
+    await updates.follow('r', { pollMs: 60_000 }).next();
+    expect(reads).toBe(2);
+  });
+
+  it('stops at once when the follower ends it between two reads, reading no more', async () => {
+    let reads = 0;
+    const catalog = {
+      getRun: async () => {
+        reads += 1;
+        return run(SyncRunStatus.RUNNING, 0);
+      },
+    } as unknown as Catalog;
+    const follower = new SyncRunUpdates(catalog).follow('r', { pollMs: 60_000 });
+    expect((await follower.next()).value).toMatchObject({ status: 'RUNNING' });
+    const waiting = follower.next(); // asleep until the next read, a minute away
+    await expect(follower.return!(undefined)).resolves.toEqual({ done: true, value: undefined });
+    await expect(waiting).resolves.toEqual({ done: true, value: undefined });
+    expect(reads).toBe(1);
+  });
+
   it('refuses a run that does not exist', async () => {
     const catalog = { getRun: async () => undefined } as unknown as Catalog;
     await expect(new SyncRunUpdates(catalog).follow('missing', { pollMs: 1 }).next()).rejects.toMatchObject({

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Catalog } from '@trove/catalog';
 import { notFoundError, type SyncRun, SyncRunStatus } from '@trove/domain';
 
@@ -17,34 +18,99 @@ export interface FollowOptions {
   confirmEveryMs?: number;
 }
 
+/** A read of one run, shared by every follower that asks within `pollMs` of it. */
+interface SharedRead {
+  at: number;
+  run: Promise<SyncRun | undefined>;
+}
+
 /**
  * A sync run as it changes, for the `syncRunUpdates` subscription: the worker records progress
- * in the catalog from another process, so each subscription reads the run once a second and
- * sends it when it differs from the last one sent, ending after the run does.
+ * in the catalog from another process, so the run is read once a second and sent to each
+ * follower when it differs from the last one that follower got, ending after the run does.
+ * Followers of one run share its reads, so the catalog sees one read per run per `pollMs`
+ * however many subscriptions follow it.
  */
 @Injectable()
 export class SyncRunUpdates {
+  private readonly reads = new Map<string, SharedRead>();
+  private readonly followers = new Map<string, number>();
+
   constructor(@Inject(Catalog) private readonly catalog: Catalog) {}
 
-  async *follow(runId: string, options: FollowOptions = {}): AsyncGenerator<SyncRun> {
+  /**
+   * The run's updates. Ending the iterator (`return()`, as graphql-ws does when the client
+   * completes the subscription or the socket closes) stops it at once, between two reads.
+   */
+  follow(runId: string, options: FollowOptions = {}): AsyncIterableIterator<SyncRun> {
+    const stop = new AbortController();
+    const updates = this.updates(runId, options, stop.signal);
+    return {
+      next: () => updates.next(),
+      return: async () => {
+        stop.abort();
+        return updates.return(undefined);
+      },
+      throw: async (error: unknown) => {
+        stop.abort();
+        return updates.throw(error);
+      },
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    };
+  }
+
+  private async *updates(
+    runId: string,
+    options: FollowOptions,
+    signal: AbortSignal,
+  ): AsyncGenerator<SyncRun> {
     const { pollMs = SYNC_RUN_POLL_MS, confirm, confirmEveryMs = CONFIRM_EVERY_MS } = options;
-    let last = '';
-    let confirmedAt = Date.now();
-    for (;;) {
-      const run = await this.catalog.getRun(runId);
-      if (!run) throw notFoundError('syncRun', runId);
-      const seen = JSON.stringify(run);
-      const changed = seen !== last;
-      if (confirm && (changed || Date.now() - confirmedAt >= confirmEveryMs)) {
-        await confirm();
-        confirmedAt = Date.now();
+    this.followers.set(runId, (this.followers.get(runId) ?? 0) + 1);
+    try {
+      let last = '';
+      let confirmedAt = Date.now();
+      while (!signal.aborted) {
+        const run = await this.read(runId, pollMs);
+        if (!run) throw notFoundError('syncRun', runId);
+        const seen = JSON.stringify(run);
+        const changed = seen !== last;
+        if (confirm && (changed || Date.now() - confirmedAt >= confirmEveryMs)) {
+          await confirm();
+          confirmedAt = Date.now();
+        }
+        if (changed) {
+          last = seen;
+          yield run;
+        }
+        if (run.status !== SyncRunStatus.RUNNING) return;
+        try {
+          await sleep(pollMs, undefined, { signal });
+        } catch {
+          return; // ended by the follower
+        }
       }
-      if (changed) {
-        last = seen;
-        yield run;
+    } finally {
+      const left = (this.followers.get(runId) ?? 1) - 1;
+      if (left > 0) this.followers.set(runId, left);
+      else {
+        this.followers.delete(runId);
+        this.reads.delete(runId);
       }
-      if (run.status !== SyncRunStatus.RUNNING) return;
-      await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
+  }
+
+  /** The run as last read, when that read is under `pollMs` old (or still under way); else a new read. */
+  private read(runId: string, pollMs: number): Promise<SyncRun | undefined> {
+    const shared = this.reads.get(runId);
+    if (shared && Date.now() - shared.at < pollMs) return shared.run;
+    const read: SharedRead = { at: Date.now(), run: this.catalog.getRun(runId) };
+    // A failed read is not shared with the next caller.
+    read.run.catch(() => {
+      if (this.reads.get(runId) === read) this.reads.delete(runId);
+    });
+    this.reads.set(runId, read);
+    return read.run;
   }
 }

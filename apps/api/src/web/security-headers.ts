@@ -26,5 +26,7 @@ export const pageSecurityHeaders = helmet({
   // The API is often reached over plain HTTP on a LAN; HSTS is the TLS terminator's call.
   strictTransportSecurity: false,
   crossOriginEmbedderPolicy: false,
+  // helmet's default is SAMEORIGIN, which would replace the DENY every answer gets (core/security-headers.ts).
+  frameguard: { action: 'deny' },
   referrerPolicy: { policy: 'same-origin' },
 });

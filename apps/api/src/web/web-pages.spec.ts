@@ -93,4 +93,18 @@ describe('dashboard and playground pages', () => {
     expect(page.status).toBe(404);
     expect(await page.text()).toContain('npm run build:dashboard');
   });
+
+  it('forbids framing every page outright (X-Frame-Options: DENY, not SAMEORIGIN)', async () => {
+    for (const [server, path] of [
+      [on, '/'],
+      [on, '/projects/abc/documents'],
+      [on, '/playground'],
+      [off, '/playground'],
+      [unbuilt, '/'],
+    ] as const) {
+      const page = await server.get(path);
+      expect(page.status, path).toBeLessThan(500);
+      expect(page.headers.get('x-frame-options'), path).toBe('DENY');
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import { Controller, Headers, HttpCode, Inject, Param, Post, Req, type RawBodyRequest } from '@nestjs/common';
 import type { Request } from 'express';
 import { Public } from '../access/access.decorators';
+import { clientAddress } from '../access/request-admission';
 import { NotionWebhookService } from './notion-webhook.service';
 
 /** Notion webhook deliveries: authenticated by their signature, not by an API key. */
@@ -16,6 +17,8 @@ export class NotionWebhookController {
     @Req() request: RawBodyRequest<Request>,
     @Headers('x-notion-signature') signature?: string,
   ) {
-    return { status: await this.webhooks.receive(sourceId, request.rawBody, signature) };
+    return {
+      status: await this.webhooks.receive(sourceId, request.rawBody, signature, clientAddress(request)),
+    };
   }
 }

@@ -5,6 +5,7 @@ import type { Catalog } from '@trove/catalog';
 import { type ApiConfig, SecretBox, webhooksSchema } from '@trove/config';
 import { type NotionSource, SourceStatus, SourceType, TroveErrorCode } from '@trove/domain';
 import { NotionWebhookService } from './notion-webhook.service';
+import { WebhookRefusals } from './webhook-refusals';
 
 const KEY = Buffer.alloc(32, 3).toString('base64');
 const TOKEN = 'secret_verification_token_for_tests';
@@ -54,6 +55,7 @@ function setup(current: NotionSource) {
     catalog as unknown as Catalog,
     temporal as unknown as TemporalClient,
     config,
+    new WebhookRefusals(catalog as unknown as Catalog, config),
   );
   return { service, catalog, signalWithStart };
 }

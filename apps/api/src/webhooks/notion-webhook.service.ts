@@ -12,6 +12,7 @@ import {
   TroveErrorCode,
 } from '@trove/domain';
 import { CONFIG, TEMPORAL } from '../core/tokens';
+import { WebhookRefusals } from './webhook-refusals';
 import { signalWithStart } from '../core/workflows';
 
 /**
@@ -43,6 +44,7 @@ export class NotionWebhookService {
     @Inject(Catalog) private readonly catalog: Catalog,
     @Inject(TEMPORAL) private readonly temporal: TemporalClient,
     @Inject(CONFIG) private readonly config: ApiConfig,
+    @Inject(WebhookRefusals) private readonly refusals: WebhookRefusals,
   ) {
     if (config.secrets.key) this.secrets = new SecretBox(config.secrets.key);
   }
@@ -57,11 +59,15 @@ export class NotionWebhookService {
     sourceId: string,
     rawBody: Buffer | undefined,
     signature: string | undefined,
+    address?: string,
   ): Promise<string> {
+    await this.refusals.admit(sourceId, address);
     try {
       return await this.deliver(sourceId, rawBody, signature);
     } catch (error) {
-      if (isTroveError(error) && REFUSALS.has(error.code)) this.countRefusal(sourceId);
+      if (isTroveError(error) && REFUSALS.has(error.code)) {
+        throw await this.refusals.refused(sourceId, address, error, refusalReason(error));
+      }
       throw error;
     }
   }
@@ -88,10 +94,10 @@ export class NotionWebhookService {
       if (source.webhookToken) throw unauthorized();
       const openedAt = Date.parse(source.webhookVerificationOpenedAt ?? source.createdAt);
       if (!(Date.now() - openedAt <= this.config.webhooks.verificationWindowMs)) {
-        this.logger.warn(`refused a webhook verification request for source ${sourceId}: window closed`);
-        throw new TroveError(
+        throw new RefusedDelivery(
           TroveErrorCode.Unauthenticated,
           'webhook verification is closed for this source; call resetNotionWebhook, then verify the subscription in Notion',
+          'a verification request after the window closed',
         );
       }
       await this.catalog.updateSource(sourceId, {
@@ -107,12 +113,9 @@ export class NotionWebhookService {
       signature,
       verificationToken: this.secrets.decrypt(source.webhookToken),
     });
-    if (!valid) {
-      this.logger.warn(`rejected a webhook delivery with a bad or missing signature for source ${sourceId}`);
-      throw unauthorized();
-    }
+    if (!valid) throw unauthorized('a bad or missing signature');
 
-    this.checkFresh(body.timestamp, sourceId);
+    this.checkFresh(body.timestamp);
     const event = toEvent(body);
     if (!event) {
       await this.recordAccepted(sourceId, body);
@@ -156,13 +159,6 @@ export class NotionWebhookService {
     });
   }
 
-  /** Counting must neither slow nor change the answer to the refused delivery. */
-  private countRefusal(sourceId: string): void {
-    this.catalog.webhookDeliveries.rejected(sourceId).catch((error: Error) => {
-      this.logger.warn(`could not count a refused webhook delivery of source ${sourceId}: ${error.message}`);
-    });
-  }
-
   private async writable(sourceId: string): Promise<boolean> {
     try {
       await this.catalog.requireActiveSource(sourceId);
@@ -174,15 +170,15 @@ export class NotionWebhookService {
   }
 
   /** Signed but stale (or from the future): a replay of captured bytes, refused. */
-  private checkFresh(timestamp: unknown, sourceId: string): void {
+  private checkFresh(timestamp: unknown): void {
     const at = typeof timestamp === 'string' ? Date.parse(timestamp) : NaN;
     const { maxAgeMs, maxFutureMs } = this.config.webhooks;
     const age = Date.now() - at;
     if (Number.isNaN(at) || age > maxAgeMs || age < -maxFutureMs) {
-      this.logger.warn(`refused a webhook delivery outside the replay window for source ${sourceId}`);
-      throw new TroveError(
+      throw new RefusedDelivery(
         TroveErrorCode.WebhookExpired,
         `the webhook event's timestamp is missing or outside the accepted window (${maxAgeMs / 1000} s old to ${maxFutureMs / 1000} s ahead)`,
+        'a timestamp outside the replay window',
       );
     }
   }
@@ -212,6 +208,22 @@ function toEvent(body: WebhookBody): NotionEvent | undefined {
   };
 }
 
-function unauthorized(): TroveError {
-  return new TroveError(TroveErrorCode.Unauthenticated, 'webhook delivery not accepted');
+/** A refusal whose log line (sampled by WebhookRefusals) says why, in more words than the client gets. */
+class RefusedDelivery extends TroveError {
+  constructor(
+    code: TroveErrorCode,
+    message: string,
+    readonly reason: string,
+  ) {
+    super(code, message);
+    this.name = 'RefusedDelivery';
+  }
+}
+
+function unauthorized(reason = 'an unknown source, or one not verified or not accepting writes'): TroveError {
+  return new RefusedDelivery(TroveErrorCode.Unauthenticated, 'webhook delivery not accepted', reason);
+}
+
+function refusalReason(error: TroveError): string {
+  return error instanceof RefusedDelivery ? error.reason : error.message;
 }

@@ -1,29 +1,43 @@
-import { mkdir, mkdtemp, readdir, rm, utimes } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FolderFormat, SourceStatus, SourceType, type BlobStore, type FolderSource } from '@trove/domain';
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import {
+  FolderFormat,
+  SourceStatus,
+  SourceType,
+  type BlobReader,
+  type BlobStore,
+  type FolderSource,
+} from '@trove/domain';
 import { ZipFile } from 'yazl';
 import { FolderConnector } from './folder.connector';
 
 // A write that fails halfway through an unpack (a full disk, say) for files named "boom…".
-vi.mock('node:fs/promises', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('node:fs/promises')>();
+vi.mock('node:fs', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:fs')>();
+  const { Writable } = await import('node:stream');
   return {
     ...actual,
-    writeFile: (async (path: string, ...rest: unknown[]) => {
-      if (String(path).includes('boom'))
-        throw Object.assign(new Error('ENOSPC: no space left'), { code: 'ENOSPC' });
-      return (actual.writeFile as (...args: unknown[]) => Promise<void>)(path, ...rest);
-    }) as typeof actual.writeFile,
+    createWriteStream: ((path: string, ...rest: unknown[]) => {
+      if (!String(path).includes('boom'))
+        return (actual.createWriteStream as (...args: unknown[]) => unknown)(path, ...rest);
+      return new Writable({
+        write: (_chunk, _encoding, done) =>
+          done(Object.assign(new Error('ENOSPC: no space left'), { code: 'ENOSPC' })),
+      });
+    }) as typeof actual.createWriteStream,
   };
 });
 
 const SOURCE_ID = 'source-1';
 
-function buildZip(files: { path: string; data: string }[]): Promise<Buffer> {
+function buildZip(files: { path: string; data: string | Buffer; compress?: boolean }[]): Promise<Buffer> {
   const zip = new ZipFile();
-  for (const file of files) zip.addBuffer(Buffer.from(file.data), file.path);
+  for (const file of files)
+    zip.addBuffer(Buffer.from(file.data), file.path, { compress: file.compress ?? true });
   zip.end();
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -51,8 +65,34 @@ function archiveSource(hash: string): FolderSource {
   };
 }
 
-function blobsHolding(data: Buffer): BlobStore {
-  return { get: async () => data } as unknown as BlobStore;
+/** The archive behind range reads only, as the connector reads it; a whole read fails. */
+class RangeBlobs implements Pick<BlobStore, 'openReader'> {
+  longestRead = 0;
+  closed = 0;
+
+  constructor(private readonly data: Buffer) {}
+
+  async openReader(): Promise<BlobReader> {
+    return {
+      size: this.data.length,
+      readRange: (start, end) => {
+        this.longestRead = Math.max(this.longestRead, end - start);
+        return Readable.from([this.data.subarray(start, end)]);
+      },
+      read: async (start, end) => this.data.subarray(start, end),
+      close: async () => {
+        this.closed++;
+      },
+    };
+  }
+
+  async get(): Promise<Buffer> {
+    throw new Error('the archive was read whole into memory');
+  }
+}
+
+function blobsHolding(data: Buffer): RangeBlobs {
+  return new RangeBlobs(data);
 }
 
 describe('FolderConnector unpacking an uploaded archive', () => {
@@ -74,6 +114,25 @@ describe('FolderConnector unpacking an uploaded archive', () => {
       await expect(folders.list(archiveSource('a'.repeat(64)))).rejects.toThrow(/ENOSPC/);
     }
     expect(await readdir(join(cacheDir, SOURCE_ID))).toEqual([]);
+  });
+
+  it('unpacks by streaming the archive from the blob store range by range, never reading it whole', async () => {
+    const payload = randomBytes(2 * 1024 * 1024);
+    const zip = await buildZip([
+      { path: 'site/a.md', data: '# A' },
+      { path: 'site/data.bin', data: payload, compress: false },
+      { path: 'site/b.md', data: '# B' },
+    ]);
+    const blobs = blobsHolding(zip);
+    const folders = new FolderConnector({ roots: [], cacheDir }, blobs);
+    const listing = await folders.list(archiveSource('c'.repeat(64)));
+    expect(listing.items.map((i) => i.externalId)).toEqual(['a.md', 'b.md']);
+    expect(listing.warnings).toEqual(['1 files of unsupported types were ignored']);
+    const unpacked = join(cacheDir, SOURCE_ID, 'c'.repeat(16), 'site');
+    expect((await readFile(join(unpacked, 'data.bin'))).equals(payload)).toBe(true);
+    // The largest read is the stored entry's own bytes, not the archive; the file was closed.
+    expect(blobs.longestRead).toBeLessThanOrEqual(payload.length);
+    await vi.waitFor(() => expect(blobs.closed).toBe(1));
   });
 
   it('sweeps stale .tmp folders of the source (left by a dead worker) at the start of an unpack', async () => {

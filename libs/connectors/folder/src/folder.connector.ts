@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
+import { readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { basename, extname, join, relative, resolve, sep } from 'node:path';
 import type {
   BlobStore,
   DiscoverOptions,
@@ -28,8 +28,8 @@ import {
   detectMediaType,
   MEDIA_TYPES,
   PARSED_JSON_MEDIA_TYPE,
-  readZip,
   SUPPORTED_EXTENSIONS,
+  unpackZip,
 } from '@trove/parsing';
 import { resolveAllowedPath } from '@trove/storage';
 
@@ -75,7 +75,8 @@ export class FolderConnector implements SourceConnector<FolderSource> {
 
   constructor(
     private readonly config: FolderConnectorConfig,
-    private readonly blobs: BlobStore,
+    /** Uploaded archives are read range by range, never whole. */
+    private readonly blobs: Pick<BlobStore, 'openReader'>,
   ) {}
 
   async discover(source: FolderSource, options: DiscoverOptions): Promise<Discovery> {
@@ -107,7 +108,7 @@ export class FolderConnector implements SourceConnector<FolderSource> {
     switch (format) {
       case FolderFormat.MKDOCS: {
         const project = await this.project(root, source, true);
-        const yml = await readMkDocsConfig(root);
+        const yml = await readFile(project.configPath, 'utf8');
         const items: FolderItem[] = [];
         for (const page of project.pages) {
           const data = await readFile(page.absolutePath);
@@ -172,7 +173,7 @@ export class FolderConnector implements SourceConnector<FolderSource> {
         fileName: externalId,
         title: parsed.title,
         url: page.url,
-        version: mkdocsVersion(await readMkDocsConfig(root), data, page),
+        version: mkdocsVersion(await readFile(project.configPath, 'utf8'), data, page),
         warnings: parsed.warnings ?? [],
       };
     }
@@ -230,6 +231,7 @@ export class FolderConnector implements SourceConnector<FolderSource> {
   private async project(root: string, source: FolderSource, fresh: boolean): Promise<MkDocsProject> {
     const cached = this.projects.get(root);
     if (!fresh && cached && Date.now() - cached.at < 60_000) return cached.project;
+    // Never resolves !ENV or reads outside `root`: the folder's content is untrusted.
     const project = await readMkDocsProject(root);
     if (source.folder.siteUrl) rebase(project, source.folder.siteUrl);
     this.projects.set(root, { at: Date.now(), project });
@@ -246,8 +248,9 @@ export class FolderConnector implements SourceConnector<FolderSource> {
   }
 
   /**
-   * Unpacks an uploaded archive (safely: see readZip) into `<cacheDir>/<source>/<hash>`, once per
-   * archive version and worker machine. A single top-level folder in the zip is the root.
+   * Unpacks an uploaded archive (safely: see unpackZip) into `<cacheDir>/<source>/<hash>`, once
+   * per archive version and worker machine, each entry streamed from the blob store to disk. A
+   * single top-level folder in the zip is the root.
    */
   private async unpack(source: FolderSource): Promise<string> {
     const folder = source.folder;
@@ -255,24 +258,18 @@ export class FolderConnector implements SourceConnector<FolderSource> {
     const target = join(base, folder.archiveHash!.slice(0, 16));
     if (!existsSync(target)) {
       await sweepStaleStaging(base);
-      const entries = await readZip(await this.blobs.get(folder.archiveBlobKey!), {
-        limits: DEFAULT_ZIP_LIMITS,
-      });
       const staging = `${target}.${randomUUID()}.tmp`;
       try {
-        for (const entry of entries) {
-          const path = resolve(staging, entry.path);
-          if (!path.startsWith(staging + sep)) continue; // readZip refuses such paths; belt and braces
-          await mkdir(dirname(path), { recursive: true });
-          await writeFile(path, entry.data);
-        }
-        await mkdir(staging, { recursive: true });
+        await unpackZip(await this.blobs.openReader(folder.archiveBlobKey!), staging, {
+          limits: DEFAULT_ZIP_LIMITS,
+          archiveName: folder.archiveFileName,
+        });
         await rename(staging, target).catch((error) => {
           // Another activity unpacked the same version first.
           if (!existsSync(target)) throw error;
         });
       } finally {
-        // A failed unpack (full disk, a name the file system refuses) leaves nothing behind.
+        // A failed unpack (a refused entry, full disk, a name the file system refuses) leaves nothing behind.
         await rm(staging, { recursive: true, force: true });
       }
       for (const old of await readdir(base)) {
@@ -336,17 +333,6 @@ async function walk(root: string): Promise<{ files: string[]; ignored: number }>
     }
   }
   return { files: files.sort(), ignored };
-}
-
-async function readMkDocsConfig(root: string): Promise<string> {
-  for (const name of ['mkdocs.yml', 'mkdocs.yaml']) {
-    try {
-      return await readFile(join(root, name), 'utf8');
-    } catch {
-      // try the other name
-    }
-  }
-  return '';
 }
 
 /** A page changes when its text, its place in the nav, its URL or the site configuration does. */

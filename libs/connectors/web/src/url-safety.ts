@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { TroveError, TroveErrorCode } from '@trove/domain';
 
@@ -10,45 +11,25 @@ export const resolveWithDns: ResolveHost = async (host) =>
   (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 /**
- * Addresses a URL given by a user must not reach: loopback, private (RFC 1918, unique local),
- * link-local (cloud metadata at 169.254.169.254 among them), carrier-grade NAT, multicast,
- * reserved, and IPv4-mapped IPv6 (which would smuggle any of those).
+ * IPv6 global unicast (2000::/3): the only IPv6 space routed on the internet. Anything outside it
+ * that ipaddr.js still calls unicast (the IPv4-compatible ::/96 among others) is refused.
  */
-const PRIVATE_V4 = new BlockList();
-// Separate lists: a BlockList also matches IPv4 addresses against IPv4-mapped IPv6 subnets.
-const PRIVATE_V6 = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  PRIVATE_V4.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 127], // unspecified and loopback
-  ['::ffff:0:0', 96],
-  ['64:ff9b:1::', 48],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const) {
-  PRIVATE_V6.addSubnet(net, prefix, 'ipv6');
-}
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
 
-/** True for an address on a loopback, private, link-local, metadata or reserved network. */
+/**
+ * True unless the address is a globally routable unicast address. ipaddr.js keeps the IANA
+ * special-purpose registries, so this refuses loopback, private (RFC 1918, unique local),
+ * link-local (cloud metadata at 169.254.169.254 among them), carrier-grade NAT, documentation,
+ * benchmarking, multicast, broadcast and reserved ranges, and every IPv6 form that embeds an IPv4
+ * address (mapped, compatible, translated, NAT64, 6to4, Teredo), which would smuggle any of those.
+ */
 export function isPrivateAddress(address: string): boolean {
+  // node:net's check first: ipaddr.js also parses legacy IPv4 spellings such as "127.1".
   const family = isIP(address);
-  if (family === 4) return PRIVATE_V4.check(address, 'ipv4');
-  if (family === 6) return PRIVATE_V6.check(address, 'ipv6');
-  return true; // not an address at all: refuse rather than guess
+  if (family === 0) return true; // not an address at all: refuse rather than guess
+  if (family === 4) return ipaddr.IPv4.parse(address).range() !== 'unicast';
+  const v6 = ipaddr.IPv6.parse(address);
+  return v6.range() !== 'unicast' || !v6.match(GLOBAL_UNICAST_V6);
 }
 
 /** A URL refused for safety (scheme, or a host on a private network): permanent. */
@@ -69,7 +50,7 @@ export function unsafeUrlErrorIn(error: unknown): UnsafeUrlError | undefined {
 /** `what` says which name gave which private address, and when. */
 function privateAddressError(what: string) {
   return new UnsafeUrlError(
-    `${what}, a private, loopback or link-local address; web sources may ` +
+    `${what}, a private, loopback, link-local or reserved address; web sources may ` +
       'only read public addresses (set TROVE_WEB_ALLOW_PRIVATE_NETWORKS=true to allow private networks)',
   );
 }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TroveErrorCode } from '@trove/domain';
+import { TroveError, TroveErrorCode } from '@trove/domain';
 import { TestSite } from './test-site.testing';
 import { checkedLookup, UnsafeUrlError, type ResolveHost } from './url-safety';
 import { WebHttp, type WebHttpOptions } from './web-http';
@@ -67,5 +67,25 @@ describe('checkedLookup', () => {
     expect(error).toBeInstanceOf(UnsafeUrlError);
     expect(error?.message).toMatch(/^site\.test resolved to 169\.254\.169\.254 when connecting/);
     expect((await lookup(resolved, { all: true }, true)).error).toBeNull();
+  });
+});
+
+describe('WebHttp: connection failures', () => {
+  it('reports a refused connection as SOURCE_UNREACHABLE, retryable, not as an internal error', async () => {
+    const closed = new TestSite();
+    await closed.start();
+    const origin = closed.origin;
+    await closed.stop(); // nothing listens on its port any more
+
+    const error = await http({ allowPrivateNetworks: true, resolve: async () => ['127.0.0.1'] })
+      .get(new URL(`${origin}/`), { maxBytes: 1024, robots: false })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(error).toBeInstanceOf(TroveError);
+    expect((error as TroveError).code).toBe(TroveErrorCode.SourceUnreachable);
+    expect((error as TroveError).permanent).toBe(false);
+    expect((error as TroveError).message).toBe(`${origin}/: ECONNREFUSED`);
   });
 });

@@ -1,7 +1,7 @@
 import Bottleneck from 'bottleneck';
 import { LRUCache } from 'lru-cache';
 import robotsParser from 'robots-parser';
-import { PermanentDocumentError, TroveErrorCode } from '@trove/domain';
+import { PermanentDocumentError, TroveError, TroveErrorCode } from '@trove/domain';
 import { assertSafeUrl, checkedFetch, unsafeUrlErrorIn, type ResolveHost } from './url-safety';
 
 type Robot = ReturnType<typeof robotsParser>;
@@ -260,14 +260,27 @@ export class WebHttp {
   }
 }
 
-/** A network failure or timeout: a plain Error, which the sync retries. */
-function transient(url: URL, error: unknown, timeoutMs: number): Error {
+/**
+ * A network failure or timeout: SOURCE_UNREACHABLE, not permanent, so the sync retries it and a
+ * run that keeps failing records the source's code rather than an internal error.
+ */
+function transient(url: URL, error: unknown, timeoutMs: number): TroveError {
   const name = (error as Error).name;
   if (name === 'TimeoutError' || name === 'AbortError') {
-    return new Error(`${url.href}: no complete answer within ${timeoutMs} ms`, { cause: error });
+    return new TroveError(
+      TroveErrorCode.SourceUnreachable,
+      `${url.href}: no complete answer within ${timeoutMs} ms`,
+      { cause: error },
+    );
   }
   const cause = (error as { cause?: { code?: string } }).cause;
-  return new Error(`${url.href}: ${cause?.code ?? (error as Error).message}`, { cause: error });
+  return new TroveError(
+    TroveErrorCode.SourceUnreachable,
+    `${url.href}: ${cause?.code ?? (error as Error).message}`,
+    {
+      cause: error,
+    },
+  );
 }
 
 /** `Retry-After` as seconds or an HTTP date, in ms from now. */

@@ -343,7 +343,9 @@ describe('WebConnector.fetch', () => {
     const error = await failure(
       connector({ timeoutMs: 300 }).fetch(source(site.origin), `${site.origin}/slow`),
     );
-    expect(error).not.toBeInstanceOf(TroveError);
+    expect(error).toBeInstanceOf(TroveError);
+    expect((error as TroveError).code).toBe(TroveErrorCode.SourceUnreachable);
+    expect((error as TroveError).permanent).toBe(false);
     expect(error.message).toMatch(/no complete answer within 300 ms/);
   });
 
@@ -382,7 +384,9 @@ describe('WebConnector safety', () => {
     expect(error).toBeInstanceOf(TroveError);
     expect((error as TroveError).code).toBe(TroveErrorCode.BadRequest);
     expect((error as TroveError).permanent).toBe(true);
-    expect(error.message).toMatch(/resolves to 127\.0\.0\.1, a private, loopback or link-local address/);
+    expect(error.message).toMatch(
+      /resolves to 127\.0\.0\.1, a private, loopback, link-local or reserved address/,
+    );
     expect(site.requests).toEqual([]);
   });
 

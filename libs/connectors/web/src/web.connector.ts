@@ -376,7 +376,7 @@ export class WebConnector implements SourceConnector<WebSource> {
     } catch (error) {
       if (error instanceof RobotsDisallowedError) run.skip(url.href, 'disallowed by robots.txt');
       else if (error instanceof PageGoneError) run.skip(url.href, `answered ${error.status}`);
-      else if (error instanceof RedirectRefusedError || error instanceof TroveError)
+      else if (error instanceof RedirectRefusedError || (error instanceof TroveError && error.permanent))
         run.skip(url.href, error.message);
       else run.failed(url.href, (error as Error).message);
       return undefined;

@@ -1,7 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TroveErrorCode } from '@trove/domain';
-import { DEFAULT_ZIP_LIMITS, listZip, openZip, readZip, verifyZip, type ZipLimits } from './safe-zip';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import {
+  DEFAULT_ZIP_LIMITS,
+  listZip,
+  openZip,
+  readZip,
+  unpackZip,
+  verifyZip,
+  type ZipByteSource,
+  type ZipLimits,
+} from './safe-zip';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -272,5 +282,120 @@ describe('safe zip reading', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  describe('streamed from a file or a byte source, to disk', () => {
+    let dir: string;
+    beforeEach(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'safe-zip-unpack-'));
+    });
+    afterEach(async () => {
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    /** The archive's bytes behind range reads, with the longest range any read asked for. */
+    function rangeSource(zip: Buffer): ZipByteSource & { longestRead: number; closed: number } {
+      const source = {
+        size: zip.length,
+        longestRead: 0,
+        closed: 0,
+        readRange: (start: number, end: number) => {
+          source.longestRead = Math.max(source.longestRead, end - start);
+          return Readable.from([zip.subarray(start, end)]);
+        },
+        read: async (start: number, end: number) => zip.subarray(start, end),
+        close: async () => {
+          source.closed++;
+        },
+      };
+      return source;
+    }
+
+    it('unpacks an archive from a file path entry by entry, folders included', async () => {
+      const payload = randomBytes(3 * MiB);
+      const path = join(dir, 'site.zip');
+      await writeFile(
+        path,
+        await buildZip([
+          { path: 'site/' },
+          { path: 'site/empty/' },
+          { path: 'site/docs/a.md', data: '# A\n' },
+          { path: 'site/b.bin', data: payload },
+        ]),
+      );
+      const out = join(dir, 'out');
+      const entries = await unpackZip(path, out);
+      expect(entries.map((e) => e.path)).toEqual(['site/', 'site/empty/', 'site/docs/a.md', 'site/b.bin']);
+      expect(await readFile(join(out, 'site/docs/a.md'), 'utf8')).toBe('# A\n');
+      expect((await readFile(join(out, 'site/b.bin'))).equals(payload)).toBe(true);
+      expect(await readdir(join(out, 'site/empty'))).toEqual([]);
+    });
+
+    it('reads a byte source range by range: never the whole archive at once', async () => {
+      const files = Array.from({ length: 4 }, (_, i) => ({
+        path: `f${i}.bin`,
+        data: randomBytes(256 * 1024),
+      }));
+      const zip = await buildZip(files.map((f) => ({ ...f, compress: false })));
+      const source = rangeSource(zip);
+      const out = join(dir, 'out');
+      await unpackZip(source, out, { archiveName: 'ranges.zip' });
+      for (const file of files) expect((await readFile(join(out, file.path))).equals(file.data)).toBe(true);
+      expect(source.longestRead).toBeLessThanOrEqual(256 * 1024);
+      const listed = rangeSource(zip);
+      expect((await listZip(listed)).map((e) => e.path)).toEqual(files.map((f) => f.path));
+      // Closed with the archive, also when it is not one.
+      const garbage = rangeSource(Buffer.from('not a zip at all'));
+      await expect(listZip(garbage)).rejects.toMatchObject({ code: TroveErrorCode.CorruptDocument });
+      await vi.waitFor(() => expect([source.closed, listed.closed, garbage.closed]).toEqual([1, 1, 1]));
+    });
+
+    it('catches a declared size that lies while streaming to disk, and stops inflating there', async () => {
+      const honest = await buildZip([
+        { path: 'a.md', data: '# A' },
+        { path: 'liar.bin', data: Buffer.alloc(8 * MiB, 1) },
+      ]);
+      const zip = patchEntry(honest, 'liar.bin', { uncompressedSize: 1000 });
+      const path = join(dir, 'liar.zip');
+      await writeFile(path, zip);
+      for (const [label, input] of [
+        ['file', path],
+        ['byte source', rangeSource(zip)],
+      ] as const) {
+        const out = join(dir, `out-${label}`);
+        const error = await refusal(unpackZip(input, out, { archiveName: 'liar.zip' }));
+        expect(error.code).toBe(TroveErrorCode.UnsafeArchive);
+        expect(error.message).toMatch(
+          /liar\.zip was refused: the entry "liar\.bin" expands to more than its declared size/,
+        );
+        // The entry before it was written; the liar was cut off near its declared size, not inflated.
+        expect(await readFile(join(out, 'a.md'), 'utf8')).toBe('# A');
+        expect((await stat(join(out, 'liar.bin'))).size).toBeLessThan(MiB);
+      }
+    });
+
+    it('refuses the unsafe archives of the buffer API from a file path too, before writing anything', async () => {
+      const slip = patchEntry(await buildZip([{ path: 'aa/evil.txt', data: 'x' }]), 'aa/evil.txt', {
+        name: '../evil.txt',
+      });
+      const bomb = await buildZip([{ path: 'zeros.bin', data: Buffer.alloc(40 * MiB) }]);
+      const conflict = await buildZip([
+        { path: 'docs', data: 'x' },
+        { path: 'docs/x.md', data: 'y' },
+      ]);
+      for (const [file, zip] of [
+        ['slip.zip', slip],
+        ['bomb.zip', bomb],
+        ['conflict.zip', conflict],
+      ] as const) {
+        const path = join(dir, file);
+        await writeFile(path, zip);
+        const out = join(dir, `out-${file}`);
+        const error = await refusal(unpackZip(path, out, { archiveName: file }));
+        expect(error.code).toBe(TroveErrorCode.UnsafeArchive);
+        expect(error.message).toContain(`${file} was refused`);
+        await expect(stat(out)).rejects.toMatchObject({ code: 'ENOENT' });
+      }
+    });
   });
 });

@@ -1,5 +1,11 @@
+import { createWriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname, resolve, sep } from 'node:path';
+import { Transform, Writable, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
 import type { Entry, ZipFile } from 'yauzl';
+import type { BlobReader } from '@trove/domain';
 import { PermanentDocumentError, TroveErrorCode } from '@trove/domain';
 
 const MiB = 1024 * 1024;
@@ -47,6 +53,20 @@ export interface ZipFileData {
   data: Buffer;
 }
 
+/**
+ * Random access to an archive kept elsewhere (a blob store's {@link BlobReader}): read range by
+ * range, never whole; closed with the archive.
+ */
+export type ZipByteSource = Pick<BlobReader, 'size' | 'readRange' | 'read'> &
+  Partial<Pick<BlobReader, 'close'>>;
+
+/**
+ * An archive: its bytes (small documents such as DOCX and EPUB), the path of a file holding it,
+ * or a {@link ZipByteSource}. Only the central directory, the local headers and the entry being
+ * read are ever in memory for the last two. A byte source is closed with the archive.
+ */
+export type ZipInput = Buffer | string | ZipByteSource;
+
 export interface ZipOptions {
   limits?: ZipLimits;
   /** Named in error messages, e.g. the uploaded file name. */
@@ -69,10 +89,23 @@ export interface SafeZip {
    */
   read(path: string): Promise<Buffer>;
   /**
+   * Streams one regular file's inflated bytes, counted as {@link read} counts them: the stream
+   * fails with UNSAFE_ARCHIVE as soon as a cap is crossed.
+   */
+  openReadStream(path: string): Promise<Readable>;
+  /**
    * Inflates every regular file and throws the data away: proves that the archive expands within
    * the limits before it is handed to a library that would inflate it without limits.
    */
   verifyAll(): Promise<void>;
+  /**
+   * Writes every entry under `dir` (created if missing; it should be empty), one entry at a time,
+   * streamed to disk with backpressure: memory stays flat whatever the archive expands to.
+   * Refusals stop the unpack where it is; the caller removes what was written.
+   */
+  extractTo(dir: string): Promise<void>;
+  /** Releases the archive (a file or byte source stays open until then). */
+  close(): void;
 }
 
 /**
@@ -80,7 +113,7 @@ export interface SafeZip {
  * layout (no overlapping entries). Takes the archive's bytes or the path of a file holding them.
  */
 export async function listZip(
-  input: Buffer | string,
+  input: ZipInput,
   limits: ZipLimits = DEFAULT_ZIP_LIMITS,
   archiveName = 'archive',
 ): Promise<ZipEntryInfo[]> {
@@ -93,40 +126,77 @@ export async function listZip(
   }
 }
 
-/** Reads the selected regular files (all by default), with every check of {@link openZip}. */
-export async function readZip(data: Buffer, options: ReadZipOptions = {}): Promise<ZipFileData[]> {
-  const zip = await openZip(data, options);
-  const files: ZipFileData[] = [];
-  for (const entry of zip.entries) {
-    if (entry.isDirectory || (options.select && !options.select(entry.path))) continue;
-    files.push({ path: entry.path, data: await zip.read(entry.path) });
+/**
+ * Reads the selected regular files (all by default) into memory, with every check of
+ * {@link openZip}: for small documents; unpack large archives with {@link unpackZip}.
+ */
+export async function readZip(input: ZipInput, options: ReadZipOptions = {}): Promise<ZipFileData[]> {
+  const zip = await openZip(input, options);
+  try {
+    const files: ZipFileData[] = [];
+    for (const entry of zip.entries) {
+      if (entry.isDirectory || (options.select && !options.select(entry.path))) continue;
+      files.push({ path: entry.path, data: await zip.read(entry.path) });
+    }
+    return files;
+  } finally {
+    zip.close();
   }
-  return files;
 }
 
 /** Opens the archive and inflates every regular file without keeping it: see {@link SafeZip.verifyAll}. */
-export async function verifyZip(data: Buffer, options: ZipOptions = {}): Promise<ZipEntryInfo[]> {
-  const zip = await openZip(data, options);
-  await zip.verifyAll();
-  return [...zip.entries];
+export async function verifyZip(input: ZipInput, options: ZipOptions = {}): Promise<ZipEntryInfo[]> {
+  const zip = await openZip(input, options);
+  try {
+    await zip.verifyAll();
+    return [...zip.entries];
+  } finally {
+    zip.close();
+  }
 }
 
 /**
- * Opens an archive held in memory. Refuses with UNSAFE_ARCHIVE: zip-slip paths (absolute, drive
- * letters, `..` segments, backslashes), duplicate paths, a file that is also the folder of
- * another entry, symlinks and device entries, more entries than allowed, entries whose bytes
- * overlap each other or the central directory, declared sizes or compression ratios beyond the
- * limits. A truncated or broken archive is CORRUPT_DOCUMENT with yauzl's reason; reading an
- * encrypted entry is ENCRYPTED_DOCUMENT.
+ * Checks an archive and unpacks it under `dir`, entry by entry, each streamed from the archive
+ * to disk (see {@link SafeZip.extractTo}), with every check of {@link openZip} and the sizes and
+ * ratios enforced on the bytes actually inflated. Returns the entries.
  */
-export async function openZip(data: Buffer, options: ZipOptions = {}): Promise<SafeZip> {
+export async function unpackZip(
+  input: ZipInput,
+  dir: string,
+  options: ZipOptions = {},
+): Promise<ZipEntryInfo[]> {
+  const zip = await openZip(input, options);
+  try {
+    await zip.extractTo(dir);
+    return [...zip.entries];
+  } finally {
+    zip.close();
+  }
+}
+
+/**
+ * Opens an archive. Refuses with UNSAFE_ARCHIVE: zip-slip paths (absolute, drive letters, `..`
+ * segments, backslashes), duplicate paths, a file that is also the folder of another entry,
+ * symlinks and device entries, more entries than allowed, entries whose bytes overlap each other
+ * or the central directory, declared sizes or compression ratios beyond the limits. A truncated
+ * or broken archive is CORRUPT_DOCUMENT with yauzl's reason; reading an encrypted entry is
+ * ENCRYPTED_DOCUMENT. Entries are inflated only when read, and their bytes counted as they come.
+ */
+export async function openZip(input: ZipInput, options: ZipOptions = {}): Promise<SafeZip> {
   const limits = options.limits ?? DEFAULT_ZIP_LIMITS;
   const name = options.archiveName ?? 'archive';
-  const zipfile = await openZipFile(data, name);
-  const { entries, byPath } = await checkDirectory(zipfile, limits, name);
+  const zipfile = await openZipFile(input, name);
+  let checked: Awaited<ReturnType<typeof checkDirectory>>;
+  try {
+    checked = await checkDirectory(zipfile, limits, name);
+  } catch (error) {
+    zipfile.close();
+    throw error;
+  }
+  const { entries, byPath } = checked;
 
   let inflatedTotal = 0;
-  const read = async (path: string, discard = false): Promise<Buffer> => {
+  const openReadStream = async (path: string): Promise<Readable> => {
     const entry = byPath.get(path);
     if (!entry || path.endsWith('/')) {
       throw new PermanentDocumentError(TroveErrorCode.CorruptDocument, `${name} has no file "${path}"`);
@@ -138,8 +208,9 @@ export async function openZip(data: Buffer, options: ZipOptions = {}): Promise<S
       );
     }
     const budget = Math.min(limits.maxEntryBytes, limits.maxTotalBytes - inflatedTotal);
-    return inflate(zipfile, entry, name, limits, budget, discard, (bytes) => {
-      inflatedTotal += bytes;
+    const inflated = await openEntry(zipfile, entry, name);
+    let bytes = 0;
+    const refusal = (): Error | undefined => {
       // Against the bytes the archive really holds: shared or overlapping data cannot hide here.
       if (inflatedTotal > RATIO_MIN_BYTES && inflatedTotal / zipfile.fileSize > limits.maxRatio) {
         return unsafe(
@@ -147,18 +218,70 @@ export async function openZip(data: Buffer, options: ZipOptions = {}): Promise<S
           `reading "${path}": the archive expands more than ${limits.maxRatio} times its size (a zip bomb?)`,
         );
       }
+      if (bytes > budget) {
+        const what =
+          budget < limits.maxEntryBytes
+            ? `the archive expands to more than ${formatBytes(limits.maxTotalBytes)} (the limit)`
+            : `the entry expands to more than ${formatBytes(limits.maxEntryBytes)} (the limit)`;
+        return unsafe(name, `reading "${path}": ${what}`);
+      }
+      if (bytes > RATIO_MIN_BYTES && bytes / Math.max(entry.compressedSize, 1) > limits.maxRatio) {
+        return unsafe(name, `reading "${path}": it expands more than ${limits.maxRatio} times (a zip bomb?)`);
+      }
       return undefined;
+    };
+    // Counts what inflates, whatever the headers declared, and stops the inflating at a cap.
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        bytes += chunk.length;
+        inflatedTotal += chunk.length;
+        const refused = refusal();
+        if (refused) callback(refused);
+        else callback(null, chunk);
+      },
     });
+    inflated.on('error', (error: Error) => counter.destroy(zipError(name, error, path)));
+    counter.once('close', () => inflated.destroy());
+    inflated.pipe(counter);
+    return counter;
   };
+
+  const read = async (path: string): Promise<Buffer> => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await openReadStream(path)) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  };
+  const discard = async (path: string): Promise<void> => {
+    await pipeline(await openReadStream(path), new Writable({ write: (_chunk, _encoding, done) => done() }));
+  };
+
   return {
     entries,
     has: (path) => byPath.has(path) && !path.endsWith('/'),
-    read: (path) => read(path),
+    read,
+    openReadStream,
     verifyAll: async () => {
       for (const entry of entries) {
-        if (!entry.isDirectory) await read(entry.path, true);
+        if (!entry.isDirectory) await discard(entry.path);
       }
     },
+    extractTo: async (dir) => {
+      const root = resolve(dir);
+      await mkdir(root, { recursive: true });
+      for (const entry of entries) {
+        const target = resolve(root, entry.path);
+        // checkPath refused such paths already; checked again where the file is written.
+        if (!target.startsWith(root + sep)) throw unsafe(name, `unsafe entry path "${entry.path}"`);
+        if (entry.isDirectory) {
+          await mkdir(target, { recursive: true });
+          continue;
+        }
+        await mkdir(dirname(target), { recursive: true });
+        // `wx`: never write through something already there (the folder should be new).
+        await pipeline(await openReadStream(entry.path), createWriteStream(target, { flags: 'wx' }));
+      }
+    },
+    close: () => zipfile.close(),
   };
 }
 
@@ -269,8 +392,63 @@ async function checkLayout(
   }
 }
 
-function openZipFile(input: Buffer | string, name: string): Promise<ZipFile> {
-  return typeof input === 'string' ? fromPath(input, name) : fromBuffer(input, name);
+function openZipFile(input: ZipInput, name: string): Promise<ZipFile> {
+  if (typeof input === 'string') return fromPath(input, name);
+  if (Buffer.isBuffer(input)) return fromBuffer(input, name);
+  return fromByteSource(input, name);
+}
+
+/** yauzl's reader over a {@link ZipByteSource}. */
+class ByteSourceReader extends yauzl.RandomAccessReader {
+  constructor(private readonly source: ZipByteSource) {
+    super();
+  }
+
+  override _readStreamForRange(start: number, end: number): Readable {
+    return this.source.readRange(start, end);
+  }
+
+  // Headers and directory records are read a few dozen bytes at a time: no stream for each.
+  override read(
+    buffer: Buffer,
+    offset: number,
+    length: number,
+    position: number,
+    callback: (error: Error | null) => void,
+  ): void {
+    this.source.read(position, position + length).then((data) => {
+      data.copy(buffer, offset);
+      callback(data.length < length ? new Error('unexpected EOF') : null);
+    }, callback);
+  }
+
+  // yauzl calls this once the archive is closed and its last stream has ended.
+  override close(callback: (error: Error | null) => void): void {
+    if (!this.source.close) return callback(null);
+    this.source.close().then(() => callback(null), callback);
+  }
+}
+
+function fromByteSource(source: ZipByteSource, name: string): Promise<ZipFile> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromRandomAccessReader(
+      new ByteSourceReader(source),
+      source.size,
+      {
+        lazyEntries: true,
+        autoClose: false,
+        validateEntrySizes: true,
+        strictFileNames: true,
+        decodeStrings: true,
+      },
+      (error, zipfile) => {
+        if (!error) return resolve(zipfile);
+        // yauzl releases the reader only through a ZipFile it could open.
+        void source.close?.().catch(() => undefined);
+        reject(zipError(name, error));
+      },
+    );
+  });
 }
 
 function fromPath(path: string, name: string): Promise<ZipFile> {
@@ -364,55 +542,12 @@ function checkDeclaredSize(name: string, entry: Entry, limits: ZipLimits): void 
   }
 }
 
-function inflate(
-  zipfile: ZipFile,
-  entry: Entry,
-  name: string,
-  limits: ZipLimits,
-  budget: number,
-  discard: boolean,
-  /** Counts inflated bytes; returns an error to stop reading. */
-  onBytes: (bytes: number) => Error | undefined,
-): Promise<Buffer> {
-  const path = entry.fileName;
+/** The entry's inflated bytes as yauzl streams them (it also checks them against the declared size). */
+function openEntry(zipfile: ZipFile, entry: Entry, name: string): Promise<Readable> {
   return new Promise((resolve, reject) => {
-    zipfile.openReadStream(entry, (error, stream) => {
-      if (error) return reject(zipError(name, error, path));
-      const chunks: Buffer[] = [];
-      let bytes = 0;
-      let settled = false;
-      const fail = (failure: Error) => {
-        if (settled) return;
-        settled = true;
-        stream.destroy();
-        reject(failure);
-      };
-      stream.on('data', (chunk: Buffer) => {
-        if (settled) return;
-        bytes += chunk.length;
-        const refused = onBytes(chunk.length);
-        if (refused) return fail(refused);
-        if (bytes > budget) {
-          const what =
-            budget < limits.maxEntryBytes
-              ? `the archive expands to more than ${formatBytes(limits.maxTotalBytes)} (the limit)`
-              : `the entry expands to more than ${formatBytes(limits.maxEntryBytes)} (the limit)`;
-          return fail(unsafe(name, `reading "${path}": ${what}`));
-        }
-        if (bytes > RATIO_MIN_BYTES && bytes / Math.max(entry.compressedSize, 1) > limits.maxRatio) {
-          return fail(
-            unsafe(name, `reading "${path}": it expands more than ${limits.maxRatio} times (a zip bomb?)`),
-          );
-        }
-        if (!discard) chunks.push(chunk);
-      });
-      stream.once('error', (streamError: Error) => fail(zipError(name, streamError, path)));
-      stream.once('end', () => {
-        if (settled) return;
-        settled = true;
-        resolve(discard ? Buffer.alloc(0) : Buffer.concat(chunks, bytes));
-      });
-    });
+    zipfile.openReadStream(entry, (error, stream) =>
+      error ? reject(zipError(name, error, entry.fileName)) : resolve(stream),
+    );
   });
 }
 
