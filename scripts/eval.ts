@@ -21,19 +21,19 @@ import {
   beirMarkdown,
   type BeirDocument,
   corpusSubset,
+  evaluateRetrieval,
   loadBeirDataset,
   percentile,
   type RetrievalScores,
-  scoreRuns,
 } from '@trove/evaluation';
 import { rerankSchema } from '@trove/config';
 import { createReranker } from '@trove/reranking';
 import {
   createElasticsearchClient,
   DEFAULT_FIELD_BOOSTS,
-  type FusionSettings,
   HybridSearch,
   type RetrievalSettings,
+  type SearchCallOptions,
   type SearchTimings,
 } from '@trove/search';
 import { LocalBlobStore } from '@trove/storage';
@@ -384,34 +384,15 @@ async function main() {
         queryCacheSize: 0,
       }),
     }));
-    const ranking = async (
-      search: HybridSearch,
-      query: string,
-      mode: SearchMode,
-      limit: number,
-      fusion?: Partial<FusionSettings>,
-      retrieval?: Partial<RetrievalSettings>,
-    ) => {
-      const timings: SearchTimings = {};
-      const outcome = await search.searchWithReport(
-        {
-          projectId: project.id,
-          query,
-          limit,
-          mode,
-          results: perDocument ? { maxPerDocument: perDocument } : undefined,
-        },
-        { fusion, retrieval, timings },
-      );
-      return {
-        documents: outcome.hits.map((h) => corpusIdOf.get(h.documentId)!),
-        rerank: outcome.rerank,
-        timings,
-      };
-    };
+    const rankingSettings = (mode: SearchMode) => ({
+      projectId: project.id,
+      mode,
+      perDocument,
+      corpusId: (documentId: string) => corpusIdOf.get(documentId)!,
+    });
     // Warm-up: the first searches pay for connections and caches.
     for (const { search } of searches)
-      for (const mode of modes) await ranking(search, queries[0].text, mode, 10);
+      for (const mode of modes) await evaluateRetrieval(search, queries.slice(0, 1), rankingSettings(mode));
 
     const results: ModeResult[] = [];
     const configurations = searches.flatMap((s) =>
@@ -439,34 +420,32 @@ async function main() {
         const stage = { embed: [] as number[], keyword: [] as number[], vector: [] as number[] };
         const rerankLatencies: number[] = [];
         let rerankFailures = 0;
-        const runs: { top10: string[]; deep: string[]; judged: Map<string, number> }[] = [];
-        for (const query of queries) {
-          // Top 10 as the API serves it by default (timed); the deep list only for Recall@100.
-          const started = performance.now();
-          const top10 = await ranking(search, query.text, mode, 10, fusion, retrieval);
-          latencies.push(performance.now() - started);
-          const t = top10.timings;
-          if (t.embedMs !== undefined) stage.embed.push(t.embedMs);
-          if (t.keywordMs !== undefined) stage.keyword.push(t.keywordMs);
-          if (t.vectorMs !== undefined) stage.vector.push(t.vectorMs);
-          raw.push((t.embedMs ?? 0) + (t.keywordMs ?? 0) + (t.vectorMs ?? 0));
-          if (top10.rerank.ms !== undefined) rerankLatencies.push(top10.rerank.ms);
-          if (top10.rerank.warning) rerankFailures += 1;
-          const deep = await ranking(search, query.text, mode, DEEP_LIMIT, fusion, retrieval);
-          runs.push({ top10: top10.documents, deep: deep.documents, judged: query.relevant });
-        }
-        const shallow = scoreRuns(runs.map((r) => ({ ranking: r.top10, judged: r.judged })));
-        const deep = scoreRuns(runs.map((r) => ({ ranking: r.deep, judged: r.judged })));
+        // Top 10 as the API serves it by default (timed); the deep list only for Recall@100.
+        const { scores } = await evaluateRetrieval(search, queries, {
+          ...rankingSettings(mode),
+          deepLimit: DEEP_LIMIT,
+          options: (): SearchCallOptions => ({ fusion, retrieval, timings: {} }),
+          observe: ({ outcome, options, ms }) => {
+            latencies.push(ms);
+            const t: SearchTimings = options?.timings ?? {};
+            if (t.embedMs !== undefined) stage.embed.push(t.embedMs);
+            if (t.keywordMs !== undefined) stage.keyword.push(t.keywordMs);
+            if (t.vectorMs !== undefined) stage.vector.push(t.vectorMs);
+            raw.push((t.embedMs ?? 0) + (t.keywordMs ?? 0) + (t.vectorMs ?? 0));
+            if (outcome.rerank.ms !== undefined) rerankLatencies.push(outcome.rerank.ms);
+            if (outcome.rerank.warning) rerankFailures += 1;
+          },
+        });
         const p95 = (values: number[]) => (values.length ? round(percentile(values, 95), 1) : undefined);
         const result: ModeResult = {
           mode,
           fusion: fusionName,
           retrieval: retrievalName,
           reranker: name,
-          ndcg10: round(shallow.ndcg10),
-          recall10: round(shallow.recall10),
-          recall100: round(deep.recall100),
-          mrr10: round(shallow.mrr10),
+          ndcg10: round(scores.ndcg10),
+          recall10: round(scores.recall10),
+          recall100: round(scores.recall100),
+          mrr10: round(scores.mrr10),
           p50Ms: Math.round(percentile(latencies, 50)),
           p95Ms: Math.round(percentile(latencies, 95)),
           rawP95Ms: Math.round(percentile(raw, 95)),
