@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildZip } from '../../libs/parsing/src/archive/zip-fixtures.testing';
+import { docxPackage, WORD_NS } from '../../libs/parsing/src/archive/zip-fixtures.testing';
 import { PickyEmbedder } from '../fakes/picky-embedder-fake';
 import { expectEventually } from '../support/services';
 import { ADMIN_KEY, TroveStack } from '../support/stack';
@@ -14,32 +14,11 @@ const embedder = new PickyEmbedder();
 let stack: TroveStack;
 let projectId: string;
 
-const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
-
 /** A one-paragraph Word file whose document.xml holds `xmlText` verbatim (character references included). */
 function docx(xmlText: string): Promise<Buffer> {
-  return buildZip([
-    {
-      path: '[Content_Types].xml',
-      data:
-        '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
-        '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
-        '<Default Extension="xml" ContentType="application/xml"/>' +
-        '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>' +
-        '</Types>',
-    },
-    {
-      path: '_rels/.rels',
-      data:
-        '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
-        '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>' +
-        '</Relationships>',
-    },
-    {
-      path: 'word/document.xml',
-      data: `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="${W}"><w:body><w:p><w:r><w:t xml:space="preserve">${xmlText}</w:t></w:r></w:p></w:body></w:document>`,
-    },
-  ]);
+  return docxPackage(
+    `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="${WORD_NS}"><w:body><w:p><w:r><w:t xml:space="preserve">${xmlText}</w:t></w:r></w:p></w:body></w:document>`,
+  );
 }
 
 const SEARCH = `query($input: SearchInput!) { search(input: $input) { hits { documentId text } } }`;

@@ -126,3 +126,38 @@ export function repeatCentralEntry(
   end.writeUInt32LE(cdStart, 16);
   return Buffer.concat([zip.subarray(0, cdStart), directory, end]);
 }
+
+/** WordprocessingML's main namespace. */
+export const WORD_NS = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
+
+/**
+ * The smallest Word package Word and mammoth accept: content types, the root relationship and
+ * `documentXml` as word/document.xml (`compress: false` stores it, for documents that would
+ * compress past the zip-bomb ratio), plus any `extra` entries.
+ */
+export function docxPackage(
+  documentXml: string,
+  extra: FixtureEntry[] = [],
+  compress = true,
+): Promise<Buffer> {
+  return buildZip([
+    {
+      path: '[Content_Types].xml',
+      data:
+        '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+        '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+        '<Default Extension="xml" ContentType="application/xml"/>' +
+        '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>' +
+        '</Types>',
+    },
+    {
+      path: '_rels/.rels',
+      data:
+        '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+        '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>' +
+        '</Relationships>',
+    },
+    { path: 'word/document.xml', data: documentXml, compress },
+    ...extra,
+  ]);
+}

@@ -1,52 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { TroveErrorCode } from '@trove/domain';
-import { buildZip, type FixtureEntry } from '../archive/zip-fixtures.testing';
+import { buildZip, docxPackage, type FixtureEntry, WORD_NS } from '../archive/zip-fixtures.testing';
 import { DOCX_MEDIA_TYPE, DocxParser } from './docx.parser';
 
 const parser = new DocxParser();
 const parse = (data: Buffer, fileName = 'report.docx') =>
   parser.parse({ fileName, mediaType: DOCX_MEDIA_TYPE, data });
 
-const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
+const W = WORD_NS;
 
 /** A paragraph, optionally with a style id (`Heading1`, `Title`). */
 const p = (text: string, style?: string) =>
   `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}<w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
 
-/** The smallest package Word and mammoth accept: content types, the root relationship, the body. */
+/** A Word package whose body is `body` (or whose document.xml is `documentXml`). */
 function docx(
   body: string,
   extra: FixtureEntry[] = [],
   documentXml?: string,
   compress = true,
 ): Promise<Buffer> {
-  return buildZip([
-    {
-      path: '[Content_Types].xml',
-      data:
-        '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
-        '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
-        '<Default Extension="xml" ContentType="application/xml"/>' +
-        '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>' +
-        '</Types>',
-    },
-    {
-      path: '_rels/.rels',
-      data:
-        '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
-        '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>' +
-        '</Relationships>',
-    },
-    {
-      path: 'word/document.xml',
-      data:
-        documentXml ??
-        `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="${W}"><w:body>${body}</w:body></w:document>`,
-      // Stored, not deflated: a deeply nested test document compresses past the zip-bomb ratio.
-      compress,
-    },
-    ...extra,
-  ]);
+  const xml =
+    documentXml ??
+    `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="${W}"><w:body>${body}</w:body></w:document>`;
+  return docxPackage(xml, extra, compress);
 }
 
 describe('DocxParser', () => {
