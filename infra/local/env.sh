@@ -4,9 +4,11 @@ set -euo pipefail
 
 TROVE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 TROVE_LOCAL_DIR="${TROVE_LOCAL_DIR:-$TROVE_ROOT/.trove/local}"
-LOG_DIR="$TROVE_LOCAL_DIR/logs"
-RUN_DIR="$TROVE_LOCAL_DIR/run"
-DATA_DIR="$TROVE_LOCAL_DIR/data"
+# A test that runs a private instance (test/support/private-services.ts) points these at its own
+# folder, so its data, logs and pid files never touch the shared ones.
+LOG_DIR="${TROVE_LOCAL_LOG_DIR:-$TROVE_LOCAL_DIR/logs}"
+RUN_DIR="${TROVE_LOCAL_RUN_DIR:-$TROVE_LOCAL_DIR/run}"
+DATA_DIR="${TROVE_LOCAL_DATA_DIR:-$TROVE_LOCAL_DIR/data}"
 
 # Pinned versions: bump deliberately, the tests run against exactly these.
 ES_VERSION="${TROVE_ES_VERSION:-8.19.21}"
@@ -19,6 +21,8 @@ VENV="$TROVE_LOCAL_DIR/venv"
 PG_HOME="$TROVE_LOCAL_DIR/postgresql-$PG_VERSION"
 
 ES_PORT="${TROVE_ES_PORT:-9200}"
+# Unset: Elasticsearch takes the first free port from 9300.
+ES_TRANSPORT_PORT="${TROVE_ES_TRANSPORT_PORT:-}"
 ES_HEAP="${TROVE_ES_HEAP:-1g}"
 TEMPORAL_PORT="${TROVE_TEMPORAL_PORT:-7233}"
 TEMPORAL_UI_PORT="${TROVE_TEMPORAL_UI_PORT:-8233}"

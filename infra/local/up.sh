@@ -15,7 +15,8 @@ start_elasticsearch() {
   if es_healthy; then log "elasticsearch already up on :$ES_PORT"; return; fi
   local es_data="$DATA_DIR/elasticsearch" es_logs="$LOG_DIR/elasticsearch"
   mkdir -p "$es_data" "$es_logs"
-  local -a run_as=()
+  local -a run_as=() transport=()
+  [[ -z "$ES_TRANSPORT_PORT" ]] || transport=(-E "transport.port=$ES_TRANSPORT_PORT")
   # Elasticsearch refuses to run as root; on a root shell (CI) it runs as a system user.
   if [[ "$(id -u)" == 0 ]]; then
     id trove-es >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin trove-es
@@ -28,7 +29,7 @@ start_elasticsearch() {
   ES_JAVA_HOME="$java_home" ES_JAVA_OPTS="-Xms$ES_HEAP -Xmx$ES_HEAP ${TROVE_ES_JAVA_OPTS:-}" start_bg elasticsearch "${run_as[@]}" \
     "$ES_HOME/bin/elasticsearch" \
     -E cluster.name=trove-local -E node.name=trove-local-1 \
-    -E discovery.type=single-node -E network.host=127.0.0.1 -E "http.port=$ES_PORT" \
+    -E discovery.type=single-node -E network.host=127.0.0.1 -E "http.port=$ES_PORT" "${transport[@]}" \
     -E "path.data=$es_data" -E "path.logs=$es_logs" \
     -E cluster.routing.allocation.disk.threshold_enabled=false \
     -E action.destructive_requires_name=false

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@elastic/elasticsearch';
@@ -31,6 +32,18 @@ export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 /** A fresh name for indices, task queues and blob folders, so test files never see each other's data. */
 export function uniqueName(label: string): string {
   return `t-${label}-${randomBytes(4).toString('hex')}`;
+}
+
+/** A port nobody listens on now (the OS's pick), for a server a test starts. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
 }
 
 /** The catalog schema of a test name (each test file has its own). */

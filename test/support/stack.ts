@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -18,6 +17,7 @@ import {
   EMBEDDER_URL,
   ES_URL,
   expectEventually,
+  freePort,
   ROOT,
   schemaName,
   TEMPORAL_ADDRESS,
@@ -45,17 +45,6 @@ function canarySecretKey(): string {
     const key = randomBytes(32).toString('base64');
     if (/^[A-Za-z0-9]+=*$/.test(key)) return key;
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 /**

@@ -1,0 +1,83 @@
+import { execFile } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { freePort, ROOT } from './services';
+
+const run = promisify(execFile);
+
+/** The services a test may stop: it runs its own instance of each, never the shared one. */
+export type PrivateService = 'elasticsearch' | 'postgresql';
+
+/**
+ * A private Elasticsearch and PostgreSQL for tests that stop them: the binaries installed by
+ * infra/local, started by its own up.sh and stopped by its down.sh, but on free ports and with
+ * their data, logs and pid files in a temporary folder. The developer's running stack (the shared
+ * services on the default ports) is never signalled: down.sh only reads this folder's pid files.
+ */
+export class PrivateServices {
+  private readonly dir = mkdtempSync(join(tmpdir(), 'trove-private-services-'));
+  private ports?: { es: number; esTransport: number; pg: number };
+
+  constructor() {
+    // As root, up.sh runs each service as its own system user, which must reach its data folder.
+    chmodSync(this.dir, 0o755);
+  }
+
+  get esUrl(): string {
+    return `http://127.0.0.1:${this.port('es')}`;
+  }
+
+  get databaseUrl(): string {
+    return `postgres://trove@127.0.0.1:${this.port('pg')}/trove`;
+  }
+
+  /** Starts the services (a fresh data folder on first start) and returns once each is healthy. */
+  async start(...services: PrivateService[]): Promise<void> {
+    this.ports ??= { es: await freePort(), esTransport: await freePort(), pg: await freePort() };
+    await this.script('up.sh', services);
+  }
+
+  /** Stops the services, keeping their data; returns once their processes have exited. */
+  async stop(...services: PrivateService[]): Promise<void> {
+    await this.script('down.sh', services);
+  }
+
+  /** Stops everything this instance started and removes its data. */
+  async cleanup(): Promise<void> {
+    try {
+      if (this.ports) await this.stop('elasticsearch', 'postgresql');
+    } finally {
+      rmSync(this.dir, { recursive: true, force: true });
+    }
+  }
+
+  private port(name: 'es' | 'pg'): number {
+    if (!this.ports) throw new Error('the private services have not been started');
+    return this.ports[name];
+  }
+
+  // Asynchronous: the test process keeps draining its children's log pipes while a service starts.
+  private async script(script: 'up.sh' | 'down.sh', services: PrivateService[]): Promise<void> {
+    const ports = this.ports!;
+    try {
+      await run('bash', [join(ROOT, 'infra', 'local', script), ...services], {
+        env: {
+          ...process.env,
+          TROVE_LOCAL_DATA_DIR: join(this.dir, 'data'),
+          TROVE_LOCAL_LOG_DIR: join(this.dir, 'logs'),
+          TROVE_LOCAL_RUN_DIR: join(this.dir, 'run'),
+          TROVE_ES_PORT: String(ports.es),
+          TROVE_ES_TRANSPORT_PORT: String(ports.esTransport),
+          // Two cores and other suites' services alongside: a small heap is plenty for one test's index.
+          TROVE_ES_HEAP: '512m',
+          TROVE_PG_PORT: String(ports.pg),
+        },
+      });
+    } catch (error) {
+      const { stderr } = error as { stderr?: string };
+      throw new Error(`${script} ${services.join(' ')} failed (logs in ${join(this.dir, 'logs')}):\n${stderr}`);
+    }
+  }
+}
