@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Client as ElasticClient } from '@elastic/elasticsearch';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
 import pg from 'pg';
-import { DATABASE_URL, ES_URL, schemaName, TEMPORAL_ADDRESS } from './services';
+import { type DataServices, schemaName, SHARED_DATA_SERVICES, TEMPORAL_ADDRESS } from './services';
 
 /**
  * Canaries: random values planted where an attacker would like to read (the api's and the worker's
@@ -79,9 +79,13 @@ export function scanLogs(logDir: string, canaries: readonly Canary[]): CanaryFin
  * Every row of every table in the stack's catalog schema (sync runs and their errors, documents and
  * their warnings, sources, configs…), matched inside PostgreSQL so nothing large crosses the wire.
  */
-export async function scanCatalog(name: string, canaries: readonly Canary[]): Promise<CanaryFinding[]> {
+export async function scanCatalog(
+  name: string,
+  canaries: readonly Canary[],
+  databaseUrl = SHARED_DATA_SERVICES.databaseUrl,
+): Promise<CanaryFinding[]> {
   const schema = schemaName(name);
-  const db = new pg.Client({ connectionString: DATABASE_URL });
+  const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
     const tables = await db.query<{ table_name: string }>(
@@ -111,8 +115,12 @@ export async function scanCatalog(name: string, canaries: readonly Canary[]): Pr
  * The `_source` of every document in the stack's indices (chunks, and whatever else is indexed),
  * compared as exact strings: a random token is not reliably found through the analysers.
  */
-export async function scanIndices(name: string, canaries: readonly Canary[]): Promise<CanaryFinding[]> {
-  const es = new ElasticClient({ node: ES_URL });
+export async function scanIndices(
+  name: string,
+  canaries: readonly Canary[],
+  esUrl = SHARED_DATA_SERVICES.esUrl,
+): Promise<CanaryFinding[]> {
+  const es = new ElasticClient({ node: esUrl });
   try {
     const index = `${name}-*`;
     await es.indices.refresh({ index, ignore_unavailable: true, allow_no_indices: true });
@@ -177,14 +185,17 @@ export async function scanTemporal(taskQueue: string, canaries: readonly Canary[
   }
 }
 
-/** Everything a stack kept: logs, catalog, indices and Temporal histories. Run it before the data is dropped. */
+/**
+ * Everything a stack kept: logs, catalog, indices (in the stack's own data services) and Temporal
+ * histories. Run it before the data is dropped.
+ */
 export async function scanForCanaries(
-  stack: { name: string; logDir: string },
+  stack: { name: string; logDir: string; services: DataServices },
   canaries: readonly Canary[],
 ): Promise<CanaryFinding[]> {
   const [catalog, indices, temporal] = await Promise.all([
-    scanCatalog(stack.name, canaries),
-    scanIndices(stack.name, canaries),
+    scanCatalog(stack.name, canaries, stack.services.databaseUrl),
+    scanIndices(stack.name, canaries, stack.services.esUrl),
     scanTemporal(stack.name, canaries),
   ]);
   return [...scanLogs(stack.logDir, canaries), ...catalog, ...indices, ...temporal];

@@ -77,7 +77,8 @@ export class PrivateServices {
       });
     } catch (error) {
       const { stderr } = error as { stderr?: string };
-      throw new Error(`${script} ${services.join(' ')} failed (logs in ${join(this.dir, 'logs')}):\n${stderr}`);
+      // up.sh prints the service log's last lines: the folder is gone after cleanup().
+      throw new Error(`${script} ${services.join(' ')} failed:\n${stderr}`);
     }
   }
 }

@@ -51,12 +51,23 @@ export function schemaName(name: string): string {
   return name.replace(/-/g, '_');
 }
 
+/** Where a stack keeps its data: the shared local services, unless a test runs its own. */
+export interface DataServices {
+  esUrl: string;
+  databaseUrl: string;
+}
+
+export const SHARED_DATA_SERVICES: DataServices = { esUrl: ES_URL, databaseUrl: DATABASE_URL };
+
 /** Removes what a test name left: its indices and its catalog schema. */
-export async function dropTestData(name: string): Promise<void> {
-  const es = new Client({ node: ES_URL });
+export async function dropTestData(
+  name: string,
+  { esUrl, databaseUrl }: DataServices = SHARED_DATA_SERVICES,
+): Promise<void> {
+  const es = new Client({ node: esUrl });
   await es.indices.delete({ index: `${name}-*`, ignore_unavailable: true, allow_no_indices: true });
   await es.close();
-  const db = new pg.Client({ connectionString: DATABASE_URL });
+  const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
     await db.query(`drop schema if exists "${schemaName(name)}" cascade`);

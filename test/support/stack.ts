@@ -12,14 +12,14 @@ import {
   watchResponses,
 } from './canary';
 import {
-  DATABASE_URL,
+  type DataServices,
   dropTestData,
   EMBEDDER_URL,
-  ES_URL,
   expectEventually,
   freePort,
   ROOT,
   schemaName,
+  SHARED_DATA_SERVICES,
   TEMPORAL_ADDRESS,
   uniqueName,
 } from './services';
@@ -50,6 +50,8 @@ function canarySecretKey(): string {
 /**
  * The real api and worker apps, started as child processes (the way `npm run quickstart` runs
  * them) against the local services, with their own index prefix, task queue and blob folder.
+ * `services` points them at another Elasticsearch and PostgreSQL (a test's private instances);
+ * the stack's own teardown (canary scan, data drop) then reads those.
  */
 export class TroveStack {
   readonly name = uniqueName('e2e');
@@ -71,7 +73,10 @@ export class TroveStack {
   private unwatchResponses?: () => void;
   private stopped = false;
 
-  constructor(private readonly extraEnv: Record<string, string> = {}) {
+  constructor(
+    private readonly extraEnv: Record<string, string> = {},
+    readonly services: DataServices = SHARED_DATA_SERVICES,
+  ) {
     const env = this.env('api');
     const blobCanary = canaryValue('blob-file');
     const blobDir = env.TROVE_BLOB_DIR!;
@@ -122,9 +127,9 @@ export class TroveStack {
       TROVE_CANARY_ENV: this.processCanaries[app],
       TROVE_ADMIN_API_KEY: ADMIN_KEY,
       TROVE_API_PORT: String(this.port),
-      TROVE_ES_URL: ES_URL,
+      TROVE_ES_URL: this.services.esUrl,
       TROVE_INDEX_PREFIX: this.name,
-      TROVE_DATABASE_URL: DATABASE_URL,
+      TROVE_DATABASE_URL: this.services.databaseUrl,
       TROVE_DATABASE_SCHEMA: schemaName(this.name),
       TROVE_TEMPORAL_ADDRESS: TEMPORAL_ADDRESS,
       TROVE_TASK_QUEUE: this.name,
@@ -226,7 +231,7 @@ export class TroveStack {
       ]);
       findings = [...this.responseFindings, ...(await scanForCanaries(this, this.canaries))];
     } finally {
-      await dropTestData(this.name);
+      await dropTestData(this.name, this.services);
     }
     if (findings.length) throw new CanaryLeakError(findings);
   }
