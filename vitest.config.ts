@@ -23,8 +23,7 @@ export default defineConfig({
           globalSetup: ['test/support/global-setup.ts'],
           environment: 'node',
           pool: 'forks',
-          // One file at a time: the suites share three real services on a 2-core machine,
-          // and the fault tests stop and restart them.
+          // One file at a time: the suites share the real services on a 2-core machine.
           poolOptions: { forks: { singleFork: true } },
           testTimeout: 180_000,
           hookTimeout: 240_000,

@@ -1,21 +1,22 @@
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@elastic/elasticsearch';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
-import { ingestWorkflowId } from '@trove/domain';
+import { ingestWorkflowId, TroveErrorCode } from '@trove/domain';
 import { buildZip } from '../../libs/parsing/src/archive/zip-fixtures.testing';
 import { longMarkdown } from '../support/markdown';
-import { ES_URL, expectEventually, ROOT, TEMPORAL_ADDRESS } from '../support/services';
+import { PrivateServices } from '../support/private-services';
+import { expectEventually, TEMPORAL_ADDRESS } from '../support/services';
 import { TroveStack } from '../support/stack';
 
-// Fault tests stop and restart shared services: they run alone (the e2e project runs one file at a time).
-const stack = new TroveStack();
+// The stack keeps its data in a private Elasticsearch and PostgreSQL, which the tests stop and
+// start; the shared services (and the developer's stack using them) are never touched. Temporal
+// and the embedder stay shared: only the stack's own worker is killed.
+const services = new PrivateServices();
+let stack: TroveStack;
+let es: Client;
+let connection: Connection;
+let temporal: TemporalClient;
 let projectId: string;
-const es = new Client({ node: ES_URL });
-
-const services = (script: 'up.sh' | 'down.sh', service: string) =>
-  execFileSync('bash', [join(ROOT, 'infra', 'local', script), service], { stdio: 'inherit' });
 
 /** Chunks stored for a document: total, distinct ids and distinct positions must all agree. */
 async function storedChunks(documentId: string) {
@@ -36,15 +37,55 @@ async function storedChunks(documentId: string) {
 
 /** The highest attempt number of any activity in the document's ingest: > 1 proves the fault hit mid-run. */
 async function maxActivityAttempt(documentId: string): Promise<number> {
-  const connection = await Connection.connect({ address: TEMPORAL_ADDRESS });
-  try {
-    const history = await new TemporalClient({ connection }).workflow
-      .getHandle(ingestWorkflowId(documentId))
-      .fetchHistory();
-    return Math.max(...history.events!.map((e) => e.activityTaskStartedEventAttributes?.attempt ?? 0));
-  } finally {
-    await connection.close();
-  }
+  const history = await temporal.workflow.getHandle(ingestWorkflowId(documentId)).fetchHistory();
+  return Math.max(...history.events!.map((e) => e.activityTaskStartedEventAttributes?.attempt ?? 0));
+}
+
+/**
+ * Waits until an activity of a running workflow of the stack is being retried after a
+ * SERVICE_UNAVAILABLE failure whose message matches `outage`: the fault has reached the worker.
+ */
+async function activityRetriedAfter(outage: RegExp): Promise<void> {
+  await expectEventually(
+    async () => {
+      const running = temporal.workflow.list({
+        query: `TaskQueue="${stack.name}" AND ExecutionStatus="Running"`,
+      });
+      for await (const { workflowId } of running) {
+        const { raw } = await temporal.workflow.getHandle(workflowId).describe();
+        for (const { attempt, lastFailure } of raw.pendingActivities ?? []) {
+          if (
+            (attempt ?? 0) > 1 &&
+            lastFailure?.applicationFailureInfo?.type === TroveErrorCode.ServiceUnavailable &&
+            outage.test(lastFailure.message ?? '')
+          )
+            return;
+        }
+      }
+      throw new Error('no activity has failed on the outage yet');
+    },
+    { timeoutMs: 180_000, intervalMs: 500 },
+  );
+}
+
+/** Waits until the ingest runs its second (or a later) embedding batch, on the worker now. */
+async function embeddingBatchesUnderway(documentId: string): Promise<void> {
+  const handle = temporal.workflow.getHandle(ingestWorkflowId(documentId));
+  await expectEventually(
+    async () => {
+      const { raw } = await handle.describe();
+      const running = raw.pendingActivities?.find(
+        (a) => a.activityType?.name === 'embedChunks' && a.lastStartedTime,
+      );
+      if (!running) throw new Error('no embedding batch is running');
+      const { events } = await handle.fetchHistory();
+      const batches = events!.filter(
+        (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'embedChunks',
+      ).length;
+      if (batches < 2) throw new Error('still on the first embedding batch');
+    },
+    { timeoutMs: 120_000, intervalMs: 100 },
+  );
 }
 
 async function uploadLarge(fileName: string, sections: number): Promise<string> {
@@ -64,24 +105,34 @@ async function waitForStatus(id: string, status: string) {
 }
 
 beforeAll(async () => {
+  await services.start('elasticsearch', 'postgresql');
+  stack = new TroveStack({}, { esUrl: services.esUrl, databaseUrl: services.databaseUrl });
+  es = new Client({ node: services.esUrl });
+  connection = await Connection.connect({ address: TEMPORAL_ADDRESS });
+  temporal = new TemporalClient({ connection });
   await stack.start();
   projectId = await stack.createProject('Fault tests');
 });
 
 afterAll(async () => {
-  services('up.sh', 'elasticsearch'); // never leave a service down for the next suite
-  services('up.sh', 'postgresql');
-  await stack.stop();
-  await es.close();
+  try {
+    // A test that failed mid-outage left a service down: the teardown scan and drop read them.
+    await services.start('elasticsearch', 'postgresql');
+    await stack?.stop();
+  } finally {
+    await es?.close();
+    await connection?.close();
+    await services.cleanup();
+  }
 });
 
 describe('faults during ingest', () => {
   it('Elasticsearch stopped mid-ingest and started again: the document ends READY with no duplicate chunks', async () => {
     const id = await uploadLarge('es-outage.md', 14);
     await waitForStatus(id, 'INDEXING');
-    services('down.sh', 'elasticsearch');
-    await new Promise((resolve) => setTimeout(resolve, 5_000));
-    services('up.sh', 'elasticsearch');
+    await services.stop('elasticsearch');
+    await activityRetriedAfter(/^Elasticsearch is unreachable/);
+    await services.start('elasticsearch');
 
     const document = await stack.settled(id, 300_000);
     expect(document.status).toBe('READY');
@@ -98,7 +149,7 @@ describe('faults during ingest', () => {
   it('worker killed mid-ingest and started again: the workflow resumes and completes exactly once', async () => {
     const id = await uploadLarge('worker-crash.md', 14);
     await waitForStatus(id, 'INDEXING');
-    await new Promise((resolve) => setTimeout(resolve, 2_000)); // let it get into the embedding batches
+    await embeddingBatchesUnderway(id);
     await stack.killWorker();
     expect((await stack.document(id))?.status).toBe('INDEXING');
     stack.startWorker();
@@ -137,12 +188,12 @@ describe('faults during ingest', () => {
       },
       { timeoutMs: 180_000, intervalMs: 250 },
     );
-    services('down.sh', 'postgresql');
+    await services.stop('postgresql');
     // Meanwhile the api says it cannot reach its catalog, without details.
     const refused = await stack.gql('query($id: ID!) { syncRun(id: $id) { status } }', { id: runId });
     expect(refused.errors?.[0]?.extensions?.code).toBe('SERVICE_UNAVAILABLE');
-    await new Promise((resolve) => setTimeout(resolve, 5_000));
-    services('up.sh', 'postgresql');
+    await activityRetriedAfter(/^the catalog database is unavailable/);
+    await services.start('postgresql');
 
     const run = await stack.runSettled(runId, 600_000);
     expect(run.status).toBe('COMPLETED');
