@@ -116,9 +116,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   try {
-    // A test that failed mid-outage left a service down: the teardown scan and drop read them.
-    await services.start('elasticsearch', 'postgresql');
-    await stack?.stop();
+    if (stack) {
+      // A test that failed mid-outage left a service down: the teardown scan and drop read them.
+      await services.start('elasticsearch', 'postgresql');
+      await stack.stop();
+    }
   } finally {
     await es?.close();
     await connection?.close();
