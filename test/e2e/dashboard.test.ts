@@ -244,10 +244,22 @@ describe('the dashboard, in a browser', () => {
   it('re-indexes a document and deletes another (after confirming)', async () => {
     await page.goto(`${projectUrl}/documents`);
     const row = (name: string) => page.getByTestId('document-row').filter({ hasText: name });
+    const indexedAt = async (fileName: string) => {
+      const { documents } = await stack.query<{
+        documents: { nodes: { fileName: string; indexedAt: string | null }[] };
+      }>('query($p: ID!) { documents(projectId: $p, first: 50) { nodes { fileName indexedAt } } }', {
+        p: projectUrl.split('/').at(-1),
+      });
+      return documents.nodes.find((d) => d.fileName === fileName)?.indexedAt;
+    };
+    const indexedBefore = await indexedAt('release-process.md');
+    expect(indexedBefore).toBeTruthy();
     await row('release-process.md').getByRole('button', { name: 'Re-index' }).click();
+    // The re-index is known by its result (indexed again), not by catching the row between two
+    // states: a small file can be READY again before the page refreshes.
     await expect
-      .poll(() => row('release-process.md').getByTestId('document-status').textContent(), { timeout: 60_000 })
-      .not.toBe('READY');
+      .poll(() => indexedAt('release-process.md'), { timeout: 120_000, interval: 500 })
+      .not.toBe(indexedBefore);
     await expect
       .poll(() => row('release-process.md').getByTestId('document-status').textContent(), {
         timeout: 120_000,
