@@ -109,17 +109,27 @@ describe('skills/trove-research/SKILL.md', () => {
       return trovesIn(block).map((command) => ({ command, shown }));
     });
     expect(steps.length).toBeGreaterThanOrEqual(5);
+    // The output blocks the skill shows, each listing at least one hit for the loop below to check.
+    const numbered = (lines: string[]) => lines.filter((line) => /^\d+\. /.test(line));
+    const outputBlocks = [...new Set(steps.map((step) => step.shown))].filter((lines) => lines.length > 0);
+    expect(outputBlocks.length).toBeGreaterThanOrEqual(5);
+    for (const lines of outputBlocks) expect(numbered(lines), lines[0]).not.toEqual([]);
     const outputs: string[] = [];
+    let checkedHits = 0;
     for (const { command, shown } of steps) {
       const run = await runShellLine(command, { cwd: repo, env });
       expect(run.code, `${command}\n${run.stderr}`).toBe(0);
       outputs.push(run.stdout);
-      // Every hit the skill shows for this command (title › heading) is in the real output.
-      for (const line of shown) {
+      // Every hit the skill shows for this command (title › heading) is in the real output. A
+      // numbered line the pattern cannot read fails here rather than going unchecked.
+      for (const line of numbered(shown)) {
         const hit = /^\d+\. (.+?) {2}[\d.]+$/.exec(line);
-        if (hit) expect(run.stdout, `${command}: ${hit[1]}`).toContain(hit[1]);
+        expect(hit, `${command}: a shown hit in an unexpected shape: ${line}`).not.toBeNull();
+        expect(run.stdout, `${command}: ${hit![1]}`).toContain(hit![1]);
+        checkedHits++;
       }
     }
+    expect(checkedHits).toBeGreaterThanOrEqual(outputBlocks.length);
     // Every site link the skill cites (in outputs and answers) came out of one of its commands.
     const cited = new Set(skill.match(/https:\/\/handbook\.example\.com\/[^\s)`]+/g) ?? []);
     expect(cited.size).toBeGreaterThanOrEqual(4);

@@ -30,6 +30,11 @@ let context: BrowserContext;
 let page: Page;
 /** Anything the browser refused or failed on: CSP violations, script errors, failed requests. */
 const problems: string[] = [];
+/**
+ * The deadline of a check that waits for the page to show something: it only bounds a hang (the
+ * answer usually comes in well under a second), so a slow, shared machine cannot fail it.
+ */
+const EVENTUALLY = { timeout: 30_000 };
 
 async function shot(name: string, target: Page = page): Promise<void> {
   await target.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
@@ -122,7 +127,9 @@ describe('the dashboard, in a browser', () => {
     await page.goto(`${stack.url}/`);
     await page.getByLabel('API key').fill('not-the-key-0000000000');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('the API key is not valid');
+    await expect
+      .poll(() => page.getByRole('alert').textContent(), EVENTUALLY)
+      .toContain('the API key is not valid');
     await shot('sign-in');
     await page.getByLabel('API key').fill(ADMIN_KEY);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -140,7 +147,7 @@ describe('the dashboard, in a browser', () => {
     // A name already taken: the API's own message, not a stack.
     await page.getByLabel('New project').fill(projectName.toUpperCase());
     await page.getByRole('button', { name: 'Create project' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/already/i);
+    await expect.poll(() => page.getByRole('alert').textContent(), EVENTUALLY).toMatch(/already/i);
     await shot('projects');
     await row.getByRole('link', { name: projectName }).click();
     await page.getByRole('heading', { name: `Documents · ${projectName}` }).waitFor();
@@ -167,11 +174,9 @@ describe('the dashboard, in a browser', () => {
       return transfer;
     })()`);
     await page.getByTestId('upload-zone').dispatchEvent('drop', { dataTransfer });
-    await expect.poll(() => page.getByTestId('upload-row').count()).toBe(2);
+    await expect.poll(() => page.getByTestId('upload-row').count(), EVENTUALLY).toBe(2);
     await expect
-      .poll(async () => (await page.getByTestId('upload-row').allTextContents()).join(' | '), {
-        timeout: 30_000,
-      })
+      .poll(async () => (await page.getByTestId('upload-row').allTextContents()).join(' | '), EVENTUALLY)
       .toMatch(/done.*\|.*done/);
     await expect
       .poll(async () => page.getByTestId('document-status').allTextContents(), {
@@ -194,7 +199,7 @@ describe('the dashboard, in a browser', () => {
     await segment('FAILED').click();
     await page.getByText('No FAILED documents').waitFor();
     await segment('READY').click();
-    await expect.poll(() => page.getByTestId('document-row').count()).toBe(2);
+    await expect.poll(() => page.getByTestId('document-row').count(), EVENTUALLY).toBe(2);
   });
 
   it('shows a document’s chunks in order with heading path, tokens and citation link', async () => {
@@ -232,17 +237,29 @@ describe('the dashboard, in a browser', () => {
     await segment('KEYWORD').click();
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect
-      .poll(async () => (await page.getByTestId('search-hit').first().textContent()) ?? '')
+      .poll(async () => (await page.getByTestId('search-hit').first().textContent()) ?? '', EVENTUALLY)
       .toContain('Rolling back');
   });
 
   it('re-indexes a document and deletes another (after confirming)', async () => {
     await page.goto(`${projectUrl}/documents`);
     const row = (name: string) => page.getByTestId('document-row').filter({ hasText: name });
+    const indexedAt = async (fileName: string) => {
+      const { documents } = await stack.query<{
+        documents: { nodes: { fileName: string; indexedAt: string | null }[] };
+      }>('query($p: ID!) { documents(projectId: $p, first: 50) { nodes { fileName indexedAt } } }', {
+        p: projectUrl.split('/').at(-1),
+      });
+      return documents.nodes.find((d) => d.fileName === fileName)?.indexedAt;
+    };
+    const indexedBefore = await indexedAt('release-process.md');
+    expect(indexedBefore).toBeTruthy();
     await row('release-process.md').getByRole('button', { name: 'Re-index' }).click();
+    // The re-index is known by its result (indexed again), not by catching the row between two
+    // states: a small file can be READY again before the page refreshes.
     await expect
-      .poll(() => row('release-process.md').getByTestId('document-status').textContent(), { timeout: 60_000 })
-      .not.toBe('READY');
+      .poll(() => indexedAt('release-process.md'), { timeout: 120_000, interval: 500 })
+      .not.toBe(indexedBefore);
     await expect
       .poll(() => row('release-process.md').getByTestId('document-status').textContent(), {
         timeout: 120_000,
@@ -251,7 +268,7 @@ describe('the dashboard, in a browser', () => {
       .toBe('READY');
     page.once('dialog', (dialog) => void dialog.accept());
     await row('onboarding.md').getByRole('button', { name: 'Delete' }).click();
-    await expect.poll(() => page.getByTestId('document-row').count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => page.getByTestId('document-row').count(), EVENTUALLY).toBe(1);
   });
 
   it('adds a folder source, syncs it and shows the progress moving to COMPLETED', async () => {
@@ -316,7 +333,7 @@ describe('the dashboard, in a browser', () => {
       .getByLabel('Roots')
       .fill(`https://www.notion.so/Onboarding-${DEFAULT_IDS.onboarding.replace(/-/g, '')}`);
     await form.getByRole('button', { name: 'Add Notion source' }).click();
-    await expect.poll(() => page.getByTestId('source-card').count()).toBe(2);
+    await expect.poll(() => page.getByTestId('source-card').count(), EVENTUALLY).toBe(2);
     await page.getByRole('heading', { name: 'Team wiki' }).waitFor();
     expect(await page.getByTestId('source-card').filter({ hasText: 'Team wiki' }).textContent()).toMatch(
       /NOTION.*1 root ·/,
@@ -446,7 +463,7 @@ describe('the dashboard, in a browser', () => {
     await v.getByTestId('source-card').filter({ hasText: 'Team wiki' }).click();
     const webhook = v.getByTestId('webhook-panel');
     await webhook.waitFor();
-    await expect.poll(() => webhook.getByTestId('webhook-rejected').textContent()).toBe('1');
+    await expect.poll(() => webhook.getByTestId('webhook-rejected').textContent(), EVENTUALLY).toBe('1');
     expect(await webhook.textContent()).toContain('page.content_updated');
     expect(await webhook.getByTestId('webhook-last-event').textContent()).not.toBe('none yet');
     expect(await webhook.textContent()).not.toContain('Verification token');
@@ -473,7 +490,7 @@ describe('the dashboard, in a browser', () => {
     await shot('revoke-api-key');
     await dialog.getByRole('button', { name: 'Revoke key' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    await expect.poll(() => row.textContent()).toContain('REVOKED');
+    await expect.poll(() => row.textContent(), EVENTUALLY).toContain('REVOKED');
     expect(await row.getByRole('button', { name: 'Revoke' }).count()).toBe(0);
     await viewerPage.goto(`${stack.url}/projects`);
     await viewerPage.getByText('The API no longer accepts this key; sign in again.').waitFor();
@@ -507,13 +524,18 @@ describe('the dashboard, in a browser', () => {
     // Same tab: the dashboard's sign-in (session storage) fills the playground's header.
     await page.goto(`${stack.url}/playground`);
     await page.locator('.graphiql-container').waitFor();
-    await expect.poll(() => page.locator('.graphiql-editor-tool').textContent()).toContain(ADMIN_KEY);
-    await page.locator('.graphiql-execute-button').click();
-    // The first example tab holds two operations: GraphiQL asks which one to run.
-    const choice = page.getByRole('menuitem', { name: 'Projects' });
-    if (await choice.isVisible().catch(() => false)) await choice.click();
     await expect
-      .poll(() => page.locator('.result-window').textContent(), { timeout: 30_000 })
+      .poll(() => page.locator('.graphiql-editor-tool').textContent(), EVENTUALLY)
+      .toContain(ADMIN_KEY);
+    await page.locator('.graphiql-execute-button').click();
+    // The first example tab holds two operations: GraphiQL asks which one to run, in a menu that
+    // may open after the click returns, so it is picked in the same poll that waits for the result.
+    const choice = page.getByRole('menuitem', { name: 'Projects' });
+    await expect
+      .poll(async () => {
+        if (await choice.isVisible()) await choice.click();
+        return page.locator('.result-window').textContent();
+      }, EVENTUALLY)
       .toContain(projectName);
     await shot('playground');
   });
@@ -526,7 +548,9 @@ describe('the dashboard, in a browser', () => {
     expect(await other.locator('.graphiql-editor-tool').textContent()).not.toContain(ADMIN_KEY);
     await other.getByLabel('API key').fill(ADMIN_KEY);
     await other.getByRole('button', { name: 'Use key' }).click();
-    await expect.poll(() => other.locator('.graphiql-editor-tool').textContent()).toContain(ADMIN_KEY);
+    await expect
+      .poll(() => other.locator('.graphiql-editor-tool').textContent(), EVENTUALLY)
+      .toContain(ADMIN_KEY);
     await other.close();
   });
 

@@ -186,15 +186,14 @@ describe('deleting a project', () => {
     const racingWebhook = later(150).then(() =>
       emulator.deliverWebhook(hook, { type: 'page.content_updated', entityId: DEFAULT_IDS.onboarding }),
     );
-    const started = Date.now();
     const deleted = await stack.query<{ deleteProject: boolean }>(
       'mutation($id: ID!) { deleteProject(id: $id) }',
       { id: projectId },
     );
     expect(deleted.deleteProject).toBe(true);
-    expect(Date.now() - started).toBeLessThan(10_000);
 
-    // From now on the project shows DELETING and refuses every write.
+    // The mutation answered before the clean-up ran: from now on the project shows DELETING (not
+    // gone yet) and refuses every write.
     const { project } = await stack.query<{ project: { status: string } | null }>(PROJECT, { id: projectId });
     expect(project?.status).toBe('DELETING');
     const refusedUpload = await stack.upload(projectId, 'late.md', '# Late\n\nToo late.');

@@ -22,11 +22,9 @@ afterAll(async () => {
 });
 
 describe('search query limits', () => {
-  it('refuses a 95 KB query with BAD_REQUEST in milliseconds, without embedding it', async () => {
+  it('refuses a 95 KB query with BAD_REQUEST, without embedding it', async () => {
     for (const mode of ['VECTOR', 'HYBRID', 'KEYWORD']) {
-      const started = Date.now();
       const body = await stack.gql(SEARCH, { input: { projectId, query: 'ab '.repeat(32_000), mode } });
-      expect(Date.now() - started).toBeLessThan(1_000);
       expect(body.errors?.[0]).toMatchObject({
         message: 'the search query has 95999 characters; the limit is 2000 (TROVE_SEARCH_MAX_QUERY_CHARS)',
         extensions: { code: 'BAD_REQUEST' },

@@ -5,21 +5,16 @@ import { ADMIN_KEY, TroveStack } from '../support/stack';
 const stack = new TroveStack();
 const WITH_KEY = { 'X-API-Key': ADMIN_KEY };
 
-beforeAll(async () => {
-  await stack.start();
-  await stack.query('{ __typename }'); // the first operation warms Apollo up; time the rest
-});
+beforeAll(() => stack.start());
 afterAll(() => stack.stop());
 
 interface Answer {
   status: number;
-  ms: number;
   bytes: number;
   body: { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] };
 }
 
 async function post(body: unknown, headers: Record<string, string> = {}, path = '/graphql'): Promise<Answer> {
-  const started = performance.now();
   const response = await fetch(`${stack.url}${path}`, {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json' },
@@ -28,10 +23,19 @@ async function post(body: unknown, headers: Record<string, string> = {}, path = 
   const text = await response.text();
   return {
     status: response.status,
-    ms: performance.now() - started,
     bytes: text.length,
     body: JSON.parse(text),
   };
+}
+
+const UNAUTHENTICATED = {
+  errors: [{ message: expect.stringContaining('API key'), extensions: { code: 'UNAUTHENTICATED' } }],
+};
+
+/** The api still answers an ordinary operation after a refusal: the refusal left nothing running. */
+async function expectResponsive(): Promise<void> {
+  const answer = await post({ query: '{ __typename }' }, WITH_KEY);
+  expect(answer).toMatchObject({ status: 200, body: { data: { __typename: 'Query' } } });
 }
 
 /** The probe's request: 10 aliases per level over __schema → types → fields → type. */
@@ -72,17 +76,17 @@ describe('GraphQL: authentication before any GraphQL work', () => {
   it('refuses introspection without a key', async () => {
     const answer = await post({ query: '{ __schema { types { name } } }' });
     expect(answer.status).toBe(401);
-    expect(answer.body).toEqual({
-      errors: [{ message: expect.stringContaining('API key'), extensions: { code: 'UNAUTHENTICATED' } }],
-    });
+    expect(answer.body).toEqual(UNAUTHENTICATED);
   });
 
-  it.each(Object.keys(ATTACKS))('refuses %s without a key in milliseconds, unparsed', async (name) => {
+  it.each(Object.keys(ATTACKS))('refuses %s without a key, unparsed', async (name) => {
     const answer = await post(ATTACKS[name]);
     expect(answer.status).toBe(401);
-    expect(answer.body.errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
-    expect(answer.ms).toBeLessThan(1000);
+    // The authentication middleware's own answer (Apollo's would name a parse or validation
+    // error, or carry data): the document never reached Apollo.
+    expect(answer.body).toEqual(UNAUTHENTICATED);
     expect(answer.bytes).toBeLessThan(300);
+    await expectResponsive();
   });
 
   it('cannot be bypassed through another spelling of the path or a GET', async () => {
@@ -117,15 +121,16 @@ describe('GraphQL: authentication before any GraphQL work', () => {
 });
 
 describe('GraphQL: limits for key holders', () => {
-  it.each(Object.keys(ATTACKS))('refuses %s with 400 in milliseconds and a small body', async (name) => {
+  it.each(Object.keys(ATTACKS))('refuses %s with 400, unexecuted, and a small body', async (name) => {
     const answer = await post(ATTACKS[name], WITH_KEY);
     expect(answer.status).toBe(400);
-    expect(answer.ms).toBeLessThan(1000);
     expect(answer.bytes).toBeLessThan(2000);
     const codes = answer.body.errors?.map((e) => e.extensions?.code);
     // Batching is refused by Apollo itself ("Operation batching disabled.").
     expect(codes).toContain(name === 'a batch of operations' ? 'BAD_REQUEST' : 'QUERY_TOO_COMPLEX');
-    expect(answer.body.data).toBeUndefined();
+    // A result without a `data` entry: refused before execution began (GraphQL spec, Response).
+    expect(answer.body).not.toHaveProperty('data');
+    await expectResponsive();
   });
 
   it('names the limit that was hit', async () => {

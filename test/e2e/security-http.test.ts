@@ -90,18 +90,24 @@ describe('headers', () => {
 });
 
 describe('/readyz', () => {
-  it('answers a burst of 50 probes with at most one check of the backends', async () => {
-    await new Promise((resolve) => setTimeout(resolve, 1600)); // let any cached result expire
+  // The exact sharing (one check per 1.5 s, shared by concurrent callers) is pinned with a fake
+  // clock in health.controller.spec.ts; here a real burst must cost a handful of checks at most.
+  it('answers a burst of 50 probes with a few checks of the backends, not one each', async () => {
     const before = embedder.forwarded;
     const answers = await Promise.all(Array.from({ length: 50 }, () => fetch(`${stack.url}/readyz`)));
     expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
-    expect(embedder.forwarded - before).toBe(1);
+    // One check per cache period of the burst: five would take a burst of over six seconds.
+    expect(embedder.forwarded - before).toBeLessThanOrEqual(5);
   });
 
-  it('checks again once the cached result is older than the cache time', async () => {
-    await new Promise((resolve) => setTimeout(resolve, 1600));
+  it('checks the backends again once the cached result has expired', async () => {
     const before = embedder.forwarded;
-    expect((await fetch(`${stack.url}/readyz`)).status).toBe(200);
-    expect(embedder.forwarded - before).toBe(1);
+    await expectEventually(
+      async () => {
+        expect((await fetch(`${stack.url}/readyz`)).status).toBe(200);
+        expect(embedder.forwarded).toBeGreaterThan(before);
+      },
+      { timeoutMs: 30_000 },
+    );
   });
 });

@@ -31,8 +31,8 @@ async function createKey(name: string): Promise<{ id: string; secret: string }> 
 
 interface Followed {
   updates: { status: string }[];
-  /** Settles when the server ends the subscription: its error, or undefined when it completed. */
-  ended: Promise<{ error?: unknown; at: number }>;
+  /** Settles when the server ends the subscription: its error, or nothing when it completed. */
+  ended: Promise<{ error?: unknown }>;
   dispose(): void;
 }
 
@@ -45,26 +45,38 @@ function follow(runId: string, key: string): Followed {
     retryAttempts: 0,
   });
   const updates: { status: string }[] = [];
-  const ended = new Promise<{ error?: unknown; at: number }>((resolve) => {
+  const ended = new Promise<{ error?: unknown }>((resolve) => {
     client.subscribe<{ syncRunUpdates: { status: string } }>(
       { query: `subscription { syncRunUpdates(id: "${runId}") { id status } }` },
       {
         next: (result) => {
           if (result.data) updates.push(result.data.syncRunUpdates);
-          if (result.errors) resolve({ error: result.errors, at: Date.now() });
+          if (result.errors) resolve({ error: result.errors });
         },
-        error: (error) => resolve({ error, at: Date.now() }),
-        complete: () => resolve({ at: Date.now() }),
+        error: (error) => resolve({ error }),
+        complete: () => resolve({}),
       },
     );
   });
   return { updates, ended, dispose: () => void client.dispose() };
 }
 
+/** `promise`, or a failure naming `what` once `ms` have passed: a bound on a hang, not a speed. */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(what)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
 describe('a revoked key ends its open subscription', () => {
   it('ends the revoked key’s syncRunUpdates with UNAUTHENTICATED; another key’s goes on', async () => {
     // Without a worker the run stays RUNNING: nothing but the revocation can end the subscription.
     await stack.killWorker();
+    let workerStarted = false;
     const { syncSource } = await stack.query<{ syncSource: { id: string } }>(
       'mutation($id: ID!) { syncSource(id: $id, mode: FULL) { id } }',
       { id: sourceId },
@@ -73,29 +85,26 @@ describe('a revoked key ends its open subscription', () => {
     const revoked = follow(syncSource.id, viewer.secret);
     const admin = follow(syncSource.id, ADMIN_KEY);
     try {
-      await expect.poll(() => revoked.updates.length, { timeout: 15_000 }).toBeGreaterThan(0);
-      await expect.poll(() => admin.updates.length, { timeout: 15_000 }).toBeGreaterThan(0);
+      await expect.poll(() => revoked.updates.length, { timeout: 60_000 }).toBeGreaterThan(0);
+      await expect.poll(() => admin.updates.length, { timeout: 60_000 }).toBeGreaterThan(0);
       expect(revoked.updates[0].status).toBe('RUNNING');
 
-      const revokedAt = Date.now();
       await stack.query('mutation($id: ID!) { revokeApiKey(id: $id) { id } }', { id: viewer.id });
-      const end = await Promise.race([
-        revoked.ended,
-        new Promise<never>((_, reject) =>
-          setTimeout(() => reject(new Error('the subscription outlived its key')), 20_000),
-        ),
-      ]);
-      // Re-checked at least every 5 s while the run does not change.
-      expect(end.at - revokedAt).toBeLessThan(10_000);
+      // Re-checked at least every 5 s while the run does not change (pinned in
+      // sync-run-updates.spec.ts); a minute only bounds a hang.
+      const end = await within(revoked.ended, 60_000, 'the subscription outlived its key');
       expect(JSON.stringify(end.error)).toContain('UNAUTHENTICATED');
       expect(JSON.stringify(end.error)).toContain('the API key was revoked');
+      const revokedUpdates = revoked.updates.length;
 
-      // The admin key's subscription to the same run is still open.
-      const stillOpen = await Promise.race([
-        admin.ended.then(() => false),
-        new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 6_000)),
-      ]);
-      expect(stillOpen).toBe(true);
+      // The admin key's subscription to the same run goes on: once the worker is back, it follows
+      // the run to its end, its key confirmed again before each of those updates.
+      stack.startWorker();
+      workerStarted = true;
+      const adminEnd = await within(admin.ended, 240_000, 'the admin subscription never ended');
+      expect(adminEnd.error).toBeUndefined();
+      expect(admin.updates.at(-1)?.status).toBe('COMPLETED');
+      expect(revoked.updates).toHaveLength(revokedUpdates);
 
       // And the revoked key cannot open a new connection.
       const again = follow(syncSource.id, viewer.secret);
@@ -105,7 +114,7 @@ describe('a revoked key ends its open subscription', () => {
     } finally {
       revoked.dispose();
       admin.dispose();
-      stack.startWorker();
+      if (!workerStarted) stack.startWorker();
     }
     expect((await stack.runSettled(syncSource.id)).status).toBe('COMPLETED');
   });

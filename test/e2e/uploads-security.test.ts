@@ -102,7 +102,6 @@ describe('upload limits', () => {
   });
 
   it('a declared Content-Length over the limit is refused at once, before the body is read', async () => {
-    const started = Date.now();
     const status = await new Promise<number>((resolve, reject) => {
       const req = request(`${stack.url}/v1/projects/${projectId}/documents`, {
         method: 'POST',
@@ -121,8 +120,8 @@ describe('upload limits', () => {
       // A little of the body, then silence: a server that waited for the rest would never answer.
       req.write('--x\r\nContent-Disposition: form-data; name="file"; filename="huge.md"\r\n\r\n# huge\n');
     });
+    // An answer at all is the proof: the rest of the body was never sent.
     expect(status).toBe(413);
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('too many form fields or too large a field are refused and nothing is stored', async () => {

@@ -162,11 +162,9 @@ describe('OpenAiCompatibleLlm', () => {
 
   it('aborts a request that passes the call deadline', async () => {
     server.enqueue({ hang: true });
-    const started = Date.now();
     const error = await failure(llm({ timeoutMs: 300, idleTimeoutMs: 300 }).complete(ask));
     expect(error.code).toBe(TroveErrorCode.LlmFailed);
     expect(error.message).toContain('300 ms');
-    expect(Date.now() - started).toBeLessThan(2_000);
     await server.waitForClose(server.chatRequests[0]);
   });
 
@@ -193,7 +191,6 @@ describe('OpenAiCompatibleLlm', () => {
     server.enqueue({ text: words, pieceDelayMs: 20 });
     const controller = new AbortController();
     const seen: string[] = [];
-    const started = Date.now();
     const error = await failure(
       (async () => {
         for await (const event of llm().stream({ ...ask, signal: controller.signal })) {
@@ -203,7 +200,6 @@ describe('OpenAiCompatibleLlm', () => {
       })(),
     );
     expect(error.code).toBe(TroveErrorCode.Cancelled);
-    expect(Date.now() - started).toBeLessThan(2_000);
     const request = server.chatRequests[0];
     await server.waitForClose(request);
     expect(request.piecesSent).toBeLessThan(words.length);

@@ -105,9 +105,11 @@ describe('notionWebhookEvents workflow', () => {
     }
     const ended = Date.now();
     const first = applied.get('steady')?.[0];
+    // A batch was applied while events still came, holding part of them: a debounce alone would
+    // have waited for the stream to end and applied all of them at once.
     expect(first).toBeDefined();
-    expect(first!.at - started).toBeLessThan(6_000);
-    expect(first!.at).toBeLessThan(ended - 2_000);
+    expect(first!.at).toBeLessThan(ended);
+    expect(first!.events.length).toBeLessThan(count);
     await expectEventually(async () => expect(appliedIds('steady')).toHaveLength(count), {
       timeoutMs: 20_000,
     });
