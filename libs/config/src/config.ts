@@ -270,6 +270,14 @@ export const searchSchema = z.object({
     .default('true')
     .transform((v) => v === 'true'),
   /** BM25 boost of the document title against the chunk text. */
+  /**
+   * kNN candidates gathered on the int8 vectors and rescored with the float vectors, × k (0 = off):
+   * exact cosines, the same for the same corpus however its segments formed.
+   */
+  oversample: z.coerce
+    .number()
+    .refine((n) => n === 0 || (n >= 1 && n <= 10), 'must be 0 (off) or between 1 and 10')
+    .default(3),
   titleBoost: z.coerce.number().min(0).max(20).default(2),
   /** BM25 boost of the heading path against the chunk text. */
   headingBoost: z.coerce.number().min(0).max(20).default(1.5),
@@ -627,6 +635,7 @@ function fromEnv(env: Env) {
       candidates: v('TROVE_SEARCH_CANDIDATES'),
       numCandidates: v('TROVE_SEARCH_NUM_CANDIDATES'),
       completeScores: v('TROVE_SEARCH_COMPLETE_SCORES'),
+      oversample: v('TROVE_SEARCH_KNN_OVERSAMPLE'),
       titleBoost: v('TROVE_SEARCH_TITLE_BOOST'),
       headingBoost: v('TROVE_SEARCH_HEADING_BOOST'),
       // Search results (issue 11)

@@ -347,7 +347,13 @@ describe('HybridSearch score completion (convex fusion)', () => {
     expect(es.searches).toHaveLength(1);
     const [, bm25Body, , cosineBody] = es.searches[0] as Record<string, unknown>[];
     expect(JSON.stringify(bm25Body.query)).toContain('"ids":{"values":["d"]}');
-    expect(cosineBody.knn).toMatchObject({ query_vector: [1, 0, 0], k: 1, num_candidates: 1 });
+    expect(cosineBody.knn).toMatchObject({
+      query_vector: [1, 0, 0],
+      k: 1,
+      num_candidates: 1,
+      // Float cosines, on the scale of the kNN leg's own rescored hits.
+      rescore_vector: { oversample: 1 },
+    });
     expect(JSON.stringify(cosineBody.knn)).toContain('"ids":{"values":["c"]}');
   });
 

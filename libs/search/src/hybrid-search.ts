@@ -59,6 +59,14 @@ export interface RetrievalSettings {
    * round trip) — instead of the leg's floor. Measured in docs/search-tuning.md.
    */
   completeScores: boolean;
+  /**
+   * The kNN leg gathers `oversample` × its candidates on the int8-quantized vectors, then scores
+   * them again with the stored float vectors (Elasticsearch's `rescore_vector`), and the
+   * completion scores the BM25-only chunks with the float vectors too. Quantization quantiles
+   * are per segment, so without it the same corpus indexed twice gives slightly different
+   * cosines and even different top candidates; 0 keeps the quantized scores. 1–10.
+   */
+  oversample: number;
 }
 
 /** Milliseconds spent per stage of one search; legs run concurrently, so they overlap. */
@@ -115,6 +123,8 @@ export interface HybridSearchOptions {
   fieldBoosts: FieldBoosts;
   /** Convex fusion scores every candidate in both legs (TROVE_SEARCH_COMPLETE_SCORES). */
   completeScores: boolean;
+  /** kNN candidates rescored with the float vectors, × k; 0 = off (TROVE_SEARCH_KNN_OVERSAMPLE). */
+  oversample: number;
   /** Default fusion (TROVE_SEARCH_FUSION). */
   fusion: FusionSettings['method'];
   /** RRF's k (TROVE_SEARCH_RRF_K). */
@@ -157,6 +167,7 @@ const DEFAULTS: HybridSearchOptions = {
   numCandidates: 200,
   fieldBoosts: DEFAULT_FIELD_BOOSTS,
   completeScores: true,
+  oversample: 3,
   // As libs/config's default (TROVE_SEARCH_FUSION): the best fusion on both train splits.
   fusion: 'convex',
   rrfK: 60,
@@ -352,6 +363,7 @@ export class HybridSearch {
       numCandidates: overrides.numCandidates ?? this.options.numCandidates,
       fieldBoosts: { ...this.options.fieldBoosts, ...overrides.fieldBoosts },
       completeScores: overrides.completeScores ?? this.options.completeScores,
+      oversample: overrides.oversample ?? this.options.oversample,
     };
     const bad = (what: string) => new TroveError(TroveErrorCode.BadRequest, what);
     if (!Number.isInteger(settings.candidates) || settings.candidates < 1 || settings.candidates > 500) {
@@ -363,6 +375,9 @@ export class HybridSearch {
       settings.numCandidates > 10_000
     ) {
       throw bad('numCandidates must be an integer between 1 and 10000');
+    }
+    if (!(settings.oversample === 0 || (settings.oversample >= 1 && settings.oversample <= 10))) {
+      throw bad('oversample must be 0 (off) or between 1 and 10');
     }
     for (const [field, boost] of Object.entries(settings.fieldBoosts)) {
       if (!(boost >= 0 && boost <= 20)) throw bad(`the ${field} boost must be between 0 and 20`);
@@ -582,6 +597,8 @@ export class HybridSearch {
         k: needCosine.length,
         num_candidates: needCosine.length,
         filter: [...chunkFilterClauses(projectId, filters), { ids: { values: needCosine } }],
+        // The float vectors, as the kNN leg scores its own hits (oversample 1: rescore exactly these).
+        ...(retrieval.oversample > 0 ? { rescore_vector: { oversample: 1 } } : {}),
       },
       _source: false,
     };
@@ -643,6 +660,7 @@ export class HybridSearch {
             num_candidates: Math.max(retrieval.numCandidates, k),
             // Pre-filtering: HNSW searches among matching chunks only, so k hits still come back.
             filter: chunkFilterClauses(projectId, filters),
+            ...(retrieval.oversample > 0 ? { rescore_vector: { oversample: retrieval.oversample } } : {}),
           },
           _source: { excludes: ['embedding'] },
         },

@@ -61,10 +61,23 @@ describe('retrieval settings', () => {
     expect(v2).toMatchObject({ knn: { k: 100, num_candidates: 100 } });
   });
 
+  it('rescores the kNN candidates with the float vectors unless oversample is 0', async () => {
+    const es = recordingElasticsearch();
+    const search = new HybridSearch(es.client, 't', embedder);
+    await search.search(request);
+    expect(es.bodies.find((b) => 'knn' in b)).toMatchObject({ knn: { rescore_vector: { oversample: 3 } } });
+
+    es.bodies.length = 0;
+    await search.search(request, { retrieval: { oversample: 0 } });
+    expect(es.bodies.find((b) => 'knn' in b)!.knn).not.toHaveProperty('rescore_vector');
+  });
+
   it.each([
     [{ candidates: 0 }, /candidates must be/],
     [{ candidates: 501 }, /candidates must be/],
     [{ numCandidates: 20_000 }, /numCandidates must be/],
+    [{ oversample: 0.5 }, /oversample must be/],
+    [{ oversample: 11 }, /oversample must be/],
     [{ fieldBoosts: { title: -1, heading: 1 } }, /title boost/],
   ])('refuses %j before searching', async (retrieval, message) => {
     const es = recordingElasticsearch();
