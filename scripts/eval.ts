@@ -21,10 +21,12 @@ import {
   beirMarkdown,
   type BeirDocument,
   corpusSubset,
-  evaluateRetrieval,
   loadBeirDataset,
   percentile,
+  type QueryRanking,
+  rankQuery,
   type RetrievalScores,
+  scoreRankings,
 } from '@trove/evaluation';
 import { rerankSchema } from '@trove/config';
 import { createReranker } from '@trove/reranking';
@@ -34,7 +36,6 @@ import {
   HybridSearch,
   type RetrievalSettings,
   type SearchCallOptions,
-  type SearchTimings,
 } from '@trove/search';
 import { LocalBlobStore } from '@trove/storage';
 import { ingestDocument } from '@trove/workflows';
@@ -50,6 +51,15 @@ import {
   projectDocuments,
   SUBSET_SEED,
 } from './eval-support';
+import {
+  interleave,
+  latencyRatio,
+  legsOf,
+  p95,
+  RAW_DEFINITION,
+  type RawLegs,
+  rawMs,
+} from './same-run-latency';
 
 const ROOT = join(__dirname, '..');
 /** HybridSearch accepts at most 100 hits per search: Recall@100 is over the top 100 chunks. */
@@ -124,10 +134,11 @@ interface ModeResult extends RetrievalScores {
   /** 'default' (the configured candidates and boosts) or the variant compared, e.g. c=100, tb=1,hb=1. */
   retrieval: string;
   /**
-   * p95 of the raw calls one search makes, summed per query: query embedding + the BM25 request +
-   * the kNN request (as if run one after another); the search's own p95 is compared to it.
+   * p95 of raw, the same-run baseline: per query, the sum of the requests this mode's search makes
+   * (query embedding, BM25, kNN), each sent alone, interleaved with the searches (RAW_DEFINITION).
    */
   rawP95Ms: number;
+  /** p95 of each raw leg alone, for the legs this mode makes. */
   embedP95Ms?: number;
   keywordP95Ms?: number;
   vectorP95Ms?: number;
@@ -390,11 +401,6 @@ async function main() {
       perDocument,
       corpusId: (documentId: string) => corpusIdOf.get(documentId)!,
     });
-    // Warm-up: the first searches pay for connections and caches.
-    for (const { search } of searches)
-      for (const mode of modes) await evaluateRetrieval(search, queries.slice(0, 1), rankingSettings(mode));
-
-    const results: ModeResult[] = [];
     const configurations = searches.flatMap((s) =>
       retrievals.flatMap((r) =>
         fusions.flatMap((f) =>
@@ -402,6 +408,7 @@ async function main() {
             // A fusion only changes HYBRID: single legs run once, under the default fusion's row.
             .filter((mode) => mode === SearchMode.HYBRID || f === fusions[0])
             .map((mode) => ({
+              kind: 'search' as const,
               name: s.name,
               search: s.search,
               fusion: f.fusion,
@@ -409,61 +416,113 @@ async function main() {
               retrieval: r.retrieval,
               retrievalName: r.name,
               mode,
+              rankings: [] as QueryRanking[],
+              latencies: [] as number[],
+              rerankLatencies: [] as number[],
+              rerankFailures: 0,
             })),
         ),
       ),
     );
-    for (const { name, search, fusion, fusionName, retrieval, retrievalName, mode } of configurations) {
-      {
-        const latencies: number[] = [];
-        const raw: number[] = [];
-        const stage = { embed: [] as number[], keyword: [] as number[], vector: [] as number[] };
-        const rerankLatencies: number[] = [];
-        let rerankFailures = 0;
-        // Top 10 as the API serves it by default (timed); the deep list only for Recall@100.
-        const { scores } = await evaluateRetrieval(search, queries, {
-          ...rankingSettings(mode),
-          deepLimit: DEEP_LIMIT,
-          options: (): SearchCallOptions => ({ fusion, retrieval, timings: {} }),
-          observe: ({ outcome, options, ms }) => {
-            latencies.push(ms);
-            const t: SearchTimings = options?.timings ?? {};
-            if (t.embedMs !== undefined) stage.embed.push(t.embedMs);
-            if (t.keywordMs !== undefined) stage.keyword.push(t.keywordMs);
-            if (t.vectorMs !== undefined) stage.vector.push(t.vectorMs);
-            raw.push((t.embedMs ?? 0) + (t.keywordMs ?? 0) + (t.vectorMs ?? 0));
-            if (outcome.rerank.ms !== undefined) rerankLatencies.push(outcome.rerank.ms);
-            if (outcome.rerank.warning) rerankFailures += 1;
-          },
-        });
-        const p95 = (values: number[]) => (values.length ? round(percentile(values, 95), 1) : undefined);
-        const result: ModeResult = {
-          mode,
-          fusion: fusionName,
-          retrieval: retrievalName,
-          reranker: name,
-          ndcg10: round(scores.ndcg10),
-          recall10: round(scores.recall10),
-          recall100: round(scores.recall100),
-          mrr10: round(scores.mrr10),
-          p50Ms: Math.round(percentile(latencies, 50)),
-          p95Ms: Math.round(percentile(latencies, 95)),
-          rawP95Ms: Math.round(percentile(raw, 95)),
-          embedP95Ms: p95(stage.embed),
-          keywordP95Ms: p95(stage.keyword),
-          vectorP95Ms: p95(stage.vector),
-          ...(rerankLatencies.length
-            ? {
-                rerankP50Ms: round(percentile(rerankLatencies, 50), 2),
-                rerankP95Ms: round(percentile(rerankLatencies, 95), 2),
-                rerankFailures,
-              }
-            : {}),
-        };
-        results.push(result);
-        console.log(`[eval] ${mode} ${fusionName} ${retrievalName} + ${name}: ${JSON.stringify(result)}`);
+    // The same-run baseline: per retrieval variant, the legs the chosen modes make, each sent as a
+    // request of its own (the query embedding, then BM25 and kNN as HybridSearch sends them).
+    const legs = new Set(modes.flatMap(legsOf));
+    const baselines = retrievals.map((r) => ({
+      kind: 'raw' as const,
+      retrievalName: r.name,
+      retrieval: r.retrieval,
+      legs: [] as RawLegs[],
+    }));
+    const legSearch = searches[0].search;
+    const timeRawLegs = async (query: string, retrieval?: Partial<RetrievalSettings>): Promise<RawLegs> => {
+      const timed: RawLegs = {};
+      const request = { projectId: project.id, query, limit: 10 };
+      let vector: number[] | undefined;
+      if (legs.has('embedMs')) {
+        const started = performance.now();
+        [vector] = await embedder.embed([query], 'query');
+        timed.embedMs = performance.now() - started;
       }
+      if (legs.has('keywordMs')) {
+        const { timings } = await legSearch.legRequest({ kind: 'keyword' }, request, { retrieval });
+        timed.keywordMs = timings.keywordMs;
+      }
+      if (vector) {
+        const { timings } = await legSearch.legRequest({ kind: 'vector', vector }, request, { retrieval });
+        timed.vectorMs = timings.vectorMs;
+      }
+      return timed;
+    };
+    const rankingOptions = (c: (typeof configurations)[number]) => ({
+      ...rankingSettings(c.mode),
+      deepLimit: DEEP_LIMIT,
+      options: (): SearchCallOptions => ({ fusion: c.fusion, retrieval: c.retrieval }),
+    });
+
+    // Warm-up: the first searches pay for connections and caches.
+    for (const c of configurations) await rankQuery(c.search, queries[0], rankingOptions(c));
+    for (const b of baselines) await timeRawLegs(queries[0].text, b.retrieval);
+
+    // Query by query, every configuration and the raw legs in turn (the first one rotating), so
+    // the load of the shared machine falls on all of them alike and each ratio compares figures
+    // of the same run and the same moments. Top 10 as the API serves it by default (timed); the
+    // deep list only for Recall@100.
+    for (const { query, configuration: c } of interleave(queries, [...configurations, ...baselines])) {
+      if (c.kind === 'raw') {
+        c.legs.push(await timeRawLegs(query.text, c.retrieval));
+        continue;
+      }
+      c.rankings.push(
+        await rankQuery(c.search, query, {
+          ...rankingOptions(c),
+          observe: ({ outcome, ms }) => {
+            c.latencies.push(ms);
+            if (outcome.rerank.ms !== undefined) c.rerankLatencies.push(outcome.rerank.ms);
+            if (outcome.rerank.warning) c.rerankFailures += 1;
+          },
+        }),
+      );
     }
+
+    const results: ModeResult[] = configurations.map((c) => {
+      const scores = scoreRankings(c.rankings);
+      const baseline = baselines.find((b) => b.retrievalName === c.retrievalName)!;
+      const used = legsOf(c.mode);
+      const legP95 = (leg: keyof RawLegs) =>
+        used.includes(leg) ? p95(baseline.legs.map((l) => l[leg]!)) : undefined;
+      const result: ModeResult = {
+        mode: c.mode,
+        fusion: c.fusionName,
+        retrieval: c.retrievalName,
+        reranker: c.name,
+        ndcg10: round(scores.ndcg10),
+        recall10: round(scores.recall10),
+        recall100: round(scores.recall100),
+        mrr10: round(scores.mrr10),
+        p50Ms: Math.round(percentile(c.latencies, 50)),
+        p95Ms: Math.round(percentile(c.latencies, 95)),
+        rawP95Ms: Math.round(
+          percentile(
+            baseline.legs.map((l) => rawMs(c.mode, l)),
+            95,
+          ),
+        ),
+        embedP95Ms: legP95('embedMs'),
+        keywordP95Ms: legP95('keywordMs'),
+        vectorP95Ms: legP95('vectorMs'),
+        ...(c.rerankLatencies.length
+          ? {
+              rerankP50Ms: round(percentile(c.rerankLatencies, 50), 2),
+              rerankP95Ms: round(percentile(c.rerankLatencies, 95), 2),
+              rerankFailures: c.rerankFailures,
+            }
+          : {}),
+      };
+      console.log(
+        `[eval] ${c.mode} ${c.fusionName} ${c.retrievalName} + ${c.name}: ${JSON.stringify(result)}`,
+      );
+      return result;
+    });
 
     const date = new Date().toISOString();
     const ingest: IngestFigures | null = existsSync(ingestRecord)
@@ -528,17 +587,22 @@ async function main() {
   }
 }
 
-/** One BENCHMARKS.md section per data set and split; retrieval sweeps get their own. */
+/**
+ * One BENCHMARKS.md section per data set and split; retrieval sweeps get their own, and so do runs
+ * on a subset (of the queries or the corpus), whose figures must not replace a full run's.
+ */
 function sectionTitle(
   dataset: string,
   split: string,
   retrievalSweep: boolean,
   chunksRanked: boolean,
+  subset?: string,
 ): string {
   const notes = [
     ...(split === 'test' ? [] : [`${split} split`]),
     ...(retrievalSweep ? ['retrieval sweep'] : []),
     ...(chunksRanked ? ['chunks ranked'] : []),
+    ...(subset ? [subset] : []),
   ];
   return `## Retrieval evaluation (npm run eval): ${dataset}${notes.length ? ` (${notes.join(', ')})` : ''}`;
 }
@@ -575,7 +639,11 @@ function section(
     : ingest.reused
       ? `Ingest (real worker + Temporal + CPU embedder, when the project was built on ${ingest.date.slice(0, 16)}Z): ${measured}; this run reused the project.`
       : `Ingest (real worker + Temporal + CPU embedder): ${measured}.`;
-  return `${sectionTitle(report.dataset, report.split, report.command.includes('--retrieval'), report.command.includes('--per-document 0'))}
+  const subsetNote = [
+    ...(report.command.includes(' --queries ') ? [`${report.queries} queries`] : []),
+    ...(corpus.documents < corpus.fullCorpus ? [`${corpus.documents}-document subset`] : []),
+  ].join(', ');
+  return `${sectionTitle(report.dataset, report.split, report.command.includes('--retrieval'), report.command.includes('--per-document 0'), subsetNote)}
 
 Data set ${report.dataset}, split \`${report.split}\`: ${report.queries} queries, ${subset}; ${corpus.chunks} chunks
 (${report.configuration.embedding}, ${report.configuration.chunking.targetTokens}-token chunks with ${report.configuration.chunking.overlapTokens} overlap).
@@ -585,12 +653,14 @@ Recall@100 comes from a second top-100 search. ${ingestLine}
 Each eval project has an index of its own, so BM25 statistics are those of this corpus alone.
 Tuning (fusion weights, rerankers, candidates) must use the train split only; these are ${report.split}-split figures.
 
-Raw p95 is the p95 of (query embedding + BM25 request + kNN request) per query, the calls one search makes, timed
-inside the same searches; p95 / raw below 1 means the concurrent legs hide more than the fusion, rerank and result stages add.
-
-| mode | fusion | retrieval | reranker | nDCG@10 | R@10 | R@100 | MRR@10 | p50 ms | p95 ms | raw p95 ms | p95 / raw | embed p95 | BM25 p95 | kNN p95 | rerank p95 ms |
+| mode | fusion | retrieval | reranker | nDCG@10 | R@10 | R@100 | MRR@10 | p50 ms | p95 ms | raw p95 ms | p95 / raw | embed alone p95 | BM25 alone p95 | kNN alone p95 | rerank p95 ms |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
-${results.map((r) => `| ${r.mode} | ${r.fusion} | ${r.retrieval} | ${r.reranker} | ${r.ndcg10.toFixed(3)} | ${r.recall10.toFixed(3)} | ${r.recall100.toFixed(3)} | ${r.mrr10.toFixed(3)} | ${r.p50Ms} | ${r.p95Ms} | ${r.rawP95Ms} | ${(r.p95Ms / Math.max(1, r.rawP95Ms)).toFixed(2)} | ${r.embedP95Ms ?? '–'} | ${r.keywordP95Ms ?? '–'} | ${r.vectorP95Ms ?? '–'} | ${r.rerankP95Ms ?? '–'} |`).join('\n')}
+${results.map((r) => `| ${r.mode} | ${r.fusion} | ${r.retrieval} | ${r.reranker} | ${r.ndcg10.toFixed(3)} | ${r.recall10.toFixed(3)} | ${r.recall100.toFixed(3)} | ${r.mrr10.toFixed(3)} | ${r.p50Ms} | ${r.p95Ms} | ${r.rawP95Ms} | ${latencyRatio(r.p95Ms, r.rawP95Ms)} | ${r.embedP95Ms ?? '–'} | ${r.keywordP95Ms ?? '–'} | ${r.vectorP95Ms ?? '–'} | ${r.rerankP95Ms ?? '–'} |`).join('\n')}
+
+Latency columns: ${RAW_DEFINITION} The leg columns are each raw leg's own p95 (ms) over the same queries, for the
+legs the mode makes (raw legs run per retrieval variant, with its candidates and boosts). Below 1, the search's
+concurrent legs (BM25 runs beside embedding + kNN) save more than fusion, score completion, rerank and the result
+stages add${report.command.includes('--reuse-query-embeddings') ? '; query embeddings reused, so the embedding leg is a lookup' : ''}.
 `;
 }
 

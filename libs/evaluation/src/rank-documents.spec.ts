@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SearchMode } from '@trove/domain';
 import { type EvalQuery } from './beir';
-import { evaluateRetrieval, type RankingRequest } from './rank-documents';
+import { evaluateRetrieval, rankQuery, type RankingRequest, scoreRankings } from './rank-documents';
 
 /** A search fake returning chunk hits of documents in a fixed order, recording its requests. */
 class FixedSearch {
@@ -72,5 +72,16 @@ describe('evaluateRetrieval (the one search-and-score path of npm run eval and t
     // Only the top-10 call is observed (timed); the deep call gets options of its own.
     expect(seen.map((s) => s.label)).toEqual(['call 1']);
     expect(calls).toBe(2);
+  });
+
+  it('gives the same figures query by query (rankQuery + scoreRankings) as over the whole list', async () => {
+    const order = ['a', 'r', 'b', 's', 'c'];
+    const queries = [query('q1', ['r']), query('q2', ['s', 'x']), query('q3', ['z'])];
+    const settings = { projectId: 'p', mode: SearchMode.HYBRID, deepLimit: 100 };
+    const whole = await evaluateRetrieval(new FixedSearch(order), queries, settings);
+    const runs = [];
+    for (const q of queries) runs.push(await rankQuery(new FixedSearch(order), q, settings));
+    expect(runs).toEqual(whole.runs);
+    expect(scoreRankings(runs)).toEqual(whole.scores);
   });
 });

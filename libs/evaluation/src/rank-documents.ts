@@ -58,9 +58,24 @@ export async function evaluateRetrieval<Options, Outcome extends { hits: readonl
   queries: readonly EvalQuery[],
   settings: RankingSettings<Options, Outcome>,
 ): Promise<{ scores: RetrievalScores; runs: QueryRanking[] }> {
+  const runs: QueryRanking[] = [];
+  for (const query of queries) runs.push(await rankQuery(search, query, settings));
+  return { scores: scoreRankings(runs), runs };
+}
+
+/**
+ * One query's step of `evaluateRetrieval`: its timed top 10 (seen by `observe`), then the deep
+ * list when asked for. A caller that interleaves configurations query by query ranks with this
+ * and scores with `scoreRankings`, getting the figures `evaluateRetrieval` would.
+ */
+export async function rankQuery<Options, Outcome extends { hits: readonly { documentId: string }[] }>(
+  search: RankingSearch<Options, Outcome>,
+  query: EvalQuery,
+  settings: RankingSettings<Options, Outcome>,
+): Promise<QueryRanking> {
   const perDocument = settings.perDocument ?? DEFAULT_PER_DOCUMENT;
   const corpusId = settings.corpusId ?? ((id: string) => id);
-  const rank = async (query: EvalQuery, limit: number) => {
+  const rank = async (limit: number) => {
     const options = settings.options?.();
     const started = performance.now();
     const outcome = await search.searchWithReport(
@@ -76,14 +91,15 @@ export async function evaluateRetrieval<Options, Outcome extends { hits: readonl
     const ms = performance.now() - started;
     return { outcome, options, ms, documents: outcome.hits.map((hit) => corpusId(hit.documentId)) };
   };
-  const runs: QueryRanking[] = [];
-  for (const query of queries) {
-    const top = await rank(query, 10);
-    settings.observe?.({ query, outcome: top.outcome, options: top.options, ms: top.ms });
-    const deep = settings.deepLimit ? (await rank(query, settings.deepLimit)).documents : undefined;
-    runs.push({ query, ranking: top.documents, ...(deep ? { deep } : {}) });
-  }
+  const top = await rank(10);
+  settings.observe?.({ query, outcome: top.outcome, options: top.options, ms: top.ms });
+  const deep = settings.deepLimit ? (await rank(settings.deepLimit)).documents : undefined;
+  return { query, ranking: top.documents, ...(deep ? { deep } : {}) };
+}
+
+/** BEIR scores of rankings: nDCG@10, Recall@10 and MRR@10 from each top 10, Recall@100 from the deep lists. */
+export function scoreRankings(runs: readonly QueryRanking[]): RetrievalScores {
   const shallow = scoreRuns(runs.map((r) => ({ ranking: r.ranking, judged: r.query.relevant })));
   const deep = scoreRuns(runs.map((r) => ({ ranking: r.deep ?? r.ranking, judged: r.query.relevant })));
-  return { scores: { ...shallow, recall100: deep.recall100 }, runs };
+  return { ...shallow, recall100: deep.recall100 };
 }

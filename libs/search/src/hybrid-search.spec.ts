@@ -461,3 +461,50 @@ describe('HybridSearch filters (issue 11)', () => {
     ).rejects.toMatchObject({ code: TroveErrorCode.BadRequest, message: expect.stringContaining('expand') });
   });
 });
+
+describe('HybridSearch legs on their own (a benchmark’s same-run baseline)', () => {
+  function recordingElasticsearch() {
+    const params: Record<string, unknown>[] = [];
+    const client = {
+      search: (p: Record<string, unknown>) => {
+        params.push(p);
+        return Promise.resolve({ took: 3, hits: { hits: [] } });
+      },
+    };
+    return { client: client as unknown as Client, params };
+  }
+  const queryVector = [1, 0, 0];
+  const embedder: EmbeddingProvider = {
+    dimensions: 3,
+    modelId: 'fake',
+    embed: () => Promise.resolve([queryVector]),
+    ping: () => Promise.resolve(),
+  };
+
+  it('sends exactly the request bodies the search’s BM25 and kNN legs send, without embedding', async () => {
+    const searched = recordingElasticsearch();
+    const options = { retrieval: { candidates: 20, numCandidates: 300 } };
+    const filters = { languages: ['ru'] };
+    // Completion off: only the two leg requests, no msearch.
+    await new HybridSearch(searched.client, 't', embedder, { completeScores: false }).search(
+      { ...request, mode: SearchMode.HYBRID, filters },
+      options,
+    );
+    const alone = recordingElasticsearch();
+    const calls: string[] = [];
+    const search = new HybridSearch(alone.client, 't', {
+      ...embedder,
+      embed: (texts) => (calls.push(...texts), Promise.resolve([queryVector])),
+    });
+    const keyword = await search.legRequest({ kind: 'keyword' }, { ...request, filters }, options);
+    const vector = await search.legRequest(
+      { kind: 'vector', vector: queryVector },
+      { ...request, filters },
+      options,
+    );
+    expect(alone.params).toEqual(searched.params);
+    expect(calls).toEqual([]);
+    expect(keyword.timings).toEqual({ keywordMs: expect.any(Number), keywordTookMs: 3 });
+    expect(vector.timings).toEqual({ vectorMs: expect.any(Number), vectorTookMs: 3 });
+  });
+});

@@ -356,6 +356,54 @@ export class HybridSearch {
     return { hits, rerank: reranked.report, timings };
   }
 
+  /**
+   * One leg's Elasticsearch request on its own, as `searchWithReport` sends it (the same index,
+   * query body, candidates and filters), with nothing else around it: the same-run baseline a
+   * benchmark compares whole searches with. The kNN leg takes the query's vector, so that
+   * embedding the query is timed apart. `timings` gets `keywordMs` or `vectorMs` (client round
+   * trip) and the matching `…TookMs`.
+   */
+  async legRequest(
+    leg: { kind: 'keyword' } | { kind: 'vector'; vector: number[] },
+    request: Omit<SearchRequest, 'mode' | 'results'>,
+    options: Pick<SearchCallOptions, 'retrieval' | 'signal'> = {},
+  ): Promise<{ ranked: RankedId[]; timings: SearchTimings }> {
+    const query = request.query.trim();
+    this.checkQuery(query);
+    const filters = request.filters ?? {};
+    checkChunkFilters(filters, { maxDocumentIds: this.options.maxFilterDocuments });
+    const retrieval = this.retrievalFor(options.retrieval);
+    const candidates = Math.max(retrieval.candidates, request.limit);
+    const target = this.options.target
+      ? await this.options.target()
+      : { index: this.names.chunks, embedder: this.embedder };
+    const signal = options.signal ?? new AbortController().signal;
+    const timings: SearchTimings = {};
+    const { ranked } =
+      leg.kind === 'keyword'
+        ? await this.keywordLeg(
+            target,
+            retrieval,
+            request.projectId,
+            query,
+            candidates,
+            filters,
+            signal,
+            timings,
+          )
+        : await this.knnRequest(
+            target,
+            retrieval,
+            request.projectId,
+            leg.vector,
+            candidates,
+            filters,
+            signal,
+            timings,
+          );
+    return { ranked, timings };
+  }
+
   /** The configured retrieval knobs with this request's overrides, range-checked. */
   private retrievalFor(overrides: Partial<RetrievalSettings> = {}): RetrievalSettings {
     const settings = {
@@ -646,8 +694,22 @@ export class HybridSearch {
   ) {
     const embedStarted = performance.now();
     const vector = await this.queryVector(target.embedder, query, signal);
+    timings.embedMs = performance.now() - embedStarted;
+    return this.knnRequest(target, retrieval, projectId, vector, k, filters, signal, timings);
+  }
+
+  /** The kNN leg's Elasticsearch request for a query vector already computed. */
+  private async knnRequest(
+    target: SearchTarget,
+    retrieval: RetrievalSettings,
+    projectId: string,
+    vector: number[],
+    k: number,
+    filters: ChunkFilters,
+    signal: AbortSignal,
+    timings: SearchTimings,
+  ) {
     const started = performance.now();
-    timings.embedMs = started - embedStarted;
     try {
       const response = await this.es.search<StoredChunk>(
         {
