@@ -1,11 +1,53 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort, ROOT } from './services';
 
 const run = promisify(execFile);
+const PREFIX = 'trove-private-services-';
+/** Names the test process that owns a folder, so a later run can tell an orphan. */
+const OWNER_FILE = 'owner.pid';
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** Folders whose test process died without its cleanup (Ctrl-C, SIGKILL): their services are stopped and the folder removed. */
+async function stopOrphans(): Promise<void> {
+  for (const name of readdirSync(tmpdir()).filter((n) => n.startsWith(PREFIX))) {
+    const dir = join(tmpdir(), name);
+    const ownerFile = join(dir, OWNER_FILE);
+    if (!existsSync(ownerFile) || alive(Number(readFileSync(ownerFile, 'utf8')))) continue;
+    await run('bash', [join(ROOT, 'infra', 'local', 'down.sh'), 'elasticsearch', 'postgresql'], {
+      env: { ...process.env, ...folderEnv(dir) },
+    }).catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Where up.sh and down.sh keep a private instance's data, logs and pid files. */
+function folderEnv(dir: string): Record<string, string> {
+  return {
+    TROVE_LOCAL_DATA_DIR: join(dir, 'data'),
+    TROVE_LOCAL_LOG_DIR: join(dir, 'logs'),
+    TROVE_LOCAL_RUN_DIR: join(dir, 'run'),
+  };
+}
 
 /** The services a test may stop: it runs its own instance of each, never the shared one. */
 export type PrivateService = 'elasticsearch' | 'postgresql';
@@ -17,12 +59,13 @@ export type PrivateService = 'elasticsearch' | 'postgresql';
  * services on the default ports) is never signalled: down.sh only reads this folder's pid files.
  */
 export class PrivateServices {
-  private readonly dir = mkdtempSync(join(tmpdir(), 'trove-private-services-'));
+  private readonly dir = mkdtempSync(join(tmpdir(), PREFIX));
   private ports?: { es: number; esTransport: number; pg: number };
 
   constructor() {
     // As root, up.sh runs each service as its own system user, which must reach its data folder.
     chmodSync(this.dir, 0o755);
+    writeFileSync(join(this.dir, OWNER_FILE), String(process.pid));
   }
 
   get esUrl(): string {
@@ -35,7 +78,10 @@ export class PrivateServices {
 
   /** Starts the services (a fresh data folder on first start) and returns once each is healthy. */
   async start(...services: PrivateService[]): Promise<void> {
-    this.ports ??= { es: await freePort(), esTransport: await freePort(), pg: await freePort() };
+    if (!this.ports) {
+      await stopOrphans();
+      this.ports = { es: await freePort(), esTransport: await freePort(), pg: await freePort() };
+    }
     await this.script('up.sh', services);
   }
 
@@ -65,9 +111,7 @@ export class PrivateServices {
       await run('bash', [join(ROOT, 'infra', 'local', script), ...services], {
         env: {
           ...process.env,
-          TROVE_LOCAL_DATA_DIR: join(this.dir, 'data'),
-          TROVE_LOCAL_LOG_DIR: join(this.dir, 'logs'),
-          TROVE_LOCAL_RUN_DIR: join(this.dir, 'run'),
+          ...folderEnv(this.dir),
           TROVE_ES_PORT: String(ports.es),
           TROVE_ES_TRANSPORT_PORT: String(ports.esTransport),
           // Two cores and other suites' services alongside: a small heap is plenty for one test's index.
