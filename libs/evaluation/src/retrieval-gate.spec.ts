@@ -32,8 +32,18 @@ describe('the retrieval gate floors', () => {
   it('fail a reranker that does nothing when the baseline has it above HYBRID', () => {
     const failures = gateFailures(baseline(scores(0.6, 0.68)), scores(0.6, 0.6));
     expect(failures).toEqual([
+      'scifact HYBRID+learned nDCG@10 0.600 does not beat HYBRID 0.600 (the baseline has it 0.080 above)',
       'scifact HYBRID+learned ndcg10 0.600 is below the floor 0.670 (baseline 0.680 − tolerance 0.010)',
     ]);
+  });
+
+  it('fail a stacked stage that no longer beats its base, even within its floor', () => {
+    // HYBRID got better and the reranker now returns its input: 0.66 passes the floor 0.65, the lift rule fails it.
+    expect(gateFailures(baseline(scores(0.6, 0.68), 0.03), scores(0.66, 0.66))).toEqual([
+      'scifact HYBRID+learned nDCG@10 0.660 does not beat HYBRID 0.660 (the baseline has it 0.080 above)',
+    ]);
+    // No lift asked for when the baseline's own lift is within the tolerance.
+    expect(gateFailures(baseline(scores(0.6, 0.605)), scores(0.6, 0.6))).toEqual([]);
   });
 
   it('pass figures within the tolerance and above the baseline', () => {

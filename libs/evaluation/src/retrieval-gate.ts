@@ -45,6 +45,7 @@ export function gateFailures(baseline: GateBaseline, measured: GateScores): stri
         failures.push(`${slice} ${name} was not measured`);
         continue;
       }
+      failures.push(...liftFailures(slice, name, baseline.scores[slice], measured[slice]));
       for (const metric of METRICS) {
         const floor = figures[metric] - figures.tolerance;
         // Rounded to the 3 digits the figures are stored with, so 0.67 − 0.01 passes 0.66.
@@ -58,6 +59,29 @@ export function gateFailures(baseline: GateBaseline, measured: GateScores): stri
     }
   }
   return failures;
+}
+
+/**
+ * A stage stacked on a configuration (`HYBRID+learned` on `HYBRID`) whose baseline nDCG@10 beats
+ * its base by more than the stage's tolerance must still beat it in the run: a reranker that
+ * returns its input order fails here by name even when its floor alone would let it pass.
+ */
+function liftFailures(
+  slice: string,
+  name: string,
+  floors: Record<string, GateFloor>,
+  measured: Record<string, GateFigures>,
+): string[] {
+  const base = name.includes('+') ? name.slice(0, name.lastIndexOf('+')) : undefined;
+  if (!base || !floors[base] || !measured[base]) return [];
+  const stage = floors[name];
+  if (stage.ndcg10 - floors[base].ndcg10 <= stage.tolerance) return [];
+  const lift = measured[name].ndcg10 - measured[base].ndcg10;
+  if (Number(lift.toFixed(3)) > 0) return [];
+  return [
+    `${slice} ${name} nDCG@10 ${measured[name].ndcg10.toFixed(3)} does not beat ${base} ` +
+      `${measured[base].ndcg10.toFixed(3)} (the baseline has it ${(stage.ndcg10 - floors[base].ndcg10).toFixed(3)} above)`,
+  ];
 }
 
 /** The largest difference between two runs of one configuration's figures (both metrics). */
