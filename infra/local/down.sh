@@ -7,10 +7,20 @@ stop_one() {
   if ! is_running "$name"; then rm -f "$pidfile"; return; fi
   local pid; pid="$(cat "$pidfile")"
   log "stopping $name (pid $pid)"
+  # PostgreSQL's SIGTERM is a "smart" shutdown that waits for every client to disconnect (a
+  # running worker's pool never does); SIGINT is pg_ctl's default "fast" shutdown: clients are
+  # disconnected and the server exits cleanly, removing its lock file.
+  local signal=TERM
+  [[ "$name" == postgresql ]] && signal=INT
   # setsid made the service a process-group leader: signal the whole group.
-  kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
+  kill "-$signal" -- "-$pid" 2>/dev/null || kill "-$signal" "$pid" 2>/dev/null || true
   for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
-  if kill -0 "$pid" 2>/dev/null; then kill -KILL -- "-$pid" 2>/dev/null || true; fi
+  if kill -0 "$pid" 2>/dev/null; then
+    log "$name did not stop within 30 s; killing it"
+    kill -KILL -- "-$pid" 2>/dev/null || true
+    # Until the process is gone, a restart would find it still holding its ports and lock files.
+    for _ in $(seq 1 20); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+  fi
   rm -f "$pidfile"
 }
 
