@@ -143,7 +143,7 @@ describe('EmbedderStub over HTTP', () => {
   });
 });
 
-describe('EmbedderStub delay', () => {
+describe('EmbedderStub options', () => {
   it('answers at once by default, and after --delay-ms when asked', async () => {
     const timed = async (delayMs: number | undefined) => {
       const stub = new EmbedderStub({ dimensions: 4, model: 'm', delayMs });
@@ -160,6 +160,28 @@ describe('EmbedderStub delay', () => {
     // Wide margins: the machine may be busy with other tests.
     expect(await timed(400)).toBeGreaterThanOrEqual(395);
     expect(await timed(undefined)).toBeLessThan(300);
+  });
+
+  it('refuses a body over its limit with 413', async () => {
+    const stub = new EmbedderStub({ dimensions: 4, model: 'm', maxBodyBytes: 1000 });
+    const baseUrl = await stub.start();
+    try {
+      const response = await fetch(`${baseUrl}/embeddings`, {
+        method: 'POST',
+        body: JSON.stringify({ input: 'x'.repeat(2000) }),
+      });
+      expect(response.status).toBe(413);
+      expect(await response.json()).toEqual({
+        error: {
+          message: 'the request body exceeds 1000 bytes',
+          type: 'invalid_request_error',
+          param: null,
+          code: null,
+        },
+      });
+    } finally {
+      await stub.stop();
+    }
   });
 
   it('refuses dimensions that are not a positive integer', () => {

@@ -19,9 +19,11 @@ export interface EmbedderStubOptions {
   delayMs?: number;
   /** Most texts per request (default OpenAI's 2048). */
   maxBatch?: number;
+  /** Bodies above this many bytes are refused with 413 (default {@link MAX_BODY_BYTES}). */
+  maxBodyBytes?: number;
 }
 
-/** Bodies above this are refused with 413 (2048 texts of ~30 KB each). */
+/** The default body limit: 2048 texts of ~30 KB each. */
 export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 /**
@@ -70,7 +72,7 @@ export class EmbedderStub {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = await readBody(req);
+    const body = await readBody(req, this.options.maxBodyBytes ?? MAX_BODY_BYTES);
     const path = (req.url ?? '/').split('?')[0];
     const route = ROUTES[path];
     if (!route) return sendError(res, 404, `Invalid URL (${req.method} ${path})`, null, 'unknown_url');
@@ -92,7 +94,8 @@ export class EmbedderStub {
     this.stats.requests++;
     if (!body) {
       this.stats.rejected++;
-      return sendError(res, 413, `the request body exceeds ${MAX_BODY_BYTES} bytes`, null);
+      const limit = this.options.maxBodyBytes ?? MAX_BODY_BYTES;
+      return sendError(res, 413, `the request body exceeds ${limit} bytes`, null);
     }
     let request;
     try {
@@ -133,15 +136,15 @@ const ROUTES: Record<string, string> = {
   '/health': 'GET',
 };
 
-/** The whole body, or undefined when it exceeds {@link MAX_BODY_BYTES} (read to the end and dropped). */
-async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+/** The whole body, or undefined when it exceeds `limit` bytes (then it is read to the end and dropped). */
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size <= MAX_BODY_BYTES) chunks.push(chunk as Buffer);
+    if (size <= limit) chunks.push(chunk as Buffer);
   }
-  return size <= MAX_BODY_BYTES ? Buffer.concat(chunks) : undefined;
+  return size <= limit ? Buffer.concat(chunks) : undefined;
 }
 
 function parseJson(body: Buffer): unknown {
