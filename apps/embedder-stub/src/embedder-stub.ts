@@ -74,7 +74,7 @@ export class EmbedderStub {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req, this.options.maxBodyBytes ?? MAX_BODY_BYTES);
     const path = (req.url ?? '/').split('?')[0];
-    const route = ROUTES[path];
+    const route = ROUTES.get(path);
     if (!route) return sendError(res, 404, `Invalid URL (${req.method} ${path})`, null, 'unknown_url');
     if (req.method !== route) {
       res.setHeader('allow', route);
@@ -130,11 +130,11 @@ export class EmbedderStub {
 }
 
 /** Path → the one method it answers. */
-const ROUTES: Record<string, string> = {
-  '/v1/embeddings': 'POST',
-  '/v1/models': 'GET',
-  '/health': 'GET',
-};
+const ROUTES = new Map([
+  ['/v1/embeddings', 'POST'],
+  ['/v1/models', 'GET'],
+  ['/health', 'GET'],
+]);
 
 /** The whole body, or undefined when it exceeds `limit` bytes (then it is read to the end and dropped). */
 async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
