@@ -40,7 +40,7 @@ const boundaries = (allow = []) => ({
     { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:cli', 'scope:shared'] },
     // The dashboard runs in the browser: it talks to the api over GraphQL only, never through its code.
     { sourceTag: 'scope:dashboard', onlyDependOnLibsWithTags: ['scope:dashboard'] },
-    // Development tools (the Notion API emulator): nothing in the product may depend on them.
+    // Development tools (the Notion API emulator, the benchmarks' embedder stub): nothing in the product may depend on them.
     { sourceTag: 'scope:dev', onlyDependOnLibsWithTags: ['scope:dev', 'scope:shared'] },
   ],
 });
