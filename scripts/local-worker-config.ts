@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type WorkerConfig, webSchema } from '@trove/config';
+import { type WorkerConfig, webSchema, workerSettingsSchema } from '@trove/config';
 
 /**
  * The worker configuration the benchmark scripts run the real pipeline with: the local services of
@@ -39,6 +39,6 @@ export function localWorkerConfig(name: string, blobDir: string): WorkerConfig {
     web: webSchema.parse({}),
     folders: { roots: [], cacheDir: join(tmpdir(), `${name}-folders`) },
     parsing: { timeoutMs: 240_000, maxMemoryMb: 1024, threads: 2 },
-    worker: { maxConcurrentActivities: 4 },
+    worker: workerSettingsSchema.parse({ maxConcurrentActivities: 4 }),
   };
 }

@@ -14,6 +14,7 @@ import {
   type WorkerConfig,
   webhooksSchema,
   webSchema,
+  workerSettingsSchema,
 } from '@trove/config';
 import { sharedDocuments } from '@trove/testing';
 
@@ -101,7 +102,7 @@ export function workerConfig(name: string, overrides: Partial<WorkerConfig> = {}
       cacheDir: mkdtempSync(join(tmpdir(), `${name}-folders-`)),
     },
     parsing: { timeoutMs: 120_000, maxMemoryMb: 1024, threads: 2 },
-    worker: { maxConcurrentActivities: 4 },
+    worker: workerSettingsSchema.parse({ maxConcurrentActivities: 4 }),
     ...overrides,
   };
 }

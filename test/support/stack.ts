@@ -60,6 +60,8 @@ export class TroveStack {
   readonly blobDir = mkdtempSync(join(tmpdir(), `${this.name}-blobs-`));
   private api?: ChildProcess;
   private worker?: ChildProcess;
+  /** Workers started besides the first (`addWorker`), sharing its task queues. */
+  private readonly moreWorkers: ChildProcess[] = [];
   port = 0;
   /**
    * Values that must never leave the processes: their secrets, an extra variable in each one's
@@ -146,8 +148,8 @@ export class TroveStack {
     };
   }
 
-  private spawnApp(name: 'api' | 'worker'): ChildProcess {
-    const log = createWriteStream(join(this.logDir, `${name}.log`), { flags: 'a' });
+  private spawnApp(name: 'api' | 'worker', logName: string = name): ChildProcess {
+    const log = createWriteStream(join(this.logDir, `${logName}.log`), { flags: 'a' });
     const child = spawn('node', ['-r', '@swc-node/register', `apps/${name}/src/main.ts`], {
       cwd: ROOT,
       env: this.env(name),
@@ -199,9 +201,33 @@ export class TroveStack {
     this.worker = this.spawnApp('worker');
   }
 
-  /** SIGKILL: the worker dies mid-task, as on a crash or an OOM kill. */
-  async killWorker(): Promise<void> {
-    const worker = this.worker!;
+  /**
+   * Starts one more worker process on the same task queues (logs in worker-N.log) and returns
+   * once it polls; its number (2, 3…) names it to `killWorker`.
+   */
+  async addWorker(): Promise<number> {
+    const number = this.moreWorkers.length + 2;
+    const logName = `worker-${number}`;
+    const child = this.spawnApp('worker', logName);
+    this.moreWorkers.push(child);
+    await expectEventually(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`worker ${number} exited; logs in ${this.logDir}`);
+        if (
+          !readFileSync(join(this.logDir, `${logName}.log`), 'utf8').includes(
+            '[trove-worker] polling task queue',
+          )
+        )
+          throw new Error(`worker ${number} is not polling yet`);
+      },
+      { timeoutMs: 90_000 },
+    );
+    return number;
+  }
+
+  /** SIGKILL: the worker (the first, or the one `addWorker` numbered) dies mid-task, as on a crash or an OOM kill. */
+  async killWorker(number = 1): Promise<void> {
+    const worker = number === 1 ? this.worker! : this.moreWorkers[number - 2];
     const exited = new Promise((resolve) => worker.once('exit', resolve));
     worker.kill('SIGKILL');
     await exited;
@@ -214,7 +240,7 @@ export class TroveStack {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    for (const child of [this.api, this.worker]) {
+    for (const child of [this.api, this.worker, ...this.moreWorkers]) {
       if (!child || child.exitCode !== null || child.signalCode !== null) continue;
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');

@@ -1,5 +1,5 @@
 import { Client } from '@temporalio/client';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import { Catalog } from '@trove/catalog';
 import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
 import { SecretBox, type WorkerConfig } from '@trove/config';
@@ -11,6 +11,7 @@ import { WebConnector } from '@trove/connector-web';
 import {
   createDeletionActivities,
   createIndexRebuildActivities,
+  createIngestBatchActivities,
   createIngestActivities,
   createSyncActivities,
   createWebhookActivities,
@@ -19,6 +20,7 @@ import {
 import { ParseSandbox } from '@trove/parsing';
 import { ChunkIndex, createElasticsearchClient } from '@trove/search';
 import { LocalBlobStore } from '@trove/storage';
+import { LaneWorkers } from './lanes';
 
 /** Wires the libs into activities and a Temporal worker. Used by main.ts and by the tests. */
 export async function createWorker(
@@ -81,7 +83,7 @@ export async function createWorker(
       chunker = { version, chunker: new Chunker(tokenCounter, settings.chunking) };
     return chunker.chunker;
   };
-  const ingest = createIngestActivities({
+  const ingestDeps = {
     catalog,
     blobs,
     parsers,
@@ -92,7 +94,7 @@ export async function createWorker(
     generations,
     batchSize: config.embedding.batchSize,
     connectors,
-  });
+  };
   const syncDeps = { catalog, blobs, chunkIndex, connectors };
 
   const connection =
@@ -100,11 +102,19 @@ export async function createWorker(
   // Deletions cancel and await the workflows of what they delete, and remove schedules.
   const temporal = new Client({ connection, namespace: config.temporal.namespace });
   const activities = {
-    ...ingest,
-    // Pages a sync ingests at once: by default as many as the worker runs activities.
+    ...createIngestActivities(ingestDeps),
+    ...createIngestBatchActivities(ingestDeps),
+    // Units a sync ingests at once: by default as many as the bulk lane runs activities.
     ...createSyncActivities({
       ...syncDeps,
       concurrency: config.worker.syncConcurrency ?? Math.min(64, config.worker.maxConcurrentActivities),
+      batching: {
+        documents: config.worker.batchDocuments,
+        limits: {
+          maxDocumentChunks: config.worker.batchMaxChunks,
+          maxDocumentBytes: config.worker.batchMaxBytes,
+        },
+      },
     }),
     ...createWebhookActivities(syncDeps),
     ...createDeletionActivities({
@@ -117,15 +127,19 @@ export async function createWorker(
     }),
     ...createIndexRebuildActivities({ catalog, generations }),
   };
-  const worker = await Worker.create({
+  const worker = await LaneWorkers.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    ...(overrides.workflowBundle
+    workflows: overrides.workflowBundle
       ? { workflowBundle: overrides.workflowBundle }
-      : { workflowsPath: overrides.workflowsPath ?? require.resolve('@trove/workflows') }),
+      : { workflowsPath: overrides.workflowsPath ?? require.resolve('@trove/workflows') },
     activities,
-    maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivities,
+    slots: {
+      control: config.worker.controlActivities,
+      bulk: config.worker.maxConcurrentActivities,
+      interactive: config.worker.interactiveActivities,
+    },
   });
   return { worker, connection, embedder, es, parsers, catalog, generations };
 }

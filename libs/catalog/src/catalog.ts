@@ -179,6 +179,16 @@ export class Catalog {
     return this.documents.update(id, changes);
   }
 
+  /** The documents among `ids` that exist. */
+  getDocuments(ids: string[]): Promise<TroveDocument[]> {
+    return this.documents.getMany(ids);
+  }
+
+  /** Several partial updates in one transaction. */
+  updateDocuments(updates: { id: string; changes: DocumentChanges }[]): Promise<void> {
+    return this.documents.updateMany(updates);
+  }
+
   /** Removes the record, which frees its name (or source item) for a new document. */
   deleteDocument(id: string): Promise<void> {
     return this.documents.delete(id);

@@ -114,6 +114,16 @@ export class DocumentRepository {
     return row && toDocument(row);
   }
 
+  /** The documents among `ids` that exist (in no particular order): one query. */
+  async getMany(ids: string[]): Promise<TroveDocument[]> {
+    const valid = ids.filter(isTroveId);
+    if (valid.length === 0) return [];
+    const rows = await query('reading documents', () =>
+      this.db.selectFrom('documents').selectAll().where('id', 'in', valid).execute(),
+    );
+    return rows.map(toDocument);
+  }
+
   /** A page of a project's documents, oldest first, with the total matching the filter. */
   async page(
     projectId: string,
@@ -279,6 +289,18 @@ export class DocumentRepository {
     const values = toChanges(changes);
     await query('updating a document', () =>
       this.db.updateTable('documents').set(values).where('id', '=', id).execute(),
+    );
+  }
+
+  /** Several partial updates in one transaction (a batch of documents finishing together). */
+  async updateMany(updates: { id: string; changes: DocumentChanges }[]): Promise<void> {
+    const valid = updates.filter((u) => isTroveId(u.id));
+    if (valid.length === 0) return;
+    await query('updating documents', () =>
+      this.db.transaction().execute(async (tx) => {
+        for (const { id, changes } of valid)
+          await tx.updateTable('documents').set(toChanges(changes)).where('id', '=', id).execute();
+      }),
     );
   }
 

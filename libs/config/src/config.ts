@@ -459,6 +459,24 @@ export const apiConfigSchema = z.object({
   chunking: chunkingSchema.optional(),
 });
 
+/** The worker's own settings: task-queue slots and sync batching (defaults for hand-built configs too). */
+export const workerSettingsSchema = z.object({
+  /** Slots of the bulk lane (syncs, uploads): the ingest activities run at once. */
+  maxConcurrentActivities: positiveInt.default(4),
+  /** Slots of the control task queue (planning, webhook events, deletions, run bookkeeping). */
+  controlActivities: positiveInt.default(8),
+  /** Slots of the interactive lane (a webhook edit, a reindex): never behind an import. */
+  interactiveActivities: positiveInt.default(2),
+  /** Units a sync ingests at once (batches or child workflows in flight); unset: maxConcurrentActivities. */
+  syncConcurrency: positiveInt.max(64).optional(),
+  /** Small pages a sync ingests together in one activity; 1: each page its own workflow. */
+  batchDocuments: positiveInt.max(256).default(32),
+  /** A page with more chunks than this leaves its batch for its own workflow. */
+  batchMaxChunks: positiveInt.max(1_000).default(32),
+  /** A file larger than this (bytes) is not fetched in a batch. */
+  batchMaxBytes: positiveInt.default(1_000_000),
+});
+
 export const workerConfigSchema = z.object({
   database: databaseSchema,
   elasticsearch: elasticsearchSchema,
@@ -473,11 +491,7 @@ export const workerConfigSchema = z.object({
   parsing: parsingSchema,
   // Optional in the type so hand-built configs (tests, benches) may leave it out; the env always sets it.
   deletion: deletionSchema.optional(),
-  worker: z.object({
-    maxConcurrentActivities: positiveInt.default(4),
-    /** Pages a sync ingests at once (child workflows in flight); unset: maxConcurrentActivities. */
-    syncConcurrency: positiveInt.max(64).optional(),
-  }),
+  worker: workerSettingsSchema,
 });
 
 export type ApiConfig = z.infer<typeof apiConfigSchema>;
@@ -607,7 +621,12 @@ function fromEnv(env: Env) {
     },
     worker: {
       maxConcurrentActivities: v('TROVE_WORKER_MAX_CONCURRENT_ACTIVITIES'),
+      controlActivities: v('TROVE_WORKER_CONTROL_ACTIVITIES'),
+      interactiveActivities: v('TROVE_WORKER_INTERACTIVE_ACTIVITIES'),
       syncConcurrency: v('TROVE_SYNC_CONCURRENCY'),
+      batchDocuments: v('TROVE_SYNC_BATCH_DOCUMENTS'),
+      batchMaxChunks: v('TROVE_SYNC_BATCH_MAX_CHUNKS'),
+      batchMaxBytes: v('TROVE_SYNC_BATCH_MAX_BYTES'),
     },
     deletion: { cancelGraceMs: v('TROVE_DELETION_CANCEL_GRACE_MS') },
     // LLM (issue 11)

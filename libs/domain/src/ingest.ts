@@ -6,6 +6,21 @@ import type { SourceEvent } from './source-connector';
 
 export interface IngestDocumentInput {
   documentId: string;
+  /** Whose activity slots run its steps: `bulk` (syncs, uploads; the default) or `interactive`. */
+  lane?: IngestLane;
+}
+
+/**
+ * Ingest work has two lanes of its own, apart from control work (planning, webhook events,
+ * deletions, bookkeeping), which stays on the workflows' task queue: `bulk` for syncs and uploads,
+ * `interactive` for a single document someone is waiting for (a webhook edit, a reindex). Each is
+ * a task queue with its own worker slots, so neither control work nor an edit queues behind an import.
+ */
+export type IngestLane = 'bulk' | 'interactive';
+
+/** The task queue of a lane's activities, next to the workflows' (control) task queue. */
+export function laneTaskQueue(controlTaskQueue: string, lane: IngestLane): string {
+  return `${controlTaskQueue}.${lane}`;
 }
 
 export interface IngestDocumentResult {

@@ -253,14 +253,15 @@ export async function assertWritable(
     if (target.sourceId) await catalog.requireActiveSource(target.sourceId);
     else await catalog.requireActiveProject(target.projectId);
   } catch (error) {
-    if (isTroveError(error) && REFUSALS.has(error.code)) {
+    if (isTroveError(error) && OWNER_REFUSALS.has(error.code)) {
       throw ApplicationFailure.create({ nonRetryable: true, type: error.code, message: error.message });
     }
     throw error;
   }
 }
 
-const REFUSALS = new Set<string>([
+/** What writes to a document hear while its project or source is being deleted (or is gone). */
+export const OWNER_REFUSALS = new Set<string>([
   TroveErrorCode.ProjectDeleting,
   TroveErrorCode.ProjectNotFound,
   TroveErrorCode.SourceNotFound,

@@ -1,4 +1,5 @@
 export * from './ingest.activities';
+export * from './ingest-batch.activities';
 export * from './sync.activities';
 export * from './sync-runs.activities';
 export * from './webhook.activities';

@@ -67,7 +67,7 @@ export interface IndexTarget {
  * already indexed there with this model — in any document: an earlier version, a copy, the same
  * page in another source — reuses that vector: the same text is never embedded twice.
  */
-async function vectorsFor(
+export async function vectorsFor(
   chunks: Chunk[],
   target: IndexTarget,
 ): Promise<{ vectors: number[][]; embedded: number }> {
@@ -168,7 +168,7 @@ export interface UpsertResult {
  * documents, so workflow payloads stay far below Temporal's 2 MB limit.
  */
 export function createIngestActivities(deps: IngestDependencies) {
-  const { catalog, blobs, parsers, chunker, embedder, chunkIndex, batchSize, connectors } = deps;
+  const { catalog, blobs, parsers, embedder, chunkIndex, batchSize } = deps;
   /** Where chunks go, ACTIVE first: each index with the model its vectors come from. */
   const targets = async (): Promise<IndexTarget[]> =>
     deps.generations ? deps.generations.writable() : [{ index: chunkIndex, embedder }];
@@ -177,56 +177,11 @@ export function createIngestActivities(deps: IngestDependencies) {
     /** Loads the document record and its original; marks it INDEXING. */
     async fetchDocument(input: { documentId: string }): Promise<FetchedDocument> {
       return run(async () => {
-        const started = Date.now();
-        let document = await catalog.getDocument(input.documentId);
+        const document = await catalog.getDocument(input.documentId);
         // Nothing is fetched or written for a project or source that is being deleted.
-        const owner = document && { projectId: document.projectId, sourceId: document.sourceId };
-        if (owner) await assertWritable(catalog, owner);
-        let sourceType: SourceType | undefined;
-        if (document?.sourceId && document.externalId) {
-          // A source item: fetch its current version into blob storage first.
-          const source = await catalog.requireSource(document.sourceId);
-          sourceType = source.type;
-          const changes = await withHeartbeats({ fetching: document.externalId }, () =>
-            fetchSourceItem(deps, source, document!),
-          );
-          await catalog.updateDocument(document.id, changes);
-          // Deleted meanwhile: take the stored copy back out rather than leave an orphan.
-          if (!(await catalog.getDocument(document.id)) || !(await isWritable(catalog, owner!))) {
-            await blobs.deletePrefix(blobKeys.originals(document.id));
-            await assertWritable(catalog, owner!);
-            document = undefined;
-          } else {
-            document = { ...document, ...changes };
-          }
-        }
-        if (!document) {
-          throw ApplicationFailure.create({
-            nonRetryable: true,
-            type: TroveErrorCode.DocumentNotFound,
-            message: `document ${input.documentId} was deleted before it could be indexed`,
-          });
-        }
-        if (!(await blobs.exists(document.blobKey))) {
-          throw ApplicationFailure.create({
-            nonRetryable: true,
-            type: TroveErrorCode.DocumentNotFound,
-            message: `the original file of ${document.fileName} is missing from blob storage (${document.blobKey})`,
-          });
-        }
-        await catalog.updateDocument(document.id, { status: DocumentStatus.INDEXING, error: null });
-        return {
-          documentId: document.id,
-          projectId: document.projectId,
-          fileName: document.fileName,
-          mediaType: document.mediaType,
-          blobKey: document.blobKey,
-          workPrefix: blobKeys.workVersion(document.id, document.contentHash),
-          ...(document.externalId ? { externalId: document.externalId } : {}),
-          ...(document.url ? { url: document.url } : {}),
-          ...(sourceType ? { sourceType } : {}),
-          ms: Date.now() - started,
-        };
+        if (document) await assertWritable(catalog, document);
+        const source = document?.sourceId ? await catalog.requireSource(document.sourceId) : undefined;
+        return fetchForIngest(deps, input.documentId, document, source);
       });
     },
 
@@ -255,9 +210,7 @@ export function createIngestActivities(deps: IngestDependencies) {
       return run(async () => {
         const started = Date.now();
         const parsed = await blobs.getJson<ParsedDocument>(input.parsedKey);
-        const chunks = (deps.currentChunker ? await deps.currentChunker() : chunker)
-          .chunk(parsed, { documentId: input.fetched.documentId, projectId: input.fetched.projectId })
-          .map((chunk) => ({ ...chunk, citation: citation(connectors, input.fetched, parsed, chunk) }));
+        const chunks = await chunksOf(deps, input.fetched, parsed);
         const batchKeys: string[] = [];
         for (let i = 0; i * batchSize < chunks.length; i++) {
           const key = blobKeys.chunkBatch(input.fetched.workPrefix, i);
@@ -384,11 +337,85 @@ export function createIngestActivities(deps: IngestDependencies) {
 
 export type IngestActivities = ReturnType<typeof createIngestActivities>;
 
-const MAX_WARNINGS = 50;
+export const MAX_WARNINGS = 50;
+
+/**
+ * Brings a document's current original into blob storage (a source item is fetched from its
+ * source; an upload is there already) and marks it INDEXING. `document` is the record as read
+ * (undefined: deleted), `source` its source. Permanent failures: DOCUMENT_NOT_FOUND when the
+ * document (or its original) is gone, the deletion's refusal when its owner is being deleted.
+ */
+export async function fetchForIngest(
+  deps: Pick<IngestDependencies, 'catalog' | 'blobs' | 'connectors'>,
+  documentId: string,
+  document: TroveDocument | undefined,
+  source: Source | undefined,
+): Promise<FetchedDocument> {
+  const { catalog, blobs } = deps;
+  const started = Date.now();
+  const owner = document && { projectId: document.projectId, sourceId: document.sourceId };
+  let sourceType: SourceType | undefined;
+  if (document && source && document.externalId) {
+    // A source item: fetch its current version into blob storage first.
+    sourceType = source.type;
+    const item = document;
+    const changes = await withHeartbeats({ fetching: item.externalId }, () =>
+      fetchSourceItem(deps, source, item),
+    );
+    await catalog.updateDocument(document.id, changes);
+    // Deleted meanwhile: take the stored copy back out rather than leave an orphan.
+    if (!(await catalog.getDocument(document.id)) || !(await isWritable(catalog, owner!))) {
+      await blobs.deletePrefix(blobKeys.originals(document.id));
+      await assertWritable(catalog, owner!);
+      document = undefined;
+    } else {
+      document = { ...document, ...changes };
+    }
+  }
+  if (!document) {
+    throw ApplicationFailure.create({
+      nonRetryable: true,
+      type: TroveErrorCode.DocumentNotFound,
+      message: `document ${documentId} was deleted before it could be indexed`,
+    });
+  }
+  if (!(await blobs.exists(document.blobKey))) {
+    throw ApplicationFailure.create({
+      nonRetryable: true,
+      type: TroveErrorCode.DocumentNotFound,
+      message: `the original file of ${document.fileName} is missing from blob storage (${document.blobKey})`,
+    });
+  }
+  await catalog.updateDocument(document.id, { status: DocumentStatus.INDEXING, error: null });
+  return {
+    documentId: document.id,
+    projectId: document.projectId,
+    fileName: document.fileName,
+    mediaType: document.mediaType,
+    blobKey: document.blobKey,
+    workPrefix: blobKeys.workVersion(document.id, document.contentHash),
+    ...(document.externalId ? { externalId: document.externalId } : {}),
+    ...(document.url ? { url: document.url } : {}),
+    ...(sourceType ? { sourceType } : {}),
+    ms: Date.now() - started,
+  };
+}
+
+/** The document's chunks, each with its citation, by the current chunking settings. */
+export async function chunksOf(
+  deps: Pick<IngestDependencies, 'chunker' | 'currentChunker' | 'connectors'>,
+  fetched: FetchedDocument,
+  parsed: ParsedDocument,
+): Promise<Chunk[]> {
+  const chunker = deps.currentChunker ? await deps.currentChunker() : deps.chunker;
+  return chunker
+    .chunk(parsed, { documentId: fetched.documentId, projectId: fetched.projectId })
+    .map((chunk) => ({ ...chunk, citation: citation(deps.connectors, fetched, parsed, chunk) }));
+}
 
 /** Fetches a source item's current version into blob storage; returns the record's new fields. */
 async function fetchSourceItem(
-  deps: IngestDependencies,
+  deps: Pick<IngestDependencies, 'blobs' | 'connectors'>,
   source: Source,
   document: TroveDocument,
 ): Promise<Partial<TroveDocument>> {
@@ -442,7 +469,7 @@ function place(chunk: Chunk): Pick<Citation, 'page' | 'anchor'> {
   return { ...(chunk.page ? { page: chunk.page } : {}), ...(chunk.anchor ? { anchor: chunk.anchor } : {}) };
 }
 
-function dominantLanguage(chunks: Chunk[]): string {
+export function dominantLanguage(chunks: Chunk[]): string {
   const tokens = new Map<string, number>();
   for (const chunk of chunks)
     tokens.set(chunk.language, (tokens.get(chunk.language) ?? 0) + chunk.tokenCount);

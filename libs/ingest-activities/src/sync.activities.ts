@@ -3,6 +3,7 @@ import type { Catalog } from '@trove/catalog';
 import type { DiscoveryProgress, SyncRun } from '@trove/domain';
 import { blobKeys, SyncMode } from '@trove/domain';
 import { activity } from './activity-failure';
+import type { BatchLimits } from './ingest-batch.activities';
 import { assertWritable } from './deletion.activities';
 import { diffItems, removeDocuments, requireRun, type SourceDocumentDependencies } from './source-documents';
 import type { SourceConnectors } from './source-connectors';
@@ -18,8 +19,12 @@ export interface SyncPlan {
   changedCount: number;
   /** The source's next watermark if the run succeeds (the connector's, e.g. the newest edit time). */
   watermark?: string;
-  /** Pages to ingest at once (child workflows in flight): the worker's setting. */
+  /** Units to ingest at once (batches or child workflows in flight): the worker's setting. */
   concurrency?: number;
+  /** Small pages ingested together by one activity; 1 (or unset): each page its own child workflow. */
+  batchDocuments?: number;
+  /** Which pages a batch hands back to the per-page pipeline. */
+  batchLimits?: BatchLimits;
 }
 
 const PROGRESS_INTERVAL_MS = 2_000;
@@ -29,8 +34,10 @@ const PROGRESS_INTERVAL_MS = 2_000;
  * one diff against the catalog), and the run's bookkeeping. `concurrency`, handed to the
  * workflow with the plan, is how many pages it ingests at once.
  */
-export function createSyncActivities(deps: SyncDependencies & { concurrency?: number }) {
-  const { catalog, blobs, connectors, concurrency } = deps;
+export function createSyncActivities(
+  deps: SyncDependencies & { concurrency?: number; batching?: { documents: number; limits: BatchLimits } },
+) {
+  const { catalog, blobs, connectors, concurrency, batching } = deps;
 
   return {
     ...createSyncRunActivities(deps),
@@ -98,6 +105,9 @@ export function createSyncActivities(deps: SyncDependencies & { concurrency?: nu
           changedCount: changed.length,
           ...(discovery.watermark ? { watermark: discovery.watermark } : {}),
           concurrency,
+          ...(batching && batching.documents > 1
+            ? { batchDocuments: batching.documents, batchLimits: batching.limits }
+            : {}),
         };
       });
     },

@@ -399,6 +399,25 @@ export class ChunkIndex {
     });
   }
 
+  /**
+   * Removes, for each of several documents, its chunks except the ones it keeps (a batch of
+   * re-ingested documents): one query for all of them, so a batch pays one refresh, not one each.
+   */
+  async deleteStaleChunks(documents: { documentId: string; keepIds: string[] }[]): Promise<number> {
+    if (documents.length === 0) return 0;
+    return this.deleteWhere({
+      bool: {
+        minimum_should_match: 1,
+        should: documents.map(({ documentId, keepIds }) => ({
+          bool: {
+            filter: [{ term: { documentId } }],
+            must_not: keepIds.length ? [{ ids: { values: keepIds } }] : [],
+          },
+        })),
+      },
+    });
+  }
+
   /** Removes the chunks of many documents (a sync's deletions), a thousand ids per query. */
   async deleteDocumentsChunks(documentIds: string[]): Promise<number> {
     let removed = 0;

@@ -6,10 +6,12 @@ import {
   inWorkflowContext,
   log,
   proxyActivities,
+  proxyLocalActivities,
   type RetryPolicy,
+  workflowInfo,
 } from '@temporalio/workflow';
-import type { IngestDocumentInput, IngestDocumentResult, StageTimings } from '@trove/domain';
-import { redactPaths, TroveErrorCode } from '@trove/domain';
+import type { IngestDocumentInput, IngestDocumentResult, IngestLane, StageTimings } from '@trove/domain';
+import { laneTaskQueue, redactPaths, TroveErrorCode } from '@trove/domain';
 import type { IngestActivities } from '@trove/ingest-activities';
 
 /**
@@ -20,37 +22,47 @@ export const AWAIT_STOP = ActivityCancellationType.WAIT_CANCELLATION_COMPLETED;
 
 /** Transient faults (Elasticsearch or the embedder down) are retried until the service is back
  * (no maximumAttempts: unlimited within the schedule-to-close timeout). */
-const untilServiceReturns: RetryPolicy = {
+export const untilServiceReturns: RetryPolicy = {
   initialInterval: '1s',
   backoffCoefficient: 2,
   maximumInterval: '30s',
 };
 
-const bookkeeping = proxyActivities<IngestActivities>({
-  cancellationType: AWAIT_STOP,
+/**
+ * Recording the outcome (one catalog update, scratch blobs removed) is cheap and local: a local
+ * activity, run by the worker that runs this workflow, without a round trip through a task queue.
+ */
+const bookkeeping = proxyLocalActivities<IngestActivities>({
   startToCloseTimeout: '30s',
   scheduleToCloseTimeout: '2h',
   retry: untilServiceReturns,
 });
 
-const parsing = proxyActivities<IngestActivities>({
-  cancellationType: AWAIT_STOP,
-  // The parse sandbox stops a file after its own limit (4 min by default); heartbeats every 5 s
-  // let a crashed worker's parse move to another worker within 30 s.
-  startToCloseTimeout: '10m',
-  heartbeatTimeout: '30s',
-  // A parser crash that is not a recognised bad-input error gets two more tries, then fails the document.
-  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumAttempts: 3 },
-});
-
-const heavy = proxyActivities<IngestActivities>({
-  cancellationType: AWAIT_STOP,
-  startToCloseTimeout: '10m',
-  // Activities heartbeat every 5 s, so a crashed worker's activity is retried within 30 s.
-  heartbeatTimeout: '30s',
-  scheduleToCloseTimeout: '2h',
-  retry: untilServiceReturns,
-});
+/** The ingest steps, on the lane's task queue (its own worker slots, apart from control work). */
+export function ingestSteps(lane: IngestLane = 'bulk') {
+  const taskQueue = laneTaskQueue(workflowInfo().taskQueue, lane);
+  return {
+    parsing: proxyActivities<IngestActivities>({
+      taskQueue,
+      cancellationType: AWAIT_STOP,
+      // The parse sandbox stops a file after its own limit (4 min by default); heartbeats every 5 s
+      // let a crashed worker's parse move to another worker within 30 s.
+      startToCloseTimeout: '10m',
+      heartbeatTimeout: '30s',
+      // A parser crash that is not a recognised bad-input error gets two more tries, then fails the document.
+      retry: { initialInterval: '2s', backoffCoefficient: 2, maximumAttempts: 3 },
+    }),
+    heavy: proxyActivities<IngestActivities>({
+      taskQueue,
+      cancellationType: AWAIT_STOP,
+      startToCloseTimeout: '10m',
+      // Activities heartbeat every 5 s, so a crashed worker's activity is retried within 30 s.
+      heartbeatTimeout: '30s',
+      scheduleToCloseTimeout: '2h',
+      retry: untilServiceReturns,
+    }),
+  };
+}
 
 /**
  * fetch → parse → chunk → embed → upsert → finalize, for one document. Re-running it for the same
@@ -59,6 +71,7 @@ const heavy = proxyActivities<IngestActivities>({
 export async function ingestDocument(input: IngestDocumentInput): Promise<IngestDocumentResult> {
   const started = Date.now();
   const timings: StageTimings = {};
+  const { heavy, parsing } = ingestSteps(input.lane);
   try {
     // Fetching a source item (a large Notion page, paced under the rate limit) can take minutes.
     const fetched = await heavy.fetchDocument({ documentId: input.documentId });

@@ -98,7 +98,8 @@ async function ingestChangedPage(documentId: string, gone: string[]): Promise<vo
   try {
     await executeChild(ingestDocument, {
       workflowId: ingestWorkflowId(documentId),
-      args: [{ documentId }],
+      // Someone edited the page just now: its ingest never queues behind an import.
+      args: [{ documentId, lane: 'interactive' }],
       workflowIdReusePolicy: 'ALLOW_DUPLICATE',
     });
   } catch (error) {

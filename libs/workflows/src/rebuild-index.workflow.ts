@@ -5,19 +5,24 @@ import {
   isCancellation,
   proxyActivities,
   sleep,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { IndexRebuildProgress, RebuildIndexInput } from '@trove/domain';
+import { laneTaskQueue } from '@trove/domain';
 import type { IndexRebuildActivities } from '@trove/ingest-activities';
 
 /**
  * Copy steps: an embedding server that stays down for long fails the rebuild (the old index
  * stays active, nothing is lost) instead of retrying for days.
  */
-const steps = proxyActivities<IndexRebuildActivities>({
-  startToCloseTimeout: '30m',
-  heartbeatTimeout: '2m',
-  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 20 },
-});
+/** Copying re-embeds every chunk: bulk work, on the bulk lane's slots. */
+const steps = () =>
+  proxyActivities<IndexRebuildActivities>({
+    taskQueue: laneTaskQueue(workflowInfo().taskQueue, 'bulk'),
+    startToCloseTimeout: '30m',
+    heartbeatTimeout: '2m',
+    retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 20 },
+  });
 
 /** Swapping and cleaning up must finish once begun. */
 const untilDone = proxyActivities<IndexRebuildActivities>({
@@ -44,14 +49,14 @@ export async function rebuildIndex(input: RebuildIndexInput): Promise<IndexRebui
     if (input.after === undefined && input.progress === undefined) {
       // Ingests read the live generations through a cache: after this, all of them write both.
       await sleep(input.settleMs);
-      progress = await steps.startIndexCopy({ generationId });
+      progress = await steps().startIndexCopy({ generationId });
     }
     let after = input.after;
     for (let pages = 0; ; pages += 1) {
       if (pages === PAGES_PER_RUN && after !== undefined) {
         return await continueAsNew<typeof rebuildIndex>({ ...input, after, progress });
       }
-      const page = await steps.copyIndexPage({ generationId, after, progress });
+      const page = await steps().copyIndexPage({ generationId, after, progress });
       progress = {
         ...progress,
         chunksCopied: (progress.chunksCopied ?? 0) + page.copied,
@@ -62,7 +67,7 @@ export async function rebuildIndex(input: RebuildIndexInput): Promise<IndexRebui
       if (page.after === undefined) break;
       after = page.after;
     }
-    progress = await steps.reconcileIndex({ generationId, progress });
+    progress = await steps().reconcileIndex({ generationId, progress });
   } catch (error) {
     if (isCancellation(error)) {
       await CancellationScope.nonCancellable(() =>

@@ -6,12 +6,13 @@ import {
   executeChild,
   isCancellation,
   proxyActivities,
+  workflowInfo,
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { SyncRun } from '@trove/domain';
-import { ingestWorkflowId, syncWorkflowId, TroveErrorCode } from '@trove/domain';
-import type { SyncActivities, SyncPlan, SyncTally } from '@trove/ingest-activities';
-import { AWAIT_STOP, describeFailure, ingestDocument } from './ingest-document.workflow';
+import { ingestWorkflowId, laneTaskQueue, syncWorkflowId, TroveErrorCode } from '@trove/domain';
+import type { IngestBatchActivities, SyncActivities, SyncPlan, SyncTally } from '@trove/ingest-activities';
+import { AWAIT_STOP, describeFailure, ingestDocument, untilServiceReturns } from './ingest-document.workflow';
 
 /** Pages ingested at once (child workflows in flight) when the plan does not say. */
 const DEFAULT_CONCURRENT_PAGES = 4;
@@ -86,16 +87,18 @@ export async function syncSource(input: SyncSourceInput): Promise<SyncRun> {
   }
 }
 
-/** How one page's ingest ended for the window: it never rejects, so nothing is left unobserved. */
-type Settled = { key: number; ok: true } | { key: number; ok: false; error: unknown };
+/** How one unit (a batch, or one page) ended for the window: it never rejects, so nothing is left unobserved. */
+type Settled =
+  { key: number; pages: number; ok: true } | { key: number; pages: number; ok: false; error: unknown };
 
 /**
- * Ingests the plan's pages `from` (inclusive) to `to` (exclusive) as a sliding window: a new page
- * starts as soon as one finishes, so a slow page holds one slot, not a whole batch (only reading
- * the next ids, once per PLAN_IDS_PER_READ pages, holds the window). Returns once every started
- * page has finished. A failure that ends the run (a rejected token, cancellation, a bookkeeping
- * fault) stops new starts and is rethrown only after the pages in flight finished: no ingest of
- * this run outlives it.
+ * Ingests the plan's pages `from` (inclusive) to `to` (exclusive) as a sliding window of units: a
+ * batch of `plan.batchDocuments` small pages ingested by one activity, or one page as its own
+ * child workflow (when batches are off, or for a page a batch handed back: a large one, or one
+ * whose faults need its own retries). A new unit starts as soon as one finishes, so a slow unit
+ * holds one slot, not the whole window. Returns once every started unit has finished. A failure
+ * that ends the run (a rejected token, cancellation, a bookkeeping fault) stops new starts and is
+ * rethrown only after the units in flight finished: no ingest of this run outlives it.
  */
 async function ingestPages(
   plan: SyncPlan,
@@ -105,15 +108,29 @@ async function ingestPages(
   progress: ProgressRecorder,
 ): Promise<void> {
   const window = Math.max(1, plan.concurrency ?? DEFAULT_CONCURRENT_PAGES);
+  const perBatch = Math.max(1, plan.batchDocuments ?? 1);
   const inFlight = new Map<number, Promise<Settled>>();
   const ready: string[] = [];
+  /** Pages a batch handed back, each to be ingested as its own child workflow. */
+  const alone: string[] = [];
   let read = from;
   let started = 0;
   let fatal: { error: unknown } | undefined;
+  const settle = (key: number, pages: number, work: Promise<void>) =>
+    work.then(
+      (): Settled => ({ key, pages, ok: true }),
+      (error: unknown): Settled => ({ key, pages, ok: false, error }),
+    );
   for (;;) {
     try {
-      while (!fatal && inFlight.size < window && (ready.length > 0 || read < to)) {
-        if (ready.length === 0) {
+      while (!fatal && inFlight.size < window && (alone.length > 0 || ready.length > 0 || read < to)) {
+        const key = started++;
+        if (alone.length > 0) {
+          // Handed back by a batch, which counted it already.
+          inFlight.set(key, settle(key, 0, ingestPage(alone.shift()!, tally)));
+          continue;
+        }
+        while (ready.length < perBatch && read < to) {
           const limit = Math.min(PLAN_IDS_PER_READ, to - read);
           const ids = await bookkeeping.readPlanBatch({ changedKey: plan.changedKey, offset: read, limit });
           if (ids.length !== limit) {
@@ -126,12 +143,13 @@ async function ingestPages(
           ready.push(...ids);
           read += ids.length;
         }
-        const key = started++;
+        const ids = ready.splice(0, perBatch);
         inFlight.set(
           key,
-          ingestPage(ready.shift()!, tally).then(
-            (): Settled => ({ key, ok: true }),
-            (error: unknown): Settled => ({ key, ok: false, error }),
+          settle(
+            key,
+            ids.length,
+            perBatch > 1 ? ingestBatch(plan, ids, tally, alone) : ingestPage(ids[0], tally),
           ),
         );
       }
@@ -142,12 +160,47 @@ async function ingestPages(
     const done = await Promise.race(inFlight.values());
     inFlight.delete(done.key);
     if (!done.ok) fatal ??= { error: done.error };
-    progress.pageDone();
+    progress.pagesDone(done.pages);
     fatal ??= progress.failure;
   }
   await progress.idle();
   fatal ??= progress.failure;
   if (fatal) throw fatal.error;
+}
+
+/**
+ * Ingests a batch of pages in one activity on the bulk lane and tallies each page's outcome;
+ * pages it hands back go to `alone`, to be ingested one by one.
+ */
+async function ingestBatch(
+  plan: SyncPlan,
+  documentIds: string[],
+  tally: SyncTally,
+  alone: string[],
+): Promise<void> {
+  const { batches } = ingestLanes();
+  const result = await batches.ingestBatch({ documentIds, limits: plan.batchLimits });
+  for (const page of result.ready) {
+    tally.ready++;
+    tally.chunksEmbedded += page.chunkCount - page.reused;
+    tally.chunksReused += page.reused;
+  }
+  for (const { documentId, code, message } of result.failed) countFailure(tally, documentId, code, message);
+  alone.push(...result.handedBack);
+}
+
+/** The batch activity on the bulk lane: retried as a whole a few times, then it isolates its pages. */
+function ingestLanes() {
+  return {
+    batches: proxyActivities<IngestBatchActivities>({
+      taskQueue: laneTaskQueue(workflowInfo().taskQueue, 'bulk'),
+      cancellationType: AWAIT_STOP,
+      startToCloseTimeout: '10m',
+      heartbeatTimeout: '30s',
+      scheduleToCloseTimeout: '2h',
+      retry: untilServiceReturns,
+    }),
+  };
 }
 
 /**
@@ -167,9 +220,9 @@ class ProgressRecorder {
     private readonly tally: SyncTally,
   ) {}
 
-  /** Counts a finished page; starts a write if one is due and none is under way. */
-  pageDone(): void {
-    this.unrecorded++;
+  /** Counts finished pages; starts a write if one is due and none is under way. */
+  pagesDone(pages: number): void {
+    this.unrecorded += Math.max(1, pages);
     const due =
       this.unrecorded >= PROGRESS_EVERY_PAGES || Date.now() - this.recordedAt >= PROGRESS_INTERVAL_MS;
     if (due && !this.writing && !this.failure) this.write();
@@ -223,13 +276,18 @@ async function ingestPage(documentId: string, tally: SyncTally): Promise<void> {
     const { code, message } = describeFailure(error.cause);
     if (code === TroveErrorCode.SourceUnauthorized)
       throw ApplicationFailure.create({ nonRetryable: true, type: code, message });
-    if (code === TroveErrorCode.SourceItemGone) {
-      tally.gone.push({ documentId, reason: message });
-      return;
-    }
-    tally.failedCount++;
-    if (tally.failed.length < FAILURE_DETAILS_KEPT) tally.failed.push({ documentId, reason: message });
+    countFailure(tally, documentId, code, message);
   }
+}
+
+/** A page that failed for good: gone from its source, or failed with a reason. */
+function countFailure(tally: SyncTally, documentId: string, code: string, message: string): void {
+  if (code === TroveErrorCode.SourceItemGone) {
+    tally.gone.push({ documentId, reason: message });
+    return;
+  }
+  tally.failedCount++;
+  if (tally.failed.length < FAILURE_DETAILS_KEPT) tally.failed.push({ documentId, reason: message });
 }
 
 /**

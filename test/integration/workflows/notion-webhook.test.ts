@@ -1,18 +1,19 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { NotionEvent, NotionWebhookTiming } from '@trove/domain';
 import type { WebhookActivities } from '@trove/ingest-activities';
 import { notionEventsSignal, notionWebhookEvents } from '@trove/workflows';
 import { expectEventually, ROOT, TEMPORAL_BIN, uniqueName } from '../../support/services';
+import { LaneWorkers } from '../../../apps/worker/src/lanes';
 
 // The webhook workflow's batching and continue-as-new, on a local Temporal test server, with
 // activities that only record what they were given.
 const taskQueue = uniqueName('webhook-wf');
 let env: TestWorkflowEnvironment;
 let bundle: WorkflowBundleWithSourceMap;
-let worker: Worker;
+let worker: LaneWorkers;
 let running: Promise<void>;
 /** Every batch applySourceEvents received, with when, per source. */
 const applied = new Map<string, { at: number; events: NotionEvent[] }[]>();
@@ -78,11 +79,12 @@ beforeAll(async () => {
     workflowsPath: join(ROOT, 'libs/workflows/src/index.ts'),
     logger: quietLogger,
   });
-  worker = await Worker.create({
+  worker = await LaneWorkers.create({
     connection: env.nativeConnection,
     taskQueue,
-    workflowBundle: bundle,
+    workflows: { workflowBundle: bundle },
     activities,
+    slots: { control: 4, bulk: 4, interactive: 2 },
   });
   running = worker.run();
 });

@@ -3,13 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApplicationFailure } from '@temporalio/activity';
 import { WorkflowFailedError } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, Worker } from '@temporalio/worker';
+import { bundleWorkflowCode } from '@temporalio/worker';
 import { newSyncRun, SyncMode, SyncRunStatus, TroveErrorCode } from '@trove/domain';
 import type { SyncActivities, SyncTally } from '@trove/ingest-activities';
 import { syncSource, type SyncSourceInput } from '@trove/workflows';
 import { ROOT, TEMPORAL_BIN, uniqueName } from '../../support/services';
 import type { FakePageActivities } from './sync-window.workflows';
 import { executions, type HistoryEvent, quietLogger } from './workflow-history';
+import { LaneWorkers } from '../../../apps/worker/src/lanes';
 
 // syncSource's decisions — which pages it ingests, across continue-as-new; how a page's failure
 // counts (gone, failed) or ends the run (a rejected token); how a failed plan ends it; what reaches
@@ -18,7 +19,7 @@ import { executions, type HistoryEvent, quietLogger } from './workflow-history';
 // test scripts per page.
 const taskQueue = uniqueName('sync-source');
 let env: TestWorkflowEnvironment;
-let worker: Worker;
+let worker: LaneWorkers;
 let running: Promise<void>;
 
 /** How a page's stand-in ingest ends: after `ms`, READY or failing with a failure `type`. */
@@ -150,11 +151,12 @@ beforeAll(async () => {
     workflowsPath: join(ROOT, 'test/integration/workflows/sync-window.workflows.ts'),
     logger: quietLogger,
   });
-  worker = await Worker.create({
+  worker = await LaneWorkers.create({
     connection: env.nativeConnection,
     taskQueue,
-    workflowBundle: bundle,
+    workflows: { workflowBundle: bundle },
     activities: { ...syncActivities, ...pageActivities },
+    slots: { control: 4, bulk: 4, interactive: 2 },
   });
   running = worker.run();
 });

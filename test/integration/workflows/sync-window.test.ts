@@ -2,19 +2,20 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApplicationFailure } from '@temporalio/activity';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, Worker } from '@temporalio/worker';
+import { bundleWorkflowCode } from '@temporalio/worker';
 import { newSyncRun, SyncMode, SyncRunStatus } from '@trove/domain';
 import type { SyncActivities, SyncTally } from '@trove/ingest-activities';
 import { syncSource, type SyncSourceInput } from '@trove/workflows';
 import { ROOT, TEMPORAL_ADDRESS, uniqueName } from '../../support/services';
 import { type FakePageActivities, INSTANT_FAILURE } from './sync-window.workflows';
 import { executions, quietLogger, windowAfterTasks } from './workflow-history';
+import { LaneWorkers } from '../../../apps/worker/src/lanes';
 
 // The sync workflow's sliding window and continue-as-new, on the local Temporal server, with the
 // real syncSource and in-memory stand-ins for its activities and for the page pipeline.
 const taskQueue = uniqueName('sync-window');
 let env: TestWorkflowEnvironment;
-let worker: Worker;
+let worker: LaneWorkers;
 let running: Promise<void>;
 
 /** When one page's ingest ran (its stand-in activity). */
@@ -146,12 +147,12 @@ beforeAll(async () => {
     workflowsPath: join(ROOT, 'test/integration/workflows/sync-window.workflows.ts'),
     logger: quietLogger,
   });
-  worker = await Worker.create({
+  worker = await LaneWorkers.create({
     connection: env.nativeConnection,
     taskQueue,
-    workflowBundle: bundle,
+    workflows: { workflowBundle: bundle },
     activities: { ...syncActivities, ...pageActivities },
-    maxConcurrentActivityTaskExecutions: 100,
+    slots: { control: 100, bulk: 100, interactive: 2 },
   });
   running = worker.run();
 });

@@ -11,6 +11,7 @@ import {
   TroveError,
   TroveErrorCode,
   type IngestDocumentInput,
+  type IngestLane,
 } from '@trove/domain';
 import { detectMediaType } from '@trove/parsing';
 import { ChunkIndex } from '@trove/search';
@@ -116,7 +117,8 @@ export class DocumentsService {
     const document = await this.catalog.requireDocument(id);
     await this.catalog.requireActiveProject(document.projectId);
     await this.catalog.updateDocument(id, { status: DocumentStatus.PENDING, error: null });
-    await this.startIngest(id);
+    // Asked for this one document: the interactive lane, never behind an import.
+    await this.startIngest(id, 'interactive');
     return this.catalog.requireDocument(id);
   }
 
@@ -130,8 +132,8 @@ export class DocumentsService {
     return true;
   }
 
-  private async startIngest(documentId: string): Promise<void> {
-    const input: IngestDocumentInput = { documentId };
+  private async startIngest(documentId: string, lane: IngestLane = 'bulk'): Promise<void> {
+    const input: IngestDocumentInput = { documentId, lane };
     try {
       await startWorkflow(this.temporal, 'ingestDocument', {
         taskQueue: this.config.temporal.taskQueue,

@@ -254,7 +254,8 @@ describe('HtmlParser', () => {
     expect(doc.blocks).toHaveLength(2);
     expect(doc.blocks[0].text.length).toBe(words.trim().length);
     expect(doc.blocks[1].text).toBe('end');
-  });
+    // A bound on a hang only: 10 MB parse in seconds, but a loaded two-core machine is slow.
+  }, 120_000);
 
   it('fails permanently on empty, markup-only and undecodable input', async () => {
     await expect(parse('')).rejects.toMatchObject({ code: TroveErrorCode.EmptyDocument, permanent: true });

@@ -1,0 +1,78 @@
+import { type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { type IngestLane, laneTaskQueue } from '@trove/domain';
+
+/** Activity slots per task queue: control work, and each ingest lane. */
+export interface LaneSlots {
+  control: number;
+  bulk: number;
+  interactive: number;
+}
+
+export interface LaneWorkerOptions {
+  connection: NativeConnection;
+  namespace?: string;
+  /** The control task queue: workflows, and the activities of control work. */
+  taskQueue: string;
+  activities: object;
+  slots: LaneSlots;
+  workflows: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'>;
+}
+
+const LANES: IngestLane[] = ['bulk', 'interactive'];
+
+/**
+ * One Temporal worker per task queue, polled by this process: the control queue runs every
+ * workflow and control activity; each ingest lane (`bulk`, `interactive`) its own activities,
+ * with its own slots, so an import filling the bulk lane never delays planning, a deletion or a
+ * webhook edit. Every queue's worker knows every activity; a queue only receives what is
+ * scheduled on it.
+ */
+export class LaneWorkers {
+  private constructor(private readonly workers: Worker[]) {}
+
+  static async create(options: LaneWorkerOptions): Promise<LaneWorkers> {
+    const common = {
+      connection: options.connection,
+      ...(options.namespace ? { namespace: options.namespace } : {}),
+      activities: options.activities,
+    };
+    const control = await Worker.create({
+      ...common,
+      ...options.workflows,
+      taskQueue: options.taskQueue,
+      maxConcurrentActivityTaskExecutions: options.slots.control,
+    });
+    const lanes = await Promise.all(
+      LANES.map((lane) =>
+        Worker.create({
+          ...common,
+          taskQueue: laneTaskQueue(options.taskQueue, lane),
+          maxConcurrentActivityTaskExecutions: options.slots[lane],
+        }),
+      ),
+    );
+    return new LaneWorkers([control, ...lanes]);
+  }
+
+  /** Runs every queue's worker until shut down (SIGINT/SIGTERM), or until one of them fails. */
+  async run(): Promise<void> {
+    const runs = this.workers.map((worker) => worker.run());
+    try {
+      await Promise.race(runs);
+    } finally {
+      // One stopped (a shutdown or a fatal error): the others stop too, then all are awaited.
+      this.shutdown();
+      await Promise.allSettled(runs);
+    }
+    await Promise.all(runs);
+  }
+
+  shutdown(): void {
+    for (const worker of this.workers) if (worker.getState() === 'RUNNING') worker.shutdown();
+  }
+
+  /** The control worker's state (the one that runs workflows). */
+  getState(): ReturnType<Worker['getState']> {
+    return this.workers[0].getState();
+  }
+}

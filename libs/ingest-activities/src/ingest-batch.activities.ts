@@ -1,0 +1,341 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { Chunker } from '@trove/chunking';
+import type { Chunk, EmbeddedChunk, ParsedDocument, Source, TroveDocument } from '@trove/domain';
+import { blobKeys, DocumentStatus, isTroveError, TroveErrorCode, wellFormedText } from '@trove/domain';
+import { EmbeddingRejectedError, embedIsolatingRejections } from '@trove/embeddings';
+import pLimit from 'p-limit';
+import { activity as run, withHeartbeats } from './activity-failure';
+import { assertWritable, isWritable, OWNER_REFUSALS } from './deletion.activities';
+import {
+  chunksOf,
+  dominantLanguage,
+  fetchForIngest,
+  type FetchedDocument,
+  type IndexTarget,
+  type IngestDependencies,
+  MAX_WARNINGS,
+  vectorsFor,
+} from './ingest.activities';
+
+/** Which documents a batch ingests whole, and which it hands back to the per-document pipeline. */
+export interface BatchLimits {
+  /** A document whose stored original is larger than this is not fetched in a batch. */
+  maxDocumentBytes: number;
+  /** A document that chunks into more than this many chunks is handed back after chunking. */
+  maxDocumentChunks: number;
+}
+
+export const DEFAULT_BATCH_LIMITS: BatchLimits = { maxDocumentBytes: 1_000_000, maxDocumentChunks: 32 };
+
+/**
+ * Attempts a batch makes as a whole before it isolates: from this attempt on, a document whose
+ * fetch, parse or embedding fails with a fault that may pass (or an unexpected error) is handed
+ * back to the per-document pipeline, with its own retries, instead of holding its batch-mates.
+ */
+export const BATCH_ATTEMPTS_BEFORE_ISOLATING = 3;
+
+/** How each document of a batch ended. Small: ids and short reasons only. */
+export interface BatchResult {
+  ready: { documentId: string; chunkCount: number; reused: number }[];
+  /** Failed for good (bad input, refused text): recorded FAILED with the reason. */
+  failed: { documentId: string; code: string; message: string }[];
+  /** Not ingested here: large, or failing in a way its own pipeline retries. */
+  handedBack: string[];
+}
+
+/** Documents of one batch fetched, parsed or chunked at once (parsing runs in the sandbox's threads). */
+const PREPARE_CONCURRENCY = 4;
+
+/** A document on its way through the batch. */
+interface Prepared {
+  fetched: FetchedDocument;
+  parsed: ParsedDocument;
+  chunks: Chunk[];
+  timings: { fetchMs: number; parseMs: number; chunkMs: number };
+}
+
+type Outcome =
+  | { kind: 'prepared'; prepared: Prepared }
+  | { kind: 'failed'; code: string; message: string }
+  | { kind: 'handedBack' };
+
+/**
+ * Ingests many small documents in one activity: each is fetched, parsed and chunked on its own
+ * (one bad file fails itself only), then the chunks of all of them are embedded in shared
+ * requests, written with one bulk request per index, their earlier versions' chunks removed with
+ * one query, and their records updated in one transaction. Per-document results are what the
+ * per-document pipeline would record: the same statuses, errors, chunk ids and citations.
+ *
+ * Re-running a batch (a retry after a crash, a re-delivered run) is safe for the same reasons
+ * the per-document pipeline is: chunk ids are deterministic and stale chunks are removed.
+ */
+export function createIngestBatchActivities(deps: IngestDependencies) {
+  const { catalog, blobs, parsers, embedder, chunkIndex, batchSize } = deps;
+  const targets = async (): Promise<IndexTarget[]> =>
+    deps.generations ? deps.generations.writable() : [{ index: chunkIndex, embedder }];
+
+  return {
+    async ingestBatch(input: { documentIds: string[]; limits?: BatchLimits }): Promise<BatchResult> {
+      return run(async () => {
+        const context = Context.current();
+        const limits = input.limits ?? DEFAULT_BATCH_LIMITS;
+        const isolating = context.info.attempt >= BATCH_ATTEMPTS_BEFORE_ISOLATING;
+        const signal = context.cancellationSignal;
+        const result: BatchResult = { ready: [], failed: [], handedBack: [] };
+        const startedAt = Date.now();
+        const sources = new Map<string, Source>();
+
+        return withHeartbeats({ documents: input.documentIds.length }, async () => {
+          const documents = new Map((await catalog.getDocuments(input.documentIds)).map((d) => [d.id, d]));
+          // Nothing is fetched or written for a project or source that is being deleted.
+          const owners = uniqueOwners([...documents.values()]);
+          for (const owner of owners) await assertWritable(catalog, owner);
+          for (const { sourceId } of owners)
+            if (sourceId) sources.set(sourceId, await catalog.requireSource(sourceId));
+
+          // 1. Fetch, parse, chunk: each document on its own.
+          const limit = pLimit(PREPARE_CONCURRENCY);
+          const outcomes = await Promise.all(
+            input.documentIds.map((id) =>
+              limit(() => {
+                signal.throwIfAborted();
+                return prepare(id, documents.get(id));
+              }),
+            ),
+          );
+          const prepared: Prepared[] = [];
+          outcomes.forEach((outcome, i) => {
+            const documentId = input.documentIds[i];
+            if (outcome.kind === 'prepared') prepared.push(outcome.prepared);
+            else if (outcome.kind === 'failed')
+              result.failed.push({ documentId, code: outcome.code, message: outcome.message });
+            else result.handedBack.push(documentId);
+          });
+
+          // 2. Embed every chunk of the batch in shared requests, per live index generation.
+          const live = await targets();
+          signal.throwIfAborted();
+          const embedStarted = Date.now();
+          const { vectors, reused, rejected } = await embedAll(prepared, live[0]);
+          const embedMs = Date.now() - embedStarted;
+          const kept = prepared.filter((p) => {
+            const reason = rejected.get(p.fetched.documentId);
+            if (!reason) return true;
+            if (isolating) result.handedBack.push(p.fetched.documentId);
+            else throw reason; // retried as a batch first: a refusal may be the server restarting
+            return false;
+          });
+
+          // 3. Write: one bulk per index (and per few thousand chunks), then stale chunks in one query.
+          signal.throwIfAborted();
+          const upsertStarted = Date.now();
+          const chunks: EmbeddedChunk[] = kept.flatMap((p) =>
+            p.chunks.map((c) => ({
+              ...c,
+              embedding: vectors.get(c.contentHash)!,
+              embeddingModel: live[0].embedder.modelId,
+            })),
+          );
+          for (const target of live) {
+            const model = target.embedder.modelId;
+            for (let i = 0; i < chunks.length; i += UPSERT_CHUNKS) {
+              const slice = chunks.slice(i, i + UPSERT_CHUNKS);
+              const sliceVectors =
+                target === live[0]
+                  ? slice.map((c) => c.embedding)
+                  : (await vectorsFor(slice, target)).vectors;
+              await target.index.upsert(
+                slice.map((c, j) => ({ ...c, embedding: sliceVectors[j] })),
+                model,
+              );
+            }
+          }
+          await chunkIndex.deleteStaleChunks(
+            kept.map((p) => ({ documentId: p.fetched.documentId, keepIds: p.chunks.map((c) => c.id) })),
+          );
+          const upsertMs = Date.now() - upsertStarted;
+
+          // 4. Deleted (or its project or source) while we were writing: take the chunks back out.
+          const still = new Map(
+            (await catalog.getDocuments(kept.map((p) => p.fetched.documentId))).map((d) => [d.id, d]),
+          );
+          const vanished = kept
+            .filter((p) => !still.has(p.fetched.documentId))
+            .map((p) => p.fetched.documentId);
+          for (const owner of owners) {
+            if (!(await isWritable(catalog, owner))) {
+              await chunkIndex.deleteDocumentsChunks(kept.map((p) => p.fetched.documentId));
+              await assertWritable(catalog, owner);
+            }
+          }
+          if (vanished.length) await chunkIndex.deleteDocumentsChunks(vanished);
+
+          // 5. Records: READY ones with their counts and timings, FAILED ones with their reasons.
+          const totalChunks = Math.max(
+            1,
+            kept.reduce((n, p) => n + p.chunks.length, 0),
+          );
+          const readyUpdates = kept
+            .filter((p) => still.has(p.fetched.documentId))
+            .map((p) => {
+              // The batch's shared stages, attributed to each document by its share of the chunks.
+              const share = p.chunks.length / totalChunks;
+              const timings = {
+                ...p.timings,
+                embedMs: Math.round(embedMs * share),
+                upsertMs: Math.round(upsertMs * share),
+                totalMs: Date.now() - startedAt,
+              };
+              result.ready.push({
+                documentId: p.fetched.documentId,
+                chunkCount: p.chunks.length,
+                reused: p.chunks.filter((c) => reused.has(c.contentHash)).length,
+              });
+              return {
+                id: p.fetched.documentId,
+                changes: {
+                  status: DocumentStatus.READY,
+                  error: null,
+                  chunkCount: p.chunks.length,
+                  title: wellFormedText(p.parsed.title),
+                  language: dominantLanguage(p.chunks),
+                  timings,
+                  ...(p.parsed.pageCount ? { pageCount: p.parsed.pageCount } : {}),
+                  warnings: (p.parsed.warnings ?? []).slice(0, MAX_WARNINGS),
+                  indexedAt: new Date().toISOString(),
+                },
+              };
+            });
+          const failedIds = result.failed.map((f) => f.documentId);
+          if (failedIds.length) await chunkIndex.deleteDocumentsChunks(failedIds);
+          await catalog.updateDocuments([
+            ...readyUpdates,
+            ...result.failed.map((f) => ({
+              id: f.documentId,
+              changes: {
+                status: DocumentStatus.FAILED,
+                chunkCount: 0,
+                error: { code: f.code, message: f.message },
+              },
+            })),
+          ]);
+          for (const id of [...readyUpdates.map((u) => u.id), ...failedIds])
+            await blobs.deletePrefix(blobKeys.work(id));
+          return result;
+        });
+
+        /** One document's fetch, parse and chunk; its failure is its own. */
+        async function prepare(documentId: string, document: TroveDocument | undefined): Promise<Outcome> {
+          if (document && document.sizeBytes > limits.maxDocumentBytes && !document.externalId)
+            return { kind: 'handedBack' };
+          try {
+            const source = document?.sourceId ? sources.get(document.sourceId) : undefined;
+            const fetched = await fetchForIngest(deps, documentId, document, source);
+            const parseStarted = Date.now();
+            const data = await blobs.get(fetched.blobKey);
+            const parsed = await parsers.parse(
+              { fileName: fetched.fileName, mediaType: fetched.mediaType, data },
+              { signal },
+            );
+            const parseMs = Date.now() - parseStarted;
+            const chunkStarted = Date.now();
+            const chunks = await chunksOf(deps, fetched, parsed);
+            // A large document keeps its own pipeline: per-stage retries and progress.
+            if (chunks.length > limits.maxDocumentChunks) return { kind: 'handedBack' };
+            return {
+              kind: 'prepared',
+              prepared: {
+                fetched,
+                parsed,
+                chunks,
+                timings: { fetchMs: fetched.ms, parseMs, chunkMs: Date.now() - chunkStarted },
+              },
+            };
+          } catch (error) {
+            return settle(error);
+          }
+        }
+
+        /** A permanent fault fails the document; any other is retried with the batch, then handed back. */
+        function settle(error: unknown): Outcome {
+          if (signal.aborted) throw error;
+          const permanent =
+            (error instanceof ApplicationFailure && error.nonRetryable && error.type) ||
+            (isTroveError(error) && error.permanent);
+          if (permanent) {
+            const code = error instanceof ApplicationFailure ? error.type! : (error as { code: string }).code;
+            // The owner is being deleted: the whole batch stops, as the per-document pipeline would.
+            if (OWNER_REFUSALS.has(code) || code === TroveErrorCode.SourceUnauthorized) throw error;
+            return { kind: 'failed', code, message: (error as Error).message };
+          }
+          if (isolating) return { kind: 'handedBack' };
+          throw error;
+        }
+
+        /**
+         * Vectors of every chunk of the batch for the ACTIVE model, by content hash: stored ones
+         * reused, the rest embedded in requests of `batchSize` texts. A text the server refuses
+         * marks its document, not the batch.
+         */
+        async function embedAll(batch: Prepared[], target: IndexTarget) {
+          const all = batch.flatMap((p) => p.chunks);
+          const vectors = await target.index.embeddingsByContentHash(
+            [...new Set(all.map((c) => c.contentHash))],
+            target.embedder.modelId,
+          );
+          const reused = new Set(vectors.keys());
+          const missing = [
+            ...new Map(
+              all.filter((c) => !vectors.has(c.contentHash)).map((c) => [c.contentHash, c]),
+            ).values(),
+          ];
+          const rejected = new Map<string, Error>();
+          for (let i = 0; i < missing.length; i += batchSize) {
+            signal.throwIfAborted();
+            const group = missing.slice(i, i + batchSize);
+            let embedded: (number[] | undefined)[];
+            try {
+              embedded = await embedIsolatingRejections(
+                target.embedder,
+                group.map((c) => Chunker.embeddingText(c)),
+                'passage',
+                { signal },
+              );
+            } catch (error) {
+              if (!(error instanceof EmbeddingRejectedError)) throw error;
+              embedded = error.vectors;
+              for (const { index, reason } of error.rejected) {
+                const chunk = group[index];
+                rejected.set(
+                  chunk.documentId,
+                  new Error(
+                    `the embedding server refuses the text of chunk ${chunk.position + 1}: ${reason}`,
+                  ),
+                );
+              }
+            }
+            group.forEach((c, j) => {
+              if (embedded[j]) vectors.set(c.contentHash, embedded[j]!);
+            });
+          }
+          return { vectors, reused, rejected };
+        }
+      });
+    },
+  };
+}
+
+export type IngestBatchActivities = ReturnType<typeof createIngestBatchActivities>;
+
+/** Chunks per bulk request: a few megabytes of vectors and text. */
+const UPSERT_CHUNKS = 500;
+
+function uniqueOwners(documents: TroveDocument[]): { projectId: string; sourceId?: string }[] {
+  const owners = new Map<string, { projectId: string; sourceId?: string }>();
+  for (const d of documents)
+    owners.set(`${d.projectId}/${d.sourceId ?? ''}`, {
+      projectId: d.projectId,
+      ...(d.sourceId ? { sourceId: d.sourceId } : {}),
+    });
+  return [...owners.values()];
+}
