@@ -5,6 +5,7 @@ import {
   ChildWorkflowFailure,
   inWorkflowContext,
   log,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   type RetryPolicy,
@@ -32,11 +33,22 @@ export const untilServiceReturns: RetryPolicy = {
  * Recording the outcome (one catalog update, scratch blobs removed) is cheap and local: a local
  * activity, run by the worker that runs this workflow, without a round trip through a task queue.
  */
-const bookkeeping = proxyLocalActivities<IngestActivities>({
+const localBookkeeping = proxyLocalActivities<IngestActivities>({
   startToCloseTimeout: '30s',
   scheduleToCloseTimeout: '2h',
   retry: untilServiceReturns,
 });
+
+/** As ingests started before local bookkeeping recorded their outcome: replayed the same way. */
+const queuedBookkeeping = proxyActivities<IngestActivities>({
+  cancellationType: AWAIT_STOP,
+  startToCloseTimeout: '30s',
+  scheduleToCloseTimeout: '2h',
+  retry: untilServiceReturns,
+});
+
+/** Names the change to local bookkeeping, so workflows in flight across an upgrade replay as they ran. */
+export const LOCAL_BOOKKEEPING_PATCH = 'ingest-local-bookkeeping';
 
 /** The ingest steps, on the lane's task queue (its own worker slots, apart from control work). */
 export function ingestSteps(lane: IngestLane = 'bulk') {
@@ -72,6 +84,7 @@ export async function ingestDocument(input: IngestDocumentInput): Promise<Ingest
   const started = Date.now();
   const timings: StageTimings = {};
   const { heavy, parsing } = ingestSteps(input.lane);
+  const bookkeeping = patched(LOCAL_BOOKKEEPING_PATCH) ? localBookkeeping : queuedBookkeeping;
   try {
     // Fetching a source item (a large Notion page, paced under the rate limit) can take minutes.
     const fetched = await heavy.fetchDocument({ documentId: input.documentId });
