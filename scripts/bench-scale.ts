@@ -368,7 +368,7 @@ async function stubPart(o: ScaleOptions, pool: SentencePool, stacks: ScaleStack[
     let workers = 0;
     for (const n of o.stubWorkers) {
       if (workers === 0) await stack.start(n);
-      else while (workers < n) await stack.addWorker();
+      else for (let w = workers; w < n; w++) await stack.addWorker();
       workers = n;
       const sync = await syncArchive(
         stack,
