@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: every benchmark, one after another, each rewriting only its own sections of
  * BENCHMARKS.md; `npm run bench -- --only notion-requests,files` runs the ones named. The local
- * services are started first when a chosen benchmark needs them. Evaluations (`npm run eval`,
+ * services are started first when a chosen benchmark needs them. Arguments after `--` go to the one
+ * benchmark chosen (`npm run bench:scale -- --parts small --small 300`). Evaluations (`npm run eval`,
  * `npm run eval:keyword`) take hours and a data set each: they are run on their own.
  */
 import { execFileSync } from 'node:child_process';
@@ -21,6 +22,7 @@ export const BENCHMARKS: Benchmark[] = [
   { name: 'notion-requests', script: 'scripts/bench-notion-requests.ts', needsServices: false },
   { name: 'files', script: 'scripts/bench-files.ts', needsServices: true },
   { name: 'catalog', script: 'scripts/bench-catalog.ts', needsServices: true },
+  { name: 'scale', script: 'scripts/bench-scale.ts', needsServices: true },
 ];
 
 /** The benchmarks `--only` names (all of them without it), or an error naming the unknown ones. */
@@ -40,15 +42,20 @@ export function chooseBenchmarks(only: string | undefined): Benchmark[] {
 }
 
 function main(): void {
-  const { values } = parseArgs({ options: { only: { type: 'string' } } });
+  const { values, positionals } = parseArgs({
+    options: { only: { type: 'string' } },
+    allowPositionals: true,
+  });
   const chosen = chooseBenchmarks(values.only);
+  if (positionals.length && chosen.length !== 1)
+    throw new Error(`arguments (${positionals.join(' ')}) need exactly one benchmark chosen with --only`);
   const root = join(__dirname, '..');
   const run = (command: string, args: string[]) =>
     execFileSync(command, args, { cwd: root, stdio: 'inherit' });
   if (chosen.some((b) => b.needsServices)) run('bash', ['infra/local/up.sh']);
   for (const benchmark of chosen) {
     console.log(`[bench] ${benchmark.name}: ${benchmark.script}`);
-    run(process.execPath, ['-r', '@swc-node/register', benchmark.script]);
+    run(process.execPath, ['-r', '@swc-node/register', benchmark.script, ...positionals]);
   }
 }
 
