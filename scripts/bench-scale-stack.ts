@@ -76,7 +76,7 @@ export class ScaleStack {
   private stub?: Child;
   private embedderUrl = EMBEDDER_URL;
   port = 0;
-  private stopped = false;
+  private stopping?: Promise<void>;
 
   /** `env` is added to the environment of the api and every worker (after the stack's own variables). */
   constructor(
@@ -319,11 +319,14 @@ export class ScaleStack {
   /**
    * Stops every process it started (SIGTERM to each process group, SIGKILL after 10 s), then
    * terminates the workflows still open on its task queues and drops its indices, catalog schema
-   * and blob folder. Safe to call twice and after a failed start.
+   * and blob folder. Safe after a failed start; a second call waits for the first one.
    */
-  async stop(): Promise<void> {
-    if (this.stopped) return;
-    this.stopped = true;
+  stop(): Promise<void> {
+    this.stopping ??= this.stopNow();
+    return this.stopping;
+  }
+
+  private async stopNow(): Promise<void> {
     await Promise.all(this.children.map((child) => stopChild(child.process)));
     try {
       await terminateOpenWorkflows(this.name);
@@ -372,7 +375,7 @@ async function stopChild(child: ChildProcess): Promise<void> {
  * with the stack's: a control queue beside the ingest queue too), so a run stopped mid-ingest
  * leaves no workflows behind in the shared Temporal server.
  */
-async function terminateOpenWorkflows(name: string): Promise<void> {
+export async function terminateOpenWorkflows(name: string): Promise<void> {
   const connection = await Connection.connect({ address: TEMPORAL_ADDRESS });
   try {
     const client = new TemporalClient({ connection });
