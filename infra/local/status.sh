@@ -15,6 +15,8 @@ else
     health="$(curl -fsS "$url/_cluster/health?master_timeout=1s" 2>/dev/null || true)"
     if [[ -n "$health" ]]; then
       row "elasticsearch-$i" up "$url  (trove-local-$i; cluster $(sed -E 's/.*"status":"([a-z]+)".*"number_of_nodes":([0-9]+).*/\1, \2 nodes/' <<<"$health"))"
+    elif curl -fsS "$url/" >/dev/null 2>&1; then
+      row "elasticsearch-$i" up "$url  (trove-local-$i; no elected master yet)"
     else
       row "elasticsearch-$i" down "$url"
     fi

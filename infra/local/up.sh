@@ -68,7 +68,8 @@ start_es_cluster() {
     if curl -fsS "http://127.0.0.1:$(es_node_port "$i")/" >/dev/null 2>&1; then
       log "elasticsearch-$i already up on :$(es_node_port "$i")"
     else
-      start_es_node "$i"
+      # A node still starting (its process runs, its port does not answer yet) is only waited for.
+      is_running "elasticsearch-$i" || start_es_node "$i"
       started+=("$i")
     fi
   done
@@ -101,7 +102,7 @@ start_one_es_node() {
   local i="$1"
   ((i <= ES_NODES)) || die "elasticsearch-$i is not a node of a $ES_NODES-node cluster: set TROVE_ES_NODES as when the cluster was started"
   if es_node_joined "$i"; then log "elasticsearch-$i already up on :$(es_node_port "$i")"; return; fi
-  start_es_node "$i"
+  is_running "elasticsearch-$i" || start_es_node "$i"
   wait_for "elasticsearch-$i" 180 es_node_joined "$i"
 }
 
