@@ -17,6 +17,7 @@ export function localWorkerConfig(name: string, blobDir: string): WorkerConfig {
     elasticsearch: {
       url: `http://127.0.0.1:${process.env.TROVE_ES_PORT ?? '9200'}`,
       indexPrefix: name,
+      replicas: '0-1',
       generationsTtlMs: 2_000,
       rebuildGraceMs: 60_000,
     },

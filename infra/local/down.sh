@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Stops the local services started by up.sh (all, or the ones named). Data is kept.
+#   down.sh elasticsearch     stops the single node or every node of a cluster (TROVE_ES_NODES > 1)
+#   down.sh elasticsearch-2   stops node 2 of a cluster alone
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
 stop_one() {
@@ -26,4 +28,10 @@ stop_one() {
 
 services=("$@")
 [[ ${#services[@]} -gt 0 ]] || services=(postgresql embedder temporal elasticsearch)
-for s in "${services[@]}"; do stop_one "$s"; done
+for s in "${services[@]}"; do
+  case "$s" in
+    # Whatever TROVE_ES_NODES says now: every node that has a pid file here.
+    elasticsearch) for node in elasticsearch $(es_cluster_pid_nodes); do stop_one "$node"; done ;;
+    *) stop_one "$s" ;;
+  esac
+done

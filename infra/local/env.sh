@@ -24,6 +24,9 @@ ES_PORT="${TROVE_ES_PORT:-9200}"
 # Unset: Elasticsearch takes the first free port from 9300.
 ES_TRANSPORT_PORT="${TROVE_ES_TRANSPORT_PORT:-}"
 ES_HEAP="${TROVE_ES_HEAP:-1g}"
+# Nodes of the local Elasticsearch: 1 runs one node with single-node discovery; 2 to 9 run a cluster
+# from the same distribution (see up.sh), each node with the heap above.
+ES_NODES="${TROVE_ES_NODES:-1}"
 TEMPORAL_PORT="${TROVE_TEMPORAL_PORT:-7233}"
 TEMPORAL_UI_PORT="${TROVE_TEMPORAL_UI_PORT:-8233}"
 EMBEDDER_PORT="${TROVE_EMBEDDER_PORT:-8089}"
@@ -35,6 +38,8 @@ mkdir -p "$LOG_DIR" "$RUN_DIR" "$DATA_DIR"
 
 log() { printf '[trove-local] %s\n' "$*" >&2; }
 die() { printf '[trove-local] ERROR: %s\n' "$*" >&2; exit 1; }
+
+[[ "$ES_NODES" =~ ^[1-9]$ ]] || die "TROVE_ES_NODES must be a number from 1 to 9, not '$ES_NODES'"
 
 # is_running NAME: the pid file names a live process.
 is_running() {
@@ -62,6 +67,24 @@ wait_for() {
 }
 
 es_healthy() { curl -fsS "http://127.0.0.1:$ES_PORT/_cluster/health?wait_for_status=yellow&timeout=1s" >/dev/null; }
+
+# A cluster's node I (1-based), named elasticsearch-I: HTTP on TROVE_ES_PORT + I - 1, transport on
+# TROVE_ES_TRANSPORT_PORT + I - 1 (unset: 100 above the HTTP port, so 9300, 9301, ... by default).
+es_node_port() { echo $((ES_PORT + $1 - 1)); }
+es_node_transport_port() { echo $((${ES_TRANSPORT_PORT:-$((ES_PORT + 100))} + $1 - 1)); }
+# es_node_joined I [NODES]: node I answers through an elected master, the cluster is at least
+# yellow and (if given) has at least NODES nodes.
+es_node_joined() {
+  local nodes=""
+  [[ -z "${2:-}" ]] || nodes="&wait_for_nodes=%3E%3D$2"
+  curl -fsS "http://127.0.0.1:$(es_node_port "$1")/_cluster/health?wait_for_status=yellow&timeout=1s&master_timeout=1s$nodes" >/dev/null
+}
+# The cluster nodes that have a pid file in RUN_DIR (started by up.sh, running or not).
+es_cluster_pid_nodes() {
+  local f
+  for f in "$RUN_DIR"/elasticsearch-[1-9].pid; do [[ -e "$f" ]] && basename "$f" .pid; done
+  return 0
+}
 temporal_healthy() { "$VENV/bin/temporal" operator cluster health --address "127.0.0.1:$TEMPORAL_PORT" 2>/dev/null | grep -q SERVING; }
 embedder_healthy() { curl -fsS "http://127.0.0.1:$EMBEDDER_PORT/health" >/dev/null; }
 # A PostgreSQL server answers on the port: it replies to an SSLRequest packet with one byte, N or

@@ -1,9 +1,27 @@
 #!/usr/bin/env bash
 # Prints whether each local service answers its health check, and where.
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
-row() { printf '  %-14s %-5s %s\n' "$1" "$2" "$3"; }
+row() { printf '  %-16s %-5s %s\n' "$1" "$2" "$3"; }
 echo "Trove local services ($TROVE_LOCAL_DIR):"
-if es_healthy; then row elasticsearch up "http://127.0.0.1:$ES_PORT"; else row elasticsearch down "http://127.0.0.1:$ES_PORT"; fi
+# A cluster: one row per node (TROVE_ES_NODES, or the nodes with a pid file here), with the
+# cluster's health as that node sees it.
+es_rows=$ES_NODES
+for node in $(es_cluster_pid_nodes); do ((${node#elasticsearch-} <= es_rows)) || es_rows=${node#elasticsearch-}; done
+if [[ "$ES_NODES" == 1 && -z "$(es_cluster_pid_nodes)" ]]; then
+  if es_healthy; then row elasticsearch up "http://127.0.0.1:$ES_PORT"; else row elasticsearch down "http://127.0.0.1:$ES_PORT"; fi
+else
+  for i in $(seq 1 "$es_rows"); do
+    url="http://127.0.0.1:$(es_node_port "$i")"
+    health="$(curl -fsS "$url/_cluster/health?master_timeout=1s" 2>/dev/null || true)"
+    if [[ -n "$health" ]]; then
+      row "elasticsearch-$i" up "$url  (trove-local-$i; cluster $(sed -E 's/.*"status":"([a-z]+)".*"number_of_nodes":([0-9]+).*/\1, \2 nodes/' <<<"$health"))"
+    elif curl -fsS "$url/" >/dev/null 2>&1; then
+      row "elasticsearch-$i" up "$url  (trove-local-$i; no elected master yet)"
+    else
+      row "elasticsearch-$i" down "$url"
+    fi
+  done
+fi
 if temporal_healthy; then row temporal up "127.0.0.1:$TEMPORAL_PORT  (web UI http://127.0.0.1:$TEMPORAL_UI_PORT)"; else row temporal down "127.0.0.1:$TEMPORAL_PORT"; fi
 if embedder_healthy; then row embedder up "http://127.0.0.1:$EMBEDDER_PORT/v1"; else row embedder down "http://127.0.0.1:$EMBEDDER_PORT/v1"; fi
 if postgres_healthy; then row postgresql up "postgres://trove@127.0.0.1:$PG_PORT/trove"; else row postgresql down "postgres://trove@127.0.0.1:$PG_PORT/trove"; fi

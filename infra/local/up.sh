@@ -1,6 +1,17 @@
 #!/usr/bin/env bash
 # Installs (if needed) and starts Elasticsearch, the Temporal dev server, the embedding server and
 # PostgreSQL, then waits until each is healthy. Safe to run again: healthy services are left alone.
+#
+#   up.sh [SERVICE...]   elasticsearch, temporal, embedder, postgresql (default: all four)
+#
+# Elasticsearch runs one node (single-node discovery) unless TROVE_ES_NODES asks for a cluster:
+#   TROVE_ES_NODES=3 up.sh elasticsearch   nodes trove-local-1..3 of the same distribution, HTTP on
+#                                          TROVE_ES_PORT, +1, +2 (9200-9202), transport 100 above
+#                                          (or TROVE_ES_TRANSPORT_PORT, +1, +2); TROVE_ES_HEAP each;
+#                                          returns once all have joined and the cluster is yellow
+#   TROVE_ES_NODES=3 up.sh elasticsearch-2 starts node 2 alone (after down.sh elasticsearch-2)
+# Each node has its own data/elasticsearch-I, logs/elasticsearch-I(.log) and run/elasticsearch-I.pid.
+# down.sh elasticsearch stops every node; down.sh elasticsearch-2 stops one.
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 bash "$(dirname "${BASH_SOURCE[0]}")/install.sh"
 
@@ -11,12 +22,12 @@ start_bg() {
   echo $! >"$RUN_DIR/$name.pid"
 }
 
-start_elasticsearch() {
-  if es_healthy; then log "elasticsearch already up on :$ES_PORT"; return; fi
-  local es_data="$DATA_DIR/elasticsearch" es_logs="$LOG_DIR/elasticsearch"
+# launch_es NAME HTTP_PORT DATA LOGS SETTINGS...: runs one Elasticsearch node of the installed
+# distribution in the background, with the settings every Trove node shares plus SETTINGS.
+launch_es() {
+  local name="$1" port="$2" es_data="$3" es_logs="$4"; shift 4
   mkdir -p "$es_data" "$es_logs"
-  local -a run_as=() transport=()
-  [[ -z "$ES_TRANSPORT_PORT" ]] || transport=(-E "transport.port=$ES_TRANSPORT_PORT")
+  local -a run_as=()
   # Elasticsearch refuses to run as root; on a root shell (CI) it runs as a system user.
   if [[ "$(id -u)" == 0 ]]; then
     id trove-es >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin trove-es
@@ -25,15 +36,74 @@ start_elasticsearch() {
   fi
   # The integ-test zip has no bundled JDK: run it on the machine's Java 17+.
   local java_home="${ES_JAVA_HOME:-${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")}}"
-  log "starting elasticsearch $ES_VERSION on 127.0.0.1:$ES_PORT (heap $ES_HEAP)"
-  ES_JAVA_HOME="$java_home" ES_JAVA_OPTS="-Xms$ES_HEAP -Xmx$ES_HEAP ${TROVE_ES_JAVA_OPTS:-}" start_bg elasticsearch "${run_as[@]}" \
+  ES_JAVA_HOME="$java_home" ES_JAVA_OPTS="-Xms$ES_HEAP -Xmx$ES_HEAP ${TROVE_ES_JAVA_OPTS:-}" start_bg "$name" "${run_as[@]}" \
     "$ES_HOME/bin/elasticsearch" \
-    -E cluster.name=trove-local -E node.name=trove-local-1 \
-    -E discovery.type=single-node -E network.host=127.0.0.1 -E "http.port=$ES_PORT" "${transport[@]}" \
+    -E cluster.name=trove-local -E network.host=127.0.0.1 -E "http.port=$port" \
     -E "path.data=$es_data" -E "path.logs=$es_logs" \
     -E cluster.routing.allocation.disk.threshold_enabled=false \
-    -E action.destructive_requires_name=false
+    -E action.destructive_requires_name=false "$@"
+}
+
+start_elasticsearch() {
+  if ((ES_NODES > 1)); then start_es_cluster; return; fi
+  if es_healthy; then log "elasticsearch already up on :$ES_PORT"; return; fi
+  [[ -z "$(es_cluster_pid_nodes)" ]] ||
+    die "cluster nodes of this folder run ($(es_cluster_pid_nodes | tr '\n' ' ')): stop them first with down.sh elasticsearch"
+  local -a transport=()
+  [[ -z "$ES_TRANSPORT_PORT" ]] || transport=(-E "transport.port=$ES_TRANSPORT_PORT")
+  log "starting elasticsearch $ES_VERSION on 127.0.0.1:$ES_PORT (heap $ES_HEAP)"
+  launch_es elasticsearch "$ES_PORT" "$DATA_DIR/elasticsearch" "$LOG_DIR/elasticsearch" \
+    -E node.name=trove-local-1 -E discovery.type=single-node "${transport[@]}"
   wait_for elasticsearch 180 es_healthy
+}
+
+# The cluster (TROVE_ES_NODES > 1): every node that does not answer is started at once, then each
+# must answer through an elected master with all nodes joined. The nodes keep their data in
+# data/elasticsearch-I, apart from the single node's, so switching between the two never mixes
+# their cluster states.
+start_es_cluster() {
+  is_running elasticsearch && die "the single Elasticsearch node of this folder runs: stop it first with down.sh elasticsearch"
+  local i started=()
+  for i in $(seq 1 "$ES_NODES"); do
+    if curl -fsS "http://127.0.0.1:$(es_node_port "$i")/" >/dev/null 2>&1; then
+      log "elasticsearch-$i already up on :$(es_node_port "$i")"
+    else
+      # A node still starting (its process runs, its port does not answer yet) is only waited for.
+      is_running "elasticsearch-$i" || start_es_node "$i"
+      started+=("$i")
+    fi
+  done
+  for i in "${started[@]}"; do wait_for "elasticsearch-$i" 180 es_node_joined "$i" "$ES_NODES"; done
+}
+
+# start_es_node I: starts node I of the cluster (returns at once).
+start_es_node() {
+  local i="$1" n seeds=() masters=() bootstrap=()
+  for n in $(seq 1 "$ES_NODES"); do
+    seeds+=("127.0.0.1:$(es_node_transport_port "$n")")
+    masters+=("trove-local-$n")
+  done
+  # Only a cluster's first start is bootstrapped: a node that rejoins a running cluster must not
+  # carry cluster.initial_master_nodes (Elasticsearch warns about it on every start).
+  local formed=false
+  for n in $(seq 1 "$ES_NODES"); do
+    if [[ "$n" != "$i" ]] && es_node_joined "$n" 2>/dev/null; then formed=true; break; fi
+  done
+  $formed || bootstrap=(-E "cluster.initial_master_nodes=$(IFS=,; echo "${masters[*]}")")
+  log "starting elasticsearch-$i ($ES_VERSION, node trove-local-$i of $ES_NODES) on 127.0.0.1:$(es_node_port "$i"), transport :$(es_node_transport_port "$i") (heap $ES_HEAP)"
+  launch_es "elasticsearch-$i" "$(es_node_port "$i")" "$DATA_DIR/elasticsearch-$i" "$LOG_DIR/elasticsearch-$i" \
+    -E "node.name=trove-local-$i" -E "transport.port=$(es_node_transport_port "$i")" \
+    -E "discovery.seed_hosts=$(IFS=,; echo "${seeds[*]}")" "${bootstrap[@]}"
+}
+
+# up.sh elasticsearch-I: starts one node of the cluster (e.g. after down.sh elasticsearch-I) and
+# waits until it has joined.
+start_one_es_node() {
+  local i="$1"
+  ((i <= ES_NODES)) || die "elasticsearch-$i is not a node of a $ES_NODES-node cluster: set TROVE_ES_NODES as when the cluster was started"
+  if es_node_joined "$i"; then log "elasticsearch-$i already up on :$(es_node_port "$i")"; return; fi
+  is_running "elasticsearch-$i" || start_es_node "$i"
+  wait_for "elasticsearch-$i" 180 es_node_joined "$i"
 }
 
 start_temporal() {
@@ -85,10 +155,11 @@ services=("$@")
 for s in "${services[@]}"; do
   case "$s" in
     elasticsearch) start_elasticsearch ;;
+    elasticsearch-[1-9]) start_one_es_node "${s#elasticsearch-}" ;;
     temporal) start_temporal ;;
     embedder) start_embedder ;;
     postgresql) start_postgresql ;;
-    *) die "unknown service '$s' (elasticsearch, temporal, embedder, postgresql)" ;;
+    *) die "unknown service '$s' (elasticsearch, elasticsearch-1..$ES_NODES, temporal, embedder, postgresql)" ;;
   esac
 done
 bash "$(dirname "${BASH_SOURCE[0]}")/status.sh"

@@ -9,6 +9,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort, ROOT } from './services';
@@ -49,8 +50,35 @@ function folderEnv(dir: string): Record<string, string> {
   };
 }
 
-/** The services a test may stop: it runs its own instance of each, never the shared one. */
-export type PrivateService = 'elasticsearch' | 'postgresql';
+/**
+ * The services a test may stop: it runs its own instance of each, never the shared one.
+ * `elasticsearch` is the single node or every node of a cluster; `elasticsearch-2` one node of it.
+ */
+export type PrivateService = 'elasticsearch' | `elasticsearch-${number}` | 'postgresql';
+
+/** Whether nothing listens on `port` now. */
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** The first of `count` consecutive free ports (a cluster's nodes take the ports after the first). */
+async function freePorts(count: number): Promise<number> {
+  for (;;) {
+    const first = await freePort();
+    if (first + count > 65_536) continue;
+    const rest = await Promise.all(Array.from({ length: count - 1 }, (_, i) => portFree(first + i + 1)));
+    if (rest.every(Boolean)) return first;
+  }
+}
+
+export interface PrivateServicesOptions {
+  /** Elasticsearch nodes: 1 (default) a single node, more a cluster (TROVE_ES_NODES of infra/local). */
+  esNodes?: number;
+}
 
 /**
  * A private Elasticsearch and PostgreSQL for tests that stop them: the binaries installed by
@@ -61,15 +89,28 @@ export type PrivateService = 'elasticsearch' | 'postgresql';
 export class PrivateServices {
   private readonly dir = mkdtempSync(join(tmpdir(), PREFIX));
   private ports?: { es: number; esTransport: number; pg: number };
+  private readonly esNodes: number;
 
-  constructor() {
+  constructor({ esNodes = 1 }: PrivateServicesOptions = {}) {
+    this.esNodes = esNodes;
     // As root, up.sh runs each service as its own system user, which must reach its data folder.
     chmodSync(this.dir, 0o755);
     writeFileSync(join(this.dir, OWNER_FILE), String(process.pid));
   }
 
+  /** The single node's URL, or a cluster's first node's. */
   get esUrl(): string {
     return `http://127.0.0.1:${this.port('es')}`;
+  }
+
+  /** Every node's URL, node 1 first: comma-joined, what TROVE_ES_URL takes for a cluster. */
+  get esNodeUrls(): string[] {
+    return Array.from({ length: this.esNodes }, (_, i) => `http://127.0.0.1:${this.port('es') + i}`);
+  }
+
+  /** Where a node's processes write their pid (the test may signal one itself). */
+  pidFile(service: PrivateService): string {
+    return join(this.dir, 'run', `${service}.pid`);
   }
 
   get databaseUrl(): string {
@@ -80,7 +121,11 @@ export class PrivateServices {
   async start(...services: PrivateService[]): Promise<void> {
     if (!this.ports) {
       await stopOrphans();
-      this.ports = { es: await freePort(), esTransport: await freePort(), pg: await freePort() };
+      this.ports = {
+        es: await freePorts(this.esNodes),
+        esTransport: await freePorts(this.esNodes),
+        pg: await freePort(),
+      };
     }
     await this.script('up.sh', services);
   }
@@ -116,6 +161,7 @@ export class PrivateServices {
           TROVE_ES_TRANSPORT_PORT: String(ports.esTransport),
           // Two cores and other suites' services alongside: a small heap is plenty for one test's index.
           TROVE_ES_HEAP: '512m',
+          TROVE_ES_NODES: String(this.esNodes),
           TROVE_PG_PORT: String(ports.pg),
         },
       });

@@ -83,7 +83,13 @@ export const SHARED_DOCUMENTS = sharedDocuments();
 export function workerConfig(name: string, overrides: Partial<WorkerConfig> = {}): WorkerConfig {
   return {
     database: { url: DATABASE_URL, schema: schemaName(name), poolSize: 10 },
-    elasticsearch: { url: ES_URL, indexPrefix: name, generationsTtlMs: 500, rebuildGraceMs: 1_000 },
+    elasticsearch: {
+      url: ES_URL,
+      indexPrefix: name,
+      replicas: '0-1',
+      generationsTtlMs: 500,
+      rebuildGraceMs: 1_000,
+    },
     temporal: { address: TEMPORAL_ADDRESS, namespace: 'default', taskQueue: name },
     embedding: {
       provider: 'openai',

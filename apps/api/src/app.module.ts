@@ -151,6 +151,7 @@ export class AppModule {
               es,
               catalog,
               indexPrefix: prefix,
+              replicas: config.elasticsearch.replicas,
               embedding: config.embedding,
               secrets: config.secrets.key ? new SecretBox(config.secrets.key) : undefined,
               ttlMs: config.elasticsearch.generationsTtlMs,
@@ -183,7 +184,7 @@ export class AppModule {
         {
           provide: ChunkIndex,
           useFactory: (es: ElasticsearchClient, embedder: EmbeddingProvider) =>
-            new ChunkIndex(es, prefix, embedder.dimensions),
+            new ChunkIndex(es, prefix, embedder.dimensions, { replicas: config.elasticsearch.replicas }),
           inject: [ELASTICSEARCH, EMBEDDER],
         },
         // Retrieval and answer settings: the environment's, overlaid with changes made through the API.

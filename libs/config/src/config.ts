@@ -8,7 +8,23 @@ const positiveInt = z.coerce.number().int().positive();
 const secret = z.string().min(1).brand<'Secret'>();
 
 export const elasticsearchSchema = z.object({
-  url: z.string().url().default('http://127.0.0.1:9200'),
+  /** One node's URL, or a cluster's nodes separated by commas (a request that finds its node down goes to the next). */
+  url: z
+    .string()
+    .refine(
+      (value) => value.split(',').every((url) => z.string().url().safeParse(url.trim()).success),
+      'a URL, or several separated by commas',
+    )
+    .default('http://127.0.0.1:9200'),
+  /**
+   * Replicas of the chunk index: a number, or a range that follows the cluster's size
+   * (Elasticsearch's auto_expand_replicas). The default 0-1 keeps a single node green and gives a
+   * cluster one copy of every shard on another node, so a node may die without losing search.
+   */
+  replicas: z
+    .string()
+    .regex(/^(0|[1-9]\d?)(-(0|[1-9]\d?|all))?$/, 'a number (1) or a range (0-1, 0-all)')
+    .default('0-1'),
   indexPrefix: z
     .string()
     .regex(/^[a-z0-9][a-z0-9_-]*$/, 'lower-case letters, digits, - and _ only')
@@ -587,6 +603,7 @@ function fromEnv(env: Env) {
     },
     elasticsearch: {
       url: v('TROVE_ES_URL'),
+      replicas: v('TROVE_ES_REPLICAS'),
       indexPrefix: v('TROVE_INDEX_PREFIX'),
       generationsTtlMs: v('TROVE_INDEX_GENERATIONS_TTL_MS'),
       rebuildGraceMs: v('TROVE_INDEX_REBUILD_GRACE_MS'),

@@ -23,6 +23,8 @@ export interface IndexGenerationsOptions {
   es: Client;
   catalog: Catalog;
   indexPrefix: string;
+  /** Replicas of every generation's index (TROVE_ES_REPLICAS); unset: the ChunkIndex default. */
+  replicas?: string;
   /** The configured embedding model: the first generation's, when none is recorded yet. */
   embedding: EmbeddingConfig;
   /** Seals API keys of models set through the API (TROVE_SECRET_KEY). */
@@ -90,7 +92,9 @@ export class IndexGenerations {
     if (!active) {
       // Before generations existed there was one index per vector size behind the alias: adopt it.
       const embedder = this.embedderFor(embedding);
-      const legacy = new ChunkIndex(es, this.options.indexPrefix, embedder.dimensions);
+      const legacy = new ChunkIndex(es, this.options.indexPrefix, embedder.dimensions, {
+        replicas: this.options.replicas,
+      });
       await legacy.ensure();
       active = await catalog.indexGenerations.bootstrap({
         indexName: (await legacy.aliasTarget())!,
@@ -250,6 +254,7 @@ export class IndexGenerations {
       generation: publicGeneration(generation),
       index: new ChunkIndex(this.options.es, this.options.indexPrefix, generation.dimensions, {
         index: generation.indexName,
+        replicas: this.options.replicas,
       }),
       embedder,
     };

@@ -1,7 +1,13 @@
 import type { Client } from '@elastic/elasticsearch';
 import type { Citation, EmbeddedChunk } from '@trove/domain';
 import { detectLanguage, isChunkId, TroveError, TroveErrorCode } from '@trove/domain';
-import { deleteMatching, elasticsearchError, IndexNames } from './elasticsearch';
+import {
+  DEFAULT_REPLICAS,
+  deleteMatching,
+  elasticsearchError,
+  IndexNames,
+  replicaSettings,
+} from './elasticsearch';
 
 /** Bump when the mapping changes incompatibly; a new index is created behind the alias. */
 export const CHUNK_MAPPING_VERSION = 1;
@@ -111,18 +117,27 @@ export class ChunkIndex {
   /** Where reads and writes go: the alias, or one generation's concrete index. */
   readonly target: string;
 
+  private readonly replicas: string;
+
   /**
    * `index`: a generation's concrete index (see IndexGenerations); unset: the alias, which points
-   * at the ACTIVE generation. Deletions always reach every generation's index.
+   * at the ACTIVE generation. Deletions always reach every generation's index. `replicas`: the
+   * index's replicas (TROVE_ES_REPLICAS, see replicaSettings), applied when it is created or ensured.
    */
   constructor(
     private readonly es: Client,
     prefix: string,
     readonly dimensions: number,
-    options: { index?: string } = {},
+    options: { index?: string; replicas?: string } = {},
   ) {
     this.names = new IndexNames(prefix);
     this.target = options.index ?? this.names.chunks;
+    this.replicas = options.replicas ?? DEFAULT_REPLICAS;
+  }
+
+  /** One shard: see docs/operations.md on when an index needs more. */
+  private get settings() {
+    return { number_of_shards: 1, ...replicaSettings(this.replicas) };
   }
 
   /** The concrete index the alias points at, or undefined when there is no alias yet. */
@@ -141,7 +156,7 @@ export class ChunkIndex {
       await this.es.indices.create(
         {
           index: this.target,
-          settings: { number_of_shards: 1, number_of_replicas: 0 },
+          settings: this.settings,
           mappings: chunkMappings(this.dimensions),
         },
         { ignore: [400] },
@@ -149,8 +164,9 @@ export class ChunkIndex {
       if (!(await this.es.indices.exists({ index: this.target }))) {
         throw new TroveError(TroveErrorCode.Internal, `could not create the chunk index ${this.target}`);
       }
-      // Additive mapping changes (new fields) apply in place, as in ensure().
+      // Additive mapping changes (new fields) and the replica setting apply in place, as in ensure().
       await this.es.indices.putMapping({ index: this.target, ...chunkMappings(this.dimensions) });
+      await this.es.indices.putSettings({ index: this.target, settings: replicaSettings(this.replicas) });
     } catch (error) {
       throw elasticsearchError(error, `creating the chunk index ${this.target}`);
     }
@@ -288,12 +304,14 @@ export class ChunkIndex {
         }
         // Additive mapping changes (new fields) apply in place; incompatible ones need a new version.
         await this.es.indices.putMapping({ index, ...chunkMappings(this.dimensions) });
+        // The replicas too: an index created on one node gets its replica once the cluster grows.
+        await this.es.indices.putSettings({ index, settings: replicaSettings(this.replicas) });
         return;
       }
       await this.es.indices.create(
         {
           index,
-          settings: { number_of_shards: 1, number_of_replicas: 0 },
+          settings: this.settings,
           mappings: chunkMappings(this.dimensions),
           aliases: { [alias]: { is_write_index: true } },
         },

@@ -1,10 +1,43 @@
-import { Client, errors } from '@elastic/elasticsearch';
+import { Client, ClusterConnectionPool, errors } from '@elastic/elasticsearch';
 import { TroveError, TroveErrorCode } from '@trove/domain';
 
+/**
+ * A client of one node, or of a cluster's nodes given as comma-separated URLs (TROVE_ES_URL).
+ * Retries belong to the caller (Temporal activities): with one node a request fails fast when the
+ * node is down. With several, a request that finds its node down (refused connection, 502-504) is
+ * sent to the next node, each at most once, and the dead node is left out until it answers a ping.
+ */
 export function createElasticsearchClient(url: string): Client {
-  // Retries belong to the caller (Temporal activities); requests fail fast when the node is down.
-  return new Client({ node: url, maxRetries: 0, requestTimeout: 30_000 });
+  const nodes = url
+    .split(',')
+    .map((node) => node.trim())
+    .filter(Boolean);
+  if (nodes.length === 1) return new Client({ node: nodes[0], maxRetries: 0, requestTimeout: 30_000 });
+  return new Client({
+    node: nodes,
+    maxRetries: nodes.length - 1,
+    requestTimeout: 30_000,
+    // Not the default weighted pool: after a few failures it finds no node at all although all are
+    // up again (NoLivingConnectionsError, elastic/elasticsearch-js#1714). This one skips a dead node
+    // until a ping finds it back, and uses every node when all look dead.
+    ConnectionPool: ClusterConnectionPool,
+  });
 }
+
+/**
+ * Index settings for a replica count (TROVE_ES_REPLICAS): a number is fixed, a range such as 0-1
+ * follows the number of data nodes (Elasticsearch's auto_expand_replicas).
+ */
+export function replicaSettings(replicas: string): {
+  auto_expand_replicas: string;
+  number_of_replicas?: number;
+} {
+  if (replicas.includes('-')) return { auto_expand_replicas: replicas };
+  return { auto_expand_replicas: 'false', number_of_replicas: Number(replicas) };
+}
+
+/** The chunk index's replicas unless configured: one copy on another node once there are two. */
+export const DEFAULT_REPLICAS = '0-1';
 
 /** Index and alias names under one prefix, so tests and tenants can share a cluster. */
 export class IndexNames {
