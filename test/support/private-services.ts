@@ -61,8 +61,15 @@ export type PrivateService = 'elasticsearch' | 'postgresql';
 export class PrivateServices {
   private readonly dir = mkdtempSync(join(tmpdir(), PREFIX));
   private ports?: { es: number; esTransport: number; pg: number };
+  private readonly esHeap: string;
 
-  constructor() {
+  /**
+   * `esHeap`: Elasticsearch's JVM heap (-Xms/-Xmx, e.g. '2g'). Two cores and other suites'
+   * services alongside: the default, 512m, is plenty for one test's index; a benchmark loading a
+   * million chunks asks for more.
+   */
+  constructor(options: { esHeap?: string } = {}) {
+    this.esHeap = options.esHeap ?? '512m';
     // As root, up.sh runs each service as its own system user, which must reach its data folder.
     chmodSync(this.dir, 0o755);
     writeFileSync(join(this.dir, OWNER_FILE), String(process.pid));
@@ -114,8 +121,7 @@ export class PrivateServices {
           ...folderEnv(this.dir),
           TROVE_ES_PORT: String(ports.es),
           TROVE_ES_TRANSPORT_PORT: String(ports.esTransport),
-          // Two cores and other suites' services alongside: a small heap is plenty for one test's index.
-          TROVE_ES_HEAP: '512m',
+          TROVE_ES_HEAP: this.esHeap,
           TROVE_PG_PORT: String(ports.pg),
         },
       });
