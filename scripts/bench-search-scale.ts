@@ -219,6 +219,8 @@ async function main() {
   const embedder = new SyntheticQueryEmbedder(new Map(all.map((q) => [q.text, q.vector])), DIMENSIONS);
 
   const services = new PrivateServices({ esHeap: args.heap });
+  // On a shared 2-core machine under load, a 2 GB node may take longer than up.sh's 180 s to start.
+  process.env.TROVE_ES_START_TIMEOUT ??= '900';
   const stop = () => {
     void services.cleanup().finally(() => process.exit(130));
   };

@@ -33,7 +33,8 @@ start_elasticsearch() {
     -E "path.data=$es_data" -E "path.logs=$es_logs" \
     -E cluster.routing.allocation.disk.threshold_enabled=false \
     -E action.destructive_requires_name=false
-  wait_for elasticsearch 180 es_healthy
+  # A loaded machine may need longer (a benchmark sets it higher).
+  wait_for elasticsearch "${TROVE_ES_START_TIMEOUT:-180}" es_healthy
 }
 
 start_temporal() {
