@@ -130,7 +130,13 @@ async function load(
   return { bulkMs, mergeMs };
 }
 
+/**
+ * The index's vector memory. Elasticsearch writes every flushed segment as a compound file, which
+ * `_stats` does not break down, so a merge to one (non-compound) segment comes first when the index
+ * has more: searches were measured before, on the segments the run asked for.
+ */
 async function measureMemory(admin: Client, index: string, type: VectorType): Promise<IndexMemory> {
+  if (segmentCount > 1) await admin.indices.forcemerge({ index, max_num_segments: 1 });
   const stats = await admin.indices.stats({
     index,
     metric: ['docs', 'store', 'segments'],
