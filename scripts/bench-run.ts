@@ -23,6 +23,8 @@ export const BENCHMARKS: Benchmark[] = [
   { name: 'files', script: 'scripts/bench-files.ts', needsServices: true },
   { name: 'catalog', script: 'scripts/bench-catalog.ts', needsServices: true },
   { name: 'scale', script: 'scripts/bench-scale.ts', needsServices: true },
+  // Starts its own private Elasticsearch: a million chunks never load the shared one.
+  { name: 'search-scale', script: 'scripts/bench-search-scale.ts', needsServices: false },
 ];
 
 /** The benchmarks `--only` names (all of them without it), or an error naming the unknown ones. */

@@ -78,6 +78,12 @@ async function freePorts(count: number): Promise<number> {
 export interface PrivateServicesOptions {
   /** Elasticsearch nodes: 1 (default) a single node, more a cluster (TROVE_ES_NODES of infra/local). */
   esNodes?: number;
+  /**
+   * Elasticsearch's JVM heap (-Xms/-Xmx, e.g. '2g'). Two cores and other suites' services
+   * alongside: the default, 512m, is plenty for one test's index; a benchmark loading a million
+   * chunks asks for more.
+   */
+  esHeap?: string;
 }
 
 /**
@@ -90,9 +96,11 @@ export class PrivateServices {
   private readonly dir = mkdtempSync(join(tmpdir(), PREFIX));
   private ports?: { es: number; esTransport: number; pg: number };
   private readonly esNodes: number;
+  private readonly esHeap: string;
 
-  constructor({ esNodes = 1 }: PrivateServicesOptions = {}) {
+  constructor({ esNodes = 1, esHeap = '512m' }: PrivateServicesOptions = {}) {
     this.esNodes = esNodes;
+    this.esHeap = esHeap;
     // As root, up.sh runs each service as its own system user, which must reach its data folder.
     chmodSync(this.dir, 0o755);
     writeFileSync(join(this.dir, OWNER_FILE), String(process.pid));
@@ -159,8 +167,7 @@ export class PrivateServices {
           ...folderEnv(this.dir),
           TROVE_ES_PORT: String(ports.es),
           TROVE_ES_TRANSPORT_PORT: String(ports.esTransport),
-          // Two cores and other suites' services alongside: a small heap is plenty for one test's index.
-          TROVE_ES_HEAP: '512m',
+          TROVE_ES_HEAP: this.esHeap,
           TROVE_ES_NODES: String(this.esNodes),
           TROVE_PG_PORT: String(ports.pg),
         },
