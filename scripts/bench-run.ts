@@ -21,6 +21,7 @@ export const BENCHMARKS: Benchmark[] = [
   { name: 'notion-requests', script: 'scripts/bench-notion-requests.ts', needsServices: false },
   { name: 'files', script: 'scripts/bench-files.ts', needsServices: true },
   { name: 'catalog', script: 'scripts/bench-catalog.ts', needsServices: true },
+  { name: 'query-lane', script: 'scripts/bench-query-lane.ts', needsServices: true },
 ];
 
 /** The benchmarks `--only` names (all of them without it), or an error naming the unknown ones. */

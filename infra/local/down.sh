@@ -25,5 +25,5 @@ stop_one() {
 }
 
 services=("$@")
-[[ ${#services[@]} -gt 0 ]] || services=(postgresql embedder temporal elasticsearch)
+[[ ${#services[@]} -gt 0 ]] || services=(postgresql embedder-query embedder temporal elasticsearch)
 for s in "${services[@]}"; do stop_one "$s"; done
