@@ -117,6 +117,7 @@ async function main() {
     results.clear();
 
     await run('idle', texts.slice(0, 2 * QUERIES));
+    console.log(`[bench] idle: ${2 * QUERIES} searches done; now with passages embedding`);
 
     // The load: passage batches sent back to back, as many in flight as LOAD_STREAMS.
     let stop = false;
