@@ -48,8 +48,11 @@ describe('search with a query embedder of the same model (TROVE_EMBEDDING_QUERY_
     expect(body.data!.search.hits.map((h) => h.documentId)).toEqual([upload.body.id]);
     expect(lane.stats).toMatchObject({ requests: 1, texts: 1 });
     expect(main.stats.requests).toBe(mainRequests);
-    expect(readFileSync(join(stack.logDir, 'api.log'), 'utf8')).toContain(
-      `query embeddings go to the query embedder at ${laneUrl} (${MODEL})`,
+    // The api logs through a pipe to its log file: the line arrives a moment later.
+    await expectEventually(async () =>
+      expect(readFileSync(join(stack.logDir, 'api.log'), 'utf8')).toContain(
+        `query embeddings go to the query embedder at ${laneUrl} (${MODEL})`,
+      ),
     );
   });
 });
@@ -81,7 +84,7 @@ describe('search with a query embedder of another model', () => {
     }
     expect(other.stats.requests).toBe(0);
     expect(main.stats.requests).toBe(mainRequests + 2);
-    await expectEventually(() =>
+    await expectEventually(async () =>
       expect(readFileSync(join(stack.logDir, 'api.log'), 'utf8')).toContain(
         `the query embedder at ${otherUrl} serves portuguese-multilingual-e5-small-q4, not the model of ` +
           `the main embedder (${MODEL}; Trove embeds with ${MODEL}); query embeddings go to the main embedder`,
