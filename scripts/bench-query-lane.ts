@@ -109,6 +109,7 @@ async function main() {
         row.total.push(performance.now() - t);
         row.embed.push(timings.embedMs ?? 0);
         results.set(key, row);
+        if (row.total.length % 10 === 0) console.log(`[bench] ${key}: ${row.total.length} searches`);
       }
     };
     const texts = scifact.queries.map((q) => q.text);
