@@ -6,9 +6,9 @@
  *
  * A slice of SciFact is indexed under a prefix of its own (dropped at the end). Then, in turn:
  * idle searches, and searches while `BENCH_LOAD_STREAMS` loops send batches of 16 other SciFact
- * abstracts to the main embedder without pause, as a busy worker does. Every query is searched once
- * in total (unique queries: no cache helps), and under each condition the lane-on and lane-off
- * searches alternate query by query, so both meet the same load.
+ * abstracts to the main embedder without pause, as a busy worker does. Each condition has its own
+ * queries, each searched once with the lane and once without (no query cache), the lane going first
+ * every other query, so both meet the same load.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -29,7 +29,7 @@ import { localWorkerConfig } from './local-worker-config';
 import { interleave } from './same-run-latency';
 
 const COMMAND = 'npm run bench:query-lane';
-/** Queries per lane and condition (idle, load): 4 × this many unique SciFact test queries. */
+/** Half the queries of each condition (idle, load): 4 × this many SciFact test queries in all. */
 const QUERIES = Number(process.env.BENCH_QUERY_LANE_QUERIES ?? 70);
 const DOCUMENTS = Number(process.env.BENCH_QUERY_LANE_DOCUMENTS ?? 300);
 /** Passage batches in flight at the main embedder during the load phase. */
@@ -157,7 +157,8 @@ abstracts, one at a time: idle, then while ${LOAD_STREAMS} loop${LOAD_STREAMS > 
 the main embedder back to back (${loadBatches} batches, ${((loadBatches * BATCH) / loadSeconds).toFixed(1)} passages/s during the measured searches).
 "lane on": query embeddings at the query embedder (${laneUrl}, \`TROVE_EMBEDDING_QUERY_URL\`; it lists
 ${laneModels.join(', ')}, as the main embedder lists ${mainModels.join(', ')}); "lane off": at the main embedder, behind the passage
-batches. Under each condition the two alternate query by query, so both meet the same load; each query is searched once.
+batches. Each condition has its own queries, each searched once with each lane (no query cache), the lane going first every other
+query, so both meet the same load.
 
 | condition | query embeddings | queries | p50 ms | p95 ms | embedding p50 ms | embedding p95 ms | p95 / idle p95 (lane on) |
 | --- | --- | --- | --- | --- | --- | --- | --- |
@@ -169,7 +170,7 @@ ${row('load', 'lane off')}
 While passages are embedded, HYBRID p95 is ${loadOn.toFixed(2)}× the idle p95 with the query lane and ${loadOff.toFixed(2)}× without it
 (target ≤ ${TARGET_RATIO}×). Embedder threads (\`--threads\`, as infra/local started them): main ${serverThreads('embedder')}
 (\`TROVE_EMBEDDER_THREADS\`), queries ${serverThreads('embedder-query')} (\`TROVE_EMBEDDER_QUERY_THREADS\`).
-Knobs: \`BENCH_QUERY_LANE_QUERIES\` (${QUERIES} per lane and condition), \`BENCH_QUERY_LANE_DOCUMENTS\` (${DOCUMENTS}),
+Knobs: \`BENCH_QUERY_LANE_QUERIES\` (${QUERIES}: ${2 * QUERIES} queries per condition), \`BENCH_QUERY_LANE_DOCUMENTS\` (${DOCUMENTS}),
 \`BENCH_LOAD_STREAMS\` (${LOAD_STREAMS}).`;
     writeBenchmarkSections(COMMAND, body);
     console.log(body);
