@@ -28,7 +28,12 @@ import { datasetDir } from './eval-support';
 import { localWorkerConfig } from './local-worker-config';
 import { interleave } from './same-run-latency';
 
-const COMMAND = 'npm run bench:query-lane';
+const KNOBS = ['BENCH_QUERY_LANE_QUERIES', 'BENCH_QUERY_LANE_DOCUMENTS', 'BENCH_LOAD_STREAMS'];
+/** The command the section names, with the knobs this run was given. */
+const COMMAND = [
+  ...KNOBS.filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]}`),
+  'npm run bench:query-lane',
+].join(' ');
 /** Half the queries of each condition (idle, load): 4 × this many SciFact test queries in all. */
 const QUERIES = Number(process.env.BENCH_QUERY_LANE_QUERIES ?? 70);
 const DOCUMENTS = Number(process.env.BENCH_QUERY_LANE_DOCUMENTS ?? 300);
