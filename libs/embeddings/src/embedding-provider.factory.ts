@@ -1,20 +1,45 @@
 import type { EmbeddingProvider } from '@trove/domain';
 import type { EmbeddingConfig } from '@trove/config';
-import { resolveProfile } from './model-profiles';
+import { type ModelProfile, resolveProfile } from './model-profiles';
 import { OllamaEmbeddingProvider } from './ollama.provider';
 import { OpenAICompatibleEmbeddingProvider } from './openai-compatible.provider';
+import { type ListingEmbeddingProvider, QueryLaneEmbeddingProvider } from './query-lane.provider';
 
-/** Builds the configured provider; an unknown provider or profile fails at start-up. */
-export function createEmbeddingProvider(config: EmbeddingConfig): EmbeddingProvider {
+export interface EmbeddingProviderOptions {
+  /** Where the query lane says which server query embeddings go to. */
+  log?: (message: string) => void;
+}
+
+/**
+ * Builds the configured provider; an unknown provider or profile fails at start-up. With a
+ * `queryBaseUrl`, query embeddings go to that server while it serves the same model.
+ */
+export function createEmbeddingProvider(
+  config: EmbeddingConfig,
+  options: EmbeddingProviderOptions = {},
+): EmbeddingProvider {
   const profile = resolveProfile(config.profile, config.model);
+  const main = providerAt(config, profile, config.baseUrl);
+  if (!config.queryBaseUrl || config.queryBaseUrl === config.baseUrl) return main;
+  return new QueryLaneEmbeddingProvider(main, providerAt(config, profile, config.queryBaseUrl), {
+    laneUrl: config.queryBaseUrl,
+    log: options.log,
+  });
+}
+
+function providerAt(
+  config: EmbeddingConfig,
+  profile: ModelProfile,
+  baseUrl: string,
+): ListingEmbeddingProvider {
   switch (config.provider) {
     case 'openai':
       return new OpenAICompatibleEmbeddingProvider(profile, {
-        baseUrl: config.baseUrl,
+        baseUrl,
         apiKey: config.apiKey,
         timeoutMs: config.timeoutMs,
       });
     case 'ollama':
-      return new OllamaEmbeddingProvider(profile, { host: config.baseUrl, timeoutMs: config.timeoutMs });
+      return new OllamaEmbeddingProvider(profile, { host: baseUrl, timeoutMs: config.timeoutMs });
   }
 }

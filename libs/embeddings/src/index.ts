@@ -4,3 +4,4 @@ export * from './model-profiles';
 export * from './ollama.provider';
 export * from './openai-compatible.provider';
 export * from './embedding-rejections';
+export * from './query-lane.provider';

