@@ -168,7 +168,13 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
               await assertWritable(catalog, owner);
             }
           }
-          if (vanished.length) await chunkIndex.deleteDocumentsChunks(vanished);
+          for (const documentId of vanished) {
+            result.failed.push({
+              documentId,
+              code: TroveErrorCode.DocumentNotFound,
+              message: `document ${documentId} was deleted during indexing`,
+            });
+          }
 
           // 5. Records: READY ones with their counts and timings, FAILED ones with their reasons.
           const totalChunks = Math.max(
@@ -226,13 +232,15 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
 
         /** One document's fetch, parse and chunk; its failure is its own. */
         async function prepare(documentId: string, document: TroveDocument | undefined): Promise<Outcome> {
-          if (document && document.sizeBytes > limits.maxDocumentBytes && !document.externalId)
-            return { kind: 'handedBack' };
+          // Known to be large (the stored version of a source item, too): its own pipeline from the start.
+          if (document && document.sizeBytes > limits.maxDocumentBytes) return { kind: 'handedBack' };
           try {
             const source = document?.sourceId ? sources.get(document.sourceId) : undefined;
             const fetched = await fetchForIngest(deps, documentId, document, source);
             const parseStarted = Date.now();
             const data = await blobs.get(fetched.blobKey);
+            // Large once fetched: handed back before a parse that its own pipeline would repeat.
+            if (data.length > limits.maxDocumentBytes) return { kind: 'handedBack' };
             const parsed = await parsers.parse(
               { fileName: fetched.fileName, mediaType: fetched.mediaType, data },
               { signal },

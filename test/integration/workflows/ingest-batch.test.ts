@@ -81,10 +81,12 @@ beforeAll(async () => {
   for (let i = 0; i < SMALL; i++) small(i);
   // Many chunks: more than a batch takes (TROVE_SYNC_BATCH_MAX_CHUNKS), so it gets its own workflow.
   writeFileSync(join(root, 'large.md'), longMarkdown('Large', 12));
+  // Few chunks but more bytes than a batch fetches (TROVE_SYNC_BATCH_MAX_BYTES): its own workflow too.
+  writeFileSync(join(root, 'wide.md'), `# Wide\n\n${'A wide note about tides. '.repeat(80)}\n`);
   // Not a PDF at all: fails itself with a readable reason, never its batch-mates.
   writeFileSync(join(root, 'broken.pdf'), Buffer.from('this is not a PDF, only its name says so'));
   config = workerConfig(name);
-  config.worker = { ...config.worker, batchDocuments: PER_BATCH, batchMaxChunks: 8 };
+  config.worker = { ...config.worker, batchDocuments: PER_BATCH, batchMaxChunks: 8, batchMaxBytes: 1_500 };
   env = await TestWorkflowEnvironment.createLocal({
     server: { executable: { type: 'existing-path', path: TEMPORAL_BIN } },
   });
@@ -124,9 +126,9 @@ describe('a sync ingests small documents in batches', () => {
   it('every document ends on its own: small ones READY, the broken one FAILED with its reason, the large one READY by itself', async () => {
     const run = await sync();
     expect(run.status).toBe('COMPLETED');
-    expect(run.progress).toMatchObject({ pagesIngested: SMALL + 1, pagesFailed: 1 });
+    expect(run.progress).toMatchObject({ pagesIngested: SMALL + 2, pagesFailed: 1 });
     const docs = await documents();
-    expect(docs.size).toBe(SMALL + 2);
+    expect(docs.size).toBe(SMALL + 3);
     const broken = docs.get('broken.pdf')!;
     expect(broken.status).toBe(DocumentStatus.FAILED);
     expect(broken.error?.message).toMatch(/pdf/i);
@@ -135,6 +137,10 @@ describe('a sync ingests small documents in batches', () => {
     expect(large.chunkCount).toBeGreaterThan(8);
     // The large one went through its own workflow; the small ones did not.
     await expect(env.client.workflow.getHandle(ingestWorkflowId(large.id)).describe()).resolves.toBeTruthy();
+    const wide = docs.get('wide.md')!;
+    expect(wide.status).toBe(DocumentStatus.READY);
+    expect(wide.chunkCount).toBeLessThanOrEqual(8);
+    await expect(env.client.workflow.getHandle(ingestWorkflowId(wide.id)).describe()).resolves.toBeTruthy();
     const anySmall = docs.get('note-000.md')!;
     await expect(env.client.workflow.getHandle(ingestWorkflowId(anySmall.id)).describe()).rejects.toThrow();
 
