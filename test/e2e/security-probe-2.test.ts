@@ -6,6 +6,7 @@ import { ingestWorkflowId, syncWorkflowId } from '@trove/domain';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildZip } from '../../libs/parsing/src/archive/zip-fixtures.testing';
+import { longMarkdown } from '../support/markdown';
 import { expectEventually, TEMPORAL_ADDRESS } from '../support/services';
 import { ADMIN_KEY, TroveStack } from '../support/stack';
 
@@ -25,6 +26,8 @@ beforeAll(async () => {
     TROVE_WEBHOOK_REFUSALS_PER_ADDRESS: String(REFUSALS_PER_ADDRESS),
     TROVE_WEBHOOK_REFUSALS_PER_SOURCE: String(REFUSALS_PER_SOURCE),
     TROVE_WEBHOOK_REFUSAL_WINDOW_SECONDS: String(REFUSAL_WINDOW_SECONDS),
+    // A page of more than 4 chunks leaves its sync batch for its own ingest workflow.
+    TROVE_SYNC_BATCH_MAX_CHUNKS: '4',
   });
   await stack.start();
   temporal = new TemporalClient({ connection: await Connection.connect({ address: TEMPORAL_ADDRESS }) });
@@ -297,27 +300,35 @@ describe("Temporal keeps nothing of a removed source's work", () => {
   it("after removeSource the source's closed sync and ingest executions are deleted", async () => {
     const zip = await buildZip([
       { path: 'index.md', data: '# Retention\n\nA page about retention.\n' },
-      { path: 'other.md', data: '# Other\n\nAnother page.\n' },
+      // Larger than a sync batch takes (TROVE_SYNC_BATCH_MAX_CHUNKS): ingested by its own workflow.
+      { path: 'other.md', data: longMarkdown('Other', 6) },
     ]);
     const upload = await stack.uploadArchive(projectId, 'retention.zip', zip, { name: 'Retention site' });
     expect(upload.status).toBe(202);
     const sourceId = upload.body.source!.id;
     expect((await stack.runSettled(upload.body.run!.id)).status).toBe('COMPLETED');
     const { documents } = await stack.query<{
-      documents: { nodes: { id: string; sourceId: string | null }[] };
-    }>('query($p: ID!) { documents(projectId: $p, first: 100) { nodes { id sourceId } } }', { p: projectId });
-    const ids = [
-      syncWorkflowId(sourceId),
-      ...documents.nodes.filter((d) => d.sourceId === sourceId).map((d) => ingestWorkflowId(d.id)),
-    ];
-    expect(ids.length).toBe(3);
+      documents: { nodes: { id: string; sourceId: string | null; fileName: string }[] };
+    }>('query($p: ID!) { documents(projectId: $p, first: 100) { nodes { id sourceId fileName } } }', {
+      p: projectId,
+    });
+    const ofSource = documents.nodes.filter((d) => d.sourceId === sourceId);
+    expect(ofSource).toHaveLength(2);
+    const other = ofSource.find((d) => d.fileName.endsWith('other.md'))!;
+    const small = ofSource.find((d) => d.fileName.endsWith('index.md'))!;
+    // The sync's history (batches: their page ids and failures) and the large page's own ingest.
+    const ids = [syncWorkflowId(sourceId), ingestWorkflowId(other.id), ingestWorkflowId(small.id)];
     const query = `WorkflowId IN (${ids.map((id) => `'${id}'`).join(', ')})`;
     const executions = async () => {
       const found: string[] = [];
       for await (const execution of temporal.workflow.list({ query })) found.push(execution.workflowId);
       return found;
     };
-    await expectEventually(async () => expect((await executions()).sort()).toEqual([...ids].sort()));
+    await expectEventually(async () =>
+      expect((await executions()).sort()).toEqual(
+        [syncWorkflowId(sourceId), ingestWorkflowId(other.id)].sort(),
+      ),
+    );
 
     const removed = await stack.query<{ removeSource: boolean }>(
       'mutation($id: ID!) { removeSource(id: $id) }',
