@@ -12,6 +12,7 @@ import {
   ES_URL,
   expectEventually,
   freePort,
+  QUERY_EMBEDDER_URL,
   ROOT,
   schemaName,
   TEMPORAL_ADDRESS,
@@ -115,6 +116,9 @@ export class ScaleStack {
       TROVE_TEMPORAL_ADDRESS: TEMPORAL_ADDRESS,
       TROVE_TASK_QUEUE: this.name,
       TROVE_EMBEDDING_BASE_URL: this.embedderUrl,
+      // Searches embed their queries at the query embedder, as the quick start's api does (the
+      // stub embedder has no query lane: its vectors are another model's).
+      ...(this.stub ? {} : { TROVE_EMBEDDING_QUERY_URL: QUERY_EMBEDDER_URL }),
       TROVE_BLOB_DIR: this.blobDir,
       TROVE_FOLDER_CACHE_DIR: join(this.blobDir, 'folder-cache'),
       TROVE_MAX_UPLOAD_BYTES: String(512 * 1024 * 1024),

@@ -612,9 +612,10 @@ async function controlPart(o: ScaleOptions, pool: SentencePool, corpus: SciFactD
 
 \`scripts/bench-scale.ts\` (part \`control\`): one stack; first every measure with nothing queued (the baseline of this run),
 then the same measures with a backlog of ${o.queued.toLocaleString('en')} small documents (SciFact sentences) waiting for ingest in a
-project of its own: ${o.loads.map((l) => (l === 'archive' ? 'one archive (measured once it is planned)' : 'single uploads, 4 at a time (one workflow each; measured once all are accepted)')).join('; then ')}.
+project of its own: ${o.loads.map((l) => (l === 'archive' ? 'one archive (measured once it is planned)' : "single uploads, 4 at a time (each wakes the project's upload workflow, which ingests them in batches; measured once all are accepted)")).join('; then ')}.
 Per row, in this order: HYBRID searches of ${o.queries} unique SciFact queries, one at a time, over ${o.searchDocs} SciFact abstracts in
-another project (client-side latency through GraphQL); planning a ${o.planFiles.toLocaleString('en')}-file archive in a new project
+another project (client-side latency through GraphQL; queries embedded by the query embedder, \`TROVE_EMBEDDING_QUERY_URL\`,
+as the quick start's api does); planning a ${o.planFiles.toLocaleString('en')}-file archive in a new project
 (upload → every file has its document row, polled every 100 ms); a Notion page edit in the emulator, its signed
 \`page.content_updated\` webhook delivered → the new text found by a KEYWORD search (polled every 250 ms; the webhook
 batching first waits for ${webhooksSchema.parse({ quietMs: process.env.TROVE_WEBHOOK_QUIET_MS || undefined }).quietMs} ms of quiet, \`TROVE_WEBHOOK_QUIET_MS\`); \`deleteProject\` of the backlog's project (baseline row: of the

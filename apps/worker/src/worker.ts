@@ -14,6 +14,8 @@ import {
   createIngestBatchActivities,
   createIngestActivities,
   createSyncActivities,
+  createUploadActivities,
+  type IngestUnits,
   createWebhookActivities,
   SourceConnectors,
 } from '@trove/ingest-activities';
@@ -99,6 +101,20 @@ export async function createWorker(
     connectors,
   };
   const syncDeps = { catalog, blobs, chunkIndex, connectors };
+  // How syncs and uploads cut their documents into units: batches of small documents, as many
+  // units at once as the bulk lane runs activities (by default).
+  const units: IngestUnits = {
+    concurrency: config.worker.syncConcurrency ?? Math.min(64, config.worker.maxConcurrentActivities),
+    ...(config.worker.batchDocuments > 1
+      ? {
+          batchDocuments: config.worker.batchDocuments,
+          batchLimits: {
+            maxDocumentChunks: config.worker.batchMaxChunks,
+            maxDocumentBytes: config.worker.batchMaxBytes,
+          },
+        }
+      : {}),
+  };
 
   const connection =
     overrides.connection ?? (await NativeConnection.connect({ address: config.temporal.address }));
@@ -107,18 +123,8 @@ export async function createWorker(
   const activities = {
     ...createIngestActivities(ingestDeps),
     ...createIngestBatchActivities(ingestDeps),
-    // Units a sync ingests at once: by default as many as the bulk lane runs activities.
-    ...createSyncActivities({
-      ...syncDeps,
-      concurrency: config.worker.syncConcurrency ?? Math.min(64, config.worker.maxConcurrentActivities),
-      batching: {
-        documents: config.worker.batchDocuments,
-        limits: {
-          maxDocumentChunks: config.worker.batchMaxChunks,
-          maxDocumentBytes: config.worker.batchMaxBytes,
-        },
-      },
-    }),
+    ...createSyncActivities({ ...syncDeps, units }),
+    ...createUploadActivities({ catalog, units }),
     ...createWebhookActivities(syncDeps),
     ...createDeletionActivities({
       catalog,

@@ -17,6 +17,7 @@ import {
   type DocumentScope,
   type NewSourceItem,
   type SourceItem,
+  type UploadCursor,
 } from './documents.repository';
 import { ApiKeyRepository } from './api-keys.repository';
 import { IndexGenerationRepository } from './index-generations.repository';
@@ -222,6 +223,15 @@ export class Catalog {
       { externalId: input.externalId!, fileName: input.fileName, mediaType: input.mediaType },
     ]);
     return this.requireDocument(ids.get(input.externalId!)!);
+  }
+
+  /** A page of a project's PENDING uploads, oldest first (what `ingestUploads` works off). */
+  pendingUploads(
+    projectId: string,
+    after: UploadCursor | undefined,
+    limit: number,
+  ): Promise<{ ids: string[]; after?: UploadCursor }> {
+    return this.documents.pendingUploads(projectId, after, limit);
   }
 
   /** The ids of every document of a project or source. */

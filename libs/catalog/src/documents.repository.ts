@@ -40,6 +40,12 @@ export interface DocumentScope {
   updatedTo?: string;
 }
 
+/** Where a scan of pending uploads goes on: the last (created_at, id) it returned. */
+export interface UploadCursor {
+  at: string;
+  id: string;
+}
+
 /** Rows per statement for bulk inserts and keyset scans. */
 const BATCH = 1_000;
 const SCAN_BATCH = 5_000;
@@ -150,6 +156,33 @@ export class DocumentRepository {
       ]),
     );
     return toPage(items, count, size, (row) => row.created_at, toDocument);
+  }
+
+  /**
+   * The next PENDING uploads of a project (documents of no source), oldest first, after
+   * `after`: keyset-paged by (created_at, id) through the project/status index.
+   */
+  async pendingUploads(
+    projectId: string,
+    after: UploadCursor | undefined,
+    limit: number,
+  ): Promise<{ ids: string[]; after?: UploadCursor }> {
+    let q = this.db
+      .selectFrom('documents')
+      .select(['id', 'created_at'])
+      .where('project_id', '=', projectId)
+      .where('status', '=', DocumentStatus.PENDING)
+      .where('source_id', 'is', null)
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(limit);
+    if (after) q = q.where(sql<boolean>`(created_at, id) > (${after.at}::timestamptz, ${after.id})`);
+    const rows = await query('listing pending uploads', () => q.execute());
+    const last = rows.at(-1);
+    return {
+      ids: rows.map((r) => r.id),
+      ...(last ? { after: { at: new Date(last.created_at).toISOString(), id: last.id } } : {}),
+    };
   }
 
   /** The ids of every document of a project or source (keyset scan, no cap). */

@@ -7,6 +7,7 @@ export type {
   DocumentScope,
   NewSourceItem,
   SourceItem,
+  UploadCursor,
 } from './documents.repository';
 export type { SourceChanges } from './sources.repository';
 export type { SyncRunChanges } from './sync-runs.repository';

@@ -61,6 +61,14 @@ export function ingestWorkflowId(documentId: string): string {
   return `ingest-document-${documentId}`;
 }
 
+/**
+ * One workflow per project ingests its uploaded files in batches: each upload signals it
+ * (starting it if needed), and it works off the project's PENDING uploads from the catalog.
+ */
+export function uploadsWorkflowId(projectId: string): string {
+  return `ingest-uploads-${projectId}`;
+}
+
 /** One delete workflow per project: asking twice joins the running one. */
 export function deleteProjectWorkflowId(projectId: string): string {
   return `delete-project-${projectId}`;

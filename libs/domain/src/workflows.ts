@@ -13,6 +13,11 @@ import type { IndexRebuildProgress, SyncRun } from './model';
 export interface TroveWorkflows {
   /** Ingests one document: fetch → parse → chunk → embed → upsert. Id: `ingestWorkflowId`. */
   ingestDocument: (input: IngestDocumentInput) => Promise<IngestDocumentResult>;
+  /**
+   * Ingests a project's PENDING uploads in batches, until none is left for a while (signal
+   * `uploaded` wakes it). Id: `uploadsWorkflowId`.
+   */
+  ingestUploads: (input: { projectId: string }) => Promise<void>;
   /** Executes one sync run recorded beforehand. Id: `syncWorkflowId`. */
   syncSource: (input: { runId: string }) => Promise<SyncRun>;
   /** What a source's Temporal Schedule starts: records a run and executes `syncSource`. */
@@ -57,4 +62,6 @@ export function rebuildIndexWorkflowId(indexName: string): string {
 export interface TroveSignals {
   /** Webhook events for `notionWebhookEvents`, in the order received. */
   notionEvents: [events: NotionEvent[]];
+  /** A file was uploaded to the project of `ingestUploads` (its record is PENDING in the catalog). */
+  uploaded: [];
 }

@@ -14,6 +14,7 @@ import {
   syncScheduleId,
   syncWorkflowId,
   TroveErrorCode,
+  uploadsWorkflowId,
 } from '@trove/domain';
 import type { ChunkIndex } from '@trove/search';
 import type { SourceConnectors } from './source-connectors';
@@ -30,7 +31,7 @@ export interface DeletionDependencies {
   cancelGraceMs?: number;
 }
 
-/** Workflows asked to cancel at once (each is one request to Temporal). */
+/** Workflows asked to cancel (or executions deleted) at once: each is one request to Temporal. */
 const CANCEL_CONCURRENCY = 16;
 const DEFAULT_CANCEL_GRACE_MS = 120_000;
 
@@ -50,7 +51,9 @@ export function createDeletionActivities(deps: DeletionDependencies) {
 
     async stopProjectWork(input: { projectId: string }): Promise<void> {
       const sources = await catalog.listSources(input.projectId);
-      await stopWork(deps, sources, () => catalog.documentIds({ projectId: input.projectId }));
+      await stopWork(deps, sources, () => catalog.documentIds({ projectId: input.projectId }), [
+        uploadsWorkflowId(input.projectId),
+      ]);
     },
 
     async purgeProjectData(input: { projectId: string }): Promise<void> {
@@ -59,7 +62,7 @@ export function createDeletionActivities(deps: DeletionDependencies) {
       const runIds = await catalog.runIds({ projectId: input.projectId });
       await purgeFiles(deps, sources, documentIds, runIds);
       await deps.chunkIndex.deleteProjectChunks(input.projectId);
-      await deleteExecutions(deps.temporal, sources, documentIds);
+      await deleteExecutions(deps.temporal, sources, documentIds, [uploadsWorkflowId(input.projectId)]);
       // The records go with the project row (cascade), in the last step.
     },
 
@@ -105,6 +108,7 @@ async function stopWork(
   deps: DeletionDependencies,
   sources: Source[],
   documentIds: () => Promise<string[]>,
+  ownWorkflowIds: string[] = [],
 ): Promise<void> {
   const { temporal } = deps;
   for (const source of sources) {
@@ -115,10 +119,10 @@ async function stopWork(
     }
   }
   const grace = deps.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS;
-  // Syncs and webhook workflows first: they start ingests and create document records.
+  // Syncs, webhook and upload workflows first: they start ingests and create document records.
   await closeAll(
     temporal,
-    sources.flatMap((s) => [syncWorkflowId(s.id), notionWebhookWorkflowId(s.id)]),
+    [...sources.flatMap((s) => [syncWorkflowId(s.id), notionWebhookWorkflowId(s.id)]), ...ownWorkflowIds],
     grace,
   );
   // Listed after the syncs are closed, so documents they created are included.
@@ -175,9 +179,11 @@ async function deleteExecutions(
   temporal: TemporalClient,
   sources: Source[],
   documentIds: string[],
+  ownWorkflowIds: string[] = [],
 ): Promise<void> {
   const ids = [
     ...sources.flatMap((s) => [syncWorkflowId(s.id), notionWebhookWorkflowId(s.id)]),
+    ...ownWorkflowIds,
     ...documentIds.map((id) => ingestWorkflowId(id)),
   ];
   const queries: string[] = [];
@@ -200,13 +206,16 @@ async function deleteExecutions(
       executions.push({ workflowId, runId });
   }
   const namespace = temporal.options.namespace;
-  for (const [i, workflowExecution] of executions.entries()) {
+  const deleteOne = async (workflowExecution: { workflowId: string; runId: string }) => {
     try {
       await temporal.workflowService.deleteWorkflowExecution({ namespace, workflowExecution });
     } catch (error) {
       if ((error as { code?: number }).code !== GRPC_NOT_FOUND) throw error;
     }
-    if (i % 100 === 0) Context.current().heartbeat({ executionsDeleted: i });
+  };
+  for (let i = 0; i < executions.length; i += CANCEL_CONCURRENCY) {
+    await Promise.all(executions.slice(i, i + CANCEL_CONCURRENCY).map(deleteOne));
+    Context.current().heartbeat({ executionsDeleted: i });
   }
 }
 

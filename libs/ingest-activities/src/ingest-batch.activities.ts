@@ -25,6 +25,16 @@ export interface BatchLimits {
   maxDocumentChunks: number;
 }
 
+/** How a workflow cuts its documents into units of ingest: the worker's settings. */
+export interface IngestUnits {
+  /** Units to ingest at once (batches or child workflows in flight). */
+  concurrency?: number;
+  /** Small documents ingested together by one activity; 1 (or unset): each its own child workflow. */
+  batchDocuments?: number;
+  /** Which documents a batch hands back to the per-document pipeline. */
+  batchLimits?: BatchLimits;
+}
+
 export const DEFAULT_BATCH_LIMITS: BatchLimits = { maxDocumentBytes: 1_000_000, maxDocumentChunks: 32 };
 
 /**

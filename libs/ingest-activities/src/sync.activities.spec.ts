@@ -37,7 +37,7 @@ function setup(options: { concurrency?: number; source?: Partial<Source> } = {})
     blobs,
     chunkIndex: chunkIndex.asChunkIndex(),
     connectors: new SourceConnectors([connector], { complete: false }),
-    concurrency: options.concurrency,
+    units: { concurrency: options.concurrency },
   });
   const call = runActivity;
   const plan = (run: SyncRun) => call(activities.planSync, { runId: run.id });

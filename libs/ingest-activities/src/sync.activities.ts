@@ -3,7 +3,7 @@ import type { Catalog } from '@trove/catalog';
 import type { DiscoveryProgress, SyncRun } from '@trove/domain';
 import { blobKeys, SyncMode } from '@trove/domain';
 import { activity } from './activity-failure';
-import type { BatchLimits } from './ingest-batch.activities';
+import type { IngestUnits } from './ingest-batch.activities';
 import { assertWritable } from './deletion.activities';
 import { diffItems, removeDocuments, requireRun, type SourceDocumentDependencies } from './source-documents';
 import type { SourceConnectors } from './source-connectors';
@@ -13,31 +13,25 @@ export interface SyncDependencies extends SourceDocumentDependencies {
   connectors: SourceConnectors;
 }
 
-export interface SyncPlan {
+/** What to ingest, and (the worker's settings) in which units. */
+export interface SyncPlan extends IngestUnits {
   /** Blob with the ids of the documents to (re-)ingest, in order. */
   changedKey: string;
   changedCount: number;
   /** The source's next watermark if the run succeeds (the connector's, e.g. the newest edit time). */
   watermark?: string;
-  /** Units to ingest at once (batches or child workflows in flight): the worker's setting. */
-  concurrency?: number;
-  /** Small pages ingested together by one activity; 1 (or unset): each page its own child workflow. */
-  batchDocuments?: number;
-  /** Which pages a batch hands back to the per-page pipeline. */
-  batchLimits?: BatchLimits;
 }
 
 const PROGRESS_INTERVAL_MS = 2_000;
 
 /**
  * Activities of a source sync, for every kind of source: plan (the connector discovers, then
- * one diff against the catalog), and the run's bookkeeping. `concurrency`, handed to the
- * workflow with the plan, is how many pages it ingests at once.
+ * one diff against the catalog), and the run's bookkeeping. `units` (the worker's
+ * settings), handed to the workflow with the plan, is how it batches the pages and how many
+ * units it ingests at once.
  */
-export function createSyncActivities(
-  deps: SyncDependencies & { concurrency?: number; batching?: { documents: number; limits: BatchLimits } },
-) {
-  const { catalog, blobs, connectors, concurrency, batching } = deps;
+export function createSyncActivities(deps: SyncDependencies & { units?: IngestUnits }) {
+  const { catalog, blobs, connectors, units } = deps;
 
   return {
     ...createSyncRunActivities(deps),
@@ -104,10 +98,7 @@ export function createSyncActivities(
           changedKey,
           changedCount: changed.length,
           ...(discovery.watermark ? { watermark: discovery.watermark } : {}),
-          concurrency,
-          ...(batching && batching.documents > 1
-            ? { batchDocuments: batching.documents, batchLimits: batching.limits }
-            : {}),
+          ...units,
         };
       });
     },

@@ -6,6 +6,7 @@ import * as workflows from './index';
 // unknown name, and the tests below check at run time what the worker will actually register.
 const WORKFLOW_NAMES: Record<keyof TroveWorkflows, true> = {
   ingestDocument: true,
+  ingestUploads: true,
   syncSource: true,
   scheduledSync: true,
   notionWebhookEvents: true,
@@ -13,7 +14,7 @@ const WORKFLOW_NAMES: Record<keyof TroveWorkflows, true> = {
   removeSource: true,
   rebuildIndex: true,
 };
-const SIGNAL_NAMES: Record<keyof TroveSignals, true> = { notionEvents: true };
+const SIGNAL_NAMES: Record<keyof TroveSignals, true> = { notionEvents: true, uploaded: true };
 
 describe('the workflow contract', () => {
   it.each(Object.keys(WORKFLOW_NAMES))('%s is an exported workflow function of that name', (name) => {
@@ -24,6 +25,8 @@ describe('the workflow contract', () => {
   });
 
   it('defines each signal under its contract name', () => {
-    expect([workflows.notionEventsSignal.name]).toEqual(Object.keys(SIGNAL_NAMES));
+    expect([workflows.notionEventsSignal.name, workflows.uploadedSignal.name]).toEqual(
+      Object.keys(SIGNAL_NAMES),
+    );
   });
 });

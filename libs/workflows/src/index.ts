@@ -3,6 +3,7 @@ import type { TroveWorkflows } from '@trove/domain';
 export * from './ingest-document.workflow';
 export * from './notion-webhook.workflow';
 export * from './sync-source.workflow';
+export * from './ingest-uploads.workflow';
 export * from './deletion.workflow';
 
 /** Accepts only a type that implements every workflow of the contract. */

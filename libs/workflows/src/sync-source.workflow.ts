@@ -1,21 +1,18 @@
 import {
   ApplicationFailure,
-  ChildWorkflowFailure,
   ContinueAsNew,
   continueAsNew,
   executeChild,
   isCancellation,
   proxyActivities,
-  workflowInfo,
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { SyncRun } from '@trove/domain';
-import { ingestWorkflowId, laneTaskQueue, syncWorkflowId, TroveErrorCode } from '@trove/domain';
-import type { IngestBatchActivities, SyncActivities, SyncPlan, SyncTally } from '@trove/ingest-activities';
-import { AWAIT_STOP, describeFailure, ingestDocument, untilServiceReturns } from './ingest-document.workflow';
+import { syncWorkflowId, TroveErrorCode } from '@trove/domain';
+import type { SyncActivities, SyncPlan, SyncTally } from '@trove/ingest-activities';
+import { AWAIT_STOP, describeFailure } from './ingest-document.workflow';
+import { emptyTally, IngestWindow } from './ingest-window';
 
-/** Pages ingested at once (child workflows in flight) when the plan does not say. */
-const DEFAULT_CONCURRENT_PAGES = 4;
 /** Continue as new after this many pages, far below Temporal's event-history limits. */
 const PAGES_PER_EXECUTION = 400;
 /** Plan ids read per activity: a few reads per execution, small payloads. */
@@ -23,7 +20,6 @@ const PLAN_IDS_PER_READ = 200;
 /** Live progress is written when this much workflow time or this many pages passed since the last write. */
 const PROGRESS_INTERVAL_MS = 2_000;
 const PROGRESS_EVERY_PAGES = 100;
-const FAILURE_DETAILS_KEPT = 200;
 
 const planning = proxyActivities<SyncActivities>({
   cancellationType: AWAIT_STOP,
@@ -50,8 +46,9 @@ export interface SyncSourceInput {
 }
 
 /**
- * One sync run of a source: plan (discover, diff, delete what vanished) → ingest each changed
- * page as its own child workflow, keeping `plan.concurrency` of them in flight → finish
+ * One sync run of a source: plan (discover, diff, delete what vanished) → ingest the changed
+ * pages, small ones in batches and large ones each as its own child workflow, keeping
+ * `plan.concurrency` units in flight → finish
  * (watermark, counts). Each execution ingests the next `pagesPerExecution` pages of the plan and
  * waits for all of them before continuing as new, so no page is processed twice or skipped.
  */
@@ -59,7 +56,7 @@ export async function syncSource(input: SyncSourceInput): Promise<SyncRun> {
   const tally: SyncTally = input.tally
     ? // A tally carried over from a run before failedCount existed counted its kept details.
       { ...input.tally, failedCount: input.tally.failedCount ?? input.tally.failed.length }
-    : { ready: 0, chunksEmbedded: 0, chunksReused: 0, busy: 0, failedCount: 0, failed: [], gone: [] };
+    : emptyTally();
   try {
     const plan = input.plan ?? (await planning.planSync({ runId: input.runId }));
     const from = input.offset ?? 0;
@@ -87,18 +84,9 @@ export async function syncSource(input: SyncSourceInput): Promise<SyncRun> {
   }
 }
 
-/** How one unit (a batch, or one page) ended for the window: it never rejects, so nothing is left unobserved. */
-type Settled =
-  { key: number; pages: number; ok: true } | { key: number; pages: number; ok: false; error: unknown };
-
 /**
- * Ingests the plan's pages `from` (inclusive) to `to` (exclusive) as a sliding window of units: a
- * batch of `plan.batchDocuments` small pages ingested by one activity, or one page as its own
- * child workflow (when batches are off, or for a page a batch handed back: a large one, or one
- * whose faults need its own retries). A new unit starts as soon as one finishes, so a slow unit
- * holds one slot, not the whole window. Returns once every started unit has finished. A failure
- * that ends the run (a rejected token, cancellation, a bookkeeping fault) stops new starts and is
- * rethrown only after the units in flight finished: no ingest of this run outlives it.
+ * Ingests the plan's pages `from` (inclusive) to `to` (exclusive) through the window of units
+ * (batches of small pages, single pages as child workflows), reading the plan's ids as it goes.
  */
 async function ingestPages(
   plan: SyncPlan,
@@ -107,100 +95,31 @@ async function ingestPages(
   tally: SyncTally,
   progress: ProgressRecorder,
 ): Promise<void> {
-  const window = Math.max(1, plan.concurrency ?? DEFAULT_CONCURRENT_PAGES);
-  const perBatch = Math.max(1, plan.batchDocuments ?? 1);
-  const inFlight = new Map<number, Promise<Settled>>();
-  const ready: string[] = [];
-  /** Pages a batch handed back, each to be ingested as its own child workflow. */
-  const alone: string[] = [];
   let read = from;
-  let started = 0;
-  let fatal: { error: unknown } | undefined;
-  const settle = (key: number, pages: number, work: Promise<void>) =>
-    work.then(
-      (): Settled => ({ key, pages, ok: true }),
-      (error: unknown): Settled => ({ key, pages, ok: false, error }),
-    );
-  for (;;) {
-    try {
-      while (!fatal && inFlight.size < window && (alone.length > 0 || ready.length > 0 || read < to)) {
-        const key = started++;
-        if (alone.length > 0) {
-          // Handed back by a batch, which counted it already.
-          inFlight.set(key, settle(key, 0, ingestPage(alone.shift()!, tally)));
-          continue;
-        }
-        while (ready.length < perBatch && read < to) {
-          const limit = Math.min(PLAN_IDS_PER_READ, to - read);
-          const ids = await bookkeeping.readPlanBatch({ changedKey: plan.changedKey, offset: read, limit });
-          if (ids.length !== limit) {
-            throw ApplicationFailure.create({
-              nonRetryable: true,
-              type: TroveErrorCode.SyncPlanShort,
-              message: `the sync plan gave ${ids.length} page ids at offset ${read}, ${limit} expected`,
-            });
-          }
-          ready.push(...ids);
-          read += ids.length;
-        }
-        const ids = ready.splice(0, perBatch);
-        inFlight.set(
-          key,
-          settle(
-            key,
-            ids.length,
-            perBatch > 1 ? ingestBatch(plan, ids, tally, alone) : ingestPage(ids[0], tally),
-          ),
-        );
-      }
-    } catch (error) {
-      fatal ??= { error };
+  const next = async (): Promise<string[]> => {
+    if (read >= to) return [];
+    const limit = Math.min(PLAN_IDS_PER_READ, to - read);
+    const ids = await bookkeeping.readPlanBatch({ changedKey: plan.changedKey, offset: read, limit });
+    if (ids.length !== limit) {
+      throw ApplicationFailure.create({
+        nonRetryable: true,
+        type: TroveErrorCode.SyncPlanShort,
+        message: `the sync plan gave ${ids.length} page ids at offset ${read}, ${limit} expected`,
+      });
     }
-    if (inFlight.size === 0) break;
-    const done = await Promise.race(inFlight.values());
-    inFlight.delete(done.key);
-    if (!done.ok) fatal ??= { error: done.error };
-    progress.pagesDone(done.pages);
-    fatal ??= progress.failure;
-  }
-  await progress.idle();
-  fatal ??= progress.failure;
-  if (fatal) throw fatal.error;
-}
-
-/**
- * Ingests a batch of pages in one activity on the bulk lane and tallies each page's outcome;
- * pages it hands back go to `alone`, to be ingested one by one.
- */
-async function ingestBatch(
-  plan: SyncPlan,
-  documentIds: string[],
-  tally: SyncTally,
-  alone: string[],
-): Promise<void> {
-  const { batches } = ingestLanes();
-  const result = await batches.ingestBatch({ documentIds, limits: plan.batchLimits });
-  for (const page of result.ready) {
-    tally.ready++;
-    tally.chunksEmbedded += page.chunkCount - page.reused;
-    tally.chunksReused += page.reused;
-  }
-  for (const { documentId, code, message } of result.failed) countFailure(tally, documentId, code, message);
-  alone.push(...result.handedBack);
-}
-
-/** The batch activity on the bulk lane: retried as a whole a few times, then it isolates its pages. */
-function ingestLanes() {
-  return {
-    batches: proxyActivities<IngestBatchActivities>({
-      taskQueue: laneTaskQueue(workflowInfo().taskQueue, 'bulk'),
-      cancellationType: AWAIT_STOP,
-      startToCloseTimeout: '10m',
-      heartbeatTimeout: '30s',
-      scheduleToCloseTimeout: '2h',
-      retry: untilServiceReturns,
-    }),
+    read += ids.length;
+    return ids;
   };
+  const window = new IngestWindow(plan, tally, {
+    unitDone: (pages) => progress.pagesDone(pages),
+    failure: () => progress.failure,
+  });
+  try {
+    await window.run(next);
+  } finally {
+    await progress.idle();
+  }
+  if (progress.failure) throw progress.failure.error;
 }
 
 /**
@@ -255,39 +174,6 @@ class ProgressRecorder {
       },
     );
   }
-}
-
-async function ingestPage(documentId: string, tally: SyncTally): Promise<void> {
-  try {
-    const result = await executeChild(ingestDocument, {
-      workflowId: ingestWorkflowId(documentId),
-      args: [{ documentId }],
-      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-    });
-    tally.ready++;
-    tally.chunksEmbedded += result.chunkCount - result.reusedEmbeddings;
-    tally.chunksReused += result.reusedEmbeddings;
-  } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError) {
-      tally.busy++;
-      return;
-    }
-    if (!(error instanceof ChildWorkflowFailure)) throw error;
-    const { code, message } = describeFailure(error.cause);
-    if (code === TroveErrorCode.SourceUnauthorized)
-      throw ApplicationFailure.create({ nonRetryable: true, type: code, message });
-    countFailure(tally, documentId, code, message);
-  }
-}
-
-/** A page that failed for good: gone from its source, or failed with a reason. */
-function countFailure(tally: SyncTally, documentId: string, code: string, message: string): void {
-  if (code === TroveErrorCode.SourceItemGone) {
-    tally.gone.push({ documentId, reason: message });
-    return;
-  }
-  tally.failedCount++;
-  if (tally.failed.length < FAILURE_DETAILS_KEPT) tally.failed.push({ documentId, reason: message });
 }
 
 /**

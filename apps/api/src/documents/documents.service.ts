@@ -9,6 +9,7 @@ import {
   DocumentStatus,
   ingestWorkflowId,
   TroveError,
+  uploadsWorkflowId,
   TroveErrorCode,
   type IngestDocumentInput,
   type IngestLane,
@@ -17,7 +18,7 @@ import { detectMediaType } from '@trove/parsing';
 import { ChunkIndex } from '@trove/search';
 import { toConnection } from '../core/connection.model';
 import { BLOBS, CONFIG, TEMPORAL } from '../core/tokens';
-import { startWorkflow } from '../core/workflows';
+import { signalWithStart, startWorkflow } from '../core/workflows';
 import { normalizeFileName } from '../uploads/file-name';
 
 /** An upload already streamed to a staging blob; `upload` moves it into place or removes it. */
@@ -39,8 +40,8 @@ export class DocumentsService {
   ) {}
 
   /**
-   * Stores the original, records the document as PENDING and starts its ingest workflow.
-   * If the workflow cannot be started, the record and file are removed again so a retry is clean.
+   * Stores the original, records the document as PENDING and wakes the project's upload ingest.
+   * If that cannot be done, the record and file are removed again so a retry is clean.
    */
   async upload(projectId: string, file: UploadedFile): Promise<TroveDocument> {
     try {
@@ -78,7 +79,7 @@ export class DocumentsService {
       throw error;
     }
     try {
-      await this.startIngest(document.id);
+      await this.queueUpload(projectId);
     } catch (error) {
       await this.catalog.deleteDocument(document.id);
       await this.blobs.deletePrefix(blobKeys.originals(document.id));
@@ -132,6 +133,24 @@ export class DocumentsService {
     return true;
   }
 
+  /**
+   * Wakes the project's upload ingest (starting it if it is not running), which takes the new
+   * PENDING record from the catalog and ingests it with others in batches.
+   */
+  private async queueUpload(projectId: string): Promise<void> {
+    try {
+      await signalWithStart(this.temporal, 'ingestUploads', 'uploaded', {
+        taskQueue: this.config.temporal.taskQueue,
+        workflowId: uploadsWorkflowId(projectId),
+        args: [{ projectId }],
+        signalArgs: [],
+      });
+    } catch (error) {
+      this.logger.warn(`could not queue an upload to ${projectId}: ${(error as Error).message}`);
+      throw temporalUnavailable(error);
+    }
+  }
+
   private async startIngest(documentId: string, lane: IngestLane = 'bulk'): Promise<void> {
     const input: IngestDocumentInput = { documentId, lane };
     try {
@@ -145,11 +164,7 @@ export class DocumentsService {
       });
     } catch (error) {
       this.logger.warn(`could not start the ingest of ${documentId}: ${(error as Error).message}`);
-      throw new TroveError(
-        TroveErrorCode.ServiceUnavailable,
-        'the workflow service (Temporal) is unavailable; nothing was stored, try again',
-        { cause: error },
-      );
+      throw temporalUnavailable(error);
     }
   }
 
@@ -167,4 +182,12 @@ export class DocumentsService {
       );
     }
   }
+}
+
+function temporalUnavailable(cause: unknown): TroveError {
+  return new TroveError(
+    TroveErrorCode.ServiceUnavailable,
+    'the workflow service (Temporal) is unavailable; nothing was stored, try again',
+    { cause },
+  );
 }
