@@ -294,16 +294,24 @@ describe('safe zip reading', () => {
     });
 
     /** The archive's bytes behind range reads, with the longest range any read asked for. */
-    function rangeSource(zip: Buffer): ZipByteSource & { longestRead: number; closed: number } {
+    function rangeSource(
+      zip: Buffer,
+    ): ZipByteSource & { longestRead: number; reads: number; closed: number } {
       const source = {
         size: zip.length,
         longestRead: 0,
+        reads: 0,
         closed: 0,
         readRange: (start: number, end: number) => {
+          source.reads++;
           source.longestRead = Math.max(source.longestRead, end - start);
           return Readable.from([zip.subarray(start, end)]);
         },
-        read: async (start: number, end: number) => zip.subarray(start, end),
+        read: async (start: number, end: number) => {
+          source.reads++;
+          source.longestRead = Math.max(source.longestRead, end - start);
+          return zip.subarray(start, end);
+        },
         close: async () => {
           source.closed++;
         },
@@ -348,6 +356,23 @@ describe('safe zip reading', () => {
       const garbage = rangeSource(Buffer.from('not a zip at all'));
       await expect(listZip(garbage)).rejects.toMatchObject({ code: TroveErrorCode.CorruptDocument });
       await vi.waitFor(() => expect([source.closed, listed.closed, garbage.closed]).toEqual([1, 1, 1]));
+    });
+
+    it('reads an archive of many small files a block at a time, not entry by entry', async () => {
+      const files = Array.from({ length: 600 }, (_, i) => ({
+        path: `notes/n${i}.md`,
+        data: `# Note ${i}\n\n${randomBytes(600).toString('base64')}\n`,
+      }));
+      // Larger than one block (256 KiB), so entries and headers cross block edges.
+      const zip = await buildZip(files.map((f) => ({ ...f, compress: false })));
+      expect(zip.length).toBeGreaterThan(2 * 256 * 1024);
+      const source = rangeSource(zip);
+      const out = join(dir, 'out');
+      await unpackZip(source, out, { archiveName: 'notes.zip' });
+      for (const file of files) expect(await readFile(join(out, file.path), 'utf8')).toBe(file.data);
+      // A few dozen reads at most (blocks plus the directory), not two per entry.
+      expect(source.reads).toBeLessThan(files.length / 10);
+      expect(source.longestRead).toBeLessThanOrEqual(256 * 1024);
     });
 
     it('catches a declared size that lies while streaming to disk, and stops inflating there', async () => {

@@ -1,8 +1,9 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
-import { Transform, Writable, type Readable } from 'node:stream';
+import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import pLimit from 'p-limit';
 import yauzl from 'yauzl';
 import type { Entry, ZipFile } from 'yauzl';
 import type { BlobReader } from '@trove/domain';
@@ -107,6 +108,9 @@ export interface SafeZip {
   /** Releases the archive (a file or byte source stays open until then). */
   close(): void;
 }
+
+/** Entries written at once by `extractTo`. */
+const EXTRACT_CONCURRENCY = 8;
 
 /**
  * Lists an archive's entries after checking paths, entry types, counts, declared sizes and the
@@ -268,18 +272,39 @@ export async function openZip(input: ZipInput, options: ZipOptions = {}): Promis
     extractTo: async (dir) => {
       const root = resolve(dir);
       await mkdir(root, { recursive: true });
-      for (const entry of entries) {
+      const targets = entries.map((entry) => {
         const target = resolve(root, entry.path);
         // checkPath refused such paths already; checked again where the file is written.
         if (!target.startsWith(root + sep)) throw unsafe(name, `unsafe entry path "${entry.path}"`);
-        if (entry.isDirectory) {
-          await mkdir(target, { recursive: true });
-          continue;
-        }
-        await mkdir(dirname(target), { recursive: true });
-        // `wx`: never write through something already there (the folder should be new).
-        await pipeline(await openReadStream(entry.path), createWriteStream(target, { flags: 'wx' }));
-      }
+        return { entry, target };
+      });
+      // Folders first, each once; then the files, a few at a time (an archive of thousands of
+      // small files is bound by round trips, not bytes). The size and ratio limits count every
+      // inflated byte whichever entry it belongs to, so they hold across parallel reads.
+      const folders = new Set(
+        targets.map(({ entry, target }) => (entry.isDirectory ? target : dirname(target))),
+      );
+      for (const folder of [...folders].sort()) await mkdir(folder, { recursive: true });
+      const limit = pLimit(EXTRACT_CONCURRENCY);
+      const files = targets.filter(({ entry }) => !entry.isDirectory);
+      let failed = false;
+      const outcomes = await Promise.allSettled(
+        files.map(({ entry, target }) =>
+          limit(async () => {
+            if (failed) return; // a refused entry stops the rest: the caller removes the folder
+            try {
+              // `wx`: never write through something already there (the folder should be new).
+              await pipeline(await openReadStream(entry.path), createWriteStream(target, { flags: 'wx' }));
+            } catch (error) {
+              failed = true;
+              throw error;
+            }
+          }),
+        ),
+      );
+      // Settled, not raced: nothing is still writing when the caller cleans up.
+      const refused = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+      if (refused) throw refused.reason;
     },
     close: () => zipfile.close(),
   };
@@ -398,17 +423,43 @@ function openZipFile(input: ZipInput, name: string): Promise<ZipFile> {
   return fromByteSource(input, name);
 }
 
-/** yauzl's reader over a {@link ZipByteSource}. */
+/** Bytes of the archive kept in memory by a {@link ByteSourceReader}: a few blocks, never the whole. */
+const BLOCK_BYTES = 256 * 1024;
+const BLOCKS_KEPT = 4;
+
+/**
+ * yauzl's reader over a {@link ZipByteSource}. Reads go through a few cached blocks: an archive of
+ * thousands of small files is read a block at a time, not two small reads per entry (each a round
+ * trip to the blob store); a range larger than a block is streamed from the source.
+ */
 class ByteSourceReader extends yauzl.RandomAccessReader {
+  /** Block start → its bytes (the last block of the archive may be short); oldest first. */
+  private readonly blocks = new Map<number, Promise<Buffer>>();
+
   constructor(private readonly source: ZipByteSource) {
     super();
   }
 
   override _readStreamForRange(start: number, end: number): Readable {
-    return this.source.readRange(start, end);
+    if (end - start > BLOCK_BYTES) return this.source.readRange(start, end);
+    const reading = this.bytes(start, end);
+    let asked = false;
+    return new Readable({
+      read() {
+        if (asked) return; // the whole range comes in one push
+        asked = true;
+        reading.then(
+          (data) => {
+            this.push(data);
+            this.push(null);
+          },
+          (error: Error) => this.destroy(error),
+        );
+      },
+    });
   }
 
-  // Headers and directory records are read a few dozen bytes at a time: no stream for each.
+  // Headers and directory records are read a few dozen bytes at a time, from the cached blocks.
   override read(
     buffer: Buffer,
     offset: number,
@@ -416,7 +467,11 @@ class ByteSourceReader extends yauzl.RandomAccessReader {
     position: number,
     callback: (error: Error | null) => void,
   ): void {
-    this.source.read(position, position + length).then((data) => {
+    const reading =
+      length > BLOCK_BYTES
+        ? this.source.read(position, position + length)
+        : this.bytes(position, position + length);
+    reading.then((data) => {
       data.copy(buffer, offset);
       callback(data.length < length ? new Error('unexpected EOF') : null);
     }, callback);
@@ -424,8 +479,35 @@ class ByteSourceReader extends yauzl.RandomAccessReader {
 
   // yauzl calls this once the archive is closed and its last stream has ended.
   override close(callback: (error: Error | null) => void): void {
+    this.blocks.clear();
     if (!this.source.close) return callback(null);
     this.source.close().then(() => callback(null), callback);
+  }
+
+  /** The bytes from `start` to `end` (at most a block apart; fewer at the end of the archive). */
+  private async bytes(start: number, end: number): Promise<Buffer> {
+    const first = Math.floor(start / BLOCK_BYTES) * BLOCK_BYTES;
+    const parts: Buffer[] = [];
+    for (let block = first; block < end; block += BLOCK_BYTES) {
+      const data = await this.block(block);
+      parts.push(data.subarray(Math.max(start - block, 0), Math.min(end - block, data.length)));
+      if (data.length < BLOCK_BYTES) break; // the end of the archive
+    }
+    return parts.length === 1 ? parts[0] : Buffer.concat(parts);
+  }
+
+  private block(start: number): Promise<Buffer> {
+    let block = this.blocks.get(start);
+    if (block) {
+      this.blocks.delete(start); // most recently used last
+    } else {
+      block = this.source.read(start, Math.min(start + BLOCK_BYTES, this.source.size));
+      // A failed read is not kept: the next one tries again.
+      block.catch(() => this.blocks.delete(start));
+      if (this.blocks.size >= BLOCKS_KEPT) this.blocks.delete(this.blocks.keys().next().value!);
+    }
+    this.blocks.set(start, block);
+    return block;
   }
 }
 
