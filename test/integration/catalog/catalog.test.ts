@@ -70,6 +70,7 @@ describe('schema and migrations', () => {
         '0005-index-generations',
         '0006-api-keys',
         '0007-webhook-deliveries',
+        '0008-ingest-lease',
       ]);
       expect((await catalogs[0].ensure()).migrations).toEqual([]);
     } finally {
@@ -106,6 +107,7 @@ describe('schema and migrations', () => {
         '0005-index-generations',
         '0006-api-keys',
         '0007-webhook-deliveries',
+        '0008-ingest-lease',
       ]);
       const versions = Object.fromEntries(
         (await catalog.sourceItems('s')).map((item) => [item.externalId, item.version]),
