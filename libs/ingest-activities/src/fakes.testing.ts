@@ -187,6 +187,10 @@ export class InMemoryCatalog {
     return this.documents.get(id);
   }
 
+  async getDocuments(ids: string[]): Promise<TroveDocument[]> {
+    return ids.flatMap((id) => this.documents.get(id) ?? []);
+  }
+
   async updateDocument(id: string, changes: DocumentChanges): Promise<void> {
     const document = this.documents.get(id);
     if (document) this.documents.set(id, merge(document, changes as Partial<TroveDocument>));

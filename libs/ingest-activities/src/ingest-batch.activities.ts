@@ -109,6 +109,7 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
         async function ingest(held: Set<string>): Promise<BatchResult> {
           const documentIds = input.documentIds.filter((id) => !held.has(id));
           result.handedBack.push(...input.documentIds.filter((id) => held.has(id)));
+          if (documentIds.length === 0) return result;
           const documents = new Map((await catalog.getDocuments(documentIds)).map((d) => [d.id, d]));
           // Nothing is fetched or written for a project or source that is being deleted.
           const owners = uniqueOwners([...documents.values()]);
