@@ -6,3 +6,4 @@ export * from './webhook.activities';
 export * from './deletion.activities';
 export * from './source-connectors';
 export * from './index-rebuild.activities';
+export * from './ingest-lease';
