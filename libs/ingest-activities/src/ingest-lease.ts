@@ -9,11 +9,12 @@ import { TroveError, TroveErrorCode } from '@trove/domain';
 export const PAGE_LEASE_HOLDER = 'page';
 
 /**
- * A per-document ingest's lease: longer than one stage's 2 h schedule-to-close, and renewed
- * before its chunks are written, so it outlives any ingest still running. Released when the
- * ingest records its outcome.
+ * A per-document ingest's lease, renewed before its chunks are written and released when it
+ * records its outcome: far longer than its stages' 2 h schedule-to-close, so it outlives any
+ * ingest still running. Long costs nothing: a lease left by a dead ingest is taken over by the
+ * next per-document ingest (the same holder), which is where a batch sends that document.
  */
-export const PAGE_LEASE_MS = 3 * 60 * 60 * 1_000;
+export const PAGE_LEASE_MS = 24 * 60 * 60 * 1_000;
 
 /**
  * A batch's lease: a little over `ingestBatch`'s 10 min start-to-close, so a batch whose worker
