@@ -150,5 +150,5 @@ export async function createWorker(
       interactive: config.worker.interactiveActivities,
     },
   });
-  return { worker, connection, embedder, es, parsers, catalog, generations };
+  return { worker, connection, embedder, es, parsers, catalog, generations, ingestDeps };
 }

@@ -13,6 +13,7 @@ import { query } from './database-error';
 import {
   DocumentRepository,
   type DocumentChanges,
+  type DocumentClaim,
   type DocumentFilter,
   type DocumentScope,
   type NewSourceItem,
@@ -188,6 +189,20 @@ export class Catalog {
   /** Several partial updates in one transaction. */
   updateDocuments(updates: { id: string; changes: DocumentChanges }[]): Promise<void> {
     return this.documents.updateMany(updates);
+  }
+
+  /**
+   * Leases documents to one ingest (a sync's batch, or the per-document pipeline) for `ttlMs`:
+   * those free, or already `holder`'s, are claimed in one statement on the database's clock; the
+   * others are listed with their holder. A missing id is in neither list.
+   */
+  claimDocuments(ids: string[], holder: string, ttlMs: number): Promise<DocumentClaim> {
+    return this.documents.claim(ids, holder, ttlMs);
+  }
+
+  /** Ends `holder`'s lease on these documents; a lease of another holder is left alone. */
+  releaseDocuments(ids: string[], holder: string): Promise<void> {
+    return this.documents.release(ids, holder);
   }
 
   /** Removes the record, which frees its name (or source item) for a new document. */

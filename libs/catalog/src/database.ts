@@ -8,6 +8,7 @@ import * as ragConfig0004 from './migrations/0004-rag-config';
 import * as indexGenerations0005 from './migrations/0005-index-generations';
 import * as apiKeys0006 from './migrations/0006-api-keys';
 import * as webhookDeliveries0007 from './migrations/0007-webhook-deliveries';
+import * as ingestLease0008 from './migrations/0008-ingest-lease';
 import type { CatalogTables } from './tables';
 
 export interface DatabaseOptions {
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005-index-generations': indexGenerations0005,
   '0006-api-keys': apiKeys0006,
   '0007-webhook-deliveries': webhookDeliveries0007,
+  '0008-ingest-lease': ingestLease0008,
 };
 
 class StaticMigrations implements MigrationProvider {

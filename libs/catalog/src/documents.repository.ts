@@ -46,6 +46,17 @@ export interface UploadCursor {
   id: string;
 }
 
+/** What a claim of documents for ingestion got: those now held by the claimant, and who holds the rest. */
+export interface DocumentClaim {
+  /** Held by the claimant until its lease ends or it releases them. */
+  claimed: string[];
+  /**
+   * Existing documents held by another ingest, with its holder and lease end as the statement
+   * began (null when another claim took it at that very moment). A missing id is in neither list.
+   */
+  held: { id: string; holder: string | null; until: string | null }[];
+}
+
 /** Rows per statement for bulk inserts and keyset scans. */
 const BATCH = 1_000;
 const SCAN_BATCH = 5_000;
@@ -334,6 +345,72 @@ export class DocumentRepository {
         for (const { id, changes } of valid)
           await tx.updateTable('documents').set(toChanges(changes)).where('id', '=', id).execute();
       }),
+    );
+  }
+
+  /**
+   * Leases the documents among `ids` that are free (no holder, or a lease past its end) or already
+   * `holder`'s to `holder` for `ttlMs`, in one statement, on the database's clock. Ingests that
+   * claim before writing never write the same document at once.
+   */
+  async claim(ids: string[], holder: string, ttlMs: number): Promise<DocumentClaim> {
+    const valid = [...new Set(ids.filter(isTroveId))];
+    if (valid.length === 0) return { claimed: [], held: [] };
+    const rows = await query('claiming documents for ingestion', () =>
+      this.db
+        .with('claimed', (db) =>
+          db
+            .updateTable('documents')
+            .set({
+              ingest_holder: holder,
+              ingest_lease_until: sql<string>`now() + ${ttlMs}::double precision * interval '1 millisecond'`,
+            })
+            .where('id', '=', (eb) => eb.fn.any(eb.val(valid)))
+            .where((eb) =>
+              eb.or([
+                eb('ingest_holder', 'is', null),
+                eb('ingest_holder', '=', holder),
+                eb('ingest_lease_until', '<', sql<Date>`now()`),
+              ]),
+            )
+            .returning('id'),
+        )
+        // The outer read sees the rows as the statement began: the holders of those not claimed.
+        .selectFrom('documents')
+        .leftJoin('claimed', 'claimed.id', 'documents.id')
+        .select([
+          'documents.id',
+          'documents.ingest_holder',
+          'documents.ingest_lease_until',
+          'claimed.id as claimed_id',
+        ])
+        .where('documents.id', '=', (eb) => eb.fn.any(eb.val(valid)))
+        .execute(),
+    );
+    const claim: DocumentClaim = { claimed: [], held: [] };
+    for (const row of rows) {
+      if (row.claimed_id !== null) claim.claimed.push(row.id);
+      else
+        claim.held.push({
+          id: row.id,
+          holder: row.ingest_holder,
+          until: row.ingest_lease_until?.toISOString() ?? null,
+        });
+    }
+    return claim;
+  }
+
+  /** Ends `holder`'s lease on these documents (one statement); others' leases are left alone. */
+  async release(ids: string[], holder: string): Promise<void> {
+    const valid = [...new Set(ids.filter(isTroveId))];
+    if (valid.length === 0) return;
+    await query('releasing documents', () =>
+      this.db
+        .updateTable('documents')
+        .set({ ingest_holder: null, ingest_lease_until: null })
+        .where('id', '=', (eb) => eb.fn.any(eb.val(valid)))
+        .where('ingest_holder', '=', holder)
+        .execute(),
     );
   }
 

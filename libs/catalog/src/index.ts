@@ -3,6 +3,7 @@ export * from './cursor';
 export * from './database';
 export type {
   DocumentChanges,
+  DocumentClaim,
   DocumentFilter,
   DocumentScope,
   NewSourceItem,

@@ -64,6 +64,9 @@ export interface DocumentsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   indexed_at: NullableTimestamp;
+  /** Written only by the ingest lease (`claim`, `release` of DocumentRepository). */
+  ingest_holder: string | null;
+  ingest_lease_until: NullableTimestamp;
 }
 
 export interface SyncRunsTable {

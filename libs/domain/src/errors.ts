@@ -67,6 +67,11 @@ export enum TroveErrorCode {
    * fails (after a few attempts) instead of retrying for ever.
    */
   EmbeddingRejected = 'EMBEDDING_REJECTED',
+  /**
+   * Another ingest (a sync's batch) holds the document: the per-document ingest waits and retries
+   * until it is done, never writing the document's chunks at the same time. Never permanent.
+   */
+  DocumentBusy = 'DOCUMENT_BUSY',
 }
 
 /** Every error Trove raises on purpose. `permanent` means retrying cannot help (bad input). */

@@ -5,7 +5,14 @@
  * `ensureSourceDocuments`, refusals for a source being removed, prefix deletes).
  */
 import { Readable } from 'node:stream';
-import type { Catalog, DocumentChanges, NewSourceItem, SourceChanges, SourceItem } from '@trove/catalog';
+import type {
+  Catalog,
+  DocumentChanges,
+  DocumentClaim,
+  NewSourceItem,
+  SourceChanges,
+  SourceItem,
+} from '@trove/catalog';
 import type {
   BlobStat,
   BlobReader,
@@ -54,6 +61,8 @@ export class InMemoryCatalog {
   readonly sources = new Map<string, Source>();
   readonly documents = new Map<string, TroveDocument>();
   readonly runs = new Map<string, SyncRun>();
+  /** Ingest leases by document id (the columns `ingest_holder`, `ingest_lease_until`). */
+  readonly leases = new Map<string, { holder: string; until: number }>();
 
   asCatalog(): Catalog {
     return this as unknown as Catalog;
@@ -178,6 +187,10 @@ export class InMemoryCatalog {
     return this.documents.get(id);
   }
 
+  async getDocuments(ids: string[]): Promise<TroveDocument[]> {
+    return ids.flatMap((id) => this.documents.get(id) ?? []);
+  }
+
   async updateDocument(id: string, changes: DocumentChanges): Promise<void> {
     const document = this.documents.get(id);
     if (document) this.documents.set(id, merge(document, changes as Partial<TroveDocument>));
@@ -185,6 +198,25 @@ export class InMemoryCatalog {
 
   async deleteDocument(id: string): Promise<void> {
     this.documents.delete(id);
+  }
+
+  async claimDocuments(ids: string[], holder: string, ttlMs: number): Promise<DocumentClaim> {
+    const claim: DocumentClaim = { claimed: [], held: [] };
+    for (const id of new Set(ids)) {
+      if (!this.documents.has(id)) continue;
+      const lease = this.leases.get(id);
+      if (!lease || lease.holder === holder || lease.until < Date.now()) {
+        this.leases.set(id, { holder, until: Date.now() + ttlMs });
+        claim.claimed.push(id);
+      } else {
+        claim.held.push({ id, holder: lease.holder, until: new Date(lease.until).toISOString() });
+      }
+    }
+    return claim;
+  }
+
+  async releaseDocuments(ids: string[], holder: string): Promise<void> {
+    for (const id of ids) if (this.leases.get(id)?.holder === holder) this.leases.delete(id);
   }
 
   async sourceItems(sourceId: string): Promise<SourceItem[]> {

@@ -7,3 +7,4 @@ export * from './deletion.activities';
 export * from './source-connectors';
 export * from './index-rebuild.activities';
 export * from './uploads.activities';
+export * from './ingest-lease';

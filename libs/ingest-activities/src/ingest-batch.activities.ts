@@ -16,6 +16,7 @@ import {
   MAX_WARNINGS,
   vectorsFor,
 } from './ingest.activities';
+import { BATCH_LEASE_MS, batchLeaseHolder } from './ingest-lease';
 
 /** Which documents a batch ingests whole, and which it hands back to the per-document pipeline. */
 export interface BatchLimits {
@@ -49,7 +50,10 @@ export interface BatchResult {
   ready: { documentId: string; chunkCount: number; reused: number }[];
   /** Failed for good (bad input, refused text): recorded FAILED with the reason. */
   failed: { documentId: string; code: string; message: string }[];
-  /** Not ingested here: large, or failing in a way its own pipeline retries. */
+  /**
+   * Not ingested here: large, failing in a way its own pipeline retries, or held by another
+   * ingest (a per-document one, which a child workflow of the same id then waits for or resumes).
+   */
   handedBack: string[];
 }
 
@@ -77,7 +81,9 @@ type Outcome =
  * per-document pipeline would record: the same statuses, errors, chunk ids and citations.
  *
  * Re-running a batch (a retry after a crash, a re-delivered run) is safe for the same reasons
- * the per-document pipeline is: chunk ids are deterministic and stale chunks are removed.
+ * the per-document pipeline is: chunk ids are deterministic and stale chunks are removed. While
+ * it runs, the batch holds its documents' ingest leases, so no per-document ingest writes one of
+ * them at the same time; a document another ingest holds is handed back untouched.
  */
 export function createIngestBatchActivities(deps: IngestDependencies) {
   const { catalog, blobs, parsers, embedder, chunkIndex, batchSize } = deps;
@@ -96,7 +102,25 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
         const sources = new Map<string, Source>();
 
         return withHeartbeats({ documents: input.documentIds.length }, async () => {
-          const documents = new Map((await catalog.getDocuments(input.documentIds)).map((d) => [d.id, d]));
+          // One statement each way; a retried attempt has the same holder and takes its leases back.
+          const holder = batchLeaseHolder(context.info);
+          const claim = await catalog.claimDocuments(input.documentIds, holder, BATCH_LEASE_MS);
+          try {
+            return await ingest(new Set(claim.held.map((h) => h.id)));
+          } finally {
+            await catalog.releaseDocuments(claim.claimed, holder).catch((error: unknown) => {
+              // Not worth failing the batch over: the leases end by themselves soon.
+              context.log.warn('could not release the batch leases', { error: String(error) });
+            });
+          }
+        });
+
+        /** The batch without the documents `held` by another ingest, which are handed back. */
+        async function ingest(held: Set<string>): Promise<BatchResult> {
+          const documentIds = input.documentIds.filter((id) => !held.has(id));
+          result.handedBack.push(...input.documentIds.filter((id) => held.has(id)));
+          if (documentIds.length === 0) return result;
+          const documents = new Map((await catalog.getDocuments(documentIds)).map((d) => [d.id, d]));
           // Nothing is fetched or written for a project or source that is being deleted.
           const owners = uniqueOwners([...documents.values()]);
           for (const owner of owners) await assertWritable(catalog, owner);
@@ -106,7 +130,7 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
           // 1. Fetch, parse, chunk: each document on its own.
           const limit = pLimit(PREPARE_CONCURRENCY);
           const outcomes = await Promise.all(
-            input.documentIds.map((id) =>
+            documentIds.map((id) =>
               limit(() => {
                 signal.throwIfAborted();
                 return prepare(id, documents.get(id));
@@ -115,7 +139,7 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
           );
           const prepared: Prepared[] = [];
           outcomes.forEach((outcome, i) => {
-            const documentId = input.documentIds[i];
+            const documentId = documentIds[i];
             if (outcome.kind === 'prepared') prepared.push(outcome.prepared);
             else if (outcome.kind === 'failed')
               result.failed.push({ documentId, code: outcome.code, message: outcome.message });
@@ -238,7 +262,7 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
           for (const id of [...readyUpdates.map((u) => u.id), ...failedIds])
             await blobs.deletePrefix(blobKeys.work(id));
           return result;
-        });
+        }
 
         /** One document's fetch, parse and chunk; its failure is its own. */
         async function prepare(documentId: string, document: TroveDocument | undefined): Promise<Outcome> {

@@ -28,6 +28,7 @@ import type { ChunkIndex } from '@trove/search';
 import { createHash } from 'node:crypto';
 import { activity as run, withHeartbeats } from './activity-failure';
 import { assertWritable, isWritable } from './deletion.activities';
+import { BUSY_WAIT_MS, claimForPage, PAGE_LEASE_HOLDER, PAGE_LEASE_MS } from './ingest-lease';
 import type { SourceConnectors } from './source-connectors';
 
 /** Parses a file: the parse sandbox (threads with limits) in the worker, a registry in tests. */
@@ -54,6 +55,11 @@ export interface IngestDependencies {
   batchSize: number;
   /** Fetch documents that come from sources. */
   connectors: SourceConnectors;
+  /**
+   * How long `fetchDocument` waits for a sync batch holding its document before failing with the
+   * retryable DOCUMENT_BUSY (default `BUSY_WAIT_MS`; tests use 0).
+   */
+  busyWaitMs?: number;
 }
 
 /** One index chunks are written to, with the model its vectors come from. */
@@ -174,9 +180,13 @@ export function createIngestActivities(deps: IngestDependencies) {
     deps.generations ? deps.generations.writable() : [{ index: chunkIndex, embedder }];
 
   return {
-    /** Loads the document record and its original; marks it INDEXING. */
+    /**
+     * Takes the document's ingest lease (waiting for a sync batch that holds it: DOCUMENT_BUSY,
+     * retried), loads the record and its original; marks it INDEXING.
+     */
     async fetchDocument(input: { documentId: string }): Promise<FetchedDocument> {
       return run(async () => {
+        await claimForPage(catalog, input.documentId, deps.busyWaitMs ?? BUSY_WAIT_MS);
         const document = await catalog.getDocument(input.documentId);
         // Nothing is fetched or written for a project or source that is being deleted.
         if (document) await assertWritable(catalog, document);
@@ -255,6 +265,8 @@ export function createIngestActivities(deps: IngestDependencies) {
     async upsertChunks(input: { documentId: string; embeddedKeys: string[] }): Promise<UpsertResult> {
       return run(async () => {
         const started = Date.now();
+        // Renewed before writing: a batch never writes this document's chunks at the same time.
+        await claimForPage(catalog, input.documentId, 0);
         const ids: string[] = [];
         const live = await targets();
         for (const key of input.embeddedKeys) {
@@ -317,19 +329,28 @@ export function createIngestActivities(deps: IngestDependencies) {
         });
         // Scratch blobs of this and any earlier run are no longer needed.
         await blobs.deletePrefix(blobKeys.work(input.documentId));
+        await catalog.releaseDocuments([input.documentId], PAGE_LEASE_HOLDER);
       });
     },
 
-    /** Records the reason and removes any chunks, so a failed document is never half-indexed. */
+    /**
+     * Records the reason and removes any chunks, so a failed document is never half-indexed;
+     * unless a sync batch holds the document (this ingest gave up waiting for it, or was
+     * cancelled meanwhile): then the batch's outcome stands.
+     */
     async failDocument(input: { documentId: string; code: string; message: string }): Promise<void> {
       return run(async () => {
-        await chunkIndex.deleteDocumentChunks(input.documentId);
-        await catalog.updateDocument(input.documentId, {
-          status: DocumentStatus.FAILED,
-          chunkCount: 0,
-          error: { code: input.code, message: input.message },
-        });
+        const { held } = await catalog.claimDocuments([input.documentId], PAGE_LEASE_HOLDER, PAGE_LEASE_MS);
+        if (held.length === 0) {
+          await chunkIndex.deleteDocumentChunks(input.documentId);
+          await catalog.updateDocument(input.documentId, {
+            status: DocumentStatus.FAILED,
+            chunkCount: 0,
+            error: { code: input.code, message: input.message },
+          });
+        }
         await blobs.deletePrefix(blobKeys.work(input.documentId));
+        await catalog.releaseDocuments([input.documentId], PAGE_LEASE_HOLDER);
       });
     },
   };

@@ -70,6 +70,7 @@ describe('schema and migrations', () => {
         '0005-index-generations',
         '0006-api-keys',
         '0007-webhook-deliveries',
+        '0008-ingest-lease',
       ]);
       expect((await catalogs[0].ensure()).migrations).toEqual([]);
     } finally {
@@ -106,6 +107,7 @@ describe('schema and migrations', () => {
         '0005-index-generations',
         '0006-api-keys',
         '0007-webhook-deliveries',
+        '0008-ingest-lease',
       ]);
       const versions = Object.fromEntries(
         (await catalog.sourceItems('s')).map((item) => [item.externalId, item.version]),
@@ -185,6 +187,76 @@ describe('uniqueness is the database’s', () => {
     const other = await catalog.ensureSourceDocuments(s2.id, [item]);
     expect(other.get(item.externalId)).not.toBe(results[0].get(item.externalId));
     expect((await catalog.pageDocuments(project.id)).totalCount).toBe(2);
+  });
+});
+
+describe('ingest leases: a batch and a per-document ingest never hold one document at once', () => {
+  const BATCH = 'batch:sync-x/run-1/3';
+  const lease = async (id: string) =>
+    (
+      await sql<{ holder: string | null; left_ms: number | null }>`
+        select ingest_holder as holder,
+               extract(epoch from ingest_lease_until - now()) * 1000 as left_ms
+        from documents where id = ${id}`.execute(catalog.db)
+    ).rows[0];
+
+  it('claims what is free in one statement, on the database clock; the other holder gets nothing and learns who holds it', async () => {
+    const project = await catalog.createProject(uniqueName('lease'));
+    const [a, b] = [await upload(project.id, 'a.md'), await upload(project.id, 'b.md')];
+    const updatedAt = (await catalog.requireDocument(a.id)).updatedAt;
+    const missing = randomUUID();
+
+    const first = await catalog.claimDocuments([a.id, b.id, missing], BATCH, 60_000);
+    expect(first.claimed.sort()).toEqual([a.id, b.id].sort());
+    expect(first.held).toEqual([]);
+    const left = Number((await lease(a.id)).left_ms);
+    expect(left).toBeGreaterThan(50_000);
+    expect(left).toBeLessThanOrEqual(60_000);
+    // A lease is no change to the document: its last update (search filters) stays.
+    expect((await catalog.requireDocument(a.id)).updatedAt).toBe(updatedAt);
+
+    const page = await catalog.claimDocuments([a.id, missing], 'page', 60_000);
+    expect(page.claimed).toEqual([]);
+    expect(page.held).toEqual([{ id: a.id, holder: BATCH, until: expect.any(String) }]);
+
+    // The same holder (a retried attempt) takes its own back and renews it.
+    expect((await catalog.claimDocuments([a.id], BATCH, 120_000)).claimed).toEqual([a.id]);
+    expect(Number((await lease(a.id)).left_ms)).toBeGreaterThan(100_000);
+  });
+
+  it('releases only the holder’s own leases; a lease past its end is free to anyone', async () => {
+    const project = await catalog.createProject(uniqueName('lease'));
+    const [a, b] = [await upload(project.id, 'a.md'), await upload(project.id, 'b.md')];
+    await catalog.claimDocuments([a.id], BATCH, 60_000);
+    await catalog.claimDocuments([b.id], 'page', 60_000);
+
+    await catalog.releaseDocuments([a.id, b.id], 'page');
+    expect(await lease(a.id)).toMatchObject({ holder: BATCH });
+    expect(await lease(b.id)).toEqual({ holder: null, left_ms: null });
+    await catalog.releaseDocuments([a.id, b.id], BATCH);
+    expect(await lease(a.id)).toEqual({ holder: null, left_ms: null });
+
+    // A batch whose worker died: its lease ran out a second ago.
+    await catalog.claimDocuments([a.id], BATCH, 60_000);
+    await sql`update documents set ingest_lease_until = now() - interval '1 second' where id = ${a.id}`.execute(
+      catalog.db,
+    );
+    expect((await catalog.claimDocuments([a.id], 'page', 60_000)).claimed).toEqual([a.id]);
+    expect(await lease(a.id)).toMatchObject({ holder: 'page' });
+    expect((await catalog.claimDocuments([a.id], BATCH, 60_000)).claimed).toEqual([]);
+  });
+
+  it('of two concurrent claims of the same documents, each document goes to exactly one', async () => {
+    const project = await catalog.createProject(uniqueName('lease'));
+    const ids = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => (await upload(project.id, `n${i}.md`)).id),
+    );
+    const claims = await Promise.all(
+      ['batch:one', 'batch:two', 'page'].map((holder) => catalog.claimDocuments(ids, holder, 60_000)),
+    );
+    const won = claims.flatMap((c) => c.claimed);
+    expect(won.sort()).toEqual([...ids].sort());
+    for (const claim of claims) expect(claim.claimed.length + claim.held.length).toBe(ids.length);
   });
 });
 

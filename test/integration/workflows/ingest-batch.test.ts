@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { ApplicationFailure } from '@temporalio/activity';
+import { MockActivityEnvironment, TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { sql } from 'kysely';
 import { Catalog } from '@trove/catalog';
@@ -17,13 +18,30 @@ import {
   SourceType,
   SyncMode,
   syncWorkflowId,
+  TroveErrorCode,
 } from '@trove/domain';
+import {
+  type BatchResult,
+  createIngestActivities,
+  createIngestBatchActivities,
+  type IngestDependencies,
+  PAGE_LEASE_HOLDER,
+  PAGE_LEASE_MS,
+} from '@trove/ingest-activities';
 import { ChunkIndex, createElasticsearchClient } from '@trove/search';
-import { syncSource } from '@trove/workflows';
+import { ingestDocument, syncSource } from '@trove/workflows';
 import type { LaneWorkers } from '../../../apps/worker/src/lanes';
 import { createWorker } from '../../../apps/worker/src/worker';
 import { longMarkdown } from '../../support/markdown';
-import { dropTestData, ES_URL, ROOT, TEMPORAL_BIN, uniqueName, workerConfig } from '../../support/services';
+import {
+  dropTestData,
+  ES_URL,
+  expectEventually,
+  ROOT,
+  TEMPORAL_BIN,
+  uniqueName,
+  workerConfig,
+} from '../../support/services';
 
 // A folder sync through the real worker (real Temporal dev server, Elasticsearch, PostgreSQL and
 // embedder) with small documents batched: every document's outcome is its own, a large one
@@ -39,6 +57,7 @@ let bundle: WorkflowBundleWithSourceMap;
 let worker: LaneWorkers;
 let running: Promise<void>;
 let catalog: Catalog;
+let ingestDeps: IngestDependencies;
 let chunks: ChunkIndex;
 let sourceId: string;
 
@@ -77,6 +96,31 @@ async function indexedCounts(): Promise<Map<string, number>> {
   return new Map(buckets.map((b) => [b.key, b.doc_count]));
 }
 
+/** The documents of the test's schema that have an ingest lease, with its holder. */
+async function leases(): Promise<Record<string, string>> {
+  const { rows } = await sql<{ id: string; ingest_holder: string }>`
+    select id, ingest_holder from documents where ingest_holder is not null`.execute(catalog.db);
+  return Object.fromEntries(rows.map((row) => [row.id, row.ingest_holder]));
+}
+
+async function textOf(documentId: string): Promise<string> {
+  return (await chunks.getDocumentChunks(documentId)).map((c) => c.text).join(' ');
+}
+
+/** Waits until the document's own workflow waits in fetchDocument for `holder`'s lease (its heartbeat says so). */
+async function fetchWaitingFor(documentId: string, holder: string): Promise<void> {
+  await expectEventually(async () => {
+    const { raw } = await env.client.workflow.getHandle(ingestWorkflowId(documentId)).describe();
+    const fetch = raw.pendingActivities?.find((a) => a.activityType?.name === 'fetchDocument');
+    const details = fetch?.heartbeatDetails?.payloads?.[0]?.data;
+    if (!details || JSON.parse(Buffer.from(details).toString('utf8')).waitingFor !== holder)
+      throw new Error('fetchDocument is not waiting for the lease');
+  });
+}
+
+const silent = () => undefined;
+const quiet = { log: silent, trace: silent, debug: silent, info: silent, warn: silent, error: silent };
+
 beforeAll(async () => {
   for (let i = 0; i < SMALL; i++) small(i);
   // Many chunks: more than a batch takes (TROVE_SYNC_BATCH_MAX_CHUNKS), so it gets its own workflow.
@@ -91,7 +135,7 @@ beforeAll(async () => {
     server: { executable: { type: 'existing-path', path: TEMPORAL_BIN } },
   });
   bundle = await bundleWorkflowCode({ workflowsPath: join(ROOT, 'libs/workflows/src/index.ts') });
-  ({ worker, catalog } = await createWorker(config, {
+  ({ worker, catalog, ingestDeps } = await createWorker(config, {
     connection: env.nativeConnection,
     workflowBundle: bundle,
   }));
@@ -192,4 +236,117 @@ describe('a sync ingests small documents in batches', () => {
       if (d.status === DocumentStatus.READY) expect(counts.get(d.id), d.fileName).toBe(d.chunkCount);
     }
   }, 300_000);
+});
+
+describe('a batch and a per-document ingest never write one document at the same time', () => {
+  const OTHER_BATCH = 'batch:another-sync/run/1';
+
+  it('an ingest of a page a batch holds waits for it; the sync hands that page back and counts it busy; the newest text wins', async () => {
+    small(5, 'Note 5 now says the penguin guards the egg.');
+    small(6, 'Note 6 now says the seal naps on the rocks.');
+    let docs = await documents();
+    const note5 = docs.get('note-005.md')!;
+    const note6 = docs.get('note-006.md')!;
+    // Another batch holds note 5 while a per-document ingest of it (a webhook edit) starts.
+    expect((await catalog.claimDocuments([note5.id], OTHER_BATCH, 600_000)).claimed).toEqual([note5.id]);
+    const alone = await env.client.workflow.start(ingestDocument, {
+      taskQueue: config.temporal.taskQueue,
+      workflowId: ingestWorkflowId(note5.id),
+      args: [{ documentId: note5.id }],
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    });
+    await fetchWaitingFor(note5.id, OTHER_BATCH);
+
+    const run = await sync(SyncMode.INCREMENTAL);
+    expect(run.status).toBe('COMPLETED');
+    // Note 6 was ingested by its batch; note 5 was handed back, and its own ingest, still waiting,
+    // kept it (busy: not counted). The broken PDF is retried by every run, and fails again.
+    expect(run.progress).toMatchObject({ pagesIngested: 1, pagesFailed: 1 });
+    docs = await documents();
+    expect(docs.get('note-006.md')!.status).toBe(DocumentStatus.READY);
+    expect(await textOf(note6.id)).toContain('seal');
+    expect(await textOf(note5.id)).toContain('walrus');
+    expect(await leases()).toEqual({ [note5.id]: OTHER_BATCH });
+
+    await catalog.releaseDocuments([note5.id], OTHER_BATCH);
+    await alone.result();
+    expect((await catalog.requireDocument(note5.id)).status).toBe(DocumentStatus.READY);
+    const text = await textOf(note5.id);
+    expect(text).toContain('penguin');
+    expect(text).not.toContain('walrus');
+    expect(await leases()).toEqual({});
+  }, 300_000);
+
+  it("a per-document ingest's lease left behind (its worker died) is taken over by the workflow the sync starts", async () => {
+    small(7, 'Note 7 now says the orca hunts in pods.');
+    const note7 = (await documents()).get('note-007.md')!;
+    await catalog.claimDocuments([note7.id], PAGE_LEASE_HOLDER, PAGE_LEASE_MS);
+
+    const run = await sync(SyncMode.INCREMENTAL);
+
+    expect(run.status).toBe('COMPLETED');
+    expect(run.progress).toMatchObject({ pagesIngested: 1, pagesFailed: 1 }); // the broken PDF again
+    await expect(env.client.workflow.getHandle(ingestWorkflowId(note7.id)).describe()).resolves.toBeTruthy();
+    expect((await catalog.requireDocument(note7.id)).status).toBe(DocumentStatus.READY);
+    expect(await textOf(note7.id)).toContain('orca');
+    expect(await leases()).toEqual({});
+  }, 300_000);
+
+  it('fetchDocument of a page a batch holds fails with the retryable DOCUMENT_BUSY, then fetches once released; failDocument releases it', async () => {
+    const note8 = (await documents()).get('note-008.md')!;
+    const activities = createIngestActivities({ ...ingestDeps, busyWaitMs: 0 });
+    await catalog.claimDocuments([note8.id], OTHER_BATCH, 600_000);
+
+    const failure = await new MockActivityEnvironment(undefined, { logger: quiet })
+      .run(activities.fetchDocument, { documentId: note8.id })
+      .catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(ApplicationFailure);
+    expect(failure).toMatchObject({ type: TroveErrorCode.DocumentBusy, nonRetryable: false });
+    expect((await catalog.requireDocument(note8.id)).status).toBe(DocumentStatus.READY);
+
+    await catalog.releaseDocuments([note8.id], OTHER_BATCH);
+    await new MockActivityEnvironment().run(activities.fetchDocument, { documentId: note8.id });
+    expect(await leases()).toEqual({ [note8.id]: PAGE_LEASE_HOLDER });
+    await new MockActivityEnvironment().run(activities.failDocument, {
+      documentId: note8.id,
+      code: TroveErrorCode.ParseFailed,
+      message: 'given up on purpose',
+    });
+    expect(await leases()).toEqual({});
+  }, 120_000);
+
+  it('a batch hands back a page a per-document ingest holds, ingests the rest, and releases its leases even when it fails', async () => {
+    const docs = await documents();
+    const [held, free] = [docs.get('note-009.md')!, docs.get('note-010.md')!];
+    const batches = createIngestBatchActivities(ingestDeps);
+    await catalog.claimDocuments([held.id], PAGE_LEASE_HOLDER, PAGE_LEASE_MS);
+
+    const result: BatchResult = await new MockActivityEnvironment().run(batches.ingestBatch, {
+      documentIds: [held.id, free.id],
+    });
+    expect(result).toMatchObject({ handedBack: [held.id], failed: [] });
+    expect(result.ready.map((r) => r.documentId)).toEqual([free.id]);
+    expect(await leases()).toEqual({ [held.id]: PAGE_LEASE_HOLDER });
+    await catalog.releaseDocuments([held.id], PAGE_LEASE_HOLDER);
+
+    // Cancelled (its sync is being deleted) once it holds its pages: it throws, and lets them go.
+    const cancelled = new MockActivityEnvironment(undefined, { logger: quiet });
+    const claimed: string[][] = [];
+    const claim = catalog.claimDocuments.bind(catalog);
+    const spy = Object.assign(Object.create(catalog) as Catalog, {
+      claimDocuments: async (...args: Parameters<Catalog['claimDocuments']>) => {
+        const got = await claim(...args);
+        claimed.push([...got.claimed].sort());
+        cancelled.cancel();
+        return got;
+      },
+    });
+    const failing = createIngestBatchActivities({ ...ingestDeps, catalog: spy });
+    const error = await cancelled
+      .run(failing.ingestBatch, { documentIds: [held.id, free.id] })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(claimed).toEqual([[held.id, free.id].sort()]);
+    expect(await leases()).toEqual({});
+  }, 120_000);
 });

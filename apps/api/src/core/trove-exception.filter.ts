@@ -54,6 +54,7 @@ export function httpStatusFor(code: TroveErrorCode): number {
     case TroveErrorCode.SyncRunNotFound:
       return HttpStatus.NOT_FOUND;
     case TroveErrorCode.Skipped:
+    case TroveErrorCode.DocumentBusy:
       return HttpStatus.CONFLICT;
     case TroveErrorCode.NotStarted:
       return HttpStatus.SERVICE_UNAVAILABLE;
