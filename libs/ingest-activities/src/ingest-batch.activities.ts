@@ -9,8 +9,9 @@ import { assertWritable, isWritable, OWNER_REFUSALS } from './deletion.activitie
 import {
   chunksOf,
   dominantLanguage,
-  fetchForIngest,
   type FetchedDocument,
+  fetchedDocument,
+  fetchSourceItem,
   type IndexTarget,
   type IngestDependencies,
   MAX_WARNINGS,
@@ -60,9 +61,13 @@ export interface BatchResult {
 /** Documents of one batch fetched, parsed or chunked at once (parsing runs in the sandbox's threads). */
 const PREPARE_CONCURRENCY = 4;
 
+/** A source item's record fields as its fetch found them (written with the document's outcome). */
+type Fetched = Partial<TroveDocument>;
+
 /** A document on its way through the batch. */
 interface Prepared {
   fetched: FetchedDocument;
+  changes: Fetched;
   parsed: ParsedDocument;
   chunks: Chunk[];
   timings: { fetchMs: number; parseMs: number; chunkMs: number };
@@ -70,7 +75,7 @@ interface Prepared {
 
 type Outcome =
   | { kind: 'prepared'; prepared: Prepared }
-  | { kind: 'failed'; code: string; message: string }
+  | { kind: 'failed'; code: string; message: string; changes?: Fetched }
   | { kind: 'handedBack' };
 
 /**
@@ -126,6 +131,14 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
           for (const owner of owners) await assertWritable(catalog, owner);
           for (const { sourceId } of owners)
             if (sourceId) sources.set(sourceId, await catalog.requireSource(sourceId));
+          // INDEXING while the batch works on them: one statement for the batch. A source item's
+          // new fields (version, original, size) are written with its outcome, also in one.
+          await catalog.updateDocuments(
+            [...documents.keys()].map((id) => ({
+              id,
+              changes: { status: DocumentStatus.INDEXING, error: null },
+            })),
+          );
 
           // 1. Fetch, parse, chunk: each document on its own.
           const limit = pLimit(PREPARE_CONCURRENCY);
@@ -138,12 +151,14 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
             ),
           );
           const prepared: Prepared[] = [];
+          const failedChanges = new Map<string, Fetched>();
           outcomes.forEach((outcome, i) => {
             const documentId = documentIds[i];
             if (outcome.kind === 'prepared') prepared.push(outcome.prepared);
-            else if (outcome.kind === 'failed')
+            else if (outcome.kind === 'failed') {
               result.failed.push({ documentId, code: outcome.code, message: outcome.message });
-            else result.handedBack.push(documentId);
+              if (outcome.changes) failedChanges.set(documentId, outcome.changes);
+            } else result.handedBack.push(documentId);
           });
 
           // 2. Embed every chunk of the batch in shared requests, per live index generation.
@@ -203,6 +218,8 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
             }
           }
           for (const documentId of vanished) {
+            // Its new original was stored after the document's own blobs were removed.
+            await blobs.deletePrefix(blobKeys.originals(documentId));
             result.failed.push({
               documentId,
               code: TroveErrorCode.DocumentNotFound,
@@ -234,6 +251,7 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
               return {
                 id: p.fetched.documentId,
                 changes: {
+                  ...p.changes,
                   status: DocumentStatus.READY,
                   error: null,
                   chunkCount: p.chunks.length,
@@ -253,6 +271,7 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
             ...result.failed.map((f) => ({
               id: f.documentId,
               changes: {
+                ...failedChanges.get(f.documentId),
                 status: DocumentStatus.FAILED,
                 chunkCount: 0,
                 error: { code: f.code, message: f.message },
@@ -264,17 +283,40 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
           return result;
         }
 
-        /** One document's fetch, parse and chunk; its failure is its own. */
+        /**
+         * One document's fetch, parse and chunk; its failure is its own. A source item is fetched
+         * from its source into blob storage; an upload's original is read from there.
+         */
         async function prepare(documentId: string, document: TroveDocument | undefined): Promise<Outcome> {
           // Known to be large (the stored version of a source item, too): its own pipeline from the start.
           if (document && document.sizeBytes > limits.maxDocumentBytes) return { kind: 'handedBack' };
+          let changes: Fetched | undefined;
           try {
-            const source = document?.sourceId ? sources.get(document.sourceId) : undefined;
-            const fetched = await fetchForIngest(deps, documentId, document, source);
-            const parseStarted = Date.now();
-            const data = await blobs.get(fetched.blobKey);
+            if (!document) {
+              throw ApplicationFailure.create({
+                nonRetryable: true,
+                type: TroveErrorCode.DocumentNotFound,
+                message: `document ${documentId} was deleted before it could be indexed`,
+              });
+            }
+            const fetchStarted = Date.now();
+            const source = document.sourceId ? sources.get(document.sourceId) : undefined;
+            let data: Buffer;
+            let current = document;
+            if (source && document.externalId) {
+              ({ changes, data } = await fetchSourceItem(deps, source, document));
+              current = { ...document, ...changes };
+            } else {
+              data = await original(document);
+            }
+            const fetched = fetchedDocument(
+              current,
+              source && document.externalId ? source.type : undefined,
+              Date.now() - fetchStarted,
+            );
             // Large once fetched: handed back before a parse that its own pipeline would repeat.
             if (data.length > limits.maxDocumentBytes) return { kind: 'handedBack' };
+            const parseStarted = Date.now();
             const parsed = await parsers.parse(
               { fileName: fetched.fileName, mediaType: fetched.mediaType, data },
               { signal },
@@ -288,13 +330,29 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
               kind: 'prepared',
               prepared: {
                 fetched,
+                changes: changes ?? {},
                 parsed,
                 chunks,
                 timings: { fetchMs: fetched.ms, parseMs, chunkMs: Date.now() - chunkStarted },
               },
             };
           } catch (error) {
-            return settle(error);
+            const outcome = settle(error);
+            return outcome.kind === 'failed' && changes ? { ...outcome, changes } : outcome;
+          }
+        }
+
+        /** An upload's stored original; DOCUMENT_NOT_FOUND if it is missing. */
+        async function original(document: TroveDocument): Promise<Buffer> {
+          try {
+            return await blobs.get(document.blobKey);
+          } catch (error) {
+            if (await blobs.exists(document.blobKey)) throw error;
+            throw ApplicationFailure.create({
+              nonRetryable: true,
+              type: TroveErrorCode.DocumentNotFound,
+              message: `the original file of ${document.fileName} is missing from blob storage (${document.blobKey})`,
+            });
           }
         }
 

@@ -380,7 +380,7 @@ export async function fetchForIngest(
     // A source item: fetch its current version into blob storage first.
     sourceType = source.type;
     const item = document;
-    const changes = await withHeartbeats({ fetching: item.externalId }, () =>
+    const { changes } = await withHeartbeats({ fetching: item.externalId }, () =>
       fetchSourceItem(deps, source, item),
     );
     await catalog.updateDocument(document.id, changes);
@@ -408,6 +408,15 @@ export async function fetchForIngest(
     });
   }
   await catalog.updateDocument(document.id, { status: DocumentStatus.INDEXING, error: null });
+  return fetchedDocument(document, sourceType, Date.now() - started);
+}
+
+/** What the later stages need of a document whose current original is in blob storage. */
+export function fetchedDocument(
+  document: TroveDocument,
+  sourceType: SourceType | undefined,
+  ms: number,
+): FetchedDocument {
   return {
     documentId: document.id,
     projectId: document.projectId,
@@ -418,7 +427,7 @@ export async function fetchForIngest(
     ...(document.externalId ? { externalId: document.externalId } : {}),
     ...(document.url ? { url: document.url } : {}),
     ...(sourceType ? { sourceType } : {}),
-    ms: Date.now() - started,
+    ms,
   };
 }
 
@@ -434,17 +443,20 @@ export async function chunksOf(
     .map((chunk) => ({ ...chunk, citation: citation(deps.connectors, fetched, parsed, chunk) }));
 }
 
-/** Fetches a source item's current version into blob storage; returns the record's new fields. */
-async function fetchSourceItem(
+/**
+ * Fetches a source item's current version into blob storage; returns the record's new fields
+ * (`changes`) and the bytes stored.
+ */
+export async function fetchSourceItem(
   deps: Pick<IngestDependencies, 'blobs' | 'connectors'>,
   source: Source,
   document: TroveDocument,
-): Promise<Partial<TroveDocument>> {
+): Promise<{ changes: Partial<TroveDocument>; data: Buffer }> {
   const item = await deps.connectors.for(source).fetch(source, document.externalId!);
   const contentHash = createHash('sha256').update(item.data).digest('hex');
   const blobKey = blobKeys.original(document.id, contentHash);
   await deps.blobs.put(blobKey, item.data);
-  return {
+  const changes: Partial<TroveDocument> = {
     blobKey,
     contentHash,
     sizeBytes: item.data.length,
@@ -455,6 +467,7 @@ async function fetchSourceItem(
     ...(item.url ? { url: item.url } : {}),
     ...(item.breadcrumb ? { breadcrumb: item.breadcrumb } : {}),
   };
+  return { changes, data: item.data };
 }
 
 /**

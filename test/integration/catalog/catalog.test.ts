@@ -190,6 +190,63 @@ describe('uniqueness is the database’s', () => {
   });
 });
 
+describe('a batch of documents is recorded in one go', () => {
+  it('updates many documents with different changes: each gets its own, jsonb and nulls kept, the last change of one wins', async () => {
+    const project = await catalog.createProject(uniqueName('many'));
+    const [a, b, c] = [
+      await upload(project.id, 'a.md'),
+      await upload(project.id, 'b.md'),
+      await upload(project.id, 'c.md'),
+    ];
+    for (const d of [a, c])
+      await catalog.updateDocument(d.id, { error: { code: 'PARSE_FAILED', message: 'old' } });
+    const indexedAt = '2026-01-02T03:04:05.000Z';
+    await catalog.updateDocuments([
+      { id: a.id, changes: { status: DocumentStatus.INDEXING, error: null } },
+      {
+        id: a.id,
+        changes: {
+          status: DocumentStatus.READY,
+          chunkCount: 3,
+          title: 'Title with \'quotes\' and "json"',
+          timings: { fetchMs: 5, totalMs: 9 },
+          warnings: ['w1'],
+          breadcrumb: ['Root', 'Child'],
+          version: 'v2',
+          sizeBytes: 123_456_789_012,
+          indexedAt,
+        },
+      },
+      {
+        id: b.id,
+        changes: { status: DocumentStatus.FAILED, chunkCount: 0, error: { code: 'X', message: 'bad' } },
+      },
+      { id: c.id, changes: { status: DocumentStatus.INDEXING, error: null } },
+      { id: 'not an id', changes: { status: DocumentStatus.READY } },
+      { id: randomUUID(), changes: { status: DocumentStatus.READY } },
+    ]);
+    const [ra, rb, rc] = await Promise.all([a, b, c].map((d) => catalog.requireDocument(d.id)));
+    expect(ra).toMatchObject({
+      status: DocumentStatus.READY,
+      chunkCount: 3,
+      title: 'Title with \'quotes\' and "json"',
+      timings: { fetchMs: 5, totalMs: 9 },
+      warnings: ['w1'],
+      breadcrumb: ['Root', 'Child'],
+      version: 'v2',
+      sizeBytes: 123_456_789_012,
+      indexedAt,
+    });
+    expect(ra.error).toBeUndefined();
+    expect(rb).toMatchObject({ status: DocumentStatus.FAILED, error: { code: 'X', message: 'bad' } });
+    expect(rc.status).toBe(DocumentStatus.INDEXING);
+    expect(rc.error).toBeUndefined();
+    // Untouched fields stay.
+    expect(rb.fileName).toBe('b.md');
+    expect(rb.updatedAt > b.updatedAt).toBe(true);
+  });
+});
+
 describe('ingest leases: a batch and a per-document ingest never hold one document at once', () => {
   const BATCH = 'batch:sync-x/run-1/3';
   const lease = async (id: string) =>

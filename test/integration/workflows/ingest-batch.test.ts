@@ -200,6 +200,12 @@ describe('a sync ingests small documents in batches', () => {
       expect(document.timings.totalMs, fileName).toBeGreaterThan(0);
       expect(document.indexedAt, fileName).toBeTruthy();
     }
+    // What the batch fetched is recorded with the outcome: the original, its size and version.
+    expect(anySmall).toMatchObject({
+      sizeBytes: 64,
+      version: expect.any(String),
+      blobKey: expect.stringMatching(/^originals\//),
+    });
     const stored = await chunks.getDocumentChunks(anySmall.id);
     expect(stored[0].text).toContain('walrus number 0');
     expect(stored[0].citation).toMatchObject({ documentId: anySmall.id });
@@ -209,6 +215,8 @@ describe('a sync ingests small documents in batches', () => {
     small(3, 'Note 3 now says the narwhal counts icebergs.');
     const edited = await sync(SyncMode.INCREMENTAL);
     expect(edited.status).toBe('COMPLETED');
+    // Only the edit is ingested (and the FAILED one retried): every batched page kept its version.
+    expect(edited.progress).toMatchObject({ pagesIngested: 1, pagesFailed: 1, pagesUnchanged: SMALL + 1 });
     let docs = await documents();
     const note3 = docs.get('note-003.md')!;
     const texts = (await chunks.getDocumentChunks(note3.id)).map((c) => c.text).join(' ');
