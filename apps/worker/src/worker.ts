@@ -71,6 +71,8 @@ export async function createWorker(
   ]);
   // Files are parsed in threads with heap and time limits: a hostile file fails only its document.
   const parsers = new ParseSandbox(config.parsing);
+  // The threads load their parsers while the workflow code is bundled, not during the first sync.
+  const warming = parsers.warm();
   // Chunking settings changed through the API apply to documents chunked from then on.
   const ragConfig = new RagConfigStore({
     catalog,
@@ -150,5 +152,6 @@ export async function createWorker(
       interactive: config.worker.interactiveActivities,
     },
   });
+  await warming;
   return { worker, connection, embedder, es, parsers, catalog, generations, ingestDeps };
 }

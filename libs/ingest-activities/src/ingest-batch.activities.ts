@@ -175,9 +175,15 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
             return false;
           });
 
-          // 3. Write: one bulk per index (and per few thousand chunks), then stale chunks in one query.
+          // 3. Write: earlier versions' chunks out (one query, no forced refresh), then one bulk per
+          // index (and per 500 chunks), each waiting for the scheduled refresh, so the documents are
+          // searchable, old chunks gone, when they turn READY.
           signal.throwIfAborted();
           const upsertStarted = Date.now();
+          await chunkIndex.deleteStaleChunks(
+            kept.map((p) => ({ documentId: p.fetched.documentId, keepIds: p.chunks.map((c) => c.id) })),
+            { beforeWaitedWrite: true },
+          );
           const chunks: EmbeddedChunk[] = kept.flatMap((p) =>
             p.chunks.map((c) => ({
               ...c,
@@ -196,12 +202,10 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
               await target.index.upsert(
                 slice.map((c, j) => ({ ...c, embedding: sliceVectors[j] })),
                 model,
+                { waitForRefresh: true },
               );
             }
           }
-          await chunkIndex.deleteStaleChunks(
-            kept.map((p) => ({ documentId: p.fetched.documentId, keepIds: p.chunks.map((c) => c.id) })),
-          );
           const upsertMs = Date.now() - upsertStarted;
 
           // 4. Deleted (or its project or source) while we were writing: take the chunks back out.

@@ -4,10 +4,14 @@ import { detectLanguage, isChunkId, TroveError, TroveErrorCode } from '@trove/do
 import {
   DEFAULT_REPLICAS,
   deleteMatching,
+  deleteMatchingVisible,
   elasticsearchError,
   IndexNames,
   replicaSettings,
 } from './elasticsearch';
+
+/** How often chunk indices make new writes searchable, searched or not (Elasticsearch's default period). */
+export const REFRESH_INTERVAL = '1s';
 
 /** Bump when the mapping changes incompatibly; a new index is created behind the alias. */
 export const CHUNK_MAPPING_VERSION = 1;
@@ -137,7 +141,16 @@ export class ChunkIndex {
 
   /** One shard: see docs/operations.md on when an index needs more. */
   private get settings() {
-    return { number_of_shards: 1, ...replicaSettings(this.replicas) };
+    return { number_of_shards: 1, ...this.dynamicSettings };
+  }
+
+  /**
+   * Applied on creation and by every ensure. The refresh interval is set explicitly, so a shard
+   * without searches keeps refreshing on schedule (no search-idle shard): batches write with
+   * `refresh: 'wait_for'` and rely on that schedule instead of forcing a refresh each.
+   */
+  private get dynamicSettings() {
+    return { refresh_interval: REFRESH_INTERVAL, ...replicaSettings(this.replicas) };
   }
 
   /** The concrete index the alias points at, or undefined when there is no alias yet. */
@@ -166,7 +179,7 @@ export class ChunkIndex {
       }
       // Additive mapping changes (new fields) and the replica setting apply in place, as in ensure().
       await this.es.indices.putMapping({ index: this.target, ...chunkMappings(this.dimensions) });
-      await this.es.indices.putSettings({ index: this.target, settings: replicaSettings(this.replicas) });
+      await this.es.indices.putSettings({ index: this.target, settings: this.dynamicSettings });
     } catch (error) {
       throw elasticsearchError(error, `creating the chunk index ${this.target}`);
     }
@@ -305,7 +318,7 @@ export class ChunkIndex {
         // Additive mapping changes (new fields) apply in place; incompatible ones need a new version.
         await this.es.indices.putMapping({ index, ...chunkMappings(this.dimensions) });
         // The replicas too: an index created on one node gets its replica once the cluster grows.
-        await this.es.indices.putSettings({ index, settings: replicaSettings(this.replicas) });
+        await this.es.indices.putSettings({ index, settings: this.dynamicSettings });
         return;
       }
       await this.es.indices.create(
@@ -327,7 +340,15 @@ export class ChunkIndex {
   }
 
   /** Writes chunks (overwriting same ids). Any failed item fails the call: a partial bulk is a failure. */
-  async upsert(chunks: EmbeddedChunk[], embeddingModel: string): Promise<void> {
+  /**
+   * Writes chunks (same ids overwrite). `waitForRefresh`: returns once they are searchable, at the
+   * next scheduled refresh, rather than leaving that to a later forced refresh (a batch's write).
+   */
+  async upsert(
+    chunks: EmbeddedChunk[],
+    embeddingModel: string,
+    options: { waitForRefresh?: boolean } = {},
+  ): Promise<void> {
     if (chunks.length === 0) return;
     const indexedAt = new Date().toISOString();
     const operations = chunks.flatMap((chunk) => [
@@ -356,8 +377,8 @@ export class ChunkIndex {
     ]);
     let response;
     try {
-      // No per-request refresh: callers refresh once when a document is complete (see deleteWhere).
-      response = await this.es.bulk({ operations, refresh: false });
+      // Without waitForRefresh, callers refresh once when a document is complete (see deleteWhere).
+      response = await this.es.bulk({ operations, refresh: options.waitForRefresh ? 'wait_for' : false });
     } catch (error) {
       throw elasticsearchError(error, 'writing chunks');
     }
@@ -421,9 +442,12 @@ export class ChunkIndex {
    * Removes, for each of several documents, its chunks except the ones it keeps (a batch of
    * re-ingested documents): one query for all of them, so a batch pays one refresh, not one each.
    */
-  async deleteStaleChunks(documents: { documentId: string; keepIds: string[] }[]): Promise<number> {
+  async deleteStaleChunks(
+    documents: { documentId: string; keepIds: string[] }[],
+    options: { beforeWaitedWrite?: boolean } = {},
+  ): Promise<number> {
     if (documents.length === 0) return 0;
-    return this.deleteWhere({
+    const query = {
       bool: {
         minimum_should_match: 1,
         should: documents.map(({ documentId, keepIds }) => ({
@@ -433,7 +457,12 @@ export class ChunkIndex {
           },
         })),
       },
-    });
+    };
+    // A batch: its documents' earlier chunks are visible (see deleteMatchingVisible), and its
+    // chunk writes right after wait for the refresh that shows these deletions with them.
+    if (options.beforeWaitedWrite)
+      return deleteMatchingVisible(this.es, this.names.allChunkIndices, query, false);
+    return this.deleteWhere(query);
   }
 
   /** Removes the chunks of many documents (a sync's deletions), a thousand ids per query. */

@@ -112,32 +112,87 @@ export async function isNotFound(promise: Promise<unknown>): Promise<boolean> {
 export async function deleteMatching(es: Client, index: string, query: object): Promise<number> {
   const deleted = new Set<string>();
   try {
-    for (;;) {
-      await es.indices.refresh({ index, allow_no_indices: true, ignore_unavailable: true });
-      const page = await es.search({
-        index,
-        query,
-        size: 1000,
-        _source: false,
-        allow_no_indices: true,
-        ignore_unavailable: true,
-      });
-      const hits = page.hits.hits;
-      if (hits.length === 0) return deleted.size;
-      const response = await es.bulk({
-        operations: hits.map((hit) => ({ delete: { _index: hit._index, _id: hit._id! } })),
-        refresh: false,
-      });
-      const failed = response.items.filter((i) => i.delete?.error && i.delete.status !== 404);
-      if (failed.length) {
-        throw new TroveError(
-          TroveErrorCode.ServiceUnavailable,
-          `${failed.length} deletions from ${index} failed (first: ${failed[0].delete!.error!.reason})`,
-        );
-      }
-      hits.forEach((hit) => deleted.add(hit._id!));
-    }
+    return await deleteRefreshing(es, index, query, deleted);
   } catch (error) {
     throw elasticsearchError(error, `deleting from ${index}`);
+  }
+}
+
+/**
+ * As `deleteMatching`, but without forcing a refresh first (each forced refresh is a new segment
+ * to merge): for writers whose earlier writes of the matching documents are visible already (each
+ * ended with a refresh or waited for one, and one interrupted held its lease far longer than the
+ * refresh interval). The deletions are visible after the next scheduled refresh, which a bulk
+ * with `refresh: 'wait_for'` right after waits for (`refresh: false`), or which this one waits for
+ * ('wait_for'). More matches than one search returns: deleted as `deleteMatching` does.
+ */
+export async function deleteMatchingVisible(
+  es: Client,
+  index: string,
+  query: object,
+  refresh: false | 'wait_for',
+): Promise<number> {
+  const deleted = new Set<string>();
+  try {
+    const hits = await searchIds(es, index, query, VISIBLE_PAGE);
+    if (hits.length === 0) return 0;
+    await bulkDelete(es, index, hits, refresh);
+    hits.forEach((hit) => deleted.add(hit._id!));
+    if (hits.length < VISIBLE_PAGE) return deleted.size;
+    return await deleteRefreshing(es, index, query, deleted);
+  } catch (error) {
+    throw elasticsearchError(error, `deleting from ${index}`);
+  }
+}
+
+/** Ids a search without refresh returns at most in one page (a batch's stale chunks are far fewer). */
+const VISIBLE_PAGE = 5_000;
+
+type Hit = { _index: string; _id?: string };
+
+async function searchIds(es: Client, index: string, query: object, size: number): Promise<Hit[]> {
+  const page = await es.search({
+    index,
+    query,
+    size,
+    _source: false,
+    allow_no_indices: true,
+    ignore_unavailable: true,
+  });
+  return page.hits.hits;
+}
+
+async function bulkDelete(
+  es: Client,
+  index: string,
+  hits: Hit[],
+  refresh: false | 'wait_for',
+): Promise<void> {
+  const response = await es.bulk({
+    operations: hits.map((hit) => ({ delete: { _index: hit._index, _id: hit._id! } })),
+    refresh,
+  });
+  const failed = response.items.filter((i) => i.delete?.error && i.delete.status !== 404);
+  if (failed.length) {
+    throw new TroveError(
+      TroveErrorCode.ServiceUnavailable,
+      `${failed.length} deletions from ${index} failed (first: ${failed[0].delete!.error!.reason})`,
+    );
+  }
+}
+
+/** Refresh, page of matching ids, bulk delete; until a refreshed search finds none. */
+async function deleteRefreshing(
+  es: Client,
+  index: string,
+  query: object,
+  deleted: Set<string>,
+): Promise<number> {
+  for (;;) {
+    await es.indices.refresh({ index, allow_no_indices: true, ignore_unavailable: true });
+    const hits = await searchIds(es, index, query, 1000);
+    if (hits.length === 0) return deleted.size;
+    await bulkDelete(es, index, hits, false);
+    hits.forEach((hit) => deleted.add(hit._id!));
   }
 }

@@ -112,6 +112,31 @@ describe('ChunkIndex', () => {
     expect((await index.getDocumentChunks('stale')).map((c) => c.chunkId)).toEqual([embedded[0].id]);
   });
 
+  it('a batch swaps a document’s chunks without forcing a refresh: old out and new in are searchable together when its waited write returns', async () => {
+    const settings = await es.indices.getSettings({ index: index.names.chunks });
+    // Explicit: a shard without searches keeps its scheduled refreshes, which waited writes rely on.
+    expect(Object.values(settings)[0].settings?.index?.refresh_interval).toBe('1s');
+    const first = await indexDocument(
+      'p3',
+      'swapped',
+      paragraphs('Swapped', [['A'], 'first version about herons'], [['B'], 'first version about egrets']),
+    );
+    const second = chunker
+      .chunk(paragraphs('Swapped', [['A'], 'second version about cranes']), {
+        projectId: 'p3',
+        documentId: 'swapped',
+      })
+      .map((c) => ({ ...c, embedding: first[0].embedding }));
+    const removed = await index.deleteStaleChunks(
+      [{ documentId: 'swapped', keepIds: second.map((c) => c.id) }],
+      { beforeWaitedWrite: true },
+    );
+    expect(removed).toBe(2);
+    await index.upsert(second, embedder.modelId, { waitForRefresh: true });
+    // No refresh here: what a search sees right after the batch's write.
+    expect((await index.getDocumentChunks('swapped')).map((c) => c.chunkId)).toEqual(second.map((c) => c.id));
+  });
+
   it('finds stored vectors by content hash in any document, one per hash, for the same model only', async () => {
     const text = 'The same paragraph, indexed in two documents of two projects.';
     const first = await indexDocument('p4', 'copy-a', paragraphs('Copy', [['Shared'], text]));

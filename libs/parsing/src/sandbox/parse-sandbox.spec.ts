@@ -21,6 +21,26 @@ describe('ParseSandbox', () => {
     expect(second.blocks[0].text).toBe('Again.');
   });
 
+  it('warms every thread before the first document; a warm-up that fails leaves no thread behind and never throws', async () => {
+    const warm = new ParseSandbox({ timeoutMs: 20_000, maxMemoryMb: 256, threads: 2 });
+    try {
+      expect(warm.threadCount).toBe(0);
+      await warm.warm();
+      expect(warm.threadCount).toBe(2);
+      await expect(warm.parse(markdown('# W\n\nwarm'))).resolves.toMatchObject({ title: 'W' });
+      expect(warm.threadCount).toBe(2);
+    } finally {
+      await warm.close();
+    }
+    const stopped = new ParseSandbox({ timeoutMs: 1, maxMemoryMb: 256, threads: 1 });
+    try {
+      await stopped.warm(); // its one parse exceeds the time limit: the thread is stopped
+      expect(stopped.threadCount).toBe(0);
+    } finally {
+      await stopped.close();
+    }
+  });
+
   it('passes permanent parser errors through with their code', async () => {
     await expect(sandbox.parse(markdown('# Only a heading', 'empty.md'))).rejects.toMatchObject({
       code: TroveErrorCode.EmptyDocument,

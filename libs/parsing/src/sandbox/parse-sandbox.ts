@@ -33,6 +33,12 @@ interface Slot {
 
 const THREAD_FILE = join(__dirname, `parse.thread${extname(__filename)}`);
 
+const WARM_UP: ParseInput = {
+  fileName: 'warm-up.md',
+  mediaType: 'text/markdown',
+  data: Buffer.from('# Warm-up\n\nA paragraph that loads the parsers.\n'),
+};
+
 /**
  * Runs parsers in worker threads with a heap limit and a time limit, so a hostile or broken file
  * (a decompression bomb, a parser stuck in a loop, runaway recursion) fails its own document and
@@ -56,6 +62,33 @@ export class ParseSandbox {
       slot.busy = false;
       this.waiting.shift()?.();
     }
+  }
+
+  /**
+   * Starts every thread and has each parse a small Markdown file, so the first documents of a sync
+   * do not wait while the threads load their parsers (seconds on a busy machine). Never throws:
+   * a thread that fails here is replaced at the first real parse.
+   */
+  async warm(): Promise<void> {
+    const slots: Slot[] = [];
+    while (slots.length < this.limits.threads) slots.push(await this.acquire());
+    await Promise.all(
+      slots.map(async (slot) => {
+        try {
+          await this.run(slot, WARM_UP, undefined, this.limits.timeoutMs);
+        } catch {
+          // Discarded already when the thread failed; nothing to report for a warm-up.
+        } finally {
+          slot.busy = false;
+          this.waiting.shift()?.();
+        }
+      }),
+    );
+  }
+
+  /** Threads running now (started and not stopped). */
+  get threadCount(): number {
+    return this.slots.length;
   }
 
   /** Stops every thread (at shutdown). */
