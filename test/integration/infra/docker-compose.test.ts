@@ -17,6 +17,7 @@ interface Service {
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: unknown;
   ports?: { published: string; target: number; host_ip?: string }[];
+  volumes?: { type: string; source?: string; target: string }[];
 }
 
 function run(args: string[], env: Record<string, string>): string {
@@ -47,6 +48,7 @@ describe('docker-compose.yml', () => {
         'elasticsearch',
         'ollama',
         'ollama-pull',
+        'ollama-query',
         'postgresql',
         'temporal',
         'temporal-ui',
@@ -69,7 +71,20 @@ describe('docker-compose.yml', () => {
     expect(config.services.worker.depends_on!['ollama-pull'].condition).toBe(
       'service_completed_successfully',
     );
-    for (const service of ['catalog-db', 'elasticsearch', 'postgresql', 'temporal', 'ollama', 'api']) {
+    // Searches embed their queries at their own Ollama (the query lane), once the model is pulled.
+    expect(config.services.api.environment!.TROVE_EMBEDDING_QUERY_URL).toBe('http://ollama-query:11434');
+    expect(config.services.api.depends_on!['ollama-query'].condition).toBe('service_healthy');
+    expect(config.services.api.depends_on!['ollama-pull'].condition).toBe('service_completed_successfully');
+    expect(config.services['ollama-query'].volumes?.[0]).toMatchObject({ source: 'ollama-models' });
+    for (const service of [
+      'catalog-db',
+      'elasticsearch',
+      'postgresql',
+      'temporal',
+      'ollama',
+      'ollama-query',
+      'api',
+    ]) {
       expect(config.services[service].healthcheck, service).toBeDefined();
     }
   });
