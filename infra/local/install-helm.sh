@@ -16,9 +16,15 @@ trap 'rm -rf "$work"' EXIT
   go mod init trove-helm-build >/dev/null 2>&1
   go get "helm.sh/helm/v3/cmd/helm@$HELM_VERSION" >&2
   mkdir -p "$(dirname "$target")"
-  # helm's own Makefile stamps the version the same way; without it `helm version` says v3.x-dev.
-  go build -ldflags "-X helm.sh/helm/v3/internal/version.version=$HELM_VERSION" \
-    -o "$target.tmp" helm.sh/helm/v3/cmd/helm >&2
+  # Stamped as helm's own Makefile does: without the Kubernetes version (client-go v0.X is
+  # Kubernetes 1.X) `helm template` assumes v1.20 and refuses charts that need a newer one.
+  client_go="$(go list -m -f '{{.Version}}' k8s.io/client-go)" # v0.37.0
+  kube_minor="$(cut -d. -f2 <<<"$client_go")"
+  ldflags="-X helm.sh/helm/v3/internal/version.version=$HELM_VERSION"
+  for pkg in pkg/lint/rules pkg/chartutil; do
+    ldflags+=" -X helm.sh/helm/v3/$pkg.k8sVersionMajor=1 -X helm.sh/helm/v3/$pkg.k8sVersionMinor=$kube_minor"
+  done
+  go build -ldflags "$ldflags" -o "$target.tmp" helm.sh/helm/v3/cmd/helm >&2
   mv "$target.tmp" "$target"
 )
 echo "$target"
