@@ -14,7 +14,8 @@ import { cpus, totalmem } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
-import { DocumentStatus, ingestWorkflowId, type Reranker, SearchMode } from '@trove/domain';
+import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
+import { DocumentStatus, type Reranker, SearchMode, uploadsWorkflowId } from '@trove/domain';
 import { createEmbeddingProvider } from '@trove/embeddings';
 import {
   beirFileName,
@@ -38,7 +39,8 @@ import {
   type SearchCallOptions,
 } from '@trove/search';
 import { LocalBlobStore } from '@trove/storage';
-import { ingestDocument } from '@trove/workflows';
+import { ParserRegistry } from '@trove/parsing';
+import { ingestUploads, uploadedSignal } from '@trove/workflows';
 import { createWorker } from '../apps/worker/src/worker';
 import { writeBenchmarkSections } from './benchmarks-file';
 import { runAnswerEval } from './eval-answers';
@@ -64,8 +66,10 @@ import {
 const ROOT = join(__dirname, '..');
 /** HybridSearch accepts at most 100 hits per search: Recall@100 is over the top 100 chunks. */
 const DEEP_LIMIT = 100;
-/** Ingest workflows running at once: enough to keep the worker's activity slots and the embedder busy. */
-const IN_FLIGHT = Number(process.env.TROVE_EVAL_IN_FLIGHT ?? 16);
+/** The raw-embedding baseline embeds the chunk texts of every Nth document (before and after the ingest). */
+const RAW_SAMPLE_EVERY = Number(process.env.TROVE_EVAL_RAW_SAMPLE ?? 8);
+/** The ingest is given up when no document finished for this long (a stuck worker or embedder). */
+const STALL_MS = 15 * 60_000;
 
 const { values: args } = parseArgs({
   options: {
@@ -114,6 +118,27 @@ if (!Number.isInteger(perDocument) || perDocument < 0) {
 }
 
 const round = (n: number, digits = 3) => Number(n.toFixed(digits));
+
+/** Each document's chunk texts as the worker embeds them (parsed and chunked with its settings). */
+async function chunkTexts(
+  markdown: string[],
+  config: ReturnType<typeof evalWorkerConfig>,
+): Promise<string[][]> {
+  const registry = ParserRegistry.default();
+  const chunker = new Chunker(new SegmenterTokenCounter(), config.chunking);
+  const texts: string[][] = [];
+  for (const [i, text] of markdown.entries()) {
+    const parsed = await registry.parse({
+      fileName: `${i}.md`,
+      mediaType: 'text/markdown',
+      data: Buffer.from(text),
+    });
+    texts.push(
+      chunker.chunk(parsed, { documentId: 'eval', projectId: 'eval' }).map((c) => Chunker.embeddingText(c)),
+    );
+  }
+  return texts;
+}
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 interface IngestFigures {
@@ -125,6 +150,15 @@ interface IngestFigures {
   secondsPerChunk: number;
   documentsPerSecond: number;
   reused: boolean;
+  /** Same-run baseline: raw embedding of the chunk texts, estimated from a sample (absent in older records). */
+  raw?: {
+    sampleEvery: number;
+    sampleTexts: number;
+    texts: number;
+    beforeMs: number;
+    afterMs: number;
+    estimateMs: number;
+  };
 }
 
 interface ModeResult extends RetrievalScores {
@@ -316,45 +350,82 @@ async function main() {
     const ingestRecord = join(ROOT, '.trove', 'eval', `ingest-${project.id}.json`);
     let ingestMs = 0;
     let ingestedChunks = 0;
+    let raw: IngestFigures['raw'];
     if (!reused) {
       running = worker.run();
+      // The same-run baseline: the chunk texts of every Nth document (parsed and chunked with the
+      // worker's settings) embedded at the same embedder in the worker's batch size, before and after.
+      const texts = await chunkTexts(
+        corpus.map((doc) => beirMarkdown(doc)),
+        config,
+      );
+      const sample = texts.filter((_, i) => i % RAW_SAMPLE_EVERY === 0).flat();
+      const embedder = createEmbeddingProvider(config.embedding);
+      const rawEmbedding = async () => {
+        const t0 = Date.now();
+        for (let i = 0; i < sample.length; i += config.embedding.batchSize)
+          await embedder.embed(sample.slice(i, i + config.embedding.batchSize), 'passage');
+        return Date.now() - t0;
+      };
+      await embedder.embed(sample.slice(0, 4), 'passage'); // warm-up: the first request pays for the connection
+      const rawBefore = await rawEmbedding();
+      console.log(`[eval] raw embedding of ${sample.length} sampled chunk texts: ${seconds(rawBefore)}`);
+
+      // As uploads are ingested (the API's path): PENDING records, and the project's ingestUploads
+      // workflow takes them in batches. An interrupted run's unfinished records go back to PENDING.
+      await catalog.updateDocuments(
+        pending.map(({ id }) => ({ id, changes: { status: DocumentStatus.PENDING, error: null } })),
+      );
+      const before = await catalog.documents.countByStatus(project.id);
+      const readyBefore = before[DocumentStatus.READY] ?? 0;
       const started = Date.now();
+      await temporal.workflow.signalWithStart(ingestUploads, {
+        taskQueue: config.temporal.taskQueue,
+        workflowId: uploadsWorkflowId(project.id),
+        args: [{ projectId: project.id }],
+        signal: uploadedSignal,
+        signalArgs: [],
+      });
       let done = 0;
-      const progress = setInterval(() => {
+      let movedAt = Date.now();
+      for (;;) {
+        const counts = await catalog.documents.countByStatus(project.id);
+        const finished =
+          (counts[DocumentStatus.READY] ?? 0) - readyBefore + (counts[DocumentStatus.FAILED] ?? 0);
+        if (finished !== done) movedAt = Date.now();
+        done = finished;
+        const open = (counts[DocumentStatus.PENDING] ?? 0) + (counts[DocumentStatus.INDEXING] ?? 0);
+        if (open === 0) break;
+        if (Date.now() - movedAt > STALL_MS)
+          throw new Error(
+            `the ingest made no progress for ${STALL_MS / 60_000} min (${open} documents open)`,
+          );
         const elapsed = (Date.now() - started) / 1000;
         const rate = done / elapsed;
-        const eta = rate > 0 ? (pending.length - done) / rate : Number.NaN;
+        const eta = rate > 0 ? open / rate : Number.NaN;
         console.log(
-          `[eval] ingest ${done}/${pending.length} documents, ${ingestedChunks} chunks, ` +
-            `${rate.toFixed(2)} docs/s, ${(ingestedChunks / elapsed).toFixed(2)} chunks/s, ETA ${Number.isNaN(eta) ? '?' : seconds(eta * 1000)}`,
+          `[eval] ingest ${done}/${pending.length} documents, ${rate.toFixed(2)} docs/s, ETA ${Number.isNaN(eta) ? '?' : seconds(eta * 1000)}`,
         );
-      }, 10_000);
-      try {
-        // A bounded number of workflows at a time: with all of them started at once, Temporal runs
-        // every document's first step before any second step, and nothing finishes until the end.
-        const queue = [...pending];
-        const ingestNext = async () => {
-          for (let next = queue.shift(); next; next = queue.shift()) {
-            const result = await temporal.workflow.execute(ingestDocument, {
-              taskQueue: config.temporal.taskQueue,
-              workflowId: ingestWorkflowId(next.id),
-              args: [{ documentId: next.id }],
-              workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-              // A run interrupted mid-ingest left workflows running: wait for those instead of failing.
-              workflowIdConflictPolicy: 'USE_EXISTING',
-            });
-            done += 1;
-            ingestedChunks += result.chunkCount;
-          }
-        };
-        await Promise.all(Array.from({ length: IN_FLIGHT }, ingestNext));
-      } finally {
-        clearInterval(progress);
+        await new Promise((resolve) => setTimeout(resolve, 10_000));
       }
       ingestMs = Date.now() - started;
+      const after = await projectDocuments(catalog, project.id);
+      ingestedChunks = pending.reduce((n, p) => n + (after.get(beirFileName(p.doc))?.chunkCount ?? 0), 0);
+      const rawAfter = await rawEmbedding();
+      const estimateMs = (((rawBefore + rawAfter) / 2) * texts.flat().length) / Math.max(1, sample.length);
+      raw = {
+        sampleEvery: RAW_SAMPLE_EVERY,
+        sampleTexts: sample.length,
+        texts: texts.flat().length,
+        beforeMs: rawBefore,
+        afterMs: rawAfter,
+        estimateMs: Math.round(estimateMs),
+      };
       console.log(
         `[eval] ingested ${pending.length} documents, ${ingestedChunks} chunks in ${seconds(ingestMs)} ` +
-          `(${(ingestMs / 1000 / Math.max(1, ingestedChunks)).toFixed(2)} s per chunk)`,
+          `(${(ingestMs / 1000 / Math.max(1, ingestedChunks)).toFixed(2)} s per chunk); raw embedding ` +
+          `${seconds(rawBefore)} / ${seconds(rawAfter)} for ${sample.length} texts → ${seconds(estimateMs)} for all ` +
+          `${texts.flat().length}: ${(ingestMs / estimateMs).toFixed(2)}×`,
       );
       const figures: IngestFigures = {
         date: new Date().toISOString(),
@@ -364,6 +435,7 @@ async function main() {
         secondsPerChunk: round(ingestMs / 1000 / Math.max(1, ingestedChunks), 2),
         documentsPerSecond: round(pending.length / (ingestMs / 1000), 2),
         reused: false,
+        ...(raw ? { raw } : {}),
       };
       mkdirSync(dirname(ingestRecord), { recursive: true });
       writeFileSync(ingestRecord, JSON.stringify(figures));
@@ -631,8 +703,14 @@ function section(
     corpus.documents < corpus.fullCorpus
       ? `a ${corpus.documents}-document subset of ${corpus.fullCorpus} (every document judged for these queries plus seeded-random others, seed ${corpus.seed}; subset scores run higher than full-corpus ones)`
       : `the full corpus of ${corpus.fullCorpus} documents`;
+  const rawLine = ingest?.raw
+    ? `; raw embedding of the same chunk texts at the same embedder, same run: ${seconds(ingest.raw.estimateMs)} ` +
+      `(the ${ingest.raw.sampleTexts} texts of every ${ingest.raw.sampleEvery}th document took ${seconds(ingest.raw.beforeMs)} ` +
+      `before and ${seconds(ingest.raw.afterMs)} after the ingest, scaled to all ${ingest.raw.texts}) → ` +
+      `ingest ÷ raw embedding **${(ingest.ms / ingest.raw.estimateMs).toFixed(2)}×**`
+    : '';
   const measured = ingest
-    ? `${ingest.documents} documents, ${ingest.chunks} chunks in ${seconds(ingest.ms)} (${ingest.secondsPerChunk} s per chunk)`
+    ? `${ingest.documents} documents, ${ingest.chunks} chunks in ${seconds(ingest.ms)} (${ingest.secondsPerChunk} s per chunk${ingest.raw ? ', batched as uploads are' : ''})${rawLine}`
     : '';
   const ingestLine = !ingest
     ? 'Ingest: the eval project already held these documents (reused; no ingest figures recorded).'
