@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Provides `prometheus` and `promtool` for the metrics tests: builds the pinned release from the Go
-# module proxy into .trove/local/bin (several minutes, once). Without the opt-in `builtinassets`
-# build tag the binary carries no web UI assets (they need a Node build of web/ui); the server, its
-# HTTP API (/api/v1/*) and the scraper do not need them, so the default build is what we want.
+# module proxy into .trove/local/bin (several minutes, once). Build tags:
+# - no `builtinassets` (opt-in): the binary carries no web UI (its assets need a Node build of
+#   web/ui, which the module does not ship); the server, its HTTP API (/api/v1/*) and the scraper
+#   do not need it;
+# - `remove_all_sd`: leaves out the cloud service discoveries (AWS, Azure, GCE, Kubernetes…),
+#   most of the build; the tests scrape static targets.
 # Prints two lines: the prometheus binary, then the promtool binary.
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 PROMETHEUS_VERSION="${TROVE_PROMETHEUS_VERSION:-v0.316.0}"
@@ -22,8 +25,8 @@ trap 'rm -rf "$work"' EXIT
   go get "github.com/prometheus/prometheus/cmd/prometheus@$PROMETHEUS_VERSION" \
     "github.com/prometheus/prometheus/cmd/promtool@$PROMETHEUS_VERSION" >&2
   mkdir -p "$(dirname "$prometheus")"
-  go build -o "$prometheus.tmp" github.com/prometheus/prometheus/cmd/prometheus >&2
-  go build -o "$promtool.tmp" github.com/prometheus/prometheus/cmd/promtool >&2
+  go build -tags remove_all_sd -o "$prometheus.tmp" github.com/prometheus/prometheus/cmd/prometheus >&2
+  go build -tags remove_all_sd -o "$promtool.tmp" github.com/prometheus/prometheus/cmd/promtool >&2
   mv "$prometheus.tmp" "$prometheus"
   mv "$promtool.tmp" "$promtool"
 )

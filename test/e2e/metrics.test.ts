@@ -48,6 +48,9 @@ beforeAll(async () => {
     TROVE_LLM_BASE_URL: llm.baseUrl,
     TROVE_LLM_MODEL: 'fake-model',
     TROVE_LLM_API_KEY: OPENAI_KEY,
+    // Small uploads go through batches; a larger one (the broken PDF below) through its own
+    // per-document activities, whose permanent failure the worker logs.
+    TROVE_SYNC_BATCH_MAX_BYTES: '2000',
   });
   await stack.start();
   projectId = await stack.createProject('Metrics and logs');
@@ -231,6 +234,28 @@ describe('logs and metrics keep secrets and documents to themselves', () => {
     expect(
       (await fetch(`${stack.url}/v1/documents/${upload.body.id}/original?sig=${METRICS_TOKEN}`)).status,
     ).toBeGreaterThanOrEqual(400);
+
+    // A broken PDF fails for good in the worker's parse activity: one warning line with the
+    // workflow, run and activity, the code and no stack.
+    const broken = await stack.upload(projectId, 'broken.pdf', `%PDF-1.7\n${'not a pdf '.repeat(400)}`);
+    expect(broken.status).toBe(202);
+    expect((await stack.settled(broken.body.id as string)).status).toBe('FAILED');
+    const failure = await expectEventually(async () => {
+      const line = readFileSync(join(stack.logDir, 'worker.log'), 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('"activityType":"parseDocument"') && l.includes('Activity failed'))
+        .map((l) => JSON.parse(l) as Record<string, unknown> & { err: Record<string, unknown> })[0];
+      expect(line).toBeDefined();
+      return line;
+    });
+    expect(failure).toMatchObject({
+      level: 'warn',
+      workflowId: expect.any(String),
+      workflowRunId: expect.any(String),
+      err: { code: expect.stringMatching(/^[A-Z_]+$/), message: expect.any(String) },
+    });
+    expect(failure.err.stack).toBeUndefined();
+    expect(failure.taskToken).toBeUndefined();
 
     // The request lines are there, one per request, with the request id and the trace id.
     const apiLines = () => readFileSync(join(stack.logDir, 'api.log'), 'utf8').split('\n').filter(Boolean);

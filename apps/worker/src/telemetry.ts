@@ -88,7 +88,8 @@ export function temporalLogger(
   level: 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' = 'INFO',
 ): TemporalLogger {
   return new DefaultLogger(level, (entry: LogEntry) => {
-    const { error, taskToken: _taskToken, ...meta } = (entry.meta ?? {}) as Record<string, unknown>;
+    const { error, ...meta } = (entry.meta ?? {}) as Record<string, unknown>;
+    delete meta.taskToken;
     const fields = { ...meta, ...(error !== undefined ? { err: loggedError(error) } : {}) };
     logger[LEVELS[entry.level]](fields, entry.message);
   });
