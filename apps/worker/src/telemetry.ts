@@ -90,7 +90,7 @@ export function temporalLogger(
   return new DefaultLogger(level, (entry: LogEntry) => {
     const { error, ...meta } = (entry.meta ?? {}) as Record<string, unknown>;
     delete meta.taskToken;
-    const fields = { ...meta, ...(error !== undefined ? { err: loggedError(error) } : {}) };
+    const fields = { ...meta, ...(error !== undefined ? { error: loggedError(error) } : {}) };
     logger[LEVELS[entry.level]](fields, entry.message);
   });
 }

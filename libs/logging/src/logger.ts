@@ -59,7 +59,7 @@ export function createLogger(name: string, options: LoggingOptions = {}, stream?
     base: { pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label: string) => ({ level: label }) },
-    serializers: { err: pino.stdSerializers.err, error: pino.stdSerializers.err },
+    // `err` (an Error) is serialized with its stack by pino; `error` holds what loggedError made.
   };
   if (stream) return pino(settings, stream);
   if (format === 'pretty') {

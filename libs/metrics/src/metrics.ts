@@ -15,6 +15,13 @@ export function collectProcessMetrics(): void {
   if (processMetrics) return;
   processMetrics = true;
   collectDefaultMetrics({ register: metricsRegistry, prefix: 'trove_' });
+  // prom-client names a few gauges `…_total` (active handles, requests, resources), which
+  // Prometheus's conventions keep for counters (`promtool check metrics` refuses them); the
+  // totals are the sum of their by-type series anyway.
+  for (const metric of metricsRegistry.getMetricsAsArray()) {
+    const { name, type } = metric as unknown as { name: string; type: string };
+    if (name.endsWith('_total') && type !== 'counter') metricsRegistry.removeSingleMetric(name);
+  }
 }
 
 const registers = [metricsRegistry];
