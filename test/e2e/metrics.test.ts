@@ -299,6 +299,15 @@ describe('logs and metrics keep secrets and documents to themselves', () => {
       /trove_embedder_request_duration_seconds_count\{purpose="passage",outcome="ok"\} [1-9]/,
     );
 
+    // Read at scrape time: slots, the queues' backlog from Temporal, sync runs and the pool from the catalog.
+    expect(workerMetrics).toMatch(/trove_worker_activity_slots\{lane="bulk"\} 4\n/);
+    expect(workerMetrics).toMatch(/trove_worker_activity_slots_used\{lane="bulk"\} \d+\n/);
+    expect(workerMetrics).toMatch(/trove_task_queue_backlog\{lane="bulk",kind="activity"\} \d+\n/);
+    expect(workerMetrics).toMatch(/trove_task_queue_backlog\{lane="control",kind="workflow"\} \d+\n/);
+    expect(apiMetrics).toMatch(/trove_sync_runs\{state="RUNNING"\} \d+\n/);
+    expect(apiMetrics).toMatch(/trove_sync_run_oldest_running_age_seconds \d+/);
+    expect(apiMetrics).toMatch(/trove_catalog_pool_connections\{state="total"\} [1-9]/);
+
     // No secret, and not the document's text, in any log line or metric.
     const secrets = [METRICS_TOKEN, OPENAI_KEY, NOTION_TOKEN, VERIFICATION_TOKEN, ADMIN_KEY, DOCUMENT_TEXT];
     const fragments = [...secrets, DOCUMENT_TEXT.split(' ')[4]];
