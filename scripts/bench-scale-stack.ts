@@ -124,6 +124,8 @@ export class ScaleStack {
       TROVE_MAX_UPLOAD_BYTES: String(512 * 1024 * 1024),
       // The bench polls and searches as fast as it likes with one key.
       TROVE_RATE_LIMIT_REQUESTS: '0',
+      // Several workers on one machine: each serves its metrics on a free port.
+      TROVE_WORKER_METRICS_PORT: '0',
       ...this.env,
     };
   }

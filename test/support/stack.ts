@@ -37,6 +37,7 @@ const SECRET_VARIABLES = [
   'TROVE_EMBEDDING_API_KEY',
   'TROVE_LLM_API_KEY',
   'TROVE_RERANK_API_KEY',
+  'TROVE_METRICS_TOKEN',
 ] as const;
 
 /** 32 random bytes in base64 without `+` or `/`, so the key reads the same in URLs, JSON and logs. */
@@ -105,6 +106,17 @@ export class TroveStack {
     return `http://127.0.0.1:${this.port}`;
   }
 
+  /** Where a worker (the first, or the one `addWorker` numbered) serves /metrics, from its start-up line. */
+  workerMetricsUrl(number = 1): string {
+    const log = readFileSync(join(this.logDir, number === 1 ? 'worker.log' : `worker-${number}.log`), 'utf8');
+    for (const line of log.split('\n')) {
+      if (!line.includes('polling task queue')) continue;
+      const { metricsPort } = JSON.parse(line) as { metricsPort?: number };
+      if (metricsPort) return `http://127.0.0.1:${metricsPort}/metrics`;
+    }
+    throw new Error(`worker ${number} has not said where it serves metrics; logs in ${this.logDir}`);
+  }
+
   /** The api child's pid, e.g. to read its memory from /proc. */
   get apiPid(): number {
     return this.api!.pid!;
@@ -144,6 +156,9 @@ export class TroveStack {
       // Tests and benches poll and measure with one key as fast as they like; the limit has its
       // own test (access-hardening), which sets it.
       TROVE_RATE_LIMIT_REQUESTS: '0',
+      // Logs as in production (JSON lines), whatever the terminal; each worker's metrics on a free port.
+      TROVE_LOG_FORMAT: 'json',
+      TROVE_WORKER_METRICS_PORT: '0',
       ...this.extraEnv,
     };
   }
@@ -188,9 +203,7 @@ export class TroveStack {
     await expectEventually(
       async () => {
         if (this.worker!.exitCode !== null) throw new Error(`the worker exited; logs in ${this.logDir}`);
-        if (
-          !readFileSync(join(this.logDir, 'worker.log'), 'utf8').includes('[trove-worker] polling task queue')
-        )
+        if (!readFileSync(join(this.logDir, 'worker.log'), 'utf8').includes('polling task queue'))
           throw new Error('the worker is not polling yet');
       },
       { timeoutMs: 90_000 },
@@ -213,11 +226,7 @@ export class TroveStack {
     await expectEventually(
       async () => {
         if (child.exitCode !== null) throw new Error(`worker ${number} exited; logs in ${this.logDir}`);
-        if (
-          !readFileSync(join(this.logDir, `${logName}.log`), 'utf8').includes(
-            '[trove-worker] polling task queue',
-          )
-        )
+        if (!readFileSync(join(this.logDir, `${logName}.log`), 'utf8').includes('polling task queue'))
           throw new Error(`worker ${number} is not polling yet`);
       },
       { timeoutMs: 90_000 },

@@ -15,6 +15,8 @@ import { RagConfigStore } from '@trove/rag-config';
 import { ChunkIndex, createElasticsearchClient, HybridSearch } from '@trove/search';
 import { activeEmbedder, IndexGenerations } from '@trove/index-generations';
 import { LocalBlobStore } from '@trove/storage';
+import { LoggerModule } from 'nestjs-pino';
+import { apiLogging } from './core/request-logging';
 import { AccessGuard } from './access/access.guard';
 import { RequestAdmission } from './access/request-admission';
 import { AccessRegistryCheck } from './access/access-registry.check';
@@ -52,6 +54,8 @@ import { SyncRunUpdates } from './sources/sync-run-updates';
 import { NotionWebhookController } from './webhooks/notion-webhook.controller';
 import { WebhookRefusals } from './webhooks/webhook-refusals';
 import { NotionWebhookService } from './webhooks/notion-webhook.service';
+import { MetricsController } from './metrics/metrics.controller';
+import { MetricsCollectors } from './metrics/metrics-collectors';
 
 /** Wires config-built clients and the feature modules; no business logic lives here. */
 @Module({})
@@ -70,6 +74,8 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
+        // JSON lines (or pretty on a terminal): one per request, with its id and trace id.
+        LoggerModule.forRoot(apiLogging(config)),
         DiscoveryModule,
         GraphQLModule.forRoot<ApolloDriverConfig>({
           driver: ApolloDriver,
@@ -127,6 +133,7 @@ export class AppModule {
         HealthController,
         McpController,
         NotionWebhookController,
+        MetricsController,
       ],
       providers: [
         { provide: CONFIG, useValue: config },
@@ -242,6 +249,7 @@ export class AppModule {
         SyncRunUpdates,
         NotionWebhookService,
         WebhookRefusals,
+        MetricsCollectors,
       ],
     };
   }

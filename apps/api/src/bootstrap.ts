@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { ApiConfig } from '@trove/config';
+import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { RequestAdmission } from './access/request-admission';
 import { GRAPHQL_PATH, graphqlAuthentication } from './core/graphql-authentication';
@@ -12,10 +13,12 @@ import { mountWebPages } from './web/web-pages';
 /** Builds and starts the API on the configured host and port. Used by main.ts and the tests. */
 export async function startApi(config: ApiConfig): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
-    logger: ['error', 'warn', 'log'],
+    // Held until the pino logger is in place, so start-up lines come out in the same format.
+    bufferLogs: true,
     // Webhook signatures are computed over the exact bytes received.
     rawBody: true,
   });
+  app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
   app.disable('x-powered-by');
   app.use(securityHeaders());

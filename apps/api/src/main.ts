@@ -1,11 +1,12 @@
 import { apiConfigSchema, loadConfigOrExit } from '@trove/config';
+import { Logger } from 'nestjs-pino';
 import { startApi } from './bootstrap';
 
 async function main() {
   const config = loadConfigOrExit(apiConfigSchema, 'trove-api');
-  await startApi(config);
+  const app = await startApi(config);
   const base = `http://${config.api.host}:${config.api.port}`;
-  console.log(`[trove-api] listening on ${base} (GraphQL ${base}/graphql)`);
+  app.get(Logger).log(`listening on ${base} (GraphQL ${base}/graphql, metrics ${base}/metrics)`, 'trove-api');
 }
 
 main().catch((error) => {

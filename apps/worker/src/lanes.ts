@@ -1,5 +1,7 @@
 import { type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { type IngestLane, laneTaskQueue } from '@trove/domain';
+import type { Lane, LaneSlotStats } from '@trove/metrics';
+import { activityMetrics } from './telemetry';
 
 /** Activity slots per task queue: control work, and each ingest lane. */
 export interface LaneSlots {
@@ -28,13 +30,18 @@ const LANES: IngestLane[] = ['bulk', 'interactive'];
  * scheduled on it.
  */
 export class LaneWorkers {
-  private constructor(private readonly workers: Worker[]) {}
+  private constructor(
+    private readonly workers: Worker[],
+    private readonly slots: LaneSlots,
+  ) {}
 
   static async create(options: LaneWorkerOptions): Promise<LaneWorkers> {
     const common = {
       connection: options.connection,
       ...(options.namespace ? { namespace: options.namespace } : {}),
       activities: options.activities,
+      // Every activity's duration and outcome, by type (metrics).
+      interceptors: { activity: [activityMetrics] },
     };
     const control = await Worker.create({
       ...common,
@@ -51,7 +58,7 @@ export class LaneWorkers {
         }),
       ),
     );
-    return new LaneWorkers([control, ...lanes]);
+    return new LaneWorkers([control, ...lanes], options.slots);
   }
 
   /** Runs every queue's worker until shut down (SIGINT/SIGTERM), or until one of them fails. */
@@ -69,6 +76,16 @@ export class LaneWorkers {
 
   shutdown(): void {
     for (const worker of this.workers) if (worker.getState() === 'RUNNING') worker.shutdown();
+  }
+
+  /** Each lane's activity slots: busy now, and configured (metrics). */
+  slotUsage(): LaneSlotStats[] {
+    const lanes: Lane[] = ['control', ...LANES];
+    return this.workers.map((worker, i) => ({
+      lane: lanes[i],
+      used: worker.getStatus().numInFlightActivities,
+      slots: this.slots[lanes[i]],
+    }));
   }
 
   /** The control worker's state (the one that runs workflows). */

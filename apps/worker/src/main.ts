@@ -1,20 +1,41 @@
-import { loadConfigOrExit, workerConfigSchema } from '@trove/config';
+import { Runtime } from '@temporalio/worker';
+import { loadConfigOrExit, workerConfigSchema, workerMetricsSchema } from '@trove/config';
+import { createLogger } from '@trove/logging';
+import { startMetricsServer } from '@trove/metrics';
+import { temporalLogger } from './telemetry';
 import { createWorker } from './worker';
 
 async function main() {
   const config = loadConfigOrExit(workerConfigSchema, 'trove-worker');
-  const { worker, connection, embedder, parsers, catalog } = await createWorker(config);
+  const logger = createLogger('trove-worker', config.logging ?? {});
+  // Before any connection: Temporal's own lines and every activity's log go through pino.
+  Runtime.install({ logger: temporalLogger(logger) });
+  const metricsSettings = config.workerMetrics ?? workerMetricsSchema.parse({});
+  const metrics = await startMetricsServer({ ...metricsSettings, token: config.metrics?.token }).catch(
+    (error: NodeJS.ErrnoException) => {
+      throw new Error(
+        error.code === 'EADDRINUSE'
+          ? `TROVE_WORKER_METRICS_PORT ${metricsSettings.port} on ${metricsSettings.host} is in use ` +
+              '(another worker on this machine?): give each worker its own port, or 0 for any free one'
+          : `cannot serve metrics on ${metricsSettings.host}:${metricsSettings.port}: ${error.message}`,
+      );
+    },
+  );
+  const { worker, connection, embedder, parsers, catalog } = await createWorker(config, { logger });
   embedder.ping().catch((error: Error) => {
     // Not fatal: embedding activities retry until the server answers.
-    console.warn(`[trove-worker] embedding server not reachable yet: ${error.message}`);
+    logger.warn(`embedding server not reachable yet: ${error.message}`);
   });
-  console.log(
-    `[trove-worker] polling task queue "${config.temporal.taskQueue}" on ${config.temporal.address} ` +
-      `(namespace ${config.temporal.namespace}, index prefix ${config.elasticsearch.indexPrefix})`,
+  logger.info(
+    { metricsPort: metrics.port },
+    `polling task queue "${config.temporal.taskQueue}" on ${config.temporal.address} ` +
+      `(namespace ${config.temporal.namespace}, index prefix ${config.elasticsearch.indexPrefix}); ` +
+      `metrics on http://${metricsSettings.host}:${metrics.port}/metrics`,
   );
   try {
     await worker.run(); // returns after SIGINT/SIGTERM, once in-flight tasks are done
   } finally {
+    await metrics.close();
     await parsers.close();
     await connection.close();
     await catalog.close();

@@ -22,15 +22,27 @@ import {
 import { ParseSandbox } from '@trove/parsing';
 import { ChunkIndex, createElasticsearchClient } from '@trove/search';
 import { LocalBlobStore } from '@trove/storage';
+import { createLogger } from '@trove/logging';
+import {
+  collectCatalogPool,
+  collectProcessMetrics,
+  collectTaskQueues,
+  collectWorkerSlots,
+} from '@trove/metrics';
+import type { Logger } from 'pino';
 import { LaneWorkers } from './lanes';
+import { taskQueueBacklog } from './telemetry';
 
 /** Wires the libs into activities and a Temporal worker. Used by main.ts and by the tests. */
 export async function createWorker(
   config: WorkerConfig,
   overrides: Partial<Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'>> & {
     connection?: NativeConnection;
+    /** The process's logger (main.ts); unset: one for this worker, in the configured format. */
+    logger?: Logger;
   } = {},
 ) {
+  const logger = overrides.logger ?? createLogger('trove-worker', config.logging ?? {});
   const es = createElasticsearchClient(config.elasticsearch.url);
   const catalog = Catalog.open({
     ...config.database,
@@ -47,7 +59,7 @@ export async function createWorker(
     embedding: config.embedding,
     secrets,
     ttlMs: config.elasticsearch.generationsTtlMs,
-    log: (message) => console.warn(`[trove-worker] ${message}`),
+    log: (message) => logger.warn(message),
   });
   const active = await generations.bootstrap();
   const embedder = active.embedder;
@@ -56,8 +68,8 @@ export async function createWorker(
   });
   if (prepared.imported) {
     const { projects, sources, documents, runs } = prepared.imported;
-    console.log(
-      `[trove-worker] imported the Elasticsearch catalog into PostgreSQL: ${projects} projects, ` +
+    logger.info(
+      `imported the Elasticsearch catalog into PostgreSQL: ${projects} projects, ` +
         `${sources} sources, ${documents} documents, ${runs} sync runs; the old indices were removed`,
     );
   }
@@ -80,7 +92,7 @@ export async function createWorker(
     secrets,
     ttlMs: config.elasticsearch.generationsTtlMs,
     sections: ['chunking'],
-    log: (message) => console.warn(`[trove-worker] ${message}`),
+    log: (message) => logger.warn(message),
   });
   const tokenCounter = new SegmenterTokenCounter();
   let chunker = { version: -1, chunker: new Chunker(tokenCounter, config.chunking) };
@@ -153,5 +165,10 @@ export async function createWorker(
     },
   });
   await warming;
-  return { worker, connection, embedder, es, parsers, catalog, generations, ingestDeps };
+  // Read when /metrics is scraped: this worker's slots, the queues' backlog, its catalog pool.
+  collectProcessMetrics();
+  collectWorkerSlots(() => worker.slotUsage());
+  collectTaskQueues(taskQueueBacklog(temporal, config.temporal.namespace, config.temporal.taskQueue));
+  collectCatalogPool(() => catalog.poolUsage());
+  return { worker, connection, embedder, es, parsers, catalog, generations, ingestDeps, logger };
 }

@@ -5,6 +5,7 @@ import type { Page, PageRequest } from './cursor';
 import {
   migrateCatalog,
   openCatalogDb,
+  poolUsage,
   withStartupLock,
   type CatalogDb,
   type DatabaseOptions,
@@ -99,6 +100,11 @@ export class Catalog {
 
   async close(): Promise<void> {
     await this.db.destroy();
+  }
+
+  /** This process's connection pool: open, idle and waiting (metrics). */
+  poolUsage(): { total: number; idle: number; waiting: number; max: number } {
+    return poolUsage(this.db);
   }
 
   // --- projects -------------------------------------------------------------------------------

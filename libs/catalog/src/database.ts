@@ -42,6 +42,21 @@ class StaticMigrations implements MigrationProvider {
   }
 }
 
+/** The pool behind each database handle, for its usage figures (metrics). */
+const pools = new WeakMap<CatalogDb, pg.Pool>();
+
+/** Connections of a handle's pool: open, idle, requests waiting for one, and the maximum. */
+export function poolUsage(db: CatalogDb): { total: number; idle: number; waiting: number; max: number } {
+  const pool = pools.get(db);
+  if (!pool) return { total: 0, idle: 0, waiting: 0, max: 0 };
+  return {
+    total: pool.totalCount,
+    idle: pool.idleCount,
+    waiting: pool.waitingCount,
+    max: pool.options.max ?? 10,
+  };
+}
+
 /** A pool to the catalog database with the schema on the search path. */
 export function openCatalogDb(options: DatabaseOptions): CatalogDb {
   const pool = new pg.Pool({
@@ -53,7 +68,9 @@ export function openCatalogDb(options: DatabaseOptions): CatalogDb {
   });
   // An idle client losing its server (PostgreSQL restarted) must not crash the process.
   pool.on('error', () => undefined);
-  return new Kysely<CatalogTables>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<CatalogTables>({ dialect: new PostgresDialect({ pool }) });
+  pools.set(db, pool);
+  return db;
 }
 
 /** Fixed key of the session lock that serialises start-up (schema, migrations, import). */

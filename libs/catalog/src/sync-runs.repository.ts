@@ -78,6 +78,32 @@ export class SyncRunRepository {
     return rows.map(toRun);
   }
 
+  /** Runs per status (every status present) and when the oldest RUNNING one started (metrics). */
+  async stats(): Promise<{ byState: Record<SyncRunStatus, number>; oldestRunningStartedAt?: Date }> {
+    const [counts, oldest] = await query('counting sync runs', () =>
+      Promise.all([
+        this.db
+          .selectFrom('sync_runs')
+          .select(['status', (eb) => eb.fn.countAll<string>().as('count')])
+          .groupBy('status')
+          .execute(),
+        this.db
+          .selectFrom('sync_runs')
+          .select((eb) => eb.fn.min('started_at').as('started'))
+          .where('status', '=', SyncRunStatus.RUNNING)
+          .executeTakeFirst(),
+      ]),
+    );
+    const byState = Object.fromEntries(Object.values(SyncRunStatus).map((s) => [s, 0])) as Record<
+      SyncRunStatus,
+      number
+    >;
+    for (const row of counts)
+      if (row.status in byState) byState[row.status as SyncRunStatus] = Number(row.count);
+    const started = oldest?.started as Date | string | null | undefined;
+    return { byState, ...(started ? { oldestRunningStartedAt: new Date(started) } : {}) };
+  }
+
   /** The ids of every run of a project or source (to remove their scratch files). */
   async ids(scope: { projectId: string } | { sourceId: string }): Promise<string[]> {
     let q = this.db.selectFrom('sync_runs').select('id');

@@ -524,3 +524,37 @@ describe('downloads of originals (issue 22)', () => {
     }
   });
 });
+
+describe('metrics and logs', () => {
+  it('serves worker metrics on loopback port 9464 by default, and takes a token, host and port', () => {
+    const defaults = loadConfig(workerConfigSchema, {});
+    expect(defaults.workerMetrics).toEqual({ host: '127.0.0.1', port: 9464 });
+    expect(defaults.metrics?.token).toBeUndefined();
+    const set = loadConfig(workerConfigSchema, {
+      TROVE_METRICS_TOKEN: 'a-long-enough-metrics-token',
+      TROVE_WORKER_METRICS_HOST: '0.0.0.0',
+      TROVE_WORKER_METRICS_PORT: '0',
+      TROVE_LOG_FORMAT: 'pretty',
+    });
+    expect(set.workerMetrics).toEqual({ host: '0.0.0.0', port: 0 });
+    expect(set.logging).toEqual({ format: 'pretty', level: 'info' });
+  });
+
+  it('refuses a worker metrics host no scraper could read, a short token and an unknown log format', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(workerConfigSchema, env);
+        return [];
+      } catch (error) {
+        return (error as ConfigError).issues;
+      }
+    };
+    expect(problems({ TROVE_WORKER_METRICS_HOST: '0.0.0.0' })).toEqual([
+      expect.stringContaining('TROVE_WORKER_METRICS_HOST is 0.0.0.0 but TROVE_METRICS_TOKEN is not set'),
+    ]);
+    expect(problems({ TROVE_METRICS_TOKEN: 'short' })).toEqual([
+      expect.stringContaining('TROVE_METRICS_TOKEN needs at least 16 characters'),
+    ]);
+    expect(problems({ TROVE_LOG_FORMAT: 'xml' })).toEqual([expect.stringContaining('logging.format')]);
+  });
+});

@@ -456,6 +456,48 @@ export const llmSchema = z
     }
   });
 
+// --- Metrics and logs -----------------------------------------------------------------------------
+/**
+ * `/metrics` on the api and on each worker: readable with `Authorization: Bearer <token>` when a
+ * token is set, else by loopback clients only.
+ */
+export const metricsSchema = z.object({
+  token: secret.refine((t) => t.length >= 16, 'TROVE_METRICS_TOKEN needs at least 16 characters').optional(),
+});
+
+/** The worker's metrics server (it has no other HTTP surface). */
+export const workerMetricsSchema = z.object({
+  /** 0: any free port (tests). */
+  port: z.coerce.number().int().min(0).max(65535).default(9464),
+  host: z.string().min(1).default('127.0.0.1'),
+});
+
+export const loggingSchema = z.object({
+  /** Unset: pretty on a terminal outside production, JSON lines otherwise. */
+  format: z.enum(['json', 'pretty']).optional(),
+  level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).default('info'),
+});
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/** A metrics server on a non-loopback address without a token would refuse every scraper: say so at start. */
+function metricsReachable(
+  config: { metrics?: z.infer<typeof metricsSchema>; workerMetrics?: z.infer<typeof workerMetricsSchema> },
+  ctx: z.RefinementCtx,
+) {
+  const host = config.workerMetrics?.host;
+  if (host && !LOOPBACK_HOSTS.has(host) && !config.metrics?.token) {
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      path: ['metrics', 'token'],
+      message:
+        `TROVE_WORKER_METRICS_HOST is ${host} but TROVE_METRICS_TOKEN is not set: without a token ` +
+        '/metrics answers loopback clients only, so no scraper on another machine could read it; ' +
+        'set TROVE_METRICS_TOKEN (and give Prometheus the same bearer token) or bind to 127.0.0.1',
+    });
+  }
+}
+
 export const apiConfigSchema = z.object({
   api: apiSchema,
   // Optional in the type so hand-built configs (tests) may leave it out; the env always sets it.
@@ -479,6 +521,9 @@ export const apiConfigSchema = z.object({
   llm: llmSchema.optional(),
   // The api shows chunking among the RAG settings (the worker applies them); optional as llm.
   chunking: chunkingSchema.optional(),
+  // Optional in the type so hand-built configs (tests) may leave them out; the env always sets them.
+  metrics: metricsSchema.optional(),
+  logging: loggingSchema.optional(),
 });
 
 /** The worker's own settings: task-queue slots and sync batching (defaults for hand-built configs too). */
@@ -499,22 +544,28 @@ export const workerSettingsSchema = z.object({
   batchMaxBytes: positiveInt.default(1_000_000),
 });
 
-export const workerConfigSchema = z.object({
-  database: databaseSchema,
-  elasticsearch: elasticsearchSchema,
-  temporal: temporalSchema,
-  embedding: embeddingSchema,
-  storage: storageSchema,
-  chunking: chunkingSchema,
-  secrets: secretsSchema,
-  notion: notionSchema,
-  folders: foldersSchema,
-  web: webSchema,
-  parsing: parsingSchema,
-  // Optional in the type so hand-built configs (tests, benches) may leave it out; the env always sets it.
-  deletion: deletionSchema.optional(),
-  worker: workerSettingsSchema,
-});
+export const workerConfigSchema = z
+  .object({
+    database: databaseSchema,
+    elasticsearch: elasticsearchSchema,
+    temporal: temporalSchema,
+    embedding: embeddingSchema,
+    storage: storageSchema,
+    chunking: chunkingSchema,
+    secrets: secretsSchema,
+    notion: notionSchema,
+    folders: foldersSchema,
+    web: webSchema,
+    parsing: parsingSchema,
+    // Optional in the type so hand-built configs (tests, benches) may leave it out; the env always sets it.
+    deletion: deletionSchema.optional(),
+    worker: workerSettingsSchema,
+    // Optional in the type so hand-built configs (tests, benches) may leave them out; the env always sets them.
+    metrics: metricsSchema.optional(),
+    workerMetrics: workerMetricsSchema.optional(),
+    logging: loggingSchema.optional(),
+  })
+  .superRefine(metricsReachable);
 
 export type ApiConfig = z.infer<typeof apiConfigSchema>;
 export type WorkerConfig = z.infer<typeof workerConfigSchema>;
@@ -534,6 +585,9 @@ export type RerankConfig = z.infer<typeof rerankSchema>;
 export type WebhooksConfig = z.infer<typeof webhooksSchema>;
 export type WebConfig = z.infer<typeof webSchema>;
 export type LlmConfig = z.infer<typeof llmSchema>;
+export type MetricsConfig = z.infer<typeof metricsSchema>;
+export type WorkerMetricsConfig = z.infer<typeof workerMetricsSchema>;
+export type LoggingConfig = z.infer<typeof loggingSchema>;
 
 type Env = Record<string, string | undefined>;
 
@@ -653,6 +707,9 @@ function fromEnv(env: Env) {
       batchMaxBytes: v('TROVE_SYNC_BATCH_MAX_BYTES'),
     },
     deletion: { cancelGraceMs: v('TROVE_DELETION_CANCEL_GRACE_MS') },
+    metrics: { token: v('TROVE_METRICS_TOKEN') },
+    workerMetrics: { port: v('TROVE_WORKER_METRICS_PORT'), host: v('TROVE_WORKER_METRICS_HOST') },
+    logging: { format: v('TROVE_LOG_FORMAT'), level: v('TROVE_LOG_LEVEL') },
     // LLM (issue 11)
     llm: {
       provider: v('TROVE_LLM_PROVIDER'),

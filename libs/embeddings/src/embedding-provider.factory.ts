@@ -1,6 +1,7 @@
 import type { EmbeddingProvider } from '@trove/domain';
 import type { EmbeddingConfig } from '@trove/config';
 import { type ModelProfile, resolveProfile } from './model-profiles';
+import { InstrumentedEmbeddingProvider } from './instrumented.provider';
 import { OllamaEmbeddingProvider } from './ollama.provider';
 import { OpenAICompatibleEmbeddingProvider } from './openai-compatible.provider';
 import { type ListingEmbeddingProvider, QueryLaneEmbeddingProvider } from './query-lane.provider';
@@ -34,12 +35,16 @@ function providerAt(
 ): ListingEmbeddingProvider {
   switch (config.provider) {
     case 'openai':
-      return new OpenAICompatibleEmbeddingProvider(profile, {
-        baseUrl,
-        apiKey: config.apiKey,
-        timeoutMs: config.timeoutMs,
-      });
+      return new InstrumentedEmbeddingProvider(
+        new OpenAICompatibleEmbeddingProvider(profile, {
+          baseUrl,
+          apiKey: config.apiKey,
+          timeoutMs: config.timeoutMs,
+        }),
+      );
     case 'ollama':
-      return new OllamaEmbeddingProvider(profile, { host: baseUrl, timeoutMs: config.timeoutMs });
+      return new InstrumentedEmbeddingProvider(
+        new OllamaEmbeddingProvider(profile, { host: baseUrl, timeoutMs: config.timeoutMs }),
+      );
   }
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EmbeddingPurpose } from '@trove/domain';
 import { embeddingError } from './embedding-error';
 import { createEmbeddingProvider } from './embedding-provider.factory';
-import { OpenAICompatibleEmbeddingProvider } from './openai-compatible.provider';
+import { InstrumentedEmbeddingProvider } from './instrumented.provider';
 import {
   laneServesSameModel,
   type ListingEmbeddingProvider,
@@ -162,9 +162,10 @@ describe('createEmbeddingProvider', () => {
   };
 
   it('builds one server without a query URL, or with the main URL as query URL', () => {
-    expect(createEmbeddingProvider(config)).toBeInstanceOf(OpenAICompatibleEmbeddingProvider);
+    // Timed and counted for /metrics around the one server's provider.
+    expect(createEmbeddingProvider(config)).toBeInstanceOf(InstrumentedEmbeddingProvider);
     expect(createEmbeddingProvider({ ...config, queryBaseUrl: config.baseUrl })).toBeInstanceOf(
-      OpenAICompatibleEmbeddingProvider,
+      InstrumentedEmbeddingProvider,
     );
   });
 

@@ -1,5 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { isTroveError } from '@trove/domain';
+import { type IngestPipeline, type IngestStage, ingestStageDuration, secondsSince } from '@trove/metrics';
 
 /**
  * Runs an activity body: a permanent TroveError (bad input, an item gone, a rejected token)
@@ -39,3 +40,17 @@ export async function withHeartbeats<T>(details: unknown, work: () => Promise<T>
 }
 
 const HEARTBEAT_EVERY_MS = 5_000;
+
+/** `body`, its duration observed as an ingest stage when it succeeds (a failure is the activity's to count). */
+export function stage<T>(
+  name: IngestStage,
+  pipeline: IngestPipeline,
+  body: () => Promise<T>,
+): () => Promise<T> {
+  return async () => {
+    const started = process.hrtime.bigint();
+    const result = await body();
+    ingestStageDuration.observe({ stage: name, pipeline }, secondsSince(started));
+    return result;
+  };
+}

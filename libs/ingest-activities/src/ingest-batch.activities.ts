@@ -3,6 +3,15 @@ import { Chunker } from '@trove/chunking';
 import type { Chunk, EmbeddedChunk, ParsedDocument, Source, TroveDocument } from '@trove/domain';
 import { blobKeys, DocumentStatus, isTroveError, TroveErrorCode, wellFormedText } from '@trove/domain';
 import { EmbeddingRejectedError, embedIsolatingRejections } from '@trove/embeddings';
+import {
+  chunksEmbedded,
+  chunksFailed,
+  chunksIndexed,
+  documentsFailed,
+  documentsIndexed,
+  errorCodeLabel,
+  ingestStageDuration,
+} from '@trove/metrics';
 import pLimit from 'p-limit';
 import { activity as run, withHeartbeats } from './activity-failure';
 import { assertWritable, isWritable, OWNER_REFUSALS } from './deletion.activities';
@@ -232,6 +241,7 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
           }
 
           // 5. Records: READY ones with their counts and timings, FAILED ones with their reasons.
+          const finalizeStarted = Date.now();
           const totalChunks = Math.max(
             1,
             kept.reduce((n, p) => n + p.chunks.length, 0),
@@ -284,7 +294,34 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
           ]);
           for (const id of [...readyUpdates.map((u) => u.id), ...failedIds])
             await blobs.deletePrefix(blobKeys.work(id));
+          observeBatch(prepared, { embedMs, upsertMs, finalizeMs: Date.now() - finalizeStarted });
           return result;
+        }
+
+        /**
+         * The batch in the metrics: each prepared document's fetch, parse and chunk, the batch's
+         * shared embed, upsert and record stages once, and what became of each document.
+         */
+        function observeBatch(
+          prepared: Prepared[],
+          shared: { embedMs: number; upsertMs: number; finalizeMs: number },
+        ): void {
+          const pipeline = 'batch';
+          for (const { timings } of prepared) {
+            ingestStageDuration.observe({ stage: 'fetch', pipeline }, timings.fetchMs / 1000);
+            ingestStageDuration.observe({ stage: 'parse', pipeline }, timings.parseMs / 1000);
+            ingestStageDuration.observe({ stage: 'chunk', pipeline }, timings.chunkMs / 1000);
+          }
+          ingestStageDuration.observe({ stage: 'embed', pipeline }, shared.embedMs / 1000);
+          ingestStageDuration.observe({ stage: 'upsert', pipeline }, shared.upsertMs / 1000);
+          ingestStageDuration.observe({ stage: 'finalize', pipeline }, shared.finalizeMs / 1000);
+          documentsIndexed.inc({ pipeline }, result.ready.length);
+          chunksIndexed.inc(
+            { pipeline },
+            result.ready.reduce((n, r) => n + r.chunkCount, 0),
+          );
+          for (const failure of result.failed)
+            documentsFailed.inc({ pipeline, code: errorCodeLabel({ code: failure.code }) });
         }
 
         /**
@@ -408,6 +445,7 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
             } catch (error) {
               if (!(error instanceof EmbeddingRejectedError)) throw error;
               embedded = error.vectors;
+              chunksFailed.inc({ code: TroveErrorCode.EmbeddingRejected }, error.rejected.length);
               for (const { index, reason } of error.rejected) {
                 const chunk = group[index];
                 rejected.set(
@@ -421,7 +459,9 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
             group.forEach((c, j) => {
               if (embedded[j]) vectors.set(c.contentHash, embedded[j]!);
             });
+            chunksEmbedded.inc({ result: 'embedded' }, embedded.filter(Boolean).length);
           }
+          chunksEmbedded.inc({ result: 'reused' }, all.filter((c) => reused.has(c.contentHash)).length);
           return { vectors, reused, rejected };
         }
       });

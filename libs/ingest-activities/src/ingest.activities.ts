@@ -22,11 +22,19 @@ import {
   wellFormedText,
 } from '@trove/domain';
 import { EmbeddingRejectedError, embedIsolatingRejections } from '@trove/embeddings';
+import {
+  chunksEmbedded,
+  chunksFailed,
+  chunksIndexed,
+  documentsFailed,
+  documentsIndexed,
+  errorCodeLabel,
+} from '@trove/metrics';
 import { MEDIA_TYPES } from '@trove/parsing';
 import type { IndexGenerations } from '@trove/index-generations';
 import type { ChunkIndex } from '@trove/search';
 import { createHash } from 'node:crypto';
-import { activity as run, withHeartbeats } from './activity-failure';
+import { activity as run, stage, withHeartbeats } from './activity-failure';
 import { assertWritable, isWritable } from './deletion.activities';
 import { BUSY_WAIT_MS, claimForPage, PAGE_LEASE_HOLDER, PAGE_LEASE_MS } from './ingest-lease';
 import type { SourceConnectors } from './source-connectors';
@@ -88,7 +96,11 @@ export async function vectorsFor(
     missing.map((c) => Chunker.embeddingText(c)),
     'passage',
   ).catch((error: unknown) => {
-    throw error instanceof EmbeddingRejectedError ? rejectedChunks(error, missing) : error;
+    if (error instanceof EmbeddingRejectedError) {
+      chunksFailed.inc({ code: TroveErrorCode.EmbeddingRejected }, error.rejected.length);
+      throw rejectedChunks(error, missing);
+    }
+    throw error;
   });
   missing.forEach((chunk, i) => known.set(chunk.contentHash, vectors[i]));
   return { vectors: chunks.map((c) => known.get(c.contentHash)!), embedded: missing.length };
@@ -185,125 +197,137 @@ export function createIngestActivities(deps: IngestDependencies) {
      * retried), loads the record and its original; marks it INDEXING.
      */
     async fetchDocument(input: { documentId: string }): Promise<FetchedDocument> {
-      return run(async () => {
-        await claimForPage(catalog, input.documentId, deps.busyWaitMs ?? BUSY_WAIT_MS);
-        const document = await catalog.getDocument(input.documentId);
-        // Nothing is fetched or written for a project or source that is being deleted.
-        if (document) await assertWritable(catalog, document);
-        const source = document?.sourceId ? await catalog.requireSource(document.sourceId) : undefined;
-        return fetchForIngest(deps, input.documentId, document, source);
-      });
+      return run(
+        stage('fetch', 'document', async () => {
+          await claimForPage(catalog, input.documentId, deps.busyWaitMs ?? BUSY_WAIT_MS);
+          const document = await catalog.getDocument(input.documentId);
+          // Nothing is fetched or written for a project or source that is being deleted.
+          if (document) await assertWritable(catalog, document);
+          const source = document?.sourceId ? await catalog.requireSource(document.sourceId) : undefined;
+          return fetchForIngest(deps, input.documentId, document, source);
+        }),
+      );
     },
 
     async parseDocument(input: FetchedDocument): Promise<ParsedRef> {
-      return run(async () => {
-        const started = Date.now();
-        const data = await blobs.get(input.blobKey);
-        const signal = Context.current().cancellationSignal;
-        const parsed = await withHeartbeats({ parsing: input.fileName }, () =>
-          parsers.parse({ fileName: input.fileName, mediaType: input.mediaType, data }, { signal }),
-        );
-        const parsedKey = blobKeys.parsed(input.workPrefix);
-        await blobs.putJson(parsedKey, parsed);
-        return {
-          parsedKey,
-          // The document's title as stored and shown: well-formed, like its chunks.
-          title: wellFormedText(parsed.title),
-          ...(parsed.pageCount ? { pageCount: parsed.pageCount } : {}),
-          warnings: (parsed.warnings ?? []).slice(0, MAX_WARNINGS),
-          ms: Date.now() - started,
-        };
-      });
+      return run(
+        stage('parse', 'document', async () => {
+          const started = Date.now();
+          const data = await blobs.get(input.blobKey);
+          const signal = Context.current().cancellationSignal;
+          const parsed = await withHeartbeats({ parsing: input.fileName }, () =>
+            parsers.parse({ fileName: input.fileName, mediaType: input.mediaType, data }, { signal }),
+          );
+          const parsedKey = blobKeys.parsed(input.workPrefix);
+          await blobs.putJson(parsedKey, parsed);
+          return {
+            parsedKey,
+            // The document's title as stored and shown: well-formed, like its chunks.
+            title: wellFormedText(parsed.title),
+            ...(parsed.pageCount ? { pageCount: parsed.pageCount } : {}),
+            warnings: (parsed.warnings ?? []).slice(0, MAX_WARNINGS),
+            ms: Date.now() - started,
+          };
+        }),
+      );
     },
 
     async chunkDocument(input: { fetched: FetchedDocument; parsedKey: string }): Promise<ChunkedRef> {
-      return run(async () => {
-        const started = Date.now();
-        const parsed = await blobs.getJson<ParsedDocument>(input.parsedKey);
-        const chunks = await chunksOf(deps, input.fetched, parsed);
-        const batchKeys: string[] = [];
-        for (let i = 0; i * batchSize < chunks.length; i++) {
-          const key = blobKeys.chunkBatch(input.fetched.workPrefix, i);
-          await blobs.putJson(key, chunks.slice(i * batchSize, (i + 1) * batchSize));
-          batchKeys.push(key);
-        }
-        return {
-          batchKeys,
-          chunkCount: chunks.length,
-          language: dominantLanguage(chunks),
-          ms: Date.now() - started,
-        };
-      });
+      return run(
+        stage('chunk', 'document', async () => {
+          const started = Date.now();
+          const parsed = await blobs.getJson<ParsedDocument>(input.parsedKey);
+          const chunks = await chunksOf(deps, input.fetched, parsed);
+          const batchKeys: string[] = [];
+          for (let i = 0; i * batchSize < chunks.length; i++) {
+            const key = blobKeys.chunkBatch(input.fetched.workPrefix, i);
+            await blobs.putJson(key, chunks.slice(i * batchSize, (i + 1) * batchSize));
+            batchKeys.push(key);
+          }
+          return {
+            batchKeys,
+            chunkCount: chunks.length,
+            language: dominantLanguage(chunks),
+            ms: Date.now() - started,
+          };
+        }),
+      );
     },
 
     /** Embeds one batch with the ACTIVE generation's model (stored vectors of the same text reused). */
     async embedChunks(input: { batchKey: string }): Promise<EmbeddedRef> {
-      return run(async () => {
-        const started = Date.now();
-        const chunks = await blobs.getJson<Chunk[]>(input.batchKey);
-        const [active] = await targets();
-        const { vectors, embedded } = await withHeartbeats({ batchKey: input.batchKey }, () =>
-          vectorsFor(chunks, active),
-        );
-        const embeddedChunks: EmbeddedChunk[] = chunks.map((c, i) => ({
-          ...c,
-          embedding: vectors[i],
-          embeddingModel: active.embedder.modelId,
-        }));
-        const embeddedKey = blobKeys.embeddedBatchOf(input.batchKey);
-        await blobs.putJson(embeddedKey, embeddedChunks);
-        return {
-          embeddedKey,
-          embedded,
-          reused: chunks.length - embedded,
-          ms: Date.now() - started,
-        };
-      });
+      return run(
+        stage('embed', 'document', async () => {
+          const started = Date.now();
+          const chunks = await blobs.getJson<Chunk[]>(input.batchKey);
+          const [active] = await targets();
+          const { vectors, embedded } = await withHeartbeats({ batchKey: input.batchKey }, () =>
+            vectorsFor(chunks, active),
+          );
+          const embeddedChunks: EmbeddedChunk[] = chunks.map((c, i) => ({
+            ...c,
+            embedding: vectors[i],
+            embeddingModel: active.embedder.modelId,
+          }));
+          const embeddedKey = blobKeys.embeddedBatchOf(input.batchKey);
+          await blobs.putJson(embeddedKey, embeddedChunks);
+          chunksEmbedded.inc({ result: 'embedded' }, embedded);
+          chunksEmbedded.inc({ result: 'reused' }, chunks.length - embedded);
+          return {
+            embeddedKey,
+            embedded,
+            reused: chunks.length - embedded,
+            ms: Date.now() - started,
+          };
+        }),
+      );
     },
 
     /** Writes all chunks (same ids overwrite), then removes this document's chunks from earlier versions. */
     async upsertChunks(input: { documentId: string; embeddedKeys: string[] }): Promise<UpsertResult> {
-      return run(async () => {
-        const started = Date.now();
-        // Renewed before writing: a batch never writes this document's chunks at the same time.
-        await claimForPage(catalog, input.documentId, 0);
-        const ids: string[] = [];
-        const live = await targets();
-        for (const key of input.embeddedKeys) {
-          const chunks = await blobs.getJson<EmbeddedChunk[]>(key);
-          for (const target of live) {
-            const model = target.embedder.modelId;
-            await withHeartbeats({ written: ids.length }, async () => {
-              // Embedded for this model (batches written before generations recorded none: the active one)…
-              const fits = (chunks[0]?.embeddingModel ?? live[0].embedder.modelId) === model;
-              // …or for another: a rebuild is under way, or the model changed since embedChunks ran.
-              const vectors = fits
-                ? chunks.map((c) => c.embedding)
-                : (await vectorsFor(chunks, target)).vectors;
-              await target.index.upsert(
-                chunks.map((c, i) => ({ ...c, embedding: vectors[i] })),
-                model,
-              );
+      return run(
+        stage('upsert', 'document', async () => {
+          const started = Date.now();
+          // Renewed before writing: a batch never writes this document's chunks at the same time.
+          await claimForPage(catalog, input.documentId, 0);
+          const ids: string[] = [];
+          const live = await targets();
+          for (const key of input.embeddedKeys) {
+            const chunks = await blobs.getJson<EmbeddedChunk[]>(key);
+            for (const target of live) {
+              const model = target.embedder.modelId;
+              await withHeartbeats({ written: ids.length }, async () => {
+                // Embedded for this model (batches written before generations recorded none: the active one)…
+                const fits = (chunks[0]?.embeddingModel ?? live[0].embedder.modelId) === model;
+                // …or for another: a rebuild is under way, or the model changed since embedChunks ran.
+                const vectors = fits
+                  ? chunks.map((c) => c.embedding)
+                  : (await vectorsFor(chunks, target)).vectors;
+                await target.index.upsert(
+                  chunks.map((c, i) => ({ ...c, embedding: vectors[i] })),
+                  model,
+                );
+              });
+            }
+            ids.push(...chunks.map((c) => c.id));
+          }
+          const removedStale = await chunkIndex.deleteDocumentChunks(input.documentId, ids);
+          // Deleted (or its project or source) while we were writing: take the chunks back out
+          // rather than leave orphans.
+          const document = await catalog.getDocument(input.documentId);
+          const owner = document && { projectId: document.projectId, sourceId: document.sourceId };
+          if (!owner || !(await isWritable(catalog, owner))) {
+            await chunkIndex.deleteDocumentChunks(input.documentId);
+            if (owner) await assertWritable(catalog, owner);
+            throw ApplicationFailure.create({
+              nonRetryable: true,
+              type: TroveErrorCode.DocumentNotFound,
+              message: `document ${input.documentId} was deleted during indexing`,
             });
           }
-          ids.push(...chunks.map((c) => c.id));
-        }
-        const removedStale = await chunkIndex.deleteDocumentChunks(input.documentId, ids);
-        // Deleted (or its project or source) while we were writing: take the chunks back out
-        // rather than leave orphans.
-        const document = await catalog.getDocument(input.documentId);
-        const owner = document && { projectId: document.projectId, sourceId: document.sourceId };
-        if (!owner || !(await isWritable(catalog, owner))) {
-          await chunkIndex.deleteDocumentChunks(input.documentId);
-          if (owner) await assertWritable(catalog, owner);
-          throw ApplicationFailure.create({
-            nonRetryable: true,
-            type: TroveErrorCode.DocumentNotFound,
-            message: `document ${input.documentId} was deleted during indexing`,
-          });
-        }
-        return { chunkCount: ids.length, removedStale, ms: Date.now() - started };
-      });
+          return { chunkCount: ids.length, removedStale, ms: Date.now() - started };
+        }),
+      );
     },
 
     async finalizeDocument(input: {
@@ -315,22 +339,26 @@ export function createIngestActivities(deps: IngestDependencies) {
       pageCount?: number;
       warnings?: string[];
     }): Promise<void> {
-      return run(async () => {
-        await catalog.updateDocument(input.documentId, {
-          status: DocumentStatus.READY,
-          error: null,
-          chunkCount: input.chunkCount,
-          title: input.title,
-          language: input.language,
-          timings: input.timings,
-          ...(input.pageCount ? { pageCount: input.pageCount } : {}),
-          warnings: input.warnings ?? [],
-          indexedAt: new Date().toISOString(),
-        });
-        // Scratch blobs of this and any earlier run are no longer needed.
-        await blobs.deletePrefix(blobKeys.work(input.documentId));
-        await catalog.releaseDocuments([input.documentId], PAGE_LEASE_HOLDER);
-      });
+      return run(
+        stage('finalize', 'document', async () => {
+          await catalog.updateDocument(input.documentId, {
+            status: DocumentStatus.READY,
+            error: null,
+            chunkCount: input.chunkCount,
+            title: input.title,
+            language: input.language,
+            timings: input.timings,
+            ...(input.pageCount ? { pageCount: input.pageCount } : {}),
+            warnings: input.warnings ?? [],
+            indexedAt: new Date().toISOString(),
+          });
+          // Scratch blobs of this and any earlier run are no longer needed.
+          await blobs.deletePrefix(blobKeys.work(input.documentId));
+          await catalog.releaseDocuments([input.documentId], PAGE_LEASE_HOLDER);
+          documentsIndexed.inc({ pipeline: 'document' });
+          chunksIndexed.inc({ pipeline: 'document' }, input.chunkCount);
+        }),
+      );
     },
 
     /**
@@ -348,6 +376,7 @@ export function createIngestActivities(deps: IngestDependencies) {
             chunkCount: 0,
             error: { code: input.code, message: input.message },
           });
+          documentsFailed.inc({ pipeline: 'document', code: errorCodeLabel({ code: input.code }) });
         }
         await blobs.deletePrefix(blobKeys.work(input.documentId));
         await catalog.releaseDocuments([input.documentId], PAGE_LEASE_HOLDER);

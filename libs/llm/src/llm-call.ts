@@ -6,6 +6,7 @@ import {
   type LlmStreamEvent,
   type LlmUsage,
 } from '@trove/domain';
+import { errorCodeLabel, llmDuration, llmErrors, secondsSince } from '@trove/metrics';
 import { llmCancelled, llmError, llmTimeout } from './llm-error';
 
 /** What one attempt yields: text deltas, and at some point why it stopped and what it used. */
@@ -156,22 +157,51 @@ export abstract class RetryingLlm {
 
   async complete(request: LlmRequest): Promise<LlmCompletion> {
     const { text, finishReason, usage } = await lastEvent(
-      runLlmCall(
-        (signal) => this.completeOnce(request, signal),
-        { ...this.policy(), idleTimeoutMs: undefined, requireFinishReason: false },
-        (error) => this.toError(error),
-        request.signal,
+      measured(
+        'complete',
+        runLlmCall(
+          (signal) => this.completeOnce(request, signal),
+          { ...this.policy(), idleTimeoutMs: undefined, requireFinishReason: false },
+          (error) => this.toError(error),
+          request.signal,
+        ),
       ),
     );
     return { text, finishReason, usage };
   }
 
   stream(request: LlmRequest): AsyncIterable<LlmStreamEvent> {
-    return runLlmCall(
-      (signal) => this.streamOnce(request, signal),
-      this.policy(),
-      (error) => this.toError(error),
-      request.signal,
+    return measured(
+      'stream',
+      runLlmCall(
+        (signal) => this.streamOnce(request, signal),
+        this.policy(),
+        (error) => this.toError(error),
+        request.signal,
+      ),
     );
+  }
+}
+
+/**
+ * A call's events, timed from the first request to its last event (retries included) and
+ * counted by outcome: `ok`, the error code it failed with, or `abandoned` when the caller stopped
+ * reading (a client that went away) before the end.
+ */
+async function* measured(
+  operation: 'complete' | 'stream',
+  events: AsyncGenerator<LlmStreamEvent>,
+): AsyncGenerator<LlmStreamEvent> {
+  const started = process.hrtime.bigint();
+  let outcome = 'abandoned';
+  try {
+    yield* events;
+    outcome = 'ok';
+  } catch (error) {
+    outcome = errorCodeLabel(error);
+    llmErrors.inc({ operation, code: outcome });
+    throw error;
+  } finally {
+    llmDuration.observe({ operation, outcome }, secondsSince(started));
   }
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { ApiConfig } from '@trove/config';
 import { type Principal, TroveError, TroveErrorCode } from '@trove/domain';
+import { type RateLimiter, rateLimitRefusals } from '@trove/metrics';
 import { CONFIG } from '../core/tokens';
 
 /** RATE_LIMITED with the seconds a client should wait (sent as `Retry-After`). */
@@ -32,7 +33,7 @@ export class RequestRateLimit {
 
   /** Counts one request of the principal's key; throws RateLimitedError over the limit. */
   consume(principal: Principal): Promise<void> {
-    return this.count(`key:${principal.keyId ?? 'bootstrap-admin'}`);
+    return this.count(`key:${principal.keyId ?? 'bootstrap-admin'}`, 'api_key');
   }
 
   /**
@@ -41,15 +42,16 @@ export class RequestRateLimit {
    * down like any other flood, and costs no key holder its budget.
    */
   consumeFailure(address: string): Promise<void> {
-    return this.count(`failed:${address}`);
+    return this.count(`failed:${address}`, 'failed_key');
   }
 
-  private async count(bucket: string): Promise<void> {
+  private async count(bucket: string, limiter: RateLimiter): Promise<void> {
     if (!this.limiter) return;
     try {
       await this.limiter.consume(bucket);
     } catch (refusal) {
       if (!(refusal instanceof RateLimiterRes)) throw refusal;
+      rateLimitRefusals.inc({ limiter });
       throw new RateLimitedError(Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)));
     }
   }

@@ -4,6 +4,8 @@ import { Answerer, type AnswerEvent } from '@trove/answering';
 import { Catalog } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import { isTroveError, Permission, TroveErrorCode } from '@trove/domain';
+import { askDuration, closedLabel, errorCodeLabel, secondsSince } from '@trove/metrics';
+import { AskMode } from './ask.model';
 import { clientAbortSignal } from '../core/client-abort';
 import { CONFIG } from '../core/tokens';
 import type { Asker } from '../rag-config/rag-runtime';
@@ -35,6 +37,33 @@ export class AskController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
+    const started = process.hrtime.bigint();
+    const labels = {
+      mode: closedLabel(
+        (body as { mode?: unknown } | undefined)?.mode ?? AskMode.AUTO,
+        Object.values(AskMode),
+      ),
+      transport: 'stream',
+    };
+    let outcome = 'ok';
+    try {
+      await this.answer(projectId, body, req, res, (code) => (outcome = code));
+    } catch (error) {
+      outcome = errorCodeLabel(error);
+      throw error;
+    } finally {
+      askDuration.observe({ ...labels, outcome }, secondsSince(started));
+    }
+  }
+
+  /** The stream itself; `failed` learns the code of an error sent as an event. */
+  private async answer(
+    projectId: string,
+    body: unknown,
+    req: Request,
+    res: Response,
+    failed: (code: string) => void,
+  ): Promise<void> {
     const parsed = parseStreamBody(projectId, body);
     await this.catalog.requireProject(projectId);
     const request = await withSearchFilters(
@@ -62,6 +91,7 @@ export class AskController {
     } catch (error) {
       if (!signal.aborted) {
         const code = isTroveError(error) ? error.code : TroveErrorCode.Internal;
+        failed(code);
         const message = genericMessageFor(code) ?? (error as Error).message;
         this.logger.warn(`ask stream failed: ${code}: ${(error as Error).message}`.replace(/\s+/g, ' '));
         writeEvent(res, 'error', { code, message });

@@ -8,8 +8,9 @@ import { clientAbortSignal } from '../core/client-abort';
 import { CONFIG } from '../core/tokens';
 import type { Asker } from '../rag-config/rag-runtime';
 import { askRequest, withSearchFilters } from './ask-request';
-import { AnswerModel, AskInput } from './ask.model';
+import { AnswerModel, AskInput, AskMode } from './ask.model';
 import { Permission } from '@trove/domain';
+import { askDuration, closedLabel, timed } from '@trove/metrics';
 import { project, Requires } from '../access/access.decorators';
 
 @Resolver()
@@ -24,7 +25,12 @@ export class AskResolver {
     description: "Answers a question from the project's documents, with verified citations",
   })
   @Requires(Permission.READ, project('input.projectId'))
-  async ask(@Args('input') input: AskInput, @Context('req') req: Request): Promise<AnswerModel> {
+  ask(@Args('input') input: AskInput, @Context('req') req: Request): Promise<AnswerModel> {
+    const mode = closedLabel(input.mode ?? AskMode.AUTO, Object.values(AskMode));
+    return timed(askDuration, { mode, transport: 'graphql' }, () => this.askNow(input, req));
+  }
+
+  private async askNow(input: AskInput, req: Request): Promise<AnswerModel> {
     await this.catalog.requireProject(input.projectId);
     const request = await withSearchFilters(
       askRequest(input),

@@ -3,7 +3,8 @@ import { Args, Context, Query, Resolver } from '@nestjs/graphql';
 import type { Request } from 'express';
 import { Catalog } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
-import { Permission, type SearchChunk } from '@trove/domain';
+import { Permission, type SearchChunk, SearchMode } from '@trove/domain';
+import { closedLabel, searchDuration, timed } from '@trove/metrics';
 import { type FusionSettings, groupByDocument, HybridSearch } from '@trove/search';
 import { CitationLinks } from '../core/citation-links';
 import { clientAbortSignal } from '../core/client-abort';
@@ -28,7 +29,12 @@ export class SearchResolver {
 
   @Query(() => SearchResultModel)
   @Requires(Permission.READ, project('input.projectId'))
-  async search(@Args('input') input: SearchInput, @Context('req') req: Request): Promise<SearchResultModel> {
+  search(@Args('input') input: SearchInput, @Context('req') req: Request): Promise<SearchResultModel> {
+    const mode = closedLabel(input.mode ?? SearchMode.HYBRID, Object.values(SearchMode));
+    return timed(searchDuration, { mode }, () => this.searchNow(input, req));
+  }
+
+  private async searchNow(input: SearchInput, req: Request): Promise<SearchResultModel> {
     const started = Date.now();
     assertWellFormedQuery(input.query, 'the search query');
     await this.catalog.requireProject(input.projectId);

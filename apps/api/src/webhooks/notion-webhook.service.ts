@@ -13,6 +13,7 @@ import {
 } from '@trove/domain';
 import { CONFIG, TEMPORAL } from '../core/tokens';
 import { WebhookRefusals } from './webhook-refusals';
+import { errorCodeLabel, webhookDeliveries } from '@trove/metrics';
 import { signalWithStart } from '../core/workflows';
 
 /**
@@ -56,6 +57,22 @@ export class NotionWebhookService {
    * workflow, which debounces them; this returns as soon as the signal is recorded.
    */
   async receive(
+    sourceId: string,
+    rawBody: Buffer | undefined,
+    signature: string | undefined,
+    address?: string,
+  ): Promise<string> {
+    try {
+      const status = await this.receiveCounted(sourceId, rawBody, signature, address);
+      webhookDeliveries.inc({ source_type: 'notion', outcome: 'accepted', code: 'none' });
+      return status;
+    } catch (error) {
+      webhookDeliveries.inc({ source_type: 'notion', outcome: 'refused', code: errorCodeLabel(error) });
+      throw error;
+    }
+  }
+
+  private async receiveCounted(
     sourceId: string,
     rawBody: Buffer | undefined,
     signature: string | undefined,

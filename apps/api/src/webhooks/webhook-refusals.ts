@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { Catalog } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
+import { rateLimitRefusals } from '@trove/metrics';
 import { RateLimitedError } from '../access/rate-limit';
 import { CONFIG } from '../core/tokens';
 
@@ -71,6 +72,7 @@ export class WebhookRefusals implements OnModuleDestroy {
     const state = await this.perAddress.get(address);
     if (state && state.consumedPoints >= this.perAddress.points) {
       this.tally(sourceId, 'throttled');
+      rateLimitRefusals.inc({ limiter: 'webhook' });
       throw new WebhookThrottledError(secondsUntil(state));
     }
   }
@@ -85,6 +87,7 @@ export class WebhookRefusals implements OnModuleDestroy {
     const over = spent.find((state) => state !== undefined);
     if (over) {
       this.tally(sourceId, 'throttled');
+      rateLimitRefusals.inc({ limiter: 'webhook' });
       return new WebhookThrottledError(secondsUntil(over));
     }
     this.catalog.webhookDeliveries.rejected(sourceId).catch((failure: Error) => {

@@ -1,0 +1,33 @@
+import type { EmbeddingPurpose, EmbedOptions } from '@trove/domain';
+import { embedderDuration, embedderErrors, errorCodeLabel, timed } from '@trove/metrics';
+import type { ListingEmbeddingProvider } from './query-lane.provider';
+
+/** A provider whose calls are timed and whose failures are counted by error code (metrics). */
+export class InstrumentedEmbeddingProvider implements ListingEmbeddingProvider {
+  constructor(private readonly inner: ListingEmbeddingProvider) {}
+
+  get dimensions(): number {
+    return this.inner.dimensions;
+  }
+
+  get modelId(): string {
+    return this.inner.modelId;
+  }
+
+  async embed(texts: string[], purpose: EmbeddingPurpose, options?: EmbedOptions): Promise<number[][]> {
+    try {
+      return await timed(embedderDuration, { purpose }, () => this.inner.embed(texts, purpose, options));
+    } catch (error) {
+      embedderErrors.inc({ purpose, code: errorCodeLabel(error) });
+      throw error;
+    }
+  }
+
+  ping(): Promise<void> {
+    return this.inner.ping();
+  }
+
+  models(): Promise<string[]> {
+    return this.inner.models();
+  }
+}
