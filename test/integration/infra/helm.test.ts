@@ -251,17 +251,8 @@ describe('the Helm chart', () => {
     const known = new Set(
       readFileSync(join(ROOT, 'libs/config/src/config.ts'), 'utf8').match(/TROVE_[A-Z_]+/g),
     );
-    // Parts of URLs Kubernetes assembles (see the chart's trove.env), and the metrics settings
-    // (libs/config gains them with the metrics work).
-    for (const name of [
-      'TROVE_DB_PASSWORD',
-      'TROVE_ES_PASSWORD',
-      'TROVE_METRICS_TOKEN',
-      'TROVE_WORKER_METRICS_PORT',
-      'TROVE_WORKER_METRICS_HOST',
-    ]) {
-      known.add(name);
-    }
+    // Parts of URLs Kubernetes assembles (see the chart's trove.env).
+    for (const name of ['TROVE_DB_PASSWORD', 'TROVE_ES_PASSWORD']) known.add(name);
     const { objects } = template(['-f', PRODUCTION]);
     const names = [
       ...Object.keys(find(objects, 'ConfigMap', 'trove-config').data!),
