@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, utimes } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import {
   FolderFormat,
@@ -133,6 +133,25 @@ describe('FolderConnector unpacking an uploaded archive', () => {
     // The largest read is the stored entry's own bytes, not the archive; the file was closed.
     expect(blobs.longestRead).toBeLessThanOrEqual(payload.length);
     await vi.waitFor(() => expect(blobs.closed).toBe(1));
+  });
+
+  it('the listing right after an unpack takes the versions hashed on the way to disk; later listings read the files', async () => {
+    const files = { 'a.md': '# A\n\nalpha', 'sub/b.md': '# B\n\nbeta', 'empty.md': '' };
+    const zip = await buildZip(Object.entries(files).map(([path, data]) => ({ path: `site/${path}`, data })));
+    const folders = new FolderConnector({ roots: [], cacheDir }, blobsHolding(zip));
+    const source = archiveSource('d'.repeat(64));
+    const version = (data: string) => createHash('sha256').update(data).update('\u0000').digest('hex');
+    // An unpack for a fetch keeps the versions for the listing that follows; the file changes meanwhile.
+    await folders.fetch(source, 'a.md');
+    await writeFile(join(cacheDir, SOURCE_ID, 'd'.repeat(16), 'site', 'a.md'), '# A\n\nchanged');
+    const first = await folders.list(source);
+    expect(Object.fromEntries(first.items.map((i) => [i.externalId, i.version]))).toEqual(
+      Object.fromEntries(Object.entries(files).map(([path, data]) => [path, version(data)])),
+    );
+    // Taken once: the next listing reads the files back.
+    const second = await folders.list(source);
+    expect(second.items.find((i) => i.externalId === 'a.md')!.version).toBe(version('# A\n\nchanged'));
+    expect(second.items.find((i) => i.externalId === 'sub/b.md')!.version).toBe(version(files['sub/b.md']));
   });
 
   it('sweeps stale .tmp folders of the source (left by a dead worker) at the start of an unpack', async () => {

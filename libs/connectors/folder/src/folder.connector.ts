@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, type Hash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, extname, join, relative, resolve, sep } from 'node:path';
@@ -61,6 +61,8 @@ const IGNORED_DIRECTORIES = new Set(['node_modules', '__pycache__', 'site']);
 
 /** Files read at once while listing a folder. */
 const READ_CONCURRENCY = 64;
+/** Unpacked folders whose file versions are kept for the listing that follows their unpack. */
+const UNPACKED_VERSIONS_KEPT = 4;
 
 /**
  * Reads folder sources: a server-side folder (inside the configured roots) or an uploaded
@@ -72,6 +74,11 @@ const READ_CONCURRENCY = 64;
 export class FolderConnector implements SourceConnector<FolderSource> {
   readonly type = SourceType.FOLDER;
   private readonly projects = new Map<string, { at: number; project: MkDocsProject }>();
+  /**
+   * Versions of the files an unpack just wrote (hashed on the way to disk), by unpacked folder:
+   * the listing right after the unpack takes them instead of reading every file back. One-shot.
+   */
+  private readonly unpackedVersions = new Map<string, Map<string, string>>();
 
   constructor(
     private readonly config: FolderConnectorConfig,
@@ -128,14 +135,16 @@ export class FolderConnector implements SourceConnector<FolderSource> {
       }
       default: {
         const { files, ignored } = await walk(root);
+        const known = this.takeUnpackedVersions(root);
         // A few dozen files at a time: a folder of 100,000 must not open them all at once.
         const items: FolderItem[] = [];
         for (let i = 0; i < files.length; i += READ_CONCURRENCY) {
           items.push(
             ...(await Promise.all(
-              files
-                .slice(i, i + READ_CONCURRENCY)
-                .map(async (path) => ({ externalId: path, version: hash(await readFile(join(root, path))) })),
+              files.slice(i, i + READ_CONCURRENCY).map(async (path) => ({
+                externalId: path,
+                version: known?.get(path) ?? hash(await readFile(join(root, path))),
+              })),
             )),
           );
           onProgress(items.length);
@@ -248,6 +257,23 @@ export class FolderConnector implements SourceConnector<FolderSource> {
   }
 
   /**
+   * The versions the unpack of the folder holding `root` computed, relative to `root`, once (a
+   * later listing reads the files: they may have been unpacked by another worker, or changed).
+   */
+  private takeUnpackedVersions(root: string): Map<string, string> | undefined {
+    for (const [target, versions] of this.unpackedVersions) {
+      if (root !== target && !root.startsWith(target + sep)) continue;
+      this.unpackedVersions.delete(target);
+      const prefix = root === target ? '' : `${relative(target, root).split(sep).join('/')}/`;
+      const relativeToRoot = new Map<string, string>();
+      for (const [path, version] of versions)
+        if (path.startsWith(prefix)) relativeToRoot.set(path.slice(prefix.length), version);
+      return relativeToRoot;
+    }
+    return undefined;
+  }
+
+  /**
    * Unpacks an uploaded archive (safely: see unpackZip) into `<cacheDir>/<source>/<hash>`, once
    * per archive version and worker machine, each entry streamed from the blob store to disk. A
    * single top-level folder in the zip is the root.
@@ -259,15 +285,32 @@ export class FolderConnector implements SourceConnector<FolderSource> {
     if (!existsSync(target)) {
       await sweepStaleStaging(base);
       const staging = `${target}.${randomUUID()}.tmp`;
+      // Each file's version (see `hash`) computed as it is written: what the listing would read back.
+      const hashes = new Map<string, Hash>();
       try {
         await unpackZip(await this.blobs.openReader(folder.archiveBlobKey!), staging, {
           limits: DEFAULT_ZIP_LIMITS,
           archiveName: folder.archiveFileName,
+          onData: (path, chunk) => {
+            let h = hashes.get(path);
+            if (!h) hashes.set(path, (h = createHash('sha256')));
+            h.update(chunk);
+          },
         });
+        let mine = true;
         await rename(staging, target).catch((error) => {
           // Another activity unpacked the same version first.
           if (!existsSync(target)) throw error;
+          mine = false;
         });
+        if (mine) {
+          const versions = new Map<string, string>();
+          for (const [path, h] of hashes) versions.set(path, h.update('\u0000').digest('hex'));
+          this.unpackedVersions.set(target, versions);
+          // Not taken (an unpack for a fetch, an MkDocs listing): only the latest few are kept.
+          for (const old of [...this.unpackedVersions.keys()].slice(0, -UNPACKED_VERSIONS_KEPT))
+            this.unpackedVersions.delete(old);
+        }
       } finally {
         // A failed unpack (a refused entry, full disk, a name the file system refuses) leaves nothing behind.
         await rm(staging, { recursive: true, force: true });

@@ -102,11 +102,17 @@ export interface SafeZip {
   /**
    * Writes every entry under `dir` (created if missing; it should be empty), one entry at a time,
    * streamed to disk with backpressure: memory stays flat whatever the archive expands to.
-   * Refusals stop the unpack where it is; the caller removes what was written.
+   * Refusals stop the unpack where it is; the caller removes what was written. `onData` sees
+   * every file's bytes as they are written (in order per file), e.g. to hash them on the way.
    */
-  extractTo(dir: string): Promise<void>;
+  extractTo(dir: string, options?: ExtractOptions): Promise<void>;
   /** Releases the archive (a file or byte source stays open until then). */
   close(): void;
+}
+
+export interface ExtractOptions {
+  /** Called with each chunk of a file's inflated bytes, in order, as it is written. */
+  onData?: (path: string, chunk: Buffer) => void;
 }
 
 /** Entries written at once by `extractTo`. */
@@ -167,11 +173,11 @@ export async function verifyZip(input: ZipInput, options: ZipOptions = {}): Prom
 export async function unpackZip(
   input: ZipInput,
   dir: string,
-  options: ZipOptions = {},
+  options: ZipOptions & ExtractOptions = {},
 ): Promise<ZipEntryInfo[]> {
   const zip = await openZip(input, options);
   try {
-    await zip.extractTo(dir);
+    await zip.extractTo(dir, { onData: options.onData });
     return [...zip.entries];
   } finally {
     zip.close();
@@ -269,7 +275,7 @@ export async function openZip(input: ZipInput, options: ZipOptions = {}): Promis
         if (!entry.isDirectory) await discard(entry.path);
       }
     },
-    extractTo: async (dir) => {
+    extractTo: async (dir, options = {}) => {
       const root = resolve(dir);
       await mkdir(root, { recursive: true });
       const targets = entries.map((entry) => {
@@ -294,7 +300,10 @@ export async function openZip(input: ZipInput, options: ZipOptions = {}): Promis
             if (failed) return; // a refused entry stops the rest: the caller removes the folder
             try {
               // `wx`: never write through something already there (the folder should be new).
-              await pipeline(await openReadStream(entry.path), createWriteStream(target, { flags: 'wx' }));
+              const source = await openReadStream(entry.path);
+              const { onData } = options;
+              if (onData) source.on('data', (chunk: Buffer) => onData(entry.path, chunk));
+              await pipeline(source, createWriteStream(target, { flags: 'wx' }));
             } catch (error) {
               failed = true;
               throw error;
