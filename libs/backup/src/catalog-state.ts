@@ -65,10 +65,6 @@ export class CatalogState {
     await this.client.query(`drop schema if exists "${this.schema}" cascade`);
   }
 
-  async createSchema(): Promise<void> {
-    await this.client.query(`create schema if not exists "${this.schema}"`);
-  }
-
   async migrations(): Promise<string[]> {
     const { rows } = await this.client.query<{ name: string }>(
       `select name from ${this.table(CATALOG_MIGRATION_TABLE)} order by name`,

@@ -7,7 +7,7 @@ import { copyBlobsIn, fileSha256, listFiles, parseChecksums, readText, sha256 } 
 import { CatalogState } from './catalog-state';
 import { BACKUP_FILES, BackupError, BackupErrorCode, readManifest, type BackupManifest } from './manifest';
 import { checkPgTools, pgConnection, runPgTool, type PgTools } from './pg-tools';
-import { deleteIndices, existingIndices, restoreIndices, type Progress } from './snapshot';
+import { clusterVersion, deleteIndices, existingIndices, restoreIndices, type Progress } from './snapshot';
 
 export interface RestoreOptions {
   config: InstallConfig;
@@ -76,7 +76,7 @@ export async function restoreInstall(options: RestoreOptions): Promise<RestoreRe
   try {
     const server = await catalog.serverVersion();
     await checkPgTools(options.tools, server.major);
-    const esVersion = (await es.info()).version.number;
+    const esVersion = await clusterVersion(es);
     checkEsVersion(manifest.elasticsearch.version, esVersion);
 
     // The target must be empty: a restore never merges into a live install.
@@ -100,9 +100,8 @@ export async function restoreInstall(options: RestoreOptions): Promise<RestoreRe
       await deleteIndices(es, indices);
       await rm(storage.blobDir, { recursive: true, force: true });
     }
-    // An empty schema of another name is recreated by the dump; `public` always exists.
-    if (database.schema !== 'public') await catalog.dropSchema();
-    else if (tables) await catalog.dropSchema().then(() => catalog.createSchema());
+    // The dump creates the schema (even `public`): an empty one left by a first start goes.
+    await catalog.dropSchema();
 
     await restoreIndices(
       es,

@@ -22,7 +22,6 @@ function reason(error: unknown): string {
 /** What a snapshot holds: the prefix's chunk indices (every generation) and their aliases. */
 export async function describeIndices(es: Client, indexPrefix: string): Promise<EsState> {
   const names = new IndexNames(indexPrefix);
-  const info = await es.info();
   const pattern = names.allChunkIndices;
   await es.indices.refresh({ index: pattern, allow_no_indices: true, ignore_unavailable: true });
   const aliasMap = await es.indices.getAlias({ index: pattern, allow_no_indices: true });
@@ -35,7 +34,18 @@ export async function describeIndices(es: Client, indexPrefix: string): Promise<
       aliases.push({ alias, index: name, isWriteIndex: Boolean(settings.is_write_index) });
     }
   }
-  return { version: info.version.number, indexPrefix, snapshot: SNAPSHOT_NAME, indices, aliases };
+  return { version: await clusterVersion(es), indexPrefix, snapshot: SNAPSHOT_NAME, indices, aliases };
+}
+
+/**
+ * The oldest node version of the cluster (what a snapshot's compatibility depends on). Read from
+ * the nodes API: the integ-test distribution infra/local runs has no `GET /`.
+ */
+export async function clusterVersion(es: Client): Promise<string> {
+  const { nodes } = await es.nodes.info({ filter_path: ['nodes.*.version'] });
+  const versions = Object.values(nodes ?? {}).map((node) => node.version);
+  if (!versions.length) throw new BackupError(BackupErrorCode.Snapshot, 'Elasticsearch listed no nodes');
+  return versions.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))[0];
 }
 
 /** Registers `location` as a snapshot repository for one operation; `work` runs, then it is unregistered. */
@@ -86,26 +96,33 @@ export async function snapshotIndices(
       include_global_state: false,
       wait_for_completion: false,
     });
+    // The shards report done before the snapshot is finalised: its own state is what ends the wait.
+    let snapshot;
     for (;;) {
-      const { snapshots } = await es.snapshot.status({ repository, snapshot: SNAPSHOT_NAME });
-      const status = snapshots[0];
+      const { snapshots } = await es.snapshot.get({ repository, snapshot: SNAPSHOT_NAME });
+      snapshot = snapshots?.[0];
+      if (snapshot && snapshot.state !== 'IN_PROGRESS') break;
+      const status = (await es.snapshot.status({ repository, snapshot: SNAPSHOT_NAME })).snapshots[0];
       const shards = status?.shards_stats;
       progress(
-        `snapshot ${status?.state ?? 'starting'}: ${shards?.done ?? 0}/${shards?.total ?? '?'} shards ` +
+        `snapshot: ${shards?.done ?? 0}/${shards?.total ?? '?'} shards copied ` +
           `(${formatBytes(status?.stats.total.size_in_bytes ?? 0)})`,
         shards?.done,
         shards?.total,
       );
-      if (status && ['SUCCESS', 'FAILED', 'PARTIAL', 'ABORTED', 'MISSING'].includes(status.state)) break;
       await sleep(POLL_MS);
     }
-    const { snapshots } = await es.snapshot.get({ repository, snapshot: SNAPSHOT_NAME });
-    const snapshot = snapshots?.[0];
-    if (snapshot?.state !== 'SUCCESS') {
-      const failure = snapshot?.failures?.[0]?.reason;
+    const shards = snapshot.shards;
+    progress(
+      `snapshot ${snapshot.state}: ${shards?.successful ?? 0}/${shards?.total ?? 0} shards`,
+      shards?.successful,
+      shards?.total,
+    );
+    if (snapshot.state !== 'SUCCESS') {
+      const failure = snapshot.failures?.[0]?.reason;
       throw new BackupError(
         BackupErrorCode.Snapshot,
-        `the Elasticsearch snapshot ended ${snapshot?.state ?? 'missing'}${failure ? `: ${failure}` : ''}`,
+        `the Elasticsearch snapshot ended ${snapshot.state}${failure ? `: ${failure}` : ''}`,
       );
     }
   });
