@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@elastic/elasticsearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultWorkspace, DEFAULT_IDS, NotionEmulator } from '@trove/notion-emulator';
 import { cleanEnv, runTrove, type CliRun } from '../support/cli';
@@ -42,6 +43,8 @@ interface Snapshot {
   documents: { id: string; fileName: string; status: string; chunkCount: number; sourceId: string | null }[];
   hits: Record<string, { documentId: string; chunkId: string }[]>;
   chunks: number;
+  /** The chunk alias's indices and whether each is the write index. */
+  aliases: [string, boolean | undefined][];
 }
 
 function appEnv(services: PrivateServices, blobDir: string): Record<string, string> {
@@ -84,7 +87,18 @@ async function state(app: TroveStack): Promise<Snapshot> {
     hits[query] = search.hits;
   }
   const sorted = [...documents.nodes].sort((a, b) => a.id.localeCompare(b.id));
-  return { documents: sorted, hits, chunks: sorted.reduce((sum, d) => sum + d.chunkCount, 0) };
+  const es = new Client({ node: app.services.esUrl });
+  const alias = await es.indices.getAlias({ name: `${name}-chunks` });
+  await es.close();
+  return {
+    documents: sorted,
+    hits,
+    chunks: sorted.reduce((sum, d) => sum + d.chunkCount, 0),
+    aliases: Object.entries(alias).map(([index, { aliases }]) => [
+      index,
+      aliases?.[`${name}-chunks`]?.is_write_index,
+    ]),
+  };
 }
 
 async function sync(app: TroveStack, sourceId: string, mode: 'FULL' | 'INCREMENTAL') {
@@ -166,6 +180,7 @@ describe('backup and restore', () => {
       new Set([null, sources.folder, sources.notion]),
     );
     expect(Object.values(before.hits).every((hits) => hits.length > 0)).toBe(true);
+    expect(before.aliases).toEqual([[expect.stringMatching(new RegExp(`^${name}-chunks-v\\d`)), true]]);
   }, 900_000);
 
   it('the running install is backed up, secrets left out', async () => {
@@ -216,6 +231,16 @@ describe('backup and restore', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/elasticsearch: restoring indices: 1\/1 primary shards started/);
     expect(existsSync(join(restoredBlobs, 'originals'))).toBe(true);
+    // The alias is restored itself (the api would otherwise re-create it at start, hiding its loss).
+    const es = new Client({ node: fresh.esUrl });
+    const aliases = await es.indices.getAlias({ name: `${name}-chunks` }, { ignore: [404] });
+    await es.close();
+    expect(
+      Object.entries(aliases).map(([index, { aliases: a }]) => [
+        index,
+        a?.[`${name}-chunks`]?.is_write_index,
+      ]),
+    ).toEqual(before.aliases);
 
     restored = new TroveStack(
       { ...appEnv(fresh, restoredBlobs), TROVE_NOTION_API_URL: emulatorUrl },
@@ -227,6 +252,7 @@ describe('backup and restore', () => {
     expect(after.documents).toEqual(before.documents);
     expect(after.chunks).toBe(before.chunks);
     expect(after.hits).toEqual(before.hits);
+    expect(after.aliases).toEqual(before.aliases);
     for (const file of Object.keys(uploads)) {
       expect(await originalBytes(restored, uploads[file])).toEqual(
         readFileSync(join(ROOT, 'samples', 'quickstart', file)),
