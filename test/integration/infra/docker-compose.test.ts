@@ -17,6 +17,7 @@ interface Service {
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: unknown;
   ports?: { published: string; target: number; host_ip?: string }[];
+  volumes?: { type: string; source?: string; target: string }[];
 }
 
 function run(args: string[], env: Record<string, string>): string {
@@ -84,6 +85,14 @@ describe('docker-compose.yml', () => {
       expect(MODEL_PROFILES[env.TROVE_EMBEDDING_PROFILE], env.TROVE_EMBEDDING_PROFILE).toBeDefined();
     }
     expect(config.services.api.environment!.TROVE_API_HOST).toBe('0.0.0.0');
+  });
+
+  it('lets `trove backup` snapshot into a folder Elasticsearch and the api see at one path', () => {
+    expect(config.services.elasticsearch.environment!['path.repo']).toBe('/backups');
+    const backups = (service: string) =>
+      config.services[service].volumes!.find((volume) => volume.target === '/backups');
+    expect(backups('elasticsearch')).toMatchObject({ type: 'bind' });
+    expect(backups('api')!.source).toBe(backups('elasticsearch')!.source);
   });
 
   it('publishes ports on loopback only', () => {
