@@ -35,7 +35,8 @@ const boundaries = (allow = []) => ({
     { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['scope:api', 'scope:shared'] },
     { sourceTag: 'scope:worker', onlyDependOnLibsWithTags: ['scope:worker', 'scope:shared'] },
     { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
-    // The MCP server and the CLI reach Trove through its public API (@trove/api-client), never its internals.
+    // The MCP server and the CLI reach Trove through its public API (@trove/api-client), never its internals;
+    // the CLI's operator commands `backup` and `restore` alone run beside the server, through @trove/backup.
     { sourceTag: 'scope:mcp', onlyDependOnLibsWithTags: ['scope:mcp', 'scope:shared'] },
     { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:cli', 'scope:shared'] },
     // The dashboard runs in the browser: it talks to the api over GraphQL only, never through its code.

@@ -19,11 +19,18 @@ PG_VERSION="${TROVE_PG_VERSION:-17.5.0}"
 ES_HOME="$TROVE_LOCAL_DIR/elasticsearch-$ES_VERSION"
 VENV="$TROVE_LOCAL_DIR/venv"
 PG_HOME="$TROVE_LOCAL_DIR/postgresql-$PG_VERSION"
+# pg_dump, pg_restore and psql of the server's major version (the server binaries come without
+# them), for `trove backup` and `trove restore`.
+PG_CLIENT_VERSION="${TROVE_PG_CLIENT_VERSION:-17.11.0}"
+PG_CLIENT_HOME="$TROVE_LOCAL_DIR/postgresql-client-$PG_CLIENT_VERSION"
 
 ES_PORT="${TROVE_ES_PORT:-9200}"
 # Unset: Elasticsearch takes the first free port from 9300.
 ES_TRANSPORT_PORT="${TROVE_ES_TRANSPORT_PORT:-}"
 ES_HEAP="${TROVE_ES_HEAP:-1g}"
+# Elasticsearch's path.repo: the folders it may write snapshots to (`trove backup` puts one in the
+# backup folder, which must be inside one of them). Several folders: separated by commas.
+ES_PATH_REPO="${TROVE_ES_PATH_REPO:-$DATA_DIR/backups}"
 # Nodes of the local Elasticsearch: 1 runs one node with single-node discovery; 2 to 9 run a cluster
 # from the same distribution (see up.sh), each node with the heap above.
 ES_NODES="${TROVE_ES_NODES:-1}"

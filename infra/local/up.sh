@@ -28,6 +28,10 @@ start_bg() {
 launch_es() {
   local name="$1" port="$2" es_data="$3" es_logs="$4"; shift 4
   mkdir -p "$es_data" "$es_logs"
+  local repo
+  local -a repos=()
+  IFS=, read -ra repos <<<"$ES_PATH_REPO"
+  for repo in "${repos[@]}"; do mkdir -p "$repo"; done
   local -a run_as=()
   # Elasticsearch refuses to run as root; on a root shell (CI) it runs as a system user.
   if [[ "$(id -u)" == 0 ]]; then
@@ -40,7 +44,7 @@ launch_es() {
   ES_JAVA_HOME="$java_home" ES_JAVA_OPTS="-Xms$ES_HEAP -Xmx$ES_HEAP ${TROVE_ES_JAVA_OPTS:-}" start_bg "$name" "${run_as[@]}" \
     "$ES_HOME/bin/elasticsearch" \
     -E cluster.name=trove-local -E network.host=127.0.0.1 -E "http.port=$port" \
-    -E "path.data=$es_data" -E "path.logs=$es_logs" \
+    -E "path.data=$es_data" -E "path.logs=$es_logs" -E "path.repo=$ES_PATH_REPO" \
     -E cluster.routing.allocation.disk.threshold_enabled=false \
     -E action.destructive_requires_name=false "$@"
 }

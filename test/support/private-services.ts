@@ -84,6 +84,8 @@ export interface PrivateServicesOptions {
    * chunks asks for more.
    */
   esHeap?: string;
+  /** Elasticsearch's path.repo (TROVE_ES_PATH_REPO): where it may write snapshots; default in its data folder. */
+  esPathRepo?: string;
 }
 
 /**
@@ -97,10 +99,12 @@ export class PrivateServices {
   private ports?: { es: number; esTransport: number; pg: number };
   private readonly esNodes: number;
   private readonly esHeap: string;
+  private readonly esPathRepo: string;
 
-  constructor({ esNodes = 1, esHeap = '512m' }: PrivateServicesOptions = {}) {
+  constructor({ esNodes = 1, esHeap = '512m', esPathRepo }: PrivateServicesOptions = {}) {
     this.esNodes = esNodes;
     this.esHeap = esHeap;
+    this.esPathRepo = esPathRepo ?? join(this.dir, 'data', 'backups');
     // As root, up.sh runs each service as its own system user, which must reach its data folder.
     chmodSync(this.dir, 0o755);
     writeFileSync(join(this.dir, OWNER_FILE), String(process.pid));
@@ -170,6 +174,7 @@ export class PrivateServices {
           TROVE_ES_HEAP: this.esHeap,
           TROVE_ES_NODES: String(this.esNodes),
           TROVE_PG_PORT: String(ports.pg),
+          TROVE_ES_PATH_REPO: this.esPathRepo,
         },
       });
     } catch (error) {

@@ -55,10 +55,11 @@ function canarySecretKey(): string {
  * the stack's own teardown (canary scan, data drop) then reads those.
  */
 export class TroveStack {
-  readonly name = uniqueName('e2e');
-  readonly logDir = mkdtempSync(join(tmpdir(), `${this.name}-logs-`));
+  /** Its index prefix, catalog schema and task queue; a restored install takes its backup's. */
+  readonly name: string;
+  readonly logDir: string;
   /** Where the api and worker store blobs (originals, archives, scratch files). */
-  readonly blobDir = mkdtempSync(join(tmpdir(), `${this.name}-blobs-`));
+  readonly blobDir: string;
   private api?: ChildProcess;
   private worker?: ChildProcess;
   /** Workers started besides the first (`addWorker`), sharing its task queues. */
@@ -79,7 +80,11 @@ export class TroveStack {
   constructor(
     private readonly extraEnv: Record<string, string> = {},
     readonly services: DataServices = SHARED_DATA_SERVICES,
+    name: string = uniqueName('e2e'),
   ) {
+    this.name = name;
+    this.logDir = mkdtempSync(join(tmpdir(), `${this.name}-logs-`));
+    this.blobDir = mkdtempSync(join(tmpdir(), `${this.name}-blobs-`));
     const env = this.env('api');
     const blobCanary = canaryValue('blob-file');
     const blobDir = env.TROVE_BLOB_DIR!;

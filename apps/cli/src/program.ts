@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { askCommand } from './commands/ask.command';
+import { backupCommand, restoreCommand } from './commands/backup.command';
 import { configCommand } from './commands/config.command';
 import { documentsCommand } from './commands/documents.command';
 import { initCommand } from './commands/init.command';
@@ -53,6 +54,8 @@ export function buildProgram(io: CliIo): Command {
     askCommand(io),
     keysCommand(io),
     configCommand(io),
+    backupCommand(io),
+    restoreCommand(io),
   ]) {
     program.addCommand(inherit(command, program));
   }

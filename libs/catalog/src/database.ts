@@ -36,6 +36,12 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008-ingest-lease': ingestLease0008,
 };
 
+/** The catalog migrations this version knows, oldest first (a backup records the level it was taken at). */
+export const CATALOG_MIGRATIONS: readonly string[] = Object.keys(MIGRATIONS);
+
+/** Where kysely records the applied migrations, in the catalog's schema. */
+export const CATALOG_MIGRATION_TABLE = 'kysely_migration';
+
 class StaticMigrations implements MigrationProvider {
   async getMigrations(): Promise<Record<string, Migration>> {
     return MIGRATIONS;
@@ -102,6 +108,7 @@ export async function migrateCatalog(db: CatalogDb, schema: string, to?: string)
     db,
     provider: new StaticMigrations(),
     migrationTableSchema: schema,
+    migrationTableName: CATALOG_MIGRATION_TABLE,
   });
   const { error, results } = to ? await migrator.migrateTo(to) : await migrator.migrateToLatest();
   if (error) {

@@ -101,6 +101,14 @@ describe('docker-compose.yml', () => {
     expect(config.services.api.environment!.TROVE_API_HOST).toBe('0.0.0.0');
   });
 
+  it('lets `trove backup` snapshot into a folder Elasticsearch and the api see at one path', () => {
+    expect(config.services.elasticsearch.environment!['path.repo']).toBe('/backups');
+    const backups = (service: string) =>
+      config.services[service].volumes!.find((volume) => volume.target === '/backups');
+    expect(backups('elasticsearch')).toMatchObject({ type: 'bind' });
+    expect(backups('api')!.source).toBe(backups('elasticsearch')!.source);
+  });
+
   it('publishes ports on loopback only', () => {
     for (const [name, service] of Object.entries(config.services)) {
       for (const port of service.ports ?? []) expect(port.host_ip, name).toBe('127.0.0.1');
