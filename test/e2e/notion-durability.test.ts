@@ -53,21 +53,22 @@ describe('a Notion sync survives a worker crash', () => {
       { id: addNotionSource.id },
     );
 
-    // Kill the worker once some pages are done and others are not.
-    const readyBeforeCrash = await expectEventually(
+    // Kill the worker once some pages are done and others are not, and the run shows its progress
+    // while it runs (a batch's pages turn READY before the workflow records them in the run).
+    const { readyBeforeCrash, live } = await expectEventually(
       async () => {
         const ready = (await documents()).filter((d) => d.status === 'READY');
         if (ready.length < 5) throw new Error(`${ready.length} ready`);
-        return ready;
+        const live = await stack.query<{
+          syncRun: { status: string; progress: { pagesSeen: number; pagesIngested: number } };
+        }>('query($id: ID!) { syncRun(id: $id) { status progress { pagesSeen pagesIngested } } }', {
+          id: syncSource.id,
+        });
+        if (live.syncRun.progress.pagesIngested === 0) throw new Error('no progress recorded yet');
+        return { readyBeforeCrash: ready, live };
       },
       { timeoutMs: 180_000, intervalMs: 200 },
     );
-    // The run shows its progress while it runs.
-    const live = await stack.query<{
-      syncRun: { status: string; progress: { pagesSeen: number; pagesIngested: number } };
-    }>('query($id: ID!) { syncRun(id: $id) { status progress { pagesSeen pagesIngested } } }', {
-      id: syncSource.id,
-    });
     await stack.killWorker();
     expect(live.syncRun.status).toBe('RUNNING');
     expect(live.syncRun.progress.pagesIngested).toBeGreaterThan(0);
