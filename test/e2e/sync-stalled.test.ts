@@ -1,8 +1,12 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildZip } from '../../libs/parsing/src/archive/zip-fixtures.testing';
+import { ensureDashboardBuild, launchChromium } from '../support/browser';
 import { FaultProxy } from '../support/fault-proxy';
-import { EMBEDDER_URL, expectEventually } from '../support/services';
-import { TroveStack } from '../support/stack';
+import { EMBEDDER_URL, expectEventually, ROOT } from '../support/services';
+import { ADMIN_KEY, TroveStack } from '../support/stack';
 
 // Syncs held up on purpose show STALLED with the reason Temporal gives, and recover by themselves:
 // (a) no worker polls the task queue until one is started; (b) the embedder answers 503 until it
@@ -11,6 +15,12 @@ const FILES = 12;
 let stack: TroveStack;
 let embedder: FaultProxy;
 let projectId: string;
+/** A screenshot of the stalled run lands here (look at it: a page can render and still look broken). */
+const SHOTS = join(ROOT, 'test-results', 'dashboard');
+let browser: Browser;
+let page: Page;
+/** Bounds a hang only: the dashboard shows a change within a second or two. */
+const EVENTUALLY = { timeout: 60_000 };
 
 interface RunView {
   status: string;
@@ -61,12 +71,20 @@ beforeAll(async () => {
     TROVE_EMBEDDING_BASE_URL: `${embedderUrl}/v1`,
     TROVE_SYNC_BATCH_DOCUMENTS: '4',
   });
+  await ensureDashboardBuild();
   // No worker yet: the first test starts it.
   await stack.start({ worker: false });
   projectId = await stack.createProject('Stalled syncs');
-}, 180_000);
+  browser = await launchChromium();
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
+  await page.goto(`${stack.url}/`);
+  await page.getByLabel('API key').fill(ADMIN_KEY);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Projects' }).waitFor();
+}, 600_000);
 
 afterAll(async () => {
+  await browser?.close();
   await stack?.stop();
   await embedder?.stop();
 });
@@ -80,6 +98,18 @@ describe('a sync that looks stuck', () => {
     expect(stalled.health.message).toContain(`no worker is polling task queue ${stack.name}`);
     expect(stalled.health.since).toBe(stalled.progressAt);
 
+    // The dashboard shows the badge and the reason on the running sync.
+    await page.goto(`${stack.url}/projects/${projectId}/sources`);
+    const progress = page.getByTestId('sync-progress');
+    await progress.getByTestId('sync-stalled').waitFor(EVENTUALLY);
+    expect(await progress.getByTestId('sync-status').textContent()).toBe('RUNNING');
+    expect(await progress.getByTestId('sync-stalled').textContent()).toBe('STALLED');
+    expect(await progress.getByTestId('sync-stall-reason').textContent()).toContain(
+      `no worker is polling task queue ${stack.name}`,
+    );
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: join(SHOTS, 'sync-stalled.png'), fullPage: true });
+
     stack.startWorker();
     const done = await untilHealth(runId, (r) => r.status !== 'RUNNING', 'its end');
     expect(done).toMatchObject({
@@ -90,6 +120,11 @@ describe('a sync that looks stuck', () => {
     });
     // It moved again by itself: the stored status never left RUNNING until the end.
     expect(Date.parse(done.progressAt!)).toBeGreaterThan(Date.parse(stalled.health.since!));
+    // The page follows it (subscription) to COMPLETED, and the badge is gone.
+    await expect
+      .poll(() => progress.getByTestId('sync-status').textContent(), { ...EVENTUALLY, interval: 500 })
+      .toBe('COMPLETED');
+    expect(await progress.getByTestId('sync-stalled').count()).toBe(0);
   }, 300_000);
 
   it('with the embedder answering 503: STALLED, ACTIVITY_RETRYING with its error; the embedder answers and it recovers', async () => {
