@@ -143,6 +143,19 @@ describe('a sync that looks stuck', () => {
     expect(stalled.health.message).toMatch(/activity ingestBatch is retrying \(attempt \d+\)/);
     expect(stalled.health.message).toContain('the embedding server answered 503');
     expect(embedder.failed).toBeGreaterThan(0);
+    // The dashboard: the stage, the pages done of those planned with the rate, and the reason.
+    await page.goto(`${stack.url}/projects/${projectId}/sources`);
+    await page.getByTestId('source-card').filter({ hasText: 'unembedded.zip' }).click();
+    const progress = page.getByTestId('sync-progress');
+    await progress.getByTestId('sync-stalled').waitFor(EVENTUALLY);
+    expect(await progress.getByTestId('sync-stage').textContent()).toBe('INGESTING');
+    expect(await progress.getByTestId('sync-pace').textContent()).toMatch(
+      new RegExp(`^0 / ${FILES} pages · 0 pages/s \\(last minute\\)$`),
+    );
+    expect(await progress.getByTestId('sync-stall-reason').textContent()).toContain(
+      'the embedding server answered 503',
+    );
+    await page.screenshot({ path: join(SHOTS, 'sync-stalled-retrying.png'), fullPage: true });
 
     embedder.failNext(0);
     const done = await untilHealth(runId, (r) => r.status !== 'RUNNING', 'its end');

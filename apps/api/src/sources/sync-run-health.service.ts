@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type Client as TemporalClient, WorkflowNotFoundError } from '@temporalio/client';
-import type { Payload } from '@temporalio/common';
 import type { ApiConfig } from '@trove/config';
 import { laneTaskQueue, type SyncRun, SyncRunStatus, syncWorkflowId } from '@trove/domain';
 import { CONFIG, TEMPORAL } from '../core/tokens';
@@ -44,7 +43,6 @@ interface PendingActivity {
   attempt?: number | null;
   lastFailure?: { message?: string | null; applicationFailureInfo?: { type?: string | null } | null } | null;
   activityOptions?: { taskQueue?: { name?: string | null } | null } | null;
-  heartbeatDetails?: { payloads?: Payload[] | null } | null;
 }
 
 interface Timestamp {
@@ -110,13 +108,13 @@ export class SyncRunHealthService implements SyncRunHealthReader {
     }
     if (description.status.name !== 'RUNNING') return notRunning();
     const taskQueue = description.taskQueue;
-    const activities = this.activities(workflowId, description.raw.pendingActivities ?? []);
+    const activities = pendingActivities(workflowId, description.raw.pendingActivities ?? []);
     const children = (description.raw.pendingChildren ?? []).slice(0, CHILDREN_DESCRIBED);
     for (const child of children) {
       if (!child.workflowId) continue;
       try {
         const { raw } = await this.temporal.workflow.getHandle(child.workflowId).describe();
-        activities.push(...this.activities(child.workflowId, raw.pendingActivities ?? []));
+        activities.push(...pendingActivities(child.workflowId, raw.pendingActivities ?? []));
       } catch (error) {
         if (!(error instanceof WorkflowNotFoundError)) throw error; // closed meanwhile
       }
@@ -138,31 +136,6 @@ export class SyncRunHealthService implements SyncRunHealthReader {
     };
   }
 
-  private activities(workflowId: string, pending: PendingActivity[]): PendingActivityView[] {
-    return pending.map((activity) => {
-      const failure = activity.lastFailure;
-      const type = failure?.applicationFailureInfo?.type ?? undefined;
-      const view: PendingActivityView = {
-        activityType: activity.activityType?.name ?? 'unknown',
-        workflowId,
-        scheduled: activity.state === PENDING_ACTIVITY_STATE_SCHEDULED,
-        attempt: activity.attempt ?? 1,
-      };
-      if (failure?.message) view.lastFailure = { ...(type ? { type } : {}), message: failure.message };
-      const queue = activity.activityOptions?.taskQueue?.name;
-      if (queue) view.taskQueue = queue;
-      const details = activity.heartbeatDetails?.payloads?.[0];
-      if (details) {
-        try {
-          view.heartbeat = this.temporal.options.loadedDataConverter.payloadConverter.fromPayload(details);
-        } catch {
-          // Details this api cannot decode say nothing about a stall.
-        }
-      }
-      return view;
-    });
-  }
-
   /** Pollers of a task queue seen recently (Temporal lists pollers for minutes after they left). */
   private async livePollers(taskQueue: string, kind: 'workflow' | 'activity'): Promise<number> {
     const response = await this.temporal.workflowService.describeTaskQueue({
@@ -174,6 +147,23 @@ export class SyncRunHealthService implements SyncRunHealthReader {
     return (response.pollers ?? []).filter((poller) => now - millis(poller.lastAccessTime) < POLLER_FRESH_MS)
       .length;
   }
+}
+
+function pendingActivities(workflowId: string, pending: PendingActivity[]): PendingActivityView[] {
+  return pending.map((activity) => {
+    const failure = activity.lastFailure;
+    const type = failure?.applicationFailureInfo?.type ?? undefined;
+    const view: PendingActivityView = {
+      activityType: activity.activityType?.name ?? 'unknown',
+      workflowId,
+      scheduled: activity.state === PENDING_ACTIVITY_STATE_SCHEDULED,
+      attempt: activity.attempt ?? 1,
+    };
+    if (failure?.message) view.lastFailure = { ...(type ? { type } : {}), message: failure.message };
+    const queue = activity.activityOptions?.taskQueue?.name;
+    if (queue) view.taskQueue = queue;
+    return view;
+  });
 }
 
 function notRunning(): StallEvidence {

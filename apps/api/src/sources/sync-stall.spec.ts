@@ -80,7 +80,7 @@ describe('classifyStall', () => {
     );
   });
 
-  it('a rate limit, from the last failure or from the heartbeat', () => {
+  it("a rate limit: the source's or the embedder's 429 in the last failure", () => {
     const fromFailure = classifyStall(
       evidence({
         activities: [
@@ -96,20 +96,23 @@ describe('classifyStall', () => {
     );
     expect(fromFailure.reason).toBe(StallReason.RATE_LIMITED);
     expect(fromFailure.message).toContain('Rate limited. Retry after 30 s');
-    const fromHeartbeat = classifyStall(
+    const embedder = classifyStall(
       evidence({
         activities: [
           {
-            activityType: 'fetchDocument',
-            workflowId: 'c1',
-            scheduled: false,
-            attempt: 1,
-            heartbeat: { waitingFor: 'rate-limit' },
+            activityType: 'ingestBatch',
+            workflowId: 'sync-1',
+            scheduled: true,
+            attempt: 4,
+            lastFailure: {
+              type: 'SERVICE_UNAVAILABLE',
+              message: 'the embedding server answered 429: slow down',
+            },
           },
         ],
       }),
     );
-    expect(fromHeartbeat.reason).toBe(StallReason.RATE_LIMITED);
+    expect(embedder.reason).toBe(StallReason.RATE_LIMITED);
   });
 
   it('a closed workflow, and work under way without a fault', () => {

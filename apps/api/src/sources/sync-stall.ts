@@ -30,8 +30,6 @@ export interface PendingActivityView {
   lastFailure?: { type?: string; message: string };
   /** Its task queue when Temporal says; otherwise one of the workflow's queues. */
   taskQueue?: string;
-  /** Decoded heartbeat details, if any. */
-  heartbeat?: unknown;
 }
 
 /** What Temporal says about a run's workflow, gathered by SyncRunHealthService. */
@@ -95,14 +93,14 @@ export function classifyStall(evidence: StallEvidence): StallDiagnosis {
   }
 
   const failing = evidence.activities.filter((a) => a.lastFailure);
-  const limited =
-    failing.find((a) => RATE_LIMIT.test(`${a.lastFailure!.type ?? ''} ${a.lastFailure!.message}`)) ??
-    evidence.activities.find((a) => isRateLimitHeartbeat(a.heartbeat));
+  // A source's or the embedder's 429 that outlasted the client's own retries fails the attempt.
+  const limited = failing.find((a) =>
+    RATE_LIMIT.test(`${a.lastFailure!.type ?? ''} ${a.lastFailure!.message}`),
+  );
   if (limited) {
-    const detail = limited.lastFailure ? `: ${limited.lastFailure.message}` : '';
     return {
       reason: StallReason.RATE_LIMITED,
-      message: `activity ${limited.activityType} waits for a rate limit (attempt ${limited.attempt})${detail}`,
+      message: `activity ${limited.activityType} waits for a rate limit (attempt ${limited.attempt}): ${limited.lastFailure!.message}`,
     };
   }
   if (failing.length > 0) {
@@ -125,11 +123,4 @@ export function classifyStall(evidence: StallEvidence): StallDiagnosis {
     reason: StallReason.UNKNOWN,
     message: 'Temporal shows no pending activity and no worker missing',
   };
-}
-
-/** Heartbeat details that say the activity is waiting for a rate limiter (`{ waitingFor: 'rate-limit' }`). */
-function isRateLimitHeartbeat(details: unknown): boolean {
-  if (!details || typeof details !== 'object') return false;
-  const waitingFor = (details as { waitingFor?: unknown }).waitingFor;
-  return typeof waitingFor === 'string' && RATE_LIMIT.test(waitingFor);
 }
