@@ -62,6 +62,7 @@ export function createSyncRunActivities(deps: SourceDocumentDependencies) {
       const { tally } = input;
       const pages = tally.ready + tally.failedCount + tally.busy + tally.gone.length;
       await catalog.updateRun(run.id, {
+        // Also for a run planned before stages were recorded (in flight across an upgrade).
         stage: SyncStage.INGESTING,
         recentProgress: appendProgressSample(run.recentProgress, { at: Date.now(), pages }),
         progress: {
