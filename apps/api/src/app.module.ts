@@ -50,6 +50,7 @@ import { ProjectsService } from './projects/projects.service';
 import { ArchivesController } from './sources/archives.controller';
 import { BlobStorageEngine } from './uploads/blob-storage.engine';
 import { SourcesService } from './sources/sources.service';
+import { SyncRunHealthService } from './sources/sync-run-health.service';
 import { SyncRunUpdates } from './sources/sync-run-updates';
 import { NotionWebhookController } from './webhooks/notion-webhook.controller';
 import { WebhookRefusals } from './webhooks/webhook-refusals';
@@ -247,6 +248,7 @@ export class AppModule {
         // Every resolver, from the one list the printed schema (schema.ts) is built from too.
         ...RESOLVERS,
         SyncRunUpdates,
+        SyncRunHealthService,
         NotionWebhookService,
         WebhookRefusals,
         MetricsCollectors,
