@@ -19,24 +19,31 @@ export function tracingClientInterceptors(): ClientInterceptors {
 
 /**
  * Trove's ids on each activity's span (the span Temporal's interceptor opened from the
- * workflow's headers), and the trace and span ids on each line the activity logs.
+ * workflow's headers), and the trace and span ids on each line the activity logs: those of the
+ * active span, or of the activity's own for the lines Temporal writes once it has returned
+ * ("Activity failed").
  */
-const troveActivitySpans: ActivityInterceptorsFactory = (context) => ({
-  inbound: {
-    execute(input, next) {
-      annotateActiveSpan({
-        ...troveAttributes(input.args[0]),
-        [TroveAttribute.stage]: context.info.activityType,
-      });
-      return next(input);
+const troveActivitySpans: ActivityInterceptorsFactory = (context) => {
+  let activitySpan: ReturnType<typeof traceFields> = {};
+  return {
+    inbound: {
+      execute(input, next) {
+        annotateActiveSpan({
+          ...troveAttributes(input.args[0]),
+          [TroveAttribute.stage]: context.info.activityType,
+        });
+        activitySpan = traceFields();
+        return next(input);
+      },
     },
-  },
-  outbound: {
-    getLogAttributes(input, next) {
-      return next({ ...traceFields(), ...input });
+    outbound: {
+      getLogAttributes(input, next) {
+        const active = traceFields();
+        return next({ ...(active.traceId ? active : activitySpan), ...input });
+      },
     },
-  },
-});
+  };
+};
 
 /** Temporal's workflow interceptors for OpenTelemetry: bundled with the workflow code. */
 export const WORKFLOW_TRACING_MODULE =

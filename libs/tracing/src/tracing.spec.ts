@@ -1,10 +1,16 @@
-import { context, propagation, trace } from '@opentelemetry/api';
-import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { context, propagation, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
+import { InMemorySpanExporter, SamplingDecision, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { TroveError, TroveErrorCode } from '@trove/domain';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openSpan, troveAttributes, withSpan } from './spans';
-import { ScrubbingSpanProcessor, scrubbedUrl, traceFields, tracingConfigured } from './tracing';
+import {
+  samplerFromEnv,
+  ScrubbingSpanProcessor,
+  scrubbedUrl,
+  traceFields,
+  tracingConfigured,
+} from './tracing';
 
 const exporter = new InMemorySpanExporter();
 
@@ -111,5 +117,34 @@ describe('spans', () => {
       'url.full': 'https://es.internal:9200/_bulk',
     });
     expect(scrubbedUrl('/plain/path')).toBe('/plain/path');
+  });
+});
+
+describe('samplerFromEnv', () => {
+  const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+  const sample = (env: NodeJS.ProcessEnv, kind: SpanKind, parent = false) => {
+    const active = parent
+      ? trace.setSpanContext(ROOT_CONTEXT, { traceId, spanId: '00f067aa0ba902b7', traceFlags: 1 })
+      : ROOT_CONTEXT;
+    return samplerFromEnv(env).shouldSample(active, traceId, 'x', kind, {}, []).decision;
+  };
+
+  it('starts traces at requests, never at a client call outside any trace', () => {
+    expect(sample({}, SpanKind.SERVER)).toBe(SamplingDecision.RECORD_AND_SAMPLED);
+    expect(sample({}, SpanKind.INTERNAL)).toBe(SamplingDecision.RECORD_AND_SAMPLED);
+    expect(sample({}, SpanKind.CLIENT)).toBe(SamplingDecision.NOT_RECORD);
+    expect(sample({}, SpanKind.CLIENT, true)).toBe(SamplingDecision.RECORD_AND_SAMPLED);
+  });
+
+  it('follows OTEL_TRACES_SAMPLER and its ratio, and refuses what it does not know', () => {
+    const none = { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0' };
+    expect(sample(none, SpanKind.SERVER)).toBe(SamplingDecision.NOT_RECORD);
+    // Parent-based: a sampled caller's trace is kept whatever the ratio.
+    expect(sample(none, SpanKind.SERVER, true)).toBe(SamplingDecision.RECORD_AND_SAMPLED);
+    expect(sample({ OTEL_TRACES_SAMPLER: 'always_off' }, SpanKind.SERVER)).toBe(SamplingDecision.NOT_RECORD);
+    expect(() => samplerFromEnv({ OTEL_TRACES_SAMPLER: 'sometimes' })).toThrow(/not one of/);
+    expect(() =>
+      samplerFromEnv({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' }),
+    ).toThrow(/between 0 and 1/);
   });
 });

@@ -1,4 +1,4 @@
-import { type Context, context, trace } from '@opentelemetry/api';
+import { type Attributes, type Context, context, type Link, SpanKind, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
@@ -6,10 +6,17 @@ import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { Resource } from '@opentelemetry/resources';
 import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
   BatchSpanProcessor,
+  ParentBasedSampler,
   type ReadableSpan,
+  type Sampler,
+  SamplingDecision,
+  type SamplingResult,
   type Span,
   type SpanProcessor,
+  TraceIdRatioBasedSampler,
 } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 
@@ -57,8 +64,9 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
   const resource = Resource.default().merge(
     new Resource({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || serviceName }),
   );
+  const sampler = samplerFromEnv(env);
   const processor = new ScrubbingSpanProcessor(new BatchSpanProcessor(new OTLPTraceExporter()));
-  const provider = new NodeTracerProvider({ resource, spanProcessors: [processor] });
+  const provider = new NodeTracerProvider({ resource, sampler, spanProcessors: [processor] });
   // The AsyncLocalStorage context manager and the W3C trace-context and baggage propagators.
   provider.register();
   registerInstrumentations({
@@ -81,6 +89,60 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
     shutdown: () => provider.shutdown(),
   };
   return started;
+}
+
+const SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+];
+
+/**
+ * The sampler `OTEL_TRACES_SAMPLER` / `OTEL_TRACES_SAMPLER_ARG` name (default
+ * `parentbased_always_on`), which never starts a trace at a client call: an Elasticsearch request
+ * made outside any request or activity (start-up checks, periodic refreshes) is not a trace of its
+ * own. Throws on a value it does not know, rather than tracing in a way nobody asked for.
+ */
+export function samplerFromEnv(env: NodeJS.ProcessEnv = process.env): Sampler {
+  const name = env.OTEL_TRACES_SAMPLER?.trim().toLowerCase() || 'parentbased_always_on';
+  if (!SAMPLERS.includes(name))
+    throw new Error(`OTEL_TRACES_SAMPLER "${name}" is not one of ${SAMPLERS.join(', ')}`);
+  const argument = env.OTEL_TRACES_SAMPLER_ARG?.trim();
+  const ratio = argument ? Number(argument) : 1;
+  if (name.endsWith('traceidratio') && !(ratio >= 0 && ratio <= 1))
+    throw new Error(`OTEL_TRACES_SAMPLER_ARG "${argument}" is not a ratio between 0 and 1`);
+  const root = name.endsWith('always_off')
+    ? new AlwaysOffSampler()
+    : name.endsWith('traceidratio')
+      ? new TraceIdRatioBasedSampler(ratio)
+      : new AlwaysOnSampler();
+  const noClientRoots = new NoClientRootSampler(root);
+  return name.startsWith('parentbased_') ? new ParentBasedSampler({ root: noClientRoots }) : noClientRoots;
+}
+
+/** Drops a span that would start a trace at a client call; any other root goes to `root`. */
+class NoClientRootSampler implements Sampler {
+  constructor(private readonly root: Sampler) {}
+
+  shouldSample(
+    active: Context,
+    traceId: string,
+    name: string,
+    kind: SpanKind,
+    attributes: Attributes,
+    links: Link[],
+  ): SamplingResult {
+    if (kind === SpanKind.CLIENT && !trace.getSpanContext(active))
+      return { decision: SamplingDecision.NOT_RECORD };
+    return this.root.shouldSample(active, traceId, name, kind, attributes, links);
+  }
+
+  toString(): string {
+    return `NoClientRoot{${this.root.toString()}}`;
+  }
 }
 
 /** The tracing started in this process, if any. */
