@@ -57,6 +57,7 @@ import { WebhookRefusals } from './webhooks/webhook-refusals';
 import { NotionWebhookService } from './webhooks/notion-webhook.service';
 import { MetricsController } from './metrics/metrics.controller';
 import { MetricsCollectors } from './metrics/metrics-collectors';
+import { tracingClientInterceptors } from '@trove/tracing';
 
 /** Wires config-built clients and the feature modules; no business logic lives here. */
 @Module({})
@@ -181,6 +182,8 @@ export class AppModule {
             new TemporalClient({
               connection: Connection.lazy({ address: config.temporal.address }),
               namespace: config.temporal.namespace,
+              // Workflows started here continue the request's trace (when tracing is on).
+              interceptors: tracingClientInterceptors(),
             }),
         },
         {
