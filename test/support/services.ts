@@ -128,6 +128,7 @@ export function apiConfig(name: string, worker: WorkerConfig, port: number): Api
       originalDownloadsPerLink: 4,
       originalDownloadsPerAddress: 8,
       originalStallSeconds: 30,
+      syncStallSeconds: 300,
       rateLimitRequests: 0,
       rateLimitWindowSeconds: 60,
       corsOrigins: [],

@@ -186,14 +186,16 @@ export class TroveStack {
     return child;
   }
 
-  async start(): Promise<void> {
+  /** Starts the api and (unless `worker: false`, for a test that starts it later) the worker. */
+  async start(options: { worker?: boolean } = {}): Promise<void> {
+    const { worker = true } = options;
     this.port = await freePort();
     this.unwatchResponses = watchResponses({
       owns: (url) => url.port === String(this.port) && ['127.0.0.1', 'localhost'].includes(url.hostname),
       canaries: this.canaries,
       record: (finding) => this.responseFindings.push(finding),
     });
-    this.startWorker();
+    if (worker) this.startWorker();
     this.api = this.spawnApp('api');
     await expectEventually(
       async () => {
@@ -205,6 +207,7 @@ export class TroveStack {
     );
     // The worker too: its start-up (catalog migration, workflow bundle, first embedder ping) must
     // not overlap what a test measures.
+    if (!worker) return;
     await expectEventually(
       async () => {
         if (this.worker!.exitCode !== null) throw new Error(`the worker exited; logs in ${this.logDir}`);

@@ -50,12 +50,14 @@ import { ProjectsService } from './projects/projects.service';
 import { ArchivesController } from './sources/archives.controller';
 import { BlobStorageEngine } from './uploads/blob-storage.engine';
 import { SourcesService } from './sources/sources.service';
+import { SyncRunHealthService } from './sources/sync-run-health.service';
 import { SyncRunUpdates } from './sources/sync-run-updates';
 import { NotionWebhookController } from './webhooks/notion-webhook.controller';
 import { WebhookRefusals } from './webhooks/webhook-refusals';
 import { NotionWebhookService } from './webhooks/notion-webhook.service';
 import { MetricsController } from './metrics/metrics.controller';
 import { MetricsCollectors } from './metrics/metrics-collectors';
+import { tracingClientInterceptors } from '@trove/tracing';
 
 /** Wires config-built clients and the feature modules; no business logic lives here. */
 @Module({})
@@ -180,6 +182,8 @@ export class AppModule {
             new TemporalClient({
               connection: Connection.lazy({ address: config.temporal.address }),
               namespace: config.temporal.namespace,
+              // Workflows started here continue the request's trace (when tracing is on).
+              interceptors: tracingClientInterceptors(),
             }),
         },
         {
@@ -247,6 +251,7 @@ export class AppModule {
         // Every resolver, from the one list the printed schema (schema.ts) is built from too.
         ...RESOLVERS,
         SyncRunUpdates,
+        SyncRunHealthService,
         NotionWebhookService,
         WebhookRefusals,
         MetricsCollectors,

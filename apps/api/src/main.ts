@@ -1,3 +1,5 @@
+// First: the instrumentations must be in place before http, pg and undici users are loaded.
+import './tracing';
 import { apiConfigSchema, loadConfigOrExit } from '@trove/config';
 import { Logger } from 'nestjs-pino';
 import { startApi } from './bootstrap';

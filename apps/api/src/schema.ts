@@ -10,6 +10,7 @@ import { ProjectsResolver } from './projects/projects.resolver';
 import { RagConfigResolver } from './rag-config/rag-config.resolver';
 import { SearchResolver } from './search/search.resolver';
 import { SourcesResolver } from './sources/sources.resolver';
+import { SyncRunResolver } from './sources/sync-run.resolver';
 
 /** Every resolver the API mounts (app.module.ts spreads this list); the schema is built from their metadata. */
 export const RESOLVERS = [
@@ -22,6 +23,7 @@ export const RESOLVERS = [
   RagConfigResolver,
   SearchResolver,
   SourcesResolver,
+  SyncRunResolver,
 ];
 
 /** The API's schema as SDL, sorted as the running API sorts it (`sortSchema: true`). */

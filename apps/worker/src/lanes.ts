@@ -1,6 +1,7 @@
 import { type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { type IngestLane, laneTaskQueue } from '@trove/domain';
 import type { Lane, LaneSlotStats } from '@trove/metrics';
+import { workerTracing } from '@trove/tracing';
 import { activityMetrics } from './telemetry';
 
 /** Activity slots per task queue: control work, and each ingest lane. */
@@ -36,16 +37,21 @@ export class LaneWorkers {
   ) {}
 
   static async create(options: LaneWorkerOptions): Promise<LaneWorkers> {
+    // When tracing is on: workflow interceptors in the bundle, a span per activity, the sink that
+    // exports the workflows' spans.
+    const tracing = workerTracing();
     const common = {
       connection: options.connection,
       ...(options.namespace ? { namespace: options.namespace } : {}),
       activities: options.activities,
-      // Every activity's duration and outcome, by type (metrics).
-      interceptors: { activity: [activityMetrics] },
+      // Every activity's span (tracing), then its duration and outcome, by type (metrics).
+      interceptors: { activity: [...(tracing.interceptors.activity ?? []), activityMetrics] },
     };
     const control = await Worker.create({
       ...common,
       ...options.workflows,
+      interceptors: { ...common.interceptors, workflowModules: tracing.interceptors.workflowModules },
+      sinks: tracing.sinks,
       taskQueue: options.taskQueue,
       maxConcurrentActivityTaskExecutions: options.slots.control,
     });

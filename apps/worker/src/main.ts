@@ -1,7 +1,10 @@
+// First: the instrumentations must be in place before http, pg and undici users are loaded.
+import './tracing';
 import { Runtime } from '@temporalio/worker';
 import { loadConfigOrExit, workerConfigSchema, workerMetricsSchema } from '@trove/config';
 import { createLogger } from '@trove/logging';
 import { startMetricsServer } from '@trove/metrics';
+import { activeTracing } from '@trove/tracing';
 import { temporalLogger } from './telemetry';
 import { createWorker } from './worker';
 
@@ -39,6 +42,8 @@ async function main() {
     await parsers.close();
     await connection.close();
     await catalog.close();
+    // The last spans (the shutdown's own) are exported before the process ends.
+    await activeTracing()?.shutdown();
   }
 }
 

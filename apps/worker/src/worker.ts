@@ -23,6 +23,7 @@ import { ParseSandbox } from '@trove/parsing';
 import { ChunkIndex, createElasticsearchClient } from '@trove/search';
 import { LocalBlobStore } from '@trove/storage';
 import { createLogger } from '@trove/logging';
+import { tracingClientInterceptors } from '@trove/tracing';
 import {
   collectCatalogPool,
   collectProcessMetrics,
@@ -133,7 +134,11 @@ export async function createWorker(
   const connection =
     overrides.connection ?? (await NativeConnection.connect({ address: config.temporal.address }));
   // Deletions cancel and await the workflows of what they delete, and remove schedules.
-  const temporal = new Client({ connection, namespace: config.temporal.namespace });
+  const temporal = new Client({
+    connection,
+    namespace: config.temporal.namespace,
+    interceptors: tracingClientInterceptors(),
+  });
   const activities = {
     ...createIngestActivities(ingestDeps),
     ...createIngestBatchActivities(ingestDeps),

@@ -9,6 +9,7 @@ import * as indexGenerations0005 from './migrations/0005-index-generations';
 import * as apiKeys0006 from './migrations/0006-api-keys';
 import * as webhookDeliveries0007 from './migrations/0007-webhook-deliveries';
 import * as ingestLease0008 from './migrations/0008-ingest-lease';
+import * as syncRunStage0009 from './migrations/0009-sync-run-stage';
 import type { CatalogTables } from './tables';
 
 export interface DatabaseOptions {
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006-api-keys': apiKeys0006,
   '0007-webhook-deliveries': webhookDeliveries0007,
   '0008-ingest-lease': ingestLease0008,
+  '0009-sync-run-stage': syncRunStage0009,
 };
 
 /** The catalog migrations this version knows, oldest first (a backup records the level it was taken at). */

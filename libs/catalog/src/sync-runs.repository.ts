@@ -1,6 +1,13 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { SyncRun } from '@trove/domain';
-import { isTroveId, SyncMode, SyncRunStatus, TroveError, TroveErrorCode } from '@trove/domain';
+import {
+  isTroveId,
+  SyncMode,
+  SyncRunStatus,
+  type SyncStage,
+  TroveError,
+  TroveErrorCode,
+} from '@trove/domain';
 import type { CatalogDb } from './database';
 import { pgCode, PgCode, query } from './database-error';
 import { decodeCursor, pageSize, toPage, type Page, type PageRequest } from './cursor';
@@ -127,6 +134,11 @@ export class SyncRunRepository {
       set.error_message = c.error?.message ?? null;
     }
     if (c.progress !== undefined) Object.assign(set, progressColumns(c.progress));
+    if (c.stage !== undefined) set.stage = c.stage;
+    if (c.pagesPlanned !== undefined) set.pages_planned = c.pagesPlanned;
+    if (c.recentProgress !== undefined) set.recent_progress = JSON.stringify(c.recentProgress);
+    // Any write of progress or stage is movement: a stall is measured from the last one.
+    if (c.progress !== undefined || c.stage !== undefined) set.progress_at = new Date().toISOString();
     if (c.skipped !== undefined) set.skipped = JSON.stringify(c.skipped);
     if (c.warnings !== undefined) set.warnings = JSON.stringify(c.warnings);
     if (Object.keys(set).length === 0) return;
@@ -165,6 +177,10 @@ function toRow(run: SyncRun): Insertable<SyncRunsTable> {
     ...progressColumns(run.progress),
     skipped: JSON.stringify(run.skipped ?? []),
     warnings: JSON.stringify(run.warnings ?? []),
+    stage: run.stage ?? null,
+    pages_planned: run.pagesPlanned ?? null,
+    progress_at: run.progressAt ?? null,
+    recent_progress: run.recentProgress ? JSON.stringify(run.recentProgress) : null,
   };
 }
 
@@ -193,5 +209,9 @@ function toRun(row: Selectable<SyncRunsTable>): SyncRun {
   if (row.finished_at !== null) run.finishedAt = row.finished_at.toISOString();
   if (row.error_code !== null) run.error = { code: row.error_code, message: row.error_message ?? '' };
   if (row.warnings && row.warnings.length > 0) run.warnings = row.warnings;
+  if (row.stage !== null) run.stage = row.stage as SyncStage;
+  if (row.pages_planned !== null) run.pagesPlanned = row.pages_planned;
+  if (row.progress_at !== null) run.progressAt = row.progress_at.toISOString();
+  if (row.recent_progress && row.recent_progress.length > 0) run.recentProgress = row.recent_progress;
   return run;
 }

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { ProgressSample } from '@trove/domain';
 
 /** Timestamps are written as ISO strings and read back as Dates. */
 type Timestamp = ColumnType<Date, string, string>;
@@ -91,6 +92,10 @@ export interface SyncRunsTable {
   chunks_reused: number;
   skipped: Json<{ id: string; reason: string }[]>;
   warnings: Json<string[]>;
+  stage: string | null;
+  pages_planned: number | null;
+  progress_at: NullableTimestamp;
+  recent_progress: ColumnType<ProgressSample[] | null, string | null | undefined, string | null>;
 }
 
 export interface WebhookEventsTable {

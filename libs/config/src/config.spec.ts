@@ -525,6 +525,24 @@ describe('downloads of originals (issue 22)', () => {
   });
 });
 
+describe('stalled syncs (issue 25)', () => {
+  const admin = { TROVE_ADMIN_API_KEY: 'k'.repeat(24) };
+
+  it('flags a sync after 300 s without progress by default, and reads TROVE_SYNC_STALL_SECONDS', () => {
+    expect(loadConfig(apiConfigSchema, admin).api.syncStallSeconds).toBe(300);
+    const { api } = loadConfig(apiConfigSchema, { ...admin, TROVE_SYNC_STALL_SECONDS: '5' });
+    expect(api.syncStallSeconds).toBe(5);
+  });
+
+  it('refuses zero, fractions, words and more than a day, naming the variable', () => {
+    for (const value of ['0', '1.5', 'soon', '86401']) {
+      expect(() => loadConfig(apiConfigSchema, { ...admin, TROVE_SYNC_STALL_SECONDS: value }), value).toThrow(
+        /api\.syncStallSeconds: TROVE_SYNC_STALL_SECONDS must be/,
+      );
+    }
+  });
+});
+
 describe('metrics and logs', () => {
   it('serves worker metrics on loopback port 9464 by default, and takes a token, host and port', () => {
     const defaults = loadConfig(workerConfigSchema, {});

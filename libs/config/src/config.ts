@@ -186,6 +186,14 @@ export const apiSchema = z.object({
   originalDownloadsPerAddress: positiveInt.default(8),
   /** A download whose client takes no byte for this long is closed, freeing its slot and file. */
   originalStallSeconds: positiveInt.max(60 * 60).default(30),
+  // --- operations (issue 25) ---
+  /** A RUNNING sync whose progress has not moved for this long is shown STALLED, with Temporal's reason. */
+  syncStallSeconds: z.coerce
+    .number({ invalid_type_error: 'TROVE_SYNC_STALL_SECONDS must be a whole number of seconds' })
+    .int('TROVE_SYNC_STALL_SECONDS must be a whole number of seconds')
+    .min(1, 'TROVE_SYNC_STALL_SECONDS must be at least 1 second')
+    .max(24 * 60 * 60, 'TROVE_SYNC_STALL_SECONDS must be at most 86400 seconds (a day)')
+    .default(300),
   // --- access (issue 12) ---
   /** Requests one API key may make per window; 0 turns rate limiting off. */
   rateLimitRequests: z.coerce.number().int().min(0).default(1200),
@@ -607,6 +615,7 @@ function fromEnv(env: Env) {
       originalDownloadsPerLink: v('TROVE_ORIGINAL_DOWNLOADS_PER_LINK'),
       originalDownloadsPerAddress: v('TROVE_ORIGINAL_DOWNLOADS_PER_ADDRESS'),
       originalStallSeconds: v('TROVE_ORIGINAL_STALL_SECONDS'),
+      syncStallSeconds: v('TROVE_SYNC_STALL_SECONDS'),
       rateLimitRequests: v('TROVE_RATE_LIMIT_REQUESTS'),
       rateLimitWindowSeconds: v('TROVE_RATE_LIMIT_WINDOW_SECONDS'),
       corsOrigins: v('TROVE_CORS_ORIGINS'),

@@ -13,3 +13,4 @@ export * from './workflows';
 export * from './language';
 export * from './access';
 export * from './text';
+export * from './sync-rate';

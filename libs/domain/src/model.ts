@@ -321,6 +321,20 @@ export enum SyncRunStatus {
   FAILED = 'FAILED',
 }
 
+/** Where a sync run is: discovering and diffing, ingesting the changed pages, or recording its end. */
+export enum SyncStage {
+  PLANNING = 'PLANNING',
+  INGESTING = 'INGESTING',
+  FINISHING = 'FINISHING',
+}
+
+/** Pages done (ingested, failed or left to another ingest) at a moment: a run keeps its recent ones for its rate. */
+export interface ProgressSample {
+  /** Epoch milliseconds. */
+  at: number;
+  pages: number;
+}
+
 export interface SyncProgress {
   /** Pages found in scope (FULL) or edited since the watermark (INCREMENTAL). */
   pagesSeen: number;
@@ -348,6 +362,14 @@ export interface SyncRun {
   finishedAt?: string;
   error?: DocumentFailure;
   progress: SyncProgress;
+  /** Absent on runs recorded before stages were. */
+  stage?: SyncStage;
+  /** Pages the plan holds to ingest, known once planning ended. */
+  pagesPlanned?: number;
+  /** When the run's progress or stage last changed (its start, at first): how a stall is noticed. */
+  progressAt?: string;
+  /** Recent pages-done samples, oldest first (a couple of minutes' worth): the run's current rate. */
+  recentProgress?: ProgressSample[];
   /** Items the sync could not read (unshared, deleted, forbidden), with the reason. */
   skipped: { id: string; reason: string }[];
   /** What the source's configuration asked for that Trove could not honour (e.g. unknown nav entries). */

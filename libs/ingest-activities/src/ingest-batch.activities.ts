@@ -12,6 +12,7 @@ import {
   errorCodeLabel,
   ingestStageDuration,
 } from '@trove/metrics';
+import { TroveAttribute, withSpan } from '@trove/tracing';
 import pLimit from 'p-limit';
 import { activity as run, withHeartbeats } from './activity-failure';
 import { assertWritable, isWritable, OWNER_REFUSALS } from './deletion.activities';
@@ -155,7 +156,17 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
             documentIds.map((id) =>
               limit(() => {
                 signal.throwIfAborted();
-                return prepare(id, documents.get(id));
+                const document = documents.get(id);
+                return withSpan(
+                  'ingest.prepare',
+                  {
+                    [TroveAttribute.stage]: 'fetch-parse-chunk',
+                    [TroveAttribute.documentId]: id,
+                    [TroveAttribute.projectId]: document?.projectId,
+                    [TroveAttribute.sourceId]: document?.sourceId ?? undefined,
+                  },
+                  () => prepare(id, document),
+                );
               }),
             ),
           );
@@ -174,7 +185,11 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
           const live = await targets();
           signal.throwIfAborted();
           const embedStarted = Date.now();
-          const { vectors, reused, rejected } = await embedAll(prepared, live[0]);
+          const { vectors, reused, rejected } = await withSpan(
+            'ingest.embed',
+            { [TroveAttribute.stage]: 'embed', [TroveAttribute.documentCount]: prepared.length },
+            () => embedAll(prepared, live[0]),
+          );
           const embedMs = Date.now() - embedStarted;
           const kept = prepared.filter((p) => {
             const reason = rejected.get(p.fetched.documentId);
@@ -189,10 +204,6 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
           // searchable, old chunks gone, when they turn READY.
           signal.throwIfAborted();
           const upsertStarted = Date.now();
-          await chunkIndex.deleteStaleChunks(
-            kept.map((p) => ({ documentId: p.fetched.documentId, keepIds: p.chunks.map((c) => c.id) })),
-            { beforeWaitedWrite: true },
-          );
           const chunks: EmbeddedChunk[] = kept.flatMap((p) =>
             p.chunks.map((c) => ({
               ...c,
@@ -200,21 +211,31 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
               embeddingModel: live[0].embedder.modelId,
             })),
           );
-          for (const target of live) {
-            const model = target.embedder.modelId;
-            for (let i = 0; i < chunks.length; i += UPSERT_CHUNKS) {
-              const slice = chunks.slice(i, i + UPSERT_CHUNKS);
-              const sliceVectors =
-                target === live[0]
-                  ? slice.map((c) => c.embedding)
-                  : (await vectorsFor(slice, target)).vectors;
-              await target.index.upsert(
-                slice.map((c, j) => ({ ...c, embedding: sliceVectors[j] })),
-                model,
-                { waitForRefresh: true },
+          await withSpan(
+            'ingest.upsert',
+            { [TroveAttribute.stage]: 'upsert', [TroveAttribute.count]: chunks.length },
+            async () => {
+              await chunkIndex.deleteStaleChunks(
+                kept.map((p) => ({ documentId: p.fetched.documentId, keepIds: p.chunks.map((c) => c.id) })),
+                { beforeWaitedWrite: true },
               );
-            }
-          }
+              for (const target of live) {
+                const model = target.embedder.modelId;
+                for (let i = 0; i < chunks.length; i += UPSERT_CHUNKS) {
+                  const slice = chunks.slice(i, i + UPSERT_CHUNKS);
+                  const sliceVectors =
+                    target === live[0]
+                      ? slice.map((c) => c.embedding)
+                      : (await vectorsFor(slice, target)).vectors;
+                  await target.index.upsert(
+                    slice.map((c, j) => ({ ...c, embedding: sliceVectors[j] })),
+                    model,
+                    { waitForRefresh: true },
+                  );
+                }
+              }
+            },
+          );
           const upsertMs = Date.now() - upsertStarted;
 
           // 4. Deleted (or its project or source) while we were writing: take the chunks back out.

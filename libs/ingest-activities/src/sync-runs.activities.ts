@@ -1,11 +1,13 @@
 import type { SyncProgress, SyncRun } from '@trove/domain';
 import {
+  appendProgressSample,
   blobKeys,
   newSyncRun,
   ProjectStatus,
   SourceStatus,
   SyncMode,
   SyncRunStatus,
+  SyncStage,
   TroveErrorCode,
 } from '@trove/domain';
 import { removeDocuments, requireRun, type SourceDocumentDependencies } from './source-documents';
@@ -54,10 +56,15 @@ export function createSyncRunActivities(deps: SourceDocumentDependencies) {
       return ids.slice(input.offset, input.offset + input.limit);
     },
 
-    /** Live progress while pages are being ingested (the run's counts so far). */
+    /** Live progress while pages are being ingested (the run's counts so far, and a sample for its rate). */
     async recordProgress(input: { runId: string; tally: SyncTally }): Promise<void> {
       const run = await requireRun(catalog, input.runId);
+      const { tally } = input;
+      const pages = tally.ready + tally.failedCount + tally.busy + tally.gone.length;
       await catalog.updateRun(run.id, {
+        // Also for a run planned before stages were recorded (in flight across an upgrade).
+        stage: SyncStage.INGESTING,
+        recentProgress: appendProgressSample(run.recentProgress, { at: Date.now(), pages }),
         progress: {
           ...run.progress,
           pagesIngested: input.tally.ready,
@@ -72,6 +79,7 @@ export function createSyncRunActivities(deps: SourceDocumentDependencies) {
     async finishSync(input: { runId: string; tally: SyncTally; watermark?: string }): Promise<SyncRun> {
       const run = await requireRun(catalog, input.runId);
       const source = await catalog.requireSource(run.sourceId);
+      if (run.stage !== SyncStage.FINISHING) await catalog.updateRun(run.id, { stage: SyncStage.FINISHING });
       const skipped = [...run.skipped];
       let gone = 0;
       for (const item of input.tally.gone) {

@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { Catalog } from '@trove/catalog';
 import type { DiscoveryProgress, SyncRun } from '@trove/domain';
-import { blobKeys, SyncMode } from '@trove/domain';
+import { blobKeys, SyncMode, SyncStage } from '@trove/domain';
 import { activity } from './activity-failure';
 import type { IngestUnits } from './ingest-batch.activities';
 import { assertWritable } from './deletion.activities';
@@ -85,6 +85,10 @@ export function createSyncActivities(deps: SyncDependencies & { units?: IngestUn
         const changedKey = blobKeys.syncPlan(run.id);
         await blobs.putJson(changedKey, changed);
         await catalog.updateRun(run.id, {
+          stage: SyncStage.INGESTING,
+          pagesPlanned: changed.length,
+          // The rate's first sample: nothing ingested yet, now.
+          recentProgress: [{ at: Date.now(), pages: 0 }],
           progress: {
             ...counts,
             pagesUnchanged: unchanged,

@@ -7,6 +7,7 @@ import {
   type LlmUsage,
 } from '@trove/domain';
 import { errorCodeLabel, llmDuration, llmErrors, secondsSince } from '@trove/metrics';
+import { openSpan, TroveAttribute } from '@trove/tracing';
 import { llmCancelled, llmError, llmTimeout } from './llm-error';
 
 /** What one attempt yields: text deltas, and at some point why it stopped and what it used. */
@@ -154,11 +155,14 @@ export abstract class RetryingLlm {
   protected abstract streamOnce(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmChunk>;
   protected abstract policy(): LlmCallPolicy;
   protected abstract toError(error: unknown): TroveError;
+  /** `openai:<model>` or `ollama:<model>`: named on each call's span. */
+  abstract get modelId(): string;
 
   async complete(request: LlmRequest): Promise<LlmCompletion> {
     const { text, finishReason, usage } = await lastEvent(
       measured(
         'complete',
+        this.modelId,
         runLlmCall(
           (signal) => this.completeOnce(request, signal),
           { ...this.policy(), idleTimeoutMs: undefined, requireFinishReason: false },
@@ -173,6 +177,7 @@ export abstract class RetryingLlm {
   stream(request: LlmRequest): AsyncIterable<LlmStreamEvent> {
     return measured(
       'stream',
+      this.modelId,
       runLlmCall(
         (signal) => this.streamOnce(request, signal),
         this.policy(),
@@ -186,22 +191,28 @@ export abstract class RetryingLlm {
 /**
  * A call's events, timed from the first request to its last event (retries included) and
  * counted by outcome: `ok`, the error code it failed with, or `abandoned` when the caller stopped
- * reading (a client that went away) before the end.
+ * reading (a client that went away) before the end. The call is one `llm.complete` or
+ * `llm.stream` span with the model (never the prompt or the answer).
  */
 async function* measured(
   operation: 'complete' | 'stream',
+  model: string,
   events: AsyncGenerator<LlmStreamEvent>,
 ): AsyncGenerator<LlmStreamEvent> {
   const started = process.hrtime.bigint();
+  const span = openSpan(`llm.${operation}`, { [TroveAttribute.model]: model });
   let outcome = 'abandoned';
+  let failure: unknown;
   try {
     yield* events;
     outcome = 'ok';
   } catch (error) {
+    failure = error;
     outcome = errorCodeLabel(error);
     llmErrors.inc({ operation, code: outcome });
     throw error;
   } finally {
     llmDuration.observe({ operation, outcome }, secondsSince(started));
+    span.end(failure);
   }
 }

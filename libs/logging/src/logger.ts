@@ -70,7 +70,7 @@ export function createLogger(name: string, options: LoggingOptions = {}, stream?
         sync: true,
         colorize: Boolean(process.stdout.isTTY),
         translateTime: 'SYS:HH:MM:ss.l',
-        ignore: 'pid,hostname,name,context,req,res,responseTime,requestId,traceId',
+        ignore: 'pid,hostname,name,context,req,res,responseTime,requestId,traceId,spanId',
         messageFormat: '{if context}[{context}] {end}{msg}{if requestId} (request {requestId}){end}',
       }),
     );

@@ -71,6 +71,7 @@ describe('schema and migrations', () => {
         '0006-api-keys',
         '0007-webhook-deliveries',
         '0008-ingest-lease',
+        '0009-sync-run-stage',
       ]);
       expect((await catalogs[0].ensure()).migrations).toEqual([]);
     } finally {
@@ -108,6 +109,7 @@ describe('schema and migrations', () => {
         '0006-api-keys',
         '0007-webhook-deliveries',
         '0008-ingest-lease',
+        '0009-sync-run-stage',
       ]);
       const versions = Object.fromEntries(
         (await catalog.sourceItems('s')).map((item) => [item.externalId, item.version]),

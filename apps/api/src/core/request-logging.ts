@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiConfig } from '@trove/config';
 import { createLogger, loggedPath, requestIdOf, traceIdOf } from '@trove/logging';
+import { traceFields } from '@trove/tracing';
 import type { Params } from 'nestjs-pino';
 
 /** Scrapes and probes come every few seconds: logging each would drown the requests that matter. */
@@ -8,8 +9,8 @@ const QUIET_PATHS = new Set(['/metrics', '/healthz', '/readyz']);
 
 /**
  * The api's logging: every Nest logger line through pino, and one line per finished request
- * (method, path without its query, status, time, request id, and the trace id of a W3C
- * `traceparent` header). Headers are not logged at all; the redaction list covers the rest.
+ * (method, path without its query, status, time, request id, and the trace and span ids of the
+ * request's span, or with tracing off the trace id of a W3C `traceparent` header). Headers are not logged at all; the redaction list covers the rest.
  */
 export function apiLogging(config: Pick<ApiConfig, 'logging'>): Params {
   const logger = createLogger('trove-api', config.logging ?? {});
@@ -25,6 +26,9 @@ export function apiLogging(config: Pick<ApiConfig, 'logging'>): Params {
       // Lines logged while serving a request carry its id (and trace id), not the whole request.
       quietReqLogger: true,
       customProps: (request: IncomingMessage) => {
+        // The request's span when tracing is on; else the caller's W3C `traceparent`, if any.
+        const active = traceFields();
+        if (active.traceId) return active;
         const traceId = traceIdOf(request.headers.traceparent);
         return traceId ? { traceId } : {};
       },

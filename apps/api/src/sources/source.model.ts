@@ -1,12 +1,20 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { Connection } from '../core/connection.model';
-import { FolderFormat, SourceStatus, SourceType, SyncMode, SyncRunStatus } from '@trove/domain';
+import { FolderFormat, SourceStatus, SourceType, SyncMode, SyncRunStatus, SyncStage } from '@trove/domain';
+import { StallReason, SyncHealthState } from './sync-stall';
 
 registerEnumType(SourceType, { name: 'SourceType' });
 registerEnumType(FolderFormat, { name: 'FolderFormat' });
 registerEnumType(SourceStatus, { name: 'SourceStatus' });
 registerEnumType(SyncMode, { name: 'SyncMode' });
 registerEnumType(SyncRunStatus, { name: 'SyncRunStatus' });
+registerEnumType(SyncStage, {
+  name: 'SyncStage',
+  description:
+    'PLANNING: discovering and diffing; INGESTING: the changed pages; FINISHING: recording the end',
+});
+registerEnumType(SyncHealthState, { name: 'SyncHealthState' });
+registerEnumType(StallReason, { name: 'StallReason' });
 
 @ObjectType('NotionScope')
 export class NotionScopeModel {
@@ -128,6 +136,27 @@ export class SyncProgressModel {
   @Field(() => Int, { description: 'Chunks sent to the embedding model' }) chunksEmbedded!: number;
   @Field(() => Int, { description: 'Chunks whose stored vector was reused (content unchanged)' })
   chunksReused!: number;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Pages the plan holds to ingest (the total pagesDone goes to); null while planning',
+  })
+  pagesPlanned?: number;
+  @Field(() => Int, {
+    description: 'Planned pages done so far: ingested, failed, gone or left to another ingest',
+  })
+  pagesDone!: number;
+}
+
+@ObjectType('SyncRunHealth', {
+  description:
+    'Whether a running sync moves. STALLED: its progress has not moved for TROVE_SYNC_STALL_SECONDS; the reason is what Temporal says. The run stays RUNNING and is OK again once it moves.',
+})
+export class SyncRunHealthModel {
+  @Field(() => SyncHealthState) state!: SyncHealthState;
+  @Field(() => StallReason, { nullable: true }) reason?: StallReason;
+  @Field({ nullable: true, description: "The reason in words, e.g. the retrying activity's last error" })
+  message?: string;
+  @Field({ nullable: true, description: 'When the progress last moved (running runs)' }) since?: string;
 }
 
 @ObjectType('SkippedItem')
@@ -152,6 +181,9 @@ export class SyncRunModel {
   @Field({ nullable: true }) finishedAt?: string;
   @Field(() => SyncRunErrorModel, { nullable: true }) error?: SyncRunErrorModel;
   @Field(() => SyncProgressModel) progress!: SyncProgressModel;
+  @Field(() => SyncStage, { nullable: true, description: 'Null on runs recorded before stages were' })
+  stage?: SyncStage;
+  @Field({ nullable: true, description: 'When the progress or stage last changed' }) progressAt?: string;
   @Field(() => [SkippedItemModel]) skipped!: SkippedItemModel[];
   @Field(() => [String], {
     nullable: true,

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Catalog } from '@trove/catalog';
 import { type SyncRun, SyncRunStatus } from '@trove/domain';
+import type { SyncRunHealthReader } from './sync-run-health.service';
 import { SyncRunUpdates } from './sync-run-updates';
+import { StallReason, SyncHealthState } from './sync-stall';
+
+const healthy: SyncRunHealthReader = { of: async () => ({ state: SyncHealthState.OK }) };
 
 function run(status: SyncRunStatus, pagesIngested: number): SyncRun {
   return { id: 'r', status, progress: { pagesIngested } } as unknown as SyncRun;
@@ -17,11 +21,31 @@ describe('SyncRunUpdates', () => {
     ];
     const catalog = { getRun: async () => reads.shift() } as unknown as Catalog;
     const sent: string[] = [];
-    for await (const update of new SyncRunUpdates(catalog).follow('r', { pollMs: 1 })) {
+    for await (const update of new SyncRunUpdates(catalog, healthy).follow('r', { pollMs: 1 })) {
       sent.push(`${update.status}:${(update.progress as { pagesIngested: number }).pagesIngested}`);
     }
     expect(sent).toEqual(['RUNNING:0', 'RUNNING:3', 'COMPLETED:5']);
     expect(reads).toEqual([]);
+  });
+
+  it('sends the run again when it stalls and when it recovers, though its record did not change', async () => {
+    const catalog = { getRun: async () => run(SyncRunStatus.RUNNING, 2) } as unknown as Catalog;
+    const states = [
+      { state: SyncHealthState.OK },
+      { state: SyncHealthState.OK },
+      { state: SyncHealthState.STALLED, reason: StallReason.NO_WORKER, message: 'no worker is polling' },
+      { state: SyncHealthState.STALLED, reason: StallReason.NO_WORKER, message: 'no worker is polling' },
+      { state: SyncHealthState.OK },
+    ];
+    const health: SyncRunHealthReader = { of: async () => states.shift() ?? { state: SyncHealthState.OK } };
+    const updates = new SyncRunUpdates(catalog, health).follow('r', { pollMs: 1 });
+    const sent: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const { value } = await updates.next();
+      sent.push(`${value!.health.state}:${value!.health.reason ?? ''}`);
+    }
+    await updates.return!();
+    expect(sent).toEqual(['OK:', 'STALLED:NO_WORKER', 'OK:']);
   });
 
   it("ends with the check's error once the follower may no longer see the run (a revoked key)", async () => {
@@ -32,7 +56,11 @@ describe('SyncRunUpdates', () => {
       checks += 1;
       if (!allowed) throw Object.assign(new Error('the API key was revoked'), { code: 'UNAUTHENTICATED' });
     };
-    const updates = new SyncRunUpdates(catalog).follow('r', { pollMs: 1, confirm, confirmEveryMs: 5 });
+    const updates = new SyncRunUpdates(catalog, healthy).follow('r', {
+      pollMs: 1,
+      confirm,
+      confirmEveryMs: 5,
+    });
     expect((await updates.next()).value).toMatchObject({ status: 'RUNNING' });
     allowed = false;
     // The run does not change, so nothing is sent: the periodic check ends the subscription.
@@ -48,7 +76,7 @@ describe('SyncRunUpdates', () => {
         return run(SyncRunStatus.RUNNING, 0);
       },
     } as unknown as Catalog;
-    const updates = new SyncRunUpdates(catalog);
+    const updates = new SyncRunUpdates(catalog, healthy);
     const followers = Array.from({ length: 50 }, () => updates.follow('r', { pollMs: 60_000 }));
     const first = await Promise.all(followers.map((follower) => follower.next()));
     expect(first.every((update) => update.value?.status === 'RUNNING')).toBe(true);
@@ -67,7 +95,7 @@ describe('SyncRunUpdates', () => {
         return run(SyncRunStatus.RUNNING, 0);
       },
     } as unknown as Catalog;
-    const follower = new SyncRunUpdates(catalog).follow('r', { pollMs: 60_000 });
+    const follower = new SyncRunUpdates(catalog, healthy).follow('r', { pollMs: 60_000 });
     expect((await follower.next()).value).toMatchObject({ status: 'RUNNING' });
     const waiting = follower.next(); // asleep until the next read, a minute away
     await expect(follower.return!(undefined)).resolves.toEqual({ done: true, value: undefined });
@@ -77,7 +105,9 @@ describe('SyncRunUpdates', () => {
 
   it('refuses a run that does not exist', async () => {
     const catalog = { getRun: async () => undefined } as unknown as Catalog;
-    await expect(new SyncRunUpdates(catalog).follow('missing', { pollMs: 1 }).next()).rejects.toMatchObject({
+    await expect(
+      new SyncRunUpdates(catalog, healthy).follow('missing', { pollMs: 1 }).next(),
+    ).rejects.toMatchObject({
       code: 'SYNC_RUN_NOT_FOUND',
     });
   });

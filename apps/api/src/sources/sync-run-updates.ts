@@ -2,6 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Catalog } from '@trove/catalog';
 import { notFoundError, type SyncRun, SyncRunStatus } from '@trove/domain';
+import {
+  type SyncRunHealth,
+  type SyncRunHealthReader,
+  SyncRunHealthService,
+} from './sync-run-health.service';
 
 /** How often a followed run is read; the worker writes progress at most every 2 s. */
 export const SYNC_RUN_POLL_MS = 1000;
@@ -27,7 +32,8 @@ interface SharedRead {
 /**
  * A sync run as it changes, for the `syncRunUpdates` subscription: the worker records progress
  * in the catalog from another process, so the run is read once a second and sent to each
- * follower when it differs from the last one that follower got, ending after the run does.
+ * follower when it (or its health: a stall changes no record) differs from the last one that
+ * follower got, ending after the run does.
  * Followers of one run share its reads, so the catalog sees one read per run per `pollMs`
  * however many subscriptions follow it.
  */
@@ -36,13 +42,19 @@ export class SyncRunUpdates {
   private readonly reads = new Map<string, SharedRead>();
   private readonly followers = new Map<string, number>();
 
-  constructor(@Inject(Catalog) private readonly catalog: Catalog) {}
+  constructor(
+    @Inject(Catalog) private readonly catalog: Catalog,
+    @Inject(SyncRunHealthService) private readonly health: SyncRunHealthReader,
+  ) {}
 
   /**
    * The run's updates. Ending the iterator (`return()`, as graphql-ws does when the client
    * completes the subscription or the socket closes) stops it at once, between two reads.
    */
-  follow(runId: string, options: FollowOptions = {}): AsyncIterableIterator<SyncRun> {
+  follow(
+    runId: string,
+    options: FollowOptions = {},
+  ): AsyncIterableIterator<SyncRun & { health: SyncRunHealth }> {
     const stop = new AbortController();
     const updates = this.updates(runId, options, stop.signal);
     return {
@@ -65,15 +77,16 @@ export class SyncRunUpdates {
     runId: string,
     options: FollowOptions,
     signal: AbortSignal,
-  ): AsyncGenerator<SyncRun> {
+  ): AsyncGenerator<SyncRun & { health: SyncRunHealth }> {
     const { pollMs = SYNC_RUN_POLL_MS, confirm, confirmEveryMs = CONFIRM_EVERY_MS } = options;
     this.followers.set(runId, (this.followers.get(runId) ?? 0) + 1);
     try {
       let last = '';
       let confirmedAt = Date.now();
       while (!signal.aborted) {
-        const run = await this.read(runId, pollMs);
-        if (!run) throw notFoundError('syncRun', runId);
+        const record = await this.read(runId, pollMs);
+        if (!record) throw notFoundError('syncRun', runId);
+        const run = { ...record, health: await this.health.of(record) };
         const seen = JSON.stringify(run);
         const changed = seen !== last;
         if (confirm && (changed || Date.now() - confirmedAt >= confirmEveryMs)) {

@@ -235,6 +235,18 @@ export const SyncRunsQuery = graphql(`
           chunksEmbedded
           chunksReused
           apiCalls
+          pagesPlanned
+          pagesDone
+        }
+        stage
+        progressAt
+        pagesPerSecond
+        etaSeconds
+        health {
+          state
+          reason
+          message
+          since
         }
         skipped {
           id
@@ -268,6 +280,18 @@ export const SyncRunQuery = graphql(`
         chunksEmbedded
         chunksReused
         apiCalls
+        pagesPlanned
+        pagesDone
+      }
+      stage
+      progressAt
+      pagesPerSecond
+      etaSeconds
+      health {
+        state
+        reason
+        message
+        since
       }
       skipped {
         id
@@ -321,6 +345,18 @@ export const SyncRunUpdatesSubscription = graphql(`
         chunksEmbedded
         chunksReused
         apiCalls
+        pagesPlanned
+        pagesDone
+      }
+      stage
+      progressAt
+      pagesPerSecond
+      etaSeconds
+      health {
+        state
+        reason
+        message
+        since
       }
       skipped {
         id

@@ -38,4 +38,14 @@ export const STATUS_COLORS: Record<string, string> = {
   DELETING: 'orange',
   REMOVING: 'orange',
   NEEDS_TOKEN: 'orange',
+  STALLED: 'orange',
 };
+
+/** A duration in seconds, e.g. `45 s`, `12 min`, `3 h 20 min`. */
+export function formatSeconds(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined) return '–';
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
+  const hours = Math.floor(seconds / 3600);
+  return `${hours} h ${Math.round((seconds - hours * 3600) / 60)} min`;
+}

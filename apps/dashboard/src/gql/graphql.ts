@@ -127,9 +127,17 @@ export type SourceStatus = 'ACTIVE' | 'NEEDS_TOKEN' | 'REMOVING';
 
 export type SourceType = 'FOLDER' | 'NOTION' | 'WEB';
 
+export type StallReason =
+  'ACTIVITY_RETRYING' | 'NO_WORKER' | 'RATE_LIMITED' | 'UNKNOWN' | 'WORKFLOW_NOT_RUNNING';
+
+export type SyncHealthState = 'OK' | 'STALLED';
+
 export type SyncMode = 'FULL' | 'INCREMENTAL';
 
 export type SyncRunStatus = 'COMPLETED' | 'FAILED' | 'RUNNING';
+
+/** PLANNING: discovering and diffing; INGESTING: the changed pages; FINISHING: recording the end */
+export type SyncStage = 'FINISHING' | 'INGESTING' | 'PLANNING';
 
 export type ProjectsQueryVariables = Exact<{ [key: string]: never }>;
 
@@ -330,6 +338,10 @@ export type SyncRunsQuery = {
       status: SyncRunStatus;
       startedAt: string;
       finishedAt: string | null;
+      stage: SyncStage | null;
+      progressAt: string | null;
+      pagesPerSecond: number | null;
+      etaSeconds: number | null;
       warnings: Array<string> | null;
       progress: {
         pagesSeen: number;
@@ -341,6 +353,14 @@ export type SyncRunsQuery = {
         chunksEmbedded: number;
         chunksReused: number;
         apiCalls: number;
+        pagesPlanned: number | null;
+        pagesDone: number;
+      };
+      health: {
+        state: SyncHealthState;
+        reason: StallReason | null;
+        message: string | null;
+        since: string | null;
       };
       skipped: Array<{ id: string; reason: string }>;
       error: { code: string; message: string } | null;
@@ -359,6 +379,10 @@ export type SyncRunQuery = {
     status: SyncRunStatus;
     startedAt: string;
     finishedAt: string | null;
+    stage: SyncStage | null;
+    progressAt: string | null;
+    pagesPerSecond: number | null;
+    etaSeconds: number | null;
     warnings: Array<string> | null;
     progress: {
       pagesSeen: number;
@@ -370,6 +394,14 @@ export type SyncRunQuery = {
       chunksEmbedded: number;
       chunksReused: number;
       apiCalls: number;
+      pagesPlanned: number | null;
+      pagesDone: number;
+    };
+    health: {
+      state: SyncHealthState;
+      reason: StallReason | null;
+      message: string | null;
+      since: string | null;
     };
     skipped: Array<{ id: string; reason: string }>;
     error: { code: string; message: string } | null;
@@ -406,6 +438,10 @@ export type SyncRunUpdatesSubscription = {
     status: SyncRunStatus;
     startedAt: string;
     finishedAt: string | null;
+    stage: SyncStage | null;
+    progressAt: string | null;
+    pagesPerSecond: number | null;
+    etaSeconds: number | null;
     warnings: Array<string> | null;
     progress: {
       pagesSeen: number;
@@ -417,6 +453,14 @@ export type SyncRunUpdatesSubscription = {
       chunksEmbedded: number;
       chunksReused: number;
       apiCalls: number;
+      pagesPlanned: number | null;
+      pagesDone: number;
+    };
+    health: {
+      state: SyncHealthState;
+      reason: StallReason | null;
+      message: string | null;
+      since: string | null;
     };
     skipped: Array<{ id: string; reason: string }>;
     error: { code: string; message: string } | null;
@@ -710,6 +754,18 @@ export const SyncRunsDocument = new TypedDocumentString(`
         chunksEmbedded
         chunksReused
         apiCalls
+        pagesPlanned
+        pagesDone
+      }
+      stage
+      progressAt
+      pagesPerSecond
+      etaSeconds
+      health {
+        state
+        reason
+        message
+        since
       }
       skipped {
         id
@@ -742,6 +798,18 @@ export const SyncRunDocument = new TypedDocumentString(`
       chunksEmbedded
       chunksReused
       apiCalls
+      pagesPlanned
+      pagesDone
+    }
+    stage
+    progressAt
+    pagesPerSecond
+    etaSeconds
+    health {
+      state
+      reason
+      message
+      since
     }
     skipped {
       id
@@ -791,6 +859,18 @@ export const SyncRunUpdatesDocument = new TypedDocumentString(`
       chunksEmbedded
       chunksReused
       apiCalls
+      pagesPlanned
+      pagesDone
+    }
+    stage
+    progressAt
+    pagesPerSecond
+    etaSeconds
+    health {
+      state
+      reason
+      message
+      since
     }
     skipped {
       id

@@ -38,7 +38,7 @@ import {
   SyncSourceMutation,
 } from '../api/operations';
 import { useCaller } from '../caller';
-import { formatDate, STATUS_COLORS } from '../components/format';
+import { formatDate, formatSeconds, STATUS_COLORS } from '../components/format';
 import { StatusBadge } from '../components/status-badge';
 import { Empty, ErrorNotice, Loading } from '../components/states';
 import type {
@@ -514,7 +514,15 @@ function Schedule({ source }: { source: Source }) {
 function RunProgress({ run }: { run: Run }) {
   const p = run.progress;
   const done = p.pagesIngested + p.pagesUnchanged + p.pagesSkipped + p.pagesFailed + p.pagesDeleted;
-  const fraction = p.pagesSeen > 0 ? Math.min(1, done / p.pagesSeen) : 0;
+  // Once planned, the pages to ingest are the whole: the bar follows them, not what discovery saw.
+  const fraction =
+    p.pagesPlanned !== null && p.pagesPlanned !== undefined && run.status === 'RUNNING'
+      ? p.pagesPlanned > 0
+        ? Math.min(1, p.pagesDone / p.pagesPlanned)
+        : 0
+      : p.pagesSeen > 0
+        ? Math.min(1, done / p.pagesSeen)
+        : 0;
   const stats: [string, number][] = [
     ['seen', p.pagesSeen],
     ['ingested', p.pagesIngested],
@@ -530,12 +538,36 @@ function RunProgress({ run }: { run: Run }) {
       <Group gap="xs">
         <Text fw={600}>{run.status === 'RUNNING' ? 'Sync running' : 'Last sync'}</Text>
         <StatusBadge status={run.status} data-testid="sync-status" />
+        {run.status === 'RUNNING' && run.health.state === 'STALLED' && (
+          <StatusBadge status="STALLED" data-testid="sync-stalled" />
+        )}
         <Badge variant="outline">{run.mode}</Badge>
+        {run.status === 'RUNNING' && run.stage && (
+          <Badge variant="dot" data-testid="sync-stage">
+            {run.stage}
+          </Badge>
+        )}
         <Text size="xs" c="dimmed">
           started {formatDate(run.startedAt)}
           {run.finishedAt ? ` · finished ${formatDate(run.finishedAt)}` : ''}
         </Text>
       </Group>
+      {run.status === 'RUNNING' && run.health.state === 'STALLED' && (
+        <Text size="sm" c="orange" data-testid="sync-stall-reason">
+          No progress since {formatDate(run.health.since)}: {run.health.message}
+        </Text>
+      )}
+      {run.status === 'RUNNING' && p.pagesPlanned !== null && p.pagesPlanned !== undefined && (
+        <Text size="sm" data-testid="sync-pace">
+          {p.pagesDone} / {p.pagesPlanned} pages ·{' '}
+          {run.pagesPerSecond !== null && run.pagesPerSecond !== undefined
+            ? `${run.pagesPerSecond} pages/s (last minute)`
+            : 'rate not known yet'}
+          {run.etaSeconds !== null && run.etaSeconds !== undefined
+            ? ` · about ${formatSeconds(run.etaSeconds)} left`
+            : ''}
+        </Text>
+      )}
       <Progress
         value={run.status === 'COMPLETED' ? 100 : fraction * 100}
         animated={run.status === 'RUNNING'}

@@ -1,0 +1,9 @@
+import { startTracing } from '@trove/tracing';
+
+// Imported first by main.ts; off unless an OTLP endpoint is configured (docs/operations.md, Traces).
+try {
+  startTracing('trove-worker');
+} catch (error) {
+  console.error('[trove-worker] fatal:', error instanceof Error ? error.message : error);
+  process.exit(2);
+}

@@ -1,0 +1,3 @@
+export * from './spans';
+export * from './temporal';
+export * from './tracing';

@@ -1,0 +1,168 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildZip } from '../../libs/parsing/src/archive/zip-fixtures.testing';
+import { ensureDashboardBuild, launchChromium } from '../support/browser';
+import { FaultProxy } from '../support/fault-proxy';
+import { EMBEDDER_URL, expectEventually, ROOT } from '../support/services';
+import { ADMIN_KEY, TroveStack } from '../support/stack';
+
+// Syncs held up on purpose show STALLED with the reason Temporal gives, and recover by themselves:
+// (a) no worker polls the task queue until one is started; (b) the embedder answers 503 until it
+// answers again. The threshold is 2 s here (TROVE_SYNC_STALL_SECONDS), 300 s by default.
+const FILES = 12;
+let stack: TroveStack;
+let embedder: FaultProxy;
+let projectId: string;
+/** A screenshot of the stalled run lands here (look at it: a page can render and still look broken). */
+const SHOTS = join(ROOT, 'test-results', 'dashboard');
+let browser: Browser;
+let page: Page;
+/** Bounds a hang only: the dashboard shows a change within a second or two. */
+const EVENTUALLY = { timeout: 60_000 };
+
+interface RunView {
+  status: string;
+  stage: string | null;
+  progressAt: string | null;
+  pagesPerSecond: number | null;
+  etaSeconds: number | null;
+  progress: { pagesPlanned: number | null; pagesDone: number; pagesIngested: number };
+  health: { state: string; reason: string | null; message: string | null; since: string | null };
+}
+
+async function run(id: string): Promise<RunView> {
+  const { syncRun } = await stack.query<{ syncRun: RunView }>(
+    `query($id: ID!) { syncRun(id: $id) { status stage progressAt pagesPerSecond etaSeconds
+       progress { pagesPlanned pagesDone pagesIngested } health { state reason message since } } }`,
+    { id },
+  );
+  return syncRun;
+}
+
+/** Waits until the run shows `state` (and returns it): the bound only stops a hang. */
+function untilHealth(id: string, check: (run: RunView) => boolean, what: string): Promise<RunView> {
+  return expectEventually(
+    async () => {
+      const seen = await run(id);
+      if (!check(seen)) throw new Error(`run ${id} does not show ${what} yet: ${JSON.stringify(seen)}`);
+      return seen;
+    },
+    { timeoutMs: 120_000, intervalMs: 500 },
+  );
+}
+
+async function syncArchive(name: string): Promise<string> {
+  const files = Array.from({ length: FILES }, (_, i) => ({
+    path: `notes/${name}-${i}.md`,
+    data: `# ${name} note ${i}\n\nThe ${name} lighthouse ${i} blinks ${i * 7} times an hour over bay ${i % 5}.\n`,
+  }));
+  const archive = await stack.uploadArchive(projectId, `${name}.zip`, await buildZip(files));
+  expect(archive.status).toBe(202);
+  return archive.body.run!.id;
+}
+
+beforeAll(async () => {
+  embedder = new FaultProxy(new URL(EMBEDDER_URL));
+  const embedderUrl = await embedder.start();
+  stack = new TroveStack({
+    TROVE_SYNC_STALL_SECONDS: '2',
+    TROVE_EMBEDDING_BASE_URL: `${embedderUrl}/v1`,
+    TROVE_SYNC_BATCH_DOCUMENTS: '4',
+  });
+  await ensureDashboardBuild();
+  // No worker yet: the first test starts it.
+  await stack.start({ worker: false });
+  projectId = await stack.createProject('Stalled syncs');
+  browser = await launchChromium();
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
+  await page.goto(`${stack.url}/`);
+  await page.getByLabel('API key').fill(ADMIN_KEY);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Projects' }).waitFor();
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+  await embedder?.stop();
+});
+
+describe('a sync that looks stuck', () => {
+  it('with no worker polling its task queue: STALLED, NO_WORKER; a worker starts and it recovers and completes', async () => {
+    const runId = await syncArchive('idle');
+    const stalled = await untilHealth(runId, (r) => r.health.state === 'STALLED', 'STALLED');
+    expect(stalled).toMatchObject({ status: 'RUNNING', stage: 'PLANNING' });
+    expect(stalled.health.reason).toBe('NO_WORKER');
+    expect(stalled.health.message).toContain(`no worker is polling task queue ${stack.name}`);
+    expect(stalled.health.since).toBe(stalled.progressAt);
+
+    // The dashboard shows the badge and the reason on the running sync.
+    await page.goto(`${stack.url}/projects/${projectId}/sources`);
+    const progress = page.getByTestId('sync-progress');
+    await progress.getByTestId('sync-stalled').waitFor(EVENTUALLY);
+    expect(await progress.getByTestId('sync-status').textContent()).toBe('RUNNING');
+    expect(await progress.getByTestId('sync-stalled').textContent()).toBe('STALLED');
+    expect(await progress.getByTestId('sync-stall-reason').textContent()).toContain(
+      `no worker is polling task queue ${stack.name}`,
+    );
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: join(SHOTS, 'sync-stalled.png'), fullPage: true });
+
+    stack.startWorker();
+    const done = await untilHealth(runId, (r) => r.status !== 'RUNNING', 'its end');
+    expect(done).toMatchObject({
+      status: 'COMPLETED',
+      stage: 'FINISHING',
+      health: { state: 'OK' },
+      progress: { pagesPlanned: FILES, pagesDone: FILES, pagesIngested: FILES },
+    });
+    // It moved again by itself: the stored status never left RUNNING until the end.
+    expect(Date.parse(done.progressAt!)).toBeGreaterThan(Date.parse(stalled.health.since!));
+    // The page follows it (subscription) to COMPLETED, and the badge is gone.
+    await expect
+      .poll(() => progress.getByTestId('sync-status').textContent(), { ...EVENTUALLY, interval: 500 })
+      .toBe('COMPLETED');
+    expect(await progress.getByTestId('sync-stalled').count()).toBe(0);
+  }, 300_000);
+
+  it('with the embedder answering 503: STALLED, ACTIVITY_RETRYING with its error; the embedder answers and it recovers', async () => {
+    embedder.failNext(Number.MAX_SAFE_INTEGER);
+    const runId = await syncArchive('unembedded');
+    const stalled = await untilHealth(
+      runId,
+      (r) => r.health.state === 'STALLED' && r.health.reason === 'ACTIVITY_RETRYING',
+      'STALLED with a retrying activity',
+    );
+    expect(stalled).toMatchObject({
+      status: 'RUNNING',
+      stage: 'INGESTING',
+      progress: { pagesPlanned: FILES },
+    });
+    expect(stalled.health.message).toMatch(/activity ingestBatch is retrying \(attempt \d+\)/);
+    expect(stalled.health.message).toContain('the embedding server answered 503');
+    expect(embedder.failed).toBeGreaterThan(0);
+    // The dashboard: the stage, the pages done of those planned with the rate, and the reason.
+    await page.goto(`${stack.url}/projects/${projectId}/sources`);
+    await page.getByTestId('source-card').filter({ hasText: 'unembedded.zip' }).click();
+    const progress = page.getByTestId('sync-progress');
+    await progress.getByTestId('sync-stalled').waitFor(EVENTUALLY);
+    expect(await progress.getByTestId('sync-stage').textContent()).toBe('INGESTING');
+    expect(await progress.getByTestId('sync-pace').textContent()).toMatch(
+      new RegExp(`^0 / ${FILES} pages · 0 pages/s \\(last minute\\)$`),
+    );
+    expect(await progress.getByTestId('sync-stall-reason').textContent()).toContain(
+      'the embedding server answered 503',
+    );
+    await page.screenshot({ path: join(SHOTS, 'sync-stalled-retrying.png'), fullPage: true });
+
+    embedder.failNext(0);
+    const done = await untilHealth(runId, (r) => r.status !== 'RUNNING', 'its end');
+    expect(done).toMatchObject({
+      status: 'COMPLETED',
+      health: { state: 'OK' },
+      progress: { pagesDone: FILES, pagesIngested: FILES },
+    });
+  }, 300_000);
+});
