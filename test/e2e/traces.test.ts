@@ -58,9 +58,12 @@ afterAll(async () => {
 });
 
 /** The trace and span ids the api logged for the request it answered with `requestId`. */
-async function requestTrace(requestId: string): Promise<{ traceId: string; spanId: string }> {
+async function requestTrace(
+  requestId: string,
+  of: TroveStack = stack,
+): Promise<{ traceId: string; spanId: string }> {
   return expectEventually(async () => {
-    const line = readFileSync(join(stack.logDir, 'api.log'), 'utf8')
+    const line = readFileSync(join(of.logDir, 'api.log'), 'utf8')
       .split('\n')
       .filter(Boolean)
       .map((l) => JSON.parse(l) as Record<string, unknown>)
@@ -252,5 +255,35 @@ describe('traces in a real Jaeger', () => {
     for (const secret of planted) expect(text.includes(secret), `${secret} in a span`).toBe(false);
     // Not a vacuous scan: the traces are there, with request paths in them.
     expect(text).toContain('/v1/documents/');
+  });
+
+  it("the api exports the spans it still holds when it stops, not only on the exporter's schedule", async () => {
+    // A stack of this test's own whose exports are an hour apart: only the shutdown can send them.
+    const quiet = new TroveStack({
+      OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpEndpoint,
+      OTEL_TRACES_SAMPLER: 'parentbased_always_on',
+      OTEL_BSP_SCHEDULE_DELAY: '3600000',
+    });
+    let traceId: string;
+    try {
+      await quiet.start();
+      const response = await fetch(`${quiet.url}/graphql`, {
+        method: 'POST',
+        headers: {
+          'X-API-Key': ADMIN_KEY,
+          'content-type': 'application/json',
+          'x-request-id': 'traces-e2e-last',
+        },
+        body: JSON.stringify({ query: '{ projects { id } }' }),
+      });
+      expect(response.status).toBe(200);
+      ({ traceId } = await requestTrace('traces-e2e-last', quiet));
+      expect(await jaeger.trace(traceId), 'exported before the api stopped').toBeUndefined();
+    } finally {
+      await quiet.stop(); // SIGTERM, as an orchestrator stops it
+    }
+    await traceWhen(traceId, (v) => {
+      expect(v.spans.some((s) => v.service(s) === 'trove-api' && /^POST\b/.test(s.operationName))).toBe(true);
+    });
   });
 });

@@ -58,6 +58,7 @@ import { NotionWebhookService } from './webhooks/notion-webhook.service';
 import { MetricsController } from './metrics/metrics.controller';
 import { MetricsCollectors } from './metrics/metrics-collectors';
 import { tracingClientInterceptors } from '@trove/tracing';
+import { TracingShutdown } from './core/tracing-shutdown';
 
 /** Wires config-built clients and the feature modules; no business logic lives here. */
 @Module({})
@@ -139,6 +140,7 @@ export class AppModule {
       ],
       providers: [
         { provide: CONFIG, useValue: config },
+        TracingShutdown,
         {
           provide: SubscriptionGate,
           // The schema exists once GraphQLModule has built it; the gate reads it per operation.

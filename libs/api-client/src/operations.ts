@@ -17,6 +17,20 @@ export const SyncProgressFields = graphql(`
   }
 `);
 
+/** Where a running sync is and whether it moves: its stage, rate, ETA and health. */
+export const SyncRunMotionFields = graphql(`
+  fragment SyncRunMotionFields on SyncRun {
+    stage
+    pagesPerSecond
+    etaSeconds
+    health {
+      state
+      reason
+      message
+    }
+  }
+`);
+
 export const ChunkFields = graphql(`
   fragment ChunkFields on Chunk {
     id
@@ -279,6 +293,7 @@ export const SyncRunQuery = graphql(`
       progress {
         ...SyncProgressFields
       }
+      ...SyncRunMotionFields
     }
   }
 `);
@@ -305,6 +320,7 @@ export const SyncRunsQuery = graphql(`
         progress {
           ...SyncProgressFields
         }
+        ...SyncRunMotionFields
       }
     }
   }

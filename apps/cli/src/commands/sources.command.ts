@@ -13,7 +13,13 @@ import {
 import { action, positiveInt, sleep, type CliContext, type CliIo } from '../context';
 import { CliError, ExitCode, NotFoundError, UsageError } from '../output/exit-codes';
 import { countBar } from '../output/progress';
-import { pagesDone, renderSyncSummary, renderTable, type SyncRunView } from '../output/render';
+import {
+  pagesDone,
+  renderRunMotion,
+  renderSyncSummary,
+  renderTable,
+  type SyncRunView,
+} from '../output/render';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -182,7 +188,7 @@ Examples:
           const rows = syncRuns.nodes.map((r) => [
             r.id,
             r.mode,
-            r.status,
+            r.status === 'RUNNING' ? `${r.status} (${renderRunMotion(r, ctx.out.style)})` : r.status,
             r.startedAt,
             `${r.progress.pagesSeen} seen, ${r.progress.pagesIngested} ingested, ${r.progress.pagesFailed} failed${r.error ? ` — ${r.error.code}` : ''}`,
           ]);
@@ -199,13 +205,15 @@ async function followRun(ctx: CliContext, runId: string, timeoutSeconds: number)
   const bar = countBar(
     ctx.out.progress,
     ctx.io.stderr,
-    'syncing [{bar}] {value}/{total} pages | {seen} seen, {ingested} ingested, {failed} failed',
+    'syncing [{bar}] {value}/{total} pages | {seen} seen, {ingested} ingested, {failed} failed | {motion}',
     {
       seen: 0,
       ingested: 0,
       failed: 0,
+      motion: '',
     },
   );
+  let stalled = false;
   const deadline = Date.now() + timeoutSeconds * 1000;
   try {
     for (;;) {
@@ -216,7 +224,17 @@ async function followRun(ctx: CliContext, runId: string, timeoutSeconds: number)
         seen: p.pagesSeen,
         ingested: p.pagesIngested,
         failed: p.pagesFailed,
+        motion: renderRunMotion(syncRun, ctx.out.style),
       });
+      // Said once per stall, also without a terminal (--json, CI logs), as the bar is not drawn there.
+      if (syncRun.status === 'RUNNING' && (syncRun.health.state === 'STALLED') !== stalled) {
+        stalled = !stalled;
+        ctx.out.warn(
+          stalled
+            ? `sync run ${runId} is stalled: ${renderRunMotion(syncRun, ctx.out.style)}`
+            : `sync run ${runId} moves again`,
+        );
+      }
       if (syncRun.status !== 'RUNNING') return syncRun;
       if (Date.now() > deadline)
         throw new CliError(

@@ -8,7 +8,9 @@ import {
   oneLine,
   renderCitations,
   renderSearchResult,
+  renderRunMotion,
   renderSyncSummary,
+  formatEta,
   renderTable,
   type SearchResultView,
   type SyncRunView,
@@ -152,6 +154,46 @@ describe('renderSyncSummary', () => {
     expect(renderSyncSummary(run, PLAIN)).toBe(
       'Sync r1 FAILED: 5 seen, 3 ingested, 1 unchanged, 0 skipped, 1 failed, 0 deleted — the token was revoked (SOURCE_UNAUTHORIZED)',
     );
+  });
+});
+
+describe('renderRunMotion', () => {
+  const running = {
+    status: 'RUNNING',
+    stage: 'INGESTING',
+    pagesPerSecond: 12.345,
+    etaSeconds: 200,
+    health: { state: 'OK', reason: null, message: null },
+  } as const;
+
+  it("gives a running sync's stage, rate and ETA", () => {
+    expect(renderRunMotion(running, PLAIN)).toBe('ingesting, 12.3 pages/s, ETA 3m 20s');
+    expect(
+      renderRunMotion({ ...running, stage: 'PLANNING', pagesPerSecond: null, etaSeconds: null }, PLAIN),
+    ).toBe('planning');
+  });
+
+  it('says STALLED with the reason Temporal gives', () => {
+    const stalled = {
+      ...running,
+      health: { state: 'STALLED', reason: 'ACTIVITY_RETRYING', message: 'embedBatch: connect ECONNREFUSED' },
+    } as const;
+    expect(renderRunMotion(stalled, PLAIN)).toBe(
+      'STALLED (ACTIVITY_RETRYING: embedBatch: connect ECONNREFUSED)',
+    );
+  });
+
+  it('is empty once the run ended', () => {
+    expect(renderRunMotion({ ...running, status: 'COMPLETED' }, PLAIN)).toBe('');
+  });
+
+  it('rounds an ETA as coarsely as an ETA deserves', () => {
+    expect([formatEta(45.4), formatEta(60), formatEta(7500), formatEta(-3)]).toEqual([
+      '45s',
+      '1m 0s',
+      '2h 5m',
+      '0s',
+    ]);
   });
 });
 

@@ -119,6 +119,33 @@ export function renderSyncSummary(run: SyncRunView, style: Style): string {
   return `Sync ${run.id} ${status}: ${counts}${run.error ? ` — ${run.error.message} (${run.error.code})` : ''}`;
 }
 
+/** A duration to go, coarse as an ETA should be: `45s`, `3m 20s`, `2h 5m`. */
+export function formatEta(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ${s % 60}s`;
+  return `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
+}
+
+/**
+ * Where a running sync is: its stage, rate and ETA, or STALLED with Temporal's reason. Empty for
+ * an ended run (its counts say it all).
+ */
+export function renderRunMotion(
+  run: Pick<SyncRunView, 'status' | 'stage' | 'pagesPerSecond' | 'etaSeconds' | 'health'>,
+  style: Style,
+): string {
+  if (run.status !== 'RUNNING') return '';
+  if (run.health.state === 'STALLED') {
+    const why = [run.health.reason, run.health.message].filter(Boolean).join(': ');
+    return style.yellow(`STALLED${why ? ` (${why})` : ''}`);
+  }
+  const parts = [run.stage ? run.stage.toLowerCase() : 'starting'];
+  if (run.pagesPerSecond != null) parts.push(`${Number(run.pagesPerSecond.toFixed(1))} pages/s`);
+  if (run.etaSeconds != null) parts.push(`ETA ${formatEta(run.etaSeconds)}`);
+  return parts.join(', ');
+}
+
 /**
  * Nested settings as `section.key` entries; a secret (`{ set, masked }`) gives only its masked
  * form, never more.

@@ -14,6 +14,7 @@ import * as types from './graphql';
  */
 type Documents = {
   '\n  fragment SyncProgressFields on SyncProgress {\n    pagesSeen\n    pagesIngested\n    pagesUnchanged\n    pagesSkipped\n    pagesFailed\n    pagesDeleted\n    chunksEmbedded\n    chunksReused\n    apiCalls\n  }\n': typeof types.SyncProgressFieldsFragmentDoc;
+  '\n  fragment SyncRunMotionFields on SyncRun {\n    stage\n    pagesPerSecond\n    etaSeconds\n    health {\n      state\n      reason\n      message\n    }\n  }\n': typeof types.SyncRunMotionFieldsFragmentDoc;
   '\n  fragment ChunkFields on Chunk {\n    id\n    documentId\n    position\n    title\n    headingPath\n    chapter\n    page\n    pageEnd\n    anchor\n    language\n    tokenCount\n    citationUrl\n    text\n  }\n': typeof types.ChunkFieldsFragmentDoc;
   '\n  query Me {\n    me {\n      keyId\n      name\n      role\n      permissions\n      projectIds\n    }\n  }\n': typeof types.MeDocument;
   '\n  query Projects {\n    projects {\n      id\n      name\n      status\n      createdAt\n      stats {\n        documentCount\n        chunkCount\n      }\n    }\n  }\n': typeof types.ProjectsDocument;
@@ -30,8 +31,8 @@ type Documents = {
   '\n  mutation AddFolderSource($input: AddFolderSourceInput!) {\n    addFolderSource(input: $input) {\n      id\n      name\n      type\n      status\n    }\n  }\n': typeof types.AddFolderSourceDocument;
   '\n  mutation RemoveSource($id: ID!) {\n    removeSource(id: $id)\n  }\n': typeof types.RemoveSourceDocument;
   '\n  mutation SyncSource($id: ID!, $mode: SyncMode!) {\n    syncSource(id: $id, mode: $mode) {\n      id\n      sourceId\n      mode\n      status\n      startedAt\n      finishedAt\n      progress {\n        ...SyncProgressFields\n      }\n    }\n  }\n': typeof types.SyncSourceDocument;
-  '\n  query SyncRun($id: ID!) {\n    syncRun(id: $id) {\n      id\n      sourceId\n      mode\n      status\n      startedAt\n      finishedAt\n      error {\n        code\n        message\n      }\n      warnings\n      skipped {\n        id\n        reason\n      }\n      progress {\n        ...SyncProgressFields\n      }\n    }\n  }\n': typeof types.SyncRunDocument;
-  '\n  query SyncRuns($sourceId: ID!, $first: Int!, $after: String) {\n    syncRuns(sourceId: $sourceId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        id\n        sourceId\n        mode\n        status\n        startedAt\n        finishedAt\n        error {\n          code\n          message\n        }\n        progress {\n          ...SyncProgressFields\n        }\n      }\n    }\n  }\n': typeof types.SyncRunsDocument;
+  '\n  query SyncRun($id: ID!) {\n    syncRun(id: $id) {\n      id\n      sourceId\n      mode\n      status\n      startedAt\n      finishedAt\n      error {\n        code\n        message\n      }\n      warnings\n      skipped {\n        id\n        reason\n      }\n      progress {\n        ...SyncProgressFields\n      }\n      ...SyncRunMotionFields\n    }\n  }\n': typeof types.SyncRunDocument;
+  '\n  query SyncRuns($sourceId: ID!, $first: Int!, $after: String) {\n    syncRuns(sourceId: $sourceId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        id\n        sourceId\n        mode\n        status\n        startedAt\n        finishedAt\n        error {\n          code\n          message\n        }\n        progress {\n          ...SyncProgressFields\n        }\n        ...SyncRunMotionFields\n      }\n    }\n  }\n': typeof types.SyncRunsDocument;
   '\n  query Search($input: SearchInput!) {\n    search(input: $input) {\n      tookMs\n      reranked\n      reranker\n      warnings\n      hits {\n        chunkId\n        documentId\n        title\n        headingPath\n        chapter\n        page\n        pageEnd\n        anchor\n        position\n        text\n        citationUrl\n        score\n        rerankScore\n        bm25 {\n          rank\n          score\n        }\n        knn {\n          rank\n          score\n        }\n        context {\n          chunkId\n          position\n          headingPath\n          text\n          citationUrl\n        }\n      }\n    }\n  }\n': typeof types.SearchDocument;
   '\n  query Ask($input: AskInput!) {\n    ask(input: $input) {\n      answer\n      mode\n      insufficientContext\n      language\n      model\n      citations {\n        marker\n        chunkId\n        documentId\n        title\n        headingPath\n        citationUrl\n        quote\n      }\n      verification {\n        validMarkers\n        invalidMarkers\n        missingMarkers\n        retried\n        checkedSentences\n      }\n      timings {\n        totalMs\n      }\n    }\n  }\n': typeof types.AskDocument;
   '\n  query ApiKeys {\n    apiKeys {\n      id\n      name\n      prefix\n      role\n      projectIds\n      createdAt\n      createdBy\n      lastUsedAt\n      revokedAt\n    }\n  }\n': typeof types.ApiKeysDocument;
@@ -44,6 +45,8 @@ type Documents = {
 const documents: Documents = {
   '\n  fragment SyncProgressFields on SyncProgress {\n    pagesSeen\n    pagesIngested\n    pagesUnchanged\n    pagesSkipped\n    pagesFailed\n    pagesDeleted\n    chunksEmbedded\n    chunksReused\n    apiCalls\n  }\n':
     types.SyncProgressFieldsFragmentDoc,
+  '\n  fragment SyncRunMotionFields on SyncRun {\n    stage\n    pagesPerSecond\n    etaSeconds\n    health {\n      state\n      reason\n      message\n    }\n  }\n':
+    types.SyncRunMotionFieldsFragmentDoc,
   '\n  fragment ChunkFields on Chunk {\n    id\n    documentId\n    position\n    title\n    headingPath\n    chapter\n    page\n    pageEnd\n    anchor\n    language\n    tokenCount\n    citationUrl\n    text\n  }\n':
     types.ChunkFieldsFragmentDoc,
   '\n  query Me {\n    me {\n      keyId\n      name\n      role\n      permissions\n      projectIds\n    }\n  }\n':
@@ -74,9 +77,9 @@ const documents: Documents = {
   '\n  mutation RemoveSource($id: ID!) {\n    removeSource(id: $id)\n  }\n': types.RemoveSourceDocument,
   '\n  mutation SyncSource($id: ID!, $mode: SyncMode!) {\n    syncSource(id: $id, mode: $mode) {\n      id\n      sourceId\n      mode\n      status\n      startedAt\n      finishedAt\n      progress {\n        ...SyncProgressFields\n      }\n    }\n  }\n':
     types.SyncSourceDocument,
-  '\n  query SyncRun($id: ID!) {\n    syncRun(id: $id) {\n      id\n      sourceId\n      mode\n      status\n      startedAt\n      finishedAt\n      error {\n        code\n        message\n      }\n      warnings\n      skipped {\n        id\n        reason\n      }\n      progress {\n        ...SyncProgressFields\n      }\n    }\n  }\n':
+  '\n  query SyncRun($id: ID!) {\n    syncRun(id: $id) {\n      id\n      sourceId\n      mode\n      status\n      startedAt\n      finishedAt\n      error {\n        code\n        message\n      }\n      warnings\n      skipped {\n        id\n        reason\n      }\n      progress {\n        ...SyncProgressFields\n      }\n      ...SyncRunMotionFields\n    }\n  }\n':
     types.SyncRunDocument,
-  '\n  query SyncRuns($sourceId: ID!, $first: Int!, $after: String) {\n    syncRuns(sourceId: $sourceId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        id\n        sourceId\n        mode\n        status\n        startedAt\n        finishedAt\n        error {\n          code\n          message\n        }\n        progress {\n          ...SyncProgressFields\n        }\n      }\n    }\n  }\n':
+  '\n  query SyncRuns($sourceId: ID!, $first: Int!, $after: String) {\n    syncRuns(sourceId: $sourceId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        id\n        sourceId\n        mode\n        status\n        startedAt\n        finishedAt\n        error {\n          code\n          message\n        }\n        progress {\n          ...SyncProgressFields\n        }\n        ...SyncRunMotionFields\n      }\n    }\n  }\n':
     types.SyncRunsDocument,
   '\n  query Search($input: SearchInput!) {\n    search(input: $input) {\n      tookMs\n      reranked\n      reranker\n      warnings\n      hits {\n        chunkId\n        documentId\n        title\n        headingPath\n        chapter\n        page\n        pageEnd\n        anchor\n        position\n        text\n        citationUrl\n        score\n        rerankScore\n        bm25 {\n          rank\n          score\n        }\n        knn {\n          rank\n          score\n        }\n        context {\n          chunkId\n          position\n          headingPath\n          text\n          citationUrl\n        }\n      }\n    }\n  }\n':
     types.SearchDocument,
@@ -102,6 +105,12 @@ const documents: Documents = {
 export function graphql(
   source: '\n  fragment SyncProgressFields on SyncProgress {\n    pagesSeen\n    pagesIngested\n    pagesUnchanged\n    pagesSkipped\n    pagesFailed\n    pagesDeleted\n    chunksEmbedded\n    chunksReused\n    apiCalls\n  }\n',
 ): typeof import('./graphql').SyncProgressFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  fragment SyncRunMotionFields on SyncRun {\n    stage\n    pagesPerSecond\n    etaSeconds\n    health {\n      state\n      reason\n      message\n    }\n  }\n',
+): typeof import('./graphql').SyncRunMotionFieldsFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -202,13 +211,13 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  query SyncRun($id: ID!) {\n    syncRun(id: $id) {\n      id\n      sourceId\n      mode\n      status\n      startedAt\n      finishedAt\n      error {\n        code\n        message\n      }\n      warnings\n      skipped {\n        id\n        reason\n      }\n      progress {\n        ...SyncProgressFields\n      }\n    }\n  }\n',
+  source: '\n  query SyncRun($id: ID!) {\n    syncRun(id: $id) {\n      id\n      sourceId\n      mode\n      status\n      startedAt\n      finishedAt\n      error {\n        code\n        message\n      }\n      warnings\n      skipped {\n        id\n        reason\n      }\n      progress {\n        ...SyncProgressFields\n      }\n      ...SyncRunMotionFields\n    }\n  }\n',
 ): typeof import('./graphql').SyncRunDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  query SyncRuns($sourceId: ID!, $first: Int!, $after: String) {\n    syncRuns(sourceId: $sourceId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        id\n        sourceId\n        mode\n        status\n        startedAt\n        finishedAt\n        error {\n          code\n          message\n        }\n        progress {\n          ...SyncProgressFields\n        }\n      }\n    }\n  }\n',
+  source: '\n  query SyncRuns($sourceId: ID!, $first: Int!, $after: String) {\n    syncRuns(sourceId: $sourceId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        id\n        sourceId\n        mode\n        status\n        startedAt\n        finishedAt\n        error {\n          code\n          message\n        }\n        progress {\n          ...SyncProgressFields\n        }\n        ...SyncRunMotionFields\n      }\n    }\n  }\n',
 ): typeof import('./graphql').SyncRunsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.

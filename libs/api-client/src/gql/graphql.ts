@@ -227,9 +227,17 @@ export type SourceStatus = 'ACTIVE' | 'NEEDS_TOKEN' | 'REMOVING';
 
 export type SourceType = 'FOLDER' | 'NOTION' | 'WEB';
 
+export type StallReason =
+  'ACTIVITY_RETRYING' | 'NO_WORKER' | 'RATE_LIMITED' | 'UNKNOWN' | 'WORKFLOW_NOT_RUNNING';
+
+export type SyncHealthState = 'OK' | 'STALLED';
+
 export type SyncMode = 'FULL' | 'INCREMENTAL';
 
 export type SyncRunStatus = 'COMPLETED' | 'FAILED' | 'RUNNING';
+
+/** PLANNING: discovering and diffing; INGESTING: the changed pages; FINISHING: recording the end */
+export type SyncStage = 'FINISHING' | 'INGESTING' | 'PLANNING';
 
 /** Settings to change; a field given as null goes back to the environment’s value. All of it applies, or none. */
 export type UpdateRagConfigInput = {
@@ -273,6 +281,13 @@ export type SyncProgressFieldsFragment = {
   chunksEmbedded: number;
   chunksReused: number;
   apiCalls: number;
+};
+
+export type SyncRunMotionFieldsFragment = {
+  stage: SyncStage | null;
+  pagesPerSecond: number | null;
+  etaSeconds: number | null;
+  health: { state: SyncHealthState; reason: StallReason | null; message: string | null };
 };
 
 export type ChunkFieldsFragment = {
@@ -552,6 +567,9 @@ export type SyncRunQuery = {
     startedAt: string;
     finishedAt: string | null;
     warnings: Array<string> | null;
+    stage: SyncStage | null;
+    pagesPerSecond: number | null;
+    etaSeconds: number | null;
     error: { code: string; message: string } | null;
     skipped: Array<{ id: string; reason: string }>;
     progress: {
@@ -565,6 +583,7 @@ export type SyncRunQuery = {
       chunksReused: number;
       apiCalls: number;
     };
+    health: { state: SyncHealthState; reason: StallReason | null; message: string | null };
   } | null;
 };
 
@@ -585,6 +604,9 @@ export type SyncRunsQuery = {
       status: SyncRunStatus;
       startedAt: string;
       finishedAt: string | null;
+      stage: SyncStage | null;
+      pagesPerSecond: number | null;
+      etaSeconds: number | null;
       error: { code: string; message: string } | null;
       progress: {
         pagesSeen: number;
@@ -597,6 +619,7 @@ export type SyncRunsQuery = {
         chunksReused: number;
         apiCalls: number;
       };
+      health: { state: SyncHealthState; reason: StallReason | null; message: string | null };
     }>;
   };
 };
@@ -826,6 +849,21 @@ export const SyncProgressFieldsFragmentDoc = new TypedDocumentString(
     `,
   { fragmentName: 'SyncProgressFields' },
 ) as unknown as TypedDocumentString<SyncProgressFieldsFragment, unknown>;
+export const SyncRunMotionFieldsFragmentDoc = new TypedDocumentString(
+  `
+    fragment SyncRunMotionFields on SyncRun {
+  stage
+  pagesPerSecond
+  etaSeconds
+  health {
+    state
+    reason
+    message
+  }
+}
+    `,
+  { fragmentName: 'SyncRunMotionFields' },
+) as unknown as TypedDocumentString<SyncRunMotionFieldsFragment, unknown>;
 export const ChunkFieldsFragmentDoc = new TypedDocumentString(
   `
     fragment ChunkFields on Chunk {
@@ -1119,6 +1157,7 @@ export const SyncRunDocument = new TypedDocumentString(`
     progress {
       ...SyncProgressFields
     }
+    ...SyncRunMotionFields
   }
 }
     fragment SyncProgressFields on SyncProgress {
@@ -1131,6 +1170,16 @@ export const SyncRunDocument = new TypedDocumentString(`
   chunksEmbedded
   chunksReused
   apiCalls
+}
+fragment SyncRunMotionFields on SyncRun {
+  stage
+  pagesPerSecond
+  etaSeconds
+  health {
+    state
+    reason
+    message
+  }
 }`) as unknown as TypedDocumentString<SyncRunQuery, SyncRunQueryVariables>;
 export const SyncRunsDocument = new TypedDocumentString(`
     query SyncRuns($sourceId: ID!, $first: Int!, $after: String) {
@@ -1154,6 +1203,7 @@ export const SyncRunsDocument = new TypedDocumentString(`
       progress {
         ...SyncProgressFields
       }
+      ...SyncRunMotionFields
     }
   }
 }
@@ -1167,6 +1217,16 @@ export const SyncRunsDocument = new TypedDocumentString(`
   chunksEmbedded
   chunksReused
   apiCalls
+}
+fragment SyncRunMotionFields on SyncRun {
+  stage
+  pagesPerSecond
+  etaSeconds
+  health {
+    state
+    reason
+    message
+  }
 }`) as unknown as TypedDocumentString<SyncRunsQuery, SyncRunsQueryVariables>;
 export const SearchDocument = new TypedDocumentString(`
     query Search($input: SearchInput!) {
