@@ -138,6 +138,25 @@ export const syncRunOutput = {
   warnings: z.array(z.string()),
   skipped: z.array(z.object({ id: z.string(), reason: z.string() })).describe('at most 50'),
   skippedCount: z.number().int(),
+  stage: z
+    .enum(['PLANNING', 'INGESTING', 'FINISHING'])
+    .nullable()
+    .describe('where a run is: planning, ingesting, finishing'),
+  pagesPerSecond: z.number().nullable().describe('running runs: pages done per second over the last minute'),
+  etaSeconds: z
+    .number()
+    .int()
+    .nullable()
+    .describe('running runs: seconds until the planned pages are done; null while unknown'),
+  health: z
+    .object({
+      state: z.enum(['OK', 'STALLED']),
+      reason: nullableString.describe(
+        'why a STALLED run does not move: NO_WORKER, ACTIVITY_RETRYING, RATE_LIMITED, …',
+      ),
+      message: nullableString,
+    })
+    .describe('STALLED: its progress has not moved for a while; the reason is what Temporal says'),
 };
 export type SyncRunOutput = z.infer<z.ZodObject<typeof syncRunOutput>>;
 

@@ -139,8 +139,16 @@ describe('renderers', () => {
       warnings: [],
       skipped: [{ id: 'x', reason: 'not shared' }],
       skippedCount: 1,
+      stage: 'INGESTING',
+      pagesPerSecond: 2.04,
+      etaSeconds: 41,
+      health: { state: 'STALLED', reason: 'NO_WORKER', message: 'no worker is polling task queue trove' },
     });
     expect(text).toContain('Run r1 (FULL) of source s1: RUNNING');
+    expect(text).toContain('now: ingesting, 2 pages/s, about 41 s to go');
+    expect(text).toContain(
+      'STALLED: no progress for a while (NO_WORKER: no worker is polling task queue trove)',
+    );
     expect(text).toContain('pages: 4 seen, 2 ingested');
     expect(text).toContain('skipped x: not shared');
     expect(text).toContain('call get_sync_run again');

@@ -97,6 +97,18 @@ export function renderSyncRun(run: SyncRunOutput): string {
     `Run ${run.runId} (${run.mode}) of source ${run.sourceId}: ${run.status}${run.finishedAt ? ` at ${run.finishedAt}` : ''}`,
     `pages: ${p.pagesSeen} seen, ${p.pagesIngested} ingested, ${p.pagesUnchanged} unchanged, ${p.pagesSkipped} skipped, ${p.pagesFailed} failed, ${p.pagesDeleted} deleted; chunks: ${p.chunksEmbedded} embedded, ${p.chunksReused} reused`,
   ];
+  if (!run.finished) {
+    const pace = [
+      run.stage?.toLowerCase(),
+      run.pagesPerSecond != null ? `${Number(run.pagesPerSecond.toFixed(1))} pages/s` : undefined,
+      run.etaSeconds != null ? `about ${run.etaSeconds} s to go` : undefined,
+    ].filter(Boolean);
+    if (pace.length) lines.push(`now: ${pace.join(', ')}`);
+    if (run.health.state === 'STALLED')
+      lines.push(
+        `STALLED: no progress for a while (${[run.health.reason, run.health.message].filter(Boolean).join(': ')})`,
+      );
+  }
   if (run.error) lines.push(`error: ${run.error.code}: ${run.error.message}`);
   for (const warning of run.warnings) lines.push(`warning: ${warning}`);
   for (const skipped of run.skipped.slice(0, 10)) lines.push(`skipped ${skipped.id}: ${skipped.reason}`);

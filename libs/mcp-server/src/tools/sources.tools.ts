@@ -150,7 +150,8 @@ export function registerSourceTools(server: McpServer, { client, log }: ToolCont
       title: 'Follow a sync run',
       description:
         'Reports a sync run’s live state: status (RUNNING, COMPLETED or FAILED), pages seen/ingested/unchanged/skipped/failed/deleted, chunks embedded and reused, ' +
-        'the run’s error and the items it skipped with their reasons. Poll it every few seconds while `finished` is false.',
+        'the run’s error and the items it skipped with their reasons; while it runs, its stage, rate, ETA and health (STALLED with the reason when it does not move). ' +
+        'Poll it every few seconds while `finished` is false.',
       inputSchema: { run_id: z.string().min(1).describe('the run id sync_source returned') },
       outputSchema: syncRunOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -172,6 +173,14 @@ export function registerSourceTools(server: McpServer, { client, log }: ToolCont
           warnings: run.warnings ?? [],
           skipped: run.skipped.slice(0, MAX_SKIPPED),
           skippedCount: run.skipped.length,
+          stage: run.stage ?? null,
+          pagesPerSecond: run.pagesPerSecond ?? null,
+          etaSeconds: run.etaSeconds ?? null,
+          health: {
+            state: run.health.state,
+            reason: run.health.reason ?? null,
+            message: run.health.message ?? null,
+          },
         };
         return toolResult(result, renderSyncRun(result));
       }, log),
