@@ -28,6 +28,7 @@ interface Child {
 export interface RunView {
   id: string;
   status: string;
+  stage: string | null;
   startedAt: string;
   finishedAt: string | null;
   error: { code: string; message: string } | null;
@@ -43,7 +44,7 @@ export interface DocumentCounts {
 }
 
 const RUN_FIELDS =
-  'id status startedAt finishedAt error { code message } progress { pagesSeen pagesIngested pagesUnchanged pagesFailed pagesDeleted chunksEmbedded chunksReused }';
+  'id status stage startedAt finishedAt error { code message } progress { pagesSeen pagesIngested pagesUnchanged pagesFailed pagesDeleted chunksEmbedded chunksReused }';
 
 /** One VmRSS/VmHWM reading of a process, in MiB; undefined once the process is gone. */
 export function readMemory(pid: number): { rssMiB: number; hwmMiB: number } | undefined {
@@ -291,10 +292,16 @@ export class ScaleStack {
   }
 
   /** Waits until the run is no longer RUNNING; undefined when `timeoutMs` passed first. */
-  async runSettled(runId: string, timeoutMs: number, intervalMs = 500): Promise<RunView | undefined> {
+  async runSettled(
+    runId: string,
+    timeoutMs: number,
+    intervalMs = 500,
+    onPoll?: (run: RunView) => void,
+  ): Promise<RunView | undefined> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const run = await this.run(runId);
+      onPoll?.(run);
       if (run.status !== 'RUNNING') return run;
       if (Date.now() > deadline) return undefined;
       await new Promise((resolve) => setTimeout(resolve, intervalMs));

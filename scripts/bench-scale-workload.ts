@@ -71,6 +71,8 @@ export interface SyncMeasure {
   /** The new project the archive went into. */
   project: string;
   ms: number;
+  /** Upload → the run left PLANNING (polled every 250 ms); undefined if no poll saw it between. */
+  planMs?: number;
   documents: number;
   pagesIngested: number;
   pagesFailed: number;
@@ -89,13 +91,17 @@ export async function syncArchive(
   const zip = await buildZip(files);
   const started = performance.now();
   const { runId } = await stack.uploadArchive(project, `${label}.zip`, zip);
-  const run = await stack.runSettled(runId, timeoutS * 1000, 250);
+  let planMs: number | undefined;
+  const run = await stack.runSettled(runId, timeoutS * 1000, 250, (seen) => {
+    if (planMs === undefined && seen.stage && seen.stage !== 'PLANNING') planMs = performance.now() - started;
+  });
   const ms = performance.now() - started;
   if (!run) throw new Error(`${label}: the run did not end within ${timeoutS} s (--timeout)`);
   if (run.status !== 'COMPLETED') throw new Error(`${label}: run ${run.status}: ${run.error?.message}`);
   return {
     project,
     ms,
+    planMs,
     documents: files.length,
     pagesIngested: run.progress.pagesIngested,
     pagesFailed: run.progress.pagesFailed,

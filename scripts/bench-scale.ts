@@ -312,8 +312,11 @@ async function stubPart(o: ScaleOptions, pool: SentencePool, stacks: ScaleStack[
       );
       const rate = (sync.documents * 1000) / sync.ms;
       console.log(`[bench:scale] stub, ${n} worker(s): ${seconds(sync.ms)}, ${round(rate)} docs/s`);
+      const planned = sync.planMs === undefined ? '–' : seconds(sync.planMs);
+      const ingestRate =
+        sync.planMs === undefined ? '–' : round((sync.documents * 1000) / (sync.ms - sync.planMs), 1);
       rows.push(
-        `| ${n} | ${sync.documents.toLocaleString('en')} | ${seconds(sync.ms)} | **${round(rate, 1)}** | ${sync.pagesIngested} / ${sync.pagesFailed} / ${sync.chunksEmbedded} |`,
+        `| ${n} | ${sync.documents.toLocaleString('en')} | ${seconds(sync.ms)} | **${round(rate, 1)}** | ${planned} | ${ingestRate} | ${sync.pagesIngested} / ${sync.pagesFailed} / ${sync.chunksEmbedded} |`,
       );
     }
   } finally {
@@ -323,12 +326,13 @@ async function stubPart(o: ScaleOptions, pool: SentencePool, stacks: ScaleStack[
 
 \`scripts/bench-scale.ts\` (part \`stub\`): the same kind of archive as the \`small\` part (one SciFact sentence per
 file, fresh sentences per row) with the workers pointed at the stub embedding server (apps/embedder-stub: answers at
-once with hash vectors), so the time is the pipeline's own: upload → run COMPLETED. Rows run one after another in one
+once with hash vectors), so the time is the pipeline's own: upload → run COMPLETED; planning (unpacking, listing and
+recording the files) is the part until the run's stage leaves PLANNING (polled every 250 ms). Rows run one after another in one
 stack, a worker process added between them (own index prefix and catalog schema, so the stub's vectors never
 meet a real index). Target: ≥ 100 documents/s. ${machineNote(stack, o.stubWorkers.at(-1)!)}
 
-| worker processes | documents | sync | documents/s | ingested / failed / chunks embedded |
-| --- | --- | --- | --- | --- |
+| worker processes | documents | sync | documents/s | of which planning (upload → INGESTING) | documents/s after planning | ingested / failed / chunks embedded |
+| --- | --- | --- | --- | --- | --- | --- |
 ${rows.join('\n')}
 `;
 }

@@ -214,6 +214,35 @@ describe('backup and restore', () => {
     expect(again.stderr).toMatch(/is not empty.*BACKUP_BAD_FOLDER/s);
   });
 
+  it('refuses to back up a busy install unless --allow-running, which says so', async () => {
+    const app = stack!;
+    // With the worker down, an upload stays PENDING: the install is busy.
+    await app.killWorker();
+    const upload = await app.upload(
+      projectId,
+      'late.md',
+      Buffer.from('# Late\n\nA note uploaded while the worker was down.\n'),
+    );
+    expect(upload.status).toBe(202);
+    const refused = await trove(['backup', join(backupRoot, 'busy')], original, originalBlobs);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /the install is busy \(.*PENDING.*\): wait until it is idle, or pass --allow-running.*BACKUP_INSTALL_BUSY/s,
+    );
+    const allowed = await trove(
+      ['backup', join(backupRoot, 'busy-allowed'), '--allow-running', '--json'],
+      original,
+      originalBlobs,
+    );
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(allowed.stderr).toMatch(/warning: backing up while busy \(.*PENDING/);
+    expect(JSON.parse(allowed.stdout).catalog.counts.documents).toBe(before.documents.length + 1);
+    // The worker back: the late upload is ingested, so no workflow of this install is left waiting
+    // for the restored install's worker on the same task queue.
+    app.startWorker();
+    expect((await app.settled(upload.body.id as string)).status).toBe('READY');
+  });
+
   it('a partial backup is refused with a clear error', async () => {
     const partial = join(backupRoot, 'partial');
     cpSync(backupDir, partial, { recursive: true });
@@ -275,5 +304,22 @@ describe('backup and restore', () => {
     const run = await trove(['restore', backupDir], fresh, restoredBlobs);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/the target install is not empty .*RESTORE_TARGET_NOT_EMPTY/s);
+
+    // With --force (the install's apps stopped first, its data left), the restore replaces it.
+    await restored!.stop({ keepData: true });
+    restored = undefined;
+    const forced = await trove(['restore', backupDir, '--force'], fresh, restoredBlobs);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stderr).toMatch(/--force: removing /);
+    restored = new TroveStack(
+      { ...appEnv(fresh, restoredBlobs), TROVE_NOTION_API_URL: emulatorUrl },
+      { esUrl: fresh.esUrl, databaseUrl: fresh.databaseUrl },
+      name,
+    );
+    await restored.start();
+    const again = await state(restored);
+    expect(again.documents).toEqual(before.documents);
+    expect(again.chunks).toBe(before.chunks);
+    expect(again.hits).toEqual(before.hits);
   });
 });

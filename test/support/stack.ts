@@ -251,10 +251,11 @@ export class TroveStack {
   }
 
   /**
-   * Stops both apps, scans what the stack kept for canaries, then drops its data. Fails (after
-   * dropping) when a canary reached a response, a log, the catalog, an index or a Temporal history.
+   * Stops both apps, scans what the stack kept for canaries, then drops its data (kept with
+   * `keepData`, for a test that goes on with the install). Fails (after dropping) when a canary
+   * reached a response, a log, the catalog, an index or a Temporal history.
    */
-  async stop(): Promise<void> {
+  async stop(options: { keepData?: boolean } = {}): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
     for (const child of [this.api, this.worker, ...this.moreWorkers]) {
@@ -274,7 +275,7 @@ export class TroveStack {
       ]);
       findings = [...this.responseFindings, ...(await scanForCanaries(this, this.canaries))];
     } finally {
-      await dropTestData(this.name, this.services);
+      if (!options.keepData) await dropTestData(this.name, this.services);
     }
     if (findings.length) throw new CanaryLeakError(findings);
   }
