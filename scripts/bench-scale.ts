@@ -17,7 +17,7 @@
  */
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
 import { webhooksSchema } from '@trove/config';
@@ -30,6 +30,7 @@ import { buildZip } from '../libs/parsing/src/archive/zip-fixtures.testing';
 import { writeBenchmarkSections } from './benchmarks-file';
 import { readMemory, ScaleStack } from './bench-scale-stack';
 import { telemetryPart } from './bench-telemetry';
+import { CpuSampler, describeCpu } from './cpu-usage';
 import {
   type FileEntry,
   loadAtStart,
@@ -297,6 +298,7 @@ async function stubPart(o: ScaleOptions, pool: SentencePool, stacks: ScaleStack[
   stacks.push(stack);
   loadAtStart.set(stack, loadavg()[0]);
   const rows: string[] = [];
+  const cpuNotes: string[] = [];
   try {
     await stack.startStubEmbedder(384);
     let workers = 0;
@@ -304,12 +306,15 @@ async function stubPart(o: ScaleOptions, pool: SentencePool, stacks: ScaleStack[
       if (workers === 0) await stack.start(n);
       else for (let w = workers; w < n; w++) await stack.addWorker();
       workers = n;
+      const cpu = new CpuSampler();
+      cpu.begin();
       const sync = await syncArchive(
         stack,
         `stub-${n}w`,
         sentenceFiles('notes', pool.take(o.stubDocs)),
         o.timeout,
       );
+      cpuNotes.push(`- ${n} worker process${n > 1 ? 'es' : ''}: ${describeCpu(cpu.end(), cpus().length)}`);
       const rate = (sync.documents * 1000) / sync.ms;
       console.log(`[bench:scale] stub, ${n} worker(s): ${seconds(sync.ms)}, ${round(rate)} docs/s`);
       const planned = sync.planMs === undefined ? '–' : seconds(sync.planMs);
@@ -334,6 +339,11 @@ meet a real index). Target: ≥ 100 documents/s. ${machineNote(stack, o.stubWork
 | worker processes | documents | sync | documents/s | of which planning (upload → INGESTING) | documents/s after planning | ingested / failed / chunks embedded |
 | --- | --- | --- | --- | --- | --- | --- |
 ${rows.join('\n')}
+
+CPU time per process group during each row (\`scripts/cpu-usage.ts\`, /proc sampled every 500 ms; "benchmark" is this
+script polling the run):
+
+${cpuNotes.join('\n')}
 `;
 }
 
