@@ -52,6 +52,10 @@ import {
 export const PARTS = ['small', 'stub', 'control', 'rss', 'telemetry'] as const;
 export type Part = (typeof PARTS)[number];
 export const LOADS = ['archive', 'uploads'] as const;
+export const TELEMETRY_KINDS = ['traces', 'metrics'] as const;
+export type TelemetryKind = (typeof TELEMETRY_KINDS)[number];
+export const TELEMETRY_EMBEDDERS = ['model', 'stub'] as const;
+export type TelemetryEmbedder = (typeof TELEMETRY_EMBEDDERS)[number];
 export type Load = (typeof LOADS)[number];
 
 /** The sizes and switches of a run; the defaults are the sizes issue 24's targets name. */
@@ -75,6 +79,10 @@ export interface ScaleOptions {
   telemetryStubDocs: number;
   /** Ingest rounds per condition (ABBA order). */
   telemetryRounds: number;
+  /** What "on" turns on (both by default: the overhead to report; one alone to find where it comes from). */
+  telemetryOn: TelemetryKind[];
+  /** The embedders the telemetry part runs with. */
+  telemetryEmbedders: TelemetryEmbedder[];
   /** How long one waited-for measure may take before it is reported as "not reached" (s). */
   timeout: number;
   write: boolean;
@@ -97,6 +105,8 @@ export const DEFAULTS: ScaleOptions = {
   telemetryDocs: 300,
   telemetryStubDocs: 1_000,
   telemetryRounds: 4,
+  telemetryOn: [...TELEMETRY_KINDS],
+  telemetryEmbedders: [...TELEMETRY_EMBEDDERS],
   timeout: 600,
   write: true,
 };
@@ -107,14 +117,23 @@ const SIZES_OF: Record<Part, (keyof ScaleOptions)[]> = {
   stub: ['stubDocs', 'stubWorkers'],
   control: ['queued', 'loads', 'planFiles', 'searchDocs', 'queries', 'workers'],
   rss: ['rssDocs', 'rssSeconds', 'workers'],
-  telemetry: ['telemetryDocs', 'telemetryStubDocs', 'telemetryRounds', 'queries', 'workers'],
+  telemetry: [
+    'telemetryDocs',
+    'telemetryStubDocs',
+    'telemetryRounds',
+    'telemetryOn',
+    'telemetryEmbedders',
+    'queries',
+    'workers',
+  ],
 };
 
 const USAGE = `usage: npm run bench:scale -- [--parts ${PARTS.join(',')}] [--workers 1]
   [--small 1500] [--abstracts 400] [--stub-docs 1500] [--stub-workers 1,2]
   [--queued 5000] [--loads archive,uploads] [--plan-files 1000] [--search-docs 200] [--queries 100]
   [--rss-docs 50000] [--rss-seconds 300]
-  [--telemetry-docs 300] [--telemetry-stub-docs 1000] [--telemetry-rounds 4] [--timeout 600] [--no-write]`;
+  [--telemetry-docs 300] [--telemetry-stub-docs 1000] [--telemetry-rounds 4]
+  [--telemetry-on traces,metrics] [--telemetry-embedders model,stub] [--timeout 600] [--no-write]`;
 
 function list<T extends string>(name: string, value: string, allowed: readonly T[]): T[] {
   const items = value
@@ -157,6 +176,8 @@ export function parseScaleOptions(argv: string[]): ScaleOptions {
       'telemetry-docs': { type: 'string' },
       'telemetry-stub-docs': { type: 'string' },
       'telemetry-rounds': { type: 'string' },
+      'telemetry-on': { type: 'string' },
+      'telemetry-embedders': { type: 'string' },
       timeout: { type: 'string' },
       'no-write': { type: 'boolean' },
     },
@@ -185,6 +206,10 @@ export function parseScaleOptions(argv: string[]): ScaleOptions {
     o.telemetryStubDocs = count('telemetry-stub-docs', values['telemetry-stub-docs'], 1);
   if (values['telemetry-rounds'] !== undefined)
     o.telemetryRounds = count('telemetry-rounds', values['telemetry-rounds'], 2);
+  if (values['telemetry-on'] !== undefined)
+    o.telemetryOn = list('telemetry-on', values['telemetry-on'], TELEMETRY_KINDS);
+  if (values['telemetry-embedders'] !== undefined)
+    o.telemetryEmbedders = list('telemetry-embedders', values['telemetry-embedders'], TELEMETRY_EMBEDDERS);
   if (o.telemetryRounds % 2)
     throw new Error('--telemetry-rounds must be even: the rounds alternate on, off, off, on, …');
   if (values.timeout !== undefined) o.timeout = count('timeout', values.timeout, 10);

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { percentile } from '@trove/evaluation';
 import { sharedDatasets } from '@trove/testing';
 import { JaegerServer } from '../test/support/jaeger';
-import type { ScaleOptions } from './bench-scale';
+import type { ScaleOptions, TelemetryEmbedder } from './bench-scale';
 import { ScaleStack } from './bench-scale-stack';
 import {
   loadAtStart,
@@ -99,7 +99,7 @@ function scifactQueries(): string[] {
 const orderOf = (round: number): Condition[] => (round % 2 === 0 ? ['on', 'off'] : ['off', 'on']);
 
 async function measurePair(
-  embedder: 'model' | 'stub',
+  embedder: TelemetryEmbedder,
   documents: number,
   o: ScaleOptions,
   pool: SentencePool,
@@ -107,11 +107,15 @@ async function measurePair(
   jaeger: JaegerServer,
   stacks: ScaleStack[],
 ): Promise<PairResult> {
+  const traces = o.telemetryOn.includes('traces');
+  const metrics = o.telemetryOn.includes('metrics');
   const stack: Record<Condition, ScaleStack> = {
-    on: new ScaleStack(`telemetry-on-${embedder}`, {
-      OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpEndpoint,
-      OTEL_TRACES_SAMPLER: 'parentbased_always_on',
-    }),
+    on: new ScaleStack(
+      `telemetry-on-${embedder}`,
+      traces
+        ? { OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpEndpoint, OTEL_TRACES_SAMPLER: 'parentbased_always_on' }
+        : { OTEL_SDK_DISABLED: 'true' },
+    ),
     off: new ScaleStack(`telemetry-off-${embedder}`, { OTEL_SDK_DISABLED: 'true' }),
   };
   stacks.push(stack.on, stack.off);
@@ -121,7 +125,7 @@ async function measurePair(
       if (embedder === 'stub') await stack[condition].startStubEmbedder(384);
       await stack[condition].start(o.workers);
     }
-    const scraper = new Scraper([`${stack.on.url}/metrics`, ...stack.on.workerMetricsUrls()]);
+    const scraper = new Scraper(metrics ? [`${stack.on.url}/metrics`, ...stack.on.workerMetricsUrls()] : []);
     /** Runs `measure` for one condition, with the scraper on for "on", then lets the exports settle. */
     const measured = async <T>(condition: Condition, measure: () => Promise<T>): Promise<T> => {
       if (condition === 'on') scraper.start();
@@ -167,7 +171,7 @@ async function measurePair(
     }
 
     // The "on" stack really traced: Jaeger holds its services' spans (the "off" one never exports).
-    for (const service of ['trove-api', 'trove-worker']) {
+    for (const service of traces ? ['trove-api', 'trove-worker'] : []) {
       if (!(await jaeger.traces(service, 20)).length)
         throw new Error(`Jaeger has no trace of ${service}: tracing was not on`);
     }
@@ -215,30 +219,27 @@ export async function telemetryPart(
   const perPair = Math.min(o.queries, Math.floor(queries.length / 2));
   const results: PairResult[] = [];
   try {
-    results.push(
-      await measurePair('model', o.telemetryDocs, o, pool, queries.slice(0, perPair), jaeger, stacks),
-      await measurePair(
-        'stub',
-        o.telemetryStubDocs,
-        o,
-        pool,
-        queries.slice(perPair, 2 * perPair),
-        jaeger,
-        stacks,
-      ),
-    );
+    for (const [i, embedder] of o.telemetryEmbedders.entries()) {
+      const documents = embedder === 'model' ? o.telemetryDocs : o.telemetryStubDocs;
+      const own = queries.slice(i * perPair, (i + 1) * perPair);
+      results.push(await measurePair(embedder, documents, o, pool, own, jaeger, stacks));
+    }
   } finally {
     await jaeger.stop();
   }
   const scrapes = results.map(
     (r) => `${r.scrapes} scrapes of ~${r.samplesPerScrape} samples (${r.embedder})`,
   );
+  const only =
+    o.telemetryOn.length < 2
+      ? ` **Only ${o.telemetryOn[0]} on in this run** (\`--telemetry-on\`): the other is off in both stacks.`
+      : '';
   return `${heading}
 
 \`scripts/bench-telemetry.ts\` (part \`telemetry\` of \`scripts/bench-scale.ts\`): two stacks side by side, alike but for
 telemetry. **On**: every span exported (\`OTEL_TRACES_SAMPLER=parentbased_always_on\`) over OTLP/HTTP to a real Jaeger
 on this machine (infra/local/install-jaeger.sh; its CPU is paid here too), and the api's and each worker's \`/metrics\`
-scraped every ${SCRAPE_MS / 1000} s while "on" is measured (${scrapes.join(', ')}). **Off**: \`OTEL_SDK_DISABLED=true\` (spans are
+scraped every ${SCRAPE_MS / 1000} s while "on" is measured (${scrapes.join(', ')}).${only} **Off**: \`OTEL_SDK_DISABLED=true\` (spans are
 no-op calls), never scraped; the in-process counters and histograms are kept in both (they cannot be turned off, and cost
 an addition each). Ingest: each round uploads one archive of fresh SciFact sentences (one chunk each; the same files to
 both stacks, each into its own index, so no embedding is reused) into a new project, upload → run COMPLETED; the rounds
