@@ -134,12 +134,9 @@ export class SourceWebhookService {
       this.logger.log(`stored the webhook verification token of source ${sourceId}`);
       return 'verification token stored';
     }
-    const { event, eventId, eventType } = outcome;
-    if (!event || !eventId) {
-      await this.recordAccepted(sourceId, eventType);
-      return 'ignored';
-    }
-    await this.recordAccepted(sourceId, eventType);
+    await this.recordAccepted(sourceId, outcome.eventType);
+    const { event, eventId } = outcome;
+    if (!event || !eventId) return 'ignored';
     if (!(await this.catalog.webhookEvents.record(sourceId, eventId))) return 'duplicate';
     this.purgeOldEvents();
     const { quietMs, maxDelayMs, historyLimit } = this.config.webhooks;
