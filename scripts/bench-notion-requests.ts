@@ -28,7 +28,7 @@ interface Measured {
 
 const secrets = new SecretBox(randomBytes(32).toString('base64'));
 
-const scenarios: { name: string; notion: NotionSource['notion'] }[] = [
+const scenarios: { name: string; notion: Omit<NotionSource['config'], 'token'> }[] = [
   {
     name: 'roots (Interview hub, Handbook, ADR database)',
     notion: {
@@ -48,8 +48,7 @@ async function measure(emulator: NotionEmulator, config: NotionConfig, scenario:
     name: scenario.name,
     type: SourceType.NOTION,
     status: SourceStatus.ACTIVE,
-    encryptedToken: secrets.encrypt(emulator.token),
-    notion: scenario.notion,
+    config: { ...scenario.notion, token: { sealed: secrets.encrypt(emulator.token), hint: 'ntn_…' } },
     createdAt: new Date().toISOString(),
     updatedAt: new Date().toISOString(),
   };

@@ -240,6 +240,25 @@ const OPERATIONS: Operation[] = [
     run: (k, ids) => gql(k, 'query($p: ID!) { sources(projectId: $p) { id } }', { p: ids.project }),
   },
   {
+    name: 'sourceTypes',
+    permission: Permission.READ,
+    global: true,
+    run: (k) => gql(k, '{ sourceTypes { type } }'),
+  },
+  {
+    name: 'addSource',
+    permission: Permission.WRITE,
+    run: (k, ids) =>
+      gql(k, 'mutation($input: AddSourceInput!) { addSource(input: $input) { id } }', {
+        input: {
+          projectId: ids.project,
+          type: 'WEB',
+          name: unique('s'),
+          config: { url: 'http://127.0.0.1:9/docs/' },
+        },
+      }),
+  },
+  {
     name: 'addNotionSource',
     permission: Permission.WRITE,
     run: (k, ids) =>

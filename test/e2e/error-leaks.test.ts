@@ -102,7 +102,7 @@ describe('folder sources', () => {
     expect(answers[0]).toEqual({
       code: 'BAD_REQUEST',
       message:
-        '<path> is not an existing file or folder inside the folders sources may read (TROVE_FOLDER_ROOTS)',
+        'invalid FOLDER source configuration: config.path: <path> is not an existing file or folder inside the folders sources may read (TROVE_FOLDER_ROOTS)',
     });
   });
 

@@ -31,7 +31,8 @@ import { GRAPHQL_PATH } from './core/graphql-authentication';
 import { SubscriptionGate } from './core/graphql-subscriptions';
 import { formatGraphqlError, graphqlProtection } from './core/graphql-limits';
 import { IndexBootstrapService } from './core/index-bootstrap.service';
-import { BLOBS, CONFIG, ELASTICSEARCH, EMBEDDER, TEMPORAL } from './core/tokens';
+import { BLOBS, CONFIG, ELASTICSEARCH, EMBEDDER, SOURCE_DEFINITIONS, TEMPORAL } from './core/tokens';
+import { createSourceDefinitions } from '@trove/source-definitions';
 import { ragDefaults } from './rag-config/rag-defaults';
 import { RagConfigService } from './rag-config/rag-config.service';
 import { RagRuntime } from './rag-config/rag-runtime';
@@ -52,9 +53,9 @@ import { BlobStorageEngine } from './uploads/blob-storage.engine';
 import { SourcesService } from './sources/sources.service';
 import { SyncRunHealthService } from './sources/sync-run-health.service';
 import { SyncRunUpdates } from './sources/sync-run-updates';
-import { NotionWebhookController } from './webhooks/notion-webhook.controller';
+import { SourceWebhookController } from './webhooks/source-webhook.controller';
 import { WebhookRefusals } from './webhooks/webhook-refusals';
-import { NotionWebhookService } from './webhooks/notion-webhook.service';
+import { SourceWebhookService } from './webhooks/source-webhook.service';
 import { MetricsController } from './metrics/metrics.controller';
 import { MetricsCollectors } from './metrics/metrics-collectors';
 import { tracingClientInterceptors } from '@trove/tracing';
@@ -135,11 +136,13 @@ export class AppModule {
         ArchivesController,
         HealthController,
         McpController,
-        NotionWebhookController,
+        SourceWebhookController,
         MetricsController,
       ],
       providers: [
         { provide: CONFIG, useValue: config },
+        // Every source type's definition; an incomplete registry stops the api at start-up.
+        { provide: SOURCE_DEFINITIONS, useValue: createSourceDefinitions(config) },
         TracingShutdown,
         {
           provide: SubscriptionGate,
@@ -254,7 +257,7 @@ export class AppModule {
         ...RESOLVERS,
         SyncRunUpdates,
         SyncRunHealthService,
-        NotionWebhookService,
+        SourceWebhookService,
         WebhookRefusals,
         MetricsCollectors,
       ],

@@ -3,6 +3,7 @@ import type {
   FolderSourceConfig,
   NotionSourceConfig,
   Project,
+  SourceBase,
   Source,
   SyncRun,
   TroveDocument,
@@ -114,18 +115,27 @@ async function* scan<T>(es: ElasticsearchClient, index: string): AsyncGenerator<
 /** Documents stored in Elasticsearch kept the item version in two fields. */
 type LegacyDocument = TroveDocument & { externalEditedAt?: string; externalVersion?: string };
 
-/** Sources stored in Elasticsearch had optional type configs instead of a union. */
-type LegacySource = Omit<Source, 'notion' | 'folder' | 'web'> & {
-  notion?: NotionSourceConfig;
+/**
+ * Sources stored in Elasticsearch (NOTION and FOLDER only, then) had optional type configs
+ * instead of a union, and Notion's token in fields of its own.
+ */
+type LegacySource = SourceBase & {
+  type: SourceType;
+  notion?: Omit<NotionSourceConfig, 'token'>;
   folder?: FolderSourceConfig;
+  encryptedToken?: string;
+  tokenHint?: string;
 };
 
 function legacySource(stored: LegacySource): Source {
-  const { notion, folder, ...common } = stored;
-  if (stored.type === SourceType.FOLDER) return { ...common, type: SourceType.FOLDER, folder: folder! };
+  const { notion, folder, encryptedToken, tokenHint, ...common } = stored;
+  if (stored.type === SourceType.FOLDER) return { ...common, type: SourceType.FOLDER, config: folder! };
   return {
     ...common,
     type: SourceType.NOTION,
-    notion: notion ?? { everything: true, rootPageIds: [], rootDatabaseIds: [] },
+    config: {
+      ...(notion ?? { everything: true, rootPageIds: [], rootDatabaseIds: [] }),
+      token: { sealed: encryptedToken ?? '', hint: tokenHint ?? '(unset)' },
+    },
   };
 }

@@ -1,12 +1,13 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import type {
-  FolderSourceConfig,
-  NotionSourceConfig,
-  Source,
-  SourceBase,
-  WebSourceConfig,
+import type { Source, SourceBase } from '@trove/domain';
+import {
+  isTroveId,
+  sourceWithConfig,
+  SourceStatus,
+  SourceType,
+  TroveError,
+  TroveErrorCode,
 } from '@trove/domain';
-import { isTroveId, SourceStatus, SourceType, TroveError, TroveErrorCode } from '@trove/domain';
 import type { CatalogDb } from './database';
 import { pgCode, PgCode, query } from './database-error';
 import type { SourcesTable } from './tables';
@@ -14,19 +15,15 @@ import type { SourcesTable } from './tables';
 // Webhook delivery statistics are written by WebhookDeliveryLog alone.
 type Common = Omit<SourceBase, 'id' | 'projectId' | 'webhookDeliveries'>;
 
-/** Partial update: common fields (`null` clears one) and the configuration of the source's type. */
+/**
+ * Partial update: common fields (`null` clears one) and the type's whole configuration (as its
+ * source definition made it, secrets sealed).
+ */
 export type SourceChanges = { [K in keyof Common]?: Common[K] | null } & {
-  notion?: NotionSourceConfig;
-  folder?: FolderSourceConfig;
-  web?: WebSourceConfig;
+  config?: Source['config'] | object;
 };
 
-/** The type-specific configuration, stored as one JSON value. */
-interface Scope {
-  notion?: NotionSourceConfig;
-  folder?: FolderSourceConfig;
-  web?: WebSourceConfig;
-}
+const SOURCE_TYPES: ReadonlySet<string> = new Set(Object.values(SourceType));
 
 export class SourceRepository {
   constructor(private readonly db: CatalogDb) {}
@@ -89,45 +86,21 @@ export class SourceRepository {
     const c = changes;
     if (c.name != null) set.name = c.name;
     if (c.status != null) set.status = c.status;
-    if (c.encryptedToken !== undefined) set.encrypted_token = c.encryptedToken;
-    if (c.tokenHint !== undefined) set.token_hint = c.tokenHint;
     if (c.webhookToken !== undefined) set.webhook_token = c.webhookToken;
     if (c.webhookVerificationOpenedAt !== undefined)
       set.webhook_verification_opened_at = c.webhookVerificationOpenedAt;
     if (c.watermark !== undefined) set.watermark = c.watermark;
     if (c.lastSyncAt !== undefined) set.last_sync_at = c.lastSyncAt;
     if (c.syncIntervalMinutes !== undefined) set.sync_interval_minutes = c.syncIntervalMinutes;
-    await query('updating a source', async () => {
-      if (c.notion !== undefined || c.folder !== undefined || c.web !== undefined) {
-        // The scope is one JSON value: read, merge, write in one transaction.
-        await this.db.transaction().execute(async (tx) => {
-          const row = await tx
-            .selectFrom('sources')
-            .select('scope')
-            .where('id', '=', id)
-            .$if(keepRemoving, (q) => q.where('status', '!=', SourceStatus.REMOVING))
-            .forUpdate()
-            .executeTakeFirst();
-          if (!row) return;
-          const scope = { ...row.scope } as Scope;
-          if (c.notion !== undefined) scope.notion = c.notion;
-          if (c.folder !== undefined) scope.folder = c.folder;
-          if (c.web !== undefined) scope.web = c.web;
-          await tx
-            .updateTable('sources')
-            .set({ ...set, scope: JSON.stringify(scope) })
-            .where('id', '=', id)
-            .execute();
-        });
-        return;
-      }
-      await this.db
+    if (c.config !== undefined) set.config = JSON.stringify(c.config);
+    await query('updating a source', () =>
+      this.db
         .updateTable('sources')
         .set(set)
         .where('id', '=', id)
         .$if(keepRemoving, (q) => q.where('status', '!=', SourceStatus.REMOVING))
-        .execute();
-    });
+        .execute(),
+    );
   }
 
   /** Removes the source; its documents, runs and webhook event ids go with it (cascade). */
@@ -144,9 +117,7 @@ function toRow(source: Source): Insertable<SourcesTable> {
     type: source.type,
     name: source.name,
     status: source.status ?? SourceStatus.ACTIVE,
-    scope: JSON.stringify(scopeOf(source)),
-    encrypted_token: source.encryptedToken ?? null,
-    token_hint: source.tokenHint ?? null,
+    config: JSON.stringify(source.config),
     webhook_token: source.webhookToken ?? null,
     webhook_verification_opened_at: source.webhookVerificationOpenedAt ?? null,
     watermark: source.watermark ?? null,
@@ -157,18 +128,14 @@ function toRow(source: Source): Insertable<SourcesTable> {
   };
 }
 
-function scopeOf(source: Source): Scope {
-  switch (source.type) {
-    case SourceType.NOTION:
-      return { notion: source.notion };
-    case SourceType.FOLDER:
-      return { folder: source.folder };
-    case SourceType.WEB:
-      return { web: source.web };
-  }
-}
-
 function toSource(row: Selectable<SourcesTable>): Source {
+  // A type this version does not know (written by a newer one) is an error, never another type.
+  if (!SOURCE_TYPES.has(row.type)) {
+    throw new TroveError(
+      TroveErrorCode.Internal,
+      `source ${row.id} has type ${JSON.stringify(row.type)}, which this version of Trove does not know`,
+    );
+  }
   const common: SourceBase = {
     id: row.id,
     projectId: row.project_id,
@@ -177,8 +144,6 @@ function toSource(row: Selectable<SourcesTable>): Source {
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
-  if (row.encrypted_token !== null) common.encryptedToken = row.encrypted_token;
-  if (row.token_hint !== null) common.tokenHint = row.token_hint;
   if (row.webhook_token !== null) common.webhookToken = row.webhook_token;
   if (row.webhook_verification_opened_at !== null) {
     common.webhookVerificationOpenedAt = row.webhook_verification_opened_at.toISOString();
@@ -191,13 +156,6 @@ function toSource(row: Selectable<SourcesTable>): Source {
     ...(row.webhook_last_event_at ? { lastEventAt: row.webhook_last_event_at.toISOString() } : {}),
     ...(row.webhook_last_event_type !== null ? { lastEventType: row.webhook_last_event_type } : {}),
   };
-  const scope = (row.scope ?? {}) as Scope;
-  switch (row.type as SourceType) {
-    case SourceType.FOLDER:
-      return { ...common, type: SourceType.FOLDER, folder: scope.folder! };
-    case SourceType.WEB:
-      return { ...common, type: SourceType.WEB, web: scope.web! };
-    default:
-      return { ...common, type: SourceType.NOTION, notion: scope.notion! };
-  }
+  // The configuration's shape is its type's definition's (checked when it was written).
+  return sourceWithConfig({ ...common, type: row.type as SourceType }, row.config ?? {});
 }

@@ -21,10 +21,8 @@ export interface SourcesTable {
   type: string;
   name: string;
   status: string;
-  /** What to sync: the Notion roots or the folder and how to read it (open-ended per kind). */
-  scope: Json<{ notion?: unknown; folder?: unknown; web?: unknown }>;
-  encrypted_token: string | null;
-  token_hint: string | null;
+  /** The type's configuration, shaped by its source definition; secrets sealed. */
+  config: Json<Record<string, unknown>>;
   webhook_token: string | null;
   webhook_verification_opened_at: NullableTimestamp;
   watermark: string | null;

@@ -14,3 +14,4 @@ export * from './language';
 export * from './access';
 export * from './text';
 export * from './sync-rate';
+export * from './source-definition';

@@ -240,7 +240,19 @@ export enum SourceStatus {
   REMOVING = 'REMOVING',
 }
 
+/**
+ * A secret of a source's configuration (an integration token) as stored: encrypted (AES-256-GCM,
+ * `SecretBox`) with a masked form for display. The plain value is never returned by the API.
+ */
+export interface SealedSecret {
+  sealed: string;
+  /** e.g. `ntn_…9x (50 chars)`. */
+  hint: string;
+}
+
 export interface NotionSourceConfig {
+  /** The integration token. */
+  token: SealedSecret;
   /** Sync everything shared with the integration, instead of the roots below. */
   everything: boolean;
   rootPageIds: string[];
@@ -261,15 +273,14 @@ export interface SourceBase {
   projectId: string;
   name: string;
   status: SourceStatus;
-  /** The integration token, encrypted (AES-256-GCM); never returned by the API. */
-  encryptedToken?: string;
-  /** A masked form of the token for display, e.g. `ntn_…9x (50 chars)`. */
-  tokenHint?: string;
-  /** The webhook subscription's verification token, encrypted; set by Notion's verification request. */
+  /**
+   * Sources whose definition has a webhook: the secret deliveries are verified with, encrypted;
+   * set by the webhook's verification handshake (Notion's verification request).
+   */
   webhookToken?: string;
   /**
-   * When the webhook last became open to Notion's unsigned verification request (reset); the
-   * source's creation time when unset. The request is refused once the verification window has passed.
+   * When the webhook last became open to an unsigned verification handshake (reset); the
+   * source's creation time when unset. The handshake is refused once the verification window has passed.
    */
   webhookVerificationOpenedAt?: string;
   /** `last_edited_time` of the newest page seen by the last successful sync. */
@@ -277,7 +288,7 @@ export interface SourceBase {
   lastSyncAt?: string;
   /** Minutes between scheduled INCREMENTAL syncs (a Temporal Schedule); unset: no schedule. */
   syncIntervalMinutes?: number;
-  /** What the source's Notion webhook has received; read-only, kept by the catalog. */
+  /** What the source's webhook has received; read-only, kept by the catalog. */
   webhookDeliveries?: WebhookDeliveries;
   createdAt: string;
   updatedAt: string;
@@ -294,20 +305,23 @@ export interface WebhookDeliveries {
 
 export interface NotionSource extends SourceBase {
   type: SourceType.NOTION;
-  notion: NotionSourceConfig;
+  config: NotionSourceConfig;
 }
 
 export interface FolderSource extends SourceBase {
   type: SourceType.FOLDER;
-  folder: FolderSourceConfig;
+  config: FolderSourceConfig;
 }
 
 export interface WebSource extends SourceBase {
   type: SourceType.WEB;
-  web: WebSourceConfig;
+  config: WebSourceConfig;
 }
 
-/** A source of documents; what to read depends on its type. */
+/**
+ * A source of documents: common fields and its type's `config`, whose shape the type's
+ * `SourceDefinition` owns (secret fields stored as `SealedSecret`).
+ */
 export type Source = NotionSource | FolderSource | WebSource;
 
 export enum SyncMode {

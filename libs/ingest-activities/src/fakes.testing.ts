@@ -84,7 +84,7 @@ export class InMemoryCatalog {
       projectId: project.id,
       name: 'site',
       type: SourceType.WEB,
-      web: { url: 'https://example.test/', maxPages: 100 },
+      config: { url: 'https://example.test/', maxPages: 100 },
       status: SourceStatus.ACTIVE,
       createdAt: now(),
       updatedAt: now(),

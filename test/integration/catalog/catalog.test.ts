@@ -38,7 +38,7 @@ async function newSource(projectId: string, overrides: Record<string, unknown> =
     type: SourceType.FOLDER,
     name: 'docs',
     status: SourceStatus.ACTIVE,
-    folder: { format: FolderFormat.FILES, path: '/srv/docs' },
+    config: { format: FolderFormat.FILES, path: '/srv/docs' },
     createdAt: now,
     updatedAt: now,
     ...overrides,
@@ -72,6 +72,7 @@ describe('schema and migrations', () => {
         '0007-webhook-deliveries',
         '0008-ingest-lease',
         '0009-sync-run-stage',
+        '0010-source-config',
       ]);
       expect((await catalogs[0].ensure()).migrations).toEqual([]);
     } finally {
@@ -110,6 +111,7 @@ describe('schema and migrations', () => {
         '0007-webhook-deliveries',
         '0008-ingest-lease',
         '0009-sync-run-stage',
+        '0010-source-config',
       ]);
       const versions = Object.fromEntries(
         (await catalog.sourceItems('s')).map((item) => [item.externalId, item.version]),
@@ -454,7 +456,7 @@ describe('cascades and webhook event ids', () => {
     const project = await catalog.createProject(uniqueName('deliveries'));
     const source = await newSource(project.id, {
       type: SourceType.NOTION,
-      notion: { everything: true, rootPageIds: [], rootDatabaseIds: [] },
+      config: { token: { sealed: 's', hint: 'h' }, everything: true, rootPageIds: [], rootDatabaseIds: [] },
     });
     expect((await catalog.getSource(source.id))?.webhookDeliveries).toEqual({ rejected: 0 });
     // Concurrent refusals, as a flood of forged deliveries would make: each one counts.
@@ -495,15 +497,12 @@ describe('cascades and webhook event ids', () => {
     expect(Number(left.rows[0].n)).toBe(0);
   });
 
-  it('source changes merge the scope and clear fields given as null', async () => {
+  it('source changes keep the configuration unless given and clear fields given as null', async () => {
     const project = await catalog.createProject(uniqueName('source'));
-    const source = await newSource(project.id, {
-      tokenHint: 'ntn_…x',
-      watermark: '2026-01-01T00:00:00.000Z',
-    });
+    const source = await newSource(project.id, { watermark: '2026-01-01T00:00:00.000Z' });
     await catalog.updateSource(source.id, { watermark: null, name: 'renamed' });
     const read = await catalog.requireSource(source.id);
-    expect(read).toMatchObject({ name: 'renamed', tokenHint: 'ntn_…x', folder: { path: '/srv/docs' } });
+    expect(read).toMatchObject({ name: 'renamed', config: { path: '/srv/docs' } });
     expect(read.watermark).toBeUndefined();
   });
 
@@ -517,7 +516,7 @@ describe('cascades and webhook event ids', () => {
     });
     await catalog.updateSource(source.id, {
       status: SourceStatus.NEEDS_TOKEN,
-      folder: { format: FolderFormat.FILES, path: '/srv/other' },
+      config: { format: FolderFormat.FILES, path: '/srv/other' },
     });
     expect((await catalog.requireSource(source.id)).status).toBe(SourceStatus.REMOVING);
     const other = await newSource(project.id);
@@ -590,8 +589,8 @@ describe('one-time import of a catalog kept in Elasticsearch by older versions',
       }
       expect((await legacy.pageDocuments(projectId)).totalCount).toBe(10_050);
       expect(await legacy.requireSource(sourceId)).toMatchObject({
-        notion: { rootPageIds: ['r'] },
-        encryptedToken: 'sealed',
+        type: 'NOTION',
+        config: { rootPageIds: ['r'], token: { sealed: 'sealed' } },
       });
       expect((await legacy.sourceItems(sourceId)).length).toBe(50);
       expect(await legacy.getRun(runId)).toMatchObject({ sourceId, status: 'RUNNING' });

@@ -92,7 +92,7 @@ beforeAll(async () => {
     type: SourceType.FOLDER,
     name: 'large folder',
     status: SourceStatus.ACTIVE,
-    folder: { format: FolderFormat.FILES, path: root },
+    config: { format: FolderFormat.FILES, path: root },
     createdAt: now,
     updatedAt: now,
   });

@@ -150,7 +150,7 @@ beforeAll(async () => {
     type: SourceType.FOLDER,
     name: 'batched folder',
     status: SourceStatus.ACTIVE,
-    folder: { format: FolderFormat.FILES, path: root },
+    config: { format: FolderFormat.FILES, path: root },
     createdAt: now,
     updatedAt: now,
   });

@@ -4,3 +4,5 @@ export const ELASTICSEARCH = Symbol('ELASTICSEARCH');
 export const EMBEDDER = Symbol('EMBEDDER');
 export const BLOBS = Symbol('BLOBS');
 export const TEMPORAL = Symbol('TEMPORAL');
+/** Every source type's definition (@trove/source-definitions), built from config at start-up. */
+export const SOURCE_DEFINITIONS = Symbol('SOURCE_DEFINITIONS');

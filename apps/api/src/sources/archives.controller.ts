@@ -55,7 +55,7 @@ export class ArchivesController {
         projectId: source.projectId,
         name: source.name,
         type: source.type,
-        ...(source.type === SourceType.FOLDER ? { folder: publicFolder(source.folder) } : {}),
+        ...(source.type === SourceType.FOLDER ? { folder: publicFolder(source.config) } : {}),
       },
       run: { id: run.id, status: run.status, mode: run.mode },
     };

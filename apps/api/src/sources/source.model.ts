@@ -1,5 +1,6 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { Connection } from '../core/connection.model';
+import { JsonScalar } from '../core/json.scalar';
 import { FolderFormat, SourceStatus, SourceType, SyncMode, SyncRunStatus, SyncStage } from '@trove/domain';
 import { StallReason, SyncHealthState } from './sync-stall';
 
@@ -55,23 +56,53 @@ export class SourceWebhookModel {
   rejectedDeliveries!: number;
 }
 
-@ObjectType('Source', { description: 'A place Trove syncs documents from. The token is never returned.' })
+@ObjectType('SourceSecret', { description: 'A secret of a source configuration, masked' })
+export class SourceSecretModel {
+  @Field({ description: 'The configuration field, e.g. token' }) field!: string;
+  @Field({ description: 'First and last characters and the length' }) hint!: string;
+}
+
+@ObjectType('SourceTypeInfo', {
+  description: 'A source type and the configuration addSource takes for it (to build forms from)',
+})
+export class SourceTypeModel {
+  @Field(() => SourceType) type!: SourceType;
+  @Field() label!: string;
+  @Field() description!: string;
+  @Field(() => JsonScalar, {
+    description: 'JSON Schema (draft 2020-12) of `config`; secret fields are writeOnly',
+  })
+  configSchema!: Record<string, unknown>;
+  @Field(() => [String], { description: 'Fields of config that are secrets: never returned, only hinted' })
+  secretFields!: string[];
+  @Field({ description: 'Whether the type receives webhook deliveries at /webhooks/<source id>' })
+  webhook!: boolean;
+}
+
+@ObjectType('Source', { description: 'A place Trove syncs documents from. Secrets are never returned.' })
 export class SourceModel {
   @Field(() => ID) id!: string;
   @Field(() => ID) projectId!: string;
   @Field(() => SourceType) type!: SourceType;
   @Field() name!: string;
   @Field(() => SourceStatus) status!: SourceStatus;
-  @Field(() => NotionScopeModel, { nullable: true }) notion?: NotionScopeModel;
-  @Field(() => FolderScopeModel, { nullable: true }) folder?: FolderScopeModel;
-  @Field(() => WebScopeModel, { nullable: true }) web?: WebScopeModel;
-  @Field({ nullable: true, description: 'The token, masked: first and last characters and its length' })
-  tokenHint?: string;
   @Field({ nullable: true }) watermark?: string;
   @Field({ nullable: true }) lastSyncAt?: string;
   @Field(() => Int, { nullable: true, description: 'Minutes between scheduled INCREMENTAL syncs' })
   syncIntervalMinutes?: number;
   @Field() createdAt!: string;
+}
+
+@InputType({ description: 'A source of any type; `sourceTypes` gives the schema of each type’s config' })
+export class AddSourceInput {
+  @Field(() => ID) projectId!: string;
+  @Field(() => SourceType) type!: SourceType;
+  @Field() name!: string;
+  @Field(() => JsonScalar, {
+    description:
+      "The type's configuration, validated by its schema (errors name the field); secrets as plain strings",
+  })
+  config!: unknown;
 }
 
 @InputType()
@@ -122,6 +153,12 @@ export class AddWebSourceInput {
 export class UpdateSourceInput {
   @Field({ nullable: true }) name?: string;
   @Field({ nullable: true, description: 'A new token (e.g. after the old one was revoked)' }) token?: string;
+  @Field(() => JsonScalar, {
+    nullable: true,
+    description:
+      'Configuration fields to change (null clears an optional one); fields and secrets left out keep their value',
+  })
+  config?: Record<string, unknown> | null;
 }
 
 @ObjectType('SyncProgress')

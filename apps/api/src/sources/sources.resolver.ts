@@ -10,18 +10,34 @@ import {
   Resolver,
   Subscription,
 } from '@nestjs/graphql';
-import { Permission, type Principal, type Source, SourceType, SyncMode } from '@trove/domain';
+import {
+  Permission,
+  type Principal,
+  type Source,
+  type SourceConfig,
+  type SourceDefinitions,
+  SourceType,
+  SyncMode,
+} from '@trove/domain';
 import {
   AddFolderSourceInput,
+  AddSourceInput,
   AddWebSourceInput,
   AddNotionSourceInput,
+  FolderScopeModel,
+  NotionScopeModel,
   SourceModel,
+  SourceSecretModel,
+  SourceTypeModel,
   SourceWebhookModel,
   SyncRunConnection,
   SyncRunModel,
   UpdateSourceInput,
+  WebScopeModel,
 } from './source.model';
 import { PageArgs } from '../core/connection.model';
+import { JsonScalar } from '../core/json.scalar';
+import { SOURCE_DEFINITIONS } from '../core/tokens';
 import { SourcesService } from './sources.service';
 import { SyncRunUpdates } from './sync-run-updates';
 import { CurrentPrincipal, project, Requires, source, syncRun } from '../access/access.decorators';
@@ -33,7 +49,16 @@ export class SourcesResolver {
     @Inject(SourcesService) private readonly service: SourcesService,
     @Inject(SyncRunUpdates) private readonly updates: SyncRunUpdates,
     @Inject(ApiKeyAuthenticator) private readonly authenticator: ApiKeyAuthenticator,
+    @Inject(SOURCE_DEFINITIONS) private readonly definitions: SourceDefinitions,
   ) {}
+
+  @Query(() => [SourceTypeModel], {
+    description: 'Every source type with the JSON Schema of the config addSource takes for it',
+  })
+  @Requires(Permission.READ)
+  sourceTypes(): SourceTypeModel[] {
+    return this.definitions.describe();
+  }
 
   @Query(() => [SourceModel])
   @Requires(Permission.READ, project('projectId'))
@@ -41,12 +66,50 @@ export class SourcesResolver {
     return this.service.list(projectId);
   }
 
+  @ResolveField(() => JsonScalar, {
+    description: "The type's configuration (see sourceTypes), without its secrets",
+  })
+  config(@Parent() parent: Source): SourceConfig {
+    return this.definitions.publicConfig(parent.type, parent.config);
+  }
+
+  @ResolveField(() => [SourceSecretModel], { description: 'The secrets that are set, masked' })
+  secrets(@Parent() parent: Source): SourceSecretModel[] {
+    return this.definitions.secretHints(parent.type, parent.config);
+  }
+
+  @ResolveField(() => String, {
+    nullable: true,
+    description:
+      'The token, masked: first and last characters and its length (secrets { hint } for any type)',
+  })
+  tokenHint(@Parent() parent: Source): string | null {
+    return this.secrets(parent).find((secret) => secret.field === 'token')?.hint ?? null;
+  }
+
+  // Per-type views of `config`, kept for clients of the per-type mutations.
+  @ResolveField(() => NotionScopeModel, { nullable: true, description: 'NOTION sources: config' })
+  notion(@Parent() parent: Source): NotionScopeModel | null {
+    return parent.type === SourceType.NOTION ? parent.config : null;
+  }
+
+  @ResolveField(() => FolderScopeModel, { nullable: true, description: 'FOLDER sources: config' })
+  folder(@Parent() parent: Source): FolderScopeModel | null {
+    return parent.type === SourceType.FOLDER ? parent.config : null;
+  }
+
+  @ResolveField(() => WebScopeModel, { nullable: true, description: 'WEB sources: config' })
+  web(@Parent() parent: Source): WebScopeModel | null {
+    return parent.type === SourceType.WEB ? parent.config : null;
+  }
+
   @ResolveField(() => SourceWebhookModel, {
     nullable: true,
-    description: 'Notion sources: the last webhook event received and the count of refused deliveries',
+    description:
+      'Sources whose type receives webhooks: the last event received and the count of refused deliveries',
   })
   webhook(@Parent() parent: Source): SourceWebhookModel | null {
-    if (parent.type !== SourceType.NOTION) return null;
+    if (!this.definitions.get(parent.type).webhook) return null;
     const deliveries = parent.webhookDeliveries;
     return {
       lastEventAt: deliveries?.lastEventAt,
@@ -55,7 +118,16 @@ export class SourcesResolver {
     };
   }
 
-  @Mutation(() => SourceModel)
+  @Mutation(() => SourceModel, {
+    description:
+      "A source of any type, its config validated by the type's schema (see sourceTypes; errors name the field). Sync it with syncSource.",
+  })
+  @Requires(Permission.WRITE, project('input.projectId'))
+  addSource(@Args('input') input: AddSourceInput) {
+    return this.service.add(input);
+  }
+
+  @Mutation(() => SourceModel, { description: 'addSource for NOTION (kept for older clients)' })
   @Requires(Permission.WRITE, project('input.projectId'))
   addNotionSource(@Args('input') input: AddNotionSourceInput) {
     return this.service.addNotion(input);
@@ -63,7 +135,7 @@ export class SourcesResolver {
 
   @Mutation(() => SourceModel, {
     description:
-      'A server-side folder: MkDocs project, folder of files, or one combined Markdown file. Sync it with syncSource.',
+      'addSource for FOLDER (kept for older clients): a server-side folder, MkDocs project, folder of files, or one combined Markdown file. Sync it with syncSource.',
   })
   @Requires(Permission.WRITE, project('input.projectId'))
   addFolderSource(@Args('input') input: AddFolderSourceInput) {
@@ -72,14 +144,17 @@ export class SourcesResolver {
 
   @Mutation(() => SourceModel, {
     description:
-      'A web site: the pages under a base URL (found by following links) or those a sitemap.xml lists; fetched politely (robots.txt, a per-host rate limit). Sync it with syncSource.',
+      'addSource for WEB (kept for older clients): the pages under a base URL (found by following links) or those a sitemap.xml lists; fetched politely (robots.txt, a per-host rate limit). Sync it with syncSource.',
   })
   @Requires(Permission.WRITE, project('input.projectId'))
   addWebSource(@Args('input') input: AddWebSourceInput) {
     return this.service.addWeb(input);
   }
 
-  @Mutation(() => SourceModel)
+  @Mutation(() => SourceModel, {
+    description:
+      "Renames a source or changes its config (validated by its type's schema; secrets left out are kept)",
+  })
   @Requires(Permission.WRITE, source('id'))
   updateSource(@Args('id', { type: () => ID }) id: string, @Args('input') input: UpdateSourceInput) {
     return this.service.update(id, input);
@@ -121,7 +196,7 @@ export class SourcesResolver {
   @Query(() => String, {
     nullable: true,
     description:
-      'The verification token Notion sent to /webhooks/notion/<source id>, to paste into the Notion subscription',
+      'The verification token Notion sent to /webhooks/<source id>, to paste into the Notion subscription',
   })
   @Requires(Permission.WRITE, source('sourceId'))
   notionWebhookVerificationToken(@Args('sourceId', { type: () => ID }) sourceId: string) {

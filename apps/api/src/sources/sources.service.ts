@@ -6,15 +6,16 @@ import {
   WorkflowExecutionAlreadyStartedError,
 } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
-import { Catalog, encodeCursor, type PageRequest } from '@trove/catalog';
+import { Catalog, encodeCursor, type PageRequest, type SourceChanges } from '@trove/catalog';
 import { type ApiConfig, maskSecret, SecretBox } from '@trove/config';
-import type { Source, SyncRun } from '@trove/domain';
+import type { SecretSealer, Source, SourceConfig, SourceDefinitions, SyncRun } from '@trove/domain';
 import {
   blobKeys,
   FolderFormat,
   newSyncRun,
   normalizeSourceName,
   removeSourceWorkflowId,
+  sourceWithConfig,
   syncScheduleId,
   syncWorkflowId,
   SourceStatus,
@@ -24,17 +25,15 @@ import {
   TroveError,
   TroveErrorCode,
 } from '@trove/domain';
-import { normalizeNotionId } from '@trove/connector-notion';
-import { assertSafeUrl, normalizeUrl, resolveWithDns } from '@trove/connector-web';
 import { toConnection } from '../core/connection.model';
 import { scheduledStart, startWorkflow } from '../core/workflows';
-import { BLOBS, CONFIG, TEMPORAL } from '../core/tokens';
+import { BLOBS, CONFIG, SOURCE_DEFINITIONS, TEMPORAL } from '../core/tokens';
 import { checkFolderArchive } from '@trove/parsing';
-import { resolveAllowedPath } from '@trove/storage';
 import type { BlobStore } from '@trove/domain';
 import type {
   AddFolderSourceInput,
   AddNotionSourceInput,
+  AddSourceInput,
   AddWebSourceInput,
   UpdateSourceInput,
 } from './source.model';
@@ -62,79 +61,63 @@ export class SourcesService {
     @Inject(TEMPORAL) private readonly temporal: TemporalClient,
     @Inject(CONFIG) private readonly config: ApiConfig,
     @Inject(BLOBS) private readonly blobs: BlobStore,
+    @Inject(SOURCE_DEFINITIONS) private readonly definitions: SourceDefinitions,
   ) {
     if (config.secrets.key) this.secrets = new SecretBox(config.secrets.key);
   }
 
-  async addNotion(input: AddNotionSourceInput): Promise<Source> {
+  /**
+   * A source of any type: its configuration is validated by the type's definition (errors name
+   * the field) and stored with its secrets sealed.
+   */
+  async add(input: AddSourceInput): Promise<Source> {
     await this.catalog.requireActiveProject(input.projectId);
     const name = normalizeSourceName(input.name);
-    const token = input.token.trim();
-    if (token.length < 20)
-      throw new TroveError(TroveErrorCode.BadRequest, 'the Notion token looks too short');
-    const databases = new Set(input.databaseRoots.map(normalizeNotionId));
-    const roots = input.roots.map(normalizeNotionId);
+    const config = await this.definitions.configure(input.type, withoutNulls(input.config), this.seal);
     const now = new Date().toISOString();
-    return this.createSource({
-      id: randomUUID(),
+    return this.createSource(
+      sourceWithConfig(
+        {
+          id: randomUUID(),
+          projectId: input.projectId,
+          type: input.type,
+          name,
+          status: SourceStatus.ACTIVE,
+          createdAt: now,
+          updatedAt: now,
+        },
+        config,
+      ),
+    );
+  }
+
+  /** `addSource` for Notion, with the inputs of the older mutation. */
+  addNotion(input: AddNotionSourceInput): Promise<Source> {
+    return this.add({
       projectId: input.projectId,
       type: SourceType.NOTION,
-      name,
-      status: SourceStatus.ACTIVE,
-      notion: {
-        everything: roots.length === 0 && databases.size === 0,
-        rootPageIds: roots.filter((id) => !databases.has(id)),
-        rootDatabaseIds: [...databases],
-      },
-      encryptedToken: this.seal(token),
-      tokenHint: maskSecret(token),
-      createdAt: now,
-      updatedAt: now,
+      name: input.name,
+      config: { token: input.token, rootPageIds: input.roots, rootDatabaseIds: input.databaseRoots },
     });
   }
 
-  async addFolder(input: AddFolderSourceInput): Promise<Source> {
-    await this.catalog.requireActiveProject(input.projectId);
-    const name = normalizeSourceName(input.name);
-    const path = await resolveAllowedPath(input.path, this.config.folders.roots);
-    const now = new Date().toISOString();
-    return this.createSource({
-      id: randomUUID(),
+  /** `addSource` for a server-side folder, with the inputs of the older mutation. */
+  addFolder(input: AddFolderSourceInput): Promise<Source> {
+    return this.add({
       projectId: input.projectId,
       type: SourceType.FOLDER,
-      name,
-      status: SourceStatus.ACTIVE,
-      folder: { format: input.format, path, ...(input.siteUrl ? { siteUrl: checkUrl(input.siteUrl) } : {}) },
-      createdAt: now,
-      updatedAt: now,
+      name: input.name,
+      config: { path: input.path, format: input.format, siteUrl: input.siteUrl },
     });
   }
 
-  /** A web site: the pages under a base URL, or those a sitemap lists. */
-  async addWeb(input: AddWebSourceInput): Promise<Source> {
-    await this.catalog.requireActiveProject(input.projectId);
-    const name = normalizeSourceName(input.name);
-    const maxPages = input.maxPages ?? this.config.web.defaultMaxPages;
-    if (!Number.isInteger(maxPages) || maxPages < 1 || maxPages > MAX_WEB_PAGES) {
-      throw new TroveError(TroveErrorCode.BadRequest, `maxPages must be 1 to ${MAX_WEB_PAGES}`);
-    }
-    const url = normalizeUrl(checkUrl(input.url, 'url'))?.href;
-    if (!url) throw new TroveError(TroveErrorCode.BadRequest, 'url is not a URL Trove can read');
-    // Refused now rather than at the first sync (the worker checks again before every request).
-    await assertSafeUrl(new URL(url), {
-      allowPrivateNetworks: this.config.web.allowPrivateNetworks,
-      resolve: resolveWithDns,
-    });
-    const now = new Date().toISOString();
-    return this.createSource({
-      id: randomUUID(),
+  /** `addSource` for a web site, with the inputs of the older mutation. */
+  addWeb(input: AddWebSourceInput): Promise<Source> {
+    return this.add({
       projectId: input.projectId,
       type: SourceType.WEB,
-      name,
-      status: SourceStatus.ACTIVE,
-      web: { url, maxPages },
-      createdAt: now,
-      updatedAt: now,
+      name: input.name,
+      config: { url: input.url, maxPages: input.maxPages },
     });
   }
 
@@ -181,7 +164,7 @@ export class SourcesService {
     if (found && found.projectId !== projectId) {
       throw new TroveError(TroveErrorCode.SourceNotFound, `source ${found.id} does not exist`);
     }
-    if (found && !existing?.folder.archiveBlobKey) {
+    if (found && !existing?.config.archiveBlobKey) {
       throw new TroveError(
         TroveErrorCode.BadRequest,
         `source ${found.id} is not an archive source of this project`,
@@ -191,18 +174,18 @@ export class SourcesService {
     const archiveBlobKey = blobKeys.sourceArchive(id, archiveHash);
     await this.blobs.move(file.blobKey, archiveBlobKey);
     const folder = {
-      format: options.format ?? existing?.folder.format ?? FolderFormat.AUTO,
+      format: options.format ?? existing?.config.format ?? FolderFormat.AUTO,
       archiveBlobKey,
       archiveHash,
       archiveFileName: file.fileName,
-      ...(options.siteUrl || existing?.folder.siteUrl
-        ? { siteUrl: checkUrl(options.siteUrl ?? existing!.folder.siteUrl!) }
+      ...(options.siteUrl || existing?.config.siteUrl
+        ? { siteUrl: checkUrl(options.siteUrl ?? existing!.config.siteUrl!) }
         : {}),
     };
     let source: Source;
     if (existing) {
       await this.catalog.updateSource(id, {
-        folder,
+        config: folder,
         ...(name ? { name } : {}),
       });
       source = await this.catalog.requireSource(id);
@@ -214,7 +197,7 @@ export class SourcesService {
         type: SourceType.FOLDER,
         name: name ?? normalizeSourceName(file.fileName),
         status: SourceStatus.ACTIVE,
-        folder,
+        config: folder,
         createdAt: now,
         updatedAt: now,
       });
@@ -235,17 +218,32 @@ export class SourcesService {
     return this.catalog.listSources(projectId);
   }
 
+  /**
+   * Renames a source or changes its configuration: `config` changes the fields it gives (secrets
+   * left out stay as they are), validated by the type's definition. A new secret (a token after
+   * the old one was revoked) makes a NEEDS_TOKEN source ACTIVE again.
+   */
   async update(id: string, input: UpdateSourceInput): Promise<Source> {
     const source = await this.catalog.requireActiveSource(id);
-    const changes: Partial<Source> = {};
+    const definition = this.definitions.get(source.type);
+    const changes: SourceChanges = {};
     if (input.name !== undefined && input.name !== null) changes.name = normalizeSourceName(input.name);
-    if (input.token?.trim() && source.type !== SourceType.NOTION) {
-      throw new TroveError(TroveErrorCode.BadRequest, 'only Notion sources have a token');
+    const patch: SourceConfig =
+      input.config === undefined || input.config === null ? {} : { ...input.config };
+    if (input.config !== undefined && input.config !== null && !isObject(input.config)) {
+      throw new TroveError(TroveErrorCode.BadRequest, 'config must be a JSON object');
     }
     if (input.token?.trim()) {
-      changes.encryptedToken = this.seal(input.token.trim());
-      changes.tokenHint = maskSecret(input.token.trim());
-      changes.status = SourceStatus.ACTIVE;
+      if (!definition.secretFields.includes('token')) {
+        throw new TroveError(TroveErrorCode.BadRequest, `${source.type} sources have no token`);
+      }
+      patch['token'] = input.token;
+    }
+    if (Object.keys(patch).length > 0) {
+      changes.config = await this.definitions.configure(source.type, patch, this.seal, source.config);
+      if (definition.secretFields.some((field) => typeof patch[field] === 'string')) {
+        changes.status = SourceStatus.ACTIVE;
+      }
     }
     await this.catalog.updateSource(id, changes);
     return this.catalog.requireSource(id);
@@ -433,18 +431,29 @@ export class SourcesService {
     return source;
   }
 
-  private seal(token: string): string {
+  /** Seals a secret of a source's configuration; refused when no key is configured. */
+  private readonly seal: SecretSealer = (plain) => {
     if (!this.secrets) {
       throw new TroveError(
         TroveErrorCode.BadRequest,
         'set TROVE_SECRET_KEY (32 random bytes, base64) on the api and worker to store integration tokens',
       );
     }
-    return this.secrets.encrypt(token);
-  }
+    return { sealed: this.secrets.encrypt(plain), hint: maskSecret(plain) };
+  };
 }
 
-const MAX_WEB_PAGES = 100_000;
+/** GraphQL gives unset optional inputs as null: left out, as in JSON. */
+function withoutNulls(config: unknown): unknown {
+  if (!isObject(config)) return config;
+  return Object.fromEntries(
+    Object.entries(config).filter(([, value]) => value !== null && value !== undefined),
+  );
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 function checkUrl(url: string, field = 'siteUrl'): string {
   try {

@@ -18,7 +18,7 @@ function folderSource(path: string): FolderSource {
     type: SourceType.FOLDER,
     name: 'site',
     status: SourceStatus.ACTIVE,
-    folder: { format: FolderFormat.AUTO, path },
+    config: { format: FolderFormat.AUTO, path },
     createdAt: '2026-01-01T00:00:00Z',
     updatedAt: '2026-01-01T00:00:00Z',
   };

@@ -54,7 +54,7 @@ function archiveSource(hash: string): FolderSource {
     type: SourceType.FOLDER,
     name: 'site',
     status: SourceStatus.ACTIVE,
-    folder: {
+    config: {
       format: FolderFormat.FILES,
       archiveBlobKey: `sources/${SOURCE_ID}/archive.zip`,
       archiveHash: hash,

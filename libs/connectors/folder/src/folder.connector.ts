@@ -214,7 +214,7 @@ export class FolderConnector implements SourceConnector<FolderSource> {
 
   /** The folder to read and its format (AUTO resolved). */
   private async open(source: FolderSource): Promise<{ root: string; format: FolderFormat }> {
-    const folder = source.folder;
+    const folder = source.config;
     const root = folder.archiveBlobKey
       ? await this.unpack(source)
       : await resolveAllowedPath(folder.path ?? '', this.config.roots);
@@ -242,7 +242,7 @@ export class FolderConnector implements SourceConnector<FolderSource> {
     if (!fresh && cached && Date.now() - cached.at < 60_000) return cached.project;
     // Never resolves !ENV or reads outside `root`: the folder's content is untrusted.
     const project = await readMkDocsProject(root);
-    if (source.folder.siteUrl) rebase(project, source.folder.siteUrl);
+    if (source.config.siteUrl) rebase(project, source.config.siteUrl);
     this.projects.set(root, { at: Date.now(), project });
     return project;
   }
@@ -279,7 +279,7 @@ export class FolderConnector implements SourceConnector<FolderSource> {
    * single top-level folder in the zip is the root.
    */
   private async unpack(source: FolderSource): Promise<string> {
-    const folder = source.folder;
+    const folder = source.config;
     const base = resolve(this.config.cacheDir, source.id);
     const target = join(base, folder.archiveHash!.slice(0, 16));
     if (!existsSync(target)) {

@@ -1,1 +1,2 @@
 export * from './folder.connector';
+export * from './folder.definition';

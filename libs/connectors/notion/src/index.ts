@@ -4,3 +4,4 @@ export * from './notion-types';
 export * from './render';
 export * from './notion-cache';
 export * from './notion.connector';
+export * from './notion.definition';

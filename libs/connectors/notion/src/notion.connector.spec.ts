@@ -19,7 +19,7 @@ let nextSource = 0;
 
 function notionSource(
   token: string,
-  notion: Partial<NotionSource['notion']> = {},
+  notion: Partial<Omit<NotionSource['config'], 'token'>> = {},
   id = `source-${++nextSource}`,
 ): NotionSource {
   return {
@@ -28,8 +28,13 @@ function notionSource(
     name: 'Emulated workspace',
     type: SourceType.NOTION,
     status: SourceStatus.ACTIVE,
-    encryptedToken: secrets.encrypt(token),
-    notion: { everything: false, rootPageIds: [], rootDatabaseIds: [], ...notion },
+    config: {
+      token: { sealed: secrets.encrypt(token), hint: 'ntn_…' },
+      everything: false,
+      rootPageIds: [],
+      rootDatabaseIds: [],
+      ...notion,
+    },
     createdAt: '2026-11-01T00:00:00.000Z',
     updatedAt: '2026-11-01T00:00:00.000Z',
   };
@@ -79,7 +84,11 @@ describe('NotionConnector', { timeout: 60_000 }, () => {
 
   it('a token sealed under another TROVE_SECRET_KEY fails as SOURCE_UNAUTHORIZED, permanently, saying what to do', () => {
     const otherKey = new SecretBox(randomBytes(32).toString('base64'));
-    const source = { ...notionSource('ntn_demo'), encryptedToken: otherKey.encrypt('ntn_demo') };
+    const plain = notionSource('ntn_demo');
+    const source = {
+      ...plain,
+      config: { ...plain.config, token: { sealed: otherKey.encrypt('ntn_demo'), hint: '' } },
+    };
     let caught: unknown;
     try {
       new NotionConnector(secrets, config).client(source);

@@ -103,7 +103,7 @@ export class NotionConnector implements SourceConnector<NotionSource> {
   async vanished(source: NotionSource, externalIds: string[], onProgress?: () => void): Promise<string[]> {
     const reader = this.reader(source);
     try {
-      if (source.notion.everything) {
+      if (source.config.everything) {
         const shared = new Set((await reader.searchPages(undefined, onProgress)).map((p) => p.id));
         return externalIds.filter((pageId) => !shared.has(pageId));
       }
@@ -136,7 +136,7 @@ export class NotionConnector implements SourceConnector<NotionSource> {
     events: SourceEvent[],
     known: ReadonlySet<string>,
   ): Promise<EventWork> {
-    const inScope = new Set([...known, ...source.notion.rootPageIds, ...source.notion.rootDatabaseIds]);
+    const inScope = new Set([...known, ...source.config.rootPageIds, ...source.config.rootDatabaseIds]);
     const latest = new Map<string, SourceEvent>();
     let resync = false;
     for (const event of [...events].sort((a, b) => a.timestamp.localeCompare(b.timestamp))) {
@@ -163,7 +163,7 @@ export class NotionConnector implements SourceConnector<NotionSource> {
         continue;
       }
       const relevant =
-        source.notion.everything ||
+        source.config.everything ||
         inScope.has(pageId) ||
         (event.parentId !== undefined && inScope.has(event.parentId));
       if (relevant) work.ingest.push(pageId);
@@ -216,7 +216,7 @@ export class NotionConnector implements SourceConnector<NotionSource> {
     }
     let token: string;
     try {
-      token = this.secrets.decrypt(source.encryptedToken!);
+      token = this.secrets.decrypt(source.config.token.sealed);
     } catch {
       // Sealed under another TROVE_SECRET_KEY (the key changed, or the catalog was copied).
       throw new TroveError(
@@ -291,10 +291,10 @@ async function changedSince(
 ): Promise<Map<string, { version: string; title?: string }>> {
   let listed = 0;
   const pages = await reader.searchPages(since, () => progress(++listed));
-  const inScope = new Set([...known, ...source.notion.rootPageIds, ...source.notion.rootDatabaseIds]);
+  const inScope = new Set([...known, ...source.config.rootPageIds, ...source.config.rootDatabaseIds]);
   return new Map(
     pages
-      .filter((p) => source.notion.everything || inScope.has(p.id) || (p.parentId && inScope.has(p.parentId)))
+      .filter((p) => source.config.everything || inScope.has(p.id) || (p.parentId && inScope.has(p.parentId)))
       .map((p) => [p.id, { version: p.lastEditedTime, title: p.title }]),
   );
 }
@@ -311,7 +311,7 @@ async function discoverAll(
   progress: (seen: number) => void,
 ): Promise<Map<string, { version: string; title?: string }>> {
   const found = new Map<string, { version: string; title?: string }>();
-  if (source.notion.everything) {
+  if (source.config.everything) {
     let listed = 0;
     for (const page of await reader.searchPages(undefined, () => progress(++listed))) {
       found.set(page.id, { version: page.lastEditedTime, title: page.title });
@@ -321,8 +321,8 @@ async function discoverAll(
   // Everything is read anew, except pages that this discovery's own database queries returned.
   const started = Date.now();
   const fresh = { cachedSince: started };
-  const pages = [...source.notion.rootPageIds];
-  const databases = [...source.notion.rootDatabaseIds];
+  const pages = [...source.config.rootPageIds];
+  const databases = [...source.config.rootDatabaseIds];
   const seenDatabases = new Set<string>();
   const skip = (id: string, error: unknown) => {
     // Only a missing, unshared or forbidden item is skipped; a rejected token or a fault is not.

@@ -3,3 +3,4 @@ export * from './url-safety';
 export * from './urls';
 export * from './web-http';
 export * from './web.connector';
+export * from './web.definition';

@@ -21,7 +21,7 @@ const source = (url: string, maxPages = 100): WebSource =>
     id: 'src-1',
     projectId: 'p-1',
     type: SourceType.WEB,
-    web: { url, maxPages },
+    config: { url, maxPages },
   }) as unknown as WebSource;
 
 const known = new Set<string>();

@@ -151,9 +151,9 @@ export class WebConnector implements SourceConnector<WebSource> {
 
   /** Every page of the site (a web site has no change feed: INCREMENTAL lists everything too). */
   async discover(source: WebSource, options: DiscoverOptions): Promise<Discovery> {
-    const base = normalizeUrl(source.web.url);
-    if (!base) throw badRequest(`"${source.web.url}" is not an http(s) URL`);
-    const maxPages = source.web.maxPages > 0 ? source.web.maxPages : this.config.defaultMaxPages;
+    const base = normalizeUrl(source.config.url);
+    if (!base) throw badRequest(`"${source.config.url}" is not an http(s) URL`);
+    const maxPages = source.config.maxPages > 0 ? source.config.maxPages : this.config.defaultMaxPages;
     const run = new DiscoveryRun(options, maxPages);
     const sitemapByName = looksLikeSitemapUrl(base);
     const maxBytes = sitemapByName ? this.config.maxSitemapBytes : this.config.maxPageBytes;

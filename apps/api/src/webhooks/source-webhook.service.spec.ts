@@ -3,8 +3,16 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { Catalog } from '@trove/catalog';
 import { type ApiConfig, SecretBox, webhooksSchema } from '@trove/config';
-import { type NotionSource, SourceStatus, SourceType, TroveErrorCode } from '@trove/domain';
-import { NotionWebhookService } from './notion-webhook.service';
+import {
+  type NotionSource,
+  type Source,
+  SourceStatus,
+  SourceType,
+  TroveErrorCode,
+  type WebSource,
+} from '@trove/domain';
+import { SourceWebhookService } from './source-webhook.service';
+import { createSourceDefinitions } from '@trove/source-definitions';
 import { WebhookRefusals } from './webhook-refusals';
 
 const KEY = Buffer.alloc(32, 3).toString('base64');
@@ -19,7 +27,12 @@ function source(changes: Partial<NotionSource> = {}): NotionSource {
     type: SourceType.NOTION,
     name: 'wiki',
     status: SourceStatus.ACTIVE,
-    notion: { everything: true, rootPageIds: [], rootDatabaseIds: [] },
+    config: {
+      token: { sealed: box.encrypt(`ntn_${'t'.repeat(46)}`), hint: 'ntn_…' },
+      everything: true,
+      rootPageIds: [],
+      rootDatabaseIds: [],
+    },
     webhookToken: box.encrypt(TOKEN),
     createdAt: now,
     updatedAt: now,
@@ -27,7 +40,7 @@ function source(changes: Partial<NotionSource> = {}): NotionSource {
   };
 }
 
-function setup(current: NotionSource) {
+function setup(current: Source) {
   const seen = new Set<string>();
   const catalog = {
     getSource: vi.fn(async () => current),
@@ -51,13 +64,25 @@ function setup(current: NotionSource) {
     temporal: { taskQueue: 'q' },
     webhooks: webhooksSchema.parse({}),
   } as unknown as ApiConfig;
-  const service = new NotionWebhookService(
+  const service = new SourceWebhookService(
     catalog as unknown as Catalog,
     temporal as unknown as TemporalClient,
     config,
     new WebhookRefusals(catalog as unknown as Catalog, config),
+    createSourceDefinitions({
+      folders: { roots: [] },
+      web: { allowPrivateNetworks: false, defaultMaxPages: 10 },
+    }),
   );
   return { service, catalog, signalWithStart };
+}
+
+/** A delivery as the controller hands it over, with Notion's signature header when given. */
+function deliver(service: SourceWebhookService, sourceId: string, body: Buffer, signature?: string) {
+  return service.receive(sourceId, {
+    body,
+    header: (name) => (name === 'x-notion-signature' ? signature : undefined),
+  });
 }
 
 function signed(event: object): { body: Buffer; signature: string } {
@@ -75,7 +100,7 @@ function pageEvent(changes: object = {}) {
   };
 }
 
-describe('NotionWebhookService', () => {
+describe('SourceWebhookService (a Notion source)', () => {
   let ctx: ReturnType<typeof setup>;
   beforeEach(() => {
     ctx = setup(source());
@@ -86,12 +111,12 @@ describe('NotionWebhookService', () => {
       const { body, signature } = signed(
         pageEvent({ timestamp: new Date(Date.now() + offset).toISOString() }),
       );
-      await expect(ctx.service.receive('src-1', body, signature)).rejects.toMatchObject({
+      await expect(deliver(ctx.service, 'src-1', body, signature)).rejects.toMatchObject({
         code: TroveErrorCode.WebhookExpired,
       });
     }
     const { body, signature } = signed(pageEvent({ timestamp: undefined }));
-    await expect(ctx.service.receive('src-1', body, signature)).rejects.toMatchObject({
+    await expect(deliver(ctx.service, 'src-1', body, signature)).rejects.toMatchObject({
       code: TroveErrorCode.WebhookExpired,
     });
     expect(ctx.signalWithStart).not.toHaveBeenCalled();
@@ -99,7 +124,7 @@ describe('NotionWebhookService', () => {
 
   it("signals the source's webhook workflow, starting it with the configured timing", async () => {
     const { body, signature } = signed(pageEvent());
-    expect(await ctx.service.receive('src-1', body, signature)).toBe('accepted');
+    expect(await deliver(ctx.service, 'src-1', body, signature)).toBe('accepted');
     const { quietMs, maxDelayMs, historyLimit } = webhooksSchema.parse({});
     expect(ctx.signalWithStart).toHaveBeenCalledWith('notionWebhookEvents', {
       taskQueue: 'q',
@@ -112,23 +137,23 @@ describe('NotionWebhookService', () => {
 
   it('acknowledges a repeated event id without signalling it again', async () => {
     const { body, signature } = signed(pageEvent());
-    expect(await ctx.service.receive('src-1', body, signature)).toBe('accepted');
-    expect(await ctx.service.receive('src-1', body, signature)).toBe('duplicate');
+    expect(await deliver(ctx.service, 'src-1', body, signature)).toBe('accepted');
+    expect(await deliver(ctx.service, 'src-1', body, signature)).toBe('duplicate');
     expect(ctx.signalWithStart).toHaveBeenCalledTimes(1);
   });
 
   it("forgets the event id when the signal fails, so Notion's retry is applied", async () => {
     ctx.signalWithStart.mockRejectedValueOnce(new Error('temporal down'));
     const { body, signature } = signed(pageEvent());
-    await expect(ctx.service.receive('src-1', body, signature)).rejects.toThrow('temporal down');
-    expect(await ctx.service.receive('src-1', body, signature)).toBe('accepted');
+    await expect(deliver(ctx.service, 'src-1', body, signature)).rejects.toThrow('temporal down');
+    expect(await deliver(ctx.service, 'src-1', body, signature)).toBe('accepted');
   });
 
   it('records the time and type of each signed, fresh delivery — never its payload', async () => {
     const { body, signature } = signed(pageEvent({ type: 'page.content_updated' }));
-    expect(await ctx.service.receive('src-1', body, signature)).toBe('accepted');
+    expect(await deliver(ctx.service, 'src-1', body, signature)).toBe('accepted');
     // A repeat is a delivery received too (Notion retrying), though not applied twice.
-    expect(await ctx.service.receive('src-1', body, signature)).toBe('duplicate');
+    expect(await deliver(ctx.service, 'src-1', body, signature)).toBe('duplicate');
     expect(ctx.catalog.webhookDeliveries.accepted.mock.calls).toEqual([
       ['src-1', 'page.content_updated'],
       ['src-1', 'page.content_updated'],
@@ -139,21 +164,21 @@ describe('NotionWebhookService', () => {
   it('counts every refused delivery: bad or missing signature, stale, malformed, unknown source', async () => {
     const { body, signature } = signed(pageEvent());
     const forged = `sha256=${createHmac('sha256', 'not-the-token').update(body).digest('hex')}`;
-    await expect(ctx.service.receive('src-1', body, forged)).rejects.toMatchObject({
+    await expect(deliver(ctx.service, 'src-1', body, forged)).rejects.toMatchObject({
       code: TroveErrorCode.Unauthenticated,
     });
-    await expect(ctx.service.receive('src-1', body, undefined)).rejects.toMatchObject({
+    await expect(deliver(ctx.service, 'src-1', body, undefined)).rejects.toMatchObject({
       code: TroveErrorCode.Unauthenticated,
     });
     const stale = signed(pageEvent({ timestamp: new Date(Date.now() - 3600_000).toISOString() }));
-    await expect(ctx.service.receive('src-1', stale.body, stale.signature)).rejects.toMatchObject({
+    await expect(deliver(ctx.service, 'src-1', stale.body, stale.signature)).rejects.toMatchObject({
       code: TroveErrorCode.WebhookExpired,
     });
-    await expect(ctx.service.receive('src-1', Buffer.from('{not json'), signature)).rejects.toMatchObject({
+    await expect(deliver(ctx.service, 'src-1', Buffer.from('{not json'), signature)).rejects.toMatchObject({
       code: TroveErrorCode.BadRequest,
     });
     ctx.catalog.getSource.mockResolvedValueOnce(undefined as unknown as NotionSource);
-    await expect(ctx.service.receive('src-2', body, signature)).rejects.toMatchObject({
+    await expect(deliver(ctx.service, 'src-2', body, signature)).rejects.toMatchObject({
       code: TroveErrorCode.Unauthenticated,
     });
     expect(ctx.catalog.webhookDeliveries.rejected.mock.calls).toEqual([
@@ -169,12 +194,12 @@ describe('NotionWebhookService', () => {
   it('neither counts our own failures nor fails a delivery when counting fails', async () => {
     ctx.signalWithStart.mockRejectedValueOnce(new Error('temporal down'));
     const { body, signature } = signed(pageEvent());
-    await expect(ctx.service.receive('src-1', body, signature)).rejects.toThrow('temporal down');
+    await expect(deliver(ctx.service, 'src-1', body, signature)).rejects.toThrow('temporal down');
     expect(ctx.catalog.webhookDeliveries.rejected).not.toHaveBeenCalled();
     ctx.catalog.webhookDeliveries.accepted.mockRejectedValueOnce(new Error('database down'));
-    expect(await ctx.service.receive('src-1', body, signature)).toBe('accepted');
+    expect(await deliver(ctx.service, 'src-1', body, signature)).toBe('accepted');
     ctx.catalog.webhookDeliveries.rejected.mockRejectedValueOnce(new Error('database down'));
-    await expect(ctx.service.receive('src-1', body, 'sha256=00')).rejects.toMatchObject({
+    await expect(deliver(ctx.service, 'src-1', body, 'sha256=00')).rejects.toMatchObject({
       code: TroveErrorCode.Unauthenticated,
     });
   });
@@ -183,7 +208,7 @@ describe('NotionWebhookService', () => {
     const verification = Buffer.from(JSON.stringify({ verification_token: 'secret_new' }));
     const twoHoursAgo = new Date(Date.now() - 2 * 3600_000).toISOString();
     const stale = setup(source({ webhookToken: undefined, createdAt: twoHoursAgo }));
-    await expect(stale.service.receive('src-1', verification, undefined)).rejects.toMatchObject({
+    await expect(deliver(stale.service, 'src-1', verification, undefined)).rejects.toMatchObject({
       code: TroveErrorCode.Unauthenticated,
     });
     expect(stale.catalog.updateSource).not.toHaveBeenCalled();
@@ -195,7 +220,29 @@ describe('NotionWebhookService', () => {
         webhookVerificationOpenedAt: new Date().toISOString(),
       }),
     );
-    expect(await reset.service.receive('src-1', verification, undefined)).toBe('verification token stored');
+    expect(await deliver(reset.service, 'src-1', verification, undefined)).toBe('verification token stored');
     expect(reset.catalog.updateSource).toHaveBeenCalledTimes(1);
+  });
+
+  it('refuses deliveries to a source whose type has no webhook, as to an unknown source', async () => {
+    const notion = source();
+    const web: WebSource = {
+      id: notion.id,
+      projectId: notion.projectId,
+      name: 'site',
+      status: SourceStatus.ACTIVE,
+      webhookToken: notion.webhookToken,
+      type: SourceType.WEB,
+      config: { url: 'https://docs.example.test/', maxPages: 10 },
+      createdAt: notion.createdAt,
+      updatedAt: notion.updatedAt,
+    };
+    const other = setup(web);
+    const { body, signature } = signed(pageEvent());
+    await expect(deliver(other.service, 'src-1', body, signature)).rejects.toMatchObject({
+      code: TroveErrorCode.Unauthenticated,
+      message: 'webhook delivery not accepted',
+    });
+    expect(other.signalWithStart).not.toHaveBeenCalled();
   });
 });

@@ -1,0 +1,203 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { Client as TemporalClient } from '@temporalio/client';
+import { Catalog } from '@trove/catalog';
+import { type ApiConfig, SecretBox } from '@trove/config';
+import {
+  isTroveError,
+  notionWebhookWorkflowId,
+  type NotionWebhookTiming,
+  type Source,
+  type SourceDefinitions,
+  type SourceWebhook,
+  TroveError,
+  TroveErrorCode,
+  type WebhookDelivery,
+  webhookUnauthorized,
+  WebhookRefused,
+} from '@trove/domain';
+import { CONFIG, SOURCE_DEFINITIONS, TEMPORAL } from '../core/tokens';
+import { WebhookRefusals } from './webhook-refusals';
+import { errorCodeLabel, webhookDeliveries } from '@trove/metrics';
+import { signalWithStart } from '../core/workflows';
+
+/**
+ * Refusals of a delivery that are counted for the source: a bad or missing signature, a stale
+ * timestamp, a malformed body, an unsolicited verification request. Our own failures (5xx) are not.
+ */
+const REFUSALS: ReadonlySet<string> = new Set([
+  TroveErrorCode.Unauthenticated,
+  TroveErrorCode.WebhookExpired,
+  TroveErrorCode.BadRequest,
+]);
+
+/** A delivery as the controller hands it over: the body may be missing (not JSON, empty). */
+export interface IncomingDelivery extends Omit<WebhookDelivery, 'body'> {
+  body: Buffer | undefined;
+}
+
+@Injectable()
+export class SourceWebhookService {
+  private readonly logger = new Logger('SourceWebhook');
+  private readonly secrets?: SecretBox;
+  private lastPurge = 0;
+
+  constructor(
+    @Inject(Catalog) private readonly catalog: Catalog,
+    @Inject(TEMPORAL) private readonly temporal: TemporalClient,
+    @Inject(CONFIG) private readonly config: ApiConfig,
+    @Inject(WebhookRefusals) private readonly refusals: WebhookRefusals,
+    @Inject(SOURCE_DEFINITIONS) private readonly definitions: SourceDefinitions,
+  ) {
+    if (config.secrets.key) this.secrets = new SecretBox(config.secrets.key);
+  }
+
+  /**
+   * A delivery for one source, verified by its type's definition. A verification handshake (the
+   * first, unsigned, request of a Notion subscription) stores its secret, sealed (shown to the admin
+   * through the API, to paste into Notion); every later delivery must be signed with it. Events
+   * become a signal to the source's webhook workflow, which debounces them; this returns as soon
+   * as the signal is recorded. `route` labels the metric of a delivery to an unknown source.
+   */
+  async receive(
+    sourceId: string,
+    delivery: IncomingDelivery,
+    address?: string,
+    route = 'unknown',
+  ): Promise<string> {
+    let sourceType = route;
+    try {
+      const status = await this.receiveCounted(sourceId, delivery, address, (type) => (sourceType = type));
+      webhookDeliveries.inc({ source_type: sourceType, outcome: 'accepted', code: 'none' });
+      return status;
+    } catch (error) {
+      webhookDeliveries.inc({ source_type: sourceType, outcome: 'refused', code: errorCodeLabel(error) });
+      throw error;
+    }
+  }
+
+  private async receiveCounted(
+    sourceId: string,
+    delivery: IncomingDelivery,
+    address: string | undefined,
+    found: (type: string) => void,
+  ): Promise<string> {
+    await this.refusals.admit(sourceId, address);
+    try {
+      return await this.deliver(sourceId, delivery, found);
+    } catch (error) {
+      if (isTroveError(error) && REFUSALS.has(error.code)) {
+        throw await this.refusals.refused(sourceId, address, error, refusalReason(error));
+      }
+      throw error;
+    }
+  }
+
+  private async deliver(
+    sourceId: string,
+    { body, header }: IncomingDelivery,
+    found: (type: string) => void,
+  ): Promise<string> {
+    const source = await this.catalog.getSource(sourceId).catch((error: unknown) => {
+      // A row this version cannot read (an unknown type) is no source to deliver to.
+      if (isTroveError(error) && error.code === TroveErrorCode.Internal) return undefined;
+      throw error;
+    });
+    if (source) found(source.type.toLowerCase());
+    const webhook = source && this.webhookOf(source);
+    if (!source || !webhook || !body || !this.secrets) throw webhookUnauthorized();
+    // Nothing is accepted for a source or project being deleted (no state is revealed either).
+    if (!(await this.writable(sourceId))) throw webhookUnauthorized();
+    let secret: string | undefined;
+    if (source.webhookToken) {
+      try {
+        secret = this.secrets.decrypt(source.webhookToken);
+      } catch {
+        // Sealed under another key: nothing can be verified, and the handshake stays closed.
+        throw webhookUnauthorized('a webhook secret sealed under another TROVE_SECRET_KEY');
+      }
+    }
+    const openedAt = Date.parse(source.webhookVerificationOpenedAt ?? source.createdAt);
+    const { maxAgeMs, maxFutureMs, verificationWindowMs } = this.config.webhooks;
+    const outcome = await webhook.receive(
+      { body, header },
+      {
+        source,
+        ...(secret !== undefined ? { secret } : {}),
+        handshakeOpen: Date.now() - openedAt <= verificationWindowMs,
+        maxAgeMs,
+        maxFutureMs,
+      },
+    );
+
+    if (outcome.kind === 'handshake') {
+      await this.catalog.updateSource(sourceId, { webhookToken: this.secrets.encrypt(outcome.secret) });
+      this.logger.log(`stored the webhook verification token of source ${sourceId}`);
+      return 'verification token stored';
+    }
+    await this.recordAccepted(sourceId, outcome.eventType);
+    const { event, eventId } = outcome;
+    if (!event || !eventId) return 'ignored';
+    if (!(await this.catalog.webhookEvents.record(sourceId, eventId))) return 'duplicate';
+    this.purgeOldEvents();
+    const { quietMs, maxDelayMs, historyLimit } = this.config.webhooks;
+    const timing: NotionWebhookTiming = { quietMs, maxDelayMs, historyLimit };
+    try {
+      await signalWithStart(this.temporal, 'notionWebhookEvents', 'notionEvents', {
+        taskQueue: this.config.temporal.taskQueue,
+        workflowId: notionWebhookWorkflowId(sourceId),
+        args: [sourceId, [], timing],
+        signalArgs: [[event]],
+      });
+    } catch (error) {
+      // Not handed on: Notion's retry of this event must not be taken for a repeat.
+      await this.catalog.webhookEvents.forget(sourceId, eventId).catch(() => undefined);
+      throw error;
+    }
+    if (!(await this.writable(sourceId))) {
+      // Raced the start of a deletion, which may have stopped the webhook workflow already.
+      await this.temporal.workflow
+        .getHandle(notionWebhookWorkflowId(sourceId))
+        .cancel()
+        .catch(() => undefined);
+      throw webhookUnauthorized();
+    }
+    return 'accepted';
+  }
+
+  /** The webhook of the source's type; none for types without one. */
+  private webhookOf(source: Source): SourceWebhook | undefined {
+    return this.definitions.get(source.type).webhook;
+  }
+
+  /** A signed, fresh delivery: its time and type (never its payload) for the webhook panel. */
+  private async recordAccepted(sourceId: string, type: string): Promise<void> {
+    await this.catalog.webhookDeliveries.accepted(sourceId, type).catch((error: Error) => {
+      this.logger.warn(`could not record a webhook event of source ${sourceId}: ${error.message}`);
+    });
+  }
+
+  private async writable(sourceId: string): Promise<boolean> {
+    try {
+      await this.catalog.requireActiveSource(sourceId);
+      return true;
+    } catch (error) {
+      if (error instanceof TroveError && error.code !== TroveErrorCode.ServiceUnavailable) return false;
+      throw error;
+    }
+  }
+
+  /** Event ids older than the replay window are useless: drop them now and then. */
+  private purgeOldEvents(): void {
+    const now = Date.now();
+    if (now - this.lastPurge < 10 * 60_000) return;
+    this.lastPurge = now;
+    const { maxAgeMs, maxFutureMs } = this.config.webhooks;
+    this.catalog.webhookEvents
+      .purge(new Date(now - 2 * (maxAgeMs + maxFutureMs)))
+      .catch((error: Error) => this.logger.warn(`purging old webhook event ids failed: ${error.message}`));
+  }
+}
+
+function refusalReason(error: TroveError): string {
+  return error instanceof WebhookRefused ? error.reason : error.message;
+}

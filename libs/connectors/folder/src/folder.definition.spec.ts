@@ -1,0 +1,70 @@
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SecretSealer, SourceDefinitions, SourceType } from '@trove/domain';
+import { folderSourceDefinition } from './folder.definition';
+
+const seal: SecretSealer = (plain) => ({ sealed: plain, hint: '…' });
+let root: string;
+let registry: SourceDefinitions;
+
+beforeAll(async () => {
+  root = await realpath(await mkdtemp(join(tmpdir(), 'trove-folder-definition-')));
+  registry = new SourceDefinitions([folderSourceDefinition({ roots: [root] })], [SourceType.FOLDER]);
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+const refusal = (config: unknown, previous?: object) =>
+  registry.configure(SourceType.FOLDER, config, seal, previous).then(
+    () => 'accepted',
+    (error: Error) => error.message,
+  );
+
+describe('the folder source definition', () => {
+  it('resolves a path inside the allowed roots and defaults the format', async () => {
+    expect(await registry.configure(SourceType.FOLDER, { path: root }, seal)).toEqual({
+      path: root,
+      format: 'AUTO',
+    });
+  });
+
+  it('names the field at fault: a missing path, one outside the roots, a site URL that is not http(s)', async () => {
+    expect(await refusal({})).toBe(
+      'invalid FOLDER source configuration: config.path: required: a folder or Markdown file on the server',
+    );
+    expect(await refusal({ path: '/etc' })).toMatch(
+      /^invalid FOLDER source configuration: config\.path: \/etc is not/,
+    );
+    expect(await refusal({ path: root, siteUrl: 'ftp://site.test/' })).toContain(
+      'config.siteUrl: must be an http(s) URL',
+    );
+    expect(await refusal({ path: root, format: 'ZIP' })).toContain('config.format: ');
+  });
+
+  it("keeps an archive source's server fields, refuses a path or a combined Markdown format for it", async () => {
+    const archive = {
+      format: 'AUTO',
+      archiveBlobKey: 'archives/s/h',
+      archiveHash: 'h',
+      archiveFileName: 'site.zip',
+    };
+    expect(
+      await registry.configure(SourceType.FOLDER, { siteUrl: 'https://docs.test/' }, seal, archive),
+    ).toEqual({ ...archive, siteUrl: 'https://docs.test/' });
+    expect(await refusal({ path: root }, archive)).toContain(
+      'config.path: an archive source has no path: upload a new archive',
+    );
+    expect(await refusal({ format: 'COMBINED_MARKDOWN' }, archive)).toContain(
+      'config.format: an archive is a folder',
+    );
+    // Clients neither see nor set the archive's blob key.
+    expect(registry.publicConfig(SourceType.FOLDER, archive)).toEqual({
+      format: 'AUTO',
+      archiveFileName: 'site.zip',
+    });
+    expect(await refusal({ archiveBlobKey: 'archives/other/h' }, archive)).toContain(
+      'config.archiveBlobKey: unknown field',
+    );
+  });
+});

@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { Catalog, migrateCatalog, openCatalogDb } from '@trove/catalog';
+import { maskSecret, SecretBox } from '@trove/config';
+import { type NotionSource, sourceWithConfig, SourceStatus, SourceType } from '@trove/domain';
+import { createSourceDefinitions } from '@trove/source-definitions';
+import { DATABASE_URL, dropTestData, schemaName, TEST_SECRET_KEY, uniqueName } from '../../support/services';
+
+/**
+ * A source's configuration is one JSON value its type's definition shapes, secrets sealed: the
+ * migration moves existing rows there (Notion's token included, not re-encrypted), and a
+ * configuration made by the definitions round-trips through the catalog.
+ */
+const box = new SecretBox(TEST_SECRET_KEY);
+const seal = (plain: string) => ({ sealed: box.encrypt(plain), hint: maskSecret(plain) });
+const names: string[] = [];
+const catalogs: Catalog[] = [];
+
+function fresh(label: string) {
+  const name = uniqueName(label);
+  names.push(name);
+  const catalog = Catalog.open({ url: DATABASE_URL, schema: schemaName(name) });
+  catalogs.push(catalog);
+  return { name, schema: schemaName(name), catalog };
+}
+
+afterAll(async () => {
+  for (const catalog of catalogs) await catalog.close();
+  for (const name of names) await dropTestData(name);
+});
+
+describe('0010 moves each source configuration into one JSON column', () => {
+  it('keeps every type’s settings and the sealed Notion token, and refuses a type it does not know', async () => {
+    const { schema, catalog } = fresh('source-config-0010');
+    const db = openCatalogDb({ url: DATABASE_URL, schema });
+    const token = `ntn_${'z'.repeat(46)}`;
+    const sealedToken = box.encrypt(token);
+    try {
+      await sql`create schema ${sql.id(schema)}`.execute(db);
+      await migrateCatalog(db, schema, '0009-sync-run-stage');
+      const now = new Date().toISOString();
+      await sql`insert into projects (id, name, name_key, status, created_at)
+                values ('p', 'P', 'p', 'ACTIVE', ${now})`.execute(db);
+      const source = (id: string, type: string, scope: unknown, tokenColumns?: [string, string]) =>
+        sql`insert into sources (id, project_id, type, name, status, scope, encrypted_token, token_hint,
+              webhook_token, created_at, updated_at)
+            values (${id}, 'p', ${type}, ${id}, 'ACTIVE', ${JSON.stringify(scope)}, ${tokenColumns?.[0] ?? null},
+              ${tokenColumns?.[1] ?? null}, ${type === 'NOTION' ? 'sealed-webhook' : null}, ${now}, ${now})`.execute(
+          db,
+        );
+      const ids = { notion: randomUUID(), folder: randomUUID(), web: randomUUID(), gopher: randomUUID() };
+      await source(
+        ids.notion,
+        'NOTION',
+        { notion: { everything: false, rootPageIds: ['r1'], rootDatabaseIds: ['d1'] } },
+        [sealedToken, maskSecret(token)],
+      );
+      await source(ids.folder, 'FOLDER', {
+        folder: {
+          format: 'MKDOCS',
+          archiveBlobKey: 'archives/x/h',
+          archiveHash: 'h',
+          archiveFileName: 'site.zip',
+        },
+      });
+      await source(ids.web, 'WEB', { web: { url: 'https://docs.example.test/', maxPages: 50 } });
+      await source(ids.gopher, 'GOPHER', { gopher: { hole: 'deep' } });
+
+      expect((await catalog.ensure()).migrations).toEqual(['0010-source-config']);
+
+      const notion = (await catalog.requireSource(ids.notion)) as NotionSource;
+      expect(notion).toMatchObject({
+        type: SourceType.NOTION,
+        webhookToken: 'sealed-webhook',
+        config: {
+          everything: false,
+          rootPageIds: ['r1'],
+          rootDatabaseIds: ['d1'],
+          token: { sealed: sealedToken, hint: maskSecret(token) },
+        },
+      });
+      expect(box.decrypt(notion.config.token.sealed)).toBe(token);
+      expect(await catalog.requireSource(ids.folder)).toMatchObject({
+        type: SourceType.FOLDER,
+        config: { format: 'MKDOCS', archiveBlobKey: 'archives/x/h', archiveFileName: 'site.zip' },
+      });
+      expect((await catalog.requireSource(ids.web)).config).toEqual({
+        url: 'https://docs.example.test/',
+        maxPages: 50,
+      });
+      // Never read as another type: an error that names the type.
+      await expect(catalog.getSource(ids.gopher)).rejects.toMatchObject({
+        code: 'INTERNAL',
+        message: expect.stringContaining('"GOPHER", which this version of Trove does not know'),
+      });
+      const columns = await sql<{ column_name: string }>`
+        select column_name from information_schema.columns
+        where table_schema = ${schema} and table_name = 'sources'`.execute(db);
+      const names = columns.rows.map((r) => r.column_name);
+      expect(names).toContain('config');
+      expect(names).not.toContain('scope');
+      expect(names).not.toContain('encrypted_token');
+    } finally {
+      await db.destroy();
+    }
+  });
+});
+
+describe('a configuration made by the source definitions', () => {
+  it('round-trips through the catalog, secrets sealed, and an update keeps what it leaves out', async () => {
+    const { catalog } = fresh('source-config-roundtrip');
+    await catalog.ensure();
+    const project = await catalog.createProject('round trip');
+    const definitions = createSourceDefinitions({
+      folders: { roots: [] },
+      web: { allowPrivateNetworks: false, defaultMaxPages: 1000 },
+    });
+    const token = `secret_${'q'.repeat(43)}`;
+    const config = await definitions.configure(
+      SourceType.NOTION,
+      { token, rootPageIds: ['0123456789abcdef0123456789abcdef'] },
+      seal,
+    );
+    const now = new Date().toISOString();
+    const created = await catalog.createSource(
+      sourceWithConfig(
+        {
+          id: randomUUID(),
+          projectId: project.id,
+          type: SourceType.NOTION,
+          name: 'wiki',
+          status: SourceStatus.ACTIVE,
+          createdAt: now,
+          updatedAt: now,
+        },
+        config,
+      ),
+    );
+
+    const read = (await catalog.requireSource(created.id)) as NotionSource;
+    expect(read.config).toMatchObject({
+      everything: false,
+      rootPageIds: ['01234567-89ab-cdef-0123-456789abcdef'],
+      rootDatabaseIds: [],
+      token: { hint: maskSecret(token) },
+    });
+    // Sealed in the database: the plain token is nowhere in the row.
+    const row = await sql<{ config: unknown }>`select config from sources where id = ${created.id}`.execute(
+      catalog.db,
+    );
+    expect(JSON.stringify(row.rows[0].config)).not.toContain(token);
+    expect(box.decrypt(read.config.token.sealed)).toBe(token);
+    expect(definitions.publicConfig(SourceType.NOTION, read.config)).not.toHaveProperty('token');
+
+    const changed = await definitions.configure(SourceType.NOTION, { rootPageIds: [] }, seal, read.config);
+    await catalog.updateSource(created.id, { config: changed });
+    const updated = (await catalog.requireSource(created.id)) as NotionSource;
+    expect(updated.config).toMatchObject({ everything: true, rootPageIds: [], token: read.config.token });
+  });
+});
