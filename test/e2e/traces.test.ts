@@ -189,6 +189,10 @@ describe('traces in a real Jaeger', () => {
       const searches = v.spans.filter((s) => isElasticsearch(v, s) && /search/.test(s.operationName));
       expect(searches.length).toBeGreaterThan(0);
       expect(searches.every((s) => v.descendsFrom(s, request))).toBe(true);
+      // The client's span is the call: no HTTP span repeats it underneath, no pool checkout either.
+      const under = v.spans.filter((s) => searches.some((search) => v.parent(s)?.spanID === search.spanID));
+      expect(under.map((s) => s.operationName)).toEqual([]);
+      expect(v.named('pg-pool.connect')).toEqual([]);
     });
   });
 

@@ -5,6 +5,7 @@ import { TroveError, TroveErrorCode } from '@trove/domain';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openSpan, troveAttributes, withSpan } from './spans';
 import {
+  insideClientSpan,
   samplerFromEnv,
   ScrubbingSpanProcessor,
   scrubbedUrl,
@@ -120,13 +121,35 @@ describe('spans', () => {
   });
 });
 
+describe('insideClientSpan', () => {
+  it('is true in a client call of its own (Elasticsearch), not in a request, our own span or none', () => {
+    const tracer = trace.getTracer('spec');
+    expect(insideClientSpan()).toBe(false);
+    for (const [kind, inside] of [
+      [SpanKind.CLIENT, true],
+      [SpanKind.INTERNAL, false],
+      [SpanKind.SERVER, false],
+    ] as const) {
+      tracer.startActiveSpan('x', { kind }, (span) => {
+        expect(insideClientSpan()).toBe(inside);
+        span.end();
+      });
+    }
+  });
+});
+
 describe('samplerFromEnv', () => {
   const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
-  const sample = (env: NodeJS.ProcessEnv, kind: SpanKind, parent = false) => {
+  const sample = (env: NodeJS.ProcessEnv, kind: SpanKind, parent = false, name = 'x', remote = false) => {
     const active = parent
-      ? trace.setSpanContext(ROOT_CONTEXT, { traceId, spanId: '00f067aa0ba902b7', traceFlags: 1 })
+      ? trace.setSpanContext(ROOT_CONTEXT, {
+          traceId,
+          spanId: '00f067aa0ba902b7',
+          traceFlags: 1,
+          isRemote: remote,
+        })
       : ROOT_CONTEXT;
-    return samplerFromEnv(env).shouldSample(active, traceId, 'x', kind, {}, []).decision;
+    return samplerFromEnv(env).shouldSample(active, traceId, name, kind, {}, []).decision;
   };
 
   it('starts traces at requests, never at a client call outside any trace', () => {
@@ -134,6 +157,18 @@ describe('samplerFromEnv', () => {
     expect(sample({}, SpanKind.INTERNAL)).toBe(SamplingDecision.RECORD_AND_SAMPLED);
     expect(sample({}, SpanKind.CLIENT)).toBe(SamplingDecision.NOT_RECORD);
     expect(sample({}, SpanKind.CLIENT, true)).toBe(SamplingDecision.RECORD_AND_SAMPLED);
+  });
+
+  it('never records a pool checkout, in a trace or not, whatever the sampler', () => {
+    for (const env of [{}, { OTEL_TRACES_SAMPLER: 'always_on' }]) {
+      for (const remote of [false, true])
+        expect(sample(env, SpanKind.CLIENT, true, 'pg-pool.connect', remote)).toBe(
+          SamplingDecision.NOT_RECORD,
+        );
+      expect(sample(env, SpanKind.CLIENT, true, 'pg.query:SELECT trove')).toBe(
+        SamplingDecision.RECORD_AND_SAMPLED,
+      );
+    }
   });
 
   it('follows OTEL_TRACES_SAMPLER and its ratio, and refuses what it does not know', () => {

@@ -77,7 +77,12 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
         // A request made outside any trace (a start-up ping) is not a trace of its own.
         requireParentforOutgoingSpans: true,
       }),
-      new UndiciInstrumentation({ requireParentforSpans: true }),
+      new UndiciInstrumentation({
+        requireParentforSpans: true,
+        // The Elasticsearch client's own span of a request (operation, index, status) already is
+        // the client call: the HTTP span undici would add under it says the same again.
+        ignoreRequestHook: () => insideClientSpan(),
+      }),
       // Statements without their parameters (document text, ids); no query outside a trace.
       new PgInstrumentation({ enhancedDatabaseReporting: false, requireParentSpan: true }),
     ],
@@ -91,6 +96,12 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
   return started;
 }
 
+/** The active span is a client call's own (an Elasticsearch request's, made by its client). */
+export function insideClientSpan(active: Context = context.active()): boolean {
+  const span = trace.getSpan(active) as { kind?: SpanKind } | undefined;
+  return span?.kind === SpanKind.CLIENT;
+}
+
 const SAMPLERS = [
   'always_on',
   'always_off',
@@ -102,9 +113,10 @@ const SAMPLERS = [
 
 /**
  * The sampler `OTEL_TRACES_SAMPLER` / `OTEL_TRACES_SAMPLER_ARG` name (default
- * `parentbased_always_on`), which never starts a trace at a client call: an Elasticsearch request
- * made outside any request or activity (start-up checks, periodic refreshes) is not a trace of its
- * own. Throws on a value it does not know, rather than tracing in a way nobody asked for.
+ * `parentbased_always_on`), which never starts a trace at a client call (an Elasticsearch request
+ * made outside any request or activity, such as start-up checks, is not a trace of its own) and
+ * never records a span of `UNRECORDED_SPANS`. Throws on a value it does not know, rather than
+ * tracing in a way nobody asked for.
  */
 export function samplerFromEnv(env: NodeJS.ProcessEnv = process.env): Sampler {
   const name = env.OTEL_TRACES_SAMPLER?.trim().toLowerCase() || 'parentbased_always_on';
@@ -119,13 +131,27 @@ export function samplerFromEnv(env: NodeJS.ProcessEnv = process.env): Sampler {
     : name.endsWith('traceidratio')
       ? new TraceIdRatioBasedSampler(ratio)
       : new AlwaysOnSampler();
-  const noClientRoots = new NoClientRootSampler(root);
-  return name.startsWith('parentbased_') ? new ParentBasedSampler({ root: noClientRoots }) : noClientRoots;
+  if (!name.startsWith('parentbased_')) return new TroveSampler(root);
+  return new ParentBasedSampler({
+    root: new TroveSampler(root),
+    localParentSampled: new TroveSampler(new AlwaysOnSampler()),
+    remoteParentSampled: new TroveSampler(new AlwaysOnSampler()),
+  });
 }
 
-/** Drops a span that would start a trace at a client call; any other root goes to `root`. */
-class NoClientRootSampler implements Sampler {
-  constructor(private readonly root: Sampler) {}
+/**
+ * Spans an instrumentation makes that say nothing a trace needs, at a cost on every request: a
+ * checkout from the catalog's connection pool (four per search) is a map lookup unless the pool is
+ * exhausted, which the `trove_catalog_pool_*` metrics show. The statements keep their spans.
+ */
+const UNRECORDED_SPANS = new Set(['pg-pool.connect']);
+
+/**
+ * Drops the spans of `UNRECORDED_SPANS` and any span that would start a trace at a client call;
+ * every other span is left to `inner`.
+ */
+class TroveSampler implements Sampler {
+  constructor(private readonly inner: Sampler) {}
 
   shouldSample(
     active: Context,
@@ -135,13 +161,14 @@ class NoClientRootSampler implements Sampler {
     attributes: Attributes,
     links: Link[],
   ): SamplingResult {
+    if (UNRECORDED_SPANS.has(name)) return { decision: SamplingDecision.NOT_RECORD };
     if (kind === SpanKind.CLIENT && !trace.getSpanContext(active))
       return { decision: SamplingDecision.NOT_RECORD };
-    return this.root.shouldSample(active, traceId, name, kind, attributes, links);
+    return this.inner.shouldSample(active, traceId, name, kind, attributes, links);
   }
 
   toString(): string {
-    return `NoClientRoot{${this.root.toString()}}`;
+    return `Trove{${this.inner.toString()}}`;
   }
 }
 
