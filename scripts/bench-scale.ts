@@ -77,6 +77,8 @@ export interface ScaleOptions {
   /** Documents per ingest round of the telemetry part, with the model and with the stub embedder. */
   telemetryDocs: number;
   telemetryStubDocs: number;
+  /** HYBRID searches per condition (on, off) and embedder in the telemetry part. */
+  telemetryQueries: number;
   /** Ingest rounds per condition (ABBA order). */
   telemetryRounds: number;
   /** What "on" turns on (both by default: the overhead to report; one alone to find where it comes from). */
@@ -104,6 +106,7 @@ export const DEFAULTS: ScaleOptions = {
   rssSeconds: 300,
   telemetryDocs: 300,
   telemetryStubDocs: 1_000,
+  telemetryQueries: 300,
   telemetryRounds: 4,
   telemetryOn: [...TELEMETRY_KINDS],
   telemetryEmbedders: [...TELEMETRY_EMBEDDERS],
@@ -120,10 +123,10 @@ const SIZES_OF: Record<Part, (keyof ScaleOptions)[]> = {
   telemetry: [
     'telemetryDocs',
     'telemetryStubDocs',
+    'telemetryQueries',
     'telemetryRounds',
     'telemetryOn',
     'telemetryEmbedders',
-    'queries',
     'workers',
   ],
 };
@@ -132,7 +135,7 @@ const USAGE = `usage: npm run bench:scale -- [--parts ${PARTS.join(',')}] [--wor
   [--small 1500] [--abstracts 400] [--stub-docs 1500] [--stub-workers 1,2]
   [--queued 5000] [--loads archive,uploads] [--plan-files 1000] [--search-docs 200] [--queries 100]
   [--rss-docs 50000] [--rss-seconds 300]
-  [--telemetry-docs 300] [--telemetry-stub-docs 1000] [--telemetry-rounds 4]
+  [--telemetry-docs 300] [--telemetry-stub-docs 1000] [--telemetry-queries 300] [--telemetry-rounds 4]
   [--telemetry-on traces,metrics] [--telemetry-embedders model,stub] [--timeout 600] [--no-write]`;
 
 function list<T extends string>(name: string, value: string, allowed: readonly T[]): T[] {
@@ -175,6 +178,7 @@ export function parseScaleOptions(argv: string[]): ScaleOptions {
       'rss-seconds': { type: 'string' },
       'telemetry-docs': { type: 'string' },
       'telemetry-stub-docs': { type: 'string' },
+      'telemetry-queries': { type: 'string' },
       'telemetry-rounds': { type: 'string' },
       'telemetry-on': { type: 'string' },
       'telemetry-embedders': { type: 'string' },
@@ -204,6 +208,8 @@ export function parseScaleOptions(argv: string[]): ScaleOptions {
     o.telemetryDocs = count('telemetry-docs', values['telemetry-docs'], 1);
   if (values['telemetry-stub-docs'] !== undefined)
     o.telemetryStubDocs = count('telemetry-stub-docs', values['telemetry-stub-docs'], 1);
+  if (values['telemetry-queries'] !== undefined)
+    o.telemetryQueries = count('telemetry-queries', values['telemetry-queries'], 10);
   if (values['telemetry-rounds'] !== undefined)
     o.telemetryRounds = count('telemetry-rounds', values['telemetry-rounds'], 2);
   if (values['telemetry-on'] !== undefined)

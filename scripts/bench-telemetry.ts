@@ -216,12 +216,16 @@ export async function telemetryPart(
   const jaeger = new JaegerServer();
   await jaeger.start(JaegerServer.install());
   const queries = scifactQueries();
-  const perPair = Math.min(o.queries, Math.floor(queries.length / 2));
+  const perPair = Math.floor(queries.length / o.telemetryEmbedders.length);
+  if (o.telemetryQueries > perPair)
+    throw new Error(
+      `--telemetry-queries ${o.telemetryQueries}: SciFact has ${perPair} unique queries per embedder`,
+    );
   const results: PairResult[] = [];
   try {
     for (const [i, embedder] of o.telemetryEmbedders.entries()) {
       const documents = embedder === 'model' ? o.telemetryDocs : o.telemetryStubDocs;
-      const own = queries.slice(i * perPair, (i + 1) * perPair);
+      const own = queries.slice(i * perPair, i * perPair + o.telemetryQueries);
       results.push(await measurePair(embedder, documents, o, pool, own, jaeger, stacks));
     }
   } finally {
