@@ -536,8 +536,12 @@ export const apiConfigSchema = z.object({
 
 /** The worker's own settings: task-queue slots and sync batching (defaults for hand-built configs too). */
 export const workerSettingsSchema = z.object({
-  /** Slots of the bulk lane (syncs, uploads): the ingest activities run at once. */
-  maxConcurrentActivities: positiveInt.default(4),
+  /**
+   * Slots of the bulk lane (syncs, uploads): the ingest activities run at once. A batch spends most
+   * of its time waiting (embedder, the index's next refresh, catalog, Temporal), so slots hide
+   * latency rather than use cores: 12 measured best on 2 cores (BENCHMARKS.md, the stub ceiling).
+   */
+  maxConcurrentActivities: positiveInt.default(12),
   /** Slots of the control task queue (planning, webhook events, deletions, run bookkeeping). */
   controlActivities: positiveInt.default(8),
   /** Slots of the interactive lane (a webhook edit, a reindex): never behind an import. */
