@@ -12,7 +12,7 @@ const settings = {
 describe('the source type registry', () => {
   it('has a definition for every source type, each with a JSON schema for forms', () => {
     const descriptions = createSourceDefinitions(settings).describe();
-    expect(descriptions.map((d) => d.type).sort()).toEqual(Object.values(SourceType).sort());
+    expect(descriptions.map((d) => d.type).sort()).toEqual([...Object.values(SourceType), 'GIT'].sort());
     const notion = descriptions.find((d) => d.type === SourceType.NOTION)!;
     expect(notion.secretFields).toEqual(['token']);
     expect(notion.webhook).toBe(true);

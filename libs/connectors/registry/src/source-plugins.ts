@@ -8,6 +8,7 @@ import {
   SourceType,
 } from '@trove/domain';
 import { FolderConnector, folderSourceDefinition } from '@trove/connector-folder';
+import { gitSourcePlugin } from '@trove/connector-git';
 import { NotionConnector, notionSourceDefinition } from '@trove/connector-notion';
 import { WebConnector, webSourceDefinition } from '@trove/connector-web';
 
@@ -44,6 +45,7 @@ export function sourcePlugins(
   return [
     ...builtInPlugins(settings, context),
     // Connector libs with their own plugin (and their own settings section) go here, one line each.
+    gitSourcePlugin(context),
   ];
 }
 
