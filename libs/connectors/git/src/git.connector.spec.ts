@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -252,5 +252,64 @@ describe('push events', () => {
       resync: true,
     });
     expect((await connector.reduceEvents(s, [{ ...push, type: 'other' }])).resync).toBe(false);
+  });
+});
+
+describe('ssh with a deploy key', () => {
+  it('hands ssh the key in a 0600 file with IdentitiesOnly and accept-new, and removes it after', async () => {
+    // A stand-in for ssh that records what it was given, then refuses like a server would.
+    const bin = mkdtempSync(join(tmpdir(), 'trove-fake-ssh-'));
+    const log = join(bin, 'log');
+    writeFileSync(
+      join(bin, 'ssh'),
+      `#!/bin/sh\necho "$@" > ${log}\nwhile [ $# -gt 0 ]; do if [ "$1" = "-i" ]; then stat -c %a "$2" >> ${log}; cat "$2" >> ${log}; fi; shift; done\necho "git@example.com: Permission denied (publickey)." >&2\nexit 255\n`,
+      { mode: 0o755 },
+    );
+    const path = process.env['PATH'];
+    process.env['PATH'] = `${bin}:${path}`;
+    try {
+      const key = '-----BEGIN OPENSSH PRIVATE KEY-----\nnot-a-real-key\n-----END OPENSSH PRIVATE KEY-----';
+      const error = await failure(
+        discover(source('git@example.com:o/r.git', { branch: 'main', deployKey: seal(key) })),
+      );
+      expect(error).toMatchObject({ code: TroveErrorCode.SourceUnauthorized, permanent: true });
+      expect(error.message).toMatch(/refused Trove's credentials \(deploy key\)/);
+      const seen = readFileSync(log, 'utf8');
+      expect(seen).toMatch(/-o IdentitiesOnly=yes -o StrictHostKeyChecking=accept-new/);
+      expect(seen).toContain('\n600\n');
+      expect(seen).toContain('not-a-real-key');
+      expect(readdirSync(join(cacheDir, 'home')).filter((name) => name.startsWith('key-'))).toEqual([]);
+    } finally {
+      process.env['PATH'] = path;
+      rmSync(bin, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the clone cache', () => {
+  it('removes the least recently used clones beyond its size, and clones again when needed', async () => {
+    const small = server.repository('cache-small');
+    small.write({ 'small.md': '# Small\n' });
+    small.commit('small');
+    const big = server.repository('cache-big');
+    big.write({ 'index.md': '# Big\n' });
+    writeFileSync(join(big.work, 'blob.bin'), randomBytes(2 * 1024 * 1024));
+    big.commit('big');
+    const dir = mkdtempSync(join(tmpdir(), 'trove-git-lru-'));
+    const tight = new GitConnector(
+      gitSettingsSchema.parse({ TROVE_GIT_CACHE_DIR: dir, TROVE_GIT_CACHE_MAX_MB: '1' }),
+      secrets,
+    );
+    try {
+      const first = source(small.httpUrl);
+      await tight.discover(first, { known: new Set() });
+      expect(existsSync(join(dir, 'repos', first.id))).toBe(true);
+      await tight.discover(source(big.httpUrl, { maxRepositoryMb: 10 }), { known: new Set() });
+      expect(existsSync(join(dir, 'repos', first.id))).toBe(false);
+      // A fetch after eviction clones again.
+      expect((await tight.fetch(first, 'small.md')).data.toString()).toBe('# Small\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
