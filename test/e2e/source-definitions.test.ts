@@ -96,7 +96,10 @@ describe('sourceTypes', () => {
       'FILES',
     ]);
     expect(byType.WEB).toMatchObject({ secretFields: [], webhook: false });
-    expect(byType.GIT).toMatchObject({ secretFields: ['token', 'deployKey', 'webhookSecret'], webhook: true });
+    expect(byType.GIT).toMatchObject({
+      secretFields: ['token', 'deployKey', 'webhookSecret'],
+      webhook: true,
+    });
   });
 });
 
