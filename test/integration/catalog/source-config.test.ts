@@ -172,11 +172,10 @@ describe('source types the registry adds', () => {
     });
     catalogs.push(registered);
     const project = await registered.createProject('git docs');
-    const config = await createSourceDefinitions(settings).configure(
-      'GIT',
-      { url: 'https://github.com/o/r.git', token: 'ghp_round_trip_token' },
-      seal,
-    );
+    // No DNS lookup of the remote's host in a test.
+    const config = await createSourceDefinitions(settings, {
+      TROVE_GIT_ALLOW_PRIVATE_NETWORKS: 'true',
+    }).configure('GIT', { url: 'https://github.com/o/r.git', token: 'ghp_round_trip_token' }, seal);
     const now = new Date().toISOString();
     const common = { projectId: project.id, type: 'GIT', name: 'repo', status: SourceStatus.ACTIVE };
     const created = await registered.createSource(

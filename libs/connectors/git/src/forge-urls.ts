@@ -14,26 +14,11 @@ export interface ForgeRepository {
  * path or an unknown host: citations then link to nothing but the indexed original.
  */
 export function forgeRepository(remote: string, forge?: Forge): ForgeRepository | undefined {
-  let host: string;
-  let path: string;
-  const scp = /^(?:[^@/\s]+@)?([^:/\s]+):(?!\/)(.+)$/.exec(remote);
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(remote)) {
-    let url: URL;
-    try {
-      url = new URL(remote);
-    } catch {
-      return undefined;
-    }
-    if (!['https:', 'http:', 'ssh:', 'git:'].includes(url.protocol)) return undefined;
-    // A web page's port is the remote's for http(s) only (an ssh or git port is not the forge's).
-    host = url.protocol === 'https:' || url.protocol === 'http:' ? url.host : url.hostname;
-    path = url.pathname;
-  } else if (scp && !remote.startsWith('/')) {
-    host = scp[1];
-    path = scp[2];
-  } else {
-    return undefined;
-  }
+  const parsed = parseRemote(remote);
+  if (!parsed) return undefined;
+  // A web page's port is the remote's for http(s) only (an ssh or git port is not the forge's).
+  const host = parsed.web ? parsed.host : parsed.hostname;
+  const path = parsed.path;
   const cleaned = path
     .replace(/^\/+/, '')
     .replace(/\/+$/, '')
@@ -44,6 +29,27 @@ export function forgeRepository(remote: string, forge?: Forge): ForgeRepository 
   if (!kind) return undefined;
   // A forge's web pages are https, whatever protocol the clone used.
   return { forge: kind, webUrl: `https://${host}/${cleaned}` };
+}
+
+/** The host of a network remote (`https://`, `ssh://`, `git://`, `user@host:path`); undefined for a server path. */
+export function parseRemote(
+  remote: string,
+): { hostname: string; host: string; path: string; web: boolean } | undefined {
+  const scp = /^(?:[^@/\s]+@)?([^:/\s]+):(?!\/)(.+)$/.exec(remote);
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(remote)) {
+    let url: URL;
+    try {
+      url = new URL(remote);
+    } catch {
+      return undefined;
+    }
+    if (!['https:', 'http:', 'ssh:', 'git:'].includes(url.protocol)) return undefined;
+    const hostname = url.hostname.replace(/^\[|\]$/g, '');
+    const web = url.protocol === 'https:' || url.protocol === 'http:';
+    return { hostname, host: url.host, path: url.pathname, web };
+  }
+  if (scp && !remote.startsWith('/')) return { hostname: scp[1], host: scp[1], path: scp[2], web: false };
+  return undefined;
 }
 
 function guessForge(host: string): Forge | undefined {

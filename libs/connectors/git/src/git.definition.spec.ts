@@ -21,10 +21,16 @@ const roots = mkdtempSync(join(tmpdir(), 'trove-git-roots-'));
 mkdirSync(join(roots, 'repo.git'));
 afterAll(() => rmSync(roots, { recursive: true, force: true }));
 
-const definition = (allowInsecure = false) =>
-  gitSourceDefinition({ folderRoots: [roots], allowInsecure, secrets });
-const registry = (allowInsecure = false) =>
-  new SourceDefinitions([definition(allowInsecure)], [GIT_SOURCE_TYPE]);
+/** Public hosts resolve to a public address; `internal.example` to a private one. */
+const resolve = async (host: string) => {
+  if (host === 'internal.example') return ['10.1.2.3'];
+  if (host === 'nowhere.example') throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' });
+  return ['140.82.121.4'];
+};
+const definition = (allowInsecure = false, allowPrivateNetworks = false) =>
+  gitSourceDefinition({ folderRoots: [roots], allowInsecure, allowPrivateNetworks, resolve, secrets });
+const registry = (allowInsecure = false, allowPrivateNetworks = false) =>
+  new SourceDefinitions([definition(allowInsecure, allowPrivateNetworks)], [GIT_SOURCE_TYPE]);
 
 describe('the Git source definition', () => {
   it('stores a configuration with its secrets sealed and defaults filled in', async () => {
@@ -55,13 +61,16 @@ describe('the Git source definition', () => {
     [{ url: '--upload-pack=touch /tmp/x' }, 'config.url: must be a repository URL or path'],
     [{ url: 'https://github.com/o/r.git', branch: '-x' }, 'config.branch: not a branch name'],
     [{ url: 'https://github.com/o/r.git', colour: 'red' }, 'config.colour: unknown field'],
+    [{ url: 'https://internal.example/r.git' }, 'internal.example is a private network address (10.1.2.3)'],
+    [{ url: 'git@169.254.169.254:o/r.git' }, '169.254.169.254 is a private network address'],
+    [{ url: 'https://nowhere.example/r.git' }, 'config.url: nowhere.example: no such host'],
   ])('refuses %j', async (config, message) => {
     await expect(registry().configure(GIT_SOURCE_TYPE, config, seal)).rejects.toThrow(message);
   });
 
-  it('accepts http:// when insecure remotes are allowed, and a repository path inside the roots', async () => {
+  it('accepts http:// on a private address when both are allowed, and a repository path inside the roots', async () => {
     await expect(
-      registry(true).configure(GIT_SOURCE_TYPE, { url: 'http://10.0.0.1/r.git' }, seal),
+      registry(true, true).configure(GIT_SOURCE_TYPE, { url: 'http://10.0.0.1/r.git' }, seal),
     ).resolves.toMatchObject({
       url: 'http://10.0.0.1/r.git',
     });

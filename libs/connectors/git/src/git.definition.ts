@@ -1,3 +1,5 @@
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import { z } from 'zod/v4';
 import {
   configProblem,
@@ -6,8 +8,9 @@ import {
   type SourceConfig,
   type SourceDefinition,
 } from '@trove/domain';
+import { isPrivateAddress } from '@trove/connector-web';
 import { resolveAllowedPath } from '@trove/storage';
-import { FORGES } from './forge-urls';
+import { FORGES, parseRemote } from './forge-urls';
 import { GIT_SOURCE_TYPE, transportOf } from './git-source';
 import { gitWebhook } from './git-webhook';
 
@@ -64,6 +67,10 @@ export interface GitDefinitionSettings {
   folderRoots: readonly string[];
   /** `http://` and `git://` remotes allowed (tests, private networks). */
   allowInsecure: boolean;
+  /** Remotes on loopback, private and link-local addresses allowed; off: the API refuses them. */
+  allowPrivateNetworks: boolean;
+  /** How host names are resolved for that check; DNS by default. */
+  resolve?: (host: string) => Promise<string[]>;
   secrets?: SecretOpener;
 }
 
@@ -96,6 +103,9 @@ export function gitSourceDefinition(settings: GitDefinitionSettings): SourceDefi
       if (parsed.deployKey !== undefined && transport !== 'ssh') {
         throw configProblem(GIT_SOURCE_TYPE, 'deployKey', 'a deploy key is used over ssh only');
       }
+      if (transport !== 'local' && !settings.allowPrivateNetworks) {
+        await checkPublicHost(url, settings.resolve ?? resolveWithDns);
+      }
       if (transport === 'local') {
         try {
           url = await resolveAllowedPath(url.replace(/^file:\/\//, ''), [...settings.folderRoots]);
@@ -110,4 +120,36 @@ export function gitSourceDefinition(settings: GitDefinitionSettings): SourceDefi
     },
     webhook: gitWebhook(settings.secrets),
   };
+}
+
+async function resolveWithDns(host: string): Promise<string[]> {
+  return (await lookup(host, { all: true })).map((entry) => entry.address);
+}
+
+/**
+ * Refuses a remote whose host is, or resolves to, a loopback, private or link-local address: a
+ * source must not make the worker reach into its own network. Checked when the source is
+ * configured; git resolves the name again when it connects.
+ */
+async function checkPublicHost(url: string, resolve: (host: string) => Promise<string[]>): Promise<void> {
+  const remote = parseRemote(url);
+  if (!remote) throw configProblem(GIT_SOURCE_TYPE, 'url', 'not a repository URL');
+  let addresses: string[];
+  if (isIP(remote.hostname)) {
+    addresses = [remote.hostname];
+  } else {
+    try {
+      addresses = await resolve(remote.hostname);
+    } catch {
+      throw configProblem(GIT_SOURCE_TYPE, 'url', `${remote.hostname}: no such host`);
+    }
+  }
+  const blocked = addresses.find(isPrivateAddress);
+  if (blocked !== undefined) {
+    throw configProblem(
+      GIT_SOURCE_TYPE,
+      'url',
+      `${remote.hostname} is a private network address (${blocked}); set TROVE_GIT_ALLOW_PRIVATE_NETWORKS to allow it`,
+    );
+  }
 }

@@ -16,6 +16,7 @@ export function gitSourcePlugin(context: SourcePluginContext): SourcePlugin {
       gitSourceDefinition({
         folderRoots: context.folderRoots,
         allowInsecure: settings.allowInsecure,
+        allowPrivateNetworks: settings.allowPrivateNetworks,
         secrets: context.secrets,
       }),
     connector: () => new GitConnector(settings, context.secrets),

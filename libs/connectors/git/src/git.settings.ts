@@ -19,6 +19,11 @@ export const gitSettingsSchema = z
       .enum(['true', 'false'])
       .default('false')
       .transform((v) => v === 'true'),
+    /** Lets sources use remotes on loopback, private and link-local addresses; off by default. */
+    TROVE_GIT_ALLOW_PRIVATE_NETWORKS: z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((v) => v === 'true'),
     TROVE_GIT_BINARY: z.string().min(1).default('git'),
   })
   .transform((env) => ({
@@ -26,6 +31,7 @@ export const gitSettingsSchema = z
     cacheMaxMb: env.TROVE_GIT_CACHE_MAX_MB,
     timeoutMs: env.TROVE_GIT_TIMEOUT_MS,
     allowInsecure: env.TROVE_GIT_ALLOW_INSECURE,
+    allowPrivateNetworks: env.TROVE_GIT_ALLOW_PRIVATE_NETWORKS,
     binary: env.TROVE_GIT_BINARY,
   }));
 
