@@ -71,7 +71,8 @@ export function runGit(options: GitCliOptions, command: GitCommand): Promise<Buf
     GIT_CONFIG_GLOBAL: '/dev/null',
     GIT_ASKPASS: '/bin/false',
     SSH_ASKPASS: '/bin/false',
-    GIT_SSH_COMMAND: 'ssh -o BatchMode=yes',
+    // A host seen for the first time is trusted and remembered (in the private HOME); a changed one is refused.
+    GIT_SSH_COMMAND: `ssh -o BatchMode=yes -o StrictHostKeyChecking=accept-new -o UserKnownHostsFile='${options.home}/known_hosts'`,
     ...command.env,
   };
   const name = command.args[0] ?? '';

@@ -45,6 +45,8 @@ export class GitRepositories {
   update(source: GitSource): Promise<Checkout> {
     return this.locked(source.id, async () => {
       const dir = this.dir(source.id);
+      // The private HOME: ssh remembers host keys there.
+      await mkdir(join(this.root, 'home'), { recursive: true, mode: 0o700 });
       const auth = await this.auth(source);
       try {
         if (!existsSync(join(dir, '.git'))) {
@@ -162,7 +164,6 @@ export class GitRepositories {
       };
     }
     const key = this.open(deployKey!, 'deployKey');
-    await mkdir(join(this.root, 'home'), { recursive: true, mode: 0o700 });
     const keyDir = await mkdtemp(join(this.root, 'home', 'key-'));
     const keyFile = join(keyDir, 'id');
     await writeFile(keyFile, key.endsWith('\n') ? key : `${key}\n`, { mode: 0o600 });
@@ -281,6 +282,14 @@ function classify(error: unknown, source: GitSource): unknown {
     return sourceUnauthorized(
       `the Git remote refused Trove's credentials (${source.config.token ? 'token' : source.config.deployKey ? 'deploy key' : 'none given'}): ${error.message}`,
       error,
+    );
+  }
+  if (/host key verification failed|remote host identification has changed/i.test(text)) {
+    return new TroveError(
+      TroveErrorCode.BadRequest,
+      `the ssh host key of the remote changed since Trove first connected; if that is expected, remove ` +
+        `known_hosts under the Git cache's home folder: ${error.message}`,
+      { permanent: true, cause: error },
     );
   }
   if (/couldn't find remote ref|remote branch .* not found/i.test(text)) {

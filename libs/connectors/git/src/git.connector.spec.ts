@@ -195,6 +195,12 @@ describe('the Git connector against a real git http-backend', () => {
     expect(guide.version).toBe(versions(listing)['docs/guide.md']);
     // Outside the site: no forge is known for this host, so no view link.
     expect((await connector.fetch(s, 'CHANGELOG.md')).url).toBeUndefined();
+    // Another worker process (no listing of its own) renders the page the same way.
+    const other = new GitConnector(gitSettingsSchema.parse({ TROVE_GIT_CACHE_DIR: cacheDir }), secrets);
+    expect(await other.fetch(s, 'docs/guide.md')).toMatchObject({ url: guide.url, version: guide.version });
+    // Exclude patterns apply to the site's pages too.
+    const narrowed = await discover({ ...s, config: { ...s.config, exclude: ['docs/guide.md'] } });
+    expect(Object.keys(versions(narrowed)).sort()).toEqual(['CHANGELOG.md', 'docs/index.md']);
   });
 
   describe('with a token', () => {

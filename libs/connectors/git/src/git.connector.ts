@@ -55,11 +55,8 @@ interface TreeEntry {
 export class GitConnector implements SourceConnector<GitSource> {
   readonly type = GIT_SOURCE_TYPE;
   private readonly repositories: GitRepositories;
-  /** MkDocs projects read at a commit, by source. */
-  private readonly projects = new Map<
-    string,
-    { commit: string; project: MkDocsProject; configDir: string }
-  >();
+  /** The MkDocs project (or none) of the commit each source was last read at. */
+  private readonly projects = new Map<string, { commit: string; project?: MkDocsProject }>();
 
   constructor(settings: GitSettings, secrets?: SecretOpener) {
     this.repositories = new GitRepositories(settings, secrets);
@@ -98,17 +95,17 @@ export class GitConnector implements SourceConnector<GitSource> {
     const mkdocs = await this.mkdocs(source, checkout, entries);
     const pages = new Map<string, MkDocsProject['pages'][number]>();
     if (mkdocs) {
-      warnings.push(...mkdocs.project.warnings);
-      const yml = await readFile(mkdocs.project.configPath);
-      for (const page of mkdocs.project.pages) {
+      warnings.push(...mkdocs.warnings);
+      const yml = await readFile(mkdocs.configPath);
+      for (const page of mkdocs.pages) {
         const path = repoPath(checkout, page.absolutePath);
-        if (lfs.has(path)) continue;
+        if (lfs.has(path) || exclude.matches(path)) continue;
         pages.set(path, page);
         const data = await readFile(page.absolutePath);
         items.push({ externalId: path, version: pageVersion(yml, data, page), title: page.navTitle });
       }
     }
-    const docsDir = mkdocs && repoPath(checkout, mkdocs.project.docsDir);
+    const docsDir = mkdocs && repoPath(checkout, mkdocs.docsDir);
     for (const file of files) {
       if (pages.has(file.path) || lfs.has(file.path)) continue;
       // Markdown under docs_dir the site leaves out is not a document of its own.
@@ -136,16 +133,18 @@ export class GitConnector implements SourceConnector<GitSource> {
 
   async fetch(source: GitSource, externalId: string): Promise<FetchedItem> {
     const checkout = await this.repositories.current(source);
-    const mkdocs = this.projects.get(source.id);
-    const page =
-      mkdocs?.commit === checkout.commit
-        ? mkdocs.project.pages.find((p) => repoPath(checkout, p.absolutePath) === externalId)
-        : undefined;
+    // Read again when this process has not listed the commit (another worker listed it).
+    const known = this.projects.get(source.id);
+    const mkdocs =
+      known?.commit === checkout.commit
+        ? known.project
+        : await this.mkdocs(source, checkout, await this.tree(source));
+    const page = mkdocs?.pages.find((p) => repoPath(checkout, p.absolutePath) === externalId);
     if (mkdocs && page) {
       const data = await readFile(page.absolutePath).catch(() => undefined);
       if (!data) throw gone(externalId);
-      const parsed = await renderMkDocsPage(mkdocs.project, page, data);
-      const yml = await readFile(mkdocs.project.configPath);
+      const parsed = await renderMkDocsPage(mkdocs, page, data);
+      const yml = await readFile(mkdocs.configPath);
       return {
         data: Buffer.from(JSON.stringify(parsed)),
         mediaType: PARSED_JSON_MEDIA_TYPE,
@@ -234,22 +233,28 @@ export class GitConnector implements SourceConnector<GitSource> {
   }
 
   /** The MkDocs project of the branch (the shallowest mkdocs.yml), read from the checkout. */
-  private async mkdocs(source: GitSource, checkout: Checkout, entries: TreeEntry[]) {
+  private async mkdocs(
+    source: GitSource,
+    checkout: Checkout,
+    entries: TreeEntry[],
+  ): Promise<MkDocsProject | undefined> {
     const config = entries
       .filter((e) => e.type === 'blob' && MKDOCS_CONFIGS.has(posix.basename(e.path)))
       .sort((a, b) => a.path.split('/').length - b.path.split('/').length)[0];
-    if (!config) {
-      this.projects.delete(source.id);
-      return undefined;
-    }
-    const configDir = posix.dirname(config.path);
     // Never resolves !ENV or reads outside the project folder: the repository's content is untrusted.
-    const project = await readMkDocsProject(
-      join(checkout.dir, ...configDir.split('/').filter((s) => s !== '.')),
-    );
-    const entry = { commit: checkout.commit, project, configDir };
-    this.projects.set(source.id, entry);
-    return entry;
+    const project =
+      config &&
+      (await readMkDocsProject(
+        join(
+          checkout.dir,
+          ...posix
+            .dirname(config.path)
+            .split('/')
+            .filter((s) => s !== '.'),
+        ),
+      ));
+    this.projects.set(source.id, { commit: checkout.commit, project });
+    return project;
   }
 }
 
