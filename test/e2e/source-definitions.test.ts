@@ -80,7 +80,7 @@ describe('sourceTypes', () => {
         configSchema: JsonSchema;
       }[];
     }>('{ sourceTypes { type label description secretFields webhook configSchema } }');
-    expect(sourceTypes.map((t) => t.type).sort()).toEqual(['FOLDER', 'NOTION', 'WEB']);
+    expect(sourceTypes.map((t) => t.type).sort()).toEqual(['FOLDER', 'GIT', 'NOTION', 'WEB']);
     const byType = Object.fromEntries(sourceTypes.map((t) => [t.type, t]));
     expect(byType.NOTION).toMatchObject({ secretFields: ['token'], webhook: true });
     expect(byType.NOTION.configSchema).toMatchObject({
@@ -96,6 +96,10 @@ describe('sourceTypes', () => {
       'FILES',
     ]);
     expect(byType.WEB).toMatchObject({ secretFields: [], webhook: false });
+    expect(byType.GIT).toMatchObject({
+      secretFields: ['token', 'deployKey', 'webhookSecret'],
+      webhook: true,
+    });
   });
 });
 

@@ -32,7 +32,7 @@ import { SubscriptionGate } from './core/graphql-subscriptions';
 import { formatGraphqlError, graphqlProtection } from './core/graphql-limits';
 import { IndexBootstrapService } from './core/index-bootstrap.service';
 import { BLOBS, CONFIG, ELASTICSEARCH, EMBEDDER, SOURCE_DEFINITIONS, TEMPORAL } from './core/tokens';
-import { createSourceDefinitions } from '@trove/source-definitions';
+import { createSourceDefinitions, registeredSourceTypes } from '@trove/source-definitions';
 import { ragDefaults } from './rag-config/rag-defaults';
 import { RagConfigService } from './rag-config/rag-config.service';
 import { RagRuntime } from './rag-config/rag-runtime';
@@ -194,7 +194,11 @@ export class AppModule {
         {
           provide: Catalog,
           useFactory: (es: ElasticsearchClient) =>
-            Catalog.open({ ...config.database, legacy: { es, indexPrefix: prefix } }),
+            Catalog.open({
+              ...config.database,
+              legacy: { es, indexPrefix: prefix },
+              sourceTypes: registeredSourceTypes(config),
+            }),
           inject: [ELASTICSEARCH],
         },
         {

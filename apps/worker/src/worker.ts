@@ -5,9 +5,6 @@ import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
 import { SecretBox, type WorkerConfig } from '@trove/config';
 import { IndexGenerations } from '@trove/index-generations';
 import { RagConfigStore, workerRagDefaults } from '@trove/rag-config';
-import { FolderConnector } from '@trove/connector-folder';
-import { NotionConnector } from '@trove/connector-notion';
-import { WebConnector } from '@trove/connector-web';
 import {
   createDeletionActivities,
   createIndexRebuildActivities,
@@ -17,8 +14,8 @@ import {
   createUploadActivities,
   type IngestUnits,
   createWebhookActivities,
-  SourceConnectors,
 } from '@trove/ingest-activities';
+import { createSourceConnectors, registeredSourceTypes } from '@trove/source-definitions';
 import { ParseSandbox } from '@trove/parsing';
 import { ChunkIndex, createElasticsearchClient } from '@trove/search';
 import { LocalBlobStore } from '@trove/storage';
@@ -48,6 +45,7 @@ export async function createWorker(
   const catalog = Catalog.open({
     ...config.database,
     legacy: { es, indexPrefix: config.elasticsearch.indexPrefix },
+    sourceTypes: registeredSourceTypes(config),
   });
   const prepared = await catalog.ensure();
   const secrets = config.secrets.key ? new SecretBox(config.secrets.key) : undefined;
@@ -76,12 +74,8 @@ export async function createWorker(
   }
 
   const blobs = new LocalBlobStore(config.storage.blobDir);
-  // One connector per source type; an incomplete registry refuses to start.
-  const connectors = new SourceConnectors([
-    new NotionConnector(secrets, config.notion),
-    new FolderConnector(config.folders, blobs),
-    new WebConnector(config.web),
-  ]);
+  // One connector per registered source type (@trove/source-definitions).
+  const connectors = createSourceConnectors(config, { blobs });
   // Files are parsed in threads with heap and time limits: a hostile file fails only its document.
   const parsers = new ParseSandbox(config.parsing);
   // The threads load their parsers while the workflow code is bundled, not during the first sync.

@@ -37,6 +37,11 @@ export interface CatalogOptions extends DatabaseOptions {
    * and so on): imported once at start-up, then removed.
    */
   legacy?: { es: ElasticsearchClient; indexPrefix: string };
+  /**
+   * The source types this process has connectors for (`@trove/source-definitions`); a stored
+   * source of another type is an error when read. Unset: the built-in types.
+   */
+  sourceTypes?: readonly string[];
 }
 
 /**
@@ -66,7 +71,7 @@ export class Catalog {
   ) {
     this.projects = new ProjectRepository(db);
     this.documents = new DocumentRepository(db);
-    this.sources = new SourceRepository(db);
+    this.sources = new SourceRepository(db, options.sourceTypes);
     this.runs = new SyncRunRepository(db);
     this.webhookEvents = new WebhookEventLog(db);
     this.webhookDeliveries = new WebhookDeliveryLog(db);

@@ -23,10 +23,16 @@ export type SourceChanges = { [K in keyof Common]?: Common[K] | null } & {
   config?: Source['config'] | object;
 };
 
-const SOURCE_TYPES: ReadonlySet<string> = new Set(Object.values(SourceType));
-
 export class SourceRepository {
-  constructor(private readonly db: CatalogDb) {}
+  private readonly types: ReadonlySet<string>;
+
+  constructor(
+    private readonly db: CatalogDb,
+    /** The registered source types; unset: the built-in ones. */
+    types: readonly string[] = Object.values(SourceType),
+  ) {
+    this.types = new Set(types);
+  }
 
   async create(source: Source): Promise<Source> {
     try {
@@ -58,7 +64,7 @@ export class SourceRepository {
     const row = await query('reading a source', () =>
       this.db.selectFrom('sources').selectAll().where('id', '=', id).executeTakeFirst(),
     );
-    return row && toSource(row);
+    return row && toSource(row, this.types);
   }
 
   /** A project's sources, oldest first (a project has few; no paging needed). */
@@ -72,7 +78,7 @@ export class SourceRepository {
         .orderBy('id')
         .execute(),
     );
-    return rows.map(toSource);
+    return rows.map((row) => toSource(row, this.types));
   }
 
   /**
@@ -128,12 +134,14 @@ function toRow(source: Source): Insertable<SourcesTable> {
   };
 }
 
-function toSource(row: Selectable<SourcesTable>): Source {
-  // A type this version does not know (written by a newer one) is an error, never another type.
-  if (!SOURCE_TYPES.has(row.type)) {
+function toSource(row: Selectable<SourcesTable>, types: ReadonlySet<string>): Source {
+  // A type with no registered connector (written by a newer version, or a connector removed) is
+  // an error, never another type.
+  if (!types.has(row.type)) {
     throw new TroveError(
       TroveErrorCode.Internal,
-      `source ${row.id} has type ${JSON.stringify(row.type)}, which this version of Trove does not know`,
+      `source ${row.id} has type ${JSON.stringify(row.type)}, which has no registered source definition ` +
+        `in this version of Trove (registered: ${[...types].join(', ')})`,
     );
   }
   const common: SourceBase = {
@@ -157,5 +165,5 @@ function toSource(row: Selectable<SourcesTable>): Source {
     ...(row.webhook_last_event_type !== null ? { lastEventType: row.webhook_last_event_type } : {}),
   };
   // The configuration's shape is its type's definition's (checked when it was written).
-  return sourceWithConfig({ ...common, type: row.type as SourceType }, row.config ?? {});
+  return sourceWithConfig({ ...common, type: row.type }, row.config ?? {});
 }

@@ -15,3 +15,5 @@ export * from './access';
 export * from './text';
 export * from './sync-rate';
 export * from './source-definition';
+export * from './source-plugin';
+export * from './source-connectors';

@@ -200,13 +200,19 @@ export interface HitExplain {
 /** A chunk as search shows it, without scores: a hit's neighbour or a piece of a passage. */
 export type SearchChunk = Omit<SearchHit, 'score' | 'bm25' | 'knn' | 'context'>;
 
-export enum SourceType {
-  NOTION = 'NOTION',
+/**
+ * A source's type: an open set of names, one per registered connector (`@trove/source-definitions`
+ * lists them). The constants name the types Trove has always had; a new connector lib exports its own.
+ */
+export type SourceType = string;
+
+export const SourceType = {
+  NOTION: 'NOTION',
   /** A folder of files on the server, or a `.zip` of one uploaded through the API. */
-  FOLDER = 'FOLDER',
+  FOLDER: 'FOLDER',
   /** A web site: pages under a base URL, or those a `sitemap.xml` lists. */
-  WEB = 'WEB',
-}
+  WEB: 'WEB',
+} as const;
 
 /** How a folder source is read. */
 export enum FolderFormat {
@@ -303,26 +309,28 @@ export interface WebhookDeliveries {
   rejected: number;
 }
 
-export interface NotionSource extends SourceBase {
-  type: SourceType.NOTION;
-  config: NotionSourceConfig;
-}
-
-export interface FolderSource extends SourceBase {
-  type: SourceType.FOLDER;
-  config: FolderSourceConfig;
-}
-
-export interface WebSource extends SourceBase {
-  type: SourceType.WEB;
-  config: WebSourceConfig;
+/**
+ * A source of documents: common fields and its type's `config`, whose shape the type's
+ * `SourceDefinition` owns (secret fields stored as `SealedSecret`). Generic code sees the
+ * configuration as an opaque object; a connector names its type and configuration
+ * (`Source<'GIT', GitSourceConfig>`).
+ */
+export interface Source<T extends SourceType = SourceType, C extends object = object> extends SourceBase {
+  type: T;
+  config: C;
 }
 
 /**
- * A source of documents: common fields and its type's `config`, whose shape the type's
- * `SourceDefinition` owns (secret fields stored as `SealedSecret`).
+ * Narrows a source to one type's, e.g. `isSourceOfType<FolderSource>(source, SourceType.FOLDER)`:
+ * the type argument names the configuration the type's definition wrote.
  */
-export type Source = NotionSource | FolderSource | WebSource;
+export function isSourceOfType<S extends Source>(source: Source, type: S['type']): source is S {
+  return source.type === type;
+}
+
+export type NotionSource = Source<typeof SourceType.NOTION, NotionSourceConfig>;
+export type FolderSource = Source<typeof SourceType.FOLDER, FolderSourceConfig>;
+export type WebSource = Source<typeof SourceType.WEB, WebSourceConfig>;
 
 export enum SyncMode {
   FULL = 'FULL',

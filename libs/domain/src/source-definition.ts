@@ -290,5 +290,5 @@ function problemsOf(error: z.ZodError): ConfigProblem[] {
 /** A source from its common fields and a configuration its type's definition made (or the catalog stored). */
 export function sourceWithConfig(common: SourceBase & { type: SourceType }, config: SourceConfig): Source {
   // The configuration's shape is its type's definition's, checked when it was written.
-  return { ...common, config } as unknown as Source;
+  return { ...common, config };
 }

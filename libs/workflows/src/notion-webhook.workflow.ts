@@ -6,9 +6,13 @@ import {
   continueAsNew,
   defineSignal,
   executeChild,
+  ParentClosePolicy,
+  patched,
   proxyActivities,
   setHandler,
   sleep,
+  startChild,
+  uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
@@ -16,6 +20,7 @@ import type { NotionEvent, NotionWebhookTiming, TroveSignals } from '@trove/doma
 import { ingestWorkflowId, TroveErrorCode } from '@trove/domain';
 import type { WebhookActivities } from '@trove/ingest-activities';
 import { AWAIT_STOP, describeFailure, ingestDocument } from './ingest-document.workflow';
+import { scheduledSync } from './sync-source.workflow';
 
 /** Used when the starter passes no timing (the api passes its configuration). */
 const DEFAULT_TIMING: NotionWebhookTiming = { quietMs: 2_000, maxDelayMs: 15_000, historyLimit: 4_000 };
@@ -79,8 +84,17 @@ export async function notionWebhookEvents(
       }
       const events = pending;
       pending = [];
-      const { ingest } = await activities.applySourceEvents({ sourceId, events });
+      const { ingest, resync } = await activities.applySourceEvents({ sourceId, events });
       backlog = [...new Set([...backlog, ...ingest])];
+      // Events no item-level update expresses (a pushed commit, a changed database): an
+      // INCREMENTAL run, started as a schedule starts one (skipped if a sync is running).
+      if (resync && patched('webhook-resync')) {
+        await startChild(scheduledSync, {
+          workflowId: `webhook-sync-${sourceId}-${uuid4()}`,
+          args: [sourceId],
+          parentClosePolicy: ParentClosePolicy.ABANDON,
+        });
+      }
     }
     // Signals keep adding history while pages ingest: check the limit after every few pages
     // and carry the rest over rather than finishing a long batch in this run.

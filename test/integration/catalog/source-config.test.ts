@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { Catalog, migrateCatalog, openCatalogDb } from '@trove/catalog';
 import { maskSecret, SecretBox } from '@trove/config';
 import { type NotionSource, sourceWithConfig, SourceStatus, SourceType } from '@trove/domain';
-import { createSourceDefinitions } from '@trove/source-definitions';
+import { createSourceDefinitions, registeredSourceTypes } from '@trove/source-definitions';
 import { DATABASE_URL, dropTestData, schemaName, TEST_SECRET_KEY, uniqueName } from '../../support/services';
 
 /**
@@ -92,7 +92,7 @@ describe('0010 moves each source configuration into one JSON column', () => {
       // Never read as another type: an error that names the type.
       await expect(catalog.getSource(ids.gopher)).rejects.toMatchObject({
         code: 'INTERNAL',
-        message: expect.stringContaining('"GOPHER", which this version of Trove does not know'),
+        message: expect.stringContaining('"GOPHER", which has no registered source definition'),
       });
       const columns = await sql<{ column_name: string }>`
         select column_name from information_schema.columns
@@ -157,5 +157,37 @@ describe('a configuration made by the source definitions', () => {
     await catalog.updateSource(created.id, { config: changed });
     const updated = (await catalog.requireSource(created.id)) as NotionSource;
     expect(updated.config).toMatchObject({ everything: true, rootPageIds: [], token: read.config.token });
+  });
+});
+
+describe('source types the registry adds', () => {
+  it('reads a GIT source where the registry lists GIT, and refuses it where it does not', async () => {
+    const { name, catalog: builtIn } = fresh('source-config-open-types');
+    await builtIn.ensure();
+    const settings = { folders: { roots: [] }, web: { allowPrivateNetworks: false, defaultMaxPages: 1000 } };
+    const registered = Catalog.open({
+      url: DATABASE_URL,
+      schema: schemaName(name),
+      sourceTypes: registeredSourceTypes(settings),
+    });
+    catalogs.push(registered);
+    const project = await registered.createProject('git docs');
+    // No DNS lookup of the remote's host in a test.
+    const config = await createSourceDefinitions(settings, {
+      TROVE_GIT_ALLOW_PRIVATE_NETWORKS: 'true',
+    }).configure('GIT', { url: 'https://github.com/o/r.git', token: 'ghp_round_trip_token' }, seal);
+    const now = new Date().toISOString();
+    const common = { projectId: project.id, type: 'GIT', name: 'repo', status: SourceStatus.ACTIVE };
+    const created = await registered.createSource(
+      sourceWithConfig({ id: randomUUID(), ...common, createdAt: now, updatedAt: now }, config),
+    );
+    expect((await registered.requireSource(created.id)).config).toMatchObject({
+      url: 'https://github.com/o/r.git',
+      token: { hint: maskSecret('ghp_round_trip_token') },
+    });
+    await expect(builtIn.getSource(created.id)).rejects.toMatchObject({
+      code: 'INTERNAL',
+      message: expect.stringContaining('"GIT", which has no registered source definition'),
+    });
   });
 });

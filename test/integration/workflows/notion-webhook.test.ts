@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { NotionEvent, NotionWebhookTiming } from '@trove/domain';
-import type { WebhookActivities } from '@trove/ingest-activities';
+import type { SyncActivities, WebhookActivities } from '@trove/ingest-activities';
 import { notionEventsSignal, notionWebhookEvents } from '@trove/workflows';
 import { expectEventually, ROOT, TEMPORAL_BIN, uniqueName } from '../../support/services';
 import { LaneWorkers } from '../../../apps/worker/src/lanes';
@@ -18,13 +18,22 @@ let running: Promise<void>;
 /** Every batch applySourceEvents received, with when, per source. */
 const applied = new Map<string, { at: number; events: NotionEvent[] }[]>();
 
-const activities: WebhookActivities = {
+/** Sources whose events asked for a sync, each time a run was asked for. */
+const scheduled: string[] = [];
+
+const activities: WebhookActivities & Pick<SyncActivities, 'createScheduledRun'> = {
   async applySourceEvents({ sourceId, events }) {
     applied.set(sourceId, [...(applied.get(sourceId) ?? []), { at: Date.now(), events }]);
     await new Promise((resolve) => setTimeout(resolve, 200)); // some work
-    return { ingest: [], removed: 0, ignored: events.length, resync: false };
+    // A source named "pushed" gets events no item-level update expresses (a Git push).
+    return { ingest: [], removed: 0, ignored: events.length, resync: sourceId === 'pushed' };
   },
   removeDocuments: async () => undefined,
+  // The run a schedule would start; none here (as for a source being removed), so nothing syncs.
+  async createScheduledRun({ sourceId }) {
+    scheduled.push(sourceId);
+    return undefined;
+  },
 };
 
 const quietLogger = {
@@ -96,6 +105,16 @@ afterAll(async () => {
 });
 
 describe('notionWebhookEvents workflow', () => {
+  it('starts an INCREMENTAL run when the connector says the events need one', async () => {
+    await send('pushed', { quietMs: 100, maxDelayMs: 1_000, historyLimit: 4_000 }, 0);
+    await expectEventually(async () => expect(scheduled).toEqual(['pushed']), { timeoutMs: 20_000 });
+    await send('quiet-page', { quietMs: 100, maxDelayMs: 1_000, historyLimit: 4_000 }, 0);
+    await expectEventually(async () => expect(appliedIds('quiet-page')).toHaveLength(1), {
+      timeoutMs: 20_000,
+    });
+    expect(scheduled).toEqual(['pushed']);
+  });
+
   it('under a steady stream, applies events within the maximum delay instead of waiting for quiet', async () => {
     const timing = { quietMs: 1_000, maxDelayMs: 3_000, historyLimit: 4_000 };
     const started = Date.now();

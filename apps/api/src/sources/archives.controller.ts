@@ -11,7 +11,14 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import { Permission, SourceType, type FolderFormat, type FolderSourceConfig } from '@trove/domain';
+import {
+  Permission,
+  SourceType,
+  isSourceOfType,
+  type FolderFormat,
+  type FolderSource,
+  type FolderSourceConfig,
+} from '@trove/domain';
 import type { StagedFile } from '../uploads/blob-storage.engine';
 import { UploadLimitInterceptor } from '../uploads/upload-limit.interceptor';
 import { SourcesService } from './sources.service';
@@ -55,7 +62,9 @@ export class ArchivesController {
         projectId: source.projectId,
         name: source.name,
         type: source.type,
-        ...(source.type === SourceType.FOLDER ? { folder: publicFolder(source.config) } : {}),
+        ...(isSourceOfType<FolderSource>(source, SourceType.FOLDER)
+          ? { folder: publicFolder(source.config) }
+          : {}),
       },
       run: { id: run.id, status: run.status, mode: run.mode },
     };

@@ -17,6 +17,10 @@ import {
   type SourceConfig,
   type SourceDefinitions,
   SourceType,
+  isSourceOfType,
+  type NotionSource,
+  type FolderSource,
+  type WebSource,
   SyncMode,
 } from '@trove/domain';
 import {
@@ -90,17 +94,17 @@ export class SourcesResolver {
   // Per-type views of `config`, kept for clients of the per-type mutations.
   @ResolveField(() => NotionScopeModel, { nullable: true, description: 'NOTION sources: config' })
   notion(@Parent() parent: Source): NotionScopeModel | null {
-    return parent.type === SourceType.NOTION ? parent.config : null;
+    return isSourceOfType<NotionSource>(parent, SourceType.NOTION) ? parent.config : null;
   }
 
   @ResolveField(() => FolderScopeModel, { nullable: true, description: 'FOLDER sources: config' })
   folder(@Parent() parent: Source): FolderScopeModel | null {
-    return parent.type === SourceType.FOLDER ? parent.config : null;
+    return isSourceOfType<FolderSource>(parent, SourceType.FOLDER) ? parent.config : null;
   }
 
   @ResolveField(() => WebScopeModel, { nullable: true, description: 'WEB sources: config' })
   web(@Parent() parent: Source): WebScopeModel | null {
-    return parent.type === SourceType.WEB ? parent.config : null;
+    return isSourceOfType<WebSource>(parent, SourceType.WEB) ? parent.config : null;
   }
 
   @ResolveField(() => SourceWebhookModel, {

@@ -20,6 +20,8 @@ import {
   syncWorkflowId,
   SourceStatus,
   SourceType,
+  isSourceOfType,
+  type FolderSource,
   SyncMode,
   SyncRunStatus,
   TroveError,
@@ -159,7 +161,7 @@ export class SourcesService {
     }
     const archiveHash = file.sha256;
     const found = options.sourceId ? await this.catalog.requireActiveSource(options.sourceId) : undefined;
-    const existing = found?.type === SourceType.FOLDER ? found : undefined;
+    const existing = found && isSourceOfType<FolderSource>(found, SourceType.FOLDER) ? found : undefined;
     // A source of another project is no source of this one: the same answer as a missing one.
     if (found && found.projectId !== projectId) {
       throw new TroveError(TroveErrorCode.SourceNotFound, `source ${found.id} does not exist`);

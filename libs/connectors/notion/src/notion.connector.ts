@@ -1,5 +1,5 @@
 import type { Client } from '@notionhq/client';
-import type { NotionConfig, SecretBox } from '@trove/config';
+import type { NotionConfig } from '@trove/config';
 import {
   sourceItemGone,
   sourceUnauthorized,
@@ -13,6 +13,7 @@ import {
   type FetchedItem,
   type NotionSource,
   PARSED_JSON_MEDIA_TYPE,
+  type SecretOpener,
   type SkippedItem,
   type SourceConnector,
   type SourceEvent,
@@ -45,7 +46,7 @@ export class NotionConnector implements SourceConnector<NotionSource> {
   private readonly cache?: NotionCache;
 
   constructor(
-    private readonly secrets: SecretBox | undefined,
+    private readonly secrets: SecretOpener | undefined,
     private readonly config: NotionConfig,
   ) {
     const ttlSeconds = config.cacheTtlSeconds ?? CACHE_DEFAULTS.ttlSeconds;

@@ -1,1 +1,2 @@
 export * from './source-definitions';
+export * from './source-plugins';

@@ -1,28 +1,35 @@
-import { SourceDefinitions, SourceType } from '@trove/domain';
-import { folderSourceDefinition } from '@trove/connector-folder';
-import { notionSourceDefinition } from '@trove/connector-notion';
-import { webSourceDefinition } from '@trove/connector-web';
+import { type BlobStore, SourceConnectors, SourceDefinitions } from '@trove/domain';
+import { type SourceConnectorSettings, sourcePlugins, type SourceRegistrySettings } from './source-plugins';
+
+type Env = Readonly<Record<string, string | undefined>>;
 
 /** The server settings the definitions read (allowed folder roots, web safety); the API's config has them. */
-export interface SourceDefinitionSettings {
-  folders: { roots: string[] };
-  web: { allowPrivateNetworks: boolean; defaultMaxPages: number };
-}
+export type SourceDefinitionSettings = SourceRegistrySettings;
 
 /**
- * Every source type's definition: registering a connector is one line here. Throws when a
- * `SourceType` has no definition, so the API refuses to start incomplete.
+ * Every registered source type's definition (see `sourcePlugins`). Throws when a plugin's
+ * settings are wrong or two plugins claim a type, so the API refuses to start.
  */
-export function createSourceDefinitions(settings: SourceDefinitionSettings): SourceDefinitions {
+export function createSourceDefinitions(
+  settings: SourceDefinitionSettings,
+  env: Env = process.env,
+): SourceDefinitions {
+  const plugins = sourcePlugins(settings, env);
   return new SourceDefinitions(
-    [
-      notionSourceDefinition(),
-      folderSourceDefinition({ roots: settings.folders.roots }),
-      webSourceDefinition({
-        allowPrivateNetworks: settings.web.allowPrivateNetworks,
-        defaultMaxPages: settings.web.defaultMaxPages,
-      }),
-    ],
-    Object.values(SourceType),
+    plugins.map((plugin) => plugin.definition()),
+    plugins.map((plugin) => plugin.type),
+  );
+}
+
+/** Every registered source type's connector: the worker's side of `createSourceDefinitions`. */
+export function createSourceConnectors(
+  settings: SourceConnectorSettings,
+  deps: { blobs: BlobStore },
+  env: Env = process.env,
+): SourceConnectors {
+  const plugins = sourcePlugins(settings, env);
+  return new SourceConnectors(
+    plugins.map((plugin) => plugin.connector(deps)),
+    { types: plugins.map((plugin) => plugin.type) },
   );
 }
