@@ -388,6 +388,7 @@ describe('the dashboard, in a browser', () => {
   });
 
   it('adds a web source from its generated form (a refused field shown beside it), syncs it, edits it', async () => {
+    await page.goto(`${projectUrl}/sources`);
     await page.getByRole('tab', { name: 'Add a source' }).click();
     await page.getByLabel('Type').selectOption('WEB');
     const form = page.getByRole('form', { name: 'Add a Web site source' });
