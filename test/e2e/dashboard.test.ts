@@ -343,7 +343,7 @@ describe('the dashboard, in a browser', () => {
     expect(await form.getByLabel('Token').getAttribute('type')).toBe('password');
     await form.getByLabel('Token').fill(emulator.token);
     await form
-      .getByLabel('Root page ids')
+      .getByLabel('Root page IDs')
       .fill(`https://www.notion.so/Onboarding-${DEFAULT_IDS.onboarding.replace(/-/g, '')}`);
     await form.getByRole('button', { name: 'Add source' }).click();
     await expect.poll(() => page.getByTestId('source-card').count(), EVENTUALLY).toBe(2);
@@ -393,7 +393,7 @@ describe('the dashboard, in a browser', () => {
     await page.getByLabel('Type').selectOption('WEB');
     const form = page.getByRole('form', { name: 'Add a Web site source' });
     await form.getByLabel('Name').fill('Fern site');
-    const url = form.getByLabel('Url');
+    const url = form.getByLabel('URL');
     await url.fill('not a web address');
     await form.getByLabel('Max pages').fill('10');
     await form.getByRole('button', { name: 'Add source' }).click();
@@ -420,7 +420,7 @@ describe('the dashboard, in a browser', () => {
     // Its settings: the same form, filled with what is stored.
     await page.getByRole('button', { name: 'Edit settings' }).click();
     const settings = page.getByRole('form', { name: 'Source settings' });
-    expect(await settings.getByLabel('Url').inputValue()).toBe(`${site.url}/docs/`);
+    expect(await settings.getByLabel('URL').inputValue()).toBe(`${site.url}/docs/`);
     await settings.getByLabel('Max pages').fill('5');
     await settings.getByRole('button', { name: 'Save settings' }).click();
     await settings.waitFor({ state: 'detached' });

@@ -67,7 +67,7 @@ export function apiErrorFrom(status: number, body: unknown): TroveApiError {
         graphql.message,
         graphql.extensions?.code ?? `HTTP_${status}`,
         status,
-        problemsOf(graphql.extensions?.problems),
+        fieldProblemsOf(graphql.extensions?.problems),
       );
     const rest = (
       body as { error?: { code?: string; message?: string; problems?: unknown } | string; message?: string }
@@ -77,14 +77,15 @@ export function apiErrorFrom(status: number, body: unknown): TroveApiError {
         rest.message,
         rest.code ?? `HTTP_${status}`,
         status,
-        problemsOf(rest.problems),
+        fieldProblemsOf(rest.problems),
       );
     }
   }
   return new TroveApiError(`the API answered HTTP ${status}`, `HTTP_${status}`, status);
 }
 
-function problemsOf(value: unknown): FieldProblem[] {
+/** The `problems` of an error body (an invalid source configuration's fields), or none. */
+export function fieldProblemsOf(value: unknown): FieldProblem[] {
   if (!Array.isArray(value)) return [];
   return value.filter(
     (problem): problem is FieldProblem =>

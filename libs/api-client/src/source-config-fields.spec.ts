@@ -86,7 +86,9 @@ describe('names and summaries', () => {
     expect(kebabCase('maxPages')).toBe('max-pages');
     expect(kebabCase('rootPageIds')).toBe('root-page-ids');
     expect(kebabCase('url')).toBe('url');
-    expect(fieldLabel('rootPageIds')).toBe('Root page ids');
+    expect(fieldLabel('rootPageIds')).toBe('Root page IDs');
+    expect(fieldLabel('url')).toBe('URL');
+    expect(fieldLabel('siteUrl')).toBe('Site URL');
   });
 
   it('summarises a field in one line', () => {

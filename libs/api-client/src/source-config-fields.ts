@@ -57,9 +57,16 @@ export function kebabCase(name: string): string {
     .toLowerCase();
 }
 
-/** `rootPageIds` → `Root page ids`: a label for a form or a listing. */
+/** Words a label spells in capitals. */
+const ACRONYMS: Record<string, string> = { url: 'URL', id: 'ID', ids: 'IDs', api: 'API', http: 'HTTP' };
+
+/** `rootPageIds` → `Root page IDs`: a label for a form or a listing. */
 export function fieldLabel(name: string): string {
-  const words = kebabCase(name).split('-').filter(Boolean).join(' ');
+  const words = kebabCase(name)
+    .split('-')
+    .filter(Boolean)
+    .map((word) => ACRONYMS[word] ?? word)
+    .join(' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 

@@ -1,8 +1,4 @@
-/** A field of an invalid source configuration (`config.maxPages`) and what is wrong with it. */
-export interface FieldProblem {
-  field: string;
-  message: string;
-}
+import { type FieldProblem, fieldProblemsOf } from '@trove/api-client/src/api-error';
 
 /** An error the API answered with: its stable code and its human message (never a stack). */
 export class ApiError extends Error {
@@ -40,19 +36,10 @@ export function apiErrorFrom(status: number, body: unknown): ApiError {
         graphql.message,
         graphql.extensions?.code ?? 'ERROR',
         status,
-        problemsOf(graphql.extensions?.problems),
+        fieldProblemsOf(graphql.extensions?.problems),
       );
     const rest = (body as { error?: { code?: string; message?: string } }).error;
     if (rest?.message) return new ApiError(rest.message, rest.code ?? `HTTP_${status}`, status);
   }
   return new ApiError(`The API answered ${status}`, `HTTP_${status}`, status);
-}
-
-function problemsOf(value: unknown): FieldProblem[] {
-  if (!Array.isArray(value)) return [];
-  return value.filter(
-    (problem): problem is FieldProblem =>
-      typeof (problem as FieldProblem | null)?.field === 'string' &&
-      typeof (problem as FieldProblem).message === 'string',
-  );
 }

@@ -1,3 +1,5 @@
+import { type ConfigFieldKind, configFields, fieldLabel } from '@trove/api-client/src/source-config-fields';
+
 /**
  * A source type's form, from the JSON Schema `sourceTypes` gives of its configuration: which
  * input each field gets, the values a form starts from, and the `config` its values make. A type
@@ -25,29 +27,35 @@ export interface FormField {
 /** What the inputs hold: text (lists one item per line, JSON as text), numbers, booleans. */
 export type FormValues = Record<string, string | number | boolean>;
 
-type JsonSchema = Record<string, unknown>;
-
-/** The form's fields, in the schema's order. */
+/** The form's fields, in the schema's order (read as the CLI and the MCP server read it). */
 export function formFields(schema: unknown, secretFields: readonly string[] = []): FormField[] {
-  if (!isObject(schema) || !isObject(schema['properties'])) return [];
-  const required = Array.isArray(schema['required']) ? schema['required'].map(String) : [];
-  return Object.entries(schema['properties']).map(([name, raw]) => {
-    const property = nonNull(isObject(raw) ? raw : {});
-    const field: FormField = {
-      name,
-      label: labelOf(name),
-      kind: kindOf(property),
-      required: required.includes(name),
-      secret: secretFields.includes(name) || property['writeOnly'] === true,
+  return configFields(schema, secretFields).map((field) => {
+    const form: FormField = {
+      name: field.name,
+      label: fieldLabel(field.name),
+      kind: FORM_KINDS[field.kind],
+      required: field.required,
+      secret: field.secret,
     };
-    if (typeof property['description'] === 'string') field.description = property['description'];
-    if (field.kind === 'select') field.options = (property['enum'] as unknown[]).map(String);
-    if (typeof property['minimum'] === 'number') field.min = property['minimum'];
-    if (typeof property['maximum'] === 'number') field.max = property['maximum'];
-    if (property['default'] !== undefined) field.default = property['default'];
-    return field;
+    if (field.kind === 'string' && field.format === 'uri') form.kind = 'url';
+    if (field.description !== undefined) form.description = field.description;
+    if (field.choices) form.options = field.choices;
+    if (field.minimum !== undefined) form.min = field.minimum;
+    if (field.maximum !== undefined) form.max = field.maximum;
+    if (field.default !== undefined) form.default = field.default;
+    return form;
   });
 }
+
+const FORM_KINDS: Record<ConfigFieldKind, FormFieldKind> = {
+  string: 'text',
+  integer: 'integer',
+  number: 'number',
+  boolean: 'boolean',
+  enum: 'select',
+  'string-list': 'list',
+  json: 'json',
+};
 
 /**
  * The values a form starts from: a stored configuration's (editing), else each field's default.
@@ -146,53 +154,4 @@ export function problemsByField(
     byField[key] = byField[key] ? `${byField[key]}; ${message}` : message;
   }
   return byField;
-}
-
-/** `rootPageIds` → `Root page ids`. */
-export function labelOf(name: string): string {
-  const words = name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/[_-]+/g, ' ')
-    .toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-function kindOf(property: JsonSchema): FormFieldKind {
-  if (Array.isArray(property['enum']) && property['enum'].every((value) => typeof value === 'string')) {
-    return 'select';
-  }
-  switch (property['type']) {
-    case 'string':
-      return property['format'] === 'uri' ? 'url' : 'text';
-    case 'integer':
-      return 'integer';
-    case 'number':
-      return 'number';
-    case 'boolean':
-      return 'boolean';
-    case 'array': {
-      const items = isObject(property['items']) ? property['items'] : {};
-      return items['type'] === 'string' ? 'list' : 'json';
-    }
-    default:
-      return 'json';
-  }
-}
-
-/** The non-null branch of a nullable property. */
-function nonNull(property: JsonSchema): JsonSchema {
-  const branches = property['anyOf'] ?? property['oneOf'];
-  if (Array.isArray(branches)) {
-    const real = branches.filter((branch) => isObject(branch) && branch['type'] !== 'null');
-    if (real.length === 1) return { ...property, ...(real[0] as JsonSchema) };
-  }
-  if (Array.isArray(property['type'])) {
-    const types = property['type'].filter((type) => type !== 'null');
-    if (types.length === 1) return { ...property, type: types[0] };
-  }
-  return property;
-}
-
-function isObject(value: unknown): value is JsonSchema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
