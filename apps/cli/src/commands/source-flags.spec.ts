@@ -46,6 +46,11 @@ describe('flags generated from a type’s schema', () => {
     ]);
   });
 
+  it('leaves a field named like a flag of sources add itself to --config', () => {
+    const clash = configFields({ properties: { name: { type: 'string' }, branch: { type: 'string' } } });
+    expect(fieldOptions(clash).map((option) => option.flags)).toEqual(['--branch <value>']);
+  });
+
   it('turns the flags into the configuration, over --config', async () => {
     const flags = parse([
       '--url',

@@ -7,6 +7,8 @@ import { UsageError } from '../output/exit-codes';
 /** How a secret field's flags are named: `--token`, `--token-env NAME`, `--token-stdin`. */
 const ENV_SUFFIX = '-env';
 const STDIN_SUFFIX = '-stdin';
+/** Flags of `sources add` itself, never a field's. */
+const RESERVED = ['name', 'config', 'help'];
 
 /**
  * The flags of one source type's fields, from its JSON Schema: a string or a number takes a
@@ -18,6 +20,8 @@ const STDIN_SUFFIX = '-stdin';
 export function fieldOptions(fields: readonly ConfigField[]): Option[] {
   const options: Option[] = [];
   for (const field of fields) {
+    // `sources add` has these flags itself: such a field is given in --config.
+    if (RESERVED.includes(kebabCase(field.name))) continue;
     const flag = `--${kebabCase(field.name)}`;
     const about = [field.description, field.required ? '(required)' : undefined].filter(Boolean).join(' ');
     switch (field.kind) {
@@ -53,6 +57,12 @@ export function fieldOptions(fields: readonly ConfigField[]): Option[] {
     }
   }
   return options;
+}
+
+/** A field's flag, e.g. `--max-pages`; undefined for a field given in `--config` only. */
+export function fieldFlag(field: ConfigField): string | undefined {
+  if (field.kind === 'json' || RESERVED.includes(kebabCase(field.name))) return undefined;
+  return `--${kebabCase(field.name)}`;
 }
 
 /** What the secret fields read from: a variable's name each, and at most one from standard input. */

@@ -25,7 +25,7 @@ import {
   renderTable,
   type SyncRunView,
 } from '../output/render';
-import { configFromFlags, parseConfigArgument, typeFlagsCommand } from './source-flags';
+import { configFromFlags, fieldFlag, parseConfigArgument, typeFlagsCommand } from './source-flags';
 
 type SourceTypeInfo = SourceTypesQuery['sourceTypes'][number];
 
@@ -76,8 +76,7 @@ Examples:
               `${ctx.out.style.bold(info.type.toLowerCase())}  ${info.label}: ${info.description}`,
             );
             for (const field of configFields(info.configSchema, info.secretFields)) {
-              const flag = field.kind === 'json' ? '(--config only)' : `--${kebabCase(field.name)}`;
-              ctx.out.line(`  ${flag}  ${describeField(field)}`);
+              ctx.out.line(`  ${fieldFlag(field) ?? '(--config only)'}  ${describeField(field)}`);
             }
             ctx.out.line();
           }
