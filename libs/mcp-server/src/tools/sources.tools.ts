@@ -179,9 +179,12 @@ export function registerSourceTools(server: McpServer, { client, log }: ToolCont
             'BAD_REQUEST',
           );
         }
-        const project = await resolveProject(client, args.project);
+        // A project id goes to the API as it is: the key's role and scope are checked there.
+        const wanted = args.project?.trim();
+        const projectId =
+          wanted && UUID.test(wanted) ? wanted : (await resolveProject(client, args.project)).id;
         const { addSource: added } = await client.request(AddSourceDocument, {
-          input: { projectId: project.id, type: info.type, name: args.name, config: args.config },
+          input: { projectId, type: info.type, name: args.name, config: args.config },
         });
         const result: AddSourceOutput = {
           id: added.id,
