@@ -402,6 +402,17 @@ const OPERATIONS: Operation[] = [
     fresh: freshFolderSource,
     run: (k, ids) => mcpTool(k, 'sync_source', { source: ids.source, mode: 'FULL' }),
   },
+  {
+    name: 'mcp tool add_source',
+    permission: Permission.WRITE,
+    run: (k, ids) =>
+      mcpTool(k, 'add_source', {
+        type: 'WEB',
+        name: unique('mcp'),
+        config: { url: 'http://127.0.0.1:9/docs/' },
+        project: ids.project,
+      }),
+  },
   { name: 'me', permission: Permission.READ, global: true, run: (k) => gql(k, '{ me { role } }') },
   { name: 'apiKeys', permission: Permission.ADMIN, global: true, run: (k) => gql(k, '{ apiKeys { id } }') },
   {

@@ -6,11 +6,14 @@ import { defaultWorkspace, DEFAULT_IDS, NotionEmulator } from '@trove/notion-emu
 import { cleanEnv, quote, runInTerminal, runTrove, TROVE_BIN, type CliRun } from '../support/cli';
 import { ROOT, uniqueName } from '../support/services';
 import { ADMIN_KEY, TroveStack } from '../support/stack';
+import { docsSite, StaticSite } from '../support/static-site';
 
 // The real `trove` binary (node apps/cli/bin/trove.js) against a real api and worker, as a
 // script or a person runs it; folder sources may read the bundled samples, Notion sources reach
 // the Notion API emulator.
 const emulator = new NotionEmulator(defaultWorkspace(), { requestsPerSecond: Infinity });
+/** The site `trove sources add web` points at. */
+const site = new StaticSite(docsSite('Orchid'));
 let stack: TroveStack;
 const work = mkdtempSync(join(tmpdir(), 'trove-cli-e2e-'));
 const nested = join(work, 'notes', 'deep');
@@ -22,13 +25,14 @@ function trove(
   args: string[],
   extraEnv: Record<string, string | undefined> = {},
   cwd = nested,
+  input?: string,
 ): Promise<CliRun> {
   const runEnv = { ...env };
   for (const [name, value] of Object.entries(extraEnv)) {
     if (value === undefined) delete runEnv[name];
     else runEnv[name] = value;
   }
-  return runTrove(args, { cwd, env: runEnv });
+  return runTrove(args, { cwd, env: runEnv, input });
 }
 
 function json<T = Record<string, unknown>>(run: CliRun): T {
@@ -42,7 +46,11 @@ beforeAll(async () => {
     TROVE_FOLDER_ROOTS: join(ROOT, 'samples'),
     TROVE_NOTION_API_URL: await emulator.start(),
     TROVE_NOTION_REQUESTS_PER_SECOND: '50',
+    // `sources add web` reads the local site: private networks are allowed for this stack only.
+    TROVE_WEB_ALLOW_PRIVATE_NETWORKS: 'true',
+    TROVE_WEB_REQUESTS_PER_SECOND: '50',
   });
+  await site.start();
   await stack.start();
   mkdirSync(nested, { recursive: true });
   env = cleanEnv({ TROVE_API_KEY: ADMIN_KEY });
@@ -51,6 +59,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
   await emulator.stop();
+  await site.stop();
 });
 
 describe('trove init and where settings come from', () => {
@@ -287,6 +296,117 @@ describe('sources', () => {
       NOTION_TOKEN: undefined,
     });
     expect(noToken.code).toBe(2);
+  });
+});
+
+describe('sources of any type (sources types, sources add <type>)', () => {
+  it('lists the types with the flags their fields make, and shows a type’s flags in its help', async () => {
+    const types = await trove(['sources', 'types']);
+    expect(types.code, types.stderr).toBe(0);
+    expect(types.stdout).toMatch(/^web {2}Web site: /m);
+    expect(types.stdout).toMatch(/--url {2}url: string \(uri\) \[required\]/);
+    expect(types.stdout).toMatch(/--max-pages {2}maxPages: integer 1\.\.100000 \[optional\]/);
+    expect(types.stdout).toMatch(/--token {2}token: string \[required, secret\]/);
+    const listed = json<{ type: string }[]>(await trove(['sources', 'types', '--json']));
+    expect(listed.map((info) => info.type)).toEqual(expect.arrayContaining(['NOTION', 'FOLDER', 'WEB']));
+
+    const help = await trove(['sources', 'add', 'web', '--help']);
+    expect(help.code, help.stderr).toBe(0);
+    expect(help.stdout).toContain('Usage: trove sources add web');
+    expect(help.stdout).toMatch(/--max-pages <n> +At most this many pages/);
+    const notionHelp = await trove(['sources', 'add', 'NOTION', '--help']);
+    expect(notionHelp.stdout).toMatch(/--token-env <name>/);
+    expect(notionHelp.stdout).toMatch(/--token-stdin/);
+    expect(notionHelp.stdout).toMatch(/--root-page-ids <value> .*\(repeatable\)/s);
+  });
+
+  it('names the known types for an unknown one, and the flag of each field the API refuses (exit 2)', async () => {
+    const unknown = await trove(['sources', 'add', 'gopher', '--name', 'Old']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown source type "gopher"; the API knows .*web/);
+
+    const invalid = await trove([
+      'sources',
+      'add',
+      'web',
+      '--name',
+      'Orchids',
+      '--url',
+      'not a url',
+      '--max-pages',
+      '0',
+    ]);
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).toContain('the Web site source was not added:');
+    expect(invalid.stderr).toMatch(/^ {2}url \(--url\): /m);
+    expect(invalid.stderr).toMatch(/^ {2}maxPages \(--max-pages\): .*1/m);
+    expect(invalid.stderr).not.toMatch(/\n\s+at /);
+
+    const notNumber = await trove(['sources', 'add', 'web', '--name', 'Orchids', '--max-pages', 'many']);
+    expect(notNumber.code).toBe(2);
+    expect(notNumber.stderr).toContain('--max-pages must be a whole number');
+  });
+
+  it('adds a web source from --config @file with a flag over it, and syncs it to the end', async () => {
+    writeFileSync(join(nested, 'orchids.json'), JSON.stringify({ url: `${site.url}/docs/`, maxPages: 50 }));
+    const added = json<{ id: string; type: string; config: { url: string; maxPages: number } }>(
+      await trove([
+        'sources',
+        'add',
+        'web',
+        '--name',
+        'Orchids',
+        '--config',
+        '@orchids.json',
+        '--max-pages',
+        '5',
+        '--json',
+      ]),
+    );
+    expect(added).toMatchObject({ type: 'WEB', config: { url: `${site.url}/docs/`, maxPages: 5 } });
+    const run = json<{ status: string; progress: { pagesIngested: number } }>(
+      await trove(['sources', 'sync', 'Orchids', '--mode', 'FULL', '--wait', '--json']),
+    );
+    expect(run).toMatchObject({ status: 'COMPLETED', progress: { pagesIngested: 2 } });
+    expect(site.requests).toContain('/docs/care.html');
+  });
+
+  it('reads a secret from standard input and never prints it', async () => {
+    const root = `https://www.notion.so/Onboarding-${DEFAULT_IDS.onboarding.replace(/-/g, '')}`;
+    const added = await trove(
+      [
+        'sources',
+        'add',
+        'notion',
+        '--name',
+        'Wiki from stdin',
+        '--token-stdin',
+        '--root-page-ids',
+        root,
+        '--json',
+      ],
+      {},
+      nested,
+      `${emulator.token}\n`,
+    );
+    const source = json<{
+      type: string;
+      secrets: { field: string; hint: string }[];
+      config: { rootPageIds: string[] };
+    }>(added);
+    expect(source.type).toBe('NOTION');
+    expect(source.secrets).toEqual([{ field: 'token', hint: expect.any(String) }]);
+    expect(source.config.rootPageIds).toEqual([DEFAULT_IDS.onboarding]);
+    expect(added.stdout + added.stderr).not.toContain(emulator.token);
+    const fromEnv = await trove(
+      ['sources', 'add', 'notion', '--name', 'Wiki from env', '--token-env', 'MY_NOTION'],
+      {
+        MY_NOTION: emulator.token,
+      },
+    );
+    expect(fromEnv.code, fromEnv.stderr).toBe(0);
+    expect(fromEnv.stdout).toMatch(/Added Notion workspace source Wiki from env .* \(token .+\)/);
+    expect(fromEnv.stdout + fromEnv.stderr).not.toContain(emulator.token);
   });
 });
 

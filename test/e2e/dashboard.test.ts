@@ -9,6 +9,7 @@ import { buildZip } from '../../libs/parsing/src/archive/zip-fixtures.testing';
 import { ensureDashboardBuild, launchChromium } from '../support/browser';
 import { ROOT, uniqueName } from '../support/services';
 import { ADMIN_KEY, TroveStack } from '../support/stack';
+import { docsSite, StaticSite } from '../support/static-site';
 
 /**
  * The dashboard and the playground in a real browser (Debian's Chromium), through the real api
@@ -22,7 +23,11 @@ const emulator = new NotionEmulator(defaultWorkspace(), { requestsPerSecond: Inf
 const stackEnv: Record<string, string> = {
   TROVE_FOLDER_ROOTS: join(ROOT, 'samples'),
   TROVE_NOTION_REQUESTS_PER_SECOND: '50',
+  // The web source added from the dashboard reads a local site: allowed for this stack only.
+  TROVE_WEB_ALLOW_PRIVATE_NETWORKS: 'true',
+  TROVE_WEB_REQUESTS_PER_SECOND: '50',
 };
+const site = new StaticSite(docsSite('Fern'));
 const stack = new TroveStack(stackEnv);
 const projectName = uniqueName('Handbook');
 let browser: Browser;
@@ -66,6 +71,7 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   await ensureDashboardBuild();
   stackEnv.TROVE_NOTION_API_URL = await emulator.start();
+  await site.start();
   await stack.start();
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
@@ -77,6 +83,7 @@ afterAll(async () => {
   await browser?.close();
   await stack.stop();
   await emulator.stop();
+  await site.stop();
 });
 
 /** Opens a graphql-ws subscription from Node and returns how it ended. */
@@ -274,9 +281,13 @@ describe('the dashboard, in a browser', () => {
   it('adds a folder source, syncs it and shows the progress moving to COMPLETED', async () => {
     await page.goto(`${projectUrl}/sources`);
     await page.getByText('No sources yet').waitFor();
-    await page.getByLabel('Name').first().fill('Handbook site');
-    await page.getByLabel('Folder on the server').fill(HANDBOOK);
-    await page.getByRole('button', { name: 'Add folder' }).click();
+    // The form is the chosen type's, built from its schema.
+    await page.getByLabel('Type').selectOption('FOLDER');
+    const form = page.getByRole('form', { name: 'Add a Folder source' });
+    await form.getByLabel('Name').fill('Handbook site');
+    await form.getByLabel('Path').fill(HANDBOOK);
+    expect(await form.getByLabel('Format').inputValue()).toBe('AUTO');
+    await form.getByRole('button', { name: 'Add source' }).click();
     await page.getByTestId('source-card').waitFor();
     await page.getByText('Never synced').waitFor();
     // The progress arrives over the graphql-ws subscription, not by polling.
@@ -325,14 +336,16 @@ describe('the dashboard, in a browser', () => {
   });
 
   it('adds a Notion source (the emulator), syncs it and shows its webhook panel', async () => {
-    const form = page.getByRole('tabpanel', { name: 'Add Notion' });
-    await page.getByRole('tab', { name: 'Add Notion' }).click();
+    await page.getByLabel('Type').selectOption('NOTION');
+    const form = page.getByRole('form', { name: 'Add a Notion workspace source' });
     await form.getByLabel('Name').fill('Team wiki');
-    await form.getByLabel('Integration token').fill(emulator.token);
+    // A secret field is a password input.
+    expect(await form.getByLabel('Token').getAttribute('type')).toBe('password');
+    await form.getByLabel('Token').fill(emulator.token);
     await form
-      .getByLabel('Roots')
+      .getByLabel('Root page IDs')
       .fill(`https://www.notion.so/Onboarding-${DEFAULT_IDS.onboarding.replace(/-/g, '')}`);
-    await form.getByRole('button', { name: 'Add Notion source' }).click();
+    await form.getByRole('button', { name: 'Add source' }).click();
     await expect.poll(() => page.getByTestId('source-card').count(), EVENTUALLY).toBe(2);
     await page.getByRole('heading', { name: 'Team wiki' }).waitFor();
     expect(await page.getByTestId('source-card').filter({ hasText: 'Team wiki' }).textContent()).toMatch(
@@ -372,6 +385,81 @@ describe('the dashboard, in a browser', () => {
       .poll(() => page.getByTestId('sync-status').textContent(), { timeout: 180_000, interval: 500 })
       .toBe('COMPLETED');
     expect(Number(await page.getByTestId('progress-ingested').textContent())).toBe(2);
+  });
+
+  it('adds a web source from its generated form (a refused field shown beside it), syncs it, edits it', async () => {
+    await page.goto(`${projectUrl}/sources`);
+    await page.getByRole('tab', { name: 'Add a source' }).click();
+    await page.getByLabel('Type').selectOption('WEB');
+    const form = page.getByRole('form', { name: 'Add a Web site source' });
+    await form.getByLabel('Name').fill('Fern site');
+    const url = form.getByLabel('URL');
+    await url.fill('not a web address');
+    await form.getByLabel('Max pages').fill('10');
+    await form.getByRole('button', { name: 'Add source' }).click();
+    // The API's problem with the field, beside the field.
+    await expect.poll(() => url.getAttribute('aria-invalid'), EVENTUALLY).toBe('true');
+    const describedBy = (await url.getAttribute('aria-describedby')) ?? '';
+    const fieldError = page.locator(`[id="${describedBy.split(' ').find((id) => id.endsWith('-error'))}"]`);
+    expect((await fieldError.textContent())!.length).toBeGreaterThan(3);
+    expect(await form.getByLabel('Max pages').getAttribute('aria-invalid')).not.toBe('true');
+    await shot('sources-web-invalid');
+
+    await url.fill(`${site.url}/docs/`);
+    await form.getByRole('button', { name: 'Add source' }).click();
+    await page.getByRole('heading', { name: 'Fern site' }).waitFor();
+    expect(await page.getByTestId('source-card').filter({ hasText: 'Fern site' }).textContent()).toContain(
+      `WEB`,
+    );
+    await page.getByRole('button', { name: 'Full sync' }).click();
+    await expect
+      .poll(() => page.getByTestId('sync-status').textContent(), { timeout: 180_000, interval: 500 })
+      .toBe('COMPLETED');
+    expect(Number(await page.getByTestId('progress-ingested').textContent())).toBe(2);
+
+    // Its settings: the same form, filled with what is stored.
+    await page.getByRole('button', { name: 'Edit settings' }).click();
+    const settings = page.getByRole('form', { name: 'Source settings' });
+    expect(await settings.getByLabel('URL').inputValue()).toBe(`${site.url}/docs/`);
+    await settings.getByLabel('Max pages').fill('5');
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await settings.waitFor({ state: 'detached' });
+    const { sources } = await stack.query<{ sources: { name: string; config: { maxPages: number } }[] }>(
+      'query($p: ID!) { sources(projectId: $p) { name config } }',
+      { p: projectUrl.split('/').at(-1) },
+    );
+    expect(sources.find((s) => s.name === 'Fern site')!.config.maxPages).toBe(5);
+    await shot('sources-web');
+  });
+
+  it('keeps a secret left blank in the settings, and shows its hint', async () => {
+    const hint = async (name: string) => {
+      const { sources } = await stack.query<{ sources: { name: string; secrets: { hint: string }[] }[] }>(
+        'query($p: ID!) { sources(projectId: $p) { name secrets { field hint } } }',
+        { p: projectUrl.split('/').at(-1) },
+      );
+      return sources.find((source) => source.name === name)?.secrets[0]?.hint;
+    };
+    const before = await hint('Team wiki');
+    expect(before).toBeTruthy();
+    await page.getByTestId('source-card').filter({ hasText: 'Team wiki' }).click();
+    await page.getByRole('heading', { name: 'Team wiki' }).waitFor();
+    for (const [from, to] of [
+      ['Team wiki', 'Team wiki renamed'],
+      ['Team wiki renamed', 'Team wiki'],
+    ]) {
+      await page.getByRole('button', { name: 'Edit settings' }).click();
+      const settings = page.getByRole('form', { name: 'Source settings' });
+      const token = settings.getByLabel('Token');
+      expect(await token.inputValue()).toBe('');
+      expect(await token.getAttribute('placeholder')).toBe(`unchanged (${before})`);
+      expect(await settings.getByLabel('Name').inputValue()).toBe(from);
+      await settings.getByLabel('Name').fill(to);
+      await settings.getByRole('button', { name: 'Save settings' }).click();
+      await page.getByRole('heading', { name: to, exact: true }).waitFor();
+      // The stored token was kept: its hint is the same.
+      expect(await hint(to)).toBe(before);
+    }
   });
 
   let viewerSecret: string;

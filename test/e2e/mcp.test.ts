@@ -10,11 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultWorkspace, DEFAULT_IDS, NotionEmulator } from '@trove/notion-emulator';
 import { expectEventually, ROOT } from '../support/services';
 import { ADMIN_KEY, TroveStack } from '../support/stack';
+import { docsSite, StaticSite } from '../support/static-site';
 
 // The MCP server through the SDK's own client, over both transports, against the real api and
 // worker: stdio (apps/mcp started as a child process, as an agent starts it) and Streamable HTTP
 // (/mcp on the api). Notion is the API emulator, as in notion-sync.test.ts.
 const emulator = new NotionEmulator(defaultWorkspace(), { requestsPerSecond: Infinity });
+/** The site a web source added by add_source reads. */
+const site = new StaticSite(docsSite('Bonsai'));
 let stack: TroveStack;
 let projectId: string;
 let runbookId: string;
@@ -125,7 +128,14 @@ function fenced(section: string, language: string): string[] {
 
 beforeAll(async () => {
   const emulatorUrl = await emulator.start();
-  stack = new TroveStack({ TROVE_NOTION_API_URL: emulatorUrl, TROVE_NOTION_REQUESTS_PER_SECOND: '50' });
+  await site.start();
+  // The web source reads the local site: private networks are allowed for this stack only.
+  stack = new TroveStack({
+    TROVE_NOTION_API_URL: emulatorUrl,
+    TROVE_NOTION_REQUESTS_PER_SECOND: '50',
+    TROVE_WEB_ALLOW_PRIVATE_NETWORKS: 'true',
+    TROVE_WEB_REQUESTS_PER_SECOND: '50',
+  });
   await stack.start();
   projectId = await stack.createProject(PROJECT);
   const ids: string[] = [];
@@ -145,10 +155,11 @@ afterAll(async () => {
   for (const client of opened) await client.close().catch(() => undefined);
   await stack?.stop();
   await emulator.stop();
+  await site.stop();
 });
 
 describe.each(['stdio', 'http'] as const)('MCP over %s', (transport) => {
-  it('lists the twelve tools, ask among them, each with input and output schemas', async () => {
+  it('lists the fourteen tools, ask among them, each with input and output schemas', async () => {
     const { tools } = await clients[transport].listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
       [
@@ -160,6 +171,8 @@ describe.each(['stdio', 'http'] as const)('MCP over %s', (transport) => {
         'list_documents',
         'list_projects',
         'list_sources',
+        'list_source_types',
+        'add_source',
         'reindex_document',
         'search',
         'set_config',
@@ -414,6 +427,79 @@ describe('MCP tools in depth', () => {
   });
 });
 
+describe('adding a source with add_source', () => {
+  it('lists the source types with their fields, refuses a bad config field by field, adds a web source that syncs', async () => {
+    const types = await ok<{
+      types: { type: string; fields: { name: string; kind: string; required: boolean; secret: boolean }[] }[];
+    }>(clients.http, 'list_source_types');
+    const web = types.types.find((info) => info.type === 'WEB')!;
+    expect(web.fields).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'url', kind: 'string', required: true }),
+        expect.objectContaining({ name: 'maxPages', kind: 'integer', required: false }),
+      ]),
+    );
+    expect(types.types.find((info) => info.type === 'NOTION')!.fields).toContainEqual(
+      expect.objectContaining({ name: 'token', secret: true }),
+    );
+    expect(types.text).toMatch(/^WEB — Web site: /m);
+
+    const unknown = await call(clients.http, 'add_source', { type: 'gopher', name: 'Old', config: {} });
+    expect(errorText(unknown)).toMatch(/^BAD_REQUEST: unknown source type "gopher"; the types are .*WEB/);
+    const invalid = await call(clients.stdio, 'add_source', {
+      type: 'web',
+      name: 'Bonsai site',
+      config: { url: 'not a url', maxPages: 0, colour: 'green' },
+      project: PROJECT,
+    });
+    expect(errorText(invalid)).toMatch(/^BAD_REQUEST: invalid WEB source configuration: /);
+    const problems = (invalid._meta?.['trove/error'] as { problems: { field: string }[] }).problems;
+    expect(problems.map((problem) => problem.field).sort()).toEqual([
+      'config.colour',
+      'config.maxPages',
+      'config.url',
+    ]);
+
+    const added = await ok<{ id: string; type: string; config: { url: string; maxPages: number } }>(
+      clients.stdio,
+      'add_source',
+      {
+        type: 'web',
+        name: 'Bonsai site',
+        config: { url: `${site.url}/docs/`, maxPages: 10 },
+        project: PROJECT,
+      },
+    );
+    expect(added).toMatchObject({ type: 'WEB', config: { url: `${site.url}/docs/`, maxPages: 10 } });
+    expect(added.text).toContain('sync_source');
+    const started = await ok<{ runId: string }>(clients.stdio, 'sync_source', {
+      source: added.id,
+      mode: 'FULL',
+    });
+    const run = await stack.runSettled(started.runId);
+    expect(run.status).toBe('COMPLETED');
+    const state = await ok<{ progress: { pagesIngested: number } }>(clients.stdio, 'get_sync_run', {
+      run_id: started.runId,
+    });
+    expect(state.progress.pagesIngested).toBe(2);
+    const hits = await ok<{ hits: { title: string }[] }>(clients.http, 'search', {
+      query: 'watering the bonsai with rainwater',
+      project: PROJECT,
+    });
+    expect(hits.hits.map((hit) => hit.title)).toContain('Bonsai care');
+  });
+
+  it('refuses add_source to a VIEWER key (FORBIDDEN)', async () => {
+    const viewer = await connect(http(viewerKey));
+    const refused = await call(viewer, 'add_source', {
+      type: 'WEB',
+      name: 'Not allowed',
+      config: { url: `${site.url}/docs/` },
+    });
+    expect(errorText(refused)).toMatch(/^FORBIDDEN: .*VIEWER/);
+  });
+});
+
 describe('MCP access', () => {
   it('answers 401 on /mcp without a key or with a bad one, before any MCP work', async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
@@ -439,7 +525,7 @@ describe('MCP access', () => {
     expect(get.headers.get('content-security-policy')).toContain("default-src 'none'");
     // Bearer works as well as X-API-Key.
     const client = await connect(http(`Bearer ${ADMIN_KEY}`, `${stack.url}/mcp`, 'Authorization'));
-    expect((await client.listTools()).tools.length).toBe(12);
+    expect((await client.listTools()).tools.length).toBe(14);
   });
 
   it("a key scoped to one project gets, for another project's records, the answer a nonexistent one gets", async () => {

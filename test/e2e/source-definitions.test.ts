@@ -162,9 +162,24 @@ describe('addSource', () => {
       /config\.path: \/etc is not an existing file or folder inside the folders sources may read/,
     );
     expect(await refusal('FOLDER', 'a string')).toContain('config: must be a JSON object');
-    // An unknown type is refused by the schema's enum before any definition is asked.
+    // The type is a String checked against the registered definitions: an unknown one is
+    // BAD_REQUEST naming the types there are.
     const body = await addSource('GOPHER', 'hole', {});
     expect(body.errors?.[0]?.message).toMatch(/GOPHER/);
+    expect(body.errors?.[0]?.extensions).toEqual({
+      code: 'BAD_REQUEST',
+      problems: [{ field: 'type', message: 'unknown source type; one of NOTION, FOLDER, WEB' }],
+    });
+    // Each field at fault is in the error's extensions too, for forms to show beside the field.
+    const invalid = await addSource('WEB', 'fields', { url: 'ftp://example.test/', colour: 'red' });
+    const problems = invalid.errors?.[0]?.extensions?.problems as { field: string }[];
+    expect(problems).toHaveLength(2);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        { field: 'config.url', message: 'must be an http(s) URL' },
+        { field: 'config.colour', message: 'unknown field' },
+      ]),
+    );
   });
 });
 

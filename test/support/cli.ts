@@ -32,7 +32,10 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 }
 
 /** Runs `trove <args>` as a child process (no terminal) and collects its output and exit code. */
-export function runTrove(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<CliRun> {
+export function runTrove(
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; input?: string },
+): Promise<CliRun> {
   return runProcess('node', [TROVE_BIN, ...args], options);
 }
 

@@ -18,6 +18,18 @@ describe('apiErrorFrom', () => {
     expect(error.kind).toBe('invalid');
   });
 
+  it('reads the fields of an invalid source configuration, of either protocol', () => {
+    const problems = [{ field: 'config.url', message: 'Invalid URL' }];
+    expect(
+      apiErrorFrom(200, { errors: [{ message: 'invalid', extensions: { code: 'BAD_REQUEST', problems } }] })
+        .problems,
+    ).toEqual(problems);
+    expect(
+      apiErrorFrom(400, { error: { code: 'BAD_REQUEST', message: 'invalid', problems } }).problems,
+    ).toEqual(problems);
+    expect(apiErrorFrom(400, { error: { code: 'BAD_REQUEST', message: 'invalid' } }).problems).toEqual([]);
+  });
+
   it('falls back to the HTTP status when the body says nothing', () => {
     const error = apiErrorFrom(502, undefined);
     expect(error.code).toBe('HTTP_502');

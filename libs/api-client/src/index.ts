@@ -4,3 +4,4 @@ export * from './trove-client';
 // The typed operations (`ProjectsDocument`, `SearchDocument`, …) with their result and variable
 // types (`ProjectsQuery`, `SearchQueryVariables`, …), generated from ./operations.ts.
 export * from './gql/graphql';
+export * from './source-config-fields';

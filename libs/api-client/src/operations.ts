@@ -208,6 +208,11 @@ export const SourcesQuery = graphql(`
       lastSyncAt
       syncIntervalMinutes
       tokenHint
+      config
+      secrets {
+        field
+        hint
+      }
       notion {
         everything
         rootPageIds
@@ -222,6 +227,36 @@ export const SourcesQuery = graphql(`
       web {
         url
         maxPages
+      }
+    }
+  }
+`);
+
+/** Every source type with the JSON Schema of its `config`: the CLI's flags and the MCP tools come from it. */
+export const SourceTypesQuery = graphql(`
+  query SourceTypes {
+    sourceTypes {
+      type
+      label
+      description
+      configSchema
+      secretFields
+      webhook
+    }
+  }
+`);
+
+export const AddSourceMutation = graphql(`
+  mutation AddSource($input: AddSourceInput!) {
+    addSource(input: $input) {
+      id
+      name
+      type
+      status
+      config
+      secrets {
+        field
+        hint
       }
     }
   }

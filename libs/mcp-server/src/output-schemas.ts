@@ -92,16 +92,52 @@ export type ListProjectsOutput = z.infer<z.ZodObject<typeof listProjectsOutput>>
 export const sourceSchema = z.object({
   id: z.string(),
   name: z.string(),
-  type: z.string().describe('NOTION, FOLDER or WEB'),
+  type: z.string().describe('one of the types list_source_types lists, e.g. NOTION, FOLDER or WEB'),
   status: z.string(),
   createdAt: z.string(),
   lastSyncAt: nullableString,
   syncIntervalMinutes: z.number().int().nullable(),
   tokenHint: nullableString.describe('a hint of the Notion token, never the token'),
-  scope: z.string().describe('what the source reads (Notion roots, folder, web URL)'),
+  scope: z.string().describe('what the source reads (Notion roots, folder, web URL, or its configuration)'),
 });
 export const listSourcesOutput = { projectId: z.string(), sources: z.array(sourceSchema) };
 export type ListSourcesOutput = z.infer<z.ZodObject<typeof listSourcesOutput>>;
+
+const configFieldSchema = z.object({
+  name: z.string().describe('the key in config'),
+  kind: z.enum(['string', 'integer', 'number', 'boolean', 'enum', 'string-list', 'json']),
+  required: z.boolean(),
+  secret: z.boolean().describe('stored sealed, never returned (only a hint)'),
+  description: z.string().optional(),
+  choices: z.array(z.string()).optional().describe('enum: the values allowed'),
+  minimum: z.number().optional(),
+  maximum: z.number().optional(),
+  format: z.string().optional().describe('e.g. uri'),
+  default: z.unknown().optional(),
+});
+export const listSourceTypesOutput = {
+  types: z.array(
+    z.object({
+      type: z.string().describe('what add_source takes as `type`'),
+      label: z.string(),
+      description: z.string(),
+      webhook: z.boolean().describe('receives pushed changes at /webhooks/<source id>'),
+      fields: z.array(configFieldSchema),
+      configSchema: z.record(z.unknown()).describe('JSON Schema of config; secrets are writeOnly'),
+    }),
+  ),
+};
+export type ListSourceTypesOutput = z.infer<z.ZodObject<typeof listSourceTypesOutput>>;
+
+export const addSourceOutput = {
+  id: z.string().describe('pass it to sync_source'),
+  name: z.string(),
+  type: z.string(),
+  status: z.string(),
+  config: z.record(z.unknown()).describe('the configuration as stored, without secrets'),
+  secrets: z.array(z.object({ field: z.string(), hint: z.string() })).describe('secrets set, masked'),
+};
+export type AddSourceOutput = z.infer<z.ZodObject<typeof addSourceOutput>>;
 
 const progress = z.object({
   pagesSeen: z.number().int(),

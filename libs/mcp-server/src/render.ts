@@ -7,12 +7,15 @@ import type {
   GetDocumentOutput,
   ListDocumentsOutput,
   ListProjectsOutput,
+  AddSourceOutput,
   ListSourcesOutput,
+  ListSourceTypesOutput,
   SearchOutput,
   SetConfigOutput,
   SyncRunOutput,
   SyncSourceOutput,
 } from './output-schemas';
+import { describeField } from '@trove/api-client';
 
 // Short text renderings of the tools' results, for models that read `content` rather than
 // `structuredContent`: enough to act on (ids, links, status), never the whole payload.
@@ -85,6 +88,22 @@ export function renderSources(result: ListSourcesOutput): string {
         `- ${source.name} (${source.id}): ${source.type}, ${source.status}, ${source.scope}; last sync ${source.lastSyncAt ?? 'never'}`,
     )
     .join('\n');
+}
+
+export function renderSourceTypes(result: ListSourceTypesOutput): string {
+  return result.types
+    .map((info) =>
+      [
+        `${info.type} — ${info.label}: ${info.description}`,
+        ...info.fields.map((field) => `  - ${describeField(field)}`),
+      ].join('\n'),
+    )
+    .join('\n');
+}
+
+export function renderSourceAdded(result: AddSourceOutput): string {
+  const secrets = result.secrets.map((secret) => `, ${secret.field} ${secret.hint}`).join('');
+  return `Added ${result.type} source "${result.name}" (${result.id})${secrets}. Start its first sync with sync_source.`;
 }
 
 export function renderSyncStarted(result: SyncSourceOutput): string {

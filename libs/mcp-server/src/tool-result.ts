@@ -19,10 +19,13 @@ export function toolResult<T extends Record<string, unknown>>(structured: T, tex
  */
 export function toolError(error: unknown, log: FailureLog): CallToolResult {
   const { code, message } = describeError(error, log);
+  // An invalid source configuration: each field at fault, as data too.
+  const problems =
+    error instanceof TroveApiError && error.problems.length > 0 ? { problems: error.problems } : {};
   return {
     isError: true,
     content: [{ type: 'text', text: `${code}: ${message}` }],
-    _meta: { [ERROR_META_KEY]: { code, message } },
+    _meta: { [ERROR_META_KEY]: { code, message, ...problems } },
   };
 }
 

@@ -76,6 +76,81 @@ describe('createTroveMcpServer', () => {
     });
   });
 
+  it('adds a source of a type named in any case, and passes the fields an invalid config got wrong', async () => {
+    const SOURCE_TYPES = {
+      sourceTypes: [
+        {
+          type: 'WEB',
+          label: 'Web site',
+          description: 'pages under a URL',
+          configSchema: {
+            type: 'object',
+            properties: { url: { type: 'string', format: 'uri' }, maxPages: { type: 'integer', minimum: 1 } },
+            required: ['url'],
+          },
+          secretFields: [],
+          webhook: false,
+        },
+      ],
+    };
+    const added: Record<string, unknown>[] = [];
+    const client = await connected({
+      SourceTypes: () => SOURCE_TYPES,
+      Projects: () => ({ projects: [PROJECT] }),
+      AddSource: (variables) => {
+        const input = variables.input as { config: { maxPages?: number } };
+        if (input.config.maxPages === 0) {
+          throw new TroveApiError(
+            'invalid WEB source configuration: config.maxPages: too small',
+            'BAD_REQUEST',
+            200,
+            [{ field: 'config.maxPages', message: 'too small' }],
+          );
+        }
+        added.push(variables.input as Record<string, unknown>);
+        return {
+          addSource: {
+            id: 's1',
+            name: 'Docs',
+            type: 'WEB',
+            status: 'ACTIVE',
+            config: input.config,
+            secrets: [],
+          },
+        };
+      },
+    });
+    const types = (await client.callTool({ name: 'list_source_types', arguments: {} })) as CallToolResult;
+    expect(types.structuredContent).toMatchObject({
+      types: [
+        { type: 'WEB', fields: [{ name: 'url', kind: 'string', required: true }, { name: 'maxPages' }] },
+      ],
+    });
+    const ok = (await client.callTool({
+      name: 'add_source',
+      arguments: { type: 'web', name: 'Docs', config: { url: 'https://docs.example.com/' } },
+    })) as CallToolResult;
+    expect(ok.isError).toBeFalsy();
+    expect(added).toEqual([
+      { projectId: 'p1', type: 'WEB', name: 'Docs', config: { url: 'https://docs.example.com/' } },
+    ]);
+    const unknown = (await client.callTool({
+      name: 'add_source',
+      arguments: { type: 'gopher', name: 'Old', config: {} },
+    })) as CallToolResult;
+    expect((unknown.content as { text: string }[])[0].text).toMatch(
+      /^BAD_REQUEST: unknown source type "gopher"; the types are WEB/,
+    );
+    const invalid = (await client.callTool({
+      name: 'add_source',
+      arguments: { type: 'WEB', name: 'Docs', config: { url: 'https://docs.example.com/', maxPages: 0 } },
+    })) as CallToolResult;
+    expect(invalid.isError).toBe(true);
+    expect(invalid._meta).toMatchObject({
+      'trove/error': { code: 'BAD_REQUEST', problems: [{ field: 'config.maxPages', message: 'too small' }] },
+    });
+  });
+
   it('hides an unexpected failure behind INTERNAL and logs it', async () => {
     const logs: string[] = [];
     const client = await connected(

@@ -15,6 +15,8 @@ export const TOOL_NAMES = [
   'ask',
   'list_projects',
   'list_sources',
+  'list_source_types',
+  'add_source',
   'sync_source',
   'get_sync_run',
   'list_documents',

@@ -185,11 +185,24 @@ export function formatGraphqlError(
     };
   }
   const code = String(formatted.extensions?.code ?? TroveErrorCode.Internal);
-  if (CLIENT_CODES.has(code) || /^HTTP_4\d\d$/.test(code)) return { ...base, extensions: { code } };
+  if (CLIENT_CODES.has(code) || /^HTTP_4\d\d$/.test(code)) {
+    const problems = fieldProblems(formatted.extensions?.problems);
+    return { ...base, extensions: problems ? { code, problems } : { code } };
+  }
   log(`${code} at ${formatted.path?.join('.') ?? '(request)'}: ${formatted.message.replace(/\s+/g, ' ')}`);
   return {
     message: genericMessageFor(TroveErrorCode.Internal)!,
     path: formatted.path,
     extensions: { code: TroveErrorCode.Internal },
   };
+}
+
+/** The `problems` of an invalid source configuration ({ field, message } each), or undefined. */
+function fieldProblems(value: unknown): { field: string; message: string }[] | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  const valid = value.every(
+    (problem: { field?: unknown; message?: unknown } | null) =>
+      typeof problem?.field === 'string' && typeof problem.message === 'string',
+  );
+  return valid ? (value as { field: string; message: string }[]) : undefined;
 }

@@ -1,7 +1,8 @@
 import type { ArgumentsHost } from '@nestjs/common';
 import { Logger } from '@nestjs/common';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TroveError, TroveErrorCode } from '@trove/domain';
+import { SourceConfigError, TroveError, TroveErrorCode } from '@trove/domain';
+import { formatGraphqlError } from './graphql-limits';
 import { httpStatusFor, TroveExceptionFilter } from './trove-exception.filter';
 
 describe('httpStatusFor', () => {
@@ -118,5 +119,31 @@ describe('TroveExceptionFilter', () => {
     );
     expect(status).toBe(404);
     expect(body).toEqual({ error: { code: 'PROJECT_NOT_FOUND', message: 'project p does not exist' } });
+  });
+
+  it('lists the fields of an invalid source configuration, over REST and GraphQL', () => {
+    const problems = [
+      { field: 'config.url', message: 'Invalid URL' },
+      { field: 'config.maxPages', message: 'Too small: expected number to be >=1' },
+    ];
+    const { status, body } = answer(new SourceConfigError('WEB', problems));
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ error: { code: 'BAD_REQUEST', problems } });
+    const graphql = formatGraphqlError(
+      {
+        message: 'invalid WEB source configuration',
+        extensions: { code: 'BAD_REQUEST', status: 400, problems },
+      },
+      undefined,
+      () => undefined,
+    );
+    expect(graphql.extensions).toEqual({ code: 'BAD_REQUEST', problems });
+    // Anything else in `problems` is not passed on.
+    const odd = formatGraphqlError(
+      { message: 'm', extensions: { code: 'BAD_REQUEST', problems: [{ field: 1 }] } },
+      undefined,
+      () => undefined,
+    );
+    expect(odd.extensions).toEqual({ code: 'BAD_REQUEST' });
   });
 });

@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import { GqlArgumentsHost } from '@nestjs/graphql';
 import type { Response } from 'express';
 import { GraphQLError } from 'graphql';
-import { TroveError, TroveErrorCode } from '@trove/domain';
+import { type ConfigProblem, SourceConfigError, TroveError, TroveErrorCode } from '@trove/domain';
 import { RateLimitedError } from '../access/rate-limit';
 
 /** Maps every Trove error code to an HTTP status; the switch is exhaustive by construction. */
@@ -112,6 +112,8 @@ interface ClientError {
   status: number;
   code: string;
   message: string;
+  /** An invalid source configuration: each field at fault, for forms to show next to the field. */
+  problems?: ConfigProblem[];
 }
 
 /** The fields body-parser (via http-errors) sets on the errors it passes to Express. */
@@ -170,13 +172,17 @@ export class TroveExceptionFilter implements ExceptionFilter {
     const error = this.toClientError(exception);
     if (host.getType<string>() === 'graphql') {
       GqlArgumentsHost.create(host);
-      return new GraphQLError(error.message, { extensions: { code: error.code, status: error.status } });
+      const problems = error.problems ? { problems: error.problems } : {};
+      return new GraphQLError(error.message, {
+        extensions: { code: error.code, status: error.status, ...problems },
+      });
     }
     const response = host.switchToHttp().getResponse<Response>();
     if (exception instanceof RateLimitedError) {
       response.setHeader('Retry-After', String(exception.retryAfterSeconds));
     }
-    response.status(error.status).json({ error: { code: error.code, message: error.message } });
+    const problems = error.problems ? { problems: error.problems } : {};
+    response.status(error.status).json({ error: { code: error.code, message: error.message, ...problems } });
   }
 
   private toClientError(exception: unknown): ClientError {
@@ -184,7 +190,8 @@ export class TroveExceptionFilter implements ExceptionFilter {
       const status = httpStatusFor(exception.code);
       const generic = genericMessageFor(exception.code);
       if (generic || status >= 500) this.logger.warn(oneLine(`${exception.code}: ${exception.message}`));
-      return { status, code: exception.code, message: generic ?? exception.message };
+      const problems = exception instanceof SourceConfigError ? { problems: exception.problems } : {};
+      return { status, code: exception.code, message: generic ?? exception.message, ...problems };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();

@@ -1,10 +1,9 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { Connection } from '../core/connection.model';
 import { JsonScalar } from '../core/json.scalar';
-import { FolderFormat, SourceStatus, SourceType, SyncMode, SyncRunStatus, SyncStage } from '@trove/domain';
+import { FolderFormat, SourceStatus, SyncMode, SyncRunStatus, SyncStage } from '@trove/domain';
 import { StallReason, SyncHealthState } from './sync-stall';
 
-registerEnumType(SourceType, { name: 'SourceType' });
 registerEnumType(FolderFormat, { name: 'FolderFormat' });
 registerEnumType(SourceStatus, { name: 'SourceStatus' });
 registerEnumType(SyncMode, { name: 'SyncMode' });
@@ -66,7 +65,8 @@ export class SourceSecretModel {
   description: 'A source type and the configuration addSource takes for it (to build forms from)',
 })
 export class SourceTypeModel {
-  @Field(() => SourceType) type!: SourceType;
+  @Field(() => String, { description: 'The type, e.g. WEB: what addSource takes as `type`' })
+  type!: string;
   @Field() label!: string;
   @Field() description!: string;
   @Field(() => JsonScalar, {
@@ -83,7 +83,8 @@ export class SourceTypeModel {
 export class SourceModel {
   @Field(() => ID) id!: string;
   @Field(() => ID) projectId!: string;
-  @Field(() => SourceType) type!: SourceType;
+  @Field(() => String, { description: 'Its source type, one of those sourceTypes lists (e.g. NOTION, WEB)' })
+  type!: string;
   @Field() name!: string;
   @Field(() => SourceStatus) status!: SourceStatus;
   @Field({ nullable: true }) watermark?: string;
@@ -96,7 +97,11 @@ export class SourceModel {
 @InputType({ description: 'A source of any type; `sourceTypes` gives the schema of each type’s config' })
 export class AddSourceInput {
   @Field(() => ID) projectId!: string;
-  @Field(() => SourceType) type!: SourceType;
+  @Field(() => String, {
+    description:
+      'One of the types sourceTypes lists (e.g. WEB); another is BAD_REQUEST naming the known ones',
+  })
+  type!: string;
   @Field() name!: string;
   @Field(() => JsonScalar, {
     description:

@@ -73,16 +73,18 @@ export class SourcesService {
    * the field) and stored with its secrets sealed.
    */
   async add(input: AddSourceInput): Promise<Source> {
+    // An unknown type is refused first: BAD_REQUEST naming the registered types.
+    const { type } = this.definitions.get(input.type);
     await this.catalog.requireActiveProject(input.projectId);
     const name = normalizeSourceName(input.name);
-    const config = await this.definitions.configure(input.type, withoutNulls(input.config), this.seal);
+    const config = await this.definitions.configure(type, withoutNulls(input.config), this.seal);
     const now = new Date().toISOString();
     return this.createSource(
       sourceWithConfig(
         {
           id: randomUUID(),
           projectId: input.projectId,
-          type: input.type,
+          type,
           name,
           status: SourceStatus.ACTIVE,
           createdAt: now,

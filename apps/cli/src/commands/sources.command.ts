@@ -1,12 +1,17 @@
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import {
-  AddFolderSourceDocument,
-  AddNotionSourceDocument,
+  AddSourceDocument,
+  configFields,
+  describeField,
+  kebabCase,
   SourcesDocument,
+  SourceTypesDocument,
+  type SourceTypesQuery,
   SyncRunDocument,
   SyncRunsDocument,
   SyncSourceDocument,
+  TroveApiError,
   type FolderFormat,
   type SyncMode,
 } from '@trove/api-client';
@@ -20,19 +25,25 @@ import {
   renderTable,
   type SyncRunView,
 } from '../output/render';
+import { configFromFlags, fieldFlag, parseConfigArgument, typeFlagsCommand } from './source-flags';
+
+type SourceTypeInfo = SourceTypesQuery['sourceTypes'][number];
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function sourcesCommand(io: CliIo): Command {
   const sources = new Command('sources')
-    .description("the project's sources (Notion, folders): add, sync, follow runs")
+    .description("the project's sources (Notion, folders, web sites, …): add, sync, follow runs")
     .addHelpText(
       'after',
       `
 Examples:
-  $ trove sources add-folder /srv/docs/handbook --name Handbook
+  $ trove sources types
+  $ trove sources add web --name Docs --url https://docs.example.com/ --max-pages 200
+  $ trove sources add folder --name Handbook --path /srv/docs/handbook
+  $ trove sources add notion --name Wiki --token-env NOTION_TOKEN --root-page-ids https://www.notion.so/Onboarding-0123…
+  $ trove sources add web --name Docs --config @web-source.json
   $ trove sources sync Handbook --wait
-  $ NOTION_TOKEN=ntn_… trove sources add-notion --name Wiki --root https://www.notion.so/Onboarding-0123…
   $ trove sources runs Handbook`,
     );
 
@@ -54,8 +65,82 @@ Examples:
     );
 
   sources
+    .command('types')
+    .description('the source types the API knows, with the fields of each (the flags of sources add)')
+    .action(
+      action(io, async (ctx) => {
+        const { sourceTypes } = await ctx.client.request(SourceTypesDocument);
+        ctx.out.result(sourceTypes, () => {
+          for (const info of sourceTypes) {
+            ctx.out.line(
+              `${ctx.out.style.bold(info.type.toLowerCase())}  ${info.label}: ${info.description}`,
+            );
+            for (const field of configFields(info.configSchema, info.secretFields)) {
+              ctx.out.line(`  ${fieldFlag(field) ?? '(--config only)'}  ${describeField(field)}`);
+            }
+            ctx.out.line();
+          }
+        });
+      }),
+    );
+
+  sources
+    .command('add')
+    .description(
+      'add a source of any type (see sources types); its fields as flags, or as JSON with --config',
+    )
+    .argument('[type]', 'the source type, e.g. web (trove sources types lists them)')
+    .argument('[flags...]', "the type's own flags: trove sources add <type> --help lists them")
+    .option('--name <name>', 'a name for the source')
+    .option('--config <json>', "the type's configuration as a JSON object, or @file.json; flags override it")
+    .allowUnknownOption()
+    .helpOption(false)
+    .addOption(new Option('-h, --help', "this help, or with a type: the type's flags"))
+    .action(
+      action(
+        io,
+        async (
+          ctx,
+          type: string | undefined,
+          rest: string[],
+          options: { name?: string; config?: string; help?: boolean },
+        ) => {
+          const command = addCommand(sources);
+          if (!type) {
+            if (options.help) return void command.outputHelp();
+            throw new UsageError('which type? trove sources add <type> (trove sources types lists them)');
+          }
+          const info = await sourceType(ctx, type);
+          const fields = configFields(info.configSchema, info.secretFields);
+          const flags = typeFlagsCommand(`trove sources add ${info.type.toLowerCase()}`, fields, command)
+            .description(`add a ${info.label} source: ${info.description}`)
+            .option('--name <name>', 'a name for the source (required)')
+            .option(
+              '--config <json>',
+              'the configuration as a JSON object, or @file.json; flags override it',
+            );
+          if (options.help) return void flags.outputHelp();
+          flags.parse(rest, { from: 'user' });
+          if (!options.name) throw new UsageError('--name is required: a name for the source');
+          const config = await configFromFlags(
+            fields,
+            flags.opts(),
+            parseConfigArgument(options.config, io.cwd),
+            {
+              env: io.env,
+              readStdin: () => readAll(io.stdin),
+            },
+          );
+          await addSource(ctx, info, options.name, config);
+        },
+      ),
+    );
+
+  sources
     .command('add-notion')
-    .description('add a Notion workspace (or some of its pages and databases) as a source')
+    .description(
+      'add a Notion workspace (or some of its pages and databases): sources add notion, older flags',
+    )
     .requiredOption('--name <name>', 'a name for the source')
     .option(
       '--token <token>',
@@ -77,28 +162,20 @@ Examples:
               'a Notion integration token is needed: set NOTION_TOKEN or pass --token',
               'NO_TOKEN',
             );
-          const databases = options.database ?? [];
-          const { addNotionSource } = await ctx.client.request(AddNotionSourceDocument, {
-            input: {
-              projectId: await ctx.projectId(),
-              name: options.name,
-              token,
-              roots: [...(options.root ?? []), ...databases],
-              databaseRoots: databases,
-            },
+          await addSource(ctx, await sourceType(ctx, 'NOTION'), options.name, {
+            token,
+            rootPageIds: options.root ?? [],
+            rootDatabaseIds: options.database ?? [],
           });
-          ctx.out.result(addNotionSource, () =>
-            ctx.out.line(
-              `Added Notion source ${ctx.out.style.bold(addNotionSource.name)} ${addNotionSource.id} (token ${addNotionSource.tokenHint ?? 'set'}); trove sources sync ${addNotionSource.id} --wait`,
-            ),
-          );
         },
       ),
     );
 
   sources
     .command('add-folder')
-    .description("add a folder on the api's machine (a MkDocs project, or any folder of files) as a source")
+    .description(
+      "add a folder on the api's machine (MkDocs project, folder of files): sources add folder, older flags",
+    )
     .argument('<path>', 'the folder, inside TROVE_FOLDER_ROOTS of the api')
     .option('--name <name>', 'a name for the source (default: the folder path)')
     .addOption(
@@ -115,20 +192,11 @@ Examples:
         io,
         async (ctx, path: string, options: { name?: string; format?: FolderFormat; siteUrl?: string }) => {
           const absolute = resolve(io.cwd, path);
-          const { addFolderSource } = await ctx.client.request(AddFolderSourceDocument, {
-            input: {
-              projectId: await ctx.projectId(),
-              name: options.name ?? absolute,
-              path: absolute,
-              format: options.format ?? 'AUTO',
-              siteUrl: options.siteUrl,
-            },
+          await addSource(ctx, await sourceType(ctx, 'FOLDER'), options.name ?? absolute, {
+            path: absolute,
+            format: options.format,
+            siteUrl: options.siteUrl,
           });
-          ctx.out.result(addFolderSource, () =>
-            ctx.out.line(
-              `Added folder source ${ctx.out.style.bold(addFolderSource.name)} ${addFolderSource.id}; trove sources sync ${addFolderSource.id} --wait`,
-            ),
-          );
         },
       ),
     );
@@ -198,6 +266,64 @@ Examples:
       }),
     );
   return sources;
+}
+
+/** The `sources add` command (its help is drawn by hand, with a type's flags when one is named). */
+function addCommand(sources: Command): Command {
+  return sources.commands.find((command) => command.name() === 'add')!;
+}
+
+/** A type the API knows, named in any case (`web`, `WEB`); an unknown one lists the known ones. */
+async function sourceType(ctx: CliContext, name: string): Promise<SourceTypeInfo> {
+  const { sourceTypes } = await ctx.client.request(SourceTypesDocument);
+  const match = sourceTypes.find((info) => info.type.toLowerCase() === name.toLowerCase());
+  if (!match) {
+    const known = sourceTypes.map((info) => info.type.toLowerCase()).join(', ');
+    throw new UsageError(`unknown source type "${name}"; the API knows ${known}`, 'UNKNOWN_SOURCE_TYPE');
+  }
+  return match;
+}
+
+/**
+ * Adds the source; a configuration the API refuses is shown field by field (the flag to fix
+ * each), and the command exits 2.
+ */
+async function addSource(
+  ctx: CliContext,
+  info: SourceTypeInfo,
+  name: string,
+  config: Record<string, unknown>,
+): Promise<void> {
+  const defined = Object.fromEntries(Object.entries(config).filter(([, value]) => value !== undefined));
+  try {
+    const { addSource: added } = await ctx.client.request(AddSourceDocument, {
+      input: { projectId: await ctx.projectId(), type: info.type, name, config: defined },
+    });
+    ctx.out.result(added, () => {
+      const secrets = added.secrets.map((secret) => ` (${secret.field} ${secret.hint})`).join('');
+      ctx.out.line(
+        `Added ${info.label} source ${ctx.out.style.bold(added.name)} ${added.id}${secrets}; trove sources sync ${added.id} --wait`,
+      );
+    });
+  } catch (error) {
+    if (!(error instanceof TroveApiError) || error.problems.length === 0) throw error;
+    const lines = error.problems.map((problem) => `  ${problemLine(problem.field)}: ${problem.message}`);
+    throw new UsageError(`the ${info.label} source was not added:\n${lines.join('\n')}`, error.code);
+  }
+}
+
+/** A field the API names (`config.maxPages`) as the flag that sets it: `maxPages (--max-pages)`. */
+export function problemLine(field: string): string {
+  const name = field.replace(/^config\./, '');
+  if (name === 'type' || name === 'config' || name.includes(',')) return name;
+  return `${name} (--${kebabCase(name.split('.')[0])})`;
+}
+
+/** Everything on standard input, as text. */
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Polls a sync run until it ends, with a bar of its pages on a terminal. */

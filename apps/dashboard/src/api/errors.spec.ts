@@ -20,6 +20,17 @@ describe('errors shown in the dashboard', () => {
     );
   });
 
+  it('carry the fields of an invalid source configuration, for the form', () => {
+    const problems = [{ field: 'config.url', message: 'must be an http(s) URL' }];
+    const error = apiErrorFrom(200, {
+      errors: [
+        { message: 'invalid WEB source configuration', extensions: { code: 'BAD_REQUEST', problems } },
+      ],
+    });
+    expect(error.problems).toEqual(problems);
+    expect(apiErrorFrom(200, { errors: [{ message: 'm', extensions: { code: 'X' } }] }).problems).toEqual([]);
+  });
+
   it('never show a stack or an internal message: unknown failures get a fixed sentence', () => {
     expect(apiErrorFrom(502, '<html>Bad gateway</html>').message).toBe('The API answered 502');
     expect(errorMessage(new ApiError('the API key is not valid', 'UNAUTHENTICATED', 401))).toBe(

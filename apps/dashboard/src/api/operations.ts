@@ -161,6 +161,11 @@ export const SourcesQuery = graphql(`
       lastSyncAt
       syncIntervalMinutes
       tokenHint
+      config
+      secrets {
+        field
+        hint
+      }
       folder {
         path
         archiveFileName
@@ -184,19 +189,38 @@ export const SourcesQuery = graphql(`
   }
 `);
 
-export const AddFolderSourceMutation = graphql(`
-  mutation AddFolderSource($input: AddFolderSourceInput!) {
-    addFolderSource(input: $input) {
+/** Every source type with the JSON Schema of its config: the add and edit forms are built from it. */
+export const SourceTypesQuery = graphql(`
+  query SourceTypes {
+    sourceTypes {
+      type
+      label
+      description
+      configSchema
+      secretFields
+      webhook
+    }
+  }
+`);
+
+export const AddSourceMutation = graphql(`
+  mutation AddSource($input: AddSourceInput!) {
+    addSource(input: $input) {
       id
     }
   }
 `);
 
-export const AddNotionSourceMutation = graphql(`
-  mutation AddNotionSource($input: AddNotionSourceInput!) {
-    addNotionSource(input: $input) {
+export const UpdateSourceMutation = graphql(`
+  mutation UpdateSource($id: ID!, $input: UpdateSourceInput!) {
+    updateSource(id: $id, input: $input) {
       id
-      tokenHint
+      name
+      config
+      secrets {
+        field
+        hint
+      }
     }
   }
 `);

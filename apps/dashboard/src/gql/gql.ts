@@ -21,9 +21,10 @@ type Documents = {
   '\n  mutation DeleteDocument($id: ID!) {\n    deleteDocument(id: $id)\n  }\n': typeof types.DeleteDocumentDocument;
   '\n  query DocumentChunks($id: ID!) {\n    document(id: $id) {\n      id\n      projectId\n      fileName\n      title\n      status\n      chunkCount\n      pageCount\n    }\n    chunks(documentId: $id) {\n      id\n      position\n      headingPath\n      page\n      pageEnd\n      chapter\n      anchor\n      tokenCount\n      language\n      citationUrl\n      text\n    }\n  }\n': typeof types.DocumentChunksDocument;
   '\n  query Search($input: SearchInput!) {\n    search(input: $input) {\n      tookMs\n      reranked\n      reranker\n      warnings\n      hits {\n        chunkId\n        documentId\n        title\n        headingPath\n        text\n        score\n        page\n        pageEnd\n        anchor\n        citationUrl\n        explain {\n          bm25 {\n            rank\n            score\n          }\n          knn {\n            rank\n            score\n          }\n          fusedScore\n          rerankScore\n          topFeatures {\n            name\n            contribution\n          }\n        }\n      }\n    }\n  }\n': typeof types.SearchDocument;
-  '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      folder {\n        path\n        archiveFileName\n        format\n        siteUrl\n      }\n      notion {\n        everything\n        rootPageIds\n        rootDatabaseIds\n      }\n      web {\n        url\n      }\n      webhook {\n        lastEventAt\n        lastEventType\n        rejectedDeliveries\n      }\n    }\n  }\n': typeof types.SourcesDocument;
-  '\n  mutation AddFolderSource($input: AddFolderSourceInput!) {\n    addFolderSource(input: $input) {\n      id\n    }\n  }\n': typeof types.AddFolderSourceDocument;
-  '\n  mutation AddNotionSource($input: AddNotionSourceInput!) {\n    addNotionSource(input: $input) {\n      id\n      tokenHint\n    }\n  }\n': typeof types.AddNotionSourceDocument;
+  '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      config\n      secrets {\n        field\n        hint\n      }\n      folder {\n        path\n        archiveFileName\n        format\n        siteUrl\n      }\n      notion {\n        everything\n        rootPageIds\n        rootDatabaseIds\n      }\n      web {\n        url\n      }\n      webhook {\n        lastEventAt\n        lastEventType\n        rejectedDeliveries\n      }\n    }\n  }\n': typeof types.SourcesDocument;
+  '\n  query SourceTypes {\n    sourceTypes {\n      type\n      label\n      description\n      configSchema\n      secretFields\n      webhook\n    }\n  }\n': typeof types.SourceTypesDocument;
+  '\n  mutation AddSource($input: AddSourceInput!) {\n    addSource(input: $input) {\n      id\n    }\n  }\n': typeof types.AddSourceDocument;
+  '\n  mutation UpdateSource($id: ID!, $input: UpdateSourceInput!) {\n    updateSource(id: $id, input: $input) {\n      id\n      name\n      config\n      secrets {\n        field\n        hint\n      }\n    }\n  }\n': typeof types.UpdateSourceDocument;
   '\n  mutation RemoveSource($id: ID!) {\n    removeSource(id: $id)\n  }\n': typeof types.RemoveSourceDocument;
   '\n  mutation SyncSource($id: ID!, $mode: SyncMode!) {\n    syncSource(id: $id, mode: $mode) {\n      id\n    }\n  }\n': typeof types.SyncSourceDocument;
   '\n  query SyncRuns($sourceId: ID!, $first: Int!) {\n    syncRuns(sourceId: $sourceId, first: $first) {\n      totalCount\n      nodes {\n        id\n        mode\n        status\n        startedAt\n        finishedAt\n        progress {\n          pagesSeen\n          pagesIngested\n          pagesUnchanged\n          pagesDeleted\n          pagesSkipped\n          pagesFailed\n          chunksEmbedded\n          chunksReused\n          apiCalls\n          pagesPlanned\n          pagesDone\n        }\n        stage\n        progressAt\n        pagesPerSecond\n        etaSeconds\n        health {\n          state\n          reason\n          message\n          since\n        }\n        skipped {\n          id\n          reason\n        }\n        warnings\n        error {\n          code\n          message\n        }\n      }\n    }\n  }\n': typeof types.SyncRunsDocument;
@@ -52,12 +53,14 @@ const documents: Documents = {
     types.DocumentChunksDocument,
   '\n  query Search($input: SearchInput!) {\n    search(input: $input) {\n      tookMs\n      reranked\n      reranker\n      warnings\n      hits {\n        chunkId\n        documentId\n        title\n        headingPath\n        text\n        score\n        page\n        pageEnd\n        anchor\n        citationUrl\n        explain {\n          bm25 {\n            rank\n            score\n          }\n          knn {\n            rank\n            score\n          }\n          fusedScore\n          rerankScore\n          topFeatures {\n            name\n            contribution\n          }\n        }\n      }\n    }\n  }\n':
     types.SearchDocument,
-  '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      folder {\n        path\n        archiveFileName\n        format\n        siteUrl\n      }\n      notion {\n        everything\n        rootPageIds\n        rootDatabaseIds\n      }\n      web {\n        url\n      }\n      webhook {\n        lastEventAt\n        lastEventType\n        rejectedDeliveries\n      }\n    }\n  }\n':
+  '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      config\n      secrets {\n        field\n        hint\n      }\n      folder {\n        path\n        archiveFileName\n        format\n        siteUrl\n      }\n      notion {\n        everything\n        rootPageIds\n        rootDatabaseIds\n      }\n      web {\n        url\n      }\n      webhook {\n        lastEventAt\n        lastEventType\n        rejectedDeliveries\n      }\n    }\n  }\n':
     types.SourcesDocument,
-  '\n  mutation AddFolderSource($input: AddFolderSourceInput!) {\n    addFolderSource(input: $input) {\n      id\n    }\n  }\n':
-    types.AddFolderSourceDocument,
-  '\n  mutation AddNotionSource($input: AddNotionSourceInput!) {\n    addNotionSource(input: $input) {\n      id\n      tokenHint\n    }\n  }\n':
-    types.AddNotionSourceDocument,
+  '\n  query SourceTypes {\n    sourceTypes {\n      type\n      label\n      description\n      configSchema\n      secretFields\n      webhook\n    }\n  }\n':
+    types.SourceTypesDocument,
+  '\n  mutation AddSource($input: AddSourceInput!) {\n    addSource(input: $input) {\n      id\n    }\n  }\n':
+    types.AddSourceDocument,
+  '\n  mutation UpdateSource($id: ID!, $input: UpdateSourceInput!) {\n    updateSource(id: $id, input: $input) {\n      id\n      name\n      config\n      secrets {\n        field\n        hint\n      }\n    }\n  }\n':
+    types.UpdateSourceDocument,
   '\n  mutation RemoveSource($id: ID!) {\n    removeSource(id: $id)\n  }\n': types.RemoveSourceDocument,
   '\n  mutation SyncSource($id: ID!, $mode: SyncMode!) {\n    syncSource(id: $id, mode: $mode) {\n      id\n    }\n  }\n':
     types.SyncSourceDocument,
@@ -135,20 +138,26 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      folder {\n        path\n        archiveFileName\n        format\n        siteUrl\n      }\n      notion {\n        everything\n        rootPageIds\n        rootDatabaseIds\n      }\n      web {\n        url\n      }\n      webhook {\n        lastEventAt\n        lastEventType\n        rejectedDeliveries\n      }\n    }\n  }\n',
+  source: '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      config\n      secrets {\n        field\n        hint\n      }\n      folder {\n        path\n        archiveFileName\n        format\n        siteUrl\n      }\n      notion {\n        everything\n        rootPageIds\n        rootDatabaseIds\n      }\n      web {\n        url\n      }\n      webhook {\n        lastEventAt\n        lastEventType\n        rejectedDeliveries\n      }\n    }\n  }\n',
 ): typeof import('./graphql').SourcesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  mutation AddFolderSource($input: AddFolderSourceInput!) {\n    addFolderSource(input: $input) {\n      id\n    }\n  }\n',
-): typeof import('./graphql').AddFolderSourceDocument;
+  source: '\n  query SourceTypes {\n    sourceTypes {\n      type\n      label\n      description\n      configSchema\n      secretFields\n      webhook\n    }\n  }\n',
+): typeof import('./graphql').SourceTypesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  mutation AddNotionSource($input: AddNotionSourceInput!) {\n    addNotionSource(input: $input) {\n      id\n      tokenHint\n    }\n  }\n',
-): typeof import('./graphql').AddNotionSourceDocument;
+  source: '\n  mutation AddSource($input: AddSourceInput!) {\n    addSource(input: $input) {\n      id\n    }\n  }\n',
+): typeof import('./graphql').AddSourceDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation UpdateSource($id: ID!, $input: UpdateSourceInput!) {\n    updateSource(id: $id, input: $input) {\n      id\n      name\n      config\n      secrets {\n        field\n        hint\n      }\n    }\n  }\n',
+): typeof import('./graphql').UpdateSourceDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

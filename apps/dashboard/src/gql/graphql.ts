@@ -5,25 +5,14 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 export type Incremental<T> =
   T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
-export type AddFolderSourceInput = {
-  format?: FolderFormat;
-  name: string;
-  /** A folder on the server (a MkDocs project, or any folder of files), or one Markdown file; inside TROVE_FOLDER_ROOTS */
-  path: string;
-  projectId: string | number;
-  /** Public base URL for citations; defaults to mkdocs.yml's site_url */
-  siteUrl?: string | null | undefined;
-};
-
-export type AddNotionSourceInput = {
-  /** Which of `roots` are databases */
-  databaseRoots?: Array<string>;
+/** A source of any type; `sourceTypes` gives the schema of each type’s config */
+export type AddSourceInput = {
+  /** The type's configuration, validated by its schema (errors name the field); secrets as plain strings */
+  config: unknown;
   name: string;
   projectId: string | number;
-  /** Page ids, database ids or Notion URLs; empty means everything shared with the integration */
-  roots?: Array<string>;
-  /** Internal integration token (ntn_… or secret_…) */
-  token: string;
+  /** One of the types sourceTypes lists (e.g. WEB); another is BAD_REQUEST naming the known ones */
+  type: string;
 };
 
 export type ApiKeyRole =
@@ -125,8 +114,6 @@ export type SearchMode = 'HYBRID' | 'KEYWORD' | 'VECTOR';
 
 export type SourceStatus = 'ACTIVE' | 'NEEDS_TOKEN' | 'REMOVING';
 
-export type SourceType = 'FOLDER' | 'NOTION' | 'WEB';
-
 export type StallReason =
   'ACTIVITY_RETRYING' | 'NO_WORKER' | 'RATE_LIMITED' | 'UNKNOWN' | 'WORKFLOW_NOT_RUNNING';
 
@@ -138,6 +125,14 @@ export type SyncRunStatus = 'COMPLETED' | 'FAILED' | 'RUNNING';
 
 /** PLANNING: discovering and diffing; INGESTING: the changed pages; FINISHING: recording the end */
 export type SyncStage = 'FINISHING' | 'INGESTING' | 'PLANNING';
+
+export type UpdateSourceInput = {
+  /** Configuration fields to change (null clears an optional one); fields and secrets left out keep their value */
+  config?: unknown;
+  name?: string | null | undefined;
+  /** A new token (e.g. after the old one was revoked) */
+  token?: string | null | undefined;
+};
 
 export type ProjectsQueryVariables = Exact<{ [key: string]: never }>;
 
@@ -281,12 +276,14 @@ export type SourcesQuery = {
     id: string;
     projectId: string;
     name: string;
-    type: SourceType;
+    type: string;
     status: SourceStatus;
     createdAt: string;
     lastSyncAt: string | null;
     syncIntervalMinutes: number | null;
     tokenHint: string | null;
+    config: unknown;
+    secrets: Array<{ field: string; hint: string }>;
     folder: {
       path: string | null;
       archiveFileName: string | null;
@@ -299,17 +296,38 @@ export type SourcesQuery = {
   }>;
 };
 
-export type AddFolderSourceMutationVariables = Exact<{
-  input: AddFolderSourceInput;
+export type SourceTypesQueryVariables = Exact<{ [key: string]: never }>;
+
+export type SourceTypesQuery = {
+  sourceTypes: Array<{
+    type: string;
+    label: string;
+    description: string;
+    configSchema: unknown;
+    secretFields: Array<string>;
+    webhook: boolean;
+  }>;
+};
+
+export type AddSourceMutationVariables = Exact<{
+  input: AddSourceInput;
 }>;
 
-export type AddFolderSourceMutation = { addFolderSource: { id: string } };
+export type AddSourceMutation = { addSource: { id: string } };
 
-export type AddNotionSourceMutationVariables = Exact<{
-  input: AddNotionSourceInput;
+export type UpdateSourceMutationVariables = Exact<{
+  id: string | number;
+  input: UpdateSourceInput;
 }>;
 
-export type AddNotionSourceMutation = { addNotionSource: { id: string; tokenHint: string | null } };
+export type UpdateSourceMutation = {
+  updateSource: {
+    id: string;
+    name: string;
+    config: unknown;
+    secrets: Array<{ field: string; hint: string }>;
+  };
+};
 
 export type RemoveSourceMutationVariables = Exact<{
   id: string | number;
@@ -685,6 +703,11 @@ export const SourcesDocument = new TypedDocumentString(`
     lastSyncAt
     syncIntervalMinutes
     tokenHint
+    config
+    secrets {
+      field
+      hint
+    }
     folder {
       path
       archiveFileName
@@ -707,21 +730,38 @@ export const SourcesDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<SourcesQuery, SourcesQueryVariables>;
-export const AddFolderSourceDocument = new TypedDocumentString(`
-    mutation AddFolderSource($input: AddFolderSourceInput!) {
-  addFolderSource(input: $input) {
+export const SourceTypesDocument = new TypedDocumentString(`
+    query SourceTypes {
+  sourceTypes {
+    type
+    label
+    description
+    configSchema
+    secretFields
+    webhook
+  }
+}
+    `) as unknown as TypedDocumentString<SourceTypesQuery, SourceTypesQueryVariables>;
+export const AddSourceDocument = new TypedDocumentString(`
+    mutation AddSource($input: AddSourceInput!) {
+  addSource(input: $input) {
     id
   }
 }
-    `) as unknown as TypedDocumentString<AddFolderSourceMutation, AddFolderSourceMutationVariables>;
-export const AddNotionSourceDocument = new TypedDocumentString(`
-    mutation AddNotionSource($input: AddNotionSourceInput!) {
-  addNotionSource(input: $input) {
+    `) as unknown as TypedDocumentString<AddSourceMutation, AddSourceMutationVariables>;
+export const UpdateSourceDocument = new TypedDocumentString(`
+    mutation UpdateSource($id: ID!, $input: UpdateSourceInput!) {
+  updateSource(id: $id, input: $input) {
     id
-    tokenHint
+    name
+    config
+    secrets {
+      field
+      hint
+    }
   }
 }
-    `) as unknown as TypedDocumentString<AddNotionSourceMutation, AddNotionSourceMutationVariables>;
+    `) as unknown as TypedDocumentString<UpdateSourceMutation, UpdateSourceMutationVariables>;
 export const RemoveSourceDocument = new TypedDocumentString(`
     mutation RemoveSource($id: ID!) {
   removeSource(id: $id)

@@ -6,49 +6,59 @@ import {
   CopyButton,
   FileInput,
   Group,
+  NativeSelect,
   NumberInput,
   Paper,
-  PasswordInput,
   Progress,
   SimpleGrid,
   Stack,
   Table,
   Tabs,
   Text,
-  Textarea,
   TextInput,
   Title,
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { gql } from '../api/client';
-import { errorMessage } from '../api/errors';
+import { ApiError, errorMessage } from '../api/errors';
 import { subscribe } from '../api/live';
 import { uploadArchive } from '../api/upload';
 import {
-  AddFolderSourceMutation,
-  AddNotionSourceMutation,
+  AddSourceMutation,
   NotionWebhookQuery,
   RemoveSourceMutation,
   ResetNotionWebhookMutation,
   SetSyncScheduleMutation,
   SourcesQuery,
+  SourceTypesQuery,
   SyncRunsQuery,
   SyncRunUpdatesSubscription,
   SyncSourceMutation,
+  UpdateSourceMutation,
 } from '../api/operations';
 import { useCaller } from '../caller';
+import {
+  configFromValues,
+  formFields,
+  initialValues,
+  problemsByField,
+  type FormValues,
+} from '../components/config-form';
 import { formatDate, formatSeconds, STATUS_COLORS } from '../components/format';
+import { SourceConfigFields } from '../components/source-config-fields';
 import { StatusBadge } from '../components/status-badge';
 import { Empty, ErrorNotice, Loading } from '../components/states';
 import type {
   SourcesQuery as SourcesResult,
+  SourceTypesQuery as SourceTypesResult,
   SyncMode,
   SyncRunsQuery as SyncRunsResult,
 } from '../gql/graphql';
 import { useProject } from './use-project';
 
 type Source = SourcesResult['sources'][number];
+type SourceTypeInfo = SourceTypesResult['sourceTypes'][number];
 type Run = SyncRunsResult['syncRuns']['nodes'][number];
 
 function plural(count: number, word: string): string {
@@ -65,9 +75,8 @@ export function SourcesPage() {
   const sources = useQuery({
     queryKey: ['sources', projectId],
     queryFn: () => gql(SourcesQuery, { projectId }),
-    // A Notion source's webhook panel follows what arrives (last event, refusals).
-    refetchInterval: (query) =>
-      query.state.data?.sources.some((s) => s.type === 'NOTION') ? WEBHOOK_POLL_MS : false,
+    // A webhook panel follows what arrives (last event, refusals).
+    refetchInterval: (query) => (query.state.data?.sources.some((s) => s.webhook) ? WEBHOOK_POLL_MS : false),
   });
   const [selected, setSelected] = useState<string>();
   const current = sources.data?.sources.find((s) => s.id === selected) ?? sources.data?.sources[0];
@@ -85,7 +94,7 @@ export function SourcesPage() {
       ) : sources.data.sources.length === 0 ? (
         <Empty title="No sources yet">
           {canWrite
-            ? 'Add a folder on the server or a Notion workspace above.'
+            ? 'Add a source above: a web site, a folder on the server, a Notion workspace, …'
             : 'Nothing syncs into this project yet.'}
         </Empty>
       ) : (
@@ -110,65 +119,110 @@ export function SourcesPage() {
 function AddSource({ projectId, onAdded }: { projectId: string; onAdded: (id: string) => void }) {
   return (
     <Paper withBorder p="md">
-      <Tabs defaultValue="folder">
+      <Tabs defaultValue="source">
         <Tabs.List>
-          <Tabs.Tab value="folder">Add a folder</Tabs.Tab>
+          <Tabs.Tab value="source">Add a source</Tabs.Tab>
           <Tabs.Tab value="zip">Upload a .zip</Tabs.Tab>
-          <Tabs.Tab value="notion">Add Notion</Tabs.Tab>
         </Tabs.List>
-        <Tabs.Panel value="folder" pt="sm">
-          <AddFolder projectId={projectId} onAdded={onAdded} />
+        <Tabs.Panel value="source" pt="sm">
+          <AddTypedSource projectId={projectId} onAdded={onAdded} />
         </Tabs.Panel>
         <Tabs.Panel value="zip" pt="sm">
           <UploadFolder projectId={projectId} onAdded={onAdded} />
-        </Tabs.Panel>
-        <Tabs.Panel value="notion" pt="sm">
-          <AddNotion projectId={projectId} onAdded={onAdded} />
         </Tabs.Panel>
       </Tabs>
     </Paper>
   );
 }
 
-function AddFolder({ projectId, onAdded }: { projectId: string; onAdded: (id: string) => void }) {
+/** The types the API knows, with their configuration schemas (they change only with the API). */
+function useSourceTypes() {
+  return useQuery({
+    queryKey: ['sourceTypes'],
+    queryFn: () => gql(SourceTypesQuery),
+    staleTime: Infinity,
+  });
+}
+
+/** A source of any type: its form is built from the type's schema; the API's field errors show beside each field. */
+function AddTypedSource({ projectId, onAdded }: { projectId: string; onAdded: (id: string) => void }) {
+  const types = useSourceTypes();
+  const [type, setType] = useState<string>();
+  const info = types.data?.sourceTypes.find((t) => t.type === type) ?? types.data?.sourceTypes[0];
+  if (types.isPending) return <Loading label="Loading source types…" />;
+  if (types.isError) return <ErrorNotice error={types.error} />;
+  if (!info) return <Empty title="The API has no source types" />;
+  return (
+    <Stack gap="xs">
+      <NativeSelect
+        label="Type"
+        data={types.data.sourceTypes.map((t) => ({ value: t.type, label: t.label }))}
+        value={info.type}
+        onChange={(event) => setType(event.currentTarget.value)}
+        w={260}
+      />
+      <Text size="sm" c="dimmed">
+        {info.description}
+      </Text>
+      {/* Keyed by type: another type's form starts from its own defaults. */}
+      <SourceForm key={info.type} info={info} projectId={projectId} onAdded={onAdded} />
+    </Stack>
+  );
+}
+
+function SourceForm({
+  info,
+  projectId,
+  onAdded,
+}: {
+  info: SourceTypeInfo;
+  projectId: string;
+  onAdded: (id: string) => void;
+}) {
   const queryClient = useQueryClient();
+  const fields = formFields(info.configSchema, info.secretFields);
   const [name, setName] = useState('');
-  const [path, setPath] = useState('');
+  const [values, setValues] = useState<FormValues>(() => initialValues(fields));
+  const [ownProblems, setOwnProblems] = useState<Record<string, string>>({});
   const add = useMutation({
-    mutationFn: () => gql(AddFolderSourceMutation, { input: { projectId, name, path } }),
+    mutationFn: (config: Record<string, unknown>) =>
+      gql(AddSourceMutation, { input: { projectId, type: info.type, name, config } }),
     onSuccess: async (data) => {
       setName('');
-      setPath('');
+      setValues(initialValues(fields));
       await queryClient.invalidateQueries({ queryKey: ['sources', projectId] });
-      onAdded(data.addFolderSource.id);
+      onAdded(data.addSource.id);
     },
   });
+  const errors = {
+    ...(add.error instanceof ApiError ? problemsByField(add.error.problems, fields) : {}),
+    ...ownProblems,
+  };
   function submit(event: FormEvent) {
     event.preventDefault();
-    add.mutate();
+    const { config, problems } = configFromValues(fields, values);
+    setOwnProblems(problems);
+    if (Object.keys(problems).length === 0) add.mutate(config);
   }
   return (
-    <form onSubmit={submit}>
+    <form onSubmit={submit} noValidate aria-label={`Add a ${info.label} source`}>
       <Stack gap="xs">
-        <Group align="end" wrap="wrap">
-          <TextInput
-            label="Name"
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-            required
-            style={{ flex: '1 1 160px' }}
-          />
-          <TextInput
-            label="Folder on the server"
-            description="A MkDocs project, a folder of files or one Markdown file, inside TROVE_FOLDER_ROOTS"
-            placeholder="/srv/docs/handbook"
-            value={path}
-            onChange={(e) => setPath(e.currentTarget.value)}
-            required
-            style={{ flex: '3 1 260px' }}
-          />
-          <Button type="submit" loading={add.isPending} disabled={!name.trim() || !path.trim()}>
-            Add folder
+        <TextInput
+          label="Name"
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          withAsterisk
+          w={{ base: '100%', sm: 320 }}
+        />
+        <SourceConfigFields
+          fields={fields}
+          values={values}
+          onChange={(field, value) => setValues((old) => ({ ...old, [field]: value }))}
+          errors={errors}
+        />
+        <Group>
+          <Button type="submit" loading={add.isPending} disabled={!name.trim()}>
+            Add source
           </Button>
         </Group>
         {add.isError && <ErrorNotice error={add.error} title="The source was not added" />}
@@ -230,76 +284,6 @@ function UploadFolder({ projectId, onAdded }: { projectId: string; onAdded: (id:
   );
 }
 
-function AddNotion({ projectId, onAdded }: { projectId: string; onAdded: (id: string) => void }) {
-  const queryClient = useQueryClient();
-  const [name, setName] = useState('');
-  const [token, setToken] = useState('');
-  const [roots, setRoots] = useState('');
-  const add = useMutation({
-    mutationFn: () =>
-      gql(AddNotionSourceMutation, {
-        input: {
-          projectId,
-          name,
-          token,
-          roots: roots
-            .split(/[\s,]+/)
-            .map((r) => r.trim())
-            .filter(Boolean),
-        },
-      }),
-    onSuccess: async (data) => {
-      setName('');
-      setToken('');
-      setRoots('');
-      await queryClient.invalidateQueries({ queryKey: ['sources', projectId] });
-      onAdded(data.addNotionSource.id);
-    },
-  });
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    add.mutate();
-  }
-  return (
-    <form onSubmit={submit}>
-      <Stack gap="xs">
-        <Group align="start" wrap="wrap">
-          <TextInput
-            label="Name"
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-            required
-            style={{ flex: '1 1 160px' }}
-          />
-          <PasswordInput
-            label="Integration token"
-            placeholder="ntn_…"
-            value={token}
-            onChange={(e) => setToken(e.currentTarget.value)}
-            required
-            autoComplete="off"
-            style={{ flex: '2 1 220px' }}
-          />
-        </Group>
-        <Textarea
-          label="Roots"
-          description="Page or database ids or Notion URLs, one per line; empty: everything shared with the integration"
-          value={roots}
-          onChange={(e) => setRoots(e.currentTarget.value)}
-          autosize
-          minRows={2}
-        />
-        <Group>
-          <Button type="submit" loading={add.isPending} disabled={!name.trim() || !token.trim()}>
-            Add Notion source
-          </Button>
-        </Group>
-        {add.isError && <ErrorNotice error={add.error} title="The source was not added" />}
-      </Stack>
-    </form>
-  );
-}
-
 function SourceCard({
   source,
   selected,
@@ -317,7 +301,7 @@ function SourceCard({
       ? source.notion.everything
         ? 'everything shared with the integration'
         : plural(source.notion.rootPageIds.length + source.notion.rootDatabaseIds.length, 'root')
-      : '');
+      : firstText(source.config));
   return (
     <Card
       withBorder
@@ -349,6 +333,7 @@ function SourceCard({
 
 function SourceDetail({ source, canWrite }: { source: Source; canWrite: boolean }) {
   const queryClient = useQueryClient();
+  const [editing, setEditing] = useState(false);
   // Live progress arrives by subscription (graphql-ws); if that fails, the runs are read every second.
   const [live, setLive] = useState<'subscribed' | 'polling'>('subscribed');
   const runs = useQuery({
@@ -428,6 +413,9 @@ function SourceDetail({ source, canWrite }: { source: Source; canWrite: boolean 
               >
                 Full sync
               </Button>
+              <Button size="xs" variant="default" onClick={() => setEditing((open) => !open)}>
+                {editing ? 'Close settings' : 'Edit settings'}
+              </Button>
               <Button
                 size="xs"
                 variant="subtle"
@@ -470,10 +458,84 @@ function SourceDetail({ source, canWrite }: { source: Source; canWrite: boolean 
             {runs.data.syncRuns.nodes.length > 0 && <RunHistory runs={runs.data.syncRuns.nodes} />}
           </>
         )}
-        {source.type === 'NOTION' && <WebhookPanel source={source} canWrite={canWrite} />}
+        {canWrite && editing && <EditSource source={source} onDone={() => setEditing(false)} />}
+        {source.webhook && <WebhookPanel source={source} canWrite={canWrite} />}
       </Stack>
     </Paper>
   );
+}
+
+/**
+ * A source's name and configuration, changed through updateSource: the form is its type's,
+ * filled with what is stored; a secret left blank stays as it is.
+ */
+function EditSource({ source, onDone }: { source: Source; onDone: () => void }) {
+  const queryClient = useQueryClient();
+  const types = useSourceTypes();
+  const info = types.data?.sourceTypes.find((t) => t.type === source.type);
+  const fields = info ? formFields(info.configSchema, info.secretFields) : [];
+  const stored = (source.config ?? {}) as Record<string, unknown>;
+  const [name, setName] = useState(source.name);
+  const [values, setValues] = useState<FormValues>();
+  const [ownProblems, setOwnProblems] = useState<Record<string, string>>({});
+  const current = values ?? initialValues(fields, stored);
+  const save = useMutation({
+    mutationFn: (config: Record<string, unknown>) =>
+      gql(UpdateSourceMutation, { id: source.id, input: { name, config } }),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['sources', source.projectId] });
+      onDone();
+    },
+  });
+  if (types.isPending) return <Loading label="Loading the form…" />;
+  if (types.isError) return <ErrorNotice error={types.error} />;
+  if (!info) return <Empty title={`The API no longer knows the type ${source.type}`} />;
+  const errors = {
+    ...(save.error instanceof ApiError ? problemsByField(save.error.problems, fields) : {}),
+    ...ownProblems,
+  };
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const { config, problems } = configFromValues(fields, current, true);
+    setOwnProblems(problems);
+    if (Object.keys(problems).length === 0) save.mutate(config);
+  }
+  return (
+    <Paper withBorder p="sm">
+      <form onSubmit={submit} noValidate aria-label="Source settings">
+        <Stack gap="xs">
+          <TextInput
+            label="Name"
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            w={{ base: '100%', sm: 320 }}
+          />
+          <SourceConfigFields
+            fields={fields}
+            values={current}
+            onChange={(field, value) => setValues({ ...current, [field]: value })}
+            errors={errors}
+            secretHints={Object.fromEntries(source.secrets.map((secret) => [secret.field, secret.hint]))}
+          />
+          <Group>
+            <Button type="submit" size="xs" loading={save.isPending} disabled={!name.trim()}>
+              Save settings
+            </Button>
+            <Text size="xs" c="dimmed">
+              Takes effect at the next sync.
+            </Text>
+          </Group>
+          {save.isError && <ErrorNotice error={save.error} title="The settings were not saved" />}
+        </Stack>
+      </form>
+    </Paper>
+  );
+}
+
+/** The first text of a configuration (its URL, path, …): what a card shows of a source. */
+function firstText(config: unknown): string {
+  const values = Object.values((config ?? {}) as Record<string, unknown>);
+  return (values.find((value) => typeof value === 'string') as string | undefined) ?? '';
 }
 
 /** An INCREMENTAL sync every N minutes (a Temporal schedule); 0 removes it. */

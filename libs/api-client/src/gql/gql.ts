@@ -26,7 +26,9 @@ type Documents = {
   '\n  mutation ReindexDocument($id: ID!) {\n    reindexDocument(id: $id) {\n      id\n      fileName\n      status\n    }\n  }\n': typeof types.ReindexDocumentDocument;
   '\n  query Chunks($documentId: ID!) {\n    chunks(documentId: $documentId) {\n      ...ChunkFields\n    }\n  }\n': typeof types.ChunksDocument;
   '\n  query Chunk($id: ID!) {\n    chunk(id: $id) {\n      ...ChunkFields\n    }\n  }\n': typeof types.ChunkDocument;
-  '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      notion {\n        everything\n        rootPageIds\n        rootDatabaseIds\n      }\n      folder {\n        path\n        format\n        siteUrl\n        archiveFileName\n      }\n      web {\n        url\n        maxPages\n      }\n    }\n  }\n': typeof types.SourcesDocument;
+  '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      config\n      secrets {\n        field\n        hint\n      }\n      notion {\n        everything\n        rootPageIds\n        rootDatabaseIds\n      }\n      folder {\n        path\n        format\n        siteUrl\n        archiveFileName\n      }\n      web {\n        url\n        maxPages\n      }\n    }\n  }\n': typeof types.SourcesDocument;
+  '\n  query SourceTypes {\n    sourceTypes {\n      type\n      label\n      description\n      configSchema\n      secretFields\n      webhook\n    }\n  }\n': typeof types.SourceTypesDocument;
+  '\n  mutation AddSource($input: AddSourceInput!) {\n    addSource(input: $input) {\n      id\n      name\n      type\n      status\n      config\n      secrets {\n        field\n        hint\n      }\n    }\n  }\n': typeof types.AddSourceDocument;
   '\n  mutation AddNotionSource($input: AddNotionSourceInput!) {\n    addNotionSource(input: $input) {\n      id\n      name\n      type\n      status\n      tokenHint\n    }\n  }\n': typeof types.AddNotionSourceDocument;
   '\n  mutation AddFolderSource($input: AddFolderSourceInput!) {\n    addFolderSource(input: $input) {\n      id\n      name\n      type\n      status\n    }\n  }\n': typeof types.AddFolderSourceDocument;
   '\n  mutation RemoveSource($id: ID!) {\n    removeSource(id: $id)\n  }\n': typeof types.RemoveSourceDocument;
@@ -68,8 +70,12 @@ const documents: Documents = {
     types.ChunksDocument,
   '\n  query Chunk($id: ID!) {\n    chunk(id: $id) {\n      ...ChunkFields\n    }\n  }\n':
     types.ChunkDocument,
-  '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      notion {\n        everything\n        rootPageIds\n        rootDatabaseIds\n      }\n      folder {\n        path\n        format\n        siteUrl\n        archiveFileName\n      }\n      web {\n        url\n        maxPages\n      }\n    }\n  }\n':
+  '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      config\n      secrets {\n        field\n        hint\n      }\n      notion {\n        everything\n        rootPageIds\n        rootDatabaseIds\n      }\n      folder {\n        path\n        format\n        siteUrl\n        archiveFileName\n      }\n      web {\n        url\n        maxPages\n      }\n    }\n  }\n':
     types.SourcesDocument,
+  '\n  query SourceTypes {\n    sourceTypes {\n      type\n      label\n      description\n      configSchema\n      secretFields\n      webhook\n    }\n  }\n':
+    types.SourceTypesDocument,
+  '\n  mutation AddSource($input: AddSourceInput!) {\n    addSource(input: $input) {\n      id\n      name\n      type\n      status\n      config\n      secrets {\n        field\n        hint\n      }\n    }\n  }\n':
+    types.AddSourceDocument,
   '\n  mutation AddNotionSource($input: AddNotionSourceInput!) {\n    addNotionSource(input: $input) {\n      id\n      name\n      type\n      status\n      tokenHint\n    }\n  }\n':
     types.AddNotionSourceDocument,
   '\n  mutation AddFolderSource($input: AddFolderSourceInput!) {\n    addFolderSource(input: $input) {\n      id\n      name\n      type\n      status\n    }\n  }\n':
@@ -181,8 +187,20 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      notion {\n        everything\n        rootPageIds\n        rootDatabaseIds\n      }\n      folder {\n        path\n        format\n        siteUrl\n        archiveFileName\n      }\n      web {\n        url\n        maxPages\n      }\n    }\n  }\n',
+  source: '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      config\n      secrets {\n        field\n        hint\n      }\n      notion {\n        everything\n        rootPageIds\n        rootDatabaseIds\n      }\n      folder {\n        path\n        format\n        siteUrl\n        archiveFileName\n      }\n      web {\n        url\n        maxPages\n      }\n    }\n  }\n',
 ): typeof import('./graphql').SourcesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query SourceTypes {\n    sourceTypes {\n      type\n      label\n      description\n      configSchema\n      secretFields\n      webhook\n    }\n  }\n',
+): typeof import('./graphql').SourceTypesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation AddSource($input: AddSourceInput!) {\n    addSource(input: $input) {\n      id\n      name\n      type\n      status\n      config\n      secrets {\n        field\n        hint\n      }\n    }\n  }\n',
+): typeof import('./graphql').AddSourceDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -26,6 +26,16 @@ export type AddNotionSourceInput = {
   token: string;
 };
 
+/** A source of any type; `sourceTypes` gives the schema of each type’s config */
+export type AddSourceInput = {
+  /** The type's configuration, validated by its schema (errors name the field); secrets as plain strings */
+  config: unknown;
+  name: string;
+  projectId: string | number;
+  /** One of the types sourceTypes lists (e.g. WEB); another is BAD_REQUEST naming the known ones */
+  type: string;
+};
+
 /** How an answer was made */
 export type AnswerMode =
   /** No model: the best supporting sentences of the top passages, quoted with citations */
@@ -224,8 +234,6 @@ export type SearchInput = {
 export type SearchMode = 'HYBRID' | 'KEYWORD' | 'VECTOR';
 
 export type SourceStatus = 'ACTIVE' | 'NEEDS_TOKEN' | 'REMOVING';
-
-export type SourceType = 'FOLDER' | 'NOTION' | 'WEB';
 
 export type StallReason =
   'ACTIVITY_RETRYING' | 'NO_WORKER' | 'RATE_LIMITED' | 'UNKNOWN' | 'WORKFLOW_NOT_RUNNING';
@@ -482,12 +490,14 @@ export type SourcesQuery = {
     id: string;
     projectId: string;
     name: string;
-    type: SourceType;
+    type: string;
     status: SourceStatus;
     createdAt: string;
     lastSyncAt: string | null;
     syncIntervalMinutes: number | null;
     tokenHint: string | null;
+    config: unknown;
+    secrets: Array<{ field: string; hint: string }>;
     notion: { everything: boolean; rootPageIds: Array<string>; rootDatabaseIds: Array<string> } | null;
     folder: {
       path: string | null;
@@ -499,18 +509,40 @@ export type SourcesQuery = {
   }>;
 };
 
+export type SourceTypesQueryVariables = Exact<{ [key: string]: never }>;
+
+export type SourceTypesQuery = {
+  sourceTypes: Array<{
+    type: string;
+    label: string;
+    description: string;
+    configSchema: unknown;
+    secretFields: Array<string>;
+    webhook: boolean;
+  }>;
+};
+
+export type AddSourceMutationVariables = Exact<{
+  input: AddSourceInput;
+}>;
+
+export type AddSourceMutation = {
+  addSource: {
+    id: string;
+    name: string;
+    type: string;
+    status: SourceStatus;
+    config: unknown;
+    secrets: Array<{ field: string; hint: string }>;
+  };
+};
+
 export type AddNotionSourceMutationVariables = Exact<{
   input: AddNotionSourceInput;
 }>;
 
 export type AddNotionSourceMutation = {
-  addNotionSource: {
-    id: string;
-    name: string;
-    type: SourceType;
-    status: SourceStatus;
-    tokenHint: string | null;
-  };
+  addNotionSource: { id: string; name: string; type: string; status: SourceStatus; tokenHint: string | null };
 };
 
 export type AddFolderSourceMutationVariables = Exact<{
@@ -518,7 +550,7 @@ export type AddFolderSourceMutationVariables = Exact<{
 }>;
 
 export type AddFolderSourceMutation = {
-  addFolderSource: { id: string; name: string; type: SourceType; status: SourceStatus };
+  addFolderSource: { id: string; name: string; type: string; status: SourceStatus };
 };
 
 export type RemoveSourceMutationVariables = Exact<{
@@ -1067,6 +1099,11 @@ export const SourcesDocument = new TypedDocumentString(`
     lastSyncAt
     syncIntervalMinutes
     tokenHint
+    config
+    secrets {
+      field
+      hint
+    }
     notion {
       everything
       rootPageIds
@@ -1085,6 +1122,33 @@ export const SourcesDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<SourcesQuery, SourcesQueryVariables>;
+export const SourceTypesDocument = new TypedDocumentString(`
+    query SourceTypes {
+  sourceTypes {
+    type
+    label
+    description
+    configSchema
+    secretFields
+    webhook
+  }
+}
+    `) as unknown as TypedDocumentString<SourceTypesQuery, SourceTypesQueryVariables>;
+export const AddSourceDocument = new TypedDocumentString(`
+    mutation AddSource($input: AddSourceInput!) {
+  addSource(input: $input) {
+    id
+    name
+    type
+    status
+    config
+    secrets {
+      field
+      hint
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AddSourceMutation, AddSourceMutationVariables>;
 export const AddNotionSourceDocument = new TypedDocumentString(`
     mutation AddNotionSource($input: AddNotionSourceInput!) {
   addNotionSource(input: $input) {

@@ -83,6 +83,7 @@ describe('sourceScope', () => {
         notion: { everything: true, rootPageIds: [], rootDatabaseIds: [] },
         folder: null,
         web: null,
+        config: {},
       }),
     ).toBe('every page shared with the integration');
     expect(
@@ -90,6 +91,7 @@ describe('sourceScope', () => {
         notion: { everything: false, rootPageIds: ['a'], rootDatabaseIds: ['b'] },
         folder: null,
         web: null,
+        config: {},
       }),
     ).toBe('Notion roots a, b');
     expect(
@@ -102,10 +104,25 @@ describe('sourceScope', () => {
           archiveFileName: 'site.zip',
         },
         web: null,
+        config: {},
       }),
     ).toBe('MKDOCS folder site.zip (https://handbook.example.com)');
     expect(
-      sourceScope({ notion: null, folder: null, web: { url: 'https://docs.example.com/', maxPages: 500 } }),
+      sourceScope({
+        notion: null,
+        folder: null,
+        web: { url: 'https://docs.example.com/', maxPages: 500 },
+        config: {},
+      }),
     ).toBe('web pages under https://docs.example.com/ (at most 500)');
+    // A type without a view of its own: its configuration.
+    expect(
+      sourceScope({
+        notion: null,
+        folder: null,
+        web: null,
+        config: { repository: 'https://git.example.com/docs.git', branch: 'main' },
+      }),
+    ).toBe('{"repository":"https://git.example.com/docs.git","branch":"main"}');
   });
 });

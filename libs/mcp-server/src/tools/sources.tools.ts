@@ -1,15 +1,22 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod/v3';
 import {
+  AddSourceDocument,
+  configFields,
   SourcesDocument,
   type SourcesQuery,
+  SourceTypesDocument,
   SyncRunDocument,
   SyncSourceDocument,
   TroveApiError,
   type TroveClient,
 } from '@trove/api-client';
 import {
+  addSourceOutput,
+  type AddSourceOutput,
   listSourcesOutput,
+  listSourceTypesOutput,
+  type ListSourceTypesOutput,
   type ListSourcesOutput,
   syncRunOutput,
   type SyncRunOutput,
@@ -17,7 +24,13 @@ import {
   type SyncSourceOutput,
 } from '../output-schemas';
 import { resolveProject } from '../project-resolver';
-import { renderSources, renderSyncRun, renderSyncStarted } from '../render';
+import {
+  renderSourceAdded,
+  renderSources,
+  renderSourceTypes,
+  renderSyncRun,
+  renderSyncStarted,
+} from '../render';
 import { PROJECT_ARGUMENT_DESCRIPTION, type ToolContext } from '../tool-context';
 import { runTool, toolResult } from '../tool-result';
 
@@ -29,7 +42,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 type Source = SourcesQuery['sources'][number];
 
 /** What a source reads, in a few words. */
-export function sourceScope(source: Pick<Source, 'notion' | 'folder' | 'web'>): string {
+export function sourceScope(source: Pick<Source, 'notion' | 'folder' | 'web' | 'config'>): string {
   if (source.notion) {
     if (source.notion.everything) return 'every page shared with the integration';
     const roots = [...source.notion.rootPageIds, ...source.notion.rootDatabaseIds];
@@ -40,7 +53,7 @@ export function sourceScope(source: Pick<Source, 'notion' | 'folder' | 'web'>): 
     return `${source.folder.format} folder ${where}${source.folder.siteUrl ? ` (${source.folder.siteUrl})` : ''}`;
   }
   if (source.web) return `web pages under ${source.web.url} (at most ${source.web.maxPages})`;
-  return 'unknown scope';
+  return JSON.stringify(source.config ?? {}).slice(0, 300);
 }
 
 /** A source's id, from its id or its exact name within the project. */
@@ -97,6 +110,91 @@ export function registerSourceTools(server: McpServer, { client, log }: ToolCont
           })),
         };
         return toolResult(result, renderSources(result));
+      }, log),
+  );
+
+  server.registerTool(
+    'list_source_types',
+    {
+      title: 'List the source types',
+      description:
+        'Lists the kinds of source a project can sync from (e.g. NOTION, FOLDER, WEB) with the fields of each type’s `config`: ' +
+        'name, kind, whether required or secret, allowed values and ranges, and the JSON Schema. Read it before add_source.',
+      inputSchema: {},
+      outputSchema: listSourceTypesOutput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    () =>
+      runTool(async () => {
+        const { sourceTypes } = await client.request(SourceTypesDocument);
+        const result: ListSourceTypesOutput = {
+          types: sourceTypes.map((info) => ({
+            type: info.type,
+            label: info.label,
+            description: info.description,
+            webhook: info.webhook,
+            fields: configFields(info.configSchema, info.secretFields),
+            configSchema: (info.configSchema ?? {}) as Record<string, unknown>,
+          })),
+        };
+        return toolResult(result, renderSourceTypes(result));
+      }, log),
+  );
+
+  server.registerTool(
+    'add_source',
+    {
+      title: 'Add a source',
+      description:
+        'Adds a source to a project: a place its documents are synced from. `type` is one of those list_source_types lists (e.g. WEB), ' +
+        '`config` an object of that type’s fields, e.g. {"url": "https://docs.example.com/", "maxPages": 200} for WEB. ' +
+        'A config the API refuses is an error naming each field at fault. Secrets in config are stored sealed and never returned. ' +
+        'Nothing is synced until sync_source. Needs an EDITOR or ADMIN key.',
+      inputSchema: {
+        type: z.string().min(1).describe('the source type, e.g. WEB (list_source_types); any case'),
+        name: z.string().min(1).describe('a name for the source, unique in the project'),
+        config: z
+          .record(z.unknown())
+          .default({})
+          .describe('the type’s configuration (see list_source_types)'),
+        project: z.string().optional().describe(PROJECT_ARGUMENT_DESCRIPTION),
+      },
+      outputSchema: addSourceOutput,
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
+    },
+    (args) =>
+      runTool(async () => {
+        const { sourceTypes } = await client.request(SourceTypesDocument);
+        const info = sourceTypes.find(
+          (candidate) => candidate.type.toLowerCase() === args.type.toLowerCase(),
+        );
+        if (!info) {
+          throw new TroveApiError(
+            `unknown source type "${args.type}"; the types are ${sourceTypes.map((t) => t.type).join(', ')} (list_source_types describes their config)`,
+            'BAD_REQUEST',
+          );
+        }
+        // A project id goes to the API as it is: the key's role and scope are checked there.
+        const wanted = args.project?.trim();
+        const projectId =
+          wanted && UUID.test(wanted) ? wanted : (await resolveProject(client, args.project)).id;
+        const { addSource: added } = await client.request(AddSourceDocument, {
+          input: { projectId, type: info.type, name: args.name, config: args.config },
+        });
+        const result: AddSourceOutput = {
+          id: added.id,
+          name: added.name,
+          type: added.type,
+          status: added.status,
+          config: (added.config ?? {}) as Record<string, unknown>,
+          secrets: added.secrets,
+        };
+        return toolResult(result, renderSourceAdded(result));
       }, log),
   );
 
