@@ -537,11 +537,13 @@ export const apiConfigSchema = z.object({
 /** The worker's own settings: task-queue slots and sync batching (defaults for hand-built configs too). */
 export const workerSettingsSchema = z.object({
   /**
-   * Slots of the bulk lane (syncs, uploads): the ingest activities run at once. A batch spends most
-   * of its time waiting (embedder, the index's next refresh, catalog, Temporal), so slots hide
-   * latency rather than use cores: 12 measured best on 2 cores (BENCHMARKS.md, the stub ceiling).
+   * Slots of the bulk lane (syncs, uploads): the ingest activities run at once. A batch mostly
+   * waits (embedder, the index's next refresh), so with an embedder that answers at once more slots
+   * ingest more (12: BENCHMARKS.md, the stub ceiling); with a local embedder that serves one request
+   * at a time they only queue there, ahead of a webhook edit's embeddings (12 slots: edit → searchable
+   * 15–18 s under a backlog, 4: 7 s).
    */
-  maxConcurrentActivities: positiveInt.default(12),
+  maxConcurrentActivities: positiveInt.default(4),
   /** Slots of the control task queue (planning, webhook events, deletions, run bookkeeping). */
   controlActivities: positiveInt.default(8),
   /** Slots of the interactive lane (a webhook edit, a reindex): never behind an import. */
