@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MODEL_PROFILES } from '@trove/embeddings';
 import { ROOT } from '../../support/services';
+import { troveVariables } from '../../support/trove-variables';
 
 // No Docker engine runs here; `docker compose config` needs none. It resolves, interpolates and
 // validates the file against the Compose specification, which is what these tests check.
@@ -90,9 +90,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('configures the apps only with variables Trove reads, and a known embedding profile', () => {
-    const known = new Set(
-      readFileSync(join(ROOT, 'libs/config/src/config.ts'), 'utf8').match(/TROVE_[A-Z_]+/g),
-    );
+    const known = troveVariables();
     for (const app of ['api', 'worker']) {
       const env = config.services[app].environment!;
       for (const name of Object.keys(env)) expect(known.has(name), `${app}: ${name}`).toBe(true);

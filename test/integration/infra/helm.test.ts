@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { ROOT } from '../../support/services';
+import { troveVariables } from '../../support/trove-variables';
 
 // No cluster here: `helm lint` and `helm template` need none, and kubeconform validates every
 // rendered object against the Kubernetes API's own schemas (and the ServiceMonitor CRD's), which
@@ -248,9 +249,7 @@ describe('the Helm chart', () => {
   });
 
   it('configures the apps only with variables Trove reads, started the way docker-compose.yml starts them', () => {
-    const known = new Set(
-      readFileSync(join(ROOT, 'libs/config/src/config.ts'), 'utf8').match(/TROVE_[A-Z_]+/g),
-    );
+    const known = troveVariables();
     // Parts of URLs Kubernetes assembles (see the chart's trove.env).
     for (const name of ['TROVE_DB_PASSWORD', 'TROVE_ES_PASSWORD']) known.add(name);
     const { objects } = template(['-f', PRODUCTION]);
