@@ -33,7 +33,8 @@ let sourceId: string;
 
 const FILES = {
   'README.md': '# Lighthouse handbook\n\nThe keepers write their handbook in this repository.\n',
-  'docs/lamp.md': '# Lamp\n\n## Maintenance\n\nPolish the Fresnel lens every Tuesday with a soft chamois cloth.\n',
+  'docs/lamp.md':
+    '# Lamp\n\n## Maintenance\n\nPolish the Fresnel lens every Tuesday with a soft chamois cloth.\n',
   'docs/fog.md': '# Fog\n\nIn fog, sound the horn twice a minute.\n',
   'docs/storms.md': '# Storms\n\nDuring a gale, close the iron shutters of the lantern gallery.\n',
   'docs/tides.md': '# Tides\n\nThe harbour gate closes two hours before low tide.\n',
@@ -113,10 +114,9 @@ function headFiles(): string[] {
 }
 
 async function runs(): Promise<{ id: string; mode: string; status: string }[]> {
-  const { syncRuns } = await stack.query<{ syncRuns: { nodes: { id: string; mode: string; status: string }[] } }>(
-    'query($s: ID!) { syncRuns(sourceId: $s, first: 100) { nodes { id mode status } } }',
-    { s: sourceId },
-  );
+  const { syncRuns } = await stack.query<{
+    syncRuns: { nodes: { id: string; mode: string; status: string }[] };
+  }>('query($s: ID!) { syncRuns(sourceId: $s, first: 100) { nodes { id mode status } } }', { s: sourceId });
   return syncRuns.nodes;
 }
 
@@ -160,12 +160,15 @@ describe('a Git repository as a source', () => {
     const [hit, ...others] = await hitsWith('Polish the Fresnel lens every Tuesday');
     expect(others).toEqual([]);
     expect(hit.documentId).toBe(docs.get('docs/lamp.md')!.id);
-    // 127.0.0.1 is no forge the connector knows (and none is configured): the document has no
-    // source URL, and the citation opens the API's signed copy of the file.
-    expect(docs.get('docs/lamp.md')!.url).toBeNull();
+    // 127.0.0.1 is no forge the connector knows (and none is configured): no file view to link
+    // to, so the document and the citation open the API's signed copy of the file (a Markdown
+    // original has no anchors: the citation has none).
+    expect(docs.get('docs/lamp.md')!.url).toMatch(
+      new RegExp(`^${stack.url}/v1/documents/${hit.documentId}/original\\?sig=`),
+    );
     expect(hit.citation).toMatchObject({ kind: 'original' });
     expect(hit.citationUrl).toMatch(
-      new RegExp(`^${stack.url}/v1/documents/${hit.documentId}/original\\?sig=[0-9a-z]+-[\\w-]+#maintenance$`),
+      new RegExp(`^${stack.url}/v1/documents/${hit.documentId}/original\\?sig=[0-9a-z]+-[\\w-]+$`),
     );
     const original = await fetch(hit.citationUrl!);
     expect(original.status).toBe(200);
@@ -173,7 +176,9 @@ describe('a Git repository as a source', () => {
   });
 
   it('INCREMENTAL after an edit, a rename and a deletion: exactly those documents change', async () => {
-    repo.write({ 'docs/fog.md': '# Fog\n\nIn fog, light the beacon and sound the horn three times a minute.\n' });
+    repo.write({
+      'docs/fog.md': '# Fog\n\nIn fog, light the beacon and sound the horn three times a minute.\n',
+    });
     mkdirSync(join(repo.work, 'docs', 'weather'));
     renameSync(join(repo.work, 'docs', 'storms.md'), join(repo.work, 'docs', 'weather', 'storms.md'));
     rmSync(join(repo.work, 'docs', 'tides.md'));
@@ -301,7 +306,12 @@ describe('a Git repository as a source', () => {
     expect(started[0].mode).toBe('INCREMENTAL');
     const run = await stack.runSettled(started[0].id);
     expect(run).toMatchObject({ status: 'COMPLETED', error: null });
-    expect(run.progress).toMatchObject({ pagesSeen: 7, pagesIngested: 1, pagesUnchanged: 6, pagesDeleted: 0 });
+    expect(run.progress).toMatchObject({
+      pagesSeen: 7,
+      pagesIngested: 1,
+      pagesUnchanged: 6,
+      pagesDeleted: 0,
+    });
     expect((await webhook()).lastEventType).toBe('push');
 
     const docs = await documentsByPath();
@@ -317,11 +327,16 @@ describe('a Git repository as a source', () => {
     const wrongToken = `glpat-${randomBytes(16).toString('hex')}`;
     const { addSource: wrong } = await stack.query<{ addSource: { id: string } }>(
       'mutation($i: AddSourceInput!) { addSource(input: $i) { id } }',
-      { i: { projectId, type: 'GIT', name: 'Wrong token', config: { url: repo.httpUrl, token: wrongToken } } },
+      {
+        i: { projectId, type: 'GIT', name: 'Wrong token', config: { url: repo.httpUrl, token: wrongToken } },
+      },
     );
     const refused = await sync('FULL', wrong.id);
     expect(refused.status).toBe('FAILED');
-    console.log('wrong token:', JSON.stringify(refused.error));
+    expect(refused.error).toMatchObject({
+      code: 'SOURCE_UNAUTHORIZED',
+      message: expect.stringMatching(/^the Git remote refused Trove's credentials \(token\)/),
+    });
     expect(JSON.stringify(refused)).not.toContain(wrongToken);
 
     const { sources } = await stack.query<{
