@@ -166,9 +166,17 @@ describe('addSource', () => {
     // BAD_REQUEST naming the types there are.
     const body = await addSource('GOPHER', 'hole', {});
     expect(body.errors?.[0]?.message).toMatch(/GOPHER/);
+    const { sourceTypes } = await stack.query<{ sourceTypes: { type: string }[] }>(
+      '{ sourceTypes { type } }',
+    );
     expect(body.errors?.[0]?.extensions).toEqual({
       code: 'BAD_REQUEST',
-      problems: [{ field: 'type', message: 'unknown source type; one of NOTION, FOLDER, WEB' }],
+      problems: [
+        {
+          field: 'type',
+          message: `unknown source type; one of ${sourceTypes.map((t) => t.type).join(', ')}`,
+        },
+      ],
     });
     // Each field at fault is in the error's extensions too, for forms to show beside the field.
     const invalid = await addSource('WEB', 'fields', { url: 'ftp://example.test/', colour: 'red' });
