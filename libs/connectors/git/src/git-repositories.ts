@@ -279,8 +279,11 @@ function classify(error: unknown, source: GitSource): unknown {
       text,
     )
   ) {
+    // git's own lines here are about its prompts (askpass, terminal), not the cause: left to `cause`.
+    const given = source.config.token ? 'token' : source.config.deployKey ? 'deploy key' : 'none given';
     return sourceUnauthorized(
-      `the Git remote refused Trove's credentials (${source.config.token ? 'token' : source.config.deployKey ? 'deploy key' : 'none given'}): ${error.message}`,
+      `the Git remote refused Trove's credentials (${given}): check that they are valid and may read ` +
+        `the repository`,
       error,
     );
   }

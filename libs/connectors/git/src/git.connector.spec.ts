@@ -220,6 +220,8 @@ describe('the Git connector against a real git http-backend', () => {
       expect(isTroveError(error) && error.code).toBe(TroveErrorCode.SourceUnauthorized);
       expect(isTroveError(error) && error.permanent).toBe(true);
       expect(error.message).toMatch(/refused Trove's credentials \(token\)/);
+      // One readable sentence: not git's lines about its prompts.
+      expect(error.message).not.toMatch(/askpass|terminal prompts|fatal:/);
       expect(error.message).not.toContain('wrong-token-5678');
       const none = await failure(discover(source(priv.httpUrl)));
       expect(none).toMatchObject({ code: TroveErrorCode.SourceUnauthorized });
