@@ -377,9 +377,8 @@ once with hash vectors), so the time is the pipeline's own: upload → run COMPL
 recording the files) is the part until the run's stage leaves PLANNING (polled every 250 ms). Rows run one after another in one
 stack, a worker process added between them (own index prefix and catalog schema, so the stub's vectors never
 meet a real index), after one unmeasured sync of ${WARM_UP_DOCS} documents. Each worker has ${o.stubSlots} bulk slots
-(\`--stub-slots\`, \`TROVE_WORKER_MAX_CONCURRENT_ACTIVITIES\`): with an embedder that answers at once a batch mostly
-waits for the index's refresh, and more batches in flight hide that; the default (4) suits a local embedder that
-serves one request at a time (docs/operations.md). Target: ≥ 100 documents/s. ${machineNote(stack, o.stubWorkers.at(-1)!)}
+(\`--stub-slots\`, default 12 as the worker's \`TROVE_WORKER_MAX_CONCURRENT_ACTIVITIES\`): with an embedder that
+answers at once a batch mostly waits for the index's refresh, and more batches in flight hide that. Target: ≥ 100 documents/s. ${machineNote(stack, o.stubWorkers.at(-1)!)}
 
 | worker processes | documents | sync | documents/s | of which planning (upload → INGESTING) | documents/s after planning | ingested / failed / chunks embedded |
 | --- | --- | --- | --- | --- | --- | --- |

@@ -42,6 +42,6 @@ export function localWorkerConfig(name: string, blobDir: string): WorkerConfig {
     web: webSchema.parse({}),
     folders: { roots: [], cacheDir: join(tmpdir(), `${name}-folders`) },
     parsing: { timeoutMs: 240_000, maxMemoryMb: 1024, threads: 2 },
-    worker: workerSettingsSchema.parse({ maxConcurrentActivities: 4 }),
+    worker: workerSettingsSchema.parse({}),
   };
 }

@@ -298,9 +298,11 @@ describe('logs and metrics keep secrets and documents to themselves', () => {
     expect(workerMetrics).toMatch(
       /trove_embedder_request_duration_seconds_count\{purpose="passage",outcome="ok"\} [1-9]/,
     );
+    // Each passage request waited its turn at the process's embedder queue (an import's: bulk).
+    expect(workerMetrics).toMatch(/trove_embedder_queue_wait_seconds_count\{priority="bulk"\} [1-9]/);
 
     // Read at scrape time: slots, the queues' backlog from Temporal, sync runs and the pool from the catalog.
-    expect(workerMetrics).toMatch(/trove_worker_activity_slots\{lane="bulk"\} 4\n/);
+    expect(workerMetrics).toMatch(/trove_worker_activity_slots\{lane="bulk"\} 12\n/);
     expect(workerMetrics).toMatch(/trove_worker_activity_slots_used\{lane="bulk"\} \d+\n/);
     expect(workerMetrics).toMatch(/trove_task_queue_backlog\{lane="bulk",kind="activity"\} \d+\n/);
     expect(workerMetrics).toMatch(/trove_task_queue_backlog\{lane="control",kind="workflow"\} \d+\n/);

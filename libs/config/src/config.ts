@@ -72,6 +72,13 @@ export const embeddingSchema = z.object({
   apiKey: secret.optional(),
   batchSize: positiveInt.default(16),
   timeoutMs: positiveInt.default(120_000),
+  /**
+   * Requests a process has at the embedding server (`baseUrl`) at once; the rest wait in the
+   * process, interactive ones (a webhook edit, a query) first. 2 keeps a local one-request-at-a-time
+   * embedder busy while an edit waits for at most two batches; raise it for a server that embeds
+   * requests in parallel (a hosted API). Unset: 2 (optional so hand-built configs may leave it out).
+   */
+  maxInFlight: positiveInt.optional(),
 });
 
 export const storageSchema = z.object({
@@ -538,12 +545,11 @@ export const apiConfigSchema = z.object({
 export const workerSettingsSchema = z.object({
   /**
    * Slots of the bulk lane (syncs, uploads): the ingest activities run at once. A batch mostly
-   * waits (embedder, the index's next refresh), so with an embedder that answers at once more slots
-   * ingest more (12: BENCHMARKS.md, the stub ceiling); with a local embedder that serves one request
-   * at a time they only queue there, ahead of a webhook edit's embeddings (12 slots: edit → searchable
-   * 15–18 s under a backlog, 4: 7 s).
+   * waits (embedder, the index's next refresh), and more batches in flight hide that (12: BENCHMARKS.md,
+   * the stub ceiling). With a local embedder serving one request at a time the extra batches wait in
+   * the process's embedding queue (`embedding.maxInFlight`), behind a webhook edit's passages.
    */
-  maxConcurrentActivities: positiveInt.default(4),
+  maxConcurrentActivities: positiveInt.default(12),
   /** Slots of the control task queue (planning, webhook events, deletions, run bookkeeping). */
   controlActivities: positiveInt.default(8),
   /** Slots of the interactive lane (a webhook edit, a reindex): never behind an import. */
@@ -697,6 +703,7 @@ function fromEnv(env: Env) {
       apiKey: v('TROVE_EMBEDDING_API_KEY'),
       batchSize: v('TROVE_EMBEDDING_BATCH_SIZE'),
       timeoutMs: v('TROVE_EMBEDDING_TIMEOUT_MS'),
+      maxInFlight: v('TROVE_EMBEDDING_MAX_IN_FLIGHT'),
     },
     storage: { blobDir: v('TROVE_BLOB_DIR') },
     secrets: { key: v('TROVE_SECRET_KEY') },

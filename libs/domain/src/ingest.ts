@@ -23,6 +23,12 @@ export function laneTaskQueue(controlTaskQueue: string, lane: IngestLane): strin
   return `${controlTaskQueue}.${lane}`;
 }
 
+/** The lane whose task queue this is (`undefined`: the control task queue, or another). */
+export function laneOfTaskQueue(taskQueue: string): IngestLane | undefined {
+  const lane = taskQueue.slice(taskQueue.lastIndexOf('.') + 1);
+  return lane === 'bulk' || lane === 'interactive' ? lane : undefined;
+}
+
 export interface IngestDocumentResult {
   documentId: string;
   chunkCount: number;

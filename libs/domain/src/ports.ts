@@ -70,9 +70,14 @@ export interface StoredStream {
 
 export type EmbeddingPurpose = 'query' | 'passage';
 
+/** Who waits for an embedding: someone now (a query, a webhook edit), or an import. */
+export type EmbeddingPriority = 'interactive' | 'bulk';
+
 export interface EmbedOptions {
   /** Aborts the request to the embedding server (the caller no longer waits for it). */
   signal?: AbortSignal;
+  /** Default: `interactive` for queries, `bulk` for passages. */
+  priority?: EmbeddingPriority;
 }
 
 export interface EmbeddingProvider {

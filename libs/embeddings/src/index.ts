@@ -5,3 +5,4 @@ export * from './ollama.provider';
 export * from './openai-compatible.provider';
 export * from './embedding-rejections';
 export * from './query-lane.provider';
+export * from './scheduled.provider';

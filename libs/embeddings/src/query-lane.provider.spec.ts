@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EmbeddingPurpose } from '@trove/domain';
 import { embeddingError } from './embedding-error';
 import { createEmbeddingProvider } from './embedding-provider.factory';
-import { InstrumentedEmbeddingProvider } from './instrumented.provider';
+import { ScheduledEmbeddingProvider } from './scheduled.provider';
 import {
   laneServesSameModel,
   type ListingEmbeddingProvider,
@@ -162,10 +162,10 @@ describe('createEmbeddingProvider', () => {
   };
 
   it('builds one server without a query URL, or with the main URL as query URL', () => {
-    // Timed and counted for /metrics around the one server's provider.
-    expect(createEmbeddingProvider(config)).toBeInstanceOf(InstrumentedEmbeddingProvider);
+    // Scheduled (requests in flight bounded, interactive first), then timed and counted for /metrics.
+    expect(createEmbeddingProvider(config)).toBeInstanceOf(ScheduledEmbeddingProvider);
     expect(createEmbeddingProvider({ ...config, queryBaseUrl: config.baseUrl })).toBeInstanceOf(
-      InstrumentedEmbeddingProvider,
+      ScheduledEmbeddingProvider,
     );
   });
 

@@ -23,6 +23,7 @@ import {
   fetchedDocument,
   fetchSourceItem,
   type IndexTarget,
+  embeddingPriority,
   type IngestDependencies,
   MAX_WARNINGS,
   vectorsFor,
@@ -112,6 +113,7 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
         const limits = input.limits ?? DEFAULT_BATCH_LIMITS;
         const isolating = context.info.attempt >= BATCH_ATTEMPTS_BEFORE_ISOLATING;
         const signal = context.cancellationSignal;
+        const priority = embeddingPriority();
         const result: BatchResult = { ready: [], failed: [], handedBack: [] };
         const startedAt = Date.now();
         const sources = new Map<string, Source>();
@@ -226,7 +228,7 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
                   const sliceVectors =
                     target === live[0]
                       ? slice.map((c) => c.embedding)
-                      : (await vectorsFor(slice, target)).vectors;
+                      : (await vectorsFor(slice, target, { priority })).vectors;
                   await target.index.upsert(
                     slice.map((c, j) => ({ ...c, embedding: sliceVectors[j] })),
                     model,
@@ -461,7 +463,7 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
                 target.embedder,
                 group.map((c) => Chunker.embeddingText(c)),
                 'passage',
-                { signal },
+                { signal, priority },
               );
             } catch (error) {
               if (!(error instanceof EmbeddingRejectedError)) throw error;

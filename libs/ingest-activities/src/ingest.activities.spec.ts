@@ -285,8 +285,15 @@ describe('embedChunks: a text the embedding server refuses, or an outage', () =>
     error: () => undefined,
   };
 
-  /** Embeds a three-chunk batch at Temporal attempt `attempt` with a server that answers `status` for a text. */
-  async function embedAt(attempt: number, status: (text: string) => number) {
+  /** The priority of each request the fake server received in the last `embedAt`. */
+  let priorities: (string | undefined)[] = [];
+
+  /**
+   * Embeds a three-chunk batch at Temporal attempt `attempt` on `taskQueue` with a server that
+   * answers `status` for a text.
+   */
+  async function embedAt(attempt: number, status: (text: string) => number, taskQueue = 'trove-ingest.bulk') {
+    priorities = [];
     const blobs = new InMemoryBlobStore();
     const chunkOf = (position: number, heading: string, text: string): Chunk => ({
       id: `doc-1-${position}-x`,
@@ -305,7 +312,8 @@ describe('embedChunks: a text the embedding server refuses, or an outage', () =>
     const embedder: EmbeddingProvider = {
       modelId: 'fake',
       dimensions: 1,
-      embed: async (texts) => {
+      embed: async (texts, _purpose, options) => {
+        priorities.push(options?.priority);
         const failed = texts.map(status).find((s) => s !== 200);
         if (failed) throw embeddingError(failed, `inference failed (${failed})`);
         return texts.map((t) => [t.length]);
@@ -330,7 +338,7 @@ describe('embedChunks: a text the embedding server refuses, or an outage', () =>
       chunkOf(1, 'Setup', 'Install the crash-me package.'),
       chunkOf(2, 'Usage', 'Run it.'),
     ]);
-    return new MockActivityEnvironment({ attempt }, { logger })
+    return new MockActivityEnvironment({ attempt, taskQueue }, { logger })
       .run(activities.embedChunks, { batchKey: 'work/batch-0' })
       .catch((e: unknown) => e);
   }
@@ -351,6 +359,13 @@ describe('embedChunks: a text the embedding server refuses, or an outage', () =>
       message:
         'the embedding server refuses the text of chunk 2 ("Runbook › Setup") while it embeds other text, 3 attempts in a row: the embedding server answered 500: inference failed (500)',
     });
+  });
+
+  it("asks the embedder client for its lane's priority: a webhook edit's passages go ahead of an import's", async () => {
+    await embedAt(1, () => 200, 'trove-ingest.interactive');
+    expect(priorities).toEqual(['interactive']);
+    await embedAt(1, () => 200, 'trove-ingest.bulk');
+    expect(priorities).toEqual(['bulk']);
   });
 
   it('an outage (every request fails, the probe too) stays retryable however many attempts it takes', async () => {

@@ -6,7 +6,9 @@ import type {
   Chunk,
   Citation,
   EmbeddedChunk,
+  EmbeddingPriority,
   EmbeddingProvider,
+  EmbedOptions,
   ParsedDocument,
   ParseInput,
   Source,
@@ -16,6 +18,7 @@ import type {
 import {
   blobKeys,
   DocumentStatus,
+  laneOfTaskQueue,
   SourceType,
   TroveError,
   TroveErrorCode,
@@ -84,6 +87,7 @@ export interface IndexTarget {
 export async function vectorsFor(
   chunks: Chunk[],
   target: IndexTarget,
+  options: EmbedOptions = {},
 ): Promise<{ vectors: number[][]; embedded: number }> {
   const { index, embedder } = target;
   const known = await index.embeddingsByContentHash(
@@ -95,6 +99,7 @@ export async function vectorsFor(
     embedder,
     missing.map((c) => Chunker.embeddingText(c)),
     'passage',
+    options,
   ).catch((error: unknown) => {
     if (error instanceof EmbeddingRejectedError) {
       chunksFailed.inc({ code: TroveErrorCode.EmbeddingRejected }, error.rejected.length);
@@ -104,6 +109,14 @@ export async function vectorsFor(
   });
   missing.forEach((chunk, i) => known.set(chunk.contentHash, vectors[i]));
   return { vectors: chunks.map((c) => known.get(c.contentHash)!), embedded: missing.length };
+}
+
+/**
+ * How this activity's embeddings queue at the process's embedder client: those of the interactive
+ * lane (a webhook edit, a reindex) go ahead of the bulk lane's batches.
+ */
+export function embeddingPriority(): EmbeddingPriority {
+  return laneOfTaskQueue(Context.current().info.taskQueue) === 'interactive' ? 'interactive' : 'bulk';
 }
 
 /**
@@ -262,7 +275,7 @@ export function createIngestActivities(deps: IngestDependencies) {
           const chunks = await blobs.getJson<Chunk[]>(input.batchKey);
           const [active] = await targets();
           const { vectors, embedded } = await withHeartbeats({ batchKey: input.batchKey }, () =>
-            vectorsFor(chunks, active),
+            vectorsFor(chunks, active, { priority: embeddingPriority() }),
           );
           const embeddedChunks: EmbeddedChunk[] = chunks.map((c, i) => ({
             ...c,
@@ -302,7 +315,7 @@ export function createIngestActivities(deps: IngestDependencies) {
                 // …or for another: a rebuild is under way, or the model changed since embedChunks ran.
                 const vectors = fits
                   ? chunks.map((c) => c.embedding)
-                  : (await vectorsFor(chunks, target)).vectors;
+                  : (await vectorsFor(chunks, target, { priority: embeddingPriority() })).vectors;
                 await target.index.upsert(
                   chunks.map((c, i) => ({ ...c, embedding: vectors[i] })),
                   model,

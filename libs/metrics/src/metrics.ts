@@ -205,6 +205,16 @@ export const embedderDuration = new Histogram<'purpose' | 'outcome'>({
   registers,
 });
 
+export const embedderWait = new Histogram<'priority'>({
+  name: 'trove_embedder_queue_wait_seconds',
+  help:
+    'Time a request waited in this process before being sent to the embedding server, by priority ' +
+    '(interactive: queries and webhook edits; bulk: imports)',
+  labelNames: ['priority'],
+  buckets: REQUEST_BUCKETS,
+  registers,
+});
+
 export const embedderErrors = new Counter<'purpose' | 'code'>({
   name: 'trove_embedder_errors_total',
   help: 'Failed calls to the embedding server, by error code',

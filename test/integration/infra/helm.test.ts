@@ -142,7 +142,7 @@ describe('the Helm chart', () => {
         .map((e) => [e.name, e.value]),
     );
     expect(slots).toEqual({
-      TROVE_WORKER_MAX_CONCURRENT_ACTIVITIES: '4',
+      TROVE_WORKER_MAX_CONCURRENT_ACTIVITIES: '12',
       TROVE_WORKER_CONTROL_ACTIVITIES: '8',
       TROVE_WORKER_INTERACTIVE_ACTIVITIES: '2',
     });

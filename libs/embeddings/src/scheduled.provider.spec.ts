@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import type { EmbeddingPurpose } from '@trove/domain';
+import type { ListingEmbeddingProvider } from './query-lane.provider';
+import { priorityOf, ScheduledEmbeddingProvider } from './scheduled.provider';
+
+/** A server that answers only when told to: which requests it holds, in the order they arrived. */
+class HeldServer implements ListingEmbeddingProvider {
+  readonly dimensions = 1;
+  readonly modelId = 'm';
+  readonly received: string[] = [];
+  private readonly held: (() => void)[] = [];
+  maxAtOnce = 0;
+  private atOnce = 0;
+
+  async embed(texts: string[], _purpose: EmbeddingPurpose): Promise<number[][]> {
+    this.received.push(texts[0]);
+    this.maxAtOnce = Math.max(this.maxAtOnce, ++this.atOnce);
+    await new Promise<void>((resolve) => this.held.push(resolve));
+    this.atOnce -= 1;
+    return texts.map(() => [1]);
+  }
+
+  /** Answers the oldest request it holds, then lets the scheduler send the next one. */
+  async answerOne(): Promise<void> {
+    this.held.shift()?.();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  async ping(): Promise<void> {
+    await this.models();
+  }
+
+  async models(): Promise<string[]> {
+    return [this.modelId];
+  }
+}
+
+async function settle(): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('ScheduledEmbeddingProvider', () => {
+  it('keeps at most maxInFlight requests at the server, the rest waiting in the process', async () => {
+    const server = new HeldServer();
+    const provider = new ScheduledEmbeddingProvider(server, { maxInFlight: 2 });
+    const calls = ['a', 'b', 'c', 'd', 'e'].map((t) => provider.embed([t], 'passage'));
+    await settle();
+    expect(server.received).toEqual(['a', 'b']);
+    expect(provider.waiting).toBe(3);
+    for (let i = 0; i < 5; i++) await server.answerOne();
+    await expect(Promise.all(calls)).resolves.toHaveLength(5);
+    expect(server.received).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(server.maxAtOnce).toBe(2);
+  });
+
+  it('sends an interactive request before the bulk ones that waited longer, bulk staying in order', async () => {
+    const server = new HeldServer();
+    const provider = new ScheduledEmbeddingProvider(server, { maxInFlight: 1 });
+    const calls = [
+      provider.embed(['bulk-1'], 'passage'),
+      provider.embed(['bulk-2'], 'passage'),
+      provider.embed(['bulk-3'], 'passage'),
+      provider.embed(['edit'], 'passage', { priority: 'interactive' }),
+      provider.embed(['query'], 'query'),
+      provider.embed(['bulk-4'], 'passage', { priority: 'bulk' }),
+    ];
+    await settle();
+    for (let i = 0; i < calls.length; i++) await server.answerOne();
+    await Promise.all(calls);
+    // bulk-1 was already at the server when the others queued.
+    expect(server.received).toEqual(['bulk-1', 'edit', 'query', 'bulk-2', 'bulk-3', 'bulk-4']);
+  });
+
+  it('never sends a request whose caller aborted while it waited', async () => {
+    const server = new HeldServer();
+    const provider = new ScheduledEmbeddingProvider(server, { maxInFlight: 1 });
+    const first = provider.embed(['first'], 'passage');
+    const controller = new AbortController();
+    const aborted = provider.embed(['aborted'], 'passage', { signal: controller.signal });
+    const after = provider.embed(['after'], 'passage');
+    await settle();
+    controller.abort(new Error('activity cancelled'));
+    const refused = expect(aborted).rejects.toThrow('activity cancelled');
+    await server.answerOne();
+    await refused;
+    await server.answerOne();
+    await Promise.all([first, after]);
+    expect(server.received).toEqual(['first', 'after']);
+  });
+
+  it('gives queries interactive priority and passages bulk unless the caller says otherwise', () => {
+    expect(priorityOf('query')).toBe('interactive');
+    expect(priorityOf('passage')).toBe('bulk');
+    expect(priorityOf('passage', { priority: 'interactive' })).toBe('interactive');
+    expect(priorityOf('query', { priority: 'bulk' })).toBe('bulk');
+  });
+});
