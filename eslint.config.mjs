@@ -31,6 +31,18 @@ const boundaries = (allow = []) => ({
     },
     { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:domain', 'type:util'] },
     { sourceTag: 'type:domain', onlyDependOnLibsWithTags: [] },
+    // Development tools (benchmarks, evals, demos, the test support they share) may use any lib.
+    {
+      sourceTag: 'type:tool',
+      onlyDependOnLibsWithTags: [
+        'type:tool',
+        'type:feature',
+        'type:provider',
+        'type:workflow',
+        'type:domain',
+        'type:util',
+      ],
+    },
     // Axis 2: which app's code may reach which scope.
     { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['scope:api', 'scope:shared'] },
     { sourceTag: 'scope:worker', onlyDependOnLibsWithTags: ['scope:worker', 'scope:shared'] },
@@ -41,8 +53,9 @@ const boundaries = (allow = []) => ({
     { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:cli', 'scope:shared'] },
     // The dashboard runs in the browser: it talks to the api over GraphQL only, never through its code.
     { sourceTag: 'scope:dashboard', onlyDependOnLibsWithTags: ['scope:dashboard'] },
-    // Development tools (the Notion API emulator, the benchmarks' embedder stub): nothing in the product may depend on them.
-    { sourceTag: 'scope:dev', onlyDependOnLibsWithTags: ['scope:dev', 'scope:shared'] },
+    // Development tools (tools/*, test/support, the Notion API emulator, the benchmarks' embedder stub) reach
+    // the shared and the worker's libs; nothing in the product may depend on them (no other scope lists scope:dev).
+    { sourceTag: 'scope:dev', onlyDependOnLibsWithTags: ['scope:dev', 'scope:shared', 'scope:worker'] },
   ],
 });
 
@@ -78,6 +91,14 @@ export default [
     // Specs may run the product's development tools (the Notion API emulator) as a fake service.
     files: ['**/*.spec.ts'],
     rules: { '@nx/enforce-module-boundaries': ['error', boundaries(['@trove/notion-emulator'])] },
+  },
+  {
+    // The benchmarks and evals run the worker in this process through its composition root (as the
+    // integration tests do), and the Notion benchmarks serve the Notion API emulator.
+    files: ['tools/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': ['error', boundaries(['@trove/worker', '@trove/notion-emulator'])],
+    },
   },
   {
     // Every test runs on every `npm test`: no focused, skipped, conditional or todo tests. A test

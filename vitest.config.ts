@@ -11,7 +11,7 @@ export default defineConfig({
         plugins,
         test: {
           name: 'unit',
-          include: ['libs/**/*.spec.ts', 'apps/**/*.spec.ts', 'scripts/**/*.spec.ts'],
+          include: ['libs/**/*.spec.ts', 'apps/**/*.spec.ts', 'tools/**/*.spec.ts'],
           environment: 'node',
         },
       },

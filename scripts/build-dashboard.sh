@@ -5,7 +5,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-node -r @swc-node/register scripts/print-schema.ts apps/dashboard/schema.graphql
+node -r @swc-node/register apps/api/src/print-schema.ts apps/dashboard/schema.graphql
 npx --no-install graphql-codegen --config apps/dashboard/codegen.ts --silent
 npx --no-install graphql-codegen --config libs/api-client/codegen.ts --silent
 npx --no-install vite build --config apps/dashboard/vite.config.ts --logLevel warn

@@ -57,9 +57,9 @@ for _ in $(seq 1 90); do
 done
 curl -fsS "http://127.0.0.1:$TROVE_API_PORT/readyz" >/dev/null || { echo "the api is not ready; see .trove/logs/" >&2; exit 1; }
 
-node -r @swc-node/register scripts/quickstart-demo.ts
-node -r @swc-node/register scripts/folder-demo.ts
-node -r @swc-node/register scripts/notion-demo.ts
+node -r @swc-node/register tools/demo/quickstart-demo.ts
+node -r @swc-node/register tools/demo/folder-demo.ts
+node -r @swc-node/register tools/demo/notion-demo.ts
 
 dashboard_page="$(curl -fsS -H 'accept: text/html' "http://127.0.0.1:$TROVE_API_PORT/" || true)"
 if [[ "$dashboard_page" != *'<div id="root">'* ]]; then

@@ -35,7 +35,7 @@ if [[ ! " ${failed_stages[*]} " =~ " services " ]]; then
 fi
 
 # Totals, and every test must have run: a skipped or todo test not in test/allowed-skips.json fails.
-stage all-tests-ran node -r @swc-node/register scripts/test-summary.ts "$results"
+stage all-tests-ran node -r @swc-node/register tools/ci/test-summary.ts "$results"
 
 if ((${#failed_stages[@]})); then
   say "FAILED stages: ${failed_stages[*]}"

@@ -1,6 +1,6 @@
 import type { CodegenConfig } from '@graphql-codegen/cli';
 
-/** Typed operations for the dashboard, from the schema the api prints (scripts/print-schema.ts). */
+/** Typed operations for the dashboard, from the schema the api prints (apps/api/src/print-schema.ts). */
 const config: CodegenConfig = {
   schema: 'apps/dashboard/schema.graphql',
   documents: ['apps/dashboard/src/**/*.{ts,tsx}', '!apps/dashboard/src/gql/**'],

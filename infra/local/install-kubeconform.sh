@@ -39,7 +39,7 @@ log "writing Kubernetes $KUBERNETES_SCHEMA_VERSION and ServiceMonitor ($PROMETHE
 kubernetes="$(module_dir "k8s.io/kubernetes@$KUBERNETES_SCHEMA_VERSION")"
 operator="$(module_dir "github.com/prometheus-operator/prometheus-operator@$PROMETHEUS_OPERATOR_VERSION")"
 rm -rf "$schemas.tmp"
-(cd "$TROVE_ROOT" && node -r @swc-node/register scripts/kubernetes-json-schemas.ts "$schemas.tmp" \
+(cd "$TROVE_ROOT" && node -r @swc-node/register tools/ci/kubernetes-json-schemas.ts "$schemas.tmp" \
   "$kubernetes/api/openapi-spec/swagger.json" \
   "$operator/example/prometheus-operator-crd/monitoring.coreos.com_servicemonitors.yaml")
 rm -rf "$schemas" && mv "$schemas.tmp" "$schemas"

@@ -1,6 +1,6 @@
 import type { CodegenConfig } from '@graphql-codegen/cli';
 
-/** Typed operations for the CLI and the MCP server, from the schema the api prints (scripts/print-schema.ts). */
+/** Typed operations for the CLI and the MCP server, from the schema the api prints (apps/api/src/print-schema.ts). */
 const config: CodegenConfig = {
   schema: 'apps/dashboard/schema.graphql',
   documents: ['libs/api-client/src/operations.ts'],

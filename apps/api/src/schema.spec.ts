@@ -8,7 +8,7 @@ const ROOT = join(__dirname, '../../..');
 describe('the schema the dashboard is typed against', () => {
   it('is the api schema as committed (npm run build:dashboard regenerates it and the types)', () => {
     // In its own process: Nest builds the schema with graphql's CommonJS build, vitest loads the ESM one.
-    const printed = execFileSync('node', ['-r', '@swc-node/register', 'scripts/print-schema.ts'], {
+    const printed = execFileSync('node', ['-r', '@swc-node/register', 'apps/api/src/print-schema.ts'], {
       cwd: ROOT,
       encoding: 'utf8',
     });

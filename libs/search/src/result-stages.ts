@@ -128,7 +128,7 @@ export class ResultStages {
 
   /**
    * Stored embeddings of these chunks, from doc values: one search with no `_source` (reading the
-   * vectors from `_source` through a multi-get measured ~3× slower, see scripts/bench-search-features.ts).
+   * vectors from `_source` through a multi-get measured ~3× slower, see tools/bench/bench-search-features.ts).
    */
   async vectors(chunkIds: string[], signal?: AbortSignal): Promise<Map<string, number[]>> {
     try {

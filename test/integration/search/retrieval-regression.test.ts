@@ -1,6 +1,6 @@
 /**
  * Retrieval regression gate. Each slice of retrieval-slices.json (built by
- * scripts/build-retrieval-slices.ts: seeded train-split queries of a shared BEIR set with their
+ * tools/eval/build-retrieval-slices.ts: seeded train-split queries of a shared BEIR set with their
  * judged documents and the hard distractors the full corpus ranks highest for them) goes through
  * the real parser, chunker, embedder and Elasticsearch index; every configuration ranks documents
  * through evaluateRetrieval, the path `npm run eval` uses, and must stay above its floor: the
@@ -26,7 +26,7 @@ import { LearnedReranker } from '@trove/reranking';
 import { ChunkIndex, createElasticsearchClient, HybridSearch } from '@trove/search';
 import { sharedDatasets } from '@trove/testing';
 import { dropTestData, ES_URL, uniqueName, workerConfig } from '../../support/services';
-import { indexBeirDocuments } from './retrieval-index';
+import { indexBeirDocuments } from '../../support/retrieval-index';
 
 export const BASELINE_FILE = join(__dirname, 'retrieval-baseline.json');
 export const SLICES_FILE = join(__dirname, 'retrieval-slices.json');

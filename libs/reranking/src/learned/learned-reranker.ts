@@ -10,7 +10,7 @@ const TOP_FEATURES = 3;
  * Reranks with a small linear model over features search already has (leg ranks and scores,
  * query-term coverage, phrase and proximity matches, title match, chunk length and position,
  * language): no model server, microseconds per candidate. Weights come from
- * scripts/train-reranker.ts (train splits only) and live in model.json.
+ * tools/eval/train-reranker.ts (train splits only) and live in model.json.
  */
 export class LearnedReranker implements Reranker {
   readonly id: string;

@@ -21,7 +21,7 @@ export function parseLinearModel(raw: unknown): LinearModel {
   const n = FEATURE_NAMES.length;
   if (model.features.join() !== FEATURE_NAMES.join()) {
     throw new Error(
-      `reranker model ${model.version} was trained on features [${model.features.join(', ')}], this code computes [${FEATURE_NAMES.join(', ')}]; run scripts/train-reranker.ts`,
+      `reranker model ${model.version} was trained on features [${model.features.join(', ')}], this code computes [${FEATURE_NAMES.join(', ')}]; run tools/eval/train-reranker.ts`,
     );
   }
   if ([model.mean, model.scale, model.weights].some((a) => a.length !== n)) {

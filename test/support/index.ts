@@ -1,0 +1,10 @@
+/**
+ * What the development tools (tools/bench, tools/eval) reuse of the test support, as `@trove/test-support`:
+ * the local services' addresses, the api + worker stack, private services, Jaeger, and the
+ * retrieval gate's in-process ingest. Tests under test/ import the files directly.
+ */
+export * from './jaeger';
+export * from './private-services';
+export * from './retrieval-index';
+export * from './services';
+export * from './stack';

@@ -1,0 +1,159 @@
+/**
+ * `npm run eval -- --answers`: answer quality of `ask` on the answer-quality set (libs/evaluation:
+ * questions over the bundled samples and MkDocs fixture pages, with the documents a citation may
+ * name, plus out-of-domain questions). Ingests the corpus through the real worker and Temporal
+ * into a persistent eval project (reused when it holds the same files), answers every question
+ * with the Answerer as the API builds it, and reports citation precision, the refusal rates and
+ * answer latency — for the extractive fallback, the only mode that runs without a model here.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Client as TemporalClient, Connection } from '@temporalio/client';
+import { Answerer, AnswerMode } from '@trove/answering';
+import { SegmenterTokenCounter } from '@trove/chunking';
+import { answersSchema } from '@trove/config';
+import { DocumentStatus, ingestWorkflowId } from '@trove/domain';
+import { createEmbeddingProvider } from '@trove/embeddings';
+import { ANSWER_CORPUS, ANSWER_QUESTIONS, type AnswerOutcome, scoreAnswers } from '@trove/evaluation';
+import { ChunkIndex, createElasticsearchClient, HybridSearch } from '@trove/search';
+import { LocalBlobStore } from '@trove/storage';
+import { sharedDocuments } from '@trove/testing';
+import { ingestDocument } from '@trove/workflows';
+import { createWorker } from '@trove/worker';
+import { localWorkerConfig, projectNamed, storeDocument } from '@trove/tools-support';
+
+const ROOT = join(__dirname, '..', '..');
+/**
+ * Index prefix, catalog schema and task queue: apart from the retrieval evals' `trove-eval`, so a
+ * retrieval eval ingesting thousands of documents at the same time does not hold these up.
+ */
+const EVAL_NAME = 'trove-eval-answers';
+
+const round = (n: number, digits = 3) => Number(n.toFixed(digits));
+
+function corpusFiles(): { fileName: string; data: Buffer }[] {
+  return ANSWER_CORPUS.map(({ fileName, source }) => {
+    const [kind, path] = source.split(/:(.*)/s) as ['repo' | 'shared', string];
+    return { fileName, data: readFileSync(kind === 'repo' ? join(ROOT, path) : sharedDocuments(path)) };
+  });
+}
+
+export async function runAnswerEval(): Promise<void> {
+  const files = corpusFiles();
+  const corpusHash = createHash('sha256');
+  for (const f of files) corpusHash.update(f.fileName).update('\0').update(f.data);
+  // The name carries the content: an edited sample makes a new project instead of a stale one.
+  const projectName = `eval answers ${corpusHash.digest('hex').slice(0, 12)}`;
+
+  const config = localWorkerConfig(EVAL_NAME, join(ROOT, '.trove', 'eval', 'blobs'));
+  const { worker, connection: workerConnection, catalog } = await createWorker(config);
+  const running = worker.run();
+  const es = createElasticsearchClient(config.elasticsearch.url);
+  const connection = await Connection.connect({ address: config.temporal.address });
+  const temporal = new TemporalClient({ connection });
+  const blobs = new LocalBlobStore(config.storage.blobDir);
+  try {
+    const project = await projectNamed(catalog, projectName);
+    const existing = new Map(
+      (await catalog.pageDocuments(project.id, {}, { first: 500 })).items.map((d) => [d.fileName, d]),
+    );
+    const ids = new Map<string, string>();
+    for (const file of files) {
+      let record = existing.get(file.fileName);
+      record ??= await storeDocument({ catalog, blobs }, project.id, file);
+      ids.set(record.id, file.fileName);
+      if (record.status === DocumentStatus.READY) continue;
+      console.log(`[eval:answers] ingesting ${file.fileName}`);
+      await temporal.workflow.execute(ingestDocument, {
+        taskQueue: config.temporal.taskQueue,
+        workflowId: ingestWorkflowId(record.id),
+        args: [{ documentId: record.id }],
+        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+        workflowIdConflictPolicy: 'USE_EXISTING',
+      });
+    }
+
+    const settings = answersSchema.parse({});
+    const embedder = createEmbeddingProvider(config.embedding);
+    const index = new ChunkIndex(es, config.elasticsearch.indexPrefix, embedder.dimensions);
+    const tokenCounter = new SegmenterTokenCounter();
+    const answerer = new Answerer({
+      search: new HybridSearch(es, config.elasticsearch.indexPrefix, embedder, {
+        countTokens: (text) => tokenCounter.count(text),
+      }),
+      embedder,
+      vectors: (chunkIds, signal) => index.vectorsByChunkIds(chunkIds, signal),
+      tokenCounter,
+      settings,
+    });
+    // Warm-up: connections and the embedder's first calls.
+    await answerer.ask({ projectId: project.id, question: ANSWER_QUESTIONS[0].question });
+
+    const outcomes: AnswerOutcome[] = [];
+    const details = [];
+    for (const [i, question] of ANSWER_QUESTIONS.entries()) {
+      if (i % 10 === 0) console.log(`[eval:answers] question ${i + 1} of ${ANSWER_QUESTIONS.length}`);
+      const started = performance.now();
+      const result = await answerer.ask({ projectId: project.id, question: question.question });
+      const latencyMs = performance.now() - started;
+      const citedDocuments = result.citations.map((c) => ids.get(c.documentId) ?? c.documentId);
+      outcomes.push({
+        question,
+        refused: result.mode === AnswerMode.INSUFFICIENT_CONTEXT,
+        citedDocuments,
+        unsupportedSentences: result.verification.unsupportedSentences.length,
+        latencyMs,
+      });
+      details.push({
+        question: question.question,
+        expected: question.expected,
+        mode: result.mode,
+        cited: citedDocuments,
+        latencyMs: Math.round(latencyMs),
+      });
+    }
+    const scores = scoreAnswers(outcomes);
+    const date = new Date().toISOString();
+    const report = {
+      date,
+      machine: { cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30) },
+      command: 'npm run eval -- --answers',
+      mode: 'EXTRACTIVE (no LLM configured)',
+      project: { name: projectName, id: project.id },
+      corpus: files.map((f) => f.fileName),
+      settings,
+      scores: {
+        ...scores,
+        citationPrecision: round(scores.citationPrecision),
+        hitRate: round(scores.hitRate),
+        inDomainRefusalRate: round(scores.inDomainRefusalRate),
+        outOfDomainRefusalRate: round(scores.outOfDomainRefusalRate),
+        p50Ms: Math.round(scores.p50Ms),
+        p95Ms: Math.round(scores.p95Ms),
+      },
+      details,
+    };
+    const out = join(ROOT, '.trove', 'eval', `answers-${date.slice(0, 10)}.json`);
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+    console.log(`[eval:answers] ${JSON.stringify(report.scores)}`);
+    for (const d of details) {
+      const ok =
+        d.expected.length === 0
+          ? d.mode === 'INSUFFICIENT_CONTEXT'
+          : d.cited.some((c) => d.expected.includes(c));
+      if (!ok) console.log(`[eval:answers] miss: ${d.question} → ${d.mode} ${d.cited.join(', ')}`);
+    }
+    console.log(`[eval:answers] wrote ${out}`);
+  } finally {
+    // A SIGTERM (e.g. from `timeout`) has the Temporal runtime stop the worker already.
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+    await running;
+    await workerConnection.close();
+    await connection.close();
+    await catalog.close();
+    await es.close();
+  }
+}
