@@ -3,19 +3,26 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../support/services';
 
-// The README's architecture table is how a newcomer finds their way: every Nx project under apps/
-// and libs/ has its row, and no row names a folder that is gone.
+// The README's architecture table is how a newcomer finds their way: every Nx project under apps/,
+// libs/, tools/ and test/support has its row, and no row names a folder that is gone.
 function projectsUnder(folder: string): string[] {
   if (existsSync(join(ROOT, folder, 'project.json'))) return [folder];
   return readdirSync(join(ROOT, folder), { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && entry.name !== 'node_modules' && entry.name !== 'src')
     .flatMap((entry) => projectsUnder(`${folder}/${entry.name}`));
 }
-const projects = [...projectsUnder('apps'), ...projectsUnder('libs')].sort();
+const projects = [
+  ...projectsUnder('apps'),
+  ...projectsUnder('libs'),
+  ...projectsUnder('tools'),
+  ...projectsUnder('test/support'),
+].sort();
 
 function tableFolders(): string[] {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  return [...readme.matchAll(/^\| `((?:apps|libs)\/[\w/-]+)`\s+\|/gm)].map((m) => m[1]).sort();
+  return [...readme.matchAll(/^\| `((?:apps|libs|tools|test\/support)(?:\/[\w/-]+)?)`\s+\|/gm)]
+    .map((m) => m[1])
+    .sort();
 }
 
 describe('README architecture table', () => {
