@@ -1,6 +1,7 @@
 import type { Client } from '@elastic/elasticsearch';
 import type { Citation, EmbeddedChunk } from '@trove/domain';
 import { detectLanguage, isChunkId, TroveError, TroveErrorCode } from '@trove/domain';
+import type { ChunkRemoval, ChunkWriter, GenerationIndex } from './chunk-index.ports';
 import {
   DEFAULT_REPLICAS,
   deleteMatching,
@@ -116,7 +117,7 @@ export interface StoredChunk {
 }
 
 /** The chunk index: versioned index behind an alias, bulk upserts checked item by item. */
-export class ChunkIndex {
+export class ChunkIndex implements ChunkWriter, ChunkRemoval, GenerationIndex {
   readonly names: IndexNames;
   /** Where reads and writes go: the alias, or one generation's concrete index. */
   readonly target: string;

@@ -1,4 +1,5 @@
 export * from './chunk-index';
+export type * from './chunk-index.ports';
 export * from './elasticsearch';
 export * from './hybrid-search';
 export * from './rank-fusion';

@@ -1,0 +1,126 @@
+/**
+ * Narrow views of the catalog, one per job, for code that only needs part of it (the worker's
+ * activities, index generations, settings). `Catalog` implements every one; a test fake
+ * implements the ones its subject uses, so the compiler checks the fake against the real thing.
+ */
+import type {
+  IndexGenerationStatus,
+  IndexRebuildProgress,
+  Project,
+  Source,
+  SyncRun,
+  TroveDocument,
+} from '@trove/domain';
+import type {
+  DocumentChanges,
+  DocumentClaim,
+  NewSourceItem,
+  SourceItem,
+  UploadCursor,
+} from './documents.repository';
+import type { NewIndexGeneration, StoredIndexGeneration } from './index-generations.repository';
+import type { StoredRagConfig } from './rag-config.repository';
+import type { SourceChanges } from './sources.repository';
+import type { SyncRunChanges } from './sync-runs.repository';
+
+/** The checks every write makes: nothing is written to a project being deleted or a source being removed. */
+export interface WriteChecks {
+  /** The project; PROJECT_NOT_FOUND, or PROJECT_DELETING (permanent) while it is being deleted. */
+  requireActiveProject(id: string): Promise<Project>;
+  /** The source; SOURCE_NOT_FOUND (permanent while it is being removed), or its project's refusal. */
+  requireActiveSource(id: string): Promise<Source>;
+}
+
+export interface ProjectReads {
+  getProject(id: string): Promise<Project | undefined>;
+}
+
+export interface SourceRecords {
+  getSource(id: string): Promise<Source | undefined>;
+  requireSource(id: string): Promise<Source>;
+  updateSource(id: string, changes: SourceChanges): Promise<void>;
+}
+
+export interface SyncRunRecords {
+  createRun(run: SyncRun): Promise<SyncRun>;
+  getRun(id: string): Promise<SyncRun | undefined>;
+  updateRun(id: string, changes: SyncRunChanges): Promise<void>;
+}
+
+/** A source's items as documents: what a sync diffs against, creates and removes. */
+export interface SourceItemRecords {
+  sourceItems(sourceId: string): Promise<SourceItem[]>;
+  findSourceItems(sourceId: string, externalIds: string[]): Promise<SourceItem[]>;
+  /** One record per item of an active source, created if missing; each item's document id. */
+  ensureSourceDocuments(sourceId: string, items: NewSourceItem[]): Promise<Map<string, string>>;
+  deleteDocument(id: string): Promise<void>;
+}
+
+export interface DocumentRecords {
+  getDocument(id: string): Promise<TroveDocument | undefined>;
+  getDocuments(ids: string[]): Promise<TroveDocument[]>;
+  updateDocument(id: string, changes: DocumentChanges): Promise<void>;
+  updateDocuments(updates: { id: string; changes: DocumentChanges }[]): Promise<void>;
+}
+
+/** Ingest leases on documents, so one document is ingested by one activity at a time. */
+export interface DocumentLeases {
+  claimDocuments(ids: string[], holder: string, ttlMs: number): Promise<DocumentClaim>;
+  releaseDocuments(ids: string[], holder: string): Promise<void>;
+}
+
+export interface UploadQueue {
+  pendingUploads(
+    projectId: string,
+    after: UploadCursor | undefined,
+    limit: number,
+  ): Promise<{ ids: string[]; after?: UploadCursor }>;
+}
+
+/** What deleting a project or removing a source goes through, step by step. */
+export interface CatalogRemovals {
+  markProjectDeleting(id: string): Promise<Project | undefined>;
+  deleteProject(id: string): Promise<void>;
+  markSourceRemoving(id: string): Promise<Source | undefined>;
+  deleteSource(id: string): Promise<void>;
+  getSource(id: string): Promise<Source | undefined>;
+  listSources(projectId: string): Promise<Source[]>;
+  documentIds(scope: { projectId: string } | { sourceId: string }): Promise<string[]>;
+  runIds(scope: { projectId: string } | { sourceId: string }): Promise<string[]>;
+}
+
+/** The generations of the chunk index (`catalog.indexGenerations`). */
+export interface IndexGenerationRecords {
+  live(): Promise<StoredIndexGeneration[]>;
+  get(id: number): Promise<StoredIndexGeneration | undefined>;
+  recent(limit?: number): Promise<StoredIndexGeneration[]>;
+  bootstrap(first: NewIndexGeneration): Promise<StoredIndexGeneration>;
+  startBuilding(next: NewIndexGeneration): Promise<StoredIndexGeneration>;
+  setProgress(id: number, progress: IndexRebuildProgress): Promise<void>;
+  activate(id: number): Promise<StoredIndexGeneration | undefined>;
+  finish(
+    id: number,
+    status: IndexGenerationStatus.FAILED | IndexGenerationStatus.CANCELLED,
+    error?: string,
+  ): Promise<boolean>;
+}
+
+/** The catalog as index generations use it. */
+export interface IndexGenerationCatalog {
+  readonly indexGenerations: IndexGenerationRecords;
+}
+
+/** The stored overrides of the retrieval and answer settings (`catalog.ragConfig`). */
+export interface RagConfigRecords {
+  get(): Promise<StoredRagConfig>;
+  save(
+    expectedVersion: number,
+    overrides: StoredRagConfig['overrides'],
+    secrets: StoredRagConfig['secrets'],
+  ): Promise<StoredRagConfig>;
+}
+
+/** The catalog as the settings store uses it. */
+export interface RagConfigCatalog {
+  readonly ragConfig: RagConfigRecords;
+}
