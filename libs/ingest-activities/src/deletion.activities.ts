@@ -10,7 +10,7 @@ import {
   blobKeys,
   ingestWorkflowId,
   isTroveError,
-  notionWebhookWorkflowId,
+  sourceEventsWorkflowId,
   syncScheduleId,
   syncWorkflowId,
   TroveErrorCode,
@@ -122,7 +122,7 @@ async function stopWork(
   // Syncs, webhook and upload workflows first: they start ingests and create document records.
   await closeAll(
     temporal,
-    [...sources.flatMap((s) => [syncWorkflowId(s.id), notionWebhookWorkflowId(s.id)]), ...ownWorkflowIds],
+    [...sources.flatMap((s) => [syncWorkflowId(s.id), sourceEventsWorkflowId(s.id)]), ...ownWorkflowIds],
     grace,
   );
   // Listed after the syncs are closed, so documents they created are included.
@@ -182,7 +182,7 @@ async function deleteExecutions(
   ownWorkflowIds: string[] = [],
 ): Promise<void> {
   const ids = [
-    ...sources.flatMap((s) => [syncWorkflowId(s.id), notionWebhookWorkflowId(s.id)]),
+    ...sources.flatMap((s) => [syncWorkflowId(s.id), sourceEventsWorkflowId(s.id)]),
     ...ownWorkflowIds,
     ...documentIds.map((id) => ingestWorkflowId(id)),
   ];

@@ -126,11 +126,11 @@ describe('SourceWebhookService (a Notion source)', () => {
     const { body, signature } = signed(pageEvent());
     expect(await deliver(ctx.service, 'src-1', body, signature)).toBe('accepted');
     const { quietMs, maxDelayMs, historyLimit } = webhooksSchema.parse({});
-    expect(ctx.signalWithStart).toHaveBeenCalledWith('notionWebhookEvents', {
+    expect(ctx.signalWithStart).toHaveBeenCalledWith('sourceEvents', {
       taskQueue: 'q',
       workflowId: 'notion-webhook-src-1',
       args: ['src-1', [], { quietMs, maxDelayMs, historyLimit }],
-      signal: 'notionEvents',
+      signal: 'sourceEvents',
       signalArgs: [[expect.objectContaining({ type: 'page.deleted', entityId: 'page-1' })]],
     });
   });
