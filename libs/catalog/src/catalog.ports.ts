@@ -19,6 +19,7 @@ import type {
   UploadCursor,
 } from './documents.repository';
 import type { NewIndexGeneration, StoredIndexGeneration } from './index-generations.repository';
+import type { StoredApiKey } from './api-keys.repository';
 import type { StoredRagConfig } from './rag-config.repository';
 import type { SourceChanges } from './sources.repository';
 import type { SyncRunChanges } from './sync-runs.repository';
@@ -33,6 +34,13 @@ export interface WriteChecks {
 
 export interface ProjectReads {
   getProject(id: string): Promise<Project | undefined>;
+  /** The project, or PROJECT_NOT_FOUND. */
+  requireProject(id: string): Promise<Project>;
+}
+
+/** Whether the database answers (readiness checks). */
+export interface CatalogHealth {
+  ping(): Promise<void>;
 }
 
 export interface SourceRecords {
@@ -123,4 +131,36 @@ export interface RagConfigRecords {
 /** The catalog as the settings store uses it. */
 export interface RagConfigCatalog {
   readonly ragConfig: RagConfigRecords;
+}
+
+/** API keys as requests are authenticated with them (`catalog.apiKeys`). */
+export interface ApiKeyLookup {
+  get(id: string): Promise<StoredApiKey | undefined>;
+  /** Records a use, at most once per API_KEY_TOUCH_INTERVAL_MS; true when it was written. */
+  touch(id: string, at?: Date): Promise<boolean>;
+}
+
+export interface ApiKeyCatalog {
+  readonly apiKeys: ApiKeyLookup;
+}
+
+/** Webhook event ids already accepted: replay and retry protection (`catalog.webhookEvents`). */
+export interface WebhookEventRecords {
+  /** True when the id is new for the source (and is now recorded). */
+  record(sourceId: string, eventId: string): Promise<boolean>;
+  forget(sourceId: string, eventId: string): Promise<void>;
+  purge(before: Date): Promise<void>;
+}
+
+/** Per source, the last webhook event accepted and the deliveries refused (`catalog.webhookDeliveries`). */
+export interface WebhookDeliveryRecords {
+  accepted(sourceId: string, eventType: string, at?: Date): Promise<void>;
+  rejected(sourceId: string, count?: number): Promise<void>;
+}
+
+/** The catalog as the webhook endpoint uses it. */
+export interface WebhookCatalog
+  extends Pick<SourceRecords, 'getSource' | 'updateSource'>, Pick<WriteChecks, 'requireActiveSource'> {
+  readonly webhookEvents: WebhookEventRecords;
+  readonly webhookDeliveries: WebhookDeliveryRecords;
 }

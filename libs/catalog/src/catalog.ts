@@ -2,6 +2,8 @@ import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
 import type { Project, Source, SyncRun, TroveDocument } from '@trove/domain';
 import { notFoundError, ProjectStatus, SourceStatus, TroveError, TroveErrorCode } from '@trove/domain';
 import type {
+  ApiKeyCatalog,
+  CatalogHealth,
   CatalogRemovals,
   DocumentLeases,
   DocumentRecords,
@@ -12,6 +14,7 @@ import type {
   SourceRecords,
   SyncRunRecords,
   UploadQueue,
+  WebhookCatalog,
   WriteChecks,
 } from './catalog.ports';
 import type { Page, PageRequest } from './cursor';
@@ -74,7 +77,10 @@ export class Catalog
     UploadQueue,
     CatalogRemovals,
     IndexGenerationCatalog,
-    RagConfigCatalog
+    RagConfigCatalog,
+    CatalogHealth,
+    ApiKeyCatalog,
+    WebhookCatalog
 {
   readonly projects: ProjectRepository;
   readonly documents: DocumentRepository;

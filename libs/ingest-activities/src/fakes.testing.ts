@@ -134,9 +134,14 @@ export class InMemoryCatalog implements SyncCatalog, IngestCatalog {
     return this.projects.get(id);
   }
 
-  async requireActiveProject(id: string): Promise<Project> {
+  async requireProject(id: string): Promise<Project> {
     const project = this.projects.get(id);
     if (!project) throw new TroveError(TroveErrorCode.ProjectNotFound, `project ${id} does not exist`);
+    return project;
+  }
+
+  async requireActiveProject(id: string): Promise<Project> {
+    const project = await this.requireProject(id);
     if (project.status === ProjectStatus.DELETING)
       throw new TroveError(TroveErrorCode.ProjectDeleting, `project ${id} is being deleted`, {
         permanent: true,

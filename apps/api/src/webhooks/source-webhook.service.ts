@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Client as TemporalClient } from '@temporalio/client';
-import { Catalog } from '@trove/catalog';
+import { Catalog, type WebhookCatalog } from '@trove/catalog';
 import { type ApiConfig, SecretBox } from '@trove/config';
 import {
   isTroveError,
@@ -42,7 +42,7 @@ export class SourceWebhookService {
   private lastPurge = 0;
 
   constructor(
-    @Inject(Catalog) private readonly catalog: Catalog,
+    @Inject(Catalog) private readonly catalog: WebhookCatalog,
     @Inject(TEMPORAL) private readonly temporal: TemporalClient,
     @Inject(CONFIG) private readonly config: ApiConfig,
     @Inject(WebhookRefusals) private readonly refusals: WebhookRefusals,
