@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { temporal } from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { SourceEvent, SourceEventsTiming } from '@trove/domain';
@@ -185,9 +186,10 @@ describe('sourceEvents workflow', () => {
 
   it('replays a history the previous release recorded (signals, debounce timers, activity, continue-as-new)', async () => {
     // Recorded with the workflow code before the rename: type notionWebhookEvents, signal
-    // notionEvents, 30 events, one run closed by continue-as-new at its history limit.
-    const history: unknown = JSON.parse(
-      readFileSync(join(__dirname, 'histories', 'notion-webhook-events.history.json'), 'utf8'),
+    // notionEvents, 30 events, one run closed by continue-as-new at its history limit. Stored as
+    // the encoded protobuf History (the SDK's JSON reader fails with this protobufjs install).
+    const history = temporal.api.history.v1.History.decode(
+      readFileSync(join(__dirname, 'histories', 'notion-webhook-events.history.pb')),
     );
     await expect(Worker.runReplayHistory({ workflowBundle: bundle }, history)).resolves.toBeUndefined();
   });
