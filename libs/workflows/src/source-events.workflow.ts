@@ -150,7 +150,7 @@ async function ingestChangedPage(documentId: string, gone: string[]): Promise<vo
       throw ApplicationFailure.create({
         nonRetryable: true,
         type: code,
-        message: 'Notion rejected the token',
+        message: 'the source rejected its credentials',
       });
   }
 }
