@@ -128,7 +128,7 @@ export function scoreCompletionSearches(
     bm25Ids: string[];
     cosineIds: string[];
   },
-): estypes.MsearchRequest['searches'] {
+): estypes.MsearchRequestItem[] {
   const { bm25Ids, cosineIds } = request;
   const header = { index: scope.index };
   const bm25Body = {
