@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
-import { type NotionEvent, notionWebhookWorkflowId, type TroveSignals } from '@trove/domain';
+import { type SourceEvent, sourceEventsWorkflowId, type TroveSignals } from '@trove/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultWorkspace, DEFAULT_IDS, NotionEmulator } from '@trove/notion-emulator';
 import { expectEventually, TEMPORAL_ADDRESS } from '../support/services';
@@ -89,15 +89,15 @@ interface StartedEvent {
   workflowExecutionStartedEventAttributes?: { continuedExecutionRunId?: string | null } | null;
 }
 
-const EVENTS_SIGNAL = 'notionEvents' satisfies keyof TroveSignals;
+const EVENTS_SIGNAL = 'sourceEvents' satisfies keyof TroveSignals;
 
 /**
  * Every event the api handed to the source's webhook workflow, over all its runs (continue-as-new):
  * the signals in its Temporal histories, newest run first.
  */
-async function signalledEvents(): Promise<NotionEvent[]> {
-  const workflowId = notionWebhookWorkflowId(sourceId);
-  const events: NotionEvent[] = [];
+async function signalledEvents(): Promise<SourceEvent[]> {
+  const workflowId = sourceEventsWorkflowId(sourceId);
+  const events: SourceEvent[] = [];
   let runId: string | undefined = (await temporal.workflow.getHandle(workflowId).describe()).runId;
   while (runId) {
     const history = await temporal.workflow.getHandle(workflowId, runId).fetchHistory();
@@ -105,7 +105,7 @@ async function signalledEvents(): Promise<NotionEvent[]> {
       const signal = event.workflowExecutionSignaledEventAttributes;
       if (signal?.signalName !== EVENTS_SIGNAL) continue;
       for (const payload of signal.input?.payloads ?? []) {
-        events.push(...(JSON.parse(Buffer.from(payload.data!).toString('utf8')) as NotionEvent[]));
+        events.push(...(JSON.parse(Buffer.from(payload.data!).toString('utf8')) as SourceEvent[]));
       }
     }
     const first: StartedEvent | undefined = history.events?.[0];
@@ -332,7 +332,7 @@ describe('Notion webhooks: a steady stream of events', () => {
       }
     })();
     // ~10 events a second for about 25 seconds, about a page outside the source's scope: each
-    // costs the workflow history and an applyNotionEvents call, but no ingest (which would
+    // costs the workflow history and an applySourceEvents call, but no ingest (which would
     // only add the time of one page ingest to how far a run may overshoot its history limit).
     const outside = DEFAULT_IDS.meetings;
     expect(await pageDocument(outside)).toBeUndefined();
@@ -368,7 +368,7 @@ describe('Notion webhooks: a steady stream of events', () => {
   });
 
   it("keeps the webhook workflow's history bounded: it continues as new, every run stays small", async () => {
-    const workflowId = notionWebhookWorkflowId(sourceId);
+    const workflowId = sourceEventsWorkflowId(sourceId);
     const lengths: number[] = [];
     let runId: string | undefined = (await temporal.workflow.getHandle(workflowId).describe()).runId;
     while (runId && lengths.length < 100) {

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
 import { type ApiKeyRole, isTroveId } from '@trove/domain';
+import type { ApiKeyLookup } from './catalog.ports';
 import type { CatalogDb } from './database';
 import { query } from './database-error';
 import type { ApiKeysTable } from './tables';
@@ -27,7 +28,7 @@ export type NewApiKey = Pick<
 /** How often last-used-at is written per key at most: a busy key must not write on every request. */
 export const API_KEY_TOUCH_INTERVAL_MS = 60_000;
 
-export class ApiKeyRepository {
+export class ApiKeyRepository implements ApiKeyLookup {
   constructor(private readonly db: CatalogDb) {}
 
   async create(key: NewApiKey): Promise<StoredApiKey> {

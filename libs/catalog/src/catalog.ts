@@ -1,6 +1,22 @@
 import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
 import type { Project, Source, SyncRun, TroveDocument } from '@trove/domain';
 import { notFoundError, ProjectStatus, SourceStatus, TroveError, TroveErrorCode } from '@trove/domain';
+import type {
+  ApiKeyCatalog,
+  CatalogHealth,
+  CatalogRemovals,
+  DocumentLeases,
+  DocumentRecords,
+  IndexGenerationCatalog,
+  ProjectReads,
+  RagConfigCatalog,
+  SourceItemRecords,
+  SourceRecords,
+  SyncRunRecords,
+  UploadQueue,
+  WebhookCatalog,
+  WriteChecks,
+} from './catalog.ports';
 import type { Page, PageRequest } from './cursor';
 import {
   migrateCatalog,
@@ -49,7 +65,23 @@ export interface CatalogOptions extends DatabaseOptions {
  * ids, one repository per aggregate. Rules that span aggregates (nothing is written to a project
  * being deleted or a source being removed) live here.
  */
-export class Catalog {
+export class Catalog
+  implements
+    WriteChecks,
+    ProjectReads,
+    SourceRecords,
+    SyncRunRecords,
+    SourceItemRecords,
+    DocumentRecords,
+    DocumentLeases,
+    UploadQueue,
+    CatalogRemovals,
+    IndexGenerationCatalog,
+    RagConfigCatalog,
+    CatalogHealth,
+    ApiKeyCatalog,
+    WebhookCatalog
+{
   readonly projects: ProjectRepository;
   readonly documents: DocumentRepository;
   readonly sources: SourceRepository;

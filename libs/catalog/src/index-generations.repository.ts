@@ -7,6 +7,7 @@ import {
   TroveErrorCode,
 } from '@trove/domain';
 import type { Selectable } from 'kysely';
+import type { IndexGenerationRecords } from './catalog.ports';
 import type { CatalogDb } from './database';
 import { pgCode, PgCode, query } from './database-error';
 import type { IndexGenerationsTable } from './tables';
@@ -50,7 +51,7 @@ function toGeneration(row: Selectable<IndexGenerationsTable>): StoredIndexGenera
  * BUILDING: a partial unique index), so two api instances asking for a rebuild at once cannot
  * both start one.
  */
-export class IndexGenerationRepository {
+export class IndexGenerationRepository implements IndexGenerationRecords {
   constructor(private readonly db: CatalogDb) {}
 
   /** The ACTIVE and BUILDING generations (what is searched and what is written). */

@@ -1,4 +1,5 @@
 export * from './catalog';
+export type * from './catalog.ports';
 export * from './cursor';
 export * from './database';
 export type {

@@ -1,4 +1,5 @@
 import { TroveError, TroveErrorCode } from '@trove/domain';
+import type { RagConfigRecords } from './catalog.ports';
 import type { CatalogDb } from './database';
 import { query } from './database-error';
 
@@ -13,7 +14,7 @@ export interface StoredRagConfig {
   updatedAt?: string;
 }
 
-export class RagConfigRepository {
+export class RagConfigRepository implements RagConfigRecords {
   constructor(private readonly db: CatalogDb) {}
 
   async get(): Promise<StoredRagConfig> {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { isTroveId } from '@trove/domain';
+import type { WebhookDeliveryRecords } from './catalog.ports';
 import type { CatalogDb } from './database';
 import { query } from './database-error';
 
@@ -11,7 +12,7 @@ const MAX_EVENT_TYPE_LENGTH = 100;
  * accepted and of what type, and how many deliveries were refused. Each write is one UPDATE, so
  * concurrent deliveries never lose a count; a source that does not exist is left alone.
  */
-export class WebhookDeliveryLog {
+export class WebhookDeliveryLog implements WebhookDeliveryRecords {
   constructor(private readonly db: CatalogDb) {}
 
   async accepted(sourceId: string, eventType: string, at: Date = new Date()): Promise<void> {

@@ -1,4 +1,5 @@
 import { TroveError, TroveErrorCode } from '@trove/domain';
+import type { WebhookEventRecords } from './catalog.ports';
 import type { CatalogDb } from './database';
 import { pgCode, PgCode, query } from './database-error';
 
@@ -8,7 +9,7 @@ import { pgCode, PgCode, query } from './database-error';
  * twice. Kept in the catalog rather than in api memory so the check holds across restarts and
  * several api instances: the primary key (source, event id) makes recording atomic.
  */
-export class WebhookEventLog {
+export class WebhookEventLog implements WebhookEventRecords {
   constructor(private readonly db: CatalogDb) {}
 
   /** Records the event; false when it was recorded before (a repeat). */

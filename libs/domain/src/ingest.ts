@@ -2,8 +2,6 @@
  * The contract between the API (which starts ingests) and the worker (which runs them): inputs,
  * results and workflow ids. Workflow and signal names are in `workflows.ts`.
  */
-import type { SourceEvent } from './source-connector';
-
 export interface IngestDocumentInput {
   documentId: string;
   /** Whose activity slots run its steps: `bulk` (syncs, uploads; the default) or `interactive`. */
@@ -44,11 +42,8 @@ export function syncScheduleId(sourceId: string): string {
   return `sync-schedule-${sourceId}`;
 }
 
-/** A Notion webhook event reduced to what the sync needs. */
-export type NotionEvent = SourceEvent;
-
 /** How the webhook workflow batches events and when it starts a fresh history (set by the api). */
-export interface NotionWebhookTiming {
+export interface SourceEventsTiming {
   /** Apply after this long without new events… */
   quietMs: number;
   /** …or at the latest this long after the first pending event. */
@@ -57,8 +52,12 @@ export interface NotionWebhookTiming {
   historyLimit: number;
 }
 
-/** One long-lived workflow per source collects webhook events, so bursts are debounced together. */
-export function notionWebhookWorkflowId(sourceId: string): string {
+/**
+ * One long-lived workflow per source collects webhook events, so bursts are debounced together.
+ * The id keeps the prefix of the release that only had Notion webhooks: a run it started and a
+ * new event must meet under one id, or a source would get two workflows applying its events.
+ */
+export function sourceEventsWorkflowId(sourceId: string): string {
   return `notion-webhook-${sourceId}`;
 }
 

@@ -7,8 +7,9 @@
  * Members are function-typed properties rather than methods: methods are compared bivariantly,
  * which would let a workflow narrow a parameter type without a compile error.
  */
-import type { IngestDocumentInput, IngestDocumentResult, NotionEvent, NotionWebhookTiming } from './ingest';
+import type { IngestDocumentInput, IngestDocumentResult, SourceEventsTiming } from './ingest';
 import type { IndexRebuildProgress, SyncRun } from './model';
+import type { SourceEvent } from './source-connector';
 
 export interface TroveWorkflows {
   /** Ingests one document: fetch → parse → chunk → embed → upsert. Id: `ingestWorkflowId`. */
@@ -22,11 +23,20 @@ export interface TroveWorkflows {
   syncSource: (input: { runId: string }) => Promise<SyncRun>;
   /** What a source's Temporal Schedule starts: records a run and executes `syncSource`. */
   scheduledSync: (sourceId: string) => Promise<void>;
-  /** Debounces and applies a source's webhook events (signal `notionEvents`). Id: `notionWebhookWorkflowId`. */
+  /** Debounces and applies a source's webhook events (signal `sourceEvents`). Id: `sourceEventsWorkflowId`. */
+  sourceEvents: (
+    sourceId: string,
+    carried?: SourceEvent[],
+    timing?: Partial<SourceEventsTiming>,
+  ) => Promise<void>;
+  /**
+   * `sourceEvents` under its type of the previous release: still registered so runs started by
+   * that release finish. Nothing starts it any more.
+   */
   notionWebhookEvents: (
     sourceId: string,
-    carried?: NotionEvent[],
-    timing?: Partial<NotionWebhookTiming>,
+    carried?: SourceEvent[],
+    timing?: Partial<SourceEventsTiming>,
   ) => Promise<void>;
   /** Deletes a project and everything in it. Id: `deleteProjectWorkflowId`. */
   deleteProject: (projectId: string) => Promise<void>;
@@ -60,8 +70,10 @@ export function rebuildIndexWorkflowId(indexName: string): string {
 
 /** Signal names and their argument tuples. */
 export interface TroveSignals {
-  /** Webhook events for `notionWebhookEvents`, in the order received. */
-  notionEvents: [events: NotionEvent[]];
+  /** Webhook events for `sourceEvents`, in the order received. */
+  sourceEvents: [events: SourceEvent[]];
+  /** `sourceEvents` under its name of the previous release, still handled (see the workflow). */
+  notionEvents: [events: SourceEvent[]];
   /** A file was uploaded to the project of `ingestUploads` (its record is PENDING in the catalog). */
   uploaded: [];
 }

@@ -1,4 +1,9 @@
-import type { Catalog, StoredIndexGeneration } from '@trove/catalog';
+import type {
+  IndexGenerationCatalog,
+  IndexGenerationRecords,
+  NewIndexGeneration,
+  StoredIndexGeneration,
+} from '@trove/catalog';
 import type { EmbeddingConfig } from '@trove/config';
 import { type EmbeddingProvider, IndexGenerationStatus } from '@trove/domain';
 import { describe, expect, it } from 'vitest';
@@ -30,19 +35,51 @@ function generation(
   };
 }
 
+/** Generations held in `rows`; records what startBuilding was asked, and changes nothing. */
+class GenerationRows implements IndexGenerationRecords {
+  readonly started: NewIndexGeneration[] = [];
+
+  constructor(private readonly rows: StoredIndexGeneration[]) {}
+
+  async live(): Promise<StoredIndexGeneration[]> {
+    return this.rows.filter((g) => g.status === 'ACTIVE' || g.status === 'BUILDING');
+  }
+
+  async get(id: number): Promise<StoredIndexGeneration | undefined> {
+    return this.rows.find((g) => g.id === id);
+  }
+
+  async recent(limit = 10): Promise<StoredIndexGeneration[]> {
+    return [...this.rows].reverse().slice(0, limit);
+  }
+
+  async startBuilding(next: NewIndexGeneration): Promise<StoredIndexGeneration> {
+    this.started.push(next);
+    throw new Error('not expected in these tests');
+  }
+
+  bootstrap(): never {
+    throw new Error('not expected in these tests');
+  }
+
+  setProgress(): never {
+    throw new Error('not expected in these tests');
+  }
+
+  activate(): never {
+    throw new Error('not expected in these tests');
+  }
+
+  finish(): never {
+    throw new Error('not expected in these tests');
+  }
+}
+
 /** A catalog holding `rows`; records what startBuilding was asked. */
 function catalogWith(rows: StoredIndexGeneration[]) {
-  const started: unknown[] = [];
-  const catalog = {
-    indexGenerations: {
-      live: async () => rows.filter((g) => g.status === 'ACTIVE' || g.status === 'BUILDING'),
-      startBuilding: async (g: unknown) => {
-        started.push(g);
-        throw new Error('not expected in these tests');
-      },
-    },
-  } as unknown as Catalog;
-  return { catalog, started };
+  const indexGenerations = new GenerationRows(rows);
+  const catalog: IndexGenerationCatalog = { indexGenerations };
+  return { catalog, started: indexGenerations.started };
 }
 
 function embedderReturning(dimensions: number, vectorSize: number, fail?: Error): EmbeddingProvider {

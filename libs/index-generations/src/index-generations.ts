@@ -1,5 +1,5 @@
 import type { Client } from '@elastic/elasticsearch';
-import type { Catalog, StoredIndexGeneration } from '@trove/catalog';
+import type { IndexGenerationCatalog, StoredIndexGeneration } from '@trove/catalog';
 import { type EmbeddingConfig, embeddingSchema, maskSecret, type SecretBox } from '@trove/config';
 import {
   type EmbeddingProvider,
@@ -21,7 +21,7 @@ export interface LiveGeneration {
 
 export interface IndexGenerationsOptions {
   es: Client;
-  catalog: Catalog;
+  catalog: IndexGenerationCatalog;
   indexPrefix: string;
   /** Replicas of every generation's index (TROVE_ES_REPLICAS); unset: the ChunkIndex default. */
   replicas?: string;

@@ -1,16 +1,31 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import type { Catalog } from '@trove/catalog';
+import type { WriteChecks } from '@trove/catalog';
+import type { Project, Source } from '@trove/domain';
 import { TroveError, TroveErrorCode } from '@trove/domain';
 import { describe, expect, it } from 'vitest';
 import { assertWritable, isWritable } from './deletion.activities';
+import { InMemoryCatalog } from './fakes.testing';
 
 /** A catalog whose project check answers with `refusal` (or passes when undefined). */
-function catalogRefusing(refusal?: TroveError): Catalog {
-  const check = async () => {
-    if (refusal) throw refusal;
-    return {};
-  };
-  return { requireActiveProject: check, requireActiveSource: check } as unknown as Catalog;
+class RefusingCatalog implements WriteChecks {
+  private readonly records = new InMemoryCatalog();
+  private readonly source = this.records.newSource();
+
+  constructor(private readonly refusal?: TroveError) {}
+
+  async requireActiveProject(): Promise<Project> {
+    if (this.refusal) throw this.refusal;
+    return this.records.projects.get(this.source.projectId)!;
+  }
+
+  async requireActiveSource(): Promise<Source> {
+    if (this.refusal) throw this.refusal;
+    return this.source;
+  }
+}
+
+function catalogRefusing(refusal?: TroveError): WriteChecks {
+  return new RefusingCatalog(refusal);
 }
 
 describe('assertWritable (worker-side defence of a project or source being deleted)', () => {

@@ -4,25 +4,25 @@ import {
   WorkflowNotFoundError,
   type Client as TemporalClient,
 } from '@temporalio/client';
-import type { Catalog } from '@trove/catalog';
+import type { CatalogRemovals, WriteChecks } from '@trove/catalog';
 import type { BlobStore, Source } from '@trove/domain';
 import {
   blobKeys,
   ingestWorkflowId,
   isTroveError,
-  notionWebhookWorkflowId,
+  sourceEventsWorkflowId,
   syncScheduleId,
   syncWorkflowId,
   TroveErrorCode,
   uploadsWorkflowId,
 } from '@trove/domain';
-import type { ChunkIndex } from '@trove/search';
+import type { ChunkRemoval } from '@trove/search';
 import type { SourceConnectors } from './source-connectors';
 
 export interface DeletionDependencies {
-  catalog: Catalog;
+  catalog: CatalogRemovals;
   blobs: BlobStore;
-  chunkIndex: ChunkIndex;
+  chunkIndex: ChunkRemoval;
   /** Each forgets what it keeps for a removed source on this machine (unpacked archives). */
   connectors: SourceConnectors;
   /** Cancels the workflows of what is being deleted and removes schedules. */
@@ -122,7 +122,7 @@ async function stopWork(
   // Syncs, webhook and upload workflows first: they start ingests and create document records.
   await closeAll(
     temporal,
-    [...sources.flatMap((s) => [syncWorkflowId(s.id), notionWebhookWorkflowId(s.id)]), ...ownWorkflowIds],
+    [...sources.flatMap((s) => [syncWorkflowId(s.id), sourceEventsWorkflowId(s.id)]), ...ownWorkflowIds],
     grace,
   );
   // Listed after the syncs are closed, so documents they created are included.
@@ -182,7 +182,7 @@ async function deleteExecutions(
   ownWorkflowIds: string[] = [],
 ): Promise<void> {
   const ids = [
-    ...sources.flatMap((s) => [syncWorkflowId(s.id), notionWebhookWorkflowId(s.id)]),
+    ...sources.flatMap((s) => [syncWorkflowId(s.id), sourceEventsWorkflowId(s.id)]),
     ...ownWorkflowIds,
     ...documentIds.map((id) => ingestWorkflowId(id)),
   ];
@@ -255,7 +255,7 @@ function sleep(ms: number): Promise<void> {
  * (or gone), refuse for good, so an ingest or sync that slipped through cannot recreate data.
  */
 export async function assertWritable(
-  catalog: Catalog,
+  catalog: WriteChecks,
   target: { projectId: string; sourceId?: string },
 ): Promise<void> {
   try {
@@ -278,7 +278,7 @@ export const OWNER_REFUSALS = new Set<string>([
 
 /** assertWritable as a yes/no answer. */
 export async function isWritable(
-  catalog: Catalog,
+  catalog: WriteChecks,
   target: { projectId: string; sourceId?: string },
 ): Promise<boolean> {
   try {

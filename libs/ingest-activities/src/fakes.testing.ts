@@ -1,17 +1,18 @@
 /**
  * In-memory stand-ins for the dependencies of the sync, webhook and ingest activities (catalog,
  * blob store, chunk index, a scripted source connector), for unit tests. Each fake implements
- * only what the activities call, with the real semantics that matter to them (idempotent
- * `ensureSourceDocuments`, refusals for a source being removed, prefix deletes).
+ * the ports the activities take (`SyncCatalog`, `IngestCatalog`, `ChunkRemoval`, …), with the
+ * real semantics that matter to them (idempotent `ensureSourceDocuments`, refusals for a source
+ * being removed, prefix deletes): the compiler checks it against what the real classes offer.
  */
 import { Readable } from 'node:stream';
 import type {
-  Catalog,
   DocumentChanges,
   DocumentClaim,
   NewSourceItem,
   SourceChanges,
   SourceItem,
+  SyncRunChanges,
 } from '@trove/catalog';
 import type {
   BlobStat,
@@ -20,6 +21,7 @@ import type {
   ByteRange,
   Discovery,
   DiscoverOptions,
+  EmbeddedChunk,
   EventWork,
   FetchedItem,
   Project,
@@ -40,9 +42,11 @@ import {
   TroveError,
   TroveErrorCode,
 } from '@trove/domain';
-import type { ChunkIndex } from '@trove/search';
+import type { ChunkRemoval, ChunkWriter } from '@trove/search';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { randomUUID } from 'node:crypto';
+import type { IngestCatalog } from './ingest.activities';
+import type { SyncCatalog } from './source-documents';
 
 const silent = () => undefined;
 
@@ -55,18 +59,14 @@ export function runActivity<I, O>(fn: (input: I) => Promise<O>, input: I): Promi
   return new MockActivityEnvironment(undefined, { logger }).run(fn, input);
 }
 
-/** The catalog's records in maps; `asCatalog()` hands it to the activities. */
-export class InMemoryCatalog {
+/** The catalog's records in maps, for the sync, webhook and ingest activities. */
+export class InMemoryCatalog implements SyncCatalog, IngestCatalog {
   readonly projects = new Map<string, Project>();
   readonly sources = new Map<string, Source>();
   readonly documents = new Map<string, TroveDocument>();
   readonly runs = new Map<string, SyncRun>();
   /** Ingest leases by document id (the columns `ingest_holder`, `ingest_lease_until`). */
   readonly leases = new Map<string, { holder: string; until: number }>();
-
-  asCatalog(): Catalog {
-    return this as unknown as Catalog;
-  }
 
   // --- builders -------------------------------------------------------------------------------
 
@@ -134,9 +134,14 @@ export class InMemoryCatalog {
     return this.projects.get(id);
   }
 
-  async requireActiveProject(id: string): Promise<Project> {
+  async requireProject(id: string): Promise<Project> {
     const project = this.projects.get(id);
     if (!project) throw new TroveError(TroveErrorCode.ProjectNotFound, `project ${id} does not exist`);
+    return project;
+  }
+
+  async requireActiveProject(id: string): Promise<Project> {
+    const project = await this.requireProject(id);
     if (project.status === ProjectStatus.DELETING)
       throw new TroveError(TroveErrorCode.ProjectDeleting, `project ${id} is being deleted`, {
         permanent: true,
@@ -178,9 +183,9 @@ export class InMemoryCatalog {
     return this.runs.get(id);
   }
 
-  async updateRun(id: string, changes: Partial<SyncRun>): Promise<void> {
+  async updateRun(id: string, changes: SyncRunChanges): Promise<void> {
     const run = this.runs.get(id);
-    if (run) this.runs.set(id, merge(run, changes));
+    if (run) this.runs.set(id, merge(run, changes as Partial<SyncRun>));
   }
 
   async getDocument(id: string): Promise<TroveDocument | undefined> {
@@ -194,6 +199,10 @@ export class InMemoryCatalog {
   async updateDocument(id: string, changes: DocumentChanges): Promise<void> {
     const document = this.documents.get(id);
     if (document) this.documents.set(id, merge(document, changes as Partial<TroveDocument>));
+  }
+
+  async updateDocuments(updates: { id: string; changes: DocumentChanges }[]): Promise<void> {
+    for (const { id, changes } of updates) await this.updateDocument(id, changes);
   }
 
   async deleteDocument(id: string): Promise<void> {
@@ -320,15 +329,40 @@ export class InMemoryBlobStore implements BlobStore {
   }
 }
 
-/** A chunk index that only records which documents' chunks were deleted. */
-export class RecordingChunkIndex {
+/**
+ * A chunk index that records what was written and which documents' chunks were deleted, and
+ * answers `embeddingsByContentHash` from `known` (vectors it already holds by content hash).
+ */
+export class RecordingChunkIndex implements ChunkWriter, ChunkRemoval {
   /** Each `deleteDocumentsChunks` call's ids. */
   readonly deletedBatches: string[][] = [];
   /** Each `deleteDocumentChunks` call's document id. */
   readonly deletedDocuments: string[] = [];
+  /** Each `deleteStaleChunks` call's documents. */
+  readonly staleBatches: { documentId: string; keepIds: string[] }[][] = [];
+  /** Each `deleteProjectChunks` call's project id. */
+  readonly deletedProjects: string[] = [];
+  /** Each `upsert` call's chunks and model. */
+  readonly written: { chunks: EmbeddedChunk[]; model: string }[] = [];
 
-  asChunkIndex(): ChunkIndex {
-    return this as unknown as ChunkIndex;
+  constructor(readonly known: Record<string, number[]> = {}) {}
+
+  async embeddingsByContentHash(hashes: string[]): Promise<Map<string, number[]>> {
+    return new Map(hashes.filter((h) => this.known[h]).map((h) => [h, this.known[h]]));
+  }
+
+  async upsert(chunks: EmbeddedChunk[], embeddingModel: string): Promise<void> {
+    this.written.push({ chunks, model: embeddingModel });
+  }
+
+  async deleteStaleChunks(documents: { documentId: string; keepIds: string[] }[]): Promise<number> {
+    this.staleBatches.push(documents);
+    return 0;
+  }
+
+  async deleteProjectChunks(projectId: string): Promise<number> {
+    this.deletedProjects.push(projectId);
+    return 0;
   }
 
   async deleteDocumentsChunks(documentIds: string[]): Promise<number> {

@@ -1,12 +1,12 @@
 import { Chunker } from '@trove/chunking';
-import type { Catalog } from '@trove/catalog';
+import type { IndexGenerationCatalog } from '@trove/catalog';
 import { type IndexRebuildProgress, IndexGenerationStatus } from '@trove/domain';
 import { type IndexGenerations, type LiveGeneration, sameModel } from '@trove/index-generations';
 import type { StoredChunk } from '@trove/search';
 import { activity as run, withHeartbeats } from './activity-failure';
 
 export interface IndexRebuildDependencies {
-  catalog: Catalog;
+  catalog: IndexGenerationCatalog;
   generations: IndexGenerations;
 }
 

@@ -34,12 +34,12 @@ function setup(busyWaitMs = 0) {
   const connector = new FakeConnector();
   const source = catalog.newSource();
   const deps: IngestDependencies = {
-    catalog: catalog.asCatalog(),
+    catalog,
     blobs,
     parsers: { parse: () => Promise.reject(new Error('not used here')) },
     chunker: new Chunker(new SegmenterTokenCounter(), { targetTokens: 400, overlapTokens: 0 }),
     embedder: {} as EmbeddingProvider,
-    chunkIndex: chunkIndex.asChunkIndex(),
+    chunkIndex: chunkIndex,
     batchSize: 16,
     connectors: new SourceConnectors([connector], { complete: false }),
     busyWaitMs,

@@ -1,5 +1,5 @@
 import { Context, type Info } from '@temporalio/activity';
-import type { Catalog } from '@trove/catalog';
+import type { DocumentLeases } from '@trove/catalog';
 import { TroveError, TroveErrorCode } from '@trove/domain';
 
 /**
@@ -46,7 +46,11 @@ export function batchLeaseHolder(info: Pick<Info, 'activityId' | 'workflowExecut
  * for up to `waitMs` (heartbeating; cancellation stops it), then throws a retryable DOCUMENT_BUSY.
  * A missing document is not an error here: the caller's reading of it decides.
  */
-export async function claimForPage(catalog: Catalog, documentId: string, waitMs: number): Promise<void> {
+export async function claimForPage(
+  catalog: DocumentLeases,
+  documentId: string,
+  waitMs: number,
+): Promise<void> {
   const context = Context.current();
   const deadline = Date.now() + waitMs;
   for (;;) {

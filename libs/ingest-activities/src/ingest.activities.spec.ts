@@ -12,7 +12,6 @@ import {
 } from '@trove/domain';
 import { embeddingError } from '@trove/embeddings';
 import { MEDIA_TYPES } from '@trove/parsing';
-import type { ChunkIndex } from '@trove/search';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
@@ -32,12 +31,12 @@ function setup() {
   const connector = new FakeConnector();
   const source = catalog.newSource();
   const activities = createIngestActivities({
-    catalog: catalog.asCatalog(),
+    catalog,
     blobs,
     parsers: { parse: () => Promise.reject(new Error('not used here')) },
     chunker: new Chunker(new SegmenterTokenCounter(), { targetTokens: 400, overlapTokens: 0 }),
     embedder: {} as EmbeddingProvider,
-    chunkIndex: new RecordingChunkIndex().asChunkIndex(),
+    chunkIndex: new RecordingChunkIndex(),
     batchSize: 16,
     connectors: new SourceConnectors([connector], { complete: false }),
   });
@@ -320,11 +319,9 @@ describe('embedChunks: a text the embedding server refuses, or an outage', () =>
       },
       ping: async () => undefined,
     };
-    const index = {
-      embeddingsByContentHash: async () => new Map<string, number[]>(),
-    } as unknown as ChunkIndex;
+    const index = new RecordingChunkIndex();
     const activities = createIngestActivities({
-      catalog: new InMemoryCatalog().asCatalog(),
+      catalog: new InMemoryCatalog(),
       blobs,
       parsers: { parse: () => Promise.reject(new Error('not used here')) },
       chunker: new Chunker(new SegmenterTokenCounter(), { targetTokens: 400, overlapTokens: 0 }),

@@ -1,5 +1,5 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { Catalog } from '@trove/catalog';
+import type { DocumentLeases, DocumentRecords, SourceRecords, WriteChecks } from '@trove/catalog';
 import { Chunker } from '@trove/chunking';
 import type {
   BlobStore,
@@ -34,8 +34,7 @@ import {
   errorCodeLabel,
 } from '@trove/metrics';
 import { MEDIA_TYPES } from '@trove/parsing';
-import type { IndexGenerations } from '@trove/index-generations';
-import type { ChunkIndex } from '@trove/search';
+import type { ChunkRemoval, ChunkWriter } from '@trove/search';
 import { createHash } from 'node:crypto';
 import { activity as run, stage, withHeartbeats } from './activity-failure';
 import { assertWritable, isWritable } from './deletion.activities';
@@ -47,8 +46,12 @@ export interface DocumentParser {
   parse(input: ParseInput, options?: { signal?: AbortSignal }): Promise<ParsedDocument>;
 }
 
+/** The catalog as an ingest uses it: the documents, their leases, their sources. */
+export interface IngestCatalog
+  extends WriteChecks, DocumentRecords, DocumentLeases, Pick<SourceRecords, 'requireSource'> {}
+
 export interface IngestDependencies {
-  catalog: Catalog;
+  catalog: IngestCatalog;
   blobs: BlobStore;
   parsers: DocumentParser;
   chunker: Chunker;
@@ -56,12 +59,12 @@ export interface IngestDependencies {
   currentChunker?: () => Promise<Chunker>;
   embedder: EmbeddingProvider;
   /** The alias (reads) and every generation's index (deletions). */
-  chunkIndex: ChunkIndex;
+  chunkIndex: ChunkWriter & ChunkRemoval;
   /**
    * The live index generations: chunks are embedded for, and written to, each (the ACTIVE one
    * and one being rebuilt for another model). Unset: `chunkIndex` with `embedder` only.
    */
-  generations?: Pick<IndexGenerations, 'writable'>;
+  generations?: { writable(): Promise<IndexTarget[]> };
   /** Chunks per embedding request, and per blob handed between activities. */
   batchSize: number;
   /** Fetch documents that come from sources. */
@@ -75,7 +78,7 @@ export interface IngestDependencies {
 
 /** One index chunks are written to, with the model its vectors come from. */
 export interface IndexTarget {
-  index: ChunkIndex;
+  index: ChunkWriter;
   embedder: EmbeddingProvider;
 }
 

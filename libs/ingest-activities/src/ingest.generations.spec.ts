@@ -1,6 +1,5 @@
-import type { Chunk, EmbeddedChunk, EmbeddingProvider } from '@trove/domain';
+import type { Chunk, EmbeddingProvider } from '@trove/domain';
 import { DocumentStatus } from '@trove/domain';
-import type { ChunkIndex } from '@trove/search';
 import { describe, expect, it } from 'vitest';
 import { InMemoryBlobStore, InMemoryCatalog, RecordingChunkIndex, runActivity } from './fakes.testing';
 import { createIngestActivities, type IndexTarget } from './ingest.activities';
@@ -22,15 +21,8 @@ function model(id: string, n: number) {
 
 /** One generation's index: what was written, and vectors it already holds by content hash. */
 function index(known: Record<string, number[]> = {}) {
-  const written: { chunks: EmbeddedChunk[]; model: string }[] = [];
-  const fake = {
-    embeddingsByContentHash: async (hashes: string[]) =>
-      new Map(hashes.filter((h) => known[h]).map((h) => [h, known[h]])),
-    upsert: async (chunks: EmbeddedChunk[], model: string) => {
-      written.push({ chunks, model });
-    },
-  };
-  return { index: fake as unknown as ChunkIndex, written };
+  const fake = new RecordingChunkIndex(known);
+  return { index: fake, written: fake.written };
 }
 
 function setup(targets: () => IndexTarget[]) {
@@ -68,13 +60,13 @@ function setup(targets: () => IndexTarget[]) {
     codeLanguages: [],
   });
   const activities = createIngestActivities({
-    catalog: catalog.asCatalog(),
+    catalog,
     blobs,
     parsers: { parse: async () => ({ title: 'A', blocks: [] }) as never },
     chunker: undefined as never,
     embedder: targets()[0].embedder,
-    chunkIndex: new RecordingChunkIndex().asChunkIndex(),
-    generations: { writable: async () => targets() as never },
+    chunkIndex: new RecordingChunkIndex(),
+    generations: { writable: async () => targets() },
     batchSize: 16,
     connectors: undefined as never,
   });

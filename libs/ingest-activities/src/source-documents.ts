@@ -1,13 +1,31 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { Catalog, SourceItem } from '@trove/catalog';
+import type {
+  DocumentRecords,
+  ProjectReads,
+  SourceItem,
+  SourceItemRecords,
+  SourceRecords,
+  SyncRunRecords,
+  WriteChecks,
+} from '@trove/catalog';
 import type { BlobStore, Source, SourceConnector, SyncRun } from '@trove/domain';
 import { blobKeys, DocumentStatus, TroveErrorCode } from '@trove/domain';
-import type { ChunkIndex } from '@trove/search';
+import type { ChunkRemoval } from '@trove/search';
+
+/** The catalog as a source sync uses it: plan, the run's bookkeeping, pushed events. */
+export interface SyncCatalog
+  extends
+    WriteChecks,
+    ProjectReads,
+    SourceRecords,
+    SyncRunRecords,
+    SourceItemRecords,
+    Pick<DocumentRecords, 'getDocument'> {}
 
 export interface SourceDocumentDependencies {
-  catalog: Catalog;
+  catalog: SyncCatalog;
   blobs: BlobStore;
-  chunkIndex: ChunkIndex;
+  chunkIndex: ChunkRemoval;
 }
 
 /**
@@ -17,7 +35,7 @@ export interface SourceDocumentDependencies {
  * duplicates a document.
  */
 export async function diffItems(
-  catalog: Catalog,
+  catalog: SourceItemRecords,
   source: Source,
   connector: SourceConnector,
   known: Map<string, SourceItem>,
@@ -42,7 +60,7 @@ export async function diffItems(
 
 /** Document ids for items of a source: the existing records, or new PENDING ones. */
 export function ensureDocuments(
-  catalog: Catalog,
+  catalog: SourceItemRecords,
   source: Source,
   connector: SourceConnector,
   externalIds: string[],
@@ -68,7 +86,7 @@ export async function removeDocuments(
   return documentIds.length;
 }
 
-export async function requireRun(catalog: Catalog, runId: string): Promise<SyncRun> {
+export async function requireRun(catalog: SyncRunRecords, runId: string): Promise<SyncRun> {
   const run = await catalog.getRun(runId);
   if (!run) {
     throw ApplicationFailure.create({

@@ -33,9 +33,9 @@ function setup(options: { concurrency?: number; source?: Partial<Source> } = {})
   const connector = new FakeConnector();
   const source = catalog.newSource(options.source as never);
   const activities = createSyncActivities({
-    catalog: catalog.asCatalog(),
+    catalog,
     blobs,
-    chunkIndex: chunkIndex.asChunkIndex(),
+    chunkIndex: chunkIndex,
     connectors: new SourceConnectors([connector], { complete: false }),
     units: { concurrency: options.concurrency },
   });

@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import type { Catalog } from '@trove/catalog';
+import type { SyncRunRecords } from '@trove/catalog';
 import type { DiscoveryProgress, SyncRun } from '@trove/domain';
 import { blobKeys, SyncMode, SyncStage } from '@trove/domain';
 import { activity } from './activity-failure';
@@ -119,7 +119,7 @@ const MAX_WARNINGS = 100;
  * undo) the plan's own final counts.
  */
 function throttledProgress(
-  catalog: Catalog,
+  catalog: SyncRunRecords,
   run: SyncRun,
 ): { report(progress: DiscoveryProgress): void; settle(): Promise<void> } {
   let last = 0;

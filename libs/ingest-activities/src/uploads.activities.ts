@@ -1,4 +1,4 @@
-import type { Catalog, UploadCursor } from '@trove/catalog';
+import type { UploadCursor, UploadQueue, WriteChecks } from '@trove/catalog';
 import { activity } from './activity-failure';
 import { assertWritable } from './deletion.activities';
 import type { IngestUnits } from './ingest-batch.activities';
@@ -17,7 +17,7 @@ export interface UploadsPage {
  * sizes and concurrency are the worker's settings, handed to the workflow with each page (as a
  * sync's plan carries them).
  */
-export function createUploadActivities(deps: { catalog: Catalog; units: IngestUnits }) {
+export function createUploadActivities(deps: { catalog: UploadQueue & WriteChecks; units: IngestUnits }) {
   const { catalog, units } = deps;
   return {
     /** The next `limit` PENDING uploads after `after`; refused once the project is being deleted. */

@@ -19,9 +19,9 @@ function setup() {
   const connector = new FakeConnector();
   const source = catalog.newSource();
   const activities = createWebhookActivities({
-    catalog: catalog.asCatalog(),
+    catalog,
     blobs,
-    chunkIndex: chunkIndex.asChunkIndex(),
+    chunkIndex: chunkIndex,
     connectors: new SourceConnectors([connector], { complete: false }),
   });
   return { catalog, blobs, chunkIndex, connector, source, activities };

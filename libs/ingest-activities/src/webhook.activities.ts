@@ -5,7 +5,7 @@ import { ensureDocuments, removeDocuments } from './source-documents';
 import type { SyncDependencies } from './sync.activities';
 
 /**
- * Turns a debounced batch of pushed events (Notion webhooks) into work: the source's connector
+ * Turns a debounced batch of pushed events (webhook deliveries) into work: the source's connector
  * reduces them (latest event per item, deletions confirmed with the source, scope); confirmed
  * deletions are removed at once, changed items get a document to (re-)ingest.
  */

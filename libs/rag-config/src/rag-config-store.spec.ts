@@ -1,4 +1,4 @@
-import type { Catalog, StoredRagConfig } from '@trove/catalog';
+import type { RagConfigRecords, StoredRagConfig } from '@trove/catalog';
 import { answersSchema, chunkingSchema, llmSchema, rerankSchema, SecretBox } from '@trove/config';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ const DEFAULTS: RagSettings = {
 function memoryCatalog() {
   let row: StoredRagConfig = { overrides: {}, secrets: {}, version: 0 };
   let reads = 0;
-  const ragConfig = {
+  const ragConfig: RagConfigRecords = {
     get: async () => {
       reads += 1;
       return structuredClone(row);
@@ -32,7 +32,7 @@ function memoryCatalog() {
       return structuredClone(row);
     },
   };
-  return { catalog: { ragConfig } as unknown as Pick<Catalog, 'ragConfig'>, reads: () => reads };
+  return { catalog: { ragConfig }, reads: () => reads };
 }
 
 describe('RagConfigStore', () => {

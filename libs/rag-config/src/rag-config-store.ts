@@ -1,4 +1,4 @@
-import type { Catalog } from '@trove/catalog';
+import type { RagConfigCatalog } from '@trove/catalog';
 import type { SecretBox } from '@trove/config';
 import {
   applyPatch,
@@ -10,7 +10,7 @@ import {
 } from './rag-settings';
 
 export interface RagConfigStoreOptions {
-  catalog: Pick<Catalog, 'ragConfig'>;
+  catalog: RagConfigCatalog;
   /** The environment's settings: what an unset or reset setting is. */
   defaults: RagSettings;
   secrets?: SecretBox;

@@ -1,6 +1,7 @@
 import type { Client } from '@elastic/elasticsearch';
 import type { Citation, EmbeddedChunk } from '@trove/domain';
-import { detectLanguage, isChunkId, TroveError, TroveErrorCode } from '@trove/domain';
+import { isChunkId, TroveError, TroveErrorCode } from '@trove/domain';
+import type { ChunkRemoval, ChunkWriter, GenerationIndex } from './chunk-index.ports';
 import {
   DEFAULT_REPLICAS,
   deleteMatching,
@@ -21,38 +22,6 @@ const LANGUAGE_SUBFIELDS = {
   ru: { type: 'text', analyzer: 'russian' },
   cjk: { type: 'text', analyzer: 'cjk' },
 } as const;
-
-/** Boosts of the document title and the heading path against the chunk text (1) in BM25. */
-export interface FieldBoosts {
-  title: number;
-  heading: number;
-}
-
-/** The boosts in use unless configured (TROVE_SEARCH_TITLE_BOOST, TROVE_SEARCH_HEADING_BOOST). */
-export const DEFAULT_FIELD_BOOSTS: FieldBoosts = { title: 2, heading: 1.5 };
-
-/**
- * The BM25 query of the keyword leg: `combined_fields` (BM25F: one term-frequency and length
- * normalisation across text, title and heading path) over the sub-fields analysed for the query's
- * language — English stemming, Russian stemming or CJK bigrams — and over the plain `standard`
- * fields when the query has no letters to tell (numbers, symbols).
- *
- * Measured on the train splits (full SciFact corpus, 809 queries; RuMedDaNet, 1,052): nDCG@10
- * 0.703 and 0.804, against 0.572 and 0.575 for `best_fields` over every analysis at once, whose
- * unstemmed and wrongly-stemmed variants of the same words drowned the right one. See
- * BENCHMARKS.md "Keyword query (train splits)".
- */
-export function keywordQuery(query: string, boosts: FieldBoosts = DEFAULT_FIELD_BOOSTS) {
-  const language = detectLanguage(query);
-  const sub = language === 'und' ? '' : `.${language}`;
-  const field = (name: string, boost: number) => (boost === 1 ? `${name}${sub}` : `${name}${sub}^${boost}`);
-  return {
-    combined_fields: {
-      query,
-      fields: [field('text', 1), field('title', boosts.title), field('headingPath', boosts.heading)],
-    },
-  };
-}
 
 export function chunkMappings(dimensions: number) {
   return {
@@ -116,7 +85,7 @@ export interface StoredChunk {
 }
 
 /** The chunk index: versioned index behind an alias, bulk upserts checked item by item. */
-export class ChunkIndex {
+export class ChunkIndex implements ChunkWriter, ChunkRemoval, GenerationIndex {
   readonly names: IndexNames;
   /** Where reads and writes go: the alias, or one generation's concrete index. */
   readonly target: string;

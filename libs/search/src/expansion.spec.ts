@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchHit } from '@trove/domain';
 import type { StoredChunk } from './chunk-index';
-import { attachContext, neighbourQuery } from './expansion';
+import { neighbourQuery } from './chunk-queries';
+import { attachContext } from './expansion';
 
 const stored = (documentId: string, position: number) =>
   ({

@@ -1,34 +1,5 @@
-import type { estypes } from '@elastic/elasticsearch';
 import type { SearchChunk, SearchHit } from '@trove/domain';
 import type { StoredChunk } from './chunk-index';
-
-/**
- * One query for the ±`radius` neighbours of every hit: a `should` per document over the union of
- * its hits' position windows. Returns undefined when there is nothing to fetch.
- */
-export function neighbourQuery(
-  projectId: string,
-  hits: Pick<SearchHit, 'documentId' | 'position'>[],
-  radius: number,
-): { query: estypes.QueryDslQueryContainer; size: number } | undefined {
-  if (radius < 1 || hits.length === 0) return undefined;
-  const windows = new Map<string, Set<number>>();
-  for (const hit of hits) {
-    const positions = windows.get(hit.documentId) ?? new Set<number>();
-    for (let p = Math.max(0, hit.position - radius); p <= hit.position + radius; p++) {
-      if (p !== hit.position) positions.add(p);
-    }
-    windows.set(hit.documentId, positions);
-  }
-  const should = [...windows].map(([documentId, positions]) => ({
-    bool: { filter: [{ term: { documentId } }, { terms: { position: [...positions] } }] },
-  }));
-  const size = [...windows.values()].reduce((sum, positions) => sum + positions.size, 0);
-  return {
-    query: { bool: { filter: [{ term: { projectId } }], should, minimum_should_match: 1 } },
-    size,
-  };
-}
 
 /** Gives each hit its neighbours within `radius`, in position order, without the hit itself. */
 export function attachContext(hits: SearchHit[], neighbours: StoredChunk[], radius: number): SearchHit[] {

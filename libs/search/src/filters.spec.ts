@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TroveErrorCode } from '@trove/domain';
-import { checkChunkFilters, chunkFilterClauses, matchesNothing } from './filters';
+import { chunkFilterClauses } from './chunk-queries';
+import { checkChunkFilters, matchesNothing } from './filters';
 
 describe('chunkFilterClauses', () => {
   it('is the project alone without filters', () => {

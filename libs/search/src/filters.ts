@@ -1,4 +1,3 @@
-import type { estypes } from '@elastic/elasticsearch';
 import { TroveError, TroveErrorCode } from '@trove/domain';
 
 /**
@@ -43,19 +42,4 @@ export function checkChunkFilters(filters: ChunkFilters, limits: FilterLimits): 
 /** True when the filters can match nothing, so the search can answer without asking anyone. */
 export function matchesNothing(filters: ChunkFilters): boolean {
   return filters.documentIds?.length === 0 || filters.languages?.length === 0;
-}
-
-/**
- * The bool `filter` clauses both legs share: the project, then each filter given. The kNN leg
- * passes them as its `filter`, so HNSW searches among matching chunks and still returns k hits.
- */
-export function chunkFilterClauses(
-  projectId: string,
-  filters: ChunkFilters = {},
-): estypes.QueryDslQueryContainer[] {
-  const clauses: estypes.QueryDslQueryContainer[] = [{ term: { projectId } }];
-  if (filters.documentIds) clauses.push({ terms: { documentId: filters.documentIds } });
-  if (filters.languages) clauses.push({ terms: { language: filters.languages } });
-  if (filters.hasCode !== undefined) clauses.push({ term: { hasCode: filters.hasCode } });
-  return clauses;
 }

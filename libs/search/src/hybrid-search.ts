@@ -2,9 +2,17 @@ import type { Client } from '@elastic/elasticsearch';
 import { LRUCache } from 'lru-cache';
 import type { EmbeddingProvider, RerankCandidate, Reranker, RerankResult, SearchHit } from '@trove/domain';
 import { SearchMode, TroveError, TroveErrorCode } from '@trove/domain';
-import { DEFAULT_FIELD_BOOSTS, type FieldBoosts, keywordQuery, type StoredChunk } from './chunk-index';
+import type { StoredChunk } from './chunk-index';
+import {
+  DEFAULT_FIELD_BOOSTS,
+  type FieldBoosts,
+  keywordSearch,
+  knnSearch,
+  type LegScope,
+  scoreCompletionSearches,
+} from './chunk-queries';
 import { elasticsearchError, IndexNames } from './elasticsearch';
-import { checkChunkFilters, chunkFilterClauses, type ChunkFilters, matchesNothing } from './filters';
+import { checkChunkFilters, type ChunkFilters, matchesNothing } from './filters';
 import { fuse, type FusionSettings } from './fusion';
 import type { FusedResult, RankedId } from './rank-fusion';
 import {
@@ -190,7 +198,10 @@ export interface SearchTarget {
   embedder: EmbeddingProvider;
 }
 
-/** BM25 and kNN legs, both filtered by project, fused in the service (RRF or a convex combination). */
+/**
+ * BM25 and kNN legs, both filtered by project, fused in the service (RRF or a convex combination).
+ * The requests themselves come from chunk-queries.ts, beside the index they query.
+ */
 export class HybridSearch {
   private readonly names: IndexNames;
   private readonly options: HybridSearchOptions;
@@ -582,18 +593,9 @@ export class HybridSearch {
   ) {
     const started = performance.now();
     try {
+      const scope: LegScope = { index: target.index, projectId, filters };
       const response = await this.es.search<StoredChunk>(
-        {
-          index: target.index,
-          size,
-          query: {
-            bool: {
-              filter: chunkFilterClauses(projectId, filters),
-              must: [keywordQuery(query, retrieval.fieldBoosts)],
-            },
-          },
-          _source: { excludes: ['embedding'] },
-        },
+        keywordSearch(scope, query, { size, fieldBoosts: retrieval.fieldBoosts }),
         { signal },
       );
       timings.keywordMs = performance.now() - started;
@@ -625,35 +627,17 @@ export class HybridSearch {
     const needBm25 = [...inVector].filter((id) => !inKeyword.has(id));
     const needCosine = [...inKeyword].filter((id) => !inVector.has(id));
     if (needBm25.length === 0 && needCosine.length === 0) return;
-    const bm25Body = {
-      size: needBm25.length,
-      query: {
-        bool: {
-          filter: [...chunkFilterClauses(projectId, filters), { ids: { values: needBm25 } }],
-          must: [keywordQuery(query, retrieval.fieldBoosts)],
-        },
+    const searches = scoreCompletionSearches(
+      { index: target.index, projectId, filters },
+      {
+        query,
+        fieldBoosts: retrieval.fieldBoosts,
+        vector: vector.vector,
+        oversample: retrieval.oversample,
+        bm25Ids: needBm25,
+        cosineIds: needCosine,
       },
-      _source: false,
-    };
-    // A kNN query filtered to those chunks: Elasticsearch searches them exactly (the filter matches
-    // fewer than num_candidates) and scores them on the kNN leg's own scale.
-    const cosineBody = {
-      size: needCosine.length,
-      knn: {
-        field: 'embedding',
-        query_vector: vector.vector,
-        k: needCosine.length,
-        num_candidates: needCosine.length,
-        filter: [...chunkFilterClauses(projectId, filters), { ids: { values: needCosine } }],
-        // The float vectors, as the kNN leg scores its own hits (oversample 1: rescore exactly these).
-        ...(retrieval.oversample > 0 ? { rescore_vector: { oversample: 1 } } : {}),
-      },
-      _source: false,
-    };
-    const searches = [
-      ...(needBm25.length ? [{ index: target.index }, bm25Body] : []),
-      ...(needCosine.length ? [{ index: target.index }, cosineBody] : []),
-    ];
+    );
     let responses;
     try {
       responses = (await this.es.msearch({ searches }, { signal })).responses;
@@ -711,21 +695,13 @@ export class HybridSearch {
   ) {
     const started = performance.now();
     try {
+      const scope: LegScope = { index: target.index, projectId, filters };
       const response = await this.es.search<StoredChunk>(
-        {
-          index: target.index,
-          size: k,
-          knn: {
-            field: 'embedding',
-            query_vector: vector,
-            k,
-            num_candidates: Math.max(retrieval.numCandidates, k),
-            // Pre-filtering: HNSW searches among matching chunks only, so k hits still come back.
-            filter: chunkFilterClauses(projectId, filters),
-            ...(retrieval.oversample > 0 ? { rescore_vector: { oversample: retrieval.oversample } } : {}),
-          },
-          _source: { excludes: ['embedding'] },
-        },
+        knnSearch(scope, vector, {
+          k,
+          numCandidates: retrieval.numCandidates,
+          oversample: retrieval.oversample,
+        }),
         { signal },
       );
       timings.vectorMs = performance.now() - started;

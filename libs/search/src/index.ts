@@ -1,4 +1,6 @@
 export * from './chunk-index';
+export type * from './chunk-index.ports';
+export * from './chunk-queries';
 export * from './elasticsearch';
 export * from './hybrid-search';
 export * from './rank-fusion';

@@ -3,7 +3,8 @@ import type { SearchHit } from '@trove/domain';
 import { TroveError, TroveErrorCode } from '@trove/domain';
 import type { StoredChunk } from './chunk-index';
 import { elasticsearchError, type IndexNames } from './elasticsearch';
-import { attachContext, neighbourQuery } from './expansion';
+import { neighboursSearch, storedVectorsSearch } from './chunk-queries';
+import { attachContext } from './expansion';
 import { capPerDocument } from './grouping';
 import { maximalMarginalRelevance } from './mmr';
 
@@ -132,16 +133,7 @@ export class ResultStages {
    */
   async vectors(chunkIds: string[], signal?: AbortSignal): Promise<Map<string, number[]>> {
     try {
-      const response = await this.es.search(
-        {
-          index: this.names.chunks,
-          size: chunkIds.length,
-          query: { ids: { values: chunkIds } },
-          _source: false,
-          docvalue_fields: ['embedding'],
-        },
-        { signal },
-      );
+      const response = await this.es.search(storedVectorsSearch(this.names.chunks, chunkIds), { signal });
       const vectors = new Map<string, number[]>();
       for (const hit of response.hits.hits) {
         const [vector] = (hit.fields?.embedding as number[][] | undefined) ?? [];
@@ -154,18 +146,10 @@ export class ResultStages {
   }
 
   private async expand(projectId: string, hits: SearchHit[], radius: number, signal?: AbortSignal) {
-    const request = neighbourQuery(projectId, hits, radius);
+    const request = neighboursSearch(this.names.chunks, projectId, hits, radius);
     if (!request) return hits;
     try {
-      const response = await this.es.search<StoredChunk>(
-        {
-          index: this.names.chunks,
-          size: request.size,
-          query: request.query,
-          _source: { excludes: ['embedding'] },
-        },
-        { signal },
-      );
+      const response = await this.es.search<StoredChunk>(request, { signal });
       const neighbours = response.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : []));
       return attachContext(hits, neighbours, radius);
     } catch (error) {

@@ -1,7 +1,7 @@
 import type { Client } from '@elastic/elasticsearch';
 import { describe, expect, it } from 'vitest';
 import { type EmbeddingProvider, SearchMode, TroveErrorCode } from '@trove/domain';
-import { keywordQuery } from './chunk-index';
+import { keywordQuery } from './chunk-queries';
 import { HybridSearch } from './hybrid-search';
 
 /** Elasticsearch that records every search body and finds nothing. */

@@ -9,12 +9,17 @@ const WORKFLOW_NAMES: Record<keyof TroveWorkflows, true> = {
   ingestUploads: true,
   syncSource: true,
   scheduledSync: true,
+  sourceEvents: true,
   notionWebhookEvents: true,
   deleteProject: true,
   removeSource: true,
   rebuildIndex: true,
 };
-const SIGNAL_NAMES: Record<keyof TroveSignals, true> = { notionEvents: true, uploaded: true };
+const SIGNAL_NAMES: Record<keyof TroveSignals, true> = {
+  sourceEvents: true,
+  notionEvents: true,
+  uploaded: true,
+};
 
 describe('the workflow contract', () => {
   it.each(Object.keys(WORKFLOW_NAMES))('%s is an exported workflow function of that name', (name) => {
@@ -25,8 +30,10 @@ describe('the workflow contract', () => {
   });
 
   it('defines each signal under its contract name', () => {
-    expect([workflows.notionEventsSignal.name, workflows.uploadedSignal.name]).toEqual(
-      Object.keys(SIGNAL_NAMES),
-    );
+    expect([
+      workflows.sourceEventsSignal.name,
+      workflows.notionEventsSignal.name,
+      workflows.uploadedSignal.name,
+    ]).toEqual(Object.keys(SIGNAL_NAMES));
   });
 });

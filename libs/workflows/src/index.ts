@@ -1,7 +1,7 @@
 import type { TroveWorkflows } from '@trove/domain';
 
 export * from './ingest-document.workflow';
-export * from './notion-webhook.workflow';
+export * from './source-events.workflow';
 export * from './sync-source.workflow';
 export * from './ingest-uploads.workflow';
 export * from './deletion.workflow';

@@ -1,7 +1,7 @@
 import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { describe, expect, it } from 'vitest';
-import type { Catalog } from '@trove/catalog';
+import type { ApiKeyCatalog } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import { ApiKeyRole, Permission } from '@trove/domain';
 import { CitationLinks } from '../core/citation-links';
@@ -11,6 +11,9 @@ import { RequestAdmission } from './request-admission';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { RequestRateLimit } from './rate-limit';
 import { principalOf, rememberPrincipal } from './request-principal';
+
+/** A catalog without API keys: only the bootstrap admin key authenticates. */
+const NO_KEYS: ApiKeyCatalog = { apiKeys: { get: async () => undefined, touch: async () => false } };
 
 const KEY = 'unit-test-admin-key-0123';
 const config = {
@@ -27,7 +30,7 @@ const links = new CitationLinks(config);
 // Only the admin key and remembered principals are used: the catalog is never asked.
 const guard = new AccessGuard(
   new Reflector(),
-  new RequestAdmission(new ApiKeyAuthenticator({} as Catalog, config), new RequestRateLimit(config)),
+  new RequestAdmission(new ApiKeyAuthenticator(NO_KEYS, config), new RequestRateLimit(config)),
   links,
 );
 const DOC = '0123456789abcdef0123456789abcdef';

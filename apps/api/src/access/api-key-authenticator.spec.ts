@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Catalog } from '@trove/catalog';
+import type { ApiKeyCatalog, StoredApiKey } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import { ApiKeyRole, type Principal } from '@trove/domain';
 import { ApiKeyAuthenticator, BOOTSTRAP_ADMIN } from './api-key-authenticator';
@@ -11,20 +11,29 @@ const principal: Principal = { keyId: KEY_ID, name: 'live', role: ApiKeyRole.VIE
 describe('ApiKeyAuthenticator.confirm (keys of open subscriptions)', () => {
   it("shares one read of a key's state among its subscriptions, and sees a revocation once forgotten", async () => {
     let reads = 0;
-    const stored = { id: KEY_ID, revokedAt: undefined as Date | undefined };
-    const catalog = {
+    const stored: StoredApiKey = {
+      id: KEY_ID,
+      name: 'live',
+      role: ApiKeyRole.VIEWER,
+      projectIds: null,
+      secretSha256: Buffer.alloc(32),
+      createdBy: 'admin',
+      createdAt: '2026-11-26T00:00:00Z',
+    };
+    const catalog: ApiKeyCatalog = {
       apiKeys: {
         get: async () => {
           reads += 1;
           return stored;
         },
+        touch: async () => false,
       },
-    } as unknown as Catalog;
+    };
     const authenticator = new ApiKeyAuthenticator(catalog, config);
     await Promise.all(Array.from({ length: 100 }, () => authenticator.confirm(principal)));
     expect(reads).toBe(1);
     // Revoking a key forgets it (ApiKeysService), so the next check reads its new state.
-    stored.revokedAt = new Date();
+    stored.revokedAt = new Date().toISOString();
     authenticator.forget(KEY_ID);
     await expect(authenticator.confirm(principal)).rejects.toMatchObject({
       code: 'UNAUTHENTICATED',

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
-import { API_KEY_TOUCH_INTERVAL_MS, Catalog } from '@trove/catalog';
+import { API_KEY_TOUCH_INTERVAL_MS, type ApiKeyCatalog, Catalog } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import { ApiKeyRole, type Principal, TroveError, TroveErrorCode } from '@trove/domain';
 import { CONFIG } from '../core/tokens';
@@ -32,7 +32,7 @@ export class ApiKeyAuthenticator {
   private readonly confirmations = new Map<string, { at: number; check: Promise<void> }>();
 
   constructor(
-    @Inject(Catalog) private readonly catalog: Catalog,
+    @Inject(Catalog) private readonly catalog: ApiKeyCatalog,
     @Inject(CONFIG) config: ApiConfig,
   ) {
     this.adminDigest = sha256(config.api.adminApiKey);

@@ -1,5 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Catalog } from '@trove/catalog';
+import {
+  Catalog,
+  type DocumentRecords,
+  type ProjectReads,
+  type SourceRecords,
+  type SyncRunRecords,
+} from '@trove/catalog';
 import {
   inProjectScope,
   isChunkId,
@@ -10,6 +16,12 @@ import {
 } from '@trove/domain';
 import type { TargetKind } from './access.decorators';
 
+/** The catalog as access checks read it: each kind of record by id, for its project. */
+export type RecordLookup = Pick<ProjectReads, 'getProject'> &
+  Pick<DocumentRecords, 'getDocument'> &
+  Pick<SourceRecords, 'getSource'> &
+  Pick<SyncRunRecords, 'getRun'>;
+
 /** `<document id>-<position>-<hash>`: the document is what a chunk belongs to. */
 const CHUNK_DOCUMENT = /^(.+)-\d{1,9}-[0-9a-f]{12}$/i;
 
@@ -19,7 +31,7 @@ const CHUNK_DOCUMENT = /^(.+)-\d{1,9}-[0-9a-f]{12}$/i;
  */
 @Injectable()
 export class ProjectAccess {
-  constructor(@Inject(Catalog) private readonly catalog: Catalog) {}
+  constructor(@Inject(Catalog) private readonly catalog: RecordLookup) {}
 
   /**
    * Whether the id has the shape of its kind. Malformed ids are left to the operation (a

@@ -2,14 +2,17 @@ import type { CallHandler, ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { lastValueFrom, of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { Catalog } from '@trove/catalog';
 import { Permission } from '@trove/domain';
 import { project, Requires } from './access.decorators';
 import { ProjectAccess } from './project-access.service';
 import { ProjectScopeInterceptor, valueAt } from './project-scope.interceptor';
 
 // Only paths that decide before any lookup are tested here; lookups are in the e2e access matrix.
-const interceptor = new ProjectScopeInterceptor(new Reflector(), new ProjectAccess({} as Catalog));
+const nothing = async () => undefined;
+const interceptor = new ProjectScopeInterceptor(
+  new Reflector(),
+  new ProjectAccess({ getProject: nothing, getDocument: nothing, getSource: nothing, getRun: nothing }),
+);
 
 class Routes {
   @Requires(Permission.READ, project('projectId'))

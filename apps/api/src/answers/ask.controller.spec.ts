@@ -1,10 +1,9 @@
 import { EventEmitter } from 'node:events';
 import type { Request, Response } from 'express';
 import { describe, expect, it } from 'vitest';
-import type { Answerer, AnswerEvent, AskRequest } from '@trove/answering';
-import type { Catalog } from '@trove/catalog';
+import type { AnswerEvent, AskRequest } from '@trove/answering';
 import type { ApiConfig } from '@trove/config';
-import { TroveError, TroveErrorCode } from '@trove/domain';
+import { type Project, TroveError, TroveErrorCode } from '@trove/domain';
 import { AskController } from './ask.controller';
 
 /** An express response that records what was written, and can be "disconnected". */
@@ -49,8 +48,16 @@ function controller(
       seen.signal = options.signal;
       return stream(request, options);
     },
-  } as unknown as Answerer;
-  const catalog = { requireProject: () => Promise.resolve() } as unknown as Catalog;
+  };
+  const catalog = {
+    requireProject: async (id: string): Promise<Project> => ({
+      id,
+      name: 'p',
+      createdAt: '2026-11-26T00:00:00Z',
+    }),
+    searchScope: (): Promise<string[]> =>
+      Promise.reject(new Error('no source or date filter in these tests')),
+  };
   const res = new FakeResponse();
   const req = { res, socket: { destroyed: false } } as unknown as Request;
   return {

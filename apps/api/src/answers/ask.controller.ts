@@ -1,7 +1,7 @@
 import { Body, Controller, Inject, Logger, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Answerer, type AnswerEvent } from '@trove/answering';
-import { Catalog } from '@trove/catalog';
+import { Catalog, type ProjectReads } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import { isTroveError, Permission, TroveErrorCode } from '@trove/domain';
 import { askDuration, closedLabel, errorCodeLabel, secondsSince } from '@trove/metrics';
@@ -11,6 +11,7 @@ import { CONFIG } from '../core/tokens';
 import type { Asker } from '../rag-config/rag-runtime';
 import { genericMessageFor } from '../core/trove-exception.filter';
 import { parseStreamBody, withSearchFilters } from './ask-request';
+import type { SearchScopeReader } from '../search/search-filters';
 import { project, Requires } from '../access/access.decorators';
 
 /**
@@ -24,8 +25,8 @@ export class AskController {
   private readonly logger = new Logger('Ask');
 
   constructor(
-    @Inject(Answerer) private readonly answerer: Asker,
-    @Inject(Catalog) private readonly catalog: Catalog,
+    @Inject(Answerer) private readonly answerer: Pick<Asker, 'stream'>,
+    @Inject(Catalog) private readonly catalog: Pick<ProjectReads, 'requireProject'> & SearchScopeReader,
     @Inject(CONFIG) private readonly config: Pick<ApiConfig, 'search'>,
   ) {}
 

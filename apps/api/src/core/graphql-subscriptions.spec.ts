@@ -1,7 +1,7 @@
 import { buildSchema, type ExecutionArgs, GraphQLError } from 'graphql';
 import type { Context } from 'graphql-ws';
 import { describe, expect, it } from 'vitest';
-import type { Catalog } from '@trove/catalog';
+import type { ApiKeyCatalog, StoredApiKey } from '@trove/catalog';
 import { type ApiConfig, graphqlLimitsSchema } from '@trove/config';
 import { ApiKeyRole, TroveError, TroveErrorCode } from '@trove/domain';
 import { ApiKeyAuthenticator } from '../access/api-key-authenticator';
@@ -23,19 +23,21 @@ const schema = buildSchema(`
 /** A gate over a catalog holding one VIEWER key, which the test may revoke. */
 function setup(rateLimitRequests = 100) {
   const { token, secretSha256 } = newApiKeySecret(KEY_ID);
-  const stored = {
+  const stored: StoredApiKey = {
     id: KEY_ID,
     name: 'viewer',
     role: ApiKeyRole.VIEWER,
+    projectIds: null,
     secretSha256,
-    revokedAt: undefined as Date | undefined,
+    createdBy: 'admin',
+    createdAt: '2026-11-26T00:00:00Z',
   };
-  const catalog = {
+  const catalog: ApiKeyCatalog = {
     apiKeys: {
       get: async (id: string) => (id === KEY_ID ? stored : undefined),
-      touch: async () => undefined,
+      touch: async () => false,
     },
-  } as unknown as Catalog;
+  };
   const config = { api: { adminApiKey: ADMIN, rateLimitRequests, rateLimitWindowSeconds: 60 } } as ApiConfig;
   const admission = new RequestAdmission(
     new ApiKeyAuthenticator(catalog, config),
@@ -76,7 +78,7 @@ describe('SubscriptionGate: every operation admitted again', () => {
     const socket = connection(token);
     expect(await gate.onConnect(socket)).toBe(true);
     expect(await outcome(gate, socket, '1')).toBe('ADMITTED');
-    stored.revokedAt = new Date();
+    stored.revokedAt = new Date().toISOString();
     expect(await outcome(gate, socket, '2')).toBe('UNAUTHENTICATED: the API key is not valid');
   });
 

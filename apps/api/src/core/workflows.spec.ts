@@ -24,17 +24,17 @@ describe('typed workflow starters', () => {
 
   it('signal-with-start passes the signal name beside the signal arguments', async () => {
     const { workflow, client } = fakeClient();
-    await signalWithStart(client, 'notionWebhookEvents', 'notionEvents', {
+    await signalWithStart(client, 'sourceEvents', 'sourceEvents', {
       taskQueue: 'q',
       workflowId: 'notion-webhook-s',
       args: ['s'],
       signalArgs: [[]],
     });
-    expect(workflow.signalWithStart).toHaveBeenCalledWith('notionWebhookEvents', {
+    expect(workflow.signalWithStart).toHaveBeenCalledWith('sourceEvents', {
       taskQueue: 'q',
       workflowId: 'notion-webhook-s',
       args: ['s'],
-      signal: 'notionEvents',
+      signal: 'sourceEvents',
       signalArgs: [[]],
     });
   });

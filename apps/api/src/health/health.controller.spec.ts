@@ -2,8 +2,6 @@ import type { Response } from 'express';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
 import type { Client as TemporalClient } from '@temporalio/client';
-import type { Catalog } from '@trove/catalog';
-import type { EmbeddingProvider } from '@trove/domain';
 import { HealthController, READINESS_CACHE_MS } from './health.controller';
 
 function controller() {
@@ -15,8 +13,8 @@ function controller() {
   const health = new HealthController(
     { cluster: { health: slow('elasticsearch') } } as unknown as ElasticsearchClient,
     { connection: { workflowService: { getSystemInfo: slow('temporal') } } } as unknown as TemporalClient,
-    { ping: slow('embedder') } as unknown as EmbeddingProvider,
-    { ping: slow('postgresql') } as unknown as Catalog,
+    { ping: slow('embedder') },
+    { ping: slow('postgresql') },
   );
   const response = { status: vi.fn() } as unknown as Response;
   return { calls, readyz: () => health.readyz(response) };
@@ -51,12 +49,12 @@ describe('HealthController.readyz', () => {
     const health = new HealthController(
       { cluster: { health: failing } } as unknown as ElasticsearchClient,
       { connection: { workflowService: { getSystemInfo: async () => ({}) } } } as unknown as TemporalClient,
-      { ping: async () => undefined } as unknown as EmbeddingProvider,
+      { ping: async () => undefined },
       {
         ping: async () => {
           throw new Error('connect ECONNREFUSED 10.1.2.3:5432');
         },
-      } as unknown as Catalog,
+      },
     );
     const response = { status: vi.fn() } as unknown as Response;
     const answer = await health.readyz(response);

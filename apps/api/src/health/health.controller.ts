@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Logger, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
 import type { Client as TemporalClient } from '@temporalio/client';
-import { Catalog } from '@trove/catalog';
+import { Catalog, type CatalogHealth } from '@trove/catalog';
 import type { EmbeddingProvider } from '@trove/domain';
 import { Public } from '../access/access.decorators';
 import { ELASTICSEARCH, EMBEDDER, TEMPORAL } from '../core/tokens';
@@ -27,8 +27,8 @@ export class HealthController {
   constructor(
     @Inject(ELASTICSEARCH) private readonly es: ElasticsearchClient,
     @Inject(TEMPORAL) private readonly temporal: TemporalClient,
-    @Inject(EMBEDDER) private readonly embedder: EmbeddingProvider,
-    @Inject(Catalog) private readonly catalog: Catalog,
+    @Inject(EMBEDDER) private readonly embedder: Pick<EmbeddingProvider, 'ping'>,
+    @Inject(Catalog) private readonly catalog: CatalogHealth,
   ) {}
 
   /** Liveness: the process is up. */

@@ -1,16 +1,8 @@
 import type { Request } from 'express';
 import { describe, expect, it } from 'vitest';
-import type { Catalog } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
-import { type SearchHit, SearchMode, TroveErrorCode } from '@trove/domain';
-import type {
-  HybridSearch,
-  RerankReport,
-  SearchCallOptions,
-  SearchOutcome,
-  SearchRequest,
-} from '@trove/search';
-import type { CitationLinks } from '../core/citation-links';
+import { type Project, type SearchHit, SearchMode, TroveErrorCode } from '@trove/domain';
+import type { RerankReport, SearchCallOptions, SearchOutcome, SearchRequest } from '@trove/search';
 import { FusionMethod, ScoreNormalization, type SearchInput } from './search.model';
 import { SearchResolver } from './search.resolver';
 
@@ -21,11 +13,19 @@ function resolver(answer: SearchHit[] = [], rerank: RerankReport = { reranked: f
       calls.push([request, options]);
       return Promise.resolve({ hits: answer, rerank, timings: { retrievalMs: 3 } });
     },
-  } as unknown as HybridSearch;
-  const catalog = { requireProject: () => Promise.resolve() } as unknown as Catalog;
+  };
+  const catalog = {
+    requireProject: async (id: string): Promise<Project> => ({
+      id,
+      name: 'p',
+      createdAt: '2026-11-26T00:00:00Z',
+    }),
+    searchScope: (): Promise<string[]> =>
+      Promise.reject(new Error('no source or date filter in these tests')),
+  };
   const links = {
     render: (citation?: { page?: number }) => citation && `link#${citation.page}`,
-  } as unknown as CitationLinks;
+  };
   const config = { search: { maxFilterDocuments: 10 } } as ApiConfig;
   return { resolver: new SearchResolver(hybrid, catalog, links, config), calls };
 }

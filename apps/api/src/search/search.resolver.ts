@@ -1,7 +1,7 @@
 import { Inject, Logger } from '@nestjs/common';
 import { Args, Context, Query, Resolver } from '@nestjs/graphql';
 import type { Request } from 'express';
-import { Catalog } from '@trove/catalog';
+import { Catalog, type ProjectReads } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import { Permission, type SearchChunk, SearchMode } from '@trove/domain';
 import { closedLabel, searchDuration, timed } from '@trove/metrics';
@@ -11,7 +11,7 @@ import { clientAbortSignal } from '../core/client-abort';
 import { CONFIG } from '../core/tokens';
 import type { Searcher } from '../rag-config/rag-runtime';
 import { assertWellFormedQuery } from './query-text';
-import { resolveSearchFilters } from './search-filters';
+import { resolveSearchFilters, type SearchScopeReader } from './search-filters';
 import { type FusionInput, SearchInput, SearchResultModel } from './search.model';
 import { project, Requires } from '../access/access.decorators';
 
@@ -22,8 +22,8 @@ export class SearchResolver {
   constructor(
     // The current RAG settings' search (RagRuntime).
     @Inject(HybridSearch) private readonly hybrid: Searcher,
-    @Inject(Catalog) private readonly catalog: Catalog,
-    @Inject(CitationLinks) private readonly links: CitationLinks,
+    @Inject(Catalog) private readonly catalog: Pick<ProjectReads, 'requireProject'> & SearchScopeReader,
+    @Inject(CitationLinks) private readonly links: Pick<CitationLinks, 'render'>,
     @Inject(CONFIG) private readonly config: Pick<ApiConfig, 'search'>,
   ) {}
 

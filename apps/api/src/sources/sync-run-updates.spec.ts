@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { Catalog } from '@trove/catalog';
 import { type SyncRun, SyncRunStatus } from '@trove/domain';
 import type { SyncRunHealthReader } from './sync-run-health.service';
 import { SyncRunUpdates } from './sync-run-updates';
@@ -19,7 +18,7 @@ describe('SyncRunUpdates', () => {
       run(SyncRunStatus.RUNNING, 3),
       run(SyncRunStatus.COMPLETED, 5),
     ];
-    const catalog = { getRun: async () => reads.shift() } as unknown as Catalog;
+    const catalog = { getRun: async () => reads.shift() };
     const sent: string[] = [];
     for await (const update of new SyncRunUpdates(catalog, healthy).follow('r', { pollMs: 1 })) {
       sent.push(`${update.status}:${(update.progress as { pagesIngested: number }).pagesIngested}`);
@@ -29,7 +28,7 @@ describe('SyncRunUpdates', () => {
   });
 
   it('sends the run again when it stalls and when it recovers, though its record did not change', async () => {
-    const catalog = { getRun: async () => run(SyncRunStatus.RUNNING, 2) } as unknown as Catalog;
+    const catalog = { getRun: async () => run(SyncRunStatus.RUNNING, 2) };
     const states = [
       { state: SyncHealthState.OK },
       { state: SyncHealthState.OK },
@@ -49,7 +48,7 @@ describe('SyncRunUpdates', () => {
   });
 
   it("ends with the check's error once the follower may no longer see the run (a revoked key)", async () => {
-    const catalog = { getRun: async () => run(SyncRunStatus.RUNNING, 0) } as unknown as Catalog;
+    const catalog = { getRun: async () => run(SyncRunStatus.RUNNING, 0) };
     let allowed = true;
     let checks = 0;
     const confirm = async () => {
@@ -75,7 +74,7 @@ describe('SyncRunUpdates', () => {
         reads += 1;
         return run(SyncRunStatus.RUNNING, 0);
       },
-    } as unknown as Catalog;
+    };
     const updates = new SyncRunUpdates(catalog, healthy);
     const followers = Array.from({ length: 50 }, () => updates.follow('r', { pollMs: 60_000 }));
     const first = await Promise.all(followers.map((follower) => follower.next()));
@@ -94,7 +93,7 @@ describe('SyncRunUpdates', () => {
         reads += 1;
         return run(SyncRunStatus.RUNNING, 0);
       },
-    } as unknown as Catalog;
+    };
     const follower = new SyncRunUpdates(catalog, healthy).follow('r', { pollMs: 60_000 });
     expect((await follower.next()).value).toMatchObject({ status: 'RUNNING' });
     const waiting = follower.next(); // asleep until the next read, a minute away
@@ -104,7 +103,7 @@ describe('SyncRunUpdates', () => {
   });
 
   it('refuses a run that does not exist', async () => {
-    const catalog = { getRun: async () => undefined } as unknown as Catalog;
+    const catalog = { getRun: async () => undefined };
     await expect(
       new SyncRunUpdates(catalog, healthy).follow('missing', { pollMs: 1 }).next(),
     ).rejects.toMatchObject({

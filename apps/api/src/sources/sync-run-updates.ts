@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Catalog } from '@trove/catalog';
+import { Catalog, type SyncRunRecords } from '@trove/catalog';
 import { notFoundError, type SyncRun, SyncRunStatus } from '@trove/domain';
 import {
   type SyncRunHealth,
@@ -43,7 +43,7 @@ export class SyncRunUpdates {
   private readonly followers = new Map<string, number>();
 
   constructor(
-    @Inject(Catalog) private readonly catalog: Catalog,
+    @Inject(Catalog) private readonly catalog: Pick<SyncRunRecords, 'getRun'>,
     @Inject(SyncRunHealthService) private readonly health: SyncRunHealthReader,
   ) {}
 

@@ -1,7 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Client as TemporalClient } from '@temporalio/client';
-import type { Catalog } from '@trove/catalog';
 import { type ApiConfig, SecretBox, webhooksSchema } from '@trove/config';
 import {
   type NotionSource,
@@ -65,10 +64,10 @@ function setup(current: Source) {
     webhooks: webhooksSchema.parse({}),
   } as unknown as ApiConfig;
   const service = new SourceWebhookService(
-    catalog as unknown as Catalog,
+    catalog,
     temporal as unknown as TemporalClient,
     config,
-    new WebhookRefusals(catalog as unknown as Catalog, config),
+    new WebhookRefusals(catalog, config),
     createSourceDefinitions({
       folders: { roots: [] },
       web: { allowPrivateNetworks: false, defaultMaxPages: 10 },
@@ -126,11 +125,11 @@ describe('SourceWebhookService (a Notion source)', () => {
     const { body, signature } = signed(pageEvent());
     expect(await deliver(ctx.service, 'src-1', body, signature)).toBe('accepted');
     const { quietMs, maxDelayMs, historyLimit } = webhooksSchema.parse({});
-    expect(ctx.signalWithStart).toHaveBeenCalledWith('notionWebhookEvents', {
+    expect(ctx.signalWithStart).toHaveBeenCalledWith('sourceEvents', {
       taskQueue: 'q',
       workflowId: 'notion-webhook-src-1',
       args: ['src-1', [], { quietMs, maxDelayMs, historyLimit }],
-      signal: 'notionEvents',
+      signal: 'sourceEvents',
       signalArgs: [[expect.objectContaining({ type: 'page.deleted', entityId: 'page-1' })]],
     });
   });

@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Client as TemporalClient } from '@temporalio/client';
-import { Catalog } from '@trove/catalog';
+import { Catalog, type WebhookCatalog } from '@trove/catalog';
 import { type ApiConfig, SecretBox } from '@trove/config';
 import {
   isTroveError,
-  notionWebhookWorkflowId,
-  type NotionWebhookTiming,
+  sourceEventsWorkflowId,
+  type SourceEventsTiming,
   type Source,
   type SourceDefinitions,
   type SourceWebhook,
@@ -42,7 +42,7 @@ export class SourceWebhookService {
   private lastPurge = 0;
 
   constructor(
-    @Inject(Catalog) private readonly catalog: Catalog,
+    @Inject(Catalog) private readonly catalog: WebhookCatalog,
     @Inject(TEMPORAL) private readonly temporal: TemporalClient,
     @Inject(CONFIG) private readonly config: ApiConfig,
     @Inject(WebhookRefusals) private readonly refusals: WebhookRefusals,
@@ -140,11 +140,11 @@ export class SourceWebhookService {
     if (!(await this.catalog.webhookEvents.record(sourceId, eventId))) return 'duplicate';
     this.purgeOldEvents();
     const { quietMs, maxDelayMs, historyLimit } = this.config.webhooks;
-    const timing: NotionWebhookTiming = { quietMs, maxDelayMs, historyLimit };
+    const timing: SourceEventsTiming = { quietMs, maxDelayMs, historyLimit };
     try {
-      await signalWithStart(this.temporal, 'notionWebhookEvents', 'notionEvents', {
+      await signalWithStart(this.temporal, 'sourceEvents', 'sourceEvents', {
         taskQueue: this.config.temporal.taskQueue,
-        workflowId: notionWebhookWorkflowId(sourceId),
+        workflowId: sourceEventsWorkflowId(sourceId),
         args: [sourceId, [], timing],
         signalArgs: [[event]],
       });
@@ -156,7 +156,7 @@ export class SourceWebhookService {
     if (!(await this.writable(sourceId))) {
       // Raced the start of a deletion, which may have stopped the webhook workflow already.
       await this.temporal.workflow
-        .getHandle(notionWebhookWorkflowId(sourceId))
+        .getHandle(sourceEventsWorkflowId(sourceId))
         .cancel()
         .catch(() => undefined);
       throw webhookUnauthorized();

@@ -1,13 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Catalog } from '@trove/catalog';
 import { type ApiConfig, webhooksSchema } from '@trove/config';
 import { TroveError, TroveErrorCode } from '@trove/domain';
 import { WebhookRefusals, WebhookThrottledError } from './webhook-refusals';
 
 function setup(limits: { refusalsPerAddress: number; refusalsPerSource: number }) {
   const rejected = vi.fn(async (_sourceId: string, _count?: number) => undefined);
-  const catalog = { webhookDeliveries: { rejected } } as unknown as Catalog;
+  const catalog = { webhookDeliveries: { rejected } };
   const config = { webhooks: webhooksSchema.parse({ ...limits, refusalWindowSeconds: 60 }) } as Pick<
     ApiConfig,
     'webhooks'

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { Catalog } from '@trove/catalog';
+import { Catalog, type WebhookDeliveryRecords } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import { rateLimitRefusals } from '@trove/metrics';
 import { RateLimitedError } from '../access/rate-limit';
@@ -46,7 +46,8 @@ export class WebhookRefusals implements OnModuleDestroy {
   private readonly flusher: NodeJS.Timeout;
 
   constructor(
-    @Inject(Catalog) private readonly catalog: Catalog,
+    @Inject(Catalog)
+    private readonly catalog: { readonly webhookDeliveries: Pick<WebhookDeliveryRecords, 'rejected'> },
     @Inject(CONFIG) config: Pick<ApiConfig, 'webhooks'>,
   ) {
     const { refusalsPerAddress, refusalsPerSource, refusalWindowSeconds } = config.webhooks;

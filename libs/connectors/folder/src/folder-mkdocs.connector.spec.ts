@@ -7,9 +7,9 @@ import { FolderConnector } from './folder.connector';
 
 const WORKER_SECRET = 'worker-only-value-31c9d2';
 
-const noBlobs: BlobStore = {
-  get: () => Promise.reject(new Error('no archives here')),
-} as unknown as BlobStore;
+const noBlobs: Pick<BlobStore, 'openReader'> = {
+  openReader: () => Promise.reject(new Error('no archives here')),
+};
 
 function folderSource(path: string): FolderSource {
   return {

@@ -1,22 +1,25 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { temporal } from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import type { NotionEvent, NotionWebhookTiming } from '@trove/domain';
+import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { SourceEvent, SourceEventsTiming } from '@trove/domain';
 import type { SyncActivities, WebhookActivities } from '@trove/ingest-activities';
-import { notionEventsSignal, notionWebhookEvents } from '@trove/workflows';
+import { sourceEvents, sourceEventsSignal } from '@trove/workflows';
 import { expectEventually, ROOT, TEMPORAL_BIN, uniqueName } from '../../support/services';
 import { LaneWorkers } from '../../../apps/worker/src/lanes';
 
 // The webhook workflow's batching and continue-as-new, on a local Temporal test server, with
-// activities that only record what they were given.
+// activities that only record what they were given; and the runs of the release that named it
+// `notionWebhookEvents` (signal `notionEvents`), which this code must still serve.
 const taskQueue = uniqueName('webhook-wf');
 let env: TestWorkflowEnvironment;
 let bundle: WorkflowBundleWithSourceMap;
 let worker: LaneWorkers;
 let running: Promise<void>;
 /** Every batch applySourceEvents received, with when, per source. */
-const applied = new Map<string, { at: number; events: NotionEvent[] }[]>();
+const applied = new Map<string, { at: number; events: SourceEvent[] }[]>();
 
 /** Sources whose events asked for a sync, each time a run was asked for. */
 const scheduled: string[] = [];
@@ -45,18 +48,18 @@ const quietLogger = {
   error: (message: string) => console.error(message),
 };
 
-async function send(sourceId: string, timing: NotionWebhookTiming, n: number): Promise<void> {
-  const event: NotionEvent = {
+async function send(sourceId: string, timing: SourceEventsTiming, n: number): Promise<void> {
+  const event: SourceEvent = {
     type: 'page.content_updated',
     entityId: `page-${n}`,
     entityType: 'page',
     timestamp: new Date().toISOString(),
   };
-  await env.client.workflow.signalWithStart(notionWebhookEvents, {
+  await env.client.workflow.signalWithStart(sourceEvents, {
     taskQueue,
     workflowId: `webhook-${sourceId}`,
     args: [sourceId, [], timing],
-    signal: notionEventsSignal,
+    signal: sourceEventsSignal,
     signalArgs: [[event]],
   });
 }
@@ -104,7 +107,7 @@ afterAll(async () => {
   await env?.teardown();
 });
 
-describe('notionWebhookEvents workflow', () => {
+describe('sourceEvents workflow', () => {
   it('starts an INCREMENTAL run when the connector says the events need one', async () => {
     await send('pushed', { quietMs: 100, maxDelayMs: 1_000, historyLimit: 4_000 }, 0);
     await expectEventually(async () => expect(scheduled).toEqual(['pushed']), { timeoutMs: 20_000 });
@@ -152,5 +155,42 @@ describe('notionWebhookEvents workflow', () => {
     // machine) take it somewhat past the limit; without continue-as-new one run would hold them all.
     for (const length of lengths) expect(length).toBeLessThan(3 * timing.historyLimit);
     expect(Math.max(...lengths)).toBeLessThan(lengths.reduce((sum, length) => sum + length, 0) / 2);
+  });
+
+  it('serves a run of the previous release: its workflow type, its signal, and the new signal', async () => {
+    const timing = { quietMs: 100, maxDelayMs: 1_000, historyLimit: 4_000 };
+    const event = (n: number): SourceEvent => ({
+      type: 'page.content_updated',
+      entityId: `page-${n}`,
+      entityType: 'page',
+      timestamp: new Date().toISOString(),
+    });
+    // As the previous release's api started it: by type name, with the old signal.
+    const handle = await env.client.workflow.signalWithStart('notionWebhookEvents', {
+      taskQueue,
+      workflowId: 'webhook-previous-release',
+      args: ['previous-release', [], timing],
+      signal: 'notionEvents',
+      signalArgs: [[event(0)]],
+    });
+    await expectEventually(async () => expect(appliedIds('previous-release')).toEqual(['page-0']), {
+      timeoutMs: 20_000,
+    });
+    // This release's api signals the same workflow id while that run is still open.
+    await handle.signal(sourceEventsSignal, [event(1)]);
+    await expectEventually(async () => expect(appliedIds('previous-release')).toEqual(['page-0', 'page-1']), {
+      timeoutMs: 20_000,
+    });
+    expect((await handle.describe()).type).toBe('notionWebhookEvents');
+  });
+
+  it('replays a history the previous release recorded (signals, debounce timers, activity, continue-as-new)', async () => {
+    // Recorded with the workflow code before the rename: type notionWebhookEvents, signal
+    // notionEvents, 30 events, one run closed by continue-as-new at its history limit. Stored as
+    // the encoded protobuf History (the SDK's JSON reader fails with this protobufjs install).
+    const history = temporal.api.history.v1.History.decode(
+      readFileSync(join(__dirname, 'histories', 'notion-webhook-events.history.pb')),
+    );
+    await expect(Worker.runReplayHistory({ workflowBundle: bundle }, history)).resolves.toBeUndefined();
   });
 });

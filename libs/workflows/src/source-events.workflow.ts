@@ -16,18 +16,27 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import type { NotionEvent, NotionWebhookTiming, TroveSignals } from '@trove/domain';
+import type { SourceEvent, SourceEventsTiming, TroveSignals } from '@trove/domain';
 import { ingestWorkflowId, TroveErrorCode } from '@trove/domain';
 import type { WebhookActivities } from '@trove/ingest-activities';
 import { AWAIT_STOP, describeFailure, ingestDocument } from './ingest-document.workflow';
 import { scheduledSync } from './sync-source.workflow';
 
 /** Used when the starter passes no timing (the api passes its configuration). */
-const DEFAULT_TIMING: NotionWebhookTiming = { quietMs: 2_000, maxDelayMs: 15_000, historyLimit: 4_000 };
+const DEFAULT_TIMING: SourceEventsTiming = { quietMs: 2_000, maxDelayMs: 15_000, historyLimit: 4_000 };
 /** With nothing to do for this long, the workflow ends; the next event starts it again. */
 const IDLE = '10m';
 const CONCURRENT_PAGES = 4;
 
+export const sourceEventsSignal = defineSignal<TroveSignals['sourceEvents']>(
+  'sourceEvents' satisfies keyof TroveSignals,
+);
+
+/**
+ * The signal's name before it was generic. A workflow started by the previous release, and an api
+ * of that release still running during an upgrade, send this one: it is handled exactly as
+ * `sourceEventsSignal`, so their events are applied rather than left unhandled.
+ */
 export const notionEventsSignal = defineSignal<TroveSignals['notionEvents']>(
   'notionEvents' satisfies keyof TroveSignals,
 );
@@ -40,30 +49,32 @@ const activities = proxyActivities<WebhookActivities>({
 });
 
 /**
- * Applies Notion webhook events for one source. Started with signal-with-start by the webhook
- * endpoint; collects events until a quiet period — or, under a steady stream, until the maximum
- * delay since the first pending event — then removes deleted pages and re-ingests changed ones
- * (each by its own ingest workflow, as a sync does). Continues as new, carrying pending events,
- * well before Temporal's history limits.
+ * Applies the webhook events of one source, whatever its type (the source's connector reduces
+ * them). Started with signal-with-start by the webhook endpoint; collects events until a quiet
+ * period — or, under a steady stream, until the maximum delay since the first pending event —
+ * then removes deleted items and re-ingests changed ones (each by its own ingest workflow, as a
+ * sync does). Continues as new, carrying pending events, well before Temporal's history limits.
  */
-export async function notionWebhookEvents(
+export async function sourceEvents(
   sourceId: string,
-  carried: NotionEvent[] = [],
-  timing: Partial<NotionWebhookTiming> = {},
+  carried: SourceEvent[] = [],
+  timing: Partial<SourceEventsTiming> = {},
   carriedBacklog: string[] = [],
 ): Promise<void> {
   const { quietMs, maxDelayMs, historyLimit } = { ...DEFAULT_TIMING, ...timing };
-  let pending: NotionEvent[] = [...carried];
+  let pending: SourceEvent[] = [...carried];
   /** Documents still to ingest from applied events: worked off a few at a time. */
   let backlog = [...carriedBacklog];
   let received = 0;
   /** When the oldest pending event arrived (workflow time): the maximum delay counts from here. */
   let firstPendingAt = Date.now();
-  setHandler(notionEventsSignal, (events) => {
+  const receive = (events: SourceEvent[]) => {
     if (!pending.length) firstPendingAt = Date.now();
     pending.push(...events);
     received += events.length;
-  });
+  };
+  setHandler(sourceEventsSignal, receive);
+  setHandler(notionEventsSignal, receive);
   const overdue = () => pending.length > 0 && Date.now() - firstPendingAt >= maxDelayMs;
   const historyFull = () => {
     const info = workflowInfo();
@@ -105,7 +116,21 @@ export async function notionWebhookEvents(
   // The handler is synchronous, so every signal received so far is in `pending`; should one arrive
   // while this run closes, the server refuses the close and the task reruns with it.
   await condition(allHandlersFinished);
-  await continueAsNew<typeof notionWebhookEvents>(sourceId, pending, timing, backlog);
+  // A run continues as its own workflow type: a run of the old type stays one until it idles out.
+  await continueAsNew<typeof sourceEvents>(sourceId, pending, timing, backlog);
+}
+
+/**
+ * `sourceEvents` under the workflow type the previous release started (`notionWebhookEvents`).
+ * Temporal finds a workflow's code by its type, the export name, so runs started before the rename
+ * — and their continue-as-new runs, which keep the type — still have code to replay and finish
+ * with. Registering handlers adds no command, so their histories replay unchanged. A run of this
+ * type ends once it idles (10 minutes without events); the next event starts a `sourceEvents` run
+ * under the same workflow id. A function of its own, not a re-export, because starting by function
+ * uses the function's name as the type.
+ */
+export async function notionWebhookEvents(...args: Parameters<typeof sourceEvents>): Promise<void> {
+  return sourceEvents(...args);
 }
 
 async function ingestChangedPage(documentId: string, gone: string[]): Promise<void> {
@@ -125,7 +150,7 @@ async function ingestChangedPage(documentId: string, gone: string[]): Promise<vo
       throw ApplicationFailure.create({
         nonRetryable: true,
         type: code,
-        message: 'Notion rejected the token',
+        message: 'the source rejected its credentials',
       });
   }
 }

@@ -1,0 +1,166 @@
+/**
+ * Narrow views of the catalog, one per job, for code that only needs part of it (the worker's
+ * activities, index generations, settings). `Catalog` implements every one; a test fake
+ * implements the ones its subject uses, so the compiler checks the fake against the real thing.
+ */
+import type {
+  IndexGenerationStatus,
+  IndexRebuildProgress,
+  Project,
+  Source,
+  SyncRun,
+  TroveDocument,
+} from '@trove/domain';
+import type {
+  DocumentChanges,
+  DocumentClaim,
+  NewSourceItem,
+  SourceItem,
+  UploadCursor,
+} from './documents.repository';
+import type { NewIndexGeneration, StoredIndexGeneration } from './index-generations.repository';
+import type { StoredApiKey } from './api-keys.repository';
+import type { StoredRagConfig } from './rag-config.repository';
+import type { SourceChanges } from './sources.repository';
+import type { SyncRunChanges } from './sync-runs.repository';
+
+/** The checks every write makes: nothing is written to a project being deleted or a source being removed. */
+export interface WriteChecks {
+  /** The project; PROJECT_NOT_FOUND, or PROJECT_DELETING (permanent) while it is being deleted. */
+  requireActiveProject(id: string): Promise<Project>;
+  /** The source; SOURCE_NOT_FOUND (permanent while it is being removed), or its project's refusal. */
+  requireActiveSource(id: string): Promise<Source>;
+}
+
+export interface ProjectReads {
+  getProject(id: string): Promise<Project | undefined>;
+  /** The project, or PROJECT_NOT_FOUND. */
+  requireProject(id: string): Promise<Project>;
+}
+
+/** Whether the database answers (readiness checks). */
+export interface CatalogHealth {
+  ping(): Promise<void>;
+}
+
+export interface SourceRecords {
+  getSource(id: string): Promise<Source | undefined>;
+  requireSource(id: string): Promise<Source>;
+  updateSource(id: string, changes: SourceChanges): Promise<void>;
+}
+
+export interface SyncRunRecords {
+  createRun(run: SyncRun): Promise<SyncRun>;
+  getRun(id: string): Promise<SyncRun | undefined>;
+  updateRun(id: string, changes: SyncRunChanges): Promise<void>;
+}
+
+/** A source's items as documents: what a sync diffs against, creates and removes. */
+export interface SourceItemRecords {
+  sourceItems(sourceId: string): Promise<SourceItem[]>;
+  findSourceItems(sourceId: string, externalIds: string[]): Promise<SourceItem[]>;
+  /** One record per item of an active source, created if missing; each item's document id. */
+  ensureSourceDocuments(sourceId: string, items: NewSourceItem[]): Promise<Map<string, string>>;
+  deleteDocument(id: string): Promise<void>;
+}
+
+export interface DocumentRecords {
+  getDocument(id: string): Promise<TroveDocument | undefined>;
+  getDocuments(ids: string[]): Promise<TroveDocument[]>;
+  updateDocument(id: string, changes: DocumentChanges): Promise<void>;
+  updateDocuments(updates: { id: string; changes: DocumentChanges }[]): Promise<void>;
+}
+
+/** Ingest leases on documents, so one document is ingested by one activity at a time. */
+export interface DocumentLeases {
+  claimDocuments(ids: string[], holder: string, ttlMs: number): Promise<DocumentClaim>;
+  releaseDocuments(ids: string[], holder: string): Promise<void>;
+}
+
+export interface UploadQueue {
+  pendingUploads(
+    projectId: string,
+    after: UploadCursor | undefined,
+    limit: number,
+  ): Promise<{ ids: string[]; after?: UploadCursor }>;
+}
+
+/** What deleting a project or removing a source goes through, step by step. */
+export interface CatalogRemovals {
+  markProjectDeleting(id: string): Promise<Project | undefined>;
+  deleteProject(id: string): Promise<void>;
+  markSourceRemoving(id: string): Promise<Source | undefined>;
+  deleteSource(id: string): Promise<void>;
+  getSource(id: string): Promise<Source | undefined>;
+  listSources(projectId: string): Promise<Source[]>;
+  documentIds(scope: { projectId: string } | { sourceId: string }): Promise<string[]>;
+  runIds(scope: { projectId: string } | { sourceId: string }): Promise<string[]>;
+}
+
+/** The generations of the chunk index (`catalog.indexGenerations`). */
+export interface IndexGenerationRecords {
+  live(): Promise<StoredIndexGeneration[]>;
+  get(id: number): Promise<StoredIndexGeneration | undefined>;
+  recent(limit?: number): Promise<StoredIndexGeneration[]>;
+  bootstrap(first: NewIndexGeneration): Promise<StoredIndexGeneration>;
+  startBuilding(next: NewIndexGeneration): Promise<StoredIndexGeneration>;
+  setProgress(id: number, progress: IndexRebuildProgress): Promise<void>;
+  activate(id: number): Promise<StoredIndexGeneration | undefined>;
+  finish(
+    id: number,
+    status: IndexGenerationStatus.FAILED | IndexGenerationStatus.CANCELLED,
+    error?: string,
+  ): Promise<boolean>;
+}
+
+/** The catalog as index generations use it. */
+export interface IndexGenerationCatalog {
+  readonly indexGenerations: IndexGenerationRecords;
+}
+
+/** The stored overrides of the retrieval and answer settings (`catalog.ragConfig`). */
+export interface RagConfigRecords {
+  get(): Promise<StoredRagConfig>;
+  save(
+    expectedVersion: number,
+    overrides: StoredRagConfig['overrides'],
+    secrets: StoredRagConfig['secrets'],
+  ): Promise<StoredRagConfig>;
+}
+
+/** The catalog as the settings store uses it. */
+export interface RagConfigCatalog {
+  readonly ragConfig: RagConfigRecords;
+}
+
+/** API keys as requests are authenticated with them (`catalog.apiKeys`). */
+export interface ApiKeyLookup {
+  get(id: string): Promise<StoredApiKey | undefined>;
+  /** Records a use, at most once per API_KEY_TOUCH_INTERVAL_MS; true when it was written. */
+  touch(id: string, at?: Date): Promise<boolean>;
+}
+
+export interface ApiKeyCatalog {
+  readonly apiKeys: ApiKeyLookup;
+}
+
+/** Webhook event ids already accepted: replay and retry protection (`catalog.webhookEvents`). */
+export interface WebhookEventRecords {
+  /** True when the id is new for the source (and is now recorded). */
+  record(sourceId: string, eventId: string): Promise<boolean>;
+  forget(sourceId: string, eventId: string): Promise<void>;
+  purge(before: Date): Promise<void>;
+}
+
+/** Per source, the last webhook event accepted and the deliveries refused (`catalog.webhookDeliveries`). */
+export interface WebhookDeliveryRecords {
+  accepted(sourceId: string, eventType: string, at?: Date): Promise<void>;
+  rejected(sourceId: string, count?: number): Promise<void>;
+}
+
+/** The catalog as the webhook endpoint uses it. */
+export interface WebhookCatalog
+  extends Pick<SourceRecords, 'getSource' | 'updateSource'>, Pick<WriteChecks, 'requireActiveSource'> {
+  readonly webhookEvents: WebhookEventRecords;
+  readonly webhookDeliveries: WebhookDeliveryRecords;
+}
