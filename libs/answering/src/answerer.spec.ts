@@ -333,3 +333,101 @@ describe('Answerer without a language model', () => {
     }
   });
 });
+
+describe('citations of one place', () => {
+  // Two chunks of one section: one document, one link.
+  const steps = hit('steps', 'To roll back a release, run deployctl rollback and confirm the prompt.', {
+    documentId: 'doc_runbook',
+    citation: { kind: 'source', documentId: 'doc_runbook', url: 'https://example.com/runbook#rollback' },
+  });
+  const more = hit('more', 'A rollback with deployctl never reverts the database schema of the release.', {
+    documentId: 'doc_runbook',
+    position: 1,
+    citation: { kind: 'source', documentId: 'doc_runbook', url: 'https://example.com/runbook#rollback' },
+  });
+
+  it('lists an extractive answer’s citation once when its quotes come from two chunks of one place', async () => {
+    const { answerer } = answererOver([steps, more], { settings: { extractiveSentences: 2 } });
+    const result = await answerer.ask({ projectId: 'prj_test', question: QUESTION });
+    expect(result.answer.split('\n').slice(2)).toEqual([
+      'To roll back a release, run deployctl rollback and confirm the prompt [1].',
+      'A rollback with deployctl never reverts the database schema of the release [1].',
+    ]);
+    expect(result.citations.map((c) => [c.marker, c.citationUrl, c.quote])).toEqual([
+      [
+        1,
+        'https://example.com/runbook#rollback',
+        'To roll back a release, run deployctl rollback and confirm the prompt. A rollback with deployctl never reverts the database schema of the release.',
+      ],
+    ]);
+    // Each quote is checked against the place it is cited under.
+    expect(result.verification).toMatchObject({ validMarkers: [1], unsupportedSentences: [] });
+  });
+
+  it('merges a model’s markers of one place into one citation', async () => {
+    const llm = new ScriptedLlm([
+      'Run deployctl rollback and confirm the prompt [1]. It never reverts the schema [2].',
+    ]);
+    const { answerer } = answererOver([steps, more], { llm });
+    const result = await answerer.ask({ projectId: 'prj_test', question: QUESTION });
+    expect(result.answer).toBe(
+      'Run deployctl rollback and confirm the prompt [1]. It never reverts the schema [1].',
+    );
+    expect(result.citations.map((c) => c.marker)).toEqual([1]);
+    expect(result.verification.unsupportedSentences).toEqual([]);
+  });
+
+  it('keeps two citations of one document that open different places', async () => {
+    const elsewhere = { ...more, citation: { ...more.citation!, url: 'https://example.com/runbook#schema' } };
+    const { answerer } = answererOver([steps, elsewhere], { settings: { extractiveSentences: 2 } });
+    const result = await answerer.ask({ projectId: 'prj_test', question: QUESTION });
+    expect(result.citations.map((c) => c.marker)).toEqual([1, 2]);
+  });
+});
+
+describe('the relevance threshold across languages', () => {
+  // The multilingual embedder scores a question and its answer lower across two languages: the
+  // cosines below are the shapes measured on the answer-quality set (threshold 0.84).
+  const at = (cos: number) => [cos, Math.sqrt(1 - cos * cos)];
+  const english = hit('english', 'The staging MQTT broker listens on port 8884 of mqtt-stg.lab.internal.');
+  const russian = hit('russian', 'Переговорная Ладога находится на четвёртом этаже и вмещает шесть человек.');
+  function over(relevance: Record<string, number>) {
+    const embedder = {
+      dimensions: 2,
+      modelId: 'fake:angles',
+      ping: async () => undefined,
+      embed: async (texts: string[]) => texts.map(() => [1, 0]),
+    };
+    return answererOver([english, russian], {
+      embedder,
+      vectors: async (ids) =>
+        new Map(ids.filter((id) => id in relevance).map((id) => [id, at(relevance[id])])),
+      settings: { threshold: 0.84 },
+    }).answerer;
+  }
+
+  it('accepts a passage in another language a little under the threshold', async () => {
+    const result = await over({ chk_english: 0.8 }).ask({
+      projectId: 'prj_test',
+      question: 'Какой порт у MQTT-брокера в staging?',
+    });
+    expect(result.mode).toBe(AnswerMode.EXTRACTIVE);
+    expect(result.citations.map((c) => c.chunkId)).toEqual(['chk_english']);
+  });
+
+  it('still refuses a passage in the question’s own language under the threshold', async () => {
+    const result = await over({ chk_russian: 0.8 }).ask({
+      projectId: 'prj_test',
+      question: 'На каком этаже переговорная Ладога?',
+    });
+    expect(result.mode).toBe(AnswerMode.INSUFFICIENT_CONTEXT);
+  });
+
+  it('still refuses an out-of-domain question whose best passage in another language is further off', async () => {
+    const result = await over({ chk_english: 0.77 }).ask({
+      projectId: 'prj_test',
+      question: 'Как перевести деньги на карту другого банка?',
+    });
+    expect(result.mode).toBe(AnswerMode.INSUFFICIENT_CONTEXT);
+  });
+});

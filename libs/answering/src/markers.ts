@@ -66,3 +66,13 @@ export function stripMarkers(sentence: string): string {
     .replace(/ ([.,;:!?。，；！？])/g, '$1')
     .trim();
 }
+
+/** The text with every marker number replaced by `to(n)`, repeats within a group dropped (`[1, 3]` → `[1]`). */
+export function renumberMarkers(text: string, to: (n: number) => number): string {
+  return text
+    .replace(MARKER_GROUP, (_group, list: string) => {
+      const numbers = [...new Set(list.split(/[,;]/).map((part) => to(Number(part.trim()))))];
+      return `[${numbers.join(', ')}]`;
+    })
+    .replace(/(\[[\d, ]+\])(?:\s*\1)+/g, '$1');
+}

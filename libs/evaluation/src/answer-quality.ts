@@ -1,6 +1,15 @@
-/** Scores of an answer-quality run: citation precision, refusals, latency. */
+/** Scores of an answer-quality run: citation precision, quotes, refusals, duplicates, latency. */
 import type { AnswerQuestion } from './answer-questions';
 import { percentile } from './metrics';
+
+/** One citation of an answer, in the terms the scores need. */
+export interface OutcomeCitation {
+  /** File name of the cited document. */
+  document: string;
+  /** Where in the document it points (its link, anchor or page): two equal places are one citation listed twice. */
+  place: string;
+  quote: string;
+}
 
 /** What one answer gave, in the terms the scores need. */
 export interface AnswerOutcome {
@@ -9,9 +18,14 @@ export interface AnswerOutcome {
   refused: boolean;
   /** File names of the cited documents, one per citation. */
   citedDocuments: string[];
+  /** The citations with their places and quotes; without them quotes and duplicates are not scored. */
+  citations?: OutcomeCitation[];
   unsupportedSentences: number;
   latencyMs: number;
 }
+
+/** Which half of the set a question belongs to: thresholds are chosen on `train`, reported on `test`. */
+export type AnswerSplit = 'train' | 'test';
 
 export interface AnswerScores {
   inDomain: number;
@@ -24,15 +38,89 @@ export interface AnswerScores {
   inDomainRefusalRate: number;
   /** Out-of-domain questions refused (the right outcome). */
   outOfDomainRefusalRate: number;
+  /** Questions with answer strings whose answer quotes one of them from an expected document. */
+  answerQuotedRate: number;
+  /** Questions with answer strings (the denominator of answerQuotedRate). */
+  quotable: number;
+  /** Cross-lingual in-domain questions refused. */
+  crossLingualRefusalRate: number;
+  /** Citations that repeat an earlier citation of the same answer (same document and place). */
+  duplicateCitations: number;
   /** Cited sentences flagged unsupported, over every answer. */
   unsupportedSentences: number;
   p50Ms: number;
   p95Ms: number;
 }
 
-export function scoreAnswers(outcomes: AnswerOutcome[]): AnswerScores {
+/** The scores of the whole set, and of each split. */
+export type AnswerReport = AnswerScores & { bySplit: Record<AnswerSplit, AnswerScores> };
+
+/**
+ * The split of a question: a stable hash of its text (FNV-1a), so a question keeps its half when
+ * others are added and no one picks which questions the thresholds are tuned on.
+ */
+export function answerSplit(question: AnswerQuestion): AnswerSplit {
+  let hash = 0x811c9dc5;
+  for (const char of question.question) {
+    hash ^= char.codePointAt(0)!;
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash % 2 === 0 ? 'train' : 'test';
+}
+
+/** Whether `quote` holds `answer`, case, spacing and Unicode forms aside. */
+export function quotes(quote: string, answer: string): boolean {
+  const norm = (s: string) => s.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+  return norm(quote).includes(norm(answer));
+}
+
+/** What an answer result gives the scores: `documentName` maps a document id to its file name. */
+export function answerOutcome(
+  question: AnswerQuestion,
+  result: {
+    insufficientContext: boolean;
+    citations: {
+      documentId: string;
+      chunkId: string;
+      citationUrl?: string;
+      headingPath: string[];
+      quote: string;
+    }[];
+    verification: { unsupportedSentences: unknown[] };
+  },
+  documentName: (documentId: string) => string,
+  latencyMs: number,
+): AnswerOutcome {
+  const citations = result.citations.map((c) => ({
+    document: documentName(c.documentId),
+    place: c.citationUrl ?? c.headingPath.join(' › '),
+    quote: c.quote,
+  }));
+  return {
+    question,
+    refused: result.insufficientContext,
+    citedDocuments: citations.map((c) => c.document),
+    citations,
+    unsupportedSentences: result.verification.unsupportedSentences.length,
+    latencyMs,
+  };
+}
+
+export function scoreAnswers(outcomes: AnswerOutcome[]): AnswerReport {
+  return {
+    ...scoreSet(outcomes),
+    bySplit: {
+      train: scoreSet(outcomes.filter((o) => answerSplit(o.question) === 'train')),
+      test: scoreSet(outcomes.filter((o) => answerSplit(o.question) === 'test')),
+    },
+  };
+}
+
+function scoreSet(outcomes: AnswerOutcome[]): AnswerScores {
   const inDomain = outcomes.filter((o) => o.question.expected.length > 0);
   const outside = outcomes.filter((o) => o.question.expected.length === 0);
+  const quotable = inDomain.filter((o) => o.question.answers?.length && o.citations);
+  const crossLingual = inDomain.filter((o) => o.question.crossLingual);
   let cited = 0;
   let correct = 0;
   let hits = 0;
@@ -41,6 +129,16 @@ export function scoreAnswers(outcomes: AnswerOutcome[]): AnswerScores {
     cited += outcome.citedDocuments.length;
     correct += good;
     if (good > 0) hits += 1;
+  }
+  const quoted = quotable.filter((o) =>
+    o.citations!.some(
+      (c) => o.question.expected.includes(c.document) && o.question.answers!.some((a) => quotes(c.quote, a)),
+    ),
+  ).length;
+  let duplicates = 0;
+  for (const outcome of outcomes) {
+    const places = (outcome.citations ?? []).map((c) => `${c.document}\u0000${c.place}`);
+    duplicates += places.length - new Set(places).size;
   }
   const share = (n: number, of: number) => (of === 0 ? Number.NaN : n / of);
   const latencies = outcomes.map((o) => o.latencyMs);
@@ -51,6 +149,10 @@ export function scoreAnswers(outcomes: AnswerOutcome[]): AnswerScores {
     hitRate: share(hits, inDomain.length),
     inDomainRefusalRate: share(inDomain.filter((o) => o.refused).length, inDomain.length),
     outOfDomainRefusalRate: share(outside.filter((o) => o.refused).length, outside.length),
+    answerQuotedRate: share(quoted, quotable.length),
+    quotable: quotable.length,
+    crossLingualRefusalRate: share(crossLingual.filter((o) => o.refused).length, crossLingual.length),
+    duplicateCitations: duplicates,
     unsupportedSentences: outcomes.reduce((n, o) => n + o.unsupportedSentences, 0),
     p50Ms: percentile(latencies, 50),
     p95Ms: percentile(latencies, 95),

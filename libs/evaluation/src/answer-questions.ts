@@ -27,12 +27,26 @@ export const ANSWER_CORPUS: AnswerCorpusFile[] = [
   { fileName: 'mkdocs-getting-started.md', source: 'shared:mkdocs/docs/getting-started.md' },
   { fileName: 'mkdocs-deploying.md', source: 'shared:mkdocs/docs/user-guide/deploying-your-docs.md' },
   { fileName: 'mkdocs-installation.md', source: 'shared:mkdocs/docs/user-guide/installation.md' },
+  { fileName: 'sensor-firmware.md', source: 'repo:libs/evaluation/fixtures/answers/sensor-firmware.md' },
+  { fileName: 'office-guide-ru.md', source: 'repo:libs/evaluation/fixtures/answers/office-guide-ru.md' },
 ];
+
+/** The kind of passage that holds the answer: the unit a good quote is made of. */
+export type AnswerUnit = 'sentence' | 'code-line' | 'table-row' | 'list-item' | 'toggle-child';
 
 export interface AnswerQuestion {
   question: string;
   /** Documents whose citation is correct; empty: out of domain, the right answer is a refusal. */
   expected: string[];
+  /**
+   * Strings a good quote contains (any one of them, case and spacing aside): the answer itself,
+   * as the source writes it. Unset for questions written before quotes were scored.
+   */
+  answers?: string[];
+  /** Where the answer sits in its document. */
+  unit?: AnswerUnit;
+  /** The question is asked in another language than the passage that answers it. */
+  crossLingual?: boolean;
 }
 
 const RUNBOOK = 'deploy-runbook.md';
@@ -118,4 +132,75 @@ export const ANSWER_QUESTIONS: AnswerQuestion[] = [
   { question: 'Какая самая высокая гора в мире?', expected: [] },
   { question: '今天北京的天气怎么样？', expected: [] },
   { question: '长城有多长？', expected: [] },
+  ...quotedAnswerQuestions(),
 ];
+
+/**
+ * Questions over the two structured fixture pages (libs/evaluation/fixtures/answers): each answer
+ * is one code line, table row, list item or the reason inside a `<details>` toggle, asked in the
+ * page's language and across languages, plus out-of-domain questions near those pages' topics.
+ */
+function quotedAnswerQuestions(): AnswerQuestion[] {
+  const FIRMWARE = 'sensor-firmware.md';
+  const OFFICE = 'office-guide-ru.md';
+  const q = (
+    question: string,
+    expected: string,
+    answers: string[],
+    unit: AnswerUnit,
+    crossLingual = false,
+  ): AnswerQuestion => ({ question, expected: [expected], answers, unit, crossLingual });
+  return [
+    // English page, English questions
+    q(
+      'What is MAX_SEND_RETRIES set to in the sensor firmware?',
+      FIRMWARE,
+      ['MAX_SEND_RETRIES 7'],
+      'code-line',
+    ),
+    q('How long is the firmware watchdog timeout?', FIRMWARE, ['WATCHDOG_TIMEOUT_S 45'], 'code-line'),
+    q('At what baud rate does the sensor uplink run?', FIRMWARE, ['UPLINK_BAUD_RATE 115200'], 'code-line'),
+    q('Which port does the staging MQTT broker listen on?', FIRMWARE, ['8884'], 'table-row'),
+    q('Who owns the production environment of the sensor fleet?', FIRMWARE, ['Grace Okafor'], 'table-row'),
+    q('How long must the firmware soak test run?', FIRMWARE, ['six hours'], 'list-item'),
+    q('What key signs a firmware release image?', FIRMWARE, ['hardware security module'], 'list-item'),
+    q('Why do the sensors buffer readings on the SD card?', FIRMWARE, ['uplink drops'], 'toggle-child'),
+    q('Why did we choose MQTT over HTTP for sensor telemetry?', FIRMWARE, ['less battery'], 'toggle-child'),
+    // Russian page, Russian questions
+    q('Какой порт указан в настройках VPN?', OFFICE, ['port = 1194'], 'code-line'),
+    q('Через какое время VPN отключается при простое?', OFFICE, ['idle_timeout = 900'], 'code-line'),
+    q('На каком этаже переговорная Ладога?', OFFICE, ['Ладога | 4'], 'table-row'),
+    q('Сколько мест в переговорной Онега?', OFFICE, ['Онега | 5 | 20'], 'table-row'),
+    q('Где новому сотруднику забрать ноутбук?', OFFICE, ['IT-кабинете'], 'list-item'),
+    q('У кого получить пропуск в первый день?', OFFICE, ['Марины Ковалёвой'], 'list-item'),
+    q(
+      'Почему обеды заказывают через чат, а не через портал?',
+      OFFICE,
+      ['до одиннадцати утра'],
+      'toggle-child',
+    ),
+    q('Почему парковку разыгрывают по жребию?', OFFICE, ['мест всего двадцать'], 'toggle-child'),
+    // Across languages: Russian questions about the English page, English ones about the Russian page
+    q(
+      'Сколько раз прошивка датчика повторяет отправку?',
+      FIRMWARE,
+      ['MAX_SEND_RETRIES 7'],
+      'code-line',
+      true,
+    ),
+    q('Какой порт у MQTT-брокера в staging?', FIRMWARE, ['8884'], 'table-row', true),
+    q('Почему датчики сохраняют показания на SD-карту?', FIRMWARE, ['uplink drops'], 'toggle-child', true),
+    q('Кто отвечает за production-окружение датчиков?', FIRMWARE, ['Grace Okafor'], 'table-row', true),
+    q('Which DNS server does the office VPN use?', OFFICE, ['dns = 10.20.0.53'], 'code-line', true),
+    q('How many seats does the Baikal meeting room have?', OFFICE, ['Байкал | 3 | 12'], 'table-row', true),
+    q('Why is office parking assigned by lottery?', OFFICE, ['мест всего двадцать'], 'toggle-child', true),
+    q('Where do new employees pick up their laptop?', OFFICE, ['IT-кабинете'], 'list-item', true),
+    // Out of domain, near the fixture pages' topics
+    { question: 'How do I calibrate a thermocouple?', expected: [] },
+    { question: 'What is the default port of a PostgreSQL server?', expected: [] },
+    { question: 'Which airline flies from Moscow to Kazan most often?', expected: [] },
+    { question: 'Сколько стоит ремонт ноутбука?', expected: [] },
+    { question: 'Как перевести деньги на карту другого банка?', expected: [] },
+    { question: 'Почему небо голубое?', expected: [] },
+  ];
+}
