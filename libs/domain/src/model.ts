@@ -85,6 +85,10 @@ export interface ParsedBlock {
   pageEnd?: number;
   /** EPUB: the chapter (table-of-contents entry) the block belongs to. */
   chapter?: string;
+  /** The text was recognised by OCR (an image, a scanned PDF page), not read from the file. */
+  ocr?: boolean;
+  /** OCR: Tesseract's mean word confidence on the block's page, 0 to 100. */
+  ocrConfidence?: number;
 }
 
 export interface ParsedDocument {
@@ -96,7 +100,7 @@ export interface ParsedDocument {
   url?: string;
   /** What the parser could not interpret and left as text (unresolved macros, skipped parts). */
   warnings?: string[];
-  /** Pages in the original (PDF). */
+  /** Pages in the original (PDF, multi-page TIFF; 1 for an image). */
   pageCount?: number;
 }
 

@@ -65,7 +65,9 @@ describe('OcrPool', () => {
 
 describe('tidyText', () => {
   it('joins CJK characters Tesseract spaced out and keeps spaces between words', () => {
-    expect(tidyText('泵 站 的 保 修 期 。 \nThe  pump  \n\n\n\nend')).toBe('泵站的保修期。\nThe  pump\n\nend');
+    expect(tidyText('泵 站 的 保 修 期 。 \nThe  pump  \n\n\n\nend')).toBe(
+      '泵站的保修期。\nThe  pump\n\nend',
+    );
   });
 });
 

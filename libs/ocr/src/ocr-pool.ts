@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
-import { createWorker, OEM } from 'tesseract.js';
 import type { Worker } from 'tesseract.js';
 import type { OcrSettings } from './ocr-settings';
 
@@ -100,6 +99,8 @@ export class OcrPool {
         `OCR language data is missing for ${missing.join(', ')} in ${dataDir}: run infra/local/install-ocr-data.sh (or set TROVE_OCR_DATA_DIR)`,
       );
     }
+    // Loaded on the first page, so processes that never OCR do not pay for it.
+    const { createWorker, OEM } = await import('tesseract.js');
     return createWorker(languages, OEM.LSTM_ONLY, {
       langPath: dataDir,
       gzip: false,

@@ -25,9 +25,7 @@ export function ocrSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): OcrSet
   const localDir = env.TROVE_LOCAL_DIR ?? join(REPOSITORY_ROOT, '.trove', 'local');
   return {
     workers: positiveInteger(env, 'TROVE_OCR_WORKERS', 1),
-    languages: (env.TROVE_OCR_LANGUAGES ?? DEFAULT_OCR_LANGUAGES.join('+'))
-      .split(/[+,\s]+/)
-      .filter(Boolean),
+    languages: (env.TROVE_OCR_LANGUAGES ?? DEFAULT_OCR_LANGUAGES.join('+')).split(/[+,\s]+/).filter(Boolean),
     pageTimeoutMs: positiveInteger(env, 'TROVE_OCR_PAGE_TIMEOUT_MS', 120_000),
     dataDir: resolve(env.TROVE_OCR_DATA_DIR ?? join(localDir, 'tessdata')),
   };

@@ -4,6 +4,7 @@ export * from './detect';
 export * from './docx/docx.parser';
 export * from './epub/epub.parser';
 export * from './html/html.parser';
+export * from './image/image.parser';
 export * from './markdown.parser';
 export * from './parser-registry';
 export * from './parsed-json.parser';

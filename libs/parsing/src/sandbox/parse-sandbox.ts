@@ -2,6 +2,10 @@ import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { ParsedDocument, ParseInput } from '@trove/domain';
 import { PermanentDocumentError, TroveError, TroveErrorCode } from '@trove/domain';
+// The image parser decodes with sharp (libvips) in the parsing threads. Loaded here too, so its
+// shared libraries stay loaded when a thread exits or is stopped (glibc would unload them
+// under the other threads' feet otherwise; sharp's documentation asks for this).
+import 'sharp';
 
 export interface ParseLimits {
   /** A parse running longer than this is stopped and the document fails. */
