@@ -2,7 +2,8 @@ import { basename, extname } from 'node:path';
 import type { ParsedBlock, ParsedDocument, ParseInput, Parser } from '@trove/domain';
 import { IMAGE_MEDIA_TYPES, MEDIA_TYPES, PermanentDocumentError, TroveErrorCode } from '@trove/domain';
 import type { Sharp, SharpOptions } from 'sharp';
-import { lowConfidenceWarning, ocrBlocks, pgm, recognizePage, sharedOcr } from '../ocr/ocr-pages';
+import type { GreyImage } from '@trove/ocr';
+import { lowConfidenceWarning, ocrBlocks, recognizePage, sharedOcr } from '../ocr/ocr-pages';
 import type { OcrFailure, PageRecognizer } from '../ocr/ocr-pages';
 
 export interface ImageLimits {
@@ -83,7 +84,7 @@ export class ImageParser implements Parser {
       const image = await pagePixels(sharp, data, index, this.limits).catch((error: unknown) => {
         throw decodeError(fileName, format, error, this.limits, pageCount > 1 ? page : undefined);
       });
-      const outcome = await recognizePage(ocr, page, image.pgm, image.dpi);
+      const outcome = await recognizePage(ocr, page, image);
       if (!outcome.ok) {
         failed.push(outcome.failure);
         continue;
@@ -127,15 +128,15 @@ export class ImageParser implements Parser {
 }
 
 /**
- * One page (frame) upright, on white, grey, scaled down to `ocrPixels` if larger, as PGM. The pixel
- * limit is checked by libvips from the header, before any pixel is decoded.
+ * One page (frame) upright, on white, grey, scaled down to `ocrPixels` if larger. The pixel limit
+ * is checked by libvips from the header, before any pixel is decoded.
  */
 async function pagePixels(
   sharp: SharpFactory,
   data: Buffer,
   page: number,
   limits: ImageLimits,
-): Promise<{ pgm: Buffer; dpi: number | undefined }> {
+): Promise<GreyImage> {
   const image = sharp(data, {
     page,
     pages: 1,
@@ -155,7 +156,7 @@ async function pagePixels(
     .toBuffer({ resolveWithObject: true });
   const density = metadata.density ? metadata.density * scale : undefined;
   const dpi = density && density >= PLAUSIBLE_DPI.min && density <= PLAUSIBLE_DPI.max ? density : undefined;
-  return { pgm: pgm(pixels, info.width, info.height), dpi };
+  return { pixels, width: info.width, height: info.height, dpi };
 }
 
 function decodeError(

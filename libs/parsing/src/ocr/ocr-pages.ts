@@ -1,14 +1,14 @@
 import type { ParsedBlock } from '@trove/domain';
 import { TroveError, TroveErrorCode } from '@trove/domain';
 import { OcrDataMissingError, OcrPool, ocrSettingsFromEnv, OcrTimeoutError } from '@trove/ocr';
-import type { OcrPageResult } from '@trove/ocr';
+import type { GreyImage, OcrPageResult } from '@trove/ocr';
 
 /** Pages recognised with a lower mean confidence are kept, and named in the document's warnings. */
 export const LOW_CONFIDENCE = 60;
 
-/** What a parser needs of OCR: one page's image in, its text and confidence out. */
+/** What a parser needs of OCR: one page's pixels in, its text and confidence out. */
 export interface PageRecognizer {
-  recognize(image: Buffer, options?: { dpi?: number }): Promise<OcrPageResult>;
+  readPage(image: GreyImage): Promise<OcrPageResult>;
 }
 
 let shared: OcrPool | undefined;
@@ -81,11 +81,10 @@ export interface OcrFailure {
 export async function recognizePage(
   ocr: PageRecognizer,
   page: number,
-  image: Buffer,
-  dpi: number | undefined,
+  image: GreyImage,
 ): Promise<{ ok: true; result: OcrPageResult } | { ok: false; failure: OcrFailure }> {
   try {
-    return { ok: true, result: await ocr.recognize(image, { dpi }) };
+    return { ok: true, result: await ocr.readPage(image) };
   } catch (error) {
     if (error instanceof OcrDataMissingError) {
       throw new TroveError(TroveErrorCode.Internal, error.message, { cause: error });
@@ -93,9 +92,4 @@ export async function recognizePage(
     if (error instanceof OcrTimeoutError) return { ok: false, failure: { page, reason: error.message } };
     throw error;
   }
-}
-
-/** A binary PGM (P5) image: the cheapest way to hand raw grey pixels to Tesseract. */
-export function pgm(pixels: Uint8Array, width: number, height: number): Buffer {
-  return Buffer.concat([Buffer.from(`P5\n${width} ${height}\n255\n`, 'latin1'), pixels]);
 }
