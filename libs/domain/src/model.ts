@@ -126,6 +126,10 @@ export interface Chunk {
   pageEnd?: number;
   /** EPUB: the chapter of the chunk's first block. */
   chapter?: string;
+  /** Some of the chunk's text was recognised by OCR (a scanned page, an image). */
+  ocr?: boolean;
+  /** OCR: the mean of its OCR'd blocks' page confidences, 0 to 100. */
+  ocrConfidence?: number;
   /** Where a citation of this chunk points; the API renders it to a link. */
   citation?: Citation;
   /** Chunks indexed before citations were structured: the link as it was stored. */
@@ -181,6 +185,9 @@ export interface SearchHit {
   page?: number;
   pageEnd?: number;
   chapter?: string;
+  /** The hit's text was (partly) recognised by OCR, with this mean confidence (0 to 100). */
+  ocr?: boolean;
+  ocrConfidence?: number;
   bm25?: LegRank;
   knn?: LegRank;
   /** Context expansion: the hit's neighbouring chunks (±N positions) in reading order, without the hit. */
