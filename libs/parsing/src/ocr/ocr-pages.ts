@@ -12,6 +12,12 @@ export interface PageRecognizer {
 }
 
 let shared: OcrPool | undefined;
+let pageListener: ((page: number) => void) | undefined;
+
+/** Hears of every page this thread reads by OCR (the parse thread reports it as progress). */
+export function onOcrPage(listener: (page: number) => void): void {
+  pageListener = listener;
+}
 
 /**
  * The OCR pool of this thread (a parse thread), started on the first scanned page and kept for
@@ -84,7 +90,9 @@ export async function recognizePage(
   image: GreyImage,
 ): Promise<{ ok: true; result: OcrPageResult } | { ok: false; failure: OcrFailure }> {
   try {
-    return { ok: true, result: await ocr.readPage(image) };
+    const result = await ocr.readPage(image);
+    pageListener?.(page);
+    return { ok: true, result };
   } catch (error) {
     if (error instanceof OcrDataMissingError) {
       throw new TroveError(TroveErrorCode.Internal, error.message, { cause: error });

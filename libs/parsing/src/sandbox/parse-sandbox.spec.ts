@@ -57,7 +57,7 @@ describe('ParseSandbox', () => {
     await expect(sandbox.parse(markdown('# T\n\nfine'))).resolves.toMatchObject({ title: 'T' });
   });
 
-  it('reads an image by OCR in the thread, and replaces a thread stopped in the middle of OCR', () => {
+  it('reads images by OCR in the thread, reporting each page as progress, and replaces a thread stopped in the middle of OCR', () => {
     // A plain Node process, as the worker runs: vitest's process pool does not survive threads
     // stopped while their OCR worker runs (plain Node only ends the thread).
     const output = execFileSync(
@@ -71,6 +71,7 @@ describe('ParseSandbox', () => {
     expect(result.first[0].text).toMatch(/^Scanned contracts and photographed whiteboards/);
     expect(result.stopped).toEqual({ code: TroveErrorCode.ParseLimitExceeded, permanent: true });
     expect(result.afterwards).toEqual(result.first);
+    expect(result.tiff).toEqual({ pages: 2, progress: [1, 2] });
   }, 180_000);
 
   it('stops a parse that needs more memory than allowed, with a permanent reason', () => {
