@@ -8,15 +8,18 @@ RUN npm install --no-audit --no-fund && bash scripts/build-dashboard.sh
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
+ENV TROVE_OCR_DATA_DIR=/usr/share/tesseract-ocr/5/tessdata
 # `trove backup` and `trove restore` need pg_dump/pg_restore of the server's major version (17):
 # Debian bookworm ships 15, so they come from the PostgreSQL project's apt repository.
 # git and ssh: Git sources clone through the git CLI (https, ssh).
+# tesseract-ocr-*: the language data OCR reads (English, Russian, simplified Chinese).
 RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates curl \
   && install -d /usr/share/postgresql-common/pgdg \
   && curl -fsSL -o /usr/share/postgresql-common/pgdg/apt.postgresql.org.asc https://www.postgresql.org/media/keys/ACCC4CF8.asc \
   && echo "deb [signed-by=/usr/share/postgresql-common/pgdg/apt.postgresql.org.asc] https://apt.postgresql.org/pub/repos/apt bookworm-pgdg main" \
     > /etc/apt/sources.list.d/pgdg.list \
   && apt-get update && apt-get install -y --no-install-recommends postgresql-client-17 git openssh-client \
+    tesseract-ocr-eng tesseract-ocr-rus tesseract-ocr-chi-sim \
   && apt-get purge -y curl && apt-get autoremove -y && rm -rf /var/lib/apt/lists/*
 COPY . .
 COPY --from=dashboard /app/apps/dashboard/dist apps/dashboard/dist

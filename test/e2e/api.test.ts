@@ -124,16 +124,12 @@ describe('projects, uploads and search', () => {
     expect(tooLarge.status).toBe(413);
     expect(tooLarge.body.error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
 
-    const imageInDisguise = await stack.upload(
-      projectId,
-      'notes.md',
-      Buffer.from([0x89, 0x50, 0x4e, 0x47, 13, 10]),
-    );
-    expect(imageInDisguise.status).toBe(415);
-    expect(imageInDisguise.body.error).toEqual({
+    const archiveInDisguise = await stack.upload(projectId, 'notes.md', Buffer.from([0x1f, 0x8b, 8, 0]));
+    expect(archiveInDisguise.status).toBe(415);
+    expect(archiveInDisguise.body.error).toEqual({
       code: 'UNSUPPORTED_MEDIA_TYPE',
       message:
-        'notes.md is a PNG image file (image/png); supported types are PDF, EPUB, DOCX, HTML, Markdown and plain text',
+        'notes.md is a gzip archive file (application/gzip); supported types are PDF, EPUB, DOCX, HTML, Markdown, plain text and images (PNG, JPEG, TIFF, WebP, GIF)',
     });
 
     const noFile = await fetch(`${stack.url}/v1/projects/${projectId}/documents`, {

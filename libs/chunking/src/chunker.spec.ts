@@ -29,6 +29,26 @@ describe('Chunker', () => {
     ]);
   });
 
+  it('marks chunks with OCR text and their mean confidence; chunks of real text stay unmarked', () => {
+    const chunker = new Chunker(counter, { targetTokens: 40, overlapTokens: 0 });
+    const chunks = chunker.chunk(
+      doc([
+        { kind: 'paragraph', text: sentence(0), headingPath: ['Intro'], page: 1 },
+        { kind: 'paragraph', text: sentence(1), headingPath: ['A'], page: 1 },
+        { kind: 'paragraph', text: sentence(2), headingPath: ['A'], page: 2, ocr: true, ocrConfidence: 91 },
+        { kind: 'paragraph', text: sentence(3), headingPath: ['A'], page: 2, ocr: true, ocrConfidence: 91 },
+        { kind: 'paragraph', text: sentence(4), headingPath: ['A'], page: 3, ocr: true, ocrConfidence: 60 },
+      ]),
+      context,
+    );
+    // A chunk with some OCR'd text is marked, with the mean over its OCR'd blocks.
+    expect(chunks.map((c) => [c.page, c.pageEnd, c.ocr, c.ocrConfidence])).toEqual([
+      [1, 1, undefined, undefined],
+      [1, 2, true, 91],
+      [2, 3, true, 76],
+    ]);
+  });
+
   it('packs long prose under the target, with overlap between consecutive chunks', () => {
     const chunker = new Chunker(counter, { targetTokens: 60, overlapTokens: 25 });
     const text = Array.from({ length: 12 }, (_, i) => sentence(i)).join(' ');

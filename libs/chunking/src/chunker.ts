@@ -42,6 +42,8 @@ interface Unit {
   page?: number;
   pageEnd?: number;
   chapter?: string;
+  /** The block was recognised by OCR with this confidence. */
+  ocrConfidence?: number;
 }
 
 /** A packed chunk before it gets its id: text plus where it comes from. */
@@ -54,6 +56,8 @@ interface Piece {
   pageEnd?: number;
   chapter?: string;
   codeLanguages: string[];
+  /** Confidences of the OCR'd units in the chunk (none when it has no OCR'd text). */
+  ocrConfidences: number[];
 }
 
 interface Section {
@@ -92,7 +96,7 @@ export class Chunker {
   }
 
   private makeChunk(doc: ParsedDocument, context: ChunkContext, piece: Piece, position: number): Chunk {
-    const { headingPath, text, anchor, page, pageEnd, chapter, codeLanguages } = piece;
+    const { headingPath, text, anchor, page, pageEnd, chapter, codeLanguages, ocrConfidences } = piece;
     const base = { title: doc.title, headingPath, text };
     const contentHash = createHash('sha256').update(Chunker.embeddingText(base)).digest('hex');
     return {
@@ -109,13 +113,25 @@ export class Chunker {
       ...(anchor ? { anchor } : {}),
       ...(page ? { page, pageEnd: pageEnd ?? page } : {}),
       ...(chapter ? { chapter } : {}),
+      ...(ocrConfidences.length
+        ? {
+            ocr: true,
+            ocrConfidence: Math.round(ocrConfidences.reduce((a, b) => a + b, 0) / ocrConfidences.length),
+          }
+        : {}),
     };
   }
 
   private units(block: ParsedBlock): Unit[] {
     const tokens = this.tokens.count(block.text);
     const code = block.kind === 'code';
-    const origin = { anchor: block.anchor, page: block.page, pageEnd: block.pageEnd, chapter: block.chapter };
+    const origin = {
+      anchor: block.anchor,
+      page: block.page,
+      pageEnd: block.pageEnd,
+      chapter: block.chapter,
+      ...(block.ocr ? { ocrConfidence: block.ocrConfidence ?? 0 } : {}),
+    };
     if (tokens <= this.options.targetTokens) {
       return [{ text: block.text, tokens, code, codeLanguage: block.codeLanguage, ...origin }];
     }
@@ -337,6 +353,7 @@ export class Chunker {
       pageEnd: pages.length ? Math.max(...pages) : undefined,
       chapter: a.chapter ?? b.chapter,
       codeLanguages: [...new Set([...a.codeLanguages, ...b.codeLanguages])],
+      ocrConfidences: [...a.ocrConfidences, ...b.ocrConfidences],
     };
   }
 }
@@ -361,6 +378,7 @@ function describePiece(units: Unit[], firstOwn: number, tokens: number): Omit<Pi
     pageEnd: pages.length ? Math.max(...pages) : undefined,
     chapter: own?.chapter,
     codeLanguages,
+    ocrConfidences: units.flatMap((u) => (u.ocrConfidence === undefined ? [] : [u.ocrConfidence])),
   };
 }
 

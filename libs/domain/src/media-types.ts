@@ -14,7 +14,21 @@ export const MEDIA_TYPES = {
   epub: 'application/epub+zip',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   zip: 'application/zip',
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+  tiff: 'image/tiff',
+  webp: 'image/webp',
+  gif: 'image/gif',
 } as const;
+
+/** Images read as documents (by OCR): each image, or each page of a TIFF, is a citation page. */
+export const IMAGE_MEDIA_TYPES: readonly string[] = [
+  MEDIA_TYPES.png,
+  MEDIA_TYPES.jpeg,
+  MEDIA_TYPES.tiff,
+  MEDIA_TYPES.webp,
+  MEDIA_TYPES.gif,
+];
 
 /** File name extensions by the format they name (a file's content still decides at upload). */
 export const MARKDOWN_EXTENSIONS: ReadonlySet<string> = new Set(['.md', '.markdown', '.mdown', '.mkd']);

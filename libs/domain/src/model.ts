@@ -85,6 +85,10 @@ export interface ParsedBlock {
   pageEnd?: number;
   /** EPUB: the chapter (table-of-contents entry) the block belongs to. */
   chapter?: string;
+  /** The text was recognised by OCR (an image, a scanned PDF page), not read from the file. */
+  ocr?: boolean;
+  /** OCR: Tesseract's mean word confidence on the block's page, 0 to 100. */
+  ocrConfidence?: number;
 }
 
 export interface ParsedDocument {
@@ -96,7 +100,7 @@ export interface ParsedDocument {
   url?: string;
   /** What the parser could not interpret and left as text (unresolved macros, skipped parts). */
   warnings?: string[];
-  /** Pages in the original (PDF). */
+  /** Pages in the original (PDF, multi-page TIFF; 1 for an image). */
   pageCount?: number;
 }
 
@@ -122,6 +126,10 @@ export interface Chunk {
   pageEnd?: number;
   /** EPUB: the chapter of the chunk's first block. */
   chapter?: string;
+  /** Some of the chunk's text was recognised by OCR (a scanned page, an image). */
+  ocr?: boolean;
+  /** OCR: the mean of its OCR'd blocks' page confidences, 0 to 100. */
+  ocrConfidence?: number;
   /** Where a citation of this chunk points; the API renders it to a link. */
   citation?: Citation;
   /** Chunks indexed before citations were structured: the link as it was stored. */
@@ -177,6 +185,9 @@ export interface SearchHit {
   page?: number;
   pageEnd?: number;
   chapter?: string;
+  /** The hit's text was (partly) recognised by OCR, with this mean confidence (0 to 100). */
+  ocr?: boolean;
+  ocrConfidence?: number;
   bm25?: LegRank;
   knn?: LegRank;
   /** Context expansion: the hit's neighbouring chunks (±N positions) in reading order, without the hit. */

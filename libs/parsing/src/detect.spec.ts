@@ -30,13 +30,30 @@ describe('detectMediaType', () => {
       'text/html',
     );
     expect(detectMediaType('page.htm', Buffer.from([0xcf, 0xf0, 0xe8])).mediaType).toBe('text/html');
-    expect(() => detectMediaType('image.md', Buffer.from([0x89, 0x50, 0x4e, 0x47, 1]))).toThrow(
-      'image.md is a PNG image file (image/png); supported types are PDF, EPUB, DOCX, HTML, Markdown and plain text',
+    expect(() => detectMediaType('notes.md', Buffer.from([0x1f, 0x8b, 8, 0]))).toThrow(
+      'notes.md is a gzip archive file (application/gzip); supported types are PDF, EPUB, DOCX, HTML, Markdown, plain text and images (PNG, JPEG, TIFF, WebP, GIF)',
     );
     expect(() => detectMediaType('fake.md', Buffer.from([0x61, 0, 0x62]))).toThrow(/NUL bytes/);
     expect(() => detectMediaType('latin1.md', Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x20]))).toThrow(
       /not UTF-8/,
     );
+  });
+
+  it('recognises images by their magic numbers, whatever they are called', () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]);
+    expect(detectMediaType('image.md', png).mediaType).toBe('image/png');
+    expect(detectMediaType('photo', Buffer.from([0xff, 0xd8, 0xff, 0xe1])).mediaType).toBe('image/jpeg');
+    expect(detectMediaType('a.gif', Buffer.from('GIF89a')).mediaType).toBe('image/gif');
+    expect(detectMediaType('scan.tif', Buffer.from([0x49, 0x49, 0x2a, 0, 8])).mediaType).toBe('image/tiff');
+    expect(detectMediaType('scan.tif', Buffer.from([0x4d, 0x4d, 0, 0x2a, 0])).mediaType).toBe('image/tiff');
+    expect(detectMediaType('x.webp', Buffer.from('RIFF\x10\0\0\0WEBPVP8 ', 'latin1')).mediaType).toBe(
+      'image/webp',
+    );
+    // A RIFF that is not WebP (a WAV file) is not an image.
+    expect(() => detectMediaType('x.webp', Buffer.from('RIFF\x10\0\0\0WAVEfmt ', 'latin1'))).toThrow(
+      /NUL bytes/,
+    );
+    expect(detectMediaType('empty.jpeg', Buffer.alloc(0)).mediaType).toBe('image/jpeg');
   });
 
   it('rejects text files of unsupported types', () => {

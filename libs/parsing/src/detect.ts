@@ -11,13 +11,25 @@ import {
 
 export { MEDIA_TYPES, SUPPORTED_EXTENSIONS };
 
-const SUPPORTED = 'supported types are PDF, EPUB, DOCX, HTML, Markdown and plain text';
+const SUPPORTED =
+  'supported types are PDF, EPUB, DOCX, HTML, Markdown, plain text and images (PNG, JPEG, TIFF, WebP, GIF)';
+
+/** Magic numbers of the images Trove reads (by OCR). */
+const IMAGE_SIGNATURES: { mediaType: string; bytes: (number | undefined)[] }[] = [
+  { mediaType: MEDIA_TYPES.png, bytes: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] },
+  { mediaType: MEDIA_TYPES.jpeg, bytes: [0xff, 0xd8, 0xff] },
+  { mediaType: MEDIA_TYPES.gif, bytes: [0x47, 0x49, 0x46, 0x38] },
+  { mediaType: MEDIA_TYPES.tiff, bytes: [0x49, 0x49, 0x2a, 0x00] },
+  { mediaType: MEDIA_TYPES.tiff, bytes: [0x4d, 0x4d, 0x00, 0x2a] },
+  // RIFF, four bytes of size, WEBP
+  {
+    mediaType: MEDIA_TYPES.webp,
+    bytes: [0x52, 0x49, 0x46, 0x46, undefined, undefined, undefined, undefined, 0x57, 0x45, 0x42, 0x50],
+  },
+];
 
 /** Magic numbers of binary formats Trove does not read, so a renamed binary is named in the error. */
 const UNSUPPORTED_SIGNATURES: { name: string; mediaType: string; bytes: number[] }[] = [
-  { name: 'PNG image', mediaType: 'image/png', bytes: [0x89, 0x50, 0x4e, 0x47] },
-  { name: 'JPEG image', mediaType: 'image/jpeg', bytes: [0xff, 0xd8, 0xff] },
-  { name: 'GIF image', mediaType: 'image/gif', bytes: [0x47, 0x49, 0x46, 0x38] },
   { name: 'gzip archive', mediaType: 'application/gzip', bytes: [0x1f, 0x8b] },
   { name: 'ELF executable', mediaType: 'application/x-executable', bytes: [0x7f, 0x45, 0x4c, 0x46] },
   {
@@ -48,8 +60,8 @@ const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const MAX_LEADING_WHITESPACE = 1024;
 
 /**
- * Decides a file's type from its content first and its name second: a PDF, EPUB or DOCX is
- * recognised whatever it is called. Throws a permanent UNSUPPORTED_MEDIA_TYPE error for other
+ * Decides a file's type from its content first and its name second: a PDF, EPUB, DOCX or image
+ * is recognised whatever it is called. Throws a permanent UNSUPPORTED_MEDIA_TYPE error for other
  * binaries (named in the message), for plain `.zip` archives (imported as folder sources, not
  * documents) and for text types Trove has no parser for.
  */
@@ -62,6 +74,8 @@ export function detectMediaType(fileName: string, data: Buffer | FileSample): De
     return { mediaType: EMPTY_TYPE_BY_EXTENSION[extension] };
   }
   if (startsWithPdfSignature(head)) return { mediaType: MEDIA_TYPES.pdf };
+  const image = IMAGE_SIGNATURES.find((s) => s.bytes.every((b, i) => b === undefined || head[i] === b));
+  if (image) return { mediaType: image.mediaType };
   if (ZIP_SIGNATURE.every((b, i) => head[i] === b)) {
     return { mediaType: zipKind(fileName, sample.head, sample.tail) };
   }
@@ -90,7 +104,7 @@ export function detectMediaType(fileName: string, data: Buffer | FileSample): De
   if (TEXT_EXTENSIONS.has(extension)) return { mediaType: MEDIA_TYPES.plainText };
   throw new PermanentDocumentError(
     TroveErrorCode.UnsupportedMediaType,
-    `${fileName}: the extension ${extension} is not supported; ${SUPPORTED} (.pdf, .epub, .docx, .html, .md, .txt)`,
+    `${fileName}: the extension ${extension} is not supported; ${SUPPORTED} (.pdf, .epub, .docx, .html, .md, .txt, .png, .jpg, .tiff, .webp, .gif)`,
   );
 }
 
@@ -102,6 +116,13 @@ const EMPTY_TYPE_BY_EXTENSION: Record<string, string> = {
   '.pdf': MEDIA_TYPES.pdf,
   '.epub': MEDIA_TYPES.epub,
   '.docx': MEDIA_TYPES.docx,
+  '.png': MEDIA_TYPES.png,
+  '.jpg': MEDIA_TYPES.jpeg,
+  '.jpeg': MEDIA_TYPES.jpeg,
+  '.tif': MEDIA_TYPES.tiff,
+  '.tiff': MEDIA_TYPES.tiff,
+  '.webp': MEDIA_TYPES.webp,
+  '.gif': MEDIA_TYPES.gif,
 };
 
 /** `%PDF-` at the very start, after at most a UTF-8 BOM and some whitespace. */

@@ -3,6 +3,7 @@ import { PermanentDocumentError, TroveErrorCode } from '@trove/domain';
 import { DocxParser } from './docx/docx.parser';
 import { EpubParser } from './epub/epub.parser';
 import { HtmlParser } from './html/html.parser';
+import { ImageParser } from './image/image.parser';
 import { MarkdownParser } from './markdown.parser';
 import { ParsedJsonParser } from './parsed-json.parser';
 import { PdfParser } from './pdf/pdf.parser';
@@ -30,6 +31,7 @@ export class ParserRegistry {
       new HtmlParser(),
       new EpubParser(),
       new DocxParser(),
+      new ImageParser(),
     ]);
   }
 

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { isTroveError, TroveErrorCode } from '@trove/domain';
 import { buildZip, patchEntry } from './archive/zip-fixtures.testing';
 import { detectMediaType, MEDIA_TYPES } from './detect';
+import { pngClaiming } from './image/image-fixtures.testing';
 import { ParseSandbox } from './sandbox/parse-sandbox';
 import { sharedDocuments } from '@trove/testing';
 
@@ -81,6 +82,7 @@ async function generated(): Promise<Case[]> {
     'aa/evil.xhtml',
     { name: '../evil.xhtml' },
   );
+  const png = pngClaiming(2_000, 1_000);
   return [
     ...[
       MEDIA_TYPES.pdf,
@@ -89,6 +91,11 @@ async function generated(): Promise<Case[]> {
       MEDIA_TYPES.html,
       MEDIA_TYPES.markdown,
       MEDIA_TYPES.plainText,
+      MEDIA_TYPES.png,
+      MEDIA_TYPES.jpeg,
+      MEDIA_TYPES.tiff,
+      MEDIA_TYPES.webp,
+      MEDIA_TYPES.gif,
     ].map((mediaType) => ({
       name: `empty (${mediaType})`,
       data: Buffer.alloc(0),
@@ -140,6 +147,30 @@ async function generated(): Promise<Case[]> {
     { name: 'one-line.html', data: Buffer.from('<p>' + 'word '.repeat(2_000_000) + '</p>') },
     { name: 'bomb.epub', data: bomb, expect: TroveErrorCode.UnsafeArchive },
     { name: 'slip.epub', data: slip, expect: TroveErrorCode.UnsafeArchive },
+    {
+      name: 'bomb.png',
+      data: pngClaiming(100_000, 100_000),
+      expect: TroveErrorCode.ParseLimitExceeded,
+    },
+    { name: 'short-pixel-data.png', data: png },
+    { name: 'random-with-header.png', data: Buffer.concat([png.subarray(0, 8), random]) },
+    {
+      name: 'random-with-header.tiff',
+      data: Buffer.concat([Buffer.from([0x49, 0x49, 0x2a, 0]), random]),
+      expect: TroveErrorCode.CorruptDocument,
+    },
+    {
+      name: 'random-with-header.jpg',
+      data: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), random]),
+    },
+    {
+      name: 'random-with-header.gif',
+      data: Buffer.concat([Buffer.from('GIF89a'), random]),
+    },
+    {
+      name: 'random-with-header.webp',
+      data: Buffer.concat([Buffer.from('RIFF\x00\x10\x00\x00WEBPVP8 ', 'latin1'), random]),
+    },
     {
       name: 'truncated.epub',
       data: epub.subarray(0, epub.length / 2),

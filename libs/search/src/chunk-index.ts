@@ -43,6 +43,8 @@ export function chunkMappings(dimensions: number) {
       page: { type: 'integer' as const },
       pageEnd: { type: 'integer' as const },
       chapter: { type: 'keyword' as const },
+      ocr: { type: 'boolean' as const },
+      ocrConfidence: { type: 'byte' as const },
       citationUrl: { type: 'keyword' as const, index: false },
       // Stored only: the API renders it to a link.
       citation: { type: 'object' as const, enabled: false },
@@ -76,6 +78,9 @@ export interface StoredChunk {
   page?: number;
   pageEnd?: number;
   chapter?: string;
+  /** Text recognised by OCR, with its mean confidence (0 to 100). */
+  ocr?: boolean;
+  ocrConfidence?: number;
   citation?: Citation;
   /** Chunks indexed before citations were structured. */
   citationUrl?: string;
@@ -338,6 +343,7 @@ export class ChunkIndex implements ChunkWriter, ChunkRemoval, GenerationIndex {
         ...(chunk.anchor ? { anchor: chunk.anchor } : {}),
         ...(chunk.page ? { page: chunk.page, pageEnd: chunk.pageEnd ?? chunk.page } : {}),
         ...(chunk.chapter ? { chapter: chunk.chapter } : {}),
+        ...(chunk.ocr ? { ocr: true, ocrConfidence: chunk.ocrConfidence } : {}),
         ...(chunk.citation ? { citation: chunk.citation } : {}),
         embeddingModel,
         embedding: chunk.embedding,

@@ -344,6 +344,7 @@ export class HybridSearch {
         page: source.page,
         pageEnd: source.pageEnd,
         chapter: source.chapter,
+        ...(source.ocr ? { ocr: true, ocrConfidence: source.ocrConfidence } : {}),
         bm25,
         knn,
         rerankScore: rerank?.score,

@@ -1,15 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ParsedBlock, ParsedDocument } from '@trove/domain';
 import { PermanentDocumentError, TroveErrorCode } from '@trove/domain';
+import { OcrPool, ocrSettingsFromEnv } from '@trove/ocr';
 import { PdfParser } from './pdf.parser';
 import { sharedDocuments } from '@trove/testing';
 
 /** Shared, read-only sample PDFs; never copied into the repository. */
 const PDF_DIR = sharedDocuments('pdf');
 
-const parser = new PdfParser();
+const pool = new OcrPool(ocrSettingsFromEnv());
+afterAll(() => pool.close());
+const parser = new PdfParser({ ocr: () => pool });
 const read = (name: string) => readFileSync(join(PDF_DIR, name));
 const parse = (fileName: string, data: Buffer = read(fileName)) =>
   parser.parse({ fileName, mediaType: 'application/pdf', data });
@@ -90,16 +93,22 @@ describe('PdfParser', () => {
         'google-doc-document.pdf': '1 pages',
         'pdflatex-forms-acroform.pdf': '1 pages',
         'pdflatex-outline.pdf': '4 pages',
-        'scanned-huckfinn-c02-22-imageonly.pdf': TroveErrorCode.NoTextLayer,
+        'scanned-huckfinn-c02-22-imageonly.pdf': '1 pages',
         'scotus-transcript-p1.pdf': '1 pages',
       });
-    }, 60_000);
+    }, 180_000);
 
-    it('reports a scanned, image-only PDF as having no text layer', async () => {
-      const error = await failure(parse('scanned-huckfinn-c02-22-imageonly.pdf'));
+    it('reports a scanned, image-only PDF as having no text layer when OCR is off', async () => {
+      const error = await failure(
+        new PdfParser({ ocr: false }).parse({
+          fileName: 'scanned-huckfinn-c02-22-imageonly.pdf',
+          mediaType: 'application/pdf',
+          data: read('scanned-huckfinn-c02-22-imageonly.pdf'),
+        }),
+      );
       expect(error.code).toBe(TroveErrorCode.NoTextLayer);
       expect(error.message).toBe(
-        'scanned-huckfinn-c02-22-imageonly.pdf: no text layer: scanned PDF, OCR not supported',
+        'scanned-huckfinn-c02-22-imageonly.pdf: no text layer: scanned PDF, and OCR is switched off',
       );
     });
 
@@ -177,7 +186,7 @@ describe('PdfParser', () => {
       let doc: ParsedDocument;
       beforeAll(async () => {
         doc = await parse('geotopo-lecture-notes-outline.pdf');
-      }, 30_000);
+      }, 120_000);
 
       it('uses the meaningful /Title', () => {
         expect(doc.title).toBe('Geometrie und Topologie');
@@ -225,7 +234,7 @@ describe('PdfParser', () => {
       let doc: ParsedDocument;
       beforeAll(async () => {
         doc = await parse('federal-register-2020-17221-3col.pdf');
-      }, 30_000);
+      }, 120_000);
 
       it('reads a wrapped sentence of one column contiguously, without the next column', () => {
         const summary = blockWith(doc, 'SUMMARY:');
@@ -283,8 +292,14 @@ describe('PdfParser', () => {
         expect(table).toMatchObject({ kind: 'table', page: 5 });
       });
 
-      it('warns about the page that is a picture', () => {
-        expect(doc.warnings).toEqual(['page 8 has no text (scanned images?)']);
+      it('reads the page that is a picture (a figure of the flight manual) by OCR, in its section', () => {
+        expect(doc.warnings).toBeUndefined();
+        const figure = doc.blocks.filter((b) => b.page === 8);
+        expect(figure.length).toBeGreaterThan(0);
+        expect(figure.every((b) => b.ocr && b.ocrConfidence! > 80)).toBe(true);
+        expect(figure.map((b) => b.text).join(' ')).toContain('Airspeed Unreliable');
+        expect(figure[0].headingPath.at(-1)).toBe('PART 39—AIRWORTHINESS DIRECTIVES');
+        expect(doc.blocks.filter((b) => b.ocr).every((b) => b.page === 8)).toBe(true);
       });
     });
 

@@ -1,5 +1,6 @@
 import { basename, extname } from 'node:path';
-import type { ParsedDocument, ParseInput, Parser } from '@trove/domain';
+import type { ParsedBlock, ParsedDocument, ParseInput, Parser } from '@trove/domain';
+import type { OcrPageResult } from '@trove/ocr';
 import { PermanentDocumentError, TroveErrorCode } from '@trove/domain';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist';
 import {
@@ -20,9 +21,12 @@ import { cleanTitle, placeSections, resolveOutline } from './outline';
 import type { OutlineSource, OutlineTarget } from './outline';
 import { removePageFurniture } from './page-furniture';
 import type { PageText } from './page-furniture';
+import { lowConfidenceWarning, ocrBlocks, sharedOcr } from '../ocr/ocr-pages';
+import type { PageRecognizer } from '../ocr/ocr-pages';
 import { loadPdfjs, pdfjsDataPaths } from './pdfjs-loader';
+import { readScannedPages, SPARSE_PAGE_CHARS } from './scanned-pages';
 
-/** Below this many characters per page on average, a PDF is taken for scanned images. */
+/** Without OCR: below this many characters per page on average, a PDF is taken for scanned images. */
 const MIN_CHARS_PER_PAGE = 8;
 /** Page numbers listed in one warning before it says "and N more". */
 const LISTED_PAGES = 10;
@@ -40,12 +44,21 @@ interface PageResult extends PageText {
  * their page numbers. Sections come from the outline (bookmarks) when the file has one, otherwise
  * from font size and weight.
  *
+ * Pages without a text layer (scans), and pages with little text that paint an image (a scan
+ * with a printed header), are rendered at 300 dpi and read by OCR: their blocks are marked `ocr`
+ * with the page's confidence, and take the section of the text before them. Other pages keep
+ * their real text.
+ *
  * Errors are permanent: ENCRYPTED_DOCUMENT (a password is needed), CORRUPT_DOCUMENT (not a PDF,
- * truncated, broken structure, or no page readable), NO_TEXT_LAYER (scanned images only),
- * EMPTY_DOCUMENT (zero bytes). Pages that fail on their own are skipped with a warning naming them.
+ * truncated, broken structure, or no page readable), NO_TEXT_LAYER (scanned images only, with OCR
+ * switched off), EMPTY_DOCUMENT (zero bytes, or no text even by OCR). Pages that fail on their own
+ * are skipped with a warning naming them.
  */
 export class PdfParser implements Parser {
   readonly mediaTypes = ['application/pdf'] as const;
+
+  /** `ocr: false` switches OCR off: a scanned PDF then fails with NO_TEXT_LAYER. */
+  constructor(private readonly options: { ocr?: (() => PageRecognizer) | false } = {}) {}
 
   async parse(input: ParseInput): Promise<ParsedDocument> {
     const { fileName, data } = input;
@@ -73,7 +86,7 @@ export class PdfParser implements Parser {
       throw openError(fileName, data, error);
     }
     try {
-      return await this.read(fileName, doc);
+      return await this.read(fileName, data, doc);
     } catch (error) {
       if (error instanceof PermanentDocumentError) throw error;
       throw new PermanentDocumentError(
@@ -86,7 +99,7 @@ export class PdfParser implements Parser {
     }
   }
 
-  private async read(fileName: string, doc: PDFDocumentProxy): Promise<ParsedDocument> {
+  private async read(fileName: string, data: Buffer, doc: PDFDocumentProxy): Promise<ParsedDocument> {
     const warnings: string[] = [];
     const info = await doc.getMetadata().catch(() => undefined);
     const outline = await resolveOutline(doc as unknown as OutlineSource).catch(() => {
@@ -123,17 +136,25 @@ export class PdfParser implements Parser {
       );
     }
 
+    const ocr = this.options.ocr === false ? undefined : (this.options.ocr ?? sharedOcr)();
+    const { scanned, ocrRan } = ocr
+      ? await this.readScans(data, pages, ocr, warnings)
+      : { scanned: new Map<number, OcrPageResult>(), ocrRan: false };
+    // A page read by OCR is read whole: its few words of text layer are in the OCR text too.
+    for (const page of pages) if (scanned.has(page.number)) page.lines = [];
+
     removePageFurniture(pages);
     const chars = pages.reduce((sum, page) => sum + countChars(page.lines), 0);
-    if (chars < MIN_CHARS_PER_PAGE * pages.length) {
+    if (!ocr && chars < MIN_CHARS_PER_PAGE * pages.length) {
       throw new PermanentDocumentError(
         TroveErrorCode.NoTextLayer,
-        `${fileName}: no text layer: scanned PDF, OCR not supported`,
+        `${fileName}: no text layer: scanned PDF, and OCR is switched off`,
       );
     }
-    const blank = pages.filter((page) => countChars(page.lines) === 0).map((page) => page.number);
-    if (blank.length)
-      warnings.push(`${pageList(blank)} ${blank.length > 1 ? 'have' : 'has'} no text (scanned images?)`);
+    const blank = pages
+      .filter((page) => countChars(page.lines) === 0 && !scanned.has(page.number))
+      .map((page) => page.number);
+    if (blank.length) warnings.push(`${pageList(blank)} ${blank.length > 1 ? 'have' : 'has'} no text`);
 
     const body = bodySize(pages);
     const notes = new Map(pages.map((page) => [page.number, deferFootnotes(page, body)]));
@@ -153,12 +174,26 @@ export class PdfParser implements Parser {
         notes: notes.get(page.number) ?? [],
       };
     });
-    const blocks = assembleBlocks(structured, { monoBody: monospaceBody(pages), words: vocabulary(pages) });
+    const blocks = withOcrBlocks(
+      chars > 0
+        ? assembleBlocks(structured, { monoBody: monospaceBody(pages), words: vocabulary(pages) })
+        : [],
+      scanned,
+    );
     if (blocks.length === 0) {
-      throw new PermanentDocumentError(TroveErrorCode.EmptyDocument, `${fileName} has no text content`);
+      throw new PermanentDocumentError(
+        TroveErrorCode.EmptyDocument,
+        `${fileName} has no text content${ocrRan ? ' (OCR recognised no text on its scanned pages)' : ''}`,
+      );
     }
 
     const metadata = documentMetadata(info?.info);
+    if (scanned.size) {
+      const confidences = [...scanned.values()].map((result) => result.confidence);
+      metadata.ocrConfidence = String(
+        Math.round(confidences.reduce((a, b) => a + b, 0) / confidences.length),
+      );
+    }
     const title =
       meaningfulTitle(metadata.title) ??
       outline[0]?.path[0] ??
@@ -172,6 +207,52 @@ export class PdfParser implements Parser {
       ...(warnings.length ? { warnings } : {}),
     };
   }
+
+  /** OCR of the pages with little or no text layer; what went wrong goes to the warnings. */
+  private async readScans(
+    data: Buffer,
+    pages: readonly PageResult[],
+    ocr: PageRecognizer,
+    warnings: string[],
+  ): Promise<{ scanned: Map<number, OcrPageResult>; ocrRan: boolean }> {
+    const sparse = pages
+      .map((page) => ({ number: page.number, chars: countChars(page.lines) }))
+      .filter((page) => page.chars < SPARSE_PAGE_CHARS);
+    const { read, failed } = await readScannedPages(data, sparse, ocr);
+    if (failed.length) {
+      warnings.push(`${pageList(failed.map((f) => f.page))} could not be read by OCR (${failed[0].reason})`);
+    }
+    const low = lowConfidenceWarning(
+      [...read].map(([page, result]) => ({ page, confidence: result.confidence })),
+    );
+    if (low) warnings.push(low);
+    const ocrRan = read.size > 0;
+    // A page OCR found nothing on keeps what its text layer has.
+    for (const [page, result] of read) if (!result.text) read.delete(page);
+    return { scanned: read, ocrRan };
+  }
+}
+
+/**
+ * OCR'd pages' blocks placed among the text blocks in page order; each takes the section (heading
+ * path) of the text before it, since a scan carries no outline of its own.
+ */
+function withOcrBlocks(blocks: ParsedBlock[], scanned: Map<number, OcrPageResult>): ParsedBlock[] {
+  if (scanned.size === 0) return blocks;
+  const merged: ParsedBlock[] = [];
+  const pending = [...scanned.entries()].sort(([a], [b]) => a - b);
+  const flushUntil = (page: number) => {
+    while (pending.length && pending[0][0] < page) {
+      const [number, result] = pending.shift()!;
+      merged.push(...ocrBlocks(number, result, merged.at(-1)?.headingPath ?? []));
+    }
+  };
+  for (const block of blocks) {
+    flushUntil(block.page ?? Infinity);
+    merged.push(block);
+  }
+  flushUntil(Infinity);
+  return merged;
 }
 
 /**

@@ -57,6 +57,23 @@ describe('ParseSandbox', () => {
     await expect(sandbox.parse(markdown('# T\n\nfine'))).resolves.toMatchObject({ title: 'T' });
   });
 
+  it('reads images by OCR in the thread, reporting each page as progress, and replaces a thread stopped in the middle of OCR', () => {
+    // A plain Node process, as the worker runs: vitest's process pool does not survive threads
+    // stopped while their OCR worker runs (plain Node only ends the thread).
+    const output = execFileSync(
+      process.execPath,
+      ['-r', '@swc-node/register', join(__dirname, 'ocr-stopped.fixture.ts')],
+      { encoding: 'utf8', timeout: 170_000 },
+    );
+    const result = JSON.parse(output);
+    expect(result.first).toHaveLength(1);
+    expect(result.first[0]).toMatchObject({ page: 1, ocr: true });
+    expect(result.first[0].text).toMatch(/^Scanned contracts and photographed whiteboards/);
+    expect(result.stopped).toEqual({ code: TroveErrorCode.ParseLimitExceeded, permanent: true });
+    expect(result.afterwards).toEqual(result.first);
+    expect(result.tiff).toEqual({ pages: 2, progress: [1, 2] });
+  }, 180_000);
+
   it('stops a parse that needs more memory than allowed, with a permanent reason', () => {
     // Run in a plain Node process, as the worker runs: vitest's own process pool does not survive
     // a thread hitting its heap limit, while Node itself only ends the thread.

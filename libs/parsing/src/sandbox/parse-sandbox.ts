@@ -2,10 +2,19 @@ import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { ParsedDocument, ParseInput } from '@trove/domain';
 import { PermanentDocumentError, TroveError, TroveErrorCode } from '@trove/domain';
+// The image parser decodes with sharp (libvips) in the parsing threads. Loaded here too, so its
+// shared libraries stay loaded when a thread exits or is stopped (glibc would unload them
+// under the other threads' feet otherwise; sharp's documentation asks for this).
+import 'sharp';
 
 export interface ParseLimits {
-  /** A parse running longer than this is stopped and the document fails. */
+  /**
+   * A parse running longer than this is stopped and the document fails. Each page read by OCR
+   * renews it (a long scan makes progress page by page), up to `maxOcrDocumentMs` in all.
+   */
   timeoutMs: number;
+  /** The longest a document read by OCR may take, however steadily its pages progress. */
+  maxOcrDocumentMs?: number;
   /** Heap limit of a parsing thread; a file that needs more fails instead of the worker. */
   maxMemoryMb: number;
   /** Parsing threads kept at most (one parse each at a time). */
@@ -13,6 +22,8 @@ export interface ParseLimits {
 }
 
 export const DEFAULT_PARSE_LIMITS: ParseLimits = { timeoutMs: 240_000, maxMemoryMb: 1024, threads: 2 };
+/** Under the ingest workflow's 10 minutes for the parse step. */
+const DEFAULT_MAX_OCR_DOCUMENT_MS = 9 * 60_000;
 
 /** @internal the message to a parsing thread */
 export interface ParseRequest {
@@ -21,10 +32,11 @@ export interface ParseRequest {
   data: Uint8Array;
 }
 
-/** @internal a parsing thread's answer */
+/** @internal a parsing thread's answer, or news of its progress (a page read by OCR) */
 export type ParseReply =
   | { ok: true; document: ParsedDocument }
-  | { ok: false; code?: TroveErrorCode; message: string; permanent: boolean };
+  | { ok: false; code?: TroveErrorCode; message: string; permanent: boolean }
+  | { progress: { ocrPage: number } };
 
 interface Slot {
   thread: Worker;
@@ -50,14 +62,23 @@ export class ParseSandbox {
 
   constructor(private readonly limits: ParseLimits = DEFAULT_PARSE_LIMITS) {}
 
-  /** Parses `input` in a thread; `timeoutMs` overrides the default limit for this file. */
+  /**
+   * Parses `input` in a thread; `timeoutMs` overrides the default limit for this file, and
+   * `onProgress` hears of each page read by OCR (for a heartbeat, or a progress display).
+   */
   async parse(
     input: ParseInput,
-    options: { signal?: AbortSignal; timeoutMs?: number } = {},
+    options: { signal?: AbortSignal; timeoutMs?: number; onProgress?: (ocrPage: number) => void } = {},
   ): Promise<ParsedDocument> {
     const slot = await this.acquire();
     try {
-      return await this.run(slot, input, options.signal, options.timeoutMs ?? this.limits.timeoutMs);
+      return await this.run(
+        slot,
+        input,
+        options.signal,
+        options.timeoutMs ?? this.limits.timeoutMs,
+        options.onProgress,
+      );
     } finally {
       slot.busy = false;
       this.waiting.shift()?.();
@@ -101,8 +122,12 @@ export class ParseSandbox {
     input: ParseInput,
     signal: AbortSignal | undefined,
     timeoutMs: number,
+    onProgress?: (ocrPage: number) => void,
   ): Promise<ParsedDocument> {
     const { thread } = slot;
+    const started = Date.now();
+    const maxOcrMs = Math.max(timeoutMs, this.limits.maxOcrDocumentMs ?? DEFAULT_MAX_OCR_DOCUMENT_MS);
+    let allowedMs = timeoutMs;
     return new Promise<ParsedDocument>((resolve, reject) => {
       const finish = (outcome: () => void, discard: boolean) => {
         clearTimeout(timer);
@@ -113,8 +138,19 @@ export class ParseSandbox {
         if (discard) this.discard(slot);
         outcome();
       };
-      const onMessage = (reply: ParseReply) =>
+      const onMessage = (reply: ParseReply) => {
+        if ('progress' in reply) {
+          // Progress renews the time limit, within the cap for OCR'd documents.
+          const elapsed = Date.now() - started;
+          const remaining = Math.min(timeoutMs, maxOcrMs - elapsed);
+          clearTimeout(timer);
+          allowedMs = elapsed + remaining;
+          timer = setTimeout(onTimeout, remaining);
+          onProgress?.(reply.progress.ocrPage);
+          return;
+        }
         finish(() => (reply.ok ? resolve(reply.document) : reject(replyError(input.fileName, reply))), false);
+      };
       const onError = (error: Error & { code?: string }) =>
         finish(() => reject(threadError(input.fileName, error, this.limits)), true);
       const onExit = (code: number) =>
@@ -133,20 +169,18 @@ export class ParseSandbox {
           () => reject(new TroveError(TroveErrorCode.Internal, `parsing ${input.fileName} was cancelled`)),
           true,
         );
-      const timer = setTimeout(
-        () =>
-          finish(
-            () =>
-              reject(
-                new PermanentDocumentError(
-                  TroveErrorCode.ParseLimitExceeded,
-                  `${input.fileName}: parsing took longer than ${Math.round(timeoutMs / 1000)} s and was stopped`,
-                ),
+      const onTimeout = () =>
+        finish(
+          () =>
+            reject(
+              new PermanentDocumentError(
+                TroveErrorCode.ParseLimitExceeded,
+                `${input.fileName}: parsing took longer than ${Math.round(allowedMs / 1000)} s and was stopped`,
               ),
-            true,
-          ),
-        timeoutMs,
-      );
+            ),
+          true,
+        );
+      let timer = setTimeout(onTimeout, timeoutMs);
       thread.on('message', onMessage);
       thread.once('error', onError);
       thread.once('exit', onExit);

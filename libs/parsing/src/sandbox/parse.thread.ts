@@ -1,10 +1,13 @@
 import { parentPort } from 'node:worker_threads';
 import { isTroveError, TroveErrorCode } from '@trove/domain';
+import { onOcrPage } from '../ocr/ocr-pages';
 import { ParserRegistry } from '../parser-registry';
 import type { ParseReply, ParseRequest } from './parse-sandbox';
 
 /** The parsing thread: one request at a time, the reply carries the document or a typed error. */
 const registry = ParserRegistry.default();
+// Each page read by OCR is progress: the sandbox renews the parse's time limit.
+onOcrPage((ocrPage) => parentPort!.postMessage({ progress: { ocrPage } } satisfies ParseReply));
 
 parentPort!.on('message', async (request: ParseRequest) => {
   let reply: ParseReply;

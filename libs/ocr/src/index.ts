@@ -1,0 +1,3 @@
+export * from './character-error-rate';
+export * from './ocr-pool';
+export * from './ocr-settings';

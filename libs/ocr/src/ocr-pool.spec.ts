@@ -1,0 +1,103 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { characterErrorRate } from './character-error-rate';
+import sharp from 'sharp';
+import { languagesFor, OcrDataMissingError, OcrPool, OcrTimeoutError, tidyText } from './ocr-pool';
+import type { GreyImage } from './ocr-pool';
+import { ocrSettingsFromEnv } from './ocr-settings';
+
+/** Printed text rendered at 300 dpi, with its ground truth beside it. */
+const fixture = (name: string) => ({
+  image: readFileSync(join(__dirname, 'fixtures', `${name}.png`)),
+  truth: readFileSync(join(__dirname, 'fixtures', `${name}.txt`), 'utf8'),
+});
+
+const grey = async (png: Buffer): Promise<GreyImage> => {
+  const { data, info } = await sharp(png)
+    .greyscale()
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { pixels: data, width: info.width, height: info.height, dpi: 300 };
+};
+
+const settings = ocrSettingsFromEnv();
+const pool = new OcrPool(settings);
+afterAll(() => pool.close());
+
+describe('OcrPool', () => {
+  it('reads English, Russian and Chinese pages, each with the language of its script', async () => {
+    const rates: Record<string, number> = {};
+    const languages: Record<string, string[]> = {};
+    for (const name of ['english', 'russian', 'chinese']) {
+      const { image, truth } = fixture(name);
+      const result = await pool.readPage(await grey(image));
+      rates[name] = characterErrorRate(truth, result.text);
+      languages[name] = result.languages;
+      expect(result.confidence, name).toBeGreaterThan(70);
+    }
+    expect(languages).toEqual({ english: ['eng'], russian: ['rus'], chinese: ['chi_sim'] });
+    expect(rates.english).toBeLessThanOrEqual(0.03);
+    expect(rates.russian).toBeLessThanOrEqual(0.05);
+    expect(rates.chinese).toBeLessThanOrEqual(0.1);
+  }, 120_000);
+
+  it('keeps the lines and reports a low confidence for an image without text', async () => {
+    const { image } = fixture('english');
+    const result = await pool.recognize(image);
+    expect(result.text.split('\n')[0]).toBe('Scanned contracts and photographed whiteboards fill');
+    const blank = readFileSync(join(__dirname, 'fixtures', 'blank.png'));
+    expect(await pool.recognize(blank)).toEqual({ text: '', confidence: 0, languages: settings.languages });
+  }, 60_000);
+
+  it('never runs more pages at once than it has workers', async () => {
+    const { image } = fixture('chinese');
+    await Promise.all([pool.recognize(image), pool.recognize(image), pool.recognize(image)]);
+    expect(pool.workerCount).toBe(settings.workers);
+  }, 120_000);
+
+  it('stops a page over its time limit and reads the next one with a new worker', async () => {
+    const hasty = new OcrPool({ ...settings, workers: 1, pageTimeoutMs: 1 });
+    try {
+      await expect(hasty.recognize(fixture('english').image)).rejects.toBeInstanceOf(OcrTimeoutError);
+      expect(hasty.workerCount).toBe(0);
+    } finally {
+      await hasty.close();
+    }
+  }, 60_000);
+
+  it('names the missing language data and the script that installs it', async () => {
+    const lost = new OcrPool({ ...settings, languages: ['eng', 'xyz'] });
+    const error = await lost.recognize(fixture('english').image).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OcrDataMissingError);
+    expect((error as Error).message).toBe(
+      `OCR language data is missing for xyz in ${settings.dataDir}: run infra/local/install-ocr-data.sh (or set TROVE_OCR_DATA_DIR)`,
+    );
+  });
+});
+
+describe('languagesFor', () => {
+  const all = ['eng', 'rus', 'chi_sim'];
+  it('keeps the languages of the scripts that make up a real share of the letters', () => {
+    expect(languagesFor('The branches wouldn’t scrape our heads. Е: Че', all)).toEqual(['eng']);
+    expect(languagesFor('Гарантийный срок (warranty) составляет два года', all)).toEqual(['eng', 'rus']);
+    expect(languagesFor('泵站的保修期为二十四个月', all)).toEqual(['chi_sim']);
+    expect(languagesFor('12 345', all)).toEqual(all);
+  });
+});
+
+describe('tidyText', () => {
+  it('joins CJK characters Tesseract spaced out and keeps spaces between words', () => {
+    expect(tidyText('泵 站 的 保 修 期 。 \nThe  pump  \n\n\n\nend')).toBe(
+      '泵站的保修期。\nThe  pump\n\nend',
+    );
+  });
+});
+
+describe('characterErrorRate', () => {
+  it('counts edits over the length of the truth, ignoring layout', () => {
+    expect(characterErrorRate('the pump\nstation', 'the pump station')).toBe(0);
+    expect(characterErrorRate('abcd', 'abed')).toBe(0.25);
+  });
+});

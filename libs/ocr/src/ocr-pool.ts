@@ -1,0 +1,236 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import pLimit from 'p-limit';
+import type { Worker } from 'tesseract.js';
+import type { OcrSettings } from './ocr-settings';
+
+/** Scans are usually 300 dpi; the resolution assumed when an image does not say. */
+const DEFAULT_DPI = 300;
+/** tesseract.js's OEM.LSTM_ONLY: the neural engine, the only one the installed data has models for. */
+const LSTM_ONLY = 1;
+/** A script is on a page when at least this share of the letters the first pass read are in it. */
+const SCRIPT_SHARE = 0.15;
+
+/** What OCR read on one page or image. */
+export interface OcrPageResult {
+  text: string;
+  /** Tesseract's mean word confidence, 0 to 100 (0 when nothing was recognised). */
+  confidence: number;
+  /** The languages the text was recognised with. */
+  languages: string[];
+}
+
+/** A page's pixels: one grey byte each, row by row. */
+export interface GreyImage {
+  pixels: Uint8Array;
+  width: number;
+  height: number;
+  /** The resolution, when known (a rendered PDF page, an image that states it). */
+  dpi?: number;
+}
+
+/** A page that took longer than `pageTimeoutMs`; its worker was stopped. */
+export class OcrTimeoutError extends Error {
+  override readonly name = 'OcrTimeoutError';
+}
+
+/** The language data a setting names is not installed: OCR cannot start at all. */
+export class OcrDataMissingError extends Error {
+  override readonly name = 'OcrDataMissingError';
+}
+
+/**
+ * A bounded pool of Tesseract workers (tesseract.js: Tesseract compiled to WASM, each worker a
+ * thread of its own). At most `workers` pages are recognised at once; workers start on first use
+ * and are kept for the next page. Language data is read from `dataDir` only: nothing is ever
+ * downloaded. A page over its time limit has its worker stopped (Tesseract cannot be interrupted)
+ * and a fresh one takes its place on the next page.
+ */
+export class OcrPool {
+  private readonly limit: ReturnType<typeof pLimit>;
+  private readonly idle: Worker[] = [];
+  private readonly busy = new Set<Worker>();
+  /** The languages each worker is initialised with now ('+'-joined). */
+  private readonly loaded = new WeakMap<Worker, string>();
+  private closed = false;
+
+  constructor(readonly settings: OcrSettings) {
+    this.limit = pLimit(settings.workers);
+  }
+
+  /**
+   * Reads one page, with the languages of the scripts on it: a first pass at half resolution with
+   * every configured language tells which scripts the page is written in (Latin, Cyrillic, Han),
+   * and the page is then read at full resolution with those languages only. Fewer languages are
+   * faster and keep, say, a Cyrillic "а" out of English text. A page the first pass finds no text
+   * on is read with every language.
+   */
+  async readPage(image: GreyImage): Promise<OcrPageResult> {
+    const all = this.settings.languages;
+    if (new Set(all.map(scriptOf)).size < 2) return this.recognize(image);
+    const probe = await this.recognize(await halve(image), { languages: all });
+    return this.recognize(image, { languages: languagesFor(probe.text, all) });
+  }
+
+  /**
+   * Recognises the text of one image: grey pixels, or PNG, JPEG or BMP bytes. Lines are kept,
+   * paragraphs separated by blank lines. `dpi` is the image's resolution when known; Tesseract
+   * sizes its expectations of glyphs by it. `languages` defaults to the configured ones.
+   */
+  recognize(
+    image: Buffer | GreyImage,
+    options: { dpi?: number; languages?: string[] } = {},
+  ): Promise<OcrPageResult> {
+    const languages = options.languages ?? this.settings.languages;
+    const input = Buffer.isBuffer(image) ? image : pgm(image);
+    const dpi = String(
+      Math.round(options.dpi ?? (Buffer.isBuffer(image) ? undefined : image.dpi) ?? DEFAULT_DPI),
+    );
+    return this.limit(async () => {
+      if (this.closed) throw new Error('the OCR pool is closed');
+      const worker = this.idle.pop() ?? (await this.startWorker());
+      this.busy.add(worker);
+      let timer: NodeJS.Timeout | undefined;
+      let timedOut = false;
+      try {
+        const timeout = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => {
+            timedOut = true;
+            reject(
+              new OcrTimeoutError(
+                `OCR of one page took longer than ${Math.round(this.settings.pageTimeoutMs / 1000)} s and was stopped`,
+              ),
+            );
+          }, this.settings.pageTimeoutMs);
+        });
+        const read = async () => {
+          const key = languages.join('+');
+          if (this.loaded.get(worker) !== key) {
+            await worker.reinitialize(languages.join('+'), LSTM_ONLY);
+            this.loaded.set(worker, key);
+          }
+          await worker.setParameters({ user_defined_dpi: dpi });
+          return worker.recognize(input);
+        };
+        const { data } = await Promise.race([read(), timeout]);
+        return {
+          text: tidyText(data.text ?? ''),
+          confidence: Math.round(data.confidence ?? 0),
+          languages,
+        };
+      } finally {
+        clearTimeout(timer);
+        this.busy.delete(worker);
+        if (timedOut || this.closed) void worker.terminate().catch(() => undefined);
+        else this.idle.push(worker);
+      }
+    });
+  }
+
+  /** Workers started and not stopped. */
+  get workerCount(): number {
+    return this.idle.length + this.busy.size;
+  }
+
+  /** Stops every worker; pages still being read are stopped when they finish. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.idle.splice(0).map((worker) => worker.terminate().catch(() => undefined)));
+  }
+
+  private async startWorker(): Promise<Worker> {
+    const { dataDir, languages } = this.settings;
+    const missing = languages.filter((language) => !existsSync(join(dataDir, `${language}.traineddata`)));
+    if (missing.length) {
+      throw new OcrDataMissingError(
+        `OCR language data is missing for ${missing.join(', ')} in ${dataDir}: run infra/local/install-ocr-data.sh (or set TROVE_OCR_DATA_DIR)`,
+      );
+    }
+    // Loaded on the first page, so processes that never OCR do not pay for it.
+    const { createWorker } = await import('tesseract.js');
+    const worker = await createWorker(languages, LSTM_ONLY, {
+      langPath: dataDir,
+      gzip: false,
+      // The data is read from disk every start; no copy is written anywhere.
+      cacheMethod: 'none',
+    });
+    this.loaded.set(worker, languages.join('+'));
+    return worker;
+  }
+}
+
+const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}';
+const SPACE_BETWEEN_CJK = new RegExp(`(?<=[${CJK}、。，：；！？（）]) +(?=[${CJK}、。，：；！？（）])`, 'gu');
+
+/**
+ * Tesseract separates every recognised CJK character by a space; Chinese has none. Trailing spaces
+ * and runs of blank lines go too.
+ */
+export function tidyText(text: string): string {
+  return text
+    .replace(SPACE_BETWEEN_CJK, '')
+    .replace(/[ \t]+$/gm, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** The writing system of a Tesseract language; a language not listed is always used. */
+const SCRIPTS: Record<string, string> = {
+  eng: 'Latin',
+  fra: 'Latin',
+  deu: 'Latin',
+  spa: 'Latin',
+  ita: 'Latin',
+  por: 'Latin',
+  rus: 'Cyrillic',
+  ukr: 'Cyrillic',
+  bel: 'Cyrillic',
+  chi_sim: 'Han',
+  chi_tra: 'Han',
+};
+
+function scriptOf(language: string): string {
+  return SCRIPTS[language] ?? language;
+}
+
+/** The configured languages whose scripts make up at least `SCRIPT_SHARE` of the letters in `text`. */
+export function languagesFor(text: string, languages: string[]): string[] {
+  const counts = new Map<string, number>();
+  let letters = 0;
+  for (const script of new Set(languages.map(scriptOf))) {
+    if (!['Latin', 'Cyrillic', 'Han'].includes(script)) continue;
+    const count = text.match(new RegExp(`\\p{Script=${script}}`, 'gu'))?.length ?? 0;
+    counts.set(script, count);
+    letters += count;
+  }
+  if (letters === 0) return languages;
+  const chosen = languages.filter((language) => {
+    const count = counts.get(scriptOf(language));
+    return count === undefined || count / letters >= SCRIPT_SHARE;
+  });
+  return chosen.length ? chosen : languages;
+}
+
+/** A binary PGM (P5) image: the cheapest way to hand raw grey pixels to Tesseract. */
+function pgm(image: GreyImage): Buffer {
+  return Buffer.concat([Buffer.from(`P5\n${image.width} ${image.height}\n255\n`, 'latin1'), image.pixels]);
+}
+
+/** Half the width and height, for the script-detection pass. */
+async function halve(image: GreyImage): Promise<GreyImage> {
+  const { default: sharp } = await import('sharp');
+  const width = Math.max(1, Math.round(image.width / 2));
+  const { data, info } = await sharp(image.pixels, {
+    raw: { width: image.width, height: image.height, channels: 1 },
+  })
+    .resize({ width })
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return {
+    pixels: data,
+    width: info.width,
+    height: info.height,
+    dpi: image.dpi ? image.dpi / 2 : DEFAULT_DPI / 2,
+  };
+}

@@ -1,0 +1,103 @@
+import type { ParsedBlock } from '@trove/domain';
+import { TroveError, TroveErrorCode } from '@trove/domain';
+import { OcrDataMissingError, OcrPool, ocrSettingsFromEnv, OcrTimeoutError } from '@trove/ocr';
+import type { GreyImage, OcrPageResult } from '@trove/ocr';
+
+/** Pages recognised with a lower mean confidence are kept, and named in the document's warnings. */
+export const LOW_CONFIDENCE = 60;
+
+/** What a parser needs of OCR: one page's pixels in, its text and confidence out. */
+export interface PageRecognizer {
+  readPage(image: GreyImage): Promise<OcrPageResult>;
+}
+
+let shared: OcrPool | undefined;
+let pageListener: ((page: number) => void) | undefined;
+
+/** Hears of every page this thread reads by OCR (the parse thread reports it as progress). */
+export function onOcrPage(listener: (page: number) => void): void {
+  pageListener = listener;
+}
+
+/**
+ * The OCR pool of this thread (a parse thread), started on the first scanned page and kept for
+ * the next document. Settings come from the environment (see `ocrSettingsFromEnv`).
+ */
+export function sharedOcr(): PageRecognizer {
+  shared ??= new OcrPool(ocrSettingsFromEnv());
+  return shared;
+}
+
+/**
+ * One OCR'd page as blocks: paragraphs are separated by blank lines in Tesseract's output; the
+ * lines of a paragraph are joined (hyphenated line ends rejoined), as a reader would read them.
+ */
+export function ocrBlocks(page: number, result: OcrPageResult, headingPath: string[] = []): ParsedBlock[] {
+  return result.text
+    .split(/\n\s*\n/)
+    .map((paragraph) => joinLines(paragraph))
+    .filter((text) => text.length > 0)
+    .map((text) => ({
+      kind: 'paragraph' as const,
+      text,
+      headingPath,
+      page,
+      ocr: true,
+      ocrConfidence: result.confidence,
+    }));
+}
+
+function joinLines(paragraph: string): string {
+  return paragraph
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .reduce((text, line) => {
+      if (!text) return line;
+      if (/\p{Ll}-$/u.test(text) && /^\p{Ll}/u.test(line)) return text.slice(0, -1) + line;
+      // CJK lines join without a space.
+      if (/\p{Script=Han}$/u.test(text) && /^\p{Script=Han}/u.test(line)) return text + line;
+      return `${text} ${line}`;
+    }, '');
+}
+
+/** "page 3", "pages 2, 5 and 9 more": for warnings. */
+export function lowConfidenceWarning(pages: { page: number; confidence: number }[]): string | undefined {
+  const low = pages.filter((p) => p.confidence < LOW_CONFIDENCE);
+  if (low.length === 0) return undefined;
+  const listed = low
+    .slice(0, 10)
+    .map((p) => `${p.page} (${p.confidence}%)`)
+    .join(', ');
+  const more = low.length > 10 ? ` and ${low.length - 10} more` : '';
+  return `OCR confidence is below ${LOW_CONFIDENCE}% on ${low.length > 1 ? 'pages' : 'page'} ${listed}${more}: the text may be inaccurate`;
+}
+
+/** A page OCR could not read, and why. */
+export interface OcrFailure {
+  page: number;
+  reason: string;
+}
+
+/**
+ * Recognises one page, turning OCR's own failures into the document's terms: a page over its time
+ * limit is a failure of that page (the caller lists it in the warnings); missing language data is
+ * an installation fault, retryable once fixed, and fails the parse as such.
+ */
+export async function recognizePage(
+  ocr: PageRecognizer,
+  page: number,
+  image: GreyImage,
+): Promise<{ ok: true; result: OcrPageResult } | { ok: false; failure: OcrFailure }> {
+  try {
+    const result = await ocr.readPage(image);
+    pageListener?.(page);
+    return { ok: true, result };
+  } catch (error) {
+    if (error instanceof OcrDataMissingError) {
+      throw new TroveError(TroveErrorCode.Internal, error.message, { cause: error });
+    }
+    if (error instanceof OcrTimeoutError) return { ok: false, failure: { page, reason: error.message } };
+    throw error;
+  }
+}

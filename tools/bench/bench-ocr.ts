@@ -1,0 +1,126 @@
+/**
+ * OCR: character error rate per language on the ground-truth fixtures (libs/ocr/src/fixtures),
+ * and scanned PDF pages per minute through the PDF parser (render at 300 dpi + OCR), one Tesseract
+ * worker. The baseline, measured in the same run: every configured language at once on every page
+ * (no script detection). Run: npm run bench:ocr
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { GreyImage, OcrPageResult } from '@trove/ocr';
+import { characterErrorRate, OcrPool, ocrSettingsFromEnv } from '@trove/ocr';
+import { ocrFixture } from '@trove/ocr/testing';
+import { PdfParser, type PageRecognizer } from '@trove/parsing';
+import { buildTestPdf } from '@trove/parsing/testing';
+import sharp from 'sharp';
+import { SHARED_DOCUMENTS } from '@trove/test-support';
+import { writeBenchmarkSections } from '@trove/tools-support';
+
+const LANGUAGES = ['english', 'russian', 'chinese'] as const;
+const TESSERACT_VERSION = (
+  JSON.parse(readFileSync(require.resolve('tesseract.js/package.json'), 'utf8')) as { version: string }
+).version;
+const ROUNDS = 2;
+const round = (n: number, digits = 1) => Number(n.toFixed(digits));
+
+async function grey(png: Buffer): Promise<GreyImage> {
+  const { data, info } = await sharp(png)
+    .greyscale()
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { pixels: data, width: info.width, height: info.height, dpi: 300 };
+}
+
+/** A Letter page scanned at 300 dpi: the English and Russian fixtures stacked, as a greyscale JPEG. */
+async function scannedLetterPage(): Promise<Buffer> {
+  const width = 2550;
+  const height = 3300;
+  const parts = [ocrFixture('english').image, ocrFixture('russian').image, ocrFixture('english').image];
+  let top = 150;
+  const composites = [];
+  for (const input of parts) {
+    composites.push({ input, left: 200, top });
+    top += (await sharp(input).metadata()).height + 100;
+  }
+  const jpeg = await sharp({ create: { width, height, channels: 3, background: '#ffffff' } })
+    .composite(composites)
+    .greyscale()
+    .jpeg({ quality: 85 })
+    .toBuffer();
+  return buildTestPdf([{ image: { jpeg, width, height } }]);
+}
+
+interface Mode {
+  name: string;
+  recognizer: (pool: OcrPool) => PageRecognizer;
+}
+
+const MODES: Mode[] = [
+  {
+    name: 'all languages on every page (baseline)',
+    recognizer: (pool) => ({ readPage: (image) => pool.recognize(image) }),
+  },
+  { name: 'script detection per page', recognizer: (pool) => pool },
+];
+
+async function main() {
+  const settings = ocrSettingsFromEnv();
+  const pool = new OcrPool({ ...settings, workers: 1 });
+  const images = await Promise.all(
+    LANGUAGES.map(async (name) => ({ name, image: await grey(ocrFixture(name).image) })),
+  );
+  const huckfinn = readFileSync(join(SHARED_DOCUMENTS, 'pdf', 'scanned-huckfinn-c02-22-imageonly.pdf'));
+  const letter = await scannedLetterPage();
+  // Start the worker (WASM and language data) before anything is timed.
+  await pool.recognize(images[0].image);
+
+  const rows: string[] = [];
+  const speed: string[] = [];
+  for (const mode of MODES) {
+    const recognizer = mode.recognizer(pool);
+    const rates: string[] = [];
+    for (const { name, image } of images) {
+      const result: OcrPageResult = await recognizer.readPage(image);
+      rates.push(`${round(characterErrorRate(ocrFixture(name).truth, result.text) * 100, 2)}%`);
+    }
+    rows.push(`| ${mode.name} | ${rates.join(' | ')} |`);
+
+    const parser = new PdfParser({ ocr: () => recognizer });
+    for (const [label, data] of [
+      ['Letter page, 300 dpi, English + Russian', letter],
+      ['Huckleberry Finn scan (shared documents), English + illustration', huckfinn],
+    ] as const) {
+      const started = performance.now();
+      for (let i = 0; i < ROUNDS; i++)
+        await parser.parse({ fileName: 'scan.pdf', mediaType: 'application/pdf', data });
+      const perPage = (performance.now() - started) / ROUNDS;
+      speed.push(
+        `| ${mode.name} | ${label} | ${round(perPage / 1000, 2)} s | ${round(60_000 / perPage, 1)} |`,
+      );
+    }
+  }
+  await pool.close();
+
+  const section = `## OCR: character error rate and scanned pages per minute
+Tesseract (tesseract.js ${TESSERACT_VERSION}, LSTM models from Debian's tesseract-ocr-eng/-rus/-chi-sim 4.1.0),
+one worker; languages ${settings.languages.join('+')}. CER: edit distance over the ground truth's length, white space
+collapsed, on the fixture images (printed text at 300 dpi) in libs/ocr/src/fixtures.
+
+| mode | English | Russian | Chinese |
+| --- | --- | --- | --- |
+${rows.join('\n')}
+
+Scanned PDF pages through the PDF parser (render at 300 dpi with pdfjs + @napi-rs/canvas, then OCR), mean of ${ROUNDS} runs:
+
+| mode | page | seconds per page | pages per minute |
+| --- | --- | --- | --- |
+${speed.join('\n')}
+`;
+  writeBenchmarkSections('npm run bench:ocr', section);
+  console.log(section);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
