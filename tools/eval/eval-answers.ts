@@ -16,7 +16,13 @@ import { SegmenterTokenCounter } from '@trove/chunking';
 import { answersSchema } from '@trove/config';
 import { DocumentStatus, ingestWorkflowId } from '@trove/domain';
 import { createEmbeddingProvider } from '@trove/embeddings';
-import { ANSWER_CORPUS, ANSWER_QUESTIONS, type AnswerOutcome, scoreAnswers } from '@trove/evaluation';
+import {
+  ANSWER_CORPUS,
+  ANSWER_QUESTIONS,
+  answerOutcome,
+  type AnswerOutcome,
+  scoreAnswers,
+} from '@trove/evaluation';
 import { ChunkIndex, createElasticsearchClient, HybridSearch } from '@trove/search';
 import { LocalBlobStore } from '@trove/storage';
 import { sharedDocuments } from '@trove/testing';
@@ -98,14 +104,14 @@ export async function runAnswerEval(): Promise<void> {
       const started = performance.now();
       const result = await answerer.ask({ projectId: project.id, question: question.question });
       const latencyMs = performance.now() - started;
-      const citedDocuments = result.citations.map((c) => ids.get(c.documentId) ?? c.documentId);
-      outcomes.push({
+      const outcome = answerOutcome(
         question,
-        refused: result.mode === AnswerMode.INSUFFICIENT_CONTEXT,
-        citedDocuments,
-        unsupportedSentences: result.verification.unsupportedSentences.length,
+        { ...result, insufficientContext: result.mode === AnswerMode.INSUFFICIENT_CONTEXT },
+        (id) => ids.get(id) ?? id,
         latencyMs,
-      });
+      );
+      outcomes.push(outcome);
+      const citedDocuments = outcome.citedDocuments;
       details.push({
         question: question.question,
         expected: question.expected,
