@@ -11,6 +11,7 @@ import { configOutput, type ConfigOutput, setConfigOutput, type SetConfigOutput 
 import { renderConfig, renderConfigChanged } from '../render';
 import type { ToolContext } from '../tool-context';
 import { runTool, toolResult } from '../tool-result';
+import { TroveErrorCode } from '@trove/domain';
 
 type RagConfig = RagConfigQuery['ragConfig'];
 
@@ -153,7 +154,7 @@ export function registerConfigTools(server: McpServer, { client, log }: ToolCont
         if (me.role !== 'ADMIN') {
           throw new TroveApiError(
             `set_config needs an ADMIN API key; this key (${me.name}) is ${me.role}. Ask an administrator to change the settings.`,
-            'FORBIDDEN',
+            TroveErrorCode.Forbidden,
           );
         }
         const { updateRagConfig } = await client.request(UpdateRagConfigDocument, { input: args });
