@@ -18,6 +18,7 @@ import {
   listSourceTypesOutput,
   type ListSourceTypesOutput,
   type ListSourcesOutput,
+  syncProgressOutput,
   syncRunOutput,
   type SyncRunOutput,
   syncSourceOutput,
@@ -267,7 +268,8 @@ export function registerSourceTools(server: McpServer, { client, log }: ToolCont
           finished: run.status !== 'RUNNING',
           startedAt: run.startedAt,
           finishedAt: run.finishedAt,
-          progress: run.progress,
+          // The output schema admits no other field (clients check it as JSON Schema).
+          progress: syncProgressOutput.parse(run.progress),
           error: run.error,
           warnings: run.warnings ?? [],
           skipped: run.skipped.slice(0, MAX_SKIPPED),
