@@ -1,8 +1,11 @@
 import type { CodegenConfig } from '@graphql-codegen/cli';
 
-/** Typed operations for the CLI and the MCP server, from the schema the api prints (apps/api/src/print-schema.ts). */
+/**
+ * Typed operations of every client (dashboard, CLI, MCP server), from the schema the api prints
+ * (apps/api/src/print-schema.ts) into libs/api-client/schema.graphql.
+ */
 const config: CodegenConfig = {
-  schema: 'apps/dashboard/schema.graphql',
+  schema: 'libs/api-client/schema.graphql',
   documents: ['libs/api-client/src/operations.ts'],
   generates: {
     'libs/api-client/src/gql/': {

@@ -32,14 +32,18 @@ function newestMtime(path: string): number {
 }
 
 /**
- * Builds the dashboard (npm run build:dashboard) unless its build is newer than its sources.
+ * Builds the dashboard (npm run build:dashboard) unless its build is newer than its sources
+ * (its own and those of the libs it bundles).
  * Asynchronously: a test worker blocked for a minute loses its connection to vitest.
  */
 export async function ensureDashboardBuild(): Promise<void> {
   const built = join(DASHBOARD, 'dist', 'index.html');
-  const sources = ['src', 'public', 'index.html', 'playground', 'vite.config.ts'].map((p) =>
-    newestMtime(join(DASHBOARD, p)),
-  );
+  const sources = [
+    ...['src', 'public', 'index.html', 'playground', 'vite.config.ts'].map((p) => join(DASHBOARD, p)),
+    // The client core and the contract the dashboard is built from.
+    join(ROOT, 'libs', 'api-client', 'src'),
+    join(ROOT, 'libs', 'domain', 'src'),
+  ].map(newestMtime);
   if (existsSync(built) && statSync(built).mtimeMs > Math.max(...sources)) return;
   await promisify(execFile)('bash', [join(ROOT, 'scripts', 'build-dashboard.sh')], {
     maxBuffer: 64 * 1024 * 1024,

@@ -1,6 +1,6 @@
 /**
  * Prints the API's GraphQL schema (SDL) from the resolvers' metadata, without starting the API or
- * touching a service. The dashboard's typed client is generated from it (apps/dashboard/codegen.ts).
+ * touching a service. The typed client of every client is generated from it (libs/api-client/codegen.ts).
  * Usage: node -r @swc-node/register apps/api/src/print-schema.ts [out-file]
  */
 import 'reflect-metadata';

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { ProjectsDocument, SourcesDocument, TroveClient, type SourcesQuery } from '@trove/api-client';
-import { isTroveId } from '@trove/domain';
+import { isTroveId, TroveErrorCode } from '@trove/domain';
 import { resolveSettings, type CliSettings } from './config/settings';
 import { NotFoundError, UsageError } from './output/exit-codes';
 import { Output, type OutStream } from './output/output';
@@ -80,7 +80,7 @@ export class CliContext {
     if (!match) {
       throw new NotFoundError(
         `no project named "${ref}" that this key reaches (trove projects list shows them)`,
-        'PROJECT_NOT_FOUND',
+        TroveErrorCode.ProjectNotFound,
       );
     }
     return match.id;
@@ -96,7 +96,7 @@ export class CliContext {
     if (!match) {
       throw new NotFoundError(
         `no source "${ref}" in this project (trove sources list shows them)`,
-        'SOURCE_NOT_FOUND',
+        TroveErrorCode.SourceNotFound,
       );
     }
     return match;

@@ -3,7 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { Link, Navigate, Route, Routes, useLocation, useMatch, useNavigate } from 'react-router';
 import { gql } from './api/client';
-import { ProjectsQuery } from './api/operations';
+import { ProjectsDocument } from '@trove/api-client/browser';
 import { Empty } from './components/states';
 import { useCaller } from './caller';
 import { ApiKeysPage } from './pages/api-keys-page';
@@ -36,7 +36,7 @@ function Shell() {
   const projectMatch = useMatch('/projects/:projectId/*');
   const projectId = projectMatch?.params.projectId;
   const section = projectMatch?.params['*']?.split('/')[0] ?? 'documents';
-  const projects = useQuery({ queryKey: ['projects'], queryFn: () => gql(ProjectsQuery) });
+  const projects = useQuery({ queryKey: ['projects'], queryFn: () => gql(ProjectsDocument) });
   const caller = useCaller();
   const admin = caller.can('ADMIN');
 

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { gql } from './api/client';
-import { MeQuery } from './api/operations';
-import type { ApiKeyRole, Permission } from './gql/graphql';
+import { MeDocument, type ApiKeyRole, type Permission } from '@trove/api-client/browser';
 
 export interface Caller {
   /** False until `me` has answered: nothing that needs a permission shows before then. */
@@ -17,7 +16,7 @@ export interface Caller {
  * only; the API refuses whatever the key may not do, whatever the page shows.
  */
 export function useCaller(): Caller {
-  const me = useQuery({ queryKey: ['me'], queryFn: () => gql(MeQuery), staleTime: Infinity });
+  const me = useQuery({ queryKey: ['me'], queryFn: () => gql(MeDocument), staleTime: Infinity });
   const permissions = new Set(me.data?.me.permissions ?? []);
   return {
     known: me.data !== undefined,

@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
-import { ApiError } from './api/errors';
+import { TroveApiError } from '@trove/api-client/browser';
 import { App } from './app';
 import { SessionProvider } from './session-context';
 
@@ -12,8 +12,7 @@ const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
       // A refused key or a missing thing will not fix itself by asking again.
-      retry: (count, error) =>
-        !(error instanceof ApiError && error.status && error.status < 500) && count < 2,
+      retry: (count, error) => !(error instanceof TroveApiError && error.kind !== 'unavailable') && count < 2,
       refetchOnWindowFocus: false,
     },
   },

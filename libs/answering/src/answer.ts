@@ -1,5 +1,5 @@
 /** The shapes of a question and its answer. */
-import type { SearchHit } from '@trove/domain';
+import type { AskStreamPassage, SearchHit } from '@trove/domain';
 import type { SearchCallOptions, SearchRequest } from '@trove/search';
 import type { AnswerLanguage } from './text';
 
@@ -59,23 +59,11 @@ export interface AskRequest {
   search?: AnswerSearchOptions;
 }
 
-/** A passage handed to the answer (and, in LLM mode, to the model) under its marker number. */
-export interface AnswerPassage {
-  /** The `[n]` that cites it. */
-  marker: number;
-  chunkId: string;
-  documentId: string;
-  title: string;
-  headingPath: string[];
-  text: string;
-  /** Where the citation opens (rendered by the caller). */
-  citationUrl?: string;
-  /** Cosine of the question's and the chunk's embeddings. */
-  relevance: number;
-  /** The search's score (fused, or reranked). */
-  score: number;
-  /** Whether the text was cut to fit the context budget. */
-  truncated: boolean;
+/**
+ * A passage handed to the answer (and, in LLM mode, to the model) under its marker number: what
+ * the stream's `retrieval` event shows (libs/domain), and the search hit it came from.
+ */
+export interface AnswerPassage extends AskStreamPassage {
   hit: SearchHit;
 }
 

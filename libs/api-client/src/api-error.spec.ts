@@ -42,7 +42,7 @@ describe('TroveApiError.kind', () => {
     ['UNAUTHENTICATED', 401, 'auth'],
     ['FORBIDDEN', 403, 'forbidden'],
     ['SOURCE_NOT_FOUND', 200, 'not-found'],
-    ['BAD_USER_INPUT', 200, 'invalid'],
+    ['BAD_USER_INPUT', 200, 'malformed'],
     ['PROJECT_NAME_CONFLICT', 200, 'invalid'],
     ['NETWORK', undefined, 'unavailable'],
     ['RATE_LIMITED', 429, 'unavailable'],

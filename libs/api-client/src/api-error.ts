@@ -1,5 +1,6 @@
-/** What kind of failure an API error is, for exit codes and MCP tool errors. */
-export type ApiErrorKind = 'auth' | 'forbidden' | 'not-found' | 'invalid' | 'unavailable' | 'failure';
+import { type ErrorKind, errorKind, NETWORK_ERROR_CODE } from '@trove/domain';
+
+export { type ErrorKind, errorKind, NETWORK_ERROR_CODE };
 
 /** A field of an invalid source configuration and what is wrong with it (`config.maxPages`, `type`). */
 export interface FieldProblem {
@@ -22,38 +23,10 @@ export class TroveApiError extends Error {
     this.name = 'TroveApiError';
   }
 
-  get kind(): ApiErrorKind {
-    return kindOf(this.code, this.status);
+  /** What the failure means (libs/domain `errorKind`, the API's own classification). */
+  get kind(): ErrorKind {
+    return errorKind(this.code, this.status);
   }
-}
-
-function kindOf(code: string, status: number | undefined): ApiErrorKind {
-  if (code === 'UNAUTHENTICATED' || status === 401) return 'auth';
-  if (code === 'FORBIDDEN' || status === 403) return 'forbidden';
-  if (code.endsWith('_NOT_FOUND') || code === 'NOT_FOUND' || status === 404) return 'not-found';
-  if (
-    code === 'NETWORK' ||
-    code === 'SERVICE_UNAVAILABLE' ||
-    code === 'RATE_LIMITED' ||
-    status === 503 ||
-    status === 429
-  ) {
-    return 'unavailable';
-  }
-  if (
-    code === 'BAD_REQUEST' ||
-    code === 'BAD_USER_INPUT' ||
-    code === 'GRAPHQL_VALIDATION_FAILED' ||
-    code === 'QUERY_TOO_COMPLEX' ||
-    code.endsWith('_CONFLICT') ||
-    status === 400 ||
-    status === 409 ||
-    status === 413 ||
-    status === 415
-  ) {
-    return 'invalid';
-  }
-  return 'failure';
 }
 
 /** Reads an error body of either protocol: GraphQL `errors[]` or REST `{ error: { code, message } }`. */

@@ -1,67 +1,24 @@
+import { type AskStreamEvent, type AskStreamEventData, TroveErrorCode } from '@trove/domain';
 import { TroveApiError } from './api-error';
 
-/** The body of `POST /v1/projects/:projectId/ask/stream` (AskInput without projectId). */
-export interface AskStreamRequest {
-  question: string;
-  topK?: number;
-  threshold?: number;
-  mode?: 'AUTO' | 'LLM' | 'EXTRACTIVE' | 'TOP_1';
-  search?: {
-    mode?: 'HYBRID' | 'KEYWORD' | 'VECTOR';
-    filters?: { sourceIds?: string[]; documentIds?: string[]; languages?: string[]; hasCode?: boolean };
-  };
-}
-
-/** A passage the answer may cite, as the `retrieval` event lists it. */
-export interface AskStreamPassage {
-  marker: number;
-  chunkId: string;
-  documentId: string;
-  title: string;
-  headingPath: string[];
-  text: string;
-  citationUrl?: string;
-  relevance: number;
-  score: number;
-  truncated: boolean;
-}
-
-/** The verified answer the `done` event carries (the same fields as GraphQL `ask`). */
-export interface AskStreamResult {
-  answer: string;
-  mode: string;
-  insufficientContext: boolean;
-  language: string;
-  promptId?: string;
-  model?: string;
-  citations: {
-    marker: number;
-    chunkId: string;
-    documentId: string;
-    title: string;
-    headingPath: string[];
-    citationUrl?: string | null;
-    quote: string;
-  }[];
-  verification: Record<string, unknown>;
-  timings: Record<string, number | null | undefined>;
-}
-
-/** One Server-Sent Event of a streamed answer, in order: retrieval, delta…, done. */
-export type AskStreamEvent =
-  | { type: 'retrieval'; passages: AskStreamPassage[] }
-  /** `attempt` 2 starts the text over (a retry after invalid citations). */
-  | { type: 'delta'; text: string; attempt: number }
-  | { type: 'done'; result: AskStreamResult };
+export type {
+  AskStreamCitation,
+  AskStreamEvent,
+  AskStreamPassage,
+  AskStreamRequest,
+  AskStreamResult,
+} from '@trove/domain';
 
 /**
  * Reads a `text/event-stream` body into its events (`event:` name, `data:` JSON), as they arrive.
  * An `error` event becomes a TroveApiError with the API's code and message.
  */
-export async function* readAskEvents(body: AsyncIterable<Uint8Array>): AsyncGenerator<AskStreamEvent> {
+export async function* readAskEvents(
+  body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
+): AsyncGenerator<AskStreamEvent> {
   const decoder = new TextDecoder();
   let buffer = '';
-  for await (const bytes of body) {
+  for await (const bytes of chunksOf(body)) {
     buffer += decoder.decode(bytes, { stream: true }).replace(/\r\n?/g, '\n');
     let end: number;
     while ((end = buffer.indexOf('\n\n')) >= 0) {
@@ -73,6 +30,26 @@ export async function* readAskEvents(body: AsyncIterable<Uint8Array>): AsyncGene
   }
   const rest = parseBlock(buffer + decoder.decode());
   if (rest) yield rest;
+}
+
+/** A response body's chunks: through its reader, which every browser has (async iteration is newer). */
+async function* chunksOf(
+  body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
+): AsyncGenerator<Uint8Array> {
+  if (!('getReader' in body)) {
+    yield* body;
+    return;
+  }
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
 }
 
 function parseBlock(block: string): AskStreamEvent | undefined {
@@ -87,19 +64,23 @@ function parseBlock(block: string): AskStreamEvent | undefined {
     else if (field === 'data') data.push(value);
   }
   if (!data.length) return undefined;
-  const payload = JSON.parse(data.join('\n')) as Record<string, unknown>;
+  const payload: unknown = JSON.parse(data.join('\n'));
   switch (name) {
     case 'retrieval':
-      return { type: 'retrieval', passages: payload.passages as AskStreamPassage[] };
-    case 'delta':
-      return { type: 'delta', text: String(payload.text ?? ''), attempt: Number(payload.attempt ?? 1) };
+      return { type: 'retrieval', passages: (payload as AskStreamEventData['retrieval']).passages };
+    case 'delta': {
+      const { text, attempt } = payload as Partial<AskStreamEventData['delta']>;
+      return { type: 'delta', text: String(text ?? ''), attempt: Number(attempt ?? 1) };
+    }
     case 'done':
-      return { type: 'done', result: payload as unknown as AskStreamResult };
-    case 'error':
+      return { type: 'done', result: payload as AskStreamEventData['done'] };
+    case 'error': {
+      const { code, message } = payload as Partial<AskStreamEventData['error']>;
       throw new TroveApiError(
-        String(payload.message ?? 'the answer failed'),
-        String(payload.code ?? 'INTERNAL'),
+        String(message ?? 'the answer failed'),
+        String(code ?? TroveErrorCode.Internal),
       );
+    }
     default:
       return undefined;
   }

@@ -1,7 +1,8 @@
 import { graphql } from './gql';
 
-// Every operation the CLI and the MCP server run. Codegen (npm run build:dashboard) turns each into
-// a typed document in ./gql/graphql.ts (`ProjectsQuery` here is `ProjectsDocument` there); import those.
+// Every operation of Trove's clients: the dashboard, the CLI and the MCP server. Codegen
+// (`npx nx run api-client:codegen`, or npm run build:dashboard) turns each into a typed document in
+// ./gql/graphql.ts (`ProjectsQuery` here is `ProjectsDocument` there); import those.
 
 export const SyncProgressFields = graphql(`
   fragment SyncProgressFields on SyncProgress {
@@ -14,6 +15,8 @@ export const SyncProgressFields = graphql(`
     chunksEmbedded
     chunksReused
     apiCalls
+    pagesPlanned
+    pagesDone
   }
 `);
 
@@ -21,12 +24,73 @@ export const SyncProgressFields = graphql(`
 export const SyncRunMotionFields = graphql(`
   fragment SyncRunMotionFields on SyncRun {
     stage
+    progressAt
     pagesPerSecond
     etaSeconds
     health {
       state
       reason
       message
+      since
+    }
+  }
+`);
+
+/** A sync run as every client shows it: its outcome, progress and motion. */
+export const SyncRunFields = graphql(`
+  fragment SyncRunFields on SyncRun {
+    id
+    sourceId
+    mode
+    status
+    startedAt
+    finishedAt
+    error {
+      code
+      message
+    }
+    warnings
+    skipped {
+      id
+      reason
+    }
+    progress {
+      ...SyncProgressFields
+    }
+    ...SyncRunMotionFields
+  }
+`);
+
+export const DocumentFields = graphql(`
+  fragment DocumentFields on Document {
+    id
+    projectId
+    sourceId
+    externalId
+    fileName
+    title
+    mediaType
+    status
+    error {
+      code
+      message
+    }
+    warnings
+    chunkCount
+    pageCount
+    sizeBytes
+    language
+    url
+    createdAt
+    updatedAt
+    indexedAt
+    timings {
+      fetchMs
+      parseMs
+      chunkMs
+      embedMs
+      upsertMs
+      totalMs
     }
   }
 `);
@@ -88,7 +152,7 @@ export const CreateProjectMutation = graphql(`
 `);
 
 export const DeleteProjectMutation = graphql(`
-  mutation DeleteProject($id: ID!, $wait: Boolean!) {
+  mutation DeleteProject($id: ID!, $wait: Boolean = false) {
     deleteProject(id: $id, wait: $wait)
   }
 `);
@@ -102,27 +166,7 @@ export const DocumentsQuery = graphql(`
         hasNextPage
       }
       nodes {
-        id
-        projectId
-        sourceId
-        externalId
-        fileName
-        title
-        mediaType
-        status
-        error {
-          code
-          message
-        }
-        warnings
-        chunkCount
-        pageCount
-        sizeBytes
-        language
-        url
-        createdAt
-        updatedAt
-        indexedAt
+        ...DocumentFields
       }
     }
   }
@@ -131,35 +175,7 @@ export const DocumentsQuery = graphql(`
 export const DocumentQuery = graphql(`
   query Document($id: ID!) {
     document(id: $id) {
-      id
-      projectId
-      sourceId
-      externalId
-      fileName
-      title
-      mediaType
-      status
-      error {
-        code
-        message
-      }
-      warnings
-      chunkCount
-      pageCount
-      sizeBytes
-      language
-      url
-      createdAt
-      updatedAt
-      indexedAt
-      timings {
-        fetchMs
-        parseMs
-        chunkMs
-        embedMs
-        upsertMs
-        totalMs
-      }
+      ...DocumentFields
     }
   }
 `);
@@ -183,6 +199,24 @@ export const ReindexDocumentMutation = graphql(`
 export const ChunksQuery = graphql(`
   query Chunks($documentId: ID!) {
     chunks(documentId: $documentId) {
+      ...ChunkFields
+    }
+  }
+`);
+
+/** A document and all its chunks, for the dashboard's chunk view. */
+export const DocumentChunksQuery = graphql(`
+  query DocumentChunks($id: ID!) {
+    document(id: $id) {
+      id
+      projectId
+      fileName
+      title
+      status
+      chunkCount
+      pageCount
+    }
+    chunks(documentId: $id) {
       ...ChunkFields
     }
   }
@@ -228,6 +262,11 @@ export const SourcesQuery = graphql(`
         url
         maxPages
       }
+      webhook {
+        lastEventAt
+        lastEventType
+        rejectedDeliveries
+      }
     }
   }
 `);
@@ -253,6 +292,20 @@ export const AddSourceMutation = graphql(`
       name
       type
       status
+      config
+      secrets {
+        field
+        hint
+      }
+    }
+  }
+`);
+
+export const UpdateSourceMutation = graphql(`
+  mutation UpdateSource($id: ID!, $input: UpdateSourceInput!) {
+    updateSource(id: $id, input: $input) {
+      id
+      name
       config
       secrets {
         field
@@ -294,15 +347,7 @@ export const RemoveSourceMutation = graphql(`
 export const SyncSourceMutation = graphql(`
   mutation SyncSource($id: ID!, $mode: SyncMode!) {
     syncSource(id: $id, mode: $mode) {
-      id
-      sourceId
-      mode
-      status
-      startedAt
-      finishedAt
-      progress {
-        ...SyncProgressFields
-      }
+      ...SyncRunFields
     }
   }
 `);
@@ -310,25 +355,7 @@ export const SyncSourceMutation = graphql(`
 export const SyncRunQuery = graphql(`
   query SyncRun($id: ID!) {
     syncRun(id: $id) {
-      id
-      sourceId
-      mode
-      status
-      startedAt
-      finishedAt
-      error {
-        code
-        message
-      }
-      warnings
-      skipped {
-        id
-        reason
-      }
-      progress {
-        ...SyncProgressFields
-      }
-      ...SyncRunMotionFields
+      ...SyncRunFields
     }
   }
 `);
@@ -342,22 +369,39 @@ export const SyncRunsQuery = graphql(`
         hasNextPage
       }
       nodes {
-        id
-        sourceId
-        mode
-        status
-        startedAt
-        finishedAt
-        error {
-          code
-          message
-        }
-        progress {
-          ...SyncProgressFields
-        }
-        ...SyncRunMotionFields
+        ...SyncRunFields
       }
     }
+  }
+`);
+
+/** A running sync's updates as they happen (graphql-ws), until it ends. */
+export const SyncRunUpdatesSubscription = graphql(`
+  subscription SyncRunUpdates($id: ID!) {
+    syncRunUpdates(id: $id) {
+      ...SyncRunFields
+    }
+  }
+`);
+
+export const SetSyncScheduleMutation = graphql(`
+  mutation SetSyncSchedule($sourceId: ID!, $intervalMinutes: Int!) {
+    setSyncSchedule(sourceId: $sourceId, intervalMinutes: $intervalMinutes) {
+      id
+      syncIntervalMinutes
+    }
+  }
+`);
+
+export const NotionWebhookQuery = graphql(`
+  query NotionWebhook($sourceId: ID!) {
+    notionWebhookVerificationToken(sourceId: $sourceId)
+  }
+`);
+
+export const ResetNotionWebhookMutation = graphql(`
+  mutation ResetNotionWebhook($sourceId: ID!) {
+    resetNotionWebhook(sourceId: $sourceId)
   }
 `);
 
@@ -389,6 +433,22 @@ export const SearchQuery = graphql(`
         knn {
           rank
           score
+        }
+        explain {
+          bm25 {
+            rank
+            score
+          }
+          knn {
+            rank
+            score
+          }
+          fusedScore
+          rerankScore
+          topFeatures {
+            name
+            contribution
+          }
         }
         context {
           chunkId

@@ -3,8 +3,10 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { TroveApiError, apiErrorFrom } from './api-error';
+import { askStreamPath } from '@trove/domain';
 import { readAskEvents, type AskStreamEvent, type AskStreamRequest } from './ask-stream';
 import type { TypedDocumentString } from './gql/graphql';
+import { readJson, runOperation } from './graphql-request';
 
 export interface TroveClientOptions {
   /** The api's base URL, e.g. http://127.0.0.1:3000 (no /graphql). */
@@ -50,14 +52,12 @@ export class TroveClient {
     document: TypedDocumentString<TResult, TVariables>,
     ...[variables]: TVariables extends Record<string, never> ? [] : [TVariables]
   ): Promise<TResult> {
-    const response = await this.send('/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: document.toString(), variables: variables ?? {} }),
-    });
-    const body = (await readJson(response)) as { data?: TResult | null; errors?: unknown[] } | undefined;
-    if (!response.ok || !body || body.errors?.length || !body.data) throw apiErrorFrom(response.status, body);
-    return body.data;
+    return runOperation(
+      (body) =>
+        this.send('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body }),
+      document,
+      variables,
+    );
   }
 
   /**
@@ -113,14 +113,14 @@ export class TroveClient {
     request: AskStreamRequest,
     options: { signal?: AbortSignal } = {},
   ): AsyncGenerator<AskStreamEvent> {
-    const response = await this.send(`/v1/projects/${encodeURIComponent(projectId)}/ask/stream`, {
+    const response = await this.send(askStreamPath(projectId), {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
       body: JSON.stringify(request),
       signal: options.signal,
     });
     if (!response.ok || !response.body) throw apiErrorFrom(response.status, await readJson(response));
-    yield* readAskEvents(response.body as unknown as AsyncIterable<Uint8Array>);
+    yield* readAskEvents(response.body);
   }
 
   /** A request with the key, a timeout, and network faults turned into TroveApiError(NETWORK). */
@@ -147,15 +147,5 @@ export class TroveClient {
         ((error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message) || 'error';
       throw new TroveApiError(`cannot reach the Trove API at ${this.baseUrl} (${cause})`, 'NETWORK');
     }
-  }
-}
-
-async function readJson(response: Response): Promise<unknown> {
-  const text = await response.text();
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
   }
 }

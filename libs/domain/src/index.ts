@@ -1,4 +1,6 @@
 export * from './errors';
+export * from './error-kind';
+export * from './ask-stream';
 export * from './ids';
 export * from './redact';
 export * from './ingest';

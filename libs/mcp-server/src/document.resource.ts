@@ -11,6 +11,7 @@ import { DOCUMENT_URI_TEMPLATE, documentUri } from './document-uri';
 import { documentMarkdown } from './reading-order';
 import type { ToolContext } from './tool-context';
 import { describeError } from './tool-result';
+import { TroveErrorCode } from '@trove/domain';
 
 /** Documents listed per project: a listing is a menu for a person, not an export. */
 export const RESOURCES_PER_PROJECT = 200;
@@ -65,7 +66,10 @@ export function registerDocumentResources(server: McpServer, { client, log }: To
         const { document } = await client.request(DocumentDocument, { id: documentId });
         // A document named under another project is as missing as one that does not exist.
         if (!document || document.projectId !== projectId) {
-          throw new TroveApiError(`no document ${documentId} in project ${projectId}`, 'DOCUMENT_NOT_FOUND');
+          throw new TroveApiError(
+            `no document ${documentId} in project ${projectId}`,
+            TroveErrorCode.DocumentNotFound,
+          );
         }
         const { chunks } = await client.request(ChunksDocument, { documentId });
         return {

@@ -139,7 +139,8 @@ export const addSourceOutput = {
 };
 export type AddSourceOutput = z.infer<z.ZodObject<typeof addSourceOutput>>;
 
-const progress = z.object({
+/** A run's counters; zod's parse keeps only these of the API's progress (which has more). */
+export const syncProgressOutput = z.object({
   pagesSeen: z.number().int(),
   pagesIngested: z.number().int(),
   pagesUnchanged: z.number().int(),
@@ -169,7 +170,7 @@ export const syncRunOutput = {
   finished: z.boolean().describe('false while RUNNING: call again later'),
   startedAt: z.string(),
   finishedAt: nullableString,
-  progress,
+  progress: syncProgressOutput,
   error: errorView,
   warnings: z.array(z.string()),
   skipped: z.array(z.object({ id: z.string(), reason: z.string() })).describe('at most 50'),

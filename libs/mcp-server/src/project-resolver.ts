@@ -1,4 +1,5 @@
 import { ProjectsDocument, type ProjectsQuery, TroveApiError, type TroveClient } from '@trove/api-client';
+import { TroveErrorCode } from '@trove/domain';
 
 export type ProjectSummary = ProjectsQuery['projects'][number];
 
@@ -12,11 +13,11 @@ export function pickProject(projects: ProjectSummary[], wanted: string | undefin
   if (!name) {
     if (projects.length === 1) return projects[0];
     if (projects.length === 0) {
-      throw new TroveApiError('this API key reaches no project yet', 'PROJECT_NOT_FOUND');
+      throw new TroveApiError('this API key reaches no project yet', TroveErrorCode.ProjectNotFound);
     }
     throw new TroveApiError(
       `this API key reaches ${projects.length} projects; pass \`project\` (id or name): ${choices(projects)}`,
-      'BAD_REQUEST',
+      TroveErrorCode.BadRequest,
     );
   }
   const match =
@@ -26,7 +27,7 @@ export function pickProject(projects: ProjectSummary[], wanted: string | undefin
   if (!match) {
     throw new TroveApiError(
       `no project "${name}" among those this API key reaches: ${choices(projects) || 'none'}`,
-      'PROJECT_NOT_FOUND',
+      TroveErrorCode.ProjectNotFound,
     );
   }
   return match;

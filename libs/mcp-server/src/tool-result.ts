@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TroveApiError } from '@trove/api-client';
+import { TroveErrorCode } from '@trove/domain';
 
 /** Where a tool error's code and message travel in `_meta`, for clients that read them as data. */
 export const ERROR_META_KEY = 'trove/error';
@@ -33,7 +34,10 @@ export function toolError(error: unknown, log: FailureLog): CallToolResult {
 export function describeError(error: unknown, log: FailureLog): { code: string; message: string } {
   if (error instanceof TroveApiError) return { code: error.code, message: error.message };
   log(`tool failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
-  return { code: 'INTERNAL', message: 'the tool failed unexpectedly; the server log has the details' };
+  return {
+    code: TroveErrorCode.Internal,
+    message: 'the tool failed unexpectedly; the server log has the details',
+  };
 }
 
 /** Runs a tool body, turning any failure into a tool error. */

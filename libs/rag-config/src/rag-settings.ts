@@ -35,7 +35,7 @@ export interface RagSettings {
 export type RagSection = keyof RagSettings;
 
 /** The schema of each section, refinements included (the same as the environment's). */
-const SECTIONS: Record<RagSection, z.ZodTypeAny> = {
+const SECTIONS: { [S in RagSection]: z.ZodType<RagSettings[S], z.ZodTypeDef, unknown> } = {
   search: fusionSchema,
   rerank: rerankSchema,
   llm: llmSchema,
@@ -91,8 +91,8 @@ export function resolveSettings(
   const problems: string[] = [];
   const overridden = new Set<string>();
   // Sections this process does not use keep their defaults unchecked (the worker only chunks).
-  const settings = { ...defaults } as Record<RagSection, unknown>;
-  for (const section of sections) {
+  const settings: RagSettings = { ...defaults };
+  const resolveSection = <S extends RagSection>(section: S): void => {
     const overrides: Record<string, unknown> = { ...(stored.overrides[section] ?? {}) };
     for (const [path, sealed] of Object.entries(stored.secrets)) {
       const [s, name] = path.split('.');
@@ -109,14 +109,15 @@ export function resolveSettings(
       }
       overridden.add(`${section}.${name}`);
     }
-    const parsed = SECTIONS[section].safeParse({ ...(defaults[section] as object), ...overrides });
+    const parsed = SECTIONS[section].safeParse({ ...defaults[section], ...overrides });
     if (parsed.success) settings[section] = parsed.data;
     else problems.push(...parsed.error.issues.map((i) => `${section}.${i.path.join('.')}: ${i.message}`));
-  }
+  };
+  for (const section of sections) resolveSection(section);
   if (problems.length > 0) {
     throw new TroveError(TroveErrorCode.BadRequest, `invalid settings: ${problems.join('; ')}`);
   }
-  return { settings: settings as unknown as RagSettings, overridden };
+  return { settings, overridden };
 }
 
 /** Optional settings (a key, a URL) are absent from the defaults when unset; the schema knows them. */
@@ -192,15 +193,22 @@ export function applyPatch(
   return { overrides, secrets: sealed };
 }
 
+/** The settings as the API shows them: each secret (`apiKey`) as `maskSecret` gives it. */
+export type MaskedRagSettings = {
+  [S in RagSection]: Omit<RagSettings[S], 'apiKey'> &
+    ('apiKey' extends keyof RagSettings[S] ? { apiKey: string } : unknown);
+};
+
 /** The settings as the API shows them: secrets masked. */
-export function maskedSettings(settings: RagSettings): Record<RagSection, Record<string, unknown>> {
-  const shown = {} as Record<RagSection, Record<string, unknown>>;
-  for (const section of RAG_SECTIONS) {
-    const values: Record<string, unknown> = { ...(settings[section] as object) };
-    for (const name of Object.keys(values)) {
-      if (SECRET_SETTINGS.has(`${section}.${name}`)) values[name] = maskSecret(values[name] as string);
-    }
-    shown[section] = values;
-  }
-  return shown;
+export function maskedSettings(settings: RagSettings): MaskedRagSettings {
+  return {
+    search: settings.search,
+    rerank: { ...settings.rerank, apiKey: maskSecret(settings.rerank.apiKey) },
+    llm: { ...settings.llm, apiKey: maskSecret(settings.llm.apiKey) },
+    answers: settings.answers,
+    chunking: settings.chunking,
+  };
 }
+
+/** The schemas' own defaults: each setting as it is when the environment does not set it. */
+export const RAG_SCHEMA_DEFAULTS: RagSettings = workerRagDefaults(chunkingSchema.parse({}));

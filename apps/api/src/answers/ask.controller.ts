@@ -3,7 +3,13 @@ import type { Request, Response } from 'express';
 import { Answerer, type AnswerEvent } from '@trove/answering';
 import { Catalog, type ProjectReads } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
-import { isTroveError, Permission, TroveErrorCode } from '@trove/domain';
+import {
+  type AskStreamEventData,
+  type AskStreamEventName,
+  isTroveError,
+  Permission,
+  TroveErrorCode,
+} from '@trove/domain';
 import { askDuration, closedLabel, errorCodeLabel, secondsSince } from '@trove/metrics';
 import { AskMode } from './ask.model';
 import { clientAbortSignal } from '../core/client-abort';
@@ -121,7 +127,7 @@ function send(res: Response, event: AnswerEvent): void {
 }
 
 /** One SSE event: its name and one line of JSON (JSON never holds a raw newline). */
-function writeEvent(res: Response, name: string, data: unknown): void {
+function writeEvent<N extends AskStreamEventName>(res: Response, name: N, data: AskStreamEventData[N]): void {
   if (res.writableEnded || res.destroyed) return;
   res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
 }

@@ -16,7 +16,7 @@ import {
   type ValidationRule,
 } from 'graphql';
 import type { GraphqlLimits } from '@trove/config';
-import { TroveErrorCode } from '@trove/domain';
+import { ErrorCode, TroveErrorCode } from '@trove/domain';
 import { genericMessageFor } from './trove-exception.filter';
 
 /**
@@ -148,17 +148,7 @@ export function checkDocument(
 }
 
 /** Codes whose messages are written for clients; anything else is an internal failure. */
-const CLIENT_CODES = new Set<string>([
-  ...Object.values(TroveErrorCode),
-  ApolloServerErrorCode.GRAPHQL_PARSE_FAILED,
-  ApolloServerErrorCode.GRAPHQL_VALIDATION_FAILED,
-  ApolloServerErrorCode.BAD_USER_INPUT,
-  ApolloServerErrorCode.BAD_REQUEST,
-  ApolloServerErrorCode.PERSISTED_QUERY_NOT_FOUND,
-  ApolloServerErrorCode.PERSISTED_QUERY_NOT_SUPPORTED,
-  ApolloServerErrorCode.OPERATION_RESOLUTION_FAILURE,
-  'NOT_FOUND',
-]);
+const CLIENT_CODES = new Set<string>(Object.values(ErrorCode));
 
 /**
  * Apollo's formatError: a stable code and a human message. Limit refusals get QUERY_TOO_COMPLEX;

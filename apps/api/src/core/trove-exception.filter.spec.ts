@@ -1,7 +1,7 @@
 import type { ArgumentsHost } from '@nestjs/common';
 import { Logger } from '@nestjs/common';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SourceConfigError, TroveError, TroveErrorCode } from '@trove/domain';
+import { errorKind, SourceConfigError, TroveError, TroveErrorCode } from '@trove/domain';
 import { formatGraphqlError } from './graphql-limits';
 import { httpStatusFor, TroveExceptionFilter } from './trove-exception.filter';
 
@@ -9,6 +9,23 @@ describe('httpStatusFor', () => {
   it('maps every error code to an HTTP status', () => {
     for (const code of Object.values(TroveErrorCode)) {
       expect(httpStatusFor(code), code).toBeGreaterThanOrEqual(400);
+    }
+  });
+
+  it("agrees with each code's kind, the classification clients use (libs/domain errorKind)", () => {
+    for (const code of Object.values(TroveErrorCode)) {
+      const status = httpStatusFor(code);
+      const kind = errorKind(code);
+      const expected = {
+        auth: [401],
+        forbidden: [403],
+        'not-found': [404],
+        malformed: [400],
+        invalid: [400, 409, 413, 415],
+        unavailable: [429, 503],
+        failure: [499, 500, 502],
+      }[kind];
+      expect(expected, `${code} (${kind}) answers HTTP ${status}`).toContain(status);
     }
   });
 

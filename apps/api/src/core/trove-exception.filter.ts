@@ -2,46 +2,46 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import { GqlArgumentsHost } from '@nestjs/graphql';
 import type { Response } from 'express';
 import { GraphQLError } from 'graphql';
-import { type ConfigProblem, SourceConfigError, TroveError, TroveErrorCode } from '@trove/domain';
+import {
+  type ConfigProblem,
+  type ErrorKind,
+  errorKind,
+  ProtocolErrorCode,
+  SourceConfigError,
+  TroveError,
+  TroveErrorCode,
+} from '@trove/domain';
 import { RateLimitedError } from '../access/rate-limit';
 
-/** Maps every Trove error code to an HTTP status; the switch is exhaustive by construction. */
+/** The HTTP status of each kind of error (libs/domain `errorKind`, which clients classify by too). */
+const STATUS_OF_KIND: Record<ErrorKind, number> = {
+  auth: HttpStatus.UNAUTHORIZED,
+  forbidden: HttpStatus.FORBIDDEN,
+  'not-found': HttpStatus.NOT_FOUND,
+  malformed: HttpStatus.BAD_REQUEST,
+  invalid: HttpStatus.BAD_REQUEST,
+  unavailable: HttpStatus.SERVICE_UNAVAILABLE,
+  failure: HttpStatus.INTERNAL_SERVER_ERROR,
+};
+
+/** Maps every Trove error code to an HTTP status: its kind's, unless the code says more. */
 export function httpStatusFor(code: TroveErrorCode): number {
   switch (code) {
-    case TroveErrorCode.BadRequest:
-    case TroveErrorCode.EmptyDocument:
-    case TroveErrorCode.UndecodableDocument:
-    case TroveErrorCode.ParseFailed:
-    case TroveErrorCode.NoTextLayer:
-    case TroveErrorCode.EncryptedDocument:
-    case TroveErrorCode.CorruptDocument:
-    case TroveErrorCode.UnsafeArchive:
-    case TroveErrorCode.ParseLimitExceeded:
-    case TroveErrorCode.QueryTooComplex:
-      return HttpStatus.BAD_REQUEST;
-    case TroveErrorCode.Unauthenticated:
-      return HttpStatus.UNAUTHORIZED;
-    case TroveErrorCode.Forbidden:
-      return HttpStatus.FORBIDDEN;
-    case TroveErrorCode.RateLimited:
-      return HttpStatus.TOO_MANY_REQUESTS;
-    case TroveErrorCode.WebhookExpired:
-      return HttpStatus.BAD_REQUEST;
-    case TroveErrorCode.ProjectNotFound:
-    case TroveErrorCode.DocumentNotFound:
-    case TroveErrorCode.SourceNotFound:
-    case TroveErrorCode.ApiKeyNotFound:
-      return HttpStatus.NOT_FOUND;
     case TroveErrorCode.DocumentNameConflict:
     case TroveErrorCode.ProjectNameConflict:
     case TroveErrorCode.ProjectDeleting:
     case TroveErrorCode.IndexRebuildInProgress:
     case TroveErrorCode.SettingsConflict:
+    case TroveErrorCode.Skipped:
+    case TroveErrorCode.DocumentBusy:
       return HttpStatus.CONFLICT;
     case TroveErrorCode.PayloadTooLarge:
       return HttpStatus.PAYLOAD_TOO_LARGE;
     case TroveErrorCode.UnsupportedMediaType:
       return HttpStatus.UNSUPPORTED_MEDIA_TYPE;
+    case TroveErrorCode.RateLimited:
+      return HttpStatus.TOO_MANY_REQUESTS;
+    // A backend (embedder, model, reranker, index, the source system) failed, not the API.
     case TroveErrorCode.EmbeddingFailed:
     case TroveErrorCode.EmbeddingRejected:
     case TroveErrorCode.LlmFailed:
@@ -50,26 +50,10 @@ export function httpStatusFor(code: TroveErrorCode): number {
     case TroveErrorCode.SourceUnauthorized:
     case TroveErrorCode.SourceUnreachable:
       return HttpStatus.BAD_GATEWAY;
-    case TroveErrorCode.SourceItemGone:
-    case TroveErrorCode.SyncRunNotFound:
-      return HttpStatus.NOT_FOUND;
-    case TroveErrorCode.Skipped:
-    case TroveErrorCode.DocumentBusy:
-      return HttpStatus.CONFLICT;
-    case TroveErrorCode.NotStarted:
-      return HttpStatus.SERVICE_UNAVAILABLE;
-    case TroveErrorCode.SyncPlanShort:
-      return HttpStatus.INTERNAL_SERVER_ERROR;
-    case TroveErrorCode.ServiceUnavailable:
-      return HttpStatus.SERVICE_UNAVAILABLE;
-    case TroveErrorCode.Internal:
-      return HttpStatus.INTERNAL_SERVER_ERROR;
     case TroveErrorCode.Cancelled:
       return 499; // "client closed request" (nginx): nobody reads it, and it is not logged as a fault
-    default: {
-      const unhandled: never = code;
-      throw new Error(`unmapped error code ${String(unhandled)}`);
-    }
+    default:
+      return STATUS_OF_KIND[errorKind(code)];
   }
 }
 
@@ -102,7 +86,7 @@ const CODE_BY_STATUS: Record<number, string> = {
   400: TroveErrorCode.BadRequest,
   401: TroveErrorCode.Unauthenticated,
   403: TroveErrorCode.Forbidden,
-  404: 'NOT_FOUND',
+  404: ProtocolErrorCode.NotFound,
   413: TroveErrorCode.PayloadTooLarge,
   415: TroveErrorCode.UnsupportedMediaType,
   429: TroveErrorCode.RateLimited,

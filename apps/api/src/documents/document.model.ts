@@ -1,12 +1,14 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { Connection } from '../core/connection.model';
+import { type ErrorCode, ErrorCodeEnum } from '../core/error-code.model';
 import { DocumentStatus } from '@trove/domain';
 
 registerEnumType(DocumentStatus, { name: 'DocumentStatus' });
 
 @ObjectType('DocumentError')
 export class DocumentErrorModel {
-  @Field({ description: 'Stable machine-readable code, e.g. EMPTY_DOCUMENT' }) code!: string;
+  @Field(() => ErrorCodeEnum, { description: 'Stable machine-readable code, e.g. EMPTY_DOCUMENT' })
+  code!: ErrorCode;
   @Field({ description: 'Why the document failed, for people' }) message!: string;
 }
 

@@ -49,12 +49,16 @@ export class IndexGenerationsService {
    * using the current model until the new index is complete.
    */
   async change(input: EmbeddingModelInput): Promise<IndexGeneration> {
-    const embedding = {
+    // The fields the input names (GraphQL gives absent ones as null), over the environment's profile.
+    const chosen = Object.fromEntries(
+      Object.entries(input).filter(([, v]) => v !== undefined && v !== null),
+    ) as Partial<EmbeddingConfig>;
+    const embedding: EmbeddingConfig = {
       ...this.config.embedding,
       apiKey: undefined,
       model: undefined,
-      ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined && v !== null)),
-    } as unknown as EmbeddingConfig;
+      ...chosen,
+    };
     const generation = await this.generations.prepareRebuild(embedding);
     const workflowId = rebuildIndexWorkflowId(generation.indexName);
     try {

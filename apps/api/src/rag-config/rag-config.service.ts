@@ -1,7 +1,16 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type EffectiveRagConfig, maskedSettings, type RagPatch, RagConfigStore } from '@trove/rag-config';
 import { IndexGenerationsService } from '../index-generations/index-generations.service';
-import type { RagConfigModel, UpdateRagConfigInput } from './rag-config.model';
+import type {
+  MaskedSecretModel,
+  RagAnswerSettingsModel,
+  RagChunkingSettingsModel,
+  RagConfigModel,
+  RagFusionSettingsModel,
+  RagLlmSettingsModel,
+  RagRerankSettingsModel,
+  UpdateRagConfigInput,
+} from './rag-config.model';
 
 /** Reads and changes the RAG settings; an embedding-model change starts an index rebuild. */
 @Injectable()
@@ -41,21 +50,18 @@ export class RagConfigService {
 
   private async view(effective: EffectiveRagConfig): Promise<RagConfigModel> {
     const shown = maskedSettings(effective.settings);
-    const secret = (value: unknown) => ({
+    const secret = (value: string): MaskedSecretModel => ({
       set: value !== '(unset)',
-      masked: value === '(unset)' ? undefined : String(value),
+      masked: value === '(unset)' ? undefined : value,
     });
     return {
       version: effective.version,
       updatedAt: effective.updatedAt,
-      search: shown.search as unknown as RagConfigModel['search'],
-      rerank: {
-        ...(shown.rerank as object),
-        apiKey: secret(shown.rerank.apiKey),
-      } as RagConfigModel['rerank'],
-      llm: { ...(shown.llm as object), apiKey: secret(shown.llm.apiKey) } as RagConfigModel['llm'],
-      answers: shown.answers as unknown as RagConfigModel['answers'],
-      chunking: shown.chunking as unknown as RagConfigModel['chunking'],
+      search: shown.search satisfies RagFusionSettingsModel,
+      rerank: { ...shown.rerank, apiKey: secret(shown.rerank.apiKey) } satisfies RagRerankSettingsModel,
+      llm: { ...shown.llm, apiKey: secret(shown.llm.apiKey) } satisfies RagLlmSettingsModel,
+      answers: shown.answers satisfies RagAnswerSettingsModel,
+      chunking: shown.chunking satisfies RagChunkingSettingsModel,
       embedding: await this.generations.status(),
       overridden: [...effective.overridden].sort(),
       warnings: effective.warnings ?? [],

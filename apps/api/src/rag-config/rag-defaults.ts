@@ -1,5 +1,5 @@
-import { type ApiConfig, llmSchema } from '@trove/config';
-import type { RagSettings } from '@trove/rag-config';
+import type { ApiConfig } from '@trove/config';
+import { RAG_SCHEMA_DEFAULTS, type RagSettings } from '@trove/rag-config';
 
 /** The environment's retrieval and answer settings: what an unset or reset setting is. */
 export function ragDefaults(config: ApiConfig): RagSettings {
@@ -7,8 +7,8 @@ export function ragDefaults(config: ApiConfig): RagSettings {
   return {
     search: { fusion, rrfK, convexVectorWeight, convexNormalization },
     rerank: config.rerank,
-    llm: config.llm ?? llmSchema.parse({}),
+    llm: config.llm ?? RAG_SCHEMA_DEFAULTS.llm,
     answers: config.answers,
-    chunking: config.chunking ?? { targetTokens: 400, overlapTokens: 50, minTokens: 40 },
+    chunking: config.chunking ?? RAG_SCHEMA_DEFAULTS.chunking,
   };
 }

@@ -1,5 +1,6 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { Connection } from '../core/connection.model';
+import { type ErrorCode, ErrorCodeEnum } from '../core/error-code.model';
 import { JsonScalar } from '../core/json.scalar';
 import { FolderFormat, SourceStatus, SyncMode, SyncRunStatus, SyncStage } from '@trove/domain';
 import { StallReason, SyncHealthState } from './sync-stall';
@@ -209,7 +210,7 @@ export class SkippedItemModel {
 
 @ObjectType('SyncRunError')
 export class SyncRunErrorModel {
-  @Field() code!: string;
+  @Field(() => ErrorCodeEnum) code!: ErrorCode;
   @Field() message!: string;
 }
 

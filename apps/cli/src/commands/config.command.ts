@@ -102,7 +102,7 @@ async function buildUpdate(ctx: CliContext, assignments: string[]): Promise<Upda
   for (const assignment of assignments) {
     const match = /^([A-Za-z]+)\.([A-Za-z]+)=(.*)$/s.exec(assignment);
     if (!match) throw new UsageError(`"${assignment}" is not section.key=value`, 'BAD_SETTING');
-    const [, section, key, raw] = match as unknown as [string, string, string, string];
+    const [, section, key, raw] = match;
     if (section === 'cli')
       throw new UsageError(
         'cli.* settings come from flags, TROVE_* variables and .trove.yaml (trove init)',

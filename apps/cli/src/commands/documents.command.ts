@@ -11,6 +11,7 @@ import { action, positiveInt, sleep, type CliContext, type CliIo } from '../cont
 import { CliError, ExitCode, NotFoundError } from '../output/exit-codes';
 import { formatBytes, renderTable } from '../output/render';
 import { uploadFiles, type DocumentRow } from './upload-files';
+import { TroveErrorCode } from '@trove/domain';
 
 const STATUSES = ['PENDING', 'INDEXING', 'READY', 'FAILED'];
 const SETTLED = new Set<DocumentStatus>(['READY', 'FAILED']);
@@ -127,7 +128,10 @@ Examples:
         for (;;) {
           const { document } = await ctx.client.request(DocumentDocument, { id });
           if (!document)
-            throw new NotFoundError(`no document ${id} that this key reaches`, 'DOCUMENT_NOT_FOUND');
+            throw new NotFoundError(
+              `no document ${id} that this key reaches`,
+              TroveErrorCode.DocumentNotFound,
+            );
           if (!options.wait || SETTLED.has(document.status) || Date.now() > deadline) {
             ctx.out.result(document, () => {
               const { style } = ctx.out;

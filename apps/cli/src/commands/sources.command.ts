@@ -26,6 +26,7 @@ import {
   type SyncRunView,
 } from '../output/render';
 import { configFromFlags, fieldFlag, parseConfigArgument, typeFlagsCommand } from './source-flags';
+import { TroveErrorCode } from '@trove/domain';
 
 type SourceTypeInfo = SourceTypesQuery['sourceTypes'][number];
 
@@ -344,7 +345,7 @@ async function followRun(ctx: CliContext, runId: string, timeoutSeconds: number)
   try {
     for (;;) {
       const { syncRun } = await ctx.client.request(SyncRunDocument, { id: runId });
-      if (!syncRun) throw new NotFoundError(`no sync run ${runId}`, 'SYNC_RUN_NOT_FOUND');
+      if (!syncRun) throw new NotFoundError(`no sync run ${runId}`, TroveErrorCode.SyncRunNotFound);
       const p = syncRun.progress;
       bar.update(pagesDone(p), p.pagesSeen, {
         seen: p.pagesSeen,

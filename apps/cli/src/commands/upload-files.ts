@@ -1,9 +1,12 @@
 import { basename } from 'node:path';
-import { DocumentsDocument, TroveApiError, type DocumentsQuery } from '@trove/api-client';
+import { DocumentsDocument, type ErrorKind, TroveApiError, type DocumentsQuery } from '@trove/api-client';
 import { sleep, type CliContext } from '../context';
 import { collectFiles, type SkippedFile } from '../files/collect-files';
 import { CliError, describeError, ExitCode } from '../output/exit-codes';
 import { countBar, uploadBars } from '../output/progress';
+
+/** What a refused upload says about that one file, not about the command or the connection. */
+const FILE_FAULTS = new Set<ErrorKind>(['malformed', 'invalid', 'failure']);
 
 export type DocumentRow = DocumentsQuery['documents']['nodes'][number];
 
@@ -43,8 +46,8 @@ export async function uploadFiles(
         const document = await ctx.client.uploadDocument(projectId, file.path, (sent) => bars.sent(sent));
         report.uploaded.push({ file: file.path, id: document.id, status: document.status });
       } catch (error) {
-        if (error instanceof TroveApiError && error.kind !== 'invalid' && error.kind !== 'failure')
-          throw error;
+        // A file the API refused or failed on is reported with the others; anything else stops.
+        if (error instanceof TroveApiError && !FILE_FAULTS.has(error.kind)) throw error;
         report.failed.push({ file: file.path, ...describeError(error) });
       } finally {
         bars.endFile();

@@ -36,9 +36,6 @@ export class NotFoundError extends CliError {
   }
 }
 
-/** Codes of a request the API refused as malformed: the command line asked for something invalid. */
-const USAGE_CODES = new Set(['BAD_REQUEST', 'BAD_USER_INPUT', 'GRAPHQL_VALIDATION_FAILED']);
-
 /** The exit code of whatever ended a command. */
 export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof CliError) return error.exitCode;
@@ -54,8 +51,10 @@ export function exitCodeFor(error: unknown): ExitCode {
         return ExitCode.Auth;
       case 'not-found':
         return ExitCode.NotFound;
+      case 'malformed':
+        // The API refused the request itself: the command line asked for something invalid.
+        return ExitCode.Usage;
       case 'invalid':
-        return USAGE_CODES.has(error.code) ? ExitCode.Usage : ExitCode.Failure;
       case 'unavailable':
       case 'failure':
         return ExitCode.Failure;

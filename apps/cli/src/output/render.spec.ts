@@ -18,6 +18,7 @@ import {
 
 const hit = (over: Partial<SearchResultView['hits'][number]> = {}): SearchResultView['hits'][number] => ({
   chunkId: 'c2',
+  explain: null,
   documentId: 'd1',
   title: 'Deploy runbook',
   headingPath: ['Deploy runbook', 'Rolling back'],
@@ -163,7 +164,7 @@ describe('renderRunMotion', () => {
     stage: 'INGESTING',
     pagesPerSecond: 12.345,
     etaSeconds: 200,
-    health: { state: 'OK', reason: null, message: null },
+    health: { state: 'OK', reason: null, message: null, since: null },
   } as const;
 
   it("gives a running sync's stage, rate and ETA", () => {
@@ -176,7 +177,12 @@ describe('renderRunMotion', () => {
   it('says STALLED with the reason Temporal gives', () => {
     const stalled = {
       ...running,
-      health: { state: 'STALLED', reason: 'ACTIVITY_RETRYING', message: 'embedBatch: connect ECONNREFUSED' },
+      health: {
+        state: 'STALLED',
+        reason: 'ACTIVITY_RETRYING',
+        message: 'embedBatch: connect ECONNREFUSED',
+        since: null,
+      },
     } as const;
     expect(renderRunMotion(stalled, PLAIN)).toBe(
       'STALLED (ACTIVITY_RETRYING: embedBatch: connect ECONNREFUSED)',

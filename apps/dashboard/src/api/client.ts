@@ -1,5 +1,4 @@
-import type { TypedDocumentString } from '../gql/graphql';
-import { ApiError, apiErrorFrom } from './errors';
+import { MeDocument, runOperation, TroveApiError, type TypedDocumentString } from '@trove/api-client/browser';
 import { storedApiKey } from './session';
 
 /** Called when the API refuses the key, so the app can sign out. */
@@ -8,40 +7,30 @@ export function whenUnauthenticated(handler: () => void): void {
   onUnauthenticated = handler;
 }
 
-/** Runs one typed operation against /graphql with the signed-in key; throws ApiError on any error. */
+/** POSTs a GraphQL request body to /graphql on this origin with `key`. */
+function post(key: string | null) {
+  return (body: string) =>
+    fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(key ? { 'x-api-key': key } : {}) },
+      body,
+    });
+}
+
+/** Runs one typed operation against /graphql with the signed-in key; throws TroveApiError on any error. */
 export async function gql<TResult, TVariables>(
   document: TypedDocumentString<TResult, TVariables>,
   variables?: TVariables,
 ): Promise<TResult> {
-  const key = storedApiKey();
-  const response = await fetch('/graphql', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(key ? { 'x-api-key': key } : {}) },
-    body: JSON.stringify({ query: document.toString(), variables }),
-  });
-  let body: { data?: TResult; errors?: unknown[] } | undefined;
   try {
-    body = (await response.json()) as typeof body;
-  } catch {
-    body = undefined;
-  }
-  if (!response.ok || !body || body.errors?.length || !body.data) {
-    const error = apiErrorFrom(response.status, body);
-    if (error.unauthenticated) onUnauthenticated();
+    return await runOperation(post(storedApiKey()), document, variables);
+  } catch (error) {
+    if (error instanceof TroveApiError && error.kind === 'auth') onUnauthenticated();
     throw error;
   }
-  return body.data;
 }
 
 /** Checks a key before keeping it: any cheap authenticated query will do. */
 export async function checkApiKey(key: string): Promise<void> {
-  const response = await fetch('/graphql', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': key },
-    body: JSON.stringify({ query: '{ projects { id } }' }),
-  });
-  const body: unknown = await response.json().catch(() => undefined);
-  if (!response.ok) throw apiErrorFrom(response.status, body);
+  await runOperation(post(key), MeDocument);
 }
-
-export { ApiError };

@@ -1,5 +1,5 @@
 import { createClient, type Client } from 'graphql-ws';
-import type { TypedDocumentString } from '../gql/graphql';
+import type { TypedDocumentString } from '@trove/api-client/browser';
 import { storedApiKey } from './session';
 
 let client: Client | undefined;

@@ -1,4 +1,4 @@
-import { ApiError, apiErrorFrom } from './errors';
+import { apiErrorFrom, NETWORK_ERROR_CODE, TroveApiError } from '@trove/api-client/browser';
 import { storedApiKey } from './session';
 
 export interface UploadedDocument {
@@ -58,7 +58,8 @@ function postForm<T>(
         resolve(request.response as T);
       } else reject(apiErrorFrom(request.status, request.response));
     };
-    request.onerror = () => reject(new ApiError('The upload could not reach the API', 'NETWORK'));
+    request.onerror = () =>
+      reject(new TroveApiError('The upload could not reach the API', NETWORK_ERROR_CODE));
     const form = new FormData();
     // Fields before the file: a streaming multipart parser has read them when the file arrives.
     for (const [key, value] of Object.entries(fields)) form.append(key, value);

@@ -1,4 +1,4 @@
-import { type ConfigFieldKind, configFields, fieldLabel } from '@trove/api-client/src/source-config-fields';
+import { type ConfigFieldKind, configFields, fieldLabel } from '@trove/api-client/browser';
 
 /**
  * A source type's form, from the JSON Schema `sourceTypes` gives of its configuration: which

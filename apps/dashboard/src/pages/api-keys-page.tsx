@@ -18,10 +18,16 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { gql } from '../api/client';
-import { ApiKeysQuery, CreateApiKeyMutation, ProjectsQuery, RevokeApiKeyMutation } from '../api/operations';
+import {
+  ApiKeysDocument,
+  CreateApiKeyDocument,
+  ProjectsDocument,
+  RevokeApiKeyDocument,
+  type ApiKeyRole,
+  type ApiKeysQuery as ApiKeysResult,
+} from '@trove/api-client/browser';
 import { formatDate } from '../components/format';
 import { Empty, ErrorNotice, Loading } from '../components/states';
-import type { ApiKeyRole, ApiKeysQuery as ApiKeysResult } from '../gql/graphql';
 
 type ApiKey = ApiKeysResult['apiKeys'][number];
 
@@ -38,8 +44,8 @@ const ROLE_COLORS: Record<ApiKeyRole, string> = { ADMIN: 'grape', EDITOR: 'blue'
 
 /** API keys (admin only): create one per person or program, see when each was last used, revoke. */
 export function ApiKeysPage() {
-  const keys = useQuery({ queryKey: ['apiKeys'], queryFn: () => gql(ApiKeysQuery) });
-  const projects = useQuery({ queryKey: ['projects'], queryFn: () => gql(ProjectsQuery) });
+  const keys = useQuery({ queryKey: ['apiKeys'], queryFn: () => gql(ApiKeysDocument) });
+  const projects = useQuery({ queryKey: ['projects'], queryFn: () => gql(ProjectsDocument) });
   const projectNames = new Map(projects.data?.projects.map((p) => [p.id, p.name]));
   const [revoking, setRevoking] = useState<ApiKey>();
   const scope = (key: ApiKey) =>
@@ -188,7 +194,7 @@ function CreateKey({ projects }: { projects: { id: string; name: string }[] }) {
   const [created, setCreated] = useState<{ name: string; secret: string }>();
   const create = useMutation({
     mutationFn: () =>
-      gql(CreateApiKeyMutation, {
+      gql(CreateApiKeyDocument, {
         // No projects chosen: every project (and an ADMIN key always reaches every project).
         input: { name, role, projectIds: role === 'ADMIN' || projectIds.length === 0 ? null : projectIds },
       }),
@@ -306,7 +312,7 @@ function SecretOnce({
 function RevokeKey({ apiKey, onClose }: { apiKey?: ApiKey; onClose: () => void }) {
   const queryClient = useQueryClient();
   const revoke = useMutation({
-    mutationFn: (id: string) => gql(RevokeApiKeyMutation, { id }),
+    mutationFn: (id: string) => gql(RevokeApiKeyDocument, { id }),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: ['apiKeys'] });
       close();

@@ -2,7 +2,7 @@ import { Anchor, Badge, Breadcrumbs, Card, Group, Stack, Text, Title } from '@ma
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { gql } from '../api/client';
-import { DocumentChunksQuery } from '../api/operations';
+import { DocumentChunksDocument } from '@trove/api-client/browser';
 import { pageRange } from '../components/format';
 import { StatusBadge } from '../components/status-badge';
 import { Empty, ErrorNotice, Loading } from '../components/states';
@@ -12,7 +12,7 @@ export function ChunksPage() {
   const { projectId, documentId } = useParams<{ projectId: string; documentId: string }>();
   const result = useQuery({
     queryKey: ['chunks', documentId],
-    queryFn: () => gql(DocumentChunksQuery, { id: documentId! }),
+    queryFn: () => gql(DocumentChunksDocument, { id: documentId! }),
   });
 
   return (

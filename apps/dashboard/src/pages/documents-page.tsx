@@ -5,17 +5,18 @@ import { Link } from 'react-router';
 import { gql } from '../api/client';
 import { errorMessage } from '../api/errors';
 import {
-  DeleteDocumentMutation,
-  DocumentsQuery,
-  ReindexDocumentMutation,
-  SourcesQuery,
-} from '../api/operations';
+  DeleteDocumentDocument,
+  DocumentsDocument,
+  ReindexDocumentDocument,
+  SourcesDocument,
+  type DocumentsQuery as DocumentsResult,
+  type DocumentStatus,
+} from '@trove/api-client/browser';
 import { useCaller } from '../caller';
 import { formatMs } from '../components/format';
 import { StatusBadge } from '../components/status-badge';
 import { Empty, ErrorNotice, Loading } from '../components/states';
 import { UploadZone } from '../components/upload-zone';
-import type { DocumentStatus, DocumentsQuery as DocumentsResult } from '../gql/graphql';
 import { useProject } from './use-project';
 
 const PAGE_SIZE = 25;
@@ -34,7 +35,7 @@ export function DocumentsPage() {
   const documents = useQuery({
     queryKey: ['documents', projectId, status, sourceId, after],
     queryFn: () =>
-      gql(DocumentsQuery, {
+      gql(DocumentsDocument, {
         projectId,
         first: PAGE_SIZE,
         after,
@@ -50,7 +51,7 @@ export function DocumentsPage() {
   });
   const sources = useQuery({
     queryKey: ['sources', projectId],
-    queryFn: () => gql(SourcesQuery, { projectId }),
+    queryFn: () => gql(SourcesDocument, { projectId }),
   });
   const sourceNames = new Map(sources.data?.sources.map((s) => [s.id, s.name]));
   // Uploading, re-indexing and deleting need WRITE: a VIEWER key reads only.
@@ -176,11 +177,11 @@ function DocumentRowView({
   canWrite: boolean;
 }) {
   const reindex = useMutation({
-    mutationFn: () => gql(ReindexDocumentMutation, { id: document.id }),
+    mutationFn: () => gql(ReindexDocumentDocument, { id: document.id }),
     onSuccess: onChanged,
   });
   const remove = useMutation({
-    mutationFn: () => gql(DeleteDocumentMutation, { id: document.id }),
+    mutationFn: () => gql(DeleteDocumentDocument, { id: document.id }),
     onSuccess: onChanged,
   });
   const t = document.timings;

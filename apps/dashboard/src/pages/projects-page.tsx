@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { gql } from '../api/client';
-import { CreateProjectMutation, DeleteProjectMutation, ProjectsQuery } from '../api/operations';
+import { CreateProjectDocument, DeleteProjectDocument, ProjectsDocument } from '@trove/api-client/browser';
 import { useCaller } from '../caller';
 import { formatDate } from '../components/format';
 import { StatusBadge } from '../components/status-badge';
@@ -13,7 +13,7 @@ export function ProjectsPage() {
   const queryClient = useQueryClient();
   const projects = useQuery({
     queryKey: ['projects'],
-    queryFn: () => gql(ProjectsQuery),
+    queryFn: () => gql(ProjectsDocument),
     // A project being deleted disappears on its own.
     refetchInterval: (query) =>
       query.state.data?.projects.some((p) => p.status === 'DELETING') ? 2000 : false,
@@ -126,7 +126,7 @@ export function ProjectsPage() {
 function CreateProject({ onCreated }: { onCreated: () => void }) {
   const [name, setName] = useState('');
   const create = useMutation({
-    mutationFn: (projectName: string) => gql(CreateProjectMutation, { name: projectName }),
+    mutationFn: (projectName: string) => gql(CreateProjectDocument, { name: projectName }),
     onSuccess: () => {
       setName('');
       onCreated();
@@ -169,7 +169,7 @@ function DeleteProject({
   const queryClient = useQueryClient();
   const [typed, setTyped] = useState('');
   const remove = useMutation({
-    mutationFn: (id: string) => gql(DeleteProjectMutation, { id }),
+    mutationFn: (id: string) => gql(DeleteProjectDocument, { id }),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: ['projects'] });
       close();

@@ -15,10 +15,9 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { gql } from '../api/client';
-import { SearchQuery } from '../api/operations';
+import { SearchDocument, type SearchMode, type SearchQuery as SearchResult } from '@trove/api-client/browser';
 import { formatScore, pageRange } from '../components/format';
 import { Empty, ErrorNotice, Loading } from '../components/states';
-import type { SearchMode, SearchQuery as SearchResult } from '../gql/graphql';
 import { useProject } from './use-project';
 
 type Hit = SearchResult['search']['hits'][number];
@@ -31,7 +30,7 @@ export function SearchPage() {
   const [submitted, setSubmitted] = useState<{ query: string; mode: SearchMode; limit: number }>();
   const search = useQuery({
     queryKey: ['search', projectId, submitted],
-    queryFn: () => gql(SearchQuery, { input: { projectId, ...submitted!, explain: true } }),
+    queryFn: () => gql(SearchDocument, { input: { projectId, ...submitted!, explain: true } }),
     enabled: submitted !== undefined,
   });
 

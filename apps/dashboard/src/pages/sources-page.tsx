@@ -21,22 +21,27 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { gql } from '../api/client';
-import { ApiError, errorMessage } from '../api/errors';
+import { errorMessage } from '../api/errors';
 import { subscribe } from '../api/live';
 import { uploadArchive } from '../api/upload';
 import {
-  AddSourceMutation,
-  NotionWebhookQuery,
-  RemoveSourceMutation,
-  ResetNotionWebhookMutation,
-  SetSyncScheduleMutation,
-  SourcesQuery,
-  SourceTypesQuery,
-  SyncRunsQuery,
-  SyncRunUpdatesSubscription,
-  SyncSourceMutation,
-  UpdateSourceMutation,
-} from '../api/operations';
+  AddSourceDocument,
+  TroveApiError,
+  NotionWebhookDocument,
+  RemoveSourceDocument,
+  ResetNotionWebhookDocument,
+  SetSyncScheduleDocument,
+  SourcesDocument,
+  SourceTypesDocument,
+  SyncRunsDocument,
+  SyncRunUpdatesDocument,
+  SyncSourceDocument,
+  UpdateSourceDocument,
+  type SourcesQuery as SourcesResult,
+  type SourceTypesQuery as SourceTypesResult,
+  type SyncMode,
+  type SyncRunsQuery as SyncRunsResult,
+} from '@trove/api-client/browser';
 import { useCaller } from '../caller';
 import {
   configFromValues,
@@ -49,12 +54,6 @@ import { formatDate, formatSeconds, STATUS_COLORS } from '../components/format';
 import { SourceConfigFields } from '../components/source-config-fields';
 import { StatusBadge } from '../components/status-badge';
 import { Empty, ErrorNotice, Loading } from '../components/states';
-import type {
-  SourcesQuery as SourcesResult,
-  SourceTypesQuery as SourceTypesResult,
-  SyncMode,
-  SyncRunsQuery as SyncRunsResult,
-} from '../gql/graphql';
 import { useProject } from './use-project';
 
 type Source = SourcesResult['sources'][number];
@@ -74,7 +73,7 @@ export function SourcesPage() {
   const { projectId, project } = useProject();
   const sources = useQuery({
     queryKey: ['sources', projectId],
-    queryFn: () => gql(SourcesQuery, { projectId }),
+    queryFn: () => gql(SourcesDocument, { projectId }),
     // A webhook panel follows what arrives (last event, refusals).
     refetchInterval: (query) => (query.state.data?.sources.some((s) => s.webhook) ? WEBHOOK_POLL_MS : false),
   });
@@ -139,7 +138,7 @@ function AddSource({ projectId, onAdded }: { projectId: string; onAdded: (id: st
 function useSourceTypes() {
   return useQuery({
     queryKey: ['sourceTypes'],
-    queryFn: () => gql(SourceTypesQuery),
+    queryFn: () => gql(SourceTypesDocument),
     staleTime: Infinity,
   });
 }
@@ -186,7 +185,7 @@ function SourceForm({
   const [ownProblems, setOwnProblems] = useState<Record<string, string>>({});
   const add = useMutation({
     mutationFn: (config: Record<string, unknown>) =>
-      gql(AddSourceMutation, { input: { projectId, type: info.type, name, config } }),
+      gql(AddSourceDocument, { input: { projectId, type: info.type, name, config } }),
     onSuccess: async (data) => {
       setName('');
       setValues(initialValues(fields));
@@ -195,7 +194,7 @@ function SourceForm({
     },
   });
   const errors = {
-    ...(add.error instanceof ApiError ? problemsByField(add.error.problems, fields) : {}),
+    ...(add.error instanceof TroveApiError ? problemsByField(add.error.problems, fields) : {}),
     ...ownProblems,
   };
   function submit(event: FormEvent) {
@@ -338,18 +337,18 @@ function SourceDetail({ source, canWrite }: { source: Source; canWrite: boolean 
   const [live, setLive] = useState<'subscribed' | 'polling'>('subscribed');
   const runs = useQuery({
     queryKey: ['syncRuns', source.id],
-    queryFn: () => gql(SyncRunsQuery, { sourceId: source.id, first: 20 }),
+    queryFn: () => gql(SyncRunsDocument, { sourceId: source.id, first: 20 }),
     refetchInterval: (query) =>
       live === 'polling' && query.state.data?.syncRuns.nodes.some((run) => run.status === 'RUNNING')
         ? LIVE_POLL_MS
         : false,
   });
   const sync = useMutation({
-    mutationFn: (mode: SyncMode) => gql(SyncSourceMutation, { id: source.id, mode }),
+    mutationFn: (mode: SyncMode) => gql(SyncSourceDocument, { id: source.id, mode }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['syncRuns', source.id] }),
   });
   const remove = useMutation({
-    mutationFn: () => gql(RemoveSourceMutation, { id: source.id }),
+    mutationFn: () => gql(RemoveSourceDocument, { id: source.id }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: ['sources', source.projectId] });
       void queryClient.invalidateQueries({ queryKey: ['documents', source.projectId] });
@@ -362,7 +361,7 @@ function SourceDetail({ source, canWrite }: { source: Source; canWrite: boolean 
   useEffect(() => {
     if (!runningId || live === 'polling') return;
     return subscribe(
-      SyncRunUpdatesSubscription,
+      SyncRunUpdatesDocument,
       { id: runningId },
       ({ syncRunUpdates: update }) =>
         queryClient.setQueryData<SyncRunsResult>(['syncRuns', runningKey], (old) =>
@@ -481,7 +480,7 @@ function EditSource({ source, onDone }: { source: Source; onDone: () => void }) 
   const current = values ?? initialValues(fields, stored);
   const save = useMutation({
     mutationFn: (config: Record<string, unknown>) =>
-      gql(UpdateSourceMutation, { id: source.id, input: { name, config } }),
+      gql(UpdateSourceDocument, { id: source.id, input: { name, config } }),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: ['sources', source.projectId] });
       onDone();
@@ -491,7 +490,7 @@ function EditSource({ source, onDone }: { source: Source; onDone: () => void }) 
   if (types.isError) return <ErrorNotice error={types.error} />;
   if (!info) return <Empty title={`The API no longer knows the type ${source.type}`} />;
   const errors = {
-    ...(save.error instanceof ApiError ? problemsByField(save.error.problems, fields) : {}),
+    ...(save.error instanceof TroveApiError ? problemsByField(save.error.problems, fields) : {}),
     ...ownProblems,
   };
   function submit(event: FormEvent) {
@@ -543,7 +542,7 @@ function Schedule({ source }: { source: Source }) {
   const queryClient = useQueryClient();
   const [minutes, setMinutes] = useState<number>(source.syncIntervalMinutes ?? 0);
   const save = useMutation({
-    mutationFn: () => gql(SetSyncScheduleMutation, { sourceId: source.id, intervalMinutes: minutes }),
+    mutationFn: () => gql(SetSyncScheduleDocument, { sourceId: source.id, intervalMinutes: minutes }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['sources', source.projectId] }),
   });
   return (
@@ -721,11 +720,11 @@ function WebhookPanel({ source, canWrite }: { source: Source; canWrite: boolean 
   const url = `${window.location.origin}/webhooks/notion/${source.id}`;
   const token = useQuery({
     queryKey: ['webhookToken', source.id],
-    queryFn: () => gql(NotionWebhookQuery, { sourceId: source.id }),
+    queryFn: () => gql(NotionWebhookDocument, { sourceId: source.id }),
     enabled: canWrite,
   });
   const reset = useMutation({
-    mutationFn: () => gql(ResetNotionWebhookMutation, { sourceId: source.id }),
+    mutationFn: () => gql(ResetNotionWebhookDocument, { sourceId: source.id }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['webhookToken', source.id] }),
   });
   const deliveries = source.webhook;

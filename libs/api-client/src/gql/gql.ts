@@ -13,29 +13,37 @@ import * as types from './graphql';
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
-  '\n  fragment SyncProgressFields on SyncProgress {\n    pagesSeen\n    pagesIngested\n    pagesUnchanged\n    pagesSkipped\n    pagesFailed\n    pagesDeleted\n    chunksEmbedded\n    chunksReused\n    apiCalls\n  }\n': typeof types.SyncProgressFieldsFragmentDoc;
-  '\n  fragment SyncRunMotionFields on SyncRun {\n    stage\n    pagesPerSecond\n    etaSeconds\n    health {\n      state\n      reason\n      message\n    }\n  }\n': typeof types.SyncRunMotionFieldsFragmentDoc;
+  '\n  fragment SyncProgressFields on SyncProgress {\n    pagesSeen\n    pagesIngested\n    pagesUnchanged\n    pagesSkipped\n    pagesFailed\n    pagesDeleted\n    chunksEmbedded\n    chunksReused\n    apiCalls\n    pagesPlanned\n    pagesDone\n  }\n': typeof types.SyncProgressFieldsFragmentDoc;
+  '\n  fragment SyncRunMotionFields on SyncRun {\n    stage\n    progressAt\n    pagesPerSecond\n    etaSeconds\n    health {\n      state\n      reason\n      message\n      since\n    }\n  }\n': typeof types.SyncRunMotionFieldsFragmentDoc;
+  '\n  fragment SyncRunFields on SyncRun {\n    id\n    sourceId\n    mode\n    status\n    startedAt\n    finishedAt\n    error {\n      code\n      message\n    }\n    warnings\n    skipped {\n      id\n      reason\n    }\n    progress {\n      ...SyncProgressFields\n    }\n    ...SyncRunMotionFields\n  }\n': typeof types.SyncRunFieldsFragmentDoc;
+  '\n  fragment DocumentFields on Document {\n    id\n    projectId\n    sourceId\n    externalId\n    fileName\n    title\n    mediaType\n    status\n    error {\n      code\n      message\n    }\n    warnings\n    chunkCount\n    pageCount\n    sizeBytes\n    language\n    url\n    createdAt\n    updatedAt\n    indexedAt\n    timings {\n      fetchMs\n      parseMs\n      chunkMs\n      embedMs\n      upsertMs\n      totalMs\n    }\n  }\n': typeof types.DocumentFieldsFragmentDoc;
   '\n  fragment ChunkFields on Chunk {\n    id\n    documentId\n    position\n    title\n    headingPath\n    chapter\n    page\n    pageEnd\n    anchor\n    language\n    tokenCount\n    citationUrl\n    text\n  }\n': typeof types.ChunkFieldsFragmentDoc;
   '\n  query Me {\n    me {\n      keyId\n      name\n      role\n      permissions\n      projectIds\n    }\n  }\n': typeof types.MeDocument;
   '\n  query Projects {\n    projects {\n      id\n      name\n      status\n      createdAt\n      stats {\n        documentCount\n        chunkCount\n      }\n    }\n  }\n': typeof types.ProjectsDocument;
   '\n  mutation CreateProject($name: String!) {\n    createProject(input: { name: $name }) {\n      id\n      name\n      status\n      createdAt\n    }\n  }\n': typeof types.CreateProjectDocument;
-  '\n  mutation DeleteProject($id: ID!, $wait: Boolean!) {\n    deleteProject(id: $id, wait: $wait)\n  }\n': typeof types.DeleteProjectDocument;
-  '\n  query Documents($projectId: ID!, $first: Int!, $after: String, $status: DocumentStatus, $sourceId: ID) {\n    documents(projectId: $projectId, first: $first, after: $after, status: $status, sourceId: $sourceId) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        id\n        projectId\n        sourceId\n        externalId\n        fileName\n        title\n        mediaType\n        status\n        error {\n          code\n          message\n        }\n        warnings\n        chunkCount\n        pageCount\n        sizeBytes\n        language\n        url\n        createdAt\n        updatedAt\n        indexedAt\n      }\n    }\n  }\n': typeof types.DocumentsDocument;
-  '\n  query Document($id: ID!) {\n    document(id: $id) {\n      id\n      projectId\n      sourceId\n      externalId\n      fileName\n      title\n      mediaType\n      status\n      error {\n        code\n        message\n      }\n      warnings\n      chunkCount\n      pageCount\n      sizeBytes\n      language\n      url\n      createdAt\n      updatedAt\n      indexedAt\n      timings {\n        fetchMs\n        parseMs\n        chunkMs\n        embedMs\n        upsertMs\n        totalMs\n      }\n    }\n  }\n': typeof types.DocumentDocument;
+  '\n  mutation DeleteProject($id: ID!, $wait: Boolean = false) {\n    deleteProject(id: $id, wait: $wait)\n  }\n': typeof types.DeleteProjectDocument;
+  '\n  query Documents($projectId: ID!, $first: Int!, $after: String, $status: DocumentStatus, $sourceId: ID) {\n    documents(projectId: $projectId, first: $first, after: $after, status: $status, sourceId: $sourceId) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        ...DocumentFields\n      }\n    }\n  }\n': typeof types.DocumentsDocument;
+  '\n  query Document($id: ID!) {\n    document(id: $id) {\n      ...DocumentFields\n    }\n  }\n': typeof types.DocumentDocument;
   '\n  mutation DeleteDocument($id: ID!) {\n    deleteDocument(id: $id)\n  }\n': typeof types.DeleteDocumentDocument;
   '\n  mutation ReindexDocument($id: ID!) {\n    reindexDocument(id: $id) {\n      id\n      fileName\n      status\n    }\n  }\n': typeof types.ReindexDocumentDocument;
   '\n  query Chunks($documentId: ID!) {\n    chunks(documentId: $documentId) {\n      ...ChunkFields\n    }\n  }\n': typeof types.ChunksDocument;
+  '\n  query DocumentChunks($id: ID!) {\n    document(id: $id) {\n      id\n      projectId\n      fileName\n      title\n      status\n      chunkCount\n      pageCount\n    }\n    chunks(documentId: $id) {\n      ...ChunkFields\n    }\n  }\n': typeof types.DocumentChunksDocument;
   '\n  query Chunk($id: ID!) {\n    chunk(id: $id) {\n      ...ChunkFields\n    }\n  }\n': typeof types.ChunkDocument;
-  '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      config\n      secrets {\n        field\n        hint\n      }\n      notion {\n        everything\n        rootPageIds\n        rootDatabaseIds\n      }\n      folder {\n        path\n        format\n        siteUrl\n        archiveFileName\n      }\n      web {\n        url\n        maxPages\n      }\n    }\n  }\n': typeof types.SourcesDocument;
+  '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      config\n      secrets {\n        field\n        hint\n      }\n      notion {\n        everything\n        rootPageIds\n        rootDatabaseIds\n      }\n      folder {\n        path\n        format\n        siteUrl\n        archiveFileName\n      }\n      web {\n        url\n        maxPages\n      }\n      webhook {\n        lastEventAt\n        lastEventType\n        rejectedDeliveries\n      }\n    }\n  }\n': typeof types.SourcesDocument;
   '\n  query SourceTypes {\n    sourceTypes {\n      type\n      label\n      description\n      configSchema\n      secretFields\n      webhook\n    }\n  }\n': typeof types.SourceTypesDocument;
   '\n  mutation AddSource($input: AddSourceInput!) {\n    addSource(input: $input) {\n      id\n      name\n      type\n      status\n      config\n      secrets {\n        field\n        hint\n      }\n    }\n  }\n': typeof types.AddSourceDocument;
+  '\n  mutation UpdateSource($id: ID!, $input: UpdateSourceInput!) {\n    updateSource(id: $id, input: $input) {\n      id\n      name\n      config\n      secrets {\n        field\n        hint\n      }\n    }\n  }\n': typeof types.UpdateSourceDocument;
   '\n  mutation AddNotionSource($input: AddNotionSourceInput!) {\n    addNotionSource(input: $input) {\n      id\n      name\n      type\n      status\n      tokenHint\n    }\n  }\n': typeof types.AddNotionSourceDocument;
   '\n  mutation AddFolderSource($input: AddFolderSourceInput!) {\n    addFolderSource(input: $input) {\n      id\n      name\n      type\n      status\n    }\n  }\n': typeof types.AddFolderSourceDocument;
   '\n  mutation RemoveSource($id: ID!) {\n    removeSource(id: $id)\n  }\n': typeof types.RemoveSourceDocument;
-  '\n  mutation SyncSource($id: ID!, $mode: SyncMode!) {\n    syncSource(id: $id, mode: $mode) {\n      id\n      sourceId\n      mode\n      status\n      startedAt\n      finishedAt\n      progress {\n        ...SyncProgressFields\n      }\n    }\n  }\n': typeof types.SyncSourceDocument;
-  '\n  query SyncRun($id: ID!) {\n    syncRun(id: $id) {\n      id\n      sourceId\n      mode\n      status\n      startedAt\n      finishedAt\n      error {\n        code\n        message\n      }\n      warnings\n      skipped {\n        id\n        reason\n      }\n      progress {\n        ...SyncProgressFields\n      }\n      ...SyncRunMotionFields\n    }\n  }\n': typeof types.SyncRunDocument;
-  '\n  query SyncRuns($sourceId: ID!, $first: Int!, $after: String) {\n    syncRuns(sourceId: $sourceId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        id\n        sourceId\n        mode\n        status\n        startedAt\n        finishedAt\n        error {\n          code\n          message\n        }\n        progress {\n          ...SyncProgressFields\n        }\n        ...SyncRunMotionFields\n      }\n    }\n  }\n': typeof types.SyncRunsDocument;
-  '\n  query Search($input: SearchInput!) {\n    search(input: $input) {\n      tookMs\n      reranked\n      reranker\n      warnings\n      hits {\n        chunkId\n        documentId\n        title\n        headingPath\n        chapter\n        page\n        pageEnd\n        anchor\n        position\n        text\n        citationUrl\n        score\n        rerankScore\n        bm25 {\n          rank\n          score\n        }\n        knn {\n          rank\n          score\n        }\n        context {\n          chunkId\n          position\n          headingPath\n          text\n          citationUrl\n        }\n      }\n    }\n  }\n': typeof types.SearchDocument;
+  '\n  mutation SyncSource($id: ID!, $mode: SyncMode!) {\n    syncSource(id: $id, mode: $mode) {\n      ...SyncRunFields\n    }\n  }\n': typeof types.SyncSourceDocument;
+  '\n  query SyncRun($id: ID!) {\n    syncRun(id: $id) {\n      ...SyncRunFields\n    }\n  }\n': typeof types.SyncRunDocument;
+  '\n  query SyncRuns($sourceId: ID!, $first: Int!, $after: String) {\n    syncRuns(sourceId: $sourceId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        ...SyncRunFields\n      }\n    }\n  }\n': typeof types.SyncRunsDocument;
+  '\n  subscription SyncRunUpdates($id: ID!) {\n    syncRunUpdates(id: $id) {\n      ...SyncRunFields\n    }\n  }\n': typeof types.SyncRunUpdatesDocument;
+  '\n  mutation SetSyncSchedule($sourceId: ID!, $intervalMinutes: Int!) {\n    setSyncSchedule(sourceId: $sourceId, intervalMinutes: $intervalMinutes) {\n      id\n      syncIntervalMinutes\n    }\n  }\n': typeof types.SetSyncScheduleDocument;
+  '\n  query NotionWebhook($sourceId: ID!) {\n    notionWebhookVerificationToken(sourceId: $sourceId)\n  }\n': typeof types.NotionWebhookDocument;
+  '\n  mutation ResetNotionWebhook($sourceId: ID!) {\n    resetNotionWebhook(sourceId: $sourceId)\n  }\n': typeof types.ResetNotionWebhookDocument;
+  '\n  query Search($input: SearchInput!) {\n    search(input: $input) {\n      tookMs\n      reranked\n      reranker\n      warnings\n      hits {\n        chunkId\n        documentId\n        title\n        headingPath\n        chapter\n        page\n        pageEnd\n        anchor\n        position\n        text\n        citationUrl\n        score\n        rerankScore\n        bm25 {\n          rank\n          score\n        }\n        knn {\n          rank\n          score\n        }\n        explain {\n          bm25 {\n            rank\n            score\n          }\n          knn {\n            rank\n            score\n          }\n          fusedScore\n          rerankScore\n          topFeatures {\n            name\n            contribution\n          }\n        }\n        context {\n          chunkId\n          position\n          headingPath\n          text\n          citationUrl\n        }\n      }\n    }\n  }\n': typeof types.SearchDocument;
   '\n  query Ask($input: AskInput!) {\n    ask(input: $input) {\n      answer\n      mode\n      insufficientContext\n      language\n      model\n      citations {\n        marker\n        chunkId\n        documentId\n        title\n        headingPath\n        citationUrl\n        quote\n      }\n      verification {\n        validMarkers\n        invalidMarkers\n        missingMarkers\n        retried\n        checkedSentences\n      }\n      timings {\n        totalMs\n      }\n    }\n  }\n': typeof types.AskDocument;
   '\n  query ApiKeys {\n    apiKeys {\n      id\n      name\n      prefix\n      role\n      projectIds\n      createdAt\n      createdBy\n      lastUsedAt\n      revokedAt\n    }\n  }\n': typeof types.ApiKeysDocument;
   '\n  mutation CreateApiKey($input: CreateApiKeyInput!) {\n    createApiKey(input: $input) {\n      secret\n      apiKey {\n        id\n        name\n        prefix\n        role\n        projectIds\n        createdAt\n      }\n    }\n  }\n': typeof types.CreateApiKeyDocument;
@@ -45,10 +53,14 @@ type Documents = {
   '\n  query RagConfigInputFields {\n    __type(name: "UpdateRagConfigInput") {\n      inputFields {\n        name\n        type {\n          kind\n          name\n          inputFields {\n            name\n            type {\n              kind\n              name\n              ofType {\n                kind\n                name\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n': typeof types.RagConfigInputFieldsDocument;
 };
 const documents: Documents = {
-  '\n  fragment SyncProgressFields on SyncProgress {\n    pagesSeen\n    pagesIngested\n    pagesUnchanged\n    pagesSkipped\n    pagesFailed\n    pagesDeleted\n    chunksEmbedded\n    chunksReused\n    apiCalls\n  }\n':
+  '\n  fragment SyncProgressFields on SyncProgress {\n    pagesSeen\n    pagesIngested\n    pagesUnchanged\n    pagesSkipped\n    pagesFailed\n    pagesDeleted\n    chunksEmbedded\n    chunksReused\n    apiCalls\n    pagesPlanned\n    pagesDone\n  }\n':
     types.SyncProgressFieldsFragmentDoc,
-  '\n  fragment SyncRunMotionFields on SyncRun {\n    stage\n    pagesPerSecond\n    etaSeconds\n    health {\n      state\n      reason\n      message\n    }\n  }\n':
+  '\n  fragment SyncRunMotionFields on SyncRun {\n    stage\n    progressAt\n    pagesPerSecond\n    etaSeconds\n    health {\n      state\n      reason\n      message\n      since\n    }\n  }\n':
     types.SyncRunMotionFieldsFragmentDoc,
+  '\n  fragment SyncRunFields on SyncRun {\n    id\n    sourceId\n    mode\n    status\n    startedAt\n    finishedAt\n    error {\n      code\n      message\n    }\n    warnings\n    skipped {\n      id\n      reason\n    }\n    progress {\n      ...SyncProgressFields\n    }\n    ...SyncRunMotionFields\n  }\n':
+    types.SyncRunFieldsFragmentDoc,
+  '\n  fragment DocumentFields on Document {\n    id\n    projectId\n    sourceId\n    externalId\n    fileName\n    title\n    mediaType\n    status\n    error {\n      code\n      message\n    }\n    warnings\n    chunkCount\n    pageCount\n    sizeBytes\n    language\n    url\n    createdAt\n    updatedAt\n    indexedAt\n    timings {\n      fetchMs\n      parseMs\n      chunkMs\n      embedMs\n      upsertMs\n      totalMs\n    }\n  }\n':
+    types.DocumentFieldsFragmentDoc,
   '\n  fragment ChunkFields on Chunk {\n    id\n    documentId\n    position\n    title\n    headingPath\n    chapter\n    page\n    pageEnd\n    anchor\n    language\n    tokenCount\n    citationUrl\n    text\n  }\n':
     types.ChunkFieldsFragmentDoc,
   '\n  query Me {\n    me {\n      keyId\n      name\n      role\n      permissions\n      projectIds\n    }\n  }\n':
@@ -57,37 +69,49 @@ const documents: Documents = {
     types.ProjectsDocument,
   '\n  mutation CreateProject($name: String!) {\n    createProject(input: { name: $name }) {\n      id\n      name\n      status\n      createdAt\n    }\n  }\n':
     types.CreateProjectDocument,
-  '\n  mutation DeleteProject($id: ID!, $wait: Boolean!) {\n    deleteProject(id: $id, wait: $wait)\n  }\n':
+  '\n  mutation DeleteProject($id: ID!, $wait: Boolean = false) {\n    deleteProject(id: $id, wait: $wait)\n  }\n':
     types.DeleteProjectDocument,
-  '\n  query Documents($projectId: ID!, $first: Int!, $after: String, $status: DocumentStatus, $sourceId: ID) {\n    documents(projectId: $projectId, first: $first, after: $after, status: $status, sourceId: $sourceId) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        id\n        projectId\n        sourceId\n        externalId\n        fileName\n        title\n        mediaType\n        status\n        error {\n          code\n          message\n        }\n        warnings\n        chunkCount\n        pageCount\n        sizeBytes\n        language\n        url\n        createdAt\n        updatedAt\n        indexedAt\n      }\n    }\n  }\n':
+  '\n  query Documents($projectId: ID!, $first: Int!, $after: String, $status: DocumentStatus, $sourceId: ID) {\n    documents(projectId: $projectId, first: $first, after: $after, status: $status, sourceId: $sourceId) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        ...DocumentFields\n      }\n    }\n  }\n':
     types.DocumentsDocument,
-  '\n  query Document($id: ID!) {\n    document(id: $id) {\n      id\n      projectId\n      sourceId\n      externalId\n      fileName\n      title\n      mediaType\n      status\n      error {\n        code\n        message\n      }\n      warnings\n      chunkCount\n      pageCount\n      sizeBytes\n      language\n      url\n      createdAt\n      updatedAt\n      indexedAt\n      timings {\n        fetchMs\n        parseMs\n        chunkMs\n        embedMs\n        upsertMs\n        totalMs\n      }\n    }\n  }\n':
+  '\n  query Document($id: ID!) {\n    document(id: $id) {\n      ...DocumentFields\n    }\n  }\n':
     types.DocumentDocument,
   '\n  mutation DeleteDocument($id: ID!) {\n    deleteDocument(id: $id)\n  }\n': types.DeleteDocumentDocument,
   '\n  mutation ReindexDocument($id: ID!) {\n    reindexDocument(id: $id) {\n      id\n      fileName\n      status\n    }\n  }\n':
     types.ReindexDocumentDocument,
   '\n  query Chunks($documentId: ID!) {\n    chunks(documentId: $documentId) {\n      ...ChunkFields\n    }\n  }\n':
     types.ChunksDocument,
+  '\n  query DocumentChunks($id: ID!) {\n    document(id: $id) {\n      id\n      projectId\n      fileName\n      title\n      status\n      chunkCount\n      pageCount\n    }\n    chunks(documentId: $id) {\n      ...ChunkFields\n    }\n  }\n':
+    types.DocumentChunksDocument,
   '\n  query Chunk($id: ID!) {\n    chunk(id: $id) {\n      ...ChunkFields\n    }\n  }\n':
     types.ChunkDocument,
-  '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      config\n      secrets {\n        field\n        hint\n      }\n      notion {\n        everything\n        rootPageIds\n        rootDatabaseIds\n      }\n      folder {\n        path\n        format\n        siteUrl\n        archiveFileName\n      }\n      web {\n        url\n        maxPages\n      }\n    }\n  }\n':
+  '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      config\n      secrets {\n        field\n        hint\n      }\n      notion {\n        everything\n        rootPageIds\n        rootDatabaseIds\n      }\n      folder {\n        path\n        format\n        siteUrl\n        archiveFileName\n      }\n      web {\n        url\n        maxPages\n      }\n      webhook {\n        lastEventAt\n        lastEventType\n        rejectedDeliveries\n      }\n    }\n  }\n':
     types.SourcesDocument,
   '\n  query SourceTypes {\n    sourceTypes {\n      type\n      label\n      description\n      configSchema\n      secretFields\n      webhook\n    }\n  }\n':
     types.SourceTypesDocument,
   '\n  mutation AddSource($input: AddSourceInput!) {\n    addSource(input: $input) {\n      id\n      name\n      type\n      status\n      config\n      secrets {\n        field\n        hint\n      }\n    }\n  }\n':
     types.AddSourceDocument,
+  '\n  mutation UpdateSource($id: ID!, $input: UpdateSourceInput!) {\n    updateSource(id: $id, input: $input) {\n      id\n      name\n      config\n      secrets {\n        field\n        hint\n      }\n    }\n  }\n':
+    types.UpdateSourceDocument,
   '\n  mutation AddNotionSource($input: AddNotionSourceInput!) {\n    addNotionSource(input: $input) {\n      id\n      name\n      type\n      status\n      tokenHint\n    }\n  }\n':
     types.AddNotionSourceDocument,
   '\n  mutation AddFolderSource($input: AddFolderSourceInput!) {\n    addFolderSource(input: $input) {\n      id\n      name\n      type\n      status\n    }\n  }\n':
     types.AddFolderSourceDocument,
   '\n  mutation RemoveSource($id: ID!) {\n    removeSource(id: $id)\n  }\n': types.RemoveSourceDocument,
-  '\n  mutation SyncSource($id: ID!, $mode: SyncMode!) {\n    syncSource(id: $id, mode: $mode) {\n      id\n      sourceId\n      mode\n      status\n      startedAt\n      finishedAt\n      progress {\n        ...SyncProgressFields\n      }\n    }\n  }\n':
+  '\n  mutation SyncSource($id: ID!, $mode: SyncMode!) {\n    syncSource(id: $id, mode: $mode) {\n      ...SyncRunFields\n    }\n  }\n':
     types.SyncSourceDocument,
-  '\n  query SyncRun($id: ID!) {\n    syncRun(id: $id) {\n      id\n      sourceId\n      mode\n      status\n      startedAt\n      finishedAt\n      error {\n        code\n        message\n      }\n      warnings\n      skipped {\n        id\n        reason\n      }\n      progress {\n        ...SyncProgressFields\n      }\n      ...SyncRunMotionFields\n    }\n  }\n':
+  '\n  query SyncRun($id: ID!) {\n    syncRun(id: $id) {\n      ...SyncRunFields\n    }\n  }\n':
     types.SyncRunDocument,
-  '\n  query SyncRuns($sourceId: ID!, $first: Int!, $after: String) {\n    syncRuns(sourceId: $sourceId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        id\n        sourceId\n        mode\n        status\n        startedAt\n        finishedAt\n        error {\n          code\n          message\n        }\n        progress {\n          ...SyncProgressFields\n        }\n        ...SyncRunMotionFields\n      }\n    }\n  }\n':
+  '\n  query SyncRuns($sourceId: ID!, $first: Int!, $after: String) {\n    syncRuns(sourceId: $sourceId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        ...SyncRunFields\n      }\n    }\n  }\n':
     types.SyncRunsDocument,
-  '\n  query Search($input: SearchInput!) {\n    search(input: $input) {\n      tookMs\n      reranked\n      reranker\n      warnings\n      hits {\n        chunkId\n        documentId\n        title\n        headingPath\n        chapter\n        page\n        pageEnd\n        anchor\n        position\n        text\n        citationUrl\n        score\n        rerankScore\n        bm25 {\n          rank\n          score\n        }\n        knn {\n          rank\n          score\n        }\n        context {\n          chunkId\n          position\n          headingPath\n          text\n          citationUrl\n        }\n      }\n    }\n  }\n':
+  '\n  subscription SyncRunUpdates($id: ID!) {\n    syncRunUpdates(id: $id) {\n      ...SyncRunFields\n    }\n  }\n':
+    types.SyncRunUpdatesDocument,
+  '\n  mutation SetSyncSchedule($sourceId: ID!, $intervalMinutes: Int!) {\n    setSyncSchedule(sourceId: $sourceId, intervalMinutes: $intervalMinutes) {\n      id\n      syncIntervalMinutes\n    }\n  }\n':
+    types.SetSyncScheduleDocument,
+  '\n  query NotionWebhook($sourceId: ID!) {\n    notionWebhookVerificationToken(sourceId: $sourceId)\n  }\n':
+    types.NotionWebhookDocument,
+  '\n  mutation ResetNotionWebhook($sourceId: ID!) {\n    resetNotionWebhook(sourceId: $sourceId)\n  }\n':
+    types.ResetNotionWebhookDocument,
+  '\n  query Search($input: SearchInput!) {\n    search(input: $input) {\n      tookMs\n      reranked\n      reranker\n      warnings\n      hits {\n        chunkId\n        documentId\n        title\n        headingPath\n        chapter\n        page\n        pageEnd\n        anchor\n        position\n        text\n        citationUrl\n        score\n        rerankScore\n        bm25 {\n          rank\n          score\n        }\n        knn {\n          rank\n          score\n        }\n        explain {\n          bm25 {\n            rank\n            score\n          }\n          knn {\n            rank\n            score\n          }\n          fusedScore\n          rerankScore\n          topFeatures {\n            name\n            contribution\n          }\n        }\n        context {\n          chunkId\n          position\n          headingPath\n          text\n          citationUrl\n        }\n      }\n    }\n  }\n':
     types.SearchDocument,
   '\n  query Ask($input: AskInput!) {\n    ask(input: $input) {\n      answer\n      mode\n      insufficientContext\n      language\n      model\n      citations {\n        marker\n        chunkId\n        documentId\n        title\n        headingPath\n        citationUrl\n        quote\n      }\n      verification {\n        validMarkers\n        invalidMarkers\n        missingMarkers\n        retried\n        checkedSentences\n      }\n      timings {\n        totalMs\n      }\n    }\n  }\n':
     types.AskDocument,
@@ -109,14 +133,26 @@ const documents: Documents = {
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  fragment SyncProgressFields on SyncProgress {\n    pagesSeen\n    pagesIngested\n    pagesUnchanged\n    pagesSkipped\n    pagesFailed\n    pagesDeleted\n    chunksEmbedded\n    chunksReused\n    apiCalls\n  }\n',
+  source: '\n  fragment SyncProgressFields on SyncProgress {\n    pagesSeen\n    pagesIngested\n    pagesUnchanged\n    pagesSkipped\n    pagesFailed\n    pagesDeleted\n    chunksEmbedded\n    chunksReused\n    apiCalls\n    pagesPlanned\n    pagesDone\n  }\n',
 ): typeof import('./graphql').SyncProgressFieldsFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  fragment SyncRunMotionFields on SyncRun {\n    stage\n    pagesPerSecond\n    etaSeconds\n    health {\n      state\n      reason\n      message\n    }\n  }\n',
+  source: '\n  fragment SyncRunMotionFields on SyncRun {\n    stage\n    progressAt\n    pagesPerSecond\n    etaSeconds\n    health {\n      state\n      reason\n      message\n      since\n    }\n  }\n',
 ): typeof import('./graphql').SyncRunMotionFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  fragment SyncRunFields on SyncRun {\n    id\n    sourceId\n    mode\n    status\n    startedAt\n    finishedAt\n    error {\n      code\n      message\n    }\n    warnings\n    skipped {\n      id\n      reason\n    }\n    progress {\n      ...SyncProgressFields\n    }\n    ...SyncRunMotionFields\n  }\n',
+): typeof import('./graphql').SyncRunFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  fragment DocumentFields on Document {\n    id\n    projectId\n    sourceId\n    externalId\n    fileName\n    title\n    mediaType\n    status\n    error {\n      code\n      message\n    }\n    warnings\n    chunkCount\n    pageCount\n    sizeBytes\n    language\n    url\n    createdAt\n    updatedAt\n    indexedAt\n    timings {\n      fetchMs\n      parseMs\n      chunkMs\n      embedMs\n      upsertMs\n      totalMs\n    }\n  }\n',
+): typeof import('./graphql').DocumentFieldsFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -145,19 +181,19 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  mutation DeleteProject($id: ID!, $wait: Boolean!) {\n    deleteProject(id: $id, wait: $wait)\n  }\n',
+  source: '\n  mutation DeleteProject($id: ID!, $wait: Boolean = false) {\n    deleteProject(id: $id, wait: $wait)\n  }\n',
 ): typeof import('./graphql').DeleteProjectDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  query Documents($projectId: ID!, $first: Int!, $after: String, $status: DocumentStatus, $sourceId: ID) {\n    documents(projectId: $projectId, first: $first, after: $after, status: $status, sourceId: $sourceId) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        id\n        projectId\n        sourceId\n        externalId\n        fileName\n        title\n        mediaType\n        status\n        error {\n          code\n          message\n        }\n        warnings\n        chunkCount\n        pageCount\n        sizeBytes\n        language\n        url\n        createdAt\n        updatedAt\n        indexedAt\n      }\n    }\n  }\n',
+  source: '\n  query Documents($projectId: ID!, $first: Int!, $after: String, $status: DocumentStatus, $sourceId: ID) {\n    documents(projectId: $projectId, first: $first, after: $after, status: $status, sourceId: $sourceId) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        ...DocumentFields\n      }\n    }\n  }\n',
 ): typeof import('./graphql').DocumentsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  query Document($id: ID!) {\n    document(id: $id) {\n      id\n      projectId\n      sourceId\n      externalId\n      fileName\n      title\n      mediaType\n      status\n      error {\n        code\n        message\n      }\n      warnings\n      chunkCount\n      pageCount\n      sizeBytes\n      language\n      url\n      createdAt\n      updatedAt\n      indexedAt\n      timings {\n        fetchMs\n        parseMs\n        chunkMs\n        embedMs\n        upsertMs\n        totalMs\n      }\n    }\n  }\n',
+  source: '\n  query Document($id: ID!) {\n    document(id: $id) {\n      ...DocumentFields\n    }\n  }\n',
 ): typeof import('./graphql').DocumentDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -181,13 +217,19 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
+  source: '\n  query DocumentChunks($id: ID!) {\n    document(id: $id) {\n      id\n      projectId\n      fileName\n      title\n      status\n      chunkCount\n      pageCount\n    }\n    chunks(documentId: $id) {\n      ...ChunkFields\n    }\n  }\n',
+): typeof import('./graphql').DocumentChunksDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
   source: '\n  query Chunk($id: ID!) {\n    chunk(id: $id) {\n      ...ChunkFields\n    }\n  }\n',
 ): typeof import('./graphql').ChunkDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      config\n      secrets {\n        field\n        hint\n      }\n      notion {\n        everything\n        rootPageIds\n        rootDatabaseIds\n      }\n      folder {\n        path\n        format\n        siteUrl\n        archiveFileName\n      }\n      web {\n        url\n        maxPages\n      }\n    }\n  }\n',
+  source: '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      config\n      secrets {\n        field\n        hint\n      }\n      notion {\n        everything\n        rootPageIds\n        rootDatabaseIds\n      }\n      folder {\n        path\n        format\n        siteUrl\n        archiveFileName\n      }\n      web {\n        url\n        maxPages\n      }\n      webhook {\n        lastEventAt\n        lastEventType\n        rejectedDeliveries\n      }\n    }\n  }\n',
 ): typeof import('./graphql').SourcesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -201,6 +243,12 @@ export function graphql(
 export function graphql(
   source: '\n  mutation AddSource($input: AddSourceInput!) {\n    addSource(input: $input) {\n      id\n      name\n      type\n      status\n      config\n      secrets {\n        field\n        hint\n      }\n    }\n  }\n',
 ): typeof import('./graphql').AddSourceDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation UpdateSource($id: ID!, $input: UpdateSourceInput!) {\n    updateSource(id: $id, input: $input) {\n      id\n      name\n      config\n      secrets {\n        field\n        hint\n      }\n    }\n  }\n',
+): typeof import('./graphql').UpdateSourceDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -223,25 +271,49 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  mutation SyncSource($id: ID!, $mode: SyncMode!) {\n    syncSource(id: $id, mode: $mode) {\n      id\n      sourceId\n      mode\n      status\n      startedAt\n      finishedAt\n      progress {\n        ...SyncProgressFields\n      }\n    }\n  }\n',
+  source: '\n  mutation SyncSource($id: ID!, $mode: SyncMode!) {\n    syncSource(id: $id, mode: $mode) {\n      ...SyncRunFields\n    }\n  }\n',
 ): typeof import('./graphql').SyncSourceDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  query SyncRun($id: ID!) {\n    syncRun(id: $id) {\n      id\n      sourceId\n      mode\n      status\n      startedAt\n      finishedAt\n      error {\n        code\n        message\n      }\n      warnings\n      skipped {\n        id\n        reason\n      }\n      progress {\n        ...SyncProgressFields\n      }\n      ...SyncRunMotionFields\n    }\n  }\n',
+  source: '\n  query SyncRun($id: ID!) {\n    syncRun(id: $id) {\n      ...SyncRunFields\n    }\n  }\n',
 ): typeof import('./graphql').SyncRunDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  query SyncRuns($sourceId: ID!, $first: Int!, $after: String) {\n    syncRuns(sourceId: $sourceId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        id\n        sourceId\n        mode\n        status\n        startedAt\n        finishedAt\n        error {\n          code\n          message\n        }\n        progress {\n          ...SyncProgressFields\n        }\n        ...SyncRunMotionFields\n      }\n    }\n  }\n',
+  source: '\n  query SyncRuns($sourceId: ID!, $first: Int!, $after: String) {\n    syncRuns(sourceId: $sourceId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        ...SyncRunFields\n      }\n    }\n  }\n',
 ): typeof import('./graphql').SyncRunsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  query Search($input: SearchInput!) {\n    search(input: $input) {\n      tookMs\n      reranked\n      reranker\n      warnings\n      hits {\n        chunkId\n        documentId\n        title\n        headingPath\n        chapter\n        page\n        pageEnd\n        anchor\n        position\n        text\n        citationUrl\n        score\n        rerankScore\n        bm25 {\n          rank\n          score\n        }\n        knn {\n          rank\n          score\n        }\n        context {\n          chunkId\n          position\n          headingPath\n          text\n          citationUrl\n        }\n      }\n    }\n  }\n',
+  source: '\n  subscription SyncRunUpdates($id: ID!) {\n    syncRunUpdates(id: $id) {\n      ...SyncRunFields\n    }\n  }\n',
+): typeof import('./graphql').SyncRunUpdatesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation SetSyncSchedule($sourceId: ID!, $intervalMinutes: Int!) {\n    setSyncSchedule(sourceId: $sourceId, intervalMinutes: $intervalMinutes) {\n      id\n      syncIntervalMinutes\n    }\n  }\n',
+): typeof import('./graphql').SetSyncScheduleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query NotionWebhook($sourceId: ID!) {\n    notionWebhookVerificationToken(sourceId: $sourceId)\n  }\n',
+): typeof import('./graphql').NotionWebhookDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation ResetNotionWebhook($sourceId: ID!) {\n    resetNotionWebhook(sourceId: $sourceId)\n  }\n',
+): typeof import('./graphql').ResetNotionWebhookDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query Search($input: SearchInput!) {\n    search(input: $input) {\n      tookMs\n      reranked\n      reranker\n      warnings\n      hits {\n        chunkId\n        documentId\n        title\n        headingPath\n        chapter\n        page\n        pageEnd\n        anchor\n        position\n        text\n        citationUrl\n        score\n        rerankScore\n        bm25 {\n          rank\n          score\n        }\n        knn {\n          rank\n          score\n        }\n        explain {\n          bm25 {\n            rank\n            score\n          }\n          knn {\n            rank\n            score\n          }\n          fusedScore\n          rerankScore\n          topFeatures {\n            name\n            contribution\n          }\n        }\n        context {\n          chunkId\n          position\n          headingPath\n          text\n          citationUrl\n        }\n      }\n    }\n  }\n',
 ): typeof import('./graphql').SearchDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.

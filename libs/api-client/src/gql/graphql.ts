@@ -103,6 +103,57 @@ export type EmbeddingModelInput = {
   timeoutMs?: number | null | undefined;
 };
 
+/** The stable code of an error: in `extensions.code` of a GraphQL error, `error.code` of a REST one, and on a failed document or sync run. A status without a code of its own comes as HTTP_<status>. Clients classify codes with errorKind (libs/domain). */
+export type ErrorCode =
+  | 'API_KEY_NOT_FOUND'
+  | 'BAD_REQUEST'
+  | 'BAD_USER_INPUT'
+  | 'CANCELLED'
+  | 'CORRUPT_DOCUMENT'
+  | 'DOCUMENT_BUSY'
+  | 'DOCUMENT_NAME_CONFLICT'
+  | 'DOCUMENT_NOT_FOUND'
+  | 'EMBEDDING_FAILED'
+  | 'EMBEDDING_REJECTED'
+  | 'EMPTY_DOCUMENT'
+  | 'ENCRYPTED_DOCUMENT'
+  | 'FORBIDDEN'
+  | 'GRAPHQL_PARSE_FAILED'
+  | 'GRAPHQL_VALIDATION_FAILED'
+  | 'INDEX_FAILED'
+  | 'INDEX_REBUILD_IN_PROGRESS'
+  | 'INTERNAL'
+  | 'LLM_FAILED'
+  | 'NOT_FOUND'
+  | 'NOT_STARTED'
+  | 'NO_TEXT_LAYER'
+  | 'OPERATION_RESOLUTION_FAILURE'
+  | 'PARSE_FAILED'
+  | 'PARSE_LIMIT_EXCEEDED'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'PERSISTED_QUERY_NOT_FOUND'
+  | 'PERSISTED_QUERY_NOT_SUPPORTED'
+  | 'PROJECT_DELETING'
+  | 'PROJECT_NAME_CONFLICT'
+  | 'PROJECT_NOT_FOUND'
+  | 'QUERY_TOO_COMPLEX'
+  | 'RATE_LIMITED'
+  | 'RERANK_FAILED'
+  | 'SERVICE_UNAVAILABLE'
+  | 'SETTINGS_CONFLICT'
+  | 'SKIPPED'
+  | 'SOURCE_ITEM_GONE'
+  | 'SOURCE_NOT_FOUND'
+  | 'SOURCE_UNAUTHORIZED'
+  | 'SOURCE_UNREACHABLE'
+  | 'SYNC_PLAN_SHORT'
+  | 'SYNC_RUN_NOT_FOUND'
+  | 'UNAUTHENTICATED'
+  | 'UNDECODABLE_DOCUMENT'
+  | 'UNSAFE_ARCHIVE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'WEBHOOK_EXPIRED';
+
 export type FolderFormat = 'AUTO' | 'COMBINED_MARKDOWN' | 'FILES' | 'MKDOCS';
 
 /** Fusion for this request; unset fields keep the server configuration */
@@ -260,6 +311,14 @@ export type UpdateRagConfigInput = {
   search?: RagFusionSettingsInput | null | undefined;
 };
 
+export type UpdateSourceInput = {
+  /** Configuration fields to change (null clears an optional one); fields and secrets left out keep their value */
+  config?: unknown;
+  name?: string | null | undefined;
+  /** A new token (e.g. after the old one was revoked) */
+  token?: string | null | undefined;
+};
+
 /** An enum describing what kind of type a given `__Type` is. */
 export type __TypeKind =
   /** Indicates this type is a scalar. */
@@ -289,13 +348,85 @@ export type SyncProgressFieldsFragment = {
   chunksEmbedded: number;
   chunksReused: number;
   apiCalls: number;
+  pagesPlanned: number | null;
+  pagesDone: number;
 };
 
 export type SyncRunMotionFieldsFragment = {
   stage: SyncStage | null;
+  progressAt: string | null;
   pagesPerSecond: number | null;
   etaSeconds: number | null;
-  health: { state: SyncHealthState; reason: StallReason | null; message: string | null };
+  health: {
+    state: SyncHealthState;
+    reason: StallReason | null;
+    message: string | null;
+    since: string | null;
+  };
+};
+
+export type SyncRunFieldsFragment = {
+  id: string;
+  sourceId: string;
+  mode: SyncMode;
+  status: SyncRunStatus;
+  startedAt: string;
+  finishedAt: string | null;
+  warnings: Array<string> | null;
+  stage: SyncStage | null;
+  progressAt: string | null;
+  pagesPerSecond: number | null;
+  etaSeconds: number | null;
+  error: { code: ErrorCode; message: string } | null;
+  skipped: Array<{ id: string; reason: string }>;
+  progress: {
+    pagesSeen: number;
+    pagesIngested: number;
+    pagesUnchanged: number;
+    pagesSkipped: number;
+    pagesFailed: number;
+    pagesDeleted: number;
+    chunksEmbedded: number;
+    chunksReused: number;
+    apiCalls: number;
+    pagesPlanned: number | null;
+    pagesDone: number;
+  };
+  health: {
+    state: SyncHealthState;
+    reason: StallReason | null;
+    message: string | null;
+    since: string | null;
+  };
+};
+
+export type DocumentFieldsFragment = {
+  id: string;
+  projectId: string;
+  sourceId: string | null;
+  externalId: string | null;
+  fileName: string;
+  title: string | null;
+  mediaType: string;
+  status: DocumentStatus;
+  warnings: Array<string>;
+  chunkCount: number;
+  pageCount: number | null;
+  sizeBytes: number;
+  language: string | null;
+  url: string | null;
+  createdAt: string;
+  updatedAt: string;
+  indexedAt: string | null;
+  error: { code: ErrorCode; message: string } | null;
+  timings: {
+    fetchMs: number | null;
+    parseMs: number | null;
+    chunkMs: number | null;
+    embedMs: number | null;
+    upsertMs: number | null;
+    totalMs: number | null;
+  };
 };
 
 export type ChunkFieldsFragment = {
@@ -348,7 +479,7 @@ export type CreateProjectMutation = {
 
 export type DeleteProjectMutationVariables = Exact<{
   id: string | number;
-  wait: boolean;
+  wait?: boolean | null | undefined;
 }>;
 
 export type DeleteProjectMutation = { deleteProject: boolean };
@@ -383,7 +514,15 @@ export type DocumentsQuery = {
       createdAt: string;
       updatedAt: string;
       indexedAt: string | null;
-      error: { code: string; message: string } | null;
+      error: { code: ErrorCode; message: string } | null;
+      timings: {
+        fetchMs: number | null;
+        parseMs: number | null;
+        chunkMs: number | null;
+        embedMs: number | null;
+        upsertMs: number | null;
+        totalMs: number | null;
+      };
     }>;
   };
 };
@@ -411,7 +550,7 @@ export type DocumentQuery = {
     createdAt: string;
     updatedAt: string;
     indexedAt: string | null;
-    error: { code: string; message: string } | null;
+    error: { code: ErrorCode; message: string } | null;
     timings: {
       fetchMs: number | null;
       parseMs: number | null;
@@ -442,6 +581,37 @@ export type ChunksQueryVariables = Exact<{
 }>;
 
 export type ChunksQuery = {
+  chunks: Array<{
+    id: string;
+    documentId: string;
+    position: number;
+    title: string;
+    headingPath: Array<string>;
+    chapter: string | null;
+    page: number | null;
+    pageEnd: number | null;
+    anchor: string | null;
+    language: string;
+    tokenCount: number;
+    citationUrl: string | null;
+    text: string;
+  }>;
+};
+
+export type DocumentChunksQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+export type DocumentChunksQuery = {
+  document: {
+    id: string;
+    projectId: string;
+    fileName: string;
+    title: string | null;
+    status: DocumentStatus;
+    chunkCount: number;
+    pageCount: number | null;
+  } | null;
   chunks: Array<{
     id: string;
     documentId: string;
@@ -506,6 +676,7 @@ export type SourcesQuery = {
       archiveFileName: string | null;
     } | null;
     web: { url: string; maxPages: number } | null;
+    webhook: { lastEventAt: string | null; lastEventType: string | null; rejectedDeliveries: number } | null;
   }>;
 };
 
@@ -532,6 +703,20 @@ export type AddSourceMutation = {
     name: string;
     type: string;
     status: SourceStatus;
+    config: unknown;
+    secrets: Array<{ field: string; hint: string }>;
+  };
+};
+
+export type UpdateSourceMutationVariables = Exact<{
+  id: string | number;
+  input: UpdateSourceInput;
+}>;
+
+export type UpdateSourceMutation = {
+  updateSource: {
+    id: string;
+    name: string;
     config: unknown;
     secrets: Array<{ field: string; hint: string }>;
   };
@@ -572,6 +757,13 @@ export type SyncSourceMutation = {
     status: SyncRunStatus;
     startedAt: string;
     finishedAt: string | null;
+    warnings: Array<string> | null;
+    stage: SyncStage | null;
+    progressAt: string | null;
+    pagesPerSecond: number | null;
+    etaSeconds: number | null;
+    error: { code: ErrorCode; message: string } | null;
+    skipped: Array<{ id: string; reason: string }>;
     progress: {
       pagesSeen: number;
       pagesIngested: number;
@@ -582,6 +774,14 @@ export type SyncSourceMutation = {
       chunksEmbedded: number;
       chunksReused: number;
       apiCalls: number;
+      pagesPlanned: number | null;
+      pagesDone: number;
+    };
+    health: {
+      state: SyncHealthState;
+      reason: StallReason | null;
+      message: string | null;
+      since: string | null;
     };
   };
 };
@@ -600,9 +800,10 @@ export type SyncRunQuery = {
     finishedAt: string | null;
     warnings: Array<string> | null;
     stage: SyncStage | null;
+    progressAt: string | null;
     pagesPerSecond: number | null;
     etaSeconds: number | null;
-    error: { code: string; message: string } | null;
+    error: { code: ErrorCode; message: string } | null;
     skipped: Array<{ id: string; reason: string }>;
     progress: {
       pagesSeen: number;
@@ -614,8 +815,15 @@ export type SyncRunQuery = {
       chunksEmbedded: number;
       chunksReused: number;
       apiCalls: number;
+      pagesPlanned: number | null;
+      pagesDone: number;
     };
-    health: { state: SyncHealthState; reason: StallReason | null; message: string | null };
+    health: {
+      state: SyncHealthState;
+      reason: StallReason | null;
+      message: string | null;
+      since: string | null;
+    };
   } | null;
 };
 
@@ -636,10 +844,13 @@ export type SyncRunsQuery = {
       status: SyncRunStatus;
       startedAt: string;
       finishedAt: string | null;
+      warnings: Array<string> | null;
       stage: SyncStage | null;
+      progressAt: string | null;
       pagesPerSecond: number | null;
       etaSeconds: number | null;
-      error: { code: string; message: string } | null;
+      error: { code: ErrorCode; message: string } | null;
+      skipped: Array<{ id: string; reason: string }>;
       progress: {
         pagesSeen: number;
         pagesIngested: number;
@@ -650,11 +861,78 @@ export type SyncRunsQuery = {
         chunksEmbedded: number;
         chunksReused: number;
         apiCalls: number;
+        pagesPlanned: number | null;
+        pagesDone: number;
       };
-      health: { state: SyncHealthState; reason: StallReason | null; message: string | null };
+      health: {
+        state: SyncHealthState;
+        reason: StallReason | null;
+        message: string | null;
+        since: string | null;
+      };
     }>;
   };
 };
+
+export type SyncRunUpdatesSubscriptionVariables = Exact<{
+  id: string | number;
+}>;
+
+export type SyncRunUpdatesSubscription = {
+  syncRunUpdates: {
+    id: string;
+    sourceId: string;
+    mode: SyncMode;
+    status: SyncRunStatus;
+    startedAt: string;
+    finishedAt: string | null;
+    warnings: Array<string> | null;
+    stage: SyncStage | null;
+    progressAt: string | null;
+    pagesPerSecond: number | null;
+    etaSeconds: number | null;
+    error: { code: ErrorCode; message: string } | null;
+    skipped: Array<{ id: string; reason: string }>;
+    progress: {
+      pagesSeen: number;
+      pagesIngested: number;
+      pagesUnchanged: number;
+      pagesSkipped: number;
+      pagesFailed: number;
+      pagesDeleted: number;
+      chunksEmbedded: number;
+      chunksReused: number;
+      apiCalls: number;
+      pagesPlanned: number | null;
+      pagesDone: number;
+    };
+    health: {
+      state: SyncHealthState;
+      reason: StallReason | null;
+      message: string | null;
+      since: string | null;
+    };
+  };
+};
+
+export type SetSyncScheduleMutationVariables = Exact<{
+  sourceId: string | number;
+  intervalMinutes: number;
+}>;
+
+export type SetSyncScheduleMutation = { setSyncSchedule: { id: string; syncIntervalMinutes: number | null } };
+
+export type NotionWebhookQueryVariables = Exact<{
+  sourceId: string | number;
+}>;
+
+export type NotionWebhookQuery = { notionWebhookVerificationToken: string | null };
+
+export type ResetNotionWebhookMutationVariables = Exact<{
+  sourceId: string | number;
+}>;
+
+export type ResetNotionWebhookMutation = { resetNotionWebhook: boolean };
 
 export type SearchQueryVariables = Exact<{
   input: SearchInput;
@@ -682,6 +960,13 @@ export type SearchQuery = {
       rerankScore: number | null;
       bm25: { rank: number; score: number } | null;
       knn: { rank: number; score: number } | null;
+      explain: {
+        fusedScore: number;
+        rerankScore: number | null;
+        bm25: { rank: number; score: number } | null;
+        knn: { rank: number; score: number } | null;
+        topFeatures: Array<{ name: string; contribution: number }> | null;
+      } | null;
       context: Array<{
         chunkId: string;
         position: number;
@@ -877,6 +1162,8 @@ export const SyncProgressFieldsFragmentDoc = new TypedDocumentString(
   chunksEmbedded
   chunksReused
   apiCalls
+  pagesPlanned
+  pagesDone
 }
     `,
   { fragmentName: 'SyncProgressFields' },
@@ -885,17 +1172,105 @@ export const SyncRunMotionFieldsFragmentDoc = new TypedDocumentString(
   `
     fragment SyncRunMotionFields on SyncRun {
   stage
+  progressAt
   pagesPerSecond
   etaSeconds
   health {
     state
     reason
     message
+    since
   }
 }
     `,
   { fragmentName: 'SyncRunMotionFields' },
 ) as unknown as TypedDocumentString<SyncRunMotionFieldsFragment, unknown>;
+export const SyncRunFieldsFragmentDoc = new TypedDocumentString(
+  `
+    fragment SyncRunFields on SyncRun {
+  id
+  sourceId
+  mode
+  status
+  startedAt
+  finishedAt
+  error {
+    code
+    message
+  }
+  warnings
+  skipped {
+    id
+    reason
+  }
+  progress {
+    ...SyncProgressFields
+  }
+  ...SyncRunMotionFields
+}
+    fragment SyncProgressFields on SyncProgress {
+  pagesSeen
+  pagesIngested
+  pagesUnchanged
+  pagesSkipped
+  pagesFailed
+  pagesDeleted
+  chunksEmbedded
+  chunksReused
+  apiCalls
+  pagesPlanned
+  pagesDone
+}
+fragment SyncRunMotionFields on SyncRun {
+  stage
+  progressAt
+  pagesPerSecond
+  etaSeconds
+  health {
+    state
+    reason
+    message
+    since
+  }
+}`,
+  { fragmentName: 'SyncRunFields' },
+) as unknown as TypedDocumentString<SyncRunFieldsFragment, unknown>;
+export const DocumentFieldsFragmentDoc = new TypedDocumentString(
+  `
+    fragment DocumentFields on Document {
+  id
+  projectId
+  sourceId
+  externalId
+  fileName
+  title
+  mediaType
+  status
+  error {
+    code
+    message
+  }
+  warnings
+  chunkCount
+  pageCount
+  sizeBytes
+  language
+  url
+  createdAt
+  updatedAt
+  indexedAt
+  timings {
+    fetchMs
+    parseMs
+    chunkMs
+    embedMs
+    upsertMs
+    totalMs
+  }
+}
+    `,
+  { fragmentName: 'DocumentFields' },
+) as unknown as TypedDocumentString<DocumentFieldsFragment, unknown>;
 export const ChunkFieldsFragmentDoc = new TypedDocumentString(
   `
     fragment ChunkFields on Chunk {
@@ -952,7 +1327,7 @@ export const CreateProjectDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<CreateProjectMutation, CreateProjectMutationVariables>;
 export const DeleteProjectDocument = new TypedDocumentString(`
-    mutation DeleteProject($id: ID!, $wait: Boolean!) {
+    mutation DeleteProject($id: ID!, $wait: Boolean = false) {
   deleteProject(id: $id, wait: $wait)
 }
     `) as unknown as TypedDocumentString<DeleteProjectMutation, DeleteProjectMutationVariables>;
@@ -971,66 +1346,78 @@ export const DocumentsDocument = new TypedDocumentString(`
       hasNextPage
     }
     nodes {
-      id
-      projectId
-      sourceId
-      externalId
-      fileName
-      title
-      mediaType
-      status
-      error {
-        code
-        message
-      }
-      warnings
-      chunkCount
-      pageCount
-      sizeBytes
-      language
-      url
-      createdAt
-      updatedAt
-      indexedAt
+      ...DocumentFields
     }
   }
 }
-    `) as unknown as TypedDocumentString<DocumentsQuery, DocumentsQueryVariables>;
+    fragment DocumentFields on Document {
+  id
+  projectId
+  sourceId
+  externalId
+  fileName
+  title
+  mediaType
+  status
+  error {
+    code
+    message
+  }
+  warnings
+  chunkCount
+  pageCount
+  sizeBytes
+  language
+  url
+  createdAt
+  updatedAt
+  indexedAt
+  timings {
+    fetchMs
+    parseMs
+    chunkMs
+    embedMs
+    upsertMs
+    totalMs
+  }
+}`) as unknown as TypedDocumentString<DocumentsQuery, DocumentsQueryVariables>;
 export const DocumentDocument = new TypedDocumentString(`
     query Document($id: ID!) {
   document(id: $id) {
-    id
-    projectId
-    sourceId
-    externalId
-    fileName
-    title
-    mediaType
-    status
-    error {
-      code
-      message
-    }
-    warnings
-    chunkCount
-    pageCount
-    sizeBytes
-    language
-    url
-    createdAt
-    updatedAt
-    indexedAt
-    timings {
-      fetchMs
-      parseMs
-      chunkMs
-      embedMs
-      upsertMs
-      totalMs
-    }
+    ...DocumentFields
   }
 }
-    `) as unknown as TypedDocumentString<DocumentQuery, DocumentQueryVariables>;
+    fragment DocumentFields on Document {
+  id
+  projectId
+  sourceId
+  externalId
+  fileName
+  title
+  mediaType
+  status
+  error {
+    code
+    message
+  }
+  warnings
+  chunkCount
+  pageCount
+  sizeBytes
+  language
+  url
+  createdAt
+  updatedAt
+  indexedAt
+  timings {
+    fetchMs
+    parseMs
+    chunkMs
+    embedMs
+    upsertMs
+    totalMs
+  }
+}`) as unknown as TypedDocumentString<DocumentQuery, DocumentQueryVariables>;
 export const DeleteDocumentDocument = new TypedDocumentString(`
     mutation DeleteDocument($id: ID!) {
   deleteDocument(id: $id)
@@ -1066,6 +1453,36 @@ export const ChunksDocument = new TypedDocumentString(`
   citationUrl
   text
 }`) as unknown as TypedDocumentString<ChunksQuery, ChunksQueryVariables>;
+export const DocumentChunksDocument = new TypedDocumentString(`
+    query DocumentChunks($id: ID!) {
+  document(id: $id) {
+    id
+    projectId
+    fileName
+    title
+    status
+    chunkCount
+    pageCount
+  }
+  chunks(documentId: $id) {
+    ...ChunkFields
+  }
+}
+    fragment ChunkFields on Chunk {
+  id
+  documentId
+  position
+  title
+  headingPath
+  chapter
+  page
+  pageEnd
+  anchor
+  language
+  tokenCount
+  citationUrl
+  text
+}`) as unknown as TypedDocumentString<DocumentChunksQuery, DocumentChunksQueryVariables>;
 export const ChunkDocument = new TypedDocumentString(`
     query Chunk($id: ID!) {
   chunk(id: $id) {
@@ -1119,6 +1536,11 @@ export const SourcesDocument = new TypedDocumentString(`
       url
       maxPages
     }
+    webhook {
+      lastEventAt
+      lastEventType
+      rejectedDeliveries
+    }
   }
 }
     `) as unknown as TypedDocumentString<SourcesQuery, SourcesQueryVariables>;
@@ -1149,6 +1571,19 @@ export const AddSourceDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<AddSourceMutation, AddSourceMutationVariables>;
+export const UpdateSourceDocument = new TypedDocumentString(`
+    mutation UpdateSource($id: ID!, $input: UpdateSourceInput!) {
+  updateSource(id: $id, input: $input) {
+    id
+    name
+    config
+    secrets {
+      field
+      hint
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateSourceMutation, UpdateSourceMutationVariables>;
 export const AddNotionSourceDocument = new TypedDocumentString(`
     mutation AddNotionSource($input: AddNotionSourceInput!) {
   addNotionSource(input: $input) {
@@ -1178,15 +1613,7 @@ export const RemoveSourceDocument = new TypedDocumentString(`
 export const SyncSourceDocument = new TypedDocumentString(`
     mutation SyncSource($id: ID!, $mode: SyncMode!) {
   syncSource(id: $id, mode: $mode) {
-    id
-    sourceId
-    mode
-    status
-    startedAt
-    finishedAt
-    progress {
-      ...SyncProgressFields
-    }
+    ...SyncRunFields
   }
 }
     fragment SyncProgressFields on SyncProgress {
@@ -1199,51 +1626,93 @@ export const SyncSourceDocument = new TypedDocumentString(`
   chunksEmbedded
   chunksReused
   apiCalls
-}`) as unknown as TypedDocumentString<SyncSourceMutation, SyncSourceMutationVariables>;
-export const SyncRunDocument = new TypedDocumentString(`
-    query SyncRun($id: ID!) {
-  syncRun(id: $id) {
-    id
-    sourceId
-    mode
-    status
-    startedAt
-    finishedAt
-    error {
-      code
-      message
-    }
-    warnings
-    skipped {
-      id
-      reason
-    }
-    progress {
-      ...SyncProgressFields
-    }
-    ...SyncRunMotionFields
-  }
-}
-    fragment SyncProgressFields on SyncProgress {
-  pagesSeen
-  pagesIngested
-  pagesUnchanged
-  pagesSkipped
-  pagesFailed
-  pagesDeleted
-  chunksEmbedded
-  chunksReused
-  apiCalls
+  pagesPlanned
+  pagesDone
 }
 fragment SyncRunMotionFields on SyncRun {
   stage
+  progressAt
   pagesPerSecond
   etaSeconds
   health {
     state
     reason
     message
+    since
   }
+}
+fragment SyncRunFields on SyncRun {
+  id
+  sourceId
+  mode
+  status
+  startedAt
+  finishedAt
+  error {
+    code
+    message
+  }
+  warnings
+  skipped {
+    id
+    reason
+  }
+  progress {
+    ...SyncProgressFields
+  }
+  ...SyncRunMotionFields
+}`) as unknown as TypedDocumentString<SyncSourceMutation, SyncSourceMutationVariables>;
+export const SyncRunDocument = new TypedDocumentString(`
+    query SyncRun($id: ID!) {
+  syncRun(id: $id) {
+    ...SyncRunFields
+  }
+}
+    fragment SyncProgressFields on SyncProgress {
+  pagesSeen
+  pagesIngested
+  pagesUnchanged
+  pagesSkipped
+  pagesFailed
+  pagesDeleted
+  chunksEmbedded
+  chunksReused
+  apiCalls
+  pagesPlanned
+  pagesDone
+}
+fragment SyncRunMotionFields on SyncRun {
+  stage
+  progressAt
+  pagesPerSecond
+  etaSeconds
+  health {
+    state
+    reason
+    message
+    since
+  }
+}
+fragment SyncRunFields on SyncRun {
+  id
+  sourceId
+  mode
+  status
+  startedAt
+  finishedAt
+  error {
+    code
+    message
+  }
+  warnings
+  skipped {
+    id
+    reason
+  }
+  progress {
+    ...SyncProgressFields
+  }
+  ...SyncRunMotionFields
 }`) as unknown as TypedDocumentString<SyncRunQuery, SyncRunQueryVariables>;
 export const SyncRunsDocument = new TypedDocumentString(`
     query SyncRuns($sourceId: ID!, $first: Int!, $after: String) {
@@ -1254,20 +1723,7 @@ export const SyncRunsDocument = new TypedDocumentString(`
       hasNextPage
     }
     nodes {
-      id
-      sourceId
-      mode
-      status
-      startedAt
-      finishedAt
-      error {
-        code
-        message
-      }
-      progress {
-        ...SyncProgressFields
-      }
-      ...SyncRunMotionFields
+      ...SyncRunFields
     }
   }
 }
@@ -1281,17 +1737,112 @@ export const SyncRunsDocument = new TypedDocumentString(`
   chunksEmbedded
   chunksReused
   apiCalls
+  pagesPlanned
+  pagesDone
 }
 fragment SyncRunMotionFields on SyncRun {
   stage
+  progressAt
   pagesPerSecond
   etaSeconds
   health {
     state
     reason
     message
+    since
   }
+}
+fragment SyncRunFields on SyncRun {
+  id
+  sourceId
+  mode
+  status
+  startedAt
+  finishedAt
+  error {
+    code
+    message
+  }
+  warnings
+  skipped {
+    id
+    reason
+  }
+  progress {
+    ...SyncProgressFields
+  }
+  ...SyncRunMotionFields
 }`) as unknown as TypedDocumentString<SyncRunsQuery, SyncRunsQueryVariables>;
+export const SyncRunUpdatesDocument = new TypedDocumentString(`
+    subscription SyncRunUpdates($id: ID!) {
+  syncRunUpdates(id: $id) {
+    ...SyncRunFields
+  }
+}
+    fragment SyncProgressFields on SyncProgress {
+  pagesSeen
+  pagesIngested
+  pagesUnchanged
+  pagesSkipped
+  pagesFailed
+  pagesDeleted
+  chunksEmbedded
+  chunksReused
+  apiCalls
+  pagesPlanned
+  pagesDone
+}
+fragment SyncRunMotionFields on SyncRun {
+  stage
+  progressAt
+  pagesPerSecond
+  etaSeconds
+  health {
+    state
+    reason
+    message
+    since
+  }
+}
+fragment SyncRunFields on SyncRun {
+  id
+  sourceId
+  mode
+  status
+  startedAt
+  finishedAt
+  error {
+    code
+    message
+  }
+  warnings
+  skipped {
+    id
+    reason
+  }
+  progress {
+    ...SyncProgressFields
+  }
+  ...SyncRunMotionFields
+}`) as unknown as TypedDocumentString<SyncRunUpdatesSubscription, SyncRunUpdatesSubscriptionVariables>;
+export const SetSyncScheduleDocument = new TypedDocumentString(`
+    mutation SetSyncSchedule($sourceId: ID!, $intervalMinutes: Int!) {
+  setSyncSchedule(sourceId: $sourceId, intervalMinutes: $intervalMinutes) {
+    id
+    syncIntervalMinutes
+  }
+}
+    `) as unknown as TypedDocumentString<SetSyncScheduleMutation, SetSyncScheduleMutationVariables>;
+export const NotionWebhookDocument = new TypedDocumentString(`
+    query NotionWebhook($sourceId: ID!) {
+  notionWebhookVerificationToken(sourceId: $sourceId)
+}
+    `) as unknown as TypedDocumentString<NotionWebhookQuery, NotionWebhookQueryVariables>;
+export const ResetNotionWebhookDocument = new TypedDocumentString(`
+    mutation ResetNotionWebhook($sourceId: ID!) {
+  resetNotionWebhook(sourceId: $sourceId)
+}
+    `) as unknown as TypedDocumentString<ResetNotionWebhookMutation, ResetNotionWebhookMutationVariables>;
 export const SearchDocument = new TypedDocumentString(`
     query Search($input: SearchInput!) {
   search(input: $input) {
@@ -1320,6 +1871,22 @@ export const SearchDocument = new TypedDocumentString(`
       knn {
         rank
         score
+      }
+      explain {
+        bm25 {
+          rank
+          score
+        }
+        knn {
+          rank
+          score
+        }
+        fusedScore
+        rerankScore
+        topFeatures {
+          name
+          contribution
+        }
       }
       context {
         chunkId

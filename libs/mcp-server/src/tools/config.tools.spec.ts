@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RagConfigQuery } from '@trove/api-client';
-import { configView } from './config.tools';
+import { RAG_SCHEMA_DEFAULTS } from '@trove/rag-config';
+import { configView, ragSettingsInput } from './config.tools';
 import { sourceScope } from './sources.tools';
 
 const config: RagConfigQuery['ragConfig'] = {
@@ -124,5 +125,17 @@ describe('sourceScope', () => {
         config: { repository: 'https://git.example.com/docs.git', branch: 'main' },
       }),
     ).toBe('{"repository":"https://git.example.com/docs.git","branch":"main"}');
+  });
+});
+
+describe('set_config input', () => {
+  it("names each setting's default as the settings schema gives it, not a copy", () => {
+    const search = ragSettingsInput.search.unwrap().shape;
+    expect(search.rrfK.description).toBe(`rrf: k (default ${RAG_SCHEMA_DEFAULTS.search.rrfK})`);
+    expect(search.fusion.description).toBe(`rrf or convex (default ${RAG_SCHEMA_DEFAULTS.search.fusion})`);
+    const answers = ragSettingsInput.answers.unwrap().shape;
+    expect(answers.topK.description).toContain(`(default ${RAG_SCHEMA_DEFAULTS.answers.topK})`);
+    // A setting without a default (a key, a URL) says none.
+    expect(ragSettingsInput.llm.unwrap().shape.apiKey.description).not.toContain('default');
   });
 });

@@ -7,12 +7,17 @@ import {
   TroveApiError,
   UpdateRagConfigDocument,
 } from '@trove/api-client';
+import { RAG_SCHEMA_DEFAULTS, type RagSection, type RagSettings } from '@trove/rag-config';
 import { configOutput, type ConfigOutput, setConfigOutput, type SetConfigOutput } from '../output-schemas';
 import { renderConfig, renderConfigChanged } from '../render';
 import type { ToolContext } from '../tool-context';
 import { runTool, toolResult } from '../tool-result';
+import { TroveErrorCode } from '@trove/domain';
 
 type RagConfig = RagConfigQuery['ragConfig'];
+
+/** A tool's input for one settings section: one field per setting of its schema, no other. */
+type SectionShape<S extends RagSection> = Record<keyof RagSettings[S], z.ZodTypeAny>;
 
 /**
  * The settings as a tool returns them. Secrets are copied as the API masks them (`set`, `masked`)
@@ -41,67 +46,101 @@ export function configView(config: RagConfig): ConfigOutput {
   };
 }
 
-const optionalNumber = (description: string) => z.number().nullable().optional().describe(description);
-const optionalInt = (description: string) => z.number().int().nullable().optional().describe(description);
-const optionalString = (description: string) => z.string().nullable().optional().describe(description);
+/** A setting's description with the default the settings schema gives it (the environment may set another). */
+function withDefault(description: string, value: unknown): string {
+  return value === undefined ? description : `${description} (default ${String(value)})`;
+}
+
+/** The description helpers of one section: each names the schema's default of its setting. */
+function section<S extends RagSection>(name: S) {
+  const defaults: RagSettings[S] = RAG_SCHEMA_DEFAULTS[name];
+  const of = (setting: keyof RagSettings[S]) => defaults[setting];
+  return {
+    number: (setting: keyof RagSettings[S], description: string) =>
+      z
+        .number()
+        .nullable()
+        .optional()
+        .describe(withDefault(description, of(setting))),
+    int: (setting: keyof RagSettings[S], description: string) =>
+      z
+        .number()
+        .int()
+        .nullable()
+        .optional()
+        .describe(withDefault(description, of(setting))),
+    string: (setting: keyof RagSettings[S], description: string) =>
+      z
+        .string()
+        .nullable()
+        .optional()
+        .describe(withDefault(description, of(setting))),
+  };
+}
+
+const search = section('search');
+const rerank = section('rerank');
+const answers = section('answers');
+const llm = section('llm');
+const chunking = section('chunking');
 
 // As UpdateRagConfigInput: a setting left out stays, one given as null goes back to the environment's value.
-const settings = {
+export const ragSettingsInput = {
   search: z
     .object({
-      fusion: optionalString('rrf or convex (the default)'),
-      rrfK: optionalInt('rrf: k (default 60)'),
-      convexVectorWeight: optionalNumber('convex: weight of the vector leg, 0 to 1 (default 0.6)'),
-      convexNormalization: optionalString('convex: minmax (the default) or zscore'),
-    })
+      fusion: search.string('fusion', 'rrf or convex'),
+      rrfK: search.int('rrfK', 'rrf: k'),
+      convexVectorWeight: search.number('convexVectorWeight', 'convex: weight of the vector leg, 0 to 1'),
+      convexNormalization: search.string('convexNormalization', 'convex: minmax or zscore'),
+    } satisfies SectionShape<'search'>)
     .strict()
     .optional(),
   rerank: z
     .object({
-      provider: optionalString('none, learned, http or llm'),
-      candidates: optionalInt('fused hits reranked'),
-      maxChars: optionalInt('characters of each passage the reranker sees'),
-      model: optionalString('http/llm reranker model'),
-      url: optionalString('http reranker endpoint'),
-      timeoutMs: optionalInt('reranker timeout'),
-      apiKey: optionalString('http reranker key; stored sealed, never returned'),
-    })
+      provider: rerank.string('provider', 'none, learned, http or llm'),
+      candidates: rerank.int('candidates', 'fused hits reranked'),
+      maxChars: rerank.int('maxChars', 'characters of each passage the reranker sees'),
+      model: rerank.string('model', 'http/llm reranker model'),
+      url: rerank.string('url', 'http reranker endpoint'),
+      timeoutMs: rerank.int('timeoutMs', 'reranker timeout'),
+      apiKey: rerank.string('apiKey', 'http reranker key; stored sealed, never returned'),
+    } satisfies SectionShape<'rerank'>)
     .strict()
     .optional(),
   answers: z
     .object({
-      topK: optionalInt('passages retrieved for an answer, 1 to 50'),
-      threshold: optionalNumber('least similarity a passage needs, -1 to 1'),
-      fallbackMode: optionalString('without a language model: EXTRACTIVE or TOP_1'),
-      contextTokens: optionalInt('token budget of the passages given to the model'),
-      extractiveChunks: optionalInt('EXTRACTIVE: passages quoted from'),
-      extractiveSentences: optionalInt('EXTRACTIVE: sentences quoted'),
-      supportMinLexical: optionalNumber('citation check: least word overlap'),
-      supportMinSemantic: optionalNumber('citation check: least similarity'),
-    })
+      topK: answers.int('topK', 'passages retrieved for an answer, 1 to 50'),
+      threshold: answers.number('threshold', 'least similarity a passage needs, -1 to 1'),
+      fallbackMode: answers.string('fallbackMode', 'without a language model: EXTRACTIVE or TOP_1'),
+      contextTokens: answers.int('contextTokens', 'token budget of the passages given to the model'),
+      extractiveChunks: answers.int('extractiveChunks', 'EXTRACTIVE: passages quoted from'),
+      extractiveSentences: answers.int('extractiveSentences', 'EXTRACTIVE: sentences quoted'),
+      supportMinLexical: answers.number('supportMinLexical', 'citation check: least word overlap'),
+      supportMinSemantic: answers.number('supportMinSemantic', 'citation check: least similarity'),
+    } satisfies SectionShape<'answers'>)
     .strict()
     .optional(),
   llm: z
     .object({
-      provider: optionalString('none, openai (any OpenAI-compatible server) or ollama'),
-      baseUrl: optionalString('the model server’s URL'),
-      model: optionalString('the model name'),
-      temperature: optionalNumber('sampling temperature'),
-      maxTokens: optionalInt('longest answer, in tokens'),
-      contextTokens: optionalInt('the model’s context window'),
-      timeoutMs: optionalInt('whole-answer timeout'),
-      idleTimeoutMs: optionalInt('longest pause between streamed tokens'),
-      retries: optionalInt('retries of a failed call'),
-      apiKey: optionalString('the model server’s key; stored sealed, never returned'),
-    })
+      provider: llm.string('provider', 'none, openai (any OpenAI-compatible server) or ollama'),
+      baseUrl: llm.string('baseUrl', 'the model server’s URL'),
+      model: llm.string('model', 'the model name'),
+      temperature: llm.number('temperature', 'sampling temperature'),
+      maxTokens: llm.int('maxTokens', 'longest answer, in tokens'),
+      contextTokens: llm.int('contextTokens', 'the model’s context window'),
+      timeoutMs: llm.int('timeoutMs', 'whole-answer timeout'),
+      idleTimeoutMs: llm.int('idleTimeoutMs', 'longest pause between streamed tokens'),
+      retries: llm.int('retries', 'retries of a failed call'),
+      apiKey: llm.string('apiKey', 'the model server’s key; stored sealed, never returned'),
+    } satisfies SectionShape<'llm'>)
     .strict()
     .optional(),
   chunking: z
     .object({
-      targetTokens: optionalInt('chunk size in tokens'),
-      overlapTokens: optionalInt('tokens repeated between consecutive chunks'),
-      minTokens: optionalInt('smallest chunk'),
-    })
+      targetTokens: chunking.int('targetTokens', 'chunk size in tokens'),
+      overlapTokens: chunking.int('overlapTokens', 'tokens repeated between consecutive chunks'),
+      minTokens: chunking.int('minTokens', 'smallest chunk'),
+    } satisfies SectionShape<'chunking'>)
     .strict()
     .optional(),
   reset: z
@@ -138,7 +177,7 @@ export function registerConfigTools(server: McpServer, { client, log }: ToolCont
         'Changes settings for every project (ADMIN keys only; other keys are refused with FORBIDDEN). ' +
         'Give only the settings to change; null (or `reset`) puts a setting back to the environment’s value. All of it applies, or none. ' +
         'Chunking changes apply to documents ingested afterwards. Read the current values with get_config first.',
-      inputSchema: settings,
+      inputSchema: ragSettingsInput,
       outputSchema: setConfigOutput,
       annotations: {
         readOnlyHint: false,
@@ -153,7 +192,7 @@ export function registerConfigTools(server: McpServer, { client, log }: ToolCont
         if (me.role !== 'ADMIN') {
           throw new TroveApiError(
             `set_config needs an ADMIN API key; this key (${me.name}) is ${me.role}. Ask an administrator to change the settings.`,
-            'FORBIDDEN',
+            TroveErrorCode.Forbidden,
           );
         }
         const { updateRagConfig } = await client.request(UpdateRagConfigDocument, { input: args });

@@ -27,6 +27,7 @@ import { resolveProject } from '../project-resolver';
 import { renderChunk, renderDocument, renderDocuments } from '../render';
 import { PROJECT_ARGUMENT_DESCRIPTION, type ToolContext } from '../tool-context';
 import { runTool, toolResult } from '../tool-result';
+import { TroveErrorCode } from '@trove/domain';
 
 type DocumentNode = DocumentsQuery['documents']['nodes'][number];
 
@@ -141,7 +142,8 @@ export function registerDocumentTools(server: McpServer, { client, log }: ToolCo
     (args) =>
       runTool(async () => {
         const { document } = await client.request(DocumentDocument, { id: args.document_id });
-        if (!document) throw new TroveApiError(`no document ${args.document_id}`, 'DOCUMENT_NOT_FOUND');
+        if (!document)
+          throw new TroveApiError(`no document ${args.document_id}`, TroveErrorCode.DocumentNotFound);
         const result: GetDocumentOutput = { document: documentView(document), timingsMs: document.timings };
         return toolResult(result, renderDocument(result));
       }, log),

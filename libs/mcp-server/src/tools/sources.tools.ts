@@ -18,6 +18,7 @@ import {
   listSourceTypesOutput,
   type ListSourceTypesOutput,
   type ListSourcesOutput,
+  syncProgressOutput,
   syncRunOutput,
   type SyncRunOutput,
   syncSourceOutput,
@@ -33,6 +34,7 @@ import {
 } from '../render';
 import { PROJECT_ARGUMENT_DESCRIPTION, type ToolContext } from '../tool-context';
 import { runTool, toolResult } from '../tool-result';
+import { TroveErrorCode } from '@trove/domain';
 
 /** Skipped items a sync run result lists (a first sync of a big workspace may skip thousands). */
 const MAX_SKIPPED = 50;
@@ -73,7 +75,7 @@ async function resolveSourceId(
     const names = sources.map((candidate) => `"${candidate.name}" (${candidate.id})`).join(', ');
     throw new TroveApiError(
       `no source "${source}" in this project; its sources: ${names || 'none'}`,
-      'SOURCE_NOT_FOUND',
+      TroveErrorCode.SourceNotFound,
     );
   }
   return match.id;
@@ -176,7 +178,7 @@ export function registerSourceTools(server: McpServer, { client, log }: ToolCont
         if (!info) {
           throw new TroveApiError(
             `unknown source type "${args.type}"; the types are ${sourceTypes.map((t) => t.type).join(', ')} (list_source_types describes their config)`,
-            'BAD_REQUEST',
+            TroveErrorCode.BadRequest,
           );
         }
         // A project id goes to the API as it is: the key's role and scope are checked there.
@@ -257,7 +259,7 @@ export function registerSourceTools(server: McpServer, { client, log }: ToolCont
     (args) =>
       runTool(async () => {
         const { syncRun: run } = await client.request(SyncRunDocument, { id: args.run_id });
-        if (!run) throw new TroveApiError(`no sync run ${args.run_id}`, 'SYNC_RUN_NOT_FOUND');
+        if (!run) throw new TroveApiError(`no sync run ${args.run_id}`, TroveErrorCode.SyncRunNotFound);
         const result: SyncRunOutput = {
           runId: run.id,
           sourceId: run.sourceId,
@@ -266,7 +268,8 @@ export function registerSourceTools(server: McpServer, { client, log }: ToolCont
           finished: run.status !== 'RUNNING',
           startedAt: run.startedAt,
           finishedAt: run.finishedAt,
-          progress: run.progress,
+          // The output schema admits no other field (clients check it as JSON Schema).
+          progress: syncProgressOutput.parse(run.progress),
           error: run.error,
           warnings: run.warnings ?? [],
           skipped: run.skipped.slice(0, MAX_SKIPPED),

@@ -1,0 +1,33 @@
+import { apiErrorFrom } from './api-error';
+import type { TypedDocumentString } from './gql/graphql';
+
+/** Sends a request body to the API's /graphql (with whatever headers the transport adds). */
+export type GraphqlTransport = (body: string) => Promise<Response>;
+
+/**
+ * Runs one typed operation (./operations.ts, generated into ./gql) over `transport`; throws
+ * TroveApiError for any error the API answered with. Shared by the Node client and the dashboard.
+ */
+export async function runOperation<TResult, TVariables>(
+  transport: GraphqlTransport,
+  document: TypedDocumentString<TResult, TVariables>,
+  variables?: TVariables,
+): Promise<TResult> {
+  const response = await transport(
+    JSON.stringify({ query: document.toString(), variables: variables ?? {} }),
+  );
+  const body = (await readJson(response)) as { data?: TResult | null; errors?: unknown[] } | undefined;
+  if (!response.ok || !body || body.errors?.length || !body.data) throw apiErrorFrom(response.status, body);
+  return body.data;
+}
+
+/** A response's JSON body, or undefined when it has none or it is not JSON. */
+export async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
