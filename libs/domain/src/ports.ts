@@ -78,6 +78,11 @@ export interface EmbedOptions {
   signal?: AbortSignal;
   /** Default: `interactive` for queries, `bulk` for passages. */
   priority?: EmbeddingPriority;
+  /**
+   * Within a priority, requests of older work go first (epoch ms, e.g. when the activity was first
+   * scheduled): a batch's requests finish before a younger batch's, as with fewer slots. Default: now.
+   */
+  since?: number;
 }
 
 export interface EmbeddingProvider {

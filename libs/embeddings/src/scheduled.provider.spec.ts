@@ -71,6 +71,23 @@ describe('ScheduledEmbeddingProvider', () => {
     expect(server.received).toEqual(['bulk-1', 'edit', 'query', 'bulk-2', 'bulk-3', 'bulk-4']);
   });
 
+  it("sends the requests of older work first, so one batch's requests finish before a younger batch's", async () => {
+    const server = new HeldServer();
+    const provider = new ScheduledEmbeddingProvider(server, { maxInFlight: 1 });
+    const calls = [
+      provider.embed(['young-1'], 'passage', { since: 2_000 }),
+      provider.embed(['young-2'], 'passage', { since: 2_000 }),
+      provider.embed(['old-1'], 'passage', { since: 1_000 }),
+      provider.embed(['edit'], 'passage', { priority: 'interactive', since: 3_000 }),
+      provider.embed(['old-2'], 'passage', { since: 1_000 }),
+    ];
+    await settle();
+    for (let i = 0; i < calls.length; i++) await server.answerOne();
+    await Promise.all(calls);
+    // young-1 was already at the server; then the edit, then the older batch, then the rest of the younger.
+    expect(server.received).toEqual(['young-1', 'edit', 'old-1', 'old-2', 'young-2']);
+  });
+
   it('never sends a request whose caller aborted while it waited', async () => {
     const server = new HeldServer();
     const provider = new ScheduledEmbeddingProvider(server, { maxInFlight: 1 });

@@ -8,8 +8,13 @@ export interface ScheduledEmbeddingOptions {
   maxInFlight: number;
 }
 
-/** Queue order: a higher number leaves first (p-queue), FIFO within a priority. */
-const ORDER: Record<EmbeddingPriority, number> = { interactive: 1, bulk: 0 };
+/**
+ * p-queue sends the highest number first, FIFO among equal ones. Interactive requests rank above
+ * any bulk one; bulk ones rank by their work's age (older first).
+ */
+function queuePriority(priority: EmbeddingPriority, since: number): number {
+  return priority === 'interactive' ? Number.MAX_SAFE_INTEGER : -since;
+}
 
 /** A query is someone waiting; a passage is bulk work unless its caller says otherwise. */
 export function priorityOf(purpose: EmbeddingPurpose, options?: EmbedOptions): EmbeddingPriority {
@@ -18,7 +23,9 @@ export function priorityOf(purpose: EmbeddingPurpose, options?: EmbedOptions): E
 
 /**
  * At most `maxInFlight` requests of this process at the embedding server; the others wait in a
- * priority queue, interactive work (a webhook edit's passages, a query) ahead of bulk batches.
+ * priority queue, interactive work (a webhook edit's passages, a query) ahead of bulk batches, and
+ * among those the oldest work first (`since`), so a batch is embedded through before the next
+ * begins: many slots keep batches ready without every batch finishing late together.
  *
  * A local embedder serves one request at a time: without this, every bulk slot's batch would sit
  * in the server's own queue, and an interactive batch would arrive behind all of them. Here it
@@ -57,7 +64,7 @@ export class ScheduledEmbeddingProvider implements ListingEmbeddingProvider {
         options?.signal?.throwIfAborted();
         return this.inner.embed(texts, purpose, options);
       },
-      { priority: ORDER[priority] },
+      { priority: queuePriority(priority, options?.since ?? Date.now()) },
     );
   }
 

@@ -23,7 +23,7 @@ import {
   fetchedDocument,
   fetchSourceItem,
   type IndexTarget,
-  embeddingPriority,
+  embeddingOrder,
   type IngestDependencies,
   MAX_WARNINGS,
   vectorsFor,
@@ -113,7 +113,7 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
         const limits = input.limits ?? DEFAULT_BATCH_LIMITS;
         const isolating = context.info.attempt >= BATCH_ATTEMPTS_BEFORE_ISOLATING;
         const signal = context.cancellationSignal;
-        const priority = embeddingPriority();
+        const order = embeddingOrder();
         const result: BatchResult = { ready: [], failed: [], handedBack: [] };
         const startedAt = Date.now();
         const sources = new Map<string, Source>();
@@ -228,7 +228,7 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
                   const sliceVectors =
                     target === live[0]
                       ? slice.map((c) => c.embedding)
-                      : (await vectorsFor(slice, target, { priority })).vectors;
+                      : (await vectorsFor(slice, target, order)).vectors;
                   await target.index.upsert(
                     slice.map((c, j) => ({ ...c, embedding: sliceVectors[j] })),
                     model,
@@ -463,7 +463,7 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
                 target.embedder,
                 group.map((c) => Chunker.embeddingText(c)),
                 'passage',
-                { signal, priority },
+                { signal, ...order },
               );
             } catch (error) {
               if (!(error instanceof EmbeddingRejectedError)) throw error;

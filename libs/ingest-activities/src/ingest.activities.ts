@@ -6,7 +6,6 @@ import type {
   Chunk,
   Citation,
   EmbeddedChunk,
-  EmbeddingPriority,
   EmbeddingProvider,
   EmbedOptions,
   ParsedDocument,
@@ -116,10 +115,15 @@ export async function vectorsFor(
 
 /**
  * How this activity's embeddings queue at the process's embedder client: those of the interactive
- * lane (a webhook edit, a reindex) go ahead of the bulk lane's batches.
+ * lane (a webhook edit, a reindex) go ahead of the bulk lane's batches, older work first.
  */
-export function embeddingPriority(): EmbeddingPriority {
-  return laneOfTaskQueue(Context.current().info.taskQueue) === 'interactive' ? 'interactive' : 'bulk';
+export function embeddingOrder(): Pick<EmbedOptions, 'priority' | 'since'> {
+  const { taskQueue, scheduledTimestampMs } = Context.current().info;
+  return {
+    priority: laneOfTaskQueue(taskQueue) === 'interactive' ? 'interactive' : 'bulk',
+    // Older work first within the lane: a batch embedded through before a younger one starts.
+    since: scheduledTimestampMs,
+  };
 }
 
 /**
@@ -278,7 +282,7 @@ export function createIngestActivities(deps: IngestDependencies) {
           const chunks = await blobs.getJson<Chunk[]>(input.batchKey);
           const [active] = await targets();
           const { vectors, embedded } = await withHeartbeats({ batchKey: input.batchKey }, () =>
-            vectorsFor(chunks, active, { priority: embeddingPriority() }),
+            vectorsFor(chunks, active, embeddingOrder()),
           );
           const embeddedChunks: EmbeddedChunk[] = chunks.map((c, i) => ({
             ...c,
@@ -318,7 +322,7 @@ export function createIngestActivities(deps: IngestDependencies) {
                 // …or for another: a rebuild is under way, or the model changed since embedChunks ran.
                 const vectors = fits
                   ? chunks.map((c) => c.embedding)
-                  : (await vectorsFor(chunks, target, { priority: embeddingPriority() })).vectors;
+                  : (await vectorsFor(chunks, target, embeddingOrder())).vectors;
                 await target.index.upsert(
                   chunks.map((c, i) => ({ ...c, embedding: vectors[i] })),
                   model,
