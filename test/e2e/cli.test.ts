@@ -167,8 +167,8 @@ describe('projects, documents, search and ask', () => {
     const folder = join(work, 'mixed');
     mkdirSync(folder);
     writeFileSync(
-      join(folder, 'a-disguised-image.md'),
-      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]),
+      join(folder, 'a-disguised-archive.md'),
+      Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]),
     );
     writeFileSync(
       join(folder, 'b-release-notes.md'),
@@ -179,7 +179,7 @@ describe('projects, documents, search and ask', () => {
     const run = await trove(['--project', other, 'documents', 'add', folder]);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/Uploaded 1 of 2 files/);
-    expect(run.stdout).toMatch(/1 failed:\n\s+.*a-disguised-image\.md: .*\(UNSUPPORTED_MEDIA_TYPE\)/);
+    expect(run.stdout).toMatch(/1 failed:\n\s+.*a-disguised-archive\.md: .*\(UNSUPPORTED_MEDIA_TYPE\)/);
     expect(run.stderr).toMatch(/error: 1 of 2 files failed \(SOME_FAILED\)/);
     // Not a terminal: no progress bars even without --json.
     expect(run.stderr).not.toMatch(/█|uploading/);
