@@ -5,6 +5,7 @@
  * (no script detection). Run: npm run bench:ocr
  */
 import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { GreyImage, OcrPageResult } from '@trove/ocr';
 import { characterErrorRate, OcrPool, ocrSettingsFromEnv } from '@trove/ocr';
@@ -64,6 +65,7 @@ const MODES: Mode[] = [
 ];
 
 async function main() {
+  const loadAtStart = loadavg()[0];
   const settings = ocrSettingsFromEnv();
   const pool = new OcrPool({ ...settings, workers: 1 });
   const images = await Promise.all(
@@ -115,6 +117,9 @@ Scanned PDF pages through the PDF parser (render at 300 dpi with pdfjs + @napi-r
 | mode | page | seconds per page | pages per minute |
 | --- | --- | --- | --- |
 ${speed.join('\n')}
+
+Load average (1 min) at the start → end: ${loadAtStart.toFixed(1)} → ${loadavg()[0].toFixed(1)} (other work on the
+machine slows OCR, which is CPU-bound).
 `;
   writeBenchmarkSections('npm run bench:ocr', section);
   console.log(section);
