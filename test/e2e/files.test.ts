@@ -133,11 +133,14 @@ describe('PDF and EPUB uploads', () => {
     expect(list.every((c) => c.page === 1)).toBe(true);
     // Words of the page image itself (Huckleberry Finn, chapter 2), not of any text layer: it has none.
     expect(list.map((c) => c.text).join(' ')).toMatch(/widow.s garden/);
-    const { search } = await stack.query<{ search: { hits: { documentId: string; page: number | null }[] } }>(
-      'query($input: SearchInput!) { search(input: $input) { hits { documentId page } } }',
+    type Hit = { documentId: string; page: number | null; ocr: boolean | null; ocrConfidence: number | null };
+    const { search } = await stack.query<{ search: { hits: Hit[] } }>(
+      'query($input: SearchInput!) { search(input: $input) { hits { documentId page ocr ocrConfidence } } }',
       { input: { projectId, query: 'scrouched down and laid still', mode: 'KEYWORD' } },
     );
-    expect(search.hits[0]).toEqual({ documentId: document.id, page: 1 });
+    // Marked as recognised text, with its confidence, so a reader knows to check the scan.
+    expect(search.hits[0]).toMatchObject({ documentId: document.id, page: 1, ocr: true });
+    expect(search.hits[0].ocrConfidence).toBeGreaterThan(50);
   }, 360_000);
 
   it('fails broken files one by one with a clear reason, and keeps working', async () => {

@@ -421,6 +421,8 @@ export const SearchQuery = graphql(`
         page
         pageEnd
         anchor
+        ocr
+        ocrConfidence
         position
         text
         citationUrl
@@ -478,6 +480,9 @@ export const AskQuery = graphql(`
         headingPath
         citationUrl
         quote
+        page
+        ocr
+        ocrConfidence
       }
       verification {
         validMarkers

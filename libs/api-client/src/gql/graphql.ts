@@ -953,6 +953,8 @@ export type SearchQuery = {
       page: number | null;
       pageEnd: number | null;
       anchor: string | null;
+      ocr: boolean | null;
+      ocrConfidence: number | null;
       position: number;
       text: string;
       citationUrl: string | null;
@@ -997,6 +999,9 @@ export type AskQuery = {
       headingPath: Array<string>;
       citationUrl: string | null;
       quote: string;
+      page: number | null;
+      ocr: boolean | null;
+      ocrConfidence: number | null;
     }>;
     verification: {
       validMarkers: Array<number>;
@@ -1859,6 +1864,8 @@ export const SearchDocument = new TypedDocumentString(`
       page
       pageEnd
       anchor
+      ocr
+      ocrConfidence
       position
       text
       citationUrl
@@ -1915,6 +1922,9 @@ export const AskDocument = new TypedDocumentString(`
       headingPath
       citationUrl
       quote
+      page
+      ocr
+      ocrConfidence
     }
     verification {
       validMarkers
