@@ -34,6 +34,16 @@ export const IMAGE_MEDIA_TYPES: readonly string[] = [
 export const MARKDOWN_EXTENSIONS: ReadonlySet<string> = new Set(['.md', '.markdown', '.mdown', '.mkd']);
 export const TEXT_EXTENSIONS: ReadonlySet<string> = new Set(['', '.txt', '.text']);
 export const HTML_EXTENSIONS: ReadonlySet<string> = new Set(['.html', '.htm', '.xhtml']);
+/** Images, read by OCR (a scan, a photographed page, a whiteboard). */
+export const IMAGE_EXTENSIONS: ReadonlySet<string> = new Set([
+  '.png',
+  '.jpg',
+  '.jpeg',
+  '.tif',
+  '.tiff',
+  '.webp',
+  '.gif',
+]);
 
 /**
  * File extensions picked up when a folder is read (a folder source, a zipped folder, the CLI's
@@ -47,4 +57,5 @@ export const SUPPORTED_EXTENSIONS: ReadonlySet<string> = new Set([
   '.pdf',
   '.epub',
   '.docx',
+  ...IMAGE_EXTENSIONS,
 ]);

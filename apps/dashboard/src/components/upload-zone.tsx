@@ -63,7 +63,8 @@ export function UploadZone({ projectId, onUploaded }: { projectId: string; onUpl
           <div>
             <Text fw={600}>Drop files here to upload</Text>
             <Text size="sm" c="dimmed">
-              PDF, EPUB, DOCX, HTML, Markdown or text; several at once.
+              PDF, EPUB, DOCX, HTML, Markdown, text, or images of pages (PNG, JPEG, TIFF, WebP, GIF: read by
+              OCR); several at once.
             </Text>
           </div>
           <Button variant="light" onClick={() => input.current?.click()}>
