@@ -143,6 +143,32 @@ describe('PDF and EPUB uploads', () => {
     expect(search.hits[0].ocrConfidence).toBeGreaterThan(50);
   }, 360_000);
 
+  it('reads no scan in a project that switched OCR off: the image fails with NO_TEXT_LAYER, saying why', async () => {
+    const offProject = await stack.createProject(`no-ocr-${Date.now()}`);
+    const { updateProjectSettings } = await stack.query<{
+      updateProjectSettings: { settings: { ocr: boolean } };
+    }>(
+      'mutation($p: ID!) { updateProjectSettings(projectId: $p, input: { ocr: false }) { settings { ocr } } }',
+      { p: offProject },
+    );
+    expect(updateProjectSettings.settings.ocr).toBe(false);
+    const upload = await stack.upload(
+      offProject,
+      'scanned.pdf',
+      pdf('scanned-huckfinn-c02-22-imageonly.pdf'),
+    );
+    expect(upload.status).toBe(202);
+    const document = await stack.settled(upload.body.id as string);
+    expect(document).toMatchObject({ status: 'FAILED', chunkCount: 0, error: { code: 'NO_TEXT_LAYER' } });
+    expect(document.error!.message).toMatch(/OCR is switched off for this project/);
+    // The other projects keep their default: on.
+    const { project } = await stack.query<{ project: { settings: { ocr: boolean } } }>(
+      'query($id: ID!) { project(id: $id) { settings { ocr } } }',
+      { id: projectId },
+    );
+    expect(project.settings.ocr).toBe(true);
+  }, 180_000);
+
   it('fails broken files one by one with a clear reason, and keeps working', async () => {
     const cases: { name: string; data: Buffer; code: string; message: RegExp }[] = [
       {

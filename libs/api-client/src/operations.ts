@@ -132,9 +132,24 @@ export const ProjectsQuery = graphql(`
       name
       status
       createdAt
+      settings {
+        ocr
+      }
       stats {
         documentCount
         chunkCount
+      }
+    }
+  }
+`);
+
+export const UpdateProjectSettingsMutation = graphql(`
+  mutation UpdateProjectSettings($projectId: ID!, $input: ProjectSettingsInput!) {
+    updateProjectSettings(projectId: $projectId, input: $input) {
+      id
+      name
+      settings {
+        ocr
       }
     }
   }

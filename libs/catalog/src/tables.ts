@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { ProgressSample } from '@trove/domain';
+import type { ProgressSample, ProjectSettings } from '@trove/domain';
 
 /** Timestamps are written as ISO strings and read back as Dates. */
 type Timestamp = ColumnType<Date, string, string>;
@@ -13,6 +13,8 @@ export interface ProjectsTable {
   name_key: string;
   status: string;
   created_at: Timestamp;
+  /** Written by the database's default ('{}') on insert. */
+  settings: ColumnType<ProjectSettings, never, string>;
 }
 
 export interface SourcesTable {

@@ -12,6 +12,19 @@ export interface Project {
   /** Missing on records written before deletion became a workflow: ACTIVE. */
   status?: ProjectStatus;
   createdAt: string;
+  /** What the project changes from the defaults; missing: every setting at its default. */
+  settings?: ProjectSettings;
+}
+
+/** A project's own settings; an unset one is at its default. */
+export interface ProjectSettings {
+  /** Read scans and images by OCR (default on). Off: a scanned PDF fails with NO_TEXT_LAYER, an image too. */
+  ocr?: boolean;
+}
+
+/** Whether the project's documents are read by OCR where they need it. */
+export function projectOcr(project: Pick<Project, 'settings'> | undefined): boolean {
+  return project?.settings?.ocr !== false;
 }
 
 export enum DocumentStatus {

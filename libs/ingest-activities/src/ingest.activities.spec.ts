@@ -371,3 +371,46 @@ describe('embedChunks: a text the embedding server refuses, or an outage', () =>
     expect(failure).toMatchObject({ type: TroveErrorCode.ServiceUnavailable, nonRetryable: false });
   });
 });
+
+describe("parseDocument: the project's OCR switch", () => {
+  it('hands the parser ocr: false when the project switched OCR off, and nothing when it is on', async () => {
+    const catalog = new InMemoryCatalog();
+    const blobs = new InMemoryBlobStore();
+    const source = catalog.newSource();
+    const seen: (boolean | undefined)[] = [];
+    const activities = createIngestActivities({
+      catalog,
+      blobs,
+      parsers: {
+        parse: (input) => {
+          seen.push(input.ocr);
+          return Promise.resolve({
+            title: 'Scan',
+            metadata: {},
+            blocks: [{ kind: 'paragraph', text: 'x', headingPath: [] }],
+          });
+        },
+      },
+      chunker: new Chunker(new SegmenterTokenCounter(), { targetTokens: 400, overlapTokens: 0 }),
+      embedder: {} as EmbeddingProvider,
+      chunkIndex: new RecordingChunkIndex(),
+      batchSize: 16,
+      connectors: new SourceConnectors([new FakeConnector()], { complete: false }),
+    });
+    await blobs.put('originals/scan', Buffer.from('png'));
+    const fetched: FetchedDocument = {
+      documentId: 'doc-1',
+      projectId: source.projectId,
+      fileName: 'scan.png',
+      mediaType: MEDIA_TYPES.png,
+      blobKey: 'originals/scan',
+      workPrefix: 'work/doc-1/v1',
+      ms: 0,
+    };
+    await runActivity(activities.parseDocument, fetched);
+    const project = catalog.projects.get(source.projectId)!;
+    catalog.projects.set(project.id, { ...project, settings: { ocr: false } });
+    await runActivity(activities.parseDocument, fetched);
+    expect(seen).toEqual([undefined, false]);
+  });
+});

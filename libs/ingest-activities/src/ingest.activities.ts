@@ -18,6 +18,7 @@ import {
   blobKeys,
   DocumentStatus,
   laneOfTaskQueue,
+  projectOcr,
   SourceType,
   TroveError,
   TroveErrorCode,
@@ -235,8 +236,12 @@ export function createIngestActivities(deps: IngestDependencies) {
           const started = Date.now();
           const data = await blobs.get(input.blobKey);
           const signal = Context.current().cancellationSignal;
+          const ocr = projectOcr(await catalog.requireActiveProject(input.projectId));
           const parsed = await withHeartbeats({ parsing: input.fileName }, () =>
-            parsers.parse({ fileName: input.fileName, mediaType: input.mediaType, data }, { signal }),
+            parsers.parse(
+              { fileName: input.fileName, mediaType: input.mediaType, data, ...(!ocr && { ocr }) },
+              { signal },
+            ),
           );
           const parsedKey = blobKeys.parsed(input.workPrefix);
           await blobs.putJson(parsedKey, parsed);

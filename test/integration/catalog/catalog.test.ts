@@ -179,6 +179,27 @@ describe('uniqueness is the database’s', () => {
     await expect(catalog.createProject(label)).resolves.toMatchObject({ name: label });
   });
 
+  it("a project's settings change one at a time, and never while it is being deleted", async () => {
+    const project = await catalog.createProject(uniqueName('settings'));
+    expect(project.settings).toBeUndefined();
+    await expect(catalog.updateProjectSettings(project.id, { ocr: false })).resolves.toMatchObject({
+      settings: { ocr: false },
+    });
+    // An empty change keeps what is set; a later one replaces only the setting it names.
+    await catalog.updateProjectSettings(project.id, {});
+    expect((await catalog.getProject(project.id))?.settings).toEqual({ ocr: false });
+    await catalog.updateProjectSettings(project.id, { ocr: true });
+    expect((await catalog.getProject(project.id))?.settings).toEqual({ ocr: true });
+    await catalog.markProjectDeleting(project.id);
+    await expect(catalog.updateProjectSettings(project.id, { ocr: false })).rejects.toMatchObject({
+      code: 'PROJECT_DELETING',
+    });
+    expect((await catalog.getProject(project.id))?.settings).toEqual({ ocr: true });
+    await expect(catalog.updateProjectSettings(randomUUID(), { ocr: false })).rejects.toMatchObject({
+      code: 'PROJECT_NOT_FOUND',
+    });
+  });
+
   it('a source item gets one document however often and concurrently it is planned', async () => {
     const project = await catalog.createProject(uniqueName('items'));
     const s1 = await newSource(project.id);

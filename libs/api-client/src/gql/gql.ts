@@ -19,7 +19,8 @@ type Documents = {
   '\n  fragment DocumentFields on Document {\n    id\n    projectId\n    sourceId\n    externalId\n    fileName\n    title\n    mediaType\n    status\n    error {\n      code\n      message\n    }\n    warnings\n    chunkCount\n    pageCount\n    sizeBytes\n    language\n    url\n    createdAt\n    updatedAt\n    indexedAt\n    timings {\n      fetchMs\n      parseMs\n      chunkMs\n      embedMs\n      upsertMs\n      totalMs\n    }\n  }\n': typeof types.DocumentFieldsFragmentDoc;
   '\n  fragment ChunkFields on Chunk {\n    id\n    documentId\n    position\n    title\n    headingPath\n    chapter\n    page\n    pageEnd\n    anchor\n    language\n    tokenCount\n    citationUrl\n    text\n  }\n': typeof types.ChunkFieldsFragmentDoc;
   '\n  query Me {\n    me {\n      keyId\n      name\n      role\n      permissions\n      projectIds\n    }\n  }\n': typeof types.MeDocument;
-  '\n  query Projects {\n    projects {\n      id\n      name\n      status\n      createdAt\n      stats {\n        documentCount\n        chunkCount\n      }\n    }\n  }\n': typeof types.ProjectsDocument;
+  '\n  query Projects {\n    projects {\n      id\n      name\n      status\n      createdAt\n      settings {\n        ocr\n      }\n      stats {\n        documentCount\n        chunkCount\n      }\n    }\n  }\n': typeof types.ProjectsDocument;
+  '\n  mutation UpdateProjectSettings($projectId: ID!, $input: ProjectSettingsInput!) {\n    updateProjectSettings(projectId: $projectId, input: $input) {\n      id\n      name\n      settings {\n        ocr\n      }\n    }\n  }\n': typeof types.UpdateProjectSettingsDocument;
   '\n  mutation CreateProject($name: String!) {\n    createProject(input: { name: $name }) {\n      id\n      name\n      status\n      createdAt\n    }\n  }\n': typeof types.CreateProjectDocument;
   '\n  mutation DeleteProject($id: ID!, $wait: Boolean = false) {\n    deleteProject(id: $id, wait: $wait)\n  }\n': typeof types.DeleteProjectDocument;
   '\n  query Documents($projectId: ID!, $first: Int!, $after: String, $status: DocumentStatus, $sourceId: ID) {\n    documents(projectId: $projectId, first: $first, after: $after, status: $status, sourceId: $sourceId) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        ...DocumentFields\n      }\n    }\n  }\n': typeof types.DocumentsDocument;
@@ -65,8 +66,10 @@ const documents: Documents = {
     types.ChunkFieldsFragmentDoc,
   '\n  query Me {\n    me {\n      keyId\n      name\n      role\n      permissions\n      projectIds\n    }\n  }\n':
     types.MeDocument,
-  '\n  query Projects {\n    projects {\n      id\n      name\n      status\n      createdAt\n      stats {\n        documentCount\n        chunkCount\n      }\n    }\n  }\n':
+  '\n  query Projects {\n    projects {\n      id\n      name\n      status\n      createdAt\n      settings {\n        ocr\n      }\n      stats {\n        documentCount\n        chunkCount\n      }\n    }\n  }\n':
     types.ProjectsDocument,
+  '\n  mutation UpdateProjectSettings($projectId: ID!, $input: ProjectSettingsInput!) {\n    updateProjectSettings(projectId: $projectId, input: $input) {\n      id\n      name\n      settings {\n        ocr\n      }\n    }\n  }\n':
+    types.UpdateProjectSettingsDocument,
   '\n  mutation CreateProject($name: String!) {\n    createProject(input: { name: $name }) {\n      id\n      name\n      status\n      createdAt\n    }\n  }\n':
     types.CreateProjectDocument,
   '\n  mutation DeleteProject($id: ID!, $wait: Boolean = false) {\n    deleteProject(id: $id, wait: $wait)\n  }\n':
@@ -169,8 +172,14 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  query Projects {\n    projects {\n      id\n      name\n      status\n      createdAt\n      stats {\n        documentCount\n        chunkCount\n      }\n    }\n  }\n',
+  source: '\n  query Projects {\n    projects {\n      id\n      name\n      status\n      createdAt\n      settings {\n        ocr\n      }\n      stats {\n        documentCount\n        chunkCount\n      }\n    }\n  }\n',
 ): typeof import('./graphql').ProjectsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation UpdateProjectSettings($projectId: ID!, $input: ProjectSettingsInput!) {\n    updateProjectSettings(projectId: $projectId, input: $input) {\n      id\n      name\n      settings {\n        ocr\n      }\n    }\n  }\n',
+): typeof import('./graphql').UpdateProjectSettingsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

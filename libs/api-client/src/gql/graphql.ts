@@ -183,6 +183,11 @@ export type Permission =
   /** Write content and sources */
   | 'WRITE';
 
+export type ProjectSettingsInput = {
+  /** Read scans and images by OCR; unset: unchanged */
+  ocr?: boolean | null | undefined;
+};
+
 export type ProjectStatus = 'ACTIVE' | 'DELETING';
 
 export type RagAnswerSettingsInput = {
@@ -465,8 +470,18 @@ export type ProjectsQuery = {
     name: string;
     status: ProjectStatus;
     createdAt: string;
+    settings: { ocr: boolean };
     stats: { documentCount: number; chunkCount: number };
   }>;
+};
+
+export type UpdateProjectSettingsMutationVariables = Exact<{
+  projectId: string | number;
+  input: ProjectSettingsInput;
+}>;
+
+export type UpdateProjectSettingsMutation = {
+  updateProjectSettings: { id: string; name: string; settings: { ocr: boolean } };
 };
 
 export type CreateProjectMutationVariables = Exact<{
@@ -1314,6 +1329,9 @@ export const ProjectsDocument = new TypedDocumentString(`
     name
     status
     createdAt
+    settings {
+      ocr
+    }
     stats {
       documentCount
       chunkCount
@@ -1321,6 +1339,20 @@ export const ProjectsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ProjectsQuery, ProjectsQueryVariables>;
+export const UpdateProjectSettingsDocument = new TypedDocumentString(`
+    mutation UpdateProjectSettings($projectId: ID!, $input: ProjectSettingsInput!) {
+  updateProjectSettings(projectId: $projectId, input: $input) {
+    id
+    name
+    settings {
+      ocr
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<
+  UpdateProjectSettingsMutation,
+  UpdateProjectSettingsMutationVariables
+>;
 export const CreateProjectDocument = new TypedDocumentString(`
     mutation CreateProject($name: String!) {
   createProject(input: {name: $name}) {

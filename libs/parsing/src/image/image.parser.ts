@@ -65,6 +65,12 @@ export class ImageParser implements Parser {
     if (data.length === 0) {
       throw new PermanentDocumentError(TroveErrorCode.EmptyDocument, `${fileName} is empty (0 bytes)`);
     }
+    if (input.ocr === false) {
+      throw new PermanentDocumentError(
+        TroveErrorCode.NoTextLayer,
+        `${fileName} is an image (${format}): its text is read by OCR, which is switched off for this project`,
+      );
+    }
     const sharp = await loadSharp();
     const metadata = await sharp(data, { limitInputPixels: false })
       .metadata()

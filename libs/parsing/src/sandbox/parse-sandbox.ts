@@ -30,6 +30,7 @@ export interface ParseRequest {
   fileName: string;
   mediaType: string;
   data: Uint8Array;
+  ocr?: boolean;
 }
 
 /** @internal a parsing thread's answer, or news of its progress (a page read by OCR) */
@@ -186,7 +187,12 @@ export class ParseSandbox {
       thread.once('exit', onExit);
       signal?.addEventListener('abort', onAbort, { once: true });
       const data = new Uint8Array(input.data.buffer, input.data.byteOffset, input.data.byteLength).slice();
-      const request: ParseRequest = { fileName: input.fileName, mediaType: input.mediaType, data };
+      const request: ParseRequest = {
+        fileName: input.fileName,
+        mediaType: input.mediaType,
+        data,
+        ...(input.ocr === false && { ocr: false }),
+      };
       thread.postMessage(request, [data.buffer]);
     });
   }

@@ -16,6 +16,7 @@ parentPort!.on('message', async (request: ParseRequest) => {
       fileName: request.fileName,
       mediaType: request.mediaType,
       data: Buffer.from(request.data),
+      ...(request.ocr === false && { ocr: false }),
     });
     reply = { ok: true, document };
   } catch (error) {
