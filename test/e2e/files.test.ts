@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildZip, patchEntry } from '../../libs/parsing/src/archive/zip-fixtures.testing';
+import { ocrFixture } from '@trove/ocr/testing';
+import sharp from 'sharp';
 import { expectEventually, SHARED_DOCUMENTS } from '../support/services';
 import { TroveStack } from '../support/stack';
 
@@ -141,6 +143,39 @@ describe('PDF and EPUB uploads', () => {
     // Marked as recognised text, with its confidence, so a reader knows to check the scan.
     expect(search.hits[0]).toMatchObject({ documentId: document.id, page: 1, ocr: true });
     expect(search.hits[0].ocrConfidence).toBeGreaterThan(50);
+  }, 360_000);
+
+  it('shows how far OCR got while a multi-page scan is INDEXING, and nothing once it is READY', async () => {
+    const page = ocrFixture('english').image;
+    const tiff = await sharp(
+      Array.from({ length: 6 }, () => page),
+      { join: { animated: true } },
+    )
+      .tiff()
+      .toBuffer();
+    const upload = await stack.upload(projectId, 'six-pages.tiff', tiff);
+    expect(upload.status).toBe(202);
+    type Progress = { stage: string; page: number; pageCount: number | null };
+    const seen: Progress[] = [];
+    let last: { status: string; chunkCount: number; progress: Progress | null } | undefined;
+    // Each page takes seconds to read; the document is watched until it settles.
+    await expectEventually(
+      async () => {
+        const { document } = await stack.query<{ document: NonNullable<typeof last> }>(
+          'query($id: ID!) { document(id: $id) { status chunkCount progress { stage page pageCount } } }',
+          { id: upload.body.id },
+        );
+        last = document;
+        if (document.progress) seen.push(document.progress);
+        expect(['READY', 'FAILED']).toContain(document.status);
+      },
+      { timeoutMs: 300_000, intervalMs: 200 },
+    );
+    expect(last).toMatchObject({ status: 'READY', progress: null });
+    expect(seen.length).toBeGreaterThan(0);
+    for (const progress of seen) expect(progress).toMatchObject({ stage: 'ocr', pageCount: 6 });
+    const pages = seen.map((p) => p.page);
+    expect(pages).toEqual([...pages].sort((a, b) => a - b));
   }, 360_000);
 
   it('reads no scan in a project that switched OCR off: the image fails with NO_TEXT_LAYER, saying why', async () => {

@@ -76,6 +76,11 @@ export const DocumentFields = graphql(`
       message
     }
     warnings
+    progress {
+      stage
+      page
+      pageCount
+    }
     chunkCount
     pageCount
     sizeBytes

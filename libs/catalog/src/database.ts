@@ -12,6 +12,7 @@ import * as ingestLease0008 from './migrations/0008-ingest-lease';
 import * as syncRunStage0009 from './migrations/0009-sync-run-stage';
 import * as sourceConfig0010 from './migrations/0010-source-config';
 import * as projectSettings0011 from './migrations/0011-project-settings';
+import * as documentProgress0012 from './migrations/0012-document-progress';
 import type { CatalogTables } from './tables';
 
 export interface DatabaseOptions {
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0009-sync-run-stage': syncRunStage0009,
   '0010-source-config': sourceConfig0010,
   '0011-project-settings': projectSettings0011,
+  '0012-document-progress': documentProgress0012,
 };
 
 /** The catalog migrations this version knows, oldest first (a backup records the level it was taken at). */

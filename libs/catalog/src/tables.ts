@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { ProgressSample, ProjectSettings } from '@trove/domain';
+import type { DocumentProgress, ProgressSample, ProjectSettings } from '@trove/domain';
 
 /** Timestamps are written as ISO strings and read back as Dates. */
 type Timestamp = ColumnType<Date, string, string>;
@@ -62,6 +62,7 @@ export interface DocumentsTable {
   version: string | null;
   page_count: number | null;
   warnings: Json<string[] | null> | null;
+  progress: Json<DocumentProgress | null> | null;
   created_at: Timestamp;
   updated_at: Timestamp;
   indexed_at: NullableTimestamp;

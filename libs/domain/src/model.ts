@@ -81,6 +81,16 @@ export interface TroveDocument {
   pageCount?: number;
   /** What the parser could not interpret (unresolved macros, skipped parts), from the last ingest. */
   warnings?: string[];
+  /** Where a long ingest stands, while INDEXING (a scan read by OCR page by page). */
+  progress?: DocumentProgress;
+}
+
+/** A long stage's progress: OCR of page `page` of `pageCount` done at `at`. */
+export interface DocumentProgress {
+  stage: 'ocr';
+  page: number;
+  pageCount?: number;
+  at: string;
 }
 
 /** A block of a parsed document: the unit the chunker packs. */

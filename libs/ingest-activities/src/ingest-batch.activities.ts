@@ -25,6 +25,7 @@ import { activity as run, withHeartbeats } from './activity-failure';
 import { assertWritable, isWritable, OWNER_REFUSALS } from './deletion.activities';
 import {
   chunksOf,
+  documentProgressWriter,
   dominantLanguage,
   type FetchedDocument,
   fetchedDocument,
@@ -159,7 +160,7 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
           await catalog.updateDocuments(
             [...documents.keys()].map((id) => ({
               id,
-              changes: { status: DocumentStatus.INDEXING, error: null },
+              changes: { status: DocumentStatus.INDEXING, error: null, progress: null },
             })),
           );
 
@@ -393,10 +394,13 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
             if (data.length > limits.maxDocumentBytes) return { kind: 'handedBack' };
             const parseStarted = Date.now();
             const ocr = ocrByProject.get(fetched.projectId) ?? true;
-            const parsed = await parsers.parse(
-              { fileName: fetched.fileName, mediaType: fetched.mediaType, data, ...(!ocr && { ocr }) },
-              { signal },
-            );
+            const progress = documentProgressWriter(catalog, documentId);
+            const parsed = await parsers
+              .parse(
+                { fileName: fetched.fileName, mediaType: fetched.mediaType, data, ...(!ocr && { ocr }) },
+                { signal, onProgress: progress.page },
+              )
+              .finally(() => progress.flush());
             const parseMs = Date.now() - parseStarted;
             const chunkStarted = Date.now();
             const chunks = await chunksOf(deps, fetched, parsed);

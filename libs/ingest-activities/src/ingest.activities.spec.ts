@@ -22,7 +22,7 @@ import {
   RecordingChunkIndex,
   runActivity,
 } from './fakes.testing';
-import { createIngestActivities, type FetchedDocument } from './ingest.activities';
+import { createIngestActivities, documentProgressWriter, type FetchedDocument } from './ingest.activities';
 import { SourceConnectors } from './source-connectors';
 
 function setup() {
@@ -412,5 +412,49 @@ describe("parseDocument: the project's OCR switch", () => {
     catalog.projects.set(project.id, { ...project, settings: { ocr: false } });
     await runActivity(activities.parseDocument, fetched);
     expect(seen).toEqual([undefined, false]);
+  });
+});
+
+describe('documentProgressWriter: OCR progress of a long scan', () => {
+  it('writes at most every two seconds, the last page always, and what is pending on flush', async () => {
+    const writes: unknown[] = [];
+    let clock = 0;
+    const writer = documentProgressWriter(
+      { updateDocument: (_id, changes) => Promise.resolve(void writes.push(changes.progress)) },
+      'doc-1',
+      () => clock,
+    );
+    writer.page(1, 5); // first: written
+    clock = 500;
+    writer.page(2, 5); // too soon: kept
+    clock = 2_100;
+    writer.page(3, 5); // written
+    clock = 2_200;
+    writer.page(4, 5); // kept, then replaced by the last page
+    writer.page(5, 5); // the last page: written at once
+    await writer.flush(); // nothing left
+    expect(writes.map((p) => (p as { page: number }).page)).toEqual([1, 3, 5]);
+    expect(writes[2]).toMatchObject({ stage: 'ocr', page: 5, pageCount: 5 });
+
+    const unknownCount: unknown[] = [];
+    const second = documentProgressWriter(
+      { updateDocument: (_id, changes) => Promise.resolve(void unknownCount.push(changes.progress)) },
+      'doc-2',
+      () => 0,
+    );
+    second.page(1);
+    second.page(2); // same instant: kept for the flush
+    await second.flush();
+    expect(unknownCount.map((p) => (p as { page: number }).page)).toEqual([1, 2]);
+  });
+
+  it('never fails the parse when a write fails', async () => {
+    const writer = documentProgressWriter(
+      { updateDocument: () => Promise.reject(new Error('catalog down')) },
+      'doc-1',
+      () => 0,
+    );
+    writer.page(1, 2);
+    await expect(writer.flush()).resolves.toBeUndefined();
   });
 });

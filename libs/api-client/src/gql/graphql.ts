@@ -424,6 +424,7 @@ export type DocumentFieldsFragment = {
   updatedAt: string;
   indexedAt: string | null;
   error: { code: ErrorCode; message: string } | null;
+  progress: { stage: string; page: number; pageCount: number | null } | null;
   timings: {
     fetchMs: number | null;
     parseMs: number | null;
@@ -530,6 +531,7 @@ export type DocumentsQuery = {
       updatedAt: string;
       indexedAt: string | null;
       error: { code: ErrorCode; message: string } | null;
+      progress: { stage: string; page: number; pageCount: number | null } | null;
       timings: {
         fetchMs: number | null;
         parseMs: number | null;
@@ -566,6 +568,7 @@ export type DocumentQuery = {
     updatedAt: string;
     indexedAt: string | null;
     error: { code: ErrorCode; message: string } | null;
+    progress: { stage: string; page: number; pageCount: number | null } | null;
     timings: {
       fetchMs: number | null;
       parseMs: number | null;
@@ -1271,6 +1274,11 @@ export const DocumentFieldsFragmentDoc = new TypedDocumentString(
     message
   }
   warnings
+  progress {
+    stage
+    page
+    pageCount
+  }
   chunkCount
   pageCount
   sizeBytes
@@ -1401,6 +1409,11 @@ export const DocumentsDocument = new TypedDocumentString(`
     message
   }
   warnings
+  progress {
+    stage
+    page
+    pageCount
+  }
   chunkCount
   pageCount
   sizeBytes
@@ -1438,6 +1451,11 @@ export const DocumentDocument = new TypedDocumentString(`
     message
   }
   warnings
+  progress {
+    stage
+    page
+    pageCount
+  }
   chunkCount
   pageCount
   sizeBytes

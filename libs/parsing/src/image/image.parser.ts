@@ -90,7 +90,7 @@ export class ImageParser implements Parser {
       const image = await pagePixels(sharp, data, index, this.limits).catch((error: unknown) => {
         throw decodeError(fileName, format, error, this.limits, pageCount > 1 ? page : undefined);
       });
-      const outcome = await recognizePage(ocr, page, image);
+      const outcome = await recognizePage(ocr, page, image, pagesRead);
       if (!outcome.ok) {
         failed.push(outcome.failure);
         continue;

@@ -224,7 +224,7 @@ export class PdfParser implements Parser {
     const sparse = pages
       .map((page) => ({ number: page.number, chars: countChars(page.lines) }))
       .filter((page) => page.chars < SPARSE_PAGE_CHARS);
-    const { read, failed } = await readScannedPages(data, sparse, ocr);
+    const { read, failed } = await readScannedPages(data, sparse, ocr, pages.length);
     if (failed.length) {
       warnings.push(`${pageList(failed.map((f) => f.page))} could not be read by OCR (${failed[0].reason})`);
     }

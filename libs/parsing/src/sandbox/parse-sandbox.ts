@@ -37,7 +37,7 @@ export interface ParseRequest {
 export type ParseReply =
   | { ok: true; document: ParsedDocument }
   | { ok: false; code?: TroveErrorCode; message: string; permanent: boolean }
-  | { progress: { ocrPage: number } };
+  | { progress: { ocrPage: number; pageCount?: number } };
 
 interface Slot {
   thread: Worker;
@@ -69,7 +69,11 @@ export class ParseSandbox {
    */
   async parse(
     input: ParseInput,
-    options: { signal?: AbortSignal; timeoutMs?: number; onProgress?: (ocrPage: number) => void } = {},
+    options: {
+      signal?: AbortSignal;
+      timeoutMs?: number;
+      onProgress?: (ocrPage: number, pageCount?: number) => void;
+    } = {},
   ): Promise<ParsedDocument> {
     const slot = await this.acquire();
     try {
@@ -123,7 +127,7 @@ export class ParseSandbox {
     input: ParseInput,
     signal: AbortSignal | undefined,
     timeoutMs: number,
-    onProgress?: (ocrPage: number) => void,
+    onProgress?: (ocrPage: number, pageCount?: number) => void,
   ): Promise<ParsedDocument> {
     const { thread } = slot;
     const started = Date.now();
@@ -147,7 +151,7 @@ export class ParseSandbox {
           clearTimeout(timer);
           allowedMs = elapsed + remaining;
           timer = setTimeout(onTimeout, remaining);
-          onProgress?.(reply.progress.ocrPage);
+          onProgress?.(reply.progress.ocrPage, reply.progress.pageCount);
           return;
         }
         finish(() => (reply.ok ? resolve(reply.document) : reject(replyError(input.fileName, reply))), false);
