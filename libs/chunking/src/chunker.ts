@@ -225,19 +225,40 @@ export class Chunker {
     const header = parts && this.tableHeader(parts.header);
     if (!parts || !header) return this.splitLines(lines, false);
     // When the repeated header differs from the table's own (cut, or a compact separator), the
-    // first piece keeps the original lines.
-    const original = header.text === parts.header.join('\n');
-    const body = original ? parts.rows : lines;
-    const pieces = this.splitLines(body, false, header.tokens + 1);
-    return pieces.map((piece, i) => {
-      if (i === 0 && !original) return { ...piece, table: true };
-      return {
+    // first piece keeps the original lines, with the rows that fit beside them (when not even one
+    // row fits, the table is cut between its lines like any text); the others start with the
+    // repeated header.
+    const own = parts.header.join('\n');
+    const ownTokens = this.tokens.count(own);
+    const original = header.text === own;
+    let rows = parts.rows;
+    const pieces: Unit[] = [];
+    if (!original && ownTokens + 1 + this.tokens.count(rows[0]) > this.options.targetTokens) {
+      return this.splitLines(lines, false, header.tokens + 1).map((piece, i) =>
+        i === 0
+          ? { ...piece, table: true }
+          : {
+              ...this.unit(`${header.text}\n${piece.text}`, false),
+              sep: '\n',
+              table: true,
+              repeatsHeader: true,
+            },
+      );
+    }
+    if (!original) {
+      const [first] = this.splitLines(rows, false, ownTokens + 1);
+      pieces.push({ ...this.unit(`${own}\n${first.text}`, false), sep: '\n', table: true });
+      rows = rows.slice(first.text.split('\n').length);
+    }
+    for (const piece of rows.length ? this.splitLines(rows, false, header.tokens + 1) : []) {
+      pieces.push({
         ...this.unit(`${header.text}\n${piece.text}`, false),
         sep: '\n',
         table: true,
-        repeatsHeader: i > 0,
-      };
-    });
+        repeatsHeader: pieces.length > 0,
+      });
+    }
+    return pieces;
   }
 
   private tableHeader(lines: string[]): { text: string; tokens: number } | undefined {

@@ -73,6 +73,8 @@ describe('schema and migrations', () => {
         '0008-ingest-lease',
         '0009-sync-run-stage',
         '0010-source-config',
+        '0011-project-settings',
+        '0012-document-progress',
       ]);
       expect((await catalogs[0].ensure()).migrations).toEqual([]);
     } finally {
@@ -112,6 +114,8 @@ describe('schema and migrations', () => {
         '0008-ingest-lease',
         '0009-sync-run-stage',
         '0010-source-config',
+        '0011-project-settings',
+        '0012-document-progress',
       ]);
       const versions = Object.fromEntries(
         (await catalog.sourceItems('s')).map((item) => [item.externalId, item.version]),

@@ -24,6 +24,7 @@ const chunker = new Chunker(new SegmenterTokenCounter(), chunkingSchema.parse({}
 let es: Client;
 let search: HybridSearch;
 let tableChunks: number;
+let rowsPerState: number[];
 
 beforeAll(async () => {
   es = createElasticsearchClient(ES_URL);
@@ -36,7 +37,17 @@ beforeAll(async () => {
     data: readFileSync(fixtureDocument('nics-background-checks-2015-11.pdf')),
   });
   const chunks = chunker.chunk(doc, { projectId: 'p1', documentId: 'nics' });
-  tableChunks = chunks.filter((c) => c.text.includes('| --- |')).length;
+  // Every chunk of the table starts with its header row; none is the header alone.
+  tableChunks = chunks.filter(
+    (c) =>
+      c.text.startsWith('| State / Territory | Permit |') &&
+      /^\| [A-Z][a-z]+/m.test(c.text.split('\n').slice(1).join('\n')),
+  ).length;
+  // Each row in exactly one chunk: none lost, none repeated by overlap.
+  rowsPerState = ['Alabama', 'Texas', 'Wyoming', 'Totals'].map(
+    (state) =>
+      chunks.filter((c) => c.text.split('\n').some((line) => line.startsWith(`| ${state} |`))).length,
+  );
   const vectors = await embedder.embed(
     chunks.map((c) => Chunker.embeddingText(c)),
     'passage',
@@ -60,8 +71,9 @@ async function top(query: string, mode: SearchMode): Promise<SearchHit> {
 }
 
 describe('a PDF statistics table in search', () => {
-  it('is cut into several chunks, each starting with the header row', () => {
+  it('is cut into several chunks, each starting with the header row and holding rows', () => {
     expect(tableChunks).toBeGreaterThan(2);
+    expect(rowsPerState).toEqual([1, 1, 1, 1]);
   });
 
   it.each([
