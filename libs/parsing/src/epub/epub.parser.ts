@@ -1,6 +1,6 @@
 import { basename, extname, posix } from 'node:path';
 import type { CheerioAPI } from 'cheerio';
-import type { AnyNode, Element } from 'domhandler';
+import type { Element } from 'domhandler';
 import type { ParsedBlock, ParsedDocument, ParseInput, Parser } from '@trove/domain';
 import { PermanentDocumentError, TroveErrorCode } from '@trove/domain';
 import { DEFAULT_ZIP_LIMITS, openZip, type SafeZip, type ZipLimits } from '../archive/safe-zip';

@@ -1,4 +1,4 @@
-import type { AnyNode, Element } from 'domhandler';
+import { isText, type AnyNode, type Element } from 'domhandler';
 import { isElement } from '../html/html-blocks';
 import { attribute, escapeHtml, localName } from '../html/xml-elements';
 
@@ -45,7 +45,7 @@ export function odfToHtml(nodes: readonly AnyNode[]): string {
 }
 
 function nodeHtml(node: AnyNode): string {
-  if (node.type === 'text') return escapeHtml((node as { data: string }).data);
+  if (isText(node)) return escapeHtml(node.data);
   if (!isElement(node)) return '';
   const name = localName(node);
   if (SKIPPED.has(name)) return '';

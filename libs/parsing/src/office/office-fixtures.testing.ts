@@ -17,7 +17,9 @@ export function workbook(sheets: FixtureSheet[], bookType: 'xlsx' | 'xls' | 'ods
   for (const sheet of sheets) {
     XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(sheet.rows), sheet.name);
   }
-  book.Workbook = { Sheets: sheets.map((sheet) => ({ name: sheet.name, Hidden: sheet.hidden ? 1 : 0 })) };
+  book.Workbook = {
+    Sheets: sheets.map((sheet): XLSX.SheetProps => ({ name: sheet.name, Hidden: sheet.hidden ? 1 : 0 })),
+  };
   return XLSX.write(book, { type: 'buffer', bookType }) as Buffer;
 }
 

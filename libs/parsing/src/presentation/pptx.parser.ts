@@ -1,5 +1,5 @@
 import { basename, extname, posix } from 'node:path';
-import type { Element } from 'domhandler';
+import { isText, type Element } from 'domhandler';
 import type { ParsedBlock, ParsedDocument, ParseInput, Parser } from '@trove/domain';
 import { MEDIA_TYPES, PermanentDocumentError, TroveErrorCode } from '@trove/domain';
 import { DEFAULT_ZIP_LIMITS, openZip, type SafeZip, type ZipLimits } from '../archive/safe-zip';
@@ -166,7 +166,7 @@ function tableHtml(table: Element): string {
 }
 
 function text(el: Element): string {
-  return el.children.map((node) => (node.type === 'text' ? (node as { data: string }).data : '')).join('');
+  return el.children.map((node) => (isText(node) ? node.data : '')).join('');
 }
 
 /** A part's relationships (`_rels/<part>.rels`), targets resolved to archive paths; external ones left out. */

@@ -87,7 +87,7 @@ export class SpreadsheetParser implements Parser {
     if (blocks.length === 0) {
       throw new PermanentDocumentError(TroveErrorCode.EmptyDocument, `${name} has no cells with content`);
     }
-    const props = workbook.Props ?? {};
+    const props: XLSX.FullProperties = workbook.Props ?? {};
     const metadata: Record<string, string> = {};
     if (props.Title) metadata.title = props.Title;
     if (props.Author) metadata.creator = props.Author;
