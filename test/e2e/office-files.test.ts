@@ -18,7 +18,12 @@ interface Hit {
   headingPath: string[];
   page: number | null;
   citationUrl: string | null;
-  citation: { sheet: string | null; rowStart: number | null; rowEnd: number | null; page: number | null } | null;
+  citation: {
+    sheet: string | null;
+    rowStart: number | null;
+    rowEnd: number | null;
+    page: number | null;
+  } | null;
 }
 
 async function search(query: string, documentId: string): Promise<Hit[]> {
@@ -71,7 +76,9 @@ describe('Office and data files', () => {
     );
     const [hit] = await search('Quartzite polisher warehouse', id);
     expect(hit.text).toContain('| Quartzite polisher | 4210 | 88400 | Lisbon annex |');
-    expect(hit.text.startsWith('| Product | Units | Revenue | Warehouse |\n| --- | --- | --- | --- |\n')).toBe(true);
+    expect(
+      hit.text.startsWith('| Product | Units | Revenue | Warehouse |\n| --- | --- | --- | --- |\n'),
+    ).toBe(true);
     expect(hit.headingPath).toEqual(['Forecast']);
     const { sheet, rowStart, rowEnd } = hit.citation!;
     expect(sheet).toBe('Forecast');
@@ -80,7 +87,9 @@ describe('Office and data files', () => {
     expect(rowEnd).toBeGreaterThanOrEqual(304);
     expect(rowEnd).toBeLessThanOrEqual(403);
     expect(hit.citationUrl).toMatch(
-      new RegExp(`^http://trove\\.example:4000/v1/documents/${id}/original\\?sig=[\\w-]+#sheet=Forecast&row=${rowStart}-${rowEnd}$`),
+      new RegExp(
+        `^http://trove\\.example:4000/v1/documents/${id}/original\\?sig=[\\w-]+#sheet=Forecast&row=${rowStart}-${rowEnd}$`,
+      ),
     );
   }, 300_000);
 
@@ -119,7 +128,11 @@ describe('Office and data files', () => {
     );
     const [cell] = await search('Patagonia attrition', id);
     expect(cell.text).toContain('| Patagonia | 37 | 11% |');
-    expect(cell).toMatchObject({ page: 2, headingPath: ['Slide 2: Regional results'], citation: { page: 2 } });
+    expect(cell).toMatchObject({
+      page: 2,
+      headingPath: ['Slide 2: Regional results'],
+      citation: { page: 2 },
+    });
     expect(cell.citationUrl).toMatch(/#page=2$/);
     const [notes] = await search('office move', id);
     expect(notes).toMatchObject({ page: 2 });
@@ -133,7 +146,10 @@ describe('Office and data files', () => {
       '<table:table><table:table-row><table:table-cell><text:p>Supplier</text:p></table:table-cell><table:table-cell><text:p>Lead time</text:p></table:table-cell></table:table-row>',
       '<table:table-row><table:table-cell><text:p>Brightwater Mills</text:p></table:table-cell><table:table-cell><text:p>9 weeks</text:p></table:table-cell></table:table-row></table:table>',
     ].join('');
-    const id = await ready('suppliers.odt', await odfPackage(MEDIA_TYPES.odt, body, { title: 'Suppliers 2025' }));
+    const id = await ready(
+      'suppliers.odt',
+      await odfPackage(MEDIA_TYPES.odt, body, { title: 'Suppliers 2025' }),
+    );
     const [hit] = await search('Brightwater Mills lead time', id);
     expect(hit.text).toContain('| Brightwater Mills | 9 weeks |');
     expect(hit.headingPath).toEqual(['Suppliers']);
@@ -150,7 +166,10 @@ describe('Office and data files', () => {
     const document = await stack.settled(upload.body.id as string);
     expect(document).toMatchObject({
       status: 'FAILED',
-      error: { code: 'ENCRYPTED_DOCUMENT', message: 'locked.xlsx is password-protected; save it without a password and upload it again' },
+      error: {
+        code: 'ENCRYPTED_DOCUMENT',
+        message: 'locked.xlsx is password-protected; save it without a password and upload it again',
+      },
     });
   }, 180_000);
 });

@@ -236,7 +236,13 @@ describe('Chunker: tables', () => {
           sheet: 'Census',
           rowNumbers,
         },
-        { kind: 'table', text: `${mdHeader}\n${mdRows[0]}`, headingPath: ['Other'], sheet: 'Other', rowNumbers: [2] },
+        {
+          kind: 'table',
+          text: `${mdHeader}\n${mdRows[0]}`,
+          headingPath: ['Other'],
+          sheet: 'Other',
+          rowNumbers: [2],
+        },
       ]),
       context,
     );

@@ -279,7 +279,9 @@ describe('chunkDocument citations (stored as data)', () => {
     const cited = await citations(
       ctx,
       { mediaType: MEDIA_TYPES.xlsx },
-      { blocks: [{ kind: 'table', text: table, headingPath: ['Sales'], sheet: 'Sales', rowNumbers: [3, 5] }] },
+      {
+        blocks: [{ kind: 'table', text: table, headingPath: ['Sales'], sheet: 'Sales', rowNumbers: [3, 5] }],
+      },
     );
     expect(cited).toEqual([{ kind: 'original', documentId: 'd1', sheet: 'Sales', rowStart: 3, rowEnd: 5 }]);
   });

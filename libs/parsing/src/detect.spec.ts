@@ -99,11 +99,15 @@ describe('detectMediaType', () => {
   });
 
   it('recognises Office and OpenDocument files by their parts, whatever they are called', async () => {
-    expect(detectMediaType('data.bin', workbook([{ name: 'S', rows: [['a']] }])).mediaType).toBe(MEDIA_TYPES.xlsx);
+    expect(detectMediaType('data.bin', workbook([{ name: 'S', rows: [['a']] }])).mediaType).toBe(
+      MEDIA_TYPES.xlsx,
+    );
     expect(detectMediaType('data.bin', workbook([{ name: 'S', rows: [['a']] }], 'xls')).mediaType).toBe(
       MEDIA_TYPES.xls,
     );
-    expect(detectMediaType('data', workbook([{ name: 'S', rows: [['a']] }], 'ods')).mediaType).toBe(MEDIA_TYPES.ods);
+    expect(detectMediaType('data', workbook([{ name: 'S', rows: [['a']] }], 'ods')).mediaType).toBe(
+      MEDIA_TYPES.ods,
+    );
     expect(detectMediaType('deck', await pptxPackage([{ title: 'x' }])).mediaType).toBe(MEDIA_TYPES.pptx);
     expect(detectMediaType('notes', await odfPackage(MEDIA_TYPES.odt, '')).mediaType).toBe(MEDIA_TYPES.odt);
     expect(detectMediaType('talk', await odfPackage(MEDIA_TYPES.odp, '')).mediaType).toBe(MEDIA_TYPES.odp);

@@ -59,6 +59,8 @@ const ODF_MIMETYPES: Record<string, string> = {
   [`${MEDIA_TYPES.odp}-template`]: MEDIA_TYPES.odp,
   [MEDIA_TYPES.epub]: MEDIA_TYPES.epub,
 };
+/** The declared types, longest first (a template's type starts with its document's). */
+const DECLARED_MIMETYPES = Object.keys(ODF_MIMETYPES).sort((a, b) => b.length - a.length);
 /** Formats whose files may be in any encoding (UTF-16 included, NUL bytes and all): their parser detects it. */
 const ANY_ENCODING = new Set<string>([MEDIA_TYPES.csv, MEDIA_TYPES.tsv]);
 /** How much of a file is inspected at upload time; the parser validates the whole file. */
@@ -157,7 +159,7 @@ function startsWithPdfSignature(head: Buffer): boolean {
  */
 function zipKind(fileName: string, head: Buffer, tail?: Buffer): string {
   const has = (name: string) => head.includes(name) || (tail?.includes(name) ?? false);
-  const declared = firstEntryMimetype(head);
+  const declared = firstEntryMimetype(head) ?? storedOdfType(head);
   if (declared && ODF_MIMETYPES[declared]) return ODF_MIMETYPES[declared];
   if (has('word/document.xml')) return MEDIA_TYPES.docx;
   if (has('xl/workbook.xml') || has('xl/workbook.bin')) return MEDIA_TYPES.xlsx;
@@ -171,18 +173,30 @@ function zipKind(fileName: string, head: Buffer, tail?: Buffer): string {
   );
 }
 
-/** The content of a stored `mimetype` entry at the start of an archive (EPUB, OpenDocument). */
+/**
+ * The media type a stored `mimetype` entry first in the archive declares (EPUB, OpenDocument).
+ * Its sizes may sit in a data descriptor after it, so the known values are matched at its start.
+ */
 function firstEntryMimetype(head: Buffer): string | undefined {
-  if (head.length < 30) return undefined;
-  const method = head.readUInt16LE(8);
-  const size = head.readUInt32LE(18);
-  const nameLength = head.readUInt16LE(26);
-  const extraLength = head.readUInt16LE(28);
-  if (method !== 0 || size > 200 || head.subarray(30, 30 + nameLength).toString('latin1') !== 'mimetype') {
-    return undefined;
+  if (head.length < 30 || head.subarray(30, 38).toString('latin1') !== 'mimetype') return undefined;
+  const start = 38 + head.readUInt16LE(28);
+  const content = head.subarray(start, start + 100).toString('latin1');
+  return DECLARED_MIMETYPES.find((mimetype) => content.startsWith(mimetype));
+}
+
+/**
+ * An OpenDocument package written without its `mimetype` entry first (some libraries do) names
+ * its type in a stored manifest: the first OpenDocument type in the sample is the package's own.
+ */
+function storedOdfType(head: Buffer): string | undefined {
+  if (!head.includes('content.xml')) return undefined;
+  const text = head.toString('latin1');
+  let first: { at: number; type: string } | undefined;
+  for (const type of DECLARED_MIMETYPES) {
+    const at = text.indexOf(type);
+    if (at >= 0 && (first === undefined || at < first.at)) first = { at, type };
   }
-  const start = 30 + nameLength + extraLength;
-  return head.subarray(start, start + size).toString('latin1').trim();
+  return first?.type;
 }
 
 /**

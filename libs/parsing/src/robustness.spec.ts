@@ -1,12 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import * as XLSX from '@e965/xlsx';
 import { isTroveError, TroveErrorCode } from '@trove/domain';
 import { buildZip, patchEntry } from './archive/zip-fixtures.testing';
 import { detectMediaType, MEDIA_TYPES } from './detect';
 import { pngClaiming } from './image/image-fixtures.testing';
-import { odfPackage, pptxPackage, workbook } from './office/office-fixtures.testing';
+import { odfPackage, pptxPackage, workbook, xlsxPackage } from './office/office-fixtures.testing';
 import { ParseSandbox } from './sandbox/parse-sandbox';
 import { sharedDocuments } from '@trove/testing';
 
@@ -85,15 +84,23 @@ async function generated(): Promise<Case[]> {
     { name: '../evil.xhtml' },
   );
   const png = pngClaiming(2_000, 1_000);
-  const xlsx = workbook([{ name: 'Sales', rows: [['Region', 'Q1'], ['North', 120]] }]);
+  const xlsx = workbook([
+    {
+      name: 'Sales',
+      rows: [
+        ['Region', 'Q1'],
+        ['North', 120],
+      ],
+    },
+  ]);
   const pptx = await pptxPackage([{ title: 'One', body: ['text'], notes: ['notes'] }]);
   const odt = await odfPackage(MEDIA_TYPES.odt, '<text:h>Title</text:h><text:p>text</text:p>');
   const zeros = { path: 'media/zeros.bin', data: Buffer.alloc(300 * 1024 * 1024) };
   const ole = Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), random]);
-  // A sheet whose one cell sits in the last row and column Excel allows.
-  const far = XLSX.utils.aoa_to_sheet([['far']], { origin: 'XFD1048576' } as XLSX.SheetAOAOpts);
-  const farBook = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(farBook, far, 'Far');
+  // A sheet claiming the whole grid, with a cell in the last row and column Excel allows.
+  const far = await xlsxPackage(
+    '<dimension ref="A1:XFD1048576"/><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>near</t></is></c></row><row r="1048576"><c r="XFD1048576" t="inlineStr"><is><t>far</t></is></c></row></sheetData>',
+  );
   const laughs = `<!DOCTYPE x [<!ENTITY a "${'ha'.repeat(50)}"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>`;
   const csvBinary = Buffer.from(random);
   return [
@@ -218,18 +225,33 @@ async function generated(): Promise<Case[]> {
     },
     {
       name: 'slip.odt',
-      data: patchEntry(await odfPackage(MEDIA_TYPES.odt, '<text:p>x</text:p>', { extra: [{ path: 'aa/evil.xml', data: 'x' }] }), 'aa/evil.xml', {
-        name: '../evil.xml',
-      }),
+      data: patchEntry(
+        await odfPackage(MEDIA_TYPES.odt, '<text:p>x</text:p>', {
+          extra: [{ path: 'aa/evil.xml', data: 'x' }],
+        }),
+        'aa/evil.xml',
+        {
+          name: '../evil.xml',
+        },
+      ),
       expect: TroveErrorCode.UnsafeArchive,
     },
-    { name: 'encrypted.xlsx', data: Buffer.concat([ole, Buffer.from('EncryptedPackage', 'utf16le')]), expect: TroveErrorCode.EncryptedDocument },
+    {
+      name: 'encrypted.xlsx',
+      data: Buffer.concat([ole, Buffer.from('EncryptedPackage', 'utf16le')]),
+      expect: TroveErrorCode.EncryptedDocument,
+    },
     { name: 'random-ole.xls', data: ole, mediaType: MEDIA_TYPES.xls },
     { name: 'random-ole.pptx', data: ole, mediaType: MEDIA_TYPES.pptx, expect: TroveErrorCode.ParseFailed },
-    { name: 'binary.xlsx', data: random, mediaType: MEDIA_TYPES.xlsx, expect: TroveErrorCode.CorruptDocument },
+    {
+      name: 'binary.xlsx',
+      data: random,
+      mediaType: MEDIA_TYPES.xlsx,
+      expect: TroveErrorCode.CorruptDocument,
+    },
     { name: 'binary.odp', data: random, mediaType: MEDIA_TYPES.odp, expect: TroveErrorCode.CorruptDocument },
     { name: 'binary.csv', data: csvBinary, expect: TroveErrorCode.UndecodableDocument },
-    { name: 'far-cell.xlsx', data: XLSX.write(farBook, { type: 'buffer', bookType: 'xlsx' }) as Buffer },
+    { name: 'far-cell.xlsx', data: far },
     { name: 'one-line.csv', data: Buffer.from('word,'.repeat(2_000_000)) },
     { name: 'many-rows.csv', data: Buffer.from('a,b\n'.repeat(500_000)) },
     {

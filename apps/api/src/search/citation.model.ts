@@ -26,7 +26,10 @@ export class CitationModel {
     description: "Spreadsheets and CSV files: the first sheet row (CSV: record) of the chunk's table rows",
   })
   rowStart?: number;
-  @Field(() => Int, { nullable: true, description: "Spreadsheets and CSV files: the last row of the chunk's table rows" })
+  @Field(() => Int, {
+    nullable: true,
+    description: "Spreadsheets and CSV files: the last row of the chunk's table rows",
+  })
   rowEnd?: number;
   @Field({ nullable: true, description: 'Heading or block anchor of the cited place' }) anchor?: string;
   @Field({ nullable: true }) url?: string;

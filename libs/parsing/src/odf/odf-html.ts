@@ -52,7 +52,10 @@ function nodeHtml(node: AnyNode): string {
   const inner = () => odfToHtml(node.children);
   switch (name) {
     case 'h': {
-      const level = Math.min(Math.max(Number.parseInt(attribute(node, 'outline-level') ?? '1', 10) || 1, 1), 6);
+      const level = Math.min(
+        Math.max(Number.parseInt(attribute(node, 'outline-level') ?? '1', 10) || 1, 1),
+        6,
+      );
       return `<h${level}>${inner()}</h${level}>`;
     }
     case 'p':
@@ -74,7 +77,9 @@ function nodeHtml(node: AnyNode): string {
     case 'note':
       return ` [${inner().trim()}]`;
     case 'note-body':
-      return inner().replace(/<\/?p>/g, ' ').trim();
+      return inner()
+        .replace(/<\/?p>/g, ' ')
+        .trim();
     case 's':
       return ' '.repeat(Math.min(Number.parseInt(attribute(node, 'c') ?? '1', 10) || 1, 100));
     case 'tab':

@@ -5,7 +5,8 @@ import { odfPackage } from '../office/office-fixtures.testing';
 import { OdtParser } from './odt.parser';
 
 const parser = new OdtParser();
-const parse = (data: Buffer, fileName = 'notes.odt') => parser.parse({ fileName, mediaType: MEDIA_TYPES.odt, data });
+const parse = (data: Buffer, fileName = 'notes.odt') =>
+  parser.parse({ fileName, mediaType: MEDIA_TYPES.odt, data });
 
 const BODY = [
   '<text:tracked-changes><text:changed-region><text:deletion><text:p>Deleted words</text:p></text:deletion></text:changed-region></text:tracked-changes>',
@@ -28,7 +29,11 @@ describe('OdtParser', () => {
     expect(doc.blocks).toEqual([
       { kind: 'paragraph', text: 'The plan for 2025. [Approved in March.]', headingPath: ['Budget'] },
       { kind: 'paragraph', text: 'Costs follow.', headingPath: ['Budget'] },
-      { kind: 'table', text: '| Item | Cost |\n| --- | --- |\n| Rent | 1000 |', headingPath: ['Budget', 'Costs'] },
+      {
+        kind: 'table',
+        text: '| Item | Cost |\n| --- | --- |\n| Rent | 1000 |',
+        headingPath: ['Budget', 'Costs'],
+      },
       { kind: 'list', text: '- first\n- second', headingPath: ['Budget', 'Costs'] },
     ]);
   });

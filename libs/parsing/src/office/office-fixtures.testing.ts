@@ -4,6 +4,9 @@ import { MEDIA_TYPES } from '@trove/domain';
 import { buildZip, type FixtureEntry } from '../archive/zip-fixtures.testing';
 import { escapeHtml as esc } from '../html/xml-elements';
 
+const REL_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+const PKG_REL_NS = 'http://schemas.openxmlformats.org/package/2006/relationships';
+
 export interface FixtureSheet {
   name: string;
   /** Cell values by row (numbers, strings, dates, booleans; null for an empty cell). */
@@ -23,6 +26,37 @@ export function workbook(sheets: FixtureSheet[], bookType: 'xlsx' | 'xls' | 'ods
   return XLSX.write(book, { type: 'buffer', bookType }) as Buffer;
 }
 
+const SHEET_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+
+/**
+ * An XLSX package around one worksheet's XML as given (`<sheetData>` and all): for sheets no
+ * writer would make, such as one claiming the whole 16,384 × 1,048,576 grid.
+ */
+export function xlsxPackage(sheetXml: string): Promise<Buffer> {
+  return buildZip([
+    {
+      path: '[Content_Types].xml',
+      data: `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>`,
+    },
+    {
+      path: '_rels/.rels',
+      data: `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="${PKG_REL_NS}"><Relationship Id="rId1" Type="${REL_NS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    },
+    {
+      path: 'xl/workbook.xml',
+      data: `<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="${SHEET_NS}" xmlns:r="${REL_NS}"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    },
+    {
+      path: 'xl/_rels/workbook.xml.rels',
+      data: `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="${PKG_REL_NS}"><Relationship Id="rId1" Type="${REL_NS}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`,
+    },
+    {
+      path: 'xl/worksheets/sheet1.xml',
+      data: `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="${SHEET_NS}">${sheetXml}</worksheet>`,
+    },
+  ]);
+}
+
 export interface FixtureSlide {
   title?: string;
   /** Paragraphs of the body text box. */
@@ -36,14 +70,13 @@ export interface FixtureSlide {
 
 const P_NS =
   'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"';
-const REL_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
-const PKG_REL_NS = 'http://schemas.openxmlformats.org/package/2006/relationships';
 
 const paragraphs = (texts: string[]) =>
   texts.map((text) => `<a:p><a:r><a:rPr lang="en-US"/><a:t>${esc(text)}</a:t></a:r></a:p>`).join('');
 
 function shape(id: number, placeholder: string | undefined, texts: string[]): string {
-  const ph = placeholder === undefined ? '' : `<p:nvPr><p:ph${placeholder ? ` type="${placeholder}"` : ''}/></p:nvPr>`;
+  const ph =
+    placeholder === undefined ? '' : `<p:nvPr><p:ph${placeholder ? ` type="${placeholder}"` : ''}/></p:nvPr>`;
   return `<p:sp><p:nvSpPr><p:cNvPr id="${id}" name="Shape ${id}"/><p:cNvSpPr/>${ph || '<p:nvPr/>'}</p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/><a:lstStyle/>${paragraphs(texts)}</p:txBody></p:sp>`;
 }
 
@@ -92,9 +125,13 @@ export function pptxPackage(slides: FixtureSlide[], extra: FixtureEntry[] = [], 
       path: `ppt/slides/slide${n}.xml`,
       data: `<?xml version="1.0" encoding="UTF-8"?><p:sld ${P_NS}${slide.hidden ? ' show="0"' : ''}><p:cSld><p:spTree><p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/>${tree}</p:spTree></p:cSld></p:sld>`,
     });
-    const rels = [`<Relationship Id="rId1" Type="${REL_NS}/slideLayout" Target="../slideLayouts/slideLayout1.xml"/>`];
+    const rels = [
+      `<Relationship Id="rId1" Type="${REL_NS}/slideLayout" Target="../slideLayouts/slideLayout1.xml"/>`,
+    ];
     if (slide.notes) {
-      rels.push(`<Relationship Id="rId2" Type="${REL_NS}/notesSlide" Target="../notesSlides/notesSlide${n}.xml"/>`);
+      rels.push(
+        `<Relationship Id="rId2" Type="${REL_NS}/notesSlide" Target="../notesSlides/notesSlide${n}.xml"/>`,
+      );
       entries.push({
         path: `ppt/notesSlides/notesSlide${n}.xml`,
         data: `<?xml version="1.0" encoding="UTF-8"?><p:notes ${P_NS}><p:cSld><p:spTree><p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/>${shape(2, 'sldImg', [])}${shape(3, 'body', slide.notes)}${shape(4, 'sldNum', [String(n)])}</p:spTree></p:cSld></p:notes>`,
@@ -123,7 +160,8 @@ export function odfPackage(
   body: string,
   options: { title?: string; encrypted?: boolean; extra?: FixtureEntry[] } = {},
 ): Promise<Buffer> {
-  const kind = mediaType === MEDIA_TYPES.odp ? 'presentation' : mediaType === MEDIA_TYPES.ods ? 'spreadsheet' : 'text';
+  const kind =
+    mediaType === MEDIA_TYPES.odp ? 'presentation' : mediaType === MEDIA_TYPES.ods ? 'spreadsheet' : 'text';
   const encryption = options.encrypted
     ? '<manifest:encryption-data manifest:checksum-type="SHA1/1K" manifest:checksum="x"><manifest:algorithm manifest:algorithm-name="Blowfish CFB"/></manifest:encryption-data>'
     : '';

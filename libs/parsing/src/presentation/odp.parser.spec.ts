@@ -4,7 +4,8 @@ import { odfPackage } from '../office/office-fixtures.testing';
 import { OdpParser } from './odp.parser';
 
 const parser = new OdpParser();
-const parse = (data: Buffer, fileName = 'talk.odp') => parser.parse({ fileName, mediaType: MEDIA_TYPES.odp, data });
+const parse = (data: Buffer, fileName = 'talk.odp') =>
+  parser.parse({ fileName, mediaType: MEDIA_TYPES.odp, data });
 
 const frame = (kind: string, text: string) =>
   `<draw:frame presentation:class="${kind}"><draw:text-box><text:p>${text}</text:p></draw:text-box></draw:frame>`;
@@ -31,9 +32,11 @@ describe('OdpParser', () => {
   });
 
   it('fails an encrypted package, another OpenDocument kind or a slideless one permanently', async () => {
-    await expect(parse(await odfPackage(MEDIA_TYPES.odp, SLIDES, { encrypted: true }))).rejects.toMatchObject({
-      code: TroveErrorCode.EncryptedDocument,
-    });
+    await expect(parse(await odfPackage(MEDIA_TYPES.odp, SLIDES, { encrypted: true }))).rejects.toMatchObject(
+      {
+        code: TroveErrorCode.EncryptedDocument,
+      },
+    );
     await expect(parse(await odfPackage(MEDIA_TYPES.odt, '<text:p>x</text:p>'))).rejects.toMatchObject({
       code: TroveErrorCode.ParseFailed,
       message: `talk.odp is not an OpenDocument presentation: its mimetype entry says ${MEDIA_TYPES.odt}`,

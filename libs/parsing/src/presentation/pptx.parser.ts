@@ -4,11 +4,19 @@ import type { ParsedBlock, ParsedDocument, ParseInput, Parser } from '@trove/dom
 import { MEDIA_TYPES, PermanentDocumentError, TroveErrorCode } from '@trove/domain';
 import { DEFAULT_ZIP_LIMITS, openZip, type SafeZip, type ZipLimits } from '../archive/safe-zip';
 import { textContent } from '../html/html-blocks';
-import { attribute, children, descendants, elementsNamed, escapeHtml, localName, readXml } from '../html/xml-elements';
+import {
+  attribute,
+  children,
+  descendants,
+  elementsNamed,
+  escapeHtml,
+  localName,
+  readXml,
+} from '../html/xml-elements';
 import { refuseOleFile } from '../office/ole';
 import { coreProperties } from '../office/core-properties';
 import { capWarnings } from '../warnings';
-import { slideBlocks, type Slide } from './slides';
+import { slideBlocks } from './slides';
 
 /** Placeholders that repeat on every slide and say nothing about it. */
 const FURNITURE = new Set(['sldnum', 'dt', 'ftr', 'hdr', 'sldimg']);
@@ -65,7 +73,9 @@ export class PptxParser implements Parser {
         }
         const tree = root ? descendants(root, 'spTree')[0] : undefined;
         const content = tree ? shapes(tree) : { title: '', html: '' };
-        const notesPath = (await relationships(zip, name, path)).find((r) => r.type.endsWith('/notesSlide'))?.path;
+        const notesPath = (await relationships(zip, name, path)).find((r) =>
+          r.type.endsWith('/notesSlide'),
+        )?.path;
         let notesHtml = '';
         if (notesPath && zip.has(notesPath)) {
           const notes = await readXml(zip, name, notesPath);
@@ -111,7 +121,10 @@ export class PptxParser implements Parser {
  * The text of a shape tree as HTML, and its title placeholder's text apart. `keep` decides which
  * placeholders are read (by type; every non-placeholder shape is), furniture never.
  */
-function shapes(tree: Element, keep: (placeholder: string) => boolean = () => true): { title: string; html: string } {
+function shapes(
+  tree: Element,
+  keep: (placeholder: string) => boolean = () => true,
+): { title: string; html: string } {
   let title = '';
   const html: string[] = [];
   const stack: Element[] = [...children(tree)].reverse();

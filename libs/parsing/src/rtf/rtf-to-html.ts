@@ -201,7 +201,8 @@ class RtfReader {
     if (data[paramEnd] === 0x2d /* - */) paramEnd++;
     while (paramEnd < data.length && data[paramEnd] >= 0x30 && data[paramEnd] <= 0x39 && paramEnd - end < 11)
       paramEnd++;
-    const param = paramEnd > end ? Number.parseInt(data.subarray(end, paramEnd).toString('latin1'), 10) : undefined;
+    const param =
+      paramEnd > end ? Number.parseInt(data.subarray(end, paramEnd).toString('latin1'), 10) : undefined;
     this.pos = data[paramEnd] === 0x20 ? paramEnd + 1 : paramEnd;
     this.word(word, Number.isNaN(param) ? undefined : param);
   }
@@ -424,7 +425,11 @@ class RtfReader {
     const html = this.paragraphHtml();
     if (!html.replace(/<br>/g, '').trim()) return;
     const level = this.outlineLevel;
-    this.out.push(level === undefined ? `<p>${html}</p>` : `<h${Math.min(level + 1, 6)}>${html}</h${Math.min(level + 1, 6)}>`);
+    this.out.push(
+      level === undefined
+        ? `<p>${html}</p>`
+        : `<h${Math.min(level + 1, 6)}>${html}</h${Math.min(level + 1, 6)}>`,
+    );
   }
 
   private endCell(): void {

@@ -4,7 +4,11 @@ import { RtfParser } from './rtf.parser';
 
 const parser = new RtfParser();
 const parse = (rtf: string | Buffer, fileName = 'memo.rtf') =>
-  parser.parse({ fileName, mediaType: MEDIA_TYPES.rtf, data: Buffer.isBuffer(rtf) ? rtf : Buffer.from(rtf, 'latin1') });
+  parser.parse({
+    fileName,
+    mediaType: MEDIA_TYPES.rtf,
+    data: Buffer.isBuffer(rtf) ? rtf : Buffer.from(rtf, 'latin1'),
+  });
 
 const HEADER =
   '{\\rtf1\\ansi\\ansicpg1252\\deff0{\\fonttbl{\\f0\\fswiss\\fcharset0 Arial;}{\\f1\\froman\\fcharset204 Times New Roman Cyr;}}' +
@@ -32,7 +36,7 @@ describe('RtfParser', () => {
   it('decodes the code page, a Cyrillic font charset and \\u characters with their fallback', async () => {
     const russian = Buffer.from([0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2]); // "Привет" in windows-1251
     const rtf = Buffer.concat([
-      Buffer.from(HEADER + '\\pard caf\\\'e9 {\\f1 ', 'latin1'),
+      Buffer.from(HEADER + "\\pard caf\\'e9 {\\f1 ", 'latin1'),
       Buffer.from([...russian].map((b) => `\\'${b.toString(16)}`).join(''), 'latin1'),
       Buffer.from('} \\uc1\\u20320?\\u22909? \\u-3913?\\par}', 'latin1'),
     ]);

@@ -22,7 +22,13 @@ describe('SpreadsheetParser', () => {
     const doc = await parse(
       workbook([
         { name: 'Sales', rows: SALES },
-        { name: 'Costs', rows: [['Item', 'Cost'], ['Rent', 1000]] },
+        {
+          name: 'Costs',
+          rows: [
+            ['Item', 'Cost'],
+            ['Rent', 1000],
+          ],
+        },
       ]),
     );
     expect(doc.title).toBe('report');
@@ -65,8 +71,21 @@ describe('SpreadsheetParser', () => {
   it('names the columns by letter when no row looks like a header, and skips hidden sheets', async () => {
     const doc = await parse(
       workbook([
-        { name: 'Numbers', rows: [[null, 1, 2], [null, 3, 4]] },
-        { name: 'Lookup', rows: [['key', 'value'], ['a', 'b']], hidden: true },
+        {
+          name: 'Numbers',
+          rows: [
+            [null, 1, 2],
+            [null, 3, 4],
+          ],
+        },
+        {
+          name: 'Lookup',
+          rows: [
+            ['key', 'value'],
+            ['a', 'b'],
+          ],
+          hidden: true,
+        },
       ]),
     );
     expect(doc.blocks).toEqual([
@@ -78,7 +97,11 @@ describe('SpreadsheetParser', () => {
   it('reads at most maxRowsPerSheet rows of a sheet and says so', async () => {
     const rows = [['Id', 'Name'], ...Array.from({ length: 50 }, (_, i) => [i, `name ${i}`])];
     const small = new SpreadsheetParser({ maxRowsPerSheet: 20 });
-    const doc = await small.parse({ fileName: 'big.xlsx', mediaType: MEDIA_TYPES.xlsx, data: workbook([{ name: 'All', rows }]) });
+    const doc = await small.parse({
+      fileName: 'big.xlsx',
+      mediaType: MEDIA_TYPES.xlsx,
+      data: workbook([{ name: 'All', rows }]),
+    });
     expect(doc.blocks[0].rowNumbers).toEqual(Array.from({ length: 19 }, (_, i) => i + 2));
     expect(doc.warnings).toEqual(['sheet "All": only the first 20 of 51 rows were read']);
   });
@@ -105,7 +128,9 @@ describe('SpreadsheetParser', () => {
     await expect(parse(lockedOds, 'budget.ods', MEDIA_TYPES.ods)).rejects.toMatchObject({
       code: TroveErrorCode.EncryptedDocument,
     });
-    await expect(parse(Buffer.from('plain words, not a workbook'), 'fake.xls', MEDIA_TYPES.xls)).rejects.toMatchObject({
+    await expect(
+      parse(Buffer.from('plain words, not a workbook'), 'fake.xls', MEDIA_TYPES.xls),
+    ).rejects.toMatchObject({
       code: TroveErrorCode.CorruptDocument,
       message: expect.stringContaining('fake.xls is not an Excel or OpenDocument workbook'),
     });

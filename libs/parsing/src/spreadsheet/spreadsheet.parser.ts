@@ -23,7 +23,7 @@ const ZIP_SIGNATURE = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
  * Workbooks: XLSX (and XLSM), legacy XLS (BIFF, in an OLE file) and ODS, read by SheetJS. Each
  * visible sheet is a section (its heading path and `sheet` are the sheet's name) holding one
  * table (see {@link sheetBlocks}: header row detected, rows numbered as in the sheet). Cells show
- * what the spreadsheet shows (formatted numbers, dates as yyyy-mm-dd, formula results).
+ * what the spreadsheet shows (formatted numbers, formula results), dates as yyyy-mm-dd.
  *
  * A zip-based workbook is checked and fully inflated under safe-zip's limits before SheetJS, whose
  * own zip reader has none, sees it; an OpenDocument one must also be unencrypted. Macros, images
@@ -53,9 +53,9 @@ export class SpreadsheetParser implements Parser {
         cellFormula: false,
         cellHTML: false,
         cellStyles: false,
-        cellNF: false,
+        // The number format tells a date from a number; dates are written out as ISO below.
+        cellNF: true,
         cellDates: false,
-        dateNF: 'yyyy-mm-dd',
         bookVBA: false,
         bookFiles: false,
         bookDeps: false,
@@ -143,12 +143,23 @@ function sheetRows(sheet: XLSX.WorkSheet): SheetRow[] {
     const cells: (SheetCell | undefined)[] = [];
     row.forEach((cell, c) => {
       if (!cell || cell.t === 'z') return;
-      const text = cell.w ?? (cell.v === undefined || cell.v === null ? '' : String(cell.v));
-      cells[c] = { text, value: cell.t !== 's' };
+      cells[c] = { text: displayed(cell), value: cell.t !== 's' };
     });
     rows.push({ number: r + 1, cells });
   });
   return rows;
+}
+
+/**
+ * What the cell shows; dates (a day number under a date format) as yyyy-mm-dd, with the time
+ * when it has one, whatever the file's own format (m/d/yy, mmm d, yy…) — one unambiguous form
+ * for every workbook. Times of day alone keep their format.
+ */
+function displayed(cell: XLSX.CellObject): string {
+  if (cell.t === 'n' && typeof cell.v === 'number' && cell.v >= 1 && cell.z && XLSX.SSF.is_date(cell.z)) {
+    return XLSX.SSF.format(cell.v % 1 ? 'yyyy-mm-dd hh:mm' : 'yyyy-mm-dd', cell.v) as string;
+  }
+  return cell.w ?? (cell.v === undefined || cell.v === null ? '' : String(cell.v));
 }
 
 function readError(name: string, error: unknown): PermanentDocumentError {
