@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MEDIA_TYPES, TroveErrorCode } from '@trove/domain';
-import { buildZip } from '../archive/zip-fixtures.testing';
+import { buildZip, patchEntry } from '../archive/zip-fixtures.testing';
 import { odfPackage, workbook } from '../office/office-fixtures.testing';
 import { SpreadsheetParser } from './spreadsheet.parser';
 
@@ -141,15 +141,18 @@ describe('SpreadsheetParser', () => {
     });
   });
 
-  it('checks the archive with safe-zip limits before SheetJS inflates it', async () => {
-    const good = await buildZip([
+  it('checks the archive with safe-zip limits before SheetJS inflates it, headers that lie included', async () => {
+    const bomb = await buildZip([
       { path: '[Content_Types].xml', data: '<Types/>' },
       { path: 'xl/workbook.xml', data: '<workbook/>' },
       { path: 'xl/media/zeros.bin', data: Buffer.alloc(30 * 1024 * 1024) },
     ]);
-    await expect(parse(good, 'bomb.xlsx')).rejects.toMatchObject({
+    await expect(parse(bomb, 'bomb.xlsx')).rejects.toMatchObject({
       code: TroveErrorCode.UnsafeArchive,
       message: expect.stringMatching(/^bomb\.xlsx was refused: the entry "xl\/media\/zeros\.bin"/),
     });
+    // Declared as 1,000 bytes: only inflating it (counted) finds the 30 MiB.
+    const liar = patchEntry(bomb, 'xl/media/zeros.bin', { uncompressedSize: 1000 });
+    await expect(parse(liar, 'liar.xlsx')).rejects.toMatchObject({ code: TroveErrorCode.UnsafeArchive });
   });
 });
