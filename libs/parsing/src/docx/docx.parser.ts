@@ -2,7 +2,8 @@ import { basename, extname } from 'node:path';
 import mammoth from 'mammoth';
 import type { ParsedDocument, ParseInput, Parser } from '@trove/domain';
 import { PermanentDocumentError, TroveErrorCode } from '@trove/domain';
-import { DEFAULT_ZIP_LIMITS, openZip, type ZipLimits } from '../archive/safe-zip';
+import { openDocumentZip } from '../archive/document-zip';
+import { DEFAULT_ZIP_LIMITS, type ZipLimits } from '../archive/safe-zip';
 import { htmlToBlocks, textContent } from '../html/html-blocks';
 import { loadHtml } from '../html/load-markup';
 import { coreProperties } from '../office/core-properties';
@@ -37,11 +38,8 @@ export class DocxParser implements Parser {
 
   async parse(input: ParseInput): Promise<ParsedDocument> {
     const name = input.fileName;
-    if (input.data.length === 0) {
-      throw new PermanentDocumentError(TroveErrorCode.EmptyDocument, `${name} is empty (0 bytes)`);
-    }
     refuseOleFile(name, input.data, 'Word 97–2003 (.doc)', '.docx');
-    const zip = await openZip(input.data, { limits: this.limits, archiveName: name });
+    const zip = await openDocumentZip(input, this.limits);
     if (!zip.has('[Content_Types].xml') || !zip.entries.some((entry) => entry.path.startsWith('word/'))) {
       throw new PermanentDocumentError(
         TroveErrorCode.ParseFailed,

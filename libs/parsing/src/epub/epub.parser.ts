@@ -3,7 +3,8 @@ import type { CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
 import type { ParsedBlock, ParsedDocument, ParseInput, Parser } from '@trove/domain';
 import { PermanentDocumentError, TroveErrorCode } from '@trove/domain';
-import { DEFAULT_ZIP_LIMITS, openZip, type SafeZip, type ZipLimits } from '../archive/safe-zip';
+import { openDocumentZip } from '../archive/document-zip';
+import { DEFAULT_ZIP_LIMITS, type SafeZip, type ZipLimits } from '../archive/safe-zip';
 import { decodeMarkup } from '../html/decode-html';
 import { htmlToBlocks, isElement, textContent, type HtmlSection } from '../html/html-blocks';
 import { loadHtml, loadXml } from '../html/load-markup';
@@ -54,10 +55,7 @@ export class EpubParser implements Parser {
 
   async parse(input: ParseInput): Promise<ParsedDocument> {
     const name = input.fileName;
-    if (input.data.length === 0) {
-      throw new PermanentDocumentError(TroveErrorCode.EmptyDocument, `${name} is empty (0 bytes)`);
-    }
-    const zip = await openZip(input.data, { limits: this.limits, archiveName: name });
+    const zip = await openDocumentZip(input, this.limits);
     const files = new ArchivePaths(zip);
     const warnings: string[] = [];
 

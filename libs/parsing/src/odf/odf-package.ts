@@ -1,8 +1,8 @@
 import type { CheerioAPI } from 'cheerio';
 import { PermanentDocumentError, TroveErrorCode } from '@trove/domain';
 import type { SafeZip } from '../archive/safe-zip';
-import { textContent } from '../html/html-blocks';
-import { elementsNamed, readXml } from '../html/xml-elements';
+import { readXml } from '../html/xml-elements';
+import { partProperties } from '../office/core-properties';
 
 /**
  * Checks an OpenDocument package before its parts are read: its `mimetype` names the expected
@@ -42,20 +42,12 @@ export async function checkOdfPackage(
 }
 
 /** Title, author and language from meta.xml, when filled in. */
-export async function odfMetadata(zip: SafeZip, name: string): Promise<Record<string, string>> {
-  const metadata: Record<string, string> = {};
-  if (!zip.has('meta.xml')) return metadata;
-  const $ = await readXml(zip, name, 'meta.xml');
-  for (const [element, key] of [
-    ['title', 'title'],
-    ['initial-creator', 'creator'],
-    ['language', 'language'],
-  ] as const) {
-    const el = elementsNamed($, element)[0];
-    const value = el ? textContent(el) : '';
-    if (value) metadata[key] = value;
-  }
-  return metadata;
+export function odfMetadata(zip: SafeZip, name: string): Promise<Record<string, string>> {
+  return partProperties(zip, name, 'meta.xml', {
+    title: 'title',
+    'initial-creator': 'creator',
+    language: 'language',
+  });
 }
 
 /** The package's content.xml, parsed. */

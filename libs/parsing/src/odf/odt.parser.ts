@@ -1,7 +1,8 @@
 import { basename, extname } from 'node:path';
 import type { ParsedDocument, ParseInput, Parser } from '@trove/domain';
 import { MEDIA_TYPES, PermanentDocumentError, TroveErrorCode } from '@trove/domain';
-import { DEFAULT_ZIP_LIMITS, openZip, type ZipLimits } from '../archive/safe-zip';
+import { openDocumentZip } from '../archive/document-zip';
+import { DEFAULT_ZIP_LIMITS, type ZipLimits } from '../archive/safe-zip';
 import { htmlToBlocks } from '../html/html-blocks';
 import { loadHtml } from '../html/load-markup';
 import { elementsNamed } from '../html/xml-elements';
@@ -20,10 +21,7 @@ export class OdtParser implements Parser {
 
   async parse(input: ParseInput): Promise<ParsedDocument> {
     const name = input.fileName;
-    if (input.data.length === 0) {
-      throw new PermanentDocumentError(TroveErrorCode.EmptyDocument, `${name} is empty (0 bytes)`);
-    }
-    const zip = await openZip(input.data, { limits: this.limits, archiveName: name });
+    const zip = await openDocumentZip(input, this.limits);
     try {
       await checkOdfPackage(zip, name, MEDIA_TYPES.odt, 'text document');
       const metadata = await odfMetadata(zip, name);

@@ -2,7 +2,8 @@ import { basename, extname } from 'node:path';
 import type { Element } from 'domhandler';
 import type { ParsedBlock, ParsedDocument, ParseInput, Parser } from '@trove/domain';
 import { MEDIA_TYPES, PermanentDocumentError, TroveErrorCode } from '@trove/domain';
-import { DEFAULT_ZIP_LIMITS, openZip, type ZipLimits } from '../archive/safe-zip';
+import { openDocumentZip } from '../archive/document-zip';
+import { DEFAULT_ZIP_LIMITS, type ZipLimits } from '../archive/safe-zip';
 import { textContent } from '../html/html-blocks';
 import { attribute, children, elementsNamed, localName } from '../html/xml-elements';
 import { odfToHtml } from '../odf/odf-html';
@@ -25,10 +26,7 @@ export class OdpParser implements Parser {
 
   async parse(input: ParseInput): Promise<ParsedDocument> {
     const name = input.fileName;
-    if (input.data.length === 0) {
-      throw new PermanentDocumentError(TroveErrorCode.EmptyDocument, `${name} is empty (0 bytes)`);
-    }
-    const zip = await openZip(input.data, { limits: this.limits, archiveName: name });
+    const zip = await openDocumentZip(input, this.limits);
     try {
       await checkOdfPackage(zip, name, MEDIA_TYPES.odp, 'presentation');
       const metadata = await odfMetadata(zip, name);

@@ -2,7 +2,8 @@ import { basename, extname, posix } from 'node:path';
 import { isText, type Element } from 'domhandler';
 import type { ParsedBlock, ParsedDocument, ParseInput, Parser } from '@trove/domain';
 import { MEDIA_TYPES, PermanentDocumentError, TroveErrorCode } from '@trove/domain';
-import { DEFAULT_ZIP_LIMITS, openZip, type SafeZip, type ZipLimits } from '../archive/safe-zip';
+import { openDocumentZip } from '../archive/document-zip';
+import { DEFAULT_ZIP_LIMITS, type SafeZip, type ZipLimits } from '../archive/safe-zip';
 import { textContent } from '../html/html-blocks';
 import {
   attribute,
@@ -43,11 +44,8 @@ export class PptxParser implements Parser {
 
   async parse(input: ParseInput): Promise<ParsedDocument> {
     const name = input.fileName;
-    if (input.data.length === 0) {
-      throw new PermanentDocumentError(TroveErrorCode.EmptyDocument, `${name} is empty (0 bytes)`);
-    }
     refuseOleFile(name, input.data, 'PowerPoint 97–2003 (.ppt)', '.pptx');
-    const zip = await openZip(input.data, { limits: this.limits, archiveName: name });
+    const zip = await openDocumentZip(input, this.limits);
     try {
       if (!zip.has(PRESENTATION)) {
         throw new PermanentDocumentError(
