@@ -129,7 +129,7 @@ describe('projects, uploads and search', () => {
     expect(archiveInDisguise.body.error).toEqual({
       code: 'UNSUPPORTED_MEDIA_TYPE',
       message:
-        'notes.md is a gzip archive file (application/gzip); supported types are PDF, EPUB, DOCX, HTML, Markdown, plain text and images (PNG, JPEG, TIFF, WebP, GIF)',
+        'notes.md is a gzip archive file (application/gzip); supported types are PDF, EPUB, DOCX, ODT, RTF, XLSX, XLS, ODS, CSV, TSV, PPTX, ODP, HTML, Markdown, plain text and images (PNG, JPEG, TIFF, WebP, GIF)',
     });
 
     const noFile = await fetch(`${stack.url}/v1/projects/${projectId}/documents`, {

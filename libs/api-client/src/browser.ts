@@ -7,3 +7,5 @@ export * from './graphql-request';
 // types (`ProjectsQuery`, `SearchQueryVariables`, …), generated from ./operations.ts.
 export * from './gql/graphql';
 export * from './source-config-fields';
+// What an upload may be: the dashboard's file picker and its hint name the formats the api reads.
+export { supportedFormatsText, UPLOAD_ACCEPT } from '@trove/domain';

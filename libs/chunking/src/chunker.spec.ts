@@ -222,6 +222,44 @@ describe('Chunker: tables', () => {
     expect(chunks[0].id).toBe(chunker.chunk(doc(blocks.slice(0, 1)), context)[0].id);
   });
 
+  it("cuts a sheet's table by row ranges: each chunk names its sheet and the sheet rows it holds", () => {
+    const chunker = new Chunker(counter, { targetTokens: 120, overlapTokens: 30, minTokens: 20 });
+    // Sheet rows 4, 5, 6 … with row 10 empty (left out by the parser): numbers are not positions.
+    const rowNumbers = mdRows.map((_, i) => (i < 6 ? i + 4 : i + 5));
+    const chunks = chunker.chunk(
+      doc([
+        { kind: 'paragraph', text: 'Farm census 2022', headingPath: ['Census'], sheet: 'Census' },
+        {
+          kind: 'table',
+          text: [mdHeader, ...mdRows].join('\n'),
+          headingPath: ['Census'],
+          sheet: 'Census',
+          rowNumbers,
+        },
+        {
+          kind: 'table',
+          text: `${mdHeader}\n${mdRows[0]}`,
+          headingPath: ['Other'],
+          sheet: 'Other',
+          rowNumbers: [2],
+        },
+      ]),
+      context,
+    );
+    const census = chunks.filter((c) => c.sheet === 'Census');
+    expect(census.length).toBeGreaterThan(3);
+    for (const chunk of census) {
+      expect(chunk.headingPath).toEqual(['Census']);
+      const rows = chunk.text.split('\n').filter((l) => /^\| State\d/.test(l));
+      const numbers = rows.map((row) => rowNumbers[mdRows.indexOf(row)]);
+      expect([chunk.rowStart, chunk.rowEnd]).toEqual([numbers[0], numbers.at(-1)]);
+      if (chunk !== census[0]) expect(chunk.text.startsWith(`${mdHeader}\n| State`)).toBe(true);
+    }
+    expect(census[0].rowStart).toBe(4);
+    expect(census.at(-1)!.rowEnd).toBe(64);
+    expect(chunks.find((c) => c.sheet === 'Other')).toMatchObject({ rowStart: 2, rowEnd: 2 });
+  });
+
   it('lets a question naming a column find a chunk of PDF rows without a separator line', () => {
     const chunker = new Chunker(counter, { targetTokens: 100, overlapTokens: 20 });
     const header = 'State | Farms | Employees | Payroll | Sales';

@@ -42,6 +42,11 @@ interface Unit {
   page?: number;
   pageEnd?: number;
   chapter?: string;
+  sheet?: string;
+  /** Spreadsheet tables: the first and last sheet rows of the unit's table rows. */
+  rows?: [number, number];
+  /** Lines of the text it was cut from that the unit holds, first and last (0-based). */
+  lines?: [number, number];
   /** The block was recognised by OCR with this confidence. */
   ocrConfidence?: number;
 }
@@ -55,6 +60,9 @@ interface Piece {
   page?: number;
   pageEnd?: number;
   chapter?: string;
+  sheet?: string;
+  rowStart?: number;
+  rowEnd?: number;
   codeLanguages: string[];
   /** Confidences of the OCR'd units in the chunk (none when it has no OCR'd text). */
   ocrConfidences: number[];
@@ -96,7 +104,8 @@ export class Chunker {
   }
 
   private makeChunk(doc: ParsedDocument, context: ChunkContext, piece: Piece, position: number): Chunk {
-    const { headingPath, text, anchor, page, pageEnd, chapter, codeLanguages, ocrConfidences } = piece;
+    const { headingPath, text, anchor, page, pageEnd, chapter, sheet, rowStart, rowEnd } = piece;
+    const { codeLanguages, ocrConfidences } = piece;
     const base = { title: doc.title, headingPath, text };
     const contentHash = createHash('sha256').update(Chunker.embeddingText(base)).digest('hex');
     return {
@@ -113,6 +122,8 @@ export class Chunker {
       ...(anchor ? { anchor } : {}),
       ...(page ? { page, pageEnd: pageEnd ?? page } : {}),
       ...(chapter ? { chapter } : {}),
+      ...(sheet ? { sheet } : {}),
+      ...(rowStart ? { rowStart, rowEnd: rowEnd ?? rowStart } : {}),
       ...(ocrConfidences.length
         ? {
             ocr: true,
@@ -130,10 +141,14 @@ export class Chunker {
       page: block.page,
       pageEnd: block.pageEnd,
       chapter: block.chapter,
+      sheet: block.sheet,
       ...(block.ocr ? { ocrConfidence: block.ocrConfidence ?? 0 } : {}),
     };
+    // Sheet rows only matter for tables read from a spreadsheet.
+    const lineCount = block.rowNumbers?.length ? block.text.split('\n').length : 0;
     if (tokens <= this.options.targetTokens) {
-      return [{ text: block.text, tokens, code, codeLanguage: block.codeLanguage, ...origin }];
+      const rows = rowRange([0, lineCount - 1], lineCount, block.rowNumbers);
+      return [{ text: block.text, tokens, code, codeLanguage: block.codeLanguage, ...origin, rows }];
     }
     let pieces: Unit[];
     if (code) pieces = this.splitCode(block);
@@ -145,6 +160,7 @@ export class Chunker {
       ...piece,
       sep: i === 0 ? undefined : piece.sep,
       ...origin,
+      rows: piece.lines && rowRange(piece.lines, lineCount, block.rowNumbers),
     }));
   }
 
@@ -191,26 +207,36 @@ export class Chunker {
     });
   }
 
-  private splitLines(lines: string[], code: boolean, reserve = 0): Unit[] {
+  /**
+   * Cuts between lines; a line longer than the budget is cut by words. Each unit names the lines
+   * it holds (`offset` is the index of `lines[0]` in the text they come from).
+   */
+  private splitLines(lines: string[], code: boolean, reserve = 0, offset = 0): Unit[] {
     const budget = Math.max(1, this.options.targetTokens - reserve);
     const units: Unit[] = [];
     let current: string[] = [];
     let currentTokens = 0;
-    for (const line of lines) {
+    let first = 0; // index of current[0] in lines
+    const flush = () => {
+      if (current.length === 0) return;
+      const range: [number, number] = [offset + first, offset + first + current.length - 1];
+      units.push({ ...this.unit(current.join('\n'), code), sep: code ? undefined : '\n', lines: range });
+      current = [];
+      currentTokens = 0;
+    };
+    lines.forEach((line, i) => {
       const lineTokens = this.tokens.count(line) + 1;
-      if (current.length && currentTokens + lineTokens > budget) {
-        units.push({ ...this.unit(current.join('\n'), code), sep: code ? undefined : '\n' });
-        current = [];
-        currentTokens = 0;
-      }
+      if (current.length && currentTokens + lineTokens > budget) flush();
       if (lineTokens > budget && !code) {
-        units.push(...this.splitWords(line, budget));
-        continue;
+        const at: [number, number] = [offset + i, offset + i];
+        units.push(...this.splitWords(line, budget).map((unit) => ({ ...unit, lines: at })));
+        return;
       }
+      if (current.length === 0) first = i;
       current.push(line);
       currentTokens += lineTokens;
-    }
-    if (current.length) units.push({ ...this.unit(current.join('\n'), code), sep: code ? undefined : '\n' });
+    });
+    flush();
     return units;
   }
 
@@ -227,13 +253,12 @@ export class Chunker {
     // When the repeated header differs from the table's own (cut, or a compact separator), the
     // first piece keeps the original lines, with the rows that fit beside them (when not even one
     // row fits, the table is cut between its lines like any text); the others start with the
-    // repeated header.
+    // repeated header. `lines` are the table lines each piece holds (a sheet's row range).
     const own = parts.header.join('\n');
     const ownTokens = this.tokens.count(own);
     const original = header.text === own;
-    let rows = parts.rows;
-    const pieces: Unit[] = [];
-    if (!original && ownTokens + 1 + this.tokens.count(rows[0]) > this.options.targetTokens) {
+    // A line costs its tokens and its line break (see splitLines).
+    if (!original && ownTokens + 1 + this.tokens.count(parts.rows[0]) + 1 > this.options.targetTokens) {
       return this.splitLines(lines, false, header.tokens + 1).map((piece, i) =>
         i === 0
           ? { ...piece, table: true }
@@ -242,20 +267,32 @@ export class Chunker {
               sep: '\n',
               table: true,
               repeatsHeader: true,
+              lines: piece.lines,
             },
       );
     }
+    let rows = parts.rows;
+    let offset = parts.header.length;
+    const pieces: Unit[] = [];
     if (!original) {
-      const [first] = this.splitLines(rows, false, ownTokens + 1);
-      pieces.push({ ...this.unit(`${own}\n${first.text}`, false), sep: '\n', table: true });
-      rows = rows.slice(first.text.split('\n').length);
+      const [first] = this.splitLines(rows, false, ownTokens + 1, offset);
+      pieces.push({
+        ...this.unit(`${own}\n${first.text}`, false),
+        sep: '\n',
+        table: true,
+        lines: first.lines && [0, first.lines[1]],
+      });
+      const taken = first.text.split('\n').length;
+      rows = rows.slice(taken);
+      offset += taken;
     }
-    for (const piece of rows.length ? this.splitLines(rows, false, header.tokens + 1) : []) {
+    for (const piece of rows.length ? this.splitLines(rows, false, header.tokens + 1, offset) : []) {
       pieces.push({
         ...this.unit(`${header.text}\n${piece.text}`, false),
         sep: '\n',
         table: true,
         repeatsHeader: pieces.length > 0,
+        lines: piece.lines,
       });
     }
     return pieces;
@@ -365,6 +402,7 @@ export class Chunker {
       .filter(Boolean)
       .join('\n\n');
     const pages = [a.page, a.pageEnd, b.page, b.pageEnd].filter((p): p is number => p !== undefined);
+    const rows = [a.rowStart, a.rowEnd, b.rowStart, b.rowEnd].filter((r): r is number => r !== undefined);
     return {
       headingPath: a.headingPath.slice(0, shared),
       text,
@@ -373,6 +411,9 @@ export class Chunker {
       page: pages.length ? Math.min(...pages) : undefined,
       pageEnd: pages.length ? Math.max(...pages) : undefined,
       chapter: a.chapter ?? b.chapter,
+      sheet: a.sheet ?? b.sheet,
+      rowStart: rows.length ? Math.min(...rows) : undefined,
+      rowEnd: rows.length ? Math.max(...rows) : undefined,
       codeLanguages: [...new Set([...a.codeLanguages, ...b.codeLanguages])],
       ocrConfidences: [...a.ocrConfidences, ...b.ocrConfidences],
     };
@@ -388,6 +429,7 @@ function describePiece(units: Unit[], firstOwn: number, tokens: number): Omit<Pi
   const own = units[firstOwn];
   const anchored = units.slice(firstOwn).find((u) => u.anchor !== undefined);
   const pages = units.flatMap((u) => (u.page === undefined ? [] : [u.page, u.pageEnd ?? u.page]));
+  const rows = units.flatMap((u) => u.rows ?? []);
   const codeLanguages = [
     ...new Set(units.flatMap((u) => (u.code && u.codeLanguage ? [u.codeLanguage] : []))),
   ];
@@ -398,9 +440,28 @@ function describePiece(units: Unit[], firstOwn: number, tokens: number): Omit<Pi
     page: pages.length ? Math.min(...pages) : undefined,
     pageEnd: pages.length ? Math.max(...pages) : undefined,
     chapter: own?.chapter,
+    sheet: own?.sheet,
+    rowStart: rows.length ? Math.min(...rows) : undefined,
+    rowEnd: rows.length ? Math.max(...rows) : undefined,
     codeLanguages,
     ocrConfidences: units.flatMap((u) => (u.ocrConfidence === undefined ? [] : [u.ocrConfidence])),
   };
+}
+
+/**
+ * The sheet rows a unit's lines hold: `rowNumbers` numbers the last lines of a block of
+ * `lineCount` lines (a table's rows under its header); lines of the header have none.
+ */
+function rowRange(
+  [first, last]: [number, number],
+  lineCount: number,
+  rowNumbers: number[] | undefined,
+): [number, number] | undefined {
+  if (!rowNumbers?.length) return undefined;
+  const base = lineCount - rowNumbers.length;
+  const from = Math.max(first - base, 0);
+  const to = Math.min(last - base, rowNumbers.length - 1);
+  return to >= from ? [rowNumbers[from], rowNumbers[to]] : undefined;
 }
 
 function join(units: Unit[]): string {

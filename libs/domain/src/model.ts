@@ -77,7 +77,7 @@ export interface TroveDocument {
    * `last_edited_time`, a hash of a file's content and placement, a page's ETag).
    */
   version?: string;
-  /** Pages of the original (PDF). */
+  /** Pages of the original (PDF), slides of a presentation. */
   pageCount?: number;
   /** What the parser could not interpret (unresolved macros, skipped parts), from the last ingest. */
   warnings?: string[];
@@ -103,11 +103,21 @@ export interface ParsedBlock {
   codeLanguage?: string;
   /** Where this block can be linked to in its source (a Notion block id, an HTML anchor). */
   anchor?: string;
-  /** PDF: the 1-based page the block starts on, and the page it ends on when it spans pages. */
+  /**
+   * PDF: the 1-based page the block starts on, and the page it ends on when it spans pages.
+   * Presentations (PPTX, ODP): the slide number.
+   */
   page?: number;
   pageEnd?: number;
   /** EPUB: the chapter (table-of-contents entry) the block belongs to. */
   chapter?: string;
+  /** Spreadsheets (XLSX, XLS, ODS): the sheet the block comes from. */
+  sheet?: string;
+  /**
+   * Tables read from a spreadsheet or CSV file: the 1-based row number in the sheet (the record
+   * number in a CSV file) of each of the block's last lines, the rows under the table's header.
+   */
+  rowNumbers?: number[];
   /** The text was recognised by OCR (an image, a scanned PDF page), not read from the file. */
   ocr?: boolean;
   /** OCR: Tesseract's mean word confidence on the block's page, 0 to 100. */
@@ -123,7 +133,7 @@ export interface ParsedDocument {
   url?: string;
   /** What the parser could not interpret and left as text (unresolved macros, skipped parts). */
   warnings?: string[];
-  /** Pages in the original (PDF, multi-page TIFF; 1 for an image). */
+  /** Pages in the original (PDF, multi-page TIFF; 1 for an image; slides of a presentation). */
   pageCount?: number;
 }
 
@@ -149,6 +159,10 @@ export interface Chunk {
   pageEnd?: number;
   /** EPUB: the chapter of the chunk's first block. */
   chapter?: string;
+  /** Spreadsheets: the sheet of the chunk's first block, and the first and last sheet rows its table rows come from. */
+  sheet?: string;
+  rowStart?: number;
+  rowEnd?: number;
   /** Some of the chunk's text was recognised by OCR (a scanned page, an image). */
   ocr?: boolean;
   /** OCR: the mean of its OCR'd blocks' page confidences, 0 to 100. */
@@ -167,8 +181,12 @@ export interface Citation {
   /** `original`: an uploaded file, served by the API; `source`: the item in its source system. */
   kind: 'original' | 'source';
   documentId: string;
-  /** PDF: the page the chunk starts on. */
+  /** PDF: the page the chunk starts on; presentations: the slide. */
   page?: number;
+  /** Spreadsheets: the sheet, and the rows (the records of a CSV file) the chunk's table rows span. */
+  sheet?: string;
+  rowStart?: number;
+  rowEnd?: number;
   /** An HTML anchor (uploaded HTML) — already part of `url` for source items. */
   anchor?: string;
   /** `source`: the link (a Notion block, a site page with its heading anchor). */
@@ -256,7 +274,7 @@ export enum FolderFormat {
   MKDOCS = 'MKDOCS',
   /** One large Markdown file, split into a document per top-level section. */
   COMBINED_MARKDOWN = 'COMBINED_MARKDOWN',
-  /** Every supported file (Markdown, PDF, EPUB, HTML, DOCX, text) under the folder is a document. */
+  /** Every supported file (`DOCUMENT_FORMATS`, images aside) under the folder is a document. */
   FILES = 'FILES',
 }
 

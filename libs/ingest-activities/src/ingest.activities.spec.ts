@@ -272,6 +272,19 @@ describe('chunkDocument citations (stored as data)', () => {
     );
     expect(html).toEqual([{ kind: 'original', documentId: 'd1', anchor: 'step 1' }]);
   });
+
+  it("an uploaded workbook cites its original at the sheet and the rows of the chunk's table", async () => {
+    const ctx = setup();
+    const table = ['| Region | Q1 |', '| --- | --- |', '| North | 120 |', '| South | 90 |'].join('\n');
+    const cited = await citations(
+      ctx,
+      { mediaType: MEDIA_TYPES.xlsx },
+      {
+        blocks: [{ kind: 'table', text: table, headingPath: ['Sales'], sheet: 'Sales', rowNumbers: [3, 5] }],
+      },
+    );
+    expect(cited).toEqual([{ kind: 'original', documentId: 'd1', sheet: 'Sales', rowStart: 3, rowEnd: 5 }]);
+  });
 });
 
 describe('embedChunks: a text the embedding server refuses, or an outage', () => {

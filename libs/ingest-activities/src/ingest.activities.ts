@@ -539,7 +539,8 @@ export async function fetchSourceItem(
 /**
  * Where a citation of the chunk points: the page's public URL with the heading anchor (MkDocs,
  * web pages), the place the connector names (a Notion block), or the API's copy of the original,
- * opened at the page (PDF) or anchor (HTML). Stored as data; the API renders links.
+ * opened at the page (PDF; a presentation's slide), the sheet and rows (spreadsheets, CSV) or the
+ * anchor (HTML). Stored as data; the API renders links.
  */
 function citation(
   connectors: SourceConnectors,
@@ -561,12 +562,25 @@ function citation(
     kind: 'original',
     documentId,
     ...(chunk.page ? { page: chunk.page } : {}),
+    ...sheetPlace(chunk),
     ...(chunk.anchor && fetched.mediaType === MEDIA_TYPES.html ? { anchor: chunk.anchor } : {}),
   };
 }
 
-function place(chunk: Chunk): Pick<Citation, 'page' | 'anchor'> {
-  return { ...(chunk.page ? { page: chunk.page } : {}), ...(chunk.anchor ? { anchor: chunk.anchor } : {}) };
+function place(chunk: Chunk): Pick<Citation, 'page' | 'anchor' | 'sheet' | 'rowStart' | 'rowEnd'> {
+  return {
+    ...(chunk.page ? { page: chunk.page } : {}),
+    ...sheetPlace(chunk),
+    ...(chunk.anchor ? { anchor: chunk.anchor } : {}),
+  };
+}
+
+/** Spreadsheets and CSV files: the sheet and the rows the chunk's table rows span. */
+function sheetPlace(chunk: Chunk): Pick<Citation, 'sheet' | 'rowStart' | 'rowEnd'> {
+  return {
+    ...(chunk.sheet ? { sheet: chunk.sheet } : {}),
+    ...(chunk.rowStart ? { rowStart: chunk.rowStart, rowEnd: chunk.rowEnd ?? chunk.rowStart } : {}),
+  };
 }
 
 export function dominantLanguage(chunks: Chunk[]): string {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { MEDIA_TYPES } from '@trove/domain';
 import { detectMediaType } from './detect';
+import { odfPackage, pptxPackage, workbook } from './office/office-fixtures.testing';
 
 describe('detectMediaType', () => {
   it('accepts UTF-8 Markdown and text by extension', () => {
@@ -31,7 +33,7 @@ describe('detectMediaType', () => {
     );
     expect(detectMediaType('page.htm', Buffer.from([0xcf, 0xf0, 0xe8])).mediaType).toBe('text/html');
     expect(() => detectMediaType('notes.md', Buffer.from([0x1f, 0x8b, 8, 0]))).toThrow(
-      'notes.md is a gzip archive file (application/gzip); supported types are PDF, EPUB, DOCX, HTML, Markdown, plain text and images (PNG, JPEG, TIFF, WebP, GIF)',
+      'notes.md is a gzip archive file (application/gzip); supported types are PDF, EPUB, DOCX, ODT, RTF, XLSX, XLS, ODS, CSV, TSV, PPTX, ODP, HTML, Markdown, plain text and images (PNG, JPEG, TIFF, WebP, GIF)',
     );
     expect(() => detectMediaType('fake.md', Buffer.from([0x61, 0, 0x62]))).toThrow(/NUL bytes/);
     expect(() => detectMediaType('latin1.md', Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x20]))).toThrow(
@@ -94,5 +96,38 @@ describe('detectMediaType', () => {
     expect(() =>
       detectMediaType('site.zip', { head, tail: Buffer.from('docs/a.md'), size: 5_000_000 }),
     ).toThrow(/ZIP archive/);
+  });
+
+  it('recognises Office and OpenDocument files by their parts, whatever they are called', async () => {
+    expect(detectMediaType('data.bin', workbook([{ name: 'S', rows: [['a']] }])).mediaType).toBe(
+      MEDIA_TYPES.xlsx,
+    );
+    expect(detectMediaType('data.bin', workbook([{ name: 'S', rows: [['a']] }], 'xls')).mediaType).toBe(
+      MEDIA_TYPES.xls,
+    );
+    expect(detectMediaType('data', workbook([{ name: 'S', rows: [['a']] }], 'ods')).mediaType).toBe(
+      MEDIA_TYPES.ods,
+    );
+    expect(detectMediaType('deck', await pptxPackage([{ title: 'x' }])).mediaType).toBe(MEDIA_TYPES.pptx);
+    expect(detectMediaType('notes', await odfPackage(MEDIA_TYPES.odt, '')).mediaType).toBe(MEDIA_TYPES.odt);
+    expect(detectMediaType('talk', await odfPackage(MEDIA_TYPES.odp, '')).mediaType).toBe(MEDIA_TYPES.odp);
+    expect(detectMediaType('memo.txt', Buffer.from('{\\rtf1\\ansi hello}')).mediaType).toBe(MEDIA_TYPES.rtf);
+  });
+
+  it('sends a password-protected Office file to the parser its name names, and refuses legacy Word files', () => {
+    const ole = Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(100)]);
+    const locked = Buffer.concat([ole, Buffer.from('EncryptedPackage', 'utf16le')]);
+    expect(detectMediaType('q3.xlsx', locked).mediaType).toBe(MEDIA_TYPES.xlsx);
+    expect(detectMediaType('deck.pptx', locked).mediaType).toBe(MEDIA_TYPES.pptx);
+    expect(() => detectMediaType('locked.bin', locked)).toThrow(/password-protected Office file/);
+    const doc = Buffer.concat([ole, Buffer.from('WordDocument\u0000', 'utf16le')]);
+    expect(() => detectMediaType('old.doc', doc)).toThrow(/legacy Word 97–2003 \(\.doc\) file/);
+    expect(detectMediaType('old.xls', ole).mediaType).toBe(MEDIA_TYPES.xls);
+  });
+
+  it('takes CSV and TSV by extension in any encoding, UTF-16 with its NUL bytes included', () => {
+    expect(detectMediaType('a.csv', Buffer.from('a;b\n1;2', 'utf16le')).mediaType).toBe(MEDIA_TYPES.csv);
+    expect(detectMediaType('a.tsv', Buffer.from([0xcf, 0xf0, 0x09, 0x31])).mediaType).toBe(MEDIA_TYPES.tsv);
+    expect(detectMediaType('empty.xlsx', Buffer.alloc(0)).mediaType).toBe(MEDIA_TYPES.xlsx);
   });
 });

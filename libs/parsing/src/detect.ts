@@ -1,18 +1,21 @@
 import { extname } from 'node:path';
 import {
+  DOCUMENT_FORMATS,
   HTML_EXTENSIONS,
   MARKDOWN_EXTENSIONS,
   MEDIA_TYPES,
+  mediaTypeForExtension,
   PermanentDocumentError,
   SUPPORTED_EXTENSIONS,
+  supportedFormatsText,
   TEXT_EXTENSIONS,
   TroveErrorCode,
 } from '@trove/domain';
+import { hasOleStream, isEncryptedOffice, OLE_SIGNATURE } from './office/ole';
 
 export { MEDIA_TYPES, SUPPORTED_EXTENSIONS };
 
-const SUPPORTED =
-  'supported types are PDF, EPUB, DOCX, HTML, Markdown, plain text and images (PNG, JPEG, TIFF, WebP, GIF)';
+const SUPPORTED = `supported types are ${supportedFormatsText()}`;
 
 /** Magic numbers of the images Trove reads (by OCR). */
 const IMAGE_SIGNATURES: { mediaType: string; bytes: (number | undefined)[] }[] = [
@@ -32,14 +35,34 @@ const IMAGE_SIGNATURES: { mediaType: string; bytes: (number | undefined)[] }[] =
 const UNSUPPORTED_SIGNATURES: { name: string; mediaType: string; bytes: number[] }[] = [
   { name: 'gzip archive', mediaType: 'application/gzip', bytes: [0x1f, 0x8b] },
   { name: 'ELF executable', mediaType: 'application/x-executable', bytes: [0x7f, 0x45, 0x4c, 0x46] },
-  {
-    name: 'legacy Word/Office (OLE)',
-    mediaType: 'application/x-ole-storage',
-    bytes: [0xd0, 0xcf, 0x11, 0xe0],
-  },
 ];
 
 const ZIP_SIGNATURE = [0x50, 0x4b, 0x03, 0x04];
+const RTF_SIGNATURE = Buffer.from('{\\rtf');
+/** Formats stored as a zip archive: a zip named so goes to its parser, which checks its parts. */
+const ZIP_FORMATS = new Set<string>([
+  MEDIA_TYPES.epub,
+  MEDIA_TYPES.docx,
+  MEDIA_TYPES.xlsx,
+  MEDIA_TYPES.pptx,
+  MEDIA_TYPES.odt,
+  MEDIA_TYPES.ods,
+  MEDIA_TYPES.odp,
+]);
+/** OpenDocument's `mimetype` entry, stored first in the archive, by the parser it names. */
+const ODF_MIMETYPES: Record<string, string> = {
+  [MEDIA_TYPES.odt]: MEDIA_TYPES.odt,
+  [MEDIA_TYPES.ods]: MEDIA_TYPES.ods,
+  [MEDIA_TYPES.odp]: MEDIA_TYPES.odp,
+  [`${MEDIA_TYPES.odt}-template`]: MEDIA_TYPES.odt,
+  [`${MEDIA_TYPES.ods}-template`]: MEDIA_TYPES.ods,
+  [`${MEDIA_TYPES.odp}-template`]: MEDIA_TYPES.odp,
+  [MEDIA_TYPES.epub]: MEDIA_TYPES.epub,
+};
+/** The declared types, longest first (a template's type starts with its document's). */
+const DECLARED_MIMETYPES = Object.keys(ODF_MIMETYPES).sort((a, b) => b.length - a.length);
+/** Formats whose files may be in any encoding (UTF-16 included, NUL bytes and all): their parser detects it. */
+const ANY_ENCODING = new Set<string>([MEDIA_TYPES.csv, MEDIA_TYPES.tsv]);
 /** How much of a file is inspected at upload time; the parser validates the whole file. */
 const SNIFF_BYTES = 64 * 1024;
 
@@ -60,8 +83,9 @@ const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const MAX_LEADING_WHITESPACE = 1024;
 
 /**
- * Decides a file's type from its content first and its name second: a PDF, EPUB, DOCX or image
- * is recognised whatever it is called. Throws a permanent UNSUPPORTED_MEDIA_TYPE error for other
+ * Decides a file's type from its content first and its name second: a PDF, an image, RTF and the
+ * zip-based formats (EPUB, DOCX, XLSX, PPTX, OpenDocument) are recognised whatever they are called;
+ * CSV and TSV by their extension. Throws a permanent UNSUPPORTED_MEDIA_TYPE error for other
  * binaries (named in the message), for plain `.zip` archives (imported as folder sources, not
  * documents) and for text types Trove has no parser for.
  */
@@ -79,6 +103,10 @@ export function detectMediaType(fileName: string, data: Buffer | FileSample): De
   if (ZIP_SIGNATURE.every((b, i) => head[i] === b)) {
     return { mediaType: zipKind(fileName, sample.head, sample.tail) };
   }
+  if (head.subarray(0, OLE_SIGNATURE.length).equals(OLE_SIGNATURE)) {
+    return { mediaType: oleKind(fileName, sample.head, sample.tail) };
+  }
+  if (head.subarray(0, RTF_SIGNATURE.length).equals(RTF_SIGNATURE)) return { mediaType: MEDIA_TYPES.rtf };
   const signature = UNSUPPORTED_SIGNATURES.find((s) => s.bytes.every((b, i) => head[i] === b));
   if (signature) {
     throw new PermanentDocumentError(
@@ -86,6 +114,8 @@ export function detectMediaType(fileName: string, data: Buffer | FileSample): De
       `${fileName} is a ${signature.name} file (${signature.mediaType}); ${SUPPORTED}`,
     );
   }
+  const named = mediaTypeForExtension(extension);
+  if (named && ANY_ENCODING.has(named)) return { mediaType: named };
   if (head.includes(0)) {
     throw new PermanentDocumentError(
       TroveErrorCode.UnsupportedMediaType,
@@ -104,26 +134,13 @@ export function detectMediaType(fileName: string, data: Buffer | FileSample): De
   if (TEXT_EXTENSIONS.has(extension)) return { mediaType: MEDIA_TYPES.plainText };
   throw new PermanentDocumentError(
     TroveErrorCode.UnsupportedMediaType,
-    `${fileName}: the extension ${extension} is not supported; ${SUPPORTED} (.pdf, .epub, .docx, .html, .md, .txt, .png, .jpg, .tiff, .webp, .gif)`,
+    `${fileName}: the extension ${extension} is not supported; ${SUPPORTED} (${DOCUMENT_FORMATS.map((f) => f.extensions[0]).join(', ')})`,
   );
 }
 
-const EMPTY_TYPE_BY_EXTENSION: Record<string, string> = {
-  ...Object.fromEntries([...MARKDOWN_EXTENSIONS].map((e) => [e, MEDIA_TYPES.markdown])),
-  ...Object.fromEntries([...HTML_EXTENSIONS].map((e) => [e, MEDIA_TYPES.html])),
-  '.txt': MEDIA_TYPES.plainText,
-  '.text': MEDIA_TYPES.plainText,
-  '.pdf': MEDIA_TYPES.pdf,
-  '.epub': MEDIA_TYPES.epub,
-  '.docx': MEDIA_TYPES.docx,
-  '.png': MEDIA_TYPES.png,
-  '.jpg': MEDIA_TYPES.jpeg,
-  '.jpeg': MEDIA_TYPES.jpeg,
-  '.tif': MEDIA_TYPES.tiff,
-  '.tiff': MEDIA_TYPES.tiff,
-  '.webp': MEDIA_TYPES.webp,
-  '.gif': MEDIA_TYPES.gif,
-};
+const EMPTY_TYPE_BY_EXTENSION: Record<string, string> = Object.fromEntries(
+  DOCUMENT_FORMATS.flatMap((format) => format.extensions.map((e) => [e, format.mediaType])),
+);
 
 /** `%PDF-` at the very start, after at most a UTF-8 BOM and some whitespace. */
 function startsWithPdfSignature(head: Buffer): boolean {
@@ -134,18 +151,76 @@ function startsWithPdfSignature(head: Buffer): boolean {
 }
 
 /**
- * EPUB puts an uncompressed `mimetype` entry first; a DOCX has `word/document.xml`. Entry names
- * are stored uncompressed (in the local headers and again in the central directory at the end),
- * so a byte search of the start and the end finds them without unpacking.
+ * EPUB and OpenDocument put an uncompressed `mimetype` entry first; a DOCX has
+ * `word/document.xml`, an XLSX `xl/workbook.xml`, a PPTX `ppt/presentation.xml`. Entry names are
+ * stored uncompressed (in the local headers and again in the central directory at the end), so a
+ * byte search of the start and the end finds them without unpacking. A zip whose parts are out of
+ * sight (a central directory larger than the sample) goes by its extension.
  */
 function zipKind(fileName: string, head: Buffer, tail?: Buffer): string {
   const has = (name: string) => head.includes(name) || (tail?.includes(name) ?? false);
-  if (head.subarray(30, 58).toString('latin1') === 'mimetypeapplication/epub+zip') return MEDIA_TYPES.epub;
+  const declared = firstEntryMimetype(head) ?? storedOdfType(head);
+  if (declared && ODF_MIMETYPES[declared]) return ODF_MIMETYPES[declared];
   if (has('word/document.xml')) return MEDIA_TYPES.docx;
+  if (has('xl/workbook.xml') || has('xl/workbook.bin')) return MEDIA_TYPES.xlsx;
+  if (has('ppt/presentation.xml')) return MEDIA_TYPES.pptx;
   if (has('META-INF/container.xml') && has('mimetype')) return MEDIA_TYPES.epub;
+  const named = mediaTypeForExtension(extname(fileName));
+  if (named && ZIP_FORMATS.has(named)) return named;
   throw new PermanentDocumentError(
     TroveErrorCode.UnsupportedMediaType,
     `${fileName} is a ZIP archive: import a zipped folder as a folder source (POST /v1/projects/<id>/archives); ${SUPPORTED}`,
+  );
+}
+
+/**
+ * The media type a stored `mimetype` entry first in the archive declares (EPUB, OpenDocument).
+ * Its sizes may sit in a data descriptor after it, so the known values are matched at its start.
+ */
+function firstEntryMimetype(head: Buffer): string | undefined {
+  if (head.length < 30 || head.subarray(30, 38).toString('latin1') !== 'mimetype') return undefined;
+  const start = 38 + head.readUInt16LE(28);
+  const content = head.subarray(start, start + 100).toString('latin1');
+  return DECLARED_MIMETYPES.find((mimetype) => content.startsWith(mimetype));
+}
+
+/**
+ * An OpenDocument package written without its `mimetype` entry first (some libraries do) names
+ * its type in a stored manifest: the first OpenDocument type in the sample is the package's own.
+ */
+function storedOdfType(head: Buffer): string | undefined {
+  if (!head.includes('content.xml')) return undefined;
+  const text = head.toString('latin1');
+  let first: { at: number; type: string } | undefined;
+  for (const type of DECLARED_MIMETYPES) {
+    const at = text.indexOf(type);
+    if (at >= 0 && (first === undefined || at < first.at)) first = { at, type };
+  }
+  return first?.type;
+}
+
+/**
+ * An OLE compound file (Compound File Binary) is a legacy Excel workbook (.xls), a legacy Word or
+ * PowerPoint file, or an Office 2007+ file saved with a password (an `EncryptedPackage` inside).
+ * The workbook is read; a password-protected file goes to the parser its name names, which says
+ * it is protected; the others are refused here with what to do.
+ */
+function oleKind(fileName: string, head: Buffer, tail?: Buffer): string {
+  const has = (name: string) => hasOleStream(head, name) || (tail !== undefined && hasOleStream(tail, name));
+  const named = mediaTypeForExtension(extname(fileName));
+  if (isEncryptedOffice(head) || (tail && isEncryptedOffice(tail))) {
+    if (named && (ZIP_FORMATS.has(named) || named === MEDIA_TYPES.xls)) return named;
+    throw new PermanentDocumentError(
+      TroveErrorCode.EncryptedDocument,
+      `${fileName} is a password-protected Office file; save it without a password and upload it again`,
+    );
+  }
+  const word = has('WordDocument');
+  if (named === MEDIA_TYPES.xls || (!word && (has('Workbook') || has('Book')))) return MEDIA_TYPES.xls;
+  const legacy = has('PowerPoint Document') ? 'PowerPoint 97–2003 (.ppt)' : 'Word 97–2003 (.doc)';
+  throw new PermanentDocumentError(
+    TroveErrorCode.UnsupportedMediaType,
+    `${fileName} is a legacy ${legacy} file (application/x-ole-storage); save it in the current format (.docx, .pptx) or as PDF; ${SUPPORTED}`,
   );
 }
 
@@ -159,7 +234,7 @@ function looksLikeHtml(head: Buffer): boolean {
 }
 
 /** Valid UTF-8, allowing a multi-byte sequence cut off at the end of a truncated prefix. */
-function isUtf8Prefix(bytes: Buffer, truncated: boolean): boolean {
+export function isUtf8Prefix(bytes: Buffer, truncated: boolean): boolean {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   try {
     decoder.decode(bytes, { stream: truncated });

@@ -5,9 +5,15 @@ import { EpubParser } from './epub/epub.parser';
 import { HtmlParser } from './html/html.parser';
 import { ImageParser } from './image/image.parser';
 import { MarkdownParser } from './markdown.parser';
+import { OdtParser } from './odf/odt.parser';
 import { ParsedJsonParser } from './parsed-json.parser';
 import { PdfParser } from './pdf/pdf.parser';
 import { PlainTextParser } from './plain-text.parser';
+import { OdpParser } from './presentation/odp.parser';
+import { PptxParser } from './presentation/pptx.parser';
+import { RtfParser } from './rtf/rtf.parser';
+import { CsvParser } from './spreadsheet/csv.parser';
+import { SpreadsheetParser } from './spreadsheet/spreadsheet.parser';
 
 /** Routes a file to the parser registered for its media type. */
 export class ParserRegistry {
@@ -31,6 +37,12 @@ export class ParserRegistry {
       new HtmlParser(),
       new EpubParser(),
       new DocxParser(),
+      new OdtParser(),
+      new RtfParser(),
+      new SpreadsheetParser(),
+      new CsvParser(),
+      new PptxParser(),
+      new OdpParser(),
       new ImageParser(),
     ]);
   }

@@ -5,6 +5,7 @@ import { isTroveError, TroveErrorCode } from '@trove/domain';
 import { buildZip, patchEntry } from './archive/zip-fixtures.testing';
 import { detectMediaType, MEDIA_TYPES } from './detect';
 import { pngClaiming } from './image/image-fixtures.testing';
+import { odfPackage, pptxPackage, workbook, xlsxPackage } from './office/office-fixtures.testing';
 import { ParseSandbox } from './sandbox/parse-sandbox';
 import { sharedDocuments } from '@trove/testing';
 
@@ -83,6 +84,25 @@ async function generated(): Promise<Case[]> {
     { name: '../evil.xhtml' },
   );
   const png = pngClaiming(2_000, 1_000);
+  const xlsx = workbook([
+    {
+      name: 'Sales',
+      rows: [
+        ['Region', 'Q1'],
+        ['North', 120],
+      ],
+    },
+  ]);
+  const pptx = await pptxPackage([{ title: 'One', body: ['text'], notes: ['notes'] }]);
+  const odt = await odfPackage(MEDIA_TYPES.odt, '<text:h>Title</text:h><text:p>text</text:p>');
+  const zeros = { path: 'media/zeros.bin', data: Buffer.alloc(300 * 1024 * 1024) };
+  const ole = Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), random]);
+  // A sheet claiming the whole grid, with a cell in the last row and column Excel allows.
+  const far = await xlsxPackage(
+    '<dimension ref="A1:XFD1048576"/><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>near</t></is></c></row><row r="1048576"><c r="XFD1048576" t="inlineStr"><is><t>far</t></is></c></row></sheetData>',
+  );
+  const laughs = `<!DOCTYPE x [<!ENTITY a "${'ha'.repeat(50)}"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>`;
+  const csvBinary = Buffer.from(random);
   return [
     ...[
       MEDIA_TYPES.pdf,
@@ -91,6 +111,15 @@ async function generated(): Promise<Case[]> {
       MEDIA_TYPES.html,
       MEDIA_TYPES.markdown,
       MEDIA_TYPES.plainText,
+      MEDIA_TYPES.odt,
+      MEDIA_TYPES.rtf,
+      MEDIA_TYPES.xlsx,
+      MEDIA_TYPES.xls,
+      MEDIA_TYPES.ods,
+      MEDIA_TYPES.csv,
+      MEDIA_TYPES.tsv,
+      MEDIA_TYPES.pptx,
+      MEDIA_TYPES.odp,
       MEDIA_TYPES.png,
       MEDIA_TYPES.jpeg,
       MEDIA_TYPES.tiff,
@@ -176,6 +205,69 @@ async function generated(): Promise<Case[]> {
       data: epub.subarray(0, epub.length / 2),
       expect: TroveErrorCode.CorruptDocument,
     },
+    { name: 'truncated.xlsx', data: xlsx.subarray(0, xlsx.length / 2), mediaType: MEDIA_TYPES.xlsx },
+    { name: 'truncated.pptx', data: pptx.subarray(0, pptx.length / 2), mediaType: MEDIA_TYPES.pptx },
+    { name: 'truncated.odt', data: odt.subarray(0, odt.length / 2), mediaType: MEDIA_TYPES.odt },
+    {
+      name: 'bomb.xlsx',
+      data: await buildZip([{ path: 'xl/workbook.xml', data: '<workbook/>' }, zeros]),
+      expect: TroveErrorCode.UnsafeArchive,
+    },
+    {
+      name: 'bomb.pptx',
+      data: await pptxPackage([{ title: 'One' }], [zeros]),
+      expect: TroveErrorCode.UnsafeArchive,
+    },
+    {
+      name: 'bomb.ods',
+      data: await odfPackage(MEDIA_TYPES.ods, '', { extra: [zeros] }),
+      expect: TroveErrorCode.UnsafeArchive,
+    },
+    {
+      name: 'slip.odt',
+      data: patchEntry(
+        await odfPackage(MEDIA_TYPES.odt, '<text:p>x</text:p>', {
+          extra: [{ path: 'aa/evil.xml', data: 'x' }],
+        }),
+        'aa/evil.xml',
+        {
+          name: '../evil.xml',
+        },
+      ),
+      expect: TroveErrorCode.UnsafeArchive,
+    },
+    {
+      name: 'encrypted.xlsx',
+      data: Buffer.concat([ole, Buffer.from('EncryptedPackage', 'utf16le')]),
+      expect: TroveErrorCode.EncryptedDocument,
+    },
+    { name: 'random-ole.xls', data: ole, mediaType: MEDIA_TYPES.xls },
+    { name: 'random-ole.pptx', data: ole, mediaType: MEDIA_TYPES.pptx, expect: TroveErrorCode.ParseFailed },
+    {
+      name: 'binary.xlsx',
+      data: random,
+      mediaType: MEDIA_TYPES.xlsx,
+      expect: TroveErrorCode.CorruptDocument,
+    },
+    { name: 'binary.odp', data: random, mediaType: MEDIA_TYPES.odp, expect: TroveErrorCode.CorruptDocument },
+    { name: 'binary.csv', data: csvBinary, expect: TroveErrorCode.UndecodableDocument },
+    { name: 'far-cell.xlsx', data: far },
+    { name: 'one-line.csv', data: Buffer.from('word,'.repeat(2_000_000)) },
+    { name: 'many-rows.csv', data: Buffer.from('a,b\n'.repeat(500_000)) },
+    {
+      name: 'laughs.odt',
+      data: await buildZip([
+        { path: 'mimetype', data: MEDIA_TYPES.odt, compress: false },
+        {
+          path: 'content.xml',
+          data: `<?xml version="1.0"?>${laughs}<office:document-content xmlns:office="o" xmlns:text="t"><office:body><office:text><text:p>&c;&c;&c;</text:p></office:text></office:body></office:document-content>`,
+        },
+      ]),
+    },
+    { name: 'random-with-header.rtf', data: Buffer.concat([Buffer.from('{\\rtf1 '), random]) },
+    { name: 'nested.rtf', data: Buffer.from(`{\\rtf1 ${'{'.repeat(200_000)}deep${'}'.repeat(200_000)}}`) },
+    { name: 'unclosed.rtf', data: Buffer.from(`{\\rtf1 ${'{\\b '.repeat(50_000)}text`) },
+    { name: 'huge-bin.rtf', data: Buffer.from('{\\rtf1 {\\pict\\bin999999999 abc}} text}') },
   ];
 }
 

@@ -29,6 +29,16 @@ describe('CitationLinks', () => {
     expect(links.absolute('https://www.notion.so/page#block')).toBe('https://www.notion.so/page#block');
   });
 
+  it('opens an original at its slide, its sheet and rows, or its CSV records (RFC 7111 row=)', () => {
+    const original = (place: object) =>
+      links.render({ kind: 'original', documentId: 'doc-1', ...place }, undefined, NOW)!.split('#')[1];
+    expect(original({ page: 4 })).toBe('page=4');
+    expect(original({ sheet: 'Q3 Budget', rowStart: 2, rowEnd: 40 })).toBe('sheet=Q3%20Budget&row=2-40');
+    expect(original({ sheet: 'Sales', rowStart: 7, rowEnd: 7 })).toBe('sheet=Sales&row=7');
+    expect(original({ sheet: 'Notes' })).toBe('sheet=Notes');
+    expect(original({ rowStart: 2, rowEnd: 9 })).toBe('row=2-9');
+  });
+
   it('serves only http(s) links and its own paths: any other scheme in stored data is dropped', () => {
     const source = (url: string) => ({ kind: 'source' as const, documentId: 'doc-1', url });
     for (const url of [

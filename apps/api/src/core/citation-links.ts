@@ -13,7 +13,8 @@ const SIGNATURE = /^([0-9a-z]{1,12})-([\w-]{32})$/;
 export type LinkCheck = 'valid' | 'expired' | 'invalid';
 
 /**
- * Citations of uploaded files point at the API's copy of the original (`/v1/documents/<id>/original#page=3`).
+ * Citations of uploaded files point at the API's copy of the original (`/v1/documents/<id>/original#page=3`,
+ * `#sheet=Budget&row=2-40`).
  * Stored paths are made absolute here and signed per document with an expiry, so a citation opens
  * in a browser (which sends no API key) without revealing the key: the signature grants that one
  * file, for a limited time. Links are signed afresh each time they are served.
@@ -51,12 +52,7 @@ export class CitationLinks {
   render(citation: Citation | undefined, legacyUrl?: string, now = Date.now()): string | undefined {
     if (!citation) return this.absolute(legacyUrl, now);
     if (citation.kind === 'source') return citation.url && webLink(citation.url);
-    const place = citation.page
-      ? `#page=${citation.page}`
-      : citation.anchor
-        ? `#${encodeURIComponent(citation.anchor)}`
-        : '';
-    return `${this.original(citation.documentId, now)}${place}`;
+    return `${this.original(citation.documentId, now)}${fragment(citation)}`;
   }
 
   /** The link to a document's original, without a place in it. */
@@ -86,6 +82,20 @@ export class CitationLinks {
       .digest('base64url')
       .slice(0, 32);
   }
+}
+
+/**
+ * Where in the original a citation opens: `#page=N` (a PDF page, a slide), `#sheet=<name>&row=A-B`
+ * (a spreadsheet's rows; a CSV file's records alone, as RFC 7111 writes them: `#row=A-B`), or the
+ * HTML anchor.
+ */
+function fragment(citation: Citation): string {
+  if (citation.page) return `#page=${citation.page}`;
+  const { rowStart, rowEnd } = citation;
+  const rows = rowStart ? `row=${rowEnd && rowEnd !== rowStart ? `${rowStart}-${rowEnd}` : rowStart}` : '';
+  if (citation.sheet) return `#sheet=${encodeURIComponent(citation.sheet)}${rows ? `&${rows}` : ''}`;
+  if (rows) return `#${rows}`;
+  return citation.anchor ? `#${encodeURIComponent(citation.anchor)}` : '';
 }
 
 /** `url` when it is an http(s) URL or a path on the same site; undefined for any other scheme. */

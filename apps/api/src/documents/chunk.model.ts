@@ -9,7 +9,10 @@ export class ChunkModel {
   @Field() text!: string;
   @Field() title!: string;
   @Field(() => [String]) headingPath!: string[];
-  @Field(() => Int, { nullable: true, description: 'PDF: the page the chunk starts on (1-based)' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'PDF: the page the chunk starts on (1-based); presentations: the slide',
+  })
   page?: number;
   @Field(() => Int, { nullable: true, description: 'PDF: the page the chunk ends on' }) pageEnd?: number;
   @Field({ nullable: true, description: 'EPUB: the chapter (table-of-contents entry)' }) chapter?: string;

@@ -15,7 +15,22 @@ export class CitationModel {
   // The enum's values are the domain's kinds.
   @Field(() => CitationKind) kind!: Citation['kind'];
   @Field(() => ID) documentId!: string;
-  @Field(() => Int, { nullable: true, description: 'PDF: the page the chunk starts on' }) page?: number;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'PDF: the page the chunk starts on; presentations (PPTX, ODP): the slide',
+  })
+  page?: number;
+  @Field({ nullable: true, description: 'Spreadsheets (XLSX, XLS, ODS): the sheet' }) sheet?: string;
+  @Field(() => Int, {
+    nullable: true,
+    description: "Spreadsheets and CSV files: the first sheet row (CSV: record) of the chunk's table rows",
+  })
+  rowStart?: number;
+  @Field(() => Int, {
+    nullable: true,
+    description: "Spreadsheets and CSV files: the last row of the chunk's table rows",
+  })
+  rowEnd?: number;
   @Field({ nullable: true, description: 'Heading or block anchor of the cited place' }) anchor?: string;
   @Field({ nullable: true }) url?: string;
 }

@@ -191,7 +191,7 @@ export class SearchHitModel {
   @Field({
     nullable: true,
     description:
-      'Link to the cited place: a Notion block, a MkDocs page anchor, or the original file (#page=N)',
+      'Link to the cited place: a Notion block, a MkDocs page anchor, or the original file (#page=N, #sheet=S&row=A-B)',
   })
   citationUrl?: string;
   @Field(() => CitationModel, {
@@ -200,7 +200,8 @@ export class SearchHitModel {
   })
   citation?: CitationModel;
   @Field({ nullable: true }) anchor?: string;
-  @Field(() => Int, { nullable: true, description: 'PDF: first page of the chunk' }) page?: number;
+  @Field(() => Int, { nullable: true, description: 'PDF: first page of the chunk; presentations: the slide' })
+  page?: number;
   @Field(() => Int, { nullable: true, description: 'PDF: last page of the chunk' }) pageEnd?: number;
   @Field({ nullable: true, description: 'EPUB: chapter' }) chapter?: string;
   @Field({

@@ -11,7 +11,7 @@ import { action, positiveInt, sleep, type CliContext, type CliIo } from '../cont
 import { CliError, ExitCode, NotFoundError } from '../output/exit-codes';
 import { formatBytes, renderTable } from '../output/render';
 import { uploadFiles, type DocumentRow } from './upload-files';
-import { TroveErrorCode } from '@trove/domain';
+import { SUPPORTED_EXTENSIONS, supportedFormatsText, TroveErrorCode } from '@trove/domain';
 
 const STATUSES = ['PENDING', 'INDEXING', 'READY', 'FAILED'];
 const SETTLED = new Set<DocumentStatus>(['READY', 'FAILED']);
@@ -80,6 +80,8 @@ Examples:
     .addHelpText(
       'after',
       `
+Trove reads ${supportedFormatsText()}, recognised by content. A file named here is
+uploaded whatever its name; under a folder, the files ending in ${[...SUPPORTED_EXTENSIONS].join(' ')}.
 Uploads continue past a file that fails; the failures are listed at the end and the exit code is 1.
 With --wait, a document that fails to index counts as a failure too.
 

@@ -13,6 +13,10 @@ describe('collectFiles', () => {
     writeFileSync(join(root, 'docs', 'a.PDF'), '%PDF-1.7');
     writeFileSync(join(root, 'docs', 'deep', 'c.html'), '<h1>C</h1>');
     writeFileSync(join(root, 'docs', 'logo.png'), 'png');
+    writeFileSync(join(root, 'docs', 'deep', 'budget.xlsx'), 'PK');
+    writeFileSync(join(root, 'docs', 'deep', 'cities.csv'), 'a,b');
+    writeFileSync(join(root, 'docs', 'deep', 'talk.pptx'), 'PK');
+    writeFileSync(join(root, 'docs', 'deep', 'notes.odt'), 'PK');
     writeFileSync(join(root, 'docs', '.git', 'config'), 'x');
     writeFileSync(join(root, 'README'), 'plain text without an extension');
 
@@ -24,7 +28,11 @@ describe('collectFiles', () => {
     expect(files.map((f) => f.path.slice(root.length + 1))).toEqual([
       'docs/a.PDF',
       'docs/b.md',
+      'docs/deep/budget.xlsx',
       'docs/deep/c.html',
+      'docs/deep/cities.csv',
+      'docs/deep/notes.odt',
+      'docs/deep/talk.pptx',
       'README',
     ]);
     expect(files[1]!.sizeBytes).toBe(3);

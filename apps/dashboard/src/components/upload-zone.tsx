@@ -1,4 +1,5 @@
 import { Badge, Button, Group, Paper, Progress, Stack, Text } from '@mantine/core';
+import { supportedFormatsText, UPLOAD_ACCEPT } from '@trove/api-client/browser';
 import { useRef, useState, type DragEvent } from 'react';
 import { errorMessage } from '../api/errors';
 import { uploadDocument } from '../api/upload';
@@ -63,8 +64,7 @@ export function UploadZone({ projectId, onUploaded }: { projectId: string; onUpl
           <div>
             <Text fw={600}>Drop files here to upload</Text>
             <Text size="sm" c="dimmed">
-              PDF, EPUB, DOCX, HTML, Markdown, text, or images of pages (PNG, JPEG, TIFF, WebP, GIF: read by
-              OCR); several at once.
+              {supportedFormatsText()} (images read by OCR); several at once.
             </Text>
           </div>
           <Button variant="light" onClick={() => input.current?.click()}>
@@ -75,6 +75,7 @@ export function UploadZone({ projectId, onUploaded }: { projectId: string; onUpl
             type="file"
             multiple
             hidden
+            accept={UPLOAD_ACCEPT}
             aria-label="Files to upload"
             onChange={(event) => {
               if (event.currentTarget.files) start(event.currentTarget.files);

@@ -2,8 +2,11 @@ import { createHash } from 'node:crypto';
 import { load } from 'cheerio';
 import { LRUCache } from 'lru-cache';
 import {
+  DOCUMENT_FORMATS,
   MEDIA_TYPES,
+  mediaTypeForExtension,
   PermanentDocumentError,
+  SUPPORTED_EXTENSIONS,
   SourceType,
   TroveError,
   TroveErrorCode,
@@ -57,18 +60,10 @@ export interface WebConnectorDeps {
   bodyCacheBytes?: number;
 }
 
-/** For responses without a useful Content-Type: the type the URL's extension names. */
-const BY_EXTENSION: Record<string, string> = {
-  html: MEDIA_TYPES.html,
-  htm: MEDIA_TYPES.html,
-  xhtml: MEDIA_TYPES.html,
-  md: MEDIA_TYPES.markdown,
-  markdown: MEDIA_TYPES.markdown,
-  txt: MEDIA_TYPES.plainText,
-  pdf: MEDIA_TYPES.pdf,
-  epub: MEDIA_TYPES.epub,
-  docx: MEDIA_TYPES.docx,
-};
+/** Media types read from a site as they are served (PDF, EPUB, Office files, CSV …); images are not. */
+const SERVED_AS_IS: ReadonlySet<string> = new Set(
+  DOCUMENT_FORMATS.filter((format) => !format.image).map((format) => format.mediaType),
+);
 
 /** What a page read tells discovery and fetch. */
 interface PageState {
@@ -447,18 +442,15 @@ function mediaTypeOf(contentType: string, url: URL, body: Buffer): string | unde
       return MEDIA_TYPES.markdown;
     case 'text/plain':
       return /\.(md|markdown)$/i.test(url.pathname) ? MEDIA_TYPES.markdown : MEDIA_TYPES.plainText;
-    case MEDIA_TYPES.pdf:
-    case MEDIA_TYPES.epub:
-    case MEDIA_TYPES.docx:
-      return type;
     case '':
     case 'application/octet-stream': {
       if (body.subarray(0, 5).toString('latin1') === '%PDF-') return MEDIA_TYPES.pdf;
-      const extension = /\.([a-z]+)$/i.exec(url.pathname)?.[1]?.toLowerCase();
-      return extension ? BY_EXTENSION[extension] : undefined;
+      // For responses without a useful Content-Type: the type the URL's extension names.
+      const extension = /\.[a-z]+$/i.exec(url.pathname)?.[0]?.toLowerCase();
+      return extension && SUPPORTED_EXTENSIONS.has(extension) ? mediaTypeForExtension(extension) : undefined;
     }
     default:
-      return undefined;
+      return SERVED_AS_IS.has(type) ? type : undefined;
   }
 }
 

@@ -2,16 +2,16 @@ import { basename, extname } from 'node:path';
 import mammoth from 'mammoth';
 import type { ParsedDocument, ParseInput, Parser } from '@trove/domain';
 import { PermanentDocumentError, TroveErrorCode } from '@trove/domain';
-import { DEFAULT_ZIP_LIMITS, openZip, type SafeZip, type ZipLimits } from '../archive/safe-zip';
-import { decodeMarkup } from '../html/decode-html';
-import { htmlToBlocks, isElement, textContent } from '../html/html-blocks';
-import { loadHtml, loadXml } from '../html/load-markup';
+import { openDocumentZip } from '../archive/document-zip';
+import { DEFAULT_ZIP_LIMITS, type ZipLimits } from '../archive/safe-zip';
+import { htmlToBlocks, textContent } from '../html/html-blocks';
+import { loadHtml } from '../html/load-markup';
+import { coreProperties } from '../office/core-properties';
+import { refuseOleFile } from '../office/ole';
+import { capWarnings, oneLine } from '../warnings';
 
 export const DOCX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
-/** Compound File Binary (OLE2): legacy .doc files, and .docx files saved with a password. */
-const OLE_SIGNATURE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
-const MAX_WARNINGS = 20;
 const TITLE_CLASS = 'docx-title';
 
 /**
@@ -38,11 +38,8 @@ export class DocxParser implements Parser {
 
   async parse(input: ParseInput): Promise<ParsedDocument> {
     const name = input.fileName;
-    if (input.data.length === 0) {
-      throw new PermanentDocumentError(TroveErrorCode.EmptyDocument, `${name} is empty (0 bytes)`);
-    }
-    refuseOleFile(name, input.data);
-    const zip = await openZip(input.data, { limits: this.limits, archiveName: name });
+    refuseOleFile(name, input.data, 'Word 97–2003 (.doc)', '.docx');
+    const zip = await openDocumentZip(input, this.limits);
     if (!zip.has('[Content_Types].xml') || !zip.entries.some((entry) => entry.path.startsWith('word/'))) {
       throw new PermanentDocumentError(
         TroveErrorCode.ParseFailed,
@@ -98,47 +95,6 @@ export class DocxParser implements Parser {
   }
 }
 
-function refuseOleFile(name: string, data: Buffer): void {
-  if (!data.subarray(0, OLE_SIGNATURE.length).equals(OLE_SIGNATURE)) return;
-  // Office writes a password-protected .docx as an OLE file holding an "EncryptedPackage" stream.
-  if (data.includes(Buffer.from('EncryptedPackage', 'utf16le'))) {
-    throw new PermanentDocumentError(
-      TroveErrorCode.EncryptedDocument,
-      `${name} is password-protected; save it without a password and upload it again`,
-    );
-  }
-  throw new PermanentDocumentError(
-    TroveErrorCode.ParseFailed,
-    `${name} is a legacy Word 97–2003 (.doc) file, not .docx; save it as .docx and upload it again`,
-  );
-}
-
-/** Title and author from docProps/core.xml, when Word filled them in. */
-async function coreProperties(zip: SafeZip, name: string): Promise<Record<string, string>> {
-  const metadata: Record<string, string> = {};
-  if (!zip.has('docProps/core.xml')) return metadata;
-  const $ = loadXml(decodeMarkup(`${name}: docProps/core.xml`, await zip.read('docProps/core.xml')).text);
-  for (const [element, key] of [
-    ['dc:title', 'title'],
-    ['dc:creator', 'creator'],
-    ['dc:language', 'language'],
-  ] as const) {
-    const el = $('*')
-      .toArray()
-      .find((node) => isElement(node) && node.name.toLowerCase() === element);
-    const value = el ? textContent(el) : '';
-    if (value) metadata[key] = value;
-  }
-  return metadata;
-}
-
-function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
-}
-
 function mammothWarnings(messages: { message: string }[]): string[] {
-  const unique = [...new Set(messages.map((m) => m.message.replace(/\s+/g, ' ').trim()).filter(Boolean))];
-  if (unique.length <= MAX_WARNINGS) return unique;
-  return [...unique.slice(0, MAX_WARNINGS), `… and ${unique.length - MAX_WARNINGS} more warnings`];
+  return capWarnings(messages.map((m) => m.message.replace(/\s+/g, ' ').trim()).filter(Boolean));
 }

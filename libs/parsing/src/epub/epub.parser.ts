@@ -1,12 +1,15 @@
 import { basename, extname, posix } from 'node:path';
 import type { CheerioAPI } from 'cheerio';
-import type { AnyNode, Element } from 'domhandler';
+import type { Element } from 'domhandler';
 import type { ParsedBlock, ParsedDocument, ParseInput, Parser } from '@trove/domain';
 import { PermanentDocumentError, TroveErrorCode } from '@trove/domain';
-import { DEFAULT_ZIP_LIMITS, openZip, type SafeZip, type ZipLimits } from '../archive/safe-zip';
+import { openDocumentZip } from '../archive/document-zip';
+import { DEFAULT_ZIP_LIMITS, type SafeZip, type ZipLimits } from '../archive/safe-zip';
 import { decodeMarkup } from '../html/decode-html';
 import { htmlToBlocks, isElement, textContent, type HtmlSection } from '../html/html-blocks';
 import { loadHtml, loadXml } from '../html/load-markup';
+import { children, descendants, elementsNamed, localName } from '../html/xml-elements';
+import { capWarnings } from '../warnings';
 
 export const EPUB_MEDIA_TYPE = 'application/epub+zip';
 
@@ -22,7 +25,6 @@ export interface TocEntry {
 /** TOCs nested deeper than this are cut (no book needs it; a hostile one could recurse forever). */
 const MAX_TOC_DEPTH = 32;
 const CONTENT_TYPES = new Set(['application/xhtml+xml', 'text/html', 'application/xml', 'text/xml']);
-const MAX_WARNINGS = 20;
 
 interface ManifestItem {
   id: string;
@@ -53,10 +55,7 @@ export class EpubParser implements Parser {
 
   async parse(input: ParseInput): Promise<ParsedDocument> {
     const name = input.fileName;
-    if (input.data.length === 0) {
-      throw new PermanentDocumentError(TroveErrorCode.EmptyDocument, `${name} is empty (0 bytes)`);
-    }
-    const zip = await openZip(input.data, { limits: this.limits, archiveName: name });
+    const zip = await openDocumentZip(input, this.limits);
     const files = new ArchivePaths(zip);
     const warnings: string[] = [];
 
@@ -417,48 +416,10 @@ async function readText(zip: SafeZip, name: string, path: string): Promise<strin
   return decodeMarkup(`${name}: ${path}`, await zip.read(path)).text;
 }
 
-/** Elements by local name, whatever namespace prefix the file uses (`dc:title`, `opf:item`). */
-function elementsNamed($: CheerioAPI, name: string): Element[] {
-  const wanted = name.toLowerCase();
-  return $('*')
-    .toArray()
-    .filter((el): el is Element => isElement(el) && localName(el) === wanted);
-}
-
-function children(parent: Element, name: string): Element[] {
-  const wanted = name.toLowerCase();
-  return parent.children.filter((child): child is Element => isElement(child) && localName(child) === wanted);
-}
-
-function descendants(root: Element, name: string): Element[] {
-  const wanted = name.toLowerCase();
-  const found: Element[] = [];
-  const stack: AnyNode[] = [...root.children].reverse();
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (!isElement(node)) continue;
-    if (localName(node) === wanted) found.push(node);
-    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
-  }
-  return found;
-}
-
-function localName(el: Element): string {
-  const name = el.name.toLowerCase();
-  const colon = name.indexOf(':');
-  return colon < 0 ? name : name.slice(colon + 1);
-}
-
 function safeDecode(text: string): string {
   try {
     return decodeURIComponent(text);
   } catch {
     return text;
   }
-}
-
-function capWarnings(warnings: string[]): string[] {
-  const unique = [...new Set(warnings)];
-  if (unique.length <= MAX_WARNINGS) return unique;
-  return [...unique.slice(0, MAX_WARNINGS), `… and ${unique.length - MAX_WARNINGS} more warnings`];
 }
