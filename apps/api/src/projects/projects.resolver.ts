@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { CreateProjectInput, ProjectModel, ProjectStatsModel } from './project.model';
+import { CreateProjectInput, DocumentTypeCountModel, ProjectModel, ProjectStatsModel } from './project.model';
 import { ProjectsService } from './projects.service';
 import { Permission, type Principal } from '@trove/domain';
 import { CurrentPrincipal, project, Requires } from '../access/access.decorators';
@@ -24,6 +24,13 @@ export class ProjectsResolver {
   @ResolveField(() => ProjectStatsModel, { description: "Totals over the project's documents" })
   stats(@Parent() project: ProjectModel) {
     return this.service.stats(project.id);
+  }
+
+  @ResolveField(() => [DocumentTypeCountModel], {
+    description: "The media types of the project's documents, most documents first (what search filters by)",
+  })
+  documentTypes(@Parent() project: ProjectModel) {
+    return this.service.documentTypes(project.id);
   }
 
   @Mutation(() => ProjectModel)
