@@ -110,3 +110,18 @@ export function supportedFormatsText(): string {
   const images = DOCUMENT_FORMATS.filter((format) => format.image).map((format) => format.name);
   return `${documents.join(', ')} and images (${images.join(', ')})`;
 }
+
+const MEDIA_TYPE_LABELS: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(
+    DOCUMENT_FORMATS.map((format) => [format.mediaType, format.image ? `${format.name} image` : format.name]),
+  ),
+  [MEDIA_TYPES.plainText]: 'Plain text',
+  [MEDIA_TYPES.docx]: 'Word (DOCX)',
+  [MEDIA_TYPES.zip]: 'ZIP archive',
+  [PARSED_JSON_MEDIA_TYPE]: 'Pages (Notion, MkDocs)',
+};
+
+/** What a person calls a document of this media type ("PDF", "Markdown"); the type itself when unknown. */
+export function mediaTypeLabel(mediaType: string): string {
+  return MEDIA_TYPE_LABELS[mediaType] ?? mediaType;
+}
