@@ -51,6 +51,10 @@ import { ProjectsService } from './projects/projects.service';
 import { ArchivesController } from './sources/archives.controller';
 import { BlobStorageEngine } from './uploads/blob-storage.engine';
 import { SourcesService } from './sources/sources.service';
+import { SourceArchivesService } from './sources/source-archives.service';
+import { SyncRunsService } from './sources/sync-runs.service';
+import { SyncSchedulesService } from './sources/sync-schedules.service';
+import { WebhookVerificationService } from './sources/webhook-verification.service';
 import { SyncRunHealthService } from './sources/sync-run-health.service';
 import { SyncRunUpdates } from './sources/sync-run-updates';
 import { SourceWebhookController } from './webhooks/source-webhook.controller';
@@ -257,6 +261,10 @@ export class AppModule {
         DocumentsService,
         ChunksService,
         SourcesService,
+        SourceArchivesService,
+        SyncRunsService,
+        SyncSchedulesService,
+        WebhookVerificationService,
         // Every resolver, from the one list the printed schema (schema.ts) is built from too.
         ...RESOLVERS,
         SyncRunUpdates,
