@@ -40,6 +40,8 @@ import { TroveExceptionFilter } from './core/trove-exception.filter';
 import { TroveIdPipe } from './core/trove-id.pipe';
 import { CitationLinks } from './core/citation-links';
 import { AskController } from './answers/ask.controller';
+import { AskService } from './answers/ask.service';
+import { SearchService } from './search/search.service';
 import { ChunksService } from './documents/chunks.service';
 import { DocumentsController } from './documents/documents.controller';
 import { OriginalsController } from './documents/originals.controller';
@@ -260,6 +262,8 @@ export class AppModule {
         ProjectsService,
         DocumentsService,
         ChunksService,
+        SearchService,
+        AskService,
         SourcesService,
         SourceArchivesService,
         SyncRunsService,
