@@ -1,30 +1,20 @@
+import type { Type } from '@nestjs/common';
+import { MODULE_METADATA } from '@nestjs/common/constants';
 import { NestFactory } from '@nestjs/core';
-import { GraphQLSchemaBuilderModule, GraphQLSchemaFactory } from '@nestjs/graphql';
+import { GraphQLSchemaBuilderModule, GraphQLSchemaFactory, RESOLVER_TYPE_METADATA } from '@nestjs/graphql';
 import { lexicographicSortSchema, printSchema } from 'graphql';
-import { ApiKeysResolver } from './api-keys/api-keys.resolver';
-import { AskResolver } from './answers/ask.resolver';
-import { ChunksResolver } from './documents/chunks.resolver';
-import { DocumentsResolver } from './documents/documents.resolver';
-import { IndexGenerationsResolver } from './index-generations/index-generations.resolver';
-import { ProjectsResolver } from './projects/projects.resolver';
-import { RagConfigResolver } from './rag-config/rag-config.resolver';
-import { SearchResolver } from './search/search.resolver';
-import { SourcesResolver } from './sources/sources.resolver';
-import { SyncRunResolver } from './sources/sync-run.resolver';
+import { FEATURE_MODULES } from './features';
 
-/** Every resolver the API mounts (app.module.ts spreads this list); the schema is built from their metadata. */
-export const RESOLVERS = [
-  ApiKeysResolver,
-  AskResolver,
-  ChunksResolver,
-  DocumentsResolver,
-  IndexGenerationsResolver,
-  ProjectsResolver,
-  RagConfigResolver,
-  SearchResolver,
-  SourcesResolver,
-  SyncRunResolver,
-];
+/**
+ * Every resolver the API mounts: those its feature modules provide. The printed schema is built
+ * from their metadata, so it cannot miss one a module adds.
+ */
+export const RESOLVERS = FEATURE_MODULES.flatMap(
+  (module): unknown[] => Reflect.getMetadata(MODULE_METADATA.PROVIDERS, module) ?? [],
+).filter(
+  (provider): provider is Type =>
+    typeof provider === 'function' && Reflect.hasMetadata(RESOLVER_TYPE_METADATA, provider),
+);
 
 /** The API's schema as SDL, sorted as the running API sorts it (`sortSchema: true`). */
 export async function printApiSchema(): Promise<string> {

@@ -1,6 +1,22 @@
 import { apiErrorFrom } from './api-error';
 import type { TypedDocumentString } from './gql/graphql';
 
+/** An operation's variables as arguments: none for an operation that takes none. */
+export type OperationVariables<TVariables> = TVariables extends Record<string, never> ? [] : [TVariables];
+
+/**
+ * What runs the API's typed GraphQL operations (./operations.ts): the Node client over HTTP, the
+ * api itself in process (its MCP endpoint), a fake in tests. Code that only runs operations, such
+ * as the MCP tools, takes this rather than a client.
+ */
+export interface TroveOperations {
+  /** Runs one operation; throws TroveApiError for any error the API answers with. */
+  request<TResult, TVariables>(
+    document: TypedDocumentString<TResult, TVariables>,
+    ...[variables]: OperationVariables<TVariables>
+  ): Promise<TResult>;
+}
+
 /** Sends a request body to the API's /graphql (with whatever headers the transport adds). */
 export type GraphqlTransport = (body: string) => Promise<Response>;
 

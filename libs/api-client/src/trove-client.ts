@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { TroveApiError, apiErrorFrom } from './api-error';
 import { streamAnswer, type AskStreamEvent, type AskStreamRequest } from './ask-stream';
 import type { TypedDocumentString } from './gql/graphql';
-import { readJson, runOperation } from './graphql-request';
+import { type OperationVariables, readJson, runOperation, type TroveOperations } from './graphql-request';
 
 export interface TroveClientOptions {
   /** The api's base URL, e.g. http://127.0.0.1:3000 (no /graphql). */
@@ -35,7 +35,7 @@ export type UploadProgress = (sentBytes: number, totalBytes: number) => void;
  * route, with one error type whatever failed (TroveApiError: the API's code and message, or
  * NETWORK when the API cannot be reached).
  */
-export class TroveClient {
+export class TroveClient implements TroveOperations {
   private readonly baseUrl: string;
 
   constructor(private readonly options: TroveClientOptions) {
@@ -49,7 +49,7 @@ export class TroveClient {
   /** Runs one typed operation against /graphql; throws TroveApiError on any error. */
   async request<TResult, TVariables>(
     document: TypedDocumentString<TResult, TVariables>,
-    ...[variables]: TVariables extends Record<string, never> ? [] : [TVariables]
+    ...[variables]: OperationVariables<TVariables>
   ): Promise<TResult> {
     return runOperation(
       (body) =>

@@ -1,6 +1,7 @@
 export * from './catalog';
 export type * from './catalog.ports';
 export * from './cursor';
+export * from './guarded-write';
 export * from './database';
 export type {
   DocumentChanges,

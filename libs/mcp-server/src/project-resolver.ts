@@ -1,4 +1,4 @@
-import { ProjectsDocument, type ProjectsQuery, TroveApiError, type TroveClient } from '@trove/api-client';
+import { ProjectsDocument, type ProjectsQuery, TroveApiError, type TroveOperations } from '@trove/api-client';
 import { TroveErrorCode } from '@trove/domain';
 
 export type ProjectSummary = ProjectsQuery['projects'][number];
@@ -35,7 +35,7 @@ export function pickProject(projects: ProjectSummary[], wanted: string | undefin
 
 /** Resolves a `project` argument against the projects the key reaches. */
 export async function resolveProject(
-  client: TroveClient,
+  client: TroveOperations,
   wanted: string | undefined,
 ): Promise<ProjectSummary> {
   const { projects } = await client.request(ProjectsDocument);

@@ -1,9 +1,9 @@
-import type { TroveClient } from '@trove/api-client';
+import type { TroveOperations } from '@trove/api-client';
 import type { FailureLog } from './tool-result';
 
 /** What every tool works with: the API, as the caller's key sees it, and where to log failures. */
 export interface ToolContext {
-  client: TroveClient;
+  client: TroveOperations;
   log: FailureLog;
 }
 

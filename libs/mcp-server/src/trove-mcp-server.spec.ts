@@ -2,22 +2,29 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { TroveApiError, type TroveClient } from '@trove/api-client';
+import {
+  type OperationVariables,
+  TroveApiError,
+  type TroveOperations,
+  type TypedDocumentString,
+} from '@trove/api-client';
 import { createTroveMcpServer, TOOL_NAMES } from './trove-mcp-server';
 
 type Answers = Record<string, (variables: Record<string, unknown>) => unknown>;
 
-/** A TroveClient that answers each operation (by name) from `answers`. */
-function fakeClient(answers: Answers): TroveClient {
-  return {
-    apiUrl: 'http://api.test',
-    request: async (document: { toString(): string }, variables: Record<string, unknown> = {}) => {
-      const name = /(?:query|mutation)\s+(\w+)/.exec(document.toString())![1];
-      const answer = answers[name];
-      if (!answer) throw new Error(`unexpected operation ${name}`);
-      return answer(variables);
-    },
-  } as unknown as TroveClient;
+/** The API as the tools see it: each operation (by name) answered from `answers`. */
+class FakeOperations implements TroveOperations {
+  constructor(private readonly answers: Answers) {}
+
+  async request<TResult, TVariables>(
+    document: TypedDocumentString<TResult, TVariables>,
+    ...[variables]: OperationVariables<TVariables>
+  ): Promise<TResult> {
+    const name = /(?:query|mutation)\s+(\w+)/.exec(document.toString())![1];
+    const answer = this.answers[name];
+    if (!answer) throw new Error(`unexpected operation ${name}`);
+    return answer((variables ?? {}) as Record<string, unknown>) as TResult;
+  }
 }
 
 const PROJECT = {
@@ -29,7 +36,7 @@ const PROJECT = {
 };
 
 async function connected(answers: Answers, logs: string[] = []): Promise<Client> {
-  const server = createTroveMcpServer(fakeClient(answers), { log: (line) => logs.push(line) });
+  const server = createTroveMcpServer(new FakeOperations(answers), { log: (line) => logs.push(line) });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'spec', version: '1' });

@@ -1,5 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { TroveClient } from '@trove/api-client';
+import type { TroveOperations } from '@trove/api-client';
 import { registerDocumentResources } from './document.resource';
 import type { ToolContext } from './tool-context';
 import type { FailureLog } from './tool-result';
@@ -41,7 +41,10 @@ export interface TroveMcpServerOptions {
  * public API with the client's key (so the key's role and projects decide what succeeds). One
  * server per connection; both transports (stdio, Streamable HTTP) build it here.
  */
-export function createTroveMcpServer(client: TroveClient, options: TroveMcpServerOptions = {}): McpServer {
+export function createTroveMcpServer(
+  client: TroveOperations,
+  options: TroveMcpServerOptions = {},
+): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, title: 'Trove knowledge base', version: SERVER_VERSION },
     {

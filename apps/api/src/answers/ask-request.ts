@@ -4,7 +4,7 @@ import { SearchMode, TroveError, TroveErrorCode } from '@trove/domain';
 import { FusionMethod, ScoreNormalization, type SearchFiltersInput } from '../search/search.model';
 import { resolveSearchFilters, type SearchScopeReader } from '../search/search-filters';
 import { assertWellFormedQuery } from '../search/query-text';
-import { fusionSettings } from '../search/search.resolver';
+import { fusionSettings } from '../search/search.service';
 import { AskMode, type AskInput } from './ask.model';
 
 /** The GraphQL input (or the stream's body) in the answering lib's terms. */

@@ -5,6 +5,7 @@ import type { AnswerEvent, AskRequest } from '@trove/answering';
 import type { ApiConfig } from '@trove/config';
 import { type Project, TroveError, TroveErrorCode } from '@trove/domain';
 import { AskController } from './ask.controller';
+import { AskService } from './ask.service';
 
 /** An express response that records what was written, and can be "disconnected". */
 class FakeResponse extends EventEmitter {
@@ -43,6 +44,7 @@ function controller(
 ) {
   const seen: { request?: AskRequest; signal?: AbortSignal } = {};
   const answerer = {
+    ask: () => Promise.reject(new Error('these tests stream')),
     stream: (request: AskRequest, options: { signal?: AbortSignal }) => {
       seen.request = request;
       seen.signal = options.signal;
@@ -61,7 +63,9 @@ function controller(
   const res = new FakeResponse();
   const req = { res, socket: { destroyed: false } } as unknown as Request;
   return {
-    controller: new AskController(answerer, catalog, { search: { maxFilterDocuments: 10 } } as ApiConfig),
+    controller: new AskController(
+      new AskService(answerer, catalog, { search: { maxFilterDocuments: 10 } } as ApiConfig),
+    ),
     res,
     req,
     seen,

@@ -1,8 +1,6 @@
 import { Body, Controller, Inject, Logger, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { Answerer, type AnswerEvent } from '@trove/answering';
-import { Catalog, type ProjectReads } from '@trove/catalog';
-import type { ApiConfig } from '@trove/config';
+import type { AnswerEvent } from '@trove/answering';
 import {
   type AskStreamEventData,
   type AskStreamEventName,
@@ -13,11 +11,8 @@ import {
 import { askDuration, closedLabel, errorCodeLabel, secondsSince } from '@trove/metrics';
 import { AskMode } from './ask.model';
 import { clientAbortSignal } from '../core/client-abort';
-import { CONFIG } from '../core/tokens';
-import type { Asker } from '../rag-config/rag-runtime';
 import { genericMessageFor } from '../core/trove-exception.filter';
-import { parseStreamBody, withSearchFilters } from './ask-request';
-import type { SearchScopeReader } from '../search/search-filters';
+import { AskService } from './ask.service';
 import { project, Requires } from '../access/access.decorators';
 
 /**
@@ -30,11 +25,7 @@ import { project, Requires } from '../access/access.decorators';
 export class AskController {
   private readonly logger = new Logger('Ask');
 
-  constructor(
-    @Inject(Answerer) private readonly answerer: Pick<Asker, 'stream'>,
-    @Inject(Catalog) private readonly catalog: Pick<ProjectReads, 'requireProject'> & SearchScopeReader,
-    @Inject(CONFIG) private readonly config: Pick<ApiConfig, 'search'>,
-  ) {}
+  constructor(@Inject(AskService) private readonly asks: Pick<AskService, 'stream'>) {}
 
   @Post('stream')
   @Requires(Permission.READ, project('projectId'))
@@ -71,16 +62,8 @@ export class AskController {
     res: Response,
     failed: (code: string) => void,
   ): Promise<void> {
-    const parsed = parseStreamBody(projectId, body);
-    await this.catalog.requireProject(projectId);
-    const request = await withSearchFilters(
-      parsed.request,
-      parsed.filters,
-      this.catalog,
-      this.config.search.maxFilterDocuments,
-    );
     const signal = clientAbortSignal(req);
-    const events = this.answerer.stream(request, { signal });
+    const events = await this.asks.stream(projectId, body, signal);
     // The first event (or the first failure: a bad topK, a search error) decides between a
     // stream and a plain JSON error.
     const first = await events.next();

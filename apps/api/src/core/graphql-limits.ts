@@ -187,6 +187,19 @@ export function formatGraphqlError(
   };
 }
 
+/**
+ * An error of an operation run outside Apollo, formatted as Apollo formats it for HTTP clients:
+ * without a code it gets Apollo's INTERNAL_SERVER_ERROR, then formatGraphqlError applies.
+ */
+export function formatExecutionError(
+  error: GraphQLError,
+  log: (line: string) => void,
+): GraphQLFormattedError {
+  const json = error.toJSON();
+  const code = json.extensions?.code ?? ApolloServerErrorCode.INTERNAL_SERVER_ERROR;
+  return formatGraphqlError({ ...json, extensions: { ...json.extensions, code } }, error, log);
+}
+
 /** The `problems` of an invalid source configuration ({ field, message } each), or undefined. */
 function fieldProblems(value: unknown): { field: string; message: string }[] | undefined {
   if (!Array.isArray(value) || value.length === 0) return undefined;

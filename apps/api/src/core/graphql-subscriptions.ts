@@ -1,5 +1,4 @@
 import type { IncomingMessage } from 'node:http';
-import { ApolloServerErrorCode } from '@apollo/server/errors';
 import {
   type ExecutionArgs,
   type ExecutionResult,
@@ -14,7 +13,7 @@ import { isTroveError, type Principal, TroveError, TroveErrorCode } from '@trove
 import type { RequestAdmission } from '../access/request-admission';
 import { RateLimitedError } from '../access/rate-limit';
 import type { GraphqlContext } from '../access/request-principal';
-import { checkDocument, type DocumentChecks, formatGraphqlError } from './graphql-limits';
+import { checkDocument, type DocumentChecks, formatExecutionError } from './graphql-limits';
 import { genericMessageFor } from './trove-exception.filter';
 
 /** What graphql-ws's `ws` adapter puts in a connection's context. */
@@ -208,14 +207,7 @@ export class SubscriptionGate {
         };
       }
       // Without a code it is no client error: Apollo would say INTERNAL_SERVER_ERROR, and so do we.
-      const json = error.toJSON();
-      const code = json.extensions?.code ?? ApolloServerErrorCode.INTERNAL_SERVER_ERROR;
-      const formatted = formatGraphqlError(
-        { ...json, extensions: { ...json.extensions, code } },
-        error,
-        (line) => this.wiring?.log(line),
-      );
-      return stripUndefined(formatted);
+      return stripUndefined(formatExecutionError(error, (line) => this.wiring?.log(line)));
     });
   }
 }

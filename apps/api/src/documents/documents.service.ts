@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { WorkflowNotFoundError, type Client as TemporalClient } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
-import { Catalog, encodeCursor, type DocumentFilter, type PageRequest } from '@trove/catalog';
+import { Catalog, encodeCursor, guardedWrite, type DocumentFilter, type PageRequest } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import type { BlobStore, StoredStream, TroveDocument } from '@trove/domain';
 import {
@@ -61,6 +61,27 @@ export class DocumentsService {
     });
     // The id is fresh for every upload, so an old link never reaches a newer file of the same name.
     const id = Catalog.newDocumentId();
+    // An upload that raced the start of the project's deletion (checked above, stored below) is
+    // taken back out, so the deletion, which may have listed the documents already, misses nothing.
+    return guardedWrite(
+      this.catalog,
+      { projectId },
+      () => this.record(id, projectId, fileName, mediaType, file),
+      (document) => this.delete(document.id),
+    );
+  }
+
+  /**
+   * Moves the original into place, records the document as PENDING and wakes the project's upload
+   * ingest; what was done is undone when a step fails, so a retry is clean.
+   */
+  private async record(
+    id: string,
+    projectId: string,
+    fileName: string,
+    mediaType: string,
+    file: UploadedFile,
+  ): Promise<TroveDocument> {
     const blobKey = blobKeys.upload(id, randomUUID());
     await this.blobs.move(file.blobKey, blobKey);
     let document: TroveDocument;
@@ -85,21 +106,7 @@ export class DocumentsService {
       await this.blobs.deletePrefix(blobKeys.originals(document.id));
       throw error;
     }
-    await this.undoIfProjectDeleting(projectId, document.id);
     return document;
-  }
-
-  /**
-   * An upload that raced the start of the project's deletion (checked before, stored after) is
-   * taken back out, so the deletion, which may have listed the documents already, misses nothing.
-   */
-  private async undoIfProjectDeleting(projectId: string, documentId: string): Promise<void> {
-    try {
-      await this.catalog.requireActiveProject(projectId);
-    } catch (error) {
-      await this.delete(documentId).catch(() => undefined);
-      throw error;
-    }
   }
 
   /** A page of the project's documents; an unknown project is PROJECT_NOT_FOUND, not an empty page. */

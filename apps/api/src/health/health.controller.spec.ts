@@ -1,7 +1,4 @@
-import type { Response } from 'express';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
-import type { Client as TemporalClient } from '@temporalio/client';
 import { HealthController, READINESS_CACHE_MS } from './health.controller';
 
 function controller() {
@@ -11,12 +8,12 @@ function controller() {
     await new Promise((resolve) => setTimeout(resolve, 20));
   };
   const health = new HealthController(
-    { cluster: { health: slow('elasticsearch') } } as unknown as ElasticsearchClient,
-    { connection: { workflowService: { getSystemInfo: slow('temporal') } } } as unknown as TemporalClient,
+    { cluster: { health: slow('elasticsearch') } },
+    { connection: { workflowService: { getSystemInfo: slow('temporal') } } },
     { ping: slow('embedder') },
     { ping: slow('postgresql') },
   );
-  const response = { status: vi.fn() } as unknown as Response;
+  const response = { status: vi.fn() };
   return { calls, readyz: () => health.readyz(response) };
 }
 
@@ -47,8 +44,8 @@ describe('HealthController.readyz', () => {
       throw new Error('connect ECONNREFUSED 10.1.2.3:9200');
     };
     const health = new HealthController(
-      { cluster: { health: failing } } as unknown as ElasticsearchClient,
-      { connection: { workflowService: { getSystemInfo: async () => ({}) } } } as unknown as TemporalClient,
+      { cluster: { health: failing } },
+      { connection: { workflowService: { getSystemInfo: async () => ({}) } } },
       { ping: async () => undefined },
       {
         ping: async () => {
@@ -56,7 +53,7 @@ describe('HealthController.readyz', () => {
         },
       },
     );
-    const response = { status: vi.fn() } as unknown as Response;
+    const response = { status: vi.fn() };
     const answer = await health.readyz(response);
     expect(response.status).toHaveBeenCalledWith(503);
     expect(answer.checks.elasticsearch).toMatchObject({ ok: false, error: 'unavailable' });

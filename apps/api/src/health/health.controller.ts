@@ -1,11 +1,19 @@
 import { Controller, Get, Inject, Logger, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
-import type { Client as TemporalClient } from '@temporalio/client';
 import { Catalog, type CatalogHealth } from '@trove/catalog';
 import type { EmbeddingProvider } from '@trove/domain';
 import { Public } from '../access/access.decorators';
 import { ELASTICSEARCH, EMBEDDER, TEMPORAL } from '../core/tokens';
+
+/** What readiness asks Elasticsearch (the client, or a fake in tests). */
+export interface ClusterHealthProbe {
+  cluster: { health(params: { timeout: string }): Promise<unknown> };
+}
+
+/** What readiness asks Temporal (the client, or a fake in tests). */
+export interface TemporalSystemProbe {
+  connection: { workflowService: { getSystemInfo(request: object): Promise<unknown> } };
+}
 
 type Check = { ok: true; ms: number } | { ok: false; ms: number; error: string };
 type Checks = Record<'postgresql' | 'elasticsearch' | 'temporal' | 'embedder', Check>;
@@ -25,8 +33,8 @@ export class HealthController {
   private last?: { at: number; checks: Checks };
 
   constructor(
-    @Inject(ELASTICSEARCH) private readonly es: ElasticsearchClient,
-    @Inject(TEMPORAL) private readonly temporal: TemporalClient,
+    @Inject(ELASTICSEARCH) private readonly es: ClusterHealthProbe,
+    @Inject(TEMPORAL) private readonly temporal: TemporalSystemProbe,
     @Inject(EMBEDDER) private readonly embedder: Pick<EmbeddingProvider, 'ping'>,
     @Inject(Catalog) private readonly catalog: CatalogHealth,
   ) {}
@@ -39,7 +47,7 @@ export class HealthController {
 
   /** Readiness: PostgreSQL, Elasticsearch, Temporal and the embedding server all answer. 503 otherwise. */
   @Get('readyz')
-  async readyz(@Res({ passthrough: true }) response: Response) {
+  async readyz(@Res({ passthrough: true }) response: Pick<Response, 'status'>) {
     const checks = await this.readiness();
     const ready = Object.values(checks).every((c) => c.ok);
     response.status(ready ? 200 : 503);

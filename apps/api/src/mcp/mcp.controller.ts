@@ -1,15 +1,11 @@
 import { Controller, Delete, Get, Inject, Logger, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { TroveClient } from '@trove/api-client';
-import type { ApiConfig } from '@trove/config';
 import { Permission } from '@trove/domain';
-import { createTroveMcpServer, SERVER_VERSION } from '@trove/mcp-server';
+import { createTroveMcpServer } from '@trove/mcp-server';
 import { Requires } from '../access/access.decorators';
-import { presentedKey } from '../access/api-key-authenticator';
-import { CONFIG } from '../core/tokens';
 import { MCP_PATH } from '../web/web-routes';
-import { loopbackUrl } from './loopback-url';
+import { InProcessGraphql } from './in-process-operations';
 
 /**
  * Messages one JSON-RPC batch may hold. Each message is a tool call (a search, an answer) run
@@ -24,14 +20,14 @@ const INVALID_REQUEST = -32600;
 /**
  * `/mcp`: Trove's MCP server over Streamable HTTP, stateless (a server and transport per request,
  * JSON answers, no session). The guard admits the caller's API key first (401 without a valid
- * one, rate limit counted); the tools then call this api's GraphQL endpoint over loopback with
- * that same key, so each is authorized exactly as the GraphQL operation it runs.
+ * one, rate limit counted); the tools then run the API's GraphQL operations in process under that
+ * same key, so each is authorized exactly as the GraphQL operation it runs.
  */
 @Controller(MCP_PATH)
 export class McpController {
   private readonly logger = new Logger('MCP');
 
-  constructor(@Inject(CONFIG) private readonly config: Pick<ApiConfig, 'api'>) {}
+  constructor(@Inject(InProcessGraphql) private readonly graphql: InProcessGraphql) {}
 
   @Post()
   @Requires(Permission.READ)
@@ -47,12 +43,9 @@ export class McpController {
       });
       return;
     }
-    const client = new TroveClient({
-      apiUrl: loopbackUrl(this.config.api.host, req.socket.localPort ?? this.config.api.port),
-      apiKey: presentedKey(req.headers),
-      userAgent: `trove-mcp-http/${SERVER_VERSION}`,
+    const server = createTroveMcpServer(this.graphql.operationsFor(req), {
+      log: (message) => this.logger.warn(message),
     });
-    const server = createTroveMcpServer(client, { log: (message) => this.logger.warn(message) });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

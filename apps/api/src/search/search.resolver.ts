@@ -1,116 +1,19 @@
-import { Inject, Logger } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import { Args, Context, Query, Resolver } from '@nestjs/graphql';
 import type { Request } from 'express';
-import { Catalog, type ProjectReads } from '@trove/catalog';
-import type { ApiConfig } from '@trove/config';
-import { Permission, type SearchChunk, SearchMode } from '@trove/domain';
-import { closedLabel, searchDuration, timed } from '@trove/metrics';
-import { type FusionSettings, groupByDocument, HybridSearch } from '@trove/search';
-import { CitationLinks } from '../core/citation-links';
-import { clientAbortSignal } from '../core/client-abort';
-import { CONFIG } from '../core/tokens';
-import type { Searcher } from '../rag-config/rag-runtime';
-import { assertWellFormedQuery } from './query-text';
-import { resolveSearchFilters, type SearchScopeReader } from './search-filters';
-import { type FusionInput, SearchInput, SearchResultModel } from './search.model';
+import { Permission } from '@trove/domain';
 import { project, Requires } from '../access/access.decorators';
+import { clientAbortSignal } from '../core/client-abort';
+import { SearchInput, SearchResultModel } from './search.model';
+import { SearchService } from './search.service';
 
 @Resolver()
 export class SearchResolver {
-  private readonly logger = new Logger(SearchResolver.name);
-
-  constructor(
-    // The current RAG settings' search (RagRuntime).
-    @Inject(HybridSearch) private readonly hybrid: Searcher,
-    @Inject(Catalog) private readonly catalog: Pick<ProjectReads, 'requireProject'> & SearchScopeReader,
-    @Inject(CitationLinks) private readonly links: Pick<CitationLinks, 'render'>,
-    @Inject(CONFIG) private readonly config: Pick<ApiConfig, 'search'>,
-  ) {}
+  constructor(@Inject(SearchService) private readonly searches: SearchService) {}
 
   @Query(() => SearchResultModel)
   @Requires(Permission.READ, project('input.projectId'))
   search(@Args('input') input: SearchInput, @Context('req') req: Request): Promise<SearchResultModel> {
-    const mode = closedLabel(input.mode ?? SearchMode.HYBRID, Object.values(SearchMode));
-    return timed(searchDuration, { mode }, () => this.searchNow(input, req));
+    return this.searches.search(input, clientAbortSignal(req));
   }
-
-  private async searchNow(input: SearchInput, req: Request): Promise<SearchResultModel> {
-    const started = Date.now();
-    assertWellFormedQuery(input.query, 'the search query');
-    await this.catalog.requireProject(input.projectId);
-    const {
-      fusion,
-      filters,
-      minScore,
-      mmr,
-      mmrLambda,
-      maxPerDocument,
-      groupByDocument: group,
-      expand,
-      rerank,
-      rerankCandidates,
-      explain,
-      ...request
-    } = input;
-    const outcome = await this.hybrid.searchWithReport(
-      {
-        ...request,
-        filters: await resolveSearchFilters(
-          this.catalog,
-          input.projectId,
-          filters,
-          this.config.search.maxFilterDocuments,
-        ),
-        results: {
-          minScore: minScore ?? undefined,
-          mmr: mmr ?? undefined,
-          mmrLambda: mmrLambda ?? undefined,
-          maxPerDocument: maxPerDocument ?? undefined,
-          expand: expand ?? undefined,
-        },
-      },
-      {
-        signal: clientAbortSignal(req),
-        fusion: fusion && fusionSettings(fusion),
-        rerank: rerank ?? undefined,
-        rerankCandidates: rerankCandidates ?? undefined,
-        explain: explain ?? false,
-      },
-    );
-    if (outcome.rerank.warning) this.logger.warn(outcome.rerank.warning);
-    const shown = outcome.hits.map((hit) => ({
-      ...this.linked(hit),
-      context: hit.context?.map((c) => this.linked(c)),
-    }));
-    return {
-      hits: shown,
-      groups: group
-        ? groupByDocument(shown).map((g) => ({ ...g, passages: g.passages.map((p) => this.linked(p)) }))
-        : undefined,
-      tookMs: Date.now() - started,
-      reranked: outcome.rerank.reranked,
-      reranker: outcome.rerank.reranker,
-      warnings: outcome.rerank.warning ? [outcome.rerank.warning] : [],
-      timings: outcome.timings,
-    };
-  }
-
-  /** Renders a chunk's (or passage's) citation to links the client can open. */
-  private linked<T extends Pick<SearchChunk, 'citation' | 'citationUrl'>>(chunk: T): T {
-    return {
-      ...chunk,
-      citationUrl: this.links.render(chunk.citation, chunk.citationUrl),
-      citation: chunk.citation && { ...chunk.citation, url: this.links.render(chunk.citation) },
-    };
-  }
-}
-
-/** GraphQL's enum values to the search lib's; k and weight are range-checked by HybridSearch. */
-export function fusionSettings(input: FusionInput): Partial<FusionSettings> {
-  return {
-    method: input.method === 'CONVEX' ? 'convex' : 'rrf',
-    k: input.k ?? undefined,
-    vectorWeight: input.vectorWeight ?? undefined,
-    normalization: input.normalization && (input.normalization === 'ZSCORE' ? 'zscore' : 'minmax'),
-  };
 }

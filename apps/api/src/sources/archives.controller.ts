@@ -15,21 +15,13 @@ import {
   Permission,
   SourceType,
   isSourceOfType,
-  type FolderFormat,
   type FolderSource,
   type FolderSourceConfig,
 } from '@trove/domain';
 import type { StagedFile } from '../uploads/blob-storage.engine';
 import { UploadLimitInterceptor } from '../uploads/upload-limit.interceptor';
-import { SourcesService } from './sources.service';
+import { type ArchiveOptions, SourceArchivesService } from './source-archives.service';
 import { project, Requires } from '../access/access.decorators';
-
-interface ArchiveFields {
-  sourceId?: string;
-  name?: string;
-  format?: FolderFormat;
-  siteUrl?: string;
-}
 
 /**
  * `POST /v1/projects/:projectId/archives`, multipart: `file` (a .zip of a folder) and optional
@@ -39,7 +31,7 @@ interface ArchiveFields {
  */
 @Controller('v1/projects/:projectId/archives')
 export class ArchivesController {
-  constructor(@Inject(SourcesService) private readonly sources: SourcesService) {}
+  constructor(@Inject(SourceArchivesService) private readonly archives: SourceArchivesService) {}
 
   @Post()
   @Requires(Permission.WRITE, project('projectId'))
@@ -47,11 +39,11 @@ export class ArchivesController {
   @UseInterceptors(UploadLimitInterceptor, FileInterceptor('file'))
   async upload(
     @Param('projectId') projectId: string,
-    @Body() fields: ArchiveFields,
+    @Body() fields: ArchiveOptions,
     @UploadedFile() file?: StagedFile,
   ) {
     if (!file) throw new BadRequestException('send the .zip as the multipart form field "file"');
-    const { source, run } = await this.sources.uploadArchive(
+    const { source, run } = await this.archives.upload(
       projectId,
       { ...file, fileName: file.originalname },
       fields,

@@ -1,18 +1,7 @@
 import { Inject } from '@nestjs/common';
-import {
-  Args,
-  ID,
-  Int,
-  Mutation,
-  Parent,
-  Query,
-  ResolveField,
-  Resolver,
-  Subscription,
-} from '@nestjs/graphql';
+import { Args, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import {
   Permission,
-  type Principal,
   type Source,
   type SourceConfig,
   type SourceDefinitions,
@@ -21,7 +10,6 @@ import {
   type NotionSource,
   type FolderSource,
   type WebSource,
-  SyncMode,
 } from '@trove/domain';
 import {
   AddFolderSourceInput,
@@ -34,25 +22,22 @@ import {
   SourceSecretModel,
   SourceTypeModel,
   SourceWebhookModel,
-  SyncRunConnection,
-  SyncRunModel,
   UpdateSourceInput,
   WebScopeModel,
 } from './source.model';
-import { PageArgs } from '../core/connection.model';
 import { JsonScalar } from '../core/json.scalar';
 import { SOURCE_DEFINITIONS } from '../core/tokens';
 import { SourcesService } from './sources.service';
-import { SyncRunUpdates } from './sync-run-updates';
-import { CurrentPrincipal, project, Requires, source, syncRun } from '../access/access.decorators';
-import { ApiKeyAuthenticator } from '../access/api-key-authenticator';
+import { SyncSchedulesService } from './sync-schedules.service';
+import { WebhookVerificationService } from './webhook-verification.service';
+import { project, Requires, source } from '../access/access.decorators';
 
 @Resolver(() => SourceModel)
 export class SourcesResolver {
   constructor(
     @Inject(SourcesService) private readonly service: SourcesService,
-    @Inject(SyncRunUpdates) private readonly updates: SyncRunUpdates,
-    @Inject(ApiKeyAuthenticator) private readonly authenticator: ApiKeyAuthenticator,
+    @Inject(SyncSchedulesService) private readonly schedules: SyncSchedulesService,
+    @Inject(WebhookVerificationService) private readonly webhooks: WebhookVerificationService,
     @Inject(SOURCE_DEFINITIONS) private readonly definitions: SourceDefinitions,
   ) {}
 
@@ -173,28 +158,19 @@ export class SourcesResolver {
     return this.service.remove(id);
   }
 
-  @Mutation(() => SyncRunModel)
-  @Requires(Permission.WRITE, source('id'))
-  syncSource(
-    @Args('id', { type: () => ID }) id: string,
-    @Args('mode', { type: () => SyncMode, defaultValue: SyncMode.INCREMENTAL }) mode: SyncMode,
-  ) {
-    return this.service.sync(id, mode);
-  }
-
   @Mutation(() => SourceModel, { description: 'Periodic INCREMENTAL sync every N minutes; 0 turns it off.' })
   @Requires(Permission.WRITE, source('sourceId'))
   setSyncSchedule(
     @Args('sourceId', { type: () => ID }) sourceId: string,
     @Args('intervalMinutes', { type: () => Int }) intervalMinutes: number,
   ) {
-    return this.service.setSchedule(sourceId, intervalMinutes);
+    return this.schedules.set(sourceId, intervalMinutes);
   }
 
   @Mutation(() => Boolean, { description: "Runs the source's scheduled sync now." })
   @Requires(Permission.WRITE, source('sourceId'))
   triggerSyncSchedule(@Args('sourceId', { type: () => ID }) sourceId: string) {
-    return this.service.triggerSchedule(sourceId);
+    return this.schedules.trigger(sourceId);
   }
 
   @Query(() => String, {
@@ -204,7 +180,7 @@ export class SourcesResolver {
   })
   @Requires(Permission.WRITE, source('sourceId'))
   notionWebhookVerificationToken(@Args('sourceId', { type: () => ID }) sourceId: string) {
-    return this.service.webhookVerificationToken(sourceId);
+    return this.webhooks.token(sourceId);
   }
 
   @Mutation(() => Boolean, {
@@ -213,29 +189,6 @@ export class SourcesResolver {
   })
   @Requires(Permission.WRITE, source('sourceId'))
   resetNotionWebhook(@Args('sourceId', { type: () => ID }) sourceId: string) {
-    return this.service.resetWebhook(sourceId);
-  }
-
-  @Query(() => SyncRunConnection, { description: "A source's sync runs, newest first, a page at a time" })
-  @Requires(Permission.READ, source('sourceId'))
-  syncRuns(@Args('sourceId', { type: () => ID }) sourceId: string, @Args() page: PageArgs) {
-    return this.service.runs(sourceId, page);
-  }
-
-  @Query(() => SyncRunModel, { nullable: true })
-  @Requires(Permission.READ, syncRun('id', { nullable: true }))
-  syncRun(@Args('id', { type: () => ID }) id: string) {
-    return this.service.run(id);
-  }
-
-  @Subscription(() => SyncRunModel, {
-    description:
-      'A sync run each time its status or progress changes (over graphql-ws, at /graphql); ends after the run does',
-    resolve: (run: unknown) => run,
-  })
-  @Requires(Permission.READ, syncRun('id'))
-  syncRunUpdates(@Args('id', { type: () => ID }) id: string, @CurrentPrincipal() principal: Principal) {
-    // A subscription outlives the check of its start: a key revoked meanwhile ends it.
-    return this.updates.follow(id, { confirm: () => this.authenticator.confirm(principal) });
+    return this.webhooks.reset(sourceId);
   }
 }

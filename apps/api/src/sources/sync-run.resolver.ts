@@ -1,16 +1,72 @@
 import { Inject } from '@nestjs/common';
-import { Float, Int, Parent, ResolveField, Resolver } from '@nestjs/graphql';
-import { type SyncRun, syncRate, SyncRunStatus } from '@trove/domain';
-import { SyncProgressModel, SyncRunHealthModel, SyncRunModel } from './source.model';
+import {
+  Args,
+  Float,
+  ID,
+  Int,
+  Mutation,
+  Parent,
+  Query,
+  ResolveField,
+  Resolver,
+  Subscription,
+} from '@nestjs/graphql';
+import { Permission, type Principal, type SyncRun, syncRate, SyncMode, SyncRunStatus } from '@trove/domain';
+import { CurrentPrincipal, Requires, source, syncRun } from '../access/access.decorators';
+import { ApiKeyAuthenticator } from '../access/api-key-authenticator';
+import { PageArgs } from '../core/connection.model';
+import { SyncProgressModel, SyncRunConnection, SyncRunHealthModel, SyncRunModel } from './source.model';
 import { type SyncRunHealth, SyncRunHealthService } from './sync-run-health.service';
+import { SyncRunUpdates } from './sync-run-updates';
+import { SyncRunsService } from './sync-runs.service';
 
 /** A run as queried, or as followed (then with the health its follower last saw). */
 export type SyncRunView = SyncRun & { health?: SyncRunHealth };
 
-/** What a run shows beyond its record: planned and done pages, its current rate and ETA, its health. */
+/**
+ * Sync runs: starting one, reading and following them, and what a run shows beyond its record
+ * (planned and done pages, its current rate and ETA, its health).
+ */
 @Resolver(() => SyncRunModel)
 export class SyncRunResolver {
-  constructor(@Inject(SyncRunHealthService) private readonly healthService: SyncRunHealthService) {}
+  constructor(
+    @Inject(SyncRunsService) private readonly runs: SyncRunsService,
+    @Inject(SyncRunUpdates) private readonly updates: SyncRunUpdates,
+    @Inject(ApiKeyAuthenticator) private readonly authenticator: ApiKeyAuthenticator,
+    @Inject(SyncRunHealthService) private readonly healthService: SyncRunHealthService,
+  ) {}
+
+  @Mutation(() => SyncRunModel)
+  @Requires(Permission.WRITE, source('id'))
+  syncSource(
+    @Args('id', { type: () => ID }) id: string,
+    @Args('mode', { type: () => SyncMode, defaultValue: SyncMode.INCREMENTAL }) mode: SyncMode,
+  ) {
+    return this.runs.sync(id, mode);
+  }
+
+  @Query(() => SyncRunConnection, { description: "A source's sync runs, newest first, a page at a time" })
+  @Requires(Permission.READ, source('sourceId'))
+  syncRuns(@Args('sourceId', { type: () => ID }) sourceId: string, @Args() page: PageArgs) {
+    return this.runs.runs(sourceId, page);
+  }
+
+  @Query(() => SyncRunModel, { nullable: true })
+  @Requires(Permission.READ, syncRun('id', { nullable: true }))
+  syncRun(@Args('id', { type: () => ID }) id: string) {
+    return this.runs.run(id);
+  }
+
+  @Subscription(() => SyncRunModel, {
+    description:
+      'A sync run each time its status or progress changes (over graphql-ws, at /graphql); ends after the run does',
+    resolve: (run: unknown) => run,
+  })
+  @Requires(Permission.READ, syncRun('id'))
+  syncRunUpdates(@Args('id', { type: () => ID }) id: string, @CurrentPrincipal() principal: Principal) {
+    // A subscription outlives the check of its start: a key revoked meanwhile ends it.
+    return this.updates.follow(id, { confirm: () => this.authenticator.confirm(principal) });
+  }
 
   @ResolveField(() => SyncProgressModel)
   progress(@Parent() run: SyncRunView): SyncProgressModel {

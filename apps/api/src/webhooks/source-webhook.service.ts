@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Client as TemporalClient } from '@temporalio/client';
-import { Catalog, type WebhookCatalog } from '@trove/catalog';
+import { Catalog, guardedWrite, type WebhookCatalog } from '@trove/catalog';
 import { type ApiConfig, SecretBox } from '@trove/config';
 import {
   isTroveError,
@@ -141,25 +141,31 @@ export class SourceWebhookService {
     this.purgeOldEvents();
     const { quietMs, maxDelayMs, historyLimit } = this.config.webhooks;
     const timing: SourceEventsTiming = { quietMs, maxDelayMs, historyLimit };
+    const handOn = async () => {
+      try {
+        await signalWithStart(this.temporal, 'sourceEvents', 'sourceEvents', {
+          taskQueue: this.config.temporal.taskQueue,
+          workflowId: sourceEventsWorkflowId(sourceId),
+          args: [sourceId, [], timing],
+          signalArgs: [[event]],
+        });
+      } catch (error) {
+        // Not handed on: Notion's retry of this event must not be taken for a repeat.
+        await this.catalog.webhookEvents.forget(sourceId, eventId).catch(() => undefined);
+        throw error;
+      }
+    };
     try {
-      await signalWithStart(this.temporal, 'sourceEvents', 'sourceEvents', {
-        taskQueue: this.config.temporal.taskQueue,
-        workflowId: sourceEventsWorkflowId(sourceId),
-        args: [sourceId, [], timing],
-        signalArgs: [[event]],
+      await guardedWrite(this.catalog, { sourceId }, handOn, async (_, refusal) => {
+        // Raced the start of a deletion, which may have stopped the webhook workflow already. A
+        // catalog that could not say leaves the workflow (and the events it holds) alone.
+        if (ownerRefused(refusal)) {
+          await this.temporal.workflow.getHandle(sourceEventsWorkflowId(sourceId)).cancel();
+        }
       });
     } catch (error) {
-      // Not handed on: Notion's retry of this event must not be taken for a repeat.
-      await this.catalog.webhookEvents.forget(sourceId, eventId).catch(() => undefined);
+      if (ownerRefused(error)) throw webhookUnauthorized();
       throw error;
-    }
-    if (!(await this.writable(sourceId))) {
-      // Raced the start of a deletion, which may have stopped the webhook workflow already.
-      await this.temporal.workflow
-        .getHandle(sourceEventsWorkflowId(sourceId))
-        .cancel()
-        .catch(() => undefined);
-      throw webhookUnauthorized();
     }
     return 'accepted';
   }
@@ -181,7 +187,7 @@ export class SourceWebhookService {
       await this.catalog.requireActiveSource(sourceId);
       return true;
     } catch (error) {
-      if (error instanceof TroveError && error.code !== TroveErrorCode.ServiceUnavailable) return false;
+      if (ownerRefused(error)) return false;
       throw error;
     }
   }
@@ -196,6 +202,11 @@ export class SourceWebhookService {
       .purge(new Date(now - 2 * (maxAgeMs + maxFutureMs)))
       .catch((error: Error) => this.logger.warn(`purging old webhook event ids failed: ${error.message}`));
   }
+}
+
+/** The catalog's answer that the source, or its project, takes no more writes (not a failure to answer). */
+function ownerRefused(error: unknown): boolean {
+  return error instanceof TroveError && error.code !== TroveErrorCode.ServiceUnavailable;
 }
 
 function refusalReason(error: TroveError): string {

@@ -9,7 +9,7 @@ import {
   SyncRunDocument,
   SyncSourceDocument,
   TroveApiError,
-  type TroveClient,
+  type TroveOperations,
 } from '@trove/api-client';
 import {
   addSourceOutput,
@@ -60,7 +60,7 @@ export function sourceScope(source: Pick<Source, 'notion' | 'folder' | 'web' | '
 
 /** A source's id, from its id or its exact name within the project. */
 async function resolveSourceId(
-  client: TroveClient,
+  client: TroveOperations,
   source: string,
   project: string | undefined,
 ): Promise<string> {

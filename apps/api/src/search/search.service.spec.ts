@@ -1,12 +1,11 @@
-import type { Request } from 'express';
 import { describe, expect, it } from 'vitest';
 import type { ApiConfig } from '@trove/config';
 import { type Project, type SearchHit, SearchMode, TroveErrorCode } from '@trove/domain';
 import type { RerankReport, SearchCallOptions, SearchOutcome, SearchRequest } from '@trove/search';
 import { FusionMethod, ScoreNormalization, type SearchInput } from './search.model';
-import { SearchResolver } from './search.resolver';
+import { SearchService } from './search.service';
 
-function resolver(answer: SearchHit[] = [], rerank: RerankReport = { reranked: false }) {
+function service(answer: SearchHit[] = [], rerank: RerankReport = { reranked: false }) {
   const calls: [SearchRequest, SearchCallOptions][] = [];
   const hybrid = {
     searchWithReport: (request: SearchRequest, options: SearchCallOptions): Promise<SearchOutcome> => {
@@ -27,7 +26,7 @@ function resolver(answer: SearchHit[] = [], rerank: RerankReport = { reranked: f
     render: (citation?: { page?: number }) => citation && `link#${citation.page}`,
   };
   const config = { search: { maxFilterDocuments: 10 } } as ApiConfig;
-  return { resolver: new SearchResolver(hybrid, catalog, links, config), calls };
+  return { service: new SearchService(hybrid, catalog, links, config), calls };
 }
 
 const input: SearchInput = {
@@ -39,17 +38,14 @@ const input: SearchInput = {
   expand: 0,
 };
 
-describe('SearchResolver fusion', () => {
+describe('SearchService fusion', () => {
   it('passes SearchInput.fusion to HybridSearch as a per-request override, in its terms', async () => {
-    const { resolver: search, calls } = resolver();
-    await search.search(
-      {
-        ...input,
-        fusion: { method: FusionMethod.CONVEX, vectorWeight: 0.3, normalization: ScoreNormalization.ZSCORE },
-      },
-      {} as Request,
-    );
-    await search.search({ ...input, fusion: { method: FusionMethod.RRF, k: 20 } }, {} as Request);
+    const { service: search, calls } = service();
+    await search.search({
+      ...input,
+      fusion: { method: FusionMethod.CONVEX, vectorWeight: 0.3, normalization: ScoreNormalization.ZSCORE },
+    });
+    await search.search({ ...input, fusion: { method: FusionMethod.RRF, k: 20 } });
     expect(calls.map(([, options]) => options.fusion)).toEqual([
       { method: 'convex', k: undefined, vectorWeight: 0.3, normalization: 'zscore' },
       { method: 'rrf', k: 20, vectorWeight: undefined, normalization: undefined },
@@ -63,8 +59,8 @@ describe('SearchResolver fusion', () => {
   });
 
   it('leaves the configured fusion alone when the input names none', async () => {
-    const { resolver: search, calls } = resolver();
-    await search.search(input, {} as Request);
+    const { service: search, calls } = service();
+    await search.search(input);
     expect(calls[0][1].fusion).toBeUndefined();
   });
 });
@@ -81,14 +77,18 @@ const hit = (chunkId: string, documentId: string, position: number, score: numbe
   citation: { kind: 'original', documentId, page: position + 1 },
 });
 
-describe('SearchResolver results (issue 11)', () => {
+describe('SearchService results (issue 11)', () => {
   it('passes threshold, MMR, cap and expansion to HybridSearch, nulls as unset', async () => {
-    const { resolver: search, calls } = resolver();
-    await search.search(
-      { ...input, minScore: 0.02, mmr: true, mmrLambda: 0.5, maxPerDocument: 2, expand: 1 },
-      {} as Request,
-    );
-    await search.search({ ...input, mmr: null, mmrLambda: null } as unknown as SearchInput, {} as Request);
+    const { service: search, calls } = service();
+    await search.search({
+      ...input,
+      minScore: 0.02,
+      mmr: true,
+      mmrLambda: 0.5,
+      maxPerDocument: 2,
+      expand: 1,
+    });
+    await search.search({ ...input, mmr: null, mmrLambda: null } as unknown as SearchInput);
     expect(calls[0][0].results).toEqual({
       minScore: 0.02,
       mmr: true,
@@ -103,10 +103,10 @@ describe('SearchResolver results (issue 11)', () => {
   it('groups hits by document only when asked, rendering links of hits, context and passages', async () => {
     const hits = [hit('a2', 'A', 2, 0.9), hit('b0', 'B', 0, 0.8), hit('a3', 'A', 3, 0.7)];
     hits[2].context = [{ ...hit('a4', 'A', 4, 0) }];
-    const plain = await resolver(hits).resolver.search(input, {} as Request);
+    const plain = await service(hits).service.search(input);
     expect(plain.groups).toBeUndefined();
     expect(plain.hits[2].context?.[0].citationUrl).toBe('link#5');
-    const grouped = await resolver(hits).resolver.search({ ...input, groupByDocument: true }, {} as Request);
+    const grouped = await service(hits).service.search({ ...input, groupByDocument: true });
     expect(grouped.groups?.map((g) => [g.documentId, g.passages.map((p) => p.chunkIds)])).toEqual([
       ['A', [['a2', 'a3', 'a4']]],
       ['B', [['b0']]],
@@ -115,17 +115,14 @@ describe('SearchResolver results (issue 11)', () => {
   });
 });
 
-describe('SearchResolver reranking', () => {
+describe('SearchService reranking', () => {
   it('passes rerank, rerankCandidates and explain through and reports a failed rerank as a warning', async () => {
-    const { resolver: search, calls } = resolver([], {
+    const { service: search, calls } = service([], {
       reranker: 'learned:v1',
       reranked: false,
       warning: 'reranker learned:v1 failed',
     });
-    const result = await search.search(
-      { ...input, rerank: true, rerankCandidates: 12, explain: true },
-      {} as Request,
-    );
+    const result = await search.search({ ...input, rerank: true, rerankCandidates: 12, explain: true });
     expect(calls[0][0]).not.toHaveProperty('rerank');
     expect(calls[0][0]).not.toHaveProperty('explain');
     expect(calls[0][1]).toMatchObject({ rerank: true, rerankCandidates: 12, explain: true });
@@ -138,10 +135,10 @@ describe('SearchResolver reranking', () => {
   });
 });
 
-describe('SearchResolver query text', () => {
+describe('SearchService query text', () => {
   it('refuses a query with a lone surrogate with BAD_REQUEST naming where it is, without searching', async () => {
-    const { resolver: search, calls } = resolver();
-    await expect(search.search({ ...input, query: 'roll\uD800back' }, {} as Request)).rejects.toMatchObject({
+    const { service: search, calls } = service();
+    await expect(search.search({ ...input, query: 'roll\uD800back' })).rejects.toMatchObject({
       code: TroveErrorCode.BadRequest,
       message:
         'the search query is not valid Unicode: a lone surrogate (U+D800) at character 5; send well-formed UTF-16/UTF-8 text',

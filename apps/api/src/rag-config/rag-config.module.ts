@@ -1,0 +1,68 @@
+import { Logger, Module } from '@nestjs/common';
+import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
+import { Answerer } from '@trove/answering';
+import { Catalog } from '@trove/catalog';
+import { SegmenterTokenCounter } from '@trove/chunking';
+import { type ApiConfig, SecretBox } from '@trove/config';
+import type { EmbeddingProvider } from '@trove/domain';
+import { IndexGenerations } from '@trove/index-generations';
+import { RagConfigStore } from '@trove/rag-config';
+import { HybridSearch } from '@trove/search';
+import { CitationLinks } from '../core/citation-links';
+import { CONFIG, ELASTICSEARCH, EMBEDDER } from '../core/tokens';
+import { IndexGenerationsModule } from '../index-generations/index-generations.module';
+import { RagConfigResolver } from './rag-config.resolver';
+import { RagConfigService } from './rag-config.service';
+import { ragDefaults } from './rag-defaults';
+import { RagRuntime } from './rag-runtime';
+
+/**
+ * Retrieval and answer settings changeable at runtime, and the search and answerer built from the
+ * current ones (exported for the search and answers modules).
+ */
+@Module({
+  imports: [IndexGenerationsModule],
+  providers: [
+    // The environment's settings, overlaid with changes made through the API.
+    {
+      provide: RagConfigStore,
+      useFactory: (config: ApiConfig, catalog: Catalog) =>
+        new RagConfigStore({
+          catalog,
+          defaults: ragDefaults(config),
+          secrets: config.secrets.key ? new SecretBox(config.secrets.key) : undefined,
+          ttlMs: config.elasticsearch.generationsTtlMs,
+          log: (message) => new Logger('RagConfig').warn(message),
+        }),
+      inject: [CONFIG, Catalog],
+    },
+    {
+      provide: RagRuntime,
+      useFactory: (
+        config: ApiConfig,
+        store: RagConfigStore,
+        es: ElasticsearchClient,
+        embedder: EmbeddingProvider,
+        generations: IndexGenerations,
+        links: CitationLinks,
+      ) =>
+        new RagRuntime({
+          store,
+          es,
+          embedder,
+          generations,
+          links,
+          tokenCounter: new SegmenterTokenCounter(),
+          config,
+        }),
+      inject: [CONFIG, RagConfigStore, ELASTICSEARCH, EMBEDDER, IndexGenerations, CitationLinks],
+    },
+    // Search and answers follow the current settings (RagRuntime rebuilds them on a change).
+    { provide: HybridSearch, useFactory: (runtime: RagRuntime) => runtime.searcher, inject: [RagRuntime] },
+    { provide: Answerer, useFactory: (runtime: RagRuntime) => runtime.asker, inject: [RagRuntime] },
+    RagConfigService,
+    RagConfigResolver,
+  ],
+  exports: [HybridSearch, Answerer],
+})
+export class RagConfigModule {}

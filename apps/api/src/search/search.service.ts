@@ -1,0 +1,116 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Catalog, type ProjectReads } from '@trove/catalog';
+import type { ApiConfig } from '@trove/config';
+import { type SearchChunk, SearchMode } from '@trove/domain';
+import { closedLabel, searchDuration, timed } from '@trove/metrics';
+import { type FusionSettings, groupByDocument, HybridSearch } from '@trove/search';
+import { CitationLinks } from '../core/citation-links';
+import { CONFIG } from '../core/tokens';
+import type { Searcher } from '../rag-config/rag-runtime';
+import { assertWellFormedQuery } from './query-text';
+import { resolveSearchFilters, type SearchScopeReader } from './search-filters';
+import type { FusionInput, SearchInput, SearchResultModel } from './search.model';
+
+/**
+ * A search of one project as every transport runs it: the query checked, source and date filters
+ * resolved through the catalog, hybrid retrieval with the request's overrides, citations rendered
+ * to links, hits grouped by document when asked.
+ */
+@Injectable()
+export class SearchService {
+  private readonly logger = new Logger('Search');
+
+  constructor(
+    // The current RAG settings' search (RagRuntime).
+    @Inject(HybridSearch) private readonly hybrid: Searcher,
+    @Inject(Catalog) private readonly catalog: Pick<ProjectReads, 'requireProject'> & SearchScopeReader,
+    @Inject(CitationLinks) private readonly links: Pick<CitationLinks, 'render'>,
+    @Inject(CONFIG) private readonly config: Pick<ApiConfig, 'search'>,
+  ) {}
+
+  /** `signal` stops the work when the caller has gone. */
+  search(input: SearchInput, signal?: AbortSignal): Promise<SearchResultModel> {
+    const mode = closedLabel(input.mode ?? SearchMode.HYBRID, Object.values(SearchMode));
+    return timed(searchDuration, { mode }, () => this.searchNow(input, signal));
+  }
+
+  private async searchNow(input: SearchInput, signal?: AbortSignal): Promise<SearchResultModel> {
+    const started = Date.now();
+    assertWellFormedQuery(input.query, 'the search query');
+    await this.catalog.requireProject(input.projectId);
+    const {
+      fusion,
+      filters,
+      minScore,
+      mmr,
+      mmrLambda,
+      maxPerDocument,
+      groupByDocument: group,
+      expand,
+      rerank,
+      rerankCandidates,
+      explain,
+      ...request
+    } = input;
+    const outcome = await this.hybrid.searchWithReport(
+      {
+        ...request,
+        filters: await resolveSearchFilters(
+          this.catalog,
+          input.projectId,
+          filters,
+          this.config.search.maxFilterDocuments,
+        ),
+        results: {
+          minScore: minScore ?? undefined,
+          mmr: mmr ?? undefined,
+          mmrLambda: mmrLambda ?? undefined,
+          maxPerDocument: maxPerDocument ?? undefined,
+          expand: expand ?? undefined,
+        },
+      },
+      {
+        signal,
+        fusion: fusion && fusionSettings(fusion),
+        rerank: rerank ?? undefined,
+        rerankCandidates: rerankCandidates ?? undefined,
+        explain: explain ?? false,
+      },
+    );
+    if (outcome.rerank.warning) this.logger.warn(outcome.rerank.warning);
+    const shown = outcome.hits.map((hit) => ({
+      ...this.linked(hit),
+      context: hit.context?.map((c) => this.linked(c)),
+    }));
+    return {
+      hits: shown,
+      groups: group
+        ? groupByDocument(shown).map((g) => ({ ...g, passages: g.passages.map((p) => this.linked(p)) }))
+        : undefined,
+      tookMs: Date.now() - started,
+      reranked: outcome.rerank.reranked,
+      reranker: outcome.rerank.reranker,
+      warnings: outcome.rerank.warning ? [outcome.rerank.warning] : [],
+      timings: outcome.timings,
+    };
+  }
+
+  /** Renders a chunk's (or passage's) citation to links the client can open. */
+  private linked<T extends Pick<SearchChunk, 'citation' | 'citationUrl'>>(chunk: T): T {
+    return {
+      ...chunk,
+      citationUrl: this.links.render(chunk.citation, chunk.citationUrl),
+      citation: chunk.citation && { ...chunk.citation, url: this.links.render(chunk.citation) },
+    };
+  }
+}
+
+/** GraphQL's enum values to the search lib's; k and weight are range-checked by HybridSearch. */
+export function fusionSettings(input: FusionInput): Partial<FusionSettings> {
+  return {
+    method: input.method === 'CONVEX' ? 'convex' : 'rrf',
+    k: input.k ?? undefined,
+    vectorWeight: input.vectorWeight ?? undefined,
+    normalization: input.normalization && (input.normalization === 'ZSCORE' ? 'zscore' : 'minmax'),
+  };
+}

@@ -1,0 +1,117 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type Client as TemporalClient, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { Catalog, encodeCursor, guardedWrite, type PageRequest } from '@trove/catalog';
+import type { ApiConfig } from '@trove/config';
+import {
+  newSyncRun,
+  type Source,
+  SourceStatus,
+  type SyncMode,
+  type SyncRun,
+  SyncRunStatus,
+  syncWorkflowId,
+  TroveError,
+  TroveErrorCode,
+} from '@trove/domain';
+import { toConnection } from '../core/connection.model';
+import { CONFIG, TEMPORAL } from '../core/tokens';
+import { startWorkflow } from '../core/workflows';
+
+/** Sync runs: starting one (one per source at a time) and reading them. */
+@Injectable()
+export class SyncRunsService {
+  constructor(
+    @Inject(Catalog) private readonly catalog: Catalog,
+    @Inject(TEMPORAL) private readonly temporal: TemporalClient,
+    @Inject(CONFIG) private readonly config: ApiConfig,
+  ) {}
+
+  /** Starts a sync run; one run per source at a time. */
+  async sync(id: string, mode: SyncMode): Promise<SyncRun> {
+    const source = await this.catalog.requireActiveSource(id);
+    if (source.status === SourceStatus.NEEDS_TOKEN) {
+      throw new TroveError(
+        TroveErrorCode.SourceUnauthorized,
+        "the source rejected this source's token; set a new one with updateSource",
+      );
+    }
+    // Raced the deletion of the source or project: stop the run (its activities refuse anyway).
+    return guardedWrite(
+      this.catalog,
+      { sourceId: id },
+      () => this.start(source, mode),
+      () => this.temporal.workflow.getHandle(syncWorkflowId(id)).cancel(),
+    );
+  }
+
+  /** A page of the source's runs; an unknown source is SOURCE_NOT_FOUND, not an empty page. */
+  async runs(sourceId: string, page: PageRequest) {
+    await this.catalog.requireSource(sourceId);
+    const result = await this.catalog.pageRuns(sourceId, page);
+    return toConnection(result, (r) => encodeCursor(new Date(r.startedAt), r.id));
+  }
+
+  run(id: string): Promise<SyncRun | undefined> {
+    return this.catalog.getRun(id);
+  }
+
+  /** Records the run and starts its workflow; a run that could not start is recorded as FAILED. */
+  private async start(source: Source, mode: SyncMode): Promise<SyncRun> {
+    const run = newSyncRun(source, mode);
+    await this.catalog.createRun(run);
+    try {
+      await this.startSyncWorkflow(source.id, run.id);
+    } catch (error) {
+      const running = error instanceof WorkflowExecutionAlreadyStartedError;
+      await this.catalog.updateRun(run.id, {
+        status: SyncRunStatus.FAILED,
+        finishedAt: new Date().toISOString(),
+        // The client's answer below says why; Temporal's own message is not shown to clients.
+        error: {
+          code: TroveErrorCode.NotStarted,
+          message: running
+            ? 'a sync of this source is already running'
+            : 'the workflow service (Temporal) is unavailable',
+        },
+      });
+      if (running) {
+        throw new TroveError(TroveErrorCode.BadRequest, 'a sync of this source is already running');
+      }
+      throw new TroveError(
+        TroveErrorCode.ServiceUnavailable,
+        'the workflow service (Temporal) is unavailable',
+        {
+          cause: error,
+        },
+      );
+    }
+    return run;
+  }
+
+  /**
+   * One sync workflow per source. A previous run that has recorded its end may still be closing
+   * its workflow for a moment: wait for that (briefly) instead of refusing the new run.
+   */
+  private async startSyncWorkflow(sourceId: string, runId: string): Promise<void> {
+    const start = () =>
+      startWorkflow(this.temporal, 'syncSource', {
+        taskQueue: this.config.temporal.taskQueue,
+        workflowId: syncWorkflowId(sourceId),
+        args: [{ runId }],
+        workflowIdConflictPolicy: 'FAIL',
+      });
+    try {
+      await start();
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      const running = (await this.catalog.runs.running(sourceId)).some((r) => r.id !== runId);
+      if (running) throw error;
+      const previous = this.temporal.workflow.getHandle(syncWorkflowId(sourceId));
+      await Promise.race([
+        previous.result().catch(() => undefined),
+        new Promise((resolve) => setTimeout(resolve, 10_000)),
+      ]);
+      await start();
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  ScheduleNotFoundError,
+  ScheduleOverlapPolicy,
+  type Client as TemporalClient,
+} from '@temporalio/client';
+import { Catalog, guardedWrite } from '@trove/catalog';
+import type { ApiConfig } from '@trove/config';
+import { type Source, syncScheduleId, TroveError, TroveErrorCode } from '@trove/domain';
+import { CONFIG, TEMPORAL } from '../core/tokens';
+import { scheduledStart } from '../core/workflows';
+
+/** Periodic syncs: one Temporal Schedule per source. */
+@Injectable()
+export class SyncSchedulesService {
+  constructor(
+    @Inject(Catalog) private readonly catalog: Catalog,
+    @Inject(TEMPORAL) private readonly temporal: TemporalClient,
+    @Inject(CONFIG) private readonly config: ApiConfig,
+  ) {}
+
+  /** Sets (minutes > 0) or removes (0) the periodic INCREMENTAL sync of a source. */
+  async set(sourceId: string, minutes: number): Promise<Source> {
+    await this.catalog.requireActiveSource(sourceId);
+    if (!Number.isInteger(minutes) || minutes < 0 || minutes > 7 * 24 * 60) {
+      throw new TroveError(TroveErrorCode.BadRequest, 'the interval must be 0 (off) to 10080 minutes');
+    }
+    const handle = this.temporal.schedule.getHandle(syncScheduleId(sourceId));
+    try {
+      await handle.delete();
+    } catch (error) {
+      if (!(error instanceof ScheduleNotFoundError)) throw error;
+    }
+    if (minutes > 0) {
+      // Raced a deletion that may have removed schedules already: take this one back out.
+      await guardedWrite(
+        this.catalog,
+        { sourceId },
+        () =>
+          this.temporal.schedule.create({
+            scheduleId: syncScheduleId(sourceId),
+            spec: { intervals: [{ every: `${minutes}m` }] },
+            action: scheduledStart('scheduledSync', {
+              args: [sourceId],
+              taskQueue: this.config.temporal.taskQueue,
+            }),
+            policies: { overlap: ScheduleOverlapPolicy.SKIP },
+          }),
+        () => handle.delete(),
+      );
+    }
+    await this.catalog.updateSource(sourceId, { syncIntervalMinutes: minutes || null });
+    return this.catalog.requireSource(sourceId);
+  }
+
+  /** Starts the scheduled sync now (what the schedule does at each interval). */
+  async trigger(sourceId: string): Promise<boolean> {
+    await this.catalog.requireActiveSource(sourceId);
+    await this.temporal.schedule.getHandle(syncScheduleId(sourceId)).trigger();
+    return true;
+  }
+}
