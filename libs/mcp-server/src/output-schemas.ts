@@ -29,6 +29,13 @@ export const searchHitSchema = chunkSchema.extend({
   bm25: legRank.describe('keyword leg rank and score; null when the leg did not find it'),
   knn: legRank.describe('vector leg rank and score; null when the leg did not find it'),
   resourceUri: z.string().describe('the whole document as an MCP resource'),
+  ocr: z
+    .boolean()
+    .nullable()
+    .describe(
+      'true: the text was recognised by OCR from a scan or an image (check the original before quoting)',
+    ),
+  ocrConfidence: z.number().nullable().describe('OCR: mean recognition confidence, 0 to 100'),
   context: z
     .array(
       chunkSchema.pick({ chunkId: true, position: true, headingPath: true, citationUrl: true, text: true }),
@@ -66,6 +73,9 @@ export const askOutput = {
       headingPath: z.array(z.string()),
       citationUrl: nullableString,
       quote: z.string(),
+      page: z.number().int().nullable().describe('PDF, scanned image: the page the cited chunk starts on'),
+      ocr: z.boolean().nullable().describe('true: the cited text was recognised by OCR'),
+      ocrConfidence: z.number().nullable(),
     }),
   ),
   verification: z.object({

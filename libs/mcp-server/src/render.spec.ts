@@ -17,6 +17,8 @@ const hit = (rank: number, overrides: Partial<SearchHitView> = {}): SearchHitVie
   bm25: { rank: 1, score: 7.1 },
   knn: null,
   resourceUri: 'trove://projects/p1/documents/d1',
+  ocr: null,
+  ocrConfidence: null,
   context: [],
   ...overrides,
 });
@@ -100,6 +102,9 @@ describe('renderers', () => {
           headingPath: ['Rolling back'],
           citationUrl: 'http://x/original?sig=1',
           quote: 'roll back first',
+          page: null,
+          ocr: null,
+          ocrConfidence: null,
         },
       ],
       verification: {

@@ -91,6 +91,8 @@ export function registerSearchTools(server: McpServer, { client, log }: ToolCont
             bm25: hit.bm25,
             knn: hit.knn,
             resourceUri: documentUri(project.id, hit.documentId),
+            ocr: hit.ocr ?? null,
+            ocrConfidence: hit.ocrConfidence ?? null,
             context: (hit.context ?? []).map((neighbour) => ({
               chunkId: neighbour.chunkId,
               position: neighbour.position,
