@@ -133,7 +133,7 @@ describe('projects, documents, search and ask', () => {
   it('uploads every supported file of a folder, skips the rest with a note, and waits until they are READY', async () => {
     const folder = join(work, 'quickstart');
     cpSync(join(ROOT, 'samples', 'quickstart'), folder, { recursive: true });
-    writeFileSync(join(folder, 'diagram.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a]));
+    writeFileSync(join(folder, 'theme.css'), 'body { margin: 0 }');
     mkdirSync(join(folder, '.git'));
     writeFileSync(join(folder, '.git', 'HEAD'), 'ref: refs/heads/main');
 
@@ -150,9 +150,9 @@ describe('projects, documents, search and ask', () => {
       'search-basics.md',
     ]);
     expect(result.skipped).toEqual([
-      { path: join(folder, 'diagram.png'), reason: expect.stringMatching(/\.png: not a type Trove reads/) },
+      { path: join(folder, 'theme.css'), reason: expect.stringMatching(/\.css: not a type Trove reads/) },
     ]);
-    expect(run.stderr).toContain(`skipped ${join(folder, 'diagram.png')}`);
+    expect(run.stderr).toContain(`skipped ${join(folder, 'theme.css')}`);
     expect(result.failed).toEqual([]);
     expect(result.documents.map((d) => d.status)).toEqual(['READY', 'READY', 'READY']);
     expect(run.stderr).not.toMatch(/█|uploading/);
