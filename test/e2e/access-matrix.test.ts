@@ -164,6 +164,16 @@ const OPERATIONS: Operation[] = [
     fresh: async () => ({ project: await stack.createProject(unique('doomed')) }),
     run: (k, ids) => gql(k, 'mutation($id: ID!) { deleteProject(id: $id) }', { id: ids.project }),
   },
+  {
+    name: 'updateProjectSettings',
+    permission: Permission.WRITE,
+    run: (k, ids) =>
+      gql(
+        k,
+        'mutation($p: ID!) { updateProjectSettings(projectId: $p, input: { ocr: true }) { settings { ocr } } }',
+        { p: ids.project },
+      ),
+  },
   // --- documents and chunks
   {
     name: 'documents',

@@ -166,10 +166,7 @@ describe('projects, documents, search and ask', () => {
   it('continues past a file the api refuses, reports it at the end, and exits 1', async () => {
     const folder = join(work, 'mixed');
     mkdirSync(folder);
-    writeFileSync(
-      join(folder, 'a-disguised-archive.md'),
-      Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]),
-    );
+    writeFileSync(join(folder, 'a-disguised-archive.md'), Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]));
     writeFileSync(
       join(folder, 'b-release-notes.md'),
       '# Release notes\n\nVersion 2.14 adds the rollback prompt.\n',

@@ -76,6 +76,11 @@ export interface AnswerCitation {
   citationUrl?: string;
   /** The sentence(s) of the chunk that support what cites it. */
   quote: string;
+  /** PDF, scanned image: the page the cited chunk starts on. */
+  page?: number;
+  /** The cited text was (partly) recognised by OCR, with this mean confidence (0 to 100). */
+  ocr?: boolean;
+  ocrConfidence?: number;
 }
 
 /** A cited sentence of the answer and how well its passages support it. */

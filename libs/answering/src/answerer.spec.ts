@@ -233,6 +233,25 @@ describe('Answerer without a language model', () => {
     });
   });
 
+  it('marks a citation of scanned text as OCR, with its confidence and page', async () => {
+    const scan = hit('scan', 'The pump station warranty lasts five years from the date of installation.', {
+      page: 3,
+      ocr: true,
+      ocrConfidence: 91,
+    });
+    const { answerer } = answererOver([scan, HITS[2]]);
+    const result = await answerer.ask({
+      projectId: 'prj_test',
+      question: 'How long is the pump station warranty?',
+    });
+    expect(result.citations[0]).toMatchObject({
+      documentId: 'doc_scan',
+      page: 3,
+      ocr: true,
+      ocrConfidence: 91,
+    });
+  });
+
   it('orders the sentences of one document by their place in it', async () => {
     const later = hit('later', 'Confirm the rollback prompt before you leave the deploy dashboard.', {
       documentId: 'doc_guide',

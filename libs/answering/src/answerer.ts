@@ -371,6 +371,8 @@ function citation(passage: AnswerPassage, quote: string): AnswerCitation {
     headingPath: passage.headingPath,
     citationUrl: passage.citationUrl,
     quote,
+    ...(passage.hit.page !== undefined && { page: passage.hit.page }),
+    ...(passage.hit.ocr && { ocr: true, ocrConfidence: passage.hit.ocrConfidence }),
   };
 }
 

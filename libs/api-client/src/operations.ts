@@ -76,6 +76,11 @@ export const DocumentFields = graphql(`
       message
     }
     warnings
+    progress {
+      stage
+      page
+      pageCount
+    }
     chunkCount
     pageCount
     sizeBytes
@@ -132,9 +137,24 @@ export const ProjectsQuery = graphql(`
       name
       status
       createdAt
+      settings {
+        ocr
+      }
       stats {
         documentCount
         chunkCount
+      }
+    }
+  }
+`);
+
+export const UpdateProjectSettingsMutation = graphql(`
+  mutation UpdateProjectSettings($projectId: ID!, $input: ProjectSettingsInput!) {
+    updateProjectSettings(projectId: $projectId, input: $input) {
+      id
+      name
+      settings {
+        ocr
       }
     }
   }
@@ -421,6 +441,8 @@ export const SearchQuery = graphql(`
         page
         pageEnd
         anchor
+        ocr
+        ocrConfidence
         position
         text
         citationUrl
@@ -478,6 +500,9 @@ export const AskQuery = graphql(`
         headingPath
         citationUrl
         quote
+        page
+        ocr
+        ocrConfidence
       }
       verification {
         validMarkers

@@ -1,5 +1,5 @@
 import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
-import type { Project, Source, SyncRun, TroveDocument } from '@trove/domain';
+import type { Project, ProjectSettings, Source, SyncRun, TroveDocument } from '@trove/domain';
 import { notFoundError, ProjectStatus, SourceStatus, TroveError, TroveErrorCode } from '@trove/domain';
 import type {
   ApiKeyCatalog,
@@ -171,6 +171,14 @@ export class Catalog
   /** Every project, including those being deleted (status DELETING) until they are gone. */
   listProjects(): Promise<Project[]> {
     return this.projects.list();
+  }
+
+  /** Changes the project's settings; PROJECT_NOT_FOUND, or PROJECT_DELETING while it is being deleted. */
+  async updateProjectSettings(id: string, change: ProjectSettings): Promise<Project> {
+    const updated = await this.projects.updateSettings(id, change);
+    if (updated) return updated;
+    await this.requireActiveProject(id); // throws the reason
+    throw notFoundError('project', id);
   }
 
   /** Marks the project DELETING (every write is refused from then on) and frees its name. */

@@ -11,6 +11,8 @@ import * as webhookDeliveries0007 from './migrations/0007-webhook-deliveries';
 import * as ingestLease0008 from './migrations/0008-ingest-lease';
 import * as syncRunStage0009 from './migrations/0009-sync-run-stage';
 import * as sourceConfig0010 from './migrations/0010-source-config';
+import * as projectSettings0011 from './migrations/0011-project-settings';
+import * as documentProgress0012 from './migrations/0012-document-progress';
 import type { CatalogTables } from './tables';
 
 export interface DatabaseOptions {
@@ -38,6 +40,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008-ingest-lease': ingestLease0008,
   '0009-sync-run-stage': syncRunStage0009,
   '0010-source-config': sourceConfig0010,
+  '0011-project-settings': projectSettings0011,
+  '0012-document-progress': documentProgress0012,
 };
 
 /** The catalog migrations this version knows, oldest first (a backup records the level it was taken at). */

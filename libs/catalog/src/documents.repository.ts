@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
-import type { DocumentStatus as Status, TroveDocument } from '@trove/domain';
+import type { DocumentProgress, DocumentStatus as Status, TroveDocument } from '@trove/domain';
 import { DocumentStatus, isTroveId, TroveError, TroveErrorCode } from '@trove/domain';
 import type { CatalogDb } from './database';
 import { pgCode, PgCode, query } from './database-error';
 import { decodeCursor, pageSize, toPage, type Page, type PageRequest } from './cursor';
 import type { DocumentsTable } from './tables';
 
-export type DocumentChanges = Partial<Omit<TroveDocument, 'id' | 'projectId' | 'error'>> & {
+export type DocumentChanges = Partial<Omit<TroveDocument, 'id' | 'projectId' | 'error' | 'progress'>> & {
   error?: TroveDocument['error'] | null;
+  /** null clears it (a new ingest starts). */
+  progress?: DocumentProgress | null;
 };
 
 /** What a sync diffs against: one row per item the source produced. */
@@ -491,6 +493,7 @@ function toRow(document: TroveDocument): Insertable<DocumentsTable> {
     version: document.version ?? null,
     page_count: document.pageCount ?? null,
     warnings: document.warnings ? JSON.stringify(document.warnings) : null,
+    progress: document.progress ? JSON.stringify(document.progress) : null,
     created_at: document.createdAt,
     updated_at: document.updatedAt,
     indexed_at: document.indexedAt ?? null,
@@ -517,6 +520,7 @@ const COLUMN_TYPES: Record<string, string> = {
   version: 'text',
   page_count: 'integer',
   warnings: 'jsonb',
+  progress: 'jsonb',
   indexed_at: 'timestamptz',
   updated_at: 'timestamptz',
 };
@@ -544,6 +548,7 @@ function toChanges(changes: DocumentChanges): Updateable<DocumentsTable> {
   if (c.version !== undefined) set.version = c.version;
   if (c.pageCount !== undefined) set.page_count = c.pageCount;
   if (c.warnings !== undefined) set.warnings = JSON.stringify(c.warnings);
+  if (c.progress !== undefined) set.progress = c.progress === null ? null : JSON.stringify(c.progress);
   if (c.indexedAt !== undefined) set.indexed_at = c.indexedAt;
   return set;
 }
@@ -574,6 +579,7 @@ function toDocument(row: Selectable<DocumentsTable>): TroveDocument {
   if (row.version !== null) document.version = row.version;
   if (row.page_count !== null) document.pageCount = row.page_count;
   if (row.warnings !== null) document.warnings = row.warnings as string[];
+  if (row.progress) document.progress = row.progress;
   return document;
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Selectable } from 'kysely';
-import type { Project } from '@trove/domain';
+import { sql, type Selectable } from 'kysely';
+import type { Project, ProjectSettings } from '@trove/domain';
 import {
   isTroveId,
   normalizeProjectName,
@@ -96,6 +96,24 @@ export class ProjectRepository {
     return row && toProject(row);
   }
 
+  /**
+   * Changes settings of an ACTIVE project, in one statement (a project being deleted is never
+   * written); undefined when there is no such active project.
+   */
+  async updateSettings(id: string, change: ProjectSettings): Promise<Project | undefined> {
+    if (!isTroveId(id)) return undefined;
+    const row = await query('changing project settings', () =>
+      this.db
+        .updateTable('projects')
+        .set({ settings: sql<string>`settings || ${JSON.stringify(change)}::jsonb` })
+        .where('id', '=', id)
+        .where('status', '=', ProjectStatus.ACTIVE)
+        .returningAll()
+        .executeTakeFirst(),
+    );
+    return row && toProject(row);
+  }
+
   /** Removes the project; its sources, documents and runs go with it (cascade). */
   async delete(id: string): Promise<void> {
     if (!isTroveId(id)) return;
@@ -109,5 +127,6 @@ function toProject(row: Selectable<ProjectsTable>): Project {
     name: row.name,
     status: row.status as ProjectStatus,
     createdAt: row.created_at.toISOString(),
+    ...(row.settings && Object.keys(row.settings).length > 0 && { settings: row.settings }),
   };
 }

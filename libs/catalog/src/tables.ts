@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { ProgressSample } from '@trove/domain';
+import type { DocumentProgress, ProgressSample, ProjectSettings } from '@trove/domain';
 
 /** Timestamps are written as ISO strings and read back as Dates. */
 type Timestamp = ColumnType<Date, string, string>;
@@ -13,6 +13,8 @@ export interface ProjectsTable {
   name_key: string;
   status: string;
   created_at: Timestamp;
+  /** Written by the database's default ('{}') on insert. */
+  settings: ColumnType<ProjectSettings, never, string>;
 }
 
 export interface SourcesTable {
@@ -60,6 +62,7 @@ export interface DocumentsTable {
   version: string | null;
   page_count: number | null;
   warnings: Json<string[] | null> | null;
+  progress: Json<DocumentProgress | null> | null;
   created_at: Timestamp;
   updated_at: Timestamp;
   indexed_at: NullableTimestamp;

@@ -318,6 +318,32 @@ describe('Chunker: tables', () => {
     expect(kept).toEqual(rows);
   });
 
+  it('never makes a chunk of the header alone when the repeated header is cut (a wide statistics table)', () => {
+    const chunker = new Chunker(counter, { targetTokens: 100, overlapTokens: 0 });
+    const names = Array.from({ length: 10 }, (_, i) => `Col${i}`);
+    const header = `| ${names.join(' | ')} |`;
+    const separator = `| ${names.map(() => '---').join(' | ')} |`;
+    const rows = Array.from(
+      { length: 20 },
+      (_, i) =>
+        `| r${i} | ${names
+          .slice(1)
+          .map(() => i)
+          .join(' | ')} |`,
+    );
+    const chunks = chunker.chunk(
+      doc([{ kind: 'table', text: [header, separator, ...rows].join('\n'), headingPath: [] }]),
+      context,
+    );
+    expect(chunks.length).toBeGreaterThan(2);
+    for (const chunk of chunks) {
+      expect(chunk.text.split('\n')[0]).toMatch(/^\| Col0 \| Col1 /);
+      expect(chunk.text).toMatch(/^\| r\d+ \|/m);
+    }
+    const kept = chunks.flatMap((c) => c.text.split('\n').filter((l) => /^\| r\d+ \|/.test(l)));
+    expect(kept).toEqual(rows);
+  });
+
   it('leaves a table that fits one chunk unchanged, and repeats no blank Notion header', () => {
     const chunker = new Chunker(counter, { targetTokens: 120, overlapTokens: 0 });
     const short = '| Level | Meaning |\n| --- | --- |\n| SEV-1 | Search is down |';

@@ -251,20 +251,50 @@ export class Chunker {
     const header = parts && this.tableHeader(parts.header);
     if (!parts || !header) return this.splitLines(lines, false);
     // When the repeated header differs from the table's own (cut, or a compact separator), the
-    // first piece keeps the original lines.
-    const original = header.text === parts.header.join('\n');
-    const body = original ? parts.rows : lines;
-    const pieces = this.splitLines(body, false, header.tokens + 1, original ? parts.header.length : 0);
-    return pieces.map((piece, i) => {
-      if (i === 0 && !original) return { ...piece, table: true };
-      return {
+    // first piece keeps the original lines, with the rows that fit beside them (when not even one
+    // row fits, the table is cut between its lines like any text); the others start with the
+    // repeated header. Every piece names the lines of `text` it holds (for sheet row ranges).
+    const own = parts.header.join('\n');
+    const ownTokens = this.tokens.count(own);
+    const original = header.text === own;
+    let rows = parts.rows;
+    let offset = parts.header.length; // index in `lines` of rows[0]
+    const pieces: Unit[] = [];
+    if (!original && ownTokens + 1 + this.tokens.count(rows[0]) > this.options.targetTokens) {
+      return this.splitLines(lines, false, header.tokens + 1).map((piece, i) =>
+        i === 0
+          ? { ...piece, table: true }
+          : {
+              ...this.unit(`${header.text}\n${piece.text}`, false),
+              sep: '\n',
+              table: true,
+              repeatsHeader: true,
+              lines: piece.lines,
+            },
+      );
+    }
+    if (!original) {
+      const [first] = this.splitLines(rows, false, ownTokens + 1, offset);
+      pieces.push({
+        ...this.unit(`${own}\n${first.text}`, false),
+        sep: '\n',
+        table: true,
+        lines: first.lines,
+      });
+      const taken = first.text.split('\n').length;
+      rows = rows.slice(taken);
+      offset += taken;
+    }
+    for (const piece of rows.length ? this.splitLines(rows, false, header.tokens + 1, offset) : []) {
+      pieces.push({
         ...this.unit(`${header.text}\n${piece.text}`, false),
         sep: '\n',
         table: true,
-        repeatsHeader: i > 0,
+        repeatsHeader: pieces.length > 0,
         lines: piece.lines,
-      };
-    });
+      });
+    }
+    return pieces;
   }
 
   private tableHeader(lines: string[]): { text: string; tokens: number } | undefined {

@@ -49,8 +49,8 @@ export interface DocumentFormat {
   name: string;
   mediaType: string;
   extensions: readonly string[];
-  /** Read from uploads only (images, by OCR), not when a folder, an archive or a repository is read. */
-  uploadsOnly?: boolean;
+  /** An image, read by OCR (not from Git repositories, where images are mostly figures and icons). */
+  image?: boolean;
 }
 
 /**
@@ -74,12 +74,17 @@ export const DOCUMENT_FORMATS: readonly DocumentFormat[] = [
   { name: 'HTML', mediaType: MEDIA_TYPES.html, extensions: [...HTML_EXTENSIONS] },
   { name: 'Markdown', mediaType: MEDIA_TYPES.markdown, extensions: [...MARKDOWN_EXTENSIONS] },
   { name: 'plain text', mediaType: MEDIA_TYPES.plainText, extensions: ['.txt', '.text'] },
-  { name: 'PNG', mediaType: MEDIA_TYPES.png, extensions: ['.png'], uploadsOnly: true },
-  { name: 'JPEG', mediaType: MEDIA_TYPES.jpeg, extensions: ['.jpg', '.jpeg'], uploadsOnly: true },
-  { name: 'TIFF', mediaType: MEDIA_TYPES.tiff, extensions: ['.tif', '.tiff'], uploadsOnly: true },
-  { name: 'WebP', mediaType: MEDIA_TYPES.webp, extensions: ['.webp'], uploadsOnly: true },
-  { name: 'GIF', mediaType: MEDIA_TYPES.gif, extensions: ['.gif'], uploadsOnly: true },
+  { name: 'PNG', mediaType: MEDIA_TYPES.png, extensions: ['.png'], image: true },
+  { name: 'JPEG', mediaType: MEDIA_TYPES.jpeg, extensions: ['.jpg', '.jpeg'], image: true },
+  { name: 'TIFF', mediaType: MEDIA_TYPES.tiff, extensions: ['.tif', '.tiff'], image: true },
+  { name: 'WebP', mediaType: MEDIA_TYPES.webp, extensions: ['.webp'], image: true },
+  { name: 'GIF', mediaType: MEDIA_TYPES.gif, extensions: ['.gif'], image: true },
 ];
+
+/** Images, read by OCR (a scan, a photographed page, a whiteboard). */
+export const IMAGE_EXTENSIONS: ReadonlySet<string> = new Set(
+  DOCUMENT_FORMATS.filter((format) => format.image).flatMap((format) => format.extensions),
+);
 
 /** The media type a file name's extension names (`.xlsx` → XLSX), when Trove reads that format. */
 export function mediaTypeForExtension(extension: string): string | undefined {
@@ -92,7 +97,7 @@ export function mediaTypeForExtension(extension: string): string | undefined {
  * repository, the CLI's `documents add <folder>`); other files are skipped with a reason.
  */
 export const SUPPORTED_EXTENSIONS: ReadonlySet<string> = new Set(
-  DOCUMENT_FORMATS.filter((format) => !format.uploadsOnly).flatMap((format) => format.extensions),
+  DOCUMENT_FORMATS.flatMap((format) => format.extensions),
 );
 
 /** What an upload may be, as a file input's `accept` attribute: every extension Trove reads. */
@@ -100,7 +105,7 @@ export const UPLOAD_ACCEPT = DOCUMENT_FORMATS.flatMap((format) => format.extensi
 
 /** The supported formats as a sentence, for error messages and help texts. */
 export function supportedFormatsText(): string {
-  const documents = DOCUMENT_FORMATS.filter((format) => !format.uploadsOnly).map((format) => format.name);
-  const images = DOCUMENT_FORMATS.filter((format) => format.uploadsOnly).map((format) => format.name);
+  const documents = DOCUMENT_FORMATS.filter((format) => !format.image).map((format) => format.name);
+  const images = DOCUMENT_FORMATS.filter((format) => format.image).map((format) => format.name);
   return `${documents.join(', ')} and images (${images.join(', ')})`;
 }

@@ -12,6 +12,19 @@ export interface Project {
   /** Missing on records written before deletion became a workflow: ACTIVE. */
   status?: ProjectStatus;
   createdAt: string;
+  /** What the project changes from the defaults; missing: every setting at its default. */
+  settings?: ProjectSettings;
+}
+
+/** A project's own settings; an unset one is at its default. */
+export interface ProjectSettings {
+  /** Read scans and images by OCR (default on). Off: a scanned PDF fails with NO_TEXT_LAYER, an image too. */
+  ocr?: boolean;
+}
+
+/** Whether the project's documents are read by OCR where they need it. */
+export function projectOcr(project: Pick<Project, 'settings'> | undefined): boolean {
+  return project?.settings?.ocr !== false;
 }
 
 export enum DocumentStatus {
@@ -68,6 +81,16 @@ export interface TroveDocument {
   pageCount?: number;
   /** What the parser could not interpret (unresolved macros, skipped parts), from the last ingest. */
   warnings?: string[];
+  /** Where a long ingest stands, while INDEXING (a scan read by OCR page by page). */
+  progress?: DocumentProgress;
+}
+
+/** A long stage's progress: OCR of page `page` of `pageCount` done at `at`. */
+export interface DocumentProgress {
+  stage: 'ocr';
+  page: number;
+  pageCount?: number;
+  at: string;
 }
 
 /** A block of a parsed document: the unit the chunker packs. */

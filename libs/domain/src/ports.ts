@@ -98,6 +98,8 @@ export interface ParseInput {
   fileName: string;
   mediaType: string;
   data: Buffer;
+  /** `false`: OCR is switched off (the project's setting); scans and images then fail. Default on. */
+  ocr?: boolean;
 }
 
 export interface Parser {

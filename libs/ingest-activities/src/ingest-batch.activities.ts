@@ -1,7 +1,14 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { Chunker } from '@trove/chunking';
 import type { Chunk, EmbeddedChunk, ParsedDocument, Source, TroveDocument } from '@trove/domain';
-import { blobKeys, DocumentStatus, isTroveError, TroveErrorCode, wellFormedText } from '@trove/domain';
+import {
+  blobKeys,
+  DocumentStatus,
+  isTroveError,
+  projectOcr,
+  TroveErrorCode,
+  wellFormedText,
+} from '@trove/domain';
 import { EmbeddingRejectedError, embedIsolatingRejections } from '@trove/embeddings';
 import {
   chunksEmbedded,
@@ -18,6 +25,7 @@ import { activity as run, withHeartbeats } from './activity-failure';
 import { assertWritable, isWritable, OWNER_REFUSALS } from './deletion.activities';
 import {
   chunksOf,
+  documentProgressWriter,
   dominantLanguage,
   type FetchedDocument,
   fetchedDocument,
@@ -117,6 +125,8 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
         const result: BatchResult = { ready: [], failed: [], handedBack: [] };
         const startedAt = Date.now();
         const sources = new Map<string, Source>();
+        // Whether each project of the batch reads scans and images by OCR (its setting).
+        const ocrByProject = new Map<string, boolean>();
 
         return withHeartbeats({ documents: input.documentIds.length }, async () => {
           // One statement each way; a retried attempt has the same holder and takes its leases back.
@@ -143,12 +153,14 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
           for (const owner of owners) await assertWritable(catalog, owner);
           for (const { sourceId } of owners)
             if (sourceId) sources.set(sourceId, await catalog.requireSource(sourceId));
+          for (const projectId of new Set(owners.map((o) => o.projectId)))
+            ocrByProject.set(projectId, projectOcr(await catalog.requireActiveProject(projectId)));
           // INDEXING while the batch works on them: one statement for the batch. A source item's
           // new fields (version, original, size) are written with its outcome, also in one.
           await catalog.updateDocuments(
             [...documents.keys()].map((id) => ({
               id,
-              changes: { status: DocumentStatus.INDEXING, error: null },
+              changes: { status: DocumentStatus.INDEXING, error: null, progress: null },
             })),
           );
 
@@ -381,10 +393,14 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
             // Large once fetched: handed back before a parse that its own pipeline would repeat.
             if (data.length > limits.maxDocumentBytes) return { kind: 'handedBack' };
             const parseStarted = Date.now();
-            const parsed = await parsers.parse(
-              { fileName: fetched.fileName, mediaType: fetched.mediaType, data },
-              { signal },
-            );
+            const ocr = ocrByProject.get(fetched.projectId) ?? true;
+            const progress = documentProgressWriter(catalog, documentId);
+            const parsed = await parsers
+              .parse(
+                { fileName: fetched.fileName, mediaType: fetched.mediaType, data, ...(!ocr && { ocr }) },
+                { signal, onProgress: progress.page },
+              )
+              .finally(() => progress.flush());
             const parseMs = Date.now() - parseStarted;
             const chunkStarted = Date.now();
             const chunks = await chunksOf(deps, fetched, parsed);

@@ -22,7 +22,7 @@ import {
   RecordingChunkIndex,
   runActivity,
 } from './fakes.testing';
-import { createIngestActivities, type FetchedDocument } from './ingest.activities';
+import { createIngestActivities, documentProgressWriter, type FetchedDocument } from './ingest.activities';
 import { SourceConnectors } from './source-connectors';
 
 function setup() {
@@ -382,5 +382,92 @@ describe('embedChunks: a text the embedding server refuses, or an outage', () =>
     const failure = await embedAt(50, () => 503);
     expect(failure).toBeInstanceOf(ApplicationFailure);
     expect(failure).toMatchObject({ type: TroveErrorCode.ServiceUnavailable, nonRetryable: false });
+  });
+});
+
+describe("parseDocument: the project's OCR switch", () => {
+  it('hands the parser ocr: false when the project switched OCR off, and nothing when it is on', async () => {
+    const catalog = new InMemoryCatalog();
+    const blobs = new InMemoryBlobStore();
+    const source = catalog.newSource();
+    const seen: (boolean | undefined)[] = [];
+    const activities = createIngestActivities({
+      catalog,
+      blobs,
+      parsers: {
+        parse: (input) => {
+          seen.push(input.ocr);
+          return Promise.resolve({
+            title: 'Scan',
+            metadata: {},
+            blocks: [{ kind: 'paragraph', text: 'x', headingPath: [] }],
+          });
+        },
+      },
+      chunker: new Chunker(new SegmenterTokenCounter(), { targetTokens: 400, overlapTokens: 0 }),
+      embedder: {} as EmbeddingProvider,
+      chunkIndex: new RecordingChunkIndex(),
+      batchSize: 16,
+      connectors: new SourceConnectors([new FakeConnector()], { complete: false }),
+    });
+    await blobs.put('originals/scan', Buffer.from('png'));
+    const fetched: FetchedDocument = {
+      documentId: 'doc-1',
+      projectId: source.projectId,
+      fileName: 'scan.png',
+      mediaType: MEDIA_TYPES.png,
+      blobKey: 'originals/scan',
+      workPrefix: 'work/doc-1/v1',
+      ms: 0,
+    };
+    await runActivity(activities.parseDocument, fetched);
+    const project = catalog.projects.get(source.projectId)!;
+    catalog.projects.set(project.id, { ...project, settings: { ocr: false } });
+    await runActivity(activities.parseDocument, fetched);
+    expect(seen).toEqual([undefined, false]);
+  });
+});
+
+describe('documentProgressWriter: OCR progress of a long scan', () => {
+  it('writes at most every two seconds, the last page always, and what is pending on flush', async () => {
+    const writes: unknown[] = [];
+    let clock = 0;
+    const writer = documentProgressWriter(
+      { updateDocument: (_id, changes) => Promise.resolve(void writes.push(changes.progress)) },
+      'doc-1',
+      () => clock,
+    );
+    writer.page(1, 5); // first: written
+    clock = 500;
+    writer.page(2, 5); // too soon: kept
+    clock = 2_100;
+    writer.page(3, 5); // written
+    clock = 2_200;
+    writer.page(4, 5); // kept, then replaced by the last page
+    writer.page(5, 5); // the last page: written at once
+    await writer.flush(); // nothing left
+    expect(writes.map((p) => (p as { page: number }).page)).toEqual([1, 3, 5]);
+    expect(writes[2]).toMatchObject({ stage: 'ocr', page: 5, pageCount: 5 });
+
+    const unknownCount: unknown[] = [];
+    const second = documentProgressWriter(
+      { updateDocument: (_id, changes) => Promise.resolve(void unknownCount.push(changes.progress)) },
+      'doc-2',
+      () => 0,
+    );
+    second.page(1);
+    second.page(2); // same instant: kept for the flush
+    await second.flush();
+    expect(unknownCount.map((p) => (p as { page: number }).page)).toEqual([1, 2]);
+  });
+
+  it('never fails the parse when a write fails', async () => {
+    const writer = documentProgressWriter(
+      { updateDocument: () => Promise.reject(new Error('catalog down')) },
+      'doc-1',
+      () => 0,
+    );
+    writer.page(1, 2);
+    await expect(writer.flush()).resolves.toBeUndefined();
   });
 });

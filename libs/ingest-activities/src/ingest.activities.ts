@@ -8,6 +8,7 @@ import type {
   EmbeddedChunk,
   EmbeddingProvider,
   EmbedOptions,
+  DocumentProgress,
   ParsedDocument,
   ParseInput,
   Source,
@@ -18,6 +19,7 @@ import {
   blobKeys,
   DocumentStatus,
   laneOfTaskQueue,
+  projectOcr,
   SourceType,
   TroveError,
   TroveErrorCode,
@@ -42,8 +44,18 @@ import type { SourceConnectors } from './source-connectors';
 
 /** Parses a file: the parse sandbox (threads with limits) in the worker, a registry in tests. */
 export interface DocumentParser {
-  parse(input: ParseInput, options?: { signal?: AbortSignal }): Promise<ParsedDocument>;
+  parse(
+    input: ParseInput,
+    options?: {
+      signal?: AbortSignal;
+      /** Each page read by OCR, with the document's page count where known. */
+      onProgress?: (page: number, pageCount?: number) => void;
+    },
+  ): Promise<ParsedDocument>;
 }
+
+/** A long scan's progress is written at most this often (and at its last page). */
+const PROGRESS_WRITE_MS = 2_000;
 
 /** The catalog as an ingest uses it: the documents, their leases, their sources. */
 export interface IngestCatalog
@@ -235,9 +247,14 @@ export function createIngestActivities(deps: IngestDependencies) {
           const started = Date.now();
           const data = await blobs.get(input.blobKey);
           const signal = Context.current().cancellationSignal;
+          const ocr = projectOcr(await catalog.requireActiveProject(input.projectId));
+          const progress = documentProgressWriter(catalog, input.documentId);
           const parsed = await withHeartbeats({ parsing: input.fileName }, () =>
-            parsers.parse({ fileName: input.fileName, mediaType: input.mediaType, data }, { signal }),
-          );
+            parsers.parse(
+              { fileName: input.fileName, mediaType: input.mediaType, data, ...(!ocr && { ocr }) },
+              { signal, onProgress: progress.page },
+            ),
+          ).finally(() => progress.flush());
           const parsedKey = blobKeys.parsed(input.workPrefix);
           await blobs.putJson(parsedKey, parsed);
           return {
@@ -456,7 +473,7 @@ export async function fetchForIngest(
       message: `the original file of ${document.fileName} is missing from blob storage (${document.blobKey})`,
     });
   }
-  await catalog.updateDocument(document.id, { status: DocumentStatus.INDEXING, error: null });
+  await catalog.updateDocument(document.id, { status: DocumentStatus.INDEXING, error: null, progress: null });
   return fetchedDocument(document, sourceType, Date.now() - started);
 }
 
@@ -571,4 +588,34 @@ export function dominantLanguage(chunks: Chunk[]): string {
   for (const chunk of chunks)
     tokens.set(chunk.language, (tokens.get(chunk.language) ?? 0) + chunk.tokenCount);
   return [...tokens.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'und';
+}
+
+/**
+ * Writes a scan's OCR progress to the document (what the dashboard and the API show while it is
+ * INDEXING): at most every PROGRESS_WRITE_MS, the last page always, one write at a time. A failed
+ * write is dropped: progress is a display, never a reason to fail the parse.
+ */
+export function documentProgressWriter(
+  catalog: Pick<IngestCatalog, 'updateDocument'>,
+  documentId: string,
+  now: () => number = Date.now,
+): { page: (page: number, pageCount?: number) => void; flush: () => Promise<void> } {
+  let lastWrite = -Infinity;
+  let pending: DocumentProgress | undefined;
+  let writing: Promise<void> = Promise.resolve();
+  const write = () => {
+    const progress = pending;
+    pending = undefined;
+    if (!progress) return writing;
+    lastWrite = now();
+    writing = writing.then(() => catalog.updateDocument(documentId, { progress }).catch(() => undefined));
+    return writing;
+  };
+  return {
+    page(page, pageCount) {
+      pending = { stage: 'ocr', page, ...(pageCount && { pageCount }), at: new Date(now()).toISOString() };
+      if (now() - lastWrite >= PROGRESS_WRITE_MS || page === pageCount) void write();
+    },
+    flush: () => write(),
+  };
 }

@@ -7,6 +7,7 @@ const project = (id: string, name: string): ProjectSummary => ({
   name,
   status: 'ACTIVE',
   createdAt: '2026-01-01T00:00:00Z',
+  settings: { ocr: true },
   stats: { documentCount: 0, chunkCount: 0 },
 });
 const docs = project('11111111-1111-4111-8111-111111111111', 'Docs');

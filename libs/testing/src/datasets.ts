@@ -27,3 +27,11 @@ export function sharedDatasets(): string {
 export function sharedDocuments(...parts: string[]): string {
   return join(sharedDatasets(), 'documents', ...parts);
 }
+
+/**
+ * Small public documents kept in the repository (`test/fixtures/documents`; provenance and licence
+ * in its README) for cases the shared datasets do not cover.
+ */
+export function fixtureDocument(name: string): string {
+  return resolve(__dirname, '../../../test/fixtures/documents', name);
+}

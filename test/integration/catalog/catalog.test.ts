@@ -73,6 +73,8 @@ describe('schema and migrations', () => {
         '0008-ingest-lease',
         '0009-sync-run-stage',
         '0010-source-config',
+        '0011-project-settings',
+        '0012-document-progress',
       ]);
       expect((await catalogs[0].ensure()).migrations).toEqual([]);
     } finally {
@@ -112,6 +114,8 @@ describe('schema and migrations', () => {
         '0008-ingest-lease',
         '0009-sync-run-stage',
         '0010-source-config',
+        '0011-project-settings',
+        '0012-document-progress',
       ]);
       const versions = Object.fromEntries(
         (await catalog.sourceItems('s')).map((item) => [item.externalId, item.version]),
@@ -177,6 +181,27 @@ describe('uniqueness is the database’s', () => {
     expect(racers.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     await catalog.markProjectDeleting(project.id);
     await expect(catalog.createProject(label)).resolves.toMatchObject({ name: label });
+  });
+
+  it("a project's settings change one at a time, and never while it is being deleted", async () => {
+    const project = await catalog.createProject(uniqueName('settings'));
+    expect(project.settings).toBeUndefined();
+    await expect(catalog.updateProjectSettings(project.id, { ocr: false })).resolves.toMatchObject({
+      settings: { ocr: false },
+    });
+    // An empty change keeps what is set; a later one replaces only the setting it names.
+    await catalog.updateProjectSettings(project.id, {});
+    expect((await catalog.getProject(project.id))?.settings).toEqual({ ocr: false });
+    await catalog.updateProjectSettings(project.id, { ocr: true });
+    expect((await catalog.getProject(project.id))?.settings).toEqual({ ocr: true });
+    await catalog.markProjectDeleting(project.id);
+    await expect(catalog.updateProjectSettings(project.id, { ocr: false })).rejects.toMatchObject({
+      code: 'PROJECT_DELETING',
+    });
+    expect((await catalog.getProject(project.id))?.settings).toEqual({ ocr: true });
+    await expect(catalog.updateProjectSettings(randomUUID(), { ocr: false })).rejects.toMatchObject({
+      code: 'PROJECT_NOT_FOUND',
+    });
   });
 
   it('a source item gets one document however often and concurrently it is planned', async () => {

@@ -71,6 +71,12 @@ export class AnswerCitationModel {
   })
   citationUrl?: string;
   @Field({ description: 'The sentence(s) of the chunk that support what cites it' }) quote!: string;
+  @Field(() => Int, { nullable: true, description: 'PDF, scanned image: the page the cited chunk starts on' })
+  page?: number;
+  @Field({ nullable: true, description: "The cited text was (partly) recognised by OCR (null: not OCR'd)" })
+  ocr?: boolean;
+  @Field(() => Float, { nullable: true, description: 'OCR: mean recognition confidence, 0 to 100' })
+  ocrConfidence?: number;
 }
 
 @ObjectType('SentenceSupport', { description: 'A cited sentence of the answer checked against its chunks' })

@@ -22,6 +22,14 @@ export class StageTimingsModel {
   @Field(() => Int, { nullable: true }) totalMs?: number;
 }
 
+@ObjectType('DocumentProgress', { description: 'Where a long ingest stands while the document is INDEXING' })
+export class DocumentProgressModel {
+  @Field({ description: 'The long stage: ocr (a scan read page by page)' }) stage!: string;
+  @Field(() => Int, { description: 'The last page done' }) page!: number;
+  @Field(() => Int, { nullable: true, description: "The document's pages, when known" }) pageCount?: number;
+  @Field({ description: 'When that page was done' }) at!: string;
+}
+
 @ObjectType('Document')
 export class DocumentModel {
   @Field(() => ID) id!: string;
@@ -51,6 +59,11 @@ export class DocumentModel {
   @Field(() => Int, { nullable: true, description: 'Pages (PDF)' }) pageCount?: number;
   @Field(() => [String], { description: 'What the parser could not interpret and left as text' })
   warnings!: string[];
+  @Field(() => DocumentProgressModel, {
+    nullable: true,
+    description: 'While INDEXING: how far a long stage got (OCR page N of M); null otherwise',
+  })
+  progress?: DocumentProgressModel;
 }
 
 @ObjectType('DocumentConnection')

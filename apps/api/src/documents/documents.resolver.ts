@@ -3,7 +3,7 @@ import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nest
 import { DocumentStatus, Permission, type TroveDocument } from '@trove/domain';
 import { PageArgs } from '../core/connection.model';
 import { CitationLinks } from '../core/citation-links';
-import { DocumentConnection, DocumentModel } from './document.model';
+import { DocumentConnection, DocumentModel, DocumentProgressModel } from './document.model';
 import { DocumentsService } from './documents.service';
 import { document, project, Requires } from '../access/access.decorators';
 
@@ -17,6 +17,12 @@ export class DocumentsResolver {
   @ResolveField(() => [String])
   warnings(@Parent() document: TroveDocument): string[] {
     return document.warnings ?? [];
+  }
+
+  /** Only while the document is being indexed: a finished ingest's last progress means nothing. */
+  @ResolveField(() => DocumentProgressModel, { nullable: true })
+  progress(@Parent() document: TroveDocument): DocumentProgressModel | undefined {
+    return document.status === DocumentStatus.INDEXING ? document.progress : undefined;
   }
 
   /** Source items link to their page; uploaded files to their stored original (a signed link). */

@@ -14,6 +14,23 @@ export class ProjectModel {
   @Field() createdAt!: string;
 }
 
+@ObjectType('ProjectSettings', {
+  description: "A project's own settings (each at its default unless changed)",
+})
+export class ProjectSettingsModel {
+  @Field({
+    description:
+      'Read scans and images by OCR (default true). Off: a scanned PDF fails with NO_TEXT_LAYER, and an image too. ' +
+      'Applies to documents ingested from then on; re-index a document to apply it there.',
+  })
+  ocr!: boolean;
+}
+
+@InputType()
+export class ProjectSettingsInput {
+  @Field({ nullable: true, description: 'Read scans and images by OCR; unset: unchanged' }) ocr?: boolean;
+}
+
 @ObjectType('ProjectStats')
 export class ProjectStatsModel {
   @Field(() => Int) documentCount!: number;

@@ -1,8 +1,14 @@
 import { Inject } from '@nestjs/common';
 import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { CreateProjectInput, ProjectModel, ProjectStatsModel } from './project.model';
+import {
+  CreateProjectInput,
+  ProjectModel,
+  ProjectSettingsInput,
+  ProjectSettingsModel,
+  ProjectStatsModel,
+} from './project.model';
 import { ProjectsService } from './projects.service';
-import { Permission, type Principal } from '@trove/domain';
+import { Permission, type Principal, type Project, projectOcr } from '@trove/domain';
 import { CurrentPrincipal, project, Requires } from '../access/access.decorators';
 
 @Resolver(() => ProjectModel)
@@ -24,6 +30,22 @@ export class ProjectsResolver {
   @ResolveField(() => ProjectStatsModel, { description: "Totals over the project's documents" })
   stats(@Parent() project: ProjectModel) {
     return this.service.stats(project.id);
+  }
+
+  @ResolveField(() => ProjectSettingsModel)
+  settings(@Parent() project: Project): ProjectSettingsModel {
+    return { ocr: projectOcr(project) };
+  }
+
+  @Mutation(() => ProjectModel, {
+    description: "Changes the project's settings (those given; the others stay as they are).",
+  })
+  @Requires(Permission.WRITE, project('projectId'))
+  updateProjectSettings(
+    @Args('projectId', { type: () => ID }) projectId: string,
+    @Args('input') input: ProjectSettingsInput,
+  ) {
+    return this.service.updateSettings(projectId, input);
   }
 
   @Mutation(() => ProjectModel)

@@ -28,6 +28,13 @@ export class ProjectsService {
     return this.catalog.getProject(id);
   }
 
+  /** Changes the settings given (null or absent: unchanged). */
+  updateSettings(id: string, input: { ocr?: boolean | null }): Promise<Project> {
+    return this.catalog.updateProjectSettings(id, {
+      ...(typeof input.ocr === 'boolean' && { ocr: input.ocr }),
+    });
+  }
+
   async stats(id: string): Promise<{ documentCount: number; chunkCount: number }> {
     const totals = await this.catalog.documents.totals(id);
     return { documentCount: totals.documents, chunkCount: totals.chunks };

@@ -204,6 +204,13 @@ export class SearchHitModel {
   page?: number;
   @Field(() => Int, { nullable: true, description: 'PDF: last page of the chunk' }) pageEnd?: number;
   @Field({ nullable: true, description: 'EPUB: chapter' }) chapter?: string;
+  @Field({
+    nullable: true,
+    description: "The chunk's text was (partly) recognised by OCR from a scan or an image (null: not OCR'd)",
+  })
+  ocr?: boolean;
+  @Field(() => Float, { nullable: true, description: 'OCR: mean recognition confidence, 0 to 100' })
+  ocrConfidence?: number;
   @Field(() => LegRankModel, { nullable: true, description: 'BM25 leg' }) bm25?: LegRankModel;
   @Field(() => LegRankModel, { nullable: true, description: 'kNN (vector) leg' }) knn?: LegRankModel;
   @Field(() => [SearchChunkModel], {

@@ -1,5 +1,10 @@
 import { Command } from 'commander';
-import { CreateProjectDocument, DeleteProjectDocument, ProjectsDocument } from '@trove/api-client';
+import {
+  CreateProjectDocument,
+  DeleteProjectDocument,
+  ProjectsDocument,
+  UpdateProjectSettingsDocument,
+} from '@trove/api-client';
 import { action, type CliIo } from '../context';
 import { UsageError } from '../output/exit-codes';
 import { renderTable } from '../output/render';
@@ -11,6 +16,7 @@ export function projectsCommand(io: CliIo): Command {
 Examples:
   $ trove projects list
   $ trove projects create "Team handbook"
+  $ trove projects settings "Team handbook" --ocr off
   $ trove projects delete "Team handbook" --yes`,
   );
 
@@ -50,6 +56,33 @@ Examples:
         ctx.out.result(createProject, () =>
           ctx.out.line(`Created project ${ctx.out.style.bold(createProject.name)} ${createProject.id}`),
         );
+      }),
+    );
+
+  projects
+    .command('settings')
+    .description("show a project's settings, or change them")
+    .argument('<project>', 'the project, by id or name')
+    .option('--ocr <on|off>', 'read scans and images by OCR (documents ingested from then on)')
+    .action(
+      action(io, async (ctx, ref: string, options: { ocr?: string }) => {
+        const id = await ctx.resolveProject(ref);
+        if (options.ocr !== undefined && !['on', 'off'].includes(options.ocr))
+          throw new UsageError(`--ocr takes on or off, not "${options.ocr}"`);
+        // Showing them needs only read access; changing them, write access to the project.
+        const project =
+          options.ocr === undefined
+            ? (await ctx.client.request(ProjectsDocument)).projects.find((p) => p.id === id)!
+            : (
+                await ctx.client.request(UpdateProjectSettingsDocument, {
+                  projectId: id,
+                  input: { ocr: options.ocr === 'on' },
+                })
+              ).updateProjectSettings;
+        ctx.out.result(project, () => {
+          ctx.out.line(`${ctx.out.style.bold(project.name)} ${project.id}`);
+          ctx.out.line(`  ocr  ${project.settings.ocr ? 'on' : 'off'}`);
+        });
       }),
     );
 

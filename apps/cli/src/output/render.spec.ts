@@ -26,6 +26,8 @@ const hit = (over: Partial<SearchResultView['hits'][number]> = {}): SearchResult
   page: null,
   pageEnd: null,
   anchor: 'rolling-back',
+  ocr: null,
+  ocrConfidence: null,
   position: 2,
   text: 'Run   `deploy rollback`\nwithin ten minutes.',
   citationUrl: 'http://api/v1/documents/d1/original?sig=x#rolling-back',
@@ -82,6 +84,11 @@ describe('renderSearchResult', () => {
       '   > Run `deploy rollback` within ten minutes.',
       '     after',
     ]);
+  });
+
+  it('says when a hit was read by OCR, with its confidence', () => {
+    const lines = renderSearchResult({ ...result, hits: [hit({ ocr: true, ocrConfidence: 88.6 })] }, PLAIN);
+    expect(lines[3]).toBe('   chunk c2, OCR 89% confidence');
   });
 
   it('says when nothing matched', () => {

@@ -68,7 +68,11 @@ export function renderSearchResult(result: SearchResultView, style: Style): stri
       lines.push(`   ${oneLine(hit.text, 240)}`);
     }
     if (hit.citationUrl) lines.push(`   ${style.cyan(hit.citationUrl)}`);
-    lines.push(style.dim(`   chunk ${hit.chunkId}`));
+    // Recognised from a scan or an image: say so, so a reader checks the original before quoting it.
+    const ocr = hit.ocr
+      ? `, OCR ${hit.ocrConfidence != null ? `${Math.round(hit.ocrConfidence)}% confidence` : ''}`.trimEnd()
+      : '';
+    lines.push(style.dim(`   chunk ${hit.chunkId}${ocr}`));
     lines.push('');
   });
   lines.push(

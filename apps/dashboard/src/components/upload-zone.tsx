@@ -64,7 +64,7 @@ export function UploadZone({ projectId, onUploaded }: { projectId: string; onUpl
           <div>
             <Text fw={600}>Drop files here to upload</Text>
             <Text size="sm" c="dimmed">
-              {supportedFormatsText()}; several at once.
+              {supportedFormatsText()}, read by OCR; several at once.
             </Text>
           </div>
           <Button variant="light" onClick={() => input.current?.click()}>

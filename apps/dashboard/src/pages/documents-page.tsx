@@ -200,6 +200,13 @@ function DocumentRowView({
       </Table.Td>
       <Table.Td>
         <StatusBadge status={document.status} data-testid="document-status" />
+        {document.progress && (
+          <Text size="xs" c="dimmed" data-testid="document-progress">
+            {document.progress.stage === 'ocr' ? 'OCR' : document.progress.stage} page{' '}
+            {document.progress.page}
+            {document.progress.pageCount ? ` of ${document.progress.pageCount}` : ''}
+          </Text>
+        )}
         {document.error && (
           <Text size="xs" c="red" maw={240}>
             {document.error.code}: {document.error.message}

@@ -183,6 +183,11 @@ export type Permission =
   /** Write content and sources */
   | 'WRITE';
 
+export type ProjectSettingsInput = {
+  /** Read scans and images by OCR; unset: unchanged */
+  ocr?: boolean | null | undefined;
+};
+
 export type ProjectStatus = 'ACTIVE' | 'DELETING';
 
 export type RagAnswerSettingsInput = {
@@ -419,6 +424,7 @@ export type DocumentFieldsFragment = {
   updatedAt: string;
   indexedAt: string | null;
   error: { code: ErrorCode; message: string } | null;
+  progress: { stage: string; page: number; pageCount: number | null } | null;
   timings: {
     fetchMs: number | null;
     parseMs: number | null;
@@ -465,8 +471,18 @@ export type ProjectsQuery = {
     name: string;
     status: ProjectStatus;
     createdAt: string;
+    settings: { ocr: boolean };
     stats: { documentCount: number; chunkCount: number };
   }>;
+};
+
+export type UpdateProjectSettingsMutationVariables = Exact<{
+  projectId: string | number;
+  input: ProjectSettingsInput;
+}>;
+
+export type UpdateProjectSettingsMutation = {
+  updateProjectSettings: { id: string; name: string; settings: { ocr: boolean } };
 };
 
 export type CreateProjectMutationVariables = Exact<{
@@ -515,6 +531,7 @@ export type DocumentsQuery = {
       updatedAt: string;
       indexedAt: string | null;
       error: { code: ErrorCode; message: string } | null;
+      progress: { stage: string; page: number; pageCount: number | null } | null;
       timings: {
         fetchMs: number | null;
         parseMs: number | null;
@@ -551,6 +568,7 @@ export type DocumentQuery = {
     updatedAt: string;
     indexedAt: string | null;
     error: { code: ErrorCode; message: string } | null;
+    progress: { stage: string; page: number; pageCount: number | null } | null;
     timings: {
       fetchMs: number | null;
       parseMs: number | null;
@@ -953,6 +971,8 @@ export type SearchQuery = {
       page: number | null;
       pageEnd: number | null;
       anchor: string | null;
+      ocr: boolean | null;
+      ocrConfidence: number | null;
       position: number;
       text: string;
       citationUrl: string | null;
@@ -997,6 +1017,9 @@ export type AskQuery = {
       headingPath: Array<string>;
       citationUrl: string | null;
       quote: string;
+      page: number | null;
+      ocr: boolean | null;
+      ocrConfidence: number | null;
     }>;
     verification: {
       validMarkers: Array<number>;
@@ -1251,6 +1274,11 @@ export const DocumentFieldsFragmentDoc = new TypedDocumentString(
     message
   }
   warnings
+  progress {
+    stage
+    page
+    pageCount
+  }
   chunkCount
   pageCount
   sizeBytes
@@ -1309,6 +1337,9 @@ export const ProjectsDocument = new TypedDocumentString(`
     name
     status
     createdAt
+    settings {
+      ocr
+    }
     stats {
       documentCount
       chunkCount
@@ -1316,6 +1347,20 @@ export const ProjectsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ProjectsQuery, ProjectsQueryVariables>;
+export const UpdateProjectSettingsDocument = new TypedDocumentString(`
+    mutation UpdateProjectSettings($projectId: ID!, $input: ProjectSettingsInput!) {
+  updateProjectSettings(projectId: $projectId, input: $input) {
+    id
+    name
+    settings {
+      ocr
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<
+  UpdateProjectSettingsMutation,
+  UpdateProjectSettingsMutationVariables
+>;
 export const CreateProjectDocument = new TypedDocumentString(`
     mutation CreateProject($name: String!) {
   createProject(input: {name: $name}) {
@@ -1364,6 +1409,11 @@ export const DocumentsDocument = new TypedDocumentString(`
     message
   }
   warnings
+  progress {
+    stage
+    page
+    pageCount
+  }
   chunkCount
   pageCount
   sizeBytes
@@ -1401,6 +1451,11 @@ export const DocumentDocument = new TypedDocumentString(`
     message
   }
   warnings
+  progress {
+    stage
+    page
+    pageCount
+  }
   chunkCount
   pageCount
   sizeBytes
@@ -1859,6 +1914,8 @@ export const SearchDocument = new TypedDocumentString(`
       page
       pageEnd
       anchor
+      ocr
+      ocrConfidence
       position
       text
       citationUrl
@@ -1915,6 +1972,9 @@ export const AskDocument = new TypedDocumentString(`
       headingPath
       citationUrl
       quote
+      page
+      ocr
+      ocrConfidence
     }
     verification {
       validMarkers

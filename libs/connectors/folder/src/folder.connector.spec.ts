@@ -135,6 +135,27 @@ describe('FolderConnector unpacking an uploaded archive', () => {
     await vi.waitFor(() => expect(blobs.closed).toBe(1));
   });
 
+  it('lists scans and photos of a zipped folder as documents, to be read by OCR; their media type by content', async () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]);
+    const zip = await buildZip([
+      { path: 'shelf/contract-p1.PNG', data: png },
+      { path: 'shelf/whiteboard.jpeg', data: jpeg },
+      { path: 'shelf/notes.md', data: '# Notes' },
+      { path: 'shelf/tool.exe', data: 'MZ' },
+    ]);
+    const folders = new FolderConnector({ roots: [], cacheDir }, blobsHolding(zip));
+    const source = archiveSource('e'.repeat(64));
+    const listing = await folders.list(source);
+    expect(listing.items.map((i) => i.externalId)).toEqual([
+      'contract-p1.PNG',
+      'notes.md',
+      'whiteboard.jpeg',
+    ]);
+    expect(listing.warnings).toEqual(['1 files of unsupported types were ignored']);
+    expect((await folders.fetch(source, 'whiteboard.jpeg')).mediaType).toBe('image/jpeg');
+  });
+
   it('the listing right after an unpack takes the versions hashed on the way to disk; later listings read the files', async () => {
     const files = { 'a.md': '# A\n\nalpha', 'sub/b.md': '# B\n\nbeta', 'empty.md': '' };
     const zip = await buildZip(Object.entries(files).map(([path, data]) => ({ path: `site/${path}`, data })));

@@ -7,6 +7,7 @@ import {
   type Discovery,
   type EventWork,
   type FetchedItem,
+  IMAGE_EXTENSIONS,
   type SecretOpener,
   type SkippedItem,
   type SourceConnector,
@@ -258,9 +259,15 @@ export class GitConnector implements SourceConnector<GitSource> {
   }
 }
 
-/** Include patterns (default: every file type Trove reads) and exclude patterns of a source. */
+/**
+ * Include patterns and exclude patterns of a source. The default includes every file type Trove
+ * reads but images: in a repository they are mostly the docs' figures and logos, not documents
+ * (list `*.png` and the like in `include` to read them by OCR).
+ */
 function patterns(source: GitSource): { include: PathPatterns; exclude: PathPatterns } {
-  const include = source.config.include ?? [...SUPPORTED_EXTENSIONS].map((ext) => `*${ext}`);
+  const include =
+    source.config.include ??
+    [...SUPPORTED_EXTENSIONS].filter((ext) => !IMAGE_EXTENSIONS.has(ext)).map((ext) => `*${ext}`);
   return { include: compilePathPatterns(include), exclude: compilePathPatterns(source.config.exclude ?? []) };
 }
 

@@ -34,7 +34,9 @@ const configSchema = z.strictObject({
   include: z
     .array(z.string().min(1))
     .optional()
-    .describe('gitignore-style patterns of the files to index; default: every file type Trove reads'),
+    .describe(
+      'gitignore-style patterns of the files to index; default: every file type Trove reads but images (add `*.png` etc. to read them by OCR)',
+    ),
   exclude: z.array(z.string().min(1)).default([]).describe('gitignore-style patterns of files to leave out'),
   token: z.string().min(1).optional().describe('https: an access token (sent as the HTTP password)'),
   username: z

@@ -6,7 +6,6 @@ import {
   MEDIA_TYPES,
   mediaTypeForExtension,
   PermanentDocumentError,
-  SUPPORTED_EXTENSIONS,
   SourceType,
   TroveError,
   TroveErrorCode,
@@ -62,7 +61,7 @@ export interface WebConnectorDeps {
 
 /** Media types read from a site as they are served (PDF, EPUB, Office files, CSV …); images are not. */
 const SERVED_AS_IS: ReadonlySet<string> = new Set(
-  DOCUMENT_FORMATS.filter((format) => !format.uploadsOnly).map((format) => format.mediaType),
+  DOCUMENT_FORMATS.filter((format) => !format.image).map((format) => format.mediaType),
 );
 
 /** What a page read tells discovery and fetch. */
@@ -446,8 +445,9 @@ function mediaTypeOf(contentType: string, url: URL, body: Buffer): string | unde
     case 'application/octet-stream': {
       if (body.subarray(0, 5).toString('latin1') === '%PDF-') return MEDIA_TYPES.pdf;
       // For responses without a useful Content-Type: the type the URL's extension names.
-      const extension = /\.[a-z]+$/i.exec(url.pathname)?.[0]?.toLowerCase();
-      return extension && SUPPORTED_EXTENSIONS.has(extension) ? mediaTypeForExtension(extension) : undefined;
+      const extension = /\.[a-z]+$/i.exec(url.pathname)?.[0];
+      const named = extension ? mediaTypeForExtension(extension) : undefined;
+      return named && SERVED_AS_IS.has(named) ? named : undefined;
     }
     default:
       return SERVED_AS_IS.has(type) ? type : undefined;

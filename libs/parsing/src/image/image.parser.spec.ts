@@ -41,6 +41,16 @@ describe('ImageParser', () => {
     ]);
   });
 
+  it('fails an image with NO_TEXT_LAYER when its project switched OCR off, saying so', async () => {
+    const error = await failure(
+      parser.parse({ fileName: 'scan.png', mediaType: MEDIA_TYPES.png, data: english.image, ocr: false }),
+    );
+    expect(error).toMatchObject({
+      code: TroveErrorCode.NoTextLayer,
+      message: 'scan.png is an image (PNG): its text is read by OCR, which is switched off for this project',
+    });
+  });
+
   it('reads a PNG by OCR: one page, paragraphs marked as OCR with the confidence', async () => {
     const doc = await parse('warranty.png', MEDIA_TYPES.png, english.image);
     expect(doc.title).toBe('warranty');

@@ -65,6 +65,12 @@ export class ImageParser implements Parser {
     if (data.length === 0) {
       throw new PermanentDocumentError(TroveErrorCode.EmptyDocument, `${fileName} is empty (0 bytes)`);
     }
+    if (input.ocr === false) {
+      throw new PermanentDocumentError(
+        TroveErrorCode.NoTextLayer,
+        `${fileName} is an image (${format}): its text is read by OCR, which is switched off for this project`,
+      );
+    }
     const sharp = await loadSharp();
     const metadata = await sharp(data, { limitInputPixels: false })
       .metadata()
@@ -84,7 +90,7 @@ export class ImageParser implements Parser {
       const image = await pagePixels(sharp, data, index, this.limits).catch((error: unknown) => {
         throw decodeError(fileName, format, error, this.limits, pageCount > 1 ? page : undefined);
       });
-      const outcome = await recognizePage(ocr, page, image);
+      const outcome = await recognizePage(ocr, page, image, pagesRead);
       if (!outcome.ok) {
         failed.push(outcome.failure);
         continue;

@@ -12,10 +12,13 @@ export interface PageRecognizer {
 }
 
 let shared: OcrPool | undefined;
-let pageListener: ((page: number) => void) | undefined;
+let pageListener: ((page: number, pageCount?: number) => void) | undefined;
 
-/** Hears of every page this thread reads by OCR (the parse thread reports it as progress). */
-export function onOcrPage(listener: (page: number) => void): void {
+/**
+ * Hears of every page this thread reads by OCR, with the document's page count where known (the
+ * parse thread reports it as progress).
+ */
+export function onOcrPage(listener: (page: number, pageCount?: number) => void): void {
   pageListener = listener;
 }
 
@@ -88,10 +91,11 @@ export async function recognizePage(
   ocr: PageRecognizer,
   page: number,
   image: GreyImage,
+  pageCount?: number,
 ): Promise<{ ok: true; result: OcrPageResult } | { ok: false; failure: OcrFailure }> {
   try {
     const result = await ocr.readPage(image);
-    pageListener?.(page);
+    pageListener?.(page, pageCount);
     return { ok: true, result };
   } catch (error) {
     if (error instanceof OcrDataMissingError) {

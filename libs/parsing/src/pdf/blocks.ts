@@ -3,6 +3,7 @@ import { minOf } from './layout';
 import type { LineCell, TextLine } from './layout';
 import type { PageText } from './page-furniture';
 import type { SectionStart } from './outline';
+import { tableMarkdown } from './table-grid';
 
 /** What a line is, decided before blocks are assembled. */
 export type LineRole =
@@ -410,8 +411,7 @@ export function assembleBlocks(
       if (role.kind === 'table') {
         flush();
         listOpen = false;
-        const text = role.rows.map((cells) => cells.map((c) => c.text).join(' | ')).join('\n');
-        blocks.push({ kind: 'table', text, headingPath: path, page: page.number });
+        blocks.push({ kind: 'table', text: tableMarkdown(role.rows), headingPath: path, page: page.number });
         previous = undefined;
         continue;
       }

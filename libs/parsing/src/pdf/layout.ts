@@ -35,6 +35,11 @@ export interface LineCell {
   text: string;
   x0: number;
   x1: number;
+  /**
+   * The cell's stretches between gaps wider than a word space (absent where a cell was cut at dot
+   * leaders): two table cells set too close to be told apart by the gap alone.
+   */
+  parts?: { text: string; x0: number; x1: number }[];
 }
 
 export interface TextLine {
@@ -366,6 +371,7 @@ function splitAtSpanning(runs: TextRun[], crossing: TextRun[]): TextRun[][] {
 function splitAtLeaders(cell: LineCell): LineCell[] {
   const text = cell.text.replace(SPACES, ' ').trim();
   if (!LEADERS.test(text)) return [{ ...cell, text }];
+  // Cut at leaders, the pieces' positions are interpolated and their runs no longer apply.
   const parts: LineCell[] = [];
   const width = (cell.x1 - cell.x0) / Math.max(1, cell.text.length);
   const pattern = new RegExp(`\\s*(?:${LEADERS.source})[. ]*`, 'g');
@@ -424,14 +430,19 @@ function toLine(runs: TextRun[]): Omit<TextLine, 'flow' | 'flowX0' | 'flowX1'> {
   for (const run of ordered) {
     const em = Math.min(run.size, previous?.size ?? run.size);
     const gap = previous ? run.x0 - previous.x1 : 0;
+    const part = { text: run.text, x0: run.x0, x1: run.x1 };
     if (!cell || (!rtl && gap > 1.25 * em)) {
-      cell = { text: run.text, x0: run.x0, x1: run.x1 };
+      cell = { ...part, parts: [{ ...part }] };
       cells.push(cell);
     } else {
       const space = rtl || gap > 0.15 * em || /\s$/.test(cell.text) || /^\s/.test(run.text);
       cell.text += space ? ` ${run.text}` : run.text;
       cell.x0 = Math.min(cell.x0, run.x0);
       cell.x1 = Math.max(cell.x1, run.x1);
+      // Wider than a word space: maybe two table cells set close together (see table-grid).
+      const last = cell.parts?.[cell.parts.length - 1];
+      if (!last || rtl || gap > 0.6 * em) cell.parts?.push(part);
+      else [last.text, last.x1] = [`${last.text}${space ? ' ' : ''}${run.text}`, Math.max(last.x1, run.x1)];
     }
     previous = run;
   }

@@ -5,7 +5,7 @@ import type { ParsedBlock, ParsedDocument } from '@trove/domain';
 import { PermanentDocumentError, TroveErrorCode } from '@trove/domain';
 import { OcrPool, ocrSettingsFromEnv } from '@trove/ocr';
 import { PdfParser } from './pdf.parser';
-import { sharedDocuments } from '@trove/testing';
+import { fixtureDocument, sharedDocuments } from '@trove/testing';
 
 /** Shared, read-only sample PDFs; never copied into the repository. */
 const PDF_DIR = sharedDocuments('pdf');
@@ -315,17 +315,42 @@ describe('PdfParser', () => {
       expect(allText(doc)).not.toContain('7-45');
     });
 
-    it('keeps a Google Docs table as rows of cells', async () => {
+    it('keeps a Google Docs table as a table: cells in their columns, empty cells kept', async () => {
       const doc = await parse('google-doc-document.pdf');
       expect(doc.title).toBe('PDF Example Document');
       const table = doc.blocks.find((b) => b.kind === 'table');
       expect(table?.text.split('\n')).toEqual([
-        'Indonesia | Germany | Austria | France | Vatican',
-        'Continent | Asia | Europe',
-        'Capital | Jakarta | Berlin | Vienna | Paris | Vatican City',
-        'Currency | Rupia | EUR (€) | -',
-        'Population | 273.879.7501 | 83,190,5562 | 8,935,1123 | 67,413,000 | 453',
+        '|  | Indonesia | Germany | Austria | France | Vatican |',
+        '| --- | --- | --- | --- | --- | --- |',
+        '| Continent | Asia |  |  | Europe |  |',
+        '| Capital | Jakarta | Berlin | Vienna | Paris | Vatican City |',
+        '| Currency | Rupia |  | EUR (€) |  | - |',
+        '| Population | 273.879.7501 | 83,190,5562 | 8,935,1123 | 67,413,000 | 453 |',
       ]);
+    });
+
+    it('reads a government statistics table with two header rows: group labels over column names', async () => {
+      const doc = await parser.parse({
+        fileName: 'nics.pdf',
+        mediaType: 'application/pdf',
+        data: readFileSync(fixtureDocument('nics-background-checks-2015-11.pdf')),
+      });
+      const lines = doc.blocks.find((b) => b.kind === 'table')?.text.split('\n') ?? [];
+      const header = lines[0].split(' | ');
+      expect(header).toHaveLength(25);
+      expect(header.slice(0, 3)).toEqual(['| State / Territory', 'Permit', 'Handgun']);
+      expect(header).toContain('Pre-Pawn Long Gun');
+      expect(header).toContain('Returned/Disposition *Other');
+      expect(header).toContain('Rentals Long Gun');
+      expect(header).toContain('Return to Seller - Private Sale *Other');
+      expect(lines[1]).toMatch(/^\| --- \|/);
+      // Rentals are empty for Alabama: its later figures stay in their own columns.
+      expect(lines[2]).toBe(
+        '| Alabama | 18,870 | 23,022 | 22,650 | 859 | 1,178 | 0 | 14 | 15 | 0 | 2,179 | 2,307 | 11 | 0 | 0 | 0 |  |  | 13 | 14 | 0 | 3 | 2 | 0 | 71,137 |',
+      );
+      expect(lines).toContain(
+        '| Totals | 804,006 | 671,330 | 636,903 | 26,597 | 23,015 | 1,281 | 218 | 249 | 13 | 29,905 | 38,487 | 102 | 1,656 | 533 | 44 | 0 | 0 | 1,067 | 905 | 65 | 31 | 45 | 5 | 2,236,457 |',
+      );
     });
 
     it('drops transcript line numbers and falls back to the file name for a junk /Title', async () => {

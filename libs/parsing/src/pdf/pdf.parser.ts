@@ -86,7 +86,7 @@ export class PdfParser implements Parser {
       throw openError(fileName, data, error);
     }
     try {
-      return await this.read(fileName, data, doc);
+      return await this.read(fileName, data, doc, input.ocr !== false);
     } catch (error) {
       if (error instanceof PermanentDocumentError) throw error;
       throw new PermanentDocumentError(
@@ -99,7 +99,12 @@ export class PdfParser implements Parser {
     }
   }
 
-  private async read(fileName: string, data: Buffer, doc: PDFDocumentProxy): Promise<ParsedDocument> {
+  private async read(
+    fileName: string,
+    data: Buffer,
+    doc: PDFDocumentProxy,
+    projectOcr: boolean,
+  ): Promise<ParsedDocument> {
     const warnings: string[] = [];
     const info = await doc.getMetadata().catch(() => undefined);
     const outline = await resolveOutline(doc as unknown as OutlineSource).catch(() => {
@@ -136,7 +141,8 @@ export class PdfParser implements Parser {
       );
     }
 
-    const ocr = this.options.ocr === false ? undefined : (this.options.ocr ?? sharedOcr)();
+    const ocrOff = this.options.ocr === false || !projectOcr;
+    const ocr = ocrOff ? undefined : (this.options.ocr || sharedOcr)();
     const { scanned, ocrRan } = ocr
       ? await this.readScans(data, pages, ocr, warnings)
       : { scanned: new Map<number, OcrPageResult>(), ocrRan: false };
@@ -148,7 +154,7 @@ export class PdfParser implements Parser {
     if (!ocr && chars < MIN_CHARS_PER_PAGE * pages.length) {
       throw new PermanentDocumentError(
         TroveErrorCode.NoTextLayer,
-        `${fileName}: no text layer: scanned PDF, and OCR is switched off`,
+        `${fileName}: no text layer: scanned PDF, and OCR is switched off${projectOcr ? '' : ' for this project'}`,
       );
     }
     const blank = pages
@@ -218,7 +224,7 @@ export class PdfParser implements Parser {
     const sparse = pages
       .map((page) => ({ number: page.number, chars: countChars(page.lines) }))
       .filter((page) => page.chars < SPARSE_PAGE_CHARS);
-    const { read, failed } = await readScannedPages(data, sparse, ocr);
+    const { read, failed } = await readScannedPages(data, sparse, ocr, pages.length);
     if (failed.length) {
       warnings.push(`${pageList(failed.map((f) => f.page))} could not be read by OCR (${failed[0].reason})`);
     }

@@ -96,6 +96,17 @@ describe('PdfParser on scanned pages', () => {
     });
   });
 
+  it('fails a scanned PDF with NO_TEXT_LAYER when its project switched OCR off, saying so', async () => {
+    const data = buildTestPdf([{ image: await scan(english.image) }]);
+    const error = await parser
+      .parse({ fileName: 'scan.pdf', mediaType: 'application/pdf', data, ocr: false })
+      .catch((e) => e);
+    expect(error).toMatchObject({
+      code: TroveErrorCode.NoTextLayer,
+      message: 'scan.pdf: no text layer: scanned PDF, and OCR is switched off for this project',
+    });
+  });
+
   it('fails a PDF of blank scans as empty, naming OCR', async () => {
     const blank = await scan(ocrFixture('blank').image);
     const error = await parse('blank.pdf', buildTestPdf([{ image: blank }])).catch((e) => e);

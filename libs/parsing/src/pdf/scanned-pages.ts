@@ -39,6 +39,7 @@ export async function readScannedPages(
   data: Buffer,
   pages: readonly SparsePage[],
   ocr: PageRecognizer,
+  pageCount?: number,
 ): Promise<ScannedPagesResult> {
   const result: ScannedPagesResult = { read: new Map(), failed: [] };
   if (pages.length === 0) return result;
@@ -69,7 +70,7 @@ export async function readScannedPages(
           if (!fnArray.some((op) => imageOps.has(op))) continue;
         }
         const image = await renderGrey(doc, page);
-        const outcome = await recognizePage(ocr, number, image);
+        const outcome = await recognizePage(ocr, number, image, pageCount);
         if (outcome.ok) result.read.set(number, outcome.result);
         else result.failed.push(outcome.failure);
       } finally {

@@ -48,6 +48,17 @@ describe('ParseSandbox', () => {
     });
   });
 
+  it("passes a project's OCR switch to the thread: an image fails without OCR", async () => {
+    // A PNG's signature is all the parser looks at before the switch.
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
+    await expect(
+      sandbox.parse({ fileName: 'scan.png', mediaType: 'image/png', data: png, ocr: false }),
+    ).rejects.toMatchObject({
+      code: TroveErrorCode.NoTextLayer,
+      message: expect.stringMatching(/switched off for this project/),
+    });
+  });
+
   it('stops a parse that runs too long and keeps working afterwards', async () => {
     const large = markdown('# T\n\n' + 'word '.repeat(200_000));
     await expect(sandbox.parse(large, { timeoutMs: 1 })).rejects.toMatchObject({

@@ -30,13 +30,14 @@ export interface ParseRequest {
   fileName: string;
   mediaType: string;
   data: Uint8Array;
+  ocr?: boolean;
 }
 
 /** @internal a parsing thread's answer, or news of its progress (a page read by OCR) */
 export type ParseReply =
   | { ok: true; document: ParsedDocument }
   | { ok: false; code?: TroveErrorCode; message: string; permanent: boolean }
-  | { progress: { ocrPage: number } };
+  | { progress: { ocrPage: number; pageCount?: number } };
 
 interface Slot {
   thread: Worker;
@@ -68,7 +69,11 @@ export class ParseSandbox {
    */
   async parse(
     input: ParseInput,
-    options: { signal?: AbortSignal; timeoutMs?: number; onProgress?: (ocrPage: number) => void } = {},
+    options: {
+      signal?: AbortSignal;
+      timeoutMs?: number;
+      onProgress?: (ocrPage: number, pageCount?: number) => void;
+    } = {},
   ): Promise<ParsedDocument> {
     const slot = await this.acquire();
     try {
@@ -122,7 +127,7 @@ export class ParseSandbox {
     input: ParseInput,
     signal: AbortSignal | undefined,
     timeoutMs: number,
-    onProgress?: (ocrPage: number) => void,
+    onProgress?: (ocrPage: number, pageCount?: number) => void,
   ): Promise<ParsedDocument> {
     const { thread } = slot;
     const started = Date.now();
@@ -146,7 +151,7 @@ export class ParseSandbox {
           clearTimeout(timer);
           allowedMs = elapsed + remaining;
           timer = setTimeout(onTimeout, remaining);
-          onProgress?.(reply.progress.ocrPage);
+          onProgress?.(reply.progress.ocrPage, reply.progress.pageCount);
           return;
         }
         finish(() => (reply.ok ? resolve(reply.document) : reject(replyError(input.fileName, reply))), false);
@@ -186,7 +191,12 @@ export class ParseSandbox {
       thread.once('exit', onExit);
       signal?.addEventListener('abort', onAbort, { once: true });
       const data = new Uint8Array(input.data.buffer, input.data.byteOffset, input.data.byteLength).slice();
-      const request: ParseRequest = { fileName: input.fileName, mediaType: input.mediaType, data };
+      const request: ParseRequest = {
+        fileName: input.fileName,
+        mediaType: input.mediaType,
+        data,
+        ...(input.ocr === false && { ocr: false }),
+      };
       thread.postMessage(request, [data.buffer]);
     });
   }

@@ -7,7 +7,9 @@ import type { ParseReply, ParseRequest } from './parse-sandbox';
 /** The parsing thread: one request at a time, the reply carries the document or a typed error. */
 const registry = ParserRegistry.default();
 // Each page read by OCR is progress: the sandbox renews the parse's time limit.
-onOcrPage((ocrPage) => parentPort!.postMessage({ progress: { ocrPage } } satisfies ParseReply));
+onOcrPage((ocrPage, pageCount) =>
+  parentPort!.postMessage({ progress: { ocrPage, pageCount } } satisfies ParseReply),
+);
 
 parentPort!.on('message', async (request: ParseRequest) => {
   let reply: ParseReply;
@@ -16,6 +18,7 @@ parentPort!.on('message', async (request: ParseRequest) => {
       fileName: request.fileName,
       mediaType: request.mediaType,
       data: Buffer.from(request.data),
+      ...(request.ocr === false && { ocr: false }),
     });
     reply = { ok: true, document };
   } catch (error) {
