@@ -13,6 +13,7 @@ describe('collectFiles', () => {
     writeFileSync(join(root, 'docs', 'a.PDF'), '%PDF-1.7');
     writeFileSync(join(root, 'docs', 'deep', 'c.html'), '<h1>C</h1>');
     writeFileSync(join(root, 'docs', 'logo.png'), 'png');
+    writeFileSync(join(root, 'docs', 'style.css'), 'body {}');
     writeFileSync(join(root, 'docs', 'deep', 'budget.xlsx'), 'PK');
     writeFileSync(join(root, 'docs', 'deep', 'cities.csv'), 'a,b');
     writeFileSync(join(root, 'docs', 'deep', 'talk.pptx'), 'PK');
@@ -33,11 +34,12 @@ describe('collectFiles', () => {
       'docs/deep/cities.csv',
       'docs/deep/notes.odt',
       'docs/deep/talk.pptx',
+      'docs/logo.png',
       'README',
     ]);
     expect(files[1]!.sizeBytes).toBe(3);
-    expect(skipped.map((s) => s.path.slice(root.length + 1))).toEqual(['docs/logo.png', 'missing.md']);
-    expect(skipped[0]!.reason).toMatch(/\.png: not a type Trove reads/);
+    expect(skipped.map((s) => s.path.slice(root.length + 1))).toEqual(['docs/style.css', 'missing.md']);
+    expect(skipped[0]!.reason).toMatch(/\.css: not a type Trove reads/);
     expect(skipped[1]!.reason).toMatch(/ENOENT/);
   });
 });
