@@ -396,6 +396,23 @@ describe('citations of one place', () => {
     expect(result.verification.unsupportedSentences).toEqual([]);
   });
 
+  it('tells the stream which marker cites each passage’s place', async () => {
+    const elsewhere = {
+      ...more,
+      chunkId: 'chk_elsewhere',
+      citation: { ...more.citation!, url: 'https://example.com/runbook#schema' },
+    };
+    const { answerer } = answererOver([steps, more, elsewhere]);
+    const [retrieval] = await collect(answerer.stream({ projectId: 'prj_test', question: QUESTION }));
+    expect(
+      retrieval.type === 'retrieval' && retrieval.passages.map((p) => [p.marker, p.placeMarker]),
+    ).toEqual([
+      [1, 1],
+      [2, 1],
+      [3, 3],
+    ]);
+  });
+
   it('keeps two citations of one document that open different places', async () => {
     const elsewhere = { ...more, citation: { ...more.citation!, url: 'https://example.com/runbook#schema' } };
     const { answerer } = answererOver([steps, elsewhere], { settings: { extractiveSentences: 2 } });

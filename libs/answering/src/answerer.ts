@@ -230,7 +230,7 @@ export class Answerer {
       relevance,
     }));
     const { passages } = budgetContext(candidates, this.deps.settings.contextTokens, this.deps.tokenCounter);
-    return passages.map(({ marker, candidate, text, truncated }) => ({
+    const numbered = passages.map(({ marker, candidate, text, truncated }) => ({
       marker,
       chunkId: candidate.hit.chunkId,
       documentId: candidate.hit.documentId,
@@ -244,6 +244,9 @@ export class Answerer {
       truncated,
       hit: candidate.hit,
     }));
+    // The stream tells clients which marker each passage's place is cited under.
+    const { canonical } = mergePlaces(numbered);
+    return numbered.map((passage) => ({ ...passage, placeMarker: canonical.get(passage.marker)! }));
   }
 
   private async *generate(

@@ -1,10 +1,8 @@
 /**
- * Inline citation markers: `[1]`, `[2, 3]`, `[1][4]`. A marker is valid when it names a passage
- * the model was given (1 … passageCount).
+ * Inline citation markers (libs/domain `CITATION_MARKER_GROUP`): `[1]`, `[2, 3]`, `[1][4]`. A
+ * marker is valid when it names a passage the model was given (1 … passageCount).
  */
-
-/** `[3]` or a list `[1, 2]` / `[1,2;4]` (models write both); never `[x]` or a Markdown link label. */
-const MARKER_GROUP = /\[(\d{1,3}(?:\s*[,;]\s*\d{1,3})*)\](?!\()/g;
+import { CITATION_MARKER_GROUP as MARKER_GROUP, markerNumbers } from '@trove/domain';
 
 export interface MarkerCheck {
   /** Distinct valid marker numbers, in order of first use. */
@@ -19,7 +17,7 @@ export interface MarkerCheck {
 export function parseMarkers(text: string): number[] {
   const numbers: number[] = [];
   for (const match of text.matchAll(MARKER_GROUP)) {
-    for (const part of match[1].split(/[,;]/)) numbers.push(Number(part.trim()));
+    numbers.push(...markerNumbers(match[1]));
   }
   return numbers;
 }
@@ -42,10 +40,7 @@ export function checkMarkers(text: string, passageCount: number): MarkerCheck {
 export function removeInvalidMarkers(text: string, passageCount: number): string {
   return text
     .replace(MARKER_GROUP, (_group, list: string) => {
-      const kept = list
-        .split(/[,;]/)
-        .map((part) => Number(part.trim()))
-        .filter((n) => n >= 1 && n <= passageCount);
+      const kept = markerNumbers(list).filter((n) => n >= 1 && n <= passageCount);
       return kept.length ? `[${kept.join(', ')}]` : '';
     })
     .replace(/[ \t]+([.,;:!?。，；！？])/g, '$1')
@@ -71,7 +66,7 @@ export function stripMarkers(sentence: string): string {
 export function renumberMarkers(text: string, to: (n: number) => number): string {
   return text
     .replace(MARKER_GROUP, (_group, list: string) => {
-      const numbers = [...new Set(list.split(/[,;]/).map((part) => to(Number(part.trim()))))];
+      const numbers = [...new Set(markerNumbers(list).map(to))];
       return `[${numbers.join(', ')}]`;
     })
     .replace(/(\[[\d, ]+\])(?:\s*\1)+/g, '$1');

@@ -10,19 +10,22 @@ export function citationPlace(passage: Pick<AnswerPassage, 'documentId' | 'citat
   return `${passage.documentId}\u0000${where}`;
 }
 
-export interface MergedPlaces {
+/** What placing a passage reads of it. */
+type Placed = Pick<AnswerPassage, 'marker' | 'documentId' | 'citationUrl' | 'hit' | 'text'>;
+
+export interface MergedPlaces<P extends Placed = AnswerPassage> {
   /** The marker that cites a passage's place: the first marker of the passages sharing it. */
   canonical: Map<number, number>;
   /**
    * The passages with each place's first passage holding the text of all of them (so a sentence
    * quoted from the second chunk is checked against the place it is cited under); same order.
    */
-  passages: AnswerPassage[];
+  passages: P[];
 }
 
 /** Passages that open the same place share one marker, so no citation is listed twice. */
-export function mergePlaces(passages: AnswerPassage[]): MergedPlaces {
-  const first = new Map<string, AnswerPassage>();
+export function mergePlaces<P extends Placed>(passages: P[]): MergedPlaces<P> {
+  const first = new Map<string, P>();
   const canonical = new Map<number, number>();
   const texts = new Map<number, string[]>();
   for (const passage of passages) {

@@ -16,7 +16,16 @@ export interface AskStreamRequest {
   mode?: 'AUTO' | 'LLM' | 'EXTRACTIVE' | 'TOP_1';
   search?: {
     mode?: 'HYBRID' | 'KEYWORD' | 'VECTOR';
-    filters?: { sourceIds?: string[]; documentIds?: string[]; languages?: string[]; hasCode?: boolean };
+    filters?: {
+      sourceIds?: string[];
+      documentIds?: string[];
+      /** Only documents of these media types (`Document.mediaType`, `Project.documentTypes`). */
+      mediaTypes?: string[];
+      languages?: string[];
+      hasCode?: boolean;
+      updatedFrom?: string;
+      updatedTo?: string;
+    };
   };
 }
 
@@ -24,6 +33,12 @@ export interface AskStreamRequest {
 export interface AskStreamPassage {
   /** The `[n]` that cites it. */
   marker: number;
+  /**
+   * The marker its place (document and link: a Notion block, a site anchor, a PDF page) is cited
+   * under: its own, or that of the first passage opening the same place. The final answer cites
+   * these only; a model's text streamed before then may still use `marker`.
+   */
+  placeMarker: number;
   chunkId: string;
   documentId: string;
   title: string;
@@ -63,6 +78,14 @@ export interface AskStreamResult {
     missingMarkers: boolean;
     retried: boolean;
     checkedSentences: number;
+    /** Cited sentences their passages do not support: flagged, not removed. */
+    unsupportedSentences: {
+      sentence: string;
+      markers: number[];
+      lexicalOverlap: number;
+      semanticSimilarity?: number;
+      supported: boolean;
+    }[];
   };
   /** Milliseconds per stage; a stage that did not run is absent. */
   timings: {

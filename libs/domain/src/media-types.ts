@@ -59,3 +59,24 @@ export const SUPPORTED_EXTENSIONS: ReadonlySet<string> = new Set([
   '.docx',
   ...IMAGE_EXTENSIONS,
 ]);
+
+const MEDIA_TYPE_LABELS: Readonly<Record<string, string>> = {
+  [MEDIA_TYPES.markdown]: 'Markdown',
+  [MEDIA_TYPES.plainText]: 'Plain text',
+  [MEDIA_TYPES.html]: 'HTML',
+  [MEDIA_TYPES.pdf]: 'PDF',
+  [MEDIA_TYPES.epub]: 'EPUB',
+  [MEDIA_TYPES.docx]: 'Word (DOCX)',
+  [MEDIA_TYPES.zip]: 'ZIP archive',
+  [MEDIA_TYPES.png]: 'PNG image',
+  [MEDIA_TYPES.jpeg]: 'JPEG image',
+  [MEDIA_TYPES.tiff]: 'TIFF image',
+  [MEDIA_TYPES.webp]: 'WebP image',
+  [MEDIA_TYPES.gif]: 'GIF image',
+  [PARSED_JSON_MEDIA_TYPE]: 'Pages (Notion, MkDocs)',
+};
+
+/** What a person calls a document of this media type ("PDF", "Markdown"); the type itself when unknown. */
+export function mediaTypeLabel(mediaType: string): string {
+  return MEDIA_TYPE_LABELS[mediaType] ?? mediaType;
+}
