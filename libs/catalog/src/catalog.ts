@@ -307,7 +307,7 @@ export class Catalog
 
   /**
    * The ids of a project's documents a search may return under these filters (sources, ids,
-   * last-update range), at most `max + 1`. An unknown source, or one of another project, is
+   * media types, last-update range), at most `max + 1`. An unknown source, or one of another project, is
    * SOURCE_NOT_FOUND.
    */
   async searchScope(projectId: string, scope: DocumentScope, max: number): Promise<string[]> {

@@ -36,6 +36,8 @@ export interface DocumentFilter {
 export interface DocumentScope {
   sourceIds?: string[];
   documentIds?: string[];
+  /** Only documents of these media types (`text/markdown`, `application/pdf`, …). */
+  mediaTypes?: string[];
   /** Last update (`updated_at`) at or after this instant (ISO 8601). */
   updatedFrom?: string;
   /** Last update strictly before this instant (ISO 8601). */
@@ -222,7 +224,7 @@ export class DocumentRepository {
    * through (project_id, updated_at).
    */
   async searchScope(projectId: string, scope: DocumentScope, max: number): Promise<string[]> {
-    if (scope.sourceIds?.length === 0 || scope.documentIds?.length === 0) return [];
+    if ([scope.sourceIds, scope.documentIds, scope.mediaTypes].some((list) => list?.length === 0)) return [];
     let q = this.db
       .selectFrom('documents')
       .select('id')
@@ -230,6 +232,7 @@ export class DocumentRepository {
       .limit(max + 1);
     if (scope.sourceIds) q = q.where('source_id', 'in', scope.sourceIds);
     if (scope.documentIds) q = q.where('id', 'in', scope.documentIds);
+    if (scope.mediaTypes) q = q.where('media_type', 'in', scope.mediaTypes);
     if (scope.updatedFrom) q = q.where('updated_at', '>=', new Date(scope.updatedFrom));
     if (scope.updatedTo) q = q.where('updated_at', '<', new Date(scope.updatedTo));
     const rows = await query('resolving search filters', () => q.execute());
@@ -467,6 +470,21 @@ export class DocumentRepository {
         .executeTakeFirst(),
     );
     return { documents: Number(row?.documents ?? 0), chunks: Number(row?.chunks ?? 0) };
+  }
+
+  /** The media types of a project's documents with how many documents have each, most first. */
+  async mediaTypeCounts(projectId: string): Promise<{ mediaType: string; documents: number }[]> {
+    const rows = await query('counting documents by media type', () =>
+      this.db
+        .selectFrom('documents')
+        .select(['media_type', (eb) => eb.fn.countAll<string>().as('documents')])
+        .where('project_id', '=', projectId)
+        .groupBy('media_type')
+        .orderBy('documents', 'desc')
+        .orderBy('media_type')
+        .execute(),
+    );
+    return rows.map((row) => ({ mediaType: row.media_type, documents: Number(row.documents) }));
   }
 }
 

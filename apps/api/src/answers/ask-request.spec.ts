@@ -11,13 +11,25 @@ const catalog = {
 };
 
 describe('ask search filters', () => {
-  it('resolves source and date filters through the catalog into document ids for the search', async () => {
+  it('resolves source, media type and date filters through the catalog into document ids for the search', async () => {
     const { request, filters } = parseStreamBody('p1', {
       question: 'how do I roll back?',
-      search: { filters: { sourceIds: ['src_1'], languages: ['en'], updatedFrom: '2026-01-01' } },
+      search: {
+        filters: {
+          sourceIds: ['src_1'],
+          mediaTypes: ['text/markdown'],
+          languages: ['en'],
+          updatedFrom: '2026-01-01',
+        },
+      },
     });
     const resolved = await withSearchFilters(request, filters, catalog, 100);
-    expect(catalog.scopes).toHaveLength(1);
+    expect(catalog.scopes).toEqual([
+      {
+        projectId: 'p1',
+        scope: expect.objectContaining({ sourceIds: ['src_1'], mediaTypes: ['text/markdown'] }),
+      },
+    ]);
     expect(resolved.search).toMatchObject({
       mode: SearchMode.HYBRID,
       filters: { documentIds: ['doc-1', 'doc-2'], languages: ['en'] },

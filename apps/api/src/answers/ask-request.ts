@@ -46,6 +46,7 @@ const streamBody = z
           .object({
             sourceIds: z.array(z.string()).optional(),
             documentIds: z.array(z.string()).optional(),
+            mediaTypes: z.array(z.string()).optional(),
             languages: z.array(z.string()).optional(),
             hasCode: z.boolean().optional(),
             updatedFrom: z.string().optional(),

@@ -38,6 +38,15 @@ export class ProjectStatsModel {
   chunkCount!: number;
 }
 
+@ObjectType('DocumentTypeCount', { description: 'A media type of the documents of a project' })
+export class DocumentTypeCountModel {
+  @Field({ description: 'As in Document.mediaType, and as SearchFiltersInput.mediaTypes takes it' })
+  mediaType!: string;
+  @Field({ description: 'What a person calls it: "PDF", "Markdown", "Pages (Notion, MkDocs)"' })
+  label!: string;
+  @Field(() => Int) documentCount!: number;
+}
+
 @InputType()
 export class CreateProjectInput {
   @Field({

@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import {
   CreateProjectInput,
+  DocumentTypeCountModel,
   ProjectModel,
   ProjectSettingsInput,
   ProjectSettingsModel,
@@ -30,6 +31,13 @@ export class ProjectsResolver {
   @ResolveField(() => ProjectStatsModel, { description: "Totals over the project's documents" })
   stats(@Parent() project: ProjectModel) {
     return this.service.stats(project.id);
+  }
+
+  @ResolveField(() => [DocumentTypeCountModel], {
+    description: "The media types of the project's documents, most documents first (what search filters by)",
+  })
+  documentTypes(@Parent() project: ProjectModel) {
+    return this.service.documentTypes(project.id);
   }
 
   @ResolveField(() => ProjectSettingsModel)

@@ -3,7 +3,13 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import { Catalog } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import type { Principal, Project } from '@trove/domain';
-import { deleteProjectWorkflowId, inProjectScope, TroveError, TroveErrorCode } from '@trove/domain';
+import {
+  deleteProjectWorkflowId,
+  inProjectScope,
+  mediaTypeLabel,
+  TroveError,
+  TroveErrorCode,
+} from '@trove/domain';
 import { CONFIG, TEMPORAL } from '../core/tokens';
 import { startWorkflow } from '../core/workflows';
 
@@ -38,6 +44,16 @@ export class ProjectsService {
   async stats(id: string): Promise<{ documentCount: number; chunkCount: number }> {
     const totals = await this.catalog.documents.totals(id);
     return { documentCount: totals.documents, chunkCount: totals.chunks };
+  }
+
+  /** The media types of the project's documents, most documents first. */
+  async documentTypes(id: string): Promise<{ mediaType: string; label: string; documentCount: number }[]> {
+    const counts = await this.catalog.documents.mediaTypeCounts(id);
+    return counts.map(({ mediaType, documents }) => ({
+      mediaType,
+      label: mediaTypeLabel(mediaType),
+      documentCount: documents,
+    }));
   }
 
   /**

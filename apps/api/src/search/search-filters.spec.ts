@@ -48,6 +48,13 @@ describe('resolveSearchFilters', () => {
     ]);
   });
 
+  it('resolves media types to document ids through the catalog', async () => {
+    const { reader, scopes } = catalog(['d1']);
+    const filters = await resolveSearchFilters(reader, 'p', { mediaTypes: ['application/pdf'] }, 10);
+    expect(filters?.documentIds).toEqual(['d1']);
+    expect(scopes).toEqual([expect.objectContaining({ mediaTypes: ['application/pdf'] })]);
+  });
+
   it('a resolution to no document is an empty list (no hits), not "no filter"', async () => {
     const { reader } = catalog([]);
     expect((await resolveSearchFilters(reader, 'p', { updatedFrom: '2030-01-01' }, 10))?.documentIds).toEqual(
@@ -63,6 +70,7 @@ describe('resolveSearchFilters', () => {
     ],
     [{ documentIds: ['a', 'b', 'c'] }, 'the filter names 3 documents; the limit is 2'],
     [{ sourceIds: Array(101).fill('s') }, 'the filter names 101 sources; the limit is 100'],
+    [{ mediaTypes: Array(51).fill('text/plain') }, 'the filter names 51 media types; the limit is 50'],
   ])('refuses %o with BAD_REQUEST', async (input, message) => {
     await expect(resolveSearchFilters(catalog().reader, 'p', input, 2)).rejects.toMatchObject({
       code: TroveErrorCode.BadRequest,

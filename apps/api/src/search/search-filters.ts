@@ -3,8 +3,9 @@ import { TroveError, TroveErrorCode } from '@trove/domain';
 import type { ChunkFilters } from '@trove/search';
 import type { SearchFiltersInput } from './search.model';
 
-/** A project has few sources; a longer list is a mistake, not a query. */
+/** A project has few sources and few document types; a longer list is a mistake, not a query. */
 const MAX_SOURCE_IDS = 100;
+const MAX_MEDIA_TYPES = 50;
 
 /** The catalog query that turns source and date filters into document ids. */
 export interface SearchScopeReader {
@@ -13,7 +14,7 @@ export interface SearchScopeReader {
 
 /**
  * The request's filters in the search lib's terms. Chunks store neither their source nor their
- * document's dates, so source and date filters become the ids of the matching documents (from the
+ * document's media type or dates, so those filters become the ids of the matching documents (from the
  * catalog, so chunks indexed before these filters existed filter correctly). No matching document
  * is `documentIds: []`: no hits, not "no filter".
  */
@@ -25,10 +26,14 @@ export async function resolveSearchFilters(
 ): Promise<ChunkFilters | undefined> {
   if (!input) return undefined;
   const sourceIds = input.sourceIds ?? undefined;
+  const mediaTypes = input.mediaTypes ?? undefined;
   const updatedFrom = isoDate('updatedFrom', input.updatedFrom);
   const updatedTo = isoDate('updatedTo', input.updatedTo);
   if (sourceIds && sourceIds.length > MAX_SOURCE_IDS) {
     throw bad(`the filter names ${sourceIds.length} sources; the limit is ${MAX_SOURCE_IDS}`);
+  }
+  if (mediaTypes && mediaTypes.length > MAX_MEDIA_TYPES) {
+    throw bad(`the filter names ${mediaTypes.length} media types; the limit is ${MAX_MEDIA_TYPES}`);
   }
   if (updatedFrom && updatedTo && updatedFrom >= updatedTo) {
     throw bad('filters.updatedFrom must be before filters.updatedTo');
@@ -39,10 +44,10 @@ export async function resolveSearchFilters(
       `the filter names ${documentIds.length} documents; the limit is ${maxDocuments} (TROVE_SEARCH_MAX_FILTER_DOCUMENTS)`,
     );
   }
-  if (sourceIds || updatedFrom || updatedTo) {
+  if (sourceIds || mediaTypes || updatedFrom || updatedTo) {
     documentIds = await catalog.searchScope(
       projectId,
-      { sourceIds, documentIds, updatedFrom, updatedTo },
+      { sourceIds, documentIds, mediaTypes, updatedFrom, updatedTo },
       maxDocuments,
     );
     if (documentIds.length > maxDocuments) {

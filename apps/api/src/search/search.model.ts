@@ -50,6 +50,11 @@ export class SearchFiltersInput {
   @Field(() => [ID], { nullable: true, description: 'Only these documents' }) documentIds?: string[];
   @Field(() => [String], {
     nullable: true,
+    description: 'Only documents of these media types (Document.mediaType, listed in Project.documentTypes)',
+  })
+  mediaTypes?: string[];
+  @Field(() => [String], {
+    nullable: true,
     description: "Only chunks in these languages, as detected per chunk: 'en', 'ru', 'cjk', 'und'",
   })
   languages?: string[];
