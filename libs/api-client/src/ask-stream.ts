@@ -1,6 +1,15 @@
-import { type AskStreamEvent, type AskStreamEventData, TroveErrorCode } from '@trove/domain';
-import { TroveApiError } from './api-error';
+import {
+  askStreamPath,
+  type AskStreamEvent,
+  type AskStreamEventData,
+  type AskStreamRequest,
+  TroveErrorCode,
+} from '@trove/domain';
+import { apiErrorFrom, TroveApiError } from './api-error';
+import { readJson } from './graphql-request';
 
+// How an answer's text marks its citations, for clients that render them.
+export { CITATION_MARKER_GROUP, markerNumbers } from '@trove/domain';
 export type {
   AskStreamCitation,
   AskStreamEvent,
@@ -8,6 +17,31 @@ export type {
   AskStreamRequest,
   AskStreamResult,
 } from '@trove/domain';
+
+/** Sends a request to the API at `path` (the transport adds the base URL and the key). */
+export type RestTransport = (path: string, init: RequestInit) => Promise<Response>;
+
+/**
+ * A streamed answer (`POST /v1/projects/:id/ask/stream`) over `send`: the retrieved passages, the
+ * answer's text as it is written, then the verified result. A request refused before streaming
+ * (unknown project, bad input, a refused key) and an `error` event both throw TroveApiError.
+ * Shared by the Node client and the dashboard.
+ */
+export async function* streamAnswer(
+  send: RestTransport,
+  projectId: string,
+  request: AskStreamRequest,
+  options: { signal?: AbortSignal } = {},
+): AsyncGenerator<AskStreamEvent> {
+  const response = await send(askStreamPath(projectId), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify(request),
+    signal: options.signal,
+  });
+  if (!response.ok || !response.body) throw apiErrorFrom(response.status, await readJson(response));
+  yield* readAskEvents(response.body);
+}
 
 /**
  * Reads a `text/event-stream` body into its events (`event:` name, `data:` JSON), as they arrive.

@@ -484,6 +484,25 @@ export const SearchQuery = graphql(`
   }
 `);
 
+/** What a search or a question can be narrowed to: the project's sources and document types. */
+export const SearchFilterOptionsQuery = graphql(`
+  query SearchFilterOptions($projectId: ID!) {
+    sources(projectId: $projectId) {
+      id
+      name
+      type
+    }
+    project(id: $projectId) {
+      id
+      documentTypes {
+        mediaType
+        label
+        documentCount
+      }
+    }
+  }
+`);
+
 export const AskQuery = graphql(`
   query Ask($input: AskInput!) {
     ask(input: $input) {

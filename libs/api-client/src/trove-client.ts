@@ -3,8 +3,7 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { TroveApiError, apiErrorFrom } from './api-error';
-import { askStreamPath } from '@trove/domain';
-import { readAskEvents, type AskStreamEvent, type AskStreamRequest } from './ask-stream';
+import { streamAnswer, type AskStreamEvent, type AskStreamRequest } from './ask-stream';
 import type { TypedDocumentString } from './gql/graphql';
 import { readJson, runOperation } from './graphql-request';
 
@@ -108,19 +107,12 @@ export class TroveClient {
    * project, bad input) and an `error` event both throw TroveApiError. Offline the answer is
    * extractive, still sent as deltas.
    */
-  async *askStream(
+  askStream(
     projectId: string,
     request: AskStreamRequest,
     options: { signal?: AbortSignal } = {},
   ): AsyncGenerator<AskStreamEvent> {
-    const response = await this.send(askStreamPath(projectId), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify(request),
-      signal: options.signal,
-    });
-    if (!response.ok || !response.body) throw apiErrorFrom(response.status, await readJson(response));
-    yield* readAskEvents(response.body);
+    return streamAnswer((path, init) => this.send(path, init), projectId, request, options);
   }
 
   /** A request with the key, a timeout, and network faults turned into TroveApiError(NETWORK). */

@@ -250,6 +250,8 @@ export type SearchFiltersInput = {
   hasCode?: boolean | null | undefined;
   /** Only chunks in these languages, as detected per chunk: 'en', 'ru', 'cjk', 'und' */
   languages?: Array<string> | null | undefined;
+  /** Only documents of these media types (Document.mediaType, listed in Project.documentTypes) */
+  mediaTypes?: Array<string> | null | undefined;
   /** Only documents of these sources; each must be a source of the project (else SOURCE_NOT_FOUND) */
   sourceIds?: Array<string | number> | null | undefined;
   /** ISO 8601: only documents whose last update (the document's updatedAt) is at or after this */
@@ -996,6 +998,18 @@ export type SearchQuery = {
       }> | null;
     }>;
   };
+};
+
+export type SearchFilterOptionsQueryVariables = Exact<{
+  projectId: string | number;
+}>;
+
+export type SearchFilterOptionsQuery = {
+  sources: Array<{ id: string; name: string; type: string }>;
+  project: {
+    id: string;
+    documentTypes: Array<{ mediaType: string; label: string; documentCount: number }>;
+  } | null;
 };
 
 export type AskQueryVariables = Exact<{
@@ -1956,6 +1970,23 @@ export const SearchDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<SearchQuery, SearchQueryVariables>;
+export const SearchFilterOptionsDocument = new TypedDocumentString(`
+    query SearchFilterOptions($projectId: ID!) {
+  sources(projectId: $projectId) {
+    id
+    name
+    type
+  }
+  project(id: $projectId) {
+    id
+    documentTypes {
+      mediaType
+      label
+      documentCount
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<SearchFilterOptionsQuery, SearchFilterOptionsQueryVariables>;
 export const AskDocument = new TypedDocumentString(`
     query Ask($input: AskInput!) {
   ask(input: $input) {
