@@ -7,6 +7,7 @@ import { ProjectsDocument } from '@trove/api-client/browser';
 import { Empty } from './components/states';
 import { useCaller } from './caller';
 import { ApiKeysPage } from './pages/api-keys-page';
+import { AskPage } from './pages/ask-page';
 import { ChunksPage } from './pages/chunks-page';
 import { DocumentsPage } from './pages/documents-page';
 import { ProjectsPage } from './pages/projects-page';
@@ -19,6 +20,7 @@ import { useSession } from './session-context';
 const PROJECT_PAGES = [
   { path: 'documents', label: 'Documents' },
   { path: 'search', label: 'Search' },
+  { path: 'ask', label: 'Ask' },
   { path: 'sources', label: 'Sources' },
 ] as const;
 
@@ -122,6 +124,7 @@ function Shell() {
           <Route path="/projects/:projectId/documents" element={<DocumentsPage />} />
           <Route path="/projects/:projectId/documents/:documentId" element={<ChunksPage />} />
           <Route path="/projects/:projectId/search" element={<SearchPage />} />
+          <Route path="/projects/:projectId/ask" element={<AskPage />} />
           <Route path="/projects/:projectId/sources" element={<SourcesPage />} />
           <Route
             path="/api-keys"

@@ -1,4 +1,12 @@
-import { MeDocument, runOperation, TroveApiError, type TypedDocumentString } from '@trove/api-client/browser';
+import {
+  type AskStreamEvent,
+  type AskStreamRequest,
+  MeDocument,
+  runOperation,
+  streamAnswer,
+  TroveApiError,
+  type TypedDocumentString,
+} from '@trove/api-client/browser';
 import { storedApiKey } from './session';
 
 /** Called when the API refuses the key, so the app can sign out. */
@@ -24,6 +32,33 @@ export async function gql<TResult, TVariables>(
 ): Promise<TResult> {
   try {
     return await runOperation(post(storedApiKey()), document, variables);
+  } catch (error) {
+    if (error instanceof TroveApiError && error.kind === 'auth') onUnauthenticated();
+    throw error;
+  }
+}
+
+/**
+ * A streamed answer (`POST /v1/projects/:id/ask/stream`) with the signed-in key: the passages,
+ * the text as it is written, the verified result. Aborting `signal` stops the answer on the server.
+ */
+export async function* askStream(
+  projectId: string,
+  request: AskStreamRequest,
+  signal: AbortSignal,
+): AsyncGenerator<AskStreamEvent> {
+  const key = storedApiKey();
+  try {
+    yield* streamAnswer(
+      (path, init) => {
+        const headers = new Headers(init.headers);
+        if (key) headers.set('x-api-key', key);
+        return fetch(path, { ...init, headers });
+      },
+      projectId,
+      request,
+      { signal },
+    );
   } catch (error) {
     if (error instanceof TroveApiError && error.kind === 'auth') onUnauthenticated();
     throw error;

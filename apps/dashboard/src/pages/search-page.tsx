@@ -17,6 +17,12 @@ import { useState, type FormEvent } from 'react';
 import { gql } from '../api/client';
 import { SearchDocument, type SearchMode, type SearchQuery as SearchResult } from '@trove/api-client/browser';
 import { formatScore, pageRange } from '../components/format';
+import {
+  filtersInput,
+  NO_FILTERS,
+  SearchFilters,
+  type SearchFilterValues,
+} from '../components/search-filters';
 import { Empty, ErrorNotice, Loading } from '../components/states';
 import { useProject } from './use-project';
 
@@ -27,7 +33,13 @@ export function SearchPage() {
   const [query, setQuery] = useState('');
   const [mode, setMode] = useState<SearchMode>('HYBRID');
   const [limit, setLimit] = useState<number>(10);
-  const [submitted, setSubmitted] = useState<{ query: string; mode: SearchMode; limit: number }>();
+  const [filters, setFilters] = useState<SearchFilterValues>(NO_FILTERS);
+  const [submitted, setSubmitted] = useState<{
+    query: string;
+    mode: SearchMode;
+    limit: number;
+    filters?: ReturnType<typeof filtersInput>;
+  }>();
   const search = useQuery({
     queryKey: ['search', projectId, submitted],
     queryFn: () => gql(SearchDocument, { input: { projectId, ...submitted!, explain: true } }),
@@ -36,7 +48,7 @@ export function SearchPage() {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (query.trim()) setSubmitted({ query: query.trim(), mode, limit });
+    if (query.trim()) setSubmitted({ query: query.trim(), mode, limit, filters: filtersInput(filters) });
   }
 
   return (
@@ -72,6 +84,7 @@ export function SearchPage() {
             size="xs"
             style={{ alignSelf: 'flex-start' }}
           />
+          <SearchFilters projectId={projectId} value={filters} onChange={setFilters} />
         </Stack>
       </form>
       {!submitted ? (
