@@ -6,7 +6,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultWorkspace, DEFAULT_IDS, NotionEmulator } from '@trove/notion-emulator';
 import { buildZip } from '../../libs/parsing/src/archive/zip-fixtures.testing';
-import { ensureDashboardBuild, launchChromium } from '../support/browser';
+import { ensureDashboardBuild, fitsWidth, launchChromium, watchPage } from '../support/browser';
 import { ROOT, uniqueName } from '../support/services';
 import { ADMIN_KEY, TroveStack } from '../support/stack';
 import { docsSite, StaticSite } from '../support/static-site';
@@ -45,26 +45,14 @@ async function shot(name: string, target: Page = page): Promise<void> {
   await target.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 }
 
-/** The page fits the viewport's width: nothing scrolls sideways (tables scroll in their own box). */
-async function fitsWidth(target: Page = page): Promise<boolean> {
-  return target.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth + 1');
-}
-
 /** A segment of a segmented control (its radio input is visually hidden; the label is what one clicks). */
 function segment(label: string) {
   return page.locator('label').filter({ hasText: new RegExp(`^${label}$`) });
 }
 
+/** Offline by construction: every request goes to the api's own origin (no CDN, no font service). */
 function watch(target: Page): void {
-  target.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`${target.url()}: ${message.text()}`);
-  });
-  target.on('pageerror', (error) => problems.push(`${target.url()}: ${error.message}`));
-  // Offline by construction: every request goes to the api's own origin (no CDN, no font service).
-  target.on('request', (request) => {
-    const url = request.url();
-    if (!url.startsWith(`${stack.url}/`) && !/^(data|blob):/.test(url)) problems.push(`request to ${url}`);
-  });
+  watchPage(target, stack.url, problems);
 }
 
 beforeAll(async () => {
@@ -593,13 +581,14 @@ describe('the dashboard, in a browser', () => {
       ['api-keys', '/api-keys', 'API keys'],
       ['documents', `${project}/documents`, `Documents · ${projectName}`],
       ['search', `${project}/search`, `Search · ${projectName}`],
+      ['ask', `${project}/ask`, `Ask · ${projectName}`],
       ['sources', `${project}/sources`, `Sources · ${projectName}`],
     ]) {
       await page.goto(`${stack.url}${path}`);
       await page.getByRole('heading', { name: heading }).waitFor();
       await page.waitForLoadState('networkidle');
       await shot(`phone-${name}`);
-      expect(await fitsWidth(), name).toBe(true);
+      expect(await fitsWidth(page), name).toBe(true);
     }
     // The navigation folds into a menu.
     await page.getByRole('button', { name: 'Menu' }).click();

@@ -2,7 +2,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { ROOT } from './services';
 
 /** Debian's Chromium (infra/local/install-chromium.sh installs it), or TROVE_CHROMIUM. */
@@ -48,4 +48,32 @@ export async function ensureDashboardBuild(): Promise<void> {
   await promisify(execFile)('bash', [join(ROOT, 'scripts', 'build-dashboard.sh')], {
     maxBuffer: 64 * 1024 * 1024,
   });
+}
+
+/** The page fits the viewport's width: nothing scrolls sideways (tables scroll in their own box). */
+export function fitsWidth(page: Page): Promise<boolean> {
+  return page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth + 1');
+}
+
+/**
+ * Records into `problems` anything the browser refused or failed on: CSP violations, script
+ * errors, failed requests, and any request leaving `origin` (the dashboard works offline).
+ */
+export function watchPage(page: Page, origin: string, problems: string[]): void {
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`${page.url()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`${page.url()}: ${error.message}`));
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(`${origin}/`) && !/^(data|blob):/.test(url)) problems.push(`request to ${url}`);
+  });
+}
+
+/** Signs the dashboard in with `key` and waits for the projects page. */
+export async function signIn(page: Page, origin: string, key: string): Promise<void> {
+  await page.goto(`${origin}/`);
+  await page.getByLabel('API key').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Projects' }).waitFor();
 }
