@@ -389,28 +389,30 @@ describe('search filters resolve to document ids (issue 11)', () => {
     await expect(scope({ sourceIds: [randomUUID()] })).rejects.toMatchObject({ code: 'SOURCE_NOT_FOUND' });
   });
 
-  it('by media type, whose counts per project list the types there are', async () => {
+  it('by media type, whose counts per project list the types there are, most documents first', async () => {
     const project = await catalog.createProject(uniqueName('types'));
     const other = await catalog.createProject(uniqueName('types-other'));
     const source = await newSource(project.id);
     const ids = await catalog.ensureSourceDocuments(source.id, [
       { externalId: 'a.pdf', fileName: 'a.pdf', mediaType: 'application/pdf' },
-      { externalId: 'b.pdf', fileName: 'b.pdf', mediaType: 'application/pdf' },
+      { externalId: 'b.html', fileName: 'b.html', mediaType: 'text/html' },
       { externalId: 'c.html', fileName: 'c.html', mediaType: 'text/html' },
     ]);
-    const uploaded = await upload(project.id, 'notes.md');
+    const uploaded = await Promise.all(['x.md', 'y.md', 'z.md'].map((name) => upload(project.id, name)));
     await upload(other.id, 'elsewhere.md');
     const scope = (mediaTypes: string[], sourceIds?: string[]) =>
       catalog.searchScope(project.id, { mediaTypes, sourceIds }, 100).then((found) => found.sort());
 
-    expect(await scope(['application/pdf'])).toEqual([ids.get('a.pdf'), ids.get('b.pdf')].sort());
-    expect(await scope(['text/markdown', 'text/html'])).toEqual([ids.get('c.html'), uploaded.id].sort());
+    expect(await scope(['text/html'])).toEqual([ids.get('b.html'), ids.get('c.html')].sort());
+    expect(await scope(['text/markdown', 'application/pdf'])).toEqual(
+      [ids.get('a.pdf'), ...uploaded.map((d) => d.id)].sort(),
+    );
     expect(await scope(['text/markdown'], [source.id])).toEqual([]);
     expect(await scope([])).toEqual([]);
     expect(await catalog.documents.mediaTypeCounts(project.id)).toEqual([
-      { mediaType: 'application/pdf', documents: 2 },
-      { mediaType: 'text/html', documents: 1 },
-      { mediaType: 'text/markdown', documents: 1 },
+      { mediaType: 'text/markdown', documents: 3 },
+      { mediaType: 'text/html', documents: 2 },
+      { mediaType: 'application/pdf', documents: 1 },
     ]);
   });
 });
