@@ -291,6 +291,12 @@ describe('the Ask page', () => {
     await page.goto(askUrl);
     await ask(QUESTION);
     expect(await fitsWidth(page)).toBe(true);
+    // The answer wraps in its card rather than running out of it.
+    expect(
+      await page.evaluate<boolean>(
+        '(() => { const text = document.querySelector(\'[data-testid="answer-text"]\'); return text.scrollWidth <= text.clientWidth + 1; })()',
+      ),
+    ).toBe(true);
     await shot('phone-answer');
     await textMarkers().first().click();
     const panel = page.getByRole('dialog');
