@@ -250,6 +250,7 @@ describe('the Ask page', () => {
 
   it('narrows the passages to a source or a document type, cited where they are: a site anchor', async () => {
     // The runbook (an upload) answers this unfiltered; the handbook site alone, once filtered.
+    await page.goto(askUrl);
     await pick('Sources', /^Handbook site/);
     await ask(QUESTION);
     const links = await citedLinks();
