@@ -63,7 +63,10 @@ const PIPELINE_PAGES = 5;
  * PDF parser alone (render + OCR, in this process) and the raw embedding of the same chunk texts.
  */
 async function pipelineRun(scan: Buffer): Promise<string> {
-  const stack = new TroveStack({ TROVE_EMBEDDING_BATCH_SIZE: '16' });
+  const stack = new TroveStack({
+    TROVE_EMBEDDING_BATCH_SIZE: '16',
+    TROVE_MAX_UPLOAD_BYTES: String(64 * 1024 * 1024),
+  });
   await stack.start();
   let pipelineMs: number;
   let chunkCount: number;
@@ -71,6 +74,8 @@ async function pipelineRun(scan: Buffer): Promise<string> {
     const projectId = await stack.createProject(`OCR bench ${Date.now()}`);
     const started = Date.now();
     const upload = await stack.upload(projectId, 'scan.pdf', scan);
+    if (upload.status !== 202)
+      throw new Error(`the upload was refused: ${upload.status} ${JSON.stringify(upload.body)}`);
     const document = await stack.settled(upload.body.id as string, 1_800_000);
     if (document.status !== 'READY')
       throw new Error(`the scan ended ${document.status}: ${document.error?.message}`);
