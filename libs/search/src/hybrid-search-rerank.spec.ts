@@ -1,4 +1,3 @@
-import type { Client } from '@elastic/elasticsearch';
 import { describe, expect, it } from 'vitest';
 import {
   type EmbeddingProvider,
@@ -10,9 +9,10 @@ import {
   TroveErrorCode,
 } from '@trove/domain';
 import { HybridSearch } from './hybrid-search';
+import { FakeSearchClient, searchResponse } from './search-client.testing';
 
 /** Elasticsearch answering the keyword leg with chunks c1…c5, best first. */
-function keywordIndex(count = 5): Client {
+function keywordIndex(count = 5): FakeSearchClient {
   const hits = Array.from({ length: count }, (_, i) => ({
     _id: `c${i + 1}`,
     _score: 10 - i,
@@ -28,7 +28,7 @@ function keywordIndex(count = 5): Client {
       tokenCount: 2,
     },
   }));
-  return { search: () => Promise.resolve({ hits: { hits } }) } as unknown as Client;
+  return new FakeSearchClient({ search: async () => searchResponse(hits) });
 }
 
 const embedder = {} as EmbeddingProvider;

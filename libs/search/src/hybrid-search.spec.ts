@@ -1,7 +1,8 @@
-import type { Client } from '@elastic/elasticsearch';
+import type { estypes } from '@elastic/elasticsearch';
 import { describe, expect, it } from 'vitest';
 import { type EmbeddingProvider, SearchMode, TroveErrorCode } from '@trove/domain';
 import { HybridSearch } from './hybrid-search';
+import { FakeSearchClient, msearchItem, searchResponse } from './search-client.testing';
 
 /** An embedder that never answers on its own: it records the signal it was given and waits for it. */
 class HangingEmbedder implements EmbeddingProvider {
@@ -25,17 +26,14 @@ class HangingEmbedder implements EmbeddingProvider {
 
 /** Elasticsearch whose search fails (after `delayMs`) or never answers, honouring the signal. */
 function fakeElasticsearch(behaviour: 'fail' | 'hang', delayMs = 5) {
-  const signals: AbortSignal[] = [];
-  const client = {
-    search: (_params: unknown, options: { signal?: AbortSignal } = {}) => {
-      if (options.signal) signals.push(options.signal);
-      return new Promise((_resolve, reject) => {
+  const client = new FakeSearchClient({
+    search: (_request, signal) =>
+      new Promise<estypes.SearchResponse<unknown>>((_resolve, reject) => {
         if (behaviour === 'fail') setTimeout(() => reject(new Error('too many clauses')), delayMs);
-        options.signal?.addEventListener('abort', () => reject(new Error('request aborted')));
-      });
-    },
-  };
-  return { client: client as unknown as Client, signals };
+        signal?.addEventListener('abort', () => reject(new Error('request aborted')));
+      }),
+  });
+  return { client, signals: client.signals };
 }
 
 const request = { projectId: 'p1', query: 'what is hybrid search', limit: 5 };
@@ -121,7 +119,11 @@ describe('HybridSearch stops work nobody waits for', () => {
 });
 
 /** Elasticsearch answering the BM25 query and the kNN query with fixed hits. */
-function answeringElasticsearch(bm25: [string, number][], knn: [string, number][]) {
+function answeringElasticsearch(
+  bm25: [string, number][],
+  knn: [string, number][],
+  msearch?: (searches: estypes.MsearchRequestItem[]) => Promise<estypes.MsearchResponseItem[]>,
+) {
   const hits = (pairs: [string, number][]) =>
     pairs.map(([id, score]) => ({
       _id: id,
@@ -135,10 +137,10 @@ function answeringElasticsearch(bm25: [string, number][], knn: [string, number][
         text: id,
       },
     }));
-  const client = {
-    search: (params: { knn?: unknown }) => Promise.resolve({ hits: { hits: hits(params.knn ? knn : bm25) } }),
-  };
-  return client as unknown as Client;
+  return new FakeSearchClient({
+    search: async (request) => searchResponse(hits(request.knn ? knn : bm25)),
+    ...(msearch ? { msearch } : {}),
+  });
 }
 
 class FixedEmbedder implements EmbeddingProvider {
@@ -294,8 +296,21 @@ describe('HybridSearch score completion (convex fusion)', () => {
   // The legs return their top 3; the full tables hold what each leg would score every chunk.
   const bm25Full: Record<string, number> = { a: 10, b: 6, c: 2, d: 1 };
   const cosineFull: Record<string, number> = { a: 0.7, b: 0.9, c: 0.6, d: 0.8 };
-  function completingElasticsearch() {
-    const searches: Record<string, unknown>[][] = [];
+  /** Both legs' top 3, and each msearch scored from the full tables. */
+  function completingElasticsearch(
+    msearch = async (pairs: estypes.MsearchRequestItem[]): Promise<estypes.MsearchResponseItem[]> => {
+      const responses = [];
+      for (let i = 1; i < pairs.length; i += 2) {
+        const body = pairs[i] as estypes.MsearchMultisearchBody;
+        const knn = body.knn as estypes.KnnSearch | undefined;
+        const filter = [(knn ? knn.filter : body.query?.bool?.filter) ?? []].flat();
+        const ids = [filter.find((f) => f.ids)!.ids!.values ?? []].flat();
+        const table = knn ? cosineFull : bm25Full;
+        responses.push(msearchItem(ids.filter((id) => id in table).map((id) => ({ _id: id, _score: table[id] }))));
+      }
+      return responses;
+    },
+  ) {
     const client = answeringElasticsearch(
       [
         ['a', 10],
@@ -307,24 +322,9 @@ describe('HybridSearch score completion (convex fusion)', () => {
         ['d', 0.8],
         ['a', 0.7],
       ],
-    ) as unknown as Record<string, unknown>;
-    client.msearch = ({ searches: pairs }: { searches: Record<string, unknown>[] }) => {
-      searches.push(pairs);
-      const responses = [];
-      for (let i = 1; i < pairs.length; i += 2) {
-        type Filter = { ids?: { values: string[] } }[];
-        const body = pairs[i] as { knn?: { filter: Filter }; query?: { bool: { filter: Filter } } };
-        const cosine = body.knn !== undefined;
-        const ids = (cosine ? body.knn!.filter : body.query!.bool.filter).find((f) => f.ids)!.ids!.values;
-        const table = cosine ? cosineFull : bm25Full;
-        responses.push({
-          status: 200,
-          hits: { hits: ids.filter((id) => id in table).map((id) => ({ _id: id, _score: table[id] })) },
-        });
-      }
-      return Promise.resolve({ responses });
-    };
-    return { client: client as unknown as Client, searches };
+      msearch,
+    );
+    return { client, searches: client.msearches };
   }
   const hybrid = { ...request, mode: SearchMode.HYBRID };
 
@@ -345,7 +345,7 @@ describe('HybridSearch score completion (convex fusion)', () => {
     expect(hits.find((h) => h.chunkId === 'c')!.knn).toEqual({ rank: 4, score: 0.6 });
     // One round trip: BM25 for d only, the cosine for c only, with the query's vector.
     expect(es.searches).toHaveLength(1);
-    const [, bm25Body, , cosineBody] = es.searches[0] as Record<string, unknown>[];
+    const [, bm25Body, , cosineBody] = es.searches[0] as estypes.MsearchMultisearchBody[];
     expect(JSON.stringify(bm25Body.query)).toContain('"ids":{"values":["d"]}');
     expect(cosineBody.knn).toMatchObject({
       query_vector: [1, 0, 0],
@@ -379,20 +379,16 @@ describe('HybridSearch score completion (convex fusion)', () => {
   });
 
   it('fails the search with a readable error when Elasticsearch refuses the completion', async () => {
-    const es = completingElasticsearch();
-    (es.client as unknown as Record<string, unknown>).msearch = () =>
-      Promise.resolve({
-        responses: [
-          {
-            status: 400,
-            error: {
-              type: 'search_phase_execution_exception',
-              reason: 'all shards failed',
-              root_cause: [{ type: 'query_shard_exception', reason: 'no such field' }],
-            },
-          },
-        ],
-      });
+    const es = completingElasticsearch(async () => [
+      {
+        status: 400,
+        error: {
+          type: 'search_phase_execution_exception',
+          reason: 'all shards failed',
+          root_cause: [{ type: 'query_shard_exception', reason: 'no such field' }],
+        },
+      },
+    ]);
     await expect(new HybridSearch(es.client, 't', new FixedEmbedder()).search(hybrid)).rejects.toMatchObject({
       code: TroveErrorCode.IndexFailed,
       message: expect.stringContaining('scoring candidates in both legs: no such field'),
@@ -409,14 +405,8 @@ describe('HybridSearch filters (issue 11)', () => {
   };
 
   function recordingElasticsearch() {
-    const params: Record<string, unknown>[] = [];
-    const client = {
-      search: (p: Record<string, unknown>) => {
-        params.push(p);
-        return Promise.resolve({ hits: { hits: [] } });
-      },
-    };
-    return { client: client as unknown as Client, params };
+    const client = new FakeSearchClient();
+    return { client, params: client.searches };
   }
 
   it('applies the same filter clauses inside the BM25 bool filter and the kNN filter', async () => {
@@ -432,10 +422,10 @@ describe('HybridSearch filters (issue 11)', () => {
       { terms: { language: ['en'] } },
       { term: { hasCode: true } },
     ];
-    const keyword = es.params.find((p) => 'query' in p) as { query: { bool: { filter: unknown } } };
-    const vector = es.params.find((p) => 'knn' in p) as { knn: { filter: unknown } };
-    expect(keyword.query.bool.filter).toEqual(expected);
-    expect(vector.knn.filter).toEqual(expected);
+    const keyword = es.params.find((p) => 'query' in p)!;
+    const vector = es.params.find((p) => 'knn' in p)!;
+    expect(keyword.query?.bool?.filter).toEqual(expected);
+    expect((vector.knn as estypes.KnnSearch).filter).toEqual(expected);
   });
 
   it('answers no hits without asking anyone when the documents filter resolved to none', async () => {
@@ -464,14 +454,8 @@ describe('HybridSearch filters (issue 11)', () => {
 
 describe('HybridSearch legs on their own (a benchmark’s same-run baseline)', () => {
   function recordingElasticsearch() {
-    const params: Record<string, unknown>[] = [];
-    const client = {
-      search: (p: Record<string, unknown>) => {
-        params.push(p);
-        return Promise.resolve({ took: 3, hits: { hits: [] } });
-      },
-    };
-    return { client: client as unknown as Client, params };
+    const client = new FakeSearchClient({ search: async () => searchResponse([], 3) });
+    return { client, params: client.searches };
   }
   const queryVector = [1, 0, 0];
   const embedder: EmbeddingProvider = {

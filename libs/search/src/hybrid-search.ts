@@ -1,4 +1,3 @@
-import type { Client } from '@elastic/elasticsearch';
 import { LRUCache } from 'lru-cache';
 import type { EmbeddingProvider, RerankCandidate, Reranker, RerankResult, SearchHit } from '@trove/domain';
 import { SearchMode, TroveError, TroveErrorCode } from '@trove/domain';
@@ -15,6 +14,7 @@ import { elasticsearchError, IndexNames } from './elasticsearch';
 import { checkChunkFilters, type ChunkFilters, matchesNothing } from './filters';
 import { fuse, type FusionSettings } from './fusion';
 import type { FusedResult, RankedId } from './rank-fusion';
+import type { SearchClient } from './search-client';
 import {
   resolveResultOptions,
   type ResultOptions,
@@ -209,7 +209,7 @@ export class HybridSearch {
   private readonly stages: ResultStages;
 
   constructor(
-    private readonly es: Client,
+    private readonly es: SearchClient,
     prefix: string,
     private readonly embedder: EmbeddingProvider,
     options: Partial<HybridSearchOptions> = {},

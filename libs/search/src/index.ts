@@ -1,5 +1,6 @@
 export * from './chunk-index';
 export type * from './chunk-index.ports';
+export type * from './search-client';
 export * from './chunk-queries';
 export * from './elasticsearch';
 export * from './hybrid-search';

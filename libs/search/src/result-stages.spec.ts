@@ -1,8 +1,8 @@
-import type { Client } from '@elastic/elasticsearch';
 import { describe, expect, it } from 'vitest';
 import { type SearchHit, TroveErrorCode } from '@trove/domain';
 import { IndexNames } from './elasticsearch';
 import { resolveResultOptions, ResultStages, type ResultStageSettings } from './result-stages';
+import { FakeSearchClient, searchResponse } from './search-client.testing';
 
 const settings: ResultStageSettings = { mmr: false, mmrLambda: 0.7, mmrCandidates: 50, maxExpand: 3 };
 
@@ -20,20 +20,16 @@ const hit = (chunkId: string, documentId: string, position: number, score: numbe
 
 /** Elasticsearch answering vector reads (doc values) from `vectors` and other searches from `chunks`, recording each call. */
 function fakeElasticsearch(vectors: Record<string, number[]> = {}, chunks: object[] = []) {
-  const calls: Record<string, unknown>[] = [];
-  const client = {
-    search: (params: { docvalue_fields?: string[]; query: { ids?: { values: string[] } } }) => {
-      calls.push(params);
-      if (params.docvalue_fields) {
-        const ids = params.query.ids!.values.filter((id) => id in vectors);
-        return Promise.resolve({
-          hits: { hits: ids.map((id) => ({ _id: id, fields: { embedding: [vectors[id]] } })) },
-        });
+  const client = new FakeSearchClient({
+    search: async (request) => {
+      if (request.docvalue_fields) {
+        const ids = ([request.query?.ids?.values ?? []].flat() as string[]).filter((id) => id in vectors);
+        return searchResponse(ids.map((id) => ({ _id: id, fields: { embedding: [vectors[id]] } })));
       }
-      return Promise.resolve({ hits: { hits: chunks.map((c) => ({ _source: c })) } });
+      return searchResponse(chunks.map((c) => ({ _source: c })));
     },
-  };
-  return { stages: new ResultStages(client as unknown as Client, new IndexNames('t'), settings), calls };
+  });
+  return { stages: new ResultStages(client, new IndexNames('t'), settings), calls: client.searches };
 }
 
 const defaults = resolveResultOptions({}, settings);

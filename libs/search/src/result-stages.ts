@@ -1,4 +1,3 @@
-import type { Client } from '@elastic/elasticsearch';
 import type { SearchHit } from '@trove/domain';
 import { TroveError, TroveErrorCode } from '@trove/domain';
 import type { StoredChunk } from './chunk-index';
@@ -7,6 +6,7 @@ import { neighboursSearch, storedVectorsSearch } from './chunk-queries';
 import { attachContext } from './expansion';
 import { capPerDocument } from './grouping';
 import { maximalMarginalRelevance } from './mmr';
+import type { SearchClient } from './search-client';
 
 /** What a request asks of the stages after fusion; unset fields keep the configured defaults. */
 export interface ResultOptions {
@@ -74,7 +74,7 @@ export function resolveResultOptions(
  */
 export class ResultStages {
   constructor(
-    private readonly es: Client,
+    private readonly es: SearchClient,
     private readonly names: IndexNames,
     private readonly settings: ResultStageSettings,
   ) {}

@@ -1,19 +1,13 @@
-import type { Client } from '@elastic/elasticsearch';
 import { describe, expect, it } from 'vitest';
 import { type EmbeddingProvider, SearchMode, TroveErrorCode } from '@trove/domain';
 import { keywordQuery } from './chunk-queries';
 import { HybridSearch } from './hybrid-search';
+import { FakeSearchClient } from './search-client.testing';
 
 /** Elasticsearch that records every search body and finds nothing. */
 function recordingElasticsearch() {
-  const bodies: Record<string, unknown>[] = [];
-  const client = {
-    search: async (body: Record<string, unknown>) => {
-      bodies.push(body);
-      return { took: 1, hits: { hits: [] } };
-    },
-  };
-  return { client: client as unknown as Client, bodies };
+  const client = new FakeSearchClient();
+  return { client, bodies: client.searches };
 }
 
 const embedder: EmbeddingProvider = {

@@ -25,7 +25,8 @@ import { formatGraphqlError, graphqlProtection } from './graphql-limits';
 import { SubscriptionGate } from './graphql-subscriptions';
 import { IndexBootstrapService } from './index-bootstrap.service';
 import { apiLogging } from './request-logging';
-import { BLOBS, CONFIG, ELASTICSEARCH, EMBEDDER, SOURCE_DEFINITIONS, TEMPORAL } from './tokens';
+import { TemporalWorkflows } from './temporal-workflows';
+import { BLOBS, CONFIG, ELASTICSEARCH, EMBEDDER, SOURCE_DEFINITIONS, WORKFLOWS } from './tokens';
 import { TracingShutdown } from './tracing-shutdown';
 import { TroveExceptionFilter } from './trove-exception.filter';
 import { TroveIdPipe } from './trove-id.pipe';
@@ -147,14 +148,16 @@ export class CoreModule {
         },
         { provide: BLOBS, useValue: blobs },
         {
-          provide: TEMPORAL,
+          provide: WORKFLOWS,
           useFactory: () =>
-            new TemporalClient({
-              connection: Connection.lazy({ address: config.temporal.address }),
-              namespace: config.temporal.namespace,
-              // Workflows started here continue the request's trace (when tracing is on).
-              interceptors: tracingClientInterceptors(),
-            }),
+            new TemporalWorkflows(
+              new TemporalClient({
+                connection: Connection.lazy({ address: config.temporal.address }),
+                namespace: config.temporal.namespace,
+                // Workflows started here continue the request's trace (when tracing is on).
+                interceptors: tracingClientInterceptors(),
+              }),
+            ),
         },
         {
           provide: Catalog,
@@ -184,7 +187,7 @@ export class CoreModule {
         IndexGenerations,
         EMBEDDER,
         BLOBS,
-        TEMPORAL,
+        WORKFLOWS,
         Catalog,
         ChunkIndex,
         CitationLinks,

@@ -3,6 +3,7 @@ export const CONFIG = Symbol('CONFIG');
 export const ELASTICSEARCH = Symbol('ELASTICSEARCH');
 export const EMBEDDER = Symbol('EMBEDDER');
 export const BLOBS = Symbol('BLOBS');
-export const TEMPORAL = Symbol('TEMPORAL');
+/** Temporal, through the api's workflow ports (`Workflows`, core/workflows.ts). */
+export const WORKFLOWS = Symbol('WORKFLOWS');
 /** Every source type's definition (@trove/source-definitions), built from config at start-up. */
 export const SOURCE_DEFINITIONS = Symbol('SOURCE_DEFINITIONS');

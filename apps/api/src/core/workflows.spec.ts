@@ -1,36 +1,42 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { Client as TemporalClient } from '@temporalio/client';
-import { scheduledStart, signalWithStart, startWorkflow } from './workflows';
+import { Client, Connection } from '@temporalio/client';
+import { TemporalWorkflows } from './temporal-workflows';
+import { scheduledStart } from './workflows';
 
-function fakeClient() {
-  const workflow = {
-    start: vi.fn(async (..._args: unknown[]) => ({ workflowId: 'w' })),
-    signalWithStart: vi.fn(async (..._args: unknown[]) => ({ workflowId: 'w' })),
-  };
-  return { workflow, client: { workflow } as unknown as TemporalClient };
+/** A real client that never connects (nothing here reaches Temporal): its calls are spied on. */
+function client() {
+  const temporal = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }) });
+  const handle = temporal.workflow.getHandle('w');
+  const start = vi
+    .spyOn(temporal.workflow, 'start')
+    .mockResolvedValue(Object.assign(handle, { firstExecutionRunId: 'r', eagerlyStarted: false }));
+  const signalWithStart = vi
+    .spyOn(temporal.workflow, 'signalWithStart')
+    .mockResolvedValue(Object.assign(handle, { signaledRunId: 'r' }));
+  return { workflows: new TemporalWorkflows(temporal), start, signalWithStart };
 }
 
-describe('typed workflow starters', () => {
-  it('start a workflow by its contract name with the given options', async () => {
-    const { workflow, client } = fakeClient();
+describe('TemporalWorkflows', () => {
+  it('starts a workflow by its contract name with the given options', async () => {
+    const { workflows, start } = client();
     const options = {
       taskQueue: 'q',
       workflowId: 'sync-source-s',
       args: [{ runId: 'r' }] as [{ runId: string }],
     };
-    await startWorkflow(client, 'syncSource', options);
-    expect(workflow.start).toHaveBeenCalledWith('syncSource', options);
+    await workflows.start('syncSource', options);
+    expect(start).toHaveBeenCalledWith('syncSource', options);
   });
 
   it('signal-with-start passes the signal name beside the signal arguments', async () => {
-    const { workflow, client } = fakeClient();
-    await signalWithStart(client, 'sourceEvents', 'sourceEvents', {
+    const { workflows, signalWithStart } = client();
+    await workflows.signalWithStart('sourceEvents', 'sourceEvents', {
       taskQueue: 'q',
       workflowId: 'notion-webhook-s',
       args: ['s'],
       signalArgs: [[]],
     });
-    expect(workflow.signalWithStart).toHaveBeenCalledWith('sourceEvents', {
+    expect(signalWithStart).toHaveBeenCalledWith('sourceEvents', {
       taskQueue: 'q',
       workflowId: 'notion-webhook-s',
       args: ['s'],
@@ -38,8 +44,10 @@ describe('typed workflow starters', () => {
       signalArgs: [[]],
     });
   });
+});
 
-  it('build a schedule action that starts the named workflow', () => {
+describe('scheduledStart', () => {
+  it('builds a schedule action that starts the named workflow', () => {
     expect(scheduledStart('scheduledSync', { taskQueue: 'q', args: ['s'] })).toEqual({
       type: 'startWorkflow',
       workflowType: 'scheduledSync',

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { WorkflowNotFoundError, type Client as TemporalClient } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { Catalog, encodeCursor, guardedWrite, type DocumentFilter, type PageRequest } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
@@ -17,8 +17,8 @@ import {
 import { detectMediaType } from '@trove/parsing';
 import { ChunkIndex } from '@trove/search';
 import { toConnection } from '../core/connection.model';
-import { BLOBS, CONFIG, TEMPORAL } from '../core/tokens';
-import { signalWithStart, startWorkflow } from '../core/workflows';
+import { BLOBS, CONFIG, WORKFLOWS } from '../core/tokens';
+import type { WorkflowControl, WorkflowStarts } from '../core/workflows';
 import { normalizeFileName } from '../uploads/file-name';
 
 /** An upload already streamed to a staging blob; `upload` moves it into place or removes it. */
@@ -35,7 +35,7 @@ export class DocumentsService {
     @Inject(Catalog) private readonly catalog: Catalog,
     @Inject(ChunkIndex) private readonly chunks: ChunkIndex,
     @Inject(BLOBS) private readonly blobs: BlobStore,
-    @Inject(TEMPORAL) private readonly temporal: TemporalClient,
+    @Inject(WORKFLOWS) private readonly workflows: WorkflowStarts & WorkflowControl,
     @Inject(CONFIG) private readonly config: ApiConfig,
   ) {}
 
@@ -146,7 +146,7 @@ export class DocumentsService {
    */
   private async queueUpload(projectId: string): Promise<void> {
     try {
-      await signalWithStart(this.temporal, 'ingestUploads', 'uploaded', {
+      await this.workflows.signalWithStart('ingestUploads', 'uploaded', {
         taskQueue: this.config.temporal.taskQueue,
         workflowId: uploadsWorkflowId(projectId),
         args: [{ projectId }],
@@ -161,7 +161,7 @@ export class DocumentsService {
   private async startIngest(documentId: string, lane: IngestLane = 'bulk'): Promise<void> {
     const input: IngestDocumentInput = { documentId, lane };
     try {
-      await startWorkflow(this.temporal, 'ingestDocument', {
+      await this.workflows.start('ingestDocument', {
         taskQueue: this.config.temporal.taskQueue,
         workflowId: ingestWorkflowId(documentId),
         args: [input],
@@ -177,7 +177,7 @@ export class DocumentsService {
 
   private async stopIngest(documentId: string): Promise<void> {
     try {
-      await this.temporal.workflow.getHandle(ingestWorkflowId(documentId)).terminate('document deleted');
+      await this.workflows.terminate(ingestWorkflowId(documentId), 'document deleted');
     } catch (error) {
       if (error instanceof WorkflowNotFoundError) return; // not running: nothing to stop
       throw new TroveError(

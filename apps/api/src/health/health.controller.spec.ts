@@ -9,7 +9,7 @@ function controller() {
   };
   const health = new HealthController(
     { cluster: { health: slow('elasticsearch') } },
-    { connection: { workflowService: { getSystemInfo: slow('temporal') } } },
+    { ping: slow('temporal') },
     { ping: slow('embedder') },
     { ping: slow('postgresql') },
   );

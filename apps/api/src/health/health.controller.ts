@@ -3,16 +3,12 @@ import type { Response } from 'express';
 import { Catalog, type CatalogHealth } from '@trove/catalog';
 import type { EmbeddingProvider } from '@trove/domain';
 import { Public } from '../access/access.decorators';
-import { ELASTICSEARCH, EMBEDDER, TEMPORAL } from '../core/tokens';
+import { ELASTICSEARCH, EMBEDDER, WORKFLOWS } from '../core/tokens';
+import type { WorkflowServiceHealth } from '../core/workflows';
 
 /** What readiness asks Elasticsearch (the client, or a fake in tests). */
 export interface ClusterHealthProbe {
   cluster: { health(params: { timeout: string }): Promise<unknown> };
-}
-
-/** What readiness asks Temporal (the client, or a fake in tests). */
-export interface TemporalSystemProbe {
-  connection: { workflowService: { getSystemInfo(request: object): Promise<unknown> } };
 }
 
 type Check = { ok: true; ms: number } | { ok: false; ms: number; error: string };
@@ -34,7 +30,7 @@ export class HealthController {
 
   constructor(
     @Inject(ELASTICSEARCH) private readonly es: ClusterHealthProbe,
-    @Inject(TEMPORAL) private readonly temporal: TemporalSystemProbe,
+    @Inject(WORKFLOWS) private readonly temporal: WorkflowServiceHealth,
     @Inject(EMBEDDER) private readonly embedder: Pick<EmbeddingProvider, 'ping'>,
     @Inject(Catalog) private readonly catalog: CatalogHealth,
   ) {}
@@ -69,7 +65,7 @@ export class HealthController {
     const [postgresql, elasticsearch, temporal, embedder] = await Promise.all([
       this.check('postgresql', () => this.catalog.ping()),
       this.check('elasticsearch', () => this.es.cluster.health({ timeout: '2s' })),
-      this.check('temporal', () => this.temporal.connection.workflowService.getSystemInfo({})),
+      this.check('temporal', () => this.temporal.ping()),
       this.check('embedder', () => this.embedder.ping()),
     ]);
     return { postgresql, elasticsearch, temporal, embedder };

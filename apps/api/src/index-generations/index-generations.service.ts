@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Client as TemporalClient } from '@temporalio/client';
 import { Catalog } from '@trove/catalog';
 import type { ApiConfig, EmbeddingConfig } from '@trove/config';
 import {
@@ -10,8 +9,8 @@ import {
   TroveErrorCode,
 } from '@trove/domain';
 import { IndexGenerations, publicGeneration } from '@trove/index-generations';
-import { CONFIG, TEMPORAL } from '../core/tokens';
-import { startWorkflow } from '../core/workflows';
+import { CONFIG, WORKFLOWS } from '../core/tokens';
+import type { WorkflowControl, WorkflowStarts } from '../core/workflows';
 import type { EmbeddingModelInput } from './index-generation.model';
 
 /** The embedding model behind the chunk index, and changing it (a background rebuild). */
@@ -22,7 +21,7 @@ export class IndexGenerationsService {
   constructor(
     @Inject(IndexGenerations) private readonly generations: IndexGenerations,
     @Inject(Catalog) private readonly catalog: Catalog,
-    @Inject(TEMPORAL) private readonly temporal: TemporalClient,
+    @Inject(WORKFLOWS) private readonly workflows: WorkflowStarts & WorkflowControl,
     @Inject(CONFIG) private readonly config: ApiConfig,
   ) {}
 
@@ -62,7 +61,7 @@ export class IndexGenerationsService {
     const generation = await this.generations.prepareRebuild(embedding);
     const workflowId = rebuildIndexWorkflowId(generation.indexName);
     try {
-      await startWorkflow(this.temporal, 'rebuildIndex', {
+      await this.workflows.start('rebuildIndex', {
         taskQueue: this.config.temporal.taskQueue,
         workflowId,
         args: [
@@ -98,7 +97,7 @@ export class IndexGenerationsService {
     if (!building) return undefined;
     const workflowId = building.workflowId ?? rebuildIndexWorkflowId(building.indexName);
     try {
-      await this.temporal.workflow.getHandle(workflowId).cancel();
+      await this.workflows.cancel(workflowId);
     } catch {
       // No workflow (it never started, or it is gone): end the generation here.
       await this.catalog.indexGenerations.finish(building.id, IndexGenerationStatus.CANCELLED, 'cancelled');

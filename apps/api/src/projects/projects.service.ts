@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Client as TemporalClient } from '@temporalio/client';
 import { Catalog } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import type { Principal, Project } from '@trove/domain';
@@ -10,14 +9,14 @@ import {
   TroveError,
   TroveErrorCode,
 } from '@trove/domain';
-import { CONFIG, TEMPORAL } from '../core/tokens';
-import { startWorkflow } from '../core/workflows';
+import { CONFIG, WORKFLOWS } from '../core/tokens';
+import type { WorkflowStarts } from '../core/workflows';
 
 @Injectable()
 export class ProjectsService {
   constructor(
     @Inject(Catalog) private readonly catalog: Catalog,
-    @Inject(TEMPORAL) private readonly temporal: TemporalClient,
+    @Inject(WORKFLOWS) private readonly workflows: WorkflowStarts,
     @Inject(CONFIG) private readonly config: ApiConfig,
   ) {}
 
@@ -65,7 +64,7 @@ export class ProjectsService {
     await this.catalog.markProjectDeleting(id);
     let handle;
     try {
-      handle = await startWorkflow(this.temporal, 'deleteProject', {
+      handle = await this.workflows.start('deleteProject', {
         taskQueue: this.config.temporal.taskQueue,
         workflowId: deleteProjectWorkflowId(id),
         args: [id],

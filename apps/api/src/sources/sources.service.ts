@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Client as TemporalClient } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { Catalog, guardedWrite, type SourceChanges } from '@trove/catalog';
 import { type ApiConfig, maskSecret, SecretBox } from '@trove/config';
@@ -16,8 +15,8 @@ import {
   TroveError,
   TroveErrorCode,
 } from '@trove/domain';
-import { startWorkflow } from '../core/workflows';
-import { CONFIG, SOURCE_DEFINITIONS, TEMPORAL } from '../core/tokens';
+import type { WorkflowStarts } from '../core/workflows';
+import { CONFIG, SOURCE_DEFINITIONS, WORKFLOWS } from '../core/tokens';
 import type {
   AddFolderSourceInput,
   AddNotionSourceInput,
@@ -33,7 +32,7 @@ export class SourcesService {
 
   constructor(
     @Inject(Catalog) private readonly catalog: Catalog,
-    @Inject(TEMPORAL) private readonly temporal: TemporalClient,
+    @Inject(WORKFLOWS) private readonly workflows: WorkflowStarts,
     @Inject(CONFIG) private readonly config: ApiConfig,
     @Inject(SOURCE_DEFINITIONS) private readonly definitions: SourceDefinitions,
   ) {
@@ -141,7 +140,7 @@ export class SourcesService {
     await this.catalog.requireActiveProject(source.projectId);
     await this.catalog.markSourceRemoving(id);
     try {
-      const handle = await startWorkflow(this.temporal, 'removeSource', {
+      const handle = await this.workflows.start('removeSource', {
         taskQueue: this.config.temporal.taskQueue,
         workflowId: removeSourceWorkflowId(id),
         args: [id],

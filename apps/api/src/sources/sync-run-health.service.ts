@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { type Client as TemporalClient, WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import type { ApiConfig } from '@trove/config';
 import { laneTaskQueue, type SyncRun, SyncRunStatus, syncWorkflowId } from '@trove/domain';
-import { CONFIG, TEMPORAL } from '../core/tokens';
+import { CONFIG, WORKFLOWS } from '../core/tokens';
+import type { PendingActivity, WorkflowInspection, WorkflowState } from '../core/workflows';
 import {
   classifyStall,
   type PendingActivityView,
@@ -32,23 +33,8 @@ const DIAGNOSIS_TTL_MS = 5_000;
 const CHILDREN_DESCRIBED = 8;
 /** A poller not seen for this long is gone (a long poll is renewed at least every 70 s or so). */
 const POLLER_FRESH_MS = 90_000;
-/** Temporal's enum values (temporal.api.enums.v1), without a dependency on the proto package. */
-const TASK_QUEUE_TYPE = { workflow: 1, activity: 2 } as const;
+/** Temporal's PendingActivityState.SCHEDULED (temporal.api.enums.v1). */
 const PENDING_ACTIVITY_STATE_SCHEDULED = 1;
-
-/** The parts of Temporal's PendingActivityInfo read here. */
-interface PendingActivity {
-  activityType?: { name?: string | null } | null;
-  state?: number | null;
-  attempt?: number | null;
-  lastFailure?: { message?: string | null; applicationFailureInfo?: { type?: string | null } | null } | null;
-  activityOptions?: { taskQueue?: { name?: string | null } | null } | null;
-}
-
-interface Timestamp {
-  seconds?: { toString(): string } | number | null;
-  nanos?: number | null;
-}
 
 /**
  * Whether a RUNNING run moves. Computed when read, never stored: a run whose progress is older
@@ -62,7 +48,7 @@ export class SyncRunHealthService implements SyncRunHealthReader {
   private readonly diagnoses = new Map<string, { at: number; diagnosis: Promise<SyncRunHealth> }>();
 
   constructor(
-    @Inject(TEMPORAL) private readonly temporal: TemporalClient,
+    @Inject(WORKFLOWS) private readonly workflows: WorkflowInspection,
     @Inject(CONFIG) private readonly config: ApiConfig,
   ) {}
 
@@ -99,22 +85,20 @@ export class SyncRunHealthService implements SyncRunHealthReader {
 
   /** The sync workflow's and its child ingests' pending work, and the pollers of the queues it waits on. */
   private async evidence(workflowId: string): Promise<StallEvidence> {
-    let description;
+    let description: WorkflowState;
     try {
-      description = await this.temporal.workflow.getHandle(workflowId).describe();
+      description = await this.workflows.describe(workflowId);
     } catch (error) {
       if (error instanceof WorkflowNotFoundError) return notRunning();
       throw error;
     }
-    if (description.status.name !== 'RUNNING') return notRunning();
+    if (description.status !== 'RUNNING') return notRunning();
     const taskQueue = description.taskQueue;
-    const activities = pendingActivities(workflowId, description.raw.pendingActivities ?? []);
-    const children = (description.raw.pendingChildren ?? []).slice(0, CHILDREN_DESCRIBED);
-    for (const child of children) {
-      if (!child.workflowId) continue;
+    const activities = pendingActivities(workflowId, description.pendingActivities);
+    for (const child of description.pendingChildren.slice(0, CHILDREN_DESCRIBED)) {
       try {
-        const { raw } = await this.temporal.workflow.getHandle(child.workflowId).describe();
-        activities.push(...pendingActivities(child.workflowId, raw.pendingActivities ?? []));
+        const { pendingActivities: pending } = await this.workflows.describe(child);
+        activities.push(...pendingActivities(child, pending));
       } catch (error) {
         if (!(error instanceof WorkflowNotFoundError)) throw error; // closed meanwhile
       }
@@ -130,7 +114,7 @@ export class SyncRunHealthService implements SyncRunHealthReader {
       running: true,
       taskQueue,
       laneQueues,
-      workflowTaskPending: !!description.raw.pendingWorkflowTask,
+      workflowTaskPending: description.workflowTaskPending,
       activities,
       pollers,
     };
@@ -138,14 +122,9 @@ export class SyncRunHealthService implements SyncRunHealthReader {
 
   /** Pollers of a task queue seen recently (Temporal lists pollers for minutes after they left). */
   private async livePollers(taskQueue: string, kind: 'workflow' | 'activity'): Promise<number> {
-    const response = await this.temporal.workflowService.describeTaskQueue({
-      namespace: this.temporal.options.namespace,
-      taskQueue: { name: taskQueue },
-      taskQueueType: TASK_QUEUE_TYPE[kind],
-    });
+    const seen = await this.workflows.pollerTimes(taskQueue, kind);
     const now = Date.now();
-    return (response.pollers ?? []).filter((poller) => now - millis(poller.lastAccessTime) < POLLER_FRESH_MS)
-      .length;
+    return seen.filter((at) => now - at < POLLER_FRESH_MS).length;
   }
 }
 
@@ -175,9 +154,4 @@ function notRunning(): StallEvidence {
     activities: [],
     pollers: {},
   };
-}
-
-function millis(timestamp: Timestamp | null | undefined): number {
-  if (!timestamp) return 0;
-  return Number(timestamp.seconds?.toString() ?? 0) * 1000 + Math.floor((timestamp.nanos ?? 0) / 1e6);
 }

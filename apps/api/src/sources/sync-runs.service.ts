@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Client as TemporalClient, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { Catalog, encodeCursor, guardedWrite, type PageRequest } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import {
@@ -14,15 +14,15 @@ import {
   TroveErrorCode,
 } from '@trove/domain';
 import { toConnection } from '../core/connection.model';
-import { CONFIG, TEMPORAL } from '../core/tokens';
-import { startWorkflow } from '../core/workflows';
+import { CONFIG, WORKFLOWS } from '../core/tokens';
+import type { WorkflowControl, WorkflowStarts } from '../core/workflows';
 
 /** Sync runs: starting one (one per source at a time) and reading them. */
 @Injectable()
 export class SyncRunsService {
   constructor(
     @Inject(Catalog) private readonly catalog: Catalog,
-    @Inject(TEMPORAL) private readonly temporal: TemporalClient,
+    @Inject(WORKFLOWS) private readonly workflows: WorkflowStarts & WorkflowControl,
     @Inject(CONFIG) private readonly config: ApiConfig,
   ) {}
 
@@ -40,7 +40,7 @@ export class SyncRunsService {
       this.catalog,
       { sourceId: id },
       () => this.start(source, mode),
-      () => this.temporal.workflow.getHandle(syncWorkflowId(id)).cancel(),
+      () => this.workflows.cancel(syncWorkflowId(id)),
     );
   }
 
@@ -94,7 +94,7 @@ export class SyncRunsService {
    */
   private async startSyncWorkflow(sourceId: string, runId: string): Promise<void> {
     const start = () =>
-      startWorkflow(this.temporal, 'syncSource', {
+      this.workflows.start('syncSource', {
         taskQueue: this.config.temporal.taskQueue,
         workflowId: syncWorkflowId(sourceId),
         args: [{ runId }],
@@ -106,9 +106,8 @@ export class SyncRunsService {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
       const running = (await this.catalog.runs.running(sourceId)).some((r) => r.id !== runId);
       if (running) throw error;
-      const previous = this.temporal.workflow.getHandle(syncWorkflowId(sourceId));
       await Promise.race([
-        previous.result().catch(() => undefined),
+        this.workflows.result(syncWorkflowId(sourceId)).catch(() => undefined),
         new Promise((resolve) => setTimeout(resolve, 10_000)),
       ]);
       await start();

@@ -1,21 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  ScheduleNotFoundError,
-  ScheduleOverlapPolicy,
-  type Client as TemporalClient,
-} from '@temporalio/client';
+import { ScheduleOverlapPolicy } from '@temporalio/client';
 import { Catalog, guardedWrite } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import { type Source, syncScheduleId, TroveError, TroveErrorCode } from '@trove/domain';
-import { CONFIG, TEMPORAL } from '../core/tokens';
-import { scheduledStart } from '../core/workflows';
+import { CONFIG, WORKFLOWS } from '../core/tokens';
+import { scheduledStart, type WorkflowSchedules } from '../core/workflows';
 
 /** Periodic syncs: one Temporal Schedule per source. */
 @Injectable()
 export class SyncSchedulesService {
   constructor(
     @Inject(Catalog) private readonly catalog: Catalog,
-    @Inject(TEMPORAL) private readonly temporal: TemporalClient,
+    @Inject(WORKFLOWS) private readonly schedules: WorkflowSchedules,
     @Inject(CONFIG) private readonly config: ApiConfig,
   ) {}
 
@@ -25,20 +21,16 @@ export class SyncSchedulesService {
     if (!Number.isInteger(minutes) || minutes < 0 || minutes > 7 * 24 * 60) {
       throw new TroveError(TroveErrorCode.BadRequest, 'the interval must be 0 (off) to 10080 minutes');
     }
-    const handle = this.temporal.schedule.getHandle(syncScheduleId(sourceId));
-    try {
-      await handle.delete();
-    } catch (error) {
-      if (!(error instanceof ScheduleNotFoundError)) throw error;
-    }
+    const scheduleId = syncScheduleId(sourceId);
+    await this.schedules.deleteSchedule(scheduleId);
     if (minutes > 0) {
       // Raced a deletion that may have removed schedules already: take this one back out.
       await guardedWrite(
         this.catalog,
         { sourceId },
         () =>
-          this.temporal.schedule.create({
-            scheduleId: syncScheduleId(sourceId),
+          this.schedules.createSchedule({
+            scheduleId,
             spec: { intervals: [{ every: `${minutes}m` }] },
             action: scheduledStart('scheduledSync', {
               args: [sourceId],
@@ -46,7 +38,7 @@ export class SyncSchedulesService {
             }),
             policies: { overlap: ScheduleOverlapPolicy.SKIP },
           }),
-        () => handle.delete(),
+        () => this.schedules.deleteSchedule(scheduleId),
       );
     }
     await this.catalog.updateSource(sourceId, { syncIntervalMinutes: minutes || null });
@@ -56,7 +48,7 @@ export class SyncSchedulesService {
   /** Starts the scheduled sync now (what the schedule does at each interval). */
   async trigger(sourceId: string): Promise<boolean> {
     await this.catalog.requireActiveSource(sourceId);
-    await this.temporal.schedule.getHandle(syncScheduleId(sourceId)).trigger();
+    await this.schedules.triggerSchedule(syncScheduleId(sourceId));
     return true;
   }
 }

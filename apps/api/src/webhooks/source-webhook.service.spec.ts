@@ -1,6 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Client as TemporalClient } from '@temporalio/client';
 import { type ApiConfig, SecretBox, webhooksSchema } from '@trove/config';
 import {
   type NotionSource,
@@ -8,9 +7,12 @@ import {
   SourceStatus,
   SourceType,
   TroveErrorCode,
+  type TroveSignals,
+  type TroveWorkflows,
   type WebSource,
 } from '@trove/domain';
-import { SourceWebhookService } from './source-webhook.service';
+import type { SignalWithStartOptions } from '../core/workflows';
+import { SourceWebhookService, type WebhookWorkflows } from './source-webhook.service';
 import { createSourceDefinitions } from '@trove/source-definitions';
 import { WebhookRefusals } from './webhook-refusals';
 
@@ -39,6 +41,17 @@ function source(changes: Partial<NotionSource> = {}): NotionSource {
   };
 }
 
+/** Temporal as the webhook service sees it, answering at once (spied on by each test). */
+class QuietWorkflows implements WebhookWorkflows {
+  async signalWithStart<K extends keyof TroveWorkflows, S extends keyof TroveSignals>(
+    _name: K,
+    _signal: S,
+    _options: SignalWithStartOptions<K, S>,
+  ): Promise<void> {}
+
+  async cancel(_workflowId: string): Promise<void> {}
+}
+
 function setup(current: Source) {
   const seen = new Set<string>();
   const catalog = {
@@ -56,8 +69,8 @@ function setup(current: Source) {
       rejected: vi.fn(async (..._args: unknown[]) => undefined),
     },
   };
-  const signalWithStart = vi.fn(async (..._args: unknown[]) => undefined);
-  const temporal = { workflow: { signalWithStart } };
+  const workflows = new QuietWorkflows();
+  const signalWithStart = vi.spyOn(workflows, 'signalWithStart');
   const config = {
     secrets: { key: KEY },
     temporal: { taskQueue: 'q' },
@@ -65,7 +78,7 @@ function setup(current: Source) {
   } as unknown as ApiConfig;
   const service = new SourceWebhookService(
     catalog,
-    temporal as unknown as TemporalClient,
+    workflows,
     config,
     new WebhookRefusals(catalog, config),
     createSourceDefinitions({
@@ -125,11 +138,10 @@ describe('SourceWebhookService (a Notion source)', () => {
     const { body, signature } = signed(pageEvent());
     expect(await deliver(ctx.service, 'src-1', body, signature)).toBe('accepted');
     const { quietMs, maxDelayMs, historyLimit } = webhooksSchema.parse({});
-    expect(ctx.signalWithStart).toHaveBeenCalledWith('sourceEvents', {
+    expect(ctx.signalWithStart).toHaveBeenCalledWith('sourceEvents', 'sourceEvents', {
       taskQueue: 'q',
       workflowId: 'notion-webhook-src-1',
       args: ['src-1', [], { quietMs, maxDelayMs, historyLimit }],
-      signal: 'sourceEvents',
       signalArgs: [[expect.objectContaining({ type: 'page.deleted', entityId: 'page-1' })]],
     });
   });

@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { Client as TemporalClient } from '@temporalio/client';
 import { Catalog, guardedWrite, type WebhookCatalog } from '@trove/catalog';
 import { type ApiConfig, SecretBox } from '@trove/config';
 import {
@@ -15,10 +14,10 @@ import {
   webhookUnauthorized,
   WebhookRefused,
 } from '@trove/domain';
-import { CONFIG, SOURCE_DEFINITIONS, TEMPORAL } from '../core/tokens';
+import { CONFIG, SOURCE_DEFINITIONS, WORKFLOWS } from '../core/tokens';
 import { WebhookRefusals } from './webhook-refusals';
 import { errorCodeLabel, webhookDeliveries } from '@trove/metrics';
-import { signalWithStart } from '../core/workflows';
+import type { WorkflowControl, WorkflowStarts } from '../core/workflows';
 
 /**
  * Refusals of a delivery that are counted for the source: a bad or missing signature, a stale
@@ -29,6 +28,9 @@ const REFUSALS: ReadonlySet<string> = new Set([
   TroveErrorCode.WebhookExpired,
   TroveErrorCode.BadRequest,
 ]);
+
+/** What the webhook service asks of Temporal: hand events on, or stop the webhook workflow. */
+export type WebhookWorkflows = Pick<WorkflowStarts, 'signalWithStart'> & Pick<WorkflowControl, 'cancel'>;
 
 /** A delivery as the controller hands it over: the body may be missing (not JSON, empty). */
 export interface IncomingDelivery extends Omit<WebhookDelivery, 'body'> {
@@ -43,7 +45,7 @@ export class SourceWebhookService {
 
   constructor(
     @Inject(Catalog) private readonly catalog: WebhookCatalog,
-    @Inject(TEMPORAL) private readonly temporal: TemporalClient,
+    @Inject(WORKFLOWS) private readonly workflows: WebhookWorkflows,
     @Inject(CONFIG) private readonly config: ApiConfig,
     @Inject(WebhookRefusals) private readonly refusals: WebhookRefusals,
     @Inject(SOURCE_DEFINITIONS) private readonly definitions: SourceDefinitions,
@@ -143,7 +145,7 @@ export class SourceWebhookService {
     const timing: SourceEventsTiming = { quietMs, maxDelayMs, historyLimit };
     const handOn = async () => {
       try {
-        await signalWithStart(this.temporal, 'sourceEvents', 'sourceEvents', {
+        await this.workflows.signalWithStart('sourceEvents', 'sourceEvents', {
           taskQueue: this.config.temporal.taskQueue,
           workflowId: sourceEventsWorkflowId(sourceId),
           args: [sourceId, [], timing],
@@ -160,7 +162,7 @@ export class SourceWebhookService {
         // Raced the start of a deletion, which may have stopped the webhook workflow already. A
         // catalog that could not say leaves the workflow (and the events it holds) alone.
         if (ownerRefused(refusal)) {
-          await this.temporal.workflow.getHandle(sourceEventsWorkflowId(sourceId)).cancel();
+          await this.workflows.cancel(sourceEventsWorkflowId(sourceId));
         }
       });
     } catch (error) {
