@@ -41,6 +41,7 @@ import { ApiKeyRepository } from './api-keys.repository';
 import { IndexGenerationRepository } from './index-generations.repository';
 import { RagConfigRepository } from './rag-config.repository';
 import { importLegacyCatalog, type LegacyImportReport } from './legacy-import';
+import { projectDeleting, sourceRemoving } from './owner-lock';
 import { ProjectRepository } from './projects.repository';
 import { SourceRepository, type SourceChanges } from './sources.repository';
 import { SyncRunRepository, type SyncRunChanges } from './sync-runs.repository';
@@ -273,12 +274,12 @@ export class Catalog
 
   /**
    * Ensures a document record for each item of an active source, in bulk; re-running a plan (or
-   * two at once) never duplicates one. Returns each item's document id.
+   * two at once) never duplicates one. Returns each item's document id. No record is created for
+   * a source or project being removed (a sync that slipped through): each batch is written under
+   * the deletion guard (`lockActiveOwner`), so a removal starting meanwhile never misses one.
    */
-  async ensureSourceDocuments(sourceId: string, items: NewSourceItem[]): Promise<Map<string, string>> {
-    // No new records for a source or project being removed (a sync that slipped through).
-    const source = await this.requireActiveSource(sourceId);
-    return this.documents.ensureSourceItems({ projectId: source.projectId, sourceId }, items);
+  ensureSourceDocuments(sourceId: string, items: NewSourceItem[]): Promise<Map<string, string>> {
+    return this.documents.ensureSourceItems(sourceId, items);
   }
 
   /** The record of one source item, created if missing. */
@@ -354,11 +355,7 @@ export class Catalog
    */
   async requireActiveSource(id: string): Promise<Source> {
     const source = await this.requireSource(id);
-    if (source.status === SourceStatus.REMOVING) {
-      throw new TroveError(TroveErrorCode.SourceNotFound, `source ${id} is being removed`, {
-        permanent: true,
-      });
-    }
+    if (source.status === SourceStatus.REMOVING) throw sourceRemoving(id);
     await this.requireActiveProject(source.projectId);
     return source;
   }
@@ -397,12 +394,4 @@ export class Catalog
   updateRun(id: string, changes: SyncRunChanges): Promise<void> {
     return this.runs.update(id, changes);
   }
-}
-
-function projectDeleting(id: string): TroveError {
-  return new TroveError(
-    TroveErrorCode.ProjectDeleting,
-    `project ${id} is being deleted; nothing can be added to or changed in it`,
-    { permanent: true },
-  );
 }

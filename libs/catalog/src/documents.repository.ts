@@ -5,6 +5,7 @@ import { DocumentStatus, isTroveId, TroveError, TroveErrorCode } from '@trove/do
 import type { CatalogDb } from './database';
 import { pgCode, PgCode, query } from './database-error';
 import { decodeCursor, pageSize, toPage, type Page, type PageRequest } from './cursor';
+import { lockActiveOwner } from './owner-lock';
 import type { DocumentsTable } from './tables';
 
 export type DocumentChanges = Partial<Omit<TroveDocument, 'id' | 'projectId' | 'error' | 'progress'>> & {
@@ -276,57 +277,49 @@ export class DocumentRepository {
   }
 
   /**
-   * Ensures a PENDING document exists for each item of a source, in batches of one statement
-   * (`INSERT … ON CONFLICT DO NOTHING`): re-running a plan, or two at once, never duplicates.
-   * Returns the document id of every item, new or existing.
+   * Ensures a PENDING document exists for each item of an active source, in batches of one
+   * transaction: the source is locked against its removal (`lockActiveOwner`, which refuses a
+   * source or project being deleted), then one `INSERT … ON CONFLICT DO NOTHING`, so re-running a
+   * plan, or two at once, never duplicates. Returns the document id of every item, new or existing.
    */
-  async ensureSourceItems(
-    scope: { projectId: string; sourceId: string },
-    items: NewSourceItem[],
-  ): Promise<Map<string, string>> {
+  async ensureSourceItems(sourceId: string, items: NewSourceItem[]): Promise<Map<string, string>> {
     const ids = new Map<string, string>();
     for (let i = 0; i < items.length; i += BATCH) {
       const batch = items.slice(i, i + BATCH);
-      const now = new Date().toISOString();
-      const rows = batch.map((item) =>
-        toRow({
-          id: DocumentRepository.newId(),
-          projectId: scope.projectId,
-          sourceId: scope.sourceId,
-          externalId: item.externalId,
-          fileName: item.fileName,
-          mediaType: item.mediaType,
-          sizeBytes: 0,
-          contentHash: '',
-          blobKey: '',
-          status: DocumentStatus.PENDING,
-          chunkCount: 0,
-          timings: {},
-          createdAt: now,
-          updatedAt: now,
+      const inserted = await query('creating source documents', () =>
+        this.db.transaction().execute(async (tx) => {
+          const { projectId } = await lockActiveOwner(tx, { sourceId });
+          const now = new Date().toISOString();
+          const rows = batch.map((item) =>
+            toRow({
+              id: DocumentRepository.newId(),
+              projectId,
+              sourceId,
+              externalId: item.externalId,
+              fileName: item.fileName,
+              mediaType: item.mediaType,
+              sizeBytes: 0,
+              contentHash: '',
+              blobKey: '',
+              status: DocumentStatus.PENDING,
+              chunkCount: 0,
+              timings: {},
+              createdAt: now,
+              updatedAt: now,
+            }),
+          );
+          return tx
+            .insertInto('documents')
+            .values(rows)
+            .onConflict((c) => c.columns(['source_id', 'external_id']).doNothing())
+            .returning(['id', 'external_id'])
+            .execute();
         }),
       );
-      let inserted: { id: string; external_id: string | null }[];
-      try {
-        inserted = await this.db
-          .insertInto('documents')
-          .values(rows)
-          .onConflict((c) => c.columns(['source_id', 'external_id']).doNothing())
-          .returning(['id', 'external_id'])
-          .execute();
-      } catch (error) {
-        if (pgCode(error) === PgCode.foreignKeyViolation) {
-          throw new TroveError(TroveErrorCode.SourceNotFound, `source ${scope.sourceId} no longer exists`, {
-            permanent: true,
-          });
-        }
-        return query('creating source documents', () => Promise.reject(error));
-      }
       for (const row of inserted) ids.set(row.external_id!, row.id);
       const existing = batch.map((item) => item.externalId).filter((id) => !ids.has(id));
       if (existing.length > 0) {
-        for (const item of await this.findSourceItems(scope.sourceId, existing))
-          ids.set(item.externalId, item.id);
+        for (const item of await this.findSourceItems(sourceId, existing)) ids.set(item.externalId, item.id);
       }
     }
     return ids;

@@ -4,12 +4,21 @@ import type { WriteChecks } from './catalog.ports';
 export type WriteOwner = { projectId: string } | { sourceId: string };
 
 /**
+ * The owner of what is written for a document: its source when it has one (whose check covers
+ * the project too), else its project.
+ */
+export function documentOwner(document: { projectId: string; sourceId?: string | null }): WriteOwner {
+  return document.sourceId ? { sourceId: document.sourceId } : { projectId: document.projectId };
+}
+
+/**
  * A write that must not outlive the start of its owner's deletion. `write` runs (the caller has
  * checked the owner before, to refuse early), then the owner is checked again; if it is being
  * deleted or removed by then, or is gone, or the check cannot be made, `undo` takes the write back
  * and the check's error is thrown. Deleting marks the owner first and lists what it removes
  * after, so either this check sees the mark or the deletion's listing sees the write: nothing is
- * left behind either way. A failing `undo` does not hide the refusal.
+ * left behind either way. A failing `undo` does not hide the refusal. (A write to the catalog
+ * itself takes the same guard in its transaction: `lockActiveOwner`.)
  */
 export async function guardedWrite<T>(
   checks: Pick<WriteChecks, 'requireActiveProject'>,
@@ -20,6 +29,12 @@ export async function guardedWrite<T>(
 export async function guardedWrite<T>(
   checks: Pick<WriteChecks, 'requireActiveSource'>,
   owner: { sourceId: string },
+  write: () => Promise<T>,
+  undo: (written: T, refusal: unknown) => Promise<unknown>,
+): Promise<T>;
+export async function guardedWrite<T>(
+  checks: WriteChecks,
+  owner: WriteOwner,
   write: () => Promise<T>,
   undo: (written: T, refusal: unknown) => Promise<unknown>,
 ): Promise<T>;

@@ -3,7 +3,7 @@ import type { WriteChecks } from '@trove/catalog';
 import type { Project, Source } from '@trove/domain';
 import { TroveError, TroveErrorCode } from '@trove/domain';
 import { describe, expect, it } from 'vitest';
-import { assertWritable, isWritable } from './deletion.activities';
+import { assertWritable, guardedDocumentWrite } from './deletion.activities';
 import { InMemoryCatalog } from './fakes.testing';
 
 /** A catalog whose project check answers with `refusal` (or passes when undefined). */
@@ -11,7 +11,7 @@ class RefusingCatalog implements WriteChecks {
   private readonly records = new InMemoryCatalog();
   private readonly source = this.records.newSource();
 
-  constructor(private readonly refusal?: TroveError) {}
+  constructor(public refusal?: TroveError) {}
 
   async requireActiveProject(): Promise<Project> {
     if (this.refusal) throw this.refusal;
@@ -24,14 +24,14 @@ class RefusingCatalog implements WriteChecks {
   }
 }
 
-function catalogRefusing(refusal?: TroveError): WriteChecks {
+function catalogRefusing(refusal?: TroveError): RefusingCatalog {
   return new RefusingCatalog(refusal);
 }
 
 describe('assertWritable (worker-side defence of a project or source being deleted)', () => {
   it('passes for an active project', async () => {
     await expect(assertWritable(catalogRefusing(), { projectId: 'p' })).resolves.toBeUndefined();
-    expect(await isWritable(catalogRefusing(), { projectId: 'p', sourceId: 's' })).toBe(true);
+    await expect(assertWritable(catalogRefusing(), { projectId: 'p', sourceId: 's' })).resolves.toBeUndefined();
   });
 
   it.each([TroveErrorCode.ProjectDeleting, TroveErrorCode.ProjectNotFound, TroveErrorCode.SourceNotFound])(
@@ -43,7 +43,6 @@ describe('assertWritable (worker-side defence of a project or source being delet
       );
       expect(failure).toBeInstanceOf(ApplicationFailure);
       expect(failure).toMatchObject({ type: code, nonRetryable: true });
-      expect(await isWritable(catalog, { projectId: 'p' })).toBe(false);
     },
   );
 
@@ -52,6 +51,47 @@ describe('assertWritable (worker-side defence of a project or source being delet
       new TroveError(TroveErrorCode.ServiceUnavailable, 'Elasticsearch is down'),
     );
     await expect(assertWritable(catalog, { projectId: 'p' })).rejects.toBeInstanceOf(TroveError);
-    await expect(isWritable(catalog, { projectId: 'p' })).rejects.toBeInstanceOf(TroveError);
+  });
+});
+
+describe('guardedDocumentWrite (what an activity writes for documents outside the catalog)', () => {
+  const owners = [{ projectId: 'p', sourceId: 's' }, { projectId: 'p' }];
+
+  it('keeps the write while every owner stays active', async () => {
+    const catalog = catalogRefusing();
+    const undone: string[] = [];
+    await expect(
+      guardedDocumentWrite(catalog, owners, async () => 'chunks', async () => undone.push('chunks')),
+    ).resolves.toBe('chunks');
+    expect(undone).toEqual([]);
+  });
+
+  it('undoes the write once and fails for good when an owner started being deleted meanwhile', async () => {
+    const catalog = catalogRefusing();
+    const undone: string[] = [];
+    const failure = await guardedDocumentWrite(
+      catalog,
+      owners,
+      async () => {
+        catalog.refusal = new TroveError(TroveErrorCode.ProjectDeleting, 'being deleted');
+        return 'chunks';
+      },
+      async () => undone.push('chunks'),
+    ).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(ApplicationFailure);
+    expect(failure).toMatchObject({ type: TroveErrorCode.ProjectDeleting, nonRetryable: true });
+    expect(undone).toEqual(['chunks']);
+  });
+
+  it('undoes the write when the check cannot be made, and lets the fault through to be retried', async () => {
+    const catalog = catalogRefusing();
+    const undone: string[] = [];
+    const write = async () => {
+      catalog.refusal = new TroveError(TroveErrorCode.ServiceUnavailable, 'PostgreSQL is down');
+    };
+    await expect(
+      guardedDocumentWrite(catalog, owners, write, async () => undone.push('chunks')),
+    ).rejects.toBeInstanceOf(TroveError);
+    expect(undone).toEqual(['chunks']);
   });
 });

@@ -4,7 +4,7 @@ import {
   WorkflowNotFoundError,
   type Client as TemporalClient,
 } from '@temporalio/client';
-import type { CatalogRemovals, WriteChecks } from '@trove/catalog';
+import { type CatalogRemovals, documentOwner, guardedWrite, type WriteChecks } from '@trove/catalog';
 import type { BlobStore, Source } from '@trove/domain';
 import {
   blobKeys,
@@ -262,11 +262,39 @@ export async function assertWritable(
     if (target.sourceId) await catalog.requireActiveSource(target.sourceId);
     else await catalog.requireActiveProject(target.projectId);
   } catch (error) {
-    if (isTroveError(error) && OWNER_REFUSALS.has(error.code)) {
-      throw ApplicationFailure.create({ nonRetryable: true, type: error.code, message: error.message });
-    }
-    throw error;
+    throw refusalFailure(error);
   }
+}
+
+/**
+ * `guardedWrite` (the catalog's deletion guard) for what an activity writes outside the catalog
+ * for documents (chunks, stored originals) of these owners: taken back by `undo` if a project or
+ * source started being deleted meanwhile, the refusal failing the activity for good.
+ */
+export async function guardedDocumentWrite<T>(
+  catalog: WriteChecks,
+  owners: readonly { projectId: string; sourceId?: string | null }[],
+  write: () => Promise<T>,
+  undo: () => Promise<unknown>,
+): Promise<T> {
+  // Each owner's check wraps the write; the first refusal undoes it once and ends the rest.
+  const guarded = owners.reduce<() => Promise<T>>(
+    (inner, owner) => () => guardedWrite(catalog, documentOwner(owner), inner, undo),
+    write,
+  );
+  try {
+    return await guarded();
+  } catch (error) {
+    throw refusalFailure(error);
+  }
+}
+
+/** An owner's refusal (being deleted, or gone) as a non-retryable failure; other errors as they are. */
+function refusalFailure(error: unknown): unknown {
+  if (isTroveError(error) && OWNER_REFUSALS.has(error.code)) {
+    return ApplicationFailure.create({ nonRetryable: true, type: error.code, message: error.message });
+  }
+  return error;
 }
 
 /** What writes to a document hear while its project or source is being deleted (or is gone). */
@@ -275,17 +303,3 @@ export const OWNER_REFUSALS = new Set<string>([
   TroveErrorCode.ProjectNotFound,
   TroveErrorCode.SourceNotFound,
 ]);
-
-/** assertWritable as a yes/no answer. */
-export async function isWritable(
-  catalog: WriteChecks,
-  target: { projectId: string; sourceId?: string },
-): Promise<boolean> {
-  try {
-    await assertWritable(catalog, target);
-    return true;
-  } catch (error) {
-    if (error instanceof ApplicationFailure) return false;
-    throw error;
-  }
-}

@@ -22,7 +22,7 @@ import {
 import { TroveAttribute, withSpan } from '@trove/tracing';
 import pLimit from 'p-limit';
 import { activity as run, withHeartbeats } from './activity-failure';
-import { assertWritable, isWritable, OWNER_REFUSALS } from './deletion.activities';
+import { assertWritable, guardedDocumentWrite, OWNER_REFUSALS } from './deletion.activities';
 import {
   chunksOf,
   documentProgressWriter,
@@ -225,46 +225,45 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
               embeddingModel: live[0].embedder.modelId,
             })),
           );
+          const keptIds = kept.map((p) => p.fetched.documentId);
           await withSpan(
             'ingest.upsert',
             { [TroveAttribute.stage]: 'upsert', [TroveAttribute.count]: chunks.length },
-            async () => {
-              await chunkIndex.deleteStaleChunks(
-                kept.map((p) => ({ documentId: p.fetched.documentId, keepIds: p.chunks.map((c) => c.id) })),
-                { beforeWaitedWrite: true },
-              );
-              for (const target of live) {
-                const model = target.embedder.modelId;
-                for (let i = 0; i < chunks.length; i += UPSERT_CHUNKS) {
-                  const slice = chunks.slice(i, i + UPSERT_CHUNKS);
-                  const sliceVectors =
-                    target === live[0]
-                      ? slice.map((c) => c.embedding)
-                      : (await vectorsFor(slice, target, order)).vectors;
-                  await target.index.upsert(
-                    slice.map((c, j) => ({ ...c, embedding: sliceVectors[j] })),
-                    model,
-                    { waitForRefresh: true },
+            // A project or source of the batch started being deleted while we were writing: the
+            // batch's chunks go back out.
+            () =>
+              guardedDocumentWrite(
+                catalog,
+                owners,
+                async () => {
+                  await chunkIndex.deleteStaleChunks(
+                    kept.map((p) => ({ documentId: p.fetched.documentId, keepIds: p.chunks.map((c) => c.id) })),
+                    { beforeWaitedWrite: true },
                   );
-                }
-              }
-            },
+                  for (const target of live) {
+                    const model = target.embedder.modelId;
+                    for (let i = 0; i < chunks.length; i += UPSERT_CHUNKS) {
+                      const slice = chunks.slice(i, i + UPSERT_CHUNKS);
+                      const sliceVectors =
+                        target === live[0]
+                          ? slice.map((c) => c.embedding)
+                          : (await vectorsFor(slice, target, order)).vectors;
+                      await target.index.upsert(
+                        slice.map((c, j) => ({ ...c, embedding: sliceVectors[j] })),
+                        model,
+                        { waitForRefresh: true },
+                      );
+                    }
+                  }
+                },
+                () => chunkIndex.deleteDocumentsChunks(keptIds),
+              ),
           );
           const upsertMs = Date.now() - upsertStarted;
 
-          // 4. Deleted (or its project or source) while we were writing: take the chunks back out.
-          const still = new Map(
-            (await catalog.getDocuments(kept.map((p) => p.fetched.documentId))).map((d) => [d.id, d]),
-          );
-          const vanished = kept
-            .filter((p) => !still.has(p.fetched.documentId))
-            .map((p) => p.fetched.documentId);
-          for (const owner of owners) {
-            if (!(await isWritable(catalog, owner))) {
-              await chunkIndex.deleteDocumentsChunks(kept.map((p) => p.fetched.documentId));
-              await assertWritable(catalog, owner);
-            }
-          }
+          // 4. A document deleted while we were writing fails, its new original taken back out.
+          const still = new Map((await catalog.getDocuments(keptIds)).map((d) => [d.id, d]));
+          const vanished = keptIds.filter((id) => !still.has(id));
           for (const documentId of vanished) {
             // Its new original was stored after the document's own blobs were removed.
             await blobs.deletePrefix(blobKeys.originals(documentId));

@@ -38,7 +38,7 @@ import { MEDIA_TYPES } from '@trove/parsing';
 import type { ChunkRemoval, ChunkWriter } from '@trove/search';
 import { createHash } from 'node:crypto';
 import { activity as run, stage, withHeartbeats } from './activity-failure';
-import { assertWritable, isWritable } from './deletion.activities';
+import { assertWritable, guardedDocumentWrite } from './deletion.activities';
 import { BUSY_WAIT_MS, claimForPage, PAGE_LEASE_HOLDER, PAGE_LEASE_MS } from './ingest-lease';
 import type { SourceConnectors } from './source-connectors';
 
@@ -327,40 +327,42 @@ export function createIngestActivities(deps: IngestDependencies) {
           const started = Date.now();
           // Renewed before writing: a batch never writes this document's chunks at the same time.
           await claimForPage(catalog, input.documentId, 0);
+          const document = await catalog.getDocument(input.documentId);
+          if (!document) throw deletedDuringIndexing(input.documentId);
           const ids: string[] = [];
           const live = await targets();
-          for (const key of input.embeddedKeys) {
-            const chunks = await blobs.getJson<EmbeddedChunk[]>(key);
-            for (const target of live) {
-              const model = target.embedder.modelId;
-              await withHeartbeats({ written: ids.length }, async () => {
-                // Embedded for this model (batches written before generations recorded none: the active one)…
-                const fits = (chunks[0]?.embeddingModel ?? live[0].embedder.modelId) === model;
-                // …or for another: a rebuild is under way, or the model changed since embedChunks ran.
-                const vectors = fits
-                  ? chunks.map((c) => c.embedding)
-                  : (await vectorsFor(chunks, target, embeddingOrder())).vectors;
-                await target.index.upsert(
-                  chunks.map((c, i) => ({ ...c, embedding: vectors[i] })),
-                  model,
-                );
-              });
-            }
-            ids.push(...chunks.map((c) => c.id));
-          }
-          const removedStale = await chunkIndex.deleteDocumentChunks(input.documentId, ids);
-          // Deleted (or its project or source) while we were writing: take the chunks back out
-          // rather than leave orphans.
-          const document = await catalog.getDocument(input.documentId);
-          const owner = document && { projectId: document.projectId, sourceId: document.sourceId };
-          if (!owner || !(await isWritable(catalog, owner))) {
+          // Its project or source started being deleted while we were writing: the chunks go back out.
+          const removedStale = await guardedDocumentWrite(
+            catalog,
+            [document],
+            async () => {
+              for (const key of input.embeddedKeys) {
+                const chunks = await blobs.getJson<EmbeddedChunk[]>(key);
+                for (const target of live) {
+                  const model = target.embedder.modelId;
+                  await withHeartbeats({ written: ids.length }, async () => {
+                    // Embedded for this model (batches written before generations recorded none: the active one)…
+                    const fits = (chunks[0]?.embeddingModel ?? live[0].embedder.modelId) === model;
+                    // …or for another: a rebuild is under way, or the model changed since embedChunks ran.
+                    const vectors = fits
+                      ? chunks.map((c) => c.embedding)
+                      : (await vectorsFor(chunks, target, embeddingOrder())).vectors;
+                    await target.index.upsert(
+                      chunks.map((c, i) => ({ ...c, embedding: vectors[i] })),
+                      model,
+                    );
+                  });
+                }
+                ids.push(...chunks.map((c) => c.id));
+              }
+              return chunkIndex.deleteDocumentChunks(input.documentId, ids);
+            },
+            () => chunkIndex.deleteDocumentChunks(input.documentId),
+          );
+          // The document itself was deleted meanwhile: take the chunks back out rather than leave orphans.
+          if (!(await catalog.getDocument(input.documentId))) {
             await chunkIndex.deleteDocumentChunks(input.documentId);
-            if (owner) await assertWritable(catalog, owner);
-            throw ApplicationFailure.create({
-              nonRetryable: true,
-              type: TroveErrorCode.DocumentNotFound,
-              message: `document ${input.documentId} was deleted during indexing`,
-            });
+            throw deletedDuringIndexing(input.documentId);
           }
           return { chunkCount: ids.length, removedStale, ms: Date.now() - started };
         }),
@@ -424,6 +426,15 @@ export function createIngestActivities(deps: IngestDependencies) {
 
 export type IngestActivities = ReturnType<typeof createIngestActivities>;
 
+/** The permanent failure of an ingest whose document was deleted while it wrote. */
+function deletedDuringIndexing(documentId: string): ApplicationFailure {
+  return ApplicationFailure.create({
+    nonRetryable: true,
+    type: TroveErrorCode.DocumentNotFound,
+    message: `document ${documentId} was deleted during indexing`,
+  });
+}
+
 export const MAX_WARNINGS = 50;
 
 /**
@@ -440,20 +451,27 @@ export async function fetchForIngest(
 ): Promise<FetchedDocument> {
   const { catalog, blobs } = deps;
   const started = Date.now();
-  const owner = document && { projectId: document.projectId, sourceId: document.sourceId };
   let sourceType: SourceType | undefined;
   if (document && source && document.externalId) {
     // A source item: fetch its current version into blob storage first.
     sourceType = source.type;
     const item = document;
-    const { changes } = await withHeartbeats({ fetching: item.externalId }, () =>
-      fetchSourceItem(deps, source, item),
+    // Its project or source started being deleted meanwhile: the stored copy goes back out.
+    const { changes } = await guardedDocumentWrite(
+      catalog,
+      [item],
+      async () => {
+        const fetched = await withHeartbeats({ fetching: item.externalId }, () =>
+          fetchSourceItem(deps, source, item),
+        );
+        await catalog.updateDocument(item.id, fetched.changes);
+        return fetched;
+      },
+      () => blobs.deletePrefix(blobKeys.originals(item.id)),
     );
-    await catalog.updateDocument(document.id, changes);
-    // Deleted meanwhile: take the stored copy back out rather than leave an orphan.
-    if (!(await catalog.getDocument(document.id)) || !(await isWritable(catalog, owner!))) {
+    // The document itself was deleted meanwhile: take the stored copy back out rather than leave an orphan.
+    if (!(await catalog.getDocument(document.id))) {
       await blobs.deletePrefix(blobKeys.originals(document.id));
-      await assertWritable(catalog, owner!);
       document = undefined;
     } else {
       document = { ...document, ...changes };
