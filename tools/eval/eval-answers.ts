@@ -3,8 +3,13 @@
  * questions over the bundled samples and MkDocs fixture pages, with the documents a citation may
  * name, plus out-of-domain questions). Ingests the corpus through the real worker and Temporal
  * into a persistent eval project (reused when it holds the same files), answers every question
- * with the Answerer as the API builds it, and reports citation precision, the refusal rates and
- * answer latency — for the extractive fallback, the only mode that runs without a model here.
+ * with the Answerer as the API builds it, and reports quotes, citation precision, the refusal
+ * rates, duplicates and answer latency — for the extractive fallback, the only mode that runs
+ * without a model here — as JSON and as a section of BENCHMARKS.md.
+ *
+ *   npm run eval -- --answers
+ *   npm run eval -- --answers --answers-baseline <an earlier run's JSON>   (its answers as a "before" row)
+ *   npm run eval -- --answers --answers-state "<what this work tree measures>"
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -19,6 +24,7 @@ import { createEmbeddingProvider } from '@trove/embeddings';
 import {
   ANSWER_CORPUS,
   ANSWER_QUESTIONS,
+  answerBreakdown,
   answerOutcome,
   type AnswerOutcome,
   scoreAnswers,
@@ -28,7 +34,14 @@ import { LocalBlobStore } from '@trove/storage';
 import { sharedDocuments } from '@trove/testing';
 import { ingestDocument } from '@trove/workflows';
 import { createWorker } from '@trove/worker';
-import { localWorkerConfig, projectNamed, storeDocument } from '@trove/tools-support';
+import {
+  currentStamp,
+  localWorkerConfig,
+  projectNamed,
+  storeDocument,
+  writeBenchmarkSections,
+} from '@trove/tools-support';
+import { type AnswerRun, answersSection, type StoredOutcome } from './answers-section';
 
 const ROOT = join(__dirname, '..', '..');
 /**
@@ -46,7 +59,24 @@ function corpusFiles(): { fileName: string; data: Buffer }[] {
   });
 }
 
-export async function runAnswerEval(): Promise<void> {
+export interface AnswerEvalOptions {
+  /** The JSON of an earlier run (another state of the code) whose answers are shown as its own row. */
+  baseline?: string;
+  /** What this run measures; unset: the commit (and whether the work tree had changes). */
+  state?: string;
+  /** This run's row name: `after` beside a baseline, `this commit` alone. */
+  label?: string;
+}
+
+export async function runAnswerEval(options: AnswerEvalOptions = {}): Promise<void> {
+  const command = `npm run eval -- ${process.argv.slice(2).join(' ')}`.trim();
+  // Read first: a wrong path fails before the corpus is ingested.
+  const baseline = options.baseline
+    ? (JSON.parse(readFileSync(options.baseline, 'utf8')) as { run?: AnswerRun }).run
+    : undefined;
+  if (options.baseline && !baseline?.outcomes) {
+    throw new Error(`${options.baseline} holds no answers (a run of npm run eval -- --answers writes them)`);
+  }
   const files = corpusFiles();
   const corpusHash = createHash('sha256');
   for (const f of files) corpusHash.update(f.fileName).update('\0').update(f.data);
@@ -98,6 +128,7 @@ export async function runAnswerEval(): Promise<void> {
     await answerer.ask({ projectId: project.id, question: ANSWER_QUESTIONS[0].question });
 
     const outcomes: AnswerOutcome[] = [];
+    const stored: StoredOutcome[] = [];
     const details = [];
     for (const [i, question] of ANSWER_QUESTIONS.entries()) {
       if (i % 10 === 0) console.log(`[eval:answers] question ${i + 1} of ${ANSWER_QUESTIONS.length}`);
@@ -111,6 +142,14 @@ export async function runAnswerEval(): Promise<void> {
         latencyMs,
       );
       outcomes.push(outcome);
+      stored.push({
+        question: question.question,
+        mode: result.mode,
+        refused: outcome.refused,
+        citations: outcome.citations ?? [],
+        unsupportedSentences: outcome.unsupportedSentences,
+        latencyMs: Math.round(latencyMs),
+      });
       const citedDocuments = outcome.citedDocuments;
       details.push({
         question: question.question,
@@ -122,10 +161,16 @@ export async function runAnswerEval(): Promise<void> {
     }
     const scores = scoreAnswers(outcomes);
     const date = new Date().toISOString();
+    const stamp = currentStamp(command);
+    const run: AnswerRun = {
+      label: options.label ?? (baseline ? 'after' : 'this commit'),
+      state: options.state ?? `the code at commit ${stamp.commit}`,
+      outcomes: stored,
+    };
     const report = {
       date,
       machine: { cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30) },
-      command: 'npm run eval -- --answers',
+      command,
       mode: 'EXTRACTIVE (no LLM configured)',
       project: { name: projectName, id: project.id },
       corpus: files.map((f) => f.fileName),
@@ -139,7 +184,9 @@ export async function runAnswerEval(): Promise<void> {
         p50Ms: Math.round(scores.p50Ms),
         p95Ms: Math.round(scores.p95Ms),
       },
+      breakdown: answerBreakdown(outcomes),
       details,
+      run,
     };
     const out = join(ROOT, '.trove', 'eval', `answers-${date.slice(0, 10)}.json`);
     mkdirSync(dirname(out), { recursive: true });
@@ -153,6 +200,14 @@ export async function runAnswerEval(): Promise<void> {
       if (!ok) console.log(`[eval:answers] miss: ${d.question} → ${d.mode} ${d.cited.join(', ')}`);
     }
     console.log(`[eval:answers] wrote ${out}`);
+    writeBenchmarkSections(
+      command,
+      answersSection(baseline ? [baseline, run] : [run], ANSWER_QUESTIONS, {
+        corpus: files.map((f) => f.fileName),
+        settings: `the default answer settings (top ${settings.topK} passages, threshold ${settings.threshold}, ${settings.extractiveSentences} sentences from the top ${settings.extractiveChunks} passages)`,
+      }),
+    );
+    console.log('[eval:answers] wrote its section of BENCHMARKS.md');
   } finally {
     // A SIGTERM (e.g. from `timeout`) has the Temporal runtime stop the worker already.
     if (worker.getState() === 'RUNNING') worker.shutdown();

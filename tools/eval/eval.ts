@@ -6,7 +6,7 @@
  * and as a section of BENCHMARKS.md.
  *
  *   npm run eval -- --dataset ../shared/datasets/beir_scifact --docs 300 --queries 100
- *   npm run eval -- --answers     (answer quality of `ask`: tools/eval/eval-answers.ts)
+ *   npm run eval -- --answers     (answer quality of `ask`: tools/eval/eval-answers.ts, its own options there)
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -109,6 +109,12 @@ const { values: args } = parseArgs({
     out: { type: 'string' },
     // Answer quality of `ask` instead of retrieval (tools/eval/eval-answers.ts).
     answers: { type: 'boolean', default: false },
+    /** --answers: an earlier run's JSON (another state of the code), shown beside this run. */
+    'answers-baseline': { type: 'string' },
+    /** --answers: what this run measures, when it is not simply the commit (a work tree's changes). */
+    'answers-state': { type: 'string' },
+    /** --answers: this run's row name (`before`, `after`). */
+    'answers-label': { type: 'string' },
   },
 });
 
@@ -736,7 +742,14 @@ stages add${report.command.includes('--reuse-query-embeddings') ? '; query embed
 `;
 }
 
-(args.answers ? runAnswerEval() : main()).then(
+(args.answers
+  ? runAnswerEval({
+      baseline: args['answers-baseline'],
+      state: args['answers-state'],
+      label: args['answers-label'],
+    })
+  : main()
+).then(
   () => process.exit(0),
   (error) => {
     console.error(error);

@@ -1,8 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type AnswerOutcome, answerOutcome, answerSplit, quotes, scoreAnswers } from './answer-quality';
-import { ANSWER_CORPUS, ANSWER_QUESTIONS } from './answer-questions';
+import {
+  answerBreakdown,
+  answerKind,
+  answerLanguage,
+  type AnswerOutcome,
+  answerOutcome,
+  answerSplit,
+  quotes,
+  scoreAnswers,
+} from './answer-quality';
+import { ANSWER_CORPUS, ANSWER_QUESTIONS, type AnswerQuestion } from './answer-questions';
 
 const outcome = (
   expected: string[],
@@ -144,5 +153,39 @@ describe('the answer-quality set', () => {
     expect(ANSWER_QUESTIONS.filter((q) => q.expected.length === 0).length).toBeGreaterThanOrEqual(10);
     for (const q of ANSWER_QUESTIONS) for (const name of q.expected) expect(names).toContain(name);
     expect(new Set(ANSWER_QUESTIONS.map((q) => q.question)).size).toBe(ANSWER_QUESTIONS.length);
+  });
+});
+
+describe('the breakdown by kind and language', () => {
+  const asked = (question: string, expected: string[], extra: Partial<AnswerQuestion> = {}): AnswerOutcome => ({
+    question: { question, expected, ...extra },
+    refused: expected.length === 0,
+    citedDocuments: expected,
+    citations: expected.map((document) => ({ document, place: '#', quote: 'x' })),
+    unsupportedSentences: 0,
+    latencyMs: 1,
+  });
+
+  it('scores the whole set and each split, by kind of answer, language and across languages', () => {
+    const outcomes = [
+      asked('What is MAX_SEND_RETRIES?', ['a.md'], { answers: ['x'], unit: 'code-line' }),
+      asked('Почему датчики буферизуют?', ['a.md'], { answers: ['y'], unit: 'toggle-child', crossLingual: true }),
+      asked('搜索结果的引用链接指向哪里？', ['b.md']),
+      asked('Who painted the Mona Lisa?', []),
+    ];
+    const rows = answerBreakdown(outcomes);
+    const all = (group: string) => rows.find((r) => r.split === 'all' && r.group === group)?.scores;
+    expect(all('all')).toMatchObject({ inDomain: 3, outOfDomain: 1, quotable: 2, quoted: 1 });
+    expect(all('code-line')).toMatchObject({ inDomain: 1, quoted: 1, answerQuotedRate: 1 });
+    expect(all('toggle-child')).toMatchObject({ quoted: 0, answerQuotedRate: 0 });
+    expect(all('unlabelled')).toMatchObject({ inDomain: 1, quotable: 0 });
+    expect(all('out-of-domain')).toMatchObject({ outOfDomain: 1, outOfDomainRefused: 1 });
+    expect([all('en')?.inDomain, all('ru')?.inDomain, all('zh')?.inDomain]).toEqual([1, 1, 1]);
+    expect(all('cross-lingual')).toMatchObject({ inDomain: 1 });
+    // Each question is in exactly one split.
+    const inSplits = rows.filter((r) => r.split !== 'all' && r.group === 'all');
+    expect(inSplits.reduce((n, r) => n + r.scores.inDomain + r.scores.outOfDomain, 0)).toBe(4);
+    expect(answerLanguage({ question: 'Какой порт у MQTT-брокера в staging?', expected: [] })).toBe('ru');
+    expect(answerKind({ question: 'q', expected: ['a.md'], answers: ['x'] })).toBe('sentence');
   });
 });

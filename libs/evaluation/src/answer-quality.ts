@@ -1,5 +1,6 @@
 /** Scores of an answer-quality run: citation precision, quotes, refusals, duplicates, latency. */
-import type { AnswerQuestion } from './answer-questions';
+import { detectLanguage } from '@trove/domain';
+import type { AnswerQuestion, AnswerUnit } from './answer-questions';
 import { percentile } from './metrics';
 
 /** One citation of an answer, in the terms the scores need. */
@@ -42,6 +43,11 @@ export interface AnswerScores {
   answerQuotedRate: number;
   /** Questions with answer strings (the denominator of answerQuotedRate). */
   quotable: number;
+  /** Of those, the answers quoting one (the numerator). */
+  quoted: number;
+  /** In-domain questions refused, and out-of-domain ones refused (numerators of the two rates). */
+  inDomainRefused: number;
+  outOfDomainRefused: number;
   /** Cross-lingual in-domain questions refused. */
   crossLingualRefusalRate: number;
   /** Citations that repeat an earlier citation of the same answer (same document and place). */
@@ -106,6 +112,69 @@ export function answerOutcome(
   };
 }
 
+/** The language a question is asked in (by its script: Cyrillic, Han, else English). */
+export type AnswerLanguage = 'en' | 'ru' | 'zh';
+
+export function answerLanguage(question: AnswerQuestion): AnswerLanguage {
+  const language = detectLanguage(question.question);
+  return language === 'ru' ? 'ru' : language === 'cjk' ? 'zh' : 'en';
+}
+
+/**
+ * Where an in-domain question's answer sits (`unlabelled`: a question without answer strings,
+ * scored on citations and refusals only); `out-of-domain` for the questions the corpus cannot answer.
+ */
+export type AnswerKind = AnswerUnit | 'unlabelled' | 'out-of-domain';
+
+export function answerKind(question: AnswerQuestion): AnswerKind {
+  if (question.expected.length === 0) return 'out-of-domain';
+  return question.answers?.length ? (question.unit ?? 'sentence') : 'unlabelled';
+}
+
+/** One row of a breakdown: a split (or the whole set) and a slice of it, with its scores. */
+export interface AnswerBreakdownRow {
+  split: AnswerSplit | 'all';
+  /** `all`, a kind (`code-line`, `out-of-domain`, …), a language (`en`, `ru`, `zh`) or `cross-lingual`. */
+  group: string;
+  scores: AnswerScores;
+}
+
+const KINDS: AnswerKind[] = [
+  'sentence',
+  'code-line',
+  'table-row',
+  'list-item',
+  'toggle-child',
+  'unlabelled',
+  'out-of-domain',
+];
+const LANGUAGES: AnswerLanguage[] = ['en', 'ru', 'zh'];
+
+/**
+ * The scores of the whole set and of each split, each also by kind of answer, by the question's
+ * language and for cross-lingual questions; empty slices are left out.
+ */
+export function answerBreakdown(outcomes: AnswerOutcome[]): AnswerBreakdownRow[] {
+  const groups: [string, (q: AnswerQuestion) => boolean][] = [
+    ['all', () => true],
+    ...KINDS.map((kind): [string, (q: AnswerQuestion) => boolean] => [kind, (q) => answerKind(q) === kind]),
+    ...LANGUAGES.map((language): [string, (q: AnswerQuestion) => boolean] => [
+      language,
+      (q) => answerLanguage(q) === language,
+    ]),
+    ['cross-lingual', (q) => q.expected.length > 0 && !!q.crossLingual],
+  ];
+  const rows: AnswerBreakdownRow[] = [];
+  for (const split of ['all', 'train', 'test'] as const) {
+    const inSplit = outcomes.filter((o) => split === 'all' || answerSplit(o.question) === split);
+    for (const [group, test] of groups) {
+      const slice = inSplit.filter((o) => test(o.question));
+      if (slice.length > 0) rows.push({ split, group, scores: scoreSet(slice) });
+    }
+  }
+  return rows;
+}
+
 export function scoreAnswers(outcomes: AnswerOutcome[]): AnswerReport {
   return {
     ...scoreSet(outcomes),
@@ -142,15 +211,20 @@ function scoreSet(outcomes: AnswerOutcome[]): AnswerScores {
   }
   const share = (n: number, of: number) => (of === 0 ? Number.NaN : n / of);
   const latencies = outcomes.map((o) => o.latencyMs);
+  const inDomainRefused = inDomain.filter((o) => o.refused).length;
+  const outOfDomainRefused = outside.filter((o) => o.refused).length;
   return {
     inDomain: inDomain.length,
     outOfDomain: outside.length,
     citationPrecision: share(correct, cited),
     hitRate: share(hits, inDomain.length),
-    inDomainRefusalRate: share(inDomain.filter((o) => o.refused).length, inDomain.length),
-    outOfDomainRefusalRate: share(outside.filter((o) => o.refused).length, outside.length),
+    inDomainRefusalRate: share(inDomainRefused, inDomain.length),
+    outOfDomainRefusalRate: share(outOfDomainRefused, outside.length),
     answerQuotedRate: share(quoted, quotable.length),
     quotable: quotable.length,
+    quoted,
+    inDomainRefused,
+    outOfDomainRefused,
     crossLingualRefusalRate: share(crossLingual.filter((o) => o.refused).length, crossLingual.length),
     duplicateCitations: duplicates,
     unsupportedSentences: outcomes.reduce((n, o) => n + o.unsupportedSentences, 0),

@@ -133,6 +133,7 @@ export const ANSWER_QUESTIONS: AnswerQuestion[] = [
   { question: '今天北京的天气怎么样？', expected: [] },
   { question: '长城有多长？', expected: [] },
   ...quotedAnswerQuestions(),
+  ...sentenceAnswerQuestions(),
 ];
 
 /**
@@ -195,6 +196,26 @@ function quotedAnswerQuestions(): AnswerQuestion[] {
     q('How many seats does the Baikal meeting room have?', OFFICE, ['Байкал | 3 | 12'], 'table-row', true),
     q('Why is office parking assigned by lottery?', OFFICE, ['мест всего двадцать'], 'toggle-child', true),
     q('Where do new employees pick up their laptop?', OFFICE, ['IT-кабинете'], 'list-item', true),
+    // More of each kind: English and Russian, and Chinese questions about both pages
+    q('How often does the sensor firmware take a sample?', FIRMWARE, ['SAMPLE_INTERVAL_MS 250'], 'code-line'),
+    q('Which release channel is the firmware built for?', FIRMWARE, ['FIRMWARE_CHANNEL "stable"'], 'code-line'),
+    q('Which port does the development MQTT broker use?', FIRMWARE, ['1883'], 'table-row'),
+    q('Who owns the staging environment of the sensor fleet?', FIRMWARE, ['Tomasz Wójcik'], 'table-row'),
+    q('Which file holds the version I bump before a firmware release?', FIRMWARE, ['version.txt'], 'list-item'),
+    q('Where are firmware release notes published?', FIRMWARE, ['#firmware channel'], 'list-item'),
+    q('Какой сервер указан в настройках VPN?', OFFICE, ['vpn.lesnaya.example.ru'], 'code-line'),
+    q('Какой протокол использует VPN в офисе?', OFFICE, ['protocol = udp'], 'code-line'),
+    q('Есть ли проектор в переговорной Ладога?', OFFICE, ['Ладога | 4 | 6 | нет'], 'table-row'),
+    q('Где подписать соглашение о неразглашении?', OFFICE, ['в отделе кадров'], 'list-item'),
+    q('Какой инструктаж нужно пройти в первый день?', OFFICE, ['пожарной безопасности'], 'list-item'),
+    q('До скольких часов кухня принимает заявки на обед?', OFFICE, ['до одиннадцати утра'], 'toggle-child'),
+    q('Почему очередь на парковку не ведут по стажу?', OFFICE, ['сочли несправедливой'], 'toggle-child'),
+    q('传感器固件的看门狗超时是多少秒？', FIRMWARE, ['WATCHDOG_TIMEOUT_S 45'], 'code-line', true),
+    q('生产环境的 MQTT 代理使用哪个端口？', FIRMWARE, ['8883'], 'table-row', true),
+    q('固件发布镜像用什么密钥签名？', FIRMWARE, ['hardware security module'], 'list-item', true),
+    q('为什么传感器遥测选择 MQTT 而不是 HTTP？', FIRMWARE, ['less battery'], 'toggle-child', true),
+    q('办公室 VPN 使用哪个端口？', OFFICE, ['port = 1194'], 'code-line', true),
+    q('奥涅加会议室有多少个座位？', OFFICE, ['Онега | 5 | 20'], 'table-row', true),
     // Out of domain, near the fixture pages' topics
     { question: 'How do I calibrate a thermocouple?', expected: [] },
     { question: 'What is the default port of a PostgreSQL server?', expected: [] },
@@ -202,5 +223,30 @@ function quotedAnswerQuestions(): AnswerQuestion[] {
     { question: 'Сколько стоит ремонт ноутбука?', expected: [] },
     { question: 'Как перевести деньги на карту другого банка?', expected: [] },
     { question: 'Почему небо голубое?', expected: [] },
+    { question: '如何更换笔记本电脑的电池？', expected: [] },
+    { question: '哪家航空公司从上海飞往成都的航班最多？', expected: [] },
+  ];
+}
+
+/**
+ * Questions whose answer is one sentence of the bundled samples, in English, Russian and Chinese,
+ * each with the words a good quote holds.
+ */
+function sentenceAnswerQuestions(): AnswerQuestion[] {
+  const q = (question: string, expected: string, answers: string[]): AnswerQuestion => ({
+    question,
+    expected: [expected],
+    answers,
+    unit: 'sentence',
+  });
+  return [
+    q('What should you do first if error rates climb after a release?', RUNBOOK, ['roll back first']),
+    q('How long is the last backup snapshot of each month kept?', BACKUPS, ['kept for a year']),
+    q('What happens when a weekly backup verification fails?', BACKUPS, ['pages the on-call engineer']),
+    q('Что нужно проверить перед выкаткой релиза?', DEPLOY_RU, ['сборка зелёная']),
+    q('Для каких запросов подходит хеш-индекс?', INTERVIEW, ['только для точного совпадения']),
+    q('Как уровень изоляции влияет на число блокировок?', INTERVIEW, ['тем больше блокировок']),
+    q('Trove 用什么方法合并关键词检索和向量检索的结果？', SEARCH_ZH, ['倒数排名融合']),
+    q('搜索结果的引用链接方便读者做什么？', SEARCH_ZH, ['核对答案的来源']),
   ];
 }
