@@ -2,8 +2,12 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitTestServer, type TestRepository } from '@trove/connector-git/testing';
+import { ensureDashboardBuild, launchChromium, signIn, watchPage } from '../support/browser';
 import { cleanEnv, runTrove } from '../support/cli';
 import { expectEventually, uniqueName } from '../support/services';
 import { ADMIN_KEY, type SyncRunView, TroveStack } from '../support/stack';
@@ -410,5 +414,87 @@ describe('a Git repository as a source', () => {
     );
     expect(hit.citation?.kind).toBe('source');
     expect(hit.citationUrl).toBe(`https://${host}/handbook/blob/${head}/docs/lamp.md#maintenance`);
+  });
+});
+
+describe('a Git repository from the dashboard and MCP (their forms and tools come from its definition)', () => {
+  it('the dashboard adds it from the generated form and follows its FULL sync to COMPLETED', async () => {
+    await ensureDashboardBuild();
+    const project = await stack.createProject(uniqueName('Git dashboard'));
+    const browser = await launchChromium();
+    try {
+      const page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
+      const problems: string[] = [];
+      watchPage(page, stack.url, problems);
+      await signIn(page, stack.url, ADMIN_KEY);
+      await page.goto(`${stack.url}/projects/${project}/sources`);
+      await page.getByRole('tab', { name: 'Add a source' }).click();
+      await page.getByLabel('Type').selectOption('GIT');
+      const form = page.getByRole('form', { name: 'Add a Git repository source' });
+      await form.getByLabel('Name', { exact: true }).fill('Lighthouse handbook');
+      await form.getByLabel('URL', { exact: true }).fill(repo.httpUrl);
+      await form.getByLabel('Token', { exact: true }).fill(TOKEN);
+      await form.getByRole('button', { name: 'Add source' }).click();
+      await page.getByRole('heading', { name: 'Lighthouse handbook' }).waitFor();
+      expect(await page.getByTestId('source-card').filter({ hasText: 'Lighthouse handbook' }).textContent()).toContain(
+        'GIT',
+      );
+      await page.getByRole('button', { name: 'Full sync' }).click();
+      await expect
+        .poll(() => page.getByTestId('sync-status').textContent(), { timeout: 180_000, interval: 500 })
+        .toBe('COMPLETED');
+      expect(Number(await page.getByTestId('progress-ingested').textContent())).toBe(headFiles().length);
+      expect(await page.content()).not.toContain(TOKEN);
+      expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('MCP add_source adds it, sync_source starts a run and get_sync_run follows it to COMPLETED', async () => {
+    const project = uniqueName('Git MCP');
+    await stack.createProject(project);
+    const client = new Client({ name: 'trove-git-e2e', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${stack.url}/mcp`), {
+        requestInit: { headers: { 'X-API-Key': ADMIN_KEY } },
+      }),
+    );
+    const ok = async <T>(name: string, args: Record<string, unknown>): Promise<T & { text: string }> => {
+      const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+      const text = (result.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
+      expect(result.isError, text).toBeFalsy();
+      return { ...(result.structuredContent as T), text };
+    };
+    try {
+      const types = await ok<{ types: { type: string; fields: { name: string; secret: boolean }[] }[] }>(
+        'list_source_types',
+        {},
+      );
+      expect(types.types.find((info) => info.type === 'GIT')!.fields).toContainEqual(
+        expect.objectContaining({ name: 'token', secret: true }),
+      );
+      const added = await ok<{ id: string; type: string }>('add_source', {
+        type: 'git',
+        name: 'Handbook by MCP',
+        config: { url: repo.httpUrl, token: TOKEN },
+        project,
+      });
+      expect(added.type).toBe('GIT');
+      expect(added.text).not.toContain(TOKEN);
+      const started = await ok<{ runId: string }>('sync_source', { source: added.id, mode: 'FULL' });
+      await expectEventually(
+        async () => {
+          const run = await ok<{ status: string; progress: { pagesIngested: number } }>('get_sync_run', {
+            run_id: started.runId,
+          });
+          expect(run.status).toBe('COMPLETED');
+          expect(run.progress.pagesIngested).toBe(headFiles().length);
+        },
+        { timeoutMs: 180_000 },
+      );
+    } finally {
+      await client.close();
+    }
   });
 });

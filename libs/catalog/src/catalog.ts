@@ -41,7 +41,7 @@ import { ApiKeyRepository } from './api-keys.repository';
 import { IndexGenerationRepository } from './index-generations.repository';
 import { RagConfigRepository } from './rag-config.repository';
 import { importLegacyCatalog, type LegacyImportReport } from './legacy-import';
-import { projectDeleting, sourceRemoving } from './owner-lock';
+import { projectDeleting, sourceRemoving } from './source-lock';
 import { ProjectRepository } from './projects.repository';
 import { SourceRepository, type SourceChanges } from './sources.repository';
 import { SyncRunRepository, type SyncRunChanges } from './sync-runs.repository';
@@ -276,7 +276,7 @@ export class Catalog
    * Ensures a document record for each item of an active source, in bulk; re-running a plan (or
    * two at once) never duplicates one. Returns each item's document id. No record is created for
    * a source or project being removed (a sync that slipped through): each batch is written under
-   * the deletion guard (`lockActiveOwner`), so a removal starting meanwhile never misses one.
+   * the deletion guard (`lockActiveSource`), so a removal starting meanwhile never misses one.
    */
   ensureSourceDocuments(sourceId: string, items: NewSourceItem[]): Promise<Map<string, string>> {
     return this.documents.ensureSourceItems(sourceId, items);

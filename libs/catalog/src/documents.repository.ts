@@ -5,7 +5,7 @@ import { DocumentStatus, isTroveId, TroveError, TroveErrorCode } from '@trove/do
 import type { CatalogDb } from './database';
 import { pgCode, PgCode, query } from './database-error';
 import { decodeCursor, pageSize, toPage, type Page, type PageRequest } from './cursor';
-import { lockActiveOwner } from './owner-lock';
+import { lockActiveSource } from './source-lock';
 import type { DocumentsTable } from './tables';
 
 export type DocumentChanges = Partial<Omit<TroveDocument, 'id' | 'projectId' | 'error' | 'progress'>> & {
@@ -278,7 +278,7 @@ export class DocumentRepository {
 
   /**
    * Ensures a PENDING document exists for each item of an active source, in batches of one
-   * transaction: the source is locked against its removal (`lockActiveOwner`, which refuses a
+   * transaction: the source is locked against its removal (`lockActiveSource`, which refuses a
    * source or project being deleted), then one `INSERT … ON CONFLICT DO NOTHING`, so re-running a
    * plan, or two at once, never duplicates. Returns the document id of every item, new or existing.
    */
@@ -288,7 +288,7 @@ export class DocumentRepository {
       const batch = items.slice(i, i + BATCH);
       const inserted = await query('creating source documents', () =>
         this.db.transaction().execute(async (tx) => {
-          const { projectId } = await lockActiveOwner(tx, { sourceId });
+          const { projectId } = await lockActiveSource(tx, sourceId);
           const now = new Date().toISOString();
           const rows = batch.map((item) =>
             toRow({

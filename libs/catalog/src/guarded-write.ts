@@ -17,8 +17,8 @@ export function documentOwner(document: { projectId: string; sourceId?: string |
  * deleted or removed by then, or is gone, or the check cannot be made, `undo` takes the write back
  * and the check's error is thrown. Deleting marks the owner first and lists what it removes
  * after, so either this check sees the mark or the deletion's listing sees the write: nothing is
- * left behind either way. A failing `undo` does not hide the refusal. (A write to the catalog
- * itself takes the same guard in its transaction: `lockActiveOwner`.)
+ * left behind either way. A failing `undo` does not hide the refusal. (A source's records
+ * created in the catalog itself take the guard inside their transaction: `lockActiveSource`.)
  */
 export async function guardedWrite<T>(
   checks: Pick<WriteChecks, 'requireActiveProject'>,

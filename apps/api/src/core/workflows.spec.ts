@@ -1,11 +1,14 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
 import { TemporalWorkflows } from './temporal-workflows';
 import { scheduledStart } from './workflows';
 
+const connection = Connection.lazy({ address: '127.0.0.1:1' });
+afterAll(() => connection.close());
+
 /** A real client that never connects (nothing here reaches Temporal): its calls are spied on. */
 function client() {
-  const temporal = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }) });
+  const temporal = new Client({ connection });
   const handle = temporal.workflow.getHandle('w');
   const start = vi
     .spyOn(temporal.workflow, 'start')
