@@ -45,7 +45,7 @@ describe('HealthController.readyz', () => {
     };
     const health = new HealthController(
       { cluster: { health: failing } },
-      { connection: { workflowService: { getSystemInfo: async () => ({}) } } },
+      { ping: async () => undefined },
       { ping: async () => undefined },
       {
         ping: async () => {
