@@ -33,6 +33,8 @@ export interface AnswerRun {
   label: string;
   /** What was measured and how it was obtained (a commit, a work tree's changes). */
   state: string;
+  /** The machine's load average (1 min) when the questions started and when they ended. */
+  load?: { start: number; end: number; cores: number };
   outcomes: StoredOutcome[];
 }
 
@@ -134,7 +136,7 @@ documents (${context.corpus.join(', ')}), ingested through the real worker (pars
 project of its own. Each question is answered by the Answerer as the API builds it, with no language model (the
 extractive answer, the mode that runs offline) and ${context.settings}.
 
-${runs.map((run) => `- **${run.label}**: ${run.state}`).join('\n')}
+${runs.map((run) => `- **${run.label}**: ${run.state}${run.load ? ` (load average ${run.load.start.toFixed(1)} → ${run.load.end.toFixed(1)} on ${run.load.cores} cores)` : ''}`).join('\n')}
 
 Answer quoted: a citation of an expected document whose quote holds one of the question's answer strings (case and
 spacing aside), over the questions with answer strings. Citation precision: citations naming an expected document over

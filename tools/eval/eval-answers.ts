@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
 import { Answerer, AnswerMode } from '@trove/answering';
@@ -127,6 +127,7 @@ export async function runAnswerEval(options: AnswerEvalOptions = {}): Promise<vo
     // Warm-up: connections and the embedder's first calls.
     await answerer.ask({ projectId: project.id, question: ANSWER_QUESTIONS[0].question });
 
+    const loadAtStart = loadavg()[0];
     const outcomes: AnswerOutcome[] = [];
     const stored: StoredOutcome[] = [];
     const details = [];
@@ -165,6 +166,7 @@ export async function runAnswerEval(options: AnswerEvalOptions = {}): Promise<vo
     const run: AnswerRun = {
       label: options.label ?? (baseline ? 'after' : 'this commit'),
       state: options.state ?? `the code at commit ${stamp.commit}`,
+      load: { start: loadAtStart, end: loadavg()[0], cores: cpus().length },
       outcomes: stored,
     };
     const report = {
