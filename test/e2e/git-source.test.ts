@@ -436,9 +436,9 @@ describe('a Git repository from the dashboard and MCP (their forms and tools com
       await form.getByLabel('Token', { exact: true }).fill(TOKEN);
       await form.getByRole('button', { name: 'Add source' }).click();
       await page.getByRole('heading', { name: 'Lighthouse handbook' }).waitFor();
-      expect(await page.getByTestId('source-card').filter({ hasText: 'Lighthouse handbook' }).textContent()).toContain(
-        'GIT',
-      );
+      expect(
+        await page.getByTestId('source-card').filter({ hasText: 'Lighthouse handbook' }).textContent(),
+      ).toContain('GIT');
       await page.getByRole('button', { name: 'Full sync' }).click();
       await expect
         .poll(() => page.getByTestId('sync-status').textContent(), { timeout: 180_000, interval: 500 })

@@ -3,7 +3,12 @@ import type { AnswerQuestion } from '@trove/evaluation';
 import { ANSWERS_HEADING, type AnswerRun, answersSection, scoredOutcomes } from './answers-section';
 
 const questions: AnswerQuestion[] = [
-  { question: 'What is MAX_SEND_RETRIES?', expected: ['fw.md'], answers: ['MAX_SEND_RETRIES 7'], unit: 'code-line' },
+  {
+    question: 'What is MAX_SEND_RETRIES?',
+    expected: ['fw.md'],
+    answers: ['MAX_SEND_RETRIES 7'],
+    unit: 'code-line',
+  },
   { question: 'Какой порт у VPN?', expected: ['office.md'], answers: ['port = 1194'], unit: 'code-line' },
   { question: 'Who painted the Mona Lisa?', expected: [] },
 ];
@@ -30,16 +35,19 @@ function run(label: string, quoted: string[]): AnswerRun {
 
 describe('the answer-quality section', () => {
   it('shows each state per split with counts beside the rates, and how each state was obtained', () => {
-    const text = answersSection(
-      [run('before', []), run('after', ['What is MAX_SEND_RETRIES?'])],
-      questions,
-      { corpus: ['fw.md', 'office.md'], settings: 'the defaults' },
-    );
+    const text = answersSection([run('before', []), run('after', ['What is MAX_SEND_RETRIES?'])], questions, {
+      corpus: ['fw.md', 'office.md'],
+      settings: 'the defaults',
+    });
     expect(text.startsWith(`${ANSWERS_HEADING}\n`)).toBe(true);
     expect(text).toContain('- **before**: before state');
     expect(text).toContain('- **after**: after state');
-    expect(text).toContain('| all | before | 0.000 (0/2) | 1.000 | 1.000 | 0.000 (0/2) | 1.000 (1/1) | 0 | 10 | 10 |');
-    expect(text).toContain('| all | after | 0.500 (1/2) | 1.000 | 1.000 | 0.000 (0/2) | 1.000 (1/1) | 0 | 10 | 10 |');
+    expect(text).toContain(
+      '| all | before | 0.000 (0/2) | 1.000 | 1.000 | 0.000 (0/2) | 1.000 (1/1) | 0 | 10 | 10 |',
+    );
+    expect(text).toContain(
+      '| all | after | 0.500 (1/2) | 1.000 | 1.000 | 0.000 (0/2) | 1.000 (1/1) | 0 | 10 | 10 |',
+    );
     // Both splits appear with their kinds and languages.
     expect(text).toMatch(/^\| (train|test) \| code-line \| after \| /m);
     expect(text).toMatch(/^\| (train|test) \| ru \| before \| /m);

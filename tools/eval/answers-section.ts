@@ -110,7 +110,10 @@ export function answersSection(
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   const splitRows = (['all', 'train', 'test'] as const).flatMap((split) =>
-    runs.map((run, i) => `| ${split} | ${run.label} | ${cells(find(breakdowns[i], split, 'all')!.scores).join(' | ')} |`),
+    runs.map(
+      (run, i) =>
+        `| ${split} | ${run.label} | ${cells(find(breakdowns[i], split, 'all')!.scores).join(' | ')} |`,
+    ),
   );
   const groups = [...kinds, 'unlabelled', 'out-of-domain', ...languages, 'cross-lingual'];
   const groupRows = (['train', 'test'] as const).flatMap((split) =>
@@ -122,7 +125,9 @@ export function answersSection(
     ),
   );
   const byKind = kinds.map((k) => `${k} ${count((q) => quotable(q) && answerKind(q) === k)}`).join(', ');
-  const byLanguage = languages.map((l) => `${l} ${count((q) => inDomain(q) && answerLanguage(q) === l)}`).join(', ');
+  const byLanguage = languages
+    .map((l) => `${l} ${count((q) => inDomain(q) && answerLanguage(q) === l)}`)
+    .join(', ');
 
   return `${ANSWERS_HEADING}
 

@@ -1,5 +1,12 @@
 import type { Transaction } from 'kysely';
-import { isTroveId, notFoundError, ProjectStatus, SourceStatus, TroveError, TroveErrorCode } from '@trove/domain';
+import {
+  isTroveId,
+  notFoundError,
+  ProjectStatus,
+  SourceStatus,
+  TroveError,
+  TroveErrorCode,
+} from '@trove/domain';
 import type { CatalogTables } from './tables';
 
 /** The refusal of a write to a project being deleted: permanent. */

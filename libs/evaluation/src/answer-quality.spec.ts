@@ -157,7 +157,11 @@ describe('the answer-quality set', () => {
 });
 
 describe('the breakdown by kind and language', () => {
-  const asked = (question: string, expected: string[], extra: Partial<AnswerQuestion> = {}): AnswerOutcome => ({
+  const asked = (
+    question: string,
+    expected: string[],
+    extra: Partial<AnswerQuestion> = {},
+  ): AnswerOutcome => ({
     question: { question, expected, ...extra },
     refused: expected.length === 0,
     citedDocuments: expected,
@@ -169,7 +173,11 @@ describe('the breakdown by kind and language', () => {
   it('scores the whole set and each split, by kind of answer, language and across languages', () => {
     const outcomes = [
       asked('What is MAX_SEND_RETRIES?', ['a.md'], { answers: ['x'], unit: 'code-line' }),
-      asked('Почему датчики буферизуют?', ['a.md'], { answers: ['y'], unit: 'toggle-child', crossLingual: true }),
+      asked('Почему датчики буферизуют?', ['a.md'], {
+        answers: ['y'],
+        unit: 'toggle-child',
+        crossLingual: true,
+      }),
       asked('搜索结果的引用链接指向哪里？', ['b.md']),
       asked('Who painted the Mona Lisa?', []),
     ];

@@ -198,10 +198,20 @@ function quotedAnswerQuestions(): AnswerQuestion[] {
     q('Where do new employees pick up their laptop?', OFFICE, ['IT-кабинете'], 'list-item', true),
     // More of each kind: English and Russian, and Chinese questions about both pages
     q('How often does the sensor firmware take a sample?', FIRMWARE, ['SAMPLE_INTERVAL_MS 250'], 'code-line'),
-    q('Which release channel is the firmware built for?', FIRMWARE, ['FIRMWARE_CHANNEL "stable"'], 'code-line'),
+    q(
+      'Which release channel is the firmware built for?',
+      FIRMWARE,
+      ['FIRMWARE_CHANNEL "stable"'],
+      'code-line',
+    ),
     q('Which port does the development MQTT broker use?', FIRMWARE, ['1883'], 'table-row'),
     q('Who owns the staging environment of the sensor fleet?', FIRMWARE, ['Tomasz Wójcik'], 'table-row'),
-    q('Which file holds the version I bump before a firmware release?', FIRMWARE, ['version.txt'], 'list-item'),
+    q(
+      'Which file holds the version I bump before a firmware release?',
+      FIRMWARE,
+      ['version.txt'],
+      'list-item',
+    ),
     q('Where are firmware release notes published?', FIRMWARE, ['#firmware channel'], 'list-item'),
     q('Какой сервер указан в настройках VPN?', OFFICE, ['vpn.lesnaya.example.ru'], 'code-line'),
     q('Какой протокол использует VPN в офисе?', OFFICE, ['protocol = udp'], 'code-line'),

@@ -31,7 +31,9 @@ function catalogRefusing(refusal?: TroveError): RefusingCatalog {
 describe('assertWritable (worker-side defence of a project or source being deleted)', () => {
   it('passes for an active project', async () => {
     await expect(assertWritable(catalogRefusing(), { projectId: 'p' })).resolves.toBeUndefined();
-    await expect(assertWritable(catalogRefusing(), { projectId: 'p', sourceId: 's' })).resolves.toBeUndefined();
+    await expect(
+      assertWritable(catalogRefusing(), { projectId: 'p', sourceId: 's' }),
+    ).resolves.toBeUndefined();
   });
 
   it.each([TroveErrorCode.ProjectDeleting, TroveErrorCode.ProjectNotFound, TroveErrorCode.SourceNotFound])(
@@ -61,7 +63,12 @@ describe('guardedDocumentWrite (what an activity writes for documents outside th
     const catalog = catalogRefusing();
     const undone: string[] = [];
     await expect(
-      guardedDocumentWrite(catalog, owners, async () => 'chunks', async () => undone.push('chunks')),
+      guardedDocumentWrite(
+        catalog,
+        owners,
+        async () => 'chunks',
+        async () => undone.push('chunks'),
+      ),
     ).resolves.toBe('chunks');
     expect(undone).toEqual([]);
   });

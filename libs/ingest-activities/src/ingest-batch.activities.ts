@@ -237,7 +237,10 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
                 owners,
                 async () => {
                   await chunkIndex.deleteStaleChunks(
-                    kept.map((p) => ({ documentId: p.fetched.documentId, keepIds: p.chunks.map((c) => c.id) })),
+                    kept.map((p) => ({
+                      documentId: p.fetched.documentId,
+                      keepIds: p.chunks.map((c) => c.id),
+                    })),
                     { beforeWaitedWrite: true },
                   );
                   for (const target of live) {

@@ -306,7 +306,9 @@ describe('HybridSearch score completion (convex fusion)', () => {
         const filter = [(knn ? knn.filter : body.query?.bool?.filter) ?? []].flat();
         const ids = [filter.find((f) => f.ids)!.ids!.values ?? []].flat();
         const table = knn ? cosineFull : bm25Full;
-        responses.push(msearchItem(ids.filter((id) => id in table).map((id) => ({ _id: id, _score: table[id] }))));
+        responses.push(
+          msearchItem(ids.filter((id) => id in table).map((id) => ({ _id: id, _score: table[id] }))),
+        );
       }
       return responses;
     },

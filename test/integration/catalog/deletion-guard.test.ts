@@ -32,7 +32,10 @@ afterAll(async () => {
 
 /** A session of its own in the test's schema (another process's transaction), with its backend pid. */
 async function session(): Promise<{ client: pg.Client; pid: number }> {
-  const client = new pg.Client({ connectionString: DATABASE_URL, options: `-c search_path=${schemaName(name)}` });
+  const client = new pg.Client({
+    connectionString: DATABASE_URL,
+    options: `-c search_path=${schemaName(name)}`,
+  });
   await client.connect();
   connections.push(client);
   const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');

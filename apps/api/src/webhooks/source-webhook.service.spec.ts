@@ -41,15 +41,21 @@ function source(changes: Partial<NotionSource> = {}): NotionSource {
   };
 }
 
-/** Temporal as the webhook service sees it, answering at once (spied on by each test). */
-class QuietWorkflows implements WebhookWorkflows {
-  async signalWithStart<K extends keyof TroveWorkflows, S extends keyof TroveSignals>(
+/** Temporal as the webhook service sees it: records what it is asked (each test also spies on it). */
+class RecordingWorkflows implements WebhookWorkflows {
+  readonly cancelled: string[] = [];
+
+  signalWithStart<K extends keyof TroveWorkflows, S extends keyof TroveSignals>(
     _name: K,
     _signal: S,
     _options: SignalWithStartOptions<K, S>,
-  ): Promise<void> {}
+  ): Promise<void> {
+    return Promise.resolve();
+  }
 
-  async cancel(_workflowId: string): Promise<void> {}
+  async cancel(workflowId: string): Promise<void> {
+    this.cancelled.push(workflowId);
+  }
 }
 
 function setup(current: Source) {
@@ -69,7 +75,7 @@ function setup(current: Source) {
       rejected: vi.fn(async (..._args: unknown[]) => undefined),
     },
   };
-  const workflows = new QuietWorkflows();
+  const workflows = new RecordingWorkflows();
   const signalWithStart = vi.spyOn(workflows, 'signalWithStart');
   const config = {
     secrets: { key: KEY },
