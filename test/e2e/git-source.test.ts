@@ -125,6 +125,8 @@ async function runs(): Promise<{ id: string; mode: string; status: string }[]> {
 }
 
 beforeAll(async () => {
+  // The api serves the dashboard only when its build is there as it starts.
+  await ensureDashboardBuild();
   await server.start();
   server.token = TOKEN;
   repo = server.repository('handbook');
@@ -419,7 +421,6 @@ describe('a Git repository as a source', () => {
 
 describe('a Git repository from the dashboard and MCP (their forms and tools come from its definition)', () => {
   it('the dashboard adds it from the generated form and follows its FULL sync to COMPLETED', async () => {
-    await ensureDashboardBuild();
     const project = await stack.createProject(uniqueName('Git dashboard'));
     const browser = await launchChromium();
     try {
@@ -431,9 +432,9 @@ describe('a Git repository from the dashboard and MCP (their forms and tools com
       await page.getByRole('tab', { name: 'Add a source' }).click();
       await page.getByLabel('Type').selectOption('GIT');
       const form = page.getByRole('form', { name: 'Add a Git repository source' });
-      await form.getByLabel('Name', { exact: true }).fill('Lighthouse handbook');
-      await form.getByLabel('URL', { exact: true }).fill(repo.httpUrl);
-      await form.getByLabel('Token', { exact: true }).fill(TOKEN);
+      await form.getByLabel(/^Name/).fill('Lighthouse handbook');
+      await form.getByLabel(/^URL/).fill(repo.httpUrl);
+      await form.getByLabel(/^Token/).fill(TOKEN);
       await form.getByRole('button', { name: 'Add source' }).click();
       await page.getByRole('heading', { name: 'Lighthouse handbook' }).waitFor();
       expect(
