@@ -6,6 +6,7 @@ import { Catalog, migrateCatalog, openCatalogDb } from '@trove/catalog';
 import type { Source } from '@trove/domain';
 import { DocumentStatus, FolderFormat, newSyncRun, SourceStatus, SourceType, SyncMode } from '@trove/domain';
 import { createElasticsearchClient } from '@trove/search';
+import { folderSource } from '../../support/catalog-records';
 import { DATABASE_URL, dropTestData, ES_URL, schemaName, uniqueName } from '../../support/services';
 
 // Repositories against the real PostgreSQL, in a schema of their own.
@@ -30,19 +31,8 @@ const upload = (projectId: string, fileName: string) =>
     blobKey: 'originals/x/y',
   });
 
-async function newSource(projectId: string, overrides: Record<string, unknown> = {}): Promise<Source> {
-  const now = new Date().toISOString();
-  return catalog.createSource({
-    id: randomUUID(),
-    projectId,
-    type: SourceType.FOLDER,
-    name: 'docs',
-    status: SourceStatus.ACTIVE,
-    config: { format: FolderFormat.FILES, path: '/srv/docs' },
-    createdAt: now,
-    updatedAt: now,
-    ...overrides,
-  } as Source);
+function newSource(projectId: string, overrides: Record<string, unknown> = {}): Promise<Source> {
+  return catalog.createSource(folderSource(projectId, overrides));
 }
 
 beforeAll(async () => {

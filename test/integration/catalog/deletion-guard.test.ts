@@ -3,7 +3,8 @@ import pg from 'pg';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '@trove/catalog';
-import { FolderFormat, type Source, SourceStatus, SourceType } from '@trove/domain';
+import type { Source } from '@trove/domain';
+import { folderSource } from '../../support/catalog-records';
 import { DATABASE_URL, dropTestData, expectEventually, schemaName, uniqueName } from '../../support/services';
 
 // The catalog's deletion guard against the real PostgreSQL. Removing a source (or deleting a
@@ -79,17 +80,7 @@ function tracked<T>(promise: Promise<T>): { promise: Promise<T>; settled: () => 
 
 async function newSource(): Promise<Source> {
   const project = await catalog.createProject(uniqueName('race'));
-  const now = new Date().toISOString();
-  return catalog.createSource({
-    id: randomUUID(),
-    projectId: project.id,
-    type: SourceType.FOLDER,
-    name: 'docs',
-    status: SourceStatus.ACTIVE,
-    config: { format: FolderFormat.FILES, path: '/srv/docs' },
-    createdAt: now,
-    updatedAt: now,
-  });
+  return catalog.createSource(folderSource(project.id));
 }
 
 async function documentsOf(sourceId: string): Promise<string[]> {
@@ -133,29 +124,29 @@ describe('creating source documents while the source is being removed', () => {
     expect(listed).toHaveLength(1);
   });
 
-  it('a sync starting while the removal’s mark is not yet committed waits for it, then creates nothing', async () => {
-    const source = await newSource();
-    const removal = await session();
-    await removal.client.query('begin');
-    await removal.client.query(`update sources set status = 'REMOVING' where id = $1`, [source.id]);
-    const sync = tracked(catalog.ensureSourceDocuments(source.id, [item]));
-    await eitherOf(sync.settled, () => blocks(removal.pid));
-    await removal.client.query('commit');
-
-    await expect(sync.promise).rejects.toMatchObject({ code: 'SOURCE_NOT_FOUND', permanent: true });
-    expect(await documentsOf(source.id)).toEqual([]);
-  });
-
-  it('a sync starting while its project’s deletion mark is not yet committed creates nothing', async () => {
+  it.each([
+    {
+      mark: 'its removal’s mark',
+      update: `update sources set status = 'REMOVING' where id = $1`,
+      row: (source: Source) => source.id,
+      code: 'SOURCE_NOT_FOUND',
+    },
+    {
+      mark: 'its project’s deletion mark',
+      update: `update projects set status = 'DELETING' where id = $1`,
+      row: (source: Source) => source.projectId,
+      code: 'PROJECT_DELETING',
+    },
+  ])('a sync starting while $mark is not yet committed waits for it, then creates nothing', async (race) => {
     const source = await newSource();
     const deletion = await session();
     await deletion.client.query('begin');
-    await deletion.client.query(`update projects set status = 'DELETING' where id = $1`, [source.projectId]);
+    await deletion.client.query(race.update, [race.row(source)]);
     const sync = tracked(catalog.ensureSourceDocuments(source.id, [item]));
     await eitherOf(sync.settled, () => blocks(deletion.pid));
     await deletion.client.query('commit');
 
-    await expect(sync.promise).rejects.toMatchObject({ code: 'PROJECT_DELETING', permanent: true });
+    await expect(sync.promise).rejects.toMatchObject({ code: race.code, permanent: true });
     expect(await documentsOf(source.id)).toEqual([]);
   });
 
