@@ -215,6 +215,27 @@ describe('threads are per key', () => {
     expect(await refusal(THREADS, { projectId, allKeys: true }, viewer)).toBe('FORBIDDEN');
   });
 
+  it("a key scoped to one project gets, for another project's thread, the answer a missing thread gets", async () => {
+    const { createApiKey } = await stack.query<{ createApiKey: { secret: string } }>(
+      'mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { secret } }',
+      { input: { name: 'scoped admin reader', role: 'VIEWER', projectIds: [projectId] } },
+    );
+    const elsewhere = (
+      await stack.query<{ ask: { threadId: string } }>(ASK, {
+        input: { projectId: otherProjectId, question: CONVERSATION.first, newThread: true },
+      })
+    ).ask.threadId;
+    const ghost = 'thr_00000000-0000-4000-8000-000000000000';
+    const rename = 'mutation($id: ID!) { renameThread(id: $id, title: "x") { id } }';
+    const answers = async (id: string) => {
+      const read = await stack.gql<{ thread: unknown }>(THREAD, { id }, headers(createApiKey.secret));
+      const renamed = await stack.gql(rename, { id }, headers(createApiKey.secret));
+      return [read.data?.thread, renamed.errors?.[0]?.extensions?.code, renamed.errors?.[0]?.message.replace(id, '<id>')];
+    };
+    expect(await answers(elsewhere)).toEqual(await answers(ghost));
+    expect((await answers(ghost))[1]).toBe('THREAD_NOT_FOUND');
+  });
+
   it('renames and deletes a thread with its turns', async () => {
     const { renameThread } = await stack
       .gql<{ renameThread: { title: string } }>(

@@ -482,9 +482,10 @@ describe('a follow-up in a thread', () => {
       this.calls++;
       return Promise.reject(new Error('connect ECONNREFUSED'));
     }
-    // eslint-disable-next-line require-yield
-    async *stream(): AsyncIterable<LlmStreamEvent> {
-      throw new Error('connect ECONNREFUSED');
+    stream(): AsyncIterable<LlmStreamEvent> {
+      return {
+        [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error('connect ECONNREFUSED')) }),
+      };
     }
     ping(): Promise<void> {
       return Promise.resolve();

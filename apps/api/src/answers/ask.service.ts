@@ -17,7 +17,7 @@ import type { SearchScopeReader } from '../search/search-filters';
 import { answerHits } from './answer-hits';
 import { askRequest, parseStreamBody, withSearchFilters } from './ask-request';
 import type { AskInput } from './ask.model';
-import { type QuestionThread, type ThreadChoice, ThreadsService } from './threads.service';
+import { type QuestionThread, ThreadsService } from './threads.service';
 
 /** An answer as `ask` returns it: the answerer's result, the id it was recorded under, its thread. */
 export type AskOutcome = AnswerResult & { answerId: string; threadId?: string };
@@ -96,7 +96,7 @@ export class AskService {
       const answerId = await this.record(request, thread, event.result, passages, asker);
       yield {
         type: 'done',
-        result: { ...event.result, answerId, ...(thread.threadId && { threadId: thread.threadId }) },
+        result: { ...event.result, answerId, ...(thread.threadId ? { threadId: thread.threadId } : {}) },
       };
     }
   }

@@ -58,7 +58,7 @@ export function recordedTurn(threadId: string, recorded: RecordedTurn): AskTurn 
   return {
     question: recorded.question,
     threadId,
-    ...(recorded.standaloneQuestion && { standaloneQuestion: recorded.standaloneQuestion }),
+    ...(recorded.standaloneQuestion ? { standaloneQuestion: recorded.standaloneQuestion } : {}),
     recorded: true,
     phase: 'done',
     passages: [],
@@ -94,7 +94,7 @@ export function withEvent(turn: AskTurn, event: AskStreamEvent): AskTurn {
         ...turn,
         phase: 'writing',
         passages: event.passages,
-        ...(event.standaloneQuestion && { standaloneQuestion: event.standaloneQuestion }),
+        ...(event.standaloneQuestion ? { standaloneQuestion: event.standaloneQuestion } : {}),
       };
     case 'delta':
       return event.attempt > turn.attempt
@@ -107,8 +107,8 @@ export function withEvent(turn: AskTurn, event: AskStreamEvent): AskTurn {
         phase: 'done',
         text: event.result.answer,
         result: event.result,
-        ...(event.result.threadId && { threadId: event.result.threadId }),
-        ...(event.result.standaloneQuestion && { standaloneQuestion: event.result.standaloneQuestion }),
+        ...(event.result.threadId ? { threadId: event.result.threadId } : {}),
+        ...(event.result.standaloneQuestion ? { standaloneQuestion: event.result.standaloneQuestion } : {}),
       };
   }
 }

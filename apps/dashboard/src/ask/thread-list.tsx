@@ -92,7 +92,7 @@ export function ThreadList({
               {new Date(thread.updatedAt).toLocaleString()}
             </Text>
           </UnstyledButton>
-          <Menu position="bottom-end" withinPortal>
+          <Menu position="bottom-end">
             <Menu.Target>
               <ActionIcon variant="subtle" color="gray" aria-label={`Actions of thread ${thread.title}`}>
                 ⋯

@@ -12,7 +12,9 @@ export function useAsk(projectId: string, onDone?: (result: AskStreamResult) => 
   const [asked, setAsked] = useState<{ projectId: string; turn: AskTurn }>();
   const running = useRef<AbortController | undefined>(undefined);
   const done = useRef(onDone);
-  done.current = onDone;
+  useEffect(() => {
+    done.current = onDone;
+  });
 
   useEffect(() => () => running.current?.abort(), [projectId]);
 
