@@ -230,7 +230,11 @@ describe('threads are per key', () => {
     const answers = async (id: string) => {
       const read = await stack.gql<{ thread: unknown }>(THREAD, { id }, headers(createApiKey.secret));
       const renamed = await stack.gql(rename, { id }, headers(createApiKey.secret));
-      return [read.data?.thread, renamed.errors?.[0]?.extensions?.code, renamed.errors?.[0]?.message.replace(id, '<id>')];
+      return [
+        read.data?.thread,
+        renamed.errors?.[0]?.extensions?.code,
+        renamed.errors?.[0]?.message.replace(id, '<id>'),
+      ];
     };
     expect(await answers(elsewhere)).toEqual(await answers(ghost));
     expect((await answers(ghost))[1]).toBe('THREAD_NOT_FOUND');
