@@ -70,10 +70,7 @@ export function AskPage() {
   ];
   const turnKey = (shown: AskTurn) => (shown === live ? 'live' : (shown.result?.answerId ?? ''));
   const openTurn = open && turns.find((shown) => turnKey(shown) === open.key);
-  const places = useMemo(
-    () => (openTurn ? citedPlaces(openTurn) : new Map<number, CitedPlace>()),
-    [openTurn],
-  );
+  const places = openTurn ? citedPlaces(openTurn) : new Map<number, CitedPlace>();
 
   function submit(event: Pick<FormEvent, 'preventDefault'>) {
     event.preventDefault();
@@ -116,7 +113,7 @@ export function AskPage() {
           Threads
         </Button>
       </Group>
-      <Grid gutter="lg">
+      <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 3 }} visibleFrom="md">
           {list}
         </Grid.Col>
