@@ -34,11 +34,14 @@ export function ThreadList({
   selected,
   onSelect,
   onNew,
+  titled = true,
 }: {
   projectId: string;
   selected?: string;
   onSelect: (threadId: string) => void;
   onNew: () => void;
+  /** Whether the list names itself (not in a drawer that does). */
+  titled?: boolean;
 }) {
   const threads = useInfiniteQuery({
     queryKey: threadsKey(projectId),
@@ -53,8 +56,8 @@ export function ThreadList({
 
   return (
     <Stack gap="xs" data-testid="thread-list">
-      <Group justify="space-between" wrap="nowrap">
-        <Text fw={600}>Threads</Text>
+      <Group justify={titled ? 'space-between' : 'flex-end'} wrap="nowrap">
+        {titled && <Text fw={600}>Threads</Text>}
         <Button size="compact-sm" variant="light" onClick={onNew}>
           New thread
         </Button>

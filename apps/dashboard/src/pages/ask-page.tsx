@@ -94,12 +94,13 @@ export function AskPage() {
     input.current?.focus();
   }
 
-  const list = (
+  const list = (titled: boolean) => (
     <ThreadList
       projectId={projectId}
       selected={threadId}
       onSelect={(id) => showThread(id)}
       onNew={() => showThread(undefined)}
+      titled={titled}
     />
   );
 
@@ -115,7 +116,7 @@ export function AskPage() {
       </Group>
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 3 }} visibleFrom="md">
-          {list}
+          {list(true)}
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 9 }}>
           <Stack>
@@ -124,7 +125,11 @@ export function AskPage() {
                 <Textarea
                   ref={input}
                   label={threadId ? 'Follow-up question' : 'Question'}
-                  placeholder={threadId ? 'And for the Russian office?' : 'How do I roll back a release?'}
+                  placeholder={
+                    threadId
+                      ? 'A follow-up, e.g. “and for the Russian office?”'
+                      : 'How do I roll back a release?'
+                  }
                   value={question}
                   onChange={(event) => setQuestion(event.currentTarget.value)}
                   onKeyDown={onKeyDown}
@@ -192,7 +197,7 @@ export function AskPage() {
         size="85%"
         hiddenFrom="md"
       >
-        <Box>{list}</Box>
+        <Box>{list(false)}</Box>
       </Drawer>
       <CitationPanel
         place={open === undefined ? undefined : places.get(open.marker)}
