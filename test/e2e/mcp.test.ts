@@ -563,7 +563,7 @@ describe('MCP access', () => {
     expect(get.headers.get('content-security-policy')).toContain("default-src 'none'");
     // Bearer works as well as X-API-Key.
     const client = await connect(http(`Bearer ${ADMIN_KEY}`, `${stack.url}/mcp`, 'Authorization'));
-    expect((await client.listTools()).tools.length).toBe(14);
+    expect((await client.listTools()).tools.length).toBe(15);
   });
 
   it("a key scoped to one project gets, for another project's records, the answer a nonexistent one gets", async () => {
