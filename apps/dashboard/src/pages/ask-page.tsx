@@ -59,10 +59,14 @@ export function AskPage() {
       threadId && thread.data?.thread ? thread.data.thread.turns.map((t) => recordedTurn(threadId, t)) : [],
     [thread.data, threadId],
   );
-  // The answer being written is shown in its thread (or, with none chosen, as the one it starts),
+  // The answer being written is shown in its thread (or, with none chosen, as the one it starts:
+  // also while the URL catches up with the thread it started, which the router applies later),
   // in the place of its recorded copy: it has the passages and checks the record does not keep.
   const live =
-    turn && turn.threadId === threadId && (threadId !== undefined || turn.startsThread) ? turn : undefined;
+    turn &&
+    (turn.startsThread ? threadId === undefined || threadId === turn.threadId : turn.threadId === threadId)
+      ? turn
+      : undefined;
   const answerId = live?.result?.answerId;
   const turns = [
     ...recorded.filter((t) => answerId === undefined || t.result?.answerId !== answerId),
