@@ -1,6 +1,7 @@
 export * from './errors';
 export * from './error-kind';
 export * from './ask-stream';
+export * from './answers';
 export * from './citation-markers';
 export * from './ids';
 export * from './redact';
