@@ -4,13 +4,17 @@
  * implements the ones its subject uses, so the compiler checks the fake against the real thing.
  */
 import type {
+  AnswerRecord,
   IndexGenerationStatus,
   IndexRebuildProgress,
   Project,
   Source,
   SyncRun,
+  Thread,
   TroveDocument,
 } from '@trove/domain';
+import type { AnswerFilter, NewAnswer, NewThread, ThreadScope } from './answers.repository';
+import type { Page, PageRequest } from './cursor';
 import type {
   DocumentChanges,
   DocumentClaim,
@@ -163,4 +167,35 @@ export interface WebhookCatalog
   extends Pick<SourceRecords, 'getSource' | 'updateSource'>, Pick<WriteChecks, 'requireActiveSource'> {
   readonly webhookEvents: WebhookEventRecords;
   readonly webhookDeliveries: WebhookDeliveryRecords;
+}
+
+/**
+ * The answers `ask` gave and the threads they form. Writes are refused (PROJECT_NOT_FOUND,
+ * PROJECT_DELETING) once the project is being deleted; reads of another project's record are
+ * undefined.
+ */
+export interface AnswerRecords {
+  /** An empty thread of the project. */
+  createThread(thread: NewThread): Promise<Thread>;
+  getThread(id: string): Promise<Thread | undefined>;
+  /** A page of the project's threads, most recently used first: one key's, or every key's. */
+  listThreads(projectId: string, scope: ThreadScope, page?: PageRequest): Promise<Page<Thread>>;
+  renameThread(id: string, title: string): Promise<Thread | undefined>;
+  /** Deletes the thread and its turns; false when there was none. */
+  deleteThread(id: string): Promise<boolean>;
+  /** Records an answer (as the next turn of a thread, or the first of a new one); its id. */
+  recordAnswer(answer: NewAnswer): Promise<string>;
+  getAnswer(projectId: string, id: string): Promise<AnswerRecord | undefined>;
+  /** The project an answer belongs to (access checks); undefined when there is no such answer. */
+  answerProject(id: string): Promise<string | undefined>;
+  /** A thread's turns, in order. */
+  threadTurns(threadId: string): Promise<AnswerRecord[]>;
+  /** A page of the project's answers, newest first. */
+  listAnswers(projectId: string, filter?: AnswerFilter, page?: PageRequest): Promise<Page<AnswerRecord>>;
+}
+
+/** Retention of answers: what the periodic purge calls. */
+export interface AnswerRetention {
+  /** Deletes threads last used before `before` (with their turns) and older answers outside threads. */
+  deleteAnswersBefore(before: Date): Promise<{ threads: number; answers: number }>;
 }

@@ -1,7 +1,17 @@
 import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
-import type { Project, ProjectSettings, Source, SyncRun, TroveDocument } from '@trove/domain';
+import type {
+  AnswerRecord,
+  Project,
+  ProjectSettings,
+  Source,
+  SyncRun,
+  Thread,
+  TroveDocument,
+} from '@trove/domain';
 import { notFoundError, ProjectStatus, SourceStatus, TroveError, TroveErrorCode } from '@trove/domain';
 import type {
+  AnswerRecords,
+  AnswerRetention,
   ApiKeyCatalog,
   CatalogHealth,
   CatalogRemovals,
@@ -38,6 +48,13 @@ import {
   type UploadCursor,
 } from './documents.repository';
 import { ApiKeyRepository } from './api-keys.repository';
+import {
+  AnswerRepository,
+  type AnswerFilter,
+  type NewAnswer,
+  type NewThread,
+  type ThreadScope,
+} from './answers.repository';
 import { IndexGenerationRepository } from './index-generations.repository';
 import { RagConfigRepository } from './rag-config.repository';
 import { importLegacyCatalog, type LegacyImportReport } from './legacy-import';
@@ -80,7 +97,9 @@ export class Catalog
     RagConfigCatalog,
     CatalogHealth,
     ApiKeyCatalog,
-    WebhookCatalog
+    WebhookCatalog,
+    AnswerRecords,
+    AnswerRetention
 {
   readonly projects: ProjectRepository;
   readonly documents: DocumentRepository;
@@ -96,6 +115,8 @@ export class Catalog
   readonly ragConfig: RagConfigRepository;
   /** API keys with their role and project scope (issue 12). */
   readonly apiKeys: ApiKeyRepository;
+  /** The answers `ask` gave and the threads they form (issue 28). */
+  readonly answers: AnswerRepository;
 
   constructor(
     readonly db: CatalogDb,
@@ -110,6 +131,7 @@ export class Catalog
     this.indexGenerations = new IndexGenerationRepository(db);
     this.ragConfig = new RagConfigRepository(db);
     this.apiKeys = new ApiKeyRepository(db);
+    this.answers = new AnswerRepository(db);
   }
 
   static open(options: CatalogOptions): Catalog {
@@ -396,6 +418,60 @@ export class Catalog
 
   updateRun(id: string, changes: SyncRunChanges): Promise<void> {
     return this.runs.update(id, changes);
+  }
+
+  // --- answers and threads ---------------------------------------------------------------------
+
+  async createThread(thread: NewThread): Promise<Thread> {
+    const created = await this.answers.createThread(thread);
+    return created ?? this.refusedWrite(thread.projectId);
+  }
+
+  getThread(id: string): Promise<Thread | undefined> {
+    return this.answers.getThread(id);
+  }
+
+  listThreads(projectId: string, scope: ThreadScope, page?: PageRequest): Promise<Page<Thread>> {
+    return this.answers.listThreads(projectId, scope, page);
+  }
+
+  renameThread(id: string, title: string): Promise<Thread | undefined> {
+    return this.answers.renameThread(id, title);
+  }
+
+  deleteThread(id: string): Promise<boolean> {
+    return this.answers.deleteThread(id);
+  }
+
+  async recordAnswer(answer: NewAnswer): Promise<string> {
+    const id = await this.answers.recordAnswer(answer);
+    return id ?? this.refusedWrite(answer.projectId);
+  }
+
+  getAnswer(projectId: string, id: string): Promise<AnswerRecord | undefined> {
+    return this.answers.getAnswer(projectId, id);
+  }
+
+  answerProject(id: string): Promise<string | undefined> {
+    return this.answers.answerProject(id);
+  }
+
+  threadTurns(threadId: string): Promise<AnswerRecord[]> {
+    return this.answers.threadTurns(threadId);
+  }
+
+  listAnswers(projectId: string, filter?: AnswerFilter, page?: PageRequest): Promise<Page<AnswerRecord>> {
+    return this.answers.listAnswers(projectId, filter, page);
+  }
+
+  deleteAnswersBefore(before: Date): Promise<{ threads: number; answers: number }> {
+    return this.answers.deleteAnswersBefore(before);
+  }
+
+  /** Why a guarded insert wrote nothing: the project is missing or being deleted. */
+  private async refusedWrite(projectId: string): Promise<never> {
+    await this.requireActiveProject(projectId);
+    throw projectDeleting(projectId); // deleted between the insert and the check
   }
 }
 

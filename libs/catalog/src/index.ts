@@ -21,3 +21,4 @@ export type { NewIndexGeneration, StoredIndexGeneration } from './index-generati
 export type { StoredRagConfig } from './rag-config.repository';
 export { API_KEY_TOUCH_INTERVAL_MS } from './api-keys.repository';
 export type { NewApiKey, StoredApiKey } from './api-keys.repository';
+export type { AnswerFilter, NewAnswer, NewThread, ThreadScope } from './answers.repository';

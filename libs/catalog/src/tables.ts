@@ -1,5 +1,11 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { DocumentProgress, ProgressSample, ProjectSettings } from '@trove/domain';
+import type {
+  AnswerHit,
+  AnswerRecordCitation,
+  DocumentProgress,
+  ProgressSample,
+  ProjectSettings,
+} from '@trove/domain';
 
 /** Timestamps are written as ISO strings and read back as Dates. */
 type Timestamp = ColumnType<Date, string, string>;
@@ -142,6 +148,32 @@ export interface ApiKeysTable {
   revoked_at: NullableTimestamp;
 }
 
+export interface ThreadsTable {
+  id: string;
+  project_id: string;
+  /** Null: the bootstrap admin key. */
+  api_key_id: string | null;
+  title: string;
+  created_at: ColumnType<Date, string | undefined, never>;
+  updated_at: ColumnType<Date, string | undefined, string>;
+}
+
+export interface AnswersTable {
+  id: string;
+  project_id: string;
+  thread_id: string | null;
+  /** The turn's number in its thread (from 1); null outside a thread. */
+  position: number | null;
+  api_key_id: string | null;
+  question: string;
+  standalone_question: string | null;
+  mode: string;
+  answer: string;
+  citations: Json<AnswerRecordCitation[]>;
+  hits: Json<AnswerHit[]>;
+  created_at: ColumnType<Date, string | undefined, never>;
+}
+
 export interface CatalogTables {
   projects: ProjectsTable;
   sources: SourcesTable;
@@ -151,4 +183,6 @@ export interface CatalogTables {
   index_generations: IndexGenerationsTable;
   rag_config: RagConfigTable;
   api_keys: ApiKeysTable;
+  threads: ThreadsTable;
+  answers: AnswersTable;
 }

@@ -210,6 +210,15 @@ describe('search fusion', () => {
 describe('answers', () => {
   const key = { TROVE_ADMIN_API_KEY: 'k'.repeat(24) };
 
+  it('keeps answers and threads 90 days by default; TROVE_ANSWER_RETENTION_DAYS=0 keeps them for ever', () => {
+    expect(loadConfig(apiConfigSchema, key).answerRecords).toEqual({ retentionDays: 90 });
+    const forever = { ...key, TROVE_ANSWER_RETENTION_DAYS: '0' };
+    expect(loadConfig(apiConfigSchema, forever).answerRecords).toEqual({ retentionDays: 0 });
+    expect(() => loadConfig(apiConfigSchema, { ...key, TROVE_ANSWER_RETENTION_DAYS: '-1' })).toThrow(
+      /answerRecords\.retentionDays/,
+    );
+  });
+
   it('answers offline (EXTRACTIVE) by default and reads TROVE_ANSWER_*', () => {
     expect(loadConfig(apiConfigSchema, key).answers).toEqual({
       topK: 8,

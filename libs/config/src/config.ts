@@ -358,6 +358,15 @@ export const answersSchema = z.object({
   extractiveChunks: z.coerce.number().int().min(1).max(20).default(3),
 });
 
+// Answer records (issue 28): how long answers and conversation threads are kept.
+export const answerRecordsSchema = z.object({
+  /**
+   * Days answers and threads are kept: a thread unused for longer goes with all its turns, and
+   * so does an answer given outside a thread. 0 keeps them for ever.
+   */
+  retentionDays: z.coerce.number().int().min(0).max(36_500).default(90),
+});
+
 // Reranking (issue 11): the fused top candidates reordered by a Reranker (libs/reranking).
 export const rerankSchema = z.object({
   /**
@@ -533,6 +542,8 @@ export const apiConfigSchema = z.object({
   web: webSchema,
   answers: answersSchema,
   // Optional in the type so hand-built configs (tests) may leave it out; the env always sets it.
+  answerRecords: answerRecordsSchema.optional(),
+  // Optional in the type so hand-built configs (tests) may leave it out; the env always sets it.
   llm: llmSchema.optional(),
   // The api shows chunking among the RAG settings (the worker applies them); optional as llm.
   chunking: chunkingSchema.optional(),
@@ -601,6 +612,7 @@ export type ChunkingConfig = z.infer<typeof chunkingSchema>;
 export type NotionConfig = z.infer<typeof notionSchema>;
 export type SearchConfig = z.infer<typeof searchSchema>;
 export type AnswersConfig = z.infer<typeof answersSchema>;
+export type AnswerRecordsConfig = z.infer<typeof answerRecordsSchema>;
 export type RerankConfig = z.infer<typeof rerankSchema>;
 export type WebhooksConfig = z.infer<typeof webhooksSchema>;
 export type WebConfig = z.infer<typeof webSchema>;
@@ -778,6 +790,7 @@ function fromEnv(env: Env) {
       extractiveSentences: v('TROVE_ANSWER_EXTRACTIVE_SENTENCES'),
       extractiveChunks: v('TROVE_ANSWER_EXTRACTIVE_CHUNKS'),
     },
+    answerRecords: { retentionDays: v('TROVE_ANSWER_RETENTION_DAYS') },
     // Reranking (issue 11)
     rerank: {
       provider: v('TROVE_RERANK_PROVIDER'),

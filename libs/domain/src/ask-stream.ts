@@ -65,6 +65,8 @@ export interface AskStreamCitation {
 
 /** The verified answer the `done` event carries (the same fields as GraphQL `ask`). */
 export interface AskStreamResult {
+  /** The id the answer is recorded under (`ans_…`). */
+  answerId: string;
   answer: string;
   mode: 'LLM' | 'EXTRACTIVE' | 'TOP_1' | 'INSUFFICIENT_CONTEXT';
   insufficientContext: boolean;

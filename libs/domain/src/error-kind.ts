@@ -49,6 +49,8 @@ function kindOfTroveCode(code: TroveErrorCode): ErrorKind {
     case TroveErrorCode.SourceNotFound:
     case TroveErrorCode.ApiKeyNotFound:
     case TroveErrorCode.SyncRunNotFound:
+    case TroveErrorCode.ThreadNotFound:
+    case TroveErrorCode.AnswerNotFound:
     case TroveErrorCode.SourceItemGone:
       return 'not-found';
     case TroveErrorCode.BadRequest:

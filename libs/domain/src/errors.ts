@@ -12,6 +12,10 @@ export enum TroveErrorCode {
   DocumentNotFound = 'DOCUMENT_NOT_FOUND',
   SourceNotFound = 'SOURCE_NOT_FOUND',
   ApiKeyNotFound = 'API_KEY_NOT_FOUND',
+  /** A conversation thread that does not exist, or belongs to another API key. */
+  ThreadNotFound = 'THREAD_NOT_FOUND',
+  /** A recorded answer that does not exist (or is out of the key's reach). */
+  AnswerNotFound = 'ANSWER_NOT_FOUND',
   /** The project is being deleted: nothing may be written to it any more. */
   ProjectDeleting = 'PROJECT_DELETING',
   /** Another project (not being deleted) has the same name, compared case-insensitively. */
@@ -99,13 +103,15 @@ export class PermanentDocumentError extends TroveError {
 }
 
 /** Records a request can name by id. */
-export type RecordKind = 'project' | 'document' | 'source' | 'syncRun';
+export type RecordKind = 'project' | 'document' | 'source' | 'syncRun' | 'thread' | 'answer';
 
 const NOT_FOUND: Record<RecordKind, { code: TroveErrorCode; noun: string }> = {
   project: { code: TroveErrorCode.ProjectNotFound, noun: 'project' },
   document: { code: TroveErrorCode.DocumentNotFound, noun: 'document' },
   source: { code: TroveErrorCode.SourceNotFound, noun: 'source' },
   syncRun: { code: TroveErrorCode.SyncRunNotFound, noun: 'sync run' },
+  thread: { code: TroveErrorCode.ThreadNotFound, noun: 'thread' },
+  answer: { code: TroveErrorCode.AnswerNotFound, noun: 'answer' },
 };
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isChunkId, isTroveId } from './ids';
+import { isAnswerId, isChunkId, isThreadId, isTroveId, newAnswerId, newThreadId } from './ids';
 
 describe('id formats', () => {
   it('accepts UUIDs and 32-hex document ids, nothing else', () => {
@@ -25,5 +25,18 @@ describe('id formats', () => {
     expect(isChunkId('3f2a9c0d8e7b6a5f4e3d2c1b0a998877')).toBe(false);
     expect(isChunkId('x-1-0123456789ab')).toBe(false);
     expect(isChunkId('')).toBe(false);
+  });
+
+  it('makes thread and answer ids of their own kind, which no other check accepts', () => {
+    const thread = newThreadId();
+    const answer = newAnswerId();
+    expect(thread).toMatch(/^thr_[0-9a-f-]{36}$/);
+    expect(answer).toMatch(/^ans_[0-9a-f-]{36}$/);
+    expect(newThreadId()).not.toBe(thread);
+    expect([isThreadId(thread), isAnswerId(thread), isTroveId(thread)]).toEqual([true, false, false]);
+    expect([isAnswerId(answer), isThreadId(answer), isTroveId(answer)]).toEqual([true, false, false]);
+    for (const bad of ['thr_', 'thr_x', `THR_${thread.slice(4)}`, `${thread} `, null]) {
+      expect(isThreadId(bad)).toBe(false);
+    }
   });
 });

@@ -19,3 +19,25 @@ export function isChunkId(value: unknown): value is string {
   const match = CHUNK.exec(value);
   return match !== null && isTroveId(match[1]);
 }
+
+/** Thread and answer ids: a kind prefix and a random UUID, so a log line says what an id names. */
+const THREAD_ID = /^thr_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const ANSWER_ID = /^ans_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A fresh thread id (`thr_<uuid>`). */
+export function newThreadId(): string {
+  return `thr_${globalThis.crypto.randomUUID()}`;
+}
+
+/** A fresh answer id (`ans_<uuid>`). */
+export function newAnswerId(): string {
+  return `ans_${globalThis.crypto.randomUUID()}`;
+}
+
+export function isThreadId(value: unknown): value is string {
+  return typeof value === 'string' && THREAD_ID.test(value);
+}
+
+export function isAnswerId(value: unknown): value is string {
+  return typeof value === 'string' && ANSWER_ID.test(value);
+}

@@ -2,6 +2,7 @@ export * from './errors';
 export * from './feedback';
 export * from './error-kind';
 export * from './ask-stream';
+export * from './answers';
 export * from './citation-markers';
 export * from './ids';
 export * from './redact';

@@ -75,6 +75,7 @@ describe('schema and migrations', () => {
         '0010-source-config',
         '0011-project-settings',
         '0012-document-progress',
+        '0013-answers',
       ]);
       expect((await catalogs[0].ensure()).migrations).toEqual([]);
     } finally {
@@ -116,6 +117,7 @@ describe('schema and migrations', () => {
         '0010-source-config',
         '0011-project-settings',
         '0012-document-progress',
+        '0013-answers',
       ]);
       const versions = Object.fromEntries(
         (await catalog.sourceItems('s')).map((item) => [item.externalId, item.version]),

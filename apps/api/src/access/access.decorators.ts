@@ -61,6 +61,10 @@ export const document = target('document');
 export const source = target('source');
 export const syncRun = target('syncRun');
 export const chunk = target('chunk');
+/** … on the conversation thread whose id is at `path` (its owner is checked by the operation). */
+export const thread = target('thread');
+/** … on the recorded answer whose id is at `path`. */
+export const answer = target('answer');
 
 /** The caller's principal (role and project scope), for operations that list across projects. */
 export const CurrentPrincipal = createParamDecorator((_data: unknown, context: ExecutionContext): Principal =>

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  type AnswerRecords,
   Catalog,
   type DocumentRecords,
   type ProjectReads,
@@ -8,7 +9,9 @@ import {
 } from '@trove/catalog';
 import {
   inProjectScope,
+  isAnswerId,
   isChunkId,
+  isThreadId,
   isTroveId,
   notFoundError,
   type Principal,
@@ -20,7 +23,8 @@ import type { TargetKind } from './access.decorators';
 export type RecordLookup = Pick<ProjectReads, 'getProject'> &
   Pick<DocumentRecords, 'getDocument'> &
   Pick<SourceRecords, 'getSource'> &
-  Pick<SyncRunRecords, 'getRun'>;
+  Pick<SyncRunRecords, 'getRun'> &
+  Pick<AnswerRecords, 'getThread' | 'answerProject'>;
 
 /** `<document id>-<position>-<hash>`: the document is what a chunk belongs to. */
 const CHUNK_DOCUMENT = /^(.+)-\d{1,9}-[0-9a-f]{12}$/i;
@@ -38,7 +42,16 @@ export class ProjectAccess {
    * BAD_REQUEST, the same for every caller), so they are not looked up here.
    */
   static wellFormed(kind: TargetKind, id: unknown): id is string {
-    return kind === 'chunk' ? isChunkId(id) : isTroveId(id);
+    switch (kind) {
+      case 'chunk':
+        return isChunkId(id);
+      case 'thread':
+        return isThreadId(id);
+      case 'answer':
+        return isAnswerId(id);
+      default:
+        return isTroveId(id);
+    }
   }
 
   /** The project of an existing record; undefined when there is no such record. */
@@ -52,6 +65,10 @@ export class ProjectAccess {
         return (await this.catalog.getSource(id))?.projectId;
       case 'syncRun':
         return (await this.catalog.getRun(id))?.projectId;
+      case 'thread':
+        return (await this.catalog.getThread(id))?.projectId;
+      case 'answer':
+        return this.catalog.answerProject(id);
       case 'chunk': {
         const documentId = CHUNK_DOCUMENT.exec(id)?.[1];
         return documentId ? (await this.catalog.getDocument(documentId))?.projectId : undefined;

@@ -2,8 +2,9 @@ import { EventEmitter } from 'node:events';
 import type { Request, Response } from 'express';
 import { describe, expect, it } from 'vitest';
 import type { AnswerEvent, AskRequest } from '@trove/answering';
+import type { NewAnswer } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
-import { type Project, TroveError, TroveErrorCode } from '@trove/domain';
+import { ApiKeyRole, type Principal, type Project, TroveError, TroveErrorCode } from '@trove/domain';
 import { AskController } from './ask.controller';
 import { AskService } from './ask.service';
 
@@ -59,18 +60,28 @@ function controller(
     }),
     searchScope: (): Promise<string[]> =>
       Promise.reject(new Error('no source or date filter in these tests')),
+    recorded: [] as NewAnswer[],
+    recordAnswer(answer: NewAnswer): Promise<string> {
+      this.recorded.push(answer);
+      return Promise.resolve('ans_1');
+    },
   };
   const res = new FakeResponse();
   const req = { res, socket: { destroyed: false } } as unknown as Request;
   return {
     controller: new AskController(
-      new AskService(answerer, catalog, { search: { maxFilterDocuments: 10 } } as ApiConfig),
+      new AskService(answerer, catalog, { search: { maxFilterDocuments: 10 } } as ApiConfig, {
+        unsigned: (url) => url,
+      }),
     ),
+    catalog,
     res,
     req,
     seen,
   };
 }
+
+const ADMIN: Principal = { keyId: 'key-1', name: 'admin', role: ApiKeyRole.ADMIN, projects: 'ALL' };
 
 const result = {
   answer: 'Run it [1].',
@@ -96,21 +107,30 @@ describe('AskController (Server-Sent Events)', () => {
       res,
       req,
       seen,
+      catalog,
     } = controller(async function* () {
       yield { type: 'retrieval', passages: [] };
       yield { type: 'delta', text: 'Run it\n[1].', attempt: 1 };
       yield { type: 'done', result };
     });
-    await ask.stream('prj_1', { question: 'How?', topK: 3 }, req, res as unknown as Response);
+    await ask.stream('prj_1', { question: 'How?', topK: 3 }, req, res as unknown as Response, ADMIN);
     expect(seen.request).toMatchObject({ projectId: 'prj_1', question: 'How?', topK: 3, mode: 'AUTO' });
     expect(res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
     expect(res.headersFlushed).toBe(true);
     expect(res.written).toEqual([
       'event: retrieval\ndata: {"passages":[]}\n\n',
       'event: delta\ndata: {"text":"Run it\\n[1].","attempt":1}\n\n',
-      `event: done\ndata: ${JSON.stringify(result)}\n\n`,
+      `event: done\ndata: ${JSON.stringify({ ...result, answerId: 'ans_1' })}\n\n`,
     ]);
     expect(res.writableEnded).toBe(true);
+    expect(catalog.recorded).toEqual([
+      expect.objectContaining({
+        projectId: 'prj_1',
+        question: 'How?',
+        mode: 'EXTRACTIVE',
+        apiKeyId: 'key-1',
+      }),
+    ]);
   });
 
   it('stops the answer when the client disconnects: the signal aborts and nothing more is written', async () => {
@@ -127,7 +147,7 @@ describe('AskController (Server-Sent Events)', () => {
       if (signal?.aborted) throw new TroveError(TroveErrorCode.Cancelled, 'cancelled');
       yield { type: 'delta', text: 'never sent', attempt: 1 };
     });
-    await ask.stream('prj_1', { question: 'How?' }, req, res as unknown as Response);
+    await ask.stream('prj_1', { question: 'How?' }, req, res as unknown as Response, ADMIN);
     expect(resumed).toBe(true);
     expect(seen.signal?.aborted).toBe(true);
     expect(res.written).toEqual(['event: retrieval\ndata: {"passages":[]}\n\n']);
@@ -142,7 +162,7 @@ describe('AskController (Server-Sent Events)', () => {
       yield { type: 'retrieval', passages: [] };
       throw new TroveError(TroveErrorCode.LlmFailed, 'connect ECONNREFUSED 10.0.0.7:11434');
     });
-    await ask.stream('prj_1', { question: 'How?' }, req, res as unknown as Response);
+    await ask.stream('prj_1', { question: 'How?' }, req, res as unknown as Response, ADMIN);
     expect(res.written.at(-1)).toBe(
       'event: error\ndata: {"code":"LLM_FAILED","message":"the language model could not complete the request; see the API logs"}\n\n',
     );
@@ -157,13 +177,11 @@ describe('AskController (Server-Sent Events)', () => {
       yield* [];
       throw new TroveError(TroveErrorCode.BadRequest, 'topK must be an integer between 1 and 50');
     });
-    await expect(ask.stream('prj_1', { question: 7 }, req, res as unknown as Response)).rejects.toMatchObject(
-      {
-        code: TroveErrorCode.BadRequest,
-      },
-    );
     await expect(
-      ask.stream('prj_1', { question: 'How?', topK: 99 }, req, res as unknown as Response),
+      ask.stream('prj_1', { question: 7 }, req, res as unknown as Response, ADMIN),
+    ).rejects.toMatchObject({ code: TroveErrorCode.BadRequest });
+    await expect(
+      ask.stream('prj_1', { question: 'How?', topK: 99 }, req, res as unknown as Response, ADMIN),
     ).rejects.toMatchObject({ code: TroveErrorCode.BadRequest });
     expect(res.written).toEqual([]);
     expect(res.statusCode).toBe(0);

@@ -1,19 +1,19 @@
 import { Body, Controller, Inject, Logger, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import type { AnswerEvent } from '@trove/answering';
 import {
   type AskStreamEventData,
   type AskStreamEventName,
   isTroveError,
   Permission,
+  type Principal,
   TroveErrorCode,
 } from '@trove/domain';
 import { askDuration, closedLabel, errorCodeLabel, secondsSince } from '@trove/metrics';
 import { AskMode } from './ask.model';
 import { clientAbortSignal } from '../core/client-abort';
 import { genericMessageFor } from '../core/trove-exception.filter';
-import { AskService } from './ask.service';
-import { project, Requires } from '../access/access.decorators';
+import { type AskEvent, AskService } from './ask.service';
+import { CurrentPrincipal, project, Requires } from '../access/access.decorators';
 
 /**
  * `POST /v1/projects/:projectId/ask/stream`: the answer as Server-Sent Events — `retrieval`
@@ -34,6 +34,7 @@ export class AskController {
     @Body() body: unknown,
     @Req() req: Request,
     @Res() res: Response,
+    @CurrentPrincipal() principal: Principal,
   ): Promise<void> {
     const started = process.hrtime.bigint();
     const labels = {
@@ -45,7 +46,7 @@ export class AskController {
     };
     let outcome = 'ok';
     try {
-      await this.answer(projectId, body, req, res, (code) => (outcome = code));
+      await this.answer(projectId, body, principal, req, res, (code) => (outcome = code));
     } catch (error) {
       outcome = errorCodeLabel(error);
       throw error;
@@ -58,12 +59,13 @@ export class AskController {
   private async answer(
     projectId: string,
     body: unknown,
+    principal: Principal,
     req: Request,
     res: Response,
     failed: (code: string) => void,
   ): Promise<void> {
     const signal = clientAbortSignal(req);
-    const events = await this.asks.stream(projectId, body, signal);
+    const events = await this.asks.stream(projectId, body, principal, signal);
     // The first event (or the first failure: a bad topK, a search error) decides between a
     // stream and a plain JSON error.
     const first = await events.next();
@@ -93,7 +95,7 @@ export class AskController {
   }
 }
 
-function send(res: Response, event: AnswerEvent): void {
+function send(res: Response, event: AskEvent): void {
   switch (event.type) {
     case 'retrieval':
       writeEvent(res, 'retrieval', {

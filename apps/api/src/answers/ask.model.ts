@@ -118,6 +118,10 @@ export class AnswerTimingsModel {
 
 @ObjectType('Answer')
 export class AnswerModel {
+  @Field(() => ID, {
+    description: 'The id the answer is recorded under (`ans_…`): what feedback on it names',
+  })
+  answerId!: string;
   @Field() answer!: string;
   @Field(() => AnswerMode) mode!: AnswerMode;
   @Field() insufficientContext!: boolean;

@@ -1,9 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { Args, Context, Query, Resolver } from '@nestjs/graphql';
 import type { Request } from 'express';
-import { Permission } from '@trove/domain';
+import { Permission, type Principal } from '@trove/domain';
 import { askDuration, closedLabel, timed } from '@trove/metrics';
-import { project, Requires } from '../access/access.decorators';
+import { CurrentPrincipal, project, Requires } from '../access/access.decorators';
 import { clientAbortSignal } from '../core/client-abort';
 import { AnswerModel, AskInput, AskMode } from './ask.model';
 import { AskService } from './ask.service';
@@ -16,10 +16,14 @@ export class AskResolver {
     description: "Answers a question from the project's documents, with verified citations",
   })
   @Requires(Permission.READ, project('input.projectId'))
-  ask(@Args('input') input: AskInput, @Context('req') req: Request): Promise<AnswerModel> {
+  ask(
+    @Args('input') input: AskInput,
+    @Context('req') req: Request,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<AnswerModel> {
     const mode = closedLabel(input.mode ?? AskMode.AUTO, Object.values(AskMode));
     return timed(askDuration, { mode, transport: 'graphql' }, () =>
-      this.asks.ask(input, clientAbortSignal(req)),
+      this.asks.ask(input, principal, clientAbortSignal(req)),
     );
   }
 }

@@ -29,6 +29,16 @@ describe('CitationLinks', () => {
     expect(links.absolute('https://www.notion.so/page#block')).toBe('https://www.notion.so/page#block');
   });
 
+  it('keeps a served original link unsigned, and signs it afresh when it is served again', () => {
+    const served = links.absolute('/v1/documents/doc-1/original#page=3', NOW)!;
+    expect(links.unsigned(served)).toBe('/v1/documents/doc-1/original#page=3');
+    const again = links.absolute(links.unsigned(served), NOW + 7_200_000)!;
+    expect(links.check('doc-1', signatureOf(again), NOW + 7_200_000)).toBe('valid');
+    expect(links.unsigned('https://www.notion.so/page#block')).toBe('https://www.notion.so/page#block');
+    expect(links.unsigned('https://trove.example/guide/#setup')).toBe('https://trove.example/guide/#setup');
+    expect(links.unsigned(undefined)).toBeUndefined();
+  });
+
   it('opens an original at its slide, its sheet and rows, or its CSV records (RFC 7111 row=)', () => {
     const original = (place: object) =>
       links.render({ kind: 'original', documentId: 'doc-1', ...place }, undefined, NOW)!.split('#')[1];

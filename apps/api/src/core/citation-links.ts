@@ -5,6 +5,8 @@ import type { Citation } from '@trove/domain';
 import { CONFIG } from './tokens';
 
 const ORIGINAL_PATH = /^\/v1\/documents\/([^/?#]+)\/original(?=$|#)/;
+/** An original's path with its `?sig=` (the place after `#` stays). */
+const SIGNED_ORIGINAL = /^(\/v1\/documents\/[^/?#]+\/original)\?sig=[^#]*/;
 /** A path on the same site (`/guide/`), not `//host` or `/\host`, which browsers read as another host. */
 const SITE_PATH = /^\/(?![/\\])/;
 /** `sig=<expiry, unix seconds in base 36>-<MAC>`: one parameter, so links stay short. */
@@ -53,6 +55,17 @@ export class CitationLinks {
     if (!citation) return this.absolute(legacyUrl, now);
     if (citation.kind === 'source') return citation.url && webLink(citation.url);
     return `${this.original(citation.documentId, now)}${fragment(citation)}`;
+  }
+
+  /**
+   * A served link as it may be kept (recorded answers): a link to an API original loses its
+   * signature and base, so `absolute` signs it afresh whenever it is served again; other links
+   * are kept as they are.
+   */
+  unsigned(url: string | undefined): string | undefined {
+    if (!url?.startsWith(`${this.base}/`)) return url;
+    const path = url.slice(this.base.length).replace(SIGNED_ORIGINAL, '$1');
+    return ORIGINAL_PATH.test(path) ? path : url;
   }
 
   /** The link to a document's original, without a place in it. */

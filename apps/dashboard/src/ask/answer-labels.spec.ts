@@ -7,6 +7,7 @@ function result(
   extra: Partial<AskStreamResult> = {},
 ): AskStreamResult {
   return {
+    answerId: 'ans_1',
     answer: 'a [1]',
     mode: 'LLM',
     insufficientContext: false,

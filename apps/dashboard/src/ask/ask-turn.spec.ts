@@ -25,6 +25,7 @@ const PASSAGES = [
 ];
 
 const RESULT: AskStreamResult = {
+  answerId: 'ans_1',
   answer: 'Run deployctl rollback [1]. It never reverts the schema [1].',
   mode: 'LLM',
   insufficientContext: false,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RerankCandidate } from '@trove/domain';
-import { extractFeatures, FEATURE_NAMES, proximity, scriptLanguage, terms } from './features';
+import { extractFeatures, FEATURE_NAMES, namedFeatures, proximity, scriptLanguage, terms } from './features';
 
 function candidate(overrides: Partial<RerankCandidate>): RerankCandidate {
   return { id: 'c', text: '', title: '', headingPath: [], position: 0, fusedScore: 0, ...overrides };
@@ -32,6 +32,18 @@ describe('learned reranker features', () => {
     expect(column(rows, 'knn.missing')).toEqual([0, 1, 0]);
     expect(column(rows, 'fused.scoreRatio')).toEqual([1, 0.5, 0.5]);
     expect(column(rows, 'fused.reciprocalRank')).toEqual([1, 0.5, 1 / 3]);
+  });
+
+  it('keys the same features by name, every name present', () => {
+    const candidates = [
+      candidate({ text: 'vitamin d dose', bm25: { rank: 1, score: 20 }, fusedScore: 0.03 }),
+      candidate({ text: 'sleep', knn: { rank: 1, score: 0.9 }, fusedScore: 0.02 }),
+    ];
+    const rows = extractFeatures('vitamin d', candidates);
+    const named = namedFeatures('vitamin d', candidates);
+    expect(Object.keys(named[0])).toEqual([...FEATURE_NAMES]);
+    expect(named.map((features) => FEATURE_NAMES.map((name) => features[name]))).toEqual(rows);
+    expect(named[1]['bm25.missing']).toBe(1);
   });
 
   it("places each candidate within its leg's score distribution, and tells how sure the leg is of its top", () => {

@@ -139,6 +139,17 @@ export function extractFeatures(query: string, candidates: RerankCandidate[]): n
   });
 }
 
+/**
+ * The same features keyed by name, one record per candidate: how they are kept beside an answer
+ * (training data from feedback), readable whatever order a later model puts its weights in.
+ */
+export function namedFeatures(query: string, candidates: RerankCandidate[]): Record<FeatureName, number>[] {
+  return extractFeatures(query, candidates).map(
+    (row) =>
+      Object.fromEntries(FEATURE_NAMES.map((name, i) => [name, row[i]])) as Record<FeatureName, number>,
+  );
+}
+
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
 /**
