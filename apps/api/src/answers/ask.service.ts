@@ -107,7 +107,7 @@ export class AskService {
         ...citation,
         citationUrl: this.links.unsigned(citation.citationUrl),
       })),
-      hits: answerHits(request.question, passages),
+      hits: answerHits(passages),
     });
   }
 
