@@ -21,10 +21,10 @@
  * Writes the section "Reranker training with feedback (simulated votes, SciFact train)" of
  * BENCHMARKS.md. Test splits are never read.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Answerer, AnswerMode } from '@trove/answering';
+import { Answerer, AnswerMode, type AnswerResult } from '@trove/answering';
 import { Catalog } from '@trove/catalog';
 import { SegmenterTokenCounter } from '@trove/chunking';
 import { answersSchema } from '@trove/config';
@@ -33,29 +33,29 @@ import {
   type FeedbackExportLine,
   type FeedbackHit,
   normalizeQuestion,
-  type RerankCandidate,
-  type Reranker,
 } from '@trove/domain';
 import { createEmbeddingProvider } from '@trove/embeddings';
-import { loadBeirDataset, sampleQueries } from '@trove/evaluation';
+import { loadBeirDataset, percentile, sampleQueries, seededRandom } from '@trove/evaluation';
 import {
   DEFAULT_FEEDBACK_CAP,
-  extractFeatures,
   FEATURE_NAMES,
+  FEEDBACK_GATE_TOLERANCE,
   feedbackGate,
   type FeedbackQuestion,
   feedbackTrainingGroups,
   LearnedReranker,
+  namedFeatures,
   parseFeedbackLines,
   tallyFeedback,
 } from '@trove/reranking';
-import { ChunkIndex, createElasticsearchClient, HybridSearch, type SearchRequest } from '@trove/search';
+import { ChunkIndex, createElasticsearchClient, HybridSearch } from '@trove/search';
 import { datasetDir, writeBenchmarkSections } from '@trove/tools-support';
 import { evalProjectName, evalWorkerConfig, memoizedQueries, projectDocuments } from './eval-support';
 import {
   fitModel,
   type FitSettings,
   isHeldOut,
+  ndcgByQuery,
   type QueryGroup,
   recordedQueries,
   ROOT,
@@ -69,7 +69,7 @@ const { values: args } = parseArgs({
     /** Passage votes the honest users give. */
     votes: { type: 'string', default: '150' },
     holdout: { type: 'string', default: '3' },
-    caps: { type: 'string', default: '0.02,0.05,0.1,0.2,0.5,1,Infinity' },
+    caps: { type: 'string', default: '0.01,0.02,0.03,0.05,0.1,0.2,Infinity' },
     seed: { type: 'string', default: '7' },
     cache: { type: 'boolean', default: false },
     /** Write the BENCHMARKS.md section (off: print only). */
@@ -80,72 +80,64 @@ const { values: args } = parseArgs({
 const COMMAND = `node -r @swc-node/register tools/eval/feedback-bench.ts${args.cache ? ' --cache' : ''}`;
 const HEADING = '## Reranker training with feedback (simulated votes, SciFact train)';
 /** As the committed model.json: the fusion and candidates search runs, every query weighing the same. */
-const RECORDING = { docs: undefined, queries: 2000, candidates: 30, fusion: 'convex:0.6', completeScores: true };
+const RECORDING = {
+  docs: undefined,
+  queries: 2000,
+  candidates: 30,
+  fusion: 'convex:0.6',
+  completeScores: true,
+};
 const FIT: Omit<FitSettings, 'feedback'> = { version: 'feedback-bench', l2: 0.001, equalQueries: true };
 const OUT = join(ROOT, '.trove', 'eval');
 
-/** Delegates to the learned reranker and keeps the features of the candidates it saw, by chunk id. */
-class FeatureRecorder implements Reranker {
-  readonly id: string;
-  features = new Map<string, Record<string, number>>();
-  constructor(private readonly inner: Reranker) {
-    this.id = inner.id;
-  }
-  rerank(query: string, candidates: RerankCandidate[], options?: { signal?: AbortSignal }) {
-    const rows = extractFeatures(query, candidates);
-    this.features = new Map(
-      candidates.map((c, i) => [c.id, Object.fromEntries(FEATURE_NAMES.map((name, k) => [name, rows[i][k]]))]),
-    );
-    return this.inner.rerank(query, candidates, options);
-  }
+/** Asks `questions` as `ask` does and votes the cited passages by the qrels, until `wanted` votes. */
+interface Simulated {
+  lines: FeedbackExportLine[];
+  /** Questions asked, answered INSUFFICIENT_CONTEXT, answered with citations. */
+  asked: number;
+  refused: number;
+  voted: number;
 }
 
-/** Asks `questions` as `ask` does and votes the cited passages by the qrels, until `wanted` votes. */
 async function simulateVotes(
   questions: { text: string; relevant: Map<string, number> }[],
   wanted: number,
-): Promise<{ lines: FeedbackExportLine[]; asked: number; voted: number; refused: number }> {
+): Promise<Simulated> {
   const dir = datasetDir(args.dataset!);
   const projectName = evalProjectName(basename(dir), 'train', 0);
   const config = evalWorkerConfig(projectName, join(OUT, 'blobs'));
   const catalog = Catalog.open(config.database);
   const es = createElasticsearchClient(config.elasticsearch.url);
   try {
-    const project = (await catalog.listProjects()).find((p) => p.name === projectName && p.status === 'ACTIVE');
-    if (!project) throw new Error(`no eval project "${projectName}": run npm run eval -- --dataset ${args.dataset} first`);
+    const project = (await catalog.listProjects()).find(
+      (p) => p.name === projectName && p.status === 'ACTIVE',
+    );
+    if (!project)
+      throw new Error(
+        `no eval project "${projectName}": run npm run eval -- --dataset ${args.dataset} first`,
+      );
     const corpusIdOf = new Map(
-      [...(await projectDocuments(catalog, project.id)).values()].map((d) => [d.id, d.fileName.replace(/\.md$/, '')]),
+      [...(await projectDocuments(catalog, project.id)).values()].map((d) => [
+        d.id,
+        d.fileName.replace(/\.md$/, ''),
+      ]),
     );
     const embedder = await memoizedQueries(
       createEmbeddingProvider(config.embedding),
       questions.map((q) => q.text),
     );
-    const recorder = new FeatureRecorder(new LearnedReranker());
     const tokenCounter = new SegmenterTokenCounter();
-    const search = new HybridSearch(es, config.elasticsearch.indexPrefix, embedder, {
-      reranker: recorder,
-      rerankCandidates: RECORDING.candidates,
-      countTokens: (text) => tokenCounter.count(text),
-    });
-    let lastHits: FeedbackHit[] = [];
+    const index = new ChunkIndex(es, config.elasticsearch.indexPrefix, embedder.dimensions);
+    // As the api builds it (RagRuntime): the committed learned reranker, features for the answer's record.
     const answerer = new Answerer({
-      search: {
-        // The hits the answer is made from, as the answers log records them.
-        search: async (request: SearchRequest, options) => {
-          const hits = await search.search(request, options);
-          lastHits = hits.map((h, i) => ({
-            chunkId: h.chunkId,
-            documentId: h.documentId,
-            rank: i + 1,
-            score: h.rerankScore ?? h.score,
-            features: recorder.features.get(h.chunkId)!,
-          }));
-          return hits;
-        },
-      },
+      search: new HybridSearch(es, config.elasticsearch.indexPrefix, embedder, {
+        reranker: new LearnedReranker(),
+        rerankCandidates: RECORDING.candidates,
+        countTokens: (text) => tokenCounter.count(text),
+        candidateFeatures: namedFeatures,
+      }),
       embedder,
-      vectors: (chunkIds, signal) =>
-        new ChunkIndex(es, config.elasticsearch.indexPrefix, embedder.dimensions).vectorsByChunkIds(chunkIds, signal),
+      vectors: (chunkIds, signal) => index.vectorsByChunkIds(chunkIds, signal),
       tokenCounter,
       settings: answersSchema.parse({}),
     });
@@ -156,7 +148,22 @@ async function simulateVotes(
     for (const question of questions) {
       if (lines.length >= wanted) break;
       asked += 1;
-      const answer = await answerer.ask({ projectId: project.id, question: question.text });
+      // The passages the answer was built on, recorded as the api's answerHits records them.
+      let hits: FeedbackHit[] = [];
+      let answer: AnswerResult | undefined;
+      for await (const event of answerer.stream({ projectId: project.id, question: question.text })) {
+        if (event.type === 'retrieval') {
+          hits = event.passages.map(({ hit }, i) => ({
+            chunkId: hit.chunkId,
+            documentId: hit.documentId,
+            rank: i + 1,
+            score: hit.score,
+            features: hit.features ?? {},
+          }));
+        }
+        if (event.type === 'done') answer = event.result;
+      }
+      if (!answer) throw new Error(`no answer to "${question.text}"`);
       if (answer.mode === AnswerMode.INSUFFICIENT_CONTEXT) refused += 1;
       const cited = [...new Map(answer.citations.map((c) => [c.chunkId, c])).values()];
       if (cited.length > 0) voted += 1;
@@ -175,7 +182,7 @@ async function simulateVotes(
           documentId: citation.documentId,
           vote: relevant ? 1 : -1,
           apiKeyId: 'sim-user',
-          hits: lastHits,
+          hits,
           featureNames: [...FEATURE_NAMES],
           createdAt: new Date(Date.UTC(2026, 10, 1) + lines.length * 60_000).toISOString(),
         });
@@ -186,6 +193,30 @@ async function simulateVotes(
     await catalog.close();
     await es.close();
   }
+}
+
+/** The simulated votes: asked again, or with `--cache` read back from the last run with the same settings. */
+async function votesOf(pool: { text: string; relevant: Map<string, number> }[]): Promise<Simulated> {
+  const settings = {
+    dataset: args.dataset,
+    votes: Number(args.votes),
+    seed: Number(args.seed),
+    holdout: args.holdout,
+  };
+  const meta = join(OUT, 'feedback-sim-honest.meta.json');
+  const file = join(OUT, 'feedback-sim-honest.jsonl');
+  if (args.cache && existsSync(meta) && existsSync(file)) {
+    const saved = JSON.parse(readFileSync(meta, 'utf8')) as { settings: unknown } & Omit<Simulated, 'lines'>;
+    if (JSON.stringify(saved.settings) === JSON.stringify(settings)) {
+      console.log(`[feedback] simulated votes from ${file}`);
+      return { ...saved, lines: parseFeedbackLines(readFileSync(file, 'utf8'), file) };
+    }
+  }
+  const simulated = await simulateVotes(pool, settings.votes);
+  mkdirSync(OUT, { recursive: true });
+  const counts = { asked: simulated.asked, refused: simulated.refused, voted: simulated.voted };
+  writeFileSync(meta, `${JSON.stringify({ settings, ...counts })}\n`);
+  return simulated;
 }
 
 /** The same votes inverted, `times` over, each copy by another key and later than every honest vote. */
@@ -206,6 +237,21 @@ function untallied(lines: FeedbackExportLine[]): FeedbackQuestion[] {
   return lines.flatMap((line) => tallyFeedback([line]).questions);
 }
 
+/**
+ * The 95% interval of the mean change of per-query nDCG@10 from `before` to `after`, by a paired
+ * bootstrap over the held-out queries (seeded: the same numbers every run).
+ */
+function changeInterval(before: number[], after: number[], rounds = 2000): [number, number] {
+  const random = seededRandom(2026);
+  const diffs = after.map((x, i) => x - before[i]);
+  const means = Array.from({ length: rounds }, () => {
+    let sum = 0;
+    for (let i = 0; i < diffs.length; i++) sum += diffs[Math.floor(random() * diffs.length)];
+    return sum / diffs.length;
+  });
+  return [percentile(means, 2.5), percentile(means, 97.5)];
+}
+
 const round = (x: number) => x.toFixed(4);
 const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(4)}`;
 
@@ -220,7 +266,7 @@ async function main() {
 
   // Users' questions: fit-part queries in a seeded order, asked until the votes are given.
   const pool = sampleQueries(fitPart, fitPart.length, Number(args.seed));
-  const simulated = await simulateVotes(pool, Number(args.votes));
+  const simulated = await votesOf(pool);
   const honest = simulated.lines;
   const burst1 = invertedBurst(honest, 1);
   const burst3 = invertedBurst(honest, 3);
@@ -242,36 +288,75 @@ async function main() {
     `[feedback] ${simulated.asked} questions asked (${simulated.refused} refused, ${simulated.voted} with citations), ${honest.length} votes (${ups} up), base ${base.length} judged queries, held out ${heldOut.length}`,
   );
 
-  const { rerankedNdcg10: none, fusedNdcg10: fused } = await scoreModel(fitModel(base, FIT), heldOut);
+  const without = fitModel(base, FIT);
+  const { rerankedNdcg10: none, fusedNdcg10: fused } = await scoreModel(without, heldOut);
+  const noneByQuery = await ndcgByQuery(without, heldOut);
   const arm = async (questions: FeedbackQuestion[], cap: number) => {
     const model = fitModel(base, { ...FIT, feedback: { groups: feedbackTrainingGroups(questions), cap } });
     const ndcg = (await scoreModel(model, heldOut)).rerankedNdcg10;
     const share = (model.training?.feedback as { share: number }).share;
-    return { ndcg, change: ndcg - none, share, gate: feedbackGate({ withoutFeedback: none, withFeedback: ndcg }).pass };
+    const [low, high] = changeInterval(noneByQuery, await ndcgByQuery(model, heldOut));
+    return {
+      ndcg,
+      change: ndcg - none,
+      interval: `${signed(low)} to ${signed(high)}`,
+      share,
+      gate: feedbackGate({ withoutFeedback: none, withFeedback: ndcg }).pass,
+    };
   };
   const tallied = (lines: FeedbackExportLine[]) => tallyFeedback(lines).questions;
 
-  const sweep: string[] = [];
+  const sweep: {
+    cap: number;
+    honest: Awaited<ReturnType<typeof arm>>;
+    burst: Awaited<ReturnType<typeof arm>>;
+  }[] = [];
   for (const cap of caps) {
-    const h = await arm(tallied(honest), cap);
-    const b = await arm(tallied(files['burst-3x']), cap);
-    console.log(`[feedback] cap ${cap}: honest ${round(h.ndcg)} (${signed(h.change)}), burst 3× ${round(b.ndcg)} (${signed(b.change)})`);
-    sweep.push(
-      `| ${Number.isFinite(cap) ? cap : 'none'} | ${round(h.ndcg)} (${signed(h.change)}) | ${h.share.toFixed(3)} | ${round(b.ndcg)} (${signed(b.change)}) | ${b.share.toFixed(3)} |`,
+    const honestArm = await arm(tallied(honest), cap);
+    const burstArm = await arm(tallied(files['burst-3x']), cap);
+    console.log(
+      `[feedback] cap ${cap}: honest ${round(honestArm.ndcg)} (${signed(honestArm.change)}), burst 3× ${round(burstArm.ndcg)} (${signed(burstArm.change)})`,
     );
+    sweep.push({ cap, honest: honestArm, burst: burstArm });
   }
+  // The cap: the best honest votes among the caps whose worst case (every vote turned) stays within the gate.
+  const chosen = sweep
+    .filter((s) => s.burst.change >= -FEEDBACK_GATE_TOLERANCE)
+    .reduce<(typeof sweep)[number] | undefined>(
+      (a, b) => (!a || b.honest.ndcg > a.honest.ndcg ? b : a),
+      undefined,
+    );
+  console.log(`[feedback] chosen cap ${chosen?.cap} (DEFAULT_FEEDBACK_CAP is ${DEFAULT_FEEDBACK_CAP})`);
 
   const cap = DEFAULT_FEEDBACK_CAP;
   const rows: [string, string, Awaited<ReturnType<typeof arm>>][] = [
     ['honest votes', `guarded (tally, cap ${cap})`, await arm(tallied(honest), cap)],
-    ['honest + the same votes inverted (1×)', `guarded (tally, cap ${cap})`, await arm(tallied(files['burst-1x']), cap)],
+    [
+      'honest + the same votes inverted (1×)',
+      `guarded (tally, cap ${cap})`,
+      await arm(tallied(files['burst-1x']), cap),
+    ],
     ['honest + inverted 3×', `guarded (tally, cap ${cap})`, await arm(tallied(files['burst-3x']), cap)],
-    ['honest + inverted 3×', 'tally, no cap', await arm(tallied(files['burst-3x']), Number.POSITIVE_INFINITY)],
-    ['honest + inverted 3×', 'unguarded (every vote counts, no cap)', await arm(untallied(files['burst-3x']), Number.POSITIVE_INFINITY)],
-    ['honest votes', 'unguarded (every vote counts, no cap)', await arm(untallied(honest), Number.POSITIVE_INFINITY)],
+    [
+      'honest + inverted 3×',
+      'tally, no cap',
+      await arm(tallied(files['burst-3x']), Number.POSITIVE_INFINITY),
+    ],
+    [
+      'honest + inverted 3×',
+      'unguarded (every vote counts, no cap)',
+      await arm(untallied(files['burst-3x']), Number.POSITIVE_INFINITY),
+    ],
+    [
+      'honest votes',
+      'unguarded (every vote counts, no cap)',
+      await arm(untallied(honest), Number.POSITIVE_INFINITY),
+    ],
   ];
   for (const [feedback, guard, r] of rows) {
-    console.log(`[feedback] ${feedback}, ${guard}: ${round(r.ndcg)} (${signed(r.change)}) gate ${r.gate ? 'passes' : 'refuses'}`);
+    console.log(
+      `[feedback] ${feedback}, ${guard}: ${round(r.ndcg)} (${signed(r.change)}) gate ${r.gate ? 'passes' : 'refuses'}`,
+    );
   }
   const tally3 = tallyFeedback(files['burst-3x']).tally;
   const tally1 = tallyFeedback(files['burst-1x']).tally;
@@ -292,16 +377,20 @@ every one), and all feedback pairs together weigh at most the cap times the judg
 
 Held-out nDCG@10: fused order ${round(fused)}, reranker trained without feedback **${round(none)}**.
 
-| feedback | counted | held-out nDCG@10 (change) | feedback weight / judged | gate |
-| --- | --- | --- | --- | --- |
-${rows.map(([feedback, guard, r]) => `| ${feedback} | ${guard} | ${round(r.ndcg)} (${signed(r.change)}) | ${r.share.toFixed(3)} | ${r.gate ? 'passes' : 'refuses'} |`).join('\n')}
+| feedback | counted | held-out nDCG@10 (change) | 95% interval of the change | feedback weight / judged | gate |
+| --- | --- | --- | --- | --- | --- |
+${rows.map(([feedback, guard, r]) => `| ${feedback} | ${guard} | ${round(r.ndcg)} (${signed(r.change)}) | ${r.interval} | ${r.share.toFixed(3)} | ${r.gate ? 'passes' : 'refuses'} |`).join('\n')}
 
-The cap, chosen here (on held-out train queries): held-out nDCG@10 by cap for the honest votes and for honest + inverted 3×,
-both tallied (${tally3.questions} voted questions in the 3× file).
+The interval is a paired bootstrap over the ${heldOut.length} held-out queries (2,000 resamples).
 
-| cap | honest (change) | weight / judged | honest + inverted 3× (change) | weight / judged |
-| --- | --- | --- | --- | --- |
-${sweep.join('\n')}
+**The cap** was chosen on these held-out train queries: held-out nDCG@10 by cap for the honest votes and for the worst
+case, honest + inverted 3× (all ${tally3.questions} voted questions turned), both tallied. The default
+(\`DEFAULT_FEEDBACK_CAP\`, ${DEFAULT_FEEDBACK_CAP}) is the cap with the best honest figure among those whose worst case stays
+within 0.005 (here: ${chosen?.cap ?? 'none'}).
+
+| cap | honest (change) | 95% interval | honest + inverted 3× (change) | 95% interval | weight / judged |
+| --- | --- | --- | --- | --- | --- |
+${sweep.map(({ cap, honest: h, burst: b }) => `| ${Number.isFinite(cap) ? cap : 'none'} | ${round(h.ndcg)} (${signed(h.change)}) | ${h.interval} | ${round(b.ndcg)} (${signed(b.change)}) | ${b.interval} | ${b.share.toFixed(3)} |`).join('\n')}
 `;
   console.log(body);
   if (args.write === 'true') writeBenchmarkSections(COMMAND, `${HEADING}\n\n${body}`);

@@ -9,7 +9,7 @@ import { basename, join } from 'node:path';
 import { Catalog } from '@trove/catalog';
 import { type RerankCandidate, type Reranker, SearchMode } from '@trove/domain';
 import { createEmbeddingProvider } from '@trove/embeddings';
-import { loadBeirDataset, scoreRuns } from '@trove/evaluation';
+import { loadBeirDataset, ndcgAt, scoreRuns } from '@trove/evaluation';
 import {
   extractFeatures,
   FEATURE_NAMES,
@@ -71,7 +71,10 @@ export interface QueryGroup extends TrainingGroup {
 }
 
 /** The recorded candidates of a dataset's train queries, from the cache when asked and present. */
-export async function recordedQueries(dataset: string, settings: RecordingSettings): Promise<RecordedQuery[]> {
+export async function recordedQueries(
+  dataset: string,
+  settings: RecordingSettings,
+): Promise<RecordedQuery[]> {
   const { docs, queries, candidates, fusion, completeScores } = settings;
   const file = join(
     ROOT,
@@ -230,4 +233,18 @@ export async function scoreModel(
     ),
   );
   return { fusedNdcg10: fused.ndcg10, rerankedNdcg10: reranked.ndcg10 };
+}
+
+/** nDCG@10 of the model's order of each query's recorded candidates, query by query. */
+export async function ndcgByQuery(model: LinearModel, groups: QueryGroup[]): Promise<number[]> {
+  const reranker = new LearnedReranker(model);
+  return Promise.all(
+    groups.map(async (g) =>
+      ndcgAt(
+        (await reranker.rerank(g.query, g.candidates)).map((r) => g.documents[r.index]),
+        g.judged,
+        10,
+      ),
+    ),
+  );
 }

@@ -34,7 +34,16 @@ import {
   parseFeedbackLines,
   tallyFeedback,
 } from '@trove/reranking';
-import { type FitSettings, fitModel, isHeldOut, type QueryGroup, recordedQueries, ROOT, scoreModel, toGroup } from './reranker-training';
+import {
+  type FitSettings,
+  fitModel,
+  isHeldOut,
+  type QueryGroup,
+  recordedQueries,
+  ROOT,
+  scoreModel,
+  toGroup,
+} from './reranker-training';
 
 const MODEL_FILE = `${ROOT}/libs/reranking/src/learned/model.json`;
 /** The held-out share the feedback gate uses when `--holdout` is not given. */
@@ -99,12 +108,20 @@ const provenance = (split: number) => ({
 
 /** The groups of every data set that `split` keeps in (false) or holds out (true). */
 function part(byDataset: Map<string, QueryGroup[]>, split: number, heldOut: boolean): QueryGroup[] {
-  return [...byDataset.values()].flatMap((groups) => groups.filter((_, i) => isHeldOut(i, split) === heldOut));
+  return [...byDataset.values()].flatMap((groups) =>
+    groups.filter((_, i) => isHeldOut(i, split) === heldOut),
+  );
 }
 
 async function report(model: LinearModel, byDataset: Map<string, QueryGroup[]>, split: number) {
   for (const [dataset, groups] of byDataset) {
-    console.log(`[train] ${dataset} in-sample:`, await scoreModel(model, groups.filter((_, i) => !isHeldOut(i, split))));
+    console.log(
+      `[train] ${dataset} in-sample:`,
+      await scoreModel(
+        model,
+        groups.filter((_, i) => !isHeldOut(i, split)),
+      ),
+    );
     if (split > 1) {
       console.log(
         `[train] ${dataset} held out (1/${split}):`,
@@ -125,7 +142,9 @@ async function gate(byDataset: Map<string, QueryGroup[]>, split: number, feedbac
   const heldOutQuestions = new Set(part(byDataset, split, true).map((g) => normalizeQuestion(g.query)));
   const usable = feedback.filter((q) => !heldOutQuestions.has(normalizeQuestion(q.question)));
   if (usable.length < feedback.length) {
-    console.log(`[train] gate: ${feedback.length - usable.length} voted questions are held-out queries, left out of the gate's fit`);
+    console.log(
+      `[train] gate: ${feedback.length - usable.length} voted questions are held-out queries, left out of the gate's fit`,
+    );
   }
   const fit = part(byDataset, split, false);
   const without = fitModel(fit, settings());
@@ -153,13 +172,17 @@ async function main() {
   }
   let model: LinearModel;
   if (args.feedback) {
-    const lines = args.feedback.split(',').flatMap((file) => parseFeedbackLines(readFileSync(file.trim(), 'utf8'), file));
+    const lines = args.feedback
+      .split(',')
+      .flatMap((file) => parseFeedbackLines(readFileSync(file.trim(), 'utf8'), file));
     const { questions, tally } = tallyFeedback(lines);
     console.log('[train] feedback:', tally);
     const split = holdout > 1 ? holdout : GATE_HOLDOUT;
     const gated = await gate(byDataset, split, questions);
     if (!gated.pass) {
-      console.error(`[train] refused: feedback lowers held-out nDCG@10 by more than 0.005; ${args.out} left as it is`);
+      console.error(
+        `[train] refused: feedback lowers held-out nDCG@10 by more than 0.005; ${args.out} left as it is`,
+      );
       process.exit(GATE_REFUSED);
     }
     model =

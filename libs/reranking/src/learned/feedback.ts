@@ -155,7 +155,11 @@ export function tallyFeedback(lines: readonly FeedbackExportLine[]): {
       else votes.set(chunkId, sum > 0 ? 1 : -1);
     }
     if (votes.size === 0) continue;
-    questions.push({ question: latest.question, hits: [...latest.hits].sort((a, b) => a.rank - b.rank), votes });
+    questions.push({
+      question: latest.question,
+      hits: [...latest.hits].sort((a, b) => a.rank - b.rank),
+      votes,
+    });
   }
   tally.questions = questions.length;
   return { questions, tally };
@@ -209,7 +213,7 @@ export function feedbackTrainingGroups(
  * (tools/eval/train-reranker.ts `--feedback-cap`). Chosen on held-out train queries of SciFact
  * with simulated votes (BENCHMARKS.md, "Reranker training with feedback").
  */
-export const DEFAULT_FEEDBACK_CAP = 0.1;
+export const DEFAULT_FEEDBACK_CAP = 0.02;
 
 /** Largest drop of held-out nDCG@10 that feedback may cause before the trainer refuses its model. */
 export const FEEDBACK_GATE_TOLERANCE = 0.005;
