@@ -47,6 +47,10 @@ type Documents = {
   '\n  query Search($input: SearchInput!) {\n    search(input: $input) {\n      tookMs\n      reranked\n      reranker\n      warnings\n      hits {\n        chunkId\n        documentId\n        title\n        headingPath\n        chapter\n        page\n        pageEnd\n        anchor\n        ocr\n        ocrConfidence\n        position\n        text\n        citationUrl\n        score\n        rerankScore\n        bm25 {\n          rank\n          score\n        }\n        knn {\n          rank\n          score\n        }\n        explain {\n          bm25 {\n            rank\n            score\n          }\n          knn {\n            rank\n            score\n          }\n          fusedScore\n          rerankScore\n          topFeatures {\n            name\n            contribution\n          }\n        }\n        context {\n          chunkId\n          position\n          headingPath\n          text\n          citationUrl\n        }\n      }\n    }\n  }\n': typeof types.SearchDocument;
   '\n  query SearchFilterOptions($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      name\n      type\n    }\n    project(id: $projectId) {\n      id\n      documentTypes {\n        mediaType\n        label\n        documentCount\n      }\n    }\n  }\n': typeof types.SearchFilterOptionsDocument;
   '\n  query Ask($input: AskInput!) {\n    ask(input: $input) {\n      answer\n      mode\n      insufficientContext\n      language\n      model\n      citations {\n        marker\n        chunkId\n        documentId\n        title\n        headingPath\n        citationUrl\n        quote\n        page\n        ocr\n        ocrConfidence\n      }\n      verification {\n        validMarkers\n        invalidMarkers\n        missingMarkers\n        retried\n        checkedSentences\n      }\n      timings {\n        totalMs\n      }\n    }\n  }\n': typeof types.AskDocument;
+  '\n  fragment FeedbackFields on Feedback {\n    id\n    answerId\n    target\n    chunkId\n    vote\n    comment\n    updatedAt\n  }\n': typeof types.FeedbackFieldsFragmentDoc;
+  '\n  mutation GiveFeedback($input: GiveFeedbackInput!) {\n    giveFeedback(input: $input) {\n      ...FeedbackFields\n    }\n  }\n': typeof types.GiveFeedbackDocument;
+  '\n  query MyFeedback($projectId: ID!, $answerIds: [ID!]!) {\n    myFeedback(projectId: $projectId, answerIds: $answerIds) {\n      ...FeedbackFields\n    }\n  }\n': typeof types.MyFeedbackDocument;
+  '\n  query ContentGaps($projectId: ID!, $first: Int = 50, $after: String) {\n    contentGaps(projectId: $projectId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        key\n        question\n        askCount\n        unansweredCount\n        downVoteCount\n        lastAskedAt\n        comments\n      }\n    }\n  }\n': typeof types.ContentGapsDocument;
   '\n  query ApiKeys {\n    apiKeys {\n      id\n      name\n      prefix\n      role\n      projectIds\n      createdAt\n      createdBy\n      lastUsedAt\n      revokedAt\n    }\n  }\n': typeof types.ApiKeysDocument;
   '\n  mutation CreateApiKey($input: CreateApiKeyInput!) {\n    createApiKey(input: $input) {\n      secret\n      apiKey {\n        id\n        name\n        prefix\n        role\n        projectIds\n        createdAt\n      }\n    }\n  }\n': typeof types.CreateApiKeyDocument;
   '\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      id\n      name\n      revokedAt\n    }\n  }\n': typeof types.RevokeApiKeyDocument;
@@ -121,6 +125,14 @@ const documents: Documents = {
     types.SearchFilterOptionsDocument,
   '\n  query Ask($input: AskInput!) {\n    ask(input: $input) {\n      answer\n      mode\n      insufficientContext\n      language\n      model\n      citations {\n        marker\n        chunkId\n        documentId\n        title\n        headingPath\n        citationUrl\n        quote\n        page\n        ocr\n        ocrConfidence\n      }\n      verification {\n        validMarkers\n        invalidMarkers\n        missingMarkers\n        retried\n        checkedSentences\n      }\n      timings {\n        totalMs\n      }\n    }\n  }\n':
     types.AskDocument,
+  '\n  fragment FeedbackFields on Feedback {\n    id\n    answerId\n    target\n    chunkId\n    vote\n    comment\n    updatedAt\n  }\n':
+    types.FeedbackFieldsFragmentDoc,
+  '\n  mutation GiveFeedback($input: GiveFeedbackInput!) {\n    giveFeedback(input: $input) {\n      ...FeedbackFields\n    }\n  }\n':
+    types.GiveFeedbackDocument,
+  '\n  query MyFeedback($projectId: ID!, $answerIds: [ID!]!) {\n    myFeedback(projectId: $projectId, answerIds: $answerIds) {\n      ...FeedbackFields\n    }\n  }\n':
+    types.MyFeedbackDocument,
+  '\n  query ContentGaps($projectId: ID!, $first: Int = 50, $after: String) {\n    contentGaps(projectId: $projectId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        key\n        question\n        askCount\n        unansweredCount\n        downVoteCount\n        lastAskedAt\n        comments\n      }\n    }\n  }\n':
+    types.ContentGapsDocument,
   '\n  query ApiKeys {\n    apiKeys {\n      id\n      name\n      prefix\n      role\n      projectIds\n      createdAt\n      createdBy\n      lastUsedAt\n      revokedAt\n    }\n  }\n':
     types.ApiKeysDocument,
   '\n  mutation CreateApiKey($input: CreateApiKeyInput!) {\n    createApiKey(input: $input) {\n      secret\n      apiKey {\n        id\n        name\n        prefix\n        role\n        projectIds\n        createdAt\n      }\n    }\n  }\n':
@@ -339,6 +351,30 @@ export function graphql(
 export function graphql(
   source: '\n  query Ask($input: AskInput!) {\n    ask(input: $input) {\n      answer\n      mode\n      insufficientContext\n      language\n      model\n      citations {\n        marker\n        chunkId\n        documentId\n        title\n        headingPath\n        citationUrl\n        quote\n        page\n        ocr\n        ocrConfidence\n      }\n      verification {\n        validMarkers\n        invalidMarkers\n        missingMarkers\n        retried\n        checkedSentences\n      }\n      timings {\n        totalMs\n      }\n    }\n  }\n',
 ): typeof import('./graphql').AskDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  fragment FeedbackFields on Feedback {\n    id\n    answerId\n    target\n    chunkId\n    vote\n    comment\n    updatedAt\n  }\n',
+): typeof import('./graphql').FeedbackFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation GiveFeedback($input: GiveFeedbackInput!) {\n    giveFeedback(input: $input) {\n      ...FeedbackFields\n    }\n  }\n',
+): typeof import('./graphql').GiveFeedbackDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query MyFeedback($projectId: ID!, $answerIds: [ID!]!) {\n    myFeedback(projectId: $projectId, answerIds: $answerIds) {\n      ...FeedbackFields\n    }\n  }\n',
+): typeof import('./graphql').MyFeedbackDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query ContentGaps($projectId: ID!, $first: Int = 50, $after: String) {\n    contentGaps(projectId: $projectId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        key\n        question\n        askCount\n        unansweredCount\n        downVoteCount\n        lastAskedAt\n        comments\n      }\n    }\n  }\n',
+): typeof import('./graphql').ContentGapsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

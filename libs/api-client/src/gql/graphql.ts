@@ -105,6 +105,7 @@ export type EmbeddingModelInput = {
 
 /** The stable code of an error: in `extensions.code` of a GraphQL error, `error.code` of a REST one, and on a failed document or sync run. A status without a code of its own comes as HTTP_<status>. Clients classify codes with errorKind (libs/domain). */
 export type ErrorCode =
+  | 'ANSWER_NOT_FOUND'
   | 'API_KEY_NOT_FOUND'
   | 'BAD_REQUEST'
   | 'BAD_USER_INPUT'
@@ -148,11 +149,18 @@ export type ErrorCode =
   | 'SOURCE_UNREACHABLE'
   | 'SYNC_PLAN_SHORT'
   | 'SYNC_RUN_NOT_FOUND'
+  | 'THREAD_NOT_FOUND'
   | 'UNAUTHENTICATED'
   | 'UNDECODABLE_DOCUMENT'
   | 'UNSAFE_ARCHIVE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'WEBHOOK_EXPIRED';
+
+/** What a vote is about: the answer as a whole, or one of its passages */
+export type FeedbackTarget = 'ANSWER' | 'PASSAGE';
+
+/** Thumbs up or down */
+export type FeedbackVote = 'DOWN' | 'UP';
 
 export type FolderFormat = 'AUTO' | 'COMBINED_MARKDOWN' | 'FILES' | 'MKDOCS';
 
@@ -172,6 +180,17 @@ export type FusionMethod =
   | 'CONVEX'
   /** Reciprocal rank fusion: Σ 1 / (k + rank) */
   | 'RRF';
+
+/** A vote on an answer (or one of its passages) the key was given; voting again replaces the key's vote */
+export type GiveFeedbackInput = {
+  /** The `answerId` of the answer (`ans_…`) */
+  answerId: string | number;
+  /** A passage of the answer (one of its citations' chunks); unset: the answer as a whole */
+  chunkId?: string | number | null | undefined;
+  /** Why, in a few words (at most 2000 characters) */
+  comment?: string | null | undefined;
+  vote: FeedbackVote;
+};
 
 export type IndexGenerationStatus = 'ACTIVE' | 'BUILDING' | 'CANCELLED' | 'FAILED' | 'RETIRED';
 
@@ -1046,6 +1065,71 @@ export type AskQuery = {
   };
 };
 
+export type FeedbackFieldsFragment = {
+  id: string;
+  answerId: string;
+  target: FeedbackTarget;
+  chunkId: string | null;
+  vote: FeedbackVote;
+  comment: string | null;
+  updatedAt: string;
+};
+
+export type GiveFeedbackMutationVariables = Exact<{
+  input: GiveFeedbackInput;
+}>;
+
+export type GiveFeedbackMutation = {
+  giveFeedback: {
+    id: string;
+    answerId: string;
+    target: FeedbackTarget;
+    chunkId: string | null;
+    vote: FeedbackVote;
+    comment: string | null;
+    updatedAt: string;
+  };
+};
+
+export type MyFeedbackQueryVariables = Exact<{
+  projectId: string | number;
+  answerIds: Array<string | number> | string | number;
+}>;
+
+export type MyFeedbackQuery = {
+  myFeedback: Array<{
+    id: string;
+    answerId: string;
+    target: FeedbackTarget;
+    chunkId: string | null;
+    vote: FeedbackVote;
+    comment: string | null;
+    updatedAt: string;
+  }>;
+};
+
+export type ContentGapsQueryVariables = Exact<{
+  projectId: string | number;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+export type ContentGapsQuery = {
+  contentGaps: {
+    totalCount: number;
+    pageInfo: { endCursor: string | null; hasNextPage: boolean };
+    nodes: Array<{
+      key: string;
+      question: string;
+      askCount: number;
+      unansweredCount: number;
+      downVoteCount: number;
+      lastAskedAt: string;
+      comments: Array<string>;
+    }>;
+  };
+};
+
 export type ApiKeysQueryVariables = Exact<{ [key: string]: never }>;
 
 export type ApiKeysQuery = {
@@ -1333,6 +1417,20 @@ export const ChunkFieldsFragmentDoc = new TypedDocumentString(
     `,
   { fragmentName: 'ChunkFields' },
 ) as unknown as TypedDocumentString<ChunkFieldsFragment, unknown>;
+export const FeedbackFieldsFragmentDoc = new TypedDocumentString(
+  `
+    fragment FeedbackFields on Feedback {
+  id
+  answerId
+  target
+  chunkId
+  vote
+  comment
+  updatedAt
+}
+    `,
+  { fragmentName: 'FeedbackFields' },
+) as unknown as TypedDocumentString<FeedbackFieldsFragment, unknown>;
 export const MeDocument = new TypedDocumentString(`
     query Me {
   me {
@@ -2020,6 +2118,56 @@ export const AskDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<AskQuery, AskQueryVariables>;
+export const GiveFeedbackDocument = new TypedDocumentString(`
+    mutation GiveFeedback($input: GiveFeedbackInput!) {
+  giveFeedback(input: $input) {
+    ...FeedbackFields
+  }
+}
+    fragment FeedbackFields on Feedback {
+  id
+  answerId
+  target
+  chunkId
+  vote
+  comment
+  updatedAt
+}`) as unknown as TypedDocumentString<GiveFeedbackMutation, GiveFeedbackMutationVariables>;
+export const MyFeedbackDocument = new TypedDocumentString(`
+    query MyFeedback($projectId: ID!, $answerIds: [ID!]!) {
+  myFeedback(projectId: $projectId, answerIds: $answerIds) {
+    ...FeedbackFields
+  }
+}
+    fragment FeedbackFields on Feedback {
+  id
+  answerId
+  target
+  chunkId
+  vote
+  comment
+  updatedAt
+}`) as unknown as TypedDocumentString<MyFeedbackQuery, MyFeedbackQueryVariables>;
+export const ContentGapsDocument = new TypedDocumentString(`
+    query ContentGaps($projectId: ID!, $first: Int = 50, $after: String) {
+  contentGaps(projectId: $projectId, first: $first, after: $after) {
+    totalCount
+    pageInfo {
+      endCursor
+      hasNextPage
+    }
+    nodes {
+      key
+      question
+      askCount
+      unansweredCount
+      downVoteCount
+      lastAskedAt
+      comments
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ContentGapsQuery, ContentGapsQueryVariables>;
 export const ApiKeysDocument = new TypedDocumentString(`
     query ApiKeys {
   apiKeys {
