@@ -4,6 +4,8 @@ import { type FormEvent, type KeyboardEvent, useMemo, useRef, useState } from 'r
 import { AnswerView } from '../ask/answer-view';
 import { type CitedPlace, citedPlaces, isStreaming } from '../ask/ask-turn';
 import { CitationPanel } from '../ask/citation-panel';
+import { FeedbackButtons } from '../ask/feedback-buttons';
+import { useFeedback } from '../ask/use-feedback';
 import { useAsk } from '../ask/use-ask';
 import {
   filtersInput,
@@ -25,6 +27,8 @@ export function AskPage() {
   const [filters, setFilters] = useState<SearchFilterValues>(NO_FILTERS);
   const [openMarker, setOpenMarker] = useState<number>();
   const { turn, ask, stop } = useAsk(projectId);
+  const answerId = turn?.phase === 'done' ? turn.result?.answerId : undefined;
+  const feedback = useFeedback(projectId, answerId);
   const input = useRef<HTMLTextAreaElement>(null);
   const streaming = isStreaming(turn);
   const places = useMemo(() => (turn ? citedPlaces(turn) : new Map<number, CitedPlace>()), [turn]);
@@ -80,7 +84,11 @@ export function AskPage() {
         </Stack>
       </form>
       {turn ? (
-        <AnswerView turn={turn} onOpenPlace={setOpenMarker} />
+        <AnswerView
+          turn={turn}
+          onOpenPlace={setOpenMarker}
+          footer={answerId && <FeedbackButtons feedback={feedback} target={{}} label="answer" />}
+        />
       ) : (
         <Empty title="Ask this project">
           The answer quotes or cites the project&apos;s documents; every marker opens the passage it comes
@@ -90,6 +98,7 @@ export function AskPage() {
       <CitationPanel
         place={openMarker === undefined ? undefined : places.get(openMarker)}
         onClose={() => setOpenMarker(undefined)}
+        feedback={answerId ? feedback : undefined}
       />
     </Stack>
   );
