@@ -386,7 +386,7 @@ The interval is a paired bootstrap over the ${heldOut.length} held-out queries (
     rows[0][2].low < 0
       ? "The honest votes' gain is within noise (its interval includes 0): 150 votes by the qrels add little to 448 judged queries."
       : "The honest votes' gain is outside the noise of the held-out set."
-  } The guard is what the burst rows show: tallied and capped, a 3× contradictory burst stays within 0.005; without the cap it costs
+  } The guard is what the burst rows show: tallied and capped, a 3× contradictory burst ${rows[2][2].change >= -FEEDBACK_GATE_TOLERANCE ? `stays within 0.005 (${signed(rows[2][2].change)})` : `drops by more than 0.005 (${signed(rows[2][2].change)}: the gate refuses that model)`}; without the cap it costs
 ${signed(rows[3][2].change)}, and counting every vote with no cap ${signed(rows[4][2].change)}. Nothing here writes a model: \`model.json\` is unchanged.
 
 **The cap** was chosen on these held-out train queries: held-out nDCG@10 by cap for the honest votes and for the worst
