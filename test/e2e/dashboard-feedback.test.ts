@@ -86,7 +86,7 @@ describe('feedback on the Ask page', () => {
     await page.getByTestId('answer-text').getByTestId('citation-marker').first().click();
     const panel = page.getByRole('dialog');
     const chunk = panel.getByTestId('citation-chunk').first();
-    await chunk.getByRole('button', { name: 'Helpful passage' }).click();
+    await chunk.getByRole('button', { name: 'Helpful passage', exact: true }).click();
     await chunk.locator('[data-testid="passage-feedback"][data-vote="UP"]').waitFor(EVENTUALLY);
     await page.screenshot({ path: join(SHOTS, 'passage-vote.png'), fullPage: true });
     await page.keyboard.press('Escape');

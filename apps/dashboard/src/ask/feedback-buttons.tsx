@@ -2,6 +2,7 @@ import { ActionIcon, Button, Group, Text, TextInput, Tooltip } from '@mantine/co
 import { type FormEvent, useState } from 'react';
 import type { FeedbackVote } from '@trove/api-client/browser';
 import { errorMessage } from '../api/errors';
+import { ThumbIcon } from '../components/thumb-icon';
 import type { AnswerFeedback, VoteTarget } from './use-feedback';
 
 const LABELS = {
@@ -57,7 +58,7 @@ export function FeedbackButtons({
               loading={pending}
               onClick={() => void vote(value)}
             >
-              <span aria-hidden="true">{value === 'UP' ? '👍' : '👎'}</span>
+              <ThumbIcon down={value === 'DOWN'} />
             </ActionIcon>
           </Tooltip>
         ))}
