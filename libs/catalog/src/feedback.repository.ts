@@ -13,16 +13,11 @@ import { query } from './database-error';
 import { decodeCursor, encodeCursor, pageSize, toPage, type Page, type PageRequest } from './cursor';
 import type { FeedbackTable } from './tables';
 
-export interface NewFeedback {
-  answerId: string;
-  projectId: string;
-  /** The key that votes; undefined for the bootstrap admin key. */
-  apiKeyId?: string;
-  target: FeedbackTarget;
-  chunkId?: string;
-  vote: FeedbackVote;
-  comment?: string;
-}
+/** A vote to record (the key: undefined for the bootstrap admin key). */
+export type NewFeedback = Pick<
+  FeedbackRecord,
+  'answerId' | 'projectId' | 'apiKeyId' | 'target' | 'chunkId' | 'vote' | 'comment'
+>;
 
 /** A vote with what the export takes from its answer. */
 export interface FeedbackWithAnswer {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog, type NewAnswer } from '@trove/catalog';
+import { Catalog, type NewAnswer, type NewFeedback } from '@trove/catalog';
 import { normalizeQuestion, TroveErrorCode } from '@trove/domain';
 import { DATABASE_URL, dropTestData, schemaName, uniqueName } from '../../support/services';
 
@@ -51,60 +51,29 @@ describe('feedback in the catalog', () => {
   it("records a key's vote on an answer and on a passage; voting again replaces it, per key", async () => {
     const project = await catalog.createProject(uniqueName('p'));
     const answerId = await catalog.recordAnswer(answer(project.id));
-    const up = await catalog.recordFeedback({
-      answerId,
-      projectId: project.id,
-      apiKeyId: 'key-1',
-      target: 'passage',
-      chunkId: CHUNK_A,
-      vote: 1,
-    });
+    const onA = (vote: 1 | -1, more: Partial<NewFeedback> = {}) =>
+      catalog.recordFeedback({
+        answerId,
+        projectId: project.id,
+        target: 'passage',
+        chunkId: CHUNK_A,
+        vote,
+        ...more,
+      });
+    const up = await onA(1, { apiKeyId: 'key-1' });
     expect(up).toMatchObject({
       id: expect.stringMatching(/^fbk_/),
       target: 'passage',
       chunkId: CHUNK_A,
       vote: 1,
     });
-    const again = await catalog.recordFeedback({
-      answerId,
-      projectId: project.id,
-      apiKeyId: 'key-1',
-      target: 'passage',
-      chunkId: CHUNK_A,
-      vote: -1,
-      comment: 'outdated',
-    });
+    const again = await onA(-1, { apiKeyId: 'key-1', comment: 'outdated' });
     expect(again).toMatchObject({ id: up.id, vote: -1, comment: 'outdated', createdAt: up.createdAt });
     // The bootstrap admin key (no id) and another key vote apart; a vote on the answer is apart too.
-    await catalog.recordFeedback({
-      answerId,
-      projectId: project.id,
-      target: 'passage',
-      chunkId: CHUNK_A,
-      vote: 1,
-    });
-    await catalog.recordFeedback({
-      answerId,
-      projectId: project.id,
-      target: 'passage',
-      chunkId: CHUNK_A,
-      vote: 1,
-    });
-    await catalog.recordFeedback({
-      answerId,
-      projectId: project.id,
-      apiKeyId: 'key-2',
-      target: 'passage',
-      chunkId: CHUNK_A,
-      vote: 1,
-    });
-    await catalog.recordFeedback({
-      answerId,
-      projectId: project.id,
-      apiKeyId: 'key-1',
-      target: 'answer',
-      vote: 1,
-    });
+    await onA(1);
+    await onA(1);
+    await onA(1, { apiKeyId: 'key-2' });
+    await onA(1, { apiKeyId: 'key-1', target: 'answer', chunkId: undefined });
     const votes = await exported(project.id);
     expect(votes).toHaveLength(4);
     expect(await catalog.feedbackOn(project.id, [answerId], 'key-1')).toEqual([

@@ -1,8 +1,8 @@
 import { Badge, Button, Group, List, Stack, Table, Text, Title } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { ContentGapsDocument } from '@trove/api-client/browser';
 import { feedbackExport, gql } from '../api/client';
+import { useCursorPages } from '../components/cursor-pages';
 import { formatDate } from '../components/format';
 import { Empty, ErrorNotice, Loading } from '../components/states';
 import { useProject } from './use-project';
@@ -26,8 +26,8 @@ function saveFile(name: string, text: string) {
  */
 export function GapsPage() {
   const { projectId, project } = useProject();
-  const [cursors, setCursors] = useState<(string | null)[]>([null]);
-  const after = cursors[cursors.length - 1];
+  const pages = useCursorPages();
+  const after = pages.after;
   const gaps = useQuery({
     queryKey: ['contentGaps', projectId, after],
     queryFn: () => gql(ContentGapsDocument, { projectId, first: PAGE_SIZE, after }),
@@ -98,22 +98,10 @@ export function GapsPage() {
                     </Table.Td>
                     <Table.Td>{gap.askCount}</Table.Td>
                     <Table.Td>
-                      {gap.unansweredCount > 0 ? (
-                        <Badge color="orange" variant="light">
-                          {gap.unansweredCount}
-                        </Badge>
-                      ) : (
-                        0
-                      )}
+                      <Count value={gap.unansweredCount} color="orange" />
                     </Table.Td>
                     <Table.Td>
-                      {gap.downVoteCount > 0 ? (
-                        <Badge color="red" variant="light">
-                          {gap.downVoteCount}
-                        </Badge>
-                      ) : (
-                        0
-                      )}
+                      <Count value={gap.downVoteCount} color="red" />
                     </Table.Td>
                     <Table.Td>{formatDate(gap.lastAskedAt)}</Table.Td>
                   </Table.Tr>
@@ -121,26 +109,20 @@ export function GapsPage() {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          <Group justify="flex-end">
-            <Button
-              variant="default"
-              size="xs"
-              disabled={cursors.length === 1}
-              onClick={() => setCursors((c) => c.slice(0, -1))}
-            >
-              Previous
-            </Button>
-            <Button
-              variant="default"
-              size="xs"
-              disabled={!gaps.data.contentGaps.pageInfo.hasNextPage}
-              onClick={() => setCursors((c) => [...c, gaps.data.contentGaps.pageInfo.endCursor ?? null])}
-            >
-              Next
-            </Button>
-          </Group>
+          {pages.pager(gaps.data.contentGaps.pageInfo)}
         </>
       )}
     </Stack>
+  );
+}
+
+/** A count, marked when it is not zero. */
+function Count({ value, color }: { value: number; color: string }) {
+  return value > 0 ? (
+    <Badge color={color} variant="light">
+      {value}
+    </Badge>
+  ) : (
+    <>0</>
   );
 }
