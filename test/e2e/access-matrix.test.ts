@@ -243,6 +243,20 @@ const OPERATIONS: Operation[] = [
     run: (k, ids) =>
       rest(k, 'POST', `/v1/projects/${ids.project}/ask/stream`, JSON.stringify({ question: 'What is it?' })),
   },
+  {
+    name: 'threads',
+    permission: Permission.READ,
+    run: (k, ids) =>
+      gql(k, 'query($id: ID!) { threads(projectId: $id) { totalCount } }', { id: ids.project }),
+  },
+  {
+    name: 'ask in a new thread',
+    permission: Permission.READ,
+    run: (k, ids) =>
+      gql(k, 'query($input: AskInput!) { ask(input: $input) { threadId } }', {
+        input: { projectId: ids.project, question: 'What does the access matrix cover?', newThread: true },
+      }),
+  },
   // --- feedback
   {
     name: 'myFeedback',

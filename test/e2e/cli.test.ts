@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultWorkspace, DEFAULT_IDS, NotionEmulator } from '@trove/notion-emulator';
 import { cleanEnv, quote, runInTerminal, runTrove, TROVE_BIN, type CliRun } from '../support/cli';
+import { CONVERSATION, uploadConversation } from '../support/conversation';
 import { ROOT, uniqueName } from '../support/services';
 import { ADMIN_KEY, TroveStack } from '../support/stack';
 import { docsSite, StaticSite } from '../support/static-site';
@@ -239,6 +240,40 @@ describe('projects, documents, search and ask', () => {
     expect(result.insufficientContext).toBe(false);
     expect(result.citations[0]).toMatchObject({ marker: 1, title: 'Deploy runbook' });
     expect(result.answer).toContain('[1]');
+  });
+});
+
+describe('conversations (ask --thread, threads)', () => {
+  it('starts a thread, asks a follow-up in it (saying what it searched for), then lists, shows, renames and deletes it', async () => {
+    const projectId = await stack.createProject(uniqueName('CLI threads'));
+    await uploadConversation(stack, projectId);
+    const inProject = ['--project', projectId, '--api-url', stack.url];
+    const first = json<{ threadId: string; standaloneQuestion?: string }>(
+      await trove(['ask', CONVERSATION.first, '--thread', 'new', '--json', ...inProject]),
+    );
+    expect(first.threadId).toMatch(/^thr_/);
+    // As asked: nothing was rewritten (the stream leaves the field out).
+    expect(first.standaloneQuestion).toBeUndefined();
+
+    const followUp = await trove(['ask', CONVERSATION.followUp, '--thread', first.threadId, ...inProject]);
+    expect(followUp.code, followUp.stderr).toBe(0);
+    expect(followUp.stdout.split('\n')[0]).toBe(`Searched for: ${CONVERSATION.standalone}`);
+    expect(followUp.stdout).toMatch(new RegExp(`\\[1\\] ${CONVERSATION.parking.title}`));
+    expect(followUp.stdout).toContain(`Thread: ${first.threadId} (continue with --thread ${first.threadId})`);
+
+    const listed = json<{ nodes: { id: string; turnCount: number }[] }>(
+      await trove(['threads', 'list', '--json', ...inProject]),
+    );
+    expect(listed.nodes).toEqual([expect.objectContaining({ id: first.threadId, turnCount: 2 })]);
+    const shown = await trove(['threads', 'show', first.threadId, ...inProject]);
+    expect(shown.stdout).toContain(`2. ${CONVERSATION.followUp}\nSearched for: ${CONVERSATION.standalone}\n`);
+    const renamed = json<{ title: string }>(
+      await trove(['threads', 'rename', first.threadId, 'Parking', '--json', ...inProject]),
+    );
+    expect(renamed.title).toBe('Parking');
+    expect((await trove(['threads', 'delete', first.threadId, ...inProject])).code).toBe(0);
+    expect((await trove(['threads', 'show', first.threadId, ...inProject])).code).toBe(3);
+    expect((await trove(['ask', 'q', '--thread', 'yesterday', ...inProject])).code).toBe(2);
   });
 });
 

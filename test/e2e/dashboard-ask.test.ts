@@ -3,13 +3,15 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDashboardBuild, fitsWidth, launchChromium, signIn, watchPage } from '../support/browser';
+import { CONVERSATION, uploadConversation } from '../support/conversation';
 import { ROOT, uniqueName } from '../support/services';
 import { ADMIN_KEY, TroveStack } from '../support/stack';
 
 /**
  * The Ask page in a real browser (Debian's Chromium), through the real api and worker, over the
  * quick start's samples and the handbook site: a question answered as it streams, its citations
- * opened, filters, a question the project cannot answer, a VIEWER key asking, a phone's width.
+ * opened, filters, a question the project cannot answer, a thread with a follow-up, a VIEWER key
+ * asking, a phone's width.
  * No language model is configured, so answers are EXTRACTIVE, as in the quick start.
  * Screenshots land in test-results/dashboard-ask/.
  */
@@ -31,6 +33,8 @@ let browser: Browser;
 let page: Page;
 let projectId: string;
 let askUrl: string;
+/** A project of its own for the thread: the conversation's three pages. */
+let threadsProjectId: string;
 
 /**
  * Once armed, holds the next answer stream in the page just before its `done` event until the
@@ -91,17 +95,22 @@ async function shot(name: string, target: Page = page): Promise<void> {
   await target.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 }
 
-/** Asks from the page with the keyboard (Enter in the question box) and waits for the verified answer. */
+/**
+ * Asks from the page with the keyboard (Enter in the question box) and waits for the verified
+ * answer: one more answer of the thread is done (the newest is shown first).
+ */
 async function ask(question: string, target: Page = page): Promise<void> {
+  const done = target.locator('[data-testid="answer"][data-state="done"]');
+  const before = await done.count();
   const box = target.getByRole('textbox', { name: 'Question' });
   await box.fill(question);
   await box.press('Enter');
-  await target
-    .locator('[data-testid="answer"][data-state="done"]', { hasText: question })
-    .waitFor(EVENTUALLY);
+  await expect.poll(() => done.count(), EVENTUALLY).toBe(before + 1);
+  await done.first().filter({ hasText: question }).waitFor(EVENTUALLY);
 }
 
-const answer = (target: Page = page) => target.getByTestId('answer');
+/** The newest answer: a thread shows its answers newest first, under the question box. */
+const answer = (target: Page = page) => target.getByTestId('answer').first();
 /** The markers in the answer's text, in order (the list of cited places has its own). */
 const textMarkers = (target: Page = page) =>
   answer(target).getByTestId('answer-text').getByTestId('citation-marker');
@@ -140,6 +149,8 @@ beforeAll(async () => {
     ),
   );
   for (const upload of uploads) expect((await stack.settled(upload.body.id as string)).status).toBe('READY');
+  threadsProjectId = await stack.createProject(uniqueName('Threads'));
+  await uploadConversation(stack, threadsProjectId);
   const { addFolderSource } = await stack.query<{ addFolderSource: { id: string } }>(
     'mutation($input: AddFolderSourceInput!) { addFolderSource(input: $input) { id } }',
     { input: { projectId, name: 'Handbook site', path: join(ROOT, 'samples', 'handbook-site') } },
@@ -184,15 +195,15 @@ describe('the Ask page', () => {
     expect(await writing.getByTestId('answer-text').textContent()).toMatch(/^No answer was generated\./);
     expect(await writing.getByTestId('citation-marker').count()).toBeGreaterThan(0);
     expect(await writing.getByRole('status').textContent()).toBe('Writing…');
-    expect(await page.getByTestId('answer-mode').count()).toBe(0);
+    expect(await answer().getByTestId('answer-mode').count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Stop' }).isVisible()).toBe(true);
     await shot('streaming');
 
     await page.evaluate('window.__askGate.release()');
     await page.locator('[data-testid="answer"][data-state="done"]').waitFor(EVENTUALLY);
-    expect(await page.getByTestId('answer-mode').textContent()).toBe('Extractive');
+    expect(await answer().getByTestId('answer-mode').textContent()).toBe('Extractive');
     expect(await answer().textContent()).toContain('No model wrote this');
-    const verification = page.getByTestId('verification');
+    const verification = answer().getByTestId('verification');
     expect(await verification.getAttribute('data-ok')).toBe('true');
     expect(await verification.textContent()).toMatch(
       /Citations verified.*cited sentences? (is|are) supported/,
@@ -278,12 +289,12 @@ describe('the Ask page', () => {
 
   it('says plainly when the project does not hold the answer', async () => {
     await ask('Who painted the Mona Lisa?');
-    expect(await page.getByTestId('answer-mode').textContent()).toBe('Insufficient context');
+    expect(await answer().getByTestId('answer-mode').textContent()).toBe('Insufficient context');
     expect(await answer().textContent()).toContain(
       'The knowledge base does not hold enough information to answer this question.',
     );
     expect(await textMarkers().count()).toBe(0);
-    expect(await page.getByTestId('verification').count()).toBe(0);
+    expect(await answer().getByTestId('verification').count()).toBe(0);
     await shot('insufficient-context');
   });
 
@@ -312,6 +323,87 @@ describe('the Ask page', () => {
   });
 });
 
+describe('a thread on the Ask page', () => {
+  const threadItems = () => page.getByTestId('thread-list').first().getByTestId('thread-item');
+
+  it('continues a thread: the follow-up is searched for as the rewritten question and cites the page only that finds', async () => {
+    await page.goto(`${stack.url}/projects/${threadsProjectId}/ask`);
+    await ask(CONVERSATION.first);
+    // The first question started a thread: the page is now that thread's.
+    await page.waitForURL(/\?thread=thr_/);
+    expect(await answer().getByTestId('standalone-question').count()).toBe(0);
+    await ask(CONVERSATION.followUp);
+    expect(await answer().getByTestId('standalone-question').textContent()).toBe(
+      `Searched for: ${CONVERSATION.standalone}`,
+    );
+    const cited = await answer().getByTestId('cited-place').allTextContents();
+    expect(cited[0]).toContain(CONVERSATION.parking.title);
+    // Both turns, newest first; the thread listed once, with both questions.
+    expect(await page.getByTestId('answer').count()).toBe(2);
+    await threadItems().filter({ hasText: '2 questions' }).waitFor(EVENTUALLY);
+    expect(await threadItems().count()).toBe(1);
+    expect(await threadItems().textContent()).toContain(CONVERSATION.first);
+    await shot('thread');
+  });
+
+  it('reads the thread back from its record after a reload, and opens a recorded citation', async () => {
+    await page.reload();
+    await page.locator('[data-testid="answer"][data-state="done"]').nth(1).waitFor(EVENTUALLY);
+    expect(await answer().getByTestId('standalone-question').textContent()).toBe(
+      `Searched for: ${CONVERSATION.standalone}`,
+    );
+    expect(await page.getByTestId('answer').nth(1).textContent()).toContain(CONVERSATION.first);
+    await textMarkers().first().click();
+    const panel = page.getByRole('dialog', { name: `[1] ${CONVERSATION.parking.title}` });
+    expect(await panel.getByTestId('quote').textContent()).toContain('/parking-nsk');
+    expect(await panel.getByTestId('place-link').getAttribute('href')).toMatch(/\/original\?sig=/);
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'hidden' });
+  });
+
+  it('renames and deletes the thread from the list; a new thread starts empty', async () => {
+    await page
+      .getByRole('button', { name: /^Actions of thread / })
+      .first()
+      .click();
+    await page.getByRole('menuitem', { name: 'Rename' }).click();
+    const rename = page.getByRole('dialog', { name: 'Rename thread' });
+    await rename.getByRole('textbox', { name: 'Title' }).fill('Parking per office');
+    await rename.getByRole('button', { name: 'Rename' }).click();
+    await threadItems().filter({ hasText: 'Parking per office' }).waitFor(EVENTUALLY);
+
+    await page.getByRole('button', { name: 'Actions of thread Parking per office' }).first().click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete thread' })
+      .getByRole('button', { name: 'Delete thread' })
+      .click();
+    await page.getByText('No threads yet').first().waitFor(EVENTUALLY);
+    // The page leaves the deleted thread (React Router applies the navigation as a transition).
+    await expect.poll(() => page.getByTestId('answer').count(), EVENTUALLY).toBe(0);
+    expect(page.url()).not.toContain('thread=');
+  });
+
+  it('lists the threads in a drawer at a phone’s width', async () => {
+    await ask(CONVERSATION.first);
+    await page.waitForURL(/\?thread=thr_/);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('button', { name: 'New thread' }).first().waitFor({ state: 'hidden' });
+    await still();
+    expect(await fitsWidth(page)).toBe(true);
+    await page.getByRole('button', { name: 'Threads' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Threads' });
+    await drawer.getByTestId('thread-item').first().waitFor();
+    await still();
+    expect(await fitsWidth(page)).toBe(true);
+    await shot('phone-threads');
+    await drawer.getByRole('button', { name: 'New thread' }).click();
+    await drawer.waitFor({ state: 'hidden' });
+    expect(page.url()).not.toContain('thread=');
+    await page.setViewportSize({ width: 1280, height: 860 });
+  });
+});
+
 describe('a VIEWER key', () => {
   it('asks and opens a citation', async () => {
     const { createApiKey } = await stack.query<{ createApiKey: { secret: string } }>(
@@ -325,7 +417,7 @@ describe('a VIEWER key', () => {
     expect(await viewer.getByTestId('caller-role').textContent()).toBe('VIEWER');
     await viewer.goto(askUrl);
     await ask(QUESTION, viewer);
-    expect(await viewer.getByTestId('answer-mode').textContent()).toBe('Extractive');
+    expect(await answer(viewer).getByTestId('answer-mode').textContent()).toBe('Extractive');
     expect((await markerLabels(viewer)).length).toBeGreaterThan(0);
     await textMarkers(viewer).first().click();
     await viewer.getByRole('dialog').getByTestId('quoted').first().waitFor();

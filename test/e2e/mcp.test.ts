@@ -8,7 +8,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultWorkspace, DEFAULT_IDS, NotionEmulator } from '@trove/notion-emulator';
-import { expectEventually, ROOT } from '../support/services';
+import { CONVERSATION, uploadConversation } from '../support/conversation';
+import { expectEventually, ROOT, uniqueName } from '../support/services';
 import { ADMIN_KEY, TroveStack } from '../support/stack';
 import { docsSite, StaticSite } from '../support/static-site';
 
@@ -159,7 +160,7 @@ afterAll(async () => {
 });
 
 describe.each(['stdio', 'http'] as const)('MCP over %s', (transport) => {
-  it('lists the fourteen tools, ask among them, each with input and output schemas', async () => {
+  it('lists the fifteen tools, ask among them, each with input and output schemas', async () => {
     const { tools } = await clients[transport].listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
       [
@@ -172,6 +173,7 @@ describe.each(['stdio', 'http'] as const)('MCP over %s', (transport) => {
         'list_projects',
         'list_sources',
         'list_source_types',
+        'list_threads',
         'add_source',
         'reindex_document',
         'search',
@@ -427,6 +429,42 @@ describe('MCP tools in depth', () => {
   });
 });
 
+describe('conversations', () => {
+  it('ask starts a thread, reads a follow-up in it as a standalone question, and list_threads shows its turns', async () => {
+    const conversation = await stack.createProject(uniqueName('MCP threads'));
+    const ids = await uploadConversation(stack, conversation);
+    const client = clients.http;
+    const first = await ok<{ threadId: string; answerId: string }>(client, 'ask', {
+      question: CONVERSATION.first,
+      project: conversation,
+      thread: 'new',
+    });
+    expect(first.threadId).toMatch(/^thr_/);
+    expect(first.answerId).toMatch(/^ans_/);
+    const followUp = await ok<{ standaloneQuestion: string; citations: { documentId: string }[] }>(
+      client,
+      'ask',
+      { question: CONVERSATION.followUp, project: conversation, thread: first.threadId },
+    );
+    expect(followUp.standaloneQuestion).toBe(CONVERSATION.standalone);
+    expect(followUp.citations[0].documentId).toBe(ids[CONVERSATION.parking.fileName]);
+    expect(followUp.text.split('\n')[0]).toBe(`Searched for: ${CONVERSATION.standalone}`);
+
+    const listed = await ok<{
+      threads: { id: string; turnCount: number }[];
+      thread: { turns: { position: number; standaloneQuestion: string | null }[] };
+    }>(clients.stdio, 'list_threads', { project: conversation, thread_id: first.threadId });
+    expect(listed.threads).toEqual([expect.objectContaining({ id: first.threadId, turnCount: 2 })]);
+    expect(listed.thread.turns.map((t) => [t.position, t.standaloneQuestion])).toEqual([
+      [1, null],
+      [2, CONVERSATION.standalone],
+    ]);
+    expect(
+      errorText(await call(client, 'ask', { question: 'q', project: conversation, thread: 'yesterday' })),
+    ).toMatch(/^BAD_REQUEST: /);
+  });
+});
+
 describe('adding a source with add_source', () => {
   it('lists the source types with their fields, refuses a bad config field by field, adds a web source that syncs', async () => {
     const types = await ok<{
@@ -525,7 +563,7 @@ describe('MCP access', () => {
     expect(get.headers.get('content-security-policy')).toContain("default-src 'none'");
     // Bearer works as well as X-API-Key.
     const client = await connect(http(`Bearer ${ADMIN_KEY}`, `${stack.url}/mcp`, 'Authorization'));
-    expect((await client.listTools()).tools.length).toBe(14);
+    expect((await client.listTools()).tools.length).toBe(15);
   });
 
   it("a key scoped to one project gets, for another project's records, the answer a nonexistent one gets", async () => {

@@ -50,6 +50,9 @@ describe('runCli', () => {
     expect(missing.stderr.text).toMatch(/missing required argument 'query'/);
     expect((await run(['projects'])).code).toBe(2);
     expect((await run(['nonsense'])).code).toBe(2);
+    const thread = await run(['ask', 'and for the Russian office?', '--thread', 'yesterday']);
+    expect(thread.code).toBe(2);
+    expect(thread.stderr.text).toMatch(/--thread takes "new" or a thread id \(thr_…\)/);
   });
 
   it('exits 2 when no project is configured, naming the ways to give one', async () => {

@@ -9,6 +9,7 @@ import { keysCommand } from './commands/keys.command';
 import { projectsCommand } from './commands/projects.command';
 import { searchCommand } from './commands/search.command';
 import { sourcesCommand } from './commands/sources.command';
+import { threadsCommand } from './commands/threads.command';
 import type { CliIo } from './context';
 import { describeError, ExitCode, exitCodeFor } from './output/exit-codes';
 import { Output } from './output/output';
@@ -53,6 +54,7 @@ export function buildProgram(io: CliIo): Command {
     sourcesCommand(io),
     searchCommand(io),
     askCommand(io),
+    threadsCommand(io),
     keysCommand(io),
     feedbackCommand(io),
     configCommand(io),

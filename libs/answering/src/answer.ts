@@ -1,6 +1,7 @@
 /** The shapes of a question and its answer. */
 import type { AskStreamPassage, SearchHit } from '@trove/domain';
 import type { SearchCallOptions, SearchRequest } from '@trove/search';
+import type { PriorTurn } from './follow-up';
 import type { AnswerLanguage } from './text';
 
 /** How an answer was made. */
@@ -57,6 +58,11 @@ export interface AskRequest {
   threshold?: number;
   mode?: RequestedAnswerMode;
   search?: AnswerSearchOptions;
+  /**
+   * The earlier turns of the question's thread, oldest first: a follow-up is rewritten into a
+   * standalone question from them before retrieval.
+   */
+  history?: PriorTurn[];
 }
 
 /**
@@ -110,6 +116,8 @@ export interface AnswerVerification {
 
 /** Milliseconds per stage; a stage that did not run is absent. */
 export interface AnswerTimings {
+  /** Rewriting a follow-up into a standalone question (a question in a thread). */
+  rewriteMs?: number;
   /** The question's embedding (relevance and the threshold). */
   embedMs?: number;
   searchMs?: number;
@@ -120,6 +128,11 @@ export interface AnswerTimings {
 }
 
 export interface AnswerResult {
+  /**
+   * The question retrieval and the answer used, when the question was a follow-up rewritten from
+   * its thread; undefined when it was used as asked.
+   */
+  standaloneQuestion?: string;
   answer: string;
   mode: AnswerMode;
   insufficientContext: boolean;
@@ -136,7 +149,7 @@ export interface AnswerResult {
 
 /** What a streamed answer reports, in order: retrieval, delta…, done. */
 export type AnswerEvent =
-  | { type: 'retrieval'; passages: AnswerPassage[] }
+  | { type: 'retrieval'; passages: AnswerPassage[]; standaloneQuestion?: string }
   /** Answer text as it is written; `attempt` 2 starts over (a retry after invalid citations). */
   | { type: 'delta'; text: string; attempt: number }
   | { type: 'done'; result: AnswerResult };

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { TroveErrorCode } from '@trove/domain';
+import { type LlmCompletion, type LlmProvider, type LlmStreamEvent, TroveErrorCode } from '@trove/domain';
 import { AnswerMode, type AnswerEvent } from './answer';
 import { answererOver, hit, ScriptedLlm } from './fakes.testing';
 import { ANSWER_PROMPT_ID } from './prompt-template';
+import { REWRITE_LIMITS } from './question-rewrite';
 
 const rollback = hit(
   'rollback',
@@ -465,5 +466,93 @@ describe('the relevance threshold across languages', () => {
       question: 'Как перевести деньги на карту другого банка?',
     });
     expect(result.mode).toBe(AnswerMode.INSUFFICIENT_CONTEXT);
+  });
+});
+
+describe('a follow-up in a thread', () => {
+  const history = [
+    { question: 'How do I roll back a release in the Berlin office?', answer: 'Run deployctl [1].' },
+  ];
+
+  /** A model that is down: every call fails. */
+  class DownLlm implements LlmProvider {
+    readonly modelId = 'fake:down';
+    calls = 0;
+    complete(): Promise<LlmCompletion> {
+      this.calls++;
+      return Promise.reject(new Error('connect ECONNREFUSED'));
+    }
+    stream(): AsyncIterable<LlmStreamEvent> {
+      return {
+        [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error('connect ECONNREFUSED')) }),
+      };
+    }
+    ping(): Promise<void> {
+      return Promise.resolve();
+    }
+  }
+
+  it('is retrieved and answered as the standalone question it stands for, which the events report', async () => {
+    const { answerer, searches } = answererOver(HITS);
+    const events = await collect(
+      answerer.stream({ projectId: 'prj_test', question: 'and for the Russian office?', history }),
+    );
+    const standalone = 'How do I roll back a release in the Russian office?';
+    expect(searches[0][0].query).toBe(standalone);
+    expect(events[0]).toMatchObject({ type: 'retrieval', standaloneQuestion: standalone });
+    const done = events.at(-1) as Extract<AnswerEvent, { type: 'done' }>;
+    expect(done.result.standaloneQuestion).toBe(standalone);
+    expect(done.result.timings.rewriteMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('leaves a question that stands alone (or one outside a thread) as asked', async () => {
+    const { answerer, searches } = answererOver(HITS);
+    const inThread = await answerer.ask({ projectId: 'prj_test', question: QUESTION, history });
+    const alone = await answerer.ask({ projectId: 'prj_test', question: 'and for the Russian office?' });
+    expect(searches.map(([request]) => request.query)).toEqual([QUESTION, 'and for the Russian office?']);
+    expect(inThread.standaloneQuestion).toBeUndefined();
+    expect(alone.standaloneQuestion).toBeUndefined();
+    expect(alone.timings.rewriteMs).toBeUndefined();
+  });
+
+  it('is rewritten by the model when one is configured: a short prompt with the thread, a bounded reply', async () => {
+    const llm = new ScriptedLlm(['Standalone question: "How do I roll back a release in Moscow?"']);
+    const { answerer, searches } = answererOver(HITS, { llm });
+    const result = await answerer.ask({
+      projectId: 'prj_test',
+      question: 'and there?',
+      history,
+      mode: AnswerMode.EXTRACTIVE,
+    });
+    expect(searches[0][0].query).toBe('How do I roll back a release in Moscow?');
+    expect(result.standaloneQuestion).toBe('How do I roll back a release in Moscow?');
+    expect(llm.requests[0]).toMatchObject({ maxTokens: REWRITE_LIMITS.maxTokens, temperature: 0 });
+    expect(llm.requests[0].messages[1].content).toContain(
+      'Q1: How do I roll back a release in the Berlin office?\nA1: Run deployctl.',
+    );
+    expect(llm.requests[0].messages[1].content).toContain('Last question: and there?');
+  });
+
+  it('falls back to the rules when the model fails, and takes its unchanged reply as "stands alone"', async () => {
+    const down = new DownLlm();
+    const failed = answererOver(HITS, { llm: down });
+    const result = await failed.answerer.ask({
+      projectId: 'prj_test',
+      question: 'and for the Russian office?',
+      history,
+      mode: AnswerMode.EXTRACTIVE,
+    });
+    expect(down.calls).toBe(1);
+    expect(result.standaloneQuestion).toBe('How do I roll back a release in the Russian office?');
+
+    const echo = answererOver(HITS, { llm: new ScriptedLlm([QUESTION]) });
+    const unchanged = await echo.answerer.ask({
+      projectId: 'prj_test',
+      question: QUESTION,
+      history,
+      mode: AnswerMode.EXTRACTIVE,
+    });
+    expect(unchanged.standaloneQuestion).toBeUndefined();
+    expect(echo.searches[0][0].query).toBe(QUESTION);
   });
 });

@@ -25,6 +25,7 @@ import { extractSentences, withMarker } from './extractive';
 import { checkMarkers, removeInvalidMarkers, renumberMarkers, stripMarkers } from './markers';
 import { mergePlaces } from './places';
 import { FALLBACK_MESSAGES } from './messages';
+import { standaloneQuestion } from './question-rewrite';
 import { ANSWER_PROMPT_ID, answerMessages, REFUSAL_TOKEN, stricterAnswerMessages } from './prompt-template';
 import { answerSentences, checkSupport, supportingQuote } from './support';
 import { type AnswerLanguage, cosine, questionLanguage } from './text';
@@ -69,8 +70,9 @@ export class Answerer {
   }
 
   /**
-   * The answer as events: `retrieval` (the passages used), `delta` (text as it is written), and
-   * `done` (the verified result). Stopping the iteration (or aborting `signal`) stops generation.
+   * The answer as events: `retrieval` (the passages used, and the standalone question a
+   * follow-up was rewritten into), `delta` (text as it is written), and `done` (the verified
+   * result). Stopping the iteration (or aborting `signal`) stops generation.
    */
   async *stream(request: AskRequest, options: { signal?: AbortSignal } = {}): AsyncGenerator<AnswerEvent> {
     const started = performance.now();
@@ -85,6 +87,13 @@ export class Answerer {
     const timings: Omit<AnswerTimings, 'totalMs'> = {};
 
     try {
+      // A follow-up in a thread is retrieved and answered as the question it stands for.
+      const standalone = request.history?.length
+        ? await timed(timings, 'rewriteMs', () =>
+            standaloneQuestion(request.question, request.history!, { llm: this.deps.llm, signal }),
+          )
+        : undefined;
+      const question = standalone ?? request.question;
       const [hits, questionVector] = await Promise.all([
         timed(timings, 'searchMs', () =>
           this.deps.search.search(
@@ -92,7 +101,7 @@ export class Answerer {
               mode: SearchMode.HYBRID,
               ...request.search,
               projectId: request.projectId,
-              query: request.question,
+              query: question,
               limit: topK,
             },
             // The passages keep the reranker's features: the answer's record holds them for feedback.
@@ -102,7 +111,7 @@ export class Answerer {
         timed(
           timings,
           'embedMs',
-          async () => (await this.deps.embedder.embed([request.question], 'query', { signal }))[0],
+          async () => (await this.deps.embedder.embed([question], 'query', { signal }))[0],
         ),
       ]);
       const vectors = hits.length
@@ -115,11 +124,20 @@ export class Answerer {
         .map((hit) => ({ hit, relevance: relevanceOf(hit, vectors.get(hit.chunkId), questionVector) }))
         .filter((r) => r.relevance >= threshold - crossLingualAllowance(language, r.hit.text));
       const passages = this.context(relevant);
-      yield { type: 'retrieval', passages };
+      yield {
+        type: 'retrieval',
+        passages,
+        ...(standalone !== undefined && { standaloneQuestion: standalone }),
+      };
 
       const finish = (result: Omit<AnswerResult, 'timings' | 'language'>): AnswerEvent => ({
         type: 'done',
-        result: { ...result, language, timings: { ...timings, totalMs: ms(performance.now() - started) } },
+        result: {
+          ...(standalone !== undefined && { standaloneQuestion: standalone }),
+          ...result,
+          language,
+          timings: { ...timings, totalMs: ms(performance.now() - started) },
+        },
       });
       if (passages.length === 0 || mode === AnswerMode.INSUFFICIENT_CONTEXT) {
         const answer = FALLBACK_MESSAGES[language].insufficientContext;
@@ -128,14 +146,14 @@ export class Answerer {
         return;
       }
       if (mode === AnswerMode.TOP_1) {
-        const result = this.top1(request.question, passages[0], language);
+        const result = this.top1(question, passages[0], language);
         yield { type: 'delta', text: result.answer, attempt: 1 };
         yield finish(result);
         return;
       }
       if (mode === AnswerMode.EXTRACTIVE) {
         const result = await timed(timings, 'generateMs', () =>
-          this.extractive(request.question, questionVector, passages, language, signal),
+          this.extractive(question, questionVector, passages, language, signal),
         );
         yield { type: 'delta', text: result.answer, attempt: 1 };
         const verification = await timed(timings, 'verifyMs', () =>
@@ -148,12 +166,12 @@ export class Answerer {
       // LLM: one attempt, and one stricter retry when the citations are invalid or missing.
       const llm = this.deps.llm!;
       const generateStarted = performance.now();
-      let answer = yield* this.generate(llm, answerMessages(request.question, passages, language), 1, signal);
+      let answer = yield* this.generate(llm, answerMessages(question, passages, language), 1, signal);
       let markers = checkMarkers(answer, passages.length);
       let retried = false;
       if (!isRefusal(answer) && (markers.invalid.length > 0 || markers.missing)) {
         retried = true;
-        const messages = stricterAnswerMessages(request.question, passages, language, {
+        const messages = stricterAnswerMessages(question, passages, language, {
           answer,
           invalid: markers.invalid,
           missing: markers.missing,

@@ -85,3 +85,40 @@ export function stricterAnswerMessages(
     },
   ];
 }
+
+/** The follow-up rewrite prompt's version. */
+export const REWRITE_PROMPT_ID = 'rewrite-v1';
+
+/** An earlier turn as the rewrite prompt shows it. */
+export interface PromptTurn {
+  question: string;
+  answer?: string;
+}
+
+/**
+ * The messages that turn a follow-up into a standalone question: the thread's last turns (answers
+ * shortened, without citation markers) and the follow-up. The model replies with the question alone.
+ */
+export function rewriteMessages(question: string, turns: PromptTurn[]): LlmMessage[] {
+  const conversation = turns
+    .map((turn, i) =>
+      [`Q${i + 1}: ${turn.question.trim()}`, turn.answer ? `A${i + 1}: ${turn.answer.trim()}` : '']
+        .filter(Boolean)
+        .join('\n'),
+    )
+    .join('\n');
+  return [
+    {
+      role: 'system',
+      content: [
+        'You rewrite the last question of a conversation so that it can be understood without the conversation: a search engine will see it alone.',
+        'Rules:',
+        '- Replace pronouns and elliptical phrases ("and for X?", "what about it?") by what they refer to in the conversation.',
+        '- Keep the language of the last question. Do not answer it. Do not add facts the conversation does not contain.',
+        '- If the last question already stands alone, repeat it unchanged.',
+        '- Reply with the rewritten question only, on one line.',
+      ].join('\n'),
+    },
+    { role: 'user', content: `Conversation:\n${conversation}\n\nLast question: ${question.trim()}` },
+  ];
+}

@@ -83,7 +83,7 @@ const ENGLISH_SUFFIXES = ['ing', 'ed', 'es', 's'];
  * are cut to seven. Han words are kept whole (no inflection). Good enough for an overlap score,
  * not for search.
  */
-function stem(word: string): string {
+export function stem(word: string): string {
   if (HAN.test(word)) return word;
   if (/\p{Script=Cyrillic}/u.test(word)) {
     const ending = RUSSIAN_ENDINGS.find((e) => word.length - e.length >= 4 && word.endsWith(e));
@@ -97,6 +97,11 @@ function stem(word: string): string {
   return w.slice(0, 7);
 }
 
+/** A word that carries no content of its own: a stop word, or a Latin or Cyrillic letter alone. */
+export function isStopword(word: string): boolean {
+  return STOPWORD_SET.has(word) || (!HAN.test(word) && word.length < 2);
+}
+
 /**
  * Content words of a text: word-like segments, lower-cased, without stop words and one-letter
  * Latin or Cyrillic words, lightly stemmed. Han words of one character count (许多 → 许多, 表 → 表)
@@ -106,8 +111,7 @@ export function contentWords(text: string): string[] {
   const words: string[] = [];
   for (const { segment, isWordLike } of wordSegmenter.segment(text.normalize('NFKC').toLowerCase())) {
     if (!isWordLike) continue;
-    if (STOPWORD_SET.has(segment)) continue;
-    if (!HAN.test(segment) && segment.length < 2) continue;
+    if (isStopword(segment)) continue;
     words.push(stem(segment));
   }
   return words;

@@ -100,8 +100,10 @@ function parseBlock(block: string): AskStreamEvent | undefined {
   if (!data.length) return undefined;
   const payload: unknown = JSON.parse(data.join('\n'));
   switch (name) {
-    case 'retrieval':
-      return { type: 'retrieval', passages: (payload as AskStreamEventData['retrieval']).passages };
+    case 'retrieval': {
+      const { passages, standaloneQuestion } = payload as AskStreamEventData['retrieval'];
+      return { type: 'retrieval', passages, ...(standaloneQuestion !== undefined && { standaloneQuestion }) };
+    }
     case 'delta': {
       const { text, attempt } = payload as Partial<AskStreamEventData['delta']>;
       return { type: 'delta', text: String(text ?? ''), attempt: Number(attempt ?? 1) };

@@ -506,6 +506,9 @@ export const SearchFilterOptionsQuery = graphql(`
 export const AskQuery = graphql(`
   query Ask($input: AskInput!) {
     ask(input: $input) {
+      answerId
+      threadId
+      standaloneQuestion
       answer
       mode
       insufficientContext
@@ -534,6 +537,73 @@ export const AskQuery = graphql(`
         totalMs
       }
     }
+  }
+`);
+
+export const ThreadFields = graphql(`
+  fragment ThreadFields on Thread {
+    id
+    projectId
+    title
+    turnCount
+    createdAt
+    updatedAt
+  }
+`);
+
+export const ThreadsQuery = graphql(`
+  query Threads($projectId: ID!, $first: Int!, $after: String, $allKeys: Boolean) {
+    threads(projectId: $projectId, first: $first, after: $after, allKeys: $allKeys) {
+      totalCount
+      pageInfo {
+        endCursor
+        hasNextPage
+      }
+      nodes {
+        ...ThreadFields
+      }
+    }
+  }
+`);
+
+export const ThreadQuery = graphql(`
+  query Thread($id: ID!) {
+    thread(id: $id) {
+      ...ThreadFields
+      turns {
+        answerId
+        position
+        question
+        standaloneQuestion
+        mode
+        answer
+        createdAt
+        citations {
+          marker
+          chunkId
+          documentId
+          title
+          headingPath
+          citationUrl
+          quote
+          page
+        }
+      }
+    }
+  }
+`);
+
+export const RenameThreadMutation = graphql(`
+  mutation RenameThread($id: ID!, $title: String!) {
+    renameThread(id: $id, title: $title) {
+      ...ThreadFields
+    }
+  }
+`);
+
+export const DeleteThreadMutation = graphql(`
+  mutation DeleteThread($id: ID!) {
+    deleteThread(id: $id)
   }
 `);
 

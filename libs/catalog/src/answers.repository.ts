@@ -1,8 +1,6 @@
 import { sql, type Selectable, type Transaction } from 'kysely';
 import {
-  type AnswerHit,
   type AnswerRecord,
-  type AnswerRecordCitation,
   isAnswerId,
   isThreadId,
   isTroveId,
@@ -29,18 +27,13 @@ export interface NewThread {
 }
 
 /** An answer to record: outside a thread, as the next turn of one, or as the first turn of a new one. */
-export interface NewAnswer {
+export type NewAnswer = Pick<
+  AnswerRecord,
+  'projectId' | 'apiKeyId' | 'question' | 'standaloneQuestion' | 'mode' | 'answer' | 'citations' | 'hits'
+> & {
   id?: string;
-  projectId: string;
   thread?: { id: string } | { new: Omit<NewThread, 'projectId' | 'apiKeyId'> };
-  apiKeyId?: string;
-  question: string;
-  standaloneQuestion?: string;
-  mode: string;
-  answer: string;
-  citations: AnswerRecordCitation[];
-  hits: AnswerHit[];
-}
+};
 
 export interface AnswerFilter {
   mode?: string;

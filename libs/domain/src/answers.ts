@@ -20,6 +20,18 @@ export interface Thread {
   updatedAt: string;
 }
 
+/** Longest thread title; the first question is shortened to it at a word. */
+export const THREAD_TITLE_MAX = 80;
+
+/** A thread's first title: its first question on one line, shortened at a word to THREAD_TITLE_MAX. */
+export function threadTitle(question: string): string {
+  const line = question.replace(/\s+/g, ' ').trim();
+  if (line.length <= THREAD_TITLE_MAX) return line;
+  const cut = line.slice(0, THREAD_TITLE_MAX - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > THREAD_TITLE_MAX / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
 /**
  * A passage an answer was built on, as the learned reranker saw it: its rank among the answer's
  * passages (1-based), its search score (fused), and the reranker's features keyed by name

@@ -11,6 +11,10 @@ export function askStreamPath(projectId: string): string {
 /** The body of the request: the GraphQL `AskInput` without projectId. */
 export interface AskStreamRequest {
   question: string;
+  /** Continue this thread: the question is read as a follow-up of its turns and recorded as the next. */
+  threadId?: string;
+  /** Start a thread with this question (its id comes back as the result's `threadId`). */
+  newThread?: boolean;
   topK?: number;
   threshold?: number;
   mode?: 'AUTO' | 'LLM' | 'EXTRACTIVE' | 'TOP_1';
@@ -67,6 +71,10 @@ export interface AskStreamCitation {
 export interface AskStreamResult {
   /** The id the answer is recorded under (`ans_…`). */
   answerId: string;
+  /** The thread the question was asked in (continued or started); absent outside a thread. */
+  threadId?: string | null;
+  /** What retrieval searched for when a follow-up was rewritten into a standalone question; absent otherwise. */
+  standaloneQuestion?: string | null;
   answer: string;
   mode: 'LLM' | 'EXTRACTIVE' | 'TOP_1' | 'INSUFFICIENT_CONTEXT';
   insufficientContext: boolean;
@@ -91,6 +99,7 @@ export interface AskStreamResult {
   };
   /** Milliseconds per stage; a stage that did not run is absent. */
   timings: {
+    rewriteMs?: number;
     embedMs?: number;
     searchMs?: number;
     rerankMs?: number;
@@ -102,7 +111,11 @@ export interface AskStreamResult {
 
 /** The `data` of each event, by its `event:` name; they come in order: retrieval, delta…, done or error. */
 export interface AskStreamEventData {
-  retrieval: { passages: AskStreamPassage[] };
+  retrieval: {
+    passages: AskStreamPassage[];
+    /** The standalone question a follow-up was rewritten into: what these passages were retrieved for. */
+    standaloneQuestion?: string;
+  };
   /** Answer text as it is written; `attempt` 2 starts the text over (a retry after invalid citations). */
   delta: { text: string; attempt: number };
   done: AskStreamResult;

@@ -57,6 +57,13 @@ export type SearchOutput = z.infer<z.ZodObject<typeof searchOutput>>;
 export const askOutput = {
   projectId: z.string(),
   question: z.string(),
+  answerId: z.string().describe('the id the answer is recorded under'),
+  threadId: nullableString.describe(
+    'the conversation it was asked in: pass it as `thread` to ask a follow-up',
+  ),
+  standaloneQuestion: nullableString.describe(
+    'what was searched for, when the question was a follow-up rewritten from its thread',
+  ),
   answer: z.string().describe('the answer, with [n] markers naming the citations'),
   mode: z.enum(['EXTRACTIVE', 'INSUFFICIENT_CONTEXT', 'LLM', 'TOP_1']),
   insufficientContext: z
@@ -87,6 +94,38 @@ export const askOutput = {
   }),
 };
 export type AskOutput = z.infer<z.ZodObject<typeof askOutput>>;
+
+export const threadSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  turnCount: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string().describe('when its last question was asked'),
+});
+export const threadTurnSchema = z.object({
+  position: z.number().int(),
+  question: z.string(),
+  standaloneQuestion: nullableString.describe('what was searched for, when the question was rewritten'),
+  answer: z.string(),
+  mode: z.string(),
+  citations: z.array(
+    z.object({
+      marker: z.number().int(),
+      title: z.string(),
+      headingPath: z.array(z.string()),
+      citationUrl: nullableString,
+    }),
+  ),
+});
+export const listThreadsOutput = {
+  projectId: z.string(),
+  threads: z.array(threadSchema).describe("the caller's threads, most recently used first"),
+  thread: threadSchema
+    .extend({ turns: z.array(threadTurnSchema) })
+    .nullable()
+    .describe('with `thread_id`: that thread and its turns'),
+};
+export type ListThreadsOutput = z.infer<z.ZodObject<typeof listThreadsOutput>>;
 
 export const projectSchema = z.object({
   id: z.string(),

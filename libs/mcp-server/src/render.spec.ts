@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchHitView } from './output-schemas';
-import { excerpt, location, renderAsk, renderSearch, renderSyncRun } from './render';
+import { excerpt, location, renderAsk, renderThreads, renderSearch, renderSyncRun } from './render';
 
 const hit = (rank: number, overrides: Partial<SearchHitView> = {}): SearchHitView => ({
   rank,
@@ -88,6 +88,9 @@ describe('renderers', () => {
     const text = renderAsk({
       projectId: 'p1',
       question: 'How do I roll back?',
+      answerId: 'ans_1',
+      threadId: null,
+      standaloneQuestion: null,
       answer: 'Roll back first [1].',
       mode: 'EXTRACTIVE',
       insufficientContext: false,
@@ -118,6 +121,57 @@ describe('renderers', () => {
     expect(text).toBe(
       'Roll back first [1].\n\nCitations:\n[1] Deploy runbook › Rolling back — http://x/original?sig=1\n\nmode EXTRACTIVE',
     );
+  });
+
+  it('renders a follow-up with what was searched for and its thread, and a thread with its turns', () => {
+    const text = renderAsk({
+      projectId: 'p1',
+      question: 'and for the Russian office?',
+      answerId: 'ans_2',
+      threadId: 'thr_1',
+      standaloneQuestion: 'How do I deploy in the Russian office?',
+      answer: 'Run deployctl --region ru [1].',
+      mode: 'EXTRACTIVE',
+      insufficientContext: false,
+      language: 'en',
+      model: null,
+      citations: [],
+      verification: {
+        validMarkers: [1],
+        invalidMarkers: [],
+        missingMarkers: false,
+        retried: false,
+        checkedSentences: 1,
+      },
+    });
+    expect(text.split('\n')[0]).toBe('Searched for: How do I deploy in the Russian office?');
+    expect(text).toMatch(/thread thr_1 \(pass it as `thread` to ask a follow-up\)$/);
+    const threads = renderThreads({
+      projectId: 'p1',
+      threads: [{ id: 'thr_1', title: 'Deploys', turnCount: 2, createdAt: 't0', updatedAt: 't1' }],
+      thread: {
+        id: 'thr_1',
+        title: 'Deploys',
+        turnCount: 2,
+        createdAt: 't0',
+        updatedAt: 't1',
+        turns: [
+          {
+            position: 2,
+            question: 'and for the Russian office?',
+            standaloneQuestion: 'How do I deploy in the Russian office?',
+            answer: 'Run it [1].',
+            mode: 'EXTRACTIVE',
+            citations: [{ marker: 1, title: 'Moscow', headingPath: ['Deploy'], citationUrl: null }],
+          },
+        ],
+      },
+    });
+    expect(threads).toContain(
+      '2. and for the Russian office?\n   searched for: How do I deploy in the Russian office?',
+    );
+    expect(threads).toContain('[1] Moscow › Deploy');
+    expect(threads).toContain('- Deploys (thr_1): 2 turns, last t1');
   });
 
   it('renders a running sync run with a hint to poll again', () => {

@@ -7,6 +7,7 @@ import type {
   GetDocumentOutput,
   ListDocumentsOutput,
   ListProjectsOutput,
+  ListThreadsOutput,
   AddSourceOutput,
   ListSourcesOutput,
   ListSourceTypesOutput,
@@ -54,7 +55,8 @@ export function renderSearch(result: SearchOutput): string {
 }
 
 export function renderAsk(result: AskOutput): string {
-  const lines = [result.answer];
+  const lines = result.standaloneQuestion ? [`Searched for: ${result.standaloneQuestion}`, ''] : [];
+  lines.push(result.answer);
   if (result.insufficientContext)
     lines.push('', '(insufficient context: the knowledge base does not hold the answer)');
   if (result.citations.length > 0) {
@@ -66,6 +68,30 @@ export function renderAsk(result: AskOutput): string {
     }
   }
   lines.push('', `mode ${result.mode}${result.model ? ` (${result.model})` : ''}`);
+  if (result.threadId) lines.push(`thread ${result.threadId} (pass it as \`thread\` to ask a follow-up)`);
+  return lines.join('\n');
+}
+
+export function renderThreads(result: ListThreadsOutput): string {
+  const lines: string[] = [];
+  if (result.thread) {
+    lines.push(`${result.thread.title} (${result.thread.id})`);
+    for (const turn of result.thread.turns) {
+      lines.push('', `${turn.position}. ${turn.question}`);
+      if (turn.standaloneQuestion) lines.push(`   searched for: ${turn.standaloneQuestion}`);
+      lines.push(turn.answer);
+      for (const citation of turn.citations) {
+        lines.push(
+          `[${citation.marker}] ${location(citation.title, citation.headingPath)}${citation.citationUrl ? ` — ${citation.citationUrl}` : ''}`,
+        );
+      }
+    }
+    lines.push('');
+  }
+  if (result.threads.length === 0) lines.push(`No threads of this key in project ${result.projectId}.`);
+  for (const thread of result.threads) {
+    lines.push(`- ${thread.title} (${thread.id}): ${thread.turnCount} turns, last ${thread.updatedAt}`);
+  }
   return lines.join('\n');
 }
 

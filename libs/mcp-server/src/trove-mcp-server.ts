@@ -13,6 +13,7 @@ import { registerSourceTools } from './tools/sources.tools';
 export const TOOL_NAMES = [
   'search',
   'ask',
+  'list_threads',
   'list_projects',
   'list_sources',
   'list_source_types',

@@ -6,9 +6,12 @@ import { resolveSearchFilters, type SearchScopeReader } from '../search/search-f
 import { assertWellFormedQuery } from '../search/query-text';
 import { fusionSettings } from '../search/search.service';
 import { AskMode, type AskInput } from './ask.model';
+import type { ThreadChoice } from './threads.service';
 
 /** The GraphQL input (or the stream's body) in the answering lib's terms. */
-export function askRequest(input: Omit<AskInput, 'mode'> & { mode?: AskMode }): AskRequest {
+export function askRequest(
+  input: Omit<AskInput, 'mode' | 'threadId' | 'newThread'> & { mode?: AskMode },
+): AskRequest {
   assertWellFormedQuery(input.question, 'the question');
   return {
     projectId: input.projectId,
@@ -27,6 +30,8 @@ export function askRequest(input: Omit<AskInput, 'mode'> & { mode?: AskMode }): 
 const streamBody = z
   .object({
     question: z.string(),
+    threadId: z.string().optional(),
+    newThread: z.boolean().optional(),
     topK: z.number().int().optional(),
     threshold: z.number().optional(),
     mode: z.nativeEnum(AskMode).optional(),
@@ -64,7 +69,7 @@ const streamBody = z
 export function parseStreamBody(
   projectId: string,
   body: unknown,
-): { request: AskRequest; filters?: SearchFiltersInput } {
+): { request: AskRequest; filters?: SearchFiltersInput; thread: ThreadChoice } {
   const parsed = streamBody.safeParse(body);
   if (!parsed.success) {
     throw new TroveError(
@@ -72,13 +77,13 @@ export function parseStreamBody(
       `invalid ask request: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`,
     );
   }
-  const { search, ...rest } = parsed.data;
+  const { search, threadId, newThread, ...rest } = parsed.data;
   const request = askRequest({
     ...rest,
     projectId,
     search: search && { mode: search.mode ?? SearchMode.HYBRID, fusion: search.fusion },
   });
-  return { request, filters: search?.filters };
+  return { request, filters: search?.filters, thread: { threadId, newThread } };
 }
 
 /**

@@ -70,9 +70,13 @@ function controller(
   const req = { res, socket: { destroyed: false } } as unknown as Request;
   return {
     controller: new AskController(
-      new AskService(answerer, catalog, { search: { maxFilterDocuments: 10 } } as ApiConfig, {
-        unsigned: (url) => url,
-      }),
+      new AskService(
+        answerer,
+        catalog,
+        { search: { maxFilterDocuments: 10 } } as ApiConfig,
+        { unsigned: (url) => url },
+        { forQuestion: () => Promise.resolve({}) },
+      ),
     ),
     catalog,
     res,

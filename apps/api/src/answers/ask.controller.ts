@@ -17,7 +17,7 @@ import { CurrentPrincipal, project, Requires } from '../access/access.decorators
 
 /**
  * `POST /v1/projects/:projectId/ask/stream`: the answer as Server-Sent Events — `retrieval`
- * (the passages used), `delta` (answer text as it is written), `done` (the verified result) or
+ * (the passages used, and what a follow-up was rewritten into), `delta` (answer text as it is written), `done` (the verified result) or
  * `error`. A request that fails before anything is streamed (bad body, unknown project) gets the
  * usual JSON error; a client that disconnects stops generation.
  */
@@ -100,6 +100,7 @@ function send(res: Response, event: AskEvent): void {
     case 'retrieval':
       writeEvent(res, 'retrieval', {
         passages: event.passages.map(({ hit: _hit, ...passage }) => passage),
+        ...(event.standaloneQuestion !== undefined && { standaloneQuestion: event.standaloneQuestion }),
       });
       return;
     case 'delta':

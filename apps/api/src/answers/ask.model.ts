@@ -45,6 +45,17 @@ export class AskSearchInput {
 export class AskInput {
   @Field(() => ID) projectId!: string;
   @Field() question!: string;
+  @Field(() => ID, {
+    nullable: true,
+    description:
+      "Continue this thread (one of the key's own): a follow-up is rewritten into a standalone question from its turns before retrieval, and the answer is its next turn",
+  })
+  threadId?: string;
+  @Field({
+    defaultValue: false,
+    description: 'Start a thread with this question; the answer carries its threadId. Not with threadId.',
+  })
+  newThread?: boolean;
   @Field(() => Int, { nullable: true, description: 'Passages retrieved, 1 to 50 (TROVE_ANSWER_TOP_K)' })
   topK?: number;
   @Field(() => Float, {
@@ -108,6 +119,8 @@ export class AnswerVerificationModel {
 
 @ObjectType('AnswerTimings', { description: 'Milliseconds per stage; null when the stage did not run' })
 export class AnswerTimingsModel {
+  @Field(() => Float, { nullable: true, description: 'Rewriting a follow-up into a standalone question' })
+  rewriteMs?: number;
   @Field(() => Float, { nullable: true }) embedMs?: number;
   @Field(() => Float, { nullable: true }) searchMs?: number;
   @Field(() => Float, { nullable: true }) rerankMs?: number;
@@ -122,6 +135,17 @@ export class AnswerModel {
     description: 'The id the answer is recorded under (`ans_…`): what feedback on it names',
   })
   answerId!: string;
+  @Field(() => ID, {
+    nullable: true,
+    description: 'The thread the question was asked in (continued or started)',
+  })
+  threadId?: string;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'What retrieval searched for, when the question was a follow-up rewritten from its thread; null when it was used as asked',
+  })
+  standaloneQuestion?: string;
   @Field() answer!: string;
   @Field(() => AnswerMode) mode!: AnswerMode;
   @Field() insufficientContext!: boolean;

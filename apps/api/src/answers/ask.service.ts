@@ -17,9 +17,10 @@ import type { SearchScopeReader } from '../search/search-filters';
 import { answerHits } from './answer-hits';
 import { askRequest, parseStreamBody, withSearchFilters } from './ask-request';
 import type { AskInput } from './ask.model';
+import { type QuestionThread, ThreadsService } from './threads.service';
 
-/** An answer as `ask` returns it: the answerer's result and the id it was recorded under. */
-export type AskOutcome = AnswerResult & { answerId: string };
+/** An answer as `ask` returns it: the answerer's result, the id it was recorded under, its thread. */
+export type AskOutcome = AnswerResult & { answerId: string; threadId?: string };
 
 /** The answerer's events, the last one carrying the recorded answer. */
 export type AskEvent = Exclude<AnswerEvent, { type: 'done' }> | { type: 'done'; result: AskOutcome };
@@ -31,8 +32,10 @@ export type AskCatalog = Pick<ProjectReads, 'requireProject'> &
 
 /**
  * A question about one project as every transport asks it: the input checked, the project
- * required, search filters resolved through the catalog, then answered with the current settings
- * and recorded (question, answer, citations, and the passages with their reranker features).
+ * required, search filters resolved through the catalog, the thread (when it names one) read for
+ * the earlier turns a follow-up is rewritten from, then answered with the current settings and
+ * recorded (question, standalone question, answer, citations, and the passages with their
+ * reranker features) — as the thread's next turn when it is in one.
  * The record is written before the last event: an answer that cannot be recorded fails (the
  * catalog's error), so every answer a client holds has its id. `signal` stops the work when the
  * caller has gone.
@@ -45,13 +48,15 @@ export class AskService {
     @Inject(Catalog) private readonly catalog: AskCatalog,
     @Inject(CONFIG) private readonly config: Pick<ApiConfig, 'search'>,
     @Inject(CitationLinks) private readonly links: Pick<CitationLinks, 'unsigned'>,
+    @Inject(ThreadsService) private readonly threads: Pick<ThreadsService, 'forQuestion'>,
   ) {}
 
   /** The whole answer at once (GraphQL `ask`). */
-  async ask(input: AskInput, asker: Principal | undefined, signal?: AbortSignal): Promise<AskOutcome> {
+  async ask(input: AskInput, asker: Principal, signal?: AbortSignal): Promise<AskOutcome> {
     await this.catalog.requireProject(input.projectId);
     const request = await this.withFilters(askRequest(input), input.search?.filters);
-    for await (const event of this.answer(request, asker, signal)) {
+    const thread = await this.threads.forQuestion(asker, input.projectId, input, input.question);
+    for await (const event of this.answer(request, thread, asker, signal)) {
       if (event.type === 'done') return event.result;
     }
     throw new TroveError(TroveErrorCode.Internal, 'the answer stream ended without a result');
@@ -64,42 +69,51 @@ export class AskService {
   async stream(
     projectId: string,
     body: unknown,
-    asker: Principal | undefined,
+    asker: Principal,
     signal?: AbortSignal,
   ): Promise<AsyncGenerator<AskEvent>> {
     const parsed = parseStreamBody(projectId, body);
     await this.catalog.requireProject(projectId);
     const request = await this.withFilters(parsed.request, parsed.filters);
-    return this.answer(request, asker, signal);
+    const thread = await this.threads.forQuestion(asker, projectId, parsed.thread, request.question);
+    return this.answer(request, thread, asker, signal);
   }
 
   private async *answer(
     request: AskRequest,
-    asker: Principal | undefined,
+    thread: QuestionThread,
+    asker: Principal,
     signal: AbortSignal | undefined,
   ): AsyncGenerator<AskEvent> {
     let passages: AnswerPassage[] = [];
-    for await (const event of this.answerer.stream(request, { signal })) {
+    const asked = thread.history?.length ? { ...request, history: thread.history } : request;
+    for await (const event of this.answerer.stream(asked, { signal })) {
       if (event.type !== 'done') {
         if (event.type === 'retrieval') passages = event.passages;
         yield event;
         continue;
       }
-      const answerId = await this.record(request, event.result, passages, asker);
-      yield { type: 'done', result: { ...event.result, answerId } };
+      const answerId = await this.record(request, thread, event.result, passages, asker);
+      yield {
+        type: 'done',
+        result: { ...event.result, answerId, ...(thread.threadId ? { threadId: thread.threadId } : {}) },
+      };
     }
   }
 
   private record(
     request: AskRequest,
+    thread: QuestionThread,
     result: AnswerResult,
     passages: AnswerPassage[],
-    asker: Principal | undefined,
+    asker: Principal,
   ): Promise<string> {
     return this.catalog.recordAnswer({
       projectId: request.projectId,
-      apiKeyId: asker?.keyId,
+      thread: thread.record,
+      apiKeyId: asker.keyId,
       question: request.question,
+      standaloneQuestion: result.standaloneQuestion,
       mode: result.mode,
       answer: result.answer,
       // Links to originals are kept unsigned: a signature is for the moment it is served.

@@ -14,6 +14,17 @@ describe('TroveIdPipe (GraphQL id arguments and REST path parameters)', () => {
     expect(pipe.transform(chunkId, { type: 'body', data: 'id' })).toBe(chunkId);
   });
 
+  it('passes thread and answer ids as `id` and under their own names, and nowhere else', () => {
+    const thread = `thr_${UUID}`;
+    const answer = `ans_${UUID}`;
+    expect(pipe.transform(thread, { type: 'body', data: 'id' })).toBe(thread);
+    expect(pipe.transform(answer, { type: 'body', data: 'id' })).toBe(answer);
+    expect(pipe.transform(thread, { type: 'body', data: 'threadId' })).toBe(thread);
+    expect(pipe.transform(answer, { type: 'body', data: 'answerId' })).toBe(answer);
+    expect(() => pipe.transform(thread, { type: 'param', data: 'projectId' })).toThrow(/not a valid id/);
+    expect(() => pipe.transform(UUID, { type: 'body', data: 'threadId' })).toThrow(/not a valid id/);
+  });
+
   it.each(['', ' ', '../_search', 'x'.repeat(600), `${DOCUMENT_ID}-3-0123456789ab`])(
     'refuses %j as a projectId with BAD_REQUEST',
     (value) => {

@@ -34,7 +34,12 @@ export function AnswerView({
         <Text fw={600} style={{ wordBreak: 'break-word' }}>
           {turn.question}
         </Text>
-        {turn.result && <AnswerMode result={turn.result} />}
+        {turn.standaloneQuestion && (
+          <Text size="sm" c="dimmed" data-testid="standalone-question" style={{ wordBreak: 'break-word' }}>
+            Searched for: {turn.standaloneQuestion}
+          </Text>
+        )}
+        {turn.result && <AnswerMode result={turn.result} recorded={turn.recorded} />}
         {turn.phase === 'searching' && <Loading label="Finding passages…" />}
         {turn.text && (
           <Text
@@ -67,7 +72,7 @@ export function AnswerView({
           </Text>
         )}
         {turn.phase === 'failed' && <ErrorNotice error={turn.error} title="The answer failed" />}
-        {turn.result && <Verification result={turn.result} />}
+        {turn.result && !turn.recorded && <Verification result={turn.result} />}
         {cited.length > 0 && <CitedPlaces markers={cited} places={places} onOpen={onOpenPlace} />}
         {footer}
       </Stack>
@@ -115,7 +120,7 @@ function Marker({
 }
 
 /** How the answer was made, said plainly. */
-function AnswerMode({ result }: { result: AskStreamResult }) {
+function AnswerMode({ result, recorded }: { result: AskStreamResult; recorded?: boolean }) {
   const mode = ANSWER_MODES[result.mode];
   return (
     <Group gap="xs" wrap="wrap" align="center">
@@ -124,7 +129,8 @@ function AnswerMode({ result }: { result: AskStreamResult }) {
       </Badge>
       <Text size="sm" c="dimmed" style={{ flex: '1 1 240px' }}>
         {mode.explanation}
-        {result.model ? ` Model: ${result.model}.` : ''} Took {formatMs(result.timings.totalMs)}.
+        {result.model ? ` Model: ${result.model}.` : ''}
+        {recorded ? '' : ` Took ${formatMs(result.timings.totalMs)}.`}
       </Text>
     </Group>
   );

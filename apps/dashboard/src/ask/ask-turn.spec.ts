@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { AskStreamPassage, AskStreamResult } from '@trove/api-client/browser';
-import { citedPlaces, isStreaming, newTurn, placeMarkerOf, withEvent, withFailure } from './ask-turn';
+import {
+  citedPlaces,
+  isStreaming,
+  newTurn,
+  placeMarkerOf,
+  recordedTurn,
+  withEvent,
+  withFailure,
+} from './ask-turn';
 
 function passage(marker: number, placeMarker: number, text: string): AskStreamPassage {
   return {
@@ -72,6 +80,44 @@ describe('an ask turn, event by event', () => {
     turn = withEvent(turn, { type: 'delta', text: 'Right ', attempt: 2 });
     turn = withEvent(turn, { type: 'delta', text: '[1].', attempt: 2 });
     expect(turn).toMatchObject({ text: 'Right [1].', attempt: 2 });
+  });
+
+  it('in a thread: keeps what a follow-up was rewritten into, and the thread a new one started', () => {
+    let turn = newTurn('and for the Russian office?', { newThread: true });
+    expect([turn.startsThread, turn.threadId]).toEqual([true, undefined]);
+    turn = withEvent(turn, {
+      type: 'retrieval',
+      passages: PASSAGES,
+      standaloneQuestion: 'How do I deploy in the Russian office?',
+    });
+    expect(turn.standaloneQuestion).toBe('How do I deploy in the Russian office?');
+    turn = withEvent(turn, { type: 'done', result: { ...RESULT, threadId: 'thr_1' } });
+    expect(turn).toMatchObject({
+      threadId: 'thr_1',
+      standaloneQuestion: 'How do I deploy in the Russian office?',
+    });
+    const continued = newTurn('q', { threadId: 'thr_2' });
+    expect([continued.threadId, continued.startsThread]).toEqual(['thr_2', undefined]);
+  });
+
+  it('shows a recorded turn of a thread as a done answer with its citations as places', () => {
+    const turn = recordedTurn('thr_1', {
+      answerId: 'ans_7',
+      question: 'and for the Russian office?',
+      standaloneQuestion: 'How do I deploy in the Russian office?',
+      mode: 'EXTRACTIVE',
+      answer: RESULT.answer,
+      citations: RESULT.citations,
+    });
+    expect(turn).toMatchObject({
+      phase: 'done',
+      recorded: true,
+      threadId: 'thr_1',
+      standaloneQuestion: 'How do I deploy in the Russian office?',
+      text: RESULT.answer,
+    });
+    expect(turn.result).toMatchObject({ answerId: 'ans_7', insufficientContext: false });
+    expect(citedPlaces(turn).get(1)).toMatchObject({ title: 'Deploy runbook', chunks: [] });
   });
 
   it('ends stopped when the asker stopped it, failed with the error otherwise', () => {

@@ -4,11 +4,19 @@ import type { AskStreamEvent, AskStreamPassage, AskStreamResult } from '@trove/a
 export type AskPhase = 'searching' | 'writing' | 'done' | 'failed' | 'stopped';
 
 /**
- * One question and its answer as the stream brings it (libs/domain `ask-stream.ts`). The page
- * shows one; a thread is a list of them.
+ * One question and its answer as the stream brings it (libs/domain `ask-stream.ts`), or as its
+ * thread recorded it. A thread is a list of them.
  */
 export interface AskTurn {
   question: string;
+  /** The thread it was asked in: the one continued, or (once answered) the one it started. */
+  threadId?: string;
+  /** What retrieval searched for, when the question was a follow-up rewritten from its thread. */
+  standaloneQuestion?: string;
+  /** A turn read back from its thread: the answer and citations as recorded, no passages, checks or timings. */
+  recorded?: boolean;
+  /** The question starts a new thread (whose id comes with the answer). */
+  startsThread?: boolean;
   phase: AskPhase;
   /** The passages the answer may cite (the `retrieval` event). */
   passages: AskStreamPassage[];
@@ -20,22 +28,88 @@ export interface AskTurn {
   error?: unknown;
 }
 
-export function newTurn(question: string): AskTurn {
-  return { question, phase: 'searching', passages: [], text: '', attempt: 1 };
+/** Where a question goes: on in a thread, or into a new one. */
+export type ThreadChoice = { threadId: string } | { newThread: true };
+
+export function newTurn(question: string, thread?: ThreadChoice): AskTurn {
+  return {
+    question,
+    ...(thread && ('threadId' in thread ? { threadId: thread.threadId } : { startsThread: true })),
+    phase: 'searching',
+    passages: [],
+    text: '',
+    attempt: 1,
+  };
+}
+
+/** A turn as its thread recorded it (GraphQL `Thread.turns`). */
+export interface RecordedTurn {
+  answerId: string;
+  question: string;
+  standaloneQuestion?: string | null;
+  mode: AskStreamResult['mode'];
+  answer: string;
+  citations: AskStreamResult['citations'];
+}
+
+/** A recorded turn of a thread, shown as an answer that is done. */
+export function recordedTurn(threadId: string, recorded: RecordedTurn): AskTurn {
+  const insufficientContext = recorded.mode === 'INSUFFICIENT_CONTEXT';
+  return {
+    question: recorded.question,
+    threadId,
+    ...(recorded.standaloneQuestion ? { standaloneQuestion: recorded.standaloneQuestion } : {}),
+    recorded: true,
+    phase: 'done',
+    passages: [],
+    text: recorded.answer,
+    attempt: 1,
+    result: {
+      answerId: recorded.answerId,
+      threadId,
+      standaloneQuestion: recorded.standaloneQuestion ?? null,
+      answer: recorded.answer,
+      mode: recorded.mode,
+      insufficientContext,
+      language: '',
+      citations: recorded.citations,
+      verification: {
+        validMarkers: recorded.citations.map((c) => c.marker),
+        invalidMarkers: [],
+        missingMarkers: false,
+        retried: false,
+        checkedSentences: 0,
+        unsupportedSentences: [],
+      },
+      timings: { totalMs: 0 },
+    },
+  };
 }
 
 /** The turn after one event of its stream. */
 export function withEvent(turn: AskTurn, event: AskStreamEvent): AskTurn {
   switch (event.type) {
     case 'retrieval':
-      return { ...turn, phase: 'writing', passages: event.passages };
+      return {
+        ...turn,
+        phase: 'writing',
+        passages: event.passages,
+        ...(event.standaloneQuestion ? { standaloneQuestion: event.standaloneQuestion } : {}),
+      };
     case 'delta':
       return event.attempt > turn.attempt
         ? { ...turn, phase: 'writing', attempt: event.attempt, text: event.text }
         : { ...turn, phase: 'writing', text: turn.text + event.text };
     case 'done':
       // The verified answer replaces the streamed text: invalid markers removed, places merged.
-      return { ...turn, phase: 'done', text: event.result.answer, result: event.result };
+      return {
+        ...turn,
+        phase: 'done',
+        text: event.result.answer,
+        result: event.result,
+        ...(event.result.threadId ? { threadId: event.result.threadId } : {}),
+        ...(event.result.standaloneQuestion ? { standaloneQuestion: event.result.standaloneQuestion } : {}),
+      };
   }
 }
 
@@ -68,6 +142,8 @@ export interface CitedPlace {
   quote?: string;
   /** The place's passages (chunks of one section, or of one file), in marker order. */
   chunks: { chunkId: string; headingPath: string[]; text: string; truncated: boolean }[];
+  /** The chunks the answer's citations of this place name (a recorded turn has no passages but these). */
+  citedChunkIds: string[];
 }
 
 /** Every place the turn's passages and citations name, by the marker that cites it. */
@@ -81,6 +157,7 @@ export function citedPlaces(turn: AskTurn): Map<number, CitedPlace> {
       headingPath: passage.headingPath,
       citationUrl: passage.citationUrl,
       chunks: [],
+      citedChunkIds: [],
     };
     place.chunks.push({
       chunkId: passage.chunkId,
@@ -101,6 +178,7 @@ export function citedPlaces(turn: AskTurn): Map<number, CitedPlace> {
       citationUrl: citation.citationUrl ?? place?.citationUrl,
       quote: citation.quote,
       chunks: place?.chunks ?? [],
+      citedChunkIds: [...new Set([...(place?.citedChunkIds ?? []), citation.chunkId])],
     });
   }
   return places;

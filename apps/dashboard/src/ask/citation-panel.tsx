@@ -70,6 +70,11 @@ function PlaceDetails({ place, feedback }: { place: CitedPlace; feedback?: Answe
           {place.quote}
         </Blockquote>
       )}
+      {feedback &&
+        chunks.length === 0 &&
+        place.citedChunkIds.map((chunkId) => (
+          <FeedbackButtons key={chunkId} feedback={feedback} target={{ chunkId }} label="passage" />
+        ))}
       {chunks.map((chunk) => (
         <Paper key={chunk.chunkId} withBorder p="sm" data-testid="citation-chunk">
           {chunk.headingPath.join() !== place.headingPath.join() && (

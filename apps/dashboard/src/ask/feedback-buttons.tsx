@@ -3,7 +3,7 @@ import { type FormEvent, useState } from 'react';
 import type { FeedbackVote } from '@trove/api-client/browser';
 import { errorMessage } from '../api/errors';
 import { ThumbIcon } from '../components/thumb-icon';
-import type { AnswerFeedback, VoteTarget } from './use-feedback';
+import { type AnswerFeedback, useFeedback, type VoteTarget } from './use-feedback';
 
 const LABELS = {
   answer: { UP: 'Good answer', DOWN: 'Bad answer' },
@@ -99,4 +99,9 @@ export function FeedbackButtons({
       )}
     </div>
   );
+}
+
+/** Thumbs on a recorded answer as a whole (under the answer). */
+export function AnswerFeedbackButtons({ projectId, answerId }: { projectId: string; answerId: string }) {
+  return <FeedbackButtons feedback={useFeedback(projectId, answerId)} target={{}} label="answer" />;
 }

@@ -46,7 +46,12 @@ type Documents = {
   '\n  mutation ResetNotionWebhook($sourceId: ID!) {\n    resetNotionWebhook(sourceId: $sourceId)\n  }\n': typeof types.ResetNotionWebhookDocument;
   '\n  query Search($input: SearchInput!) {\n    search(input: $input) {\n      tookMs\n      reranked\n      reranker\n      warnings\n      hits {\n        chunkId\n        documentId\n        title\n        headingPath\n        chapter\n        page\n        pageEnd\n        anchor\n        ocr\n        ocrConfidence\n        position\n        text\n        citationUrl\n        score\n        rerankScore\n        bm25 {\n          rank\n          score\n        }\n        knn {\n          rank\n          score\n        }\n        explain {\n          bm25 {\n            rank\n            score\n          }\n          knn {\n            rank\n            score\n          }\n          fusedScore\n          rerankScore\n          topFeatures {\n            name\n            contribution\n          }\n        }\n        context {\n          chunkId\n          position\n          headingPath\n          text\n          citationUrl\n        }\n      }\n    }\n  }\n': typeof types.SearchDocument;
   '\n  query SearchFilterOptions($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      name\n      type\n    }\n    project(id: $projectId) {\n      id\n      documentTypes {\n        mediaType\n        label\n        documentCount\n      }\n    }\n  }\n': typeof types.SearchFilterOptionsDocument;
-  '\n  query Ask($input: AskInput!) {\n    ask(input: $input) {\n      answer\n      mode\n      insufficientContext\n      language\n      model\n      citations {\n        marker\n        chunkId\n        documentId\n        title\n        headingPath\n        citationUrl\n        quote\n        page\n        ocr\n        ocrConfidence\n      }\n      verification {\n        validMarkers\n        invalidMarkers\n        missingMarkers\n        retried\n        checkedSentences\n      }\n      timings {\n        totalMs\n      }\n    }\n  }\n': typeof types.AskDocument;
+  '\n  query Ask($input: AskInput!) {\n    ask(input: $input) {\n      answerId\n      threadId\n      standaloneQuestion\n      answer\n      mode\n      insufficientContext\n      language\n      model\n      citations {\n        marker\n        chunkId\n        documentId\n        title\n        headingPath\n        citationUrl\n        quote\n        page\n        ocr\n        ocrConfidence\n      }\n      verification {\n        validMarkers\n        invalidMarkers\n        missingMarkers\n        retried\n        checkedSentences\n      }\n      timings {\n        totalMs\n      }\n    }\n  }\n': typeof types.AskDocument;
+  '\n  fragment ThreadFields on Thread {\n    id\n    projectId\n    title\n    turnCount\n    createdAt\n    updatedAt\n  }\n': typeof types.ThreadFieldsFragmentDoc;
+  '\n  query Threads($projectId: ID!, $first: Int!, $after: String, $allKeys: Boolean) {\n    threads(projectId: $projectId, first: $first, after: $after, allKeys: $allKeys) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        ...ThreadFields\n      }\n    }\n  }\n': typeof types.ThreadsDocument;
+  '\n  query Thread($id: ID!) {\n    thread(id: $id) {\n      ...ThreadFields\n      turns {\n        answerId\n        position\n        question\n        standaloneQuestion\n        mode\n        answer\n        createdAt\n        citations {\n          marker\n          chunkId\n          documentId\n          title\n          headingPath\n          citationUrl\n          quote\n          page\n        }\n      }\n    }\n  }\n': typeof types.ThreadDocument;
+  '\n  mutation RenameThread($id: ID!, $title: String!) {\n    renameThread(id: $id, title: $title) {\n      ...ThreadFields\n    }\n  }\n': typeof types.RenameThreadDocument;
+  '\n  mutation DeleteThread($id: ID!) {\n    deleteThread(id: $id)\n  }\n': typeof types.DeleteThreadDocument;
   '\n  fragment FeedbackFields on Feedback {\n    id\n    answerId\n    target\n    chunkId\n    vote\n    comment\n    updatedAt\n  }\n': typeof types.FeedbackFieldsFragmentDoc;
   '\n  mutation GiveFeedback($input: GiveFeedbackInput!) {\n    giveFeedback(input: $input) {\n      ...FeedbackFields\n    }\n  }\n': typeof types.GiveFeedbackDocument;
   '\n  query MyFeedback($projectId: ID!, $answerIds: [ID!]!) {\n    myFeedback(projectId: $projectId, answerIds: $answerIds) {\n      ...FeedbackFields\n    }\n  }\n': typeof types.MyFeedbackDocument;
@@ -123,8 +128,17 @@ const documents: Documents = {
     types.SearchDocument,
   '\n  query SearchFilterOptions($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      name\n      type\n    }\n    project(id: $projectId) {\n      id\n      documentTypes {\n        mediaType\n        label\n        documentCount\n      }\n    }\n  }\n':
     types.SearchFilterOptionsDocument,
-  '\n  query Ask($input: AskInput!) {\n    ask(input: $input) {\n      answer\n      mode\n      insufficientContext\n      language\n      model\n      citations {\n        marker\n        chunkId\n        documentId\n        title\n        headingPath\n        citationUrl\n        quote\n        page\n        ocr\n        ocrConfidence\n      }\n      verification {\n        validMarkers\n        invalidMarkers\n        missingMarkers\n        retried\n        checkedSentences\n      }\n      timings {\n        totalMs\n      }\n    }\n  }\n':
+  '\n  query Ask($input: AskInput!) {\n    ask(input: $input) {\n      answerId\n      threadId\n      standaloneQuestion\n      answer\n      mode\n      insufficientContext\n      language\n      model\n      citations {\n        marker\n        chunkId\n        documentId\n        title\n        headingPath\n        citationUrl\n        quote\n        page\n        ocr\n        ocrConfidence\n      }\n      verification {\n        validMarkers\n        invalidMarkers\n        missingMarkers\n        retried\n        checkedSentences\n      }\n      timings {\n        totalMs\n      }\n    }\n  }\n':
     types.AskDocument,
+  '\n  fragment ThreadFields on Thread {\n    id\n    projectId\n    title\n    turnCount\n    createdAt\n    updatedAt\n  }\n':
+    types.ThreadFieldsFragmentDoc,
+  '\n  query Threads($projectId: ID!, $first: Int!, $after: String, $allKeys: Boolean) {\n    threads(projectId: $projectId, first: $first, after: $after, allKeys: $allKeys) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        ...ThreadFields\n      }\n    }\n  }\n':
+    types.ThreadsDocument,
+  '\n  query Thread($id: ID!) {\n    thread(id: $id) {\n      ...ThreadFields\n      turns {\n        answerId\n        position\n        question\n        standaloneQuestion\n        mode\n        answer\n        createdAt\n        citations {\n          marker\n          chunkId\n          documentId\n          title\n          headingPath\n          citationUrl\n          quote\n          page\n        }\n      }\n    }\n  }\n':
+    types.ThreadDocument,
+  '\n  mutation RenameThread($id: ID!, $title: String!) {\n    renameThread(id: $id, title: $title) {\n      ...ThreadFields\n    }\n  }\n':
+    types.RenameThreadDocument,
+  '\n  mutation DeleteThread($id: ID!) {\n    deleteThread(id: $id)\n  }\n': types.DeleteThreadDocument,
   '\n  fragment FeedbackFields on Feedback {\n    id\n    answerId\n    target\n    chunkId\n    vote\n    comment\n    updatedAt\n  }\n':
     types.FeedbackFieldsFragmentDoc,
   '\n  mutation GiveFeedback($input: GiveFeedbackInput!) {\n    giveFeedback(input: $input) {\n      ...FeedbackFields\n    }\n  }\n':
@@ -349,8 +363,38 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  query Ask($input: AskInput!) {\n    ask(input: $input) {\n      answer\n      mode\n      insufficientContext\n      language\n      model\n      citations {\n        marker\n        chunkId\n        documentId\n        title\n        headingPath\n        citationUrl\n        quote\n        page\n        ocr\n        ocrConfidence\n      }\n      verification {\n        validMarkers\n        invalidMarkers\n        missingMarkers\n        retried\n        checkedSentences\n      }\n      timings {\n        totalMs\n      }\n    }\n  }\n',
+  source: '\n  query Ask($input: AskInput!) {\n    ask(input: $input) {\n      answerId\n      threadId\n      standaloneQuestion\n      answer\n      mode\n      insufficientContext\n      language\n      model\n      citations {\n        marker\n        chunkId\n        documentId\n        title\n        headingPath\n        citationUrl\n        quote\n        page\n        ocr\n        ocrConfidence\n      }\n      verification {\n        validMarkers\n        invalidMarkers\n        missingMarkers\n        retried\n        checkedSentences\n      }\n      timings {\n        totalMs\n      }\n    }\n  }\n',
 ): typeof import('./graphql').AskDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  fragment ThreadFields on Thread {\n    id\n    projectId\n    title\n    turnCount\n    createdAt\n    updatedAt\n  }\n',
+): typeof import('./graphql').ThreadFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query Threads($projectId: ID!, $first: Int!, $after: String, $allKeys: Boolean) {\n    threads(projectId: $projectId, first: $first, after: $after, allKeys: $allKeys) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        ...ThreadFields\n      }\n    }\n  }\n',
+): typeof import('./graphql').ThreadsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query Thread($id: ID!) {\n    thread(id: $id) {\n      ...ThreadFields\n      turns {\n        answerId\n        position\n        question\n        standaloneQuestion\n        mode\n        answer\n        createdAt\n        citations {\n          marker\n          chunkId\n          documentId\n          title\n          headingPath\n          citationUrl\n          quote\n          page\n        }\n      }\n    }\n  }\n',
+): typeof import('./graphql').ThreadDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation RenameThread($id: ID!, $title: String!) {\n    renameThread(id: $id, title: $title) {\n      ...ThreadFields\n    }\n  }\n',
+): typeof import('./graphql').RenameThreadDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation DeleteThread($id: ID!) {\n    deleteThread(id: $id)\n  }\n',
+): typeof import('./graphql').DeleteThreadDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -57,9 +57,13 @@ export type ApiKeyRole =
 
 export type AskInput = {
   mode?: AskMode;
+  /** Start a thread with this question; the answer carries its threadId. Not with threadId. */
+  newThread?: boolean;
   projectId: string | number;
   question: string;
   search?: AskSearchInput | null | undefined;
+  /** Continue this thread (one of the key's own): a follow-up is rewritten into a standalone question from its turns before retrieval, and the answer is its next turn */
+  threadId?: string | number | null | undefined;
   /** Least cosine between the question's and a passage's embeddings, -1 to 1 (TROVE_ANSWER_THRESHOLD); when no passage reaches it the answer is INSUFFICIENT_CONTEXT */
   threshold?: number | null | undefined;
   /** Passages retrieved, 1 to 50 (TROVE_ANSWER_TOP_K) */
@@ -1037,6 +1041,9 @@ export type AskQueryVariables = Exact<{
 
 export type AskQuery = {
   ask: {
+    answerId: string;
+    threadId: string | null;
+    standaloneQuestion: string | null;
     answer: string;
     mode: AnswerMode;
     insufficientContext: boolean;
@@ -1064,6 +1071,93 @@ export type AskQuery = {
     timings: { totalMs: number };
   };
 };
+
+export type ThreadFieldsFragment = {
+  id: string;
+  projectId: string;
+  title: string;
+  turnCount: number;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type ThreadsQueryVariables = Exact<{
+  projectId: string | number;
+  first: number;
+  after?: string | null | undefined;
+  allKeys?: boolean | null | undefined;
+}>;
+
+export type ThreadsQuery = {
+  threads: {
+    totalCount: number;
+    pageInfo: { endCursor: string | null; hasNextPage: boolean };
+    nodes: Array<{
+      id: string;
+      projectId: string;
+      title: string;
+      turnCount: number;
+      createdAt: string;
+      updatedAt: string;
+    }>;
+  };
+};
+
+export type ThreadQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+export type ThreadQuery = {
+  thread: {
+    id: string;
+    projectId: string;
+    title: string;
+    turnCount: number;
+    createdAt: string;
+    updatedAt: string;
+    turns: Array<{
+      answerId: string;
+      position: number;
+      question: string;
+      standaloneQuestion: string | null;
+      mode: AnswerMode;
+      answer: string;
+      createdAt: string;
+      citations: Array<{
+        marker: number;
+        chunkId: string;
+        documentId: string;
+        title: string;
+        headingPath: Array<string>;
+        citationUrl: string | null;
+        quote: string;
+        page: number | null;
+      }>;
+    }>;
+  } | null;
+};
+
+export type RenameThreadMutationVariables = Exact<{
+  id: string | number;
+  title: string;
+}>;
+
+export type RenameThreadMutation = {
+  renameThread: {
+    id: string;
+    projectId: string;
+    title: string;
+    turnCount: number;
+    createdAt: string;
+    updatedAt: string;
+  };
+};
+
+export type DeleteThreadMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type DeleteThreadMutation = { deleteThread: boolean };
 
 export type FeedbackFieldsFragment = {
   id: string;
@@ -1417,6 +1511,19 @@ export const ChunkFieldsFragmentDoc = new TypedDocumentString(
     `,
   { fragmentName: 'ChunkFields' },
 ) as unknown as TypedDocumentString<ChunkFieldsFragment, unknown>;
+export const ThreadFieldsFragmentDoc = new TypedDocumentString(
+  `
+    fragment ThreadFields on Thread {
+  id
+  projectId
+  title
+  turnCount
+  createdAt
+  updatedAt
+}
+    `,
+  { fragmentName: 'ThreadFields' },
+) as unknown as TypedDocumentString<ThreadFieldsFragment, unknown>;
 export const FeedbackFieldsFragmentDoc = new TypedDocumentString(
   `
     fragment FeedbackFields on Feedback {
@@ -2088,6 +2195,9 @@ export const SearchFilterOptionsDocument = new TypedDocumentString(`
 export const AskDocument = new TypedDocumentString(`
     query Ask($input: AskInput!) {
   ask(input: $input) {
+    answerId
+    threadId
+    standaloneQuestion
     answer
     mode
     insufficientContext
@@ -2118,6 +2228,79 @@ export const AskDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<AskQuery, AskQueryVariables>;
+export const ThreadsDocument = new TypedDocumentString(`
+    query Threads($projectId: ID!, $first: Int!, $after: String, $allKeys: Boolean) {
+  threads(projectId: $projectId, first: $first, after: $after, allKeys: $allKeys) {
+    totalCount
+    pageInfo {
+      endCursor
+      hasNextPage
+    }
+    nodes {
+      ...ThreadFields
+    }
+  }
+}
+    fragment ThreadFields on Thread {
+  id
+  projectId
+  title
+  turnCount
+  createdAt
+  updatedAt
+}`) as unknown as TypedDocumentString<ThreadsQuery, ThreadsQueryVariables>;
+export const ThreadDocument = new TypedDocumentString(`
+    query Thread($id: ID!) {
+  thread(id: $id) {
+    ...ThreadFields
+    turns {
+      answerId
+      position
+      question
+      standaloneQuestion
+      mode
+      answer
+      createdAt
+      citations {
+        marker
+        chunkId
+        documentId
+        title
+        headingPath
+        citationUrl
+        quote
+        page
+      }
+    }
+  }
+}
+    fragment ThreadFields on Thread {
+  id
+  projectId
+  title
+  turnCount
+  createdAt
+  updatedAt
+}`) as unknown as TypedDocumentString<ThreadQuery, ThreadQueryVariables>;
+export const RenameThreadDocument = new TypedDocumentString(`
+    mutation RenameThread($id: ID!, $title: String!) {
+  renameThread(id: $id, title: $title) {
+    ...ThreadFields
+  }
+}
+    fragment ThreadFields on Thread {
+  id
+  projectId
+  title
+  turnCount
+  createdAt
+  updatedAt
+}`) as unknown as TypedDocumentString<RenameThreadMutation, RenameThreadMutationVariables>;
+export const DeleteThreadDocument = new TypedDocumentString(`
+    mutation DeleteThread($id: ID!) {
+  deleteThread(id: $id)
+}
+    `) as unknown as TypedDocumentString<DeleteThreadMutation, DeleteThreadMutationVariables>;
 export const GiveFeedbackDocument = new TypedDocumentString(`
     mutation GiveFeedback($input: GiveFeedbackInput!) {
   giveFeedback(input: $input) {

@@ -1,10 +1,24 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod/v3';
-import { AskDocument, SearchDocument } from '@trove/api-client';
+import {
+  AskDocument,
+  SearchDocument,
+  ThreadDocument,
+  ThreadsDocument,
+  TroveApiError,
+} from '@trove/api-client';
+import { isThreadId, TroveErrorCode } from '@trove/domain';
 import { documentUri } from '../document-uri';
-import { askOutput, type AskOutput, searchOutput, type SearchOutput } from '../output-schemas';
+import {
+  askOutput,
+  type AskOutput,
+  listThreadsOutput,
+  type ListThreadsOutput,
+  searchOutput,
+  type SearchOutput,
+} from '../output-schemas';
 import { resolveProject } from '../project-resolver';
-import { renderAsk, renderSearch } from '../render';
+import { renderAsk, renderSearch, renderThreads } from '../render';
 import { PROJECT_ARGUMENT_DESCRIPTION, type ToolContext } from '../tool-context';
 import { runTool, toolResult } from '../tool-result';
 
@@ -114,7 +128,10 @@ export function registerSearchTools(server: McpServer, { client, log }: ToolCont
         "Answers a question from a Trove project's documents, with numbered [n] citations that the server verified against the sources. " +
         'Use it for a direct question the documents should answer in one place; for multi-part questions, search each part instead. ' +
         'When insufficientContext is true the documents do not hold the answer: say so rather than guess. ' +
-        'Without a language model configured the answer quotes the best supporting sentences (mode EXTRACTIVE).',
+        'Without a language model configured the answer quotes the best supporting sentences (mode EXTRACTIVE). ' +
+        'For a conversation pass thread "new" (the answer returns its threadId), then that id with each follow-up: ' +
+        'a follow-up such as "and for the Russian office?" is rewritten into a standalone question before retrieval ' +
+        '(returned as standaloneQuestion). list_threads shows earlier threads.',
       inputSchema: {
         question: z.string().min(1).max(2000).describe('the question, in any language the documents are in'),
         project: z.string().optional().describe(PROJECT_ARGUMENT_DESCRIPTION),
@@ -135,6 +152,10 @@ export function registerSearchTools(server: McpServer, { client, log }: ToolCont
           .enum(['AUTO', 'EXTRACTIVE', 'LLM', 'TOP_1'])
           .default('AUTO')
           .describe('AUTO: the language model when one is configured, else the configured fallback'),
+        thread: z
+          .string()
+          .optional()
+          .describe('"new" starts a conversation; a thread id (thr_…) asks in that one, as a follow-up'),
       },
       outputSchema: askOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -149,11 +170,15 @@ export function registerSearchTools(server: McpServer, { client, log }: ToolCont
             mode: args.mode,
             ...(args.top_k !== undefined ? { topK: args.top_k } : {}),
             ...(args.threshold !== undefined ? { threshold: args.threshold } : {}),
+            ...threadChoice(args.thread),
           },
         });
         const result: AskOutput = {
           projectId: project.id,
           question: args.question,
+          answerId: ask.answerId,
+          threadId: ask.threadId ?? null,
+          standaloneQuestion: ask.standaloneQuestion ?? null,
           answer: ask.answer,
           mode: ask.mode,
           insufficientContext: ask.insufficientContext,
@@ -165,4 +190,85 @@ export function registerSearchTools(server: McpServer, { client, log }: ToolCont
         return toolResult(result, renderAsk(result));
       }, log),
   );
+
+  server.registerTool(
+    'list_threads',
+    {
+      title: 'List conversation threads',
+      description:
+        "Lists this API key's conversation threads in a project (asked with ask's `thread`), most recently used first; " +
+        'with thread_id, that thread with its turns: each question, what was searched for, the answer and its citations. ' +
+        'Use it to pick up an earlier conversation: pass its id to ask as `thread`.',
+      inputSchema: {
+        project: z.string().optional().describe(PROJECT_ARGUMENT_DESCRIPTION),
+        thread_id: z.string().optional().describe('a thread (thr_…) to show with its turns'),
+        limit: z.number().int().min(1).max(50).default(20).describe('threads listed'),
+      },
+      outputSchema: listThreadsOutput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      runTool(async () => {
+        const project = await resolveProject(client, args.project);
+        const { threads } = await client.request(ThreadsDocument, {
+          projectId: project.id,
+          first: args.limit,
+        });
+        let thread: ListThreadsOutput['thread'] = null;
+        if (args.thread_id !== undefined) {
+          const found = (await client.request(ThreadDocument, { id: args.thread_id })).thread;
+          if (!found || found.projectId !== project.id) {
+            throw new TroveApiError(
+              `no thread ${args.thread_id} in this project`,
+              TroveErrorCode.ThreadNotFound,
+            );
+          }
+          thread = {
+            id: found.id,
+            title: found.title,
+            turnCount: found.turnCount,
+            createdAt: found.createdAt,
+            updatedAt: found.updatedAt,
+            turns: found.turns.map((turn) => ({
+              position: turn.position,
+              question: turn.question,
+              standaloneQuestion: turn.standaloneQuestion ?? null,
+              answer: turn.answer,
+              mode: turn.mode,
+              citations: turn.citations.map(({ marker, title, headingPath, citationUrl }) => ({
+                marker,
+                title,
+                headingPath,
+                citationUrl: citationUrl ?? null,
+              })),
+            })),
+          };
+        }
+        const result: ListThreadsOutput = {
+          projectId: project.id,
+          threads: threads.nodes.map(({ id, title, turnCount, createdAt, updatedAt }) => ({
+            id,
+            title,
+            turnCount,
+            createdAt,
+            updatedAt,
+          })),
+          thread,
+        };
+        return toolResult(result, renderThreads(result));
+      }, log),
+  );
+}
+
+/** ask's `thread`: "new" starts a conversation, an id continues one. */
+function threadChoice(thread: string | undefined): { newThread?: boolean; threadId?: string } {
+  if (thread === undefined) return {};
+  if (thread.toLowerCase() === 'new') return { newThread: true };
+  if (!isThreadId(thread)) {
+    throw new TroveApiError(
+      'thread is "new" or a thread id (thr_…) from ask or list_threads',
+      TroveErrorCode.BadRequest,
+    );
+  }
+  return { threadId: thread };
 }

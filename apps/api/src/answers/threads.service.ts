@@ -1,0 +1,157 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { PriorTurn } from '@trove/answering';
+import { type AnswerRecords, Catalog, encodeCursor, type NewAnswer, type PageRequest } from '@trove/catalog';
+import {
+  ApiKeyRole,
+  type AnswerRecord,
+  newThreadId,
+  notFoundError,
+  type Principal,
+  type Thread,
+  threadTitle,
+  TroveError,
+  TroveErrorCode,
+} from '@trove/domain';
+import { toConnection } from '../core/connection.model';
+import { CitationLinks } from '../core/citation-links';
+import { assertWellFormedQuery } from '../search/query-text';
+import type { ThreadTurnModel } from './thread.model';
+
+/** Longest title a rename may give. */
+const MAX_TITLE_CHARS = 200;
+
+/** How a question names its thread (GraphQL `AskInput`, the stream's body). */
+export interface ThreadChoice {
+  threadId?: string | null;
+  newThread?: boolean | null;
+}
+
+/** What an answer needs from its thread: the earlier turns, and where it is recorded. */
+export interface QuestionThread {
+  threadId?: string;
+  history?: PriorTurn[];
+  record?: NewAnswer['thread'];
+}
+
+/**
+ * A thread is its key's: a key sees, continues, renames and deletes only the threads it started
+ * (the bootstrap admin key those it started), and another key's thread is THREAD_NOT_FOUND, as
+ * if it did not exist. ADMIN keys reach every thread of their projects, and may list them all.
+ */
+export function reachesThread(principal: Principal, thread: Pick<Thread, 'apiKeyId'>): boolean {
+  return principal.role === ApiKeyRole.ADMIN || thread.apiKeyId === principal.keyId;
+}
+
+/** Conversation threads as the API serves them, each checked against the caller's key. */
+@Injectable()
+export class ThreadsService {
+  constructor(
+    @Inject(Catalog)
+    private readonly catalog: Pick<
+      AnswerRecords,
+      'getThread' | 'listThreads' | 'renameThread' | 'deleteThread' | 'threadTurns'
+    > & { requireProject(id: string): Promise<unknown> },
+    @Inject(CitationLinks) private readonly links: Pick<CitationLinks, 'absolute'>,
+  ) {}
+
+  /** A page of the project's threads, most recently used first: the caller's own, or (ADMIN) every key's. */
+  async list(principal: Principal, projectId: string, page: PageRequest, allKeys = false) {
+    if (allKeys && principal.role !== ApiKeyRole.ADMIN) {
+      throw new TroveError(TroveErrorCode.Forbidden, "only ADMIN keys may list every key's threads");
+    }
+    await this.catalog.requireProject(projectId);
+    const scope = allKeys ? 'ALL' : { apiKeyId: principal.keyId ?? null };
+    const result = await this.catalog.listThreads(projectId, scope, page);
+    return toConnection(result, (t) => encodeCursor(new Date(t.updatedAt), t.id));
+  }
+
+  /** The thread, when the caller reaches it; undefined otherwise. */
+  async get(principal: Principal, id: string): Promise<Thread | undefined> {
+    const thread = await this.catalog.getThread(id);
+    return thread && reachesThread(principal, thread) ? thread : undefined;
+  }
+
+  /** The thread, or THREAD_NOT_FOUND (also for a thread of another key or project). */
+  async require(principal: Principal, id: string, projectId?: string): Promise<Thread> {
+    const thread = await this.get(principal, id);
+    if (!thread || (projectId !== undefined && thread.projectId !== projectId)) {
+      throw notFoundError('thread', id);
+    }
+    return thread;
+  }
+
+  async rename(principal: Principal, id: string, title: string): Promise<Thread> {
+    const name = title.replace(/\s+/g, ' ').trim();
+    assertWellFormedQuery(name, 'the title');
+    if (!name || name.length > MAX_TITLE_CHARS) {
+      throw new TroveError(TroveErrorCode.BadRequest, `a thread title is 1 to ${MAX_TITLE_CHARS} characters`);
+    }
+    await this.require(principal, id);
+    const renamed = await this.catalog.renameThread(id, name);
+    if (!renamed) throw notFoundError('thread', id);
+    return renamed;
+  }
+
+  /** Deletes the thread and its turns; THREAD_NOT_FOUND when the caller does not reach it. */
+  async delete(principal: Principal, id: string): Promise<boolean> {
+    await this.require(principal, id);
+    if (!(await this.catalog.deleteThread(id))) throw notFoundError('thread', id);
+    return true;
+  }
+
+  /** The thread's turns as served: links to originals signed afresh. */
+  async turns(threadId: string): Promise<ThreadTurnModel[]> {
+    const turns = await this.catalog.threadTurns(threadId);
+    return turns.map((turn) => this.turn(turn));
+  }
+
+  /**
+   * The thread a question is asked in: an existing one (the caller's, in this project) with its
+   * earlier turns, a new one titled by the question, or none.
+   */
+  async forQuestion(
+    principal: Principal,
+    projectId: string,
+    choice: ThreadChoice,
+    question: string,
+  ): Promise<QuestionThread> {
+    if (choice.threadId && choice.newThread) {
+      throw new TroveError(
+        TroveErrorCode.BadRequest,
+        'ask with threadId (continue a thread) or newThread, not both',
+      );
+    }
+    if (choice.newThread) {
+      const id = newThreadId();
+      return { threadId: id, history: [], record: { new: { id, title: threadTitle(question) } } };
+    }
+    if (!choice.threadId) return {};
+    const thread = await this.require(principal, choice.threadId, projectId);
+    const turns = await this.catalog.threadTurns(thread.id);
+    return {
+      threadId: thread.id,
+      history: turns.map((t) => ({
+        question: t.question,
+        standaloneQuestion: t.standaloneQuestion,
+        answer: t.answer,
+      })),
+      record: { id: thread.id },
+    };
+  }
+
+  private turn(record: AnswerRecord): ThreadTurnModel {
+    return {
+      answerId: record.id,
+      position: record.position ?? 0,
+      question: record.question,
+      standaloneQuestion: record.standaloneQuestion,
+      mode: record.mode,
+      answer: record.answer,
+      citations: record.citations.map((citation) => ({
+        ...citation,
+        citationUrl: this.links.absolute(citation.citationUrl ?? undefined),
+      })),
+      createdAt: record.createdAt,
+    };
+  }
+}

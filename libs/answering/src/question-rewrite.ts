@@ -1,0 +1,98 @@
+import { type LlmProvider, TroveError, TroveErrorCode } from '@trove/domain';
+import { type PriorTurn, rewriteFollowUp } from './follow-up';
+import { stripMarkers } from './markers';
+import { rewriteMessages } from './prompt-template';
+
+/** Bounds of a rewrite by the model: it runs before retrieval, so it must be short and quick. */
+export const REWRITE_LIMITS = {
+  /** Earlier turns shown to the model. */
+  turns: 3,
+  /** Characters of each earlier answer shown. */
+  answerChars: 400,
+  /** Tokens the model may write. */
+  maxTokens: 120,
+  /** Past this the rules decide instead. */
+  timeoutMs: 8_000,
+  /** A longer reply is not a question: the rules decide instead. */
+  maxChars: 500,
+};
+
+export interface RewriteOptions {
+  /** The configured model; without one (or when it fails or is slow) the rules of `rewriteFollowUp` decide. */
+  llm?: LlmProvider;
+  signal?: AbortSignal;
+}
+
+/**
+ * The question a follow-up stands for, for retrieval: written by the model when one is configured,
+ * else (or when it fails, is slow, or replies with something that is not a question) by the rules
+ * of `rewriteFollowUp`. Undefined when the question already stands alone or there is no earlier
+ * turn. Only the caller going away (its `signal`) ends it with an error.
+ */
+export async function standaloneQuestion(
+  question: string,
+  turns: readonly PriorTurn[],
+  options: RewriteOptions = {},
+): Promise<string | undefined> {
+  if (turns.length === 0) return undefined;
+  if (options.llm) {
+    const rewritten = await modelRewrite(question, turns, options.llm, options.signal);
+    if (rewritten !== null) return sameQuestion(rewritten, question) ? undefined : rewritten;
+  }
+  return rewriteFollowUp(question, turns);
+}
+
+/** The model's rewrite, or null when the rules should decide. */
+async function modelRewrite(
+  question: string,
+  turns: readonly PriorTurn[],
+  llm: LlmProvider,
+  caller: AbortSignal | undefined,
+): Promise<string | null> {
+  const timeout = AbortSignal.timeout(REWRITE_LIMITS.timeoutMs);
+  const signal = caller ? AbortSignal.any([caller, timeout]) : timeout;
+  const shown = turns.slice(-REWRITE_LIMITS.turns).map((turn) => ({
+    question: turn.standaloneQuestion ?? turn.question,
+    answer: turn.answer && stripMarkers(turn.answer).slice(0, REWRITE_LIMITS.answerChars),
+  }));
+  try {
+    const { text } = await llm.complete({
+      messages: rewriteMessages(question, shown),
+      maxTokens: REWRITE_LIMITS.maxTokens,
+      temperature: 0,
+      signal,
+    });
+    return cleanReply(text);
+  } catch (error) {
+    if (caller?.aborted) {
+      throw new TroveError(TroveErrorCode.Cancelled, 'the answer was cancelled by its caller', {
+        cause: error,
+      });
+    }
+    return null;
+  }
+}
+
+/** The reply's question: its first line, without a label or quotes; null when it is not one. */
+function cleanReply(text: string): string | null {
+  const line = text
+    .split('\n')
+    .map((l) => l.trim())
+    .find(Boolean);
+  if (!line) return null;
+  const cleaned = line
+    .replace(/^(?:standalone|rewritten|last)?\s*question\s*:\s*/i, '')
+    .replace(/^["'«“„「]+|["'»”“」]+$/gu, '')
+    .trim();
+  return cleaned && cleaned.length <= REWRITE_LIMITS.maxChars ? cleaned : null;
+}
+
+function sameQuestion(a: string, b: string): boolean {
+  const norm = (s: string) =>
+    s
+      .normalize('NFKC')
+      .toLowerCase()
+      .replace(/[\s\p{P}]+/gu, ' ')
+      .trim();
+  return norm(a) === norm(b);
+}
