@@ -91,6 +91,10 @@ describe('feedback on the Ask page', () => {
     await page.screenshot({ path: join(SHOTS, 'passage-vote.png'), fullPage: true });
     await page.keyboard.press('Escape');
     await panel.waitFor({ state: 'hidden' });
+    // The thread reopened: its turn shows the vote as recorded.
+    expect(page.url()).toMatch(/\?thread=thr_/);
+    await page.reload();
+    await page.locator('[data-testid="answer-feedback"][data-vote="DOWN"]').waitFor(EVENTUALLY);
 
     const lines = await exported();
     expect(lines).toEqual(
