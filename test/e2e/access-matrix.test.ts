@@ -257,6 +257,24 @@ const OPERATIONS: Operation[] = [
         input: { projectId: ids.project, question: 'What does the access matrix cover?', newThread: true },
       }),
   },
+  // --- feedback
+  {
+    name: 'myFeedback',
+    permission: Permission.READ,
+    run: (k, ids) =>
+      gql(k, 'query($p: ID!) { myFeedback(projectId: $p, answerIds: []) { id } }', { p: ids.project }),
+  },
+  {
+    name: 'contentGaps',
+    permission: Permission.ADMIN,
+    run: (k, ids) =>
+      gql(k, 'query($p: ID!) { contentGaps(projectId: $p) { totalCount } }', { p: ids.project }),
+  },
+  {
+    name: 'GET /v1/projects/:id/feedback.jsonl',
+    permission: Permission.ADMIN,
+    run: (k, ids) => rest(k, 'GET', `/v1/projects/${ids.project}/feedback.jsonl`),
+  },
   // --- sources, syncs and webhooks
   {
     name: 'sources',

@@ -12,34 +12,44 @@
  * again each time, so feature work needs no search). `--holdout F` fits on the other train
  * queries and also reports nDCG@10 on every 1/F-th train query, left out of the fit: the figure to
  * choose features and settings by, since the test splits are never looked at here.
+ *
+ * `--feedback votes.jsonl[,more.jsonl]` (the export of `trove feedback export`, docs/ask.md) adds
+ * the passage votes as pairs: tallied per (question, passage) to a net sign, their total weight
+ * capped at `--feedback-cap` of the judged pairs' weight. The model is fitted with and without
+ * them and is written only when its held-out nDCG@10 (every `--holdout`-th train query, 3 when not
+ * given) is at most 0.005 below the model without feedback, on every data set; otherwise both
+ * figures are printed, model.json is left as it is and the exit code is 3. Without `--holdout`,
+ * the model written after the gate is fitted on every train query.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { Catalog } from '@trove/catalog';
-import { type RerankCandidate, type Reranker, SearchMode } from '@trove/domain';
-import { createEmbeddingProvider } from '@trove/embeddings';
-import { loadBeirDataset, scoreRuns } from '@trove/evaluation';
+import { normalizeQuestion } from '@trove/domain';
 import {
-  extractFeatures,
+  DEFAULT_FEEDBACK_CAP,
   FEATURE_NAMES,
-  LearnedReranker,
+  feedbackGate,
+  type FeedbackQuestion,
+  feedbackTrainingGroups,
   type LinearModel,
-  type TrainingGroup,
-  trainPairwiseLogistic,
+  parseFeedbackLines,
+  tallyFeedback,
 } from '@trove/reranking';
-import { createElasticsearchClient, HybridSearch } from '@trove/search';
-import { datasetDir } from '@trove/tools-support';
 import {
-  evalProjectName,
-  evalWorkerConfig,
-  memoizedQueries,
-  parseFusions,
-  projectDocuments,
-} from './eval-support';
+  type FitSettings,
+  fitModel,
+  isHeldOut,
+  type QueryGroup,
+  recordedQueries,
+  ROOT,
+  scoreModel,
+  toGroup,
+} from './reranker-training';
 
-const ROOT = join(__dirname, '..', '..');
-const MODEL_FILE = join(ROOT, 'libs/reranking/src/learned/model.json');
+const MODEL_FILE = `${ROOT}/libs/reranking/src/learned/model.json`;
+/** The held-out share the feedback gate uses when `--holdout` is not given. */
+const GATE_HOLDOUT = 3;
+/** Exit code of a model refused by the feedback gate. */
+const GATE_REFUSED = 3;
 
 const { values: args } = parseArgs({
   options: {
@@ -58,6 +68,10 @@ const { values: args } = parseArgs({
     l2: { type: 'string', default: '0.001' },
     /** Score every candidate in both legs before convex fusion (as search does by default); `false` as before. */
     'complete-scores': { type: 'string', default: 'true' },
+    /** Feedback exports (JSON Lines), comma-separated. */
+    feedback: { type: 'string' },
+    /** The most weight feedback pairs may have, as a share of the judged pairs' weight. */
+    'feedback-cap': { type: 'string', default: String(DEFAULT_FEEDBACK_CAP) },
   },
 });
 
@@ -66,189 +80,119 @@ if (!['true', 'false'].includes(args['complete-scores']!)) {
 }
 const completeScores = args['complete-scores'] === 'true';
 
-/** Records what HybridSearch hands its reranker and keeps the fused order. */
-class RecordingReranker implements Reranker {
-  readonly id = 'recording';
-  last: RerankCandidate[] = [];
-  rerank(_query: string, candidates: RerankCandidate[]) {
-    this.last = candidates;
-    return Promise.resolve(candidates.map((_, index) => ({ index, score: -index })));
-  }
-}
+const datasets = args.datasets!.split(',').map((d) => d.trim());
+// `all`: the whole corpus, the eval project that `npm run eval` builds without --docs.
+const docs = args.docs === 'all' ? undefined : Number(args.docs);
+const queries = Number(args.queries);
+const candidates = Number(args.candidates);
+const holdout = Number(args.holdout);
+const feedbackCap = Number(args['feedback-cap']);
+if (!(feedbackCap >= 0)) throw new Error('--feedback-cap must be a number ≥ 0');
 
-interface QueryGroup extends TrainingGroup {
-  query: string;
-  candidates: RerankCandidate[];
-  documents: string[];
-  judged: Map<string, number>;
-}
+const command = `node -r @swc-node/register tools/eval/train-reranker.ts --datasets ${datasets.join(',')} --docs ${docs ?? 'all'} --queries ${queries} --candidates ${candidates} --fusion ${args.fusion}${completeScores ? '' : ' --complete-scores false'}${args['equal-queries'] ? ' --equal-queries' : ''} --l2 ${args.l2}${args.feedback ? ` --feedback ${args.feedback} --feedback-cap ${feedbackCap}` : ''}`;
 
-interface RecordedQuery {
-  query: string;
-  candidates: RerankCandidate[];
-  documents: string[];
-  judged: [string, number][];
-}
+const settings = (feedback?: FeedbackQuestion[]): FitSettings => ({
+  version: args.version!,
+  l2: Number(args.l2),
+  equalQueries: args['equal-queries']!,
+  ...(feedback ? { feedback: { groups: feedbackTrainingGroups(feedback), cap: feedbackCap } } : {}),
+});
 
-/** The recorded candidates of a dataset's train queries, from the cache when asked and present. */
-async function recorded(dataset: string, docs: number | undefined, queryCount: number, candidates: number) {
-  const file = join(
-    ROOT,
-    '.trove',
-    'eval',
-    `train-candidates-${basename(datasetDir(dataset))}-${docs ?? 'all'}-${queryCount}-${candidates}-${args.fusion}${completeScores ? '-cs' : ''}.json`,
+const provenance = (split: number) => ({
+  command,
+  splits: datasets.map(
+    (d) =>
+      `${d} train (first ${queries} queries, ${docs ? `${docs}-document subset, seed 42` : 'whole corpus'}${split > 1 ? `, every ${split}th held out` : ''})`,
+  ),
+});
+
+/** The groups of every data set that `split` keeps in (false) or holds out (true). */
+function part(byDataset: Map<string, QueryGroup[]>, split: number, heldOut: boolean): QueryGroup[] {
+  return [...byDataset.values()].flatMap((groups) =>
+    groups.filter((_, i) => isHeldOut(i, split) === heldOut),
   );
-  if (args.cache && existsSync(file)) {
-    console.log(`[train] ${dataset}: candidates from ${file}`);
-    return JSON.parse(readFileSync(file, 'utf8')) as RecordedQuery[];
-  }
-  const queries = await collect(dataset, docs, queryCount, candidates);
-  if (args.cache) writeFileSync(file, JSON.stringify(queries));
-  return queries;
 }
 
-function toGroup(recordedQuery: RecordedQuery): QueryGroup {
-  const judged = new Map(recordedQuery.judged);
-  return {
-    query: recordedQuery.query,
-    candidates: recordedQuery.candidates,
-    documents: recordedQuery.documents,
-    judged,
-    features: extractFeatures(recordedQuery.query, recordedQuery.candidates),
-    labels: recordedQuery.documents.map((d) => judged.get(d) ?? 0),
-  };
-}
-
-async function collect(
-  dataset: string,
-  docs: number | undefined,
-  queryCount: number,
-  candidates: number,
-): Promise<RecordedQuery[]> {
-  const dir = datasetDir(dataset);
-  const name = basename(dir);
-  const loaded = loadBeirDataset(dir, 'train');
-  const queries = loaded.queries.slice(0, queryCount);
-  const projectName = evalProjectName(name, 'train', queries.length, docs);
-  const config = evalWorkerConfig(projectName, join(ROOT, '.trove', 'eval', 'blobs'));
-  const catalog = Catalog.open(config.database);
-  const es = createElasticsearchClient(config.elasticsearch.url);
-  try {
-    const project = (await catalog.listProjects()).find(
-      (p) => p.name === projectName && p.status === 'ACTIVE',
-    );
-    if (!project) {
-      throw new Error(
-        `no eval project "${projectName}": run npm run eval -- --dataset ${name} --split train ${docs ? `--docs ${docs} --queries ${queries.length}` : '(the whole corpus)'} first`,
-      );
-    }
-    const corpusIdOf = new Map(
-      [...(await projectDocuments(catalog, project.id)).values()].map((d) => [
-        d.id,
-        d.fileName.replace(/\.md$/, ''),
-      ]),
-    );
-    const recorder = new RecordingReranker();
-    // Queries embedded in batches up front: one call per query waits behind the ingest's batches.
-    const embedder = await memoizedQueries(
-      createEmbeddingProvider(config.embedding),
-      queries.map((q) => q.text),
-    );
-    const search = new HybridSearch(es, config.elasticsearch.indexPrefix, embedder, {
-      reranker: recorder,
-      rerankCandidates: candidates,
-    });
-    const groups: RecordedQuery[] = [];
-    for (const query of queries) {
-      const hits = await search.search(
-        {
-          projectId: project.id,
-          query: query.text,
-          limit: candidates,
-          mode: SearchMode.HYBRID,
-        },
-        { fusion: parseFusions(args.fusion)[0].fusion, retrieval: { completeScores } },
-      );
-      const documentOf = new Map(hits.map((h) => [h.chunkId, corpusIdOf.get(h.documentId)!]));
-      const documents = recorder.last.map((c) => documentOf.get(c.id)!);
-      groups.push({ query: query.text, candidates: recorder.last, documents, judged: [...query.relevant] });
-    }
-    console.log(`[train] ${name}: ${groups.length} train queries from project "${projectName}"`);
-    return groups;
-  } finally {
-    await catalog.close();
-    await es.close();
-  }
-}
-
-/** nDCG@10 etc. of the fused order and of the model's order over the recorded candidates. */
-async function inSample(model: LinearModel, groups: QueryGroup[]) {
-  const reranker = new LearnedReranker(model);
-  const fused = scoreRuns(groups.map((g) => ({ ranking: g.documents, judged: g.judged })));
-  const reranked = scoreRuns(
-    await Promise.all(
-      groups.map(async (g) => ({
-        ranking: (await reranker.rerank(g.query, g.candidates)).map((r) => g.documents[r.index]),
-        judged: g.judged,
-      })),
-    ),
-  );
-  return { fusedNdcg10: fused.ndcg10, rerankedNdcg10: reranked.ndcg10 };
-}
-
-async function main() {
-  const datasets = args.datasets!.split(',').map((d) => d.trim());
-  // `all`: the whole corpus, the eval project that `npm run eval` builds without --docs.
-  const docs = args.docs === 'all' ? undefined : Number(args.docs);
-  const queries = Number(args.queries);
-  const candidates = Number(args.candidates);
-  const byDataset = new Map<string, QueryGroup[]>();
-  for (const dataset of datasets) {
-    byDataset.set(dataset, (await recorded(dataset, docs, queries, candidates)).map(toGroup));
-  }
-  const holdout = Number(args.holdout);
-  const heldOut = (index: number) => holdout > 1 && index % holdout === 0;
-  // Queries whose candidates are all relevant or all not teach nothing pairwise.
-  const useful = [...byDataset.values()]
-    .flatMap((groups) => groups.filter((_, index) => !heldOut(index)))
-    .filter((g) => g.labels.some((l) => l > 0) && g.labels.some((l) => l === 0));
-  const fit = trainPairwiseLogistic(useful, { equalQueries: args['equal-queries'], l2: Number(args.l2) });
-  const model: LinearModel = {
-    version: args.version!,
-    features: [...FEATURE_NAMES],
-    mean: fit.mean.map((x) => Number(x.toPrecision(6))),
-    scale: fit.scale.map((x) => Number(x.toPrecision(6))),
-    weights: fit.weights.map((x) => Number(x.toPrecision(6))),
-    training: {
-      method: 'pairwise logistic regression (linear RankNet), full-batch gradient descent, L2 1e-3',
-      command: `node -r @swc-node/register tools/eval/train-reranker.ts --datasets ${datasets.join(',')} --docs ${docs ?? 'all'} --queries ${queries} --candidates ${candidates} --fusion ${args.fusion}${completeScores ? '' : ' --complete-scores false'}${args['equal-queries'] ? ' --equal-queries' : ''} --l2 ${args.l2}`,
-      splits: datasets.map(
-        (d) =>
-          `${d} train (first ${queries} queries, ${docs ? `${docs}-document subset, seed 42` : 'whole corpus'})`,
-      ),
-      queries: useful.length,
-      pairs: fit.pairs,
-      loss: Number(fit.loss.toFixed(4)),
-    },
-  };
+async function report(model: LinearModel, byDataset: Map<string, QueryGroup[]>, split: number) {
   for (const [dataset, groups] of byDataset) {
     console.log(
       `[train] ${dataset} in-sample:`,
-      await inSample(
+      await scoreModel(
         model,
-        groups.filter((_, i) => !heldOut(i)),
+        groups.filter((_, i) => !isHeldOut(i, split)),
       ),
     );
-    if (holdout > 1) {
+    if (split > 1) {
       console.log(
-        `[train] ${dataset} held out (1/${holdout}):`,
-        await inSample(
+        `[train] ${dataset} held out (1/${split}):`,
+        await scoreModel(
           model,
-          groups.filter((_, i) => heldOut(i)),
+          groups.filter((_, i) => isHeldOut(i, split)),
         ),
       );
     }
   }
+}
+
+/**
+ * Fits with and without the feedback on the `split` and compares held-out nDCG@10 per data set.
+ * Feedback on a held-out question is left out of this fit: it would grade the model on its own votes.
+ */
+async function gate(byDataset: Map<string, QueryGroup[]>, split: number, feedback: FeedbackQuestion[]) {
+  const heldOutQuestions = new Set(part(byDataset, split, true).map((g) => normalizeQuestion(g.query)));
+  const usable = feedback.filter((q) => !heldOutQuestions.has(normalizeQuestion(q.question)));
+  if (usable.length < feedback.length) {
+    console.log(
+      `[train] gate: ${feedback.length - usable.length} voted questions are held-out queries, left out of the gate's fit`,
+    );
+  }
+  const fit = part(byDataset, split, false);
+  const without = fitModel(fit, settings());
+  const withFeedback = fitModel(fit, settings(usable), provenance(split));
+  console.log('[train] gate: feedback', withFeedback.training?.feedback);
+  let pass = true;
+  for (const [dataset, groups] of byDataset) {
+    const heldOut = groups.filter((_, i) => isHeldOut(i, split));
+    const before = (await scoreModel(without, heldOut)).rerankedNdcg10;
+    const after = (await scoreModel(withFeedback, heldOut)).rerankedNdcg10;
+    const verdict = feedbackGate({ withoutFeedback: before, withFeedback: after });
+    pass &&= verdict.pass;
+    console.log(
+      `[train] gate ${dataset} held out (1/${split}): nDCG@10 without feedback ${before.toFixed(4)}, with ${after.toFixed(4)} (${verdict.change >= 0 ? '+' : ''}${verdict.change.toFixed(4)})${verdict.pass ? '' : ' REFUSED'}`,
+    );
+  }
+  return { pass, withFeedback };
+}
+
+async function main() {
+  const recording = { docs, queries, candidates, fusion: args.fusion!, completeScores, cache: args.cache! };
+  const byDataset = new Map<string, QueryGroup[]>();
+  for (const dataset of datasets) {
+    byDataset.set(dataset, (await recordedQueries(dataset, recording)).map(toGroup));
+  }
+  let model: LinearModel;
+  if (args.feedback) {
+    const lines = args.feedback
+      .split(',')
+      .flatMap((file) => parseFeedbackLines(readFileSync(file.trim(), 'utf8'), file));
+    const { questions, tally } = tallyFeedback(lines);
+    console.log('[train] feedback:', tally);
+    const split = holdout > 1 ? holdout : GATE_HOLDOUT;
+    const gated = await gate(byDataset, split, questions);
+    if (!gated.pass) {
+      console.error(
+        `[train] refused: feedback lowers held-out nDCG@10 by more than 0.005; ${args.out} left as it is`,
+      );
+      process.exit(GATE_REFUSED);
+    }
+    model =
+      holdout > 1
+        ? gated.withFeedback
+        : fitModel(part(byDataset, 0, false), settings(questions), provenance(0));
+  } else {
+    model = fitModel(part(byDataset, holdout, false), settings(), provenance(holdout));
+  }
+  await report(model, byDataset, holdout);
   console.log('[train] weights:', Object.fromEntries(FEATURE_NAMES.map((n, i) => [n, model.weights[i]])));
   writeFileSync(args.out!, `${JSON.stringify(model, null, 2)}\n`);
   console.log(`[train] wrote ${args.out}`);

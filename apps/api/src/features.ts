@@ -1,6 +1,7 @@
 import { AnswersModule } from './answers/answers.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { DocumentsModule } from './documents/documents.module';
+import { FeedbackModule } from './feedback/feedback.module';
 import { HealthModule } from './health/health.module';
 import { IndexGenerationsModule } from './index-generations/index-generations.module';
 import { McpModule } from './mcp/mcp.module';
@@ -19,6 +20,7 @@ export const FEATURE_MODULES = [
   WebhooksModule,
   SearchModule,
   AnswersModule,
+  FeedbackModule,
   RagConfigModule,
   IndexGenerationsModule,
   ApiKeysModule,

@@ -3,6 +3,7 @@ import { askCommand } from './commands/ask.command';
 import { backupCommand, restoreCommand } from './commands/backup.command';
 import { configCommand } from './commands/config.command';
 import { documentsCommand } from './commands/documents.command';
+import { feedbackCommand } from './commands/feedback.command';
 import { initCommand } from './commands/init.command';
 import { keysCommand } from './commands/keys.command';
 import { projectsCommand } from './commands/projects.command';
@@ -55,6 +56,7 @@ export function buildProgram(io: CliIo): Command {
     askCommand(io),
     threadsCommand(io),
     keysCommand(io),
+    feedbackCommand(io),
     configCommand(io),
     backupCommand(io),
     restoreCommand(io),

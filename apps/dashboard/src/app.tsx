@@ -10,18 +10,20 @@ import { ApiKeysPage } from './pages/api-keys-page';
 import { AskPage } from './pages/ask-page';
 import { ChunksPage } from './pages/chunks-page';
 import { DocumentsPage } from './pages/documents-page';
+import { GapsPage } from './pages/gaps-page';
 import { ProjectsPage } from './pages/projects-page';
 import { SearchPage } from './pages/search-page';
 import { SignInPage } from './pages/sign-in-page';
 import { SourcesPage } from './pages/sources-page';
 import { useSession } from './session-context';
 
-/** The project pages, in the navigation's order. */
+/** The project pages, in the navigation's order; `admin` ones only for ADMIN keys. */
 const PROJECT_PAGES = [
-  { path: 'documents', label: 'Documents' },
-  { path: 'search', label: 'Search' },
-  { path: 'ask', label: 'Ask' },
-  { path: 'sources', label: 'Sources' },
+  { path: 'documents', label: 'Documents', admin: false },
+  { path: 'search', label: 'Search', admin: false },
+  { path: 'ask', label: 'Ask', admin: false },
+  { path: 'sources', label: 'Sources', admin: false },
+  { path: 'gaps', label: 'Gaps', admin: true },
 ] as const;
 
 export function App() {
@@ -90,7 +92,7 @@ function Shell() {
           searchable
           aria-label="Project"
         />
-        {PROJECT_PAGES.map((page) => (
+        {PROJECT_PAGES.filter((page) => admin || !page.admin).map((page) => (
           <NavLink
             key={page.path}
             component={Link}
@@ -126,6 +128,16 @@ function Shell() {
           <Route path="/projects/:projectId/search" element={<SearchPage />} />
           <Route path="/projects/:projectId/ask" element={<AskPage />} />
           <Route path="/projects/:projectId/sources" element={<SourcesPage />} />
+          <Route
+            path="/projects/:projectId/gaps"
+            element={
+              admin ? (
+                <GapsPage />
+              ) : caller.known ? (
+                <Empty title="Not available">Content gaps are shown to ADMIN keys.</Empty>
+              ) : null
+            }
+          />
           <Route
             path="/api-keys"
             element={

@@ -104,7 +104,8 @@ export class Answerer {
               query: question,
               limit: topK,
             },
-            { signal, fusion: request.search?.fusion },
+            // The passages keep the reranker's features: the answer's record holds them for feedback.
+            { signal, fusion: request.search?.fusion, features: true },
           ),
         ),
         timed(

@@ -67,7 +67,7 @@ export async function* readAskEvents(
 }
 
 /** A response body's chunks: through its reader, which every browser has (async iteration is newer). */
-async function* chunksOf(
+export async function* chunksOf(
   body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
 ): AsyncGenerator<Uint8Array> {
   if (!('getReader' in body)) {

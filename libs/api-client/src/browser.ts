@@ -2,6 +2,7 @@
 // Node client (./index.ts, for the CLI and the MCP server) builds on it.
 export * from './api-error';
 export * from './ask-stream';
+export * from './feedback-export';
 export * from './graphql-request';
 // The typed operations (`ProjectsDocument`, `SearchDocument`, …) with their result and variable
 // types (`ProjectsQuery`, `SearchQueryVariables`, …), generated from ./operations.ts.

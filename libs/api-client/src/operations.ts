@@ -607,6 +607,56 @@ export const DeleteThreadMutation = graphql(`
   }
 `);
 
+/** A vote as clients show it. */
+export const FeedbackFields = graphql(`
+  fragment FeedbackFields on Feedback {
+    id
+    answerId
+    target
+    chunkId
+    vote
+    comment
+    updatedAt
+  }
+`);
+
+export const GiveFeedbackMutation = graphql(`
+  mutation GiveFeedback($input: GiveFeedbackInput!) {
+    giveFeedback(input: $input) {
+      ...FeedbackFields
+    }
+  }
+`);
+
+export const MyFeedbackQuery = graphql(`
+  query MyFeedback($projectId: ID!, $answerIds: [ID!]!) {
+    myFeedback(projectId: $projectId, answerIds: $answerIds) {
+      ...FeedbackFields
+    }
+  }
+`);
+
+export const ContentGapsQuery = graphql(`
+  query ContentGaps($projectId: ID!, $first: Int = 50, $after: String) {
+    contentGaps(projectId: $projectId, first: $first, after: $after) {
+      totalCount
+      pageInfo {
+        endCursor
+        hasNextPage
+      }
+      nodes {
+        key
+        question
+        askCount
+        unansweredCount
+        downVoteCount
+        lastAskedAt
+        comments
+      }
+    }
+  }
+`);
+
 export const ApiKeysQuery = graphql(`
   query ApiKeys {
     apiKeys {

@@ -4,6 +4,7 @@ import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { TroveApiError, apiErrorFrom } from './api-error';
 import { streamAnswer, type AskStreamEvent, type AskStreamRequest } from './ask-stream';
+import { exportFeedback, type FeedbackExport } from './feedback-export';
 import type { TypedDocumentString } from './gql/graphql';
 import { type OperationVariables, readJson, runOperation, type TroveOperations } from './graphql-request';
 
@@ -113,6 +114,14 @@ export class TroveClient implements TroveOperations {
     options: { signal?: AbortSignal } = {},
   ): AsyncGenerator<AskStreamEvent> {
     return streamAnswer((path, init) => this.send(path, init), projectId, request, options);
+  }
+
+  /**
+   * A project's feedback as training data (`GET /v1/projects/:id/feedback.jsonl`, ADMIN keys):
+   * the number of votes, then each vote's line of JSON as it arrives.
+   */
+  exportFeedback(projectId: string, options: { signal?: AbortSignal } = {}): Promise<FeedbackExport> {
+    return exportFeedback((path, init) => this.send(path, init), projectId, options);
   }
 
   /** A request with the key, a timeout, and network faults turned into TroveApiError(NETWORK). */

@@ -5,6 +5,8 @@
  */
 import type {
   AnswerRecord,
+  ContentGap,
+  FeedbackRecord,
   IndexGenerationStatus,
   IndexRebuildProgress,
   Project,
@@ -14,6 +16,7 @@ import type {
   TroveDocument,
 } from '@trove/domain';
 import type { AnswerFilter, NewAnswer, NewThread, ThreadScope } from './answers.repository';
+import type { FeedbackWithAnswer, NewFeedback } from './feedback.repository';
 import type { Page, PageRequest } from './cursor';
 import type {
   DocumentChanges,
@@ -192,6 +195,21 @@ export interface AnswerRecords {
   threadTurns(threadId: string): Promise<AnswerRecord[]>;
   /** A page of the project's answers, newest first. */
   listAnswers(projectId: string, filter?: AnswerFilter, page?: PageRequest): Promise<Page<AnswerRecord>>;
+}
+
+/**
+ * Votes on answers and their passages. Recording is refused (PROJECT_NOT_FOUND, PROJECT_DELETING)
+ * once the project is being deleted, and is ANSWER_NOT_FOUND for an answer of another project.
+ */
+export interface FeedbackRecords {
+  /** Records a vote, replacing the key's earlier vote on the same answer and passage. */
+  recordFeedback(vote: NewFeedback): Promise<FeedbackRecord>;
+  /** One key's votes on these answers (null: the bootstrap admin key's). */
+  feedbackOn(projectId: string, answerIds: string[], apiKeyId: string | null): Promise<FeedbackRecord[]>;
+  /** A page of the project's votes with their answers, oldest first (the export). */
+  pageFeedback(projectId: string, page?: PageRequest): Promise<Page<FeedbackWithAnswer>>;
+  /** A page of the project's unanswered and voted-down questions, most recently asked first. */
+  contentGaps(projectId: string, page?: PageRequest): Promise<Page<ContentGap>>;
 }
 
 /** Retention of answers: what the periodic purge calls. */

@@ -1,6 +1,8 @@
 import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
 import type {
   AnswerRecord,
+  ContentGap,
+  FeedbackRecord,
   Project,
   ProjectSettings,
   Source,
@@ -13,6 +15,7 @@ import type {
   AnswerRecords,
   AnswerRetention,
   ApiKeyCatalog,
+  FeedbackRecords,
   CatalogHealth,
   CatalogRemovals,
   DocumentLeases,
@@ -55,6 +58,8 @@ import {
   type NewThread,
   type ThreadScope,
 } from './answers.repository';
+import { FeedbackRepository, type FeedbackWithAnswer, type NewFeedback } from './feedback.repository';
+import { guardedWrite } from './guarded-write';
 import { IndexGenerationRepository } from './index-generations.repository';
 import { RagConfigRepository } from './rag-config.repository';
 import { importLegacyCatalog, type LegacyImportReport } from './legacy-import';
@@ -100,7 +105,8 @@ export class Catalog
     ApiKeyCatalog,
     WebhookCatalog,
     AnswerRecords,
-    AnswerRetention
+    AnswerRetention,
+    FeedbackRecords
 {
   readonly projects: ProjectRepository;
   readonly documents: DocumentRepository;
@@ -118,6 +124,8 @@ export class Catalog
   readonly apiKeys: ApiKeyRepository;
   /** The answers `ask` gave and the threads they form (issue 28). */
   readonly answers: AnswerRepository;
+  /** Votes on answers and their passages (issue 28). */
+  readonly feedback: FeedbackRepository;
 
   constructor(
     readonly db: CatalogDb,
@@ -133,6 +141,7 @@ export class Catalog
     this.ragConfig = new RagConfigRepository(db);
     this.apiKeys = new ApiKeyRepository(db);
     this.answers = new AnswerRepository(db);
+    this.feedback = new FeedbackRepository(db);
   }
 
   static open(options: CatalogOptions): Catalog {
@@ -463,6 +472,37 @@ export class Catalog
 
   deleteAnswersBefore(before: Date): Promise<{ threads: number; answers: number }> {
     return this.answers.deleteAnswersBefore(before);
+  }
+
+  // --- feedback ----------------------------------------------------------------------------------
+
+  /**
+   * Records a vote on an answer of the project (replacing the key's earlier vote on the same
+   * answer and passage). Refused like every write once the project is being deleted; an answer
+   * of another project is ANSWER_NOT_FOUND.
+   */
+  async recordFeedback(vote: NewFeedback): Promise<FeedbackRecord> {
+    await this.requireActiveProject(vote.projectId);
+    const recorded = await guardedWrite(
+      this,
+      { projectId: vote.projectId },
+      () => this.feedback.record(vote),
+      (written) => (written ? this.feedback.delete(written.id) : Promise.resolve()),
+    );
+    if (!recorded) throw notFoundError('answer', vote.answerId);
+    return recorded;
+  }
+
+  feedbackOn(projectId: string, answerIds: string[], apiKeyId: string | null): Promise<FeedbackRecord[]> {
+    return this.feedback.votesOn(projectId, answerIds, apiKeyId);
+  }
+
+  pageFeedback(projectId: string, page?: PageRequest): Promise<Page<FeedbackWithAnswer>> {
+    return this.feedback.page(projectId, page);
+  }
+
+  contentGaps(projectId: string, page?: PageRequest): Promise<Page<ContentGap>> {
+    return this.feedback.contentGaps(projectId, page);
   }
 
   /** Why a guarded insert wrote nothing: the project is missing or being deleted. */

@@ -14,6 +14,7 @@ import * as sourceConfig0010 from './migrations/0010-source-config';
 import * as projectSettings0011 from './migrations/0011-project-settings';
 import * as documentProgress0012 from './migrations/0012-document-progress';
 import * as answers0013 from './migrations/0013-answers';
+import * as feedback0014 from './migrations/0014-feedback';
 import type { CatalogTables } from './tables';
 
 export interface DatabaseOptions {
@@ -44,6 +45,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011-project-settings': projectSettings0011,
   '0012-document-progress': documentProgress0012,
   '0013-answers': answers0013,
+  '0014-feedback': feedback0014,
 };
 
 /** The catalog migrations this version knows, oldest first (a backup records the level it was taken at). */

@@ -19,6 +19,7 @@ export * from './webhook-deliveries';
 export type { LegacyImportReport } from './legacy-import';
 export type { NewIndexGeneration, StoredIndexGeneration } from './index-generations.repository';
 export type { StoredRagConfig } from './rag-config.repository';
+export type { FeedbackWithAnswer, NewFeedback } from './feedback.repository';
 export { API_KEY_TOUCH_INTERVAL_MS } from './api-keys.repository';
 export type { NewApiKey, StoredApiKey } from './api-keys.repository';
 export type { AnswerFilter, NewAnswer, NewThread, ThreadScope } from './answers.repository';

@@ -174,6 +174,20 @@ export interface AnswersTable {
   created_at: ColumnType<Date, string | undefined, never>;
 }
 
+export interface FeedbackTable {
+  id: string;
+  answer_id: string;
+  project_id: string;
+  /** Null: the bootstrap admin key. */
+  api_key_id: string | null;
+  target: string;
+  chunk_id: string | null;
+  vote: number;
+  comment: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface CatalogTables {
   projects: ProjectsTable;
   sources: SourcesTable;
@@ -185,4 +199,5 @@ export interface CatalogTables {
   api_keys: ApiKeysTable;
   threads: ThreadsTable;
   answers: AnswersTable;
+  feedback: FeedbackTable;
 }

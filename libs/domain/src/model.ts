@@ -237,6 +237,11 @@ export interface SearchHit {
   rerankScore?: number;
   /** Why the hit ranks where it does; only when the search asked for `explain`. */
   explain?: HitExplain;
+  /**
+   * The learned reranker's features of the hit by name, among the rerank candidates; only when
+   * the search asked for `features` (answers record them for training on feedback).
+   */
+  features?: Record<string, number>;
 }
 
 /** A hit's path through search: each leg, fusion, and the reranker (issue 11, explain view). */

@@ -86,6 +86,43 @@ describe('HybridSearch rerank stage', () => {
     expect(hits[4].explain).toMatchObject({ bm25: { rank: 5, score: 6 }, rerankScore: undefined });
   });
 
+  it('attaches, when asked, the features of the rerank candidates in fused order, whatever order is served', async () => {
+    const seen: string[][] = [];
+    const candidateFeatures = (_query: string, candidates: RerankCandidate[]) => {
+      seen.push(candidates.map((c) => c.id));
+      return candidates.map((c, i) => ({
+        'fused.reciprocalRank': 1 / (i + 1),
+        'chunk.logLength': c.tokenCount!,
+      }));
+    };
+    const search = new HybridSearch(keywordIndex(), 't', embedder, {
+      reranker: new ScriptedReranker(reverse),
+      rerankCandidates: 3,
+      candidateFeatures,
+    });
+    expect((await search.search(request)).every((h) => h.features === undefined)).toBe(true);
+    expect(seen).toEqual([]);
+    const hits = await search.search(request, { features: true });
+    expect(seen).toEqual([['c1', 'c2', 'c3']]);
+    // c3 is served first, with the features of the third fused candidate.
+    expect(hits.map((h) => [h.chunkId, h.features?.['fused.reciprocalRank']])).toEqual([
+      ['c3', 1 / 3],
+      ['c2', 1 / 2],
+      ['c1', 1],
+      ['c4', undefined],
+      ['c5', undefined],
+    ]);
+    // Not reranked: the configured number of fused candidates, as the learned reranker would see them.
+    const unranked = await search.search(request, { features: true, rerank: false });
+    expect(unranked.map((h) => h.features?.['fused.reciprocalRank'])).toEqual([
+      1,
+      1 / 2,
+      1 / 3,
+      undefined,
+      undefined,
+    ]);
+  });
+
   it('puts candidates the reranker left out after the ones it ranked, in fused order', async () => {
     const search = new HybridSearch(keywordIndex(), 't', embedder, {
       reranker: new ScriptedReranker(() => [{ index: 3, score: 1 }]),

@@ -49,6 +49,12 @@ export interface SearchCallOptions {
   rerankCandidates?: number;
   /** Attach each hit's `explain` (legs, fused score, rerank score, top features). */
   explain?: boolean;
+  /**
+   * Attach to each of the top fused hits the learned reranker's features of it (`features`),
+   * computed among the rerank candidates in fused order as the reranker sees them, when the search
+   * was built with `candidateFeatures`: what an answer records for training on feedback.
+   */
+  features?: boolean;
   /** Retrieval knobs for this request only (the evaluation's sweeps); unset fields keep the configured ones. */
   retrieval?: Partial<RetrievalSettings>;
 }
@@ -168,6 +174,11 @@ export interface HybridSearchOptions {
   reranker?: Reranker;
   /** How many fused hits are reranked (TROVE_RERANK_CANDIDATES). */
   rerankCandidates: number;
+  /**
+   * The learned reranker's features of candidates by name (`namedFeatures` of @trove/reranking),
+   * for searches asking for `features`; unset: hits carry none.
+   */
+  candidateFeatures?: (query: string, candidates: RerankCandidate[]) => Record<string, number>[];
 }
 
 const DEFAULTS: HybridSearchOptions = {
@@ -322,6 +333,7 @@ export class HybridSearch {
     const all = fuse(keyword?.ranked ?? [], vector?.ranked ?? [], fusion);
     timings.fusionMs = performance.now() - fusionStarted;
     timings.retrievalMs = performance.now() - started;
+    const features = options.features ? this.featuresOf(query, all, sources, rerankCandidates) : undefined;
     const reranked = await this.rerankStage(query, all, sources, rerankCandidates, options.signal);
     timings.rerankMs = reranked.report.ms;
 
@@ -348,6 +360,7 @@ export class HybridSearch {
         bm25,
         knn,
         rerankScore: rerank?.score,
+        ...(features?.has(result.id) ? { features: features.get(result.id) } : {}),
         explain: options.explain
           ? {
               bm25,
@@ -529,6 +542,26 @@ export class HybridSearch {
         report: { reranker: reranker.id, reranked: false, warning, ms: performance.now() - started },
       };
     }
+  }
+
+  /**
+   * The features of the fused top candidates by id: those the reranker sees (the configured
+   * number when this request is not reranked, as the learned reranker would see them).
+   */
+  private featuresOf(
+    query: string,
+    fused: FusedResult[],
+    sources: Map<string, StoredChunk>,
+    count: number,
+  ): Map<string, Record<string, number>> | undefined {
+    const compute = this.options.candidateFeatures;
+    if (!compute) return undefined;
+    const head = fused.slice(0, count || this.options.rerankCandidates);
+    const rows = compute(
+      query,
+      head.map((result) => rerankCandidate(result, sources.get(result.id)!)),
+    );
+    return new Map(head.map((result, i) => [result.id, rows[i]]));
   }
 
   /** The configured fusion with the request's overrides, checked before any work is done. */

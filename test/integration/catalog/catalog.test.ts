@@ -66,6 +66,7 @@ describe('schema and migrations', () => {
         '0011-project-settings',
         '0012-document-progress',
         '0013-answers',
+        '0014-feedback',
       ]);
       expect((await catalogs[0].ensure()).migrations).toEqual([]);
     } finally {
@@ -108,6 +109,7 @@ describe('schema and migrations', () => {
         '0011-project-settings',
         '0012-document-progress',
         '0013-answers',
+        '0014-feedback',
       ]);
       const versions = Object.fromEntries(
         (await catalog.sourceItems('s')).map((item) => [item.externalId, item.version]),

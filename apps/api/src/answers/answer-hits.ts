@@ -1,32 +1,19 @@
 import type { AnswerPassage } from '@trove/answering';
 import type { AnswerHit } from '@trove/domain';
-import { namedFeatures } from '@trove/reranking';
 
 /**
  * The passages an answer was built on, as its record keeps them: rank among the passages, the
- * search's fused score, and the learned reranker's features computed from the hit as search
- * returned it (leg ranks and scores, text, title, position) against the question retrieval used.
- * A hit one leg missed simply has that leg's "missing" features.
+ * search's fused score, and the learned reranker's features as search computed them for the hit
+ * (among the rerank candidates in fused order: the rows the model scores and is trained on). A
+ * hit without them (a search not built with `candidateFeatures`) keeps none, and feedback on it
+ * is left out of training rather than learned from other numbers.
  */
-export function answerHits(question: string, passages: AnswerPassage[]): AnswerHit[] {
-  const features = namedFeatures(
-    question,
-    passages.map(({ hit }) => ({
-      id: hit.chunkId,
-      text: hit.text,
-      title: hit.title,
-      headingPath: hit.headingPath,
-      position: hit.position,
-      bm25: hit.bm25,
-      knn: hit.knn,
-      fusedScore: hit.score,
-    })),
-  );
+export function answerHits(passages: AnswerPassage[]): AnswerHit[] {
   return passages.map(({ hit }, i) => ({
     chunkId: hit.chunkId,
     documentId: hit.documentId,
     rank: i + 1,
     score: hit.score,
-    features: features[i],
+    features: hit.features ?? {},
   }));
 }

@@ -121,8 +121,7 @@ export class AskService {
         ...citation,
         citationUrl: this.links.unsigned(citation.citationUrl),
       })),
-      // Features as the reranker saw the passages: against the question retrieval searched for.
-      hits: answerHits(result.standaloneQuestion ?? request.question, passages),
+      hits: answerHits(passages),
     });
   }
 

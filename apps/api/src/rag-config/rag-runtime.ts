@@ -6,7 +6,7 @@ import type { EmbeddingProvider, LlmProvider } from '@trove/domain';
 import type { IndexGenerations } from '@trove/index-generations';
 import { createLlmProvider } from '@trove/llm';
 import type { RagConfigStore, RagSettings } from '@trove/rag-config';
-import { createReranker } from '@trove/reranking';
+import { createReranker, namedFeatures } from '@trove/reranking';
 import { HybridSearch, type SearchCallOptions, type SearchOutcome, type SearchRequest } from '@trove/search';
 import type { CitationLinks } from '../core/citation-links';
 
@@ -81,6 +81,8 @@ export class RagRuntime {
       countTokens: (text) => tokenCounter.count(text),
       reranker: createReranker(settings.rerank, llm),
       rerankCandidates: settings.rerank.candidates,
+      // Answers record their passages' features (feedback becomes training data for the learned reranker).
+      candidateFeatures: namedFeatures,
     });
     const answerer = new Answerer({
       search,

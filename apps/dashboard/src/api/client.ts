@@ -1,6 +1,7 @@
 import {
   type AskStreamEvent,
   type AskStreamRequest,
+  exportFeedback,
   MeDocument,
   runOperation,
   streamAnswer,
@@ -47,18 +48,34 @@ export async function* askStream(
   request: AskStreamRequest,
   signal: AbortSignal,
 ): AsyncGenerator<AskStreamEvent> {
-  const key = storedApiKey();
   try {
-    yield* streamAnswer(
-      (path, init) => {
-        const headers = new Headers(init.headers);
-        if (key) headers.set('x-api-key', key);
-        return fetch(path, { ...init, headers });
-      },
-      projectId,
-      request,
-      { signal },
-    );
+    yield* streamAnswer(withKey(storedApiKey()), projectId, request, { signal });
+  } catch (error) {
+    if (error instanceof TroveApiError && error.kind === 'auth') onUnauthenticated();
+    throw error;
+  }
+}
+
+/** A REST request on this origin with `key`. */
+function withKey(key: string | null) {
+  return (path: string, init: RequestInit) => {
+    const headers = new Headers(init.headers);
+    if (key) headers.set('x-api-key', key);
+    return fetch(path, { ...init, headers });
+  };
+}
+
+/** The project's feedback export (ADMIN keys): every vote as JSON Lines, and how many there are. */
+export async function feedbackExport(projectId: string): Promise<{ count: number; text: string }> {
+  try {
+    const { lines } = await exportFeedback(withKey(storedApiKey()), projectId);
+    let text = '';
+    let count = 0;
+    for await (const line of lines) {
+      text += `${line}\n`;
+      count += 1;
+    }
+    return { count, text };
   } catch (error) {
     if (error instanceof TroveApiError && error.kind === 'auth') onUnauthenticated();
     throw error;

@@ -142,6 +142,8 @@ export interface CitedPlace {
   quote?: string;
   /** The place's passages (chunks of one section, or of one file), in marker order. */
   chunks: { chunkId: string; headingPath: string[]; text: string; truncated: boolean }[];
+  /** The chunks the answer's citations of this place name (a recorded turn has no passages but these). */
+  citedChunkIds: string[];
 }
 
 /** Every place the turn's passages and citations name, by the marker that cites it. */
@@ -155,6 +157,7 @@ export function citedPlaces(turn: AskTurn): Map<number, CitedPlace> {
       headingPath: passage.headingPath,
       citationUrl: passage.citationUrl,
       chunks: [],
+      citedChunkIds: [],
     };
     place.chunks.push({
       chunkId: passage.chunkId,
@@ -175,6 +178,7 @@ export function citedPlaces(turn: AskTurn): Map<number, CitedPlace> {
       citationUrl: citation.citationUrl ?? place?.citationUrl,
       quote: citation.quote,
       chunks: place?.chunks ?? [],
+      citedChunkIds: [...new Set([...(place?.citedChunkIds ?? []), citation.chunkId])],
     });
   }
   return places;

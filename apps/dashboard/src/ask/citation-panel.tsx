@@ -1,15 +1,26 @@
-import { Anchor, Blockquote, Drawer, Paper, Stack, Text } from '@mantine/core';
+import { Anchor, Blockquote, Drawer, Group, Paper, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { CitedPlace } from './ask-turn';
+import { FeedbackButtons } from './feedback-buttons';
 import { placeName } from './place-name';
 import { highlightQuote } from './quote-highlight';
+import type { AnswerFeedback } from './use-feedback';
 
 /**
  * The side panel of a citation: its place's passages with the quoted sentences marked, and the
  * link that opens the place itself. Full width on a phone. Escape closes it and gives the focus
- * back to the marker that opened it.
+ * back to the marker that opened it. With `feedback` (the answer is recorded), each passage can be
+ * voted up or down.
  */
-export function CitationPanel({ place, onClose }: { place: CitedPlace | undefined; onClose: () => void }) {
+export function CitationPanel({
+  place,
+  onClose,
+  feedback,
+}: {
+  place: CitedPlace | undefined;
+  onClose: () => void;
+  feedback?: AnswerFeedback;
+}) {
   const phone = useMediaQuery('(max-width: 36em)');
   return (
     <Drawer
@@ -20,12 +31,12 @@ export function CitationPanel({ place, onClose }: { place: CitedPlace | undefine
       title={place ? `[${place.marker}] ${place.title}` : undefined}
       styles={{ title: { fontWeight: 700, wordBreak: 'break-word' } }}
     >
-      {place && <PlaceDetails place={place} />}
+      {place && <PlaceDetails place={place} feedback={feedback} />}
     </Drawer>
   );
 }
 
-function PlaceDetails({ place }: { place: CitedPlace }) {
+function PlaceDetails({ place, feedback }: { place: CitedPlace; feedback?: AnswerFeedback }) {
   const chunks = place.chunks.map((chunk) => ({ ...chunk, spans: highlightQuote(chunk.text, place.quote) }));
   const marked = chunks.some((chunk) => chunk.spans.some((span) => span.quoted));
   return (
@@ -59,6 +70,11 @@ function PlaceDetails({ place }: { place: CitedPlace }) {
           {place.quote}
         </Blockquote>
       )}
+      {feedback &&
+        chunks.length === 0 &&
+        place.citedChunkIds.map((chunkId) => (
+          <FeedbackButtons key={chunkId} feedback={feedback} target={{ chunkId }} label="passage" />
+        ))}
       {chunks.map((chunk) => (
         <Paper key={chunk.chunkId} withBorder p="sm" data-testid="citation-chunk">
           {chunk.headingPath.join() !== place.headingPath.join() && (
@@ -81,6 +97,11 @@ function PlaceDetails({ place }: { place: CitedPlace }) {
             <Text size="xs" c="dimmed" mt={4}>
               Cut to fit the answer&apos;s context.
             </Text>
+          )}
+          {feedback && (
+            <Group mt={6}>
+              <FeedbackButtons feedback={feedback} target={{ chunkId: chunk.chunkId }} label="passage" />
+            </Group>
           )}
         </Paper>
       ))}

@@ -8,6 +8,8 @@ import { gql } from '../api/client';
 import { AnswerView } from '../ask/answer-view';
 import { type AskTurn, type CitedPlace, citedPlaces, isStreaming, recordedTurn } from '../ask/ask-turn';
 import { CitationPanel } from '../ask/citation-panel';
+import { AnswerFeedbackButtons } from '../ask/feedback-buttons';
+import { useFeedback } from '../ask/use-feedback';
 import { ThreadList, threadsKey } from '../ask/thread-list';
 import { useAsk } from '../ask/use-ask';
 import {
@@ -75,6 +77,10 @@ export function AskPage() {
   const turnKey = (shown: AskTurn) => (shown === live ? 'live' : (shown.result?.answerId ?? ''));
   const openTurn = open && turns.find((shown) => turnKey(shown) === open.key);
   const places = openTurn ? citedPlaces(openTurn) : new Map<number, CitedPlace>();
+  // Votes go to recorded answers: a turn is voted on once its answer is complete.
+  const votable = (shown: AskTurn) => (shown.phase === 'done' ? shown.result?.answerId : undefined);
+  const openAnswerId = openTurn ? votable(openTurn) : undefined;
+  const openFeedback = useFeedback(projectId, openAnswerId);
 
   function submit(event: Pick<FormEvent, 'preventDefault'>) {
     event.preventDefault();
@@ -177,6 +183,11 @@ export function AskPage() {
                     key={turnKey(shown)}
                     turn={shown}
                     onOpenPlace={(marker) => setOpen({ key: turnKey(shown), marker })}
+                    footer={
+                      votable(shown) && (
+                        <AnswerFeedbackButtons projectId={projectId} answerId={votable(shown)!} />
+                      )
+                    }
                   />
                 ))}
               </Stack>
@@ -206,6 +217,7 @@ export function AskPage() {
       <CitationPanel
         place={open === undefined ? undefined : places.get(open.marker)}
         onClose={() => setOpen(undefined)}
+        feedback={openAnswerId ? openFeedback : undefined}
       />
     </Stack>
   );

@@ -13,6 +13,7 @@ import {
   type DocumentStatus,
 } from '@trove/api-client/browser';
 import { useCaller } from '../caller';
+import { useCursorPages } from '../components/cursor-pages';
 import { formatMs } from '../components/format';
 import { StatusBadge } from '../components/status-badge';
 import { Empty, ErrorNotice, Loading } from '../components/states';
@@ -29,9 +30,8 @@ export function DocumentsPage() {
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<(typeof STATUSES)[number]>('ALL');
   const [sourceId, setSourceId] = useState<string | null>(null);
-  // Cursors of the pages before the current one: "Previous" pops, "Next" pushes.
-  const [cursors, setCursors] = useState<(string | null)[]>([null]);
-  const after = cursors[cursors.length - 1];
+  const pages = useCursorPages();
+  const after = pages.after;
   const documents = useQuery({
     queryKey: ['documents', projectId, status, sourceId, after],
     queryFn: () =>
@@ -72,7 +72,7 @@ export function DocumentsPage() {
           value={status}
           onChange={(value) => {
             setStatus(value as (typeof STATUSES)[number]);
-            setCursors([null]);
+            pages.reset();
           }}
           size="xs"
         />
@@ -84,7 +84,7 @@ export function DocumentsPage() {
             value={sourceId}
             onChange={(value) => {
               setSourceId(value);
-              setCursors([null]);
+              pages.reset();
             }}
             clearable
             size="xs"
@@ -139,24 +139,7 @@ export function DocumentsPage() {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          <Group justify="flex-end">
-            <Button
-              variant="default"
-              size="xs"
-              disabled={cursors.length === 1}
-              onClick={() => setCursors((c) => c.slice(0, -1))}
-            >
-              Previous
-            </Button>
-            <Button
-              variant="default"
-              size="xs"
-              disabled={!documents.data.documents.pageInfo.hasNextPage}
-              onClick={() => setCursors((c) => [...c, documents.data.documents.pageInfo.endCursor ?? null])}
-            >
-              Next
-            </Button>
-          </Group>
+          {pages.pager(documents.data.documents.pageInfo)}
         </>
       )}
     </Stack>

@@ -52,6 +52,10 @@ type Documents = {
   '\n  query Thread($id: ID!) {\n    thread(id: $id) {\n      ...ThreadFields\n      turns {\n        answerId\n        position\n        question\n        standaloneQuestion\n        mode\n        answer\n        createdAt\n        citations {\n          marker\n          chunkId\n          documentId\n          title\n          headingPath\n          citationUrl\n          quote\n          page\n        }\n      }\n    }\n  }\n': typeof types.ThreadDocument;
   '\n  mutation RenameThread($id: ID!, $title: String!) {\n    renameThread(id: $id, title: $title) {\n      ...ThreadFields\n    }\n  }\n': typeof types.RenameThreadDocument;
   '\n  mutation DeleteThread($id: ID!) {\n    deleteThread(id: $id)\n  }\n': typeof types.DeleteThreadDocument;
+  '\n  fragment FeedbackFields on Feedback {\n    id\n    answerId\n    target\n    chunkId\n    vote\n    comment\n    updatedAt\n  }\n': typeof types.FeedbackFieldsFragmentDoc;
+  '\n  mutation GiveFeedback($input: GiveFeedbackInput!) {\n    giveFeedback(input: $input) {\n      ...FeedbackFields\n    }\n  }\n': typeof types.GiveFeedbackDocument;
+  '\n  query MyFeedback($projectId: ID!, $answerIds: [ID!]!) {\n    myFeedback(projectId: $projectId, answerIds: $answerIds) {\n      ...FeedbackFields\n    }\n  }\n': typeof types.MyFeedbackDocument;
+  '\n  query ContentGaps($projectId: ID!, $first: Int = 50, $after: String) {\n    contentGaps(projectId: $projectId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        key\n        question\n        askCount\n        unansweredCount\n        downVoteCount\n        lastAskedAt\n        comments\n      }\n    }\n  }\n': typeof types.ContentGapsDocument;
   '\n  query ApiKeys {\n    apiKeys {\n      id\n      name\n      prefix\n      role\n      projectIds\n      createdAt\n      createdBy\n      lastUsedAt\n      revokedAt\n    }\n  }\n': typeof types.ApiKeysDocument;
   '\n  mutation CreateApiKey($input: CreateApiKeyInput!) {\n    createApiKey(input: $input) {\n      secret\n      apiKey {\n        id\n        name\n        prefix\n        role\n        projectIds\n        createdAt\n      }\n    }\n  }\n': typeof types.CreateApiKeyDocument;
   '\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      id\n      name\n      revokedAt\n    }\n  }\n': typeof types.RevokeApiKeyDocument;
@@ -135,6 +139,14 @@ const documents: Documents = {
   '\n  mutation RenameThread($id: ID!, $title: String!) {\n    renameThread(id: $id, title: $title) {\n      ...ThreadFields\n    }\n  }\n':
     types.RenameThreadDocument,
   '\n  mutation DeleteThread($id: ID!) {\n    deleteThread(id: $id)\n  }\n': types.DeleteThreadDocument,
+  '\n  fragment FeedbackFields on Feedback {\n    id\n    answerId\n    target\n    chunkId\n    vote\n    comment\n    updatedAt\n  }\n':
+    types.FeedbackFieldsFragmentDoc,
+  '\n  mutation GiveFeedback($input: GiveFeedbackInput!) {\n    giveFeedback(input: $input) {\n      ...FeedbackFields\n    }\n  }\n':
+    types.GiveFeedbackDocument,
+  '\n  query MyFeedback($projectId: ID!, $answerIds: [ID!]!) {\n    myFeedback(projectId: $projectId, answerIds: $answerIds) {\n      ...FeedbackFields\n    }\n  }\n':
+    types.MyFeedbackDocument,
+  '\n  query ContentGaps($projectId: ID!, $first: Int = 50, $after: String) {\n    contentGaps(projectId: $projectId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        key\n        question\n        askCount\n        unansweredCount\n        downVoteCount\n        lastAskedAt\n        comments\n      }\n    }\n  }\n':
+    types.ContentGapsDocument,
   '\n  query ApiKeys {\n    apiKeys {\n      id\n      name\n      prefix\n      role\n      projectIds\n      createdAt\n      createdBy\n      lastUsedAt\n      revokedAt\n    }\n  }\n':
     types.ApiKeysDocument,
   '\n  mutation CreateApiKey($input: CreateApiKeyInput!) {\n    createApiKey(input: $input) {\n      secret\n      apiKey {\n        id\n        name\n        prefix\n        role\n        projectIds\n        createdAt\n      }\n    }\n  }\n':
@@ -383,6 +395,30 @@ export function graphql(
 export function graphql(
   source: '\n  mutation DeleteThread($id: ID!) {\n    deleteThread(id: $id)\n  }\n',
 ): typeof import('./graphql').DeleteThreadDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  fragment FeedbackFields on Feedback {\n    id\n    answerId\n    target\n    chunkId\n    vote\n    comment\n    updatedAt\n  }\n',
+): typeof import('./graphql').FeedbackFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation GiveFeedback($input: GiveFeedbackInput!) {\n    giveFeedback(input: $input) {\n      ...FeedbackFields\n    }\n  }\n',
+): typeof import('./graphql').GiveFeedbackDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query MyFeedback($projectId: ID!, $answerIds: [ID!]!) {\n    myFeedback(projectId: $projectId, answerIds: $answerIds) {\n      ...FeedbackFields\n    }\n  }\n',
+): typeof import('./graphql').MyFeedbackDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query ContentGaps($projectId: ID!, $first: Int = 50, $after: String) {\n    contentGaps(projectId: $projectId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        key\n        question\n        askCount\n        unansweredCount\n        downVoteCount\n        lastAskedAt\n        comments\n      }\n    }\n  }\n',
+): typeof import('./graphql').ContentGapsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

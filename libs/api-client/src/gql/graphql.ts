@@ -160,6 +160,12 @@ export type ErrorCode =
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'WEBHOOK_EXPIRED';
 
+/** What a vote is about: the answer as a whole, or one of its passages */
+export type FeedbackTarget = 'ANSWER' | 'PASSAGE';
+
+/** Thumbs up or down */
+export type FeedbackVote = 'DOWN' | 'UP';
+
 export type FolderFormat = 'AUTO' | 'COMBINED_MARKDOWN' | 'FILES' | 'MKDOCS';
 
 /** Fusion for this request; unset fields keep the server configuration */
@@ -178,6 +184,17 @@ export type FusionMethod =
   | 'CONVEX'
   /** Reciprocal rank fusion: Σ 1 / (k + rank) */
   | 'RRF';
+
+/** A vote on an answer (or one of its passages) the key was given; voting again replaces the key's vote */
+export type GiveFeedbackInput = {
+  /** The `answerId` of the answer (`ans_…`) */
+  answerId: string | number;
+  /** A passage of the answer (one of its citations' chunks); unset: the answer as a whole */
+  chunkId?: string | number | null | undefined;
+  /** Why, in a few words (at most 2000 characters) */
+  comment?: string | null | undefined;
+  vote: FeedbackVote;
+};
 
 export type IndexGenerationStatus = 'ACTIVE' | 'BUILDING' | 'CANCELLED' | 'FAILED' | 'RETIRED';
 
@@ -1142,6 +1159,71 @@ export type DeleteThreadMutationVariables = Exact<{
 
 export type DeleteThreadMutation = { deleteThread: boolean };
 
+export type FeedbackFieldsFragment = {
+  id: string;
+  answerId: string;
+  target: FeedbackTarget;
+  chunkId: string | null;
+  vote: FeedbackVote;
+  comment: string | null;
+  updatedAt: string;
+};
+
+export type GiveFeedbackMutationVariables = Exact<{
+  input: GiveFeedbackInput;
+}>;
+
+export type GiveFeedbackMutation = {
+  giveFeedback: {
+    id: string;
+    answerId: string;
+    target: FeedbackTarget;
+    chunkId: string | null;
+    vote: FeedbackVote;
+    comment: string | null;
+    updatedAt: string;
+  };
+};
+
+export type MyFeedbackQueryVariables = Exact<{
+  projectId: string | number;
+  answerIds: Array<string | number> | string | number;
+}>;
+
+export type MyFeedbackQuery = {
+  myFeedback: Array<{
+    id: string;
+    answerId: string;
+    target: FeedbackTarget;
+    chunkId: string | null;
+    vote: FeedbackVote;
+    comment: string | null;
+    updatedAt: string;
+  }>;
+};
+
+export type ContentGapsQueryVariables = Exact<{
+  projectId: string | number;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+export type ContentGapsQuery = {
+  contentGaps: {
+    totalCount: number;
+    pageInfo: { endCursor: string | null; hasNextPage: boolean };
+    nodes: Array<{
+      key: string;
+      question: string;
+      askCount: number;
+      unansweredCount: number;
+      downVoteCount: number;
+      lastAskedAt: string;
+      comments: Array<string>;
+    }>;
+  };
+};
+
 export type ApiKeysQueryVariables = Exact<{ [key: string]: never }>;
 
 export type ApiKeysQuery = {
@@ -1442,6 +1524,20 @@ export const ThreadFieldsFragmentDoc = new TypedDocumentString(
     `,
   { fragmentName: 'ThreadFields' },
 ) as unknown as TypedDocumentString<ThreadFieldsFragment, unknown>;
+export const FeedbackFieldsFragmentDoc = new TypedDocumentString(
+  `
+    fragment FeedbackFields on Feedback {
+  id
+  answerId
+  target
+  chunkId
+  vote
+  comment
+  updatedAt
+}
+    `,
+  { fragmentName: 'FeedbackFields' },
+) as unknown as TypedDocumentString<FeedbackFieldsFragment, unknown>;
 export const MeDocument = new TypedDocumentString(`
     query Me {
   me {
@@ -2205,6 +2301,56 @@ export const DeleteThreadDocument = new TypedDocumentString(`
   deleteThread(id: $id)
 }
     `) as unknown as TypedDocumentString<DeleteThreadMutation, DeleteThreadMutationVariables>;
+export const GiveFeedbackDocument = new TypedDocumentString(`
+    mutation GiveFeedback($input: GiveFeedbackInput!) {
+  giveFeedback(input: $input) {
+    ...FeedbackFields
+  }
+}
+    fragment FeedbackFields on Feedback {
+  id
+  answerId
+  target
+  chunkId
+  vote
+  comment
+  updatedAt
+}`) as unknown as TypedDocumentString<GiveFeedbackMutation, GiveFeedbackMutationVariables>;
+export const MyFeedbackDocument = new TypedDocumentString(`
+    query MyFeedback($projectId: ID!, $answerIds: [ID!]!) {
+  myFeedback(projectId: $projectId, answerIds: $answerIds) {
+    ...FeedbackFields
+  }
+}
+    fragment FeedbackFields on Feedback {
+  id
+  answerId
+  target
+  chunkId
+  vote
+  comment
+  updatedAt
+}`) as unknown as TypedDocumentString<MyFeedbackQuery, MyFeedbackQueryVariables>;
+export const ContentGapsDocument = new TypedDocumentString(`
+    query ContentGaps($projectId: ID!, $first: Int = 50, $after: String) {
+  contentGaps(projectId: $projectId, first: $first, after: $after) {
+    totalCount
+    pageInfo {
+      endCursor
+      hasNextPage
+    }
+    nodes {
+      key
+      question
+      askCount
+      unansweredCount
+      downVoteCount
+      lastAskedAt
+      comments
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ContentGapsQuery, ContentGapsQueryVariables>;
 export const ApiKeysDocument = new TypedDocumentString(`
     query ApiKeys {
   apiKeys {

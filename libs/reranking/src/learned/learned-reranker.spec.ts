@@ -127,6 +127,60 @@ describe('trainPairwiseLogistic', () => {
     expect(Math.abs(byQuery.weights[0] - byQuery.weights[1])).toBeLessThan(1e-6);
   });
 
+  describe('with extra pairs (feedback)', () => {
+    // The judged queries say a high feature 0 marks relevance; the extra pairs say a low one does.
+    const judged = Array.from({ length: 10 }, (_, q) => ({
+      features: [
+        [1, (q % 3) / 3],
+        [0, ((q + 1) % 3) / 3],
+      ],
+      labels: [1, 0],
+    }));
+    const contrary = Array.from({ length: 30 }, () => ({
+      features: [
+        [0, 0.5],
+        [1, 0.5],
+      ],
+      pairs: [{ better: 0, worse: 1, weight: 1 }],
+    }));
+
+    it('learns from them, and without a cap enough of them overturn the judgments', () => {
+      const fit = trainPairwiseLogistic(judged, { epochs: 200, equalQueries: true, extra: contrary });
+      expect(fit.extraPairs).toBe(30);
+      expect(fit.extraShare).toBe(3);
+      expect(fit.extraCapped).toBe(false);
+      expect(fit.weights[0]).toBeLessThan(0);
+    });
+
+    it('caps their total weight at a share of the judged pairs, so the judgments keep deciding', () => {
+      const fit = trainPairwiseLogistic(judged, {
+        epochs: 200,
+        equalQueries: true,
+        extra: contrary,
+        extraCap: 0.2,
+      });
+      expect(fit.extraCapped).toBe(true);
+      expect(fit.extraShare).toBeCloseTo(0.2);
+      expect(fit.weights[0]).toBeGreaterThan(0.5);
+      // Under the cap they count in full, and standardisation stays that of the judged rows.
+      const few = trainPairwiseLogistic(judged, {
+        epochs: 200,
+        equalQueries: true,
+        extra: contrary.slice(0, 1),
+        extraCap: 0.2,
+      });
+      expect(few.extraShare).toBeCloseTo(0.1);
+      expect(few.extraCapped).toBe(false);
+      expect(few.mean).toEqual(trainPairwiseLogistic(judged, { epochs: 200 }).mean);
+    });
+
+    it('gives the same model as before when there are none', () => {
+      const plain = trainPairwiseLogistic(judged, { epochs: 50 });
+      expect(trainPairwiseLogistic(judged, { epochs: 50, extra: [], extraCap: 0.1 })).toEqual(plain);
+      expect(plain.extraPairs).toBe(0);
+    });
+  });
+
   it('refuses data with nothing to compare', () => {
     expect(() => trainPairwiseLogistic([{ features: [[1], [2]], labels: [0, 0] }])).toThrow(/no pair/);
   });

@@ -41,6 +41,19 @@ export interface TrainingGroup {
   labels: number[];
 }
 
+/** "Candidate `better` should score above candidate `worse`", with how much that counts. */
+export interface TrainingPair {
+  better: number;
+  worse: number;
+  weight: number;
+}
+
+/** One question's candidates with explicit pairs instead of labels (from feedback). */
+export interface PairwiseGroup {
+  features: number[][];
+  pairs: readonly TrainingPair[];
+}
+
 export interface TrainingOptions {
   /** Passes of full-batch gradient descent. */
   epochs?: number;
@@ -49,21 +62,51 @@ export interface TrainingOptions {
   l2?: number;
   /**
    * Every query weighs the same whatever its number of pairs (true), rather than every pair
-   * (false): otherwise queries with many relevant candidates decide the model.
+   * (false): otherwise queries with many relevant candidates decide the model. With it, every
+   * extra group weighs one query too.
    */
   equalQueries?: boolean;
+  /** Pairs from elsewhere (feedback), learned beside the labelled groups' pairs. */
+  extra?: readonly PairwiseGroup[];
+  /**
+   * The most weight all `extra` pairs together may have, as a share of the labelled pairs'
+   * weight: beyond it they are scaled down, so however many there are, they cannot outweigh the
+   * judgments. Infinity: no cap.
+   */
+  extraCap?: number;
+}
+
+export interface TrainingFit {
+  mean: number[];
+  scale: number[];
+  weights: number[];
+  /** Pairs from the labelled groups. */
+  pairs: number;
+  loss: number;
+  /** Pairs from `extra`, and their total weight after the cap relative to the labelled pairs'. */
+  extraPairs: number;
+  extraShare: number;
+  /** Whether the cap scaled the extra pairs down. */
+  extraCapped: boolean;
 }
 
 /**
  * Pairwise logistic regression (a linear RankNet): for every (relevant, non-relevant) pair of one
- * query's candidates, minimises log(1 + e^−(s_rel − s_non)), with features standardised over the
- * training rows. Full-batch gradient descent from zero weights: the same data gives the same model.
+ * query's candidates, and every pair of `extra`, minimises the weighted mean of
+ * log(1 + e^−(s_better − s_worse)), with features standardised over the labelled training rows
+ * (extra rows do not move the standardisation). Full-batch gradient descent from zero weights:
+ * the same data gives the same model.
  */
-export function trainPairwiseLogistic(
-  groups: TrainingGroup[],
-  options: TrainingOptions = {},
-): { mean: number[]; scale: number[]; weights: number[]; pairs: number; loss: number } {
-  const { epochs = 400, learningRate = 0.5, l2 = 1e-3, equalQueries = false } = options;
+export function trainPairwiseLogistic(groups: TrainingGroup[], options: TrainingOptions = {}): TrainingFit {
+  const {
+    epochs = 400,
+    learningRate = 0.5,
+    l2 = 1e-3,
+    equalQueries = false,
+    extra = [],
+    extraCap = Number.POSITIVE_INFINITY,
+  } = options;
+  if (!(extraCap >= 0)) throw new Error(`extraCap must be 0 or more, not ${extraCap}`);
   const rows = groups.flatMap((g) => g.features);
   if (rows.length === 0) throw new Error('no training rows');
   const n = rows[0].length;
@@ -73,7 +116,7 @@ export function trainPairwiseLogistic(
     return sd > 1e-9 ? sd : 1;
   });
   const standard = (r: number[]) => r.map((x, i) => (x - mean[i]) / scale[i]);
-  // Pair differences x_rel − x_non; the loss depends on nothing else.
+  // Pair differences x_better − x_worse; the loss depends on nothing else.
   const diffs: number[][] = [];
   const pairWeights: number[] = [];
   let queriesWithPairs = 0;
@@ -90,7 +133,25 @@ export function trainPairwiseLogistic(
     for (let p = 0; p < pairs; p++) pairWeights.push(equalQueries ? 1 / pairs : 1);
   }
   if (diffs.length === 0) throw new Error('no pair with different labels to learn from');
-  const totalWeight = equalQueries ? queriesWithPairs : diffs.length;
+  const baseWeight = equalQueries ? queriesWithPairs : diffs.length;
+  const basePairs = diffs.length;
+
+  const extraWeights: number[] = [];
+  for (const group of extra) {
+    const z = group.features.map(standard);
+    const usable = group.pairs.filter((p) => p.weight > 0 && p.better !== p.worse);
+    const groupWeight = usable.reduce((s, p) => s + p.weight, 0);
+    for (const pair of usable) {
+      diffs.push(z[pair.better].map((x, k) => x - z[pair.worse][k]));
+      extraWeights.push(equalQueries ? pair.weight / groupWeight : pair.weight);
+    }
+  }
+  const extraRaw = extraWeights.reduce((s, w) => s + w, 0);
+  const extraCapped = extraRaw > extraCap * baseWeight;
+  const extraScale = extraCapped ? (extraCap * baseWeight) / extraRaw : 1;
+  for (const w of extraWeights) pairWeights.push(w * extraScale);
+  const totalWeight = baseWeight + extraRaw * extraScale;
+
   const weights = new Array<number>(n).fill(0);
   let loss = 0;
   for (let epoch = 0; epoch < epochs; epoch++) {
@@ -105,5 +166,14 @@ export function trainPairwiseLogistic(
     });
     for (let k = 0; k < n; k++) weights[k] -= learningRate * gradient[k];
   }
-  return { mean, scale, weights, pairs: diffs.length, loss };
+  return {
+    mean,
+    scale,
+    weights,
+    pairs: basePairs,
+    loss,
+    extraPairs: diffs.length - basePairs,
+    extraShare: (extraRaw * extraScale) / baseWeight,
+    extraCapped,
+  };
 }
