@@ -104,7 +104,7 @@ export class AnswerRepository {
     return query('renaming a thread', async () => {
       const updated = await this.db
         .updateTable('threads')
-        .set({ title, updated_at: sql<string>`now()` })
+        .set({ title, updated_at: sql<string>`date_trunc('milliseconds', now())` })
         .where('id', '=', id)
         .executeTakeFirst();
       return Number(updated.numUpdatedRows) > 0 ? threadById(this.db, id) : undefined;
@@ -281,7 +281,7 @@ async function nextTurn(
     .executeTakeFirst();
   await tx
     .updateTable('threads')
-    .set({ updated_at: sql<string>`now()` })
+    .set({ updated_at: sql<string>`date_trunc('milliseconds', now())` })
     .where('id', '=', threadId)
     .execute();
   return Number(last?.last ?? 0) + 1;
