@@ -207,7 +207,7 @@ describe('answers in the catalog', () => {
   it('keeps times to the millisecond, so answers of one millisecond all come back page by page', async () => {
     const project = await catalog.createProject(uniqueName('p'));
     const thread = await catalog.createThread({ projectId: project.id, title: 'times' });
-    const ids = [];
+    const ids: string[] = [];
     for (let i = 0; i < 4; i += 1) ids.push(await catalog.recordAnswer(answer(project.id)));
     await catalog.recordAnswer(answer(project.id, { thread: { id: thread.id } }));
     const { rows } = await sql<{ sub_ms: string }>`
