@@ -82,6 +82,7 @@ export class AnswerRepository {
     let rows = base
       .selectAll()
       .select(turnCount)
+      .select(cursorTime('updated_at'))
       .orderBy('updated_at', 'desc')
       .orderBy('id', 'desc')
       .limit(size + 1);
@@ -95,7 +96,7 @@ export class AnswerRepository {
         base.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
       ]),
     );
-    return toPage(items, count, size, (row) => row.updated_at, toThread);
+    return toPage(items, count, size, (row) => row.cursor_at, toThread);
   }
 
   /** Renames the thread; undefined when it does not exist. */
@@ -104,7 +105,7 @@ export class AnswerRepository {
     return query('renaming a thread', async () => {
       const updated = await this.db
         .updateTable('threads')
-        .set({ title, updated_at: sql<string>`date_trunc('milliseconds', now())` })
+        .set({ title, updated_at: sql<string>`now()` })
         .where('id', '=', id)
         .executeTakeFirst();
       return Number(updated.numUpdatedRows) > 0 ? threadById(this.db, id) : undefined;
@@ -206,6 +207,7 @@ export class AnswerRepository {
     if (filter.since !== undefined) base = base.where('created_at', '>=', filter.since);
     let rows = base
       .selectAll()
+      .select(cursorTime('created_at'))
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(size + 1);
@@ -219,7 +221,7 @@ export class AnswerRepository {
         base.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
       ]),
     );
-    return toPage(items, count, size, (row) => row.created_at, toAnswer);
+    return toPage(items, count, size, (row) => row.cursor_at, toAnswer);
   }
 
   /**
@@ -238,6 +240,15 @@ export class AnswerRepository {
     });
   }
 }
+
+/**
+ * A row's time as ISO text with PostgreSQL's microseconds, for its page cursor: a Date keeps only
+ * milliseconds, and two rows of one millisecond would then compare wrongly with the cursor.
+ */
+const cursorTime = (column: 'created_at' | 'updated_at') =>
+  sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as(
+    'cursor_at',
+  );
 
 const turnCount = sql<string>`(select count(*) from answers a where a.thread_id = threads.id)`.as(
   'turn_count',
@@ -281,7 +292,7 @@ async function nextTurn(
     .executeTakeFirst();
   await tx
     .updateTable('threads')
-    .set({ updated_at: sql<string>`date_trunc('milliseconds', now())` })
+    .set({ updated_at: sql<string>`now()` })
     .where('id', '=', threadId)
     .execute();
   return Number(last?.last ?? 0) + 1;

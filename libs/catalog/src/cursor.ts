@@ -18,9 +18,15 @@ export interface PageRequest {
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 500;
 
-/** Opaque cursor for a row ordered by (time, id). */
-export function encodeCursor(at: Date, id: string): string {
-  return Buffer.from(JSON.stringify([at.toISOString(), id])).toString('base64url');
+/**
+ * Opaque cursor for a row ordered by (time, id). The time is a Date (milliseconds) or, for rows
+ * written with PostgreSQL's microseconds, the ISO text of the full time (see `cursorTime`), so rows
+ * of one millisecond do not fall between two pages.
+ */
+export function encodeCursor(at: Date | string, id: string): string {
+  return Buffer.from(JSON.stringify([typeof at === 'string' ? at : at.toISOString(), id])).toString(
+    'base64url',
+  );
 }
 
 export function decodeCursor(cursor: string): { at: string; id: string } {
@@ -53,7 +59,7 @@ export function toPage<Row extends { id: string }, T>(
   rows: Row[],
   count: { count: string | number },
   size: number,
-  cursorAt: (row: Row) => Date,
+  cursorAt: (row: Row) => Date | string,
   map: (row: Row) => T,
 ): Page<T> {
   const page = rows.slice(0, size);

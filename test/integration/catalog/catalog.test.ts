@@ -67,7 +67,6 @@ describe('schema and migrations', () => {
         '0012-document-progress',
         '0013-answers',
         '0014-feedback',
-        '0015-answer-times',
       ]);
       expect((await catalogs[0].ensure()).migrations).toEqual([]);
     } finally {
@@ -111,7 +110,6 @@ describe('schema and migrations', () => {
         '0012-document-progress',
         '0013-answers',
         '0014-feedback',
-        '0015-answer-times',
       ]);
       const versions = Object.fromEntries(
         (await catalog.sourceItems('s')).map((item) => [item.externalId, item.version]),
