@@ -32,7 +32,7 @@ const SHEET_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
  * An XLSX package around one worksheet's XML as given (`<sheetData>` and all): for sheets no
  * writer would make, such as one claiming the whole 16,384 × 1,048,576 grid.
  */
-export function xlsxPackage(sheetXml: string): Promise<Buffer> {
+export function xlsxPackage(sheetXml: string, extra: FixtureEntry[] = []): Promise<Buffer> {
   return buildZip([
     {
       path: '[Content_Types].xml',
@@ -54,6 +54,7 @@ export function xlsxPackage(sheetXml: string): Promise<Buffer> {
       path: 'xl/worksheets/sheet1.xml',
       data: `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="${SHEET_NS}">${sheetXml}</worksheet>`,
     },
+    ...extra,
   ]);
 }
 
