@@ -17,7 +17,7 @@ describe('loadConfig', () => {
     expectTypeOf(worker.documents!).toMatchTypeOf<DocumentLimits & SourceLimits>();
     // Every limit is read from the variable its refusals name.
     const env = Object.fromEntries(
-      Object.entries(LIMIT_SETTINGS).map(([limit, { env }], i) => [env, String(1000 + i)]),
+      Object.values(LIMIT_SETTINGS).map(({ env }, i) => [env, String(1000 + i)]),
     );
     const tuned = loadConfig(workerConfigSchema, env).documents!;
     for (const [i, limit] of Object.keys(LIMIT_SETTINGS).entries())

@@ -15,8 +15,6 @@ import {
   type SourceConnector,
   type SourceEvent,
   sourceItemGone,
-  TroveError,
-  TroveErrorCode,
 } from '@trove/domain';
 import {
   compilePathPatterns,
