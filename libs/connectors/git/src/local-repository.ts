@@ -29,7 +29,8 @@ export async function checkLocalRepository(
       await resolveAllowedPath(candidate, [...roots]);
     } catch (error) {
       if (!isTroveError(error)) throw error;
-      throw outside(path, what, candidate);
+      // Named by where it leads (a link's target), when it exists.
+      throw outside(path, what, await realpath(candidate).catch(() => candidate));
     }
   };
 
