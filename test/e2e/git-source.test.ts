@@ -644,7 +644,7 @@ describe('the document limits on a Git source (one huge file; too many files)', 
     const many = server.repository('many-files');
     const files = function* () {
       for (let i = 0; i < 60_000; i++)
-        yield { path: `notes/${String(i).padStart(5, '0')}.md`, ...text(`# Note ${i}\n`) };
+        yield { path: `notes/${String(i).padStart(5, '0')}.md`, ...text(`# Note ${i}\n\nTide ${i}.\n`) };
     };
     await fastImport(many.bare, files());
     const project = await stack.createProject(uniqueName('Git many files'));
