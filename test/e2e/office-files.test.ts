@@ -208,7 +208,7 @@ describe('hostile images and Office files', () => {
           Array.from({ length: 400 }, () => page),
           { join: { animated: true } },
         )
-          .tiff()
+          .tiff({ compression: 'deflate' })
           .toBuffer(),
       },
       {
