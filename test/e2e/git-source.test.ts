@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +18,6 @@ import { ADMIN_KEY, type SyncRunView, TroveStack } from '../support/stack';
  * force-push converge to exactly the files at the branch's head; a signed GitHub push webhook
  * starts an INCREMENTAL run by itself, a forged one is refused; the token is never shown.
  */
-const MAX_DOCUMENTS = 40;
 const TOKEN = `glpat-${randomBytes(16).toString('hex')}`;
 const WEBHOOK_SECRET = `whsec-${randomBytes(16).toString('hex')}`;
 const scratch = mkdtempSync(join(tmpdir(), 'trove-git-e2e-'));
@@ -31,8 +29,6 @@ const stack = new TroveStack({
   TROVE_GIT_CACHE_DIR: join(scratch, 'git-cache'),
   // The webhook workflow's debounce: short, so the pushed commit's run starts soon.
   TROVE_WEBHOOK_QUIET_MS: '200',
-  // Few documents per source, so the repository of too many files indexes only a few of them.
-  TROVE_SOURCE_MAX_DOCUMENTS: String(MAX_DOCUMENTS),
 });
 let repo: TestRepository;
 let firstCommit: string;
@@ -502,167 +498,4 @@ describe('a Git repository from the dashboard and MCP (their forms and tools com
       await client.close();
     }
   });
-});
-
-/**
- * Writes one commit on `main` of a bare repository with `git fast-import`, the files' bytes
- * streamed from `files` (path and chunks): a 120 MB file without a 120 MB buffer, 60,000 files
- * in a second.
- */
-async function fastImport(
-  bare: string,
-  files: Iterable<{ path: string; size: number; chunks: Iterable<Buffer> }>,
-): Promise<void> {
-  const child = spawn('git', ['--git-dir', bare, 'fast-import', '--quiet'], {
-    stdio: ['pipe', 'ignore', 'pipe'],
-    env: { PATH: process.env['PATH'], GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
-  });
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const done = new Promise<void>((resolve, reject) =>
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`fast-import: ${stderr}`)))),
-  );
-  const write = (data: string | Buffer) =>
-    child.stdin!.write(data) ? undefined : new Promise((resolve) => child.stdin!.once('drain', resolve));
-  await write(
-    'commit refs/heads/main\ncommitter Keeper <keeper@trove.invalid> 1700000000 +0000\ndata 5\nfiles\n',
-  );
-  for (const file of files) {
-    await write(`M 100644 inline ${file.path}\ndata ${file.size}\n`);
-    for (const chunk of file.chunks) await write(chunk);
-    await write('\n');
-  }
-  child.stdin!.end();
-  await done;
-}
-
-/** One file's bytes as chunks: `text` repeated to `size` bytes, 1 MB at a time. */
-function repeated(text: string, size: number): { size: number; chunks: Iterable<Buffer> } {
-  const block = Buffer.from(text.repeat(Math.ceil((1024 * 1024) / text.length))).subarray(0, 1024 * 1024);
-  function* chunks() {
-    for (let at = 0; at < size; at += block.length)
-      yield block.subarray(0, Math.min(block.length, size - at));
-  }
-  return { size, chunks: chunks() };
-}
-
-/** One small file's bytes. */
-function text(content: string): { size: number; chunks: Iterable<Buffer> } {
-  const data = Buffer.from(content);
-  return { size: data.length, chunks: [data] };
-}
-
-/** Rejects when `work` has not settled within `ms`: a deadline that only bounds a hang. */
-function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms / 1000} s`)), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
-
-describe('the document limits on a Git source (one huge file; too many files)', () => {
-  /** Adds a source for the repository and starts its FULL sync; returns the run id. */
-  async function startSync(project: string, url: string): Promise<{ sourceId: string; runId: string }> {
-    const { addSource } = await stack.query<{ addSource: { id: string } }>(
-      'mutation($i: AddSourceInput!) { addSource(input: $i) { id } }',
-      { i: { projectId: project, type: 'GIT', name: url, config: { url, token: TOKEN } } },
-    );
-    const { syncSource } = await stack.query<{ syncSource: { id: string } }>(
-      'mutation($id: ID!) { syncSource(id: $id, mode: FULL) { id } }',
-      { id: addSource.id },
-    );
-    return { sourceId: addSource.id, runId: syncSource.id };
-  }
-
-  /** While a sync runs: another project's small upload becomes READY and a third project's deletion returns. */
-  async function othersKeepGoing(): Promise<void> {
-    const other = await stack.createProject(uniqueName('Git limits neighbour'));
-    const doomed = await stack.createProject(uniqueName('Git limits doomed'));
-    await stack.upload(doomed, 'doomed.md', '# Doomed\n\nThis project is deleted at once.\n');
-    const upload = await stack.upload(other, 'tide-table.md', '# Tide table\n\nHigh water at 06:12.\n');
-    expect(upload.status).toBe(202);
-    await Promise.all([
-      within(
-        60_000,
-        'a small upload in another project',
-        expectEventually(
-          async () => {
-            const document = await stack.document(String(upload.body.id));
-            if (document?.status !== 'READY') throw new Error(`the upload is ${document?.status}`);
-          },
-          { timeoutMs: 120_000 },
-        ),
-      ),
-      within(
-        60_000,
-        'deleteProject(wait: true) of a third project',
-        stack.query('mutation($id: ID!) { deleteProject(id: $id, wait: true) }', { id: doomed }),
-      ),
-    ]);
-  }
-
-  async function skippedCount(runId: string): Promise<number> {
-    const { syncRun } = await stack.query<{ syncRun: { progress: { pagesSkipped: number } } }>(
-      'query($id: ID!) { syncRun(id: $id) { progress { pagesSkipped } } }',
-      { id: runId },
-    );
-    return syncRun.progress.pagesSkipped;
-  }
-
-  it('a 120 MB compressible file is skipped before it is fetched, with the limit named; the rest is indexed while other projects go on', async () => {
-    const big = server.repository('big-file');
-    await fastImport(big.bare, [
-      { path: 'README.md', ...text('# Big file\n\nThe keepers log every night in big.txt.\n') },
-      { path: 'big.txt', ...repeated('the lamp was lit at dusk and put out at dawn\n', 125_829_039) },
-    ]);
-    const project = await stack.createProject(uniqueName('Git big file'));
-    const { sourceId: id, runId } = await startSync(project, big.httpUrl);
-
-    await othersKeepGoing();
-    const run = await stack.runSettled(runId);
-    expect(run).toMatchObject({ status: 'COMPLETED', error: null });
-    expect(run.skipped).toEqual([
-      {
-        id: 'big.txt',
-        reason:
-          'big.txt has 125,829,039 bytes, over the limit of 52,428,800 bytes per document (TROVE_DOCUMENT_MAX_BYTES raises it)',
-      },
-    ]);
-    expect(run.progress).toMatchObject({ pagesSeen: 2, pagesIngested: 1, pagesFailed: 0 });
-    expect(await skippedCount(runId)).toBe(1);
-    const { documents } = await stack.query<{
-      documents: { nodes: { externalId: string; status: string }[] };
-    }>(
-      'query($p: ID!, $s: ID) { documents(projectId: $p, sourceId: $s, first: 10) { nodes { externalId status } } }',
-      { p: project, s: id },
-    );
-    expect(documents.nodes).toEqual([{ externalId: 'README.md', status: 'READY' }]);
-  }, 300_000);
-
-  it(`60,000 small files: ${MAX_DOCUMENTS} are indexed, the rest skipped with the limit named, while other projects go on`, async () => {
-    const many = server.repository('many-files');
-    const files = function* () {
-      for (let i = 0; i < 60_000; i++)
-        yield { path: `notes/${String(i).padStart(5, '0')}.md`, ...text(`# Note ${i}\n\nTide ${i}.\n`) };
-    };
-    await fastImport(many.bare, files());
-    const project = await stack.createProject(uniqueName('Git many files'));
-    const { runId } = await startSync(project, many.httpUrl);
-
-    await othersKeepGoing();
-    const run = await stack.runSettled(runId);
-    expect(run).toMatchObject({ status: 'COMPLETED', error: null });
-    expect(run.progress).toMatchObject({ pagesSeen: 60_000, pagesIngested: MAX_DOCUMENTS, pagesFailed: 0 });
-    expect(await skippedCount(runId)).toBe(60_000 - MAX_DOCUMENTS);
-    const reason = `not indexed: the source has 60,000 documents, over the limit of ${MAX_DOCUMENTS} documents per source (TROVE_SOURCE_MAX_DOCUMENTS raises it)`;
-    // The first thousand are listed one by one, the rest counted.
-    expect(run.skipped).toHaveLength(1_000);
-    expect(new Set(run.skipped.map((s) => s.reason))).toEqual(new Set([reason]));
-    expect(run.warnings).toEqual(
-      expect.arrayContaining([
-        `${60_000 - MAX_DOCUMENTS} item(s) were not indexed: the source has 60,000 documents, over the limit of ${MAX_DOCUMENTS} documents per source (TROVE_SOURCE_MAX_DOCUMENTS raises it)`,
-      ]),
-    );
-  }, 300_000);
 });
