@@ -18,7 +18,12 @@ import { TroveStack } from '../support/stack';
  * its slide). Hostile images and Office files (pixel bombs, a 400-page TIFF, a shared-string
  * bomb, XXE and billion laughs) each end READY or FAILED with a reason, and the worker goes on.
  */
-const stack = new TroveStack({ TROVE_PUBLIC_URL: 'http://trove.example:4000' });
+/** Under the test stack's upload limit (256 KB), so the document limit is what refuses. */
+const DOCUMENT_MAX_BYTES = 200_000;
+const stack = new TroveStack({
+  TROVE_PUBLIC_URL: 'http://trove.example:4000',
+  TROVE_DOCUMENT_MAX_BYTES: String(DOCUMENT_MAX_BYTES),
+});
 let projectId: string;
 
 interface Hit {
@@ -216,7 +221,7 @@ describe('hostile images and Office files', () => {
         data: await xlsxPackage(cell('Ledger'), [
           {
             path: 'xl/sharedStrings.xml',
-            data: `<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">${'<si><t>a</t></si>'.repeat(5_000_000)}</sst>`,
+            data: `<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">${'<si><t>a</t></si>'.repeat(4_000_000)}</sst>`,
           },
         ]),
       },
@@ -293,4 +298,20 @@ describe('hostile images and Office files', () => {
       `worker peak resident memory after the hostile files: ${Math.round(Number(peak) / 1024)} MB`,
     );
   }, 900_000);
+
+  it('an upload over the document size limit (under the upload limit) is refused at once, naming the limit', async () => {
+    const response = await stack.upload(projectId, 'ledger.csv', Buffer.alloc(DOCUMENT_MAX_BYTES + 1, 'a'));
+    expect(response.status).toBe(413);
+    expect(response.body).toEqual({
+      error: {
+        code: 'PAYLOAD_TOO_LARGE',
+        message: `ledger.csv has 200,001 bytes, over the limit of 200,000 bytes per document (TROVE_DOCUMENT_MAX_BYTES raises it)`,
+      },
+    });
+    const { documents } = await stack.query<{ documents: { nodes: { fileName: string }[] } }>(
+      'query($p: ID!) { documents(projectId: $p, first: 100) { nodes { fileName } } }',
+      { p: projectId },
+    );
+    expect(documents.nodes.map((d) => d.fileName)).not.toContain('ledger.csv');
+  });
 });
