@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,6 +42,13 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // Measured once for the record (not a limit of the test): the worker's peak resident memory.
+  const peak =
+    stack && /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${stack.workerPid}/status`, 'utf8'))?.[1];
+  if (peak)
+    console.info(
+      `worker peak resident memory over the Git limits tests: ${Math.round(Number(peak) / 1024)} MB`,
+    );
   await stack?.stop();
   await embedder.stop();
   await server.stop();
