@@ -1,4 +1,4 @@
-import type { PostgresPool, PostgresPoolClient } from 'kysely';
+import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { jsonb, PostgresSafeTextPool, postgresSafeText, postgresSafeValue } from './postgres-text';
 
@@ -36,21 +36,30 @@ describe('postgresSafeValue and jsonb', () => {
   });
 });
 
+/** A pooled client that records the parameters it is given. */
+class RecordingClient implements PostgresPoolClient {
+  readonly seen: unknown[][] = [];
+  query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
+  query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
+  query<R>(
+    sqlOrCursor: string | PostgresCursor<R>,
+    parameters?: ReadonlyArray<unknown>,
+  ): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
+    if (typeof sqlOrCursor !== 'string') return sqlOrCursor;
+    this.seen.push([...(parameters ?? [])]);
+    return Promise.resolve({ command: 'UPDATE', rowCount: 1, rows: [] });
+  }
+  release(): void {}
+}
+
 describe('PostgresSafeTextPool', () => {
   it("makes every query's parameters safe and keeps one wrapper per pooled client", async () => {
-    const seen: unknown[][] = [];
-    const client: PostgresPoolClient = {
-      query: ((_sql: string, parameters: unknown[]) => {
-        seen.push(parameters);
-        return Promise.resolve({ command: 'UPDATE', rowCount: 1, rows: [] });
-      }) as PostgresPoolClient['query'],
-      release: () => undefined,
-    };
+    const client = new RecordingClient();
     const pool: PostgresPool = { connect: () => Promise.resolve(client), end: () => Promise.resolve() };
     const safe = new PostgresSafeTextPool(pool);
     const first = await safe.connect();
     await first.query('update sync_runs set error_message = $1 where id = $2', ['git said \u0000', 'run-1']);
-    expect(seen).toEqual([['git said \uFFFD', 'run-1']]);
+    expect(client.seen).toEqual([['git said \uFFFD', 'run-1']]);
     expect(await safe.connect()).toBe(first);
   });
 });
