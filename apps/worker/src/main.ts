@@ -14,7 +14,11 @@ async function main() {
   // Before any connection: Temporal's own lines and every activity's log go through pino.
   Runtime.install({ logger: temporalLogger(logger) });
   const metricsSettings = config.workerMetrics ?? workerMetricsSchema.parse({});
-  const metrics = await startMetricsServer({ ...metricsSettings, token: config.metrics?.token }).catch(
+  const metrics = await startMetricsServer({
+    ...metricsSettings,
+    token: config.metrics?.token,
+    allowLoopback: config.metrics?.allowLoopback,
+  }).catch(
     (error: NodeJS.ErrnoException) => {
       throw new Error(
         error.code === 'EADDRINUSE'
