@@ -428,7 +428,7 @@ describe('embedChunks: a text the embedding server refuses, or an outage', () =>
     const env = new MockActivityEnvironment({ taskQueue: 'trove-ingest.bulk' }, { logger });
     const running = env.run(activities.embedChunks, { batchKey: 'work/batch-0' }).catch((e: unknown) => e);
     await atServer;
-    env.cancel('its project is being deleted');
+    env.cancel();
     const failure = await running;
     expect(failure).toBeInstanceOf(Error);
     expect(seen).toEqual([{ tenant: 'project-7', aborted: true }]);

@@ -23,10 +23,7 @@ export class MetricsController {
     );
     if (decision !== 'allowed') {
       if (decision === 'unauthenticated') response.setHeader('WWW-Authenticate', 'Bearer');
-      response
-        .status(accessStatus(decision))
-        .type('text/plain')
-        .send(accessMessage(decision));
+      response.status(accessStatus(decision)).type('text/plain').send(accessMessage(decision));
       return;
     }
     const { contentType, body } = await renderMetrics();
