@@ -1,6 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -515,7 +523,7 @@ describe('a Git repository from the dashboard and MCP (their forms and tools com
 });
 
 describe('a repository whose fetch makes git print a NUL byte on stderr', () => {
-  it('ends FAILED with a readable error, git\'s stderr once and bounded, within three attempts', async () => {
+  it("ends FAILED with a readable error, git's stderr once and bounded, within three attempts", async () => {
     // A partial clone inside the roots whose promisor remote (holding its blobs) is outside them:
     // the lazy fetch is refused on the serving side, and git's stderr then carries a NUL byte.
     const outside = join(scratch, 'outside');
@@ -541,6 +549,7 @@ describe('a repository whose fetch makes git print a NUL byte on stderr', () => 
     expect(run.status).toBe('FAILED');
     const message = run.error!.message;
     // Readable: no NUL (nor its replacement), no control characters; git's words, once.
+    // eslint-disable-next-line no-control-regex -- control characters are what must not be there
     expect(message).not.toMatch(/[\u0000-\u0008\u000B-\u001F\uFFFD]/);
     expect(message).toMatch(/^the repository is a partial clone .*: git fetch failed \(128\): /);
     expect(message.split('could not fetch').length - 1).toBe(1);

@@ -49,7 +49,9 @@ class RecordingClient implements PostgresPoolClient {
     this.seen.push([...(parameters ?? [])]);
     return Promise.resolve({ command: 'UPDATE', rowCount: 1, rows: [] });
   }
-  release(): void {}
+  release(): void {
+    // Nothing is pooled here.
+  }
 }
 
 describe('PostgresSafeTextPool', () => {

@@ -559,9 +559,9 @@ describe('metrics and logs', () => {
     expect(defaults.metrics?.token).toBeUndefined();
     // Without a token, /metrics is off unless loopback clients are allowed explicitly.
     expect(defaults.metrics?.allowLoopback).toBe(false);
-    expect(loadConfig(workerConfigSchema, { TROVE_METRICS_ALLOW_LOOPBACK: 'true' }).metrics?.allowLoopback).toBe(
-      true,
-    );
+    expect(
+      loadConfig(workerConfigSchema, { TROVE_METRICS_ALLOW_LOOPBACK: 'true' }).metrics?.allowLoopback,
+    ).toBe(true);
     const set = loadConfig(workerConfigSchema, {
       TROVE_METRICS_TOKEN: 'a-long-enough-metrics-token',
       TROVE_WORKER_METRICS_HOST: '0.0.0.0',

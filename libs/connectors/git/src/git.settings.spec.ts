@@ -37,6 +37,7 @@ describe("git's stderr in a message", () => {
       '\u001b[31mfatal: protocol error: bad pack header\u001b[0m\n' +
       `fatal: ${'x'.repeat(5000)}\n`;
     const summary = stderrSummary(stderr);
+    // eslint-disable-next-line no-control-regex -- control characters are what must not be there
     expect(summary).not.toMatch(/[\u0000-\u001F]/);
     expect(summary.split('could not fetch 02823ef').length - 1).toBe(1);
     expect(summary).toContain(
