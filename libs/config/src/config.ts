@@ -483,10 +483,12 @@ export const llmSchema = z
 // --- Metrics and logs -----------------------------------------------------------------------------
 /**
  * `/metrics` on the api and on each worker: readable with `Authorization: Bearer <token>` when a
- * token is set, else by loopback clients only.
+ * token is set. Without one they are off, unless `allowLoopback` lets loopback clients read them
+ * (a Prometheus on the same machine): a reverse proxy on the host would otherwise expose them.
  */
 export const metricsSchema = z.object({
   token: secret.refine((t) => t.length >= 16, 'TROVE_METRICS_TOKEN needs at least 16 characters').optional(),
+  allowLoopback: flag.default('false'),
 });
 
 /** The worker's metrics server (it has no other HTTP surface). */
@@ -516,7 +518,7 @@ function metricsReachable(
       path: ['metrics', 'token'],
       message:
         `TROVE_WORKER_METRICS_HOST is ${host} but TROVE_METRICS_TOKEN is not set: without a token ` +
-        '/metrics answers loopback clients only, so no scraper on another machine could read it; ' +
+        '/metrics answers no client on another machine, so no scraper there could read it; ' +
         'set TROVE_METRICS_TOKEN (and give Prometheus the same bearer token) or bind to 127.0.0.1',
     });
   }
@@ -741,7 +743,7 @@ function fromEnv(env: Env) {
       batchMaxBytes: v('TROVE_SYNC_BATCH_MAX_BYTES'),
     },
     deletion: { cancelGraceMs: v('TROVE_DELETION_CANCEL_GRACE_MS') },
-    metrics: { token: v('TROVE_METRICS_TOKEN') },
+    metrics: { token: v('TROVE_METRICS_TOKEN'), allowLoopback: v('TROVE_METRICS_ALLOW_LOOPBACK') },
     workerMetrics: { port: v('TROVE_WORKER_METRICS_PORT'), host: v('TROVE_WORKER_METRICS_HOST') },
     logging: { format: v('TROVE_LOG_FORMAT'), level: v('TROVE_LOG_LEVEL') },
     // LLM (issue 11)
