@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -575,6 +576,11 @@ export const workerSettingsSchema = z.object({
   batchMaxChunks: positiveInt.max(1_000).default(32),
   /** A file larger than this (bytes) is not fetched in a batch. */
   batchMaxBytes: positiveInt.default(1_000_000),
+  /**
+   * Where the workflow bundle is kept between starts, rebuilt when one of its source files changes
+   * (bundling takes seconds of CPU); empty: bundled at every start.
+   */
+  workflowBundleDir: z.string().default(join(tmpdir(), 'trove-workflow-bundles')),
 });
 
 export const workerConfigSchema = z
@@ -741,6 +747,7 @@ function fromEnv(env: Env) {
       batchDocuments: v('TROVE_SYNC_BATCH_DOCUMENTS'),
       batchMaxChunks: v('TROVE_SYNC_BATCH_MAX_CHUNKS'),
       batchMaxBytes: v('TROVE_SYNC_BATCH_MAX_BYTES'),
+      workflowBundleDir: v('TROVE_WORKFLOW_BUNDLE_DIR'),
     },
     deletion: { cancelGraceMs: v('TROVE_DELETION_CANCEL_GRACE_MS') },
     metrics: { token: v('TROVE_METRICS_TOKEN'), allowLoopback: v('TROVE_METRICS_ALLOW_LOOPBACK') },
