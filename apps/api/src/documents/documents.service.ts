@@ -9,6 +9,7 @@ import {
   DEFAULT_DOCUMENT_LIMITS,
   documentOverLimit,
   DocumentStatus,
+  ingestPriority,
   ingestWorkflowId,
   TroveError,
   uploadsWorkflowId,
@@ -157,6 +158,7 @@ export class DocumentsService {
         workflowId: uploadsWorkflowId(projectId),
         args: [{ projectId }],
         signalArgs: [],
+        priority: ingestPriority(projectId),
       });
     } catch (error) {
       this.logger.warn(`could not queue an upload to ${projectId}: ${(error as Error).message}`);
