@@ -46,7 +46,7 @@ const MKDOCS_CONFIGS = new Set(['mkdocs.yml', 'mkdocs.yaml']);
  * link to the forge's file view at the synced commit.
  *
  * Sizes come from the tree (`ls-tree -l`): every item is listed with its size, and a file over
- * the document size limit is never read, listed or fetched (the sync skips it), nor checked out.
+ * the document size limit is never read nor checked out (the sync skips it; a fetch refuses it).
  */
 export class GitConnector implements SourceConnector<GitSource> {
   readonly type = GIT_SOURCE_TYPE;
