@@ -1,7 +1,35 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import {
+  DEFAULT_DOCUMENT_LIMITS,
+  DEFAULT_SOURCE_LIMITS,
+  type DocumentLimits,
+  LIMIT_SETTINGS,
+  type SourceLimits,
+} from '@trove/domain';
 import { apiConfigSchema, ConfigError, loadConfig, maskSecret, workerConfigSchema } from './config';
 
 describe('loadConfig', () => {
+  it('reads one set of document limits for the api and the worker, defaults from @trove/domain', () => {
+    const key = { TROVE_ADMIN_API_KEY: 'k'.repeat(24) };
+    const worker = loadConfig(workerConfigSchema, {});
+    expect(worker.documents).toEqual({ ...DEFAULT_DOCUMENT_LIMITS, ...DEFAULT_SOURCE_LIMITS });
+    expect(worker.documents!.maxBytes).toBe(50 * 1024 * 1024);
+    expectTypeOf(worker.documents!).toMatchTypeOf<DocumentLimits & SourceLimits>();
+    // Every limit is read from the variable its refusals name.
+    const env = Object.fromEntries(
+      Object.values(LIMIT_SETTINGS).map(({ env }, i) => [env, String(1000 + i)]),
+    );
+    const tuned = loadConfig(workerConfigSchema, env).documents!;
+    for (const [i, limit] of Object.keys(LIMIT_SETTINGS).entries())
+      expect(tuned[limit as keyof typeof tuned], limit).toBe(1000 + i);
+    expect(
+      loadConfig(apiConfigSchema, { ...key, TROVE_DOCUMENT_MAX_BYTES: '1024' }).documents!.maxBytes,
+    ).toBe(1024);
+    expect(() => loadConfig(workerConfigSchema, { TROVE_DOCUMENT_MAX_PIXELS: '-1' })).toThrow(
+      /documents.maxPixels/,
+    );
+  });
+
   it('applies defaults and reads the environment', () => {
     const config = loadConfig(apiConfigSchema, {
       TROVE_ADMIN_API_KEY: 'k'.repeat(24),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { DEFAULT_DOCUMENT_LIMITS, DEFAULT_SOURCE_LIMITS } from '@trove/domain';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -130,6 +131,21 @@ export const foldersSchema = z.object({
   roots: folderRoots,
   /** Where the worker unpacks uploaded archives. */
   cacheDir: z.string().default('.trove/folder-cache'),
+});
+
+/**
+ * The limits every document is held to, whatever its source (uploads, folders, web sites,
+ * Notion, Git), and what one source may bring in. Defaults in `@trove/domain`.
+ */
+export const documentLimitsSchema = z.object({
+  maxBytes: positiveInt.default(DEFAULT_DOCUMENT_LIMITS.maxBytes),
+  maxExpandedBytes: positiveInt.default(DEFAULT_DOCUMENT_LIMITS.maxExpandedBytes),
+  maxTextChars: positiveInt.default(DEFAULT_DOCUMENT_LIMITS.maxTextChars),
+  maxPages: positiveInt.default(DEFAULT_DOCUMENT_LIMITS.maxPages),
+  maxRows: positiveInt.default(DEFAULT_DOCUMENT_LIMITS.maxRows),
+  maxPixels: positiveInt.default(DEFAULT_DOCUMENT_LIMITS.maxPixels),
+  maxDocumentsPerSource: positiveInt.default(DEFAULT_SOURCE_LIMITS.maxDocumentsPerSource),
+  maxSyncBytes: positiveInt.default(DEFAULT_SOURCE_LIMITS.maxSyncBytes),
 });
 
 export const parsingSchema = z.object({
@@ -550,6 +566,8 @@ export const apiConfigSchema = z.object({
   llm: llmSchema.optional(),
   // The api shows chunking among the RAG settings (the worker applies them); optional as llm.
   chunking: chunkingSchema.optional(),
+  // An upload over the document size limit is refused at once. Optional as llm.
+  documents: documentLimitsSchema.optional(),
   // Optional in the type so hand-built configs (tests) may leave them out; the env always sets them.
   metrics: metricsSchema.optional(),
   logging: loggingSchema.optional(),
@@ -597,6 +615,8 @@ export const workerConfigSchema = z
     web: webSchema,
     parsing: parsingSchema,
     // Optional in the type so hand-built configs (tests, benches) may leave it out; the env always sets it.
+    documents: documentLimitsSchema.optional(),
+    // Optional in the type so hand-built configs (tests, benches) may leave it out; the env always sets it.
     deletion: deletionSchema.optional(),
     worker: workerSettingsSchema,
     // Optional in the type so hand-built configs (tests, benches) may leave them out; the env always sets them.
@@ -624,6 +644,7 @@ export type AnswerRecordsConfig = z.infer<typeof answerRecordsSchema>;
 export type RerankConfig = z.infer<typeof rerankSchema>;
 export type WebhooksConfig = z.infer<typeof webhooksSchema>;
 export type WebConfig = z.infer<typeof webSchema>;
+export type DocumentLimitsConfig = z.infer<typeof documentLimitsSchema>;
 export type LlmConfig = z.infer<typeof llmSchema>;
 export type MetricsConfig = z.infer<typeof metricsSchema>;
 export type WorkerMetricsConfig = z.infer<typeof workerMetricsSchema>;
@@ -691,6 +712,16 @@ function fromEnv(env: Env) {
       maxSitemaps: v('TROVE_WEB_MAX_SITEMAPS'),
       timeoutMs: v('TROVE_WEB_TIMEOUT_MS'),
       defaultMaxPages: v('TROVE_WEB_DEFAULT_MAX_PAGES'),
+    },
+    documents: {
+      maxBytes: v('TROVE_DOCUMENT_MAX_BYTES'),
+      maxExpandedBytes: v('TROVE_DOCUMENT_MAX_EXPANDED_BYTES'),
+      maxTextChars: v('TROVE_DOCUMENT_MAX_TEXT_CHARS'),
+      maxPages: v('TROVE_DOCUMENT_MAX_PAGES'),
+      maxRows: v('TROVE_DOCUMENT_MAX_ROWS'),
+      maxPixels: v('TROVE_DOCUMENT_MAX_PIXELS'),
+      maxDocumentsPerSource: v('TROVE_SOURCE_MAX_DOCUMENTS'),
+      maxSyncBytes: v('TROVE_SYNC_MAX_BYTES'),
     },
     parsing: {
       timeoutMs: v('TROVE_PARSE_TIMEOUT_MS'),
