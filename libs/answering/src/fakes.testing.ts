@@ -106,6 +106,7 @@ export const TEST_SETTINGS: AnswerSettings = {
   supportMinSemantic: 0.6,
   extractiveSentences: 3,
   extractiveChunks: 3,
+  llmBudgetMs: 60_000,
 };
 
 /** An answerer over fixed hits whose stored vectors are their bag-of-words vectors. */

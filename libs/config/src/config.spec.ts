@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { apiConfigSchema, ConfigError, loadConfig, maskSecret, workerConfigSchema } from './config';
+import { availableParallelism } from 'node:os';
+import {
+  apiConfigSchema,
+  ConfigError,
+  loadConfig,
+  LOCAL_LLM_DEFAULT_THREADS,
+  maskSecret,
+  workerConfigSchema,
+} from './config';
 
 describe('loadConfig', () => {
   it('applies defaults and reads the environment', () => {
@@ -229,6 +237,7 @@ describe('answers', () => {
       supportMinSemantic: 0.85,
       extractiveSentences: 3,
       extractiveChunks: 3,
+      llmBudgetMs: 60_000,
     });
     const tuned = loadConfig(apiConfigSchema, {
       ...key,
@@ -240,6 +249,7 @@ describe('answers', () => {
       TROVE_ANSWER_SUPPORT_MIN_SEMANTIC: '0.9',
       TROVE_ANSWER_EXTRACTIVE_SENTENCES: '2',
       TROVE_ANSWER_EXTRACTIVE_CHUNKS: '4',
+      TROVE_ANSWER_LLM_BUDGET_MS: '20000',
     }).answers;
     expect(tuned).toEqual({
       topK: 5,
@@ -250,6 +260,7 @@ describe('answers', () => {
       supportMinSemantic: 0.9,
       extractiveSentences: 2,
       extractiveChunks: 4,
+      llmBudgetMs: 20_000,
     });
   });
 
@@ -404,6 +415,35 @@ describe('LLM settings (issue 11)', () => {
       retries: 0,
       contextTokens: 4096,
     });
+  });
+
+  it('turns the local model on with TROVE_LLM=local alone, with a smaller window and answer', () => {
+    const config = loadConfig(apiConfigSchema, { ...key, TROVE_LLM: 'local' });
+    expect(config.llm).toMatchObject({ provider: 'local', contextTokens: 2048, maxTokens: 256 });
+    expect(config.llm?.model).toBeUndefined();
+    expect(config.localLlm).toEqual({ threads: LOCAL_LLM_DEFAULT_THREADS, parallel: 1, queue: 8 });
+    const sized = loadConfig(apiConfigSchema, {
+      ...key,
+      TROVE_LLM_PROVIDER: 'local',
+      TROVE_LLM_MODEL: 'smollm2-135m',
+      TROVE_LLM_CONTEXT_TOKENS: '4096',
+      TROVE_LLM_MODEL_DIR: '/models',
+      TROVE_LLM_THREADS: '2',
+      TROVE_LLM_PARALLEL: '2',
+      TROVE_LLM_QUEUE: '0',
+    });
+    expect(sized.llm).toMatchObject({ provider: 'local', model: 'smollm2-135m', contextTokens: 4096 });
+    expect(sized.localLlm).toEqual({ modelDir: '/models', threads: 2, parallel: 2, queue: 0 });
+    expect(LOCAL_LLM_DEFAULT_THREADS).toBe(Math.max(1, availableParallelism() - 1));
+  });
+
+  it('refuses TROVE_LLM and TROVE_LLM_PROVIDER naming different providers', () => {
+    expect(() =>
+      loadConfig(apiConfigSchema, { ...key, TROVE_LLM: 'local', TROVE_LLM_PROVIDER: 'openai' }),
+    ).toThrow(/TROVE_LLM and TROVE_LLM_PROVIDER name different providers/);
+    expect(
+      loadConfig(apiConfigSchema, { ...key, TROVE_LLM: 'local', TROVE_LLM_PROVIDER: 'local' }).llm?.provider,
+    ).toBe('local');
   });
 
   it('explains what is missing or inconsistent, without echoing the key', () => {

@@ -57,6 +57,10 @@ export class RagAnswerSettingsModel {
   @Field(() => Float) supportMinSemantic!: number;
   @Field(() => Int) extractiveSentences!: number;
   @Field(() => Int) extractiveChunks!: number;
+  @Field(() => Int, {
+    description: 'LLM answers: longest the model may write for; past it the answer is extractive, labelled',
+  })
+  llmBudgetMs!: number;
 }
 
 @ObjectType('RagChunkingSettings', { description: 'Applied to documents ingested after a change' })
@@ -133,6 +137,7 @@ export class RagAnswerSettingsInput {
   @Field(() => Float, { nullable: true }) supportMinSemantic?: number;
   @Field(() => Int, { nullable: true }) extractiveSentences?: number;
   @Field(() => Int, { nullable: true }) extractiveChunks?: number;
+  @Field(() => Int, { nullable: true }) llmBudgetMs?: number;
 }
 
 @InputType()
