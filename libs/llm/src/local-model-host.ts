@@ -37,9 +37,11 @@ export interface LocalGeneration {
 
 type NodeLlamaCpp = typeof import('node-llama-cpp');
 
-// TypeScript compiles `import()` into `require()` for CommonJS, and node-llama-cpp is an ES module
-// with top-level await, which `require` cannot load: this `import()` is left as written.
-const importModule = new Function('specifier', 'return import(specifier)') as (
+// node-llama-cpp is an ES module with top-level await. Compiled to CommonJS (the apps run under
+// @swc-node/register) `import()` becomes `require()`, which cannot load it: there the module is
+// imported by a function the compiler does not see into. Under an ES module loader (vitest)
+// `import()` stays as written and that function is not needed (nor allowed).
+const importUncompiled = new Function('specifier', 'return import(specifier)') as (
   specifier: string,
 ) => Promise<NodeLlamaCpp>;
 
@@ -47,7 +49,10 @@ let bindings: Promise<NodeLlamaCpp> | undefined;
 let llama: Promise<Llama> | undefined;
 
 function nodeLlamaCpp(): Promise<NodeLlamaCpp> {
-  bindings ??= importModule('node-llama-cpp');
+  bindings ??= import('node-llama-cpp').catch((error: NodeJS.ErrnoException) => {
+    if (error?.code !== 'ERR_REQUIRE_ASYNC_MODULE') throw error;
+    return importUncompiled('node-llama-cpp');
+  });
   return bindings;
 }
 
@@ -122,6 +127,11 @@ export class LocalModelHost {
       await model.dispose();
       throw llmError(400, `could not make a context for the local model: ${(error as Error).message}`);
     }
+  }
+
+  /** Calls generating now, and calls waiting for their turn. */
+  get load(): { generating: number; waiting: number } {
+    return { generating: this.active, waiting: this.waiting.length };
   }
 
   /** Tokens of each call's context (the file's training context may be smaller than asked). */
