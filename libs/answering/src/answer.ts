@@ -48,6 +48,8 @@ export interface AnswerSettings {
    * when the model fails, the answer is the extractive one, labelled with why.
    */
   llmBudgetMs: number;
+  /** A follow-up's rewrite by the model: past this the rules rewrite it instead. */
+  rewriteTimeoutMs: number;
 }
 
 /** Search options passed through unchanged (mode, fusion, and filters once search has them). */

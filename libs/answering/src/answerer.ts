@@ -23,7 +23,13 @@ import {
 } from './answer';
 import { budgetContext } from './context';
 import { extractSentences, withMarker } from './extractive';
-import { checkMarkers, removeInvalidMarkers, renumberMarkers, stripMarkers } from './markers';
+import {
+  checkMarkers,
+  removeInvalidMarkers,
+  renumberMarkers,
+  stripMarkers,
+  withoutUnfinishedMarker,
+} from './markers';
 import { mergePlaces } from './places';
 import { FALLBACK_MESSAGES } from './messages';
 import { standaloneQuestion } from './question-rewrite';
@@ -102,7 +108,11 @@ export class Answerer {
       // A follow-up in a thread is retrieved and answered as the question it stands for.
       const standalone = request.history?.length
         ? await timed(timings, 'rewriteMs', () =>
-            standaloneQuestion(request.question, request.history!, { llm: this.deps.llm, signal }),
+            standaloneQuestion(request.question, request.history!, {
+              llm: this.deps.llm,
+              timeoutMs: settings.rewriteTimeoutMs,
+              signal,
+            }),
           )
         : undefined;
       const question = standalone ?? request.question;
@@ -192,7 +202,6 @@ export class Answerer {
       let markers: ReturnType<typeof checkMarkers>;
       let retried = false;
       const fallback = async function* (this: Answerer, reason: string): AsyncGenerator<AnswerEvent> {
-        timings.generateMs = ms(performance.now() - generateStarted);
         const result = await this.extractive(
           question,
           questionVector,
@@ -201,6 +210,8 @@ export class Answerer {
           signal,
           FALLBACK_MESSAGES[language].modelFallback,
         );
+        // The model's time and the quotes' together: both went into this answer.
+        timings.generateMs = ms(performance.now() - generateStarted);
         yield { type: 'delta', text: result.answer, attempt: attempt + 1 };
         const verification = await timed(timings, 'verifyMs', () =>
           this.verify(result.answer, mergePlaces(passages).passages, vectors, signal),
@@ -382,7 +393,7 @@ export class Answerer {
         text = event.text || text;
       }
     }
-    return text.trim();
+    return withoutUnfinishedMarker(text.trim());
   }
 
   private top1(question: string, passage: AnswerPassage, language: AnswerLanguage) {

@@ -735,6 +735,7 @@ export const RagConfigQuery = graphql(`
         supportMinLexical
         supportMinSemantic
         llmBudgetMs
+        rewriteTimeoutMs
       }
       llm {
         provider

@@ -238,6 +238,7 @@ describe('answers', () => {
       extractiveSentences: 3,
       extractiveChunks: 3,
       llmBudgetMs: 60_000,
+      rewriteTimeoutMs: 8_000,
     });
     const tuned = loadConfig(apiConfigSchema, {
       ...key,
@@ -250,6 +251,7 @@ describe('answers', () => {
       TROVE_ANSWER_EXTRACTIVE_SENTENCES: '2',
       TROVE_ANSWER_EXTRACTIVE_CHUNKS: '4',
       TROVE_ANSWER_LLM_BUDGET_MS: '20000',
+      TROVE_ANSWER_REWRITE_TIMEOUT_MS: '15000',
     }).answers;
     expect(tuned).toEqual({
       topK: 5,
@@ -261,6 +263,7 @@ describe('answers', () => {
       extractiveSentences: 2,
       extractiveChunks: 4,
       llmBudgetMs: 20_000,
+      rewriteTimeoutMs: 15_000,
     });
   });
 
@@ -420,6 +423,7 @@ describe('LLM settings (issue 11)', () => {
   it('turns the local model on with TROVE_LLM=local alone, with a smaller window and answer', () => {
     const config = loadConfig(apiConfigSchema, { ...key, TROVE_LLM: 'local' });
     expect(config.llm).toMatchObject({ provider: 'local', contextTokens: 2048, maxTokens: 256 });
+    expect(config.answers.rewriteTimeoutMs).toBe(20_000);
     expect(config.llm?.model).toBeUndefined();
     expect(config.localLlm).toEqual({ threads: LOCAL_LLM_DEFAULT_THREADS, parallel: 1, queue: 8 });
     const sized = loadConfig(apiConfigSchema, {

@@ -362,6 +362,8 @@ export const answersSchema = z.object({
    * when the model fails, the answer is the extractive one, labelled with why.
    */
   llmBudgetMs: positiveInt.max(600_000).default(60_000),
+  /** A follow-up's rewrite by the model (before retrieval): past this the rules rewrite it instead. */
+  rewriteTimeoutMs: positiveInt.max(600_000).default(8_000),
 });
 
 // Answer records (issue 28): how long answers and conversation threads are kept.
@@ -836,6 +838,8 @@ function fromEnv(env: Env) {
       extractiveSentences: v('TROVE_ANSWER_EXTRACTIVE_SENTENCES'),
       extractiveChunks: v('TROVE_ANSWER_EXTRACTIVE_CHUNKS'),
       llmBudgetMs: v('TROVE_ANSWER_LLM_BUDGET_MS'),
+      // A local model on a CPU reads the thread's turns for seconds: more time for it by default.
+      rewriteTimeoutMs: v('TROVE_ANSWER_REWRITE_TIMEOUT_MS') ?? (localLlm(env) ? '20000' : undefined),
     },
     answerRecords: { retentionDays: v('TROVE_ANSWER_RETENTION_DAYS') },
     // Reranking (issue 11)

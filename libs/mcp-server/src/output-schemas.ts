@@ -340,6 +340,7 @@ export const configOutput = {
     supportMinLexical: z.number(),
     supportMinSemantic: z.number(),
     llmBudgetMs: z.number(),
+    rewriteTimeoutMs: z.number(),
   }),
   llm: z.object({
     provider: z.string(),

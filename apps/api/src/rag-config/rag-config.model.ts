@@ -61,6 +61,10 @@ export class RagAnswerSettingsModel {
     description: 'LLM answers: longest the model may write for; past it the answer is extractive, labelled',
   })
   llmBudgetMs!: number;
+  @Field(() => Int, {
+    description: "A follow-up's rewrite by the model: past this the rules rewrite it instead",
+  })
+  rewriteTimeoutMs!: number;
 }
 
 @ObjectType('RagChunkingSettings', { description: 'Applied to documents ingested after a change' })
@@ -138,6 +142,7 @@ export class RagAnswerSettingsInput {
   @Field(() => Int, { nullable: true }) extractiveSentences?: number;
   @Field(() => Int, { nullable: true }) extractiveChunks?: number;
   @Field(() => Int, { nullable: true }) llmBudgetMs?: number;
+  @Field(() => Int, { nullable: true }) rewriteTimeoutMs?: number;
 }
 
 @InputType()

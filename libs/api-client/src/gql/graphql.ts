@@ -219,6 +219,7 @@ export type RagAnswerSettingsInput = {
   extractiveSentences?: number | null | undefined;
   fallbackMode?: string | null | undefined;
   llmBudgetMs?: number | null | undefined;
+  rewriteTimeoutMs?: number | null | undefined;
   supportMinLexical?: number | null | undefined;
   supportMinSemantic?: number | null | undefined;
   threshold?: number | null | undefined;
@@ -1294,6 +1295,7 @@ export type RagConfigQuery = {
       supportMinLexical: number;
       supportMinSemantic: number;
       llmBudgetMs: number;
+      rewriteTimeoutMs: number;
     };
     llm: {
       provider: string;
@@ -2429,6 +2431,7 @@ export const RagConfigDocument = new TypedDocumentString(`
       supportMinLexical
       supportMinSemantic
       llmBudgetMs
+      rewriteTimeoutMs
     }
     llm {
       provider

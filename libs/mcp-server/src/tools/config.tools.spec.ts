@@ -29,6 +29,7 @@ const config: RagConfigQuery['ragConfig'] = {
     supportMinLexical: 0.5,
     supportMinSemantic: 0.85,
     llmBudgetMs: 60000,
+    rewriteTimeoutMs: 8000,
   },
   llm: {
     provider: 'openai',

@@ -118,6 +118,10 @@ export const ragSettingsInput = {
       supportMinLexical: answers.number('supportMinLexical', 'citation check: least word overlap'),
       supportMinSemantic: answers.number('supportMinSemantic', 'citation check: least similarity'),
       llmBudgetMs: answers.int('llmBudgetMs', 'LLM answers: time budget, then the extractive answer'),
+      rewriteTimeoutMs: answers.int(
+        'rewriteTimeoutMs',
+        'follow-up rewrite by the model: time, then the rules',
+      ),
     } satisfies SectionShape<'answers'>)
     .strict()
     .optional(),
