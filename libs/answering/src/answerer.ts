@@ -323,9 +323,12 @@ export class Answerer {
     return requested;
   }
 
-  /** The model's own token counter, when its provider has one. */
+  /**
+   * The model's own token counter, when its provider has one; undefined (the estimate counts)
+   * when it cannot be had, e.g. a model that does not load — its call then fails, and is handled.
+   */
   private async modelTokenCounter(): Promise<TokenCounter | undefined> {
-    return this.deps.llm?.tokenCounter?.();
+    return this.deps.llm?.tokenCounter?.().catch(() => undefined);
   }
 
   /**
