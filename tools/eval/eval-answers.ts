@@ -279,6 +279,7 @@ async function compareWithModel(
     model,
     contextTokens: 2048,
     maxTokens: 256,
+    idleTimeoutMs: 60_000,
     temperature: 0,
   });
   const llm = createLlmProvider(llmConfig, localLlmSchema.parse({}))!;

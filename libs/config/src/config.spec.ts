@@ -422,7 +422,12 @@ describe('LLM settings (issue 11)', () => {
 
   it('turns the local model on with TROVE_LLM=local alone, with a smaller window and answer', () => {
     const config = loadConfig(apiConfigSchema, { ...key, TROVE_LLM: 'local' });
-    expect(config.llm).toMatchObject({ provider: 'local', contextTokens: 2048, maxTokens: 256 });
+    expect(config.llm).toMatchObject({
+      provider: 'local',
+      contextTokens: 2048,
+      maxTokens: 256,
+      idleTimeoutMs: 60_000,
+    });
     expect(config.answers.rewriteTimeoutMs).toBe(20_000);
     expect(config.llm?.model).toBeUndefined();
     expect(config.localLlm).toEqual({ threads: LOCAL_LLM_DEFAULT_THREADS, parallel: 1, queue: 8 });

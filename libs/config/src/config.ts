@@ -794,7 +794,8 @@ function fromEnv(env: Env) {
       temperature: v('TROVE_LLM_TEMPERATURE'),
       maxTokens: v('TROVE_LLM_MAX_TOKENS') ?? (localLlm(env) ? '256' : undefined),
       timeoutMs: v('TROVE_LLM_TIMEOUT_MS'),
-      idleTimeoutMs: v('TROVE_LLM_IDLE_TIMEOUT_MS'),
+      // A local model's first token waits for it to read the whole prompt: as long as the answer's budget.
+      idleTimeoutMs: v('TROVE_LLM_IDLE_TIMEOUT_MS') ?? (localLlm(env) ? '60000' : undefined),
       retries: v('TROVE_LLM_RETRIES'),
       // A local model on a CPU reads a prompt at tens of tokens a second: smaller defaults for it.
       contextTokens: v('TROVE_LLM_CONTEXT_TOKENS') ?? (localLlm(env) ? '2048' : undefined),
