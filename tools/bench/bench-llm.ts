@@ -12,7 +12,7 @@ import { createLlmProvider, LOCAL_MODELS, releaseLocalModels } from '@trove/llm'
 import { installLocalModel } from '@trove/test-support';
 import { writeBenchmarkSections } from '@trove/tools-support';
 
-const ROUNDS = 3;
+const ROUNDS = 2;
 const THREADS = [1, 2];
 /** About 700 tokens of passages, as an answer's prompt holds (TROVE_LLM=local budgets ~1,500). */
 const PASSAGE =
