@@ -57,7 +57,15 @@ async function main() {
     await installLocalModel(model.name);
     for (const threads of THREADS) {
       const llm = createLlmProvider(
-        llmSchema.parse({ provider: 'local', model: model.name, contextTokens: 2048, maxTokens: 256 }),
+        // Deadlines that only bound a hang: a loaded machine reads the prompt for tens of seconds.
+        llmSchema.parse({
+          provider: 'local',
+          model: model.name,
+          contextTokens: 2048,
+          maxTokens: 256,
+          timeoutMs: 600_000,
+          idleTimeoutMs: 300_000,
+        }),
         localLlmSchema.parse({ threads }),
       )!;
       const loadStarted = performance.now();
