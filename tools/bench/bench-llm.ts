@@ -1,7 +1,8 @@
 /**
  * The local LLM's raw speed on this machine: prompt tokens read per second and tokens written per
  * second, for each model of the catalogue (libs/llm), with one thread and with two (the baseline
- * and the alternative, measured in the same run; TROVE_LLM_THREADS picks). Each figure is the
+ * and the alternative, measured in the same run; TROVE_LLM_THREADS picks; TROVE_BENCH_LLM_THREADS
+ * narrows the run). Each figure is the
  * median of a few rounds; every round's prompt starts differently, so nothing is read from the
  * cache of the round before. Run: npm run bench:llm
  */
@@ -13,7 +14,8 @@ import { installLocalModel } from '@trove/test-support';
 import { writeBenchmarkSections } from '@trove/tools-support';
 
 const ROUNDS = 2;
-const THREADS = [1, 2];
+/** Thread counts measured, e.g. `TROVE_BENCH_LLM_THREADS=1` for one figure per model (half the time). */
+const THREADS = (process.env.TROVE_BENCH_LLM_THREADS ?? '1,2').split(',').map(Number);
 /** About 700 tokens of passages, as an answer's prompt holds (TROVE_LLM=local budgets ~1,500). */
 const PASSAGE =
   'Releases go out every Tuesday from the main branch; the pipeline tags each release, builds the images and ' +
@@ -95,8 +97,8 @@ async function main() {
     `## Local LLM speed (npm run bench:llm)
 
 The local provider's raw speed (libs/llm LocalLlm: npm node-llama-cpp's prebuilt CPU binary, in this process) for
-each model of the catalogue, with 1 thread (TROVE_LLM_THREADS' default on 2 cores: every core but one) and with 2,
-in the same run. Read: prompt tokens per second, from the call's start to its first token, on a ~${Math.round(
+each model of the catalogue, with ${THREADS.join(' and with ')} thread(s) (TROVE_LLM_THREADS' default on 2 cores: 1, every core
+but one), in the same run: the models are each other's baseline. Read: prompt tokens per second, from the call's start to its first token, on a ~${Math.round(
       PROMPT.length / 4,
     )}-token prompt of passages. Write: tokens per second after the first (a counting task, up to 128 tokens).
 Medians of ${ROUNDS} rounds, each prompt new to the model (no cache). Load: model file mapped and its context made
