@@ -10,7 +10,6 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { expect } from 'vitest';
 import {
   type Canary,
   canaryValue,
@@ -36,9 +35,11 @@ import {
  * Where each stack start and stop goes in the CI's timings (scripts/test.sh sets
  * TROVE_TEST_STACK_LOG): `file<TAB>start|stop<TAB>seconds`, read by tools/ci/test-timings.ts.
  */
-function logStackTime(phase: 'start' | 'stop', startedAt: number): void {
+async function logStackTime(phase: 'start' | 'stop', startedAt: number): Promise<void> {
   const log = process.env.TROVE_TEST_STACK_LOG;
   if (!log) return;
+  // Imported here: the benches use this stack outside vitest, and never set the log.
+  const { expect } = await import('vitest');
   const testPath = expect.getState().testPath;
   const file = testPath ? relative(ROOT, testPath) : 'unknown';
   appendFileSync(log, `${file}\t${phase}\t${((performance.now() - startedAt) / 1000).toFixed(2)}\n`);
@@ -210,7 +211,7 @@ export class TroveStack {
   async start(options: { worker?: boolean } = {}): Promise<void> {
     const startedAt = performance.now();
     await this.startApps(options);
-    logStackTime('start', startedAt);
+    await logStackTime('start', startedAt);
   }
 
   private async startApps(options: { worker?: boolean }): Promise<void> {
@@ -288,7 +289,7 @@ export class TroveStack {
     try {
       await this.stopApps(options);
     } finally {
-      logStackTime('stop', startedAt);
+      await logStackTime('stop', startedAt);
     }
   }
 
