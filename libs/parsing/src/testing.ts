@@ -2,3 +2,4 @@
 export * from './archive/zip-fixtures.testing';
 export * from './pdf/pdf-builder.testing';
 export * from './office/office-fixtures.testing';
+export * from './pdf/page-scan.testing';

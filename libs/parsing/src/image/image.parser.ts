@@ -11,7 +11,7 @@ import {
 } from '@trove/domain';
 import type { Sharp, SharpOptions } from 'sharp';
 import type { GreyImage } from '@trove/ocr';
-import { lowConfidenceWarning, ocrBlocks, recognizePage, sharedOcr } from '../ocr/ocr-pages';
+import { lowConfidenceWarning, recognizePage, ScanSections, sharedOcr } from '../ocr/ocr-pages';
 import type { OcrFailure, PageRecognizer } from '../ocr/ocr-pages';
 
 /**
@@ -95,6 +95,8 @@ export class ImageParser implements Parser {
     const confidences: { page: number; confidence: number }[] = [];
     const failed: OcrFailure[] = [];
     const ocr = this.ocr();
+    // A TIFF's pages are one document: a heading on one page goes on over the next.
+    const sections = new ScanSections();
     for (let index = 0; index < pageCount; index++) {
       const page = index + 1;
       const image = await pagePixels(sharp, data, index, this.limits).catch((error: unknown) => {
@@ -106,7 +108,7 @@ export class ImageParser implements Parser {
         continue;
       }
       confidences.push({ page, confidence: outcome.result.confidence });
-      blocks.push(...ocrBlocks(page, outcome.result));
+      blocks.push(...sections.blocks(page, outcome.result));
     }
 
     const warnings: string[] = [];

@@ -32,22 +32,62 @@ export function sharedOcr(): PageRecognizer {
 }
 
 /**
- * One OCR'd page as blocks: paragraphs are separated by blank lines in Tesseract's output; the
- * lines of a paragraph are joined (hyphenated line ends rejoined), as a reader would read them.
+ * OCR'd pages as blocks, in reading order. A recognised heading opens a section: the blocks after
+ * it carry it in their heading path (under the path the scan started in, since a scan has no
+ * outline of its own), a larger heading closing the smaller ones before it, across pages too. A
+ * paragraph's lines are joined (hyphenated line ends rejoined), as a reader would read them; a
+ * table becomes a Markdown pipe table headed by its first row.
  */
-export function ocrBlocks(page: number, result: OcrPageResult, headingPath: string[] = []): ParsedBlock[] {
-  return result.text
-    .split(/\n\s*\n/)
-    .map((paragraph) => joinLines(paragraph))
-    .filter((text) => text.length > 0)
-    .map((text) => ({
-      kind: 'paragraph' as const,
-      text,
-      headingPath,
-      page,
-      ocr: true,
-      ocrConfidence: result.confidence,
-    }));
+export class ScanSections {
+  private readonly headings: { level: number; text: string }[] = [];
+
+  constructor(private base: string[] = []) {}
+
+  /** Text from the file's own text layer came after the scanned pages: sections start again under its path. */
+  rebase(path: string[]): void {
+    this.base = path;
+    this.headings.length = 0;
+  }
+
+  blocks(page: number, result: OcrPageResult): ParsedBlock[] {
+    const out: ParsedBlock[] = [];
+    const marks = { page, ocr: true, ocrConfidence: result.confidence };
+    const path = () => [...this.base, ...this.headings.map((h) => h.text)];
+    // A heading with nothing under it on the page (a cover's title, one closed at once by the
+    // next) is kept as text of its own, so no recognised word is lost.
+    let bare: { level: number; text: string } | undefined;
+    const keepBare = () => {
+      // `bare` is the innermost heading: its own path is the one above it.
+      if (bare) out.push({ kind: 'paragraph', text: bare.text, headingPath: path().slice(0, -1), ...marks });
+      bare = undefined;
+    };
+    for (const block of result.blocks) {
+      if (block.kind === 'heading') {
+        keepBare();
+        while (this.headings.length && this.headings[this.headings.length - 1].level >= block.level) {
+          this.headings.pop();
+        }
+        bare = { level: block.level, text: block.text };
+        this.headings.push(bare);
+        continue;
+      }
+      bare = undefined;
+      if (block.kind === 'table') {
+        out.push({ kind: 'table', text: pipeTable(block.rows), headingPath: path(), ...marks });
+        continue;
+      }
+      const text = joinLines(block.text);
+      if (text) out.push({ kind: 'paragraph', text, headingPath: path(), ...marks });
+    }
+    keepBare();
+    return out;
+  }
+}
+
+/** Rows of cells as a Markdown pipe table, the first row its header. */
+function pipeTable(rows: readonly string[][]): string {
+  const line = (cells: readonly string[]) => `| ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
+  return [line(rows[0]), line(rows[0].map(() => '---')), ...rows.slice(1).map(line)].join('\n');
 }
 
 function joinLines(paragraph: string): string {

@@ -26,7 +26,7 @@ import { cleanTitle, placeSections, resolveOutline } from './outline';
 import type { OutlineSource, OutlineTarget } from './outline';
 import { removePageFurniture } from './page-furniture';
 import type { PageText } from './page-furniture';
-import { lowConfidenceWarning, ocrBlocks, sharedOcr } from '../ocr/ocr-pages';
+import { lowConfidenceWarning, ScanSections, sharedOcr } from '../ocr/ocr-pages';
 import type { PageRecognizer } from '../ocr/ocr-pages';
 import { loadPdfjs, pdfjsDataPaths } from './pdfjs-loader';
 import { readScannedPages, SPARSE_PAGE_CHARS } from './scanned-pages';
@@ -254,22 +254,25 @@ export class PdfParser implements Parser {
 }
 
 /**
- * OCR'd pages' blocks placed among the text blocks in page order; each takes the section (heading
- * path) of the text before it, since a scan carries no outline of its own.
+ * OCR'd pages' blocks placed among the text blocks in page order. A scan's blocks go under the
+ * section (heading path) of the text before it, since a scan carries no outline of its own, and
+ * under the headings OCR recognised on it and on the scanned pages before it.
  */
 function withOcrBlocks(blocks: ParsedBlock[], scanned: Map<number, OcrPageResult>): ParsedBlock[] {
   if (scanned.size === 0) return blocks;
   const merged: ParsedBlock[] = [];
+  const sections = new ScanSections();
   const pending = [...scanned.entries()].sort(([a], [b]) => a - b);
   const flushUntil = (page: number) => {
     while (pending.length && pending[0][0] < page) {
       const [number, result] = pending.shift()!;
-      merged.push(...ocrBlocks(number, result, merged.at(-1)?.headingPath ?? []));
+      merged.push(...sections.blocks(number, result));
     }
   };
   for (const block of blocks) {
     flushUntil(block.page ?? Infinity);
     merged.push(block);
+    sections.rebase(block.headingPath);
   }
   flushUntil(Infinity);
   return merged;

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ParsedDocument } from '@trove/domain';
 import { PermanentDocumentError, TroveErrorCode } from '@trove/domain';
 import { characterErrorRate, OcrPool, ocrSettingsFromEnv } from '@trove/ocr';
-import { ocrFixture } from '@trove/ocr/testing';
+import { layoutFixture, ocrFixture } from '@trove/ocr/testing';
 import { sharedDocuments } from '@trove/testing';
 import sharp from 'sharp';
 import { buildTestPdf } from './pdf-builder.testing';
@@ -73,6 +73,23 @@ describe('PdfParser on scanned pages', () => {
     expect(doc.blocks.filter((b) => b.page === 4)).toMatchObject([{ text: 'Thank you' }]);
     expect(doc.blocks.find((b) => b.page === 4)?.ocr).toBeUndefined();
   }, 180_000);
+
+  it('reads a two-column scan column by column, its headings opening sections', async () => {
+    const { image, truth } = layoutFixture('two-column');
+    const doc = await parse('brochure.pdf', buildTestPdf([{ image: await scan(image) }]));
+    expect(doc.blocks.map((b) => [b.text.slice(0, 24), b.headingPath])).toEqual([
+      ['The pump station stands ', ['Marsh Pump Station']],
+      ['Each of its three engine', ['Marsh Pump Station', 'Engines']],
+      ['Visitors are welcome on ', ['Marsh Pump Station', 'Engines']],
+      ['The warranty on the new ', ['Marsh Pump Station', 'Warranty']],
+    ]);
+    const read = [...truth.headings, ...doc.blocks.map((b) => b.text)].join('\n');
+    const expected = [
+      ...truth.headings,
+      ...truth.text.split('\n\n').filter((p) => !truth.headings.includes(p)),
+    ];
+    expect(characterErrorRate(expected.join('\n'), read)).toBeLessThanOrEqual(0.02);
+  }, 120_000);
 
   it('reads the shared scanned book page (Huckleberry Finn, chapter II)', async () => {
     const data = readFileSync(join(sharedDocuments('pdf'), 'scanned-huckfinn-c02-22-imageonly.pdf'));
