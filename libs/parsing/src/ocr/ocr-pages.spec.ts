@@ -51,6 +51,26 @@ describe('ScanSections', () => {
     expect(sections.blocks(5, page(paragraph('Costs'))).map((b) => b.headingPath)).toEqual([['Budget']]);
   });
 
+  it('drops a page number standing alone near either end of the page, and keeps a number in the body', () => {
+    const blocks = new ScanSections().blocks(
+      8,
+      page(
+        paragraph('Federal Register / Vol. 85'),
+        paragraph('47705'),
+        paragraph('Pumps in service:'),
+        paragraph('12'),
+        paragraph('All were inspected.'),
+        paragraph('- 8 -'),
+      ),
+    );
+    expect(blocks.map((b) => b.text)).toEqual([
+      'Federal Register / Vol. 85',
+      'Pumps in service:',
+      '12',
+      'All were inspected.',
+    ]);
+  });
+
   it('writes a table as a Markdown pipe table headed by its first row', () => {
     const table: OcrBlock = {
       kind: 'table',

@@ -31,12 +31,18 @@ export function sharedOcr(): PageRecognizer {
   return shared;
 }
 
+/** A page number standing alone (`12`, `- 12 -`, `Page 12`): page furniture, not text. */
+const PAGE_NUMBER = /^(?:[-–—]\s*\d{1,5}\s*[-–—]|(?:page|стр\.?|第)?\s*\d{1,5}\s*页?)$/iu;
+/** Page numbers are looked for among this many blocks at either end of a page (a running header may come first). */
+const FURNITURE_BLOCKS = 2;
+
 /**
  * OCR'd pages as blocks, in reading order. A recognised heading opens a section: the blocks after
  * it carry it in their heading path (under the path the scan started in, since a scan has no
  * outline of its own), a larger heading closing the smaller ones before it, across pages too. A
  * paragraph's lines are joined (hyphenated line ends rejoined), as a reader would read them; a
- * table becomes a Markdown pipe table headed by its first row.
+ * table becomes a Markdown pipe table headed by its first row; a page number alone near either
+ * end of the page is dropped.
  */
 export class ScanSections {
   private readonly headings: { level: number; text: string }[] = [];
@@ -61,7 +67,7 @@ export class ScanSections {
       if (bare) out.push({ kind: 'paragraph', text: bare.text, headingPath: path().slice(0, -1), ...marks });
       bare = undefined;
     };
-    for (const block of result.blocks) {
+    result.blocks.forEach((block, i) => {
       if (block.kind === 'heading') {
         keepBare();
         while (this.headings.length && this.headings[this.headings.length - 1].level >= block.level) {
@@ -69,16 +75,19 @@ export class ScanSections {
         }
         bare = { level: block.level, text: block.text };
         this.headings.push(bare);
-        continue;
+        return;
       }
-      bare = undefined;
       if (block.kind === 'table') {
+        bare = undefined;
         out.push({ kind: 'table', text: pipeTable(block.rows), headingPath: path(), ...marks });
-        continue;
+        return;
       }
       const text = joinLines(block.text);
-      if (text) out.push({ kind: 'paragraph', text, headingPath: path(), ...marks });
-    }
+      const margin = i < FURNITURE_BLOCKS || i >= result.blocks.length - FURNITURE_BLOCKS;
+      if (!text || (margin && PAGE_NUMBER.test(text))) return;
+      bare = undefined;
+      out.push({ kind: 'paragraph', text, headingPath: path(), ...marks });
+    });
     keepBare();
     return out;
   }
