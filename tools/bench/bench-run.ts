@@ -28,6 +28,7 @@ export const BENCHMARKS: Benchmark[] = [
   { name: 'query-lane', script: 'tools/bench/bench-query-lane.ts', needsServices: true },
   // Its own stub embedder (BENCH_FAIR_EMBEDDER=local: infra/local's, started by `npm run services:up`).
   { name: 'fair-share', script: 'tools/bench/bench-fair-share.ts', needsServices: false },
+  { name: 'ocr-layout', script: 'tools/bench/bench-ocr-layout.ts', needsServices: false },
 ];
 
 /** The benchmarks `--only` names (all of them without it), or an error naming the unknown ones. */

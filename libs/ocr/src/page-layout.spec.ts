@@ -8,7 +8,7 @@ const word = (text: string, x: number, y: number): TesseractWord => ({
   bbox: { x0: x, y0: y, x1: x + text.length * 22, y1: y + 40 },
 });
 
-/** A line of words a space apart, with Tesseract's row height. */
+/** A line of words a space apart, with Tesseract's row height (x-height + 12 pixels of ascenders). */
 function line(text: string, y: number, rowHeight = 46, x = 200): TesseractLine {
   const words: TesseractWord[] = [];
   for (const w of text.split(' ')) {
@@ -19,7 +19,7 @@ function line(text: string, y: number, rowHeight = 46, x = 200): TesseractLine {
     text: `${text}\n`,
     bbox: { x0: x, y0: y, x1: words[words.length - 1].bbox.x1, y1: y + 40 },
     words,
-    rowAttributes: { rowHeight },
+    rowAttributes: { rowHeight, ascenders: 12 },
   };
 }
 

@@ -15,8 +15,8 @@ export interface TesseractLine {
   text: string;
   bbox: Box;
   words: TesseractWord[];
-  /** Tesseract's estimate of the line's type size: x-height plus ascenders, in pixels. */
-  rowAttributes?: { rowHeight: number };
+  /** Tesseract's estimates of the line's type size, in pixels: x-height plus ascenders, and the ascenders. */
+  rowAttributes?: { rowHeight: number; ascenders: number };
 }
 export interface TesseractParagraph {
   lines: TesseractLine[];
@@ -98,10 +98,18 @@ export function layoutText(blocks: readonly OcrBlock[]): string {
     .join('\n\n');
 }
 
-const rowHeight = (line: TesseractLine) => line.rowAttributes?.rowHeight ?? line.bbox.y1 - line.bbox.y0;
+/**
+ * A line's type size: its x-height (Tesseract's row height less the ascenders), which tells 13 pt
+ * from 11 pt where the row height, blurred by the ascenders' estimate, can not; the box's height
+ * when Tesseract gives no row attributes.
+ */
+const typeSize = (line: TesseractLine) =>
+  line.rowAttributes
+    ? line.rowAttributes.rowHeight - line.rowAttributes.ascenders
+    : line.bbox.y1 - line.bbox.y0;
 
 /**
- * The row height of the body text: the median over the lines of paragraphs of two lines or more
+ * The type size of the body text: the median over the lines of paragraphs of two lines or more
  * (a heading seldom wraps), or over every line on a page without such paragraphs, weighted by the
  * lines' lengths; undefined on a page without text.
  */
@@ -110,7 +118,7 @@ function bodyRowHeight(blocks: readonly TesseractBlock[]): number | undefined {
   const wrapped = paragraphs.filter((p) => p.lines.length >= 2);
   const samples = (wrapped.length ? wrapped : paragraphs)
     .flatMap((p) => p.lines)
-    .map((line) => ({ height: rowHeight(line), weight: line.text.trim().length }))
+    .map((line) => ({ height: typeSize(line), weight: line.text.trim().length }))
     .filter((s) => s.weight > 0)
     .sort((a, b) => a.height - b.height);
   const total = samples.reduce((sum, s) => sum + s.weight, 0);
@@ -130,7 +138,7 @@ function headingLevel(lines: readonly TesseractLine[], texts: string[], body: nu
   const text = texts.join(' ');
   if (texts.length > HEADING_LINES || text.length > HEADING_CHARS) return undefined;
   if (/[.,;]$/.test(text) || !/\p{L}/u.test(text)) return undefined;
-  const size = Math.min(...lines.filter((l) => l.text.trim()).map(rowHeight)) / body;
+  const size = Math.min(...lines.filter((l) => l.text.trim()).map(typeSize)) / body;
   if (size >= TITLE_SIZE) return 1;
   return size >= SUBHEADING_SIZE ? 2 : undefined;
 }
