@@ -61,6 +61,25 @@ describe('pageLayout', () => {
     expect(blocks.map((b) => b.kind)).toEqual(['paragraph', 'paragraph', 'paragraph']);
   });
 
+  it('takes no heading for a short paragraph set as the text before it, on a page of smaller footnotes', () => {
+    const footnotes = (y: number) =>
+      [0, 1, 2, 3, 4].map((i) => line('1 Preliminary report, dated November 2018', y + i * 40, 36));
+    const blocks = pageLayout([
+      block([
+        body(100),
+        [line('These effects include stall warning', 300, 46), line('activation, and', 355, 46)],
+      ]),
+      block([footnotes(500), footnotes(800), footnotes(1100)]),
+    ]);
+    expect(blocks.map((b) => b.kind)).toEqual([
+      'paragraph',
+      'paragraph',
+      'paragraph',
+      'paragraph',
+      'paragraph',
+    ]);
+  });
+
   it('lays out a block Tesseract marks as a table as a grid, and writes it row by row', () => {
     const rows = [line('Part', 100), line('Impeller', 160), line('Bearing', 220)];
     const codes = [line('Code', 100, 46, 900), line('IMP-204', 160, 46, 900), line('BRG-062', 220, 46, 900)];

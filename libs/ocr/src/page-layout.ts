@@ -53,35 +53,62 @@ const CELL_GAP = 0.8;
 /**
  * The page as blocks in reading order. Tesseract's automatic page segmentation already orders its
  * blocks column by column; this keeps that order and gives each paragraph its role: a short
- * paragraph set larger than the body text is a heading, and a block Tesseract marks as a table is
- * laid out as a grid of cells from its words' positions.
+ * paragraph set larger than the body text and than the text on either side of it is a heading,
+ * and a block Tesseract marks as a table is laid out as a grid of cells from its words' positions.
  */
 export function pageLayout(blocks: readonly TesseractBlock[]): OcrBlock[] {
-  const body = bodyRowHeight(blocks);
-  const out: OcrBlock[] = [];
+  const body = bodyTypeSize(blocks);
+  const items: (OcrBlock | Paragraph)[] = [];
   for (const block of blocks) {
     const lines = block.paragraphs.flatMap((p) => p.lines).filter((l) => l.text.trim());
     if (lines.length === 0) continue;
     if (Number(block.blocktype) === PT_TABLE) {
       const rows = tableRows(lines.flatMap((l) => l.words));
       if (rows.length >= 2 && rows[0].length >= 2) {
-        out.push({ kind: 'table', rows, box: block.bbox });
+        items.push({ kind: 'table', rows, box: block.bbox });
         continue;
       }
     }
     for (const paragraph of block.paragraphs) {
-      const texts = paragraph.lines.map((l) => l.text.trim()).filter(Boolean);
-      if (texts.length === 0) continue;
-      const box = enclosing(paragraph.lines.map((l) => l.bbox));
-      const level = body ? headingLevel(paragraph.lines, texts, body) : undefined;
-      out.push(
-        level
-          ? { kind: 'heading', level, text: texts.join(' '), box }
-          : { kind: 'paragraph', text: texts.join('\n'), box },
-      );
+      const kept = paragraph.lines.filter((l) => l.text.trim());
+      if (kept.length === 0) continue;
+      const texts = kept.map((l) => l.text.trim());
+      const sizes = kept.map(typeSize).sort((a, b) => a - b);
+      items.push({
+        texts,
+        box: enclosing(kept.map((l) => l.bbox)),
+        size: sizes[Math.floor(sizes.length / 2)],
+        smallest: sizes[0],
+        level: body ? headingLevel(texts, sizes[0] / body) : undefined,
+      });
     }
   }
-  return out;
+  const paragraphs = items.filter((item): item is Paragraph => 'texts' in item);
+  return items.map((item) => {
+    if (!('texts' in item)) return item;
+    const at = paragraphs.indexOf(item);
+    // The body text nearest on either side (in reading order) must be set smaller too: a line of
+    // body size among smaller footnotes is not a heading, nor is a running header over them.
+    const near = [
+      paragraphs.slice(0, at).findLast((p) => !p.level),
+      paragraphs.slice(at + 1).find((p) => !p.level),
+    ];
+    const heading = item.level && near.every((p) => !p || item.smallest >= p.size * SUBHEADING_SIZE);
+    return heading
+      ? { kind: 'heading', level: item.level!, text: item.texts.join(' '), box: item.box }
+      : { kind: 'paragraph', text: item.texts.join('\n'), box: item.box };
+  });
+}
+
+/** A paragraph before its role is known. */
+interface Paragraph {
+  texts: string[];
+  box: Box;
+  /** The median type size of its lines, and the smallest. */
+  size: number;
+  smallest: number;
+  /** The heading level its length, ending and size against the body text allow, if any. */
+  level: 1 | 2 | undefined;
 }
 
 /**
@@ -113,7 +140,7 @@ const typeSize = (line: TesseractLine) =>
  * (a heading seldom wraps), or over every line on a page without such paragraphs, weighted by the
  * lines' lengths; undefined on a page without text.
  */
-function bodyRowHeight(blocks: readonly TesseractBlock[]): number | undefined {
+function bodyTypeSize(blocks: readonly TesseractBlock[]): number | undefined {
   const paragraphs = blocks.flatMap((b) => b.paragraphs);
   const wrapped = paragraphs.filter((p) => p.lines.length >= 2);
   const samples = (wrapped.length ? wrapped : paragraphs)
@@ -131,14 +158,14 @@ function bodyRowHeight(blocks: readonly TesseractBlock[]): number | undefined {
 }
 
 /**
- * The heading level of a paragraph, if it is one: a line or two, not ending as a sentence does,
- * and set larger than the body text (by `TITLE_SIZE` for level 1, `SUBHEADING_SIZE` for level 2).
+ * The heading level a paragraph may have: a line or two with a letter, not ending as a sentence
+ * does, and set larger than the body text (`size` is its smallest line's over the body's): by
+ * `TITLE_SIZE` for level 1, `SUBHEADING_SIZE` for level 2.
  */
-function headingLevel(lines: readonly TesseractLine[], texts: string[], body: number): 1 | 2 | undefined {
+function headingLevel(texts: string[], size: number): 1 | 2 | undefined {
   const text = texts.join(' ');
   if (texts.length > HEADING_LINES || text.length > HEADING_CHARS) return undefined;
   if (/[.,;]$/.test(text) || !/\p{L}/u.test(text)) return undefined;
-  const size = Math.min(...lines.filter((l) => l.text.trim()).map(typeSize)) / body;
   if (size >= TITLE_SIZE) return 1;
   return size >= SUBHEADING_SIZE ? 2 : undefined;
 }
