@@ -209,7 +209,8 @@ async function main() {
 Tesseract (tesseract.js ${TESSERACT_VERSION}, LSTM models from Debian's tesseract-ocr-* packages), one worker each,
 the page's language only (script detection is measured by \`npm run bench:ocr\`), pages at 300 dpi. **Before**:
 Tesseract's default segmentation (the whole page one block of text, as Trove called it before), the page as it is.
-**After**: Trove's OcrPool now: a 3×3 median against specks, the page levelled by Tesseract's skew estimate,
+**After**: Trove's OcrPool now: the page turned level (its skew found by projection within ±5°), a 3×3 median
+against specks,
 automatic page segmentation (columns and blocks found first, read column by column), headings found by type
 size, tables as grids of cells. CER: edit distance over the length of the ground truth in reading order,
 white space collapsed (a table's truth is its rows, cells in order). Headings: how many of the truth's

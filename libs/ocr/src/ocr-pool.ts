@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { Worker } from 'tesseract.js';
 import type { OcrSettings } from './ocr-settings';
+import { measureSkew } from './deskew';
 import { layoutText, pageLayout } from './page-layout';
 import type { OcrBlock, TesseractBlock } from './page-layout';
 
@@ -84,9 +85,9 @@ export class OcrPool {
   }
 
   /**
-   * Recognises one image: grey pixels, or PNG, JPEG or BMP bytes. The page is cleaned first (a
-   * 3×3 median removes scanner specks, which Tesseract otherwise reads as punctuation and which
-   * break its table and column finding), turned level by Tesseract's own skew estimate, segmented
+   * Recognises one image: grey pixels, or PNG, JPEG or BMP bytes. The page is turned level when
+   * skewed (see `skewAngle`) and cleaned (a 3×3 median removes scanner specks, which Tesseract
+   * otherwise reads as punctuation and which break its table and column finding), then segmented
    * into blocks and read block by block (see `pageLayout`). `dpi` is the image's resolution when
    * known; Tesseract sizes its expectations of glyphs by it. `languages` defaults to the configured
    * ones.
@@ -102,7 +103,7 @@ export class OcrPool {
     return this.limit(async () => {
       if (this.closed) throw new Error('the OCR pool is closed');
       // Inside the limit, so no more decoded pages are held than there are workers.
-      const input = await despeckled(image);
+      const input = await prepared(image);
       const worker = this.idle.pop() ?? (await this.startWorker());
       this.busy.add(worker);
       let timer: NodeJS.Timeout | undefined;
@@ -128,7 +129,7 @@ export class OcrPool {
             user_defined_dpi: dpi,
             tessedit_pageseg_mode: AUTO_SEGMENTATION as never,
           });
-          return worker.recognize(input, { rotateAuto: true }, { text: false, blocks: true });
+          return worker.recognize(input, {}, { text: false, blocks: true });
         };
         const { data } = await Promise.race([read(), timeout]);
         const blocks = pageLayout((data.blocks ?? []) as unknown as TesseractBlock[])
@@ -240,15 +241,25 @@ function tidyBlock(block: OcrBlock): OcrBlock {
 }
 
 /**
- * The page as a binary PGM (P5), the cheapest way to hand grey pixels to Tesseract, after a 3×3
- * median filter: isolated specks go, strokes (several pixels wide at 150 dpi and above) stay.
+ * The page made ready for Tesseract, as a binary PGM (P5), the cheapest way to hand it grey
+ * pixels: turned level when its lines of text are skewed (Tesseract finds columns and table rows
+ * on a level page; its own levelling would analyse the page's layout twice), then a 3×3 median
+ * filter: isolated specks go, strokes (several pixels wide at 150 dpi and above) stay.
  */
-async function despeckled(image: Buffer | GreyImage): Promise<Buffer> {
+async function prepared(image: Buffer | GreyImage): Promise<Buffer> {
   const { default: sharp } = await import('sharp');
-  const input = Buffer.isBuffer(image)
-    ? sharp(image).flatten({ background: '#ffffff' }).greyscale()
-    : sharp(image.pixels, { raw: { width: image.width, height: image.height, channels: 1 } });
-  const { data, info } = await input
+  const grey = Buffer.isBuffer(image)
+    ? await sharp(image)
+        .flatten({ background: '#ffffff' })
+        .greyscale()
+        .toColourspace('b-w')
+        .raw()
+        .toBuffer({ resolveWithObject: true })
+        .then(({ data, info }) => ({ pixels: data, width: info.width, height: info.height }))
+    : image;
+  const skew = await measureSkew(grey.pixels, grey.width, grey.height);
+  const level = sharp(grey.pixels, { raw: { width: grey.width, height: grey.height, channels: 1 } });
+  const { data, info } = await (skew ? level.rotate(-skew, { background: '#ffffff' }) : level)
     .median(3)
     .toColourspace('b-w')
     .raw()
