@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import type { GreyImage, OcrBlock } from '@trove/ocr';
+import type { GreyImage, OcrBlock, OcrPageResult } from '@trove/ocr';
 import { characterErrorRate, OcrPool, ocrSettingsFromEnv, tidyText } from '@trove/ocr';
 import type { LayoutTruth, ScanDamage } from '@trove/ocr/testing';
 import { layoutFixture, ocrFixture, scannedCopy } from '@trove/ocr/testing';
@@ -30,6 +30,7 @@ const TESSERACT_VERSION = (
 const LSTM_ONLY = 1;
 const MODERATE: ScanDamage = { skewDegrees: 1, noise: 20, specks: 0.001, seed: 5 };
 const HEAVY: ScanDamage = { skewDegrees: 2, noise: 40, specks: 0.003, seed: 3 };
+const ROUNDS = 2;
 
 interface Page {
   name: string;
@@ -166,26 +167,27 @@ async function main() {
   const rows: string[] = [];
   const totals = { before: 0, after: 0, beforeLayout: 0, afterLayout: 0, layoutPages: 0 };
   for (const [i, page] of all.entries()) {
-    const runBaseline = async () => {
+    let text = '';
+    let result: OcrPageResult = { text: '', blocks: [], confidence: 0, languages: [] };
+    const ms = { before: 0, after: 0 };
+    const readBefore = async () => {
       const started = performance.now();
-      const text = await baseline.read(page);
-      return { text, ms: performance.now() - started };
+      text = await baseline.read(page);
+      ms.before += (performance.now() - started) / ROUNDS;
     };
-    const runLayout = async () => {
+    const readAfter = async () => {
       const started = performance.now();
-      const result = await pool.recognize(page.image, { languages: [page.language] });
-      return { result, ms: performance.now() - started };
+      result = await pool.recognize(page.image, { languages: [page.language] });
+      ms.after += (performance.now() - started) / ROUNDS;
     };
-    // Alternate which goes first, so neither always meets a warmer (or busier) machine.
-    let before: Awaited<ReturnType<typeof runBaseline>>;
-    let after: Awaited<ReturnType<typeof runLayout>>;
-    if (i % 2 === 0) {
-      before = await runBaseline();
-      after = await runLayout();
-    } else {
-      after = await runLayout();
-      before = await runBaseline();
+    // Each page ROUNDS times by each, alternating which goes first, so neither always meets a
+    // warmer (or busier) machine; the texts are the same every round.
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const read of (i + round) % 2 === 0 ? [readBefore, readAfter] : [readAfter, readBefore])
+        await read();
     }
+    const before = { text, ms: ms.before };
+    const after = { result, ms: ms.after };
     const cerBefore = characterErrorRate(page.truth.text, before.text);
     const cerAfter = characterErrorRate(page.truth.text, after.result.text);
     totals.before += before.ms;
@@ -226,7 +228,7 @@ ${perMinute(totals.after, all.length)} after; the ${totals.layoutPages} pages wi
 ${perMinute(totals.beforeLayout, totals.layoutPages)} → ${perMinute(totals.afterLayout, totals.layoutPages)}.
 
 Load average (1 min) at the start → end: ${loadAtStart.toFixed(1)} → ${loadavg()[0].toFixed(1)} (the machine is shared;
-both columns of a row were measured back to back).
+each page read ${ROUNDS} times by each, back to back, alternating which goes first; times are means).
 `;
   writeBenchmarkSections('npm run bench:ocr-layout', section);
   console.log(section);
