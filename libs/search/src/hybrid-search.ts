@@ -181,7 +181,6 @@ export interface HybridSearchOptions {
   candidateFeatures?: (query: string, candidates: RerankCandidate[]) => Record<string, number>[];
 }
 
-
 /** A concrete chunk index and the model its vectors come from. */
 export interface SearchTarget {
   index: string;
