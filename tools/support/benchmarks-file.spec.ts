@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatStamp, replaceSections, type SectionStamp } from './benchmarks-file';
+import { formatStamp, replaceSections, type SectionStamp, sizedHeading } from './benchmarks-file';
 
 const FIXTURE = readFileSync(join(__dirname, 'fixtures', 'benchmarks.md'), 'utf8');
 const STAMP: SectionStamp = {
@@ -93,5 +93,22 @@ describe('replaceSections (BENCHMARKS.md, section by section)', () => {
     expect(() =>
       replaceSections(twice, [{ heading: '## Notion API requests per page', body: '' }], STAMP),
     ).toThrow(/twice/);
+  });
+});
+
+describe('sizedHeading', () => {
+  it('says "(sizes changed: …)" when the command line sizes the run otherwise than its defaults', () => {
+    const lane = '## Search during an import: the query lane';
+    expect(sizedHeading(lane, 'npm run bench:query-lane')).toBe(lane);
+    expect(sizedHeading(lane, 'BENCH_QUERY_LANE_QUERIES=70 npm run bench:query-lane')).toBe(lane);
+    expect(
+      sizedHeading(
+        lane,
+        'BENCH_QUERY_LANE_QUERIES=10 BENCH_QUERY_LANE_DOCUMENTS=10 npm run bench:query-lane',
+      ),
+    ).toBe(`${lane} (sizes changed: BENCH_QUERY_LANE_QUERIES 10, BENCH_QUERY_LANE_DOCUMENTS 10)`);
+    // A heading that names its changed sizes already keeps its own words.
+    const scale = '## Scale: x (sizes changed: --abstracts 100)';
+    expect(sizedHeading(scale, 'npm run bench:scale -- --parts small --abstracts 100')).toBe(scale);
   });
 });

@@ -4,3 +4,4 @@ export * from './datasets';
 export * from './ingest-files';
 export * from './local-worker-config';
 export * from './same-run-latency';
+export * from './benchmark-commands';

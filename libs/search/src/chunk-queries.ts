@@ -163,7 +163,7 @@ export function scoreCompletionSearches(
 
 /**
  * Stored embeddings of these chunks, from doc values: no `_source` (reading the vectors from
- * `_source` through a multi-get measured ~3× slower, see scripts/bench-search-features.ts).
+ * `_source` through a multi-get measured ~3× slower, see tools/bench/bench-search-features.ts).
  */
 export function storedVectorsSearch(index: string, chunkIds: string[]): estypes.SearchRequest {
   return {

@@ -1,0 +1,266 @@
+/**
+ * Every command that writes a section of BENCHMARKS.md, with what its figures depend on and the
+ * options that size its workload. The writer puts the `measures` list under each section's stamp
+ * (`Measures: …`), and tools/support/benchmarks-stale.spec.ts fails when a commit after the stamp
+ * changed one of them, so a figure can never outlive the code it measured unnoticed.
+ */
+
+/** Parts of the product most benchmarks run through, as git pathspecs (folders or files). */
+const INGEST = [
+  'libs/parsing/src',
+  'libs/chunking/src',
+  'libs/embeddings/src',
+  'libs/ingest-activities/src',
+  'libs/workflows/src',
+  'libs/storage/src',
+  'libs/catalog/src',
+  'apps/worker/src',
+];
+const SEARCH = ['libs/search/src', 'libs/reranking/src', 'libs/embeddings/src'];
+/** The settings' defaults (chunking, fusion, reranker…) and the pinned local services (versions, threads). */
+const SETTINGS = ['libs/config/src/config.ts', 'infra/local/env.sh'];
+const SAME_RUN = ['tools/support/same-run-latency.ts', 'tools/support/local-worker-config.ts'];
+
+export interface BenchmarkCommand {
+  /** The command as its sections' stamps name it, before any option (environment variables aside). */
+  command: string;
+  /**
+   * What the figures depend on: git pathspecs of the measured code, the command's own script and
+   * the settings it runs with. A change to a unit spec (`*.spec.ts`) never counts.
+   */
+  measures: string[];
+  /**
+   * Options (`--name`) and environment variables (`NAME`) that size the workload, with the value
+   * the command uses when they are not given (`undefined`: the whole data set). A section measured
+   * with another value must say "(sizes changed" in its heading.
+   */
+  sizes: Record<string, string | undefined>;
+}
+
+export const BENCHMARK_COMMANDS: BenchmarkCommand[] = [
+  {
+    command: 'npm run bench:pipeline',
+    measures: ['tools/bench/bench.ts', ...INGEST, ...SEARCH, ...SETTINGS, ...SAME_RUN],
+    sizes: { BENCH_EN_QUERIES: '40', BENCH_RU_QUERIES: '40', BENCH_EN_DISTRACTORS: '40' },
+  },
+  {
+    command: 'npm run bench:notion-requests',
+    measures: [
+      'tools/bench/bench-notion-requests.ts',
+      'libs/connectors/notion/src',
+      'apps/notion-emulator/src',
+      ...SETTINGS,
+    ],
+    sizes: {},
+  },
+  {
+    command: 'npm run bench:notion',
+    measures: [
+      'tools/bench/bench-notion.ts',
+      'libs/connectors/notion/src',
+      'apps/notion-emulator/src',
+      'test/support/stack.ts',
+      'apps/api/src',
+      ...INGEST,
+      ...SETTINGS,
+    ],
+    sizes: { BENCH_NOTION_RPS: '10', BENCH_WEBHOOK_SAMPLES: '10' },
+  },
+  {
+    command: 'npm run bench:files',
+    measures: ['tools/bench/bench-files.ts', 'libs/ocr/src', 'libs/mkdocs/src', ...INGEST, ...SETTINGS],
+    sizes: {},
+  },
+  {
+    command: 'npm run bench:catalog',
+    measures: [
+      'tools/bench/bench-catalog.ts',
+      'test/support/stack.ts',
+      'apps/api/src',
+      ...INGEST,
+      ...SETTINGS,
+    ],
+    sizes: { BENCH_PLAN_FILES: '5000', BENCH_SCIFACT_DOCS: '400', BENCH_PAGE_DOCS: '50000' },
+  },
+  {
+    command: 'npm run bench:search-scale',
+    measures: [
+      'tools/bench/bench-search-scale.ts',
+      'tools/bench/synthetic-chunks.ts',
+      'tools/bench/index-memory.ts',
+      'libs/search/src',
+      'test/support/private-services.ts',
+      ...SETTINGS,
+      ...SAME_RUN,
+    ],
+    sizes: {
+      '--sizes': '100000,1000000',
+      '--queries': '300',
+      '--warmup': '30',
+      '--segments': '1',
+      // Unset: the smallest size, and every size.
+      '--float-size': undefined,
+      '--memory-sizes': undefined,
+    },
+  },
+  {
+    command: 'npm run bench:query-lane',
+    measures: ['tools/bench/bench-query-lane.ts', 'test/support/stack.ts', ...INGEST, ...SEARCH, ...SETTINGS],
+    sizes: { BENCH_QUERY_LANE_QUERIES: '70', BENCH_QUERY_LANE_DOCUMENTS: '300', BENCH_LOAD_STREAMS: '1' },
+  },
+  {
+    command: 'npm run bench:scale',
+    measures: [
+      'tools/bench/bench-scale.ts',
+      'tools/bench/bench-scale-stack.ts',
+      'tools/bench/bench-scale-workload.ts',
+      'tools/bench/bench-telemetry.ts',
+      'tools/bench/cpu-usage.ts',
+      'apps/api/src',
+      'apps/embedder-stub/src',
+      'libs/tracing/src',
+      'libs/metrics/src',
+      ...INGEST,
+      ...SEARCH,
+      ...SETTINGS,
+    ],
+    // bench-scale.ts's DEFAULTS (bench-scale.spec.ts checks they agree).
+    sizes: {
+      '--workers': '1',
+      '--small': '1500',
+      '--abstracts': '400',
+      '--stub-docs': '1500',
+      '--stub-workers': '1,2',
+      '--stub-slots': '12',
+      '--queued': '5000',
+      '--loads': 'archive,uploads',
+      '--plan-files': '1000',
+      '--search-docs': '200',
+      '--queries': '100',
+      '--rss-docs': '50000',
+      '--rss-seconds': '300',
+      '--telemetry-docs': '300',
+      '--telemetry-stub-docs': '1000',
+      '--telemetry-queries': '300',
+      '--telemetry-rounds': '4',
+      '--telemetry-on': 'traces,metrics',
+      '--telemetry-embedders': 'model,stub',
+    },
+  },
+  {
+    command: 'npm run bench:ocr',
+    measures: ['tools/bench/bench-ocr.ts', 'libs/ocr/src', ...INGEST, ...SETTINGS],
+    sizes: {},
+  },
+  {
+    command: 'npm run eval -- --answers',
+    measures: [
+      'tools/eval/eval-answers.ts',
+      'tools/eval/answers-section.ts',
+      'libs/answering/src',
+      'libs/evaluation/src',
+      'libs/evaluation/fixtures/answers',
+      'samples/quickstart',
+      'samples/handbook-site/docs',
+      ...INGEST,
+      ...SEARCH,
+      ...SETTINGS,
+    ],
+    sizes: {},
+  },
+  {
+    command: 'npm run eval:keyword',
+    measures: [
+      'tools/eval/eval-keyword.ts',
+      'libs/search/src',
+      'libs/parsing/src',
+      'libs/chunking/src',
+      'libs/evaluation/src',
+      ...SETTINGS,
+    ],
+    sizes: {},
+  },
+  {
+    command: 'npm run eval',
+    measures: [
+      'tools/eval/eval.ts',
+      'tools/eval/eval-support.ts',
+      'libs/evaluation/src',
+      ...INGEST,
+      ...SEARCH,
+      ...SETTINGS,
+      ...SAME_RUN,
+    ],
+    sizes: { '--docs': undefined, '--queries': undefined },
+  },
+  {
+    command: 'node -r @swc-node/register tools/eval/feedback-bench.ts',
+    measures: [
+      'tools/eval/feedback-bench.ts',
+      'tools/eval/reranker-training.ts',
+      'tools/eval/eval-support.ts',
+      'libs/answering/src',
+      'libs/evaluation/src',
+      ...INGEST,
+      ...SEARCH,
+      ...SETTINGS,
+    ],
+    sizes: { '--votes': '150' },
+  },
+];
+
+/** The words of a command line, environment assignments first (`A=1 npm run x -- --y 2`). */
+function words(command: string): string[] {
+  return command.match(/"[^"]*"|'[^']*'|\S+/g) ?? [];
+}
+
+/**
+ * The registered command a stamp's command line runs: the longest whose words begin it after its
+ * environment assignments (`npm run eval -- --answers` before `npm run eval`).
+ */
+export function benchmarkCommand(commandLine: string): BenchmarkCommand | undefined {
+  const given = words(commandLine).filter((w) => !/^[A-Z_][A-Z0-9_]*=/.test(w));
+  return BENCHMARK_COMMANDS.map((c) => ({ c, w: words(c.command) }))
+    .filter(({ w }) => w.every((word, i) => given[i] === word))
+    .sort((a, b) => b.w.length - a.w.length)[0]?.c;
+}
+
+/** The size options and variables a command line sets to something other than its command's default. */
+export function changedSizes(commandLine: string, command: BenchmarkCommand): string[] {
+  const given = words(commandLine);
+  const changed: string[] = [];
+  for (const [name, fallback] of Object.entries(command.sizes)) {
+    let value: string | undefined;
+    if (name.startsWith('--')) {
+      const i = given.findIndex((w) => w === name || w.startsWith(`${name}=`));
+      if (i >= 0) value = given[i].includes('=') ? given[i].slice(name.length + 1) : given[i + 1];
+    } else {
+      value = given.find((w) => w.startsWith(`${name}=`))?.slice(name.length + 1);
+    }
+    if (value !== undefined && value.replace(/^["']|["']$/g, '') !== fallback)
+      changed.push(`${name} ${value}`);
+  }
+  return changed;
+}
+
+/** The line under a section's stamp that lists what its figures depend on. */
+export function formatMeasures(command: BenchmarkCommand): string {
+  return `Measures: ${command.measures.map((path) => `\`${path}\``).join(', ')}.`;
+}
+
+/** The paths of a `Measures:` line, or undefined when the text has none. */
+export function parseMeasures(text: string): string[] | undefined {
+  const line = text.split('\n').find((l) => l.startsWith('Measures: '));
+  return line ? [...line.matchAll(/`([^`]+)`/g)].map((m) => m[1]) : undefined;
+}
+
+/**
+ * The default of a size option or variable of a registered command: the scripts read their
+ * defaults here, so the staleness check and the command agree on them.
+ */
+export function sizeDefault(command: string, name: string): string {
+  const value = BENCHMARK_COMMANDS.find((c) => c.command === command)?.sizes[name];
+  if (value === undefined)
+    throw new Error(`${command} has no size ${name} with a default in benchmark-commands.ts`);
+  return value;
+}
