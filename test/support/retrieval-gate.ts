@@ -20,9 +20,9 @@ import {
 import { RAG_SCHEMA_DEFAULTS, ragSearchOptions } from '@trove/rag-config';
 import { ChunkIndex, HybridSearch, type HybridSearchOptions, type SearchCallOptions } from '@trove/search';
 import { sharedDatasets } from '@trove/testing';
-import { CachedPassageEmbedder } from './embedding-cache';
+import { CachedPassageEmbedder, testCacheDir } from '@trove/tools-support';
 import { indexBeirDocuments } from './retrieval-index';
-import { QUERY_EMBEDDER_URL, ROOT, workerConfig } from './services';
+import { QUERY_EMBEDDER_URL, workerConfig } from './services';
 
 /**
  * What the gate measures per slice: each leg and HYBRID without reranking, and DEFAULT — a request
@@ -90,10 +90,9 @@ export function gateEmbedder(prefix: string): EmbeddingProvider {
   return createEmbeddingProvider({ ...workerConfig(prefix).embedding, queryBaseUrl: QUERY_EMBEDDER_URL });
 }
 
-/** Where a slice's passage vectors are cached between runs (TROVE_CACHE_DIR, else .trove/cache). */
+/** Where a slice's passage vectors are cached between runs (see testCacheDir). */
 export function sliceCacheFile(slice: RetrievalSlice, embedder: EmbeddingProvider): string {
-  const dir = process.env.TROVE_CACHE_DIR ?? join(ROOT, '.trove', 'cache');
-  return join(dir, 'retrieval-gate', `${slice.name}-${embedder.modelId.replace(/[^\w.-]+/g, '_')}.json`);
+  return testCacheDir('retrieval-gate', `${slice.name}-${embedder.modelId.replace(/[^\w.-]+/g, '_')}.json`);
 }
 
 /**

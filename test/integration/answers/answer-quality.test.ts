@@ -17,10 +17,9 @@ import {
   extractiveAnswerer,
   indexAnswerCorpus,
 } from '../../support/answer-eval';
-import { CachedPassageEmbedder } from '../../support/embedding-cache';
+import { CachedPassageEmbedder, testCacheDir } from '@trove/tools-support';
 import { gateEmbedder } from '../../support/retrieval-gate';
-import { dropTestData, ES_URL, ROOT, uniqueName } from '../../support/services';
-import { join } from 'node:path';
+import { dropTestData, ES_URL, uniqueName } from '../../support/services';
 
 /**
  * The test split's figures in BENCHMARKS.md "Answer quality (npm run eval -- --answers)", and how
@@ -52,11 +51,7 @@ beforeAll(async () => {
   await index.ensure();
   const cached = await CachedPassageEmbedder.open(
     embedder,
-    join(
-      process.env.TROVE_CACHE_DIR ?? join(ROOT, '.trove', 'cache'),
-      'answer-quality',
-      `corpus-${embedder.modelId}.json`,
-    ),
+    testCacheDir('answer-quality', `corpus-${embedder.modelId}.json`),
   );
   await indexAnswerCorpus(answerCorpusFiles(), { index, embedder: cached, projectId });
   cached.save();

@@ -8,7 +8,8 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { EmbeddingProvider, EmbeddingPurpose, EmbedOptions } from '@trove/domain';
 
 /**
@@ -17,14 +18,54 @@ import type { EmbeddingProvider, EmbeddingPurpose, EmbedOptions } from '@trove/d
  */
 const PROBE_MIN_COSINE = 0.99999;
 
+/**
+ * Where test caches live: TROVE_CACHE_DIR, else the user's cache folder (`$XDG_CACHE_HOME/trove`,
+ * `~/.cache/trove`), so a fresh clone on the same machine (CI) starts warm. Entries are keyed by
+ * content and checked on opening, so clones and branches can share them.
+ */
+export function testCacheDir(...parts: string[]): string {
+  const base =
+    process.env.TROVE_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'trove');
+  return join(base, ...parts);
+}
+
+/** Entries no run has used for this many days are dropped when the file is written. */
+const KEEP_DAYS = 30;
+const FORMAT = 2;
+
 interface CacheFile {
+  format: typeof FORMAT;
   model: string;
   dimensions: number;
   /** A passage embedded again on opening, to check the embedder still gives its stored vector. */
   probe: string;
-  /** Key → the vector's float32 bytes, base64 (Elasticsearch keeps float32 too). */
-  vectors: Record<string, string>;
+  /**
+   * Key → the vector's float32 bytes, base64 (Elasticsearch keeps float32 too), and the day a run
+   * last used it.
+   */
+  vectors: Record<string, { vector: string; used: string }>;
 }
+
+/** The file's contents when it was written for this model, else undefined. */
+function readCacheFile(file: string, inner: EmbeddingProvider): CacheFile | undefined {
+  if (!existsSync(file)) return undefined;
+  try {
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as CacheFile;
+    const fits =
+      stored.format === FORMAT && stored.model === inner.modelId && stored.dimensions === inner.dimensions;
+    return fits ? stored : undefined;
+  } catch {
+    return undefined; // a file from an older format or a broken write: rebuilt
+  }
+}
+
+const toVector = (bytes: string) => {
+  const data = Buffer.from(bytes, 'base64');
+  return new Float32Array(data.buffer, data.byteOffset, data.byteLength / 4);
+};
+const toBytes = (vector: Float32Array) =>
+  Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString('base64');
+const day = (daysAgo = 0) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
 
 export class CachedPassageEmbedder implements EmbeddingProvider {
   private readonly vectors = new Map<string, Float32Array>();
@@ -33,6 +74,8 @@ export class CachedPassageEmbedder implements EmbeddingProvider {
   readonly counts = { cached: 0, embedded: 0 };
 
   private probe?: string;
+  /** The file's probe no longer matched the embedder: nothing of it may be kept. */
+  private voided = false;
 
   private constructor(
     private readonly inner: EmbeddingProvider,
@@ -50,20 +93,15 @@ export class CachedPassageEmbedder implements EmbeddingProvider {
    */
   static async open(inner: EmbeddingProvider, file: string): Promise<CachedPassageEmbedder> {
     const cache = new CachedPassageEmbedder(inner, file);
-    if (!existsSync(file)) return cache;
-    const stored = JSON.parse(readFileSync(file, 'utf8')) as CacheFile;
-    if (stored.model !== inner.modelId || stored.dimensions !== inner.dimensions) return cache;
-    const vectors = new Map(
-      Object.entries(stored.vectors).map(([key, bytes]) => {
-        const data = Buffer.from(bytes, 'base64');
-        return [key, new Float32Array(data.buffer, data.byteOffset, data.byteLength / 4)] as const;
-      }),
-    );
-    const kept = vectors.get(cache.key(stored.probe));
-    if (!kept) return cache;
+    const stored = readCacheFile(file, inner);
+    const probe = stored?.vectors[cache.key(stored.probe)];
+    if (!stored || !probe) return cache;
     const [now] = await inner.embed([stored.probe], 'passage');
-    if (cosine(Float32Array.from(now), kept) < PROBE_MIN_COSINE) return cache;
-    for (const [key, vector] of vectors) cache.vectors.set(key, vector);
+    if (cosine(Float32Array.from(now), toVector(probe.vector)) < PROBE_MIN_COSINE) {
+      cache.voided = true;
+      return cache;
+    }
+    for (const [key, entry] of Object.entries(stored.vectors)) cache.vectors.set(key, toVector(entry.vector));
     return cache;
   }
 
@@ -98,15 +136,20 @@ export class CachedPassageEmbedder implements EmbeddingProvider {
     return keys.map((key) => Array.from(this.vectors.get(key)!));
   }
 
-  /** Writes the vectors used since construction (only those: texts no longer chunked drop out). */
+  /**
+   * Writes the vectors this run used, stamped with today, beside the entries the file holds now
+   * (another run, another branch's chunking) that some run used in the last KEEP_DAYS days.
+   */
   save(): void {
     if (!this.probe) return;
-    const vectors: Record<string, string> = {};
-    for (const key of this.used) {
-      const vector = this.vectors.get(key)!;
-      vectors[key] = Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString('base64');
-    }
+    const vectors: CacheFile['vectors'] = {};
+    const onDisk = this.voided ? undefined : readCacheFile(this.file, this.inner);
+    const since = day(KEEP_DAYS);
+    for (const [key, entry] of Object.entries(onDisk?.vectors ?? {}))
+      if (entry.used >= since) vectors[key] = entry;
+    for (const key of this.used) vectors[key] = { vector: toBytes(this.vectors.get(key)!), used: day() };
     const stored: CacheFile = {
+      format: FORMAT,
       model: this.modelId,
       dimensions: this.dimensions,
       probe: this.probe,
