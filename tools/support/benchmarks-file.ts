@@ -30,7 +30,7 @@ export function formatStamp(stamp: SectionStamp): string {
 }
 
 /**
- * The stamp of a run now: HEAD (with `-dirty` when the work tree has changes), today, this machine,
+ * The stamp of a run now: HEAD (with `-dirty` when the work tree has changes besides BENCHMARKS.md), today, this machine,
  * and what the command measures. Throws for a command not in BENCHMARK_COMMANDS: its sections could
  * not be checked for staleness.
  */
@@ -45,7 +45,9 @@ export function currentStamp(command: string): SectionStamp {
   let commit = 'unknown';
   try {
     commit = git('rev-parse', '--short=7', 'HEAD');
-    if (git('status', '--porcelain', '--untracked-files=no')) commit += '-dirty';
+    // BENCHMARKS.md itself aside: the sections an earlier command of the same session wrote.
+    if (git('status', '--porcelain', '--untracked-files=no', '--', ':/', ':(exclude,top)BENCHMARKS.md'))
+      commit += '-dirty';
   } catch {
     // Not a git checkout (an exported tarball): the stamp says so.
   }
