@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
+  configurationSpread,
   type GateBaseline,
   type GateScores,
   measuredSpread,
@@ -100,6 +101,13 @@ async function main() {
   console.log(
     `[rebaseline] ${measured.length} runs saved to ${saved}; largest spread ${measuredSpread(measured).toFixed(3)}`,
   );
+  // Each configuration's own spread, which its tolerance is taken from.
+  for (const [slice, configurations] of Object.entries(measured[0] ?? {})) {
+    const spreads = Object.keys(configurations).map(
+      (name) => `${name} ${configurationSpread(measured, slice, name).toFixed(3)}`,
+    );
+    console.log(`[rebaseline] ${slice} spread: ${spreads.join(', ')}`);
+  }
   const next = rebaseline(previous, measured, {
     date: new Date().toISOString(),
     reason: args.reason,
