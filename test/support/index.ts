@@ -5,6 +5,7 @@
  */
 export * from './answer-eval';
 export * from './jaeger';
+export * from './local-llm';
 export * from './private-services';
 export * from './retrieval-gate';
 export * from './retrieval-index';
