@@ -1,9 +1,62 @@
 /**
  * Every command that writes a section of BENCHMARKS.md, with what its figures depend on and the
  * options that size its workload. The writer puts the `measures` list under each section's stamp
- * (`Measures: …`), and tools/support/benchmarks-stale.spec.ts fails when a commit after the stamp
- * changed one of them, so a figure can never outlive the code it measured unnoticed.
+ * (`Measures: …`) and a fingerprint of the default settings it runs with (`Settings: …`), and
+ * tools/support/benchmarks-stale.spec.ts fails when a commit after the stamp changed one of the
+ * files or the defaults differ now, so a figure can never outlive the code it measured unnoticed.
  */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  answersSchema,
+  chunkingSchema,
+  documentLimitsSchema,
+  elasticsearchSchema,
+  embeddingSchema,
+  notionSchema,
+  parsingSchema,
+  rerankSchema,
+  searchSchema,
+  webhooksSchema,
+  workerSettingsSchema,
+} from '@trove/config';
+
+const ENV_SH = join(__dirname, '..', '..', 'infra', 'local', 'env.sh');
+
+/**
+ * What infra/local runs the benchmarks on: the pinned versions, threads, heap, niceness and node
+ * count its env.sh defaults to (`ES_VERSION="${TROVE_ES_VERSION:-8.19.21}"`), and nothing else of
+ * the file (paths, ports, helpers).
+ */
+export function localServicePins(script = readFileSync(ENV_SH, 'utf8')): Record<string, string> {
+  const pins: Record<string, string> = {};
+  for (const [, name, value] of script.matchAll(/^(\w+)="\$\{TROVE_\w+:-([^}]*)\}"/gm)) {
+    if (/VERSION|THREADS|HEAP|NICE|NODES/.test(name)) pins[name] = value;
+  }
+  return pins;
+}
+
+/**
+ * The settings a benchmark can run with, by name, as their *default values*: what the figures
+ * depend on, rather than the file that declares them (libs/config/src/config.ts gains a setting
+ * with most features, and a new webhook setting says nothing about a keyword eval).
+ */
+const SETTINGS_BLOCKS = {
+  chunking: () => chunkingSchema.parse({}),
+  embedding: () => embeddingSchema.parse({}),
+  parsing: () => parsingSchema.parse({}),
+  documentLimits: () => documentLimitsSchema.parse({}),
+  worker: () => workerSettingsSchema.parse({}),
+  elasticsearch: () => elasticsearchSchema.parse({}),
+  search: () => searchSchema.parse({}),
+  rerank: () => rerankSchema.parse({}),
+  answers: () => answersSchema.parse({}),
+  notion: () => notionSchema.parse({}),
+  webhooks: () => webhooksSchema.parse({}),
+  localServices: () => localServicePins(),
+};
+export type SettingsBlock = keyof typeof SETTINGS_BLOCKS;
 
 /** Parts of the product most benchmarks run through, as git pathspecs (folders or files). */
 const INGEST = [
@@ -16,9 +69,24 @@ const INGEST = [
   'libs/catalog/src',
   'apps/worker/src',
 ];
-const SEARCH = ['libs/search/src', 'libs/reranking/src', 'libs/embeddings/src'];
-/** The settings' defaults (chunking, fusion, reranker…) and the pinned local services (versions, threads). */
-const SETTINGS = ['libs/config/src/config.ts', 'infra/local/env.sh'];
+/** Search, with the Elasticsearch analysis plugin infra/local installs (the keyword leg's analysers). */
+const SEARCH = [
+  'libs/search/src',
+  'libs/reranking/src',
+  'libs/embeddings/src',
+  'infra/local/es-analysis-plugin',
+];
+/** The settings whose defaults ingest runs with, and the local services' pins… */
+const INGEST_SETTINGS: SettingsBlock[] = [
+  'chunking',
+  'embedding',
+  'parsing',
+  'documentLimits',
+  'worker',
+  'localServices',
+];
+/** …and those of search. */
+const SEARCH_SETTINGS: SettingsBlock[] = ['elasticsearch', 'search', 'rerank', 'localServices'];
 const SAME_RUN = ['tools/support/same-run-latency.ts', 'tools/support/local-worker-config.ts'];
 
 export interface BenchmarkCommand {
@@ -26,9 +94,11 @@ export interface BenchmarkCommand {
   command: string;
   /**
    * What the figures depend on: git pathspecs of the measured code, the command's own script and
-   * the settings it runs with. A change to a unit spec (`*.spec.ts`) never counts.
+   * the local services it runs on. A change to a unit spec (`*.spec.ts`) never counts.
    */
   measures: string[];
+  /** The settings blocks whose default values the figures depend on (fingerprinted under the stamp). */
+  settings: SettingsBlock[];
   /**
    * Options (`--name`) and environment variables (`NAME`) that size the workload, with the value
    * the command uses when they are not given (`undefined`: the whole data set). A section measured
@@ -40,7 +110,8 @@ export interface BenchmarkCommand {
 export const BENCHMARK_COMMANDS: BenchmarkCommand[] = [
   {
     command: 'npm run bench:pipeline',
-    measures: ['tools/bench/bench.ts', ...INGEST, ...SEARCH, ...SETTINGS, ...SAME_RUN],
+    measures: ['tools/bench/bench.ts', ...INGEST, ...SEARCH, ...SAME_RUN],
+    settings: [...INGEST_SETTINGS, ...SEARCH_SETTINGS],
     sizes: { BENCH_EN_QUERIES: '40', BENCH_RU_QUERIES: '40', BENCH_EN_DISTRACTORS: '40' },
   },
   {
@@ -49,8 +120,8 @@ export const BENCHMARK_COMMANDS: BenchmarkCommand[] = [
       'tools/bench/bench-notion-requests.ts',
       'libs/connectors/notion/src',
       'apps/notion-emulator/src',
-      ...SETTINGS,
     ],
+    settings: ['notion', 'localServices'],
     sizes: {},
   },
   {
@@ -62,24 +133,20 @@ export const BENCHMARK_COMMANDS: BenchmarkCommand[] = [
       'test/support/stack.ts',
       'apps/api/src',
       ...INGEST,
-      ...SETTINGS,
     ],
+    settings: ['notion', 'webhooks', ...INGEST_SETTINGS],
     sizes: { BENCH_NOTION_RPS: '10', BENCH_WEBHOOK_SAMPLES: '10' },
   },
   {
     command: 'npm run bench:files',
-    measures: ['tools/bench/bench-files.ts', 'libs/ocr/src', 'libs/mkdocs/src', ...INGEST, ...SETTINGS],
+    measures: ['tools/bench/bench-files.ts', 'libs/ocr/src', 'libs/mkdocs/src', ...INGEST],
+    settings: INGEST_SETTINGS,
     sizes: {},
   },
   {
     command: 'npm run bench:catalog',
-    measures: [
-      'tools/bench/bench-catalog.ts',
-      'test/support/stack.ts',
-      'apps/api/src',
-      ...INGEST,
-      ...SETTINGS,
-    ],
+    measures: ['tools/bench/bench-catalog.ts', 'test/support/stack.ts', 'apps/api/src', ...INGEST],
+    settings: INGEST_SETTINGS,
     sizes: { BENCH_PLAN_FILES: '5000', BENCH_SCIFACT_DOCS: '400', BENCH_PAGE_DOCS: '50000' },
   },
   {
@@ -90,9 +157,9 @@ export const BENCHMARK_COMMANDS: BenchmarkCommand[] = [
       'tools/bench/index-memory.ts',
       'libs/search/src',
       'test/support/private-services.ts',
-      ...SETTINGS,
       ...SAME_RUN,
     ],
+    settings: SEARCH_SETTINGS,
     sizes: {
       '--sizes': '100000,1000000',
       '--queries': '300',
@@ -105,7 +172,8 @@ export const BENCHMARK_COMMANDS: BenchmarkCommand[] = [
   },
   {
     command: 'npm run bench:query-lane',
-    measures: ['tools/bench/bench-query-lane.ts', 'test/support/stack.ts', ...INGEST, ...SEARCH, ...SETTINGS],
+    measures: ['tools/bench/bench-query-lane.ts', 'test/support/stack.ts', ...INGEST, ...SEARCH],
+    settings: [...INGEST_SETTINGS, ...SEARCH_SETTINGS],
     sizes: { BENCH_QUERY_LANE_QUERIES: '70', BENCH_QUERY_LANE_DOCUMENTS: '300', BENCH_LOAD_STREAMS: '1' },
   },
   {
@@ -122,9 +190,9 @@ export const BENCHMARK_COMMANDS: BenchmarkCommand[] = [
       'libs/metrics/src',
       ...INGEST,
       ...SEARCH,
-      ...SETTINGS,
     ],
     // bench-scale.ts's DEFAULTS (bench-scale.spec.ts checks they agree).
+    settings: [...INGEST_SETTINGS, ...SEARCH_SETTINGS],
     sizes: {
       '--workers': '1',
       '--small': '1500',
@@ -149,7 +217,8 @@ export const BENCHMARK_COMMANDS: BenchmarkCommand[] = [
   },
   {
     command: 'npm run bench:ocr',
-    measures: ['tools/bench/bench-ocr.ts', 'libs/ocr/src', ...INGEST, ...SETTINGS],
+    measures: ['tools/bench/bench-ocr.ts', 'libs/ocr/src', ...INGEST],
+    settings: INGEST_SETTINGS,
     sizes: {},
   },
   {
@@ -164,8 +233,8 @@ export const BENCHMARK_COMMANDS: BenchmarkCommand[] = [
       'samples/handbook-site/docs',
       ...INGEST,
       ...SEARCH,
-      ...SETTINGS,
     ],
+    settings: [...INGEST_SETTINGS, ...SEARCH_SETTINGS, 'answers'],
     sizes: {},
   },
   {
@@ -176,8 +245,9 @@ export const BENCHMARK_COMMANDS: BenchmarkCommand[] = [
       'libs/parsing/src',
       'libs/chunking/src',
       'libs/evaluation/src',
-      ...SETTINGS,
+      'infra/local/es-analysis-plugin',
     ],
+    settings: ['chunking', 'parsing', 'elasticsearch', 'search', 'localServices'],
     sizes: {},
   },
   {
@@ -188,9 +258,9 @@ export const BENCHMARK_COMMANDS: BenchmarkCommand[] = [
       'libs/evaluation/src',
       ...INGEST,
       ...SEARCH,
-      ...SETTINGS,
       ...SAME_RUN,
     ],
+    settings: [...INGEST_SETTINGS, ...SEARCH_SETTINGS],
     sizes: { '--docs': undefined, '--queries': undefined },
   },
   {
@@ -203,9 +273,23 @@ export const BENCHMARK_COMMANDS: BenchmarkCommand[] = [
       'libs/evaluation/src',
       ...INGEST,
       ...SEARCH,
-      ...SETTINGS,
     ],
+    settings: [...INGEST_SETTINGS, ...SEARCH_SETTINGS, 'answers'],
     sizes: { '--votes': '150' },
+  },
+  {
+    command: 'npm run bench:fair-share',
+    measures: ['tools/bench/bench-fair-share.ts', 'libs/embeddings/src', 'apps/embedder-stub/src'],
+    settings: ['embedding', 'localServices'],
+    sizes: {
+      BENCH_FAIR_A_UNITS: '12',
+      BENCH_FAIR_UNIT_REQUESTS: '4',
+      BENCH_FAIR_B_REQUESTS: '2',
+      BENCH_FAIR_ROUNDS: '3',
+      BENCH_FAIR_DELAY_MS: '200',
+      // Unset: the private stub embedder; `local` measures infra/local's instead.
+      BENCH_FAIR_EMBEDDER: undefined,
+    },
   },
 ];
 
@@ -246,6 +330,40 @@ export function changedSizes(commandLine: string, command: BenchmarkCommand): st
 /** The line under a section's stamp that lists what its figures depend on. */
 export function formatMeasures(command: BenchmarkCommand): string {
   return `Measures: ${command.measures.map((path) => `\`${path}\``).join(', ')}.`;
+}
+
+/**
+ * Each settings block's fingerprint: the first 8 hex digits of the SHA-256 of its default values
+ * (the schema parsed from nothing), in the command's order.
+ */
+export function settingsFingerprints(command: BenchmarkCommand): [SettingsBlock, string][] {
+  return [...new Set(command.settings)].map((name) => [
+    name,
+    createHash('sha256').update(JSON.stringify(SETTINGS_BLOCKS[name]())).digest('hex').slice(0, 8),
+  ]);
+}
+
+/** The line under a section's stamp that fingerprints the default settings its figures were taken with. */
+export function formatSettings(command: BenchmarkCommand): string {
+  return `Settings: ${settingsFingerprints(command)
+    .map(([name, hash]) => `\`${name}\` ${hash}`)
+    .join(', ')}.`;
+}
+
+/** The blocks and fingerprints of a `Settings:` line, or undefined when the text has none. */
+export function parseSettings(text: string): Map<string, string> | undefined {
+  const line = text.split('\n').find((l) => l.startsWith('Settings: '));
+  return line ? new Map([...line.matchAll(/`([^`]+)` ([0-9a-f]+)/g)].map((m) => [m[1], m[2]])) : undefined;
+}
+
+/**
+ * The settings blocks whose defaults differ from those a section's `Settings:` line fingerprints
+ * (`search 1a2b3c4d → 5e6f7a8b`), or that it does not fingerprint at all.
+ */
+export function changedSettings(recorded: Map<string, string>, command: BenchmarkCommand): string[] {
+  return settingsFingerprints(command)
+    .filter(([name, hash]) => recorded.get(name) !== hash)
+    .map(([name, hash]) => `${name} ${recorded.get(name) ?? 'not fingerprinted'} → ${hash}`);
 }
 
 /** The paths of a `Measures:` line, or undefined when the text has none. */

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { arch, cpus, platform, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { benchmarkCommand, changedSizes, formatMeasures } from './benchmark-commands';
+import { benchmarkCommand, changedSizes, formatMeasures, formatSettings } from './benchmark-commands';
 
 const BENCHMARKS_FILE = join(__dirname, '..', '..', 'BENCHMARKS.md');
 
@@ -14,6 +14,8 @@ export interface SectionStamp {
   machine: string;
   /** What the figures depend on (the `Measures:` line), from the command's entry in benchmark-commands.ts. */
   measures?: string;
+  /** The default settings they were taken with (the `Settings:` line of fingerprints). */
+  settings?: string;
 }
 
 /** One section a benchmark or eval command owns: its `## ` heading line (matched whole) and its text. */
@@ -26,7 +28,7 @@ export interface BenchmarkSection {
 /** The lines under each heading that say who wrote the section, and what its figures depend on. */
 export function formatStamp(stamp: SectionStamp): string {
   const written = `Written by \`${stamp.command}\` at commit ${stamp.commit} on ${stamp.date} (${stamp.machine}).`;
-  return stamp.measures ? `${written}\n${stamp.measures}` : written;
+  return [written, stamp.measures, stamp.settings].filter(Boolean).join('\n');
 }
 
 /**
@@ -56,6 +58,7 @@ export function currentStamp(command: string): SectionStamp {
     command,
     commit,
     measures: formatMeasures(registered),
+    settings: formatSettings(registered),
     date: new Date().toISOString().slice(0, 10),
     machine: `${cores.length} cores (${cores[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GiB, ${platform()} ${arch()}`,
   };

@@ -5,9 +5,13 @@ import { describe, expect, it } from 'vitest';
 import {
   benchmarkCommand,
   BENCHMARK_COMMANDS,
+  changedSettings,
   changedSizes,
   formatMeasures,
+  formatSettings,
+  localServicePins,
   parseMeasures,
+  parseSettings,
 } from './benchmark-commands';
 
 const ROOT = join(__dirname, '..', '..');
@@ -44,6 +48,15 @@ export function staleness(
   if (!measures) problems.push(`no "Measures:" line under the stamp (${formatMeasures(command)})`);
   else if (measures.join('\n') !== command.measures.join('\n'))
     problems.push(`its "Measures:" line is not ${command.command}'s (${formatMeasures(command)})`);
+  const settings = parseSettings(section.text);
+  if (!settings) problems.push(`no "Settings:" line under the stamp (${formatSettings(command)})`);
+  else {
+    const changed = changedSettings(settings, command);
+    if (changed.length > 0)
+      problems.push(
+        `the default settings it ran with changed (${changed.join(', ')}): run \`${commandLine}\` again`,
+      );
+  }
   const later = commitsSince(commit, command.measures);
   if (later.length > 0) {
     problems.push(
@@ -83,9 +96,10 @@ describe('staleness rules', () => {
     commandLine: string,
     commit = 'abc1234',
     measures = formatMeasures(command),
+    settings = formatSettings(command),
   ) => ({
     heading,
-    text: `${heading}\n\nWritten by \`${commandLine}\` at commit ${commit} on 2026-12-01 (2 cores).\n${measures}\n\nFigures.\n`,
+    text: `${heading}\n\nWritten by \`${commandLine}\` at commit ${commit} on 2026-12-01 (2 cores).\n${measures}\n${settings}\n\nFigures.\n`,
   });
   const none = () => [];
 
@@ -112,6 +126,50 @@ describe('staleness rules', () => {
     ]);
   });
 
+  it('fails a section whose default settings changed since, or that does not fingerprint them', () => {
+    const current = formatSettings(command);
+    expect(current).toMatch(/^Settings: `chunking` [0-9a-f]{8}, .*`search` [0-9a-f]{8}/);
+    // The search block's defaults as they were before a change (another fingerprint).
+    const before = current.replace(/`search` [0-9a-f]{8}/, '`search` 00000000');
+    const now = parseSettings(current)!.get('search');
+    expect(
+      staleness(section('## Lane', 'npm run bench:query-lane', 'abc1234', undefined, before), none),
+    ).toEqual([
+      `the default settings it ran with changed (search 00000000 → ${now}): run \`npm run bench:query-lane\` again`,
+    ]);
+    expect(
+      staleness(
+        section(
+          '## Lane',
+          'npm run bench:query-lane',
+          'abc1234',
+          undefined,
+          'Settings: `chunking` 00000000.',
+        ),
+        none,
+      )[0],
+    ).toMatch(
+      /^the default settings it ran with changed \(chunking 00000000 → [0-9a-f]{8}, embedding not fingerprinted → /,
+    );
+    expect(staleness(section('## Lane', 'npm run bench:query-lane', 'abc1234', undefined, ''), none)).toEqual(
+      [`no "Settings:" line under the stamp (${current})`],
+    );
+  });
+
+  it("fingerprints infra/local's pins, not its paths or ports", () => {
+    const script = [
+      'ES_VERSION="${TROVE_ES_VERSION:-8.19.21}"',
+      'ES_HOME="$TROVE_INSTALL_DIR/elasticsearch-$ES_VERSION"',
+      'ES_PORT="${TROVE_ES_PORT:-9200}"',
+      'EMBEDDER_THREADS="${TROVE_EMBEDDER_THREADS:-2}"',
+    ].join('\n');
+    expect(localServicePins(script)).toEqual({ ES_VERSION: '8.19.21', EMBEDDER_THREADS: '2' });
+    expect(localServicePins()).toMatchObject({
+      ES_VERSION: expect.any(String),
+      EMBEDDER_THREADS: expect.any(String),
+    });
+  });
+
   it('fails sizes other than the defaults unless the heading says "(sizes changed"', () => {
     const reduced = 'BENCH_QUERY_LANE_QUERIES=10 BENCH_QUERY_LANE_DOCUMENTS=300 npm run bench:query-lane';
     expect(staleness(section('## Lane', reduced), none)).toEqual([
@@ -119,8 +177,13 @@ describe('staleness rules', () => {
     ]);
     expect(staleness(section('## Lane (sizes changed: 10 queries)', reduced), none)).toEqual([]);
     const subset = 'npm run eval -- --dataset ru_rumeddanet --split test --docs 200 --queries 50';
-    const evalMeasures = formatMeasures(benchmarkCommand(subset)!);
-    expect(staleness(section('## Eval', subset, 'abc1234', evalMeasures), none)).toEqual([
+    const evalCommand = benchmarkCommand(subset)!;
+    expect(
+      staleness(
+        section('## Eval', subset, 'abc1234', formatMeasures(evalCommand), formatSettings(evalCommand)),
+        none,
+      ),
+    ).toEqual([
       'run with --docs 200, --queries 50 (not the defaults) without "(sizes changed" in its heading',
     ]);
   });
