@@ -37,12 +37,7 @@ import { createLlmProvider, releaseLocalModels } from '@trove/llm';
 import { RAG_SCHEMA_DEFAULTS } from '@trove/rag-config';
 import { ChunkIndex, createElasticsearchClient } from '@trove/search';
 import { LocalBlobStore } from '@trove/storage';
-import {
-  answerCorpusFiles,
-  answerQuestions,
-  extractiveAnswerer,
-  shippedSearch,
-} from '@trove/test-support';
+import { answerCorpusFiles, answerQuestions, extractiveAnswerer, shippedSearch } from '@trove/test-support';
 import { ingestDocument } from '@trove/workflows';
 import { createWorker } from '@trove/worker';
 import {
