@@ -52,6 +52,8 @@ ES_PATH_REPO="${TROVE_ES_PATH_REPO:-$DATA_DIR/backups}"
 ES_NODES="${TROVE_ES_NODES:-1}"
 TEMPORAL_PORT="${TROVE_TEMPORAL_PORT:-7233}"
 TEMPORAL_UI_PORT="${TROVE_TEMPORAL_UI_PORT:-8233}"
+# Trove's Temporal settings (task queue fairness), also read by the compose file's Temporal.
+TEMPORAL_DYNAMIC_CONFIG="$TROVE_ROOT/infra/temporal/dynamic-config.yaml"
 EMBEDDER_PORT="${TROVE_EMBEDDER_PORT:-8089}"
 EMBEDDER_THREADS="${TROVE_EMBEDDER_THREADS:-2}"
 # Passages are bulk work: the passage embedder runs at a lower CPU priority (nice), so on a small

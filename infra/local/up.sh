@@ -112,13 +112,37 @@ start_one_es_node() {
   wait_for "elasticsearch-$i" 180 es_node_joined "$i"
 }
 
+# temporal_settings: each setting of $TEMPORAL_DYNAMIC_CONFIG as KEY=VALUE, one a line (the file
+# holds global values only: a key line, then its "- value:" line).
+temporal_settings() {
+  awk '/^[A-Za-z][^ ]*:[ \t]*$/ { key = $1; sub(/:$/, "", key) }
+       /^[ \t]+-[ \t]+value:/ { value = $0; sub(/^[^:]*:[ \t]*/, "", value); print key "=" value }' \
+    "$TEMPORAL_DYNAMIC_CONFIG"
+}
+
 start_temporal() {
-  if temporal_healthy; then log "temporal already up on :$TEMPORAL_PORT"; return; fi
-  log "starting temporal dev server on 127.0.0.1:$TEMPORAL_PORT (UI :$TEMPORAL_UI_PORT)"
+  local setting
+  local -a settings=() flags=()
+  mapfile -t settings < <(temporal_settings)
+  ((${#settings[@]})) || die "no Temporal settings read from $TEMPORAL_DYNAMIC_CONFIG"
+  if temporal_healthy; then
+    log "temporal already up on :$TEMPORAL_PORT"
+    # A dev server started before a setting was added keeps running without it (e.g. fairness off):
+    # say so, since only a restart applies it.
+    local cmdline=""
+    is_running temporal && cmdline="$(tr '\0' ' ' <"/proc/$(cat "$RUN_DIR/temporal.pid")/cmdline" 2>/dev/null || true)"
+    for setting in "${settings[@]}"; do
+      [[ -z "$cmdline" || " $cmdline " == *" $setting "* ]] ||
+        log "WARNING: the running temporal dev server was started without $setting; restart it to apply it (down.sh temporal && up.sh temporal)"
+    done
+    return
+  fi
+  for setting in "${settings[@]}"; do flags+=(--dynamic-config-value "$setting"); done
+  log "starting temporal dev server on 127.0.0.1:$TEMPORAL_PORT (UI :$TEMPORAL_UI_PORT): ${settings[*]}"
   # A SQLite file keeps workflow state across restarts of the dev server.
   start_bg temporal "$VENV/bin/temporal" server start-dev \
     --ip 127.0.0.1 --port "$TEMPORAL_PORT" --ui-port "$TEMPORAL_UI_PORT" \
-    --db-filename "$DATA_DIR/temporal.sqlite" --log-level warn
+    --db-filename "$DATA_DIR/temporal.sqlite" --log-level warn "${flags[@]}"
   wait_for temporal 60 temporal_healthy
 }
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MODEL_PROFILES } from '@trove/embeddings';
 import { ROOT } from '../../support/services';
+import { TEMPORAL_DYNAMIC_CONFIG, temporalSettings } from '../../support/temporal-settings';
 import { troveVariables } from '../../support/trove-variables';
 
 // No Docker engine runs here; `docker compose config` needs none. It resolves, interpolates and
@@ -105,6 +106,17 @@ describe('docker-compose.yml', () => {
       config.services[service].volumes!.find((volume) => volume.target === '/backups');
     expect(backups('elasticsearch')).toMatchObject({ type: 'bind' });
     expect(backups('api')!.source).toBe(backups('elasticsearch')!.source);
+  });
+
+  it("runs a Temporal that dispatches the ingest lanes fairly, with Trove's dynamic config", () => {
+    const temporal = config.services.temporal;
+    // Task queue fairness needs server 1.29 or later.
+    const [major, minor] = /:(\d+)\.(\d+)\.\d+$/.exec(temporal.image!)!.slice(1).map(Number);
+    expect(major * 1000 + minor, temporal.image).toBeGreaterThanOrEqual(1029);
+    const path = temporal.environment!.DYNAMIC_CONFIG_FILE_PATH;
+    const mounted = temporal.volumes!.find((volume) => volume.target === path);
+    expect(mounted?.source).toBe(TEMPORAL_DYNAMIC_CONFIG);
+    expect(temporalSettings().get('matching.enableFairness')).toBe(true);
   });
 
   it('publishes ports on loopback only', () => {
