@@ -234,11 +234,13 @@ async function main() {
     'npm run bench:fair-share',
     ...(values.parts ? ['--', `--parts ${parts.join(',')}`] : []),
   ].join(' ');
+  const sections: string[] = [];
   for (const part of parts) {
-    const section = part === 'stack' ? await stackPart() : await clientPart();
-    writeBenchmarkSections(command, section);
-    console.log(section);
+    sections.push(part === 'stack' ? await stackPart() : await clientPart());
+    console.log(sections.at(-1));
   }
+  // Written together, so every section is stamped with the commit measured (not -dirty from the first).
+  writeBenchmarkSections(command, ...sections);
 }
 
 main().catch((error: unknown) => {
