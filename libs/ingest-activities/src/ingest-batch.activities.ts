@@ -24,6 +24,7 @@ import pLimit from 'p-limit';
 import { activity as run, withHeartbeats } from './activity-failure';
 import { assertWritable, guardedDocumentWrite, OWNER_REFUSALS } from './deletion.activities';
 import {
+  checkDocumentSize,
   chunksOf,
   documentProgressWriter,
   dominantLanguage,
@@ -387,6 +388,7 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
               ({ changes, data } = await fetchSourceItem(deps, source, document));
               current = { ...document, ...changes };
             } else {
+              checkDocumentSize(deps, document);
               data = await original(document);
             }
             const fetched = fetchedDocument(
