@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TroveErrorCode } from '@trove/domain';
+import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
+import { ParserRegistry } from '../parser-registry';
 import { ParseSandbox } from './parse-sandbox';
 
 const sandbox = new ParseSandbox({ timeoutMs: 20_000, maxMemoryMb: 256, threads: 1 });
@@ -67,6 +69,69 @@ describe('ParseSandbox', () => {
     });
     await expect(sandbox.parse(markdown('# T\n\nfine'))).resolves.toMatchObject({ title: 'T' });
   });
+
+  it('chunks in the thread: from the parsed JSON it gave, or right after parsing, as the chunker does in-process', async () => {
+    const input = markdown(
+      '# Guide\n\n' + 'One sentence about chunking here. '.repeat(60) + '\n\n## Next\n\nMore.',
+    );
+    const job = {
+      options: { targetTokens: 80, overlapTokens: 10 },
+      context: { documentId: 'd', projectId: 'p' },
+    };
+    const expected = new Chunker(new SegmenterTokenCounter(), job.options).chunk(
+      await ParserRegistry.default().parse(input),
+      job.context,
+    );
+    const parsed = await sandbox.parseToJson(input);
+    expect(parsed.summary).toEqual({ title: 'Guide', metadata: {} });
+    const fromJson = await sandbox.chunk({ fileName: 'a.md', json: parsed.json }, job);
+    const together = await sandbox.parseAndChunk(input, job);
+    expect(expected.length).toBeGreaterThan(3);
+    expect(fromJson.chunks).toEqual(expected);
+    expect(together.chunks).toEqual(expected);
+    expect(together.summary).toEqual(parsed.summary);
+  });
+
+  it('leaves the event loop free while a large document is chunked', async () => {
+    const sentences = Array.from(
+      { length: 8_000 },
+      (_, i) => `Sentence ${i} says something about retrieval.`,
+    );
+    const input = { fileName: 'long.txt', mediaType: 'text/plain', data: Buffer.from(sentences.join(' ')) };
+    const job = {
+      options: { targetTokens: 200, overlapTokens: 20 },
+      context: { documentId: 'd', projectId: 'p' },
+    };
+    let ticks = 0;
+    let done = false;
+    const chunked = sandbox.parseAndChunk(input, job).finally(() => (done = true));
+    // Timers keep running here while the thread works; chunking on this thread would allow none.
+    while (!done) await new Promise((resolve) => setTimeout(resolve, 0)).then(() => ticks++);
+    expect((await chunked).chunks.length).toBeGreaterThan(100);
+    expect(ticks).toBeGreaterThan(20);
+  });
+
+  it('stops chunking that runs longer than its own limit, naming the setting, and keeps working afterwards', async () => {
+    const limited = new ParseSandbox({ timeoutMs: 20_000, chunkTimeoutMs: 1, maxMemoryMb: 256, threads: 1 });
+    try {
+      const input = markdown('# T\n\n' + 'word '.repeat(100_000));
+      const job = {
+        options: { targetTokens: 100, overlapTokens: 0 },
+        context: { documentId: 'd', projectId: 'p' },
+      };
+      // Parsing is held to the parse limit, and only chunking to the chunking one.
+      await expect(limited.parseAndChunk(input, job)).rejects.toMatchObject({
+        code: TroveErrorCode.ParseLimitExceeded,
+        permanent: true,
+        message:
+          'a.md: chunking took longer than 0.001 s and was stopped (TROVE_CHUNK_TIMEOUT_MS raises the limit)',
+      });
+      await expect(limited.parse(markdown('# T\n\nfine'))).resolves.toMatchObject({ title: 'T' });
+    } finally {
+      await limited.close();
+    }
+    // Two threads start (the first is stopped): seconds each on a loaded machine.
+  }, 60_000);
 
   it('reads images by OCR in the thread, reporting each page as progress, and replaces a thread stopped in the middle of OCR', () => {
     // A plain Node process, as the worker runs: vitest's process pool does not survive threads
