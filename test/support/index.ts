@@ -8,3 +8,4 @@ export * from './private-services';
 export * from './retrieval-index';
 export * from './services';
 export * from './stack';
+export * from './large-files';

@@ -26,6 +26,7 @@ export const BENCHMARKS: Benchmark[] = [
   // Starts its own private Elasticsearch: a million chunks never load the shared one.
   { name: 'search-scale', script: 'tools/bench/bench-search-scale.ts', needsServices: false },
   { name: 'query-lane', script: 'tools/bench/bench-query-lane.ts', needsServices: true },
+  { name: 'large-documents', script: 'tools/bench/bench-large-documents.ts', needsServices: true },
 ];
 
 /** The benchmarks `--only` names (all of them without it), or an error naming the unknown ones. */
