@@ -149,6 +149,8 @@ export async function createWorker(
       ? { workflowBundle: overrides.workflowBundle }
       : { workflowsPath: overrides.workflowsPath ?? require.resolve('@trove/workflows') },
     activities,
+    workflowBundleCacheDir: config.worker.workflowBundleDir || undefined,
+    log: (message) => logger.info(message),
     slots: {
       control: config.worker.controlActivities,
       bulk: config.worker.maxConcurrentActivities,

@@ -15,6 +15,7 @@ import * as projectSettings0011 from './migrations/0011-project-settings';
 import * as documentProgress0012 from './migrations/0012-document-progress';
 import * as answers0013 from './migrations/0013-answers';
 import * as feedback0014 from './migrations/0014-feedback';
+import { PostgresSafeTextPool } from './postgres-text';
 import type { CatalogTables } from './tables';
 
 export interface DatabaseOptions {
@@ -86,7 +87,10 @@ export function openCatalogDb(options: DatabaseOptions): CatalogDb {
   });
   // An idle client losing its server (PostgreSQL restarted) must not crash the process.
   pool.on('error', () => undefined);
-  const db = new Kysely<CatalogTables>({ dialect: new PostgresDialect({ pool }) });
+  // Every parameter goes through the text guard: PostgreSQL refuses NUL and unpaired surrogates.
+  const db = new Kysely<CatalogTables>({
+    dialect: new PostgresDialect({ pool: new PostgresSafeTextPool(pool) }),
+  });
   pools.set(db, pool);
   return db;
 }

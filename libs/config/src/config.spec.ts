@@ -557,6 +557,11 @@ describe('metrics and logs', () => {
     const defaults = loadConfig(workerConfigSchema, {});
     expect(defaults.workerMetrics).toEqual({ host: '127.0.0.1', port: 9464 });
     expect(defaults.metrics?.token).toBeUndefined();
+    // Without a token, /metrics is off unless loopback clients are allowed explicitly.
+    expect(defaults.metrics?.allowLoopback).toBe(false);
+    expect(
+      loadConfig(workerConfigSchema, { TROVE_METRICS_ALLOW_LOOPBACK: 'true' }).metrics?.allowLoopback,
+    ).toBe(true);
     const set = loadConfig(workerConfigSchema, {
       TROVE_METRICS_TOKEN: 'a-long-enough-metrics-token',
       TROVE_WORKER_METRICS_HOST: '0.0.0.0',

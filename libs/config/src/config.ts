@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -488,10 +489,12 @@ export const llmSchema = z
 // --- Metrics and logs -----------------------------------------------------------------------------
 /**
  * `/metrics` on the api and on each worker: readable with `Authorization: Bearer <token>` when a
- * token is set, else by loopback clients only.
+ * token is set. Without one they are off, unless `allowLoopback` lets loopback clients read them
+ * (a Prometheus on the same machine): a reverse proxy on the host would otherwise expose them.
  */
 export const metricsSchema = z.object({
   token: secret.refine((t) => t.length >= 16, 'TROVE_METRICS_TOKEN needs at least 16 characters').optional(),
+  allowLoopback: flag.default('false'),
 });
 
 /** The worker's metrics server (it has no other HTTP surface). */
@@ -521,7 +524,7 @@ function metricsReachable(
       path: ['metrics', 'token'],
       message:
         `TROVE_WORKER_METRICS_HOST is ${host} but TROVE_METRICS_TOKEN is not set: without a token ` +
-        '/metrics answers loopback clients only, so no scraper on another machine could read it; ' +
+        '/metrics answers no client on another machine, so no scraper there could read it; ' +
         'set TROVE_METRICS_TOKEN (and give Prometheus the same bearer token) or bind to 127.0.0.1',
     });
   }
@@ -578,6 +581,11 @@ export const workerSettingsSchema = z.object({
   batchMaxChunks: positiveInt.max(1_000).default(32),
   /** A file larger than this (bytes) is not fetched in a batch. */
   batchMaxBytes: positiveInt.default(1_000_000),
+  /**
+   * Where the workflow bundle is kept between starts, rebuilt when one of its source files changes
+   * (bundling takes seconds of CPU); empty: bundled at every start.
+   */
+  workflowBundleDir: z.string().default(join(tmpdir(), 'trove-workflow-bundles')),
 });
 
 export const workerConfigSchema = z
@@ -745,9 +753,10 @@ function fromEnv(env: Env) {
       batchDocuments: v('TROVE_SYNC_BATCH_DOCUMENTS'),
       batchMaxChunks: v('TROVE_SYNC_BATCH_MAX_CHUNKS'),
       batchMaxBytes: v('TROVE_SYNC_BATCH_MAX_BYTES'),
+      workflowBundleDir: v('TROVE_WORKFLOW_BUNDLE_DIR'),
     },
     deletion: { cancelGraceMs: v('TROVE_DELETION_CANCEL_GRACE_MS') },
-    metrics: { token: v('TROVE_METRICS_TOKEN') },
+    metrics: { token: v('TROVE_METRICS_TOKEN'), allowLoopback: v('TROVE_METRICS_ALLOW_LOOPBACK') },
     workerMetrics: { port: v('TROVE_WORKER_METRICS_PORT'), host: v('TROVE_WORKER_METRICS_HOST') },
     logging: { format: v('TROVE_LOG_FORMAT'), level: v('TROVE_LOG_LEVEL') },
     // LLM (issue 11)

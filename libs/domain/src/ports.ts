@@ -83,6 +83,11 @@ export interface EmbedOptions {
    * scheduled): a batch's requests finish before a younger batch's, as with fewer slots. Default: now.
    */
   since?: number;
+  /**
+   * Whose work this is (a project id): waiting bulk requests of different tenants take turns, so
+   * one project's import cannot hold the embedder for every other. Default: one shared turn.
+   */
+  tenant?: string;
 }
 
 export interface EmbeddingProvider {

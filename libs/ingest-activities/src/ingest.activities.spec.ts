@@ -396,6 +396,62 @@ describe('embedChunks: a text the embedding server refuses, or an outage', () =>
     expect(priorities).toEqual(['bulk']);
   });
 
+  it('names the project to the embedder client, and cancelling the activity aborts its request there', async () => {
+    const blobs = new InMemoryBlobStore();
+    const seen: { tenant?: string; aborted: boolean }[] = [];
+    let reached: () => void = () => undefined;
+    const atServer = new Promise<void>((resolve) => (reached = resolve));
+    const embedder: EmbeddingProvider = {
+      modelId: 'fake',
+      dimensions: 1,
+      // A server that never answers: only the caller's abort ends the request.
+      embed: (_texts, _purpose, options) =>
+        new Promise((_resolve, reject) => {
+          const request = { tenant: options?.tenant, aborted: false };
+          seen.push(request);
+          options?.signal?.addEventListener('abort', () => {
+            request.aborted = true;
+            reject(options.signal!.reason as Error);
+          });
+          reached();
+        }),
+      ping: async () => undefined,
+    };
+    const activities = createIngestActivities({
+      catalog: new InMemoryCatalog(),
+      blobs,
+      parsers: PARSER_NOT_USED,
+      chunking: async () => ({ targetTokens: 400, overlapTokens: 0 }),
+      embedder,
+      chunkIndex: new RecordingChunkIndex(),
+      batchSize: 16,
+      connectors: new SourceConnectors([], { complete: false }),
+    });
+    await blobs.putJson('work/batch-0', [
+      {
+        id: 'doc-1-0-x',
+        documentId: 'doc-1',
+        projectId: 'project-7',
+        position: 0,
+        text: 'Welcome.',
+        headingPath: [],
+        title: 'Runbook',
+        tokenCount: 1,
+        contentHash: 'hash-0',
+        language: 'en',
+        hasCode: false,
+        codeLanguages: [],
+      } satisfies Chunk,
+    ]);
+    const env = new MockActivityEnvironment({ taskQueue: 'trove-ingest.bulk' }, { logger });
+    const running = env.run(activities.embedChunks, { batchKey: 'work/batch-0' }).catch((e: unknown) => e);
+    await atServer;
+    env.cancel();
+    const failure = await running;
+    expect(failure).toBeInstanceOf(Error);
+    expect(seen).toEqual([{ tenant: 'project-7', aborted: true }]);
+  });
+
   it('an outage (every request fails, the probe too) stays retryable however many attempts it takes', async () => {
     const failure = await embedAt(50, () => 503);
     expect(failure).toBeInstanceOf(ApplicationFailure);

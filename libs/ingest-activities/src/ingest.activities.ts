@@ -144,14 +144,21 @@ export async function vectorsFor(
 
 /**
  * How this activity's embeddings queue at the process's embedder client: those of the interactive
- * lane (a webhook edit, a reindex) go ahead of the bulk lane's batches, older work first.
+ * lane (a webhook edit, a reindex) go ahead of the bulk lane's batches; bulk ones of different
+ * projects (`tenant`) take turns, a project's own older work first. The activity's cancellation
+ * (its project or source being deleted) takes a waiting request out of the queue and aborts one
+ * at the server.
  */
-export function embeddingOrder(): Pick<EmbedOptions, 'priority' | 'since'> {
-  const { taskQueue, scheduledTimestampMs } = Context.current().info;
+export function embeddingOrder(
+  tenant?: string,
+): Pick<EmbedOptions, 'priority' | 'since' | 'tenant' | 'signal'> {
+  const { info, cancellationSignal } = Context.current();
   return {
-    priority: laneOfTaskQueue(taskQueue) === 'interactive' ? 'interactive' : 'bulk',
+    priority: laneOfTaskQueue(info.taskQueue) === 'interactive' ? 'interactive' : 'bulk',
     // Older work first within the lane: a batch embedded through before a younger one starts.
-    since: scheduledTimestampMs,
+    since: info.scheduledTimestampMs,
+    ...(tenant ? { tenant } : {}),
+    signal: cancellationSignal,
   };
 }
 
@@ -329,7 +336,7 @@ export function createIngestActivities(deps: IngestDependencies) {
           const chunks = await blobs.getJson<Chunk[]>(input.batchKey);
           const [active] = await targets();
           const { vectors, embedded } = await withHeartbeats({ batchKey: input.batchKey }, () =>
-            vectorsFor(chunks, active, embeddingOrder()),
+            vectorsFor(chunks, active, embeddingOrder(chunks[0]?.projectId)),
           );
           const embeddedChunks: EmbeddedChunk[] = chunks.map((c, i) => ({
             ...c,
@@ -376,7 +383,7 @@ export function createIngestActivities(deps: IngestDependencies) {
                     // …or for another: a rebuild is under way, or the model changed since embedChunks ran.
                     const vectors = fits
                       ? chunks.map((c) => c.embedding)
-                      : (await vectorsFor(chunks, target, embeddingOrder())).vectors;
+                      : (await vectorsFor(chunks, target, embeddingOrder(document.projectId))).vectors;
                     await target.index.upsert(
                       chunks.map((c, i) => ({ ...c, embedding: vectors[i] })),
                       model,

@@ -7,6 +7,7 @@ import type { BlobStore, StoredStream, TroveDocument } from '@trove/domain';
 import {
   blobKeys,
   DocumentStatus,
+  ingestPriority,
   ingestWorkflowId,
   TroveError,
   uploadsWorkflowId,
@@ -151,6 +152,7 @@ export class DocumentsService {
         workflowId: uploadsWorkflowId(projectId),
         args: [{ projectId }],
         signalArgs: [],
+        priority: ingestPriority(projectId),
       });
     } catch (error) {
       this.logger.warn(`could not queue an upload to ${projectId}: ${(error as Error).message}`);

@@ -295,6 +295,15 @@ function classify(error: unknown, source: GitSource): unknown {
       { permanent: true, cause: error },
     );
   }
+  if (/could not fetch \S+ from promisor remote|lazy fetching disabled/i.test(text)) {
+    // A partial clone missing objects it may not fetch from its own remote: fetching again cannot help.
+    return new TroveError(
+      TroveErrorCode.BadRequest,
+      `the repository is a partial clone whose missing objects cannot be fetched from its promisor ` +
+        `remote: ${error.message}`,
+      { permanent: true, cause: error },
+    );
+  }
   if (/couldn't find remote ref|remote branch .* not found/i.test(text)) {
     return new TroveError(
       TroveErrorCode.BadRequest,
