@@ -111,6 +111,17 @@ describe('ParseSandbox', () => {
     expect(ticks).toBeGreaterThan(20);
   });
 
+  it('keeps a thread for small files while large documents are chunked', () => {
+    // A plain Node process, as the worker runs, for threads busy for seconds (see below).
+    const output = execFileSync(
+      process.execPath,
+      ['-r', '@swc-node/register', join(__dirname, 'large-and-small.fixture.ts')],
+      { encoding: 'utf8', timeout: 120_000 },
+    );
+    // The small file took the thread the second large document waits for: it ended first.
+    expect(JSON.parse(output)).toEqual(['small', 'first large', 'second large']);
+  }, 120_000);
+
   it('stops chunking that runs longer than its own limit, naming the setting, and keeps working afterwards', () => {
     // A plain Node process, as the worker runs: vitest's process pool does not survive a thread
     // stopped in the middle of segmenting text (plain Node only ends the thread).

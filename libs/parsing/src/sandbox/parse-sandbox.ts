@@ -62,7 +62,15 @@ export interface SandboxOptions {
 interface Slot {
   thread: Worker;
   busy: boolean;
+  /** Busy with a large document (see LARGE_BYTES). */
+  large: boolean;
 }
+
+/**
+ * A request with more bytes than this (a file, or a parsed document's JSON) is a large document's:
+ * those hold at most all threads but one, so small files never wait behind large ones for minutes.
+ */
+export const LARGE_BYTES = 1024 * 1024;
 
 const THREAD_FILE = join(__dirname, `parse.thread${extname(__filename)}`);
 
@@ -85,7 +93,7 @@ const WARM_UP: ParseInput = {
  */
 export class ParseSandbox {
   private readonly slots: Slot[] = [];
-  private readonly waiting: (() => void)[] = [];
+  private readonly waiting: { large: boolean; wake: () => void }[] = [];
 
   constructor(private readonly limits: ParseLimits = DEFAULT_PARSE_LIMITS) {}
 
@@ -129,7 +137,7 @@ export class ParseSandbox {
   }
 
   private async request(request: ParseRequest, options: SandboxOptions): Promise<ParseResult> {
-    const slot = await this.acquire();
+    const slot = await this.acquire(request.data.byteLength > LARGE_BYTES);
     try {
       return await this.run(
         slot,
@@ -139,8 +147,7 @@ export class ParseSandbox {
         options.onProgress,
       );
     } finally {
-      slot.busy = false;
-      this.waiting.shift()?.();
+      this.release(slot);
     }
   }
 
@@ -159,8 +166,7 @@ export class ParseSandbox {
         } catch {
           // Discarded already when the thread failed; nothing to report for a warm-up.
         } finally {
-          slot.busy = false;
-          this.waiting.shift()?.();
+          this.release(slot);
         }
       }),
     );
@@ -277,20 +283,38 @@ export class ParseSandbox {
     });
   }
 
-  private async acquire(): Promise<Slot> {
+  private async acquire(large = false): Promise<Slot> {
     for (;;) {
-      const idle = this.slots.find((slot) => !slot.busy);
-      if (idle) {
-        idle.busy = true;
-        return idle;
+      if (this.mayStart(large)) {
+        const idle = this.slots.find((slot) => !slot.busy);
+        if (idle) {
+          idle.busy = true;
+          idle.large = large;
+          return idle;
+        }
+        if (this.slots.length < this.limits.threads) {
+          const slot = { thread: this.spawn(), busy: true, large };
+          this.slots.push(slot);
+          return slot;
+        }
       }
-      if (this.slots.length < this.limits.threads) {
-        const slot = { thread: this.spawn(), busy: true };
-        this.slots.push(slot);
-        return slot;
-      }
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      await new Promise<void>((wake) => this.waiting.push({ large, wake }));
     }
+  }
+
+  /** A large document's request starts only while fewer than all threads but one hold large ones. */
+  private mayStart(large: boolean): boolean {
+    if (!large) return true;
+    const holding = this.slots.filter((slot) => slot.busy && slot.large).length;
+    return holding < Math.max(1, this.limits.threads - 1);
+  }
+
+  /** Frees the slot and wakes the first waiting request that may start now. */
+  private release(slot: Slot): void {
+    slot.busy = false;
+    slot.large = false;
+    const next = this.waiting.findIndex((waiter) => this.mayStart(waiter.large));
+    if (next >= 0) this.waiting.splice(next, 1)[0].wake();
   }
 
   private spawn(): Worker {
