@@ -31,7 +31,7 @@ beforeAll(async () => {
     TROVE_CHUNK_TARGET_TOKENS: String(TARGET),
     TROVE_CHUNK_OVERLAP_TOKENS: '40',
     // Fewer, larger embedding steps for documents of thousands of chunks.
-    TROVE_EMBEDDING_BATCH_SIZE: '64',
+    TROVE_EMBEDDING_BATCH_SIZE: '256',
     TROVE_METRICS_TOKEN: METRICS_TOKEN,
   });
   await stack.start();
