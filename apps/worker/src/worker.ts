@@ -1,7 +1,7 @@
 import { Client } from '@temporalio/client';
 import { NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import { Catalog } from '@trove/catalog';
-import { SecretBox, type WorkerConfig } from '@trove/config';
+import { documentLimitsSchema, SecretBox, type WorkerConfig } from '@trove/config';
 import { IndexGenerations } from '@trove/index-generations';
 import { RagConfigStore, workerRagDefaults } from '@trove/rag-config';
 import {
@@ -75,8 +75,11 @@ export async function createWorker(
   const blobs = new LocalBlobStore(config.storage.blobDir);
   // One connector per registered source type (@trove/source-definitions).
   const connectors = createSourceConnectors(config, { blobs });
+  // One set of limits for every document, whatever its source: checked by the sync's plan, the
+  // fetches and the parsers.
+  const limits = config.documents ?? documentLimitsSchema.parse({});
   // Files are parsed in threads with heap and time limits: a hostile file fails only its document.
-  const parsers = new ParseSandbox(config.parsing);
+  const parsers = new ParseSandbox(config.parsing, limits);
   // The threads load their parsers while the workflow code is bundled, not during the first sync.
   const warming = parsers.warm();
   // Chunking settings changed through the API apply to documents chunked from then on.
@@ -100,8 +103,9 @@ export async function createWorker(
     generations,
     batchSize: config.embedding.batchSize,
     connectors,
+    limits,
   };
-  const syncDeps = { catalog, blobs, chunkIndex, connectors };
+  const syncDeps = { catalog, blobs, chunkIndex, connectors, limits };
   // How syncs and uploads cut their documents into units: batches of small documents, as many
   // units at once as the bulk lane runs activities (by default).
   const units: IngestUnits = {

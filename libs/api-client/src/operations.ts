@@ -514,6 +514,7 @@ export const AskQuery = graphql(`
       insufficientContext
       language
       model
+      fallbackReason
       citations {
         marker
         chunkId
@@ -733,6 +734,8 @@ export const RagConfigQuery = graphql(`
         extractiveSentences
         supportMinLexical
         supportMinSemantic
+        llmBudgetMs
+        rewriteTimeoutMs
       }
       llm {
         provider

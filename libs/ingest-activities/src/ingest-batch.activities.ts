@@ -25,6 +25,7 @@ import pLimit from 'p-limit';
 import { activity as run, withHeartbeats } from './activity-failure';
 import { assertWritable, guardedDocumentWrite, OWNER_REFUSALS } from './deletion.activities';
 import {
+  checkDocumentSize,
   chunkJob,
   documentProgressWriter,
   dominantLanguage,
@@ -390,6 +391,7 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
               ({ changes, data } = await fetchSourceItem(deps, source, document));
               current = { ...document, ...changes };
             } else {
+              checkDocumentSize(deps, document);
               data = await original(document);
             }
             const fetched = fetchedDocument(

@@ -1,8 +1,16 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import type { Chunk, EmbeddingProvider, FetchedItem, ParsedBlock, TroveDocument } from '@trove/domain';
+import type {
+  Chunk,
+  DocumentLimits,
+  EmbeddingProvider,
+  FetchedItem,
+  ParsedBlock,
+  TroveDocument,
+} from '@trove/domain';
 import {
   blobKeys,
+  DEFAULT_DOCUMENT_LIMITS,
   DocumentStatus,
   SourceType,
   sourceItemGone,
@@ -25,7 +33,7 @@ import {
 import { createIngestActivities, documentProgressWriter, type FetchedDocument } from './ingest.activities';
 import { SourceConnectors } from './source-connectors';
 
-function setup() {
+function setup(options: { limits?: DocumentLimits } = {}) {
   const catalog = new InMemoryCatalog();
   const blobs = new InMemoryBlobStore();
   const connector = new FakeConnector();
@@ -39,6 +47,7 @@ function setup() {
     chunkIndex: new RecordingChunkIndex(),
     batchSize: 16,
     connectors: new SourceConnectors([connector], { complete: false }),
+    ...(options.limits ? { limits: options.limits } : {}),
   });
   /** A source item's record as a plan creates it: a placeholder, not fetched yet. */
   const planned = (externalId: string): TroveDocument =>
@@ -151,6 +160,53 @@ describe('fetchDocument of a source item', () => {
 
     expect(failure).toMatchObject({ type: TroveErrorCode.DocumentNotFound, nonRetryable: true });
     expect(ctx.blobs.keys()).toEqual([]);
+  });
+});
+
+describe('fetchDocument and the document size limit', () => {
+  const limits = { ...DEFAULT_DOCUMENT_LIMITS, maxBytes: 50 };
+
+  it('asks the connector for at most the limit, and fails an item it hands back larger for good, storing nothing', async () => {
+    const ctx = setup({ limits });
+    const document = ctx.planned('https://example.test/guide');
+    ctx.connector.items.set('https://example.test/guide', page);
+
+    const failure = await runActivity(ctx.activities.fetchDocument, { documentId: document.id }).catch(
+      (e: unknown) => e,
+    );
+
+    expect(ctx.connector.fetchCalls).toEqual([{ externalId: 'https://example.test/guide', maxBytes: 50 }]);
+    expect(failure).toBeInstanceOf(ApplicationFailure);
+    expect(failure).toMatchObject({
+      type: TroveErrorCode.PayloadTooLarge,
+      nonRetryable: true,
+      message: `https://example.test/guide has ${page.data.length} bytes, over the limit of 50 bytes per document (TROVE_DOCUMENT_MAX_BYTES raises it)`,
+    });
+    expect(ctx.blobs.keys()).toEqual([]);
+  });
+
+  it('fails an upload over the limit from its recorded size, before its original is looked at', async () => {
+    const ctx = setup({ limits });
+    // Its original is not even there: the size decides first.
+    const upload = ctx.catalog.newItem(ctx.source, 'unused', {
+      sourceId: undefined,
+      externalId: undefined,
+      fileName: 'huge.txt',
+      sizeBytes: 125_829_039,
+      blobKey: blobKeys.upload('u1', 'x'),
+      status: DocumentStatus.PENDING,
+    });
+
+    const failure = await runActivity(ctx.activities.fetchDocument, { documentId: upload.id }).catch(
+      (e: unknown) => e,
+    );
+
+    expect(failure).toMatchObject({
+      type: TroveErrorCode.PayloadTooLarge,
+      nonRetryable: true,
+      message:
+        'huge.txt has 125,829,039 bytes, over the limit of 50 bytes per document (TROVE_DOCUMENT_MAX_BYTES raises it)',
+    });
   });
 });
 

@@ -16,6 +16,9 @@ import type {
 } from '@trove/domain';
 import {
   blobKeys,
+  checkDocumentLimit,
+  DEFAULT_DOCUMENT_LIMITS,
+  type DocumentLimits,
   DocumentStatus,
   laneOfTaskQueue,
   projectOcr,
@@ -97,6 +100,12 @@ export interface IngestDependencies {
   batchSize: number;
   /** Fetch documents that come from sources. */
   connectors: SourceConnectors;
+  /**
+   * The limits every document is held to (the worker's settings); unset: the defaults. Bytes are
+   * checked here, before an original is read (an upload's recorded size) and as a source item is
+   * fetched; the rest by the parsers.
+   */
+  limits?: DocumentLimits;
   /**
    * How long `fetchDocument` waits for a sync batch holding its document before failing with the
    * retryable DOCUMENT_BUSY (default `BUSY_WAIT_MS`; tests use 0).
@@ -481,7 +490,7 @@ export const MAX_WARNINGS = 50;
  * document (or its original) is gone, the deletion's refusal when its owner is being deleted.
  */
 export async function fetchForIngest(
-  deps: Pick<IngestDependencies, 'catalog' | 'blobs' | 'connectors'>,
+  deps: Pick<IngestDependencies, 'catalog' | 'blobs' | 'connectors' | 'limits'>,
   documentId: string,
   document: TroveDocument | undefined,
   source: Source | undefined,
@@ -521,6 +530,8 @@ export async function fetchForIngest(
       message: `document ${documentId} was deleted before it could be indexed`,
     });
   }
+  // An upload (or a stored copy) over the size limit is never read.
+  checkDocumentSize(deps, document);
   if (!(await blobs.exists(document.blobKey))) {
     throw ApplicationFailure.create({
       nonRetryable: true,
@@ -572,16 +583,32 @@ export function withCitations(
   return chunks.map((chunk) => ({ ...chunk, citation: citation(deps.connectors, fetched, summary, chunk) }));
 }
 
+/** The worker's document limits. */
+export function documentLimits(deps: Pick<IngestDependencies, 'limits'>): DocumentLimits {
+  return deps.limits ?? DEFAULT_DOCUMENT_LIMITS;
+}
+
+/** Fails (permanently) a document whose recorded original is over the size limit, before it is read. */
+export function checkDocumentSize(
+  deps: Pick<IngestDependencies, 'limits'>,
+  document: Pick<TroveDocument, 'fileName' | 'sizeBytes'>,
+): void {
+  checkDocumentLimit(documentLimits(deps), 'maxBytes', document.fileName, document.sizeBytes);
+}
+
 /**
  * Fetches a source item's current version into blob storage; returns the record's new fields
- * (`changes`) and the bytes stored.
+ * (`changes`) and the bytes stored. The connector is asked to refuse an item over the size limit
+ * before reading it; one that could not tell is refused here, before it is stored or parsed.
  */
 export async function fetchSourceItem(
-  deps: Pick<IngestDependencies, 'blobs' | 'connectors'>,
+  deps: Pick<IngestDependencies, 'blobs' | 'connectors' | 'limits'>,
   source: Source,
   document: TroveDocument,
 ): Promise<{ changes: Partial<TroveDocument>; data: Buffer }> {
-  const item = await deps.connectors.for(source).fetch(source, document.externalId!);
+  const { maxBytes } = documentLimits(deps);
+  const item = await deps.connectors.for(source).fetch(source, document.externalId!, { maxBytes });
+  checkDocumentLimit(documentLimits(deps), 'maxBytes', document.externalId!, item.data.length);
   const contentHash = createHash('sha256').update(item.data).digest('hex');
   const blobKey = blobKeys.original(document.id, contentHash);
   await deps.blobs.put(blobKey, item.data);

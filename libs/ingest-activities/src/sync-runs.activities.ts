@@ -100,7 +100,8 @@ export function createSyncRunActivities(deps: SourceDocumentDependencies) {
         chunksReused: input.tally.chunksReused,
         pagesFailed: input.tally.failedCount,
         pagesDeleted: run.progress.pagesDeleted + gone,
-        pagesSkipped: skipped.length,
+        // The plan counted every skipped item, also those beyond the ones it listed.
+        pagesSkipped: run.progress.pagesSkipped + gone,
       };
       const finishedAt = new Date().toISOString();
       // Watermarks compare as strings (ISO times do): an older one never replaces a newer one.

@@ -1,7 +1,7 @@
 import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { ParsedDocument, ParseInput } from '@trove/domain';
-import { PermanentDocumentError, TroveError, TroveErrorCode } from '@trove/domain';
+import type { DocumentLimits, ParsedDocument, ParseInput } from '@trove/domain';
+import { DEFAULT_DOCUMENT_LIMITS, PermanentDocumentError, TroveError, TroveErrorCode } from '@trove/domain';
 import {
   type ChunkedFile,
   chunked,
@@ -42,6 +42,11 @@ const DEFAULT_MAX_OCR_DOCUMENT_MS = 9 * 60_000;
 
 export type { ChunkedFile, ChunkJob, ParsedFile, ParsedSummary } from './document-steps';
 export { InProcessParser } from './document-steps';
+
+/** @internal what a parsing thread is started with */
+export interface ParseThreadData {
+  documentLimits: DocumentLimits;
+}
 
 /** @internal a parsing thread's answer, or news of its progress (a page read by OCR, chunking begun) */
 export type ParseReply =
@@ -95,7 +100,11 @@ export class ParseSandbox {
   private readonly slots: Slot[] = [];
   private readonly waiting: { large: boolean; wake: () => void }[] = [];
 
-  constructor(private readonly limits: ParseLimits = DEFAULT_PARSE_LIMITS) {}
+  /** `documentLimits`: what the parsers hold every document to (pages, rows, pixels, text …). */
+  constructor(
+    private readonly limits: ParseLimits = DEFAULT_PARSE_LIMITS,
+    private readonly documentLimits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS,
+  ) {}
 
   /**
    * Parses `input` in a thread; `timeoutMs` overrides the default limit for this file, and
@@ -322,6 +331,7 @@ export class ParseSandbox {
     const execArgv = THREAD_FILE.endsWith('.ts') ? ['-r', '@swc-node/register'] : [];
     const thread = new Worker(THREAD_FILE, {
       execArgv,
+      workerData: { documentLimits: this.documentLimits } satisfies ParseThreadData,
       resourceLimits: { maxOldGenerationSizeMb: this.limits.maxMemoryMb },
       stdout: false,
       stderr: false,

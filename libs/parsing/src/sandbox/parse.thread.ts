@@ -1,15 +1,16 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { isTroveError, TroveErrorCode } from '@trove/domain';
 import { onOcrPage } from '../ocr/ocr-pages';
 import { ParserRegistry } from '../parser-registry';
 import { type ParseRequest, runDocumentSteps } from './document-steps';
-import type { ParseReply } from './parse-sandbox';
+import type { ParseReply, ParseThreadData } from './parse-sandbox';
 
 /**
- * The parsing thread: one request at a time (parse, chunk, or both); the reply carries the
- * result or a typed error. A parsed document sent as JSON bytes is moved to the caller, not copied.
+ * The parsing thread: one request at a time (parse, chunk, or both), every document held to the
+ * sandbox's document limits; the reply carries the result or a typed error. A parsed document
+ * sent as JSON bytes is moved to the caller, not copied.
  */
-const registry = ParserRegistry.default();
+const registry = ParserRegistry.default((workerData as ParseThreadData).documentLimits);
 // Each page read by OCR is progress: the sandbox renews the parse's time limit.
 onOcrPage((ocrPage, pageCount) =>
   parentPort!.postMessage({ progress: { ocrPage, pageCount } } satisfies ParseReply),
