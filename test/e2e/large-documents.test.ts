@@ -28,6 +28,9 @@ beforeAll(async () => {
   stack = new TroveStack({
     TROVE_EMBEDDING_BASE_URL: url,
     TROVE_MAX_UPLOAD_BYTES: String(50 * 1024 * 1024),
+    // The default text limit (20 million characters) refuses the 40 MB field before it is chunked;
+    // raised here, so the test sees what chunking does with it where a deployment allows more.
+    TROVE_DOCUMENT_MAX_TEXT_CHARS: String(64 * 1024 * 1024),
     TROVE_CHUNK_TARGET_TOKENS: String(TARGET),
     TROVE_CHUNK_OVERLAP_TOKENS: '40',
     // Fewer, larger embedding steps for documents of thousands of chunks.
