@@ -73,7 +73,8 @@ die() { printf '[trove-local] ERROR: %s\n' "$*" >&2; exit 1; }
 # install_lock: holds the install folder's lock until the calling script exits, so two checkouts
 # (a CI run beside a developer's) never install the same program at once.
 install_lock() {
-  exec 9>"$TROVE_INSTALL_DIR/.install.lock"
+  mkdir -p "$TROVE_INSTALL_DIR"
+  exec 9>"$TROVE_INSTALL_DIR/.install${1:+-$1}.lock"
   flock 9
 }
 
