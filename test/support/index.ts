@@ -9,4 +9,5 @@ export * from './private-services';
 export * from './retrieval-index';
 export * from './services';
 export * from './stack';
+export * from './large-files';
 export * from './temporal-settings';

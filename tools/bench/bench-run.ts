@@ -29,6 +29,7 @@ export const BENCHMARKS: Benchmark[] = [
   // Its own stub embedders (BENCH_FAIR_EMBEDDER=local: infra/local's) and Temporal dev servers;
   // the stack part's api and workers use the local Elasticsearch and PostgreSQL.
   { name: 'fair-share', script: 'tools/bench/bench-fair-share.ts', needsServices: true },
+  { name: 'large-documents', script: 'tools/bench/bench-large-documents.ts', needsServices: true },
 ];
 
 /** The benchmarks `--only` names (all of them without it), or an error naming the unknown ones. */

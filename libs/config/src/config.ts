@@ -150,6 +150,11 @@ export const documentLimitsSchema = z.object({
 
 export const parsingSchema = z.object({
   timeoutMs: positiveInt.default(240_000),
+  /**
+   * Chunking one document in a parsing thread longer than this fails it (a 50 MB text takes
+   * minutes). Unset: 300000 (optional so hand-built configs may leave it out).
+   */
+  chunkTimeoutMs: positiveInt.optional(),
   maxMemoryMb: positiveInt.default(1024),
   threads: positiveInt.default(2),
 });
@@ -764,6 +769,7 @@ function fromEnv(env: Env) {
     },
     parsing: {
       timeoutMs: v('TROVE_PARSE_TIMEOUT_MS'),
+      chunkTimeoutMs: v('TROVE_CHUNK_TIMEOUT_MS'),
       maxMemoryMb: v('TROVE_PARSE_MAX_MEMORY_MB'),
       threads: v('TROVE_PARSE_THREADS'),
     },

@@ -48,7 +48,7 @@ export enum TroveErrorCode {
   CorruptDocument = 'CORRUPT_DOCUMENT',
   /** An archive refused for safety: unsafe paths, too many entries, too large when expanded. */
   UnsafeArchive = 'UNSAFE_ARCHIVE',
-  /** Parsing took longer or needed more memory than allowed. */
+  /** Parsing or chunking took longer or needed more memory than allowed. */
   ParseLimitExceeded = 'PARSE_LIMIT_EXCEEDED',
   /** A GraphQL request over a depth, alias, token, cost or operation limit: refused unexecuted. */
   QueryTooComplex = 'QUERY_TOO_COMPLEX',
