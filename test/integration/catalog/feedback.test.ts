@@ -76,11 +76,11 @@ describe('feedback in the catalog', () => {
     await onA(1, { apiKeyId: 'key-1', target: 'answer', chunkId: undefined });
     const votes = await exported(project.id);
     expect(votes).toHaveLength(4);
-    expect(await catalog.feedbackOn(project.id, [answerId], 'key-1')).toEqual([
+    expect(await catalog.feedbackOn(project.id, [answerId], { apiKeyId: 'key-1' })).toEqual([
       expect.objectContaining({ target: 'passage', vote: -1, comment: 'outdated' }),
       expect.objectContaining({ target: 'answer', vote: 1 }),
     ]);
-    const admins = await catalog.feedbackOn(project.id, [answerId], null);
+    const admins = await catalog.feedbackOn(project.id, [answerId], {});
     expect(admins).toEqual([expect.objectContaining({ chunkId: CHUNK_A, vote: 1 })]);
     expect(admins[0].apiKeyId).toBeUndefined();
   });

@@ -125,6 +125,7 @@ export type ErrorCode =
   | 'FORBIDDEN'
   | 'GRAPHQL_PARSE_FAILED'
   | 'GRAPHQL_VALIDATION_FAILED'
+  | 'GROUP_NOT_FOUND'
   | 'INDEX_FAILED'
   | 'INDEX_REBUILD_IN_PROGRESS'
   | 'INTERNAL'
@@ -146,6 +147,7 @@ export type ErrorCode =
   | 'RERANK_FAILED'
   | 'SERVICE_UNAVAILABLE'
   | 'SETTINGS_CONFLICT'
+  | 'SIGN_IN_REFUSED'
   | 'SKIPPED'
   | 'SOURCE_ITEM_GONE'
   | 'SOURCE_NOT_FOUND'
@@ -154,10 +156,12 @@ export type ErrorCode =
   | 'SYNC_PLAN_SHORT'
   | 'SYNC_RUN_NOT_FOUND'
   | 'THREAD_NOT_FOUND'
+  | 'TOKEN_NOT_FOUND'
   | 'UNAUTHENTICATED'
   | 'UNDECODABLE_DOCUMENT'
   | 'UNSAFE_ARCHIVE'
   | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'USER_NOT_FOUND'
   | 'WEBHOOK_EXPIRED';
 
 /** What a vote is about: the answer as a whole, or one of its passages */
