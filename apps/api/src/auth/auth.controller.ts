@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Optional, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Optional, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AuditRecorder } from '@trove/audit';
 import { AuditAction, isTroveError, TroveError, TroveErrorCode } from '@trove/domain';
@@ -117,6 +117,7 @@ export class AuthController {
    * the provider's sign-out address, to end the session there too.
    */
   @Post('logout')
+  @HttpCode(200)
   async logout(@Req() request: Request, @Res() response: Response) {
     const cookie = cookieValue(request.headers.cookie, SESSION_COOKIE);
     if (!cookie || !this.sessions || !this.flow)
