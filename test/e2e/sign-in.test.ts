@@ -29,7 +29,11 @@ beforeAll(async () => {
   await stack.start({ worker: true });
   readable = await stack.createProject('Readable');
   other = await stack.createProject('Elsewhere');
-  const upload = await stack.upload(readable, 'guide.md', '# Guide\n\nHow to roll back a release: run the rollback job.\n');
+  const upload = await stack.upload(
+    readable,
+    'guide.md',
+    '# Guide\n\nHow to roll back a release: run the rollback job.\n',
+  );
   expect((await stack.settled(upload.body.id as string)).status).toBe('READY');
   // The provider's group gets its role before anyone of it has signed in.
   await stack.query(
@@ -48,7 +52,14 @@ describe('signing in with the identity provider', () => {
   it('lists the provider, and a sign-in lands on the page it started from, as the person, with a Strict HttpOnly session cookie', async () => {
     const providers = await (await fetch(`${stack.url}/auth/providers`)).json();
     expect(providers).toMatchObject({
-      providers: [{ id: PROVIDER_ID, name: 'Keycloak (local)', loginUrl: '/auth/login/local', cli: { issuer: ISSUER, clientId: 'trove-cli' } }],
+      providers: [
+        {
+          id: PROVIDER_ID,
+          name: 'Keycloak (local)',
+          loginUrl: '/auth/login/local',
+          cli: { issuer: ISSUER, clientId: 'trove-cli' },
+        },
+      ],
     });
     const pending = await startSignIn(stack.url, reader, '/projects/x/search');
     const done = await finishSignIn(pending);
@@ -84,14 +95,28 @@ describe('signing in with the identity provider', () => {
       { input: { projectId: readable, query: 'roll back a release' } },
     );
     expect(search.data?.search.hits[0].text).toContain('rollback job');
-    const write = await gqlAs(stack.url, browser.headers(), 'mutation($p: ID!) { updateProjectSettings(projectId: $p, input: { ocr: true }) { id } }', {
-      p: readable,
-    });
+    const write = await gqlAs(
+      stack.url,
+      browser.headers(),
+      'mutation($p: ID!) { updateProjectSettings(projectId: $p, input: { ocr: true }) { id } }',
+      {
+        p: readable,
+      },
+    );
     expect(write.errors?.[0]).toMatchObject({ extensions: { code: 'FORBIDDEN' } });
     expect(write.errors?.[0].message).toContain('(role VIEWER) may not do this: it needs WRITE permission');
-    const elsewhere = await gqlAs(stack.url, browser.headers(), 'query($id: ID!) { project(id: $id) { id } }', { id: other });
+    const elsewhere = await gqlAs(
+      stack.url,
+      browser.headers(),
+      'query($id: ID!) { project(id: $id) { id } }',
+      { id: other },
+    );
     expect(elsewhere.data).toEqual({ project: null });
-    const listed = await gqlAs<{ projects: { id: string }[] }>(stack.url, browser.headers(), '{ projects { id } }');
+    const listed = await gqlAs<{ projects: { id: string }[] }>(
+      stack.url,
+      browser.headers(),
+      '{ projects { id } }',
+    );
     expect(listed.data?.projects.map((p) => p.id)).toEqual([readable]);
     const keys = await gqlAs(stack.url, browser.headers(), '{ apiKeys { id } }');
     expect(keys.errors?.[0]).toMatchObject({ extensions: { code: 'FORBIDDEN' } });
@@ -99,7 +124,10 @@ describe('signing in with the identity provider', () => {
 
   it('signs out: the session ends here at once, and the provider’s sign-out page is given', async () => {
     const browser = await signIn(stack.url, reader);
-    const refused = await fetch(`${stack.url}/auth/logout`, { method: 'POST', headers: { cookie: browser.jar.header() } });
+    const refused = await fetch(`${stack.url}/auth/logout`, {
+      method: 'POST',
+      headers: { cookie: browser.jar.header() },
+    });
     expect(refused.status).toBe(403);
     const out = await fetch(`${stack.url}/auth/logout`, { method: 'POST', headers: browser.headers() });
     expect(out.status).toBe(200);
@@ -130,7 +158,14 @@ describe('signing in with the identity provider', () => {
 
   it('the audit log shows the sign-ins, the sign-out, the grant and the deactivation, with who and from where', async () => {
     const { auditEvents } = await stack.query<{
-      auditEvents: { nodes: { action: string; outcome: string; actor: { kind: string; name: string }; address: string | null }[] };
+      auditEvents: {
+        nodes: {
+          action: string;
+          outcome: string;
+          actor: { kind: string; name: string };
+          address: string | null;
+        }[];
+      };
     }>('{ auditEvents(first: 200) { nodes { action outcome address actor { kind name } } } }');
     const actions = auditEvents.nodes.map((e) => `${e.action} ${e.outcome}`);
     expect(actions).toEqual(
@@ -149,7 +184,9 @@ describe('signing in with the identity provider', () => {
     const byKey = await fetch(`${stack.url}/graphql`, {
       method: 'POST',
       headers: { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json' },
-      body: JSON.stringify({ query: '{ auditEvents(first: 5, filter: { action: "auth." }) { totalCount nodes { action } } }' }),
+      body: JSON.stringify({
+        query: '{ auditEvents(first: 5, filter: { action: "auth." }) { totalCount nodes { action } } }',
+      }),
     });
     const filtered = (await byKey.json()) as { data: { auditEvents: { nodes: { action: string }[] } } };
     expect(filtered.data.auditEvents.nodes.every((e) => e.action.startsWith('auth.'))).toBe(true);

@@ -58,7 +58,12 @@ export class RealmAdmin {
     const password = readFileSync(join(LOCAL_DIR, 'keycloak-admin-password'), 'utf8').trim();
     const response = await fetch(`${KEYCLOAK_URL}/realms/master/protocol/openid-connect/token`, {
       method: 'POST',
-      body: new URLSearchParams({ grant_type: 'password', client_id: 'admin-cli', username: 'admin', password }),
+      body: new URLSearchParams({
+        grant_type: 'password',
+        client_id: 'admin-cli',
+        username: 'admin',
+        password,
+      }),
     });
     if (!response.ok) throw new Error(`Keycloak admin sign-in failed: ${response.status}`);
     const { access_token } = (await response.json()) as { access_token: string };
@@ -83,7 +88,9 @@ export class RealmAdmin {
 
   /** A group of the realm (made if missing); its id. */
   async group(name: string): Promise<string> {
-    const found = (await (await this.call('GET', `/groups?search=${encodeURIComponent(name)}&exact=true`)).json()) as {
+    const found = (await (
+      await this.call('GET', `/groups?search=${encodeURIComponent(name)}&exact=true`)
+    ).json()) as {
       id: string;
       name: string;
     }[];
@@ -163,7 +170,10 @@ export class CookieJar {
 }
 
 /** The provider's login form filled in (the page it shows after an authorization request); where it sends the browser next. */
-export async function providerLogin(authorizationUrl: string, user: Pick<RealmUser, 'username' | 'password'>): Promise<string> {
+export async function providerLogin(
+  authorizationUrl: string,
+  user: Pick<RealmUser, 'username' | 'password'>,
+): Promise<string> {
   const jar = new CookieJar();
   const page = await fetch(authorizationUrl, { redirect: 'manual' });
   jar.take(page);
@@ -192,12 +202,20 @@ export interface PendingSignIn {
 }
 
 /** Starts a sign-in at Trove and logs in at the provider; stops before Trove's callback. */
-export async function startSignIn(troveUrl: string, user: RealmUser, returnTo = '/projects'): Promise<PendingSignIn> {
+export async function startSignIn(
+  troveUrl: string,
+  user: RealmUser,
+  returnTo = '/projects',
+): Promise<PendingSignIn> {
   const jar = new CookieJar();
-  const start = await fetch(`${troveUrl}/auth/login/${PROVIDER_ID}?returnTo=${encodeURIComponent(returnTo)}`, {
-    redirect: 'manual',
-  });
-  if (start.status !== 303) throw new Error(`the sign-in did not start: ${start.status} ${await start.text()}`);
+  const start = await fetch(
+    `${troveUrl}/auth/login/${PROVIDER_ID}?returnTo=${encodeURIComponent(returnTo)}`,
+    {
+      redirect: 'manual',
+    },
+  );
+  if (start.status !== 303)
+    throw new Error(`the sign-in did not start: ${start.status} ${await start.text()}`);
   jar.take(start);
   const callbackUrl = await providerLogin(start.headers.get('location')!, user);
   return { callbackUrl, jar };
@@ -213,7 +231,10 @@ export interface Session {
 
 /** Takes the provider's answer to Trove's callback with the browser's cookies. */
 export async function finishSignIn(pending: PendingSignIn): Promise<Response> {
-  const response = await fetch(pending.callbackUrl, { redirect: 'manual', headers: { cookie: pending.jar.header() } });
+  const response = await fetch(pending.callbackUrl, {
+    redirect: 'manual',
+    headers: { cookie: pending.jar.header() },
+  });
   pending.jar.take(response);
   return response;
 }
@@ -247,6 +268,9 @@ export async function gqlAs<T = Record<string, unknown>>(
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify({ query, variables }),
   });
-  const body = (await response.json()) as { data?: T; errors?: { message: string; extensions?: { code?: string } }[] };
+  const body = (await response.json()) as {
+    data?: T;
+    errors?: { message: string; extensions?: { code?: string } }[];
+  };
   return { status: response.status, ...body };
 }

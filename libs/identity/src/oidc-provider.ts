@@ -53,8 +53,8 @@ export interface SignInStart {
 /** The provider's answer, checked: who signed in, and the tokens to keep. */
 export interface SignInResult {
   claims: IdentityClaims;
-  /** The groups claim, when the provider sends one (undefined: it sent none, keep what is known). */
-  groups?: string[];
+  /** The groups claim (ID token, else userinfo); empty when neither names any. */
+  groups: string[];
   refreshToken?: string;
   idToken?: string;
   /** Seconds the access token lives: a session asks again before then. */
@@ -234,7 +234,8 @@ export class OidcProvider {
     }
     return {
       claims: parsed.data,
-      ...(groups !== undefined && { groups }),
+      // Providers leave the claim out when the person is in no group (Keycloak does): none, then.
+      groups: groups ?? [],
       ...(tokens.refresh_token && { refreshToken: tokens.refresh_token }),
       ...(tokens.id_token && { idToken: tokens.id_token }),
       ...(tokens.expires_in !== undefined && { expiresIn: tokens.expires_in }),
