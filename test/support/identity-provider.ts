@@ -274,3 +274,53 @@ export async function gqlAs<T = Record<string, unknown>>(
   };
   return { status: response.status, ...body };
 }
+
+/**
+ * A person confirming a device sign-in (`trove login`) in a browser: opens the address the
+ * terminal showed, logs in, and follows the provider's pages until it says the device is signed in.
+ */
+export async function confirmDevice(
+  address: string,
+  user: Pick<RealmUser, 'username' | 'password'>,
+): Promise<string> {
+  const jar = new CookieJar();
+  let url = address;
+  let init: RequestInit = {};
+  for (let step = 0; step < 10; step++) {
+    const response = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...(init.headers as object), cookie: jar.header() },
+    });
+    jar.take(response);
+    const location = response.headers.get('location');
+    if (location) {
+      url = new URL(location, url).toString();
+      init = {};
+      continue;
+    }
+    const html = await response.text();
+    const login = /<form[^>]*id="kc-form-login"[^>]*action="([^"]+)"/.exec(html)?.[1];
+    if (login) {
+      url = new URL(login.replace(/&amp;/g, '&'), url).toString();
+      init = {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ username: user.username, password: user.password, credentialId: '' }),
+      };
+      continue;
+    }
+    const consent = /<form[^>]*action="([^"]+)"[^>]*>[\s\S]*?name="accept"/.exec(html)?.[1];
+    if (consent) {
+      url = new URL(consent.replace(/&amp;/g, '&'), url).toString();
+      init = {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ accept: 'Yes' }),
+      };
+      continue;
+    }
+    return html;
+  }
+  throw new Error('the device sign-in did not finish in ten steps');
+}

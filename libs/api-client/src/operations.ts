@@ -122,10 +122,19 @@ export const MeQuery = graphql(`
   query Me {
     me {
       keyId
+      userId
+      credential
       name
+      email
+      pictureUrl
       role
       permissions
       projectIds
+      projectRoles {
+        projectId
+        role
+      }
+      groups
     }
   }
 `);

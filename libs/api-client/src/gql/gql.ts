@@ -18,7 +18,7 @@ type Documents = {
   '\n  fragment SyncRunFields on SyncRun {\n    id\n    sourceId\n    mode\n    status\n    startedAt\n    finishedAt\n    error {\n      code\n      message\n    }\n    warnings\n    skipped {\n      id\n      reason\n    }\n    progress {\n      ...SyncProgressFields\n    }\n    ...SyncRunMotionFields\n  }\n': typeof types.SyncRunFieldsFragmentDoc;
   '\n  fragment DocumentFields on Document {\n    id\n    projectId\n    sourceId\n    externalId\n    fileName\n    title\n    mediaType\n    status\n    error {\n      code\n      message\n    }\n    warnings\n    progress {\n      stage\n      page\n      pageCount\n    }\n    chunkCount\n    pageCount\n    sizeBytes\n    language\n    url\n    createdAt\n    updatedAt\n    indexedAt\n    timings {\n      fetchMs\n      parseMs\n      chunkMs\n      embedMs\n      upsertMs\n      totalMs\n    }\n  }\n': typeof types.DocumentFieldsFragmentDoc;
   '\n  fragment ChunkFields on Chunk {\n    id\n    documentId\n    position\n    title\n    headingPath\n    chapter\n    page\n    pageEnd\n    anchor\n    language\n    tokenCount\n    citationUrl\n    text\n  }\n': typeof types.ChunkFieldsFragmentDoc;
-  '\n  query Me {\n    me {\n      keyId\n      name\n      role\n      permissions\n      projectIds\n    }\n  }\n': typeof types.MeDocument;
+  '\n  query Me {\n    me {\n      keyId\n      userId\n      credential\n      name\n      email\n      pictureUrl\n      role\n      permissions\n      projectIds\n      projectRoles {\n        projectId\n        role\n      }\n      groups\n    }\n  }\n': typeof types.MeDocument;
   '\n  query Projects {\n    projects {\n      id\n      name\n      status\n      createdAt\n      settings {\n        ocr\n      }\n      stats {\n        documentCount\n        chunkCount\n      }\n    }\n  }\n': typeof types.ProjectsDocument;
   '\n  mutation UpdateProjectSettings($projectId: ID!, $input: ProjectSettingsInput!) {\n    updateProjectSettings(projectId: $projectId, input: $input) {\n      id\n      name\n      settings {\n        ocr\n      }\n    }\n  }\n': typeof types.UpdateProjectSettingsDocument;
   '\n  mutation CreateProject($name: String!) {\n    createProject(input: { name: $name }) {\n      id\n      name\n      status\n      createdAt\n    }\n  }\n': typeof types.CreateProjectDocument;
@@ -74,7 +74,7 @@ const documents: Documents = {
     types.DocumentFieldsFragmentDoc,
   '\n  fragment ChunkFields on Chunk {\n    id\n    documentId\n    position\n    title\n    headingPath\n    chapter\n    page\n    pageEnd\n    anchor\n    language\n    tokenCount\n    citationUrl\n    text\n  }\n':
     types.ChunkFieldsFragmentDoc,
-  '\n  query Me {\n    me {\n      keyId\n      name\n      role\n      permissions\n      projectIds\n    }\n  }\n':
+  '\n  query Me {\n    me {\n      keyId\n      userId\n      credential\n      name\n      email\n      pictureUrl\n      role\n      permissions\n      projectIds\n      projectRoles {\n        projectId\n        role\n      }\n      groups\n    }\n  }\n':
     types.MeDocument,
   '\n  query Projects {\n    projects {\n      id\n      name\n      status\n      createdAt\n      settings {\n        ocr\n      }\n      stats {\n        documentCount\n        chunkCount\n      }\n    }\n  }\n':
     types.ProjectsDocument,
@@ -195,7 +195,7 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  query Me {\n    me {\n      keyId\n      name\n      role\n      permissions\n      projectIds\n    }\n  }\n',
+  source: '\n  query Me {\n    me {\n      keyId\n      userId\n      credential\n      name\n      email\n      pictureUrl\n      role\n      permissions\n      projectIds\n      projectRoles {\n        projectId\n        role\n      }\n      groups\n    }\n  }\n',
 ): typeof import('./graphql').MeDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.

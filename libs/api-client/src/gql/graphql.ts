@@ -90,6 +90,9 @@ export type CreateApiKeyInput = {
   role: ApiKeyRole;
 };
 
+/** What a request authenticated with */
+export type CredentialKind = 'API_KEY' | 'OAUTH_TOKEN' | 'PERSONAL_TOKEN' | 'SESSION';
+
 export type DocumentStatus = 'FAILED' | 'INDEXING' | 'PENDING' | 'READY';
 
 export type EmbeddingModelInput = {
@@ -485,10 +488,16 @@ export type MeQueryVariables = Exact<{ [key: string]: never }>;
 export type MeQuery = {
   me: {
     keyId: string | null;
+    userId: string | null;
+    credential: CredentialKind;
     name: string;
+    email: string | null;
+    pictureUrl: string | null;
     role: ApiKeyRole;
     permissions: Array<Permission>;
     projectIds: Array<string> | null;
+    groups: Array<string>;
+    projectRoles: Array<{ projectId: string; role: ApiKeyRole }>;
   };
 };
 
@@ -1546,10 +1555,19 @@ export const MeDocument = new TypedDocumentString(`
     query Me {
   me {
     keyId
+    userId
+    credential
     name
+    email
+    pictureUrl
     role
     permissions
     projectIds
+    projectRoles {
+      projectId
+      role
+    }
+    groups
   }
 }
     `) as unknown as TypedDocumentString<MeQuery, MeQueryVariables>;
