@@ -62,6 +62,24 @@ type Documents = {
   '\n  query RagConfig {\n    ragConfig {\n      version\n      updatedAt\n      overridden\n      warnings\n      search {\n        fusion\n        rrfK\n        convexVectorWeight\n        convexNormalization\n      }\n      rerank {\n        provider\n        candidates\n        maxChars\n        model\n        url\n        timeoutMs\n        apiKey {\n          set\n          masked\n        }\n      }\n      answers {\n        topK\n        threshold\n        fallbackMode\n        contextTokens\n        extractiveChunks\n        extractiveSentences\n        supportMinLexical\n        supportMinSemantic\n      }\n      llm {\n        provider\n        baseUrl\n        model\n        temperature\n        maxTokens\n        contextTokens\n        timeoutMs\n        idleTimeoutMs\n        retries\n        apiKey {\n          set\n          masked\n        }\n      }\n      chunking {\n        targetTokens\n        overlapTokens\n        minTokens\n      }\n      embedding {\n        active {\n          id\n          modelId\n          dimensions\n          status\n          embedding {\n            provider\n            profile\n            model\n            baseUrl\n          }\n        }\n      }\n    }\n  }\n': typeof types.RagConfigDocument;
   '\n  mutation UpdateRagConfig($input: UpdateRagConfigInput!) {\n    updateRagConfig(input: $input) {\n      version\n      overridden\n      warnings\n    }\n  }\n': typeof types.UpdateRagConfigDocument;
   '\n  query RagConfigInputFields {\n    __type(name: "UpdateRagConfigInput") {\n      inputFields {\n        name\n        type {\n          kind\n          name\n          inputFields {\n            name\n            type {\n              kind\n              name\n              ofType {\n                kind\n                name\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n': typeof types.RagConfigInputFieldsDocument;
+  '\n  fragment UserFields on User {\n    id\n    name\n    email\n    pictureUrl\n    provider\n    role\n    status\n    createdAt\n    lastSeenAt\n    deactivatedAt\n  }\n': typeof types.UserFieldsFragmentDoc;
+  '\n  query Users($first: Int, $after: String, $search: String) {\n    users(first: $first, after: $after, search: $search) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        ...UserFields\n      }\n    }\n  }\n': typeof types.UsersDocument;
+  '\n  mutation CreateUser($input: CreateUserInput!) {\n    createUser(input: $input) {\n      ...UserFields\n    }\n  }\n': typeof types.CreateUserDocument;
+  '\n  mutation UpdateUser($id: ID!, $input: UpdateUserInput!) {\n    updateUser(id: $id, input: $input) {\n      ...UserFields\n    }\n  }\n': typeof types.UpdateUserDocument;
+  '\n  mutation DeactivateUser($id: ID!) {\n    deactivateUser(id: $id) {\n      ...UserFields\n    }\n  }\n': typeof types.DeactivateUserDocument;
+  '\n  mutation ReactivateUser($id: ID!) {\n    reactivateUser(id: $id) {\n      ...UserFields\n    }\n  }\n': typeof types.ReactivateUserDocument;
+  '\n  query Groups {\n    groups {\n      id\n      name\n      provider\n      memberCount\n      createdAt\n      members {\n        id\n        name\n        email\n      }\n    }\n  }\n': typeof types.GroupsDocument;
+  '\n  mutation CreateGroup($name: String!) {\n    createGroup(name: $name) {\n      id\n      name\n    }\n  }\n': typeof types.CreateGroupDocument;
+  '\n  mutation DeleteGroup($id: ID!) {\n    deleteGroup(id: $id) {\n      id\n    }\n  }\n': typeof types.DeleteGroupDocument;
+  '\n  mutation AddGroupMember($groupId: ID!, $userId: ID!) {\n    addGroupMember(groupId: $groupId, userId: $userId) {\n      id\n      memberCount\n    }\n  }\n': typeof types.AddGroupMemberDocument;
+  '\n  mutation RemoveGroupMember($groupId: ID!, $userId: ID!) {\n    removeGroupMember(groupId: $groupId, userId: $userId) {\n      id\n      memberCount\n    }\n  }\n': typeof types.RemoveGroupMemberDocument;
+  '\n  query ProjectAccess($projectId: ID!) {\n    projectAccess(projectId: $projectId) {\n      id\n      role\n      createdBy\n      createdAt\n      user {\n        id\n        name\n        email\n        status\n      }\n      group {\n        id\n        name\n        provider\n      }\n    }\n  }\n': typeof types.ProjectAccessDocument;
+  '\n  mutation GrantProjectRole($input: GrantProjectRoleInput!) {\n    grantProjectRole(input: $input) {\n      id\n      role\n    }\n  }\n': typeof types.GrantProjectRoleDocument;
+  '\n  mutation RevokeProjectRole($input: GranteeInput!) {\n    revokeProjectRole(input: $input)\n  }\n': typeof types.RevokeProjectRoleDocument;
+  '\n  query PersonalTokens {\n    personalTokens {\n      id\n      name\n      prefix\n      createdAt\n      expiresAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n': typeof types.PersonalTokensDocument;
+  '\n  mutation CreatePersonalToken($input: CreatePersonalTokenInput!) {\n    createPersonalToken(input: $input) {\n      secret\n      token {\n        id\n        name\n      }\n    }\n  }\n': typeof types.CreatePersonalTokenDocument;
+  '\n  mutation RevokePersonalToken($id: ID!) {\n    revokePersonalToken(id: $id) {\n      id\n      revokedAt\n    }\n  }\n': typeof types.RevokePersonalTokenDocument;
+  '\n  query AuditEvents($first: Int, $after: String, $filter: AuditFilterInput) {\n    auditEvents(first: $first, after: $after, filter: $filter) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        id\n        at\n        action\n        outcome\n        code\n        address\n        userAgent\n        projectId\n        detail\n        target {\n          kind\n          id\n        }\n        actor {\n          kind\n          id\n          name\n          credential\n        }\n      }\n    }\n  }\n': typeof types.AuditEventsDocument;
 };
 const documents: Documents = {
   '\n  fragment SyncProgressFields on SyncProgress {\n    pagesSeen\n    pagesIngested\n    pagesUnchanged\n    pagesSkipped\n    pagesFailed\n    pagesDeleted\n    chunksEmbedded\n    chunksReused\n    apiCalls\n    pagesPlanned\n    pagesDone\n  }\n':
@@ -159,6 +177,42 @@ const documents: Documents = {
     types.UpdateRagConfigDocument,
   '\n  query RagConfigInputFields {\n    __type(name: "UpdateRagConfigInput") {\n      inputFields {\n        name\n        type {\n          kind\n          name\n          inputFields {\n            name\n            type {\n              kind\n              name\n              ofType {\n                kind\n                name\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n':
     types.RagConfigInputFieldsDocument,
+  '\n  fragment UserFields on User {\n    id\n    name\n    email\n    pictureUrl\n    provider\n    role\n    status\n    createdAt\n    lastSeenAt\n    deactivatedAt\n  }\n':
+    types.UserFieldsFragmentDoc,
+  '\n  query Users($first: Int, $after: String, $search: String) {\n    users(first: $first, after: $after, search: $search) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        ...UserFields\n      }\n    }\n  }\n':
+    types.UsersDocument,
+  '\n  mutation CreateUser($input: CreateUserInput!) {\n    createUser(input: $input) {\n      ...UserFields\n    }\n  }\n':
+    types.CreateUserDocument,
+  '\n  mutation UpdateUser($id: ID!, $input: UpdateUserInput!) {\n    updateUser(id: $id, input: $input) {\n      ...UserFields\n    }\n  }\n':
+    types.UpdateUserDocument,
+  '\n  mutation DeactivateUser($id: ID!) {\n    deactivateUser(id: $id) {\n      ...UserFields\n    }\n  }\n':
+    types.DeactivateUserDocument,
+  '\n  mutation ReactivateUser($id: ID!) {\n    reactivateUser(id: $id) {\n      ...UserFields\n    }\n  }\n':
+    types.ReactivateUserDocument,
+  '\n  query Groups {\n    groups {\n      id\n      name\n      provider\n      memberCount\n      createdAt\n      members {\n        id\n        name\n        email\n      }\n    }\n  }\n':
+    types.GroupsDocument,
+  '\n  mutation CreateGroup($name: String!) {\n    createGroup(name: $name) {\n      id\n      name\n    }\n  }\n':
+    types.CreateGroupDocument,
+  '\n  mutation DeleteGroup($id: ID!) {\n    deleteGroup(id: $id) {\n      id\n    }\n  }\n':
+    types.DeleteGroupDocument,
+  '\n  mutation AddGroupMember($groupId: ID!, $userId: ID!) {\n    addGroupMember(groupId: $groupId, userId: $userId) {\n      id\n      memberCount\n    }\n  }\n':
+    types.AddGroupMemberDocument,
+  '\n  mutation RemoveGroupMember($groupId: ID!, $userId: ID!) {\n    removeGroupMember(groupId: $groupId, userId: $userId) {\n      id\n      memberCount\n    }\n  }\n':
+    types.RemoveGroupMemberDocument,
+  '\n  query ProjectAccess($projectId: ID!) {\n    projectAccess(projectId: $projectId) {\n      id\n      role\n      createdBy\n      createdAt\n      user {\n        id\n        name\n        email\n        status\n      }\n      group {\n        id\n        name\n        provider\n      }\n    }\n  }\n':
+    types.ProjectAccessDocument,
+  '\n  mutation GrantProjectRole($input: GrantProjectRoleInput!) {\n    grantProjectRole(input: $input) {\n      id\n      role\n    }\n  }\n':
+    types.GrantProjectRoleDocument,
+  '\n  mutation RevokeProjectRole($input: GranteeInput!) {\n    revokeProjectRole(input: $input)\n  }\n':
+    types.RevokeProjectRoleDocument,
+  '\n  query PersonalTokens {\n    personalTokens {\n      id\n      name\n      prefix\n      createdAt\n      expiresAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n':
+    types.PersonalTokensDocument,
+  '\n  mutation CreatePersonalToken($input: CreatePersonalTokenInput!) {\n    createPersonalToken(input: $input) {\n      secret\n      token {\n        id\n        name\n      }\n    }\n  }\n':
+    types.CreatePersonalTokenDocument,
+  '\n  mutation RevokePersonalToken($id: ID!) {\n    revokePersonalToken(id: $id) {\n      id\n      revokedAt\n    }\n  }\n':
+    types.RevokePersonalTokenDocument,
+  '\n  query AuditEvents($first: Int, $after: String, $filter: AuditFilterInput) {\n    auditEvents(first: $first, after: $after, filter: $filter) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        id\n        at\n        action\n        outcome\n        code\n        address\n        userAgent\n        projectId\n        detail\n        target {\n          kind\n          id\n        }\n        actor {\n          kind\n          id\n          name\n          credential\n        }\n      }\n    }\n  }\n':
+    types.AuditEventsDocument,
 };
 
 /**
@@ -455,6 +509,114 @@ export function graphql(
 export function graphql(
   source: '\n  query RagConfigInputFields {\n    __type(name: "UpdateRagConfigInput") {\n      inputFields {\n        name\n        type {\n          kind\n          name\n          inputFields {\n            name\n            type {\n              kind\n              name\n              ofType {\n                kind\n                name\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n',
 ): typeof import('./graphql').RagConfigInputFieldsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  fragment UserFields on User {\n    id\n    name\n    email\n    pictureUrl\n    provider\n    role\n    status\n    createdAt\n    lastSeenAt\n    deactivatedAt\n  }\n',
+): typeof import('./graphql').UserFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query Users($first: Int, $after: String, $search: String) {\n    users(first: $first, after: $after, search: $search) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        ...UserFields\n      }\n    }\n  }\n',
+): typeof import('./graphql').UsersDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation CreateUser($input: CreateUserInput!) {\n    createUser(input: $input) {\n      ...UserFields\n    }\n  }\n',
+): typeof import('./graphql').CreateUserDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation UpdateUser($id: ID!, $input: UpdateUserInput!) {\n    updateUser(id: $id, input: $input) {\n      ...UserFields\n    }\n  }\n',
+): typeof import('./graphql').UpdateUserDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation DeactivateUser($id: ID!) {\n    deactivateUser(id: $id) {\n      ...UserFields\n    }\n  }\n',
+): typeof import('./graphql').DeactivateUserDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation ReactivateUser($id: ID!) {\n    reactivateUser(id: $id) {\n      ...UserFields\n    }\n  }\n',
+): typeof import('./graphql').ReactivateUserDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query Groups {\n    groups {\n      id\n      name\n      provider\n      memberCount\n      createdAt\n      members {\n        id\n        name\n        email\n      }\n    }\n  }\n',
+): typeof import('./graphql').GroupsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation CreateGroup($name: String!) {\n    createGroup(name: $name) {\n      id\n      name\n    }\n  }\n',
+): typeof import('./graphql').CreateGroupDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation DeleteGroup($id: ID!) {\n    deleteGroup(id: $id) {\n      id\n    }\n  }\n',
+): typeof import('./graphql').DeleteGroupDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation AddGroupMember($groupId: ID!, $userId: ID!) {\n    addGroupMember(groupId: $groupId, userId: $userId) {\n      id\n      memberCount\n    }\n  }\n',
+): typeof import('./graphql').AddGroupMemberDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation RemoveGroupMember($groupId: ID!, $userId: ID!) {\n    removeGroupMember(groupId: $groupId, userId: $userId) {\n      id\n      memberCount\n    }\n  }\n',
+): typeof import('./graphql').RemoveGroupMemberDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query ProjectAccess($projectId: ID!) {\n    projectAccess(projectId: $projectId) {\n      id\n      role\n      createdBy\n      createdAt\n      user {\n        id\n        name\n        email\n        status\n      }\n      group {\n        id\n        name\n        provider\n      }\n    }\n  }\n',
+): typeof import('./graphql').ProjectAccessDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation GrantProjectRole($input: GrantProjectRoleInput!) {\n    grantProjectRole(input: $input) {\n      id\n      role\n    }\n  }\n',
+): typeof import('./graphql').GrantProjectRoleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation RevokeProjectRole($input: GranteeInput!) {\n    revokeProjectRole(input: $input)\n  }\n',
+): typeof import('./graphql').RevokeProjectRoleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query PersonalTokens {\n    personalTokens {\n      id\n      name\n      prefix\n      createdAt\n      expiresAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n',
+): typeof import('./graphql').PersonalTokensDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation CreatePersonalToken($input: CreatePersonalTokenInput!) {\n    createPersonalToken(input: $input) {\n      secret\n      token {\n        id\n        name\n      }\n    }\n  }\n',
+): typeof import('./graphql').CreatePersonalTokenDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation RevokePersonalToken($id: ID!) {\n    revokePersonalToken(id: $id) {\n      id\n      revokedAt\n    }\n  }\n',
+): typeof import('./graphql').RevokePersonalTokenDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query AuditEvents($first: Int, $after: String, $filter: AuditFilterInput) {\n    auditEvents(first: $first, after: $after, filter: $filter) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        id\n        at\n        action\n        outcome\n        code\n        address\n        userAgent\n        projectId\n        detail\n        target {\n          kind\n          id\n        }\n        actor {\n          kind\n          id\n          name\n          credential\n        }\n      }\n    }\n  }\n',
+): typeof import('./graphql').AuditEventsDocument;
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};
