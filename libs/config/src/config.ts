@@ -919,6 +919,24 @@ function fromEnv(env: Env) {
   };
 }
 
+/** The settings of each provider: TROVE_OIDC_<ID>_<SETTING>. */
+export const OIDC_PROVIDER_SETTINGS = [
+  'NAME',
+  'ISSUER',
+  'CLIENT_ID',
+  'CLIENT_SECRET',
+  'SCOPES',
+  'GROUPS_CLAIM',
+  'AUDIENCE',
+  'CLI_CLIENT_ID',
+  'REDIRECT_URL',
+] as const;
+
+/** `TROVE_OIDC_<ID>_` of a provider id (upper-cased, - as _). */
+export function oidcProviderPrefix(id: string): string {
+  return `TROVE_OIDC_${id.toUpperCase().replace(/-/g, '_')}_`;
+}
+
 /**
  * TROVE_OIDC_PROVIDERS names the providers (`keycloak,google`); each one's settings are
  * TROVE_OIDC_<ID>_ISSUER, _CLIENT_ID, _CLIENT_SECRET, _NAME, _SCOPES, _GROUPS_CLAIM, _AUDIENCE,
@@ -930,7 +948,7 @@ function oidcProvidersFromEnv(v: (name: string) => string | undefined): Record<s
     .map((id) => id.trim())
     .filter(Boolean);
   return ids.map((id) => {
-    const prefix = `TROVE_OIDC_${id.toUpperCase().replace(/-/g, '_')}_`;
+    const prefix = oidcProviderPrefix(id);
     return {
       id,
       name: v(`${prefix}NAME`) ?? id,
