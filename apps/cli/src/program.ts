@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
+import { adminCommand } from './commands/admin.command';
 import { askCommand } from './commands/ask.command';
 import { backupCommand, restoreCommand } from './commands/backup.command';
 import { configCommand } from './commands/config.command';
@@ -60,6 +61,7 @@ export function buildProgram(io: CliIo): Command {
     askCommand(io),
     threadsCommand(io),
     keysCommand(io),
+    adminCommand(io),
     feedbackCommand(io),
     configCommand(io),
     backupCommand(io),
