@@ -204,16 +204,14 @@ export interface PendingSignIn {
 /** Starts a sign-in at Trove and logs in at the provider; stops before Trove's callback. */
 export async function startSignIn(
   troveUrl: string,
-  user: RealmUser,
+  user: Pick<RealmUser, 'username' | 'password'>,
   returnTo = '/projects',
+  provider = PROVIDER_ID,
 ): Promise<PendingSignIn> {
   const jar = new CookieJar();
-  const start = await fetch(
-    `${troveUrl}/auth/login/${PROVIDER_ID}?returnTo=${encodeURIComponent(returnTo)}`,
-    {
-      redirect: 'manual',
-    },
-  );
+  const start = await fetch(`${troveUrl}/auth/login/${provider}?returnTo=${encodeURIComponent(returnTo)}`, {
+    redirect: 'manual',
+  });
   if (start.status !== 303)
     throw new Error(`the sign-in did not start: ${start.status} ${await start.text()}`);
   jar.take(start);

@@ -4,12 +4,13 @@ import type { AuditConfig } from '@trove/config';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Removes audit entries (and query counts) older than TROVE_AUDIT_RETENTION_DAYS: once at start,
- * then hourly. 0 keeps them for ever. Several api instances purging at once do the same work twice
- * and nothing more.
+ * Removes audit entries (and query counts) older than TROVE_AUDIT_RETENTION_DAYS: a minute after
+ * start (the catalog is migrated by then), then hourly. 0 keeps them for ever. Several api
+ * instances purging at once do the same work twice and nothing more.
  */
 export class AuditRetention {
   private timer?: NodeJS.Timeout;
+  private first?: NodeJS.Timeout;
 
   constructor(
     private readonly store: Pick<AuditRepository, 'purgeBefore' | 'purgeCountsBefore'>,
@@ -19,12 +20,14 @@ export class AuditRetention {
 
   start(intervalMs = 60 * 60 * 1000): void {
     if (this.config.retentionDays === 0) return;
-    void this.purge();
+    this.first = setTimeout(() => void this.purge(), 60_000);
+    this.first.unref();
     this.timer = setInterval(() => void this.purge(), intervalMs);
     this.timer.unref();
   }
 
   stop(): void {
+    if (this.first) clearTimeout(this.first);
     if (this.timer) clearInterval(this.timer);
   }
 

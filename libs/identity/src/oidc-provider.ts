@@ -262,8 +262,15 @@ export class OidcProvider {
       this.config.clientId,
       { [client.clockTolerance]: this.options.clockToleranceSeconds },
       secret ? client.ClientSecretPost(secret) : client.None(),
-      // http:// issuers pass config validation only on loopback (a local provider).
-      issuer.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : undefined,
+      {
+        execute: [
+          // The ID token's signature is checked against the provider's JWKS too, not only its
+          // claims: TLS to the token endpoint is not taken as proof of who signed it.
+          client.enableNonRepudiationChecks,
+          // http:// issuers pass config validation only on loopback (a local provider).
+          ...(issuer.protocol === 'http:' ? [client.allowInsecureRequests] : []),
+        ],
+      },
     );
     return configuration;
   }
@@ -296,9 +303,14 @@ function refusalOf(error: unknown): SignInRefusedError {
     code === 'OAUTH_KEY_SELECTION_FAILED' ||
     code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED'
   ) {
+    // openid-client wraps the check that failed; the innermost error's message names the claim.
+    let root = error as Error;
+    while (root.cause instanceof Error) root = root.cause;
+    const claim = (root as { cause?: { claim?: unknown } }).cause?.claim;
+    const which = typeof claim === 'string' ? ` (its ${claim} claim)` : '';
     return new SignInRefusedError(
       SignInRefusal.InvalidIdToken,
-      `the ID token was refused: ${message}`,
+      `the ID token was refused: ${root.message}${which}`,
       error,
     );
   }

@@ -68,13 +68,11 @@ export const PEOPLE_PROVIDERS: Provider[] = [
   },
   {
     provide: AuditRetention,
-    useFactory: (config: ApiConfig, catalog: Catalog) => {
-      const retention = new AuditRetention(catalog.audit, config.audit ?? auditSchema.parse({}), (line) =>
+    // Started once the api is up (audit/audit-retention.starter.ts): the tables exist by then.
+    useFactory: (config: ApiConfig, catalog: Catalog) =>
+      new AuditRetention(catalog.audit, config.audit ?? auditSchema.parse({}), (line) =>
         new Logger('Audit').log(line),
-      );
-      retention.start();
-      return retention;
-    },
+      ),
     inject: [CONFIG, Catalog],
   },
   {
