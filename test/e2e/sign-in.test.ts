@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAuditLine } from '@trove/domain';
 import {
   ensureKeycloak,
   finishSignIn,
@@ -190,5 +191,29 @@ describe('signing in with the identity provider', () => {
     });
     const filtered = (await byKey.json()) as { data: { auditEvents: { nodes: { action: string }[] } } };
     expect(filtered.data.auditEvents.nodes.every((e) => e.action.startsWith('auth.'))).toBe(true);
+  });
+
+  it('exports the audit log as JSON Lines that read back entry for entry as GraphQL shows them', async () => {
+    await signIn(stack.url, reader);
+    const response = await fetch(`${stack.url}/v1/audit.jsonl?action=auth.`, {
+      headers: { 'x-api-key': ADMIN_KEY },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('application/x-ndjson');
+    const exported = (await response.text()).trim().split('\n').map(parseAuditLine);
+    const { auditEvents } = await stack.query<{ auditEvents: { nodes: Record<string, unknown>[] } }>(
+      `{ auditEvents(first: 200, filter: { action: "auth." }) { nodes { id at action outcome code address userAgent projectId detail
+          target { kind id } actor { kind id name credential credentialId } } } }`,
+    );
+    expect(exported.length).toBeGreaterThan(3);
+    // The export is oldest first, the listing newest first: the same entries, field for field.
+    expect(exported.slice(0, auditEvents.nodes.length)).toEqual(
+      [...auditEvents.nodes].reverse().slice(0, exported.length),
+    );
+    // The export itself is in the log.
+    const { auditEvents: after } = await stack.query<{
+      auditEvents: { nodes: { action: string; outcome: string }[] };
+    }>('{ auditEvents(first: 1) { nodes { action outcome } } }');
+    expect(after.nodes[0]).toEqual({ action: 'export', outcome: 'SUCCESS' });
   });
 });
