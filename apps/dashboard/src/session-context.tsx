@@ -77,7 +77,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   // A key or a session that stops working (revoked, expired, deactivated) ends the sign-in.
   useEffect(
-    () => whenUnauthenticated(() => signOut('The API no longer accepts this sign-in; sign in again.')),
+    () =>
+      whenUnauthenticated(() =>
+        signOut(
+          storedApiKey() !== null
+            ? 'The API no longer accepts this key; sign in again.'
+            : 'Your session has ended (signed out elsewhere, expired or deactivated); sign in again.',
+        ),
+      ),
     [signOut],
   );
 
