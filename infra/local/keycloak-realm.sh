@@ -6,7 +6,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
 realm_file="$TROVE_ROOT/infra/local/keycloak/trove-realm.json"
-stamp="$DATA_DIR/keycloak-realm.sha256"
+stamp="$KEYCLOAK_DATA/realm.sha256"
 base="http://127.0.0.1:$KEYCLOAK_PORT"
 wanted="$(sha256sum "$realm_file" | cut -d' ' -f1)"
 

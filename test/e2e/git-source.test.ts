@@ -1,15 +1,26 @@
+import { execFileSync } from 'node:child_process';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client as TemporalClient, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { syncWorkflowId } from '@trove/domain';
 import { GitTestServer, type TestRepository } from '@trove/connector-git/testing';
 import { ensureDashboardBuild, launchChromium, signIn, watchPage } from '../support/browser';
 import { cleanEnv, runTrove } from '../support/cli';
-import { expectEventually, uniqueName } from '../support/services';
+import { expectEventually, TEMPORAL_ADDRESS, uniqueName } from '../support/services';
 import { ADMIN_KEY, type SyncRunView, TroveStack } from '../support/stack';
 
 /**
@@ -29,6 +40,8 @@ const stack = new TroveStack({
   TROVE_GIT_CACHE_DIR: join(scratch, 'git-cache'),
   // The webhook workflow's debounce: short, so the pushed commit's run starts soon.
   TROVE_WEBHOOK_QUIET_MS: '200',
+  // Server-side repositories (a local path as the URL) are read under this root only.
+  TROVE_FOLDER_ROOTS: join(scratch, 'roots'),
 });
 let repo: TestRepository;
 let firstCommit: string;
@@ -140,6 +153,15 @@ afterAll(async () => {
   await server.stop();
   rmSync(scratch, { recursive: true, force: true });
 });
+
+/** Runs git in `cwd` (a test fixture), without the user's or the system's configuration. */
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, HOME: scratch, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+  });
+}
 
 describe('a Git repository as a source', () => {
   it('FULL sync: every Markdown file is a document, searchable, cited to its original', async () => {
@@ -496,6 +518,54 @@ describe('a Git repository from the dashboard and MCP (their forms and tools com
       );
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('a repository whose fetch makes git print a NUL byte on stderr', () => {
+  it("ends FAILED with a readable error, git's stderr once and bounded, within three attempts", async () => {
+    // A partial clone inside the roots whose promisor remote (holding its blobs) is outside them:
+    // the lazy fetch is refused on the serving side, and git's stderr then carries a NUL byte.
+    const outside = join(scratch, 'outside');
+    mkdirSync(outside, { recursive: true });
+    git(outside, 'init', '-q', '-b', 'main');
+    for (const [path, content] of Object.entries(FILES)) {
+      mkdirSync(join(outside, path, '..'), { recursive: true });
+      writeFileSync(join(outside, path), content);
+    }
+    git(outside, 'add', '.');
+    git(outside, '-c', 'user.name=Keeper', '-c', 'user.email=keeper@example.com', 'commit', '-qm', 'blobs');
+    git(outside, 'config', 'uploadpack.allowFilter', 'true');
+    const partial = join(scratch, 'roots', 'partial');
+    mkdirSync(join(scratch, 'roots'), { recursive: true });
+    git(scratch, 'clone', '-q', '--filter=blob:none', '--no-checkout', `file://${outside}`, partial);
+
+    const project = await stack.createProject(uniqueName('Git NUL'));
+    const { addSource } = await stack.query<{ addSource: { id: string } }>(
+      'mutation($i: AddSourceInput!) { addSource(input: $i) { id } }',
+      { i: { projectId: project, type: 'GIT', name: 'Partial clone', config: { url: partial } } },
+    );
+    const run = await sync('FULL', addSource.id);
+    expect(run.status).toBe('FAILED');
+    const message = run.error!.message;
+    // Readable: no NUL (nor its replacement), no control characters; git's words, once.
+    // eslint-disable-next-line no-control-regex -- control characters are what must not be there
+    expect(message).not.toMatch(/[\u0000-\u0008\u000B-\u001F\uFFFD]/);
+    expect(message).toMatch(/^the repository is a partial clone .*: git fetch failed \(128\): /);
+    expect(message.split('could not fetch').length - 1).toBe(1);
+    expect(message.length).toBeLessThanOrEqual(1200);
+
+    // No activity of the sync was attempted more than three times (before: failSync, refused by
+    // PostgreSQL for the NUL, was retried forever and the run stayed RUNNING).
+    const connection = await Connection.connect({ address: TEMPORAL_ADDRESS });
+    try {
+      const temporal = new TemporalClient({ connection });
+      const { events } = await temporal.workflow.getHandle(syncWorkflowId(addSource.id)).fetchHistory();
+      const attempts = events!.map((e) => e.activityTaskStartedEventAttributes?.attempt ?? 0);
+      expect(Math.max(...attempts)).toBeGreaterThanOrEqual(1);
+      expect(Math.max(...attempts)).toBeLessThanOrEqual(3);
+    } finally {
+      await connection.close();
     }
   });
 });

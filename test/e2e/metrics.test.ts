@@ -42,6 +42,9 @@ beforeAll(() => {
 
 beforeAll(async () => {
   llm = await FakeOpenAiServer.start({ apiKey: OPENAI_KEY, models: ['fake-model'] });
+  // A cited answer its passage supports: it stays the model's (an unsupported one would be
+  // replaced by the extractive answer and counted under that mode).
+  llm.defaultReply = { text: 'The lighthouse keeper logs it every night [1].' };
   stack = new TroveStack({
     TROVE_METRICS_TOKEN: METRICS_TOKEN,
     TROVE_LLM_PROVIDER: 'openai',

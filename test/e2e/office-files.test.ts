@@ -1,15 +1,29 @@
+import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEDIA_TYPES } from '@trove/domain';
-import { odfPackage, pptxPackage, workbook } from '../../libs/parsing/src/office/office-fixtures.testing';
+import { blankPng, pngClaiming } from '../../libs/parsing/src/image/image-fixtures.testing';
+import {
+  odfPackage,
+  pptxPackage,
+  workbook,
+  xlsxPackage,
+} from '../../libs/parsing/src/office/office-fixtures.testing';
 import { TroveStack } from '../support/stack';
 
 /**
  * Office and data files through the API, with the real worker: a workbook, a CSV file, a
  * presentation and an OpenDocument text are uploaded, become READY, and a search naming a row's
  * label and a column's header finds the chunk holding that cell, cited at its sheet and rows (or
- * its slide).
+ * its slide). Hostile images and Office files (pixel bombs, a 400-page TIFF, a shared-string
+ * bomb, XXE and billion laughs) each end READY or FAILED with a reason, and the worker goes on.
  */
-const stack = new TroveStack({ TROVE_PUBLIC_URL: 'http://trove.example:4000' });
+/** Under the test stack's upload limit (256 KB), so the document limit is what refuses. */
+const DOCUMENT_MAX_BYTES = 200_000;
+const stack = new TroveStack({
+  TROVE_PUBLIC_URL: 'http://trove.example:4000',
+  TROVE_DOCUMENT_MAX_BYTES: String(DOCUMENT_MAX_BYTES),
+});
 let projectId: string;
 
 interface Hit {
@@ -172,4 +186,132 @@ describe('Office and data files', () => {
       },
     });
   }, 180_000);
+});
+
+describe('hostile images and Office files', () => {
+  const xxe = '<!DOCTYPE r [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>';
+  const laughs = `<!DOCTYPE r [<!ENTITY l0 "lol">${Array.from(
+    { length: 9 },
+    (_, i) => `<!ENTITY l${i + 1} "${`&l${i};`.repeat(10)}">`,
+  ).join('')}]>`;
+  const cell = (text: string) =>
+    `<sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>${text}</t></is></c></row></sheetData>`;
+  /** Outcomes a hostile file may have: a reason a person can act on, never a crash or a retry loop. */
+  const REASONS = new Set(['EMPTY_DOCUMENT', 'PARSE_LIMIT_EXCEEDED', 'UNSAFE_ARCHIVE', 'CORRUPT_DOCUMENT']);
+
+  async function hostileFiles(): Promise<{ name: string; data: Buffer }[]> {
+    const page = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer();
+    return [
+      { name: 'claims-3.6-gigapixels.png', data: pngClaiming(60_000, 60_000) },
+      { name: 'poster-99-megapixels.png', data: blankPng(9_950, 9_950) },
+      { name: 'deep-61-megapixels-16-bit.png', data: blankPng(7_810, 7_810, 16) },
+      {
+        name: 'fax-400-pages.tiff',
+        data: await sharp(
+          Array.from({ length: 400 }, () => page),
+          { join: { animated: true } },
+        )
+          .tiff({ compression: 'deflate' })
+          .toBuffer(),
+      },
+      {
+        name: 'shared-strings-bomb.xlsx',
+        data: await xlsxPackage(cell('Ledger'), [
+          {
+            path: 'xl/sharedStrings.xml',
+            data: `<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">${'<si><t>a</t></si>'.repeat(4_000_000)}</sst>`,
+          },
+        ]),
+      },
+      { name: 'xxe.xlsx', data: await xlsxPackage(cell('Quarry ledger &xxe; end'), [], xxe) },
+      { name: 'laughs.xlsx', data: await xlsxPackage(cell('Quarry ledger &l9; end'), [], laughs) },
+      {
+        name: 'xxe.pptx',
+        data: await pptxPackage([{ title: 'Quarry deck', body: ['Quarry body &xxe; end'] }], [], '', xxe),
+      },
+      {
+        name: 'laughs.pptx',
+        data: await pptxPackage([{ title: 'Quarry deck', body: ['Quarry body &l9; end'] }], [], '', laughs),
+      },
+      {
+        name: 'xxe.odt',
+        data: await odfPackage(MEDIA_TYPES.odt, '<text:p>Quarry notes &xxe; end</text:p>', { doctype: xxe }),
+      },
+      {
+        name: 'laughs.odt',
+        data: await odfPackage(MEDIA_TYPES.odt, '<text:p>Quarry notes &l9; end</text:p>', {
+          doctype: laughs,
+        }),
+      },
+    ];
+  }
+
+  it('each ends READY or FAILED with a clear reason, no entity is expanded, and the worker goes on', async () => {
+    const uploaded: { name: string; id: string }[] = [];
+    for (const { name, data } of await hostileFiles()) {
+      const upload = await stack.upload(projectId, name, data);
+      expect(upload.status, `${name}: ${JSON.stringify(upload.body)}`).toBe(202);
+      uploaded.push({ name, id: String(upload.body.id) });
+    }
+    const outcomes = new Map<string, Awaited<ReturnType<typeof stack.settled>>>();
+    for (const { name, id } of uploaded) outcomes.set(name, await stack.settled(id, 600_000));
+
+    for (const [name, document] of outcomes) {
+      if (document.status === 'FAILED') {
+        expect(REASONS.has(document.error!.code), `${name}: ${JSON.stringify(document.error)}`).toBe(true);
+        expect(document.error!.message, name).toContain(name);
+      } else expect(document.status, name).toBe('READY');
+    }
+    // Refused from what the files declare, before any pixel or part is decoded in full.
+    expect(outcomes.get('claims-3.6-gigapixels.png')!.error).toEqual({
+      code: 'PARSE_LIMIT_EXCEEDED',
+      message:
+        'claims-3.6-gigapixels.png has 3,600,000,000 pixels, over the limit of 100,000,000 pixels per image (TROVE_DOCUMENT_MAX_PIXELS raises it)',
+    });
+    expect(outcomes.get('shared-strings-bomb.xlsx')!.error).toMatchObject({
+      code: 'UNSAFE_ARCHIVE',
+      message: expect.stringMatching(
+        /the entry "xl\/sharedStrings\.xml" expands \d+ times .* \(a zip bomb\?\)$/,
+      ),
+    });
+    // Entities stay as written: no file is read, no text multiplies.
+    for (const name of ['xxe.xlsx', 'laughs.xlsx', 'xxe.pptx', 'laughs.pptx', 'xxe.odt', 'laughs.odt']) {
+      const document = outcomes.get(name)!;
+      expect(document.status, name).toBe('READY');
+      const { chunks } = await stack.query<{ chunks: { text: string }[] }>(
+        'query($d: ID!) { chunks(documentId: $d) { text } }',
+        { d: document.id },
+      );
+      const text = chunks.map((c) => c.text).join('\n');
+      expect(text, name).toMatch(/Quarry/);
+      expect(text, name).not.toMatch(/root:/);
+      expect(text.length, name).toBeLessThan(1_000);
+    }
+
+    // The worker is still up: a small upload after them becomes READY.
+    const after = await stack.upload(projectId, 'after.md', '# After\n\nThe quarry reopens on Monday.\n');
+    expect(await stack.settled(String(after.body.id), 120_000)).toMatchObject({ status: 'READY' });
+    const peak = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${stack.workerPid}/status`, 'utf8'))?.[1];
+    console.info(
+      `worker peak resident memory after the hostile files: ${Math.round(Number(peak) / 1024)} MB`,
+    );
+  }, 900_000);
+
+  it('an upload over the document size limit (under the upload limit) is refused at once, naming the limit', async () => {
+    const response = await stack.upload(projectId, 'ledger.csv', Buffer.alloc(DOCUMENT_MAX_BYTES + 1, 'a'));
+    expect(response.status).toBe(413);
+    expect(response.body).toEqual({
+      error: {
+        code: 'PAYLOAD_TOO_LARGE',
+        message: `ledger.csv has 200,001 bytes, over the limit of 200,000 bytes per document (TROVE_DOCUMENT_MAX_BYTES raises it)`,
+      },
+    });
+    const { documents } = await stack.query<{ documents: { nodes: { fileName: string }[] } }>(
+      'query($p: ID!) { documents(projectId: $p, first: 100) { nodes { fileName } } }',
+      { p: projectId },
+    );
+    expect(documents.nodes.map((d) => d.fileName)).not.toContain('ledger.csv');
+  });
 });

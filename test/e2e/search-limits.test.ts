@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { longMarkdown } from '../support/markdown';
 import { expectEventually } from '../support/services';
 import { ADMIN_KEY, TroveStack } from '../support/stack';
 import { SlowEmbedder } from '../fakes/slow-embedder-fake';
 
-// The api embeds queries through a server that never answers: only refusals and aborts end a search.
+// The api and the worker embed through a server that never answers: only refusals and aborts end a
+// search, and only a cancellation ends an ingest's embedding.
 const embedder = new SlowEmbedder();
 let stack: TroveStack;
 let projectId: string;
@@ -93,5 +95,43 @@ describe('abandoned searches', () => {
       },
       { timeoutMs: 5_000, intervalMs: 50 },
     );
+  });
+});
+
+describe('deleting a project while its document is being embedded', () => {
+  it('cancels the ingest: its request at the embedder is aborted, and deleteProject(wait: true) returns', async () => {
+    const project = await stack.createProject('Deleted mid-embedding');
+    // More chunks than a batch keeps: the document goes through its own pipeline (embedChunks).
+    const upload = await stack.upload(project, 'drill.md', longMarkdown('Evacuation drill', 24));
+    expect(upload.status).toBe(202);
+    const request = await expectEventually(
+      async () => {
+        const held = embedder.requests.find((r) => JSON.stringify(r.input).includes('Evacuation drill'));
+        if (!held) throw new Error('the document has not reached the embedder yet');
+        return held;
+      },
+      { timeoutMs: 120_000, intervalMs: 200 },
+    );
+    expect(request.closed).toBe(false);
+
+    const deletion = stack.query<{ deleteProject: boolean }>(
+      'mutation($id: ID!) { deleteProject(id: $id, wait: true) }',
+      { id: project },
+    );
+    // The activity hears the cancellation at its next heartbeat and aborts the request (without it,
+    // the request would stay open until the embedder's 120 s timeout, and the deletion would wait
+    // for the ingest until its grace ran out).
+    await expectEventually(
+      async () => {
+        if (!request.closed) throw new Error('the embedding request is still open');
+      },
+      { timeoutMs: 60_000, intervalMs: 200 },
+    );
+    expect((await deletion).deleteProject).toBe(true);
+    const { project: gone } = await stack.query<{ project: { id: string } | null }>(
+      'query($id: ID!) { project(id: $id) { id } }',
+      { id: project },
+    );
+    expect(gone).toBeNull();
   });
 });

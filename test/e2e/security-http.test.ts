@@ -94,6 +94,18 @@ describe('headers', () => {
   });
 });
 
+describe('/metrics without TROVE_METRICS_TOKEN', () => {
+  it('answers nobody, a loopback client included, on the api and the worker', async () => {
+    for (const url of [`${stack.url}/metrics`, stack.workerMetricsUrl()]) {
+      const response = await fetch(url);
+      expect(response.status, url).toBe(403);
+      const text = await response.text();
+      expect(text, url).toContain('TROVE_METRICS_ALLOW_LOOPBACK');
+      expect(text, url).not.toContain('trove_');
+    }
+  });
+});
+
 describe('/readyz', () => {
   // The exact sharing (one check per 1.5 s, shared by concurrent callers) is pinned with a fake
   // clock in health.controller.spec.ts; here a real burst must cost a handful of checks at most.

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ensureKeycloak,
   finishSignIn,
+  KEYCLOAK_ADMIN_PASSWORD_FILE,
   KEYCLOAK_URL,
   type RealmUser,
   startSignIn,
@@ -129,10 +130,7 @@ afterAll(async () => {
 });
 
 async function adminFetch(method: string, path: string, body?: unknown): Promise<Response> {
-  const password = readFileSync(
-    join(process.env.TROVE_LOCAL_DIR ?? join(ROOT, '.trove/local'), 'keycloak-admin-password'),
-    'utf8',
-  ).trim();
+  const password = readFileSync(KEYCLOAK_ADMIN_PASSWORD_FILE, 'utf8').trim();
   const token = (await (
     await fetch(`${KEYCLOAK_URL}/realms/master/protocol/openid-connect/token`, {
       method: 'POST',

@@ -17,6 +17,13 @@ export const CLI_CLIENT = 'trove-cli';
 export const MCP_CLIENT = 'trove-mcp';
 export const PROVIDER_ID = 'local';
 
+/** Where up.sh keeps the master realm administrator's password (infra/local/env.sh). */
+export const KEYCLOAK_ADMIN_PASSWORD_FILE = join(
+  process.env.TROVE_LOCAL_DATA_DIR ?? join(LOCAL_DIR, 'data'),
+  'keycloak',
+  'admin-password',
+);
+
 let started = false;
 
 /** Starts Keycloak (and imports the realm) unless it answers already. */
@@ -55,7 +62,7 @@ export class RealmAdmin {
 
   private async bearer(): Promise<string> {
     if (this.token && Date.now() - this.token.at < 30_000) return this.token.value;
-    const password = readFileSync(join(LOCAL_DIR, 'keycloak-admin-password'), 'utf8').trim();
+    const password = readFileSync(KEYCLOAK_ADMIN_PASSWORD_FILE, 'utf8').trim();
     const response = await fetch(`${KEYCLOAK_URL}/realms/master/protocol/openid-connect/token`, {
       method: 'POST',
       body: new URLSearchParams({

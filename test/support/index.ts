@@ -5,6 +5,7 @@
  */
 export * from './identity-provider';
 export * from './jaeger';
+export * from './local-llm';
 export * from './private-services';
 export * from './retrieval-index';
 export * from './services';

@@ -125,8 +125,10 @@ export class ScaleStack {
       TROVE_MAX_UPLOAD_BYTES: String(512 * 1024 * 1024),
       // The bench polls and searches as fast as it likes with one key.
       TROVE_RATE_LIMIT_REQUESTS: '0',
-      // Several workers on one machine: each serves its metrics on a free port.
+      // Several workers on one machine: each serves its metrics on a free port, to the bench's
+      // scraper on loopback (no token).
       TROVE_WORKER_METRICS_PORT: '0',
+      TROVE_METRICS_ALLOW_LOOPBACK: 'true',
       ...this.env,
     };
   }

@@ -94,7 +94,7 @@ async function main() {
   const counter = new SegmenterTokenCounter();
   const ratios: number[] = [];
   for (const text of [...texts.slice(0, 40), ...texts.slice(-40)]) {
-    const response = await fetch('http://127.0.0.1:8089/v1/embeddings', {
+    const response = await fetch(`${config.embedding.baseUrl}/embeddings`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'e5-passage', input: [text] }),

@@ -108,18 +108,23 @@ async function main() {
   }
 
   // An answer with citations. No LLM is configured by default, so `ask` answers offline by quoting
-  // the most relevant sentences (mode EXTRACTIVE), and says so.
+  // the most relevant sentences (mode EXTRACTIVE), and says so; with TROVE_LLM=local a model in the
+  // api writes it (mode LLM), or, past its time budget, the quotes answer, labelled with why.
   const question = 'How do I roll back a release?';
   const { ask } = await gql<{
     ask: {
       answer: string;
       mode: string;
+      model: string | null;
+      fallbackReason: string | null;
       citations: { marker: number; title: string; citationUrl: string | null }[];
     };
-  }>('query($i: AskInput!) { ask(input: $i) { answer mode citations { marker title citationUrl } } }', {
-    i: { projectId, question },
-  });
-  console.log(`\nAsk: "${question}" (mode ${ask.mode})`);
+  }>(
+    'query($i: AskInput!) { ask(input: $i) { answer mode model fallbackReason citations { marker title citationUrl } } }',
+    { i: { projectId, question } },
+  );
+  const by = ask.model ? `, ${ask.model}${ask.fallbackReason ? `: ${ask.fallbackReason}` : ''}` : '';
+  console.log(`\nAsk: "${question}" (mode ${ask.mode}${by})`);
   console.log(`  ${ask.answer.replace(/\n+/g, '\n  ')}`);
   ask.citations.forEach((c) => console.log(`  [${c.marker}] ${c.title}  ${c.citationUrl ?? ''}`));
   checks.add(askProblems(question, ask));

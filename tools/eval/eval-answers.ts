@@ -10,6 +10,8 @@
  *   npm run eval -- --answers
  *   npm run eval -- --answers --answers-baseline <an earlier run's JSON>   (its answers as a "before" row)
  *   npm run eval -- --answers --answers-state "<what this work tree measures>"
+ *   npm run eval -- --answers --answers-llm qwen2.5-coder-1.5b [--answers-split test]
+ *       (a local model's answers beside the extractive ones, same run; its own section)
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,8 +20,8 @@ import { dirname, join } from 'node:path';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
 import { Answerer, AnswerMode } from '@trove/answering';
 import { SegmenterTokenCounter } from '@trove/chunking';
-import { answersSchema } from '@trove/config';
-import { DocumentStatus, ingestWorkflowId } from '@trove/domain';
+import { answersSchema, type LlmConfig, llmSchema, localLlmSchema } from '@trove/config';
+import { DocumentStatus, ingestWorkflowId, type LlmProvider } from '@trove/domain';
 import { createEmbeddingProvider } from '@trove/embeddings';
 import {
   ANSWER_CORPUS,
@@ -27,8 +29,11 @@ import {
   answerBreakdown,
   answerOutcome,
   type AnswerOutcome,
+  type AnswerSplit,
+  answerSplit,
   scoreAnswers,
 } from '@trove/evaluation';
+import { createLlmProvider, releaseLocalModels } from '@trove/llm';
 import { ChunkIndex, createElasticsearchClient, HybridSearch } from '@trove/search';
 import { LocalBlobStore } from '@trove/storage';
 import { sharedDocuments } from '@trove/testing';
@@ -41,6 +46,7 @@ import {
   storeDocument,
   writeBenchmarkSections,
 } from '@trove/tools-support';
+import { answersLlmSection, type ModeRun } from './answers-llm-section';
 import { type AnswerRun, answersSection, type StoredOutcome } from './answers-section';
 
 const ROOT = join(__dirname, '..', '..');
@@ -66,9 +72,16 @@ export interface AnswerEvalOptions {
   state?: string;
   /** This run's row name: `after` beside a baseline, `this commit` alone. */
   label?: string;
+  /** A local model (libs/llm catalogue) answering too, beside the extractive answers. */
+  llm?: string;
+  /** With `llm`: only this split's questions. */
+  split?: AnswerSplit;
 }
 
 export async function runAnswerEval(options: AnswerEvalOptions = {}): Promise<void> {
+  if (options.split && !['train', 'test'].includes(options.split)) {
+    throw new Error(`--answers-split is train or test, not ${options.split}`);
+  }
   const command = `npm run eval -- ${process.argv.slice(2).join(' ')}`.trim();
   // Read first: a wrong path fails before the corpus is ingested.
   const baseline = options.baseline
@@ -126,6 +139,28 @@ export async function runAnswerEval(options: AnswerEvalOptions = {}): Promise<vo
     });
     // Warm-up: connections and the embedder's first calls.
     await answerer.ask({ projectId: project.id, question: ANSWER_QUESTIONS[0].question });
+    if (options.llm) {
+      await compareWithModel(options.llm, options.split, {
+        command,
+        projectId: project.id,
+        ids,
+        files,
+        extractive: answerer,
+        generative: (llm, llmConfig) =>
+          new Answerer({
+            search: new HybridSearch(es, config.elasticsearch.indexPrefix, embedder, {
+              countTokens: (text) => tokenCounter.count(text),
+            }),
+            embedder,
+            vectors: (chunkIds, signal) => index.vectorsByChunkIds(chunkIds, signal),
+            tokenCounter,
+            llm,
+            llmLimits: { contextTokens: llmConfig.contextTokens, maxTokens: llmConfig.maxTokens },
+            settings: answersSchema.parse({ rewriteTimeoutMs: 20_000 }),
+          }),
+      });
+      return;
+    }
 
     const loadAtStart = loadavg()[0];
     const outcomes: AnswerOutcome[] = [];
@@ -219,4 +254,112 @@ export async function runAnswerEval(options: AnswerEvalOptions = {}): Promise<vo
     await catalog.close();
     await es.close();
   }
+}
+
+/**
+ * `--answers-llm <model>`: the chosen questions answered by the extractive answerer and by one
+ * with the local model, one after the other for each question (the same load for both), scored
+ * alike; writes a JSON report and the section of `answers-llm-section.ts`.
+ */
+async function compareWithModel(
+  model: string,
+  split: AnswerSplit | undefined,
+  run: {
+    command: string;
+    projectId: string;
+    ids: Map<string, string>;
+    files: { fileName: string }[];
+    extractive: Answerer;
+    generative: (llm: LlmProvider, config: LlmConfig) => Answerer;
+  },
+): Promise<void> {
+  // As TROVE_LLM=local sets it up (its smaller window and answer), greedy so a run can be repeated.
+  const llmConfig = llmSchema.parse({
+    provider: 'local',
+    model,
+    contextTokens: 2048,
+    maxTokens: 256,
+    idleTimeoutMs: 60_000,
+    temperature: 0,
+  });
+  const llm = createLlmProvider(llmConfig, localLlmSchema.parse({}))!;
+  const loadStarted = performance.now();
+  await llm.ping();
+  console.log(`[eval:answers] ${llm.modelId} loaded in ${Math.round(performance.now() - loadStarted)} ms`);
+  const generative = run.generative(llm, llmConfig);
+  const questions = ANSWER_QUESTIONS.filter((q) => !split || answerSplit(q) === split);
+  const runs: ModeRun[] = [
+    { label: 'extractive (no model)', outcomes: [] },
+    { label: llm.modelId, outcomes: [] },
+  ];
+  const loadAtStart = loadavg()[0];
+  try {
+    for (const [i, question] of questions.entries()) {
+      for (const [r, answerer] of [run.extractive, generative].entries()) {
+        const started = performance.now();
+        const result = await answerer.ask({ projectId: run.projectId, question: question.question });
+        const latencyMs = performance.now() - started;
+        const outcome = answerOutcome(
+          question,
+          { ...result, insufficientContext: result.mode === AnswerMode.INSUFFICIENT_CONTEXT },
+          (id) => run.ids.get(id) ?? id,
+          latencyMs,
+        );
+        runs[r].outcomes.push({
+          outcome,
+          mode: result.mode,
+          fallbackReason: result.fallbackReason,
+          checkedSentences: result.verification.checkedSentences,
+          unsupportedSentences: result.verification.unsupportedSentences.length,
+        });
+        if (r === 1) {
+          console.log(
+            `[eval:answers] ${i + 1}/${questions.length} ${(latencyMs / 1000).toFixed(1)} s ${result.mode}${result.fallbackReason ? ` (${result.fallbackReason})` : ''}: ${result.answer.slice(0, 160).replace(/\s+/g, ' ')}`,
+          );
+        }
+      }
+    }
+  } finally {
+    await releaseLocalModels();
+  }
+  const stamp = currentStamp(run.command);
+  const load = `load average ${loadAtStart.toFixed(1)} → ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`;
+  const date = new Date().toISOString();
+  const report = {
+    date,
+    command: run.command,
+    model: llm.modelId,
+    split: split ?? 'all',
+    load,
+    runs: runs.map((r) => ({
+      label: r.label,
+      scores: scoreAnswers(r.outcomes.map((o) => o.outcome)),
+      answers: r.outcomes.map((o) => ({
+        question: o.outcome.question.question,
+        mode: o.mode,
+        fallbackReason: o.fallbackReason,
+        refused: o.outcome.refused,
+        citations: o.outcome.citations,
+        checkedSentences: o.checkedSentences,
+        unsupportedSentences: o.unsupportedSentences,
+        latencyMs: Math.round(o.outcome.latencyMs),
+      })),
+    })),
+  };
+  const out = join(ROOT, '.trove', 'eval', `answers-llm-${model}-${date.slice(0, 10)}.json`);
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`[eval:answers] wrote ${out}`);
+  writeBenchmarkSections(
+    run.command,
+    answersLlmSection(model, runs, {
+      split: split ?? 'all',
+      questions: questions.length,
+      corpus: run.files.map((f) => f.fileName),
+      settings: `${llm.modelId}: TROVE_LLM=local's window of ${llmConfig.contextTokens} tokens and answers of up to ${llmConfig.maxTokens}, temperature 0, the default time budget of ${answersSchema.parse({}).llmBudgetMs / 1000} s and ${localLlmSchema.parse({}).threads} thread(s)`,
+      state: `the code at commit ${stamp.commit}`,
+      load,
+    }),
+  );
+  console.log('[eval:answers] wrote its section of BENCHMARKS.md');
 }

@@ -115,6 +115,10 @@ const { values: args } = parseArgs({
     'answers-state': { type: 'string' },
     /** --answers: this run's row name (`before`, `after`). */
     'answers-label': { type: 'string' },
+    /** --answers: also answer with this local model (qwen2.5-coder-1.5b, smollm2-135m), beside extractive. */
+    'answers-llm': { type: 'string' },
+    /** --answers-llm: only the questions of this split (train or test; all by default). */
+    'answers-split': { type: 'string' },
   },
 });
 
@@ -747,6 +751,8 @@ stages add${report.command.includes('--reuse-query-embeddings') ? '; query embed
       baseline: args['answers-baseline'],
       state: args['answers-state'],
       label: args['answers-label'],
+      llm: args['answers-llm'],
+      split: args['answers-split'] as 'train' | 'test' | undefined,
     })
   : main()
 ).then(

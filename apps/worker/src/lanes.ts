@@ -3,6 +3,7 @@ import { type IngestLane, laneTaskQueue } from '@trove/domain';
 import type { Lane, LaneSlotStats } from '@trove/metrics';
 import { workerTracing } from '@trove/tracing';
 import { activityMetrics } from './telemetry';
+import { workflowBundle } from './workflow-bundle';
 
 /** Activity slots per task queue: control work, and each ingest lane. */
 export interface LaneSlots {
@@ -18,7 +19,11 @@ export interface LaneWorkerOptions {
   taskQueue: string;
   activities: object;
   slots: LaneSlots;
-  workflows: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'>;
+  /** The workflows: a bundle made by the caller (tests), or the module to bundle them from. */
+  workflows: { workflowBundle: NonNullable<WorkerOptions['workflowBundle']> } | { workflowsPath: string };
+  /** Where the workflow bundle made from `workflows.workflowsPath` is kept between starts. */
+  workflowBundleCacheDir?: string;
+  log?: (message: string) => void;
 }
 
 const LANES: IngestLane[] = ['bulk', 'interactive'];
@@ -47,10 +52,19 @@ export class LaneWorkers {
       // Every activity's span (tracing), then its duration and outcome, by type (metrics).
       interceptors: { activity: [...(tracing.interceptors.activity ?? []), activityMetrics] },
     };
+    // The bundle is made here, with the tracing interceptors in it, so it can be kept between starts.
+    const bundle =
+      'workflowBundle' in options.workflows
+        ? options.workflows.workflowBundle
+        : await workflowBundle({
+            workflowsPath: options.workflows.workflowsPath,
+            workflowInterceptorModules: tracing.interceptors.workflowModules,
+            cacheDir: options.workflowBundleCacheDir,
+            log: options.log,
+          });
     const control = await Worker.create({
       ...common,
-      ...options.workflows,
-      interceptors: { ...common.interceptors, workflowModules: tracing.interceptors.workflowModules },
+      workflowBundle: bundle,
       sinks: tracing.sinks,
       taskQueue: options.taskQueue,
       maxConcurrentActivityTaskExecutions: options.slots.control,

@@ -14,16 +14,18 @@ async function main() {
   // Before any connection: Temporal's own lines and every activity's log go through pino.
   Runtime.install({ logger: temporalLogger(logger) });
   const metricsSettings = config.workerMetrics ?? workerMetricsSchema.parse({});
-  const metrics = await startMetricsServer({ ...metricsSettings, token: config.metrics?.token }).catch(
-    (error: NodeJS.ErrnoException) => {
-      throw new Error(
-        error.code === 'EADDRINUSE'
-          ? `TROVE_WORKER_METRICS_PORT ${metricsSettings.port} on ${metricsSettings.host} is in use ` +
-              '(another worker on this machine?): give each worker its own port, or 0 for any free one'
-          : `cannot serve metrics on ${metricsSettings.host}:${metricsSettings.port}: ${error.message}`,
-      );
-    },
-  );
+  const metrics = await startMetricsServer({
+    ...metricsSettings,
+    token: config.metrics?.token,
+    allowLoopback: config.metrics?.allowLoopback,
+  }).catch((error: NodeJS.ErrnoException) => {
+    throw new Error(
+      error.code === 'EADDRINUSE'
+        ? `TROVE_WORKER_METRICS_PORT ${metricsSettings.port} on ${metricsSettings.host} is in use ` +
+            '(another worker on this machine?): give each worker its own port, or 0 for any free one'
+        : `cannot serve metrics on ${metricsSettings.host}:${metricsSettings.port}: ${error.message}`,
+    );
+  });
   const { worker, connection, embedder, parsers, catalog } = await createWorker(config, { logger });
   embedder.ping().catch((error: Error) => {
     // Not fatal: embedding activities retry until the server answers.

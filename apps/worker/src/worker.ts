@@ -2,7 +2,7 @@ import { Client } from '@temporalio/client';
 import { NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import { Catalog } from '@trove/catalog';
 import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
-import { SecretBox, type WorkerConfig } from '@trove/config';
+import { documentLimitsSchema, SecretBox, type WorkerConfig } from '@trove/config';
 import { IndexGenerations } from '@trove/index-generations';
 import { RagConfigStore, workerRagDefaults } from '@trove/rag-config';
 import {
@@ -76,8 +76,11 @@ export async function createWorker(
   const blobs = new LocalBlobStore(config.storage.blobDir);
   // One connector per registered source type (@trove/source-definitions).
   const connectors = createSourceConnectors(config, { blobs });
+  // One set of limits for every document, whatever its source: checked by the sync's plan, the
+  // fetches and the parsers.
+  const limits = config.documents ?? documentLimitsSchema.parse({});
   // Files are parsed in threads with heap and time limits: a hostile file fails only its document.
-  const parsers = new ParseSandbox(config.parsing);
+  const parsers = new ParseSandbox(config.parsing, limits);
   // The threads load their parsers while the workflow code is bundled, not during the first sync.
   const warming = parsers.warm();
   // Chunking settings changed through the API apply to documents chunked from then on.
@@ -108,8 +111,9 @@ export async function createWorker(
     generations,
     batchSize: config.embedding.batchSize,
     connectors,
+    limits,
   };
-  const syncDeps = { catalog, blobs, chunkIndex, connectors };
+  const syncDeps = { catalog, blobs, chunkIndex, connectors, limits };
   // How syncs and uploads cut their documents into units: batches of small documents, as many
   // units at once as the bulk lane runs activities (by default).
   const units: IngestUnits = {
@@ -157,6 +161,8 @@ export async function createWorker(
       ? { workflowBundle: overrides.workflowBundle }
       : { workflowsPath: overrides.workflowsPath ?? require.resolve('@trove/workflows') },
     activities,
+    workflowBundleCacheDir: config.worker.workflowBundleDir || undefined,
+    log: (message) => logger.info(message),
     slots: {
       control: config.worker.controlActivities,
       bulk: config.worker.maxConcurrentActivities,

@@ -43,6 +43,13 @@ export interface AnswerSettings {
   extractiveSentences: number;
   /** EXTRACTIVE: top passages whose sentences are candidates. */
   extractiveChunks: number;
+  /**
+   * LLM: the longest the model may take to write its answer (its retry included); past it, or
+   * when the model fails, the answer is the extractive one, labelled with why.
+   */
+  llmBudgetMs: number;
+  /** A follow-up's rewrite by the model: past this the rules rewrite it instead. */
+  rewriteTimeoutMs: number;
 }
 
 /** Search options passed through unchanged (mode, fusion, and filters once search has them). */
@@ -109,8 +116,9 @@ export interface AnswerVerification {
   missingMarkers: boolean;
   /** The first answer's markers were invalid or missing and it was asked again with a stricter prompt. */
   retried: boolean;
-  /** Cited sentences checked against their chunks. */
+  /** Sentences checked against the chunks they cite (LLM: uncited ones too, which fail the check). */
   checkedSentences: number;
+  /** Sentences their passages do not support, or (LLM) that cite none: flagged, not removed. */
   unsupportedSentences: SentenceSupport[];
 }
 
@@ -140,8 +148,13 @@ export interface AnswerResult {
   language: AnswerLanguage;
   /** The prompt template's version (LLM mode). */
   promptId?: string;
-  /** The model that wrote it (LLM mode). */
+  /** The model that wrote it (LLM mode), or whose answer was replaced (see fallbackReason). */
   model?: string;
+  /**
+   * Why the configured model's answer was replaced by this one (EXTRACTIVE): its time budget
+   * passed, it failed, or none of its sentences was supported by what it cited. Absent otherwise.
+   */
+  fallbackReason?: string;
   citations: AnswerCitation[];
   verification: AnswerVerification;
   timings: AnswerTimings;

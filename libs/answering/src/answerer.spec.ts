@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { type LlmCompletion, type LlmProvider, type LlmStreamEvent, TroveErrorCode } from '@trove/domain';
+import {
+  type LlmCompletion,
+  type LlmProvider,
+  type LlmRequest,
+  type LlmStreamEvent,
+  TroveErrorCode,
+} from '@trove/domain';
 import { AnswerMode, type AnswerEvent } from './answer';
+import { SegmenterTokenCounter } from '@trove/chunking';
 import { answererOver, hit, ScriptedLlm } from './fakes.testing';
-import { ANSWER_PROMPT_ID } from './prompt-template';
+import { ANSWER_PROMPT_ID, answerMessages, passageBlock } from './prompt-template';
 import { REWRITE_LIMITS } from './question-rewrite';
 
 const rollback = hit(
@@ -19,6 +26,31 @@ const backups = hit('backups', 'Database backups run every night at 02:00 UTC an
 const HITS = [rollback, schedule, backups];
 
 const QUESTION = 'How do I roll back a release with deployctl?';
+
+/** Writes its first words, then nothing until its call is aborted. */
+class StalledLlm implements LlmProvider {
+  readonly modelId = 'fake:stalled';
+  signal?: AbortSignal;
+
+  constructor(private readonly start: string) {}
+
+  complete(): Promise<LlmCompletion> {
+    return Promise.reject(new Error('not used'));
+  }
+
+  async *stream(request: LlmRequest): AsyncIterable<LlmStreamEvent> {
+    this.signal = request.signal;
+    yield { type: 'delta', text: this.start };
+    await new Promise((_, reject) => {
+      if (request.signal?.aborted) reject(new Error('aborted'));
+      request.signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+    });
+  }
+
+  ping(): Promise<void> {
+    return Promise.resolve();
+  }
+}
 
 async function collect(events: AsyncIterable<AnswerEvent>): Promise<AnswerEvent[]> {
   const all: AnswerEvent[] = [];
@@ -195,6 +227,104 @@ describe('Answerer with a language model', () => {
       if (event.type === 'delta') break;
     }
     expect(llm.requests[0].signal?.aborted).toBe(true);
+  });
+
+  it('asks for cited sentences naming exactly the passages given', async () => {
+    const llm = new ScriptedLlm(['Run deployctl rollback and confirm the prompt [1].']);
+    const { answerer } = answererOver(HITS, { llm });
+    await answerer.ask({ projectId: 'prj_test', question: QUESTION });
+    expect(llm.requests[0].citedSentences).toEqual({ markers: [1, 2], refusal: 'INSUFFICIENT_CONTEXT' });
+  });
+
+  it('flags a sentence that cites nothing, and keeps the answer while another is supported', async () => {
+    const llm = new ScriptedLlm([
+      'Run deployctl rollback and confirm the prompt [1]. Good luck with the release.',
+    ]);
+    const { answerer } = answererOver(HITS, { llm });
+    const result = await answerer.ask({ projectId: 'prj_test', question: QUESTION });
+    expect(result.mode).toBe(AnswerMode.LLM);
+    expect(result.verification.checkedSentences).toBe(2);
+    expect(result.verification.unsupportedSentences).toEqual([
+      { sentence: 'Good luck with the release.', markers: [], lexicalOverlap: 0, supported: false },
+    ]);
+  });
+
+  it('budgets the passages in the model’s own tokens, within its window less the answer', async () => {
+    // A tokenizer four times as fine as the estimate: only the first passage fits the window.
+    const counter = new SegmenterTokenCounter();
+    const fine = { count: (text: string) => counter.count(text) * 4 };
+    const llm = Object.assign(new ScriptedLlm(['Run deployctl rollback [1].']), {
+      tokenCounter: async () => fine,
+    });
+    const frame = fine.count(
+      answerMessages(QUESTION, [], 'en')
+        .map((m) => m.content)
+        .join('\n'),
+    );
+    const first = fine.count(
+      passageBlock({ marker: 1, title: 'rollback', headingPath: ['Section'], text: rollback.text }),
+    );
+    const { answerer } = answererOver(HITS, {
+      llm,
+      // Room for the first passage and a little: the second one does not fit.
+      llmLimits: { contextTokens: frame + 32 + 100 + first + 10, maxTokens: 100 },
+    });
+    const events = await collect(answerer.stream({ projectId: 'prj_test', question: QUESTION }));
+    const retrieval = events[0].type === 'retrieval' ? events[0].passages : [];
+    expect(retrieval.map((p) => p.chunkId)).toEqual(['chk_rollback']);
+    expect(llm.requests[0].citedSentences?.markers).toEqual([1]);
+  });
+
+  it('answers EXTRACTIVE, labelled, when the model passes its time budget, and stops it', async () => {
+    const llm = new StalledLlm('Run deployctl rollback');
+    const { answerer } = answererOver(HITS, { llm, settings: { llmBudgetMs: 200 } });
+    const events = await collect(answerer.stream({ projectId: 'prj_test', question: QUESTION }));
+    const done = events.at(-1)!;
+    if (done.type !== 'done') throw new Error('no result');
+    expect(done.result).toMatchObject({
+      mode: AnswerMode.EXTRACTIVE,
+      model: 'fake:stalled',
+      fallbackReason: 'the model did not finish within the time budget of 200 ms',
+    });
+    expect(done.result.answer).toMatch(
+      /^The language model gave no verified answer in time\. Sentences quoted/,
+    );
+    expect(done.result.citations.length).toBeGreaterThan(0);
+    // The model's partial text was attempt 1; the quotes start over as attempt 2.
+    const deltas = events.flatMap((e) => (e.type === 'delta' ? [e] : []));
+    expect(deltas[0]).toEqual({ type: 'delta', text: 'Run deployctl rollback', attempt: 1 });
+    expect(deltas.at(-1)).toMatchObject({ attempt: 2, text: done.result.answer });
+    expect(llm.signal?.aborted).toBe(true);
+  });
+
+  it('answers EXTRACTIVE, labelled, when the model fails', async () => {
+    const llm = new ScriptedLlm([]);
+    const { answerer } = answererOver(HITS, { llm });
+    const result = await answerer.ask({ projectId: 'prj_test', question: QUESTION });
+    expect(result.mode).toBe(AnswerMode.EXTRACTIVE);
+    expect(result.fallbackReason).toBe('the language model failed: the scripted model has no more answers');
+  });
+
+  it('answers EXTRACTIVE, labelled, when nothing the model wrote is supported', async () => {
+    const llm = new ScriptedLlm(['Kubernetes autoscaling doubles the replica count [1].']);
+    const { answerer } = answererOver(HITS, { llm });
+    const result = await answerer.ask({ projectId: 'prj_test', question: QUESTION });
+    expect(result.mode).toBe(AnswerMode.EXTRACTIVE);
+    expect(result.fallbackReason).toBe(
+      "no sentence of the model's answer is supported by the passages it cites",
+    );
+    expect(result.verification.unsupportedSentences).toEqual([]);
+  });
+
+  it('still fails as CANCELLED when the caller goes away while the model writes', async () => {
+    const llm = new StalledLlm('Run');
+    const { answerer } = answererOver(HITS, { llm });
+    const caller = new AbortController();
+    const stream = answerer.stream({ projectId: 'prj_test', question: QUESTION }, { signal: caller.signal });
+    const failure = (async () => {
+      for await (const event of stream) if (event.type === 'delta') caller.abort();
+    })();
+    await expect(failure).rejects.toMatchObject({ code: TroveErrorCode.Cancelled });
   });
 
   it('refuses mode LLM when no model is configured', async () => {

@@ -3,6 +3,7 @@ import {
   type EmbeddingProvider,
   type LlmMessage,
   type LlmProvider,
+  type LlmRequest,
   type SearchHit,
   SearchMode,
   TroveError,
@@ -22,7 +23,13 @@ import {
 } from './answer';
 import { budgetContext } from './context';
 import { extractSentences, withMarker } from './extractive';
-import { checkMarkers, removeInvalidMarkers, renumberMarkers, stripMarkers } from './markers';
+import {
+  checkMarkers,
+  removeInvalidMarkers,
+  renumberMarkers,
+  stripMarkers,
+  withoutUnfinishedMarker,
+} from './markers';
 import { mergePlaces } from './places';
 import { FALLBACK_MESSAGES } from './messages';
 import { standaloneQuestion } from './question-rewrite';
@@ -45,12 +52,20 @@ export interface AnswererDeps {
   tokenCounter: TokenCounter;
   /** The configured chat model; without one, answers use the configured fallback mode. */
   llm?: LlmProvider;
+  /**
+   * The model's context window and longest answer, in its tokens: the passages given to it are
+   * cut to what is left of the window once the instructions, the question and the answer have
+   * their room. Unset: the passages get `settings.contextTokens`.
+   */
+  llmLimits?: { contextTokens: number; maxTokens: number };
   /** The link a hit's citation opens (the API's CitationLinks.render). */
   citationUrl?: (hit: SearchHit) => string | undefined;
   settings: AnswerSettings;
 }
 
 const MAX_TOP_K = 50;
+/** Tokens a chat format adds around the messages (ChatML: a few per message), kept free of passages. */
+const CHAT_FORMAT_TOKENS = 32;
 
 /**
  * Answers a question from a project's chunks: retrieve → keep passages above the relevance
@@ -87,10 +102,17 @@ export class Answerer {
     const timings: Omit<AnswerTimings, 'totalMs'> = {};
 
     try {
+      // LLM answers are budgeted in the model's own tokens when it can count them (a local model,
+      // loaded meanwhile on the first question).
+      const llmCounter = mode === AnswerMode.LLM ? this.modelTokenCounter() : undefined;
       // A follow-up in a thread is retrieved and answered as the question it stands for.
       const standalone = request.history?.length
         ? await timed(timings, 'rewriteMs', () =>
-            standaloneQuestion(request.question, request.history!, { llm: this.deps.llm, signal }),
+            standaloneQuestion(request.question, request.history!, {
+              llm: this.deps.llm,
+              timeoutMs: settings.rewriteTimeoutMs,
+              signal,
+            }),
           )
         : undefined;
       const question = standalone ?? request.question;
@@ -123,7 +145,12 @@ export class Answerer {
       const relevant = hits
         .map((hit) => ({ hit, relevance: relevanceOf(hit, vectors.get(hit.chunkId), questionVector) }))
         .filter((r) => r.relevance >= threshold - crossLingualAllowance(language, r.hit.text));
-      const passages = this.context(relevant);
+      const counter = (await llmCounter) ?? this.deps.tokenCounter;
+      const passages = this.context(
+        relevant,
+        mode === AnswerMode.LLM ? this.passageBudget(question, language, counter) : settings.contextTokens,
+        counter,
+      );
       yield {
         type: 'retrieval',
         passages,
@@ -163,21 +190,70 @@ export class Answerer {
         return;
       }
 
-      // LLM: one attempt, and one stricter retry when the citations are invalid or missing.
+      // LLM: one attempt, and one stricter retry when the citations are invalid or missing, within
+      // the time budget; past it, or when the model fails, the extractive answer, labelled.
       const llm = this.deps.llm!;
       const generateStarted = performance.now();
-      let answer = yield* this.generate(llm, answerMessages(question, passages, language), 1, signal);
-      let markers = checkMarkers(answer, passages.length);
+      const budget = AbortSignal.timeout(settings.llmBudgetMs);
+      const writing = AbortSignal.any([signal, budget]);
+      const cited = { markers: passages.map((p) => p.marker), refusal: REFUSAL_TOKEN };
+      let attempt = 1;
+      let answer: string;
+      let markers: ReturnType<typeof checkMarkers>;
       let retried = false;
-      if (!isRefusal(answer) && (markers.invalid.length > 0 || markers.missing)) {
-        retried = true;
-        const messages = stricterAnswerMessages(question, passages, language, {
-          answer,
-          invalid: markers.invalid,
-          missing: markers.missing,
+      const fallback = async function* (this: Answerer, reason: string): AsyncGenerator<AnswerEvent> {
+        const result = await this.extractive(
+          question,
+          questionVector,
+          passages,
+          language,
+          signal,
+          FALLBACK_MESSAGES[language].modelFallback,
+        );
+        // The model's time and the quotes' together: both went into this answer.
+        timings.generateMs = ms(performance.now() - generateStarted);
+        yield { type: 'delta', text: result.answer, attempt: attempt + 1 };
+        const verification = await timed(timings, 'verifyMs', () =>
+          this.verify(result.answer, mergePlaces(passages).passages, vectors, signal),
+        );
+        yield finish({
+          ...result,
+          model: llm.modelId,
+          fallbackReason: reason,
+          verification: { ...verification, retried },
         });
-        answer = yield* this.generate(llm, messages, 2, signal);
+      };
+      try {
+        answer = yield* this.generate(
+          llm,
+          answerMessages(question, passages, language),
+          attempt,
+          writing,
+          cited,
+        );
         markers = checkMarkers(answer, passages.length);
+        if (!isRefusal(answer) && (markers.invalid.length > 0 || markers.missing)) {
+          retried = true;
+          attempt = 2;
+          const messages = stricterAnswerMessages(question, passages, language, {
+            answer,
+            invalid: markers.invalid,
+            missing: markers.missing,
+          });
+          answer = yield* this.generate(llm, messages, attempt, writing, cited);
+          markers = checkMarkers(answer, passages.length);
+        }
+      } catch (error) {
+        if (signal.aborted) {
+          throw new TroveError(TroveErrorCode.Cancelled, 'the answer was cancelled by its caller', {
+            cause: error,
+          });
+        }
+        const reason = budget.aborted
+          ? `the model did not finish within the time budget of ${settings.llmBudgetMs} ms`
+          : `the language model failed: ${describe(error)}`;
+        yield* fallback.call(this, reason);
+        return;
       }
       timings.generateMs = ms(performance.now() - generateStarted);
       if (isRefusal(answer)) {
@@ -196,8 +272,16 @@ export class Answerer {
         (n) => places.canonical.get(n) ?? n,
       );
       const verification = await timed(timings, 'verifyMs', () =>
-        this.verify(cleaned, places.passages, vectors, signal),
+        this.verify(cleaned, places.passages, vectors, signal, { flagUncited: true }),
       );
+      if (
+        verification.checkedSentences > 0 &&
+        verification.unsupportedSentences.length === verification.checkedSentences
+      ) {
+        // Nothing the model wrote is backed by what it cites: quotes serve the reader better.
+        yield* fallback.call(this, "no sentence of the model's answer is supported by the passages it cites");
+        return;
+      }
       yield finish({
         answer: cleaned,
         mode: AnswerMode.LLM,
@@ -239,8 +323,35 @@ export class Answerer {
     return requested;
   }
 
+  /**
+   * The model's own token counter, when its provider has one; undefined (the estimate counts)
+   * when it cannot be had, e.g. a model that does not load — its call then fails, and is handled.
+   */
+  private async modelTokenCounter(): Promise<TokenCounter | undefined> {
+    return this.deps.llm?.tokenCounter?.().catch(() => undefined);
+  }
+
+  /**
+   * Tokens of passages an LLM prompt may hold: the configured budget, cut to what the model's
+   * window leaves once the instructions, the question, the chat format and the answer have room.
+   */
+  private passageBudget(question: string, language: AnswerLanguage, counter: TokenCounter): number {
+    const { contextTokens } = this.deps.settings;
+    const limits = this.deps.llmLimits;
+    if (!limits) return contextTokens;
+    const frame = answerMessages(question, [], language)
+      .map((m) => m.content)
+      .join('\n');
+    const room = limits.contextTokens - limits.maxTokens - counter.count(frame) - CHAT_FORMAT_TOKENS;
+    return Math.max(0, Math.min(contextTokens, room));
+  }
+
   /** Numbers the relevant hits within the context budget. */
-  private context(relevant: { hit: SearchHit; relevance: number }[]): AnswerPassage[] {
+  private context(
+    relevant: { hit: SearchHit; relevance: number }[],
+    budget: number,
+    counter: TokenCounter,
+  ): AnswerPassage[] {
     const candidates = relevant.map(({ hit, relevance }) => ({
       title: hit.title,
       headingPath: hit.headingPath,
@@ -248,7 +359,7 @@ export class Answerer {
       hit,
       relevance,
     }));
-    const { passages } = budgetContext(candidates, this.deps.settings.contextTokens, this.deps.tokenCounter);
+    const { passages } = budgetContext(candidates, budget, counter);
     const numbered = passages.map(({ marker, candidate, text, truncated }) => ({
       marker,
       chunkId: candidate.hit.chunkId,
@@ -268,34 +379,24 @@ export class Answerer {
     return numbered.map((passage) => ({ ...passage, placeMarker: canonical.get(passage.marker)! }));
   }
 
+  /** One attempt of the model, its text streamed as `attempt`; the caller reads its failures. */
   private async *generate(
     llm: LlmProvider,
     messages: LlmMessage[],
     attempt: number,
     signal: AbortSignal,
+    citedSentences: LlmRequest['citedSentences'],
   ): AsyncGenerator<AnswerEvent, string> {
     let text = '';
-    try {
-      for await (const event of llm.stream({ messages, signal })) {
-        if (event.type === 'delta') {
-          text += event.text;
-          yield { type: 'delta', text: event.text, attempt };
-        } else {
-          text = event.text || text;
-        }
+    for await (const event of llm.stream({ messages, signal, citedSentences })) {
+      if (event.type === 'delta') {
+        text += event.text;
+        yield { type: 'delta', text: event.text, attempt };
+      } else {
+        text = event.text || text;
       }
-    } catch (error) {
-      if (signal.aborted) {
-        throw new TroveError(TroveErrorCode.Cancelled, 'the answer was cancelled by its caller', {
-          cause: error,
-        });
-      }
-      if (error instanceof TroveError) throw error;
-      throw new TroveError(TroveErrorCode.LlmFailed, `the language model failed: ${describe(error)}`, {
-        cause: error,
-      });
     }
-    return text.trim();
+    return withoutUnfinishedMarker(text.trim());
   }
 
   private top1(question: string, passage: AnswerPassage, language: AnswerLanguage) {
@@ -315,6 +416,7 @@ export class Answerer {
     passages: AnswerPassage[],
     language: AnswerLanguage,
     signal: AbortSignal,
+    heading = FALLBACK_MESSAGES[language].extractive,
   ) {
     const { extractiveChunks, extractiveSentences } = this.deps.settings;
     const sentences = await extractSentences(
@@ -334,7 +436,7 @@ export class Answerer {
     const { canonical } = mergePlaces(passages);
     const cited = sentences.map((s) => ({ ...s, marker: canonical.get(s.marker) ?? s.marker }));
     const lines = cited.map((s) => withMarker(s.text, s.marker));
-    const answer = `${FALLBACK_MESSAGES[language].extractive}\n\n${lines.join('\n')}`;
+    const answer = `${heading}\n\n${lines.join('\n')}`;
     const markers = [...new Set(cited.map((s) => s.marker))].sort((a, b) => a - b);
     const citations = markers.map((marker) => {
       const quoted = cited.filter((s) => s.marker === marker).map((s) => s.text);
@@ -351,6 +453,7 @@ export class Answerer {
     passages: AnswerPassage[],
     vectors: Map<string, number[]>,
     signal: AbortSignal,
+    options: { flagUncited?: boolean } = {},
   ): Promise<AnswerVerification> {
     const markers = checkMarkers(answer, passages.length);
     const { supportMinLexical, supportMinSemantic } = this.deps.settings;
@@ -358,7 +461,7 @@ export class Answerer {
       answer,
       passages.map((p) => ({ marker: p.marker, text: p.text, vector: vectors.get(p.chunkId) })),
       this.deps.embedder,
-      { minLexical: supportMinLexical, minSemantic: supportMinSemantic },
+      { minLexical: supportMinLexical, minSemantic: supportMinSemantic, flagUncited: options.flagUncited },
       signal,
     );
     return {

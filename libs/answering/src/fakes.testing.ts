@@ -106,6 +106,8 @@ export const TEST_SETTINGS: AnswerSettings = {
   supportMinSemantic: 0.6,
   extractiveSentences: 3,
   extractiveChunks: 3,
+  llmBudgetMs: 60_000,
+  rewriteTimeoutMs: 8_000,
 };
 
 /** An answerer over fixed hits whose stored vectors are their bag-of-words vectors. */

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { checkMarkers, parseMarkers, removeInvalidMarkers, stripMarkers } from './markers';
+import {
+  checkMarkers,
+  parseMarkers,
+  removeInvalidMarkers,
+  stripMarkers,
+  withoutUnfinishedMarker,
+} from './markers';
 
 describe('citation markers', () => {
   it('reads single markers, lists and runs, but not Markdown link labels', () => {
@@ -26,5 +32,14 @@ describe('citation markers', () => {
 
   it('strips markers from a sentence for comparison with a passage', () => {
     expect(stripMarkers('Run deployctl rollback [1][2].')).toBe('Run deployctl rollback.');
+  });
+});
+
+describe('withoutUnfinishedMarker', () => {
+  it('drops a marker cut off at the end, and only that', () => {
+    expect(withoutUnfinishedMarker('Roll back with deployctl [1][')).toBe('Roll back with deployctl [1]');
+    expect(withoutUnfinishedMarker('Roll back with deployctl [2, ')).toBe('Roll back with deployctl');
+    expect(withoutUnfinishedMarker('Roll back with deployctl [1].')).toBe('Roll back with deployctl [1].');
+    expect(withoutUnfinishedMarker('Use arr[0] [1]')).toBe('Use arr[0] [1]');
   });
 });

@@ -71,3 +71,11 @@ export function renumberMarkers(text: string, to: (n: number) => number): string
     })
     .replace(/(\[[\d, ]+\])(?:\s*\1)+/g, '$1');
 }
+
+/**
+ * The text without a marker left unfinished at its end (`… back [1][`, `… back [2`): an answer cut
+ * by its token limit must not end in a bracket the marker checks cannot read.
+ */
+export function withoutUnfinishedMarker(text: string): string {
+  return text.replace(/\s*\[[\d,\s]*$/, '').trimEnd();
+}

@@ -11,8 +11,6 @@ export const REWRITE_LIMITS = {
   answerChars: 400,
   /** Tokens the model may write. */
   maxTokens: 120,
-  /** Past this the rules decide instead. */
-  timeoutMs: 8_000,
   /** A longer reply is not a question: the rules decide instead. */
   maxChars: 500,
 };
@@ -20,8 +18,13 @@ export const REWRITE_LIMITS = {
 export interface RewriteOptions {
   /** The configured model; without one (or when it fails or is slow) the rules of `rewriteFollowUp` decide. */
   llm?: LlmProvider;
+  /** The model's time: past it the rules decide instead (the answer settings' rewriteTimeoutMs). */
+  timeoutMs?: number;
   signal?: AbortSignal;
 }
+
+/** The model's time when the caller gives none. */
+export const DEFAULT_REWRITE_TIMEOUT_MS = 8_000;
 
 /**
  * The question a follow-up stands for, for retrieval: written by the model when one is configured,
@@ -36,7 +39,13 @@ export async function standaloneQuestion(
 ): Promise<string | undefined> {
   if (turns.length === 0) return undefined;
   if (options.llm) {
-    const rewritten = await modelRewrite(question, turns, options.llm, options.signal);
+    const rewritten = await modelRewrite(
+      question,
+      turns,
+      options.llm,
+      options.timeoutMs ?? DEFAULT_REWRITE_TIMEOUT_MS,
+      options.signal,
+    );
     if (rewritten !== null) return sameQuestion(rewritten, question) ? undefined : rewritten;
   }
   return rewriteFollowUp(question, turns);
@@ -47,9 +56,10 @@ async function modelRewrite(
   question: string,
   turns: readonly PriorTurn[],
   llm: LlmProvider,
+  timeoutMs: number,
   caller: AbortSignal | undefined,
 ): Promise<string | null> {
-  const timeout = AbortSignal.timeout(REWRITE_LIMITS.timeoutMs);
+  const timeout = AbortSignal.timeout(timeoutMs);
   const signal = caller ? AbortSignal.any([caller, timeout]) : timeout;
   const shown = turns.slice(-REWRITE_LIMITS.turns).map((turn) => ({
     question: turn.standaloneQuestion ?? turn.question,
@@ -82,6 +92,8 @@ function cleanReply(text: string): string | null {
   if (!line) return null;
   const cleaned = line
     .replace(/^(?:standalone|rewritten|last)?\s*question\s*:\s*/i, '')
+    // A small model may carry on the prompt's "Q1:"/"A1:" turns instead of replying.
+    .replace(/^[QA]\d+\s*:\s*/, '')
     .replace(/^["'«“„「]+|["'»”“」]+$/gu, '')
     .trim();
   return cleaned && cleaned.length <= REWRITE_LIMITS.maxChars ? cleaned : null;

@@ -13,6 +13,11 @@ export interface SupportPassage {
 export interface SupportThresholds {
   minLexical: number;
   minSemantic: number;
+  /**
+   * Sentences citing nothing are checked too, and fail (a model's answer, where every sentence
+   * must cite its passage); otherwise they are skipped (an extractive answer's heading line).
+   */
+  flagUncited?: boolean;
 }
 
 const LEADING_MARKERS = /^((?:\[\d{1,3}(?:\s*[,;]\s*\d{1,3})*\]\s*)+)/;
@@ -37,8 +42,8 @@ export function answerSentences(answer: string): string[] {
 }
 
 /**
- * Checks every cited sentence against the chunks it cites: supported when enough of its content
- * words occur in one of them (language-aware words, light stemming), or, failing that, when its
+ * Checks every cited sentence against the chunks it cites (and, with `flagUncited`, flags every
+ * sentence citing nothing): supported when enough of its content words occur in one of them (language-aware words, light stemming), or, failing that, when its
  * embedding is close enough to one of their stored vectors. Only sentences the words leave in
  * doubt are embedded (one batch), so a quoted or closely paraphrased answer costs no model call.
  */
@@ -54,8 +59,13 @@ export async function checkSupport(
   const checks: SentenceSupport[] = [];
   for (const raw of answerSentences(answer)) {
     const markers = sentenceMarkers(raw).filter((m) => byMarker.has(m));
-    if (markers.length === 0) continue;
     const sentence = stripMarkers(raw);
+    if (markers.length === 0) {
+      if (thresholds.flagUncited && contentWords(sentence).length > 0) {
+        checks.push({ sentence, markers: [], lexicalOverlap: 0, supported: false });
+      }
+      continue;
+    }
     const lexical = Math.max(...markers.map((m) => lexicalOverlap(sentence, words.get(m)!)));
     checks.push({
       sentence,

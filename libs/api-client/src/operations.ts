@@ -523,6 +523,7 @@ export const AskQuery = graphql(`
       insufficientContext
       language
       model
+      fallbackReason
       citations {
         marker
         chunkId
@@ -742,6 +743,8 @@ export const RagConfigQuery = graphql(`
         extractiveSentences
         supportMinLexical
         supportMinSemantic
+        llmBudgetMs
+        rewriteTimeoutMs
       }
       llm {
         provider

@@ -15,6 +15,7 @@ import type { CatalogDb } from './database';
 import { query } from './database-error';
 import { decodeCursor, pageSize, toPage, type Page, type PageRequest } from './cursor';
 import type { AnswersTable, CatalogTables, ThreadsTable } from './tables';
+import { jsonb } from './postgres-text';
 
 /**
  * Whose threads a list shows: one person's, one key's (neither: the bootstrap admin key's), or
@@ -170,7 +171,7 @@ export class AnswerRepository {
           select ${id}, p.id, ${threadId}::text, ${position}::integer, ${answer.apiKeyId ?? null}::text,
                  ${answer.userId ?? null}::text,
                  ${answer.question}, ${answer.standaloneQuestion ?? null}::text, ${answer.mode},
-                 ${answer.answer}, ${JSON.stringify(answer.citations)}::jsonb, ${JSON.stringify(answer.hits)}::jsonb
+                 ${answer.answer}, ${jsonb(answer.citations)}::jsonb, ${jsonb(answer.hits)}::jsonb
           from projects p where p.id = ${answer.projectId} and p.status = ${ProjectStatus.ACTIVE}
           returning id`.execute(tx);
         return inserted.rows[0]?.id;

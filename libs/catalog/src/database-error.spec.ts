@@ -23,3 +23,19 @@ describe('databaseError', () => {
     expect(error.message).toContain('listing documents');
   });
 });
+
+describe('databaseError: what no retry can pass', () => {
+  it('a statement PostgreSQL refuses for its data or a constraint is permanent', () => {
+    for (const code of ['22021', '22P02', '22001', '23505', '23514']) {
+      const error = databaseError(Object.assign(new Error(`refused ${code}`), { code }), 'writing a run');
+      expect(error, code).toMatchObject({ code: 'INTERNAL', permanent: true });
+      expect(error.message).toBe(`the catalog database failed while writing a run: refused ${code}`);
+    }
+  });
+
+  it('an unexpected error without a data or constraint SQLSTATE stays retryable', () => {
+    for (const cause of [new Error('something odd'), Object.assign(new Error('syntax'), { code: '42601' })]) {
+      expect(databaseError(cause, 'reading')).toMatchObject({ code: 'INTERNAL', permanent: false });
+    }
+  });
+});

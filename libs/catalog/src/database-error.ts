@@ -36,9 +36,17 @@ const TRANSIENT_CODES = new Set([
 ]);
 
 /**
+ * SQLSTATE classes no retry can pass: data exceptions (22: invalid input syntax, a byte sequence
+ * the encoding refuses, a value out of range) and integrity constraint violations (23: the same
+ * row breaks the same constraint again).
+ */
+const PERMANENT_CLASSES = ['22', '23'];
+
+/**
  * A catalog failure for callers: unreachable or restarting PostgreSQL is SERVICE_UNAVAILABLE
- * (transient, retried by activities); anything else is INTERNAL. Messages never carry the
- * connection string.
+ * (transient, retried by activities); anything else is INTERNAL, permanent when the statement
+ * itself is refused (its data or a constraint), so an activity fails at once instead of retrying
+ * a write that cannot succeed. Messages never carry the connection string.
  */
 export function databaseError(error: unknown, action: string): TroveError {
   if (error instanceof TroveError) return error;
@@ -56,7 +64,9 @@ export function databaseError(error: unknown, action: string): TroveError {
       },
     );
   }
+  const permanent = code !== undefined && PERMANENT_CLASSES.includes(code.slice(0, 2));
   return new TroveError(TroveErrorCode.Internal, `the catalog database failed while ${action}: ${message}`, {
+    permanent,
     cause: error,
   });
 }

@@ -16,6 +16,7 @@ import * as documentProgress0012 from './migrations/0012-document-progress';
 import * as answers0013 from './migrations/0013-answers';
 import * as feedback0014 from './migrations/0014-feedback';
 import * as identity0015 from './migrations/0015-identity';
+import { PostgresSafeTextPool } from './postgres-text';
 import type { CatalogTables } from './tables';
 
 export interface DatabaseOptions {
@@ -88,7 +89,10 @@ export function openCatalogDb(options: DatabaseOptions): CatalogDb {
   });
   // An idle client losing its server (PostgreSQL restarted) must not crash the process.
   pool.on('error', () => undefined);
-  const db = new Kysely<CatalogTables>({ dialect: new PostgresDialect({ pool }) });
+  // Every parameter goes through the text guard: PostgreSQL refuses NUL and unpaired surrogates.
+  const db = new Kysely<CatalogTables>({
+    dialect: new PostgresDialect({ pool: new PostgresSafeTextPool(pool) }),
+  });
   pools.set(db, pool);
   return db;
 }

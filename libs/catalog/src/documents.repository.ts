@@ -7,6 +7,7 @@ import { pgCode, PgCode, query } from './database-error';
 import { decodeCursor, pageSize, toPage, type Page, type PageRequest } from './cursor';
 import { lockActiveSource } from './source-lock';
 import type { DocumentsTable } from './tables';
+import { jsonb } from './postgres-text';
 
 export type DocumentChanges = Partial<Omit<TroveDocument, 'id' | 'projectId' | 'error' | 'progress'>> & {
   error?: TroveDocument['error'] | null;
@@ -358,7 +359,7 @@ export class DocumentRepository {
         for (const rows of groups.values()) {
           const columns = Object.keys(rows[0]).filter((c) => c !== 'id');
           await sql`update documents set ${sql.join(columns.map((c) => sql`${sql.ref(c)} = ${sql.ref(`v.${c}`)}`))}
-            from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+            from jsonb_to_recordset(${jsonb(rows)}::jsonb)
               as v(id text, ${sql.join(columns.map((c) => sql`${sql.ref(c)} ${sql.raw(COLUMN_TYPES[c])}`))})
             where documents.id = v.id`.execute(tx);
         }
@@ -498,13 +499,13 @@ function toRow(document: TroveDocument): Insertable<DocumentsTable> {
     error_code: document.error?.code ?? null,
     error_message: document.error?.message ?? null,
     chunk_count: document.chunkCount ?? 0,
-    timings: JSON.stringify(document.timings ?? {}),
+    timings: jsonb(document.timings ?? {}),
     url: document.url ?? null,
-    breadcrumb: document.breadcrumb ? JSON.stringify(document.breadcrumb) : null,
+    breadcrumb: document.breadcrumb ? jsonb(document.breadcrumb) : null,
     version: document.version ?? null,
     page_count: document.pageCount ?? null,
-    warnings: document.warnings ? JSON.stringify(document.warnings) : null,
-    progress: document.progress ? JSON.stringify(document.progress) : null,
+    warnings: document.warnings ? jsonb(document.warnings) : null,
+    progress: document.progress ? jsonb(document.progress) : null,
     created_at: document.createdAt,
     updated_at: document.updatedAt,
     indexed_at: document.indexedAt ?? null,
@@ -553,13 +554,13 @@ function toChanges(changes: DocumentChanges): Updateable<DocumentsTable> {
     set.error_message = c.error?.message ?? null;
   }
   if (c.chunkCount !== undefined) set.chunk_count = c.chunkCount;
-  if (c.timings !== undefined) set.timings = JSON.stringify(c.timings);
+  if (c.timings !== undefined) set.timings = jsonb(c.timings);
   if (c.url !== undefined) set.url = c.url;
-  if (c.breadcrumb !== undefined) set.breadcrumb = JSON.stringify(c.breadcrumb);
+  if (c.breadcrumb !== undefined) set.breadcrumb = jsonb(c.breadcrumb);
   if (c.version !== undefined) set.version = c.version;
   if (c.pageCount !== undefined) set.page_count = c.pageCount;
-  if (c.warnings !== undefined) set.warnings = JSON.stringify(c.warnings);
-  if (c.progress !== undefined) set.progress = c.progress === null ? null : JSON.stringify(c.progress);
+  if (c.warnings !== undefined) set.warnings = jsonb(c.warnings);
+  if (c.progress !== undefined) set.progress = c.progress === null ? null : jsonb(c.progress);
   if (c.indexedAt !== undefined) set.indexed_at = c.indexedAt;
   return set;
 }

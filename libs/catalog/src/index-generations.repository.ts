@@ -11,6 +11,7 @@ import type { IndexGenerationRecords } from './catalog.ports';
 import type { CatalogDb } from './database';
 import { pgCode, PgCode, query } from './database-error';
 import type { IndexGenerationsTable } from './tables';
+import { jsonb } from './postgres-text';
 
 /** A generation as stored: the record plus its sealed API key (never leaves the server). */
 export interface StoredIndexGeneration extends IndexGeneration {
@@ -136,7 +137,7 @@ export class IndexGenerationRepository implements IndexGenerationRecords {
     await query('recording rebuild progress', () =>
       this.db
         .updateTable('index_generations')
-        .set({ progress: JSON.stringify(progress) })
+        .set({ progress: jsonb(progress) })
         .where('id', '=', id)
         .execute(),
     );
@@ -195,7 +196,7 @@ export class IndexGenerationRepository implements IndexGenerationRecords {
 function columns(g: NewIndexGeneration) {
   return {
     index_name: g.indexName,
-    embedding: JSON.stringify(g.embedding),
+    embedding: jsonb(g.embedding),
     api_key_sealed: g.apiKeySealed ?? null,
     model_id: g.modelId,
     dimensions: g.dimensions,

@@ -3,6 +3,7 @@ export type * from './catalog.ports';
 export * from './cursor';
 export * from './guarded-write';
 export * from './database';
+export { jsonb, postgresSafeText, postgresSafeValue } from './postgres-text';
 export type {
   DocumentChanges,
   DocumentClaim,

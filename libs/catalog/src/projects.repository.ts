@@ -12,6 +12,7 @@ import {
 import type { CatalogDb } from './database';
 import { pgCode, PgCode, query } from './database-error';
 import type { ProjectsTable } from './tables';
+import { jsonb } from './postgres-text';
 
 /** Projects: names are unique (case-insensitively) among ACTIVE projects, by a partial unique index. */
 export class ProjectRepository {
@@ -105,7 +106,7 @@ export class ProjectRepository {
     const row = await query('changing project settings', () =>
       this.db
         .updateTable('projects')
-        .set({ settings: sql<string>`settings || ${JSON.stringify(change)}::jsonb` })
+        .set({ settings: sql<string>`settings || ${jsonb(change)}::jsonb` })
         .where('id', '=', id)
         .where('status', '=', ProjectStatus.ACTIVE)
         .returningAll()

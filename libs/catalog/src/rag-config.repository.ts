@@ -2,6 +2,7 @@ import { TroveError, TroveErrorCode } from '@trove/domain';
 import type { RagConfigRecords } from './catalog.ports';
 import type { CatalogDb } from './database';
 import { query } from './database-error';
+import { jsonb } from './postgres-text';
 
 /** The stored overrides of the retrieval and answer settings. */
 export interface StoredRagConfig {
@@ -40,8 +41,8 @@ export class RagConfigRepository implements RagConfigRecords {
     secrets: StoredRagConfig['secrets'],
   ): Promise<StoredRagConfig> {
     const values = {
-      overrides: JSON.stringify(overrides),
-      secrets: JSON.stringify(secrets),
+      overrides: jsonb(overrides),
+      secrets: jsonb(secrets),
       version: expectedVersion + 1,
       updated_at: new Date().toISOString(),
     };

@@ -11,6 +11,7 @@ import {
 import type { CatalogDb } from './database';
 import { pgCode, PgCode, query } from './database-error';
 import type { SourcesTable } from './tables';
+import { jsonb } from './postgres-text';
 
 // Webhook delivery statistics are written by WebhookDeliveryLog alone.
 type Common = Omit<SourceBase, 'id' | 'projectId' | 'webhookDeliveries'>;
@@ -98,7 +99,7 @@ export class SourceRepository {
     if (c.watermark !== undefined) set.watermark = c.watermark;
     if (c.lastSyncAt !== undefined) set.last_sync_at = c.lastSyncAt;
     if (c.syncIntervalMinutes !== undefined) set.sync_interval_minutes = c.syncIntervalMinutes;
-    if (c.config !== undefined) set.config = JSON.stringify(c.config);
+    if (c.config !== undefined) set.config = jsonb(c.config);
     await query('updating a source', () =>
       this.db
         .updateTable('sources')
@@ -123,7 +124,7 @@ function toRow(source: Source): Insertable<SourcesTable> {
     type: source.type,
     name: source.name,
     status: source.status ?? SourceStatus.ACTIVE,
-    config: JSON.stringify(source.config),
+    config: jsonb(source.config),
     webhook_token: source.webhookToken ?? null,
     webhook_verification_opened_at: source.webhookVerificationOpenedAt ?? null,
     watermark: source.watermark ?? null,

@@ -12,6 +12,7 @@ import type { CatalogDb } from './database';
 import { pgCode, PgCode, query } from './database-error';
 import { decodeCursor, pageSize, toPage, type Page, type PageRequest } from './cursor';
 import type { SyncRunsTable } from './tables';
+import { jsonb } from './postgres-text';
 
 export type SyncRunChanges = Partial<Omit<SyncRun, 'id' | 'sourceId' | 'projectId'>>;
 
@@ -136,11 +137,11 @@ export class SyncRunRepository {
     if (c.progress !== undefined) Object.assign(set, progressColumns(c.progress));
     if (c.stage !== undefined) set.stage = c.stage;
     if (c.pagesPlanned !== undefined) set.pages_planned = c.pagesPlanned;
-    if (c.recentProgress !== undefined) set.recent_progress = JSON.stringify(c.recentProgress);
+    if (c.recentProgress !== undefined) set.recent_progress = jsonb(c.recentProgress);
     // Any write of progress or stage is movement: a stall is measured from the last one.
     if (c.progress !== undefined || c.stage !== undefined) set.progress_at = new Date().toISOString();
-    if (c.skipped !== undefined) set.skipped = JSON.stringify(c.skipped);
-    if (c.warnings !== undefined) set.warnings = JSON.stringify(c.warnings);
+    if (c.skipped !== undefined) set.skipped = jsonb(c.skipped);
+    if (c.warnings !== undefined) set.warnings = jsonb(c.warnings);
     if (Object.keys(set).length === 0) return;
     await query('updating a sync run', () =>
       this.db.updateTable('sync_runs').set(set).where('id', '=', id).execute(),
@@ -175,12 +176,12 @@ function toRow(run: SyncRun): Insertable<SyncRunsTable> {
     error_code: run.error?.code ?? null,
     error_message: run.error?.message ?? null,
     ...progressColumns(run.progress),
-    skipped: JSON.stringify(run.skipped ?? []),
-    warnings: JSON.stringify(run.warnings ?? []),
+    skipped: jsonb(run.skipped ?? []),
+    warnings: jsonb(run.warnings ?? []),
     stage: run.stage ?? null,
     pages_planned: run.pagesPlanned ?? null,
     progress_at: run.progressAt ?? null,
-    recent_progress: run.recentProgress ? JSON.stringify(run.recentProgress) : null,
+    recent_progress: run.recentProgress ? jsonb(run.recentProgress) : null,
   };
 }
 

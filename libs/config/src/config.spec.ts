@@ -1,7 +1,43 @@
-import { describe, expect, it } from 'vitest';
-import { apiConfigSchema, ConfigError, loadConfig, maskSecret, workerConfigSchema } from './config';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { availableParallelism } from 'node:os';
+import {
+  DEFAULT_DOCUMENT_LIMITS,
+  DEFAULT_SOURCE_LIMITS,
+  type DocumentLimits,
+  LIMIT_SETTINGS,
+  type SourceLimits,
+} from '@trove/domain';
+import {
+  apiConfigSchema,
+  ConfigError,
+  loadConfig,
+  LOCAL_LLM_DEFAULT_THREADS,
+  maskSecret,
+  workerConfigSchema,
+} from './config';
 
 describe('loadConfig', () => {
+  it('reads one set of document limits for the api and the worker, defaults from @trove/domain', () => {
+    const key = { TROVE_ADMIN_API_KEY: 'k'.repeat(24) };
+    const worker = loadConfig(workerConfigSchema, {});
+    expect(worker.documents).toEqual({ ...DEFAULT_DOCUMENT_LIMITS, ...DEFAULT_SOURCE_LIMITS });
+    expect(worker.documents!.maxBytes).toBe(50 * 1024 * 1024);
+    expectTypeOf(worker.documents!).toMatchTypeOf<DocumentLimits & SourceLimits>();
+    // Every limit is read from the variable its refusals name.
+    const env = Object.fromEntries(
+      Object.values(LIMIT_SETTINGS).map(({ env }, i) => [env, String(1000 + i)]),
+    );
+    const tuned = loadConfig(workerConfigSchema, env).documents!;
+    for (const [i, limit] of Object.keys(LIMIT_SETTINGS).entries())
+      expect(tuned[limit as keyof typeof tuned], limit).toBe(1000 + i);
+    expect(
+      loadConfig(apiConfigSchema, { ...key, TROVE_DOCUMENT_MAX_BYTES: '1024' }).documents!.maxBytes,
+    ).toBe(1024);
+    expect(() => loadConfig(workerConfigSchema, { TROVE_DOCUMENT_MAX_PIXELS: '-1' })).toThrow(
+      /documents.maxPixels/,
+    );
+  });
+
   it('applies defaults and reads the environment', () => {
     const config = loadConfig(apiConfigSchema, {
       TROVE_ADMIN_API_KEY: 'k'.repeat(24),
@@ -229,6 +265,8 @@ describe('answers', () => {
       supportMinSemantic: 0.85,
       extractiveSentences: 3,
       extractiveChunks: 3,
+      llmBudgetMs: 60_000,
+      rewriteTimeoutMs: 8_000,
     });
     const tuned = loadConfig(apiConfigSchema, {
       ...key,
@@ -240,6 +278,8 @@ describe('answers', () => {
       TROVE_ANSWER_SUPPORT_MIN_SEMANTIC: '0.9',
       TROVE_ANSWER_EXTRACTIVE_SENTENCES: '2',
       TROVE_ANSWER_EXTRACTIVE_CHUNKS: '4',
+      TROVE_ANSWER_LLM_BUDGET_MS: '20000',
+      TROVE_ANSWER_REWRITE_TIMEOUT_MS: '15000',
     }).answers;
     expect(tuned).toEqual({
       topK: 5,
@@ -250,6 +290,8 @@ describe('answers', () => {
       supportMinSemantic: 0.9,
       extractiveSentences: 2,
       extractiveChunks: 4,
+      llmBudgetMs: 20_000,
+      rewriteTimeoutMs: 15_000,
     });
   });
 
@@ -406,6 +448,41 @@ describe('LLM settings (issue 11)', () => {
     });
   });
 
+  it('turns the local model on with TROVE_LLM=local alone, with a smaller window and answer', () => {
+    const config = loadConfig(apiConfigSchema, { ...key, TROVE_LLM: 'local' });
+    expect(config.llm).toMatchObject({
+      provider: 'local',
+      contextTokens: 2048,
+      maxTokens: 256,
+      idleTimeoutMs: 60_000,
+    });
+    expect(config.answers.rewriteTimeoutMs).toBe(20_000);
+    expect(config.llm?.model).toBeUndefined();
+    expect(config.localLlm).toEqual({ threads: LOCAL_LLM_DEFAULT_THREADS, parallel: 1, queue: 8 });
+    const sized = loadConfig(apiConfigSchema, {
+      ...key,
+      TROVE_LLM_PROVIDER: 'local',
+      TROVE_LLM_MODEL: 'smollm2-135m',
+      TROVE_LLM_CONTEXT_TOKENS: '4096',
+      TROVE_LLM_MODEL_DIR: '/models',
+      TROVE_LLM_THREADS: '2',
+      TROVE_LLM_PARALLEL: '2',
+      TROVE_LLM_QUEUE: '0',
+    });
+    expect(sized.llm).toMatchObject({ provider: 'local', model: 'smollm2-135m', contextTokens: 4096 });
+    expect(sized.localLlm).toEqual({ modelDir: '/models', threads: 2, parallel: 2, queue: 0 });
+    expect(LOCAL_LLM_DEFAULT_THREADS).toBe(Math.max(1, availableParallelism() - 1));
+  });
+
+  it('refuses TROVE_LLM and TROVE_LLM_PROVIDER naming different providers', () => {
+    expect(() =>
+      loadConfig(apiConfigSchema, { ...key, TROVE_LLM: 'local', TROVE_LLM_PROVIDER: 'openai' }),
+    ).toThrow(/TROVE_LLM and TROVE_LLM_PROVIDER name different providers/);
+    expect(
+      loadConfig(apiConfigSchema, { ...key, TROVE_LLM: 'local', TROVE_LLM_PROVIDER: 'local' }).llm?.provider,
+    ).toBe('local');
+  });
+
   it('explains what is missing or inconsistent, without echoing the key', () => {
     const problems = (env: Record<string, string>): string => {
       try {
@@ -557,6 +634,11 @@ describe('metrics and logs', () => {
     const defaults = loadConfig(workerConfigSchema, {});
     expect(defaults.workerMetrics).toEqual({ host: '127.0.0.1', port: 9464 });
     expect(defaults.metrics?.token).toBeUndefined();
+    // Without a token, /metrics is off unless loopback clients are allowed explicitly.
+    expect(defaults.metrics?.allowLoopback).toBe(false);
+    expect(
+      loadConfig(workerConfigSchema, { TROVE_METRICS_ALLOW_LOOPBACK: 'true' }).metrics?.allowLoopback,
+    ).toBe(true);
     const set = loadConfig(workerConfigSchema, {
       TROVE_METRICS_TOKEN: 'a-long-enough-metrics-token',
       TROVE_WORKER_METRICS_HOST: '0.0.0.0',

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { resolve } from 'node:path';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { DEFAULT_DOCUMENT_LIMITS, DEFAULT_SOURCE_LIMITS } from '@trove/domain';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -129,6 +131,21 @@ export const foldersSchema = z.object({
   roots: folderRoots,
   /** Where the worker unpacks uploaded archives. */
   cacheDir: z.string().default('.trove/folder-cache'),
+});
+
+/**
+ * The limits every document is held to, whatever its source (uploads, folders, web sites,
+ * Notion, Git), and what one source may bring in. Defaults in `@trove/domain`.
+ */
+export const documentLimitsSchema = z.object({
+  maxBytes: positiveInt.default(DEFAULT_DOCUMENT_LIMITS.maxBytes),
+  maxExpandedBytes: positiveInt.default(DEFAULT_DOCUMENT_LIMITS.maxExpandedBytes),
+  maxTextChars: positiveInt.default(DEFAULT_DOCUMENT_LIMITS.maxTextChars),
+  maxPages: positiveInt.default(DEFAULT_DOCUMENT_LIMITS.maxPages),
+  maxRows: positiveInt.default(DEFAULT_DOCUMENT_LIMITS.maxRows),
+  maxPixels: positiveInt.default(DEFAULT_DOCUMENT_LIMITS.maxPixels),
+  maxDocumentsPerSource: positiveInt.default(DEFAULT_SOURCE_LIMITS.maxDocumentsPerSource),
+  maxSyncBytes: positiveInt.default(DEFAULT_SOURCE_LIMITS.maxSyncBytes),
 });
 
 export const parsingSchema = z.object({
@@ -356,6 +373,13 @@ export const answersSchema = z.object({
   /** EXTRACTIVE answers: sentences quoted, and top passages they are taken from. */
   extractiveSentences: z.coerce.number().int().min(1).max(20).default(3),
   extractiveChunks: z.coerce.number().int().min(1).max(20).default(3),
+  /**
+   * LLM answers: the longest the model may take to write one (its retry included). Past it, or
+   * when the model fails, the answer is the extractive one, labelled with why.
+   */
+  llmBudgetMs: positiveInt.max(600_000).default(60_000),
+  /** A follow-up's rewrite by the model (before retrieval): past this the rules rewrite it instead. */
+  rewriteTimeoutMs: positiveInt.max(600_000).default(8_000),
 });
 
 // Answer records (issue 28): how long answers and conversation threads are kept.
@@ -426,15 +450,29 @@ export const LLM_DEFAULT_BASE_URLS = {
   ollama: 'http://127.0.0.1:11434',
 };
 
+/**
+ * The local provider's threads when none are set: every core but one, which stays for search, the
+ * embedder and the api serving the same question (llama.cpp's threads spin while they wait, so
+ * more threads than free cores make generation many times slower, not faster).
+ */
+export const LOCAL_LLM_DEFAULT_THREADS = Math.max(1, availableParallelism() - 1);
+
 export const llmSchema = z
   .object({
-    /** `none` (no LLM: `ask` answers extractively), `openai` (any OpenAI-compatible server) or `ollama`. */
-    provider: z.enum(['none', 'openai', 'ollama']).default('none'),
+    /**
+     * `none` (no LLM: `ask` answers extractively), `openai` (any OpenAI-compatible server),
+     * `ollama`, or `local` (a GGUF model run in the api process, installed by infra/local/llm-model.sh).
+     */
+    provider: z.enum(['none', 'openai', 'ollama', 'local']).default('none'),
     /** OpenAI-compatible servers: up to `/v1` (e.g. http://127.0.0.1:8091/v1); Ollama: its host. */
     baseUrl: z.string().url().optional(),
     apiKey: secret.optional(),
-    /** The server's model name, e.g. gpt-4o-mini, llama3.1:8b; required unless the provider is none. */
+    /**
+     * The server's model name, e.g. gpt-4o-mini, llama3.1:8b; `local`: a name of the local
+     * catalogue (qwen2.5-coder-1.5b when unset, smollm2-135m). Required for openai and ollama.
+     */
     model: z.string().min(1).optional(),
+
     temperature: z.coerce.number().min(0).max(2).default(0.1),
     /** Generated tokens per call, unless the call asks for another limit. */
     maxTokens: positiveInt.default(512),
@@ -462,7 +500,7 @@ export const llmSchema = z
         message: 'TROVE_LLM_IDLE_TIMEOUT_MS cannot exceed TROVE_LLM_TIMEOUT_MS',
       });
     }
-    if (llm.provider === 'none') return;
+    if (llm.provider === 'none' || llm.provider === 'local') return;
     if (!llm.model) {
       ctx.addIssue({
         code: z.ZodIssueCode.custom,
@@ -480,13 +518,30 @@ export const llmSchema = z
     }
   });
 
+/**
+ * The local provider's process resources (environment only: they size this process, not the
+ * answers). The model itself is chosen by the llm section (`provider: local`, `model`).
+ */
+export const localLlmSchema = z.object({
+  /** The folder holding the catalogue's GGUF files (unset: $TROVE_LOCAL_DIR/models, i.e. .trove/local/models). */
+  modelDir: z.string().min(1).optional(),
+  /** CPU threads generating. */
+  threads: positiveInt.max(256).default(LOCAL_LLM_DEFAULT_THREADS),
+  /** Calls generating at once (each holds a context of TROVE_LLM_CONTEXT_TOKENS tokens). */
+  parallel: positiveInt.max(16).default(1),
+  /** Calls waiting for their turn; one more is refused at once (LLM_FAILED, transient). */
+  queue: z.coerce.number().int().min(0).max(1000).default(8),
+});
+
 // --- Metrics and logs -----------------------------------------------------------------------------
 /**
  * `/metrics` on the api and on each worker: readable with `Authorization: Bearer <token>` when a
- * token is set, else by loopback clients only.
+ * token is set. Without one they are off, unless `allowLoopback` lets loopback clients read them
+ * (a Prometheus on the same machine): a reverse proxy on the host would otherwise expose them.
  */
 export const metricsSchema = z.object({
   token: secret.refine((t) => t.length >= 16, 'TROVE_METRICS_TOKEN needs at least 16 characters').optional(),
+  allowLoopback: flag.default('false'),
 });
 
 /** The worker's metrics server (it has no other HTTP surface). */
@@ -516,7 +571,7 @@ function metricsReachable(
       path: ['metrics', 'token'],
       message:
         `TROVE_WORKER_METRICS_HOST is ${host} but TROVE_METRICS_TOKEN is not set: without a token ` +
-        '/metrics answers loopback clients only, so no scraper on another machine could read it; ' +
+        '/metrics answers no client on another machine, so no scraper there could read it; ' +
         'set TROVE_METRICS_TOKEN (and give Prometheus the same bearer token) or bind to 127.0.0.1',
     });
   }
@@ -615,8 +670,12 @@ export const apiConfigSchema = z
     answerRecords: answerRecordsSchema.optional(),
     // Optional in the type so hand-built configs (tests) may leave it out; the env always sets it.
     llm: llmSchema.optional(),
+    // Optional in the type so hand-built configs (tests) may leave it out; the env always sets it.
+    localLlm: localLlmSchema.optional(),
     // The api shows chunking among the RAG settings (the worker applies them); optional as llm.
     chunking: chunkingSchema.optional(),
+    // An upload over the document size limit is refused at once. Optional as llm.
+    documents: documentLimitsSchema.optional(),
     // Optional in the type so hand-built configs (tests) may leave them out; the env always sets them.
     metrics: metricsSchema.optional(),
     logging: loggingSchema.optional(),
@@ -674,6 +733,11 @@ export const workerSettingsSchema = z.object({
   batchMaxChunks: positiveInt.max(1_000).default(32),
   /** A file larger than this (bytes) is not fetched in a batch. */
   batchMaxBytes: positiveInt.default(1_000_000),
+  /**
+   * Where the workflow bundle is kept between starts, rebuilt when one of its source files changes
+   * (bundling takes seconds of CPU); empty: bundled at every start.
+   */
+  workflowBundleDir: z.string().default(join(tmpdir(), 'trove-workflow-bundles')),
 });
 
 export const workerConfigSchema = z
@@ -689,6 +753,8 @@ export const workerConfigSchema = z
     folders: foldersSchema,
     web: webSchema,
     parsing: parsingSchema,
+    // Optional in the type so hand-built configs (tests, benches) may leave it out; the env always sets it.
+    documents: documentLimitsSchema.optional(),
     // Optional in the type so hand-built configs (tests, benches) may leave it out; the env always sets it.
     deletion: deletionSchema.optional(),
     worker: workerSettingsSchema,
@@ -720,7 +786,9 @@ export type AnswerRecordsConfig = z.infer<typeof answerRecordsSchema>;
 export type RerankConfig = z.infer<typeof rerankSchema>;
 export type WebhooksConfig = z.infer<typeof webhooksSchema>;
 export type WebConfig = z.infer<typeof webSchema>;
+export type DocumentLimitsConfig = z.infer<typeof documentLimitsSchema>;
 export type LlmConfig = z.infer<typeof llmSchema>;
+export type LocalLlmConfig = z.infer<typeof localLlmSchema>;
 export type MetricsConfig = z.infer<typeof metricsSchema>;
 export type WorkerMetricsConfig = z.infer<typeof workerMetricsSchema>;
 export type LoggingConfig = z.infer<typeof loggingSchema>;
@@ -788,6 +856,16 @@ function fromEnv(env: Env) {
       timeoutMs: v('TROVE_WEB_TIMEOUT_MS'),
       defaultMaxPages: v('TROVE_WEB_DEFAULT_MAX_PAGES'),
     },
+    documents: {
+      maxBytes: v('TROVE_DOCUMENT_MAX_BYTES'),
+      maxExpandedBytes: v('TROVE_DOCUMENT_MAX_EXPANDED_BYTES'),
+      maxTextChars: v('TROVE_DOCUMENT_MAX_TEXT_CHARS'),
+      maxPages: v('TROVE_DOCUMENT_MAX_PAGES'),
+      maxRows: v('TROVE_DOCUMENT_MAX_ROWS'),
+      maxPixels: v('TROVE_DOCUMENT_MAX_PIXELS'),
+      maxDocumentsPerSource: v('TROVE_SOURCE_MAX_DOCUMENTS'),
+      maxSyncBytes: v('TROVE_SYNC_MAX_BYTES'),
+    },
     parsing: {
       timeoutMs: v('TROVE_PARSE_TIMEOUT_MS'),
       maxMemoryMb: v('TROVE_PARSE_MAX_MEMORY_MB'),
@@ -843,23 +921,33 @@ function fromEnv(env: Env) {
       batchDocuments: v('TROVE_SYNC_BATCH_DOCUMENTS'),
       batchMaxChunks: v('TROVE_SYNC_BATCH_MAX_CHUNKS'),
       batchMaxBytes: v('TROVE_SYNC_BATCH_MAX_BYTES'),
+      workflowBundleDir: v('TROVE_WORKFLOW_BUNDLE_DIR'),
     },
     deletion: { cancelGraceMs: v('TROVE_DELETION_CANCEL_GRACE_MS') },
-    metrics: { token: v('TROVE_METRICS_TOKEN') },
+    metrics: { token: v('TROVE_METRICS_TOKEN'), allowLoopback: v('TROVE_METRICS_ALLOW_LOOPBACK') },
     workerMetrics: { port: v('TROVE_WORKER_METRICS_PORT'), host: v('TROVE_WORKER_METRICS_HOST') },
     logging: { format: v('TROVE_LOG_FORMAT'), level: v('TROVE_LOG_LEVEL') },
     // LLM (issue 11)
     llm: {
-      provider: v('TROVE_LLM_PROVIDER'),
+      // TROVE_LLM=local is the short form of TROVE_LLM_PROVIDER=local (loadConfig refuses the two disagreeing).
+      provider: v('TROVE_LLM_PROVIDER') ?? v('TROVE_LLM'),
       baseUrl: v('TROVE_LLM_BASE_URL'),
       apiKey: v('TROVE_LLM_API_KEY'),
       model: v('TROVE_LLM_MODEL'),
       temperature: v('TROVE_LLM_TEMPERATURE'),
-      maxTokens: v('TROVE_LLM_MAX_TOKENS'),
+      maxTokens: v('TROVE_LLM_MAX_TOKENS') ?? (localLlm(env) ? '256' : undefined),
       timeoutMs: v('TROVE_LLM_TIMEOUT_MS'),
-      idleTimeoutMs: v('TROVE_LLM_IDLE_TIMEOUT_MS'),
+      // A local model's first token waits for it to read the whole prompt: as long as the answer's budget.
+      idleTimeoutMs: v('TROVE_LLM_IDLE_TIMEOUT_MS') ?? (localLlm(env) ? '60000' : undefined),
       retries: v('TROVE_LLM_RETRIES'),
-      contextTokens: v('TROVE_LLM_CONTEXT_TOKENS'),
+      // A local model on a CPU reads a prompt at tens of tokens a second: smaller defaults for it.
+      contextTokens: v('TROVE_LLM_CONTEXT_TOKENS') ?? (localLlm(env) ? '2048' : undefined),
+    },
+    localLlm: {
+      modelDir: v('TROVE_LLM_MODEL_DIR'),
+      threads: v('TROVE_LLM_THREADS'),
+      parallel: v('TROVE_LLM_PARALLEL'),
+      queue: v('TROVE_LLM_QUEUE'),
     },
     // Search limits (issue 8)
     search: {
@@ -893,6 +981,9 @@ function fromEnv(env: Env) {
       supportMinSemantic: v('TROVE_ANSWER_SUPPORT_MIN_SEMANTIC'),
       extractiveSentences: v('TROVE_ANSWER_EXTRACTIVE_SENTENCES'),
       extractiveChunks: v('TROVE_ANSWER_EXTRACTIVE_CHUNKS'),
+      llmBudgetMs: v('TROVE_ANSWER_LLM_BUDGET_MS'),
+      // A local model on a CPU reads the thread's turns for seconds: more time for it by default.
+      rewriteTimeoutMs: v('TROVE_ANSWER_REWRITE_TIMEOUT_MS') ?? (localLlm(env) ? '20000' : undefined),
     },
     answerRecords: { retentionDays: v('TROVE_ANSWER_RETENTION_DAYS') },
     identity: {
@@ -964,6 +1055,11 @@ function oidcProvidersFromEnv(v: (name: string) => string | undefined): Record<s
   });
 }
 
+/** The environment asks for the local provider (TROVE_LLM=local or TROVE_LLM_PROVIDER=local). */
+function localLlm(env: Env): boolean {
+  return (env.TROVE_LLM_PROVIDER || env.TROVE_LLM) === 'local';
+}
+
 export class ConfigError extends Error {
   constructor(readonly issues: string[]) {
     super(`Invalid configuration:\n${issues.map((i) => `  - ${i}`).join('\n')}`);
@@ -974,9 +1070,13 @@ export class ConfigError extends Error {
 /** Parses the environment with `schema`; throws a ConfigError listing every problem (never the values). */
 export function loadConfig<S extends z.ZodTypeAny>(schema: S, env: Env = process.env): z.infer<S> {
   const result = schema.safeParse(fromEnv(env));
-  if (!result.success) {
-    throw new ConfigError(result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
+  const issues = result.success
+    ? []
+    : result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+  if (env.TROVE_LLM && env.TROVE_LLM_PROVIDER && env.TROVE_LLM !== env.TROVE_LLM_PROVIDER) {
+    issues.push('llm.provider: TROVE_LLM and TROVE_LLM_PROVIDER name different providers: set one of them');
   }
+  if (!result.success || issues.length > 0) throw new ConfigError(issues);
   const config = result.data as z.infer<S>;
   if (config && typeof config === 'object' && 'storage' in config) {
     const storage = (config as { storage: StorageConfig }).storage;

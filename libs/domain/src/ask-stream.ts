@@ -81,6 +81,8 @@ export interface AskStreamResult {
   language: string;
   promptId?: string;
   model?: string;
+  /** Why the configured model's answer was replaced by this extractive one; absent otherwise. */
+  fallbackReason?: string | null;
   citations: AskStreamCitation[];
   verification: {
     validMarkers: number[];
@@ -88,7 +90,7 @@ export interface AskStreamResult {
     missingMarkers: boolean;
     retried: boolean;
     checkedSentences: number;
-    /** Cited sentences their passages do not support: flagged, not removed. */
+    /** Sentences their passages do not support, or (LLM) citing none: flagged, not removed. */
     unsupportedSentences: {
       sentence: string;
       markers: number[];

@@ -1,4 +1,5 @@
 export * from './errors';
+export * from './document-limits';
 export * from './feedback';
 export * from './error-kind';
 export * from './ask-stream';

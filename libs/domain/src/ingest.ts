@@ -74,6 +74,16 @@ export function uploadsWorkflowId(projectId: string): string {
   return `ingest-uploads-${projectId}`;
 }
 
+/**
+ * The Temporal priority of a project's ingest (its syncs and uploads; their child workflows and
+ * activities inherit it): its fairness key is the project, so where the server dispatches task
+ * queues fairly (Temporal's task queue fairness), the bulk lane's backlog is served round robin by
+ * project instead of first come, first served. Elsewhere it changes nothing.
+ */
+export function ingestPriority(projectId: string): { fairnessKey: string } {
+  return { fairnessKey: projectId };
+}
+
 /** One delete workflow per project: asking twice joins the running one. */
 export function deleteProjectWorkflowId(projectId: string): string {
   return `delete-project-${projectId}`;

@@ -83,6 +83,11 @@ export interface EmbedOptions {
    * scheduled): a batch's requests finish before a younger batch's, as with fewer slots. Default: now.
    */
   since?: number;
+  /**
+   * Whose work this is (a project id): waiting bulk requests of different tenants take turns, so
+   * one project's import cannot hold the embedder for every other. Default: one shared turn.
+   */
+  tenant?: string;
 }
 
 export interface EmbeddingProvider {
@@ -121,6 +126,13 @@ export interface LlmRequest {
   maxTokens?: number;
   /** Ask for a JSON object as the whole answer (providers that support it enforce it). */
   json?: boolean;
+  /**
+   * Ask for cited sentences: each ends with one or more of these passage markers (`[2]`,
+   * `[1][3]`), or the whole reply is `refusal`. Providers that can constrain generation (the
+   * local one) enforce it; the others are only told so by the prompt, and every answer is checked
+   * afterwards either way.
+   */
+  citedSentences?: { markers: number[]; refusal: string };
   /** Aborts the call (the caller went away); the provider stops generating. */
   signal?: AbortSignal;
 }
@@ -137,15 +149,28 @@ export interface LlmCompletion {
   usage?: LlmUsage;
 }
 
-/** A chat model behind an API (OpenAI-compatible or Ollama); implementations live in libs/llm. */
+/** Counts tokens as one model's own tokenizer does. */
+export interface LlmTokenCounter {
+  count(text: string): number;
+}
+
+/**
+ * A chat model: behind an API (OpenAI-compatible, Ollama) or in this process (a local GGUF);
+ * implementations live in libs/llm.
+ */
 export interface LlmProvider {
-  /** e.g. 'openai:gpt-4o-mini' or 'ollama:llama3.1:8b'. */
+  /** e.g. 'openai:gpt-4o-mini', 'ollama:llama3.1:8b' or 'local:qwen2.5-coder-1.5b'. */
   readonly modelId: string;
   complete(request: LlmRequest): Promise<LlmCompletion>;
   /** Yields text deltas as they arrive; the last item of the iteration is the full completion. */
   stream(request: LlmRequest): AsyncIterable<LlmStreamEvent>;
-  /** Resolves when the server answers; rejects with the reason otherwise. */
+  /** Resolves when the server answers (a local model: once it is loaded); rejects with the reason otherwise. */
   ping(): Promise<void>;
+  /**
+   * The model's own token counter, where the provider has the tokenizer (a local model): prompts
+   * are then budgeted in the model's tokens instead of an estimate.
+   */
+  tokenCounter?(): Promise<LlmTokenCounter>;
 }
 
 export type LlmStreamEvent = { type: 'delta'; text: string } | ({ type: 'done' } & LlmCompletion);

@@ -22,6 +22,11 @@ export interface DiscoveredItem {
    */
   version: string;
   title?: string;
+  /**
+   * The item's size in bytes where the listing knows it (a Git blob, a file): an item over the
+   * document size limit is skipped before it is fetched, and sizes count toward a sync's bytes.
+   */
+  sizeBytes?: number;
 }
 
 export interface SkippedItem {
@@ -36,6 +41,21 @@ export interface DiscoverOptions {
   known: ReadonlySet<string>;
   /** Hears how many items were found so far and how many requests were made; called often. */
   onProgress?(progress: DiscoveryProgress): void;
+  /**
+   * Items larger than this are skipped by the sync (list them with their `sizeBytes`): a connector
+   * never reads one to list it (to hash it, to render it) and never stores one on this machine.
+   */
+  maxItemBytes?: number;
+}
+
+/** How a fetch is bounded. */
+export interface FetchOptions {
+  /**
+   * An item larger than this fails with the document size limit's reason (see
+   * `documentOverLimit`) before its bytes are read where the source tells its size (a stat, a
+   * `Content-Length`, a Git tree), and as soon as the bytes read pass it otherwise.
+   */
+  maxBytes?: number;
 }
 
 export interface DiscoveryProgress {
@@ -97,7 +117,7 @@ export interface SourceConnector<S extends Source = Source> {
   /** Every item in scope (FULL), or those changed since `options.since` (INCREMENTAL). */
   discover(source: S, options: DiscoverOptions): Promise<Discovery>;
   /** The item's current content; `SOURCE_ITEM_GONE` if it no longer exists. */
-  fetch(source: S, externalId: string): Promise<FetchedItem>;
+  fetch(source: S, externalId: string, options?: FetchOptions): Promise<FetchedItem>;
   /** File name and media type of a new item's record, until its first fetch. */
   placeholder(externalId: string): { fileName: string; mediaType: string };
   /**

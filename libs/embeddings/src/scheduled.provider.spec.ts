@@ -105,6 +105,42 @@ describe('ScheduledEmbeddingProvider', () => {
     expect(server.received).toEqual(['first', 'after']);
   });
 
+  it("lets tenants take turns: one project's long queue holds another's request back by one at most", async () => {
+    const server = new HeldServer();
+    const provider = new ScheduledEmbeddingProvider(server, { maxInFlight: 1 });
+    const big = Array.from({ length: 6 }, (_, i) =>
+      provider.embed([`a-${i + 1}`], 'passage', { tenant: 'project-a', since: 1_000 }),
+    );
+    await settle();
+    // Project B's work is younger than all of A's, and arrives after A queued six requests.
+    const small = [
+      provider.embed(['b-1'], 'passage', { tenant: 'project-b', since: 5_000 }),
+      provider.embed(['b-2'], 'passage', { tenant: 'project-b', since: 5_000 }),
+    ];
+    const edit = provider.embed(['edit'], 'passage', { priority: 'interactive', tenant: 'project-a' });
+    await settle();
+    for (let i = 0; i < 9; i++) await server.answerOne();
+    await Promise.all([...big, ...small, edit]);
+    // a-1 was at the server; the edit first; then A and B alternate while both wait.
+    expect(server.received).toEqual(['a-1', 'edit', 'a-2', 'b-1', 'a-3', 'b-2', 'a-4', 'a-5', 'a-6']);
+  });
+
+  it('takes an aborted request out of the queue at once, before any request ahead of it ends', async () => {
+    const server = new HeldServer();
+    const provider = new ScheduledEmbeddingProvider(server, { maxInFlight: 1 });
+    const first = provider.embed(['first'], 'passage');
+    const controller = new AbortController();
+    const aborted = provider.embed(['aborted'], 'passage', { signal: controller.signal, tenant: 'gone' });
+    await settle();
+    expect(provider.waiting).toBe(1);
+    controller.abort(new Error('project deleted'));
+    await expect(aborted).rejects.toThrow('project deleted');
+    expect(provider.waiting).toBe(0);
+    await server.answerOne();
+    await first;
+    expect(server.received).toEqual(['first']);
+  });
+
   it('gives queries interactive priority and passages bulk unless the caller says otherwise', () => {
     expect(priorityOf('query')).toBe('interactive');
     expect(priorityOf('passage')).toBe('bulk');

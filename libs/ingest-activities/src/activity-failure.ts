@@ -24,6 +24,16 @@ export async function activity<T>(body: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Each of `activities` run through `activity`: their permanent TroveErrors are not retried. */
+export function eachAsActivity<T extends Record<string, (input: never) => Promise<unknown>>>(
+  activities: T,
+): T {
+  const wrapped: Record<string, (input: never) => Promise<unknown>> = {};
+  for (const [name, body] of Object.entries(activities))
+    wrapped[name] = (input) => activity(() => body(input));
+  return wrapped as T;
+}
+
 /**
  * Heartbeats every few seconds while `work` runs, so a worker crash is noticed within the
  * heartbeat timeout even when one call (a large embedding batch) takes long.

@@ -24,6 +24,7 @@ import type {
   EmbeddedChunk,
   EventWork,
   FetchedItem,
+  FetchOptions,
   Project,
   Source,
   SourceConnector,
@@ -393,6 +394,7 @@ export class FakeConnector implements SourceConnector<Source> {
   discovery: Discovery | Error = discovery([]);
   readonly items = new Map<string, FetchedItem | Error>();
   readonly discoverCalls: DiscoverOptions[] = [];
+  readonly fetchCalls: ({ externalId: string } & FetchOptions)[] = [];
   readonly vanishedCalls: string[][] = [];
   readonly reduceCalls: { events: SourceEvent[]; known: string[] }[] = [];
   vanished?: (source: Source, externalIds: string[]) => Promise<string[]>;
@@ -409,7 +411,8 @@ export class FakeConnector implements SourceConnector<Source> {
     return this.discovery;
   }
 
-  async fetch(_source: Source, externalId: string): Promise<FetchedItem> {
+  async fetch(_source: Source, externalId: string, options?: FetchOptions): Promise<FetchedItem> {
+    this.fetchCalls.push({ externalId, ...options });
     const item = this.items.get(externalId);
     if (!item) throw new Error(`unscripted fetch of ${externalId}`);
     if (item instanceof Error) throw item;
@@ -440,11 +443,13 @@ export class FakeConnector implements SourceConnector<Source> {
 }
 
 /** A discovery of items `id@version`, complete unless told otherwise. */
+/** A listing of `id@version` items (`id@version#bytes`: with a listed size). */
 export function discovery(items: string[], changes: Partial<Discovery> = {}): Discovery {
   return {
     items: items.map((item) => {
-      const [externalId, version = 'v1'] = item.split('@');
-      return { externalId, version };
+      const [listed, size] = item.split('#');
+      const [externalId, version = 'v1'] = listed.split('@');
+      return { externalId, version, ...(size !== undefined ? { sizeBytes: Number(size) } : {}) };
     }),
     skipped: [],
     warnings: [],

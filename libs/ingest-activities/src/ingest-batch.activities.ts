@@ -24,6 +24,7 @@ import pLimit from 'p-limit';
 import { activity as run, withHeartbeats } from './activity-failure';
 import { assertWritable, guardedDocumentWrite, OWNER_REFUSALS } from './deletion.activities';
 import {
+  checkDocumentSize,
   chunksOf,
   documentProgressWriter,
   dominantLanguage,
@@ -121,7 +122,8 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
         const limits = input.limits ?? DEFAULT_BATCH_LIMITS;
         const isolating = context.info.attempt >= BATCH_ATTEMPTS_BEFORE_ISOLATING;
         const signal = context.cancellationSignal;
-        const order = embeddingOrder();
+        // Its own turn at the embedder: a batch holds one project's documents (one sync or upload run).
+        let order = embeddingOrder();
         const result: BatchResult = { ready: [], failed: [], handedBack: [] };
         const startedAt = Date.now();
         const sources = new Map<string, Source>();
@@ -150,6 +152,7 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
           const documents = new Map((await catalog.getDocuments(documentIds)).map((d) => [d.id, d]));
           // Nothing is fetched or written for a project or source that is being deleted.
           const owners = uniqueOwners([...documents.values()]);
+          order = embeddingOrder(owners[0]?.projectId);
           for (const owner of owners) await assertWritable(catalog, owner);
           for (const { sourceId } of owners)
             if (sourceId) sources.set(sourceId, await catalog.requireSource(sourceId));
@@ -385,6 +388,7 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
               ({ changes, data } = await fetchSourceItem(deps, source, document));
               current = { ...document, ...changes };
             } else {
+              checkDocumentSize(deps, document);
               data = await original(document);
             }
             const fetched = fetchedDocument(
@@ -481,7 +485,7 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
                 target.embedder,
                 group.map((c) => Chunker.embeddingText(c)),
                 'passage',
-                { signal, ...order },
+                order,
               );
             } catch (error) {
               if (!(error instanceof EmbeddingRejectedError)) throw error;

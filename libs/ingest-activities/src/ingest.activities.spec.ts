@@ -1,9 +1,17 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
-import type { Chunk, EmbeddingProvider, FetchedItem, ParsedBlock, TroveDocument } from '@trove/domain';
+import type {
+  Chunk,
+  DocumentLimits,
+  EmbeddingProvider,
+  FetchedItem,
+  ParsedBlock,
+  TroveDocument,
+} from '@trove/domain';
 import {
   blobKeys,
+  DEFAULT_DOCUMENT_LIMITS,
   DocumentStatus,
   SourceType,
   sourceItemGone,
@@ -25,7 +33,7 @@ import {
 import { createIngestActivities, documentProgressWriter, type FetchedDocument } from './ingest.activities';
 import { SourceConnectors } from './source-connectors';
 
-function setup() {
+function setup(options: { limits?: DocumentLimits } = {}) {
   const catalog = new InMemoryCatalog();
   const blobs = new InMemoryBlobStore();
   const connector = new FakeConnector();
@@ -39,6 +47,7 @@ function setup() {
     chunkIndex: new RecordingChunkIndex(),
     batchSize: 16,
     connectors: new SourceConnectors([connector], { complete: false }),
+    ...(options.limits ? { limits: options.limits } : {}),
   });
   /** A source item's record as a plan creates it: a placeholder, not fetched yet. */
   const planned = (externalId: string): TroveDocument =>
@@ -151,6 +160,53 @@ describe('fetchDocument of a source item', () => {
 
     expect(failure).toMatchObject({ type: TroveErrorCode.DocumentNotFound, nonRetryable: true });
     expect(ctx.blobs.keys()).toEqual([]);
+  });
+});
+
+describe('fetchDocument and the document size limit', () => {
+  const limits = { ...DEFAULT_DOCUMENT_LIMITS, maxBytes: 50 };
+
+  it('asks the connector for at most the limit, and fails an item it hands back larger for good, storing nothing', async () => {
+    const ctx = setup({ limits });
+    const document = ctx.planned('https://example.test/guide');
+    ctx.connector.items.set('https://example.test/guide', page);
+
+    const failure = await runActivity(ctx.activities.fetchDocument, { documentId: document.id }).catch(
+      (e: unknown) => e,
+    );
+
+    expect(ctx.connector.fetchCalls).toEqual([{ externalId: 'https://example.test/guide', maxBytes: 50 }]);
+    expect(failure).toBeInstanceOf(ApplicationFailure);
+    expect(failure).toMatchObject({
+      type: TroveErrorCode.PayloadTooLarge,
+      nonRetryable: true,
+      message: `https://example.test/guide has ${page.data.length} bytes, over the limit of 50 bytes per document (TROVE_DOCUMENT_MAX_BYTES raises it)`,
+    });
+    expect(ctx.blobs.keys()).toEqual([]);
+  });
+
+  it('fails an upload over the limit from its recorded size, before its original is looked at', async () => {
+    const ctx = setup({ limits });
+    // Its original is not even there: the size decides first.
+    const upload = ctx.catalog.newItem(ctx.source, 'unused', {
+      sourceId: undefined,
+      externalId: undefined,
+      fileName: 'huge.txt',
+      sizeBytes: 125_829_039,
+      blobKey: blobKeys.upload('u1', 'x'),
+      status: DocumentStatus.PENDING,
+    });
+
+    const failure = await runActivity(ctx.activities.fetchDocument, { documentId: upload.id }).catch(
+      (e: unknown) => e,
+    );
+
+    expect(failure).toMatchObject({
+      type: TroveErrorCode.PayloadTooLarge,
+      nonRetryable: true,
+      message:
+        'huge.txt has 125,829,039 bytes, over the limit of 50 bytes per document (TROVE_DOCUMENT_MAX_BYTES raises it)',
+    });
   });
 });
 
@@ -376,6 +432,62 @@ describe('embedChunks: a text the embedding server refuses, or an outage', () =>
     expect(priorities).toEqual(['interactive']);
     await embedAt(1, () => 200, 'trove-ingest.bulk');
     expect(priorities).toEqual(['bulk']);
+  });
+
+  it('names the project to the embedder client, and cancelling the activity aborts its request there', async () => {
+    const blobs = new InMemoryBlobStore();
+    const seen: { tenant?: string; aborted: boolean }[] = [];
+    let reached: () => void = () => undefined;
+    const atServer = new Promise<void>((resolve) => (reached = resolve));
+    const embedder: EmbeddingProvider = {
+      modelId: 'fake',
+      dimensions: 1,
+      // A server that never answers: only the caller's abort ends the request.
+      embed: (_texts, _purpose, options) =>
+        new Promise((_resolve, reject) => {
+          const request = { tenant: options?.tenant, aborted: false };
+          seen.push(request);
+          options?.signal?.addEventListener('abort', () => {
+            request.aborted = true;
+            reject(options.signal!.reason as Error);
+          });
+          reached();
+        }),
+      ping: async () => undefined,
+    };
+    const activities = createIngestActivities({
+      catalog: new InMemoryCatalog(),
+      blobs,
+      parsers: { parse: () => Promise.reject(new Error('not used here')) },
+      chunker: new Chunker(new SegmenterTokenCounter(), { targetTokens: 400, overlapTokens: 0 }),
+      embedder,
+      chunkIndex: new RecordingChunkIndex(),
+      batchSize: 16,
+      connectors: new SourceConnectors([], { complete: false }),
+    });
+    await blobs.putJson('work/batch-0', [
+      {
+        id: 'doc-1-0-x',
+        documentId: 'doc-1',
+        projectId: 'project-7',
+        position: 0,
+        text: 'Welcome.',
+        headingPath: [],
+        title: 'Runbook',
+        tokenCount: 1,
+        contentHash: 'hash-0',
+        language: 'en',
+        hasCode: false,
+        codeLanguages: [],
+      } satisfies Chunk,
+    ]);
+    const env = new MockActivityEnvironment({ taskQueue: 'trove-ingest.bulk' }, { logger });
+    const running = env.run(activities.embedChunks, { batchKey: 'work/batch-0' }).catch((e: unknown) => e);
+    await atServer;
+    env.cancel();
+    const failure = await running;
+    expect(failure).toBeInstanceOf(Error);
+    expect(seen).toEqual([{ tenant: 'project-7', aborted: true }]);
   });
 
   it('an outage (every request fails, the probe too) stays retryable however many attempts it takes', async () => {

@@ -17,6 +17,9 @@ import type {
 } from '@trove/domain';
 import {
   blobKeys,
+  checkDocumentLimit,
+  DEFAULT_DOCUMENT_LIMITS,
+  type DocumentLimits,
   DocumentStatus,
   laneOfTaskQueue,
   projectOcr,
@@ -81,6 +84,12 @@ export interface IngestDependencies {
   /** Fetch documents that come from sources. */
   connectors: SourceConnectors;
   /**
+   * The limits every document is held to (the worker's settings); unset: the defaults. Bytes are
+   * checked here, before an original is read (an upload's recorded size) and as a source item is
+   * fetched; the rest by the parsers.
+   */
+  limits?: DocumentLimits;
+  /**
    * How long `fetchDocument` waits for a sync batch holding its document before failing with the
    * retryable DOCUMENT_BUSY (default `BUSY_WAIT_MS`; tests use 0).
    */
@@ -127,14 +136,21 @@ export async function vectorsFor(
 
 /**
  * How this activity's embeddings queue at the process's embedder client: those of the interactive
- * lane (a webhook edit, a reindex) go ahead of the bulk lane's batches, older work first.
+ * lane (a webhook edit, a reindex) go ahead of the bulk lane's batches; bulk ones of different
+ * projects (`tenant`) take turns, a project's own older work first. The activity's cancellation
+ * (its project or source being deleted) takes a waiting request out of the queue and aborts one
+ * at the server.
  */
-export function embeddingOrder(): Pick<EmbedOptions, 'priority' | 'since'> {
-  const { taskQueue, scheduledTimestampMs } = Context.current().info;
+export function embeddingOrder(
+  tenant?: string,
+): Pick<EmbedOptions, 'priority' | 'since' | 'tenant' | 'signal'> {
+  const { info, cancellationSignal } = Context.current();
   return {
-    priority: laneOfTaskQueue(taskQueue) === 'interactive' ? 'interactive' : 'bulk',
+    priority: laneOfTaskQueue(info.taskQueue) === 'interactive' ? 'interactive' : 'bulk',
     // Older work first within the lane: a batch embedded through before a younger one starts.
-    since: scheduledTimestampMs,
+    since: info.scheduledTimestampMs,
+    ...(tenant ? { tenant } : {}),
+    signal: cancellationSignal,
   };
 }
 
@@ -299,7 +315,7 @@ export function createIngestActivities(deps: IngestDependencies) {
           const chunks = await blobs.getJson<Chunk[]>(input.batchKey);
           const [active] = await targets();
           const { vectors, embedded } = await withHeartbeats({ batchKey: input.batchKey }, () =>
-            vectorsFor(chunks, active, embeddingOrder()),
+            vectorsFor(chunks, active, embeddingOrder(chunks[0]?.projectId)),
           );
           const embeddedChunks: EmbeddedChunk[] = chunks.map((c, i) => ({
             ...c,
@@ -346,7 +362,7 @@ export function createIngestActivities(deps: IngestDependencies) {
                     // …or for another: a rebuild is under way, or the model changed since embedChunks ran.
                     const vectors = fits
                       ? chunks.map((c) => c.embedding)
-                      : (await vectorsFor(chunks, target, embeddingOrder())).vectors;
+                      : (await vectorsFor(chunks, target, embeddingOrder(document.projectId))).vectors;
                     await target.index.upsert(
                       chunks.map((c, i) => ({ ...c, embedding: vectors[i] })),
                       model,
@@ -444,7 +460,7 @@ export const MAX_WARNINGS = 50;
  * document (or its original) is gone, the deletion's refusal when its owner is being deleted.
  */
 export async function fetchForIngest(
-  deps: Pick<IngestDependencies, 'catalog' | 'blobs' | 'connectors'>,
+  deps: Pick<IngestDependencies, 'catalog' | 'blobs' | 'connectors' | 'limits'>,
   documentId: string,
   document: TroveDocument | undefined,
   source: Source | undefined,
@@ -484,6 +500,8 @@ export async function fetchForIngest(
       message: `document ${documentId} was deleted before it could be indexed`,
     });
   }
+  // An upload (or a stored copy) over the size limit is never read.
+  checkDocumentSize(deps, document);
   if (!(await blobs.exists(document.blobKey))) {
     throw ApplicationFailure.create({
       nonRetryable: true,
@@ -527,16 +545,32 @@ export async function chunksOf(
     .map((chunk) => ({ ...chunk, citation: citation(deps.connectors, fetched, parsed, chunk) }));
 }
 
+/** The worker's document limits. */
+export function documentLimits(deps: Pick<IngestDependencies, 'limits'>): DocumentLimits {
+  return deps.limits ?? DEFAULT_DOCUMENT_LIMITS;
+}
+
+/** Fails (permanently) a document whose recorded original is over the size limit, before it is read. */
+export function checkDocumentSize(
+  deps: Pick<IngestDependencies, 'limits'>,
+  document: Pick<TroveDocument, 'fileName' | 'sizeBytes'>,
+): void {
+  checkDocumentLimit(documentLimits(deps), 'maxBytes', document.fileName, document.sizeBytes);
+}
+
 /**
  * Fetches a source item's current version into blob storage; returns the record's new fields
- * (`changes`) and the bytes stored.
+ * (`changes`) and the bytes stored. The connector is asked to refuse an item over the size limit
+ * before reading it; one that could not tell is refused here, before it is stored or parsed.
  */
 export async function fetchSourceItem(
-  deps: Pick<IngestDependencies, 'blobs' | 'connectors'>,
+  deps: Pick<IngestDependencies, 'blobs' | 'connectors' | 'limits'>,
   source: Source,
   document: TroveDocument,
 ): Promise<{ changes: Partial<TroveDocument>; data: Buffer }> {
-  const item = await deps.connectors.for(source).fetch(source, document.externalId!);
+  const { maxBytes } = documentLimits(deps);
+  const item = await deps.connectors.for(source).fetch(source, document.externalId!, { maxBytes });
+  checkDocumentLimit(documentLimits(deps), 'maxBytes', document.externalId!, item.data.length);
   const contentHash = createHash('sha256').update(item.data).digest('hex');
   const blobKey = blobKeys.original(document.id, contentHash);
   await deps.blobs.put(blobKey, item.data);

@@ -44,8 +44,7 @@ export async function diffItems(
   const pending: string[] = [];
   let unchanged = 0;
   for (const [externalId, version] of found) {
-    const existing = known.get(externalId);
-    if (existing?.status === DocumentStatus.READY && existing.version === version) unchanged++;
+    if (isUnchanged(known.get(externalId), version)) unchanged++;
     else pending.push(externalId);
   }
   const created = await ensureDocuments(
@@ -56,6 +55,14 @@ export async function diffItems(
   );
   const changed = pending.map((externalId) => known.get(externalId)?.id ?? created.get(externalId)!);
   return { changed, unchanged };
+}
+
+/** Whether an item at `version` is indexed already: its document is READY at that version. */
+export function isUnchanged(
+  existing: Pick<SourceItem, 'status' | 'version'> | undefined,
+  version: string,
+): boolean {
+  return existing?.status === DocumentStatus.READY && existing.version === version;
 }
 
 /** Document ids for items of a source: the existing records, or new PENDING ones. */

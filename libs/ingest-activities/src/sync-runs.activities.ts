@@ -8,8 +8,10 @@ import {
   SyncMode,
   SyncRunStatus,
   SyncStage,
+  isTroveError,
   TroveErrorCode,
 } from '@trove/domain';
+import { eachAsActivity } from './activity-failure';
 import { removeDocuments, requireRun, type SourceDocumentDependencies } from './source-documents';
 
 /** How the page ingests of a sync ended; kept small (counts, capped lists) for workflow payloads. */
@@ -28,11 +30,12 @@ export interface SyncTally {
 
 /**
  * A sync run's bookkeeping, the same for every kind of source: scheduled runs, the plan's
- * batches, live progress, and how the run ends (counts, watermark, the source's status).
+ * batches, live progress, and how the run ends (counts, watermark, the source's status). A write
+ * the catalog refuses for good (its data, a constraint) fails the activity without retries.
  */
 export function createSyncRunActivities(deps: SourceDocumentDependencies) {
   const { catalog, blobs } = deps;
-  return {
+  const activities = {
     /** For a scheduled sync: a new INCREMENTAL run record, unless the source is gone or needs a token. */
     async createScheduledRun(input: { sourceId: string }): Promise<string | undefined> {
       const source = await catalog.getSource(input.sourceId);
@@ -97,7 +100,8 @@ export function createSyncRunActivities(deps: SourceDocumentDependencies) {
         chunksReused: input.tally.chunksReused,
         pagesFailed: input.tally.failedCount,
         pagesDeleted: run.progress.pagesDeleted + gone,
-        pagesSkipped: skipped.length,
+        // The plan counted every skipped item, also those beyond the ones it listed.
+        pagesSkipped: run.progress.pagesSkipped + gone,
       };
       const finishedAt = new Date().toISOString();
       // Watermarks compare as strings (ISO times do): an older one never replaces a newer one.
@@ -115,19 +119,30 @@ export function createSyncRunActivities(deps: SourceDocumentDependencies) {
       return { ...run, status: SyncRunStatus.COMPLETED, finishedAt, progress, skipped };
     },
 
-    /** Marks the run failed; a rejected token also marks the source as needing a new one. */
+    /**
+     * Marks the run failed; a rejected token also marks the source as needing a new one. A run
+     * whose error the catalog refuses for good still ends FAILED, with a message saying so.
+     */
     async failSync(input: { runId: string; code: string; message: string }): Promise<void> {
       const run = await requireRun(catalog, input.runId);
       // The source first: whoever sees the run end must also see its effect on the source.
       if (input.code === TroveErrorCode.SourceUnauthorized) {
         await catalog.updateSource(run.sourceId, { status: SourceStatus.NEEDS_TOKEN });
       }
-      await catalog.updateRun(run.id, {
-        status: SyncRunStatus.FAILED,
-        finishedAt: new Date().toISOString(),
-        error: { code: input.code, message: input.message },
-      });
+      const failed = (message: string) =>
+        catalog.updateRun(run.id, {
+          status: SyncRunStatus.FAILED,
+          finishedAt: new Date().toISOString(),
+          error: { code: input.code, message },
+        });
+      try {
+        await failed(input.message);
+      } catch (error) {
+        if (!isTroveError(error) || !error.permanent) throw error;
+        await failed(`the run failed, and its error could not be stored: ${error.message}`);
+      }
       await blobs.deletePrefix(blobKeys.syncRun(run.id));
     },
   };
+  return eachAsActivity(activities);
 }

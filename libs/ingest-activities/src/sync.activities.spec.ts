@@ -22,11 +22,12 @@ import {
   runActivity,
 } from './fakes.testing';
 import { SourceConnectors } from './source-connectors';
+import type { PlanLimits } from './source-limits';
 import { createSyncActivities } from './sync.activities';
 import type { SyncTally } from './sync-runs.activities';
 
 /** The sync activities over in-memory fakes, with one source and the fake connector for it. */
-function setup(options: { concurrency?: number; source?: Partial<Source> } = {}) {
+function setup(options: { concurrency?: number; source?: Partial<Source>; limits?: PlanLimits } = {}) {
   const catalog = new InMemoryCatalog();
   const blobs = new InMemoryBlobStore();
   const chunkIndex = new RecordingChunkIndex();
@@ -38,6 +39,7 @@ function setup(options: { concurrency?: number; source?: Partial<Source> } = {})
     chunkIndex: chunkIndex,
     connectors: new SourceConnectors([connector], { complete: false }),
     units: { concurrency: options.concurrency },
+    ...(options.limits ? { limits: options.limits } : {}),
   });
   const call = runActivity;
   const plan = (run: SyncRun) => call(activities.planSync, { runId: run.id });
@@ -247,6 +249,93 @@ describe('planSync: one diff against the catalog, whatever the source', () => {
     expect(failure).toMatchObject({ type: TroveErrorCode.SourceNotFound, nonRetryable: true });
     expect(ctx.connector.discoverCalls).toEqual([]);
     expect(ctx.catalog.itemsOf(ctx.source.id)).toEqual([]);
+  });
+});
+
+describe('planSync: the limits, before anything is fetched or recorded', () => {
+  const limits: PlanLimits = { maxBytes: 1_000, maxDocumentsPerSource: 3, maxSyncBytes: 100_000 };
+
+  it('asks the connector to list sizes under the size limit; skips an item over it, removing its document, and says why', async () => {
+    const ctx = setup({ limits });
+    const grown = await storedItem(ctx, 'grown.txt');
+    ctx.connector.discovery = discovery(['a.md@v1#10', 'big.txt@v1#125829039', 'grown.txt@v2#5000']);
+    const run = ctx.catalog.newRun(ctx.source, SyncMode.FULL);
+
+    const plan = await ctx.plan(run);
+
+    expect(ctx.connector.discoverCalls[0].maxItemBytes).toBe(1_000);
+    expect(await ctx.blobs.getJson(plan.changedKey)).toEqual([ctx.idOf('a.md')]);
+    // Never recorded; the document of one that grew past the limit goes, as a deleted item's would.
+    expect(ctx.idOf('big.txt')).toBeUndefined();
+    expect(ctx.catalog.documents.has(grown.id)).toBe(false);
+    const stored = ctx.catalog.runs.get(run.id)!;
+    expect(stored.skipped).toEqual([
+      {
+        id: 'big.txt',
+        reason:
+          'big.txt has 125,829,039 bytes, over the limit of 1,000 bytes per document (TROVE_DOCUMENT_MAX_BYTES raises it)',
+      },
+      {
+        id: 'grown.txt',
+        reason:
+          'grown.txt has 5,000 bytes, over the limit of 1,000 bytes per document (TROVE_DOCUMENT_MAX_BYTES raises it)',
+      },
+    ]);
+    expect(stored.progress).toMatchObject({ pagesSeen: 3, pagesSkipped: 2, pagesDeleted: 1 });
+    expect(stored.warnings).toEqual([
+      '2 item(s) over the document size limit (1,000 bytes, TROVE_DOCUMENT_MAX_BYTES) were not fetched',
+    ]);
+  });
+
+  it("records at most the source's documents, keeping those it has, and withholds the watermark while items wait", async () => {
+    const ctx = setup({ limits });
+    const old = await storedItem(ctx, 'old');
+    ctx.connector.discovery = discovery(['n1', 'n2', 'old@v1', 'n3', 'n4'], {
+      watermark: '2026-06-01T00:00:00.000Z',
+    });
+    const run = ctx.catalog.newRun(ctx.source, SyncMode.FULL);
+
+    const plan = await ctx.plan(run);
+
+    expect(
+      ctx.catalog
+        .itemsOf(ctx.source.id)
+        .map((d) => d.externalId)
+        .sort(),
+    ).toEqual(['n1', 'n2', 'old']);
+    expect(await ctx.blobs.getJson(plan.changedKey)).toEqual([ctx.idOf('n1'), ctx.idOf('n2')]);
+    expect(ctx.catalog.documents.has(old.id)).toBe(true);
+    expect(plan).not.toHaveProperty('watermark');
+    const stored = ctx.catalog.runs.get(run.id)!;
+    expect(stored.skipped.map((s) => s.id)).toEqual(['n3', 'n4']);
+    expect(stored.progress).toMatchObject({
+      pagesSeen: 5,
+      pagesUnchanged: 1,
+      pagesSkipped: 2,
+      pagesDeleted: 0,
+    });
+
+    // Items beyond the limit are not deletions: a known one stays when the limit is lowered.
+    const lowered = setup({ limits: { ...limits, maxDocumentsPerSource: 1 } });
+    const kept = [await storedItem(lowered, 'k1'), await storedItem(lowered, 'k2')];
+    lowered.connector.discovery = discovery(['k1', 'k2']);
+    await lowered.plan(lowered.catalog.newRun(lowered.source, SyncMode.FULL));
+    for (const document of kept) expect(lowered.catalog.documents.has(document.id)).toBe(true);
+  });
+
+  it('counts every skipped item, and the count survives finishSync, however many the run lists', async () => {
+    const ctx = setup({ limits: { ...limits, maxDocumentsPerSource: 10 } });
+    ctx.connector.discovery = discovery(Array.from({ length: 1_210 }, (_, i) => `f${i}@v1`));
+    const run = ctx.catalog.newRun(ctx.source, SyncMode.FULL);
+
+    await ctx.plan(run);
+    const finished = await ctx.call(ctx.activities.finishSync, {
+      runId: run.id,
+      tally: emptyTally({ ready: 10 }),
+    });
+
+    expect(finished.skipped).toHaveLength(1_000);
+    expect(finished.progress).toMatchObject({ pagesSeen: 1_210, pagesSkipped: 1_200, pagesIngested: 10 });
   });
 });
 

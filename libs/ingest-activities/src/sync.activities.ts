@@ -1,16 +1,19 @@
 import { Context } from '@temporalio/activity';
 import type { SyncRunRecords } from '@trove/catalog';
 import type { DiscoveryProgress, SyncRun } from '@trove/domain';
-import { blobKeys, SyncMode, SyncStage } from '@trove/domain';
+import { blobKeys, DEFAULT_DOCUMENT_LIMITS, DEFAULT_SOURCE_LIMITS, SyncMode, SyncStage } from '@trove/domain';
 import { activity } from './activity-failure';
 import type { IngestUnits } from './ingest-batch.activities';
 import { assertWritable } from './deletion.activities';
 import { diffItems, removeDocuments, requireRun, type SourceDocumentDependencies } from './source-documents';
+import { applySourceLimits, MAX_SKIPPED_LISTED, type PlanLimits } from './source-limits';
 import type { SourceConnectors } from './source-connectors';
 import { createSyncRunActivities } from './sync-runs.activities';
 
 export interface SyncDependencies extends SourceDocumentDependencies {
   connectors: SourceConnectors;
+  /** The document size limit and the source limits (the worker's settings); unset: the defaults. */
+  limits?: PlanLimits;
 }
 
 /** What to ingest, and (the worker's settings) in which units. */
@@ -32,14 +35,17 @@ const PROGRESS_INTERVAL_MS = 2_000;
  */
 export function createSyncActivities(deps: SyncDependencies & { units?: IngestUnits }) {
   const { catalog, blobs, connectors, units } = deps;
+  const limits: PlanLimits = deps.limits ?? { ...DEFAULT_DOCUMENT_LIMITS, ...DEFAULT_SOURCE_LIMITS };
 
   return {
     ...createSyncRunActivities(deps),
 
     /**
      * Asks the source's connector for its items (FULL: everything in scope; INCREMENTAL: what
-     * changed since the watermark), creates records for new items, removes the documents of
-     * items the source no longer has, and writes the ids that need ingesting to a blob.
+     * changed since the watermark), applies the limits (items over the size limit, beyond the
+     * source's document limit or the sync's bytes are skipped, with why), creates records for new
+     * items, removes the documents of items the source no longer has, and writes the ids that
+     * need ingesting to a blob.
      */
     async planSync(input: { runId: string }): Promise<SyncPlan> {
       return activity(async () => {
@@ -60,12 +66,14 @@ export function createSyncActivities(deps: SyncDependencies & { units?: IngestUn
               Context.current().heartbeat(seen);
               progress.report(seen);
             },
+            maxItemBytes: limits.maxBytes,
           });
         } finally {
           await progress.settle();
         }
-        const found = new Map(discovery.items.map((item) => [item.externalId, item.version]));
-        const counts = { ...run.progress, pagesSeen: found.size, apiCalls: discovery.requests };
+        const limited = applySourceLimits(discovery.items, known, limits);
+        const found = new Map(limited.items.map((item) => [item.externalId, item.version]));
+        const counts = { ...run.progress, pagesSeen: discovery.items.length, apiCalls: discovery.requests };
         await catalog.updateRun(run.id, { progress: counts });
         Context.current().heartbeat({ seen: found.size });
 
@@ -73,7 +81,9 @@ export function createSyncActivities(deps: SyncDependencies & { units?: IngestUn
 
         let gone: string[] = [];
         if (discovery.complete) {
-          gone = [...known.keys()].filter((externalId) => !found.has(externalId));
+          gone = [...known.keys()].filter(
+            (externalId) => !found.has(externalId) && !limited.kept.has(externalId),
+          );
         } else if (run.checkDeletions && connector.vanished) {
           gone = await connector.vanished(source, [...known.keys()], () => Context.current().heartbeat());
         }
@@ -93,15 +103,16 @@ export function createSyncActivities(deps: SyncDependencies & { units?: IngestUn
             ...counts,
             pagesUnchanged: unchanged,
             pagesDeleted: deleted,
-            pagesSkipped: discovery.skipped.length,
+            pagesSkipped: discovery.skipped.length + limited.skippedCount,
           },
-          skipped: discovery.skipped,
-          warnings: discovery.warnings.slice(0, MAX_WARNINGS),
+          skipped: [...discovery.skipped, ...limited.skipped].slice(0, MAX_SKIPPED_LISTED),
+          warnings: [...limited.warnings, ...discovery.warnings].slice(0, MAX_WARNINGS),
         });
         return {
           changedKey,
           changedCount: changed.length,
-          ...(discovery.watermark ? { watermark: discovery.watermark } : {}),
+          // Items left for a later sync are listed again only if the watermark stays where it was.
+          ...(discovery.watermark && !limited.deferred ? { watermark: discovery.watermark } : {}),
           ...units,
         };
       });

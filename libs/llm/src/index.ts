@@ -4,3 +4,7 @@ export * from './llm-provider.factory';
 export * from './llm-settings';
 export * from './ollama.provider';
 export * from './openai-compatible.provider';
+export * from './cited-sentences.grammar';
+export * from './local-model-host';
+export * from './local-models';
+export * from './local.provider';

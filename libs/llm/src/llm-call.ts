@@ -137,11 +137,16 @@ export async function* runLlmCall(
   }
 }
 
-/** Runs a call to its end and returns the `done` event. */
+/**
+ * Runs a call to its end and returns the `done` event. The iteration is read to its very end,
+ * not left at `done`: a call left there would count as abandoned, not `ok`.
+ */
 export async function lastEvent(events: AsyncIterable<LlmStreamEvent>) {
+  let done: Extract<LlmStreamEvent, { type: 'done' }> | undefined;
   for await (const event of events) {
-    if (event.type === 'done') return event;
+    if (event.type === 'done') done = event;
   }
+  if (done) return done;
   throw new Error('an LLM call ended without its done event');
 }
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { llmSchema } from '@trove/config';
+import { llmSchema, localLlmSchema } from '@trove/config';
 import { FakeOllamaServer, FakeOpenAiServer } from './testing';
 import { createLlmProvider } from './llm-provider.factory';
+import { LocalLlm } from './local.provider';
 import { OllamaLlm } from './ollama.provider';
 import { OpenAiCompatibleLlm } from './openai-compatible.provider';
 
@@ -31,6 +32,21 @@ describe('createLlmProvider', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('builds the local provider for a catalogue model, the default one when none is named', () => {
+    const local = createLlmProvider(
+      llmSchema.parse({ provider: 'local' }),
+      localLlmSchema.parse({ threads: 1 }),
+    );
+    expect(local).toBeInstanceOf(LocalLlm);
+    expect(local?.modelId).toBe('local:qwen2.5-coder-1.5b');
+    expect(createLlmProvider(llmSchema.parse({ provider: 'local', model: 'smollm2-135m' }))?.modelId).toBe(
+      'local:smollm2-135m',
+    );
+    expect(() => createLlmProvider(llmSchema.parse({ provider: 'local', model: 'gpt-4o' }))).toThrow(
+      /no local model "gpt-4o"/,
+    );
   });
 
   it('builds an Ollama client for the configured host', async () => {

@@ -339,6 +339,8 @@ export const configOutput = {
     extractiveSentences: z.number(),
     supportMinLexical: z.number(),
     supportMinSemantic: z.number(),
+    llmBudgetMs: z.number(),
+    rewriteTimeoutMs: z.number(),
   }),
   llm: z.object({
     provider: z.string(),

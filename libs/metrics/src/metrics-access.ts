@@ -1,18 +1,22 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIPv4MappedAddress, isLoopbackAddress } from './addresses';
 
-/** Who may read `/metrics`: holders of the token, or (no token configured) loopback clients only. */
+/** Who may read `/metrics`: holders of the token; without one, nobody unless loopback is allowed. */
 export interface MetricsAccessOptions {
-  /** TROVE_METRICS_TOKEN; unset: loopback only. */
+  /** TROVE_METRICS_TOKEN. */
   token?: string;
+  /** TROVE_METRICS_ALLOW_LOOPBACK: without a token, loopback clients may read them. Default off. */
+  allowLoopback?: boolean;
 }
 
-export type MetricsAccessDecision = 'allowed' | 'unauthenticated' | 'forbidden';
+/** `off`: no token and loopback not allowed; `forbidden`: loopback allowed, but this client is not on it. */
+export type MetricsAccessDecision = 'allowed' | 'unauthenticated' | 'forbidden' | 'off';
 
 /**
  * With a token: `Authorization: Bearer <token>` is required (from any address), compared in
- * constant time. Without: only a client on the loopback interface (the machine itself, or a
- * sidecar sharing its network namespace) is let in.
+ * constant time. Without: off, unless loopback clients (the machine itself, or a sidecar sharing
+ * its network namespace) are explicitly allowed. A reverse proxy on the same host reaches us from
+ * loopback too, so loopback alone is no proof of a trusted scraper.
  */
 export function metricsAccess(
   options: MetricsAccessOptions,
@@ -24,6 +28,7 @@ export function metricsAccess(
     if (presented === undefined) return 'unauthenticated';
     return sameSecret(presented, options.token) ? 'allowed' : 'unauthenticated';
   }
+  if (!options.allowLoopback) return 'off';
   const address = request.remoteAddress ?? '';
   return isLoopbackAddress(address) || isIPv4MappedAddress(address, isLoopbackAddress)
     ? 'allowed'

@@ -16,7 +16,7 @@ export interface MetricsServerOptions extends MetricsAccessOptions {
 
 /**
  * A small HTTP server answering `GET /metrics` only (the worker has no other HTTP surface),
- * protected like the api's: the token, or loopback only.
+ * protected like the api's: the token, or (explicitly allowed) loopback clients.
  */
 export async function startMetricsServer(
   options: MetricsServerOptions,
@@ -38,7 +38,7 @@ export async function startMetricsServer(
       remoteAddress: request.socket.remoteAddress,
     });
     if (decision !== 'allowed') {
-      const status = decision === 'unauthenticated' ? 401 : 403;
+      const status = accessStatus(decision);
       response
         .writeHead(status, {
           'content-type': 'text/plain',
@@ -70,7 +70,20 @@ export async function startMetricsServer(
 
 /** What a refused scraper is told (the same words on the api and the worker). */
 export function accessMessage(decision: Exclude<ReturnType<typeof metricsAccess>, 'allowed'>): string {
-  return decision === 'unauthenticated'
-    ? 'metrics need Authorization: Bearer <TROVE_METRICS_TOKEN>\n'
-    : 'metrics are served to loopback clients only unless TROVE_METRICS_TOKEN is set\n';
+  switch (decision) {
+    case 'unauthenticated':
+      return 'metrics need Authorization: Bearer <TROVE_METRICS_TOKEN>\n';
+    case 'forbidden':
+      return 'metrics are served to loopback clients only unless TROVE_METRICS_TOKEN is set\n';
+    case 'off':
+      return (
+        'metrics are off: set TROVE_METRICS_TOKEN (scrapers send it as a bearer token), or ' +
+        'TROVE_METRICS_ALLOW_LOOPBACK=true to let loopback clients read them without one\n'
+      );
+  }
+}
+
+/** The status a refusal is answered with. */
+export function accessStatus(decision: Exclude<ReturnType<typeof metricsAccess>, 'allowed'>): 401 | 403 {
+  return decision === 'unauthenticated' ? 401 : 403;
 }

@@ -25,11 +25,17 @@ describe('metricsAccess', () => {
     );
   });
 
-  it('without a token: loopback clients only', () => {
+  it('without a token: off for everyone, loopback too (a reverse proxy on the host is loopback)', () => {
+    for (const address of ['127.0.0.1', '::1', '::ffff:127.0.0.1', '10.0.0.7'])
+      expect(metricsAccess({}, { remoteAddress: address }), address).toBe('off');
+  });
+
+  it('without a token, loopback allowed explicitly: loopback clients only', () => {
+    const loopback = { allowLoopback: true };
     for (const address of ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1'])
-      expect(metricsAccess({}, { remoteAddress: address }), address).toBe('allowed');
+      expect(metricsAccess(loopback, { remoteAddress: address }), address).toBe('allowed');
     for (const address of ['10.0.0.7', '::ffff:10.0.0.7', '192.168.1.2', 'fe80::1', '', 'localhost'])
-      expect(metricsAccess({}, { remoteAddress: address }), address).toBe('forbidden');
+      expect(metricsAccess(loopback, { remoteAddress: address }), address).toBe('forbidden');
   });
 });
 
@@ -68,6 +74,19 @@ describe('startMetricsServer', () => {
       expect(refused.status).toBe(401);
       expect(await refused.text()).not.toContain('trove_');
       expect((await fetch(`${url}/other`)).status).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('without a token answers nobody, a loopback client included, and names the settings', async () => {
+    const server = await startMetricsServer({ host: '127.0.0.1', port: 0 });
+    try {
+      const refused = await fetch(`http://127.0.0.1:${server.port}/metrics`);
+      expect(refused.status).toBe(403);
+      const text = await refused.text();
+      expect(text).toContain('TROVE_METRICS_ALLOW_LOOPBACK=true');
+      expect(text).not.toContain('trove_');
     } finally {
       await server.close();
     }

@@ -270,6 +270,41 @@ describe('a batch of documents is recorded in one go', () => {
   });
 });
 
+describe('text PostgreSQL refuses (NUL, unpaired surrogates) is made safe by the catalog, whatever writes it', () => {
+  const HOSTILE = 'remote: aborting\u0000 here \uD800 and there';
+  const SAFE = 'remote: aborting\uFFFD here \uFFFD and there';
+
+  it('in text columns, jsonb columns and batch updates alike, written as U+FFFD', async () => {
+    const project = await catalog.createProject(uniqueName('nul'));
+    const [a, b] = [await upload(project.id, 'a.md'), await upload(project.id, 'b.md')];
+    await catalog.updateDocument(a.id, {
+      title: HOSTILE,
+      warnings: [HOSTILE],
+      error: { code: 'PARSE_FAILED', message: HOSTILE },
+    });
+    // The batch update carries its changes as one jsonb document.
+    await catalog.updateDocuments([
+      { id: b.id, changes: { status: DocumentStatus.FAILED, error: { code: 'X', message: HOSTILE } } },
+    ]);
+    expect(await catalog.requireDocument(a.id)).toMatchObject({
+      title: SAFE,
+      warnings: [SAFE],
+      error: { message: SAFE },
+    });
+    expect((await catalog.requireDocument(b.id)).error).toEqual({ code: 'X', message: SAFE });
+
+    const run = await catalog.createRun(newSyncRun(await newSource(project.id), SyncMode.FULL));
+    await catalog.updateRun(run.id, {
+      error: { code: 'SOURCE_UNREACHABLE', message: HOSTILE },
+      warnings: [HOSTILE],
+    });
+    expect(await catalog.getRun(run.id)).toMatchObject({ error: { message: SAFE }, warnings: [SAFE] });
+
+    const thread = await catalog.createThread({ projectId: project.id, title: HOSTILE });
+    expect(thread.title).toBe(SAFE);
+  });
+});
+
 describe('ingest leases: a batch and a per-document ingest never hold one document at once', () => {
   const BATCH = 'batch:sync-x/run-1/3';
   const lease = async (id: string) =>

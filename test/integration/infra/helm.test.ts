@@ -115,6 +115,10 @@ describe('the Helm chart', () => {
     // A ServiceMonitor (or the autoscaler) without metrics would scrape nothing.
     expect(lint('metrics.serviceMonitor.enabled=true')).toMatch(/\/metrics\/enabled': value must be true/);
     expect(lint('worker.autoscaling.enabled=true')).toMatch(/\/metrics\/enabled': value must be true/);
+    // A NetworkPolicy with metrics on must name who may scrape the worker, or nobody could.
+    expect(
+      failure(helm, ['lint', CHART, '--set', 'networkPolicy.enabled=true', '--set', 'metrics.enabled=true']),
+    ).toMatch(/\/networkPolicy\/metrics\/from': minItems/);
   });
 
   it('renders the default install as valid Kubernetes objects, the api probed and nothing optional on', () => {
@@ -246,6 +250,40 @@ describe('the Helm chart', () => {
       });
     }
     expect(find(objects, 'Service', 'trove-worker-metrics').spec!.ports[0].port).toBe(9464);
+
+    // NetworkPolicies: the api's HTTP port from the ingress controller only; the worker's metrics
+    // port from the monitoring namespace only, and nothing else of the worker.
+    const apiPolicy = find(objects, 'NetworkPolicy', 'trove-api').spec!;
+    expect(apiPolicy.podSelector.matchLabels).toMatchObject({ 'app.kubernetes.io/component': 'api' });
+    expect(apiPolicy.ingress).toEqual([
+      {
+        ports: [{ port: 'http', protocol: 'TCP' }],
+        from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } }],
+      },
+    ]);
+    const workerPolicy = find(objects, 'NetworkPolicy', 'trove-worker').spec!;
+    expect(workerPolicy.podSelector.matchLabels).toMatchObject({ 'app.kubernetes.io/component': 'worker' });
+    expect(workerPolicy.policyTypes).toEqual(['Ingress']);
+    expect(workerPolicy.ingress).toEqual([
+      {
+        ports: [{ port: 'metrics', protocol: 'TCP' }],
+        from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }],
+      },
+    ]);
+    // Every port a policy names is one its pods declare.
+    expect(container(find(objects, 'Deployment', 'trove-worker')).ports).toContainEqual(
+      expect.objectContaining({ name: 'metrics' }),
+    );
+  });
+
+  it('with a NetworkPolicy and metrics off, nothing reaches the worker', () => {
+    const { text, objects } = template(['--set', 'networkPolicy.enabled=true']);
+    expect(validate(text)).toBe(objects.length);
+    expect(find(objects, 'NetworkPolicy', 'trove-worker').spec!.ingress).toEqual([]);
+    // No peers named for the api: its HTTP port from anywhere, and no other port.
+    expect(find(objects, 'NetworkPolicy', 'trove-api').spec!.ingress).toEqual([
+      { ports: [{ port: 'http', protocol: 'TCP' }] },
+    ]);
   });
 
   it('configures the apps only with variables Trove reads, started the way docker-compose.yml starts them', () => {

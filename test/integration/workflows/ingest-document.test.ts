@@ -17,6 +17,7 @@ import { longMarkdown } from '../../support/markdown';
 import {
   dropTestData,
   EMBEDDER_URL,
+  ES_URL,
   ROOT,
   TEMPORAL_BIN,
   uniqueName,
@@ -30,7 +31,7 @@ let env: TestWorkflowEnvironment;
 let bundle: WorkflowBundleWithSourceMap;
 let worker: LaneWorkers;
 let running: Promise<void>;
-const es = createElasticsearchClient('http://127.0.0.1:9200');
+const es = createElasticsearchClient(ES_URL);
 let catalog: Catalog;
 let chunks: ChunkIndex;
 let blobs: LocalBlobStore;

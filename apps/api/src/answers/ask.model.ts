@@ -113,8 +113,12 @@ export class AnswerVerificationModel {
   @Field({ description: 'The answer cites nothing' }) missingMarkers!: boolean;
   @Field({ description: 'Asked again with a stricter prompt after invalid or missing markers' })
   retried!: boolean;
-  @Field(() => Int) checkedSentences!: number;
-  @Field(() => [SentenceSupportModel]) unsupportedSentences!: SentenceSupportModel[];
+  @Field(() => Int, { description: 'Sentences checked (LLM answers: uncited ones too, which fail)' })
+  checkedSentences!: number;
+  @Field(() => [SentenceSupportModel], {
+    description: 'Sentences their passages do not support, or (LLM) citing none: flagged, not removed',
+  })
+  unsupportedSentences!: SentenceSupportModel[];
 }
 
 @ObjectType('AnswerTimings', { description: 'Milliseconds per stage; null when the stage did not run' })
@@ -151,7 +155,17 @@ export class AnswerModel {
   @Field() insufficientContext!: boolean;
   @Field({ description: "The answer's language (the question's): en, ru or zh" }) language!: string;
   @Field({ nullable: true, description: 'The prompt template version (LLM answers)' }) promptId?: string;
-  @Field({ nullable: true, description: 'The model that wrote the answer' }) model?: string;
+  @Field({
+    nullable: true,
+    description: 'The model that wrote the answer, or whose answer was replaced (see fallbackReason)',
+  })
+  model?: string;
+  @Field({
+    nullable: true,
+    description:
+      "Why the configured model's answer was replaced by this extractive one (its time budget passed, it failed, or nothing it wrote was supported); null otherwise",
+  })
+  fallbackReason?: string;
   @Field(() => [AnswerCitationModel]) citations!: AnswerCitationModel[];
   @Field(() => AnswerVerificationModel) verification!: AnswerVerificationModel;
   @Field(() => AnswerTimingsModel) timings!: AnswerTimingsModel;

@@ -6,7 +6,10 @@ import type { ApiConfig } from '@trove/config';
 import type { BlobStore, StoredStream, TroveDocument } from '@trove/domain';
 import {
   blobKeys,
+  DEFAULT_DOCUMENT_LIMITS,
+  documentOverLimit,
   DocumentStatus,
+  ingestPriority,
   ingestWorkflowId,
   TroveError,
   uploadsWorkflowId,
@@ -54,6 +57,10 @@ export class DocumentsService {
   private async store(projectId: string, file: UploadedFile): Promise<TroveDocument> {
     await this.catalog.requireActiveProject(projectId);
     const fileName = normalizeFileName(file.fileName);
+    // Every document is held to the document size limit, whatever its source: an upload over it
+    // is refused now rather than failed by the worker.
+    const { maxBytes } = this.config.documents ?? DEFAULT_DOCUMENT_LIMITS;
+    if (file.sizeBytes > maxBytes) throw documentOverLimit('maxBytes', fileName, file.sizeBytes, maxBytes);
     const { mediaType } = detectMediaType(fileName, {
       head: file.head,
       tail: file.tail,
@@ -151,6 +158,7 @@ export class DocumentsService {
         workflowId: uploadsWorkflowId(projectId),
         args: [{ projectId }],
         signalArgs: [],
+        priority: ingestPriority(projectId),
       });
     } catch (error) {
       this.logger.warn(`could not queue an upload to ${projectId}: ${(error as Error).message}`);

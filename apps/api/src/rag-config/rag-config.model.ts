@@ -57,6 +57,14 @@ export class RagAnswerSettingsModel {
   @Field(() => Float) supportMinSemantic!: number;
   @Field(() => Int) extractiveSentences!: number;
   @Field(() => Int) extractiveChunks!: number;
+  @Field(() => Int, {
+    description: 'LLM answers: longest the model may write for; past it the answer is extractive, labelled',
+  })
+  llmBudgetMs!: number;
+  @Field(() => Int, {
+    description: "A follow-up's rewrite by the model: past this the rules rewrite it instead",
+  })
+  rewriteTimeoutMs!: number;
 }
 
 @ObjectType('RagChunkingSettings', { description: 'Applied to documents ingested after a change' })
@@ -133,6 +141,8 @@ export class RagAnswerSettingsInput {
   @Field(() => Float, { nullable: true }) supportMinSemantic?: number;
   @Field(() => Int, { nullable: true }) extractiveSentences?: number;
   @Field(() => Int, { nullable: true }) extractiveChunks?: number;
+  @Field(() => Int, { nullable: true }) llmBudgetMs?: number;
+  @Field(() => Int, { nullable: true }) rewriteTimeoutMs?: number;
 }
 
 @InputType()

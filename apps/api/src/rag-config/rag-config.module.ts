@@ -11,6 +11,7 @@ import { HybridSearch } from '@trove/search';
 import { CitationLinks } from '../core/citation-links';
 import { CONFIG, ELASTICSEARCH, EMBEDDER } from '../core/tokens';
 import { IndexGenerationsModule } from '../index-generations/index-generations.module';
+import { LocalLlmLifecycle } from './local-llm.lifecycle';
 import { RagConfigResolver } from './rag-config.resolver';
 import { RagConfigService } from './rag-config.service';
 import { ragDefaults } from './rag-defaults';
@@ -62,6 +63,7 @@ import { RagRuntime } from './rag-runtime';
     { provide: Answerer, useFactory: (runtime: RagRuntime) => runtime.asker, inject: [RagRuntime] },
     RagConfigService,
     RagConfigResolver,
+    LocalLlmLifecycle,
   ],
   exports: [HybridSearch, Answerer],
 })

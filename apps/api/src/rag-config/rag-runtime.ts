@@ -68,8 +68,9 @@ export class RagRuntime {
 
   private build(version: number, settings: RagSettings): Built {
     const { es, embedder, generations, links, tokenCounter, config } = this.deps;
-    // TROVE_LLM_PROVIDER=none (the default): answers use the fallback mode, offline.
-    const llm = createLlmProvider(settings.llm);
+    // TROVE_LLM_PROVIDER=none (the default): answers use the fallback mode, offline. A local model
+    // is loaded once per process whatever the rebuilds (libs/llm LocalModelHost).
+    const llm = createLlmProvider(settings.llm, config.localLlm);
     const search = new HybridSearch(es, config.elasticsearch.indexPrefix, embedder, {
       ...config.search,
       fieldBoosts: { title: config.search.titleBoost, heading: config.search.headingBoost },
@@ -91,6 +92,7 @@ export class RagRuntime {
       vectors: async (ids, signal) => (await generations.active()).index.vectorsByChunkIds(ids, signal),
       tokenCounter,
       llm,
+      llmLimits: llm && { contextTokens: settings.llm.contextTokens, maxTokens: settings.llm.maxTokens },
       citationUrl: (hit) => links.render(hit.citation, hit.citationUrl),
       settings: settings.answers,
     });

@@ -4,6 +4,7 @@ import { Catalog, encodeCursor, guardedWrite, type PageRequest } from '@trove/ca
 import type { ApiConfig } from '@trove/config';
 import {
   newSyncRun,
+  ingestPriority,
   type Source,
   SourceStatus,
   type SyncMode,
@@ -60,7 +61,7 @@ export class SyncRunsService {
     const run = newSyncRun(source, mode);
     await this.catalog.createRun(run);
     try {
-      await this.startSyncWorkflow(source.id, run.id);
+      await this.startSyncWorkflow(source, run.id);
     } catch (error) {
       const running = error instanceof WorkflowExecutionAlreadyStartedError;
       await this.catalog.updateRun(run.id, {
@@ -92,13 +93,15 @@ export class SyncRunsService {
    * One sync workflow per source. A previous run that has recorded its end may still be closing
    * its workflow for a moment: wait for that (briefly) instead of refusing the new run.
    */
-  private async startSyncWorkflow(sourceId: string, runId: string): Promise<void> {
+  private async startSyncWorkflow(source: Source, runId: string): Promise<void> {
+    const sourceId = source.id;
     const start = () =>
       this.workflows.start('syncSource', {
         taskQueue: this.config.temporal.taskQueue,
         workflowId: syncWorkflowId(sourceId),
         args: [{ runId }],
         workflowIdConflictPolicy: 'FAIL',
+        priority: ingestPriority(source.projectId),
       });
     try {
       await start();

@@ -292,6 +292,8 @@ export type RagAnswerSettingsInput = {
   extractiveChunks?: number | null | undefined;
   extractiveSentences?: number | null | undefined;
   fallbackMode?: string | null | undefined;
+  llmBudgetMs?: number | null | undefined;
+  rewriteTimeoutMs?: number | null | undefined;
   supportMinLexical?: number | null | undefined;
   supportMinSemantic?: number | null | undefined;
   threshold?: number | null | undefined;
@@ -1143,6 +1145,7 @@ export type AskQuery = {
     insufficientContext: boolean;
     language: string;
     model: string | null;
+    fallbackReason: string | null;
     citations: Array<{
       marker: number;
       chunkId: string;
@@ -1385,6 +1388,8 @@ export type RagConfigQuery = {
       extractiveSentences: number;
       supportMinLexical: number;
       supportMinSemantic: number;
+      llmBudgetMs: number;
+      rewriteTimeoutMs: number;
     };
     llm: {
       provider: string;
@@ -2558,6 +2563,7 @@ export const AskDocument = new TypedDocumentString(`
     insufficientContext
     language
     model
+    fallbackReason
     citations {
       marker
       chunkId
@@ -2779,6 +2785,8 @@ export const RagConfigDocument = new TypedDocumentString(`
       extractiveSentences
       supportMinLexical
       supportMinSemantic
+      llmBudgetMs
+      rewriteTimeoutMs
     }
     llm {
       provider

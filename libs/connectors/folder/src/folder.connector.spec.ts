@@ -192,3 +192,45 @@ describe('FolderConnector unpacking an uploaded archive', () => {
     expect((await readdir(base)).sort()).toEqual([`${'1'.repeat(16)}.running.tmp`, 'b'.repeat(16)]);
   });
 });
+
+describe('FolderConnector and the document size limit', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'folder-limits-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('lists sizes, gives a file over the limit a version from its size and time without reading it, and refuses to fetch it', async () => {
+    const root = join(dir, 'docs');
+    await mkdir(root, { recursive: true });
+    await writeFile(join(root, 'small.md'), '# Small\n');
+    await writeFile(join(root, 'big.txt'), 'x'.repeat(5_000));
+    const folders = new FolderConnector(
+      { roots: [dir], cacheDir: join(dir, 'cache') },
+      blobsHolding(Buffer.alloc(0)),
+    );
+    const source: FolderSource = {
+      ...archiveSource('f'.repeat(64)),
+      config: { format: FolderFormat.FILES, path: root },
+    };
+    const listing = await folders.discover(source, { known: new Set(), maxItemBytes: 1_000 });
+    const items = Object.fromEntries(listing.items.map((i) => [i.externalId, i]));
+    expect(items['small.md']).toMatchObject({
+      sizeBytes: 8,
+      version: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    expect(items['big.txt']).toMatchObject({
+      sizeBytes: 5_000,
+      version: expect.stringMatching(/^unread:5000:/),
+    });
+    await expect(folders.fetch(source, 'big.txt', { maxBytes: 1_000 })).rejects.toMatchObject({
+      code: 'PAYLOAD_TOO_LARGE',
+      permanent: true,
+      message:
+        'big.txt has 5,000 bytes, over the limit of 1,000 bytes per document (TROVE_DOCUMENT_MAX_BYTES raises it)',
+    });
+    expect((await folders.fetch(source, 'big.txt', { maxBytes: 10_000 })).data.length).toBe(5_000);
+  });
+});

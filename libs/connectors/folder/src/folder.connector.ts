@@ -7,10 +7,12 @@ import type {
   DiscoverOptions,
   Discovery,
   FetchedItem,
+  FetchOptions,
   FolderSource,
   SourceConnector,
 } from '@trove/domain';
 import {
+  documentOverLimit,
   FolderFormat,
   PermanentDocumentError,
   SourceType,
@@ -46,6 +48,8 @@ export interface FolderItem {
   externalId: string;
   /** A hash of the item's content and placement (nav title, URL): unchanged hash, nothing to do. */
   version: string;
+  /** The file's size (a combined Markdown file's sections: their text's). */
+  sizeBytes?: number;
 }
 
 export interface FolderListing {
@@ -69,7 +73,9 @@ const UNPACKED_VERSIONS_KEPT = 4;
  * `.zip`, unpacked once per archive version into a cache. Formats: a MkDocs project (pages in
  * nav order with their site URLs), one combined Markdown file split at its top-level headings,
  * or any folder of supported files. Every listing is complete and cheap (local files), so FULL
- * and INCREMENTAL syncs are the same: items whose hash changed are re-ingested.
+ * and INCREMENTAL syncs are the same: items whose hash changed are re-ingested. Files are listed
+ * with their sizes; one over the size limit is never read (its version comes from its size and
+ * modification time), and the sync skips it.
  */
 export class FolderConnector implements SourceConnector<FolderSource> {
   readonly type = SourceType.FOLDER;
@@ -87,7 +93,11 @@ export class FolderConnector implements SourceConnector<FolderSource> {
   ) {}
 
   async discover(source: FolderSource, options: DiscoverOptions): Promise<Discovery> {
-    const listing = await this.list(source, (seen) => options.onProgress?.({ seen, requests: 0 }));
+    const listing = await this.list(
+      source,
+      (seen) => options.onProgress?.({ seen, requests: 0 }),
+      options.maxItemBytes,
+    );
     return {
       items: listing.items,
       skipped: listing.skipped,
@@ -106,10 +116,14 @@ export class FolderConnector implements SourceConnector<FolderSource> {
     await this.removeCache(source.id);
   }
 
-  /** Every item with its version; `onProgress` hears how many items are listed so far. */
+  /**
+   * Every item with its version and size; `onProgress` hears how many items are listed so far.
+   * A file over `maxItemBytes` is listed from its size and modification time, never read.
+   */
   async list(
     source: FolderSource,
     onProgress: (listed: number) => void = () => undefined,
+    maxItemBytes = Number.POSITIVE_INFINITY,
   ): Promise<FolderListing> {
     const { root, format } = await this.open(source);
     switch (format) {
@@ -118,17 +132,28 @@ export class FolderConnector implements SourceConnector<FolderSource> {
         const yml = await readFile(project.configPath, 'utf8');
         const items: FolderItem[] = [];
         for (const page of project.pages) {
-          const data = await readFile(page.absolutePath);
-          items.push({ externalId: page.sourcePath, version: mkdocsVersion(yml, data, page) });
+          const info = await stat(page.absolutePath);
+          const version =
+            info.size > maxItemBytes
+              ? unreadVersion(info)
+              : mkdocsVersion(yml, await readFile(page.absolutePath), page);
+          items.push({ externalId: page.sourcePath, version, sizeBytes: info.size });
           onProgress(items.length);
         }
         return { format, items, skipped: [], warnings: project.warnings };
       }
       case FolderFormat.COMBINED_MARKDOWN: {
+        // The source is this one file, split at its headings: it is read whole, or not at all.
+        const size = (await stat(root)).size;
+        if (size > maxItemBytes) throw documentOverLimit('maxBytes', basename(root), size, maxItemBytes);
         const sections = await this.sections(root);
         return {
           format,
-          items: sections.map((s) => ({ externalId: s.externalId, version: hash(s.title, s.markdown) })),
+          items: sections.map((s) => ({
+            externalId: s.externalId,
+            version: hash(s.title, s.markdown),
+            sizeBytes: Buffer.byteLength(s.markdown),
+          })),
           skipped: [],
           warnings: [],
         };
@@ -141,10 +166,14 @@ export class FolderConnector implements SourceConnector<FolderSource> {
         for (let i = 0; i < files.length; i += READ_CONCURRENCY) {
           items.push(
             ...(await Promise.all(
-              files.slice(i, i + READ_CONCURRENCY).map(async (path) => ({
-                externalId: path,
-                version: known?.get(path) ?? hash(await readFile(join(root, path))),
-              })),
+              files.slice(i, i + READ_CONCURRENCY).map(async (path) => {
+                const info = await stat(join(root, path));
+                const version =
+                  info.size > maxItemBytes
+                    ? unreadVersion(info)
+                    : (known?.get(path) ?? hash(await readFile(join(root, path))));
+                return { externalId: path, version, sizeBytes: info.size };
+              }),
             )),
           );
           onProgress(items.length);
@@ -155,8 +184,15 @@ export class FolderConnector implements SourceConnector<FolderSource> {
     }
   }
 
-  async fetch(source: FolderSource, externalId: string): Promise<FetchedItem> {
+  async fetch(source: FolderSource, externalId: string, options: FetchOptions = {}): Promise<FetchedItem> {
+    const { maxBytes = Number.POSITIVE_INFINITY } = options;
     const { root, format } = await this.open(source);
+    /** A file's size before it is read: one over the limit is refused unread. */
+    const checkSize = async (path: string) => {
+      const size = (await stat(path).catch(() => undefined))?.size;
+      if (size === undefined) throw gone(externalId);
+      if (size > maxBytes) throw documentOverLimit('maxBytes', externalId, size, maxBytes);
+    };
     if (format === FolderFormat.COMBINED_MARKDOWN) {
       const section = (await this.sections(root)).find((s) => s.externalId === externalId);
       if (!section) throw gone(externalId);
@@ -173,6 +209,7 @@ export class FolderConnector implements SourceConnector<FolderSource> {
       // Page paths are relative to docs_dir, not to the project folder.
       const project = await this.project(root, source, false);
       const page = project.pages.find((p) => p.sourcePath === externalId);
+      if (page) await checkSize(page.absolutePath);
       const data = page && (await readFile(page.absolutePath).catch(() => undefined));
       if (!page || !data) throw gone(externalId);
       const parsed = await renderMkDocsPage(project, page, data);
@@ -188,6 +225,7 @@ export class FolderConnector implements SourceConnector<FolderSource> {
     }
     const path = join(root, externalId);
     if (!path.startsWith(root + sep)) throw gone(externalId);
+    await checkSize(path);
     let data: Buffer;
     try {
       data = await readFile(path);
@@ -394,6 +432,11 @@ function rebase(project: MkDocsProject, siteUrl: string): void {
     const path = page.url.startsWith(old) ? page.url.slice(old.length) : page.url.replace(/^\//, '');
     page.url = new URL(path, base).toString();
   }
+}
+
+/** The version of a file too large to read: it changes when its size or modification time does. */
+function unreadVersion(info: { size: number; mtimeMs: number }): string {
+  return `unread:${info.size}:${info.mtimeMs}`;
 }
 
 function hash(...parts: (string | Buffer)[]): string {

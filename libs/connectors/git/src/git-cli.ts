@@ -21,7 +21,11 @@ export interface GitCommand {
   input?: Buffer;
 }
 
-/** A git command that failed: its exit code and stderr, secrets and URL credentials scrubbed. */
+/**
+ * A git command that failed: its exit code and stderr, secrets and URL credentials scrubbed. The
+ * message carries git's own words once, readable and bounded (see `stderrSummary`); `stderr`
+ * keeps them whole for classifying the failure.
+ */
 export class GitCommandError extends Error {
   constructor(
     readonly command: string,
@@ -29,13 +33,54 @@ export class GitCommandError extends Error {
     readonly stderr: string,
     readonly timedOut: boolean,
   ) {
+    const said = stderrSummary(stderr);
     super(
-      timedOut
-        ? `git ${command} timed out`
-        : `git ${command} failed (${exitCode}): ${stderr.trim().split('\n').slice(-3).join(' | ')}`,
+      timedOut ? `git ${command} timed out` : `git ${command} failed (${exitCode})${said ? `: ${said}` : ''}`,
     );
     this.name = 'GitCommandError';
   }
+}
+
+/** Lines of stderr kept in a message, and their characters (git ends with the reason it stopped). */
+const STDERR_LINES = 6;
+const STDERR_LINE_CHARS = 300;
+const STDERR_CHARS = 1000;
+
+/**
+ * What git said, for a message people read and the catalog stores: terminal escapes and control
+ * characters removed (a hostile remote writes its `remote:` lines, NUL bytes included), each
+ * line trimmed of the padding git writes over its progress output, a repeated line kept once,
+ * then the last lines that fit the bounds, each clipped.
+ */
+export function stderrSummary(stderr: string): string {
+  const lines = stderr
+    // eslint-disable-next-line no-control-regex -- terminal escape sequences are the point
+    .replace(/\u001B\[[0-?]*[ -/]*[@-~]/g, '')
+    .split(/\r\n?|\n/)
+    // eslint-disable-next-line no-control-regex -- control characters are the point
+    .map((line) => clip(line.replace(/[\u0000-\u001F\u007F-\u009F]/g, '').trim(), STDERR_LINE_CHARS))
+    .filter(Boolean);
+  const kept: string[] = [];
+  let chars = 0;
+  for (const line of [...new Set(lines)].reverse()) {
+    if (kept.length === STDERR_LINES || chars + line.length > STDERR_CHARS) break;
+    kept.unshift(line);
+    chars += line.length + 3;
+  }
+  return kept.join(' | ');
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** The git subcommand of an argument list (after global options such as `-C <dir>` and `-c <key=value>`). */
+function subcommandOf(args: readonly string[]): string {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '-C' || args[i] === '-c') i++;
+    else if (!args[i].startsWith('-')) return args[i];
+  }
+  return args[0] ?? '';
 }
 
 /**
@@ -75,7 +120,7 @@ export function runGit(options: GitCliOptions, command: GitCommand): Promise<Buf
     GIT_SSH_COMMAND: `ssh -o BatchMode=yes -o StrictHostKeyChecking=accept-new -o UserKnownHostsFile='${options.home}/known_hosts'`,
     ...command.env,
   };
-  const name = command.args[0] ?? '';
+  const name = subcommandOf(command.args);
   return new Promise((resolve, reject) => {
     const child = execFile(
       options.binary,

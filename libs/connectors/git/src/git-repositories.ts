@@ -12,12 +12,22 @@ import {
 import { type GitCommand, GitCommandError, runGit } from './git-cli';
 import type { GitSettings } from './git.settings';
 import { type GitSource, transportOf } from './git-source';
+import { parseTree, sparsePattern } from './git-tree';
+import { checkLocalRepository, discoveryStoppedAt } from './local-repository';
 
 /** A source's clone, checked out (detached) at the synced commit of its branch. */
 export interface Checkout {
   dir: string;
   branch: string;
   commit: string;
+}
+
+export interface UpdateOptions {
+  /**
+   * Files larger than this are left out of the checkout (sparse checkout): a document over the
+   * size limit is never written to this machine's disk, whatever the repository's pack holds.
+   */
+  maxBlobBytes?: number;
 }
 
 const MB = 1024 * 1024;
@@ -37,16 +47,23 @@ export class GitRepositories {
   constructor(
     private readonly settings: GitSettings,
     private readonly secrets?: SecretOpener,
+    /** Server-side folders a repository path may be in (TROVE_FOLDER_ROOTS). */
+    private readonly folderRoots: readonly string[] = [],
   ) {
     this.root = resolve(settings.cacheDir);
   }
 
-  /** Fetches the branch's head and checks it out; fails (permanent) when the clone is over the source's limit. */
-  update(source: GitSource): Promise<Checkout> {
+  /**
+   * Fetches the branch's head and checks it out, files over `maxBlobBytes` left out; fails
+   * (permanent) when the clone is over the source's limit, or a server path would make git read
+   * outside the roots.
+   */
+  update(source: GitSource, options: UpdateOptions = {}): Promise<Checkout> {
     return this.locked(source.id, async () => {
       const dir = this.dir(source.id);
       // The private HOME: ssh remembers host keys there.
       await mkdir(join(this.root, 'home'), { recursive: true, mode: 0o700 });
+      if (transportOf(source.config.url) === 'local') await this.checkLocal(source);
       const auth = await this.auth(source);
       try {
         if (!existsSync(join(dir, '.git'))) {
@@ -73,9 +90,10 @@ export class GitRepositories {
           ],
           ...auth,
         });
+        await this.checkSize(source, dir);
+        await this.sparse(source, dir, ref, options.maxBlobBytes);
         await this.git({ args: ['-C', dir, 'checkout', '-q', '--force', '--detach', ref] });
         const commit = (await this.git({ args: ['-C', dir, 'rev-parse', 'HEAD'] })).toString().trim();
-        await this.checkSize(source, dir);
         await this.markUsed(dir);
         await this.evict(source.id);
         return { dir, branch, commit };
@@ -88,7 +106,7 @@ export class GitRepositories {
   }
 
   /** The clone as the last update left it (another worker machine, or an evicted one: updated now). */
-  async current(source: GitSource): Promise<Checkout> {
+  async current(source: GitSource, options: UpdateOptions = {}): Promise<Checkout> {
     const dir = this.dir(source.id);
     const known = await this.locked(source.id, async () => {
       if (!existsSync(join(dir, '.git'))) return undefined;
@@ -102,7 +120,7 @@ export class GitRepositories {
         return undefined;
       }
     });
-    return known ?? this.update(source);
+    return known ?? this.update(source, options);
   }
 
   /** Runs git in a source's clone. */
@@ -218,6 +236,49 @@ export class GitRepositories {
     }
   }
 
+  /**
+   * Sets the sparse checkout of the fetched tree: every file but those over `maxBlobBytes`, whose
+   * size `ls-tree` tells without reading them. The files checked out must fit the source's
+   * `maxRepositoryMb` too: a small pack can hold a tree that expands to gigabytes.
+   */
+  private async sparse(
+    source: GitSource,
+    dir: string,
+    ref: string,
+    maxBlobBytes = Number.POSITIVE_INFINITY,
+  ): Promise<void> {
+    const tree = parseTree(
+      await this.git({ args: ['-C', dir, 'ls-tree', '-r', '-l', '-z', '--full-tree', ref] }),
+    );
+    const blobs = tree.filter((entry) => entry.type === 'blob');
+    const left = blobs.filter((entry) => entry.size > maxBlobBytes);
+    const mb = blobs.filter((entry) => entry.size <= maxBlobBytes).reduce((n, e) => n + e.size, 0) / MB;
+    if (mb > source.config.maxRepositoryMb) {
+      await rm(dir, { recursive: true, force: true });
+      throw new TroveError(
+        TroveErrorCode.BadRequest,
+        `the files of the branch head are ${Math.ceil(mb)} MB together (files over the document size ` +
+          `limit left out), over the source's maxRepositoryMb (${source.config.maxRepositoryMb}); raise ` +
+          `it, narrow the source, or point it at a smaller repository`,
+        { permanent: true },
+      );
+    }
+    // Non-cone patterns: everything, then each file left out, anchored and escaped.
+    const patterns = ['/*', ...left.map((entry) => `!/${sparsePattern(entry.path)}`)];
+    await mkdir(join(dir, '.git', 'info'), { recursive: true });
+    await writeFile(join(dir, '.git', 'info', 'sparse-checkout'), `${patterns.join('\n')}\n`);
+    await this.git({ args: ['-C', dir, 'config', 'core.sparseCheckout', 'true'] });
+    await this.git({ args: ['-C', dir, 'config', 'core.sparseCheckoutCone', 'false'] });
+  }
+
+  /** A server path: inside the roots, and reading nothing outside them (see checkLocalRepository). */
+  private checkLocal(source: GitSource): Promise<void> {
+    const path = source.config.url.replace(/^file:\/\//, '');
+    return checkLocalRepository(path, this.folderRoots, async (cwd, args) =>
+      (await this.git({ args, cwd, env: discoveryStoppedAt(cwd) })).toString('utf8'),
+    );
+  }
+
   private async markUsed(dir: string): Promise<void> {
     const mark = join(dir, '.git', USED_MARK);
     const now = new Date();
@@ -292,6 +353,15 @@ function classify(error: unknown, source: GitSource): unknown {
       TroveErrorCode.BadRequest,
       `the ssh host key of the remote changed since Trove first connected; if that is expected, remove ` +
         `known_hosts under the Git cache's home folder: ${error.message}`,
+      { permanent: true, cause: error },
+    );
+  }
+  if (/could not fetch \S+ from promisor remote|lazy fetching disabled/i.test(text)) {
+    // A partial clone missing objects it may not fetch from its own remote: fetching again cannot help.
+    return new TroveError(
+      TroveErrorCode.BadRequest,
+      `the repository is a partial clone whose missing objects cannot be fetched from its promisor ` +
+        `remote: ${error.message}`,
       { permanent: true, cause: error },
     );
   }

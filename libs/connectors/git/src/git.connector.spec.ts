@@ -30,6 +30,7 @@ beforeAll(async () => {
   connector = new GitConnector(
     gitSettingsSchema.parse({ TROVE_GIT_CACHE_DIR: cacheDir, TROVE_GIT_TIMEOUT_MS: '60000' }),
     secrets,
+    [server.projectRoot],
   );
 });
 
@@ -176,6 +177,51 @@ describe('the Git connector against a real git http-backend', () => {
     expect(error.message).toMatch(/over the source's maxRepositoryMb \(1\)/);
   });
 
+  it('lists sizes from the tree, never checks out nor reads a file over the size limit, and refuses to fetch it', async () => {
+    const sized = server.repository('sized');
+    // Compressible: a 3 MB file in a pack of a few KB.
+    sized.write({
+      'small.md': '# Small\n\nFits.\n',
+      'docs/big file [1].txt': 'all work and no play\n'.repeat(150_000),
+      'mkdocs-free/other.md': '# Other\n',
+    });
+    sized.commit('a big text');
+    const s = source(sized.httpUrl);
+    const listing = await connector.discover(s, { known: new Set(), maxItemBytes: 1_000_000 });
+    const big = 'docs/big file [1].txt';
+    expect(Object.fromEntries(listing.items.map((i) => [i.externalId, i.sizeBytes]))).toEqual({
+      'small.md': 15,
+      [big]: 3_150_000,
+      'mkdocs-free/other.md': 8,
+    });
+    const clone = join(cacheDir, 'repos', s.id);
+    expect(existsSync(join(clone, 'small.md'))).toBe(true);
+    expect(existsSync(join(clone, 'mkdocs-free', 'other.md'))).toBe(true);
+    expect(existsSync(join(clone, big))).toBe(false);
+    const refused = await failure(connector.fetch(s, big, { maxBytes: 1_000_000 }));
+    expect(refused).toMatchObject({
+      code: TroveErrorCode.PayloadTooLarge,
+      permanent: true,
+      message:
+        'docs/big file [1].txt has 3,150,000 bytes, over the limit of 1,000,000 bytes per document (TROVE_DOCUMENT_MAX_BYTES raises it)',
+    });
+    expect((await connector.fetch(s, 'small.md', { maxBytes: 1_000_000 })).data.toString()).toBe(
+      '# Small\n\nFits.\n',
+    );
+    // A higher limit: the file comes back into the checkout, and is read.
+    await connector.discover(s, { known: new Set(), maxItemBytes: 4_000_000 });
+    expect(existsSync(join(clone, big))).toBe(true);
+    expect((await connector.fetch(s, big, { maxBytes: 4_000_000 })).data.length).toBe(3_150_000);
+    // What would be checked out counts toward maxRepositoryMb, however small the pack.
+    const tight = await failure(
+      connector.discover({ ...s, config: { ...s.config, maxRepositoryMb: 2 } }, { known: new Set() }),
+    );
+    expect(tight).toMatchObject({ code: TroveErrorCode.BadRequest, permanent: true });
+    expect(tight.message).toMatch(
+      /^the files of the branch head are 4 MB together .* over the source's maxRepositoryMb \(2\)/,
+    );
+  });
+
   it('gives an MkDocs project its site URLs', async () => {
     const site = server.repository('site');
     site.write({
@@ -196,7 +242,9 @@ describe('the Git connector against a real git http-backend', () => {
     // Outside the site: no forge is known for this host, so no view link.
     expect((await connector.fetch(s, 'CHANGELOG.md')).url).toBeUndefined();
     // Another worker process (no listing of its own) renders the page the same way.
-    const other = new GitConnector(gitSettingsSchema.parse({ TROVE_GIT_CACHE_DIR: cacheDir }), secrets);
+    const other = new GitConnector(gitSettingsSchema.parse({ TROVE_GIT_CACHE_DIR: cacheDir }), secrets, [
+      server.projectRoot,
+    ]);
     expect(await other.fetch(s, 'docs/guide.md')).toMatchObject({ url: guide.url, version: guide.version });
     // Exclude patterns apply to the site's pages too.
     const narrowed = await discover({ ...s, config: { ...s.config, exclude: ['docs/guide.md'] } });

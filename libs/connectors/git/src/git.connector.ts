@@ -1,20 +1,20 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename, join, posix, relative, sep } from 'node:path';
 import {
   type DiscoveredItem,
   type DiscoverOptions,
   type Discovery,
+  documentOverLimit,
   type EventWork,
   type FetchedItem,
+  type FetchOptions,
   IMAGE_EXTENSIONS,
   type SecretOpener,
   type SkippedItem,
   type SourceConnector,
   type SourceEvent,
   sourceItemGone,
-  TroveError,
-  TroveErrorCode,
 } from '@trove/domain';
 import {
   compilePathPatterns,
@@ -29,22 +29,14 @@ import { GIT_PUSH_EVENT } from './git-webhook';
 import { type Checkout, GitRepositories } from './git-repositories';
 import type { GitSettings } from './git.settings';
 import { GIT_SOURCE_TYPE, type GitSource } from './git-source';
+import { parseTree, type TreeEntry } from './git-tree';
 
-/** Files in the listing of one branch beyond this are refused (a wrong repository). */
-const MAX_FILES = 50_000;
 /** A Git LFS pointer file is small and starts with this line. */
 const LFS_POINTER = 'version https://git-lfs.github.com/spec/v1';
 const LFS_POINTER_MAX_BYTES = 1024;
+/** Small files read at once to tell LFS pointers (their output stays under a few MB). */
+const LFS_BATCH = 2_000;
 const MKDOCS_CONFIGS = new Set(['mkdocs.yml', 'mkdocs.yaml']);
-
-/** One entry of `git ls-tree -r -l`. */
-interface TreeEntry {
-  mode: string;
-  type: 'blob' | 'commit' | 'tree';
-  object: string;
-  size: number;
-  path: string;
-}
 
 /**
  * Reads a branch of a Git repository from a shallow clone (see `GitRepositories`). Every listing
@@ -52,6 +44,9 @@ interface TreeEntry {
  * files a commit added or changed (a rename is a new path and a gone one) and a force-push needs
  * nothing special. An MkDocs project in the repository gives its pages' site URLs; other files
  * link to the forge's file view at the synced commit.
+ *
+ * Sizes come from the tree (`ls-tree -l`): every item is listed with its size, and a file over
+ * the document size limit is never read nor checked out (the sync skips it; a fetch refuses it).
  */
 export class GitConnector implements SourceConnector<GitSource> {
   readonly type = GIT_SOURCE_TYPE;
@@ -59,12 +54,13 @@ export class GitConnector implements SourceConnector<GitSource> {
   /** The MkDocs project (or none) of the commit each source was last read at. */
   private readonly projects = new Map<string, { commit: string; project?: MkDocsProject }>();
 
-  constructor(settings: GitSettings, secrets?: SecretOpener) {
-    this.repositories = new GitRepositories(settings, secrets);
+  constructor(settings: GitSettings, secrets?: SecretOpener, folderRoots: readonly string[] = []) {
+    this.repositories = new GitRepositories(settings, secrets, folderRoots);
   }
 
   async discover(source: GitSource, options: DiscoverOptions): Promise<Discovery> {
-    const checkout = await this.repositories.update(source);
+    const maxBlobBytes = options.maxItemBytes;
+    const checkout = await this.repositories.update(source, { maxBlobBytes });
     const entries = await this.tree(source);
     const warnings: string[] = [];
     const skipped: SkippedItem[] = [];
@@ -78,11 +74,6 @@ export class GitConnector implements SourceConnector<GitSource> {
     const files = entries.filter(
       (e) => e.type === 'blob' && e.mode !== '120000' && include.matches(e.path) && !exclude.matches(e.path),
     );
-    if (files.length > MAX_FILES) {
-      throw sourceConfigured(
-        `the branch has ${files.length} files to index, over ${MAX_FILES}; narrow the source with include/exclude`,
-      );
-    }
     const lfs = await this.lfsPointers(source, files);
     if (lfs.size) {
       warnings.push(
@@ -95,6 +86,7 @@ export class GitConnector implements SourceConnector<GitSource> {
     const items: DiscoveredItem[] = [];
     const mkdocs = await this.mkdocs(source, checkout, entries);
     const pages = new Map<string, MkDocsProject['pages'][number]>();
+    const sizes = new Map(files.map((file) => [file.path, file.size]));
     if (mkdocs) {
       warnings.push(...mkdocs.warnings);
       const yml = await readFile(mkdocs.configPath);
@@ -103,21 +95,28 @@ export class GitConnector implements SourceConnector<GitSource> {
         if (lfs.has(path) || exclude.matches(path)) continue;
         pages.set(path, page);
         const data = await readFile(page.absolutePath);
-        items.push({ externalId: path, version: pageVersion(yml, data, page), title: page.navTitle });
+        items.push({
+          externalId: path,
+          version: pageVersion(yml, data, page),
+          title: page.navTitle,
+          sizeBytes: data.length,
+        });
       }
     }
     const docsDir = mkdocs && repoPath(checkout, mkdocs.docsDir);
     for (const file of files) {
       if (pages.has(file.path) || lfs.has(file.path)) continue;
-      // Markdown under docs_dir the site leaves out is not a document of its own.
+      // Markdown under docs_dir the site leaves out is not a document of its own (unless too large
+      // to be checked out: the site may well have it, and the sync says why it is left out).
       if (
         docsDir &&
         file.path.startsWith(`${docsDir}/`) &&
-        /\.(md|markdown|mdown|mkdn|mkd)$/i.test(file.path)
+        /\.(md|markdown|mdown|mkdn|mkd)$/i.test(file.path) &&
+        !(maxBlobBytes !== undefined && (sizes.get(file.path) ?? 0) > maxBlobBytes)
       ) {
         continue;
       }
-      items.push({ externalId: file.path, version: file.object });
+      items.push({ externalId: file.path, version: file.object, sizeBytes: file.size });
       if (items.length % 500 === 0) options.onProgress?.({ seen: items.length, requests: 1 });
     }
     options.onProgress?.({ seen: items.length, requests: 1 });
@@ -132,8 +131,9 @@ export class GitConnector implements SourceConnector<GitSource> {
     };
   }
 
-  async fetch(source: GitSource, externalId: string): Promise<FetchedItem> {
-    const checkout = await this.repositories.current(source);
+  async fetch(source: GitSource, externalId: string, options: FetchOptions = {}): Promise<FetchedItem> {
+    const { maxBytes } = options;
+    const checkout = await this.repositories.current(source, { maxBlobBytes: maxBytes });
     // Read again when this process has not listed the commit (another worker listed it).
     const known = this.projects.get(source.id);
     const mkdocs =
@@ -142,6 +142,10 @@ export class GitConnector implements SourceConnector<GitSource> {
         : await this.mkdocs(source, checkout, await this.tree(source));
     const page = mkdocs?.pages.find((p) => repoPath(checkout, p.absolutePath) === externalId);
     if (mkdocs && page) {
+      const size = (await stat(page.absolutePath).catch(() => undefined))?.size;
+      if (size === undefined) throw gone(externalId);
+      if (maxBytes !== undefined && size > maxBytes)
+        throw documentOverLimit('maxBytes', externalId, size, maxBytes);
       const data = await readFile(page.absolutePath).catch(() => undefined);
       if (!data) throw gone(externalId);
       const parsed = await renderMkDocsPage(mkdocs, page, data);
@@ -156,9 +160,19 @@ export class GitConnector implements SourceConnector<GitSource> {
         warnings: parsed.warnings ?? [],
       };
     }
+    const object = `${checkout.commit}:${externalId}`;
+    let size: number;
+    try {
+      size = Number((await this.repositories.run(source, ['cat-file', '-s', object])).toString().trim());
+    } catch {
+      throw gone(externalId);
+    }
+    // Its size from the object database, so a blob over the limit is never read.
+    if (maxBytes !== undefined && size > maxBytes)
+      throw documentOverLimit('maxBytes', externalId, size, maxBytes);
     let data: Buffer;
     try {
-      data = await this.repositories.run(source, ['cat-file', 'blob', `${checkout.commit}:${externalId}`]);
+      data = await this.repositories.run(source, ['cat-file', 'blob', object], size + 1);
     } catch {
       throw gone(externalId);
     }
@@ -193,42 +207,33 @@ export class GitConnector implements SourceConnector<GitSource> {
   }
 
   private async tree(source: GitSource): Promise<TreeEntry[]> {
-    const out = await this.repositories.run(source, ['ls-tree', '-r', '-l', '-z', '--full-tree', 'HEAD']);
-    const entries: TreeEntry[] = [];
-    for (const record of out.toString('utf8').split('\0')) {
-      const match = /^(\d+) (blob|commit|tree) ([0-9a-f]+) +(-|\d+)\t([\s\S]+)$/.exec(record);
-      if (!match) continue;
-      entries.push({
-        mode: match[1],
-        type: match[2] as TreeEntry['type'],
-        object: match[3],
-        size: match[4] === '-' ? 0 : Number(match[4]),
-        path: match[5],
-      });
-    }
-    return entries;
+    return parseTree(
+      await this.repositories.run(source, ['ls-tree', '-r', '-l', '-z', '--full-tree', 'HEAD']),
+    );
   }
 
-  /** Paths of the small files that are Git LFS pointers (read in one `cat-file --batch`). */
+  /** Paths of the small files that are Git LFS pointers (read by `cat-file --batch`, a batch at a time). */
   private async lfsPointers(source: GitSource, files: TreeEntry[]): Promise<Set<string>> {
     const small = files.filter((f) => f.size >= LFS_POINTER.length && f.size <= LFS_POINTER_MAX_BYTES);
     const pointers = new Set<string>();
-    if (!small.length) return pointers;
-    const out = await this.repositories.run(
-      source,
-      ['cat-file', '--batch'],
-      undefined,
-      Buffer.from(small.map((f) => `${f.object}\n`).join('')),
-    );
-    // `<oid> blob <size>\n<content>\n` per object, in the order asked.
-    let at = 0;
-    for (const file of small) {
-      const header = out.indexOf(0x0a, at);
-      if (header < 0) break;
-      const size = Number(out.toString('utf8', at, header).split(' ')[2] ?? 0);
-      const content = out.subarray(header + 1, header + 1 + size);
-      if (content.toString('utf8', 0, LFS_POINTER.length) === LFS_POINTER) pointers.add(file.path);
-      at = header + 1 + size + 1;
+    for (let i = 0; i < small.length; i += LFS_BATCH) {
+      const batch = small.slice(i, i + LFS_BATCH);
+      const out = await this.repositories.run(
+        source,
+        ['cat-file', '--batch'],
+        undefined,
+        Buffer.from(batch.map((f) => `${f.object}\n`).join('')),
+      );
+      // `<oid> blob <size>\n<content>\n` per object, in the order asked.
+      let at = 0;
+      for (const file of batch) {
+        const header = out.indexOf(0x0a, at);
+        if (header < 0) break;
+        const size = Number(out.toString('utf8', at, header).split(' ')[2] ?? 0);
+        const content = out.subarray(header + 1, header + 1 + size);
+        if (content.toString('utf8', 0, LFS_POINTER.length) === LFS_POINTER) pointers.add(file.path);
+        at = header + 1 + size + 1;
+      }
     }
     return pointers;
   }
@@ -290,8 +295,4 @@ function pageVersion(config: Buffer, data: Buffer, page: MkDocsProject['pages'][
 
 function gone(externalId: string) {
   return sourceItemGone(`${externalId} is no longer on the branch`);
-}
-
-function sourceConfigured(message: string) {
-  return new TroveError(TroveErrorCode.BadRequest, message, { permanent: true });
 }

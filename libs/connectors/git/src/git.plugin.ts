@@ -19,6 +19,6 @@ export function gitSourcePlugin(context: SourcePluginContext): SourcePlugin {
         allowPrivateNetworks: settings.allowPrivateNetworks,
         secrets: context.secrets,
       }),
-    connector: () => new GitConnector(settings, context.secrets),
+    connector: () => new GitConnector(settings, context.secrets, context.folderRoots),
   };
 }

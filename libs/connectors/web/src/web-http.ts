@@ -36,6 +36,8 @@ export interface RequestCounter {
 
 export interface GetOptions {
   maxBytes: number;
+  /** The setting that raises `maxBytes`, named when a body is refused (unset: none, e.g. robots.txt's cap). */
+  maxBytesSetting?: string;
   headers?: Record<string, string>;
   counter?: RequestCounter;
   /** Whether a redirect from `from` to `to` may be followed; unset: any (safe) target. */
@@ -63,10 +65,18 @@ export class RedirectRefusedError extends Error {
   }
 }
 
-/** A page over the size cap: the download is aborted at the cap. */
+/**
+ * A body over the size cap: refused from its `Content-Length` before it is read, or aborted
+ * as soon as the bytes read pass the cap.
+ */
 export class PageTooLargeError extends PermanentDocumentError {
-  constructor(url: string, maxBytes: number) {
-    super(TroveErrorCode.PayloadTooLarge, `${url} is larger than ${maxBytes} bytes`);
+  constructor(url: string, maxBytes: number, setting?: string, declared?: number) {
+    const count = (n: number) => n.toLocaleString('en-US');
+    super(
+      TroveErrorCode.PayloadTooLarge,
+      `${url} has ${declared !== undefined ? count(declared) : `more than ${count(maxBytes)}`} bytes, over ` +
+        `the limit of ${count(maxBytes)} bytes${setting ? ` (${setting} raises it)` : ''}`,
+    );
     this.name = 'PageTooLargeError';
   }
 }
@@ -198,7 +208,7 @@ export class WebHttp {
         const wait = (this.pausedUntil.get(url.host) ?? 0) - Date.now();
         if (wait > 0) await sleep(wait);
         if (options.counter) options.counter.requests++;
-        return this.once(url, options.maxBytes, headers);
+        return this.once(url, options, headers);
       });
       if (response.status !== 429 && response.status !== 503) return response;
       const retryAfter = retryAfterMs(response.headers.get('retry-after'));
@@ -212,7 +222,8 @@ export class WebHttp {
     }
   }
 
-  private async once(url: URL, maxBytes: number, headers?: Record<string, string>): Promise<WebResponse> {
+  private async once(url: URL, options: GetOptions, headers?: Record<string, string>): Promise<WebResponse> {
+    const { maxBytes, maxBytesSetting } = options;
     const abort = new AbortController();
     const signal = AbortSignal.any([abort.signal, AbortSignal.timeout(this.options.timeoutMs)]);
     let response: Response;
@@ -239,7 +250,7 @@ export class WebHttp {
     const declared = Number(response.headers.get('content-length'));
     if (declared > maxBytes) {
       abort.abort();
-      throw new PageTooLargeError(url.href, maxBytes);
+      throw new PageTooLargeError(url.href, maxBytes, maxBytesSetting, declared);
     }
     const chunks: Buffer[] = [];
     let size = 0;
@@ -248,7 +259,7 @@ export class WebHttp {
         size += chunk.length;
         if (size > maxBytes) {
           abort.abort();
-          throw new PageTooLargeError(url.href, maxBytes);
+          throw new PageTooLargeError(url.href, maxBytes, maxBytesSetting);
         }
         chunks.push(Buffer.from(chunk));
       }

@@ -372,6 +372,30 @@ describe('WebConnector.fetch', () => {
     );
     expect((error as TroveError).code).toBe(TroveErrorCode.PayloadTooLarge);
     expect((error as TroveError).permanent).toBe(true);
+    expect(error.message).toBe(
+      `${site.origin}/huge has more than 5,000 bytes, over the limit of 5,000 bytes (TROVE_WEB_MAX_PAGE_BYTES raises it)`,
+    );
+  });
+
+  it('holds pages to the document size limit when it is lower: refused from Content-Length, skipped by discovery', async () => {
+    site.page('/docs/', 'Docs', ['big.html']);
+    site.routes.set('/docs/big.html', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html', 'content-length': '3000' });
+      res.end('x'.repeat(3000));
+    });
+    const web = connector();
+    const listing = await web.discover(source(`${site.origin}/docs/`), { known, maxItemBytes: 2000 });
+    expect(listing.items.map((i) => i.externalId)).toEqual([`${site.origin}/docs/`]);
+    expect(listing.skipped).toEqual([
+      {
+        id: `${site.origin}/docs/big.html`,
+        reason: `${site.origin}/docs/big.html has 3,000 bytes, over the limit of 2,000 bytes (TROVE_DOCUMENT_MAX_BYTES raises it)`,
+      },
+    ]);
+    const error = await failure(
+      web.fetch(source(site.origin), `${site.origin}/docs/big.html`, { maxBytes: 2000 }),
+    );
+    expect(error).toMatchObject({ code: TroveErrorCode.PayloadTooLarge, permanent: true });
   });
 });
 

@@ -3,6 +3,7 @@ import { load } from 'cheerio';
 import { LRUCache } from 'lru-cache';
 import {
   DOCUMENT_FORMATS,
+  LIMIT_SETTINGS,
   MEDIA_TYPES,
   mediaTypeForExtension,
   PermanentDocumentError,
@@ -15,6 +16,7 @@ import {
   type DiscoveredItem,
   type Discovery,
   type FetchedItem,
+  type FetchOptions,
   type SkippedItem,
   type SourceConnector,
   type WebSource,
@@ -105,6 +107,8 @@ class UnsupportedPageError extends PermanentDocumentError {
 }
 
 const CRAWL_BATCH = 4;
+const PAGE_BYTES_SETTING = 'TROVE_WEB_MAX_PAGE_BYTES';
+const SITEMAP_BYTES_SETTING = 'TROVE_WEB_MAX_SITEMAP_BYTES';
 /** Page bodies read by discovery stay this long for the sync's fetches, so no page is downloaded twice. */
 const BODY_TTL_MS = 30 * 60_000;
 
@@ -149,12 +153,14 @@ export class WebConnector implements SourceConnector<WebSource> {
     const base = normalizeUrl(source.config.url);
     if (!base) throw badRequest(`"${source.config.url}" is not an http(s) URL`);
     const maxPages = source.config.maxPages > 0 ? source.config.maxPages : this.config.defaultMaxPages;
-    const run = new DiscoveryRun(options, maxPages);
+    const run = new DiscoveryRun(options, maxPages, this.pageLimit(options.maxItemBytes));
     const sitemapByName = looksLikeSitemapUrl(base);
-    const maxBytes = sitemapByName ? this.config.maxSitemapBytes : this.config.maxPageBytes;
+    const limit = sitemapByName
+      ? { maxBytes: this.config.maxSitemapBytes, maxBytesSetting: SITEMAP_BYTES_SETTING }
+      : run.pageLimit;
     // A start page read before is asked "changed?"; a sitemap never is (its body is needed).
     const headers = sitemapByName ? {} : conditionalHeaders(this.pages.get(base.href));
-    const first = await this.readStart(base, maxBytes, headers, run);
+    const first = await this.readStart(base, limit, headers, run);
     if (
       first.status !== 304 &&
       (sitemapByName || isSitemapBody(first.body, first.headers.get('content-type')))
@@ -166,22 +172,20 @@ export class WebConnector implements SourceConnector<WebSource> {
     return run.result();
   }
 
-  async fetch(source: WebSource, externalId: string): Promise<FetchedItem> {
+  async fetch(source: WebSource, externalId: string, options: FetchOptions = {}): Promise<FetchedItem> {
     const url = normalizeUrl(externalId);
     if (!url) throw badRequest(`"${externalId}" is not an http(s) URL`);
+    const limit = this.pageLimit(options.maxBytes);
     const lastmod = this.lastmods.get(url.href);
     const state = this.pages.get(url.href);
     const cached = this.bodies.get(url.href);
-    if (state && cached && cached.version === state.version) {
+    if (state && cached && cached.version === state.version && cached.data.length <= limit.maxBytes) {
       return fetched(url, state, cached.data, lastmod);
     }
     let body: Buffer;
     let page: Page;
     try {
-      const response = await this.http.get(url, {
-        maxBytes: this.config.maxPageBytes,
-        mayRedirect: sameOrigin,
-      });
+      const response = await this.http.get(url, { ...limit, mayRedirect: sameOrigin });
       ({ page, body } = this.pageFrom(response));
     } catch (error) {
       if (
@@ -200,16 +204,23 @@ export class WebConnector implements SourceConnector<WebSource> {
     return { fileName: pageFileName(externalId), mediaType: MEDIA_TYPES.html };
   }
 
+  /** A page's size cap: the web page limit, or the document size limit when that is lower. */
+  private pageLimit(maxItemBytes?: number): { maxBytes: number; maxBytesSetting: string } {
+    return maxItemBytes !== undefined && maxItemBytes < this.config.maxPageBytes
+      ? { maxBytes: maxItemBytes, maxBytesSetting: LIMIT_SETTINGS.maxBytes.env }
+      : { maxBytes: this.config.maxPageBytes, maxBytesSetting: PAGE_BYTES_SETTING };
+  }
+
   /** The source's own URL: any failure here is the source's, not one page's. */
   private async readStart(
     url: URL,
-    maxBytes: number,
+    limit: { maxBytes: number; maxBytesSetting: string },
     headers: Record<string, string>,
     run: DiscoveryRun,
   ): Promise<WebResponse> {
     let response: WebResponse;
     try {
-      response = await this.http.get(url, { maxBytes, headers, counter: run });
+      response = await this.http.get(url, { ...limit, headers, counter: run });
     } catch (error) {
       if (error instanceof TroveError) throw error; // unsafe URL, too large: permanent already
       if (error instanceof RobotsDisallowedError)
@@ -319,7 +330,11 @@ export class WebConnector implements SourceConnector<WebSource> {
     const isStart = body !== undefined;
     try {
       if (!body) {
-        const response = await this.http.get(url, { maxBytes: this.config.maxSitemapBytes, counter: run });
+        const response = await this.http.get(url, {
+          maxBytes: this.config.maxSitemapBytes,
+          maxBytesSetting: SITEMAP_BYTES_SETTING,
+          counter: run,
+        });
         if (response.status < 200 || response.status >= 300) {
           throw new Error(`${url.href} answered ${response.status}`);
         }
@@ -350,7 +365,7 @@ export class WebConnector implements SourceConnector<WebSource> {
     try {
       const known = this.pages.get(url.href);
       response ??= await this.http.get(url, {
-        maxBytes: this.config.maxPageBytes,
+        ...run.pageLimit,
         counter: run,
         headers: conditionalHeaders(known),
         mayRedirect,
@@ -360,7 +375,7 @@ export class WebConnector implements SourceConnector<WebSource> {
         const state = this.pages.get(final.href) ?? known;
         if (state) return this.indexable(final, state, run);
         response = await this.http.get(url, {
-          maxBytes: this.config.maxPageBytes,
+          ...run.pageLimit,
           counter: run,
           mayRedirect,
         });
@@ -505,6 +520,8 @@ class DiscoveryRun implements RequestCounter {
   constructor(
     private readonly options: DiscoverOptions,
     private readonly maxPages: number,
+    /** Each page's size cap, and the setting that raises it. */
+    readonly pageLimit: { maxBytes: number; maxBytesSetting: string },
   ) {}
 
   found(page: Page) {

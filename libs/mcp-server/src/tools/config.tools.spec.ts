@@ -28,6 +28,8 @@ const config: RagConfigQuery['ragConfig'] = {
     extractiveSentences: 4,
     supportMinLexical: 0.5,
     supportMinSemantic: 0.85,
+    llmBudgetMs: 60000,
+    rewriteTimeoutMs: 8000,
   },
   llm: {
     provider: 'openai',

@@ -117,14 +117,19 @@ export const ragSettingsInput = {
       extractiveSentences: answers.int('extractiveSentences', 'EXTRACTIVE: sentences quoted'),
       supportMinLexical: answers.number('supportMinLexical', 'citation check: least word overlap'),
       supportMinSemantic: answers.number('supportMinSemantic', 'citation check: least similarity'),
+      llmBudgetMs: answers.int('llmBudgetMs', 'LLM answers: time budget, then the extractive answer'),
+      rewriteTimeoutMs: answers.int(
+        'rewriteTimeoutMs',
+        'follow-up rewrite by the model: time, then the rules',
+      ),
     } satisfies SectionShape<'answers'>)
     .strict()
     .optional(),
   llm: z
     .object({
-      provider: llm.string('provider', 'none, openai (any OpenAI-compatible server) or ollama'),
+      provider: llm.string('provider', 'none, openai (any OpenAI-compatible server), ollama or local'),
       baseUrl: llm.string('baseUrl', 'the model server’s URL'),
-      model: llm.string('model', 'the model name'),
+      model: llm.string('model', 'the model name (local: qwen2.5-coder-1.5b or smollm2-135m)'),
       temperature: llm.number('temperature', 'sampling temperature'),
       maxTokens: llm.int('maxTokens', 'longest answer, in tokens'),
       contextTokens: llm.int('contextTokens', 'the model’s context window'),

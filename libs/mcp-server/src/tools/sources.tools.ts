@@ -273,7 +273,8 @@ export function registerSourceTools(server: McpServer, { client, log }: ToolCont
           error: run.error,
           warnings: run.warnings ?? [],
           skipped: run.skipped.slice(0, MAX_SKIPPED),
-          skippedCount: run.skipped.length,
+          // A run lists its first skipped items and counts them all.
+          skippedCount: Math.max(run.skipped.length, run.progress.pagesSkipped ?? 0),
           stage: run.stage ?? null,
           pagesPerSecond: run.pagesPerSecond ?? null,
           etaSeconds: run.etaSeconds ?? null,

@@ -21,6 +21,8 @@ export interface ZipLimits {
   maxEntryBytes: number;
   /** Expanded size / compressed size, per entry and for the whole archive (zip bombs). */
   maxRatio: number;
+  /** The setting that raises `maxTotalBytes` and `maxEntryBytes`, named in refusals. */
+  setting?: string;
 }
 
 /** Generous enough for large EPUBs, DOCX files and folder uploads; small enough to refuse bombs. */
@@ -231,8 +233,8 @@ export async function openZip(input: ZipInput, options: ZipOptions = {}): Promis
       if (bytes > budget) {
         const what =
           budget < limits.maxEntryBytes
-            ? `the archive expands to more than ${formatBytes(limits.maxTotalBytes)} (the limit)`
-            : `the entry expands to more than ${formatBytes(limits.maxEntryBytes)} (the limit)`;
+            ? `the archive expands to more than ${formatBytes(limits.maxTotalBytes)} (${theLimit(limits)})`
+            : `the entry expands to more than ${formatBytes(limits.maxEntryBytes)} (${theLimit(limits)})`;
         return unsafe(name, `reading "${path}": ${what}`);
       }
       if (bytes > RATIO_MIN_BYTES && bytes / Math.max(entry.compressedSize, 1) > limits.maxRatio) {
@@ -351,7 +353,7 @@ async function checkDirectory(
       if (declaredTotal > limits.maxTotalBytes) {
         throw unsafe(
           name,
-          `expands to more than ${formatBytes(limits.maxTotalBytes)} (the limit), reached at entry "${path}"`,
+          `expands to more than ${formatBytes(limits.maxTotalBytes)} (${theLimit(limits)}), reached at entry "${path}"`,
         );
       }
     }
@@ -613,13 +615,18 @@ function checkEntryType(name: string, entry: Entry, isDirectory: boolean): void 
   throw unsafe(name, `the entry "${entry.fileName}" is not a regular file (mode 0${type.toString(8)})`);
 }
 
+/** How a refusal names the size limit: with the setting that raises it, when there is one. */
+function theLimit(limits: ZipLimits): string {
+  return limits.setting ? `the limit; ${limits.setting} raises it` : 'the limit';
+}
+
 function checkDeclaredSize(name: string, entry: Entry, limits: ZipLimits): void {
   const path = entry.fileName;
   if (entry.uncompressedSize > limits.maxEntryBytes) {
     throw unsafe(
       name,
       `the entry "${path}" expands to ${formatBytes(entry.uncompressedSize)}; ` +
-        `the limit is ${formatBytes(limits.maxEntryBytes)}`,
+        `the limit is ${formatBytes(limits.maxEntryBytes)}${limits.setting ? ` (${limits.setting} raises it)` : ''}`,
     );
   }
   const ratio = entry.uncompressedSize / Math.max(entry.compressedSize, 1);

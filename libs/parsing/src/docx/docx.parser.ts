@@ -1,9 +1,8 @@
 import { basename, extname } from 'node:path';
 import mammoth from 'mammoth';
-import type { ParsedDocument, ParseInput, Parser } from '@trove/domain';
-import { PermanentDocumentError, TroveErrorCode } from '@trove/domain';
+import type { DocumentLimits, ParsedDocument, ParseInput, Parser } from '@trove/domain';
+import { PermanentDocumentError, TroveErrorCode, DEFAULT_DOCUMENT_LIMITS } from '@trove/domain';
 import { openDocumentZip } from '../archive/document-zip';
-import { DEFAULT_ZIP_LIMITS, type ZipLimits } from '../archive/safe-zip';
 import { htmlToBlocks, textContent } from '../html/html-blocks';
 import { loadHtml } from '../html/load-markup';
 import { coreProperties } from '../office/core-properties';
@@ -34,7 +33,7 @@ const STYLE_MAP = [
 export class DocxParser implements Parser {
   readonly mediaTypes = [DOCX_MEDIA_TYPE] as const;
 
-  constructor(private readonly limits: ZipLimits = DEFAULT_ZIP_LIMITS) {}
+  constructor(private readonly limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS) {}
 
   async parse(input: ParseInput): Promise<ParsedDocument> {
     const name = input.fileName;

@@ -1,10 +1,10 @@
 import { basename, extname, posix } from 'node:path';
 import type { CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
-import type { ParsedBlock, ParsedDocument, ParseInput, Parser } from '@trove/domain';
-import { PermanentDocumentError, TroveErrorCode } from '@trove/domain';
+import type { DocumentLimits, ParsedBlock, ParsedDocument, ParseInput, Parser } from '@trove/domain';
+import { PermanentDocumentError, TroveErrorCode, DEFAULT_DOCUMENT_LIMITS } from '@trove/domain';
 import { openDocumentZip } from '../archive/document-zip';
-import { DEFAULT_ZIP_LIMITS, type SafeZip, type ZipLimits } from '../archive/safe-zip';
+import type { SafeZip } from '../archive/safe-zip';
 import { decodeMarkup } from '../html/decode-html';
 import { htmlToBlocks, isElement, textContent, type HtmlSection } from '../html/html-blocks';
 import { loadHtml, loadXml } from '../html/load-markup';
@@ -51,7 +51,7 @@ interface FlatTocEntry {
 export class EpubParser implements Parser {
   readonly mediaTypes = [EPUB_MEDIA_TYPE] as const;
 
-  constructor(private readonly limits: ZipLimits = DEFAULT_ZIP_LIMITS) {}
+  constructor(private readonly limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS) {}
 
   async parse(input: ParseInput): Promise<ParsedDocument> {
     const name = input.fileName;

@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ParsedDocument } from '@trove/domain';
-import { MEDIA_TYPES, PermanentDocumentError, TroveErrorCode } from '@trove/domain';
+import { DEFAULT_DOCUMENT_LIMITS, MEDIA_TYPES, PermanentDocumentError, TroveErrorCode } from '@trove/domain';
 import { characterErrorRate, OcrPool, ocrSettingsFromEnv } from '@trove/ocr';
 import { ocrFixture } from '@trove/ocr/testing';
 import sharp from 'sharp';
 import { pngClaiming } from './image-fixtures.testing';
-import { DEFAULT_IMAGE_LIMITS, ImageParser } from './image.parser';
+import { ImageParser } from './image.parser';
 
 const pool = new OcrPool(ocrSettingsFromEnv());
 afterAll(() => pool.close());
@@ -104,11 +104,32 @@ describe('ImageParser', () => {
     const error = await failure(parse('bomb.png', MEDIA_TYPES.png, bomb));
     expect(error.code).toBe(TroveErrorCode.ParseLimitExceeded);
     expect(error.message).toBe(
-      `bomb.png: the image has more than ${DEFAULT_IMAGE_LIMITS.maxPixels / 1_000_000} million pixels, the limit for OCR`,
+      'bomb.png has 3,600,000,000 pixels, over the limit of 100,000,000 pixels per image (TROVE_DOCUMENT_MAX_PIXELS raises it)',
     );
-    const strict = new ImageParser(() => pool, { ...DEFAULT_IMAGE_LIMITS, maxPixels: 500_000 });
+    const strict = new ImageParser(() => pool, { ...DEFAULT_DOCUMENT_LIMITS, maxPixels: 500_000 });
+    const { width, height } = await sharp(english.image).metadata();
     const large = await failure(parse('warranty.png', MEDIA_TYPES.png, english.image, strict));
-    expect(large.message).toBe('warranty.png: the image has more than 0.5 million pixels, the limit for OCR');
+    expect(large.message).toBe(
+      `warranty.png has ${(width! * height!).toLocaleString('en-US')} pixels, over the limit of 500,000 pixels per image (TROVE_DOCUMENT_MAX_PIXELS raises it)`,
+    );
+  });
+
+  it('refuses a TIFF of more pages than the page limit before decoding any', async () => {
+    const page = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer();
+    const tiff = await sharp(
+      Array.from({ length: 6 }, () => page),
+      { join: { animated: true } },
+    )
+      .tiff()
+      .toBuffer();
+    const few = new ImageParser(() => pool, { ...DEFAULT_DOCUMENT_LIMITS, maxPages: 5 });
+    const error = await failure(parse('fax.tiff', MEDIA_TYPES.tiff, tiff, few));
+    expect(error.code).toBe(TroveErrorCode.ParseLimitExceeded);
+    expect(error.message).toBe(
+      'fax.tiff has 6 pages, over the limit of 5 pages per document (TROVE_DOCUMENT_MAX_PAGES raises it)',
+    );
   });
 
   it('fails a broken, an empty and a blank image with the reason', async () => {

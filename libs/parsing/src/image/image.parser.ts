@@ -1,25 +1,28 @@
 import { basename, extname } from 'node:path';
-import type { ParsedBlock, ParsedDocument, ParseInput, Parser } from '@trove/domain';
-import { IMAGE_MEDIA_TYPES, MEDIA_TYPES, PermanentDocumentError, TroveErrorCode } from '@trove/domain';
+import type { DocumentLimits, ParsedBlock, ParsedDocument, ParseInput, Parser } from '@trove/domain';
+import {
+  checkDocumentLimit,
+  DEFAULT_DOCUMENT_LIMITS,
+  documentOverLimit,
+  IMAGE_MEDIA_TYPES,
+  MEDIA_TYPES,
+  PermanentDocumentError,
+  TroveErrorCode,
+} from '@trove/domain';
 import type { Sharp, SharpOptions } from 'sharp';
 import type { GreyImage } from '@trove/ocr';
 import { lowConfidenceWarning, ocrBlocks, recognizePage, sharedOcr } from '../ocr/ocr-pages';
 import type { OcrFailure, PageRecognizer } from '../ocr/ocr-pages';
 
-export interface ImageLimits {
-  /** An image (a TIFF page) with more pixels than this is refused: a decompression bomb or a poster. */
-  maxPixels: number;
-  /** Larger images are scaled down to this many pixels before OCR (a 300-dpi A4 page is 8.7 MP). */
-  ocrPixels: number;
-  /** TIFF pages read at most; the rest are named in a warning. */
-  maxPages: number;
-}
+/**
+ * The document limits an image is held to: `maxPixels` per image (per TIFF page; a decompression
+ * bomb or a poster is refused from its header, before any pixel is decoded) and `maxPages`
+ * (a TIFF's pages).
+ */
+export type ImageLimits = Pick<DocumentLimits, 'maxPixels' | 'maxPages'>;
 
-export const DEFAULT_IMAGE_LIMITS: ImageLimits = {
-  maxPixels: 100_000_000,
-  ocrPixels: 25_000_000,
-  maxPages: 500,
-};
+/** Larger images are scaled down to this many pixels before OCR (a 300-dpi A4 page is 8.7 MP). */
+const OCR_PIXELS = 25_000_000;
 
 type SharpFactory = (input: Buffer, options: SharpOptions) => Sharp;
 let loadingSharp: Promise<SharpFactory> | undefined;
@@ -56,7 +59,7 @@ export class ImageParser implements Parser {
 
   constructor(
     private readonly ocr: () => PageRecognizer = sharedOcr,
-    private readonly limits: ImageLimits = DEFAULT_IMAGE_LIMITS,
+    private readonly limits: ImageLimits = DEFAULT_DOCUMENT_LIMITS,
   ) {}
 
   async parse(input: ParseInput): Promise<ParsedDocument> {
@@ -79,18 +82,25 @@ export class ImageParser implements Parser {
       });
     // Only a TIFF's pages are pages of a document; an animated GIF or WebP is read by its first frame.
     const pageCount = mediaType === MEDIA_TYPES.tiff ? Math.max(1, metadata.pages ?? 1) : 1;
-    const pagesRead = Math.min(pageCount, this.limits.maxPages);
+    checkDocumentLimit(this.limits, 'maxPages', fileName, pageCount);
+    // The first page's size, from the header: a bomb is refused before anything is decoded.
+    checkDocumentLimit(
+      this.limits,
+      'maxPixels',
+      pageCount > 1 ? `${fileName} (page 1)` : fileName,
+      (metadata.width ?? 0) * (metadata.pageHeight ?? metadata.height ?? 0),
+    );
 
     const blocks: ParsedBlock[] = [];
     const confidences: { page: number; confidence: number }[] = [];
     const failed: OcrFailure[] = [];
     const ocr = this.ocr();
-    for (let index = 0; index < pagesRead; index++) {
+    for (let index = 0; index < pageCount; index++) {
       const page = index + 1;
       const image = await pagePixels(sharp, data, index, this.limits).catch((error: unknown) => {
         throw decodeError(fileName, format, error, this.limits, pageCount > 1 ? page : undefined);
       });
-      const outcome = await recognizePage(ocr, page, image, pagesRead);
+      const outcome = await recognizePage(ocr, page, image, pageCount);
       if (!outcome.ok) {
         failed.push(outcome.failure);
         continue;
@@ -100,19 +110,16 @@ export class ImageParser implements Parser {
     }
 
     const warnings: string[] = [];
-    if (failed.length === pagesRead) {
+    if (failed.length === pageCount) {
       throw new PermanentDocumentError(
         TroveErrorCode.ParseLimitExceeded,
-        `${fileName}: ${failed[0].reason}${pagesRead > 1 ? ' (on every page)' : ''}`,
+        `${fileName}: ${failed[0].reason}${pageCount > 1 ? ' (on every page)' : ''}`,
       );
     }
     if (failed.length) {
       warnings.push(
         `${failed.length > 1 ? 'pages' : 'page'} ${failed.map((f) => f.page).join(', ')} could not be read (${failed[0].reason})`,
       );
-    }
-    if (pagesRead < pageCount) {
-      warnings.push(`only the first ${pagesRead} of ${pageCount} pages were read (the limit per image file)`);
     }
     const low = lowConfidenceWarning(confidences);
     if (low) warnings.push(low);
@@ -153,7 +160,7 @@ async function pagePixels(
   });
   const metadata = await image.metadata();
   const { width, height } = metadata.autoOrient;
-  const scale = Math.min(1, Math.sqrt(limits.ocrPixels / (width * height)));
+  const scale = Math.min(1, Math.sqrt(OCR_PIXELS / (width * height)));
   let pipeline = image.flatten({ background: '#ffffff' }).greyscale();
   if (scale < 1) pipeline = pipeline.resize({ width: Math.max(1, Math.floor(width * scale)) });
   const { data: pixels, info } = await pipeline
@@ -174,10 +181,12 @@ function decodeError(
 ): PermanentDocumentError {
   const message = error instanceof Error ? error.message.split('\n')[0].trim() : String(error);
   if (/pixel limit/i.test(message)) {
-    return new PermanentDocumentError(
-      TroveErrorCode.ParseLimitExceeded,
-      `${fileName}: the image${page ? ` on page ${page}` : ''} has more than ${limits.maxPixels / 1_000_000} million pixels, the limit for OCR`,
-      error,
+    return documentOverLimit(
+      'maxPixels',
+      page ? `${fileName} (page ${page})` : fileName,
+      limits.maxPixels,
+      limits.maxPixels,
+      { atLeast: true },
     );
   }
   return new PermanentDocumentError(

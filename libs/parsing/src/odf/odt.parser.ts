@@ -1,8 +1,7 @@
 import { basename, extname } from 'node:path';
-import type { ParsedDocument, ParseInput, Parser } from '@trove/domain';
-import { MEDIA_TYPES, PermanentDocumentError, TroveErrorCode } from '@trove/domain';
+import type { DocumentLimits, ParsedDocument, ParseInput, Parser } from '@trove/domain';
+import { MEDIA_TYPES, PermanentDocumentError, TroveErrorCode, DEFAULT_DOCUMENT_LIMITS } from '@trove/domain';
 import { openDocumentZip } from '../archive/document-zip';
-import { DEFAULT_ZIP_LIMITS, type ZipLimits } from '../archive/safe-zip';
 import { htmlToBlocks } from '../html/html-blocks';
 import { loadHtml } from '../html/load-markup';
 import { elementsNamed } from '../html/xml-elements';
@@ -17,7 +16,7 @@ import { odfToHtml } from './odf-html';
 export class OdtParser implements Parser {
   readonly mediaTypes = [MEDIA_TYPES.odt] as const;
 
-  constructor(private readonly limits: ZipLimits = DEFAULT_ZIP_LIMITS) {}
+  constructor(private readonly limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS) {}
 
   async parse(input: ParseInput): Promise<ParsedDocument> {
     const name = input.fileName;

@@ -30,9 +30,10 @@ const SHEET_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
 
 /**
  * An XLSX package around one worksheet's XML as given (`<sheetData>` and all): for sheets no
- * writer would make, such as one claiming the whole 16,384 × 1,048,576 grid.
+ * writer would make, such as one claiming the whole 16,384 × 1,048,576 grid. `doctype` goes
+ * before the sheet's root (entity declarations of a hostile file).
  */
-export function xlsxPackage(sheetXml: string): Promise<Buffer> {
+export function xlsxPackage(sheetXml: string, extra: FixtureEntry[] = [], doctype = ''): Promise<Buffer> {
   return buildZip([
     {
       path: '[Content_Types].xml',
@@ -52,8 +53,9 @@ export function xlsxPackage(sheetXml: string): Promise<Buffer> {
     },
     {
       path: 'xl/worksheets/sheet1.xml',
-      data: `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="${SHEET_NS}">${sheetXml}</worksheet>`,
+      data: `<?xml version="1.0" encoding="UTF-8"?>${doctype}<worksheet xmlns="${SHEET_NS}">${sheetXml}</worksheet>`,
     },
+    ...extra,
   ]);
 }
 
@@ -86,8 +88,16 @@ function tableFrame(rows: string[][]): string {
   return `<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="9" name="Table"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/table"><a:tbl><a:tblPr firstRow="1"/><a:tblGrid/>${rows.map((row) => `<a:tr h="370840">${cells(row)}</a:tr>`).join('')}</a:tbl></a:graphicData></a:graphic></p:graphicFrame>`;
 }
 
-/** A PowerPoint package: slides with a title, a body, a table and speaker notes, plus a slide-number placeholder. */
-export function pptxPackage(slides: FixtureSlide[], extra: FixtureEntry[] = [], title = ''): Promise<Buffer> {
+/**
+ * A PowerPoint package: slides with a title, a body, a table and speaker notes, plus a
+ * slide-number placeholder. `doctype` goes before each slide's root (a hostile file's entities).
+ */
+export function pptxPackage(
+  slides: FixtureSlide[],
+  extra: FixtureEntry[] = [],
+  title = '',
+  doctype = '',
+): Promise<Buffer> {
   const entries: FixtureEntry[] = [
     {
       path: '[Content_Types].xml',
@@ -123,7 +133,7 @@ export function pptxPackage(slides: FixtureSlide[], extra: FixtureEntry[] = [], 
     ].join('');
     entries.push({
       path: `ppt/slides/slide${n}.xml`,
-      data: `<?xml version="1.0" encoding="UTF-8"?><p:sld ${P_NS}${slide.hidden ? ' show="0"' : ''}><p:cSld><p:spTree><p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/>${tree}</p:spTree></p:cSld></p:sld>`,
+      data: `<?xml version="1.0" encoding="UTF-8"?>${doctype}<p:sld ${P_NS}${slide.hidden ? ' show="0"' : ''}><p:cSld><p:spTree><p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/>${tree}</p:spTree></p:cSld></p:sld>`,
     });
     const rels = [
       `<Relationship Id="rId1" Type="${REL_NS}/slideLayout" Target="../slideLayouts/slideLayout1.xml"/>`,
@@ -154,11 +164,14 @@ export function pptxPackage(slides: FixtureSlide[], extra: FixtureEntry[] = [], 
 const ODF_NS =
   'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0" office:version="1.3"';
 
-/** An OpenDocument package: the stored `mimetype` first, a manifest (optionally encrypted), content.xml and meta.xml. */
+/**
+ * An OpenDocument package: the stored `mimetype` first, a manifest (optionally encrypted),
+ * content.xml (`doctype` before its root) and meta.xml.
+ */
 export function odfPackage(
   mediaType: string,
   body: string,
-  options: { title?: string; encrypted?: boolean; extra?: FixtureEntry[] } = {},
+  options: { title?: string; encrypted?: boolean; extra?: FixtureEntry[]; doctype?: string } = {},
 ): Promise<Buffer> {
   const kind =
     mediaType === MEDIA_TYPES.odp ? 'presentation' : mediaType === MEDIA_TYPES.ods ? 'spreadsheet' : 'text';
@@ -173,7 +186,7 @@ export function odfPackage(
     },
     {
       path: 'content.xml',
-      data: `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${ODF_NS}><office:body><office:${kind}>${body}</office:${kind}></office:body></office:document-content>`,
+      data: `<?xml version="1.0" encoding="UTF-8"?>${options.doctype ?? ''}<office:document-content ${ODF_NS}><office:body><office:${kind}>${body}</office:${kind}></office:body></office:document-content>`,
     },
     {
       path: 'meta.xml',

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ParsedBlock, ParsedDocument } from '@trove/domain';
-import { PermanentDocumentError, TroveErrorCode } from '@trove/domain';
+import { DEFAULT_DOCUMENT_LIMITS, PermanentDocumentError, TroveErrorCode } from '@trove/domain';
 import { OcrPool, ocrSettingsFromEnv } from '@trove/ocr';
 import { PdfParser } from './pdf.parser';
 import { fixtureDocument, sharedDocuments } from '@trove/testing';
@@ -36,6 +36,27 @@ const allText = (doc: ParsedDocument) => doc.blocks.map((b) => b.text).join('\n'
 describe('PdfParser', () => {
   it('declares the PDF media type', () => {
     expect(parser.mediaTypes).toEqual(['application/pdf']);
+  });
+
+  it('refuses a PDF of more pages than the page limit from its page count, before reading a page', async () => {
+    const data = read('pdflatex-outline.pdf');
+    const { pageCount } = await parse('pdflatex-outline.pdf', data);
+    const fewer = new PdfParser({
+      ocr: false,
+      limits: { ...DEFAULT_DOCUMENT_LIMITS, maxPages: pageCount! - 1 },
+    });
+    const error = await failure(fewer.parse({ fileName: 'outline.pdf', mediaType: 'application/pdf', data }));
+    expect(error.code).toBe(TroveErrorCode.ParseLimitExceeded);
+    expect(error.message).toBe(
+      `outline.pdf has ${pageCount} pages, over the limit of ${pageCount! - 1} pages per document (TROVE_DOCUMENT_MAX_PAGES raises it)`,
+    );
+    const exactly = new PdfParser({
+      ocr: false,
+      limits: { ...DEFAULT_DOCUMENT_LIMITS, maxPages: pageCount! },
+    });
+    expect(
+      (await exactly.parse({ fileName: 'outline.pdf', mediaType: 'application/pdf', data })).pageCount,
+    ).toBe(pageCount);
   });
 
   describe('generated bad input', () => {

@@ -1,7 +1,12 @@
 import { basename, extname } from 'node:path';
-import type { ParsedBlock, ParsedDocument, ParseInput, Parser } from '@trove/domain';
+import type { DocumentLimits, ParsedBlock, ParsedDocument, ParseInput, Parser } from '@trove/domain';
 import type { OcrPageResult } from '@trove/ocr';
-import { PermanentDocumentError, TroveErrorCode } from '@trove/domain';
+import {
+  checkDocumentLimit,
+  DEFAULT_DOCUMENT_LIMITS,
+  PermanentDocumentError,
+  TroveErrorCode,
+} from '@trove/domain';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist';
 import {
   assembleBlocks,
@@ -57,8 +62,16 @@ interface PageResult extends PageText {
 export class PdfParser implements Parser {
   readonly mediaTypes = ['application/pdf'] as const;
 
-  /** `ocr: false` switches OCR off: a scanned PDF then fails with NO_TEXT_LAYER. */
-  constructor(private readonly options: { ocr?: (() => PageRecognizer) | false } = {}) {}
+  /**
+   * `ocr: false` switches OCR off: a scanned PDF then fails with NO_TEXT_LAYER. `limits`: a PDF
+   * with more pages than `maxPages` is refused as soon as it is opened, before any page is read.
+   */
+  constructor(
+    private readonly options: {
+      ocr?: (() => PageRecognizer) | false;
+      limits?: Pick<DocumentLimits, 'maxPages'>;
+    } = {},
+  ) {}
 
   async parse(input: ParseInput): Promise<ParsedDocument> {
     const { fileName, data } = input;
@@ -86,6 +99,7 @@ export class PdfParser implements Parser {
       throw openError(fileName, data, error);
     }
     try {
+      checkDocumentLimit(this.options.limits ?? DEFAULT_DOCUMENT_LIMITS, 'maxPages', fileName, doc.numPages);
       return await this.read(fileName, data, doc, input.ocr !== false);
     } catch (error) {
       if (error instanceof PermanentDocumentError) throw error;

@@ -1,9 +1,14 @@
 import { basename, extname } from 'node:path';
 import type { Element } from 'domhandler';
-import type { ParsedBlock, ParsedDocument, ParseInput, Parser } from '@trove/domain';
-import { MEDIA_TYPES, PermanentDocumentError, TroveErrorCode } from '@trove/domain';
+import type { DocumentLimits, ParsedBlock, ParsedDocument, ParseInput, Parser } from '@trove/domain';
+import {
+  checkDocumentLimit,
+  DEFAULT_DOCUMENT_LIMITS,
+  MEDIA_TYPES,
+  PermanentDocumentError,
+  TroveErrorCode,
+} from '@trove/domain';
 import { openDocumentZip } from '../archive/document-zip';
-import { DEFAULT_ZIP_LIMITS, type ZipLimits } from '../archive/safe-zip';
 import { textContent } from '../html/html-blocks';
 import { attribute, children, elementsNamed, localName } from '../html/xml-elements';
 import { odfToHtml } from '../odf/odf-html';
@@ -22,7 +27,7 @@ const TITLES = new Set(['title']);
 export class OdpParser implements Parser {
   readonly mediaTypes = [MEDIA_TYPES.odp] as const;
 
-  constructor(private readonly limits: ZipLimits = DEFAULT_ZIP_LIMITS) {}
+  constructor(private readonly limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS) {}
 
   async parse(input: ParseInput): Promise<ParsedDocument> {
     const name = input.fileName;
@@ -33,6 +38,7 @@ export class OdpParser implements Parser {
       const $ = await odfContent(zip, name);
       const presentation = elementsNamed($, 'presentation').find((el) => children(el, 'page').length > 0);
       const pages = presentation ? children(presentation, 'page') : [];
+      checkDocumentLimit(this.limits, 'maxPages', name, pages.length);
       const blocks: ParsedBlock[] = [];
       pages.forEach((page, i) => {
         const notes = children(page, 'notes')[0];

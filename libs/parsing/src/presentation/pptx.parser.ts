@@ -1,9 +1,15 @@
 import { basename, extname, posix } from 'node:path';
 import { isText, type Element } from 'domhandler';
-import type { ParsedBlock, ParsedDocument, ParseInput, Parser } from '@trove/domain';
-import { MEDIA_TYPES, PermanentDocumentError, TroveErrorCode } from '@trove/domain';
+import type { DocumentLimits, ParsedBlock, ParsedDocument, ParseInput, Parser } from '@trove/domain';
+import {
+  checkDocumentLimit,
+  DEFAULT_DOCUMENT_LIMITS,
+  MEDIA_TYPES,
+  PermanentDocumentError,
+  TroveErrorCode,
+} from '@trove/domain';
 import { openDocumentZip } from '../archive/document-zip';
-import { DEFAULT_ZIP_LIMITS, type SafeZip, type ZipLimits } from '../archive/safe-zip';
+import type { SafeZip } from '../archive/safe-zip';
 import { textContent } from '../html/html-blocks';
 import {
   attribute,
@@ -40,7 +46,7 @@ interface Relationship {
 export class PptxParser implements Parser {
   readonly mediaTypes = [MEDIA_TYPES.pptx] as const;
 
-  constructor(private readonly limits: ZipLimits = DEFAULT_ZIP_LIMITS) {}
+  constructor(private readonly limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS) {}
 
   async parse(input: ParseInput): Promise<ParsedDocument> {
     const name = input.fileName;
@@ -55,6 +61,7 @@ export class PptxParser implements Parser {
       }
       const warnings: string[] = [];
       const slidePaths = await this.slideList(zip, name);
+      checkDocumentLimit(this.limits, 'maxPages', name, slidePaths.length);
       const blocks: ParsedBlock[] = [];
       let number = 0;
       for (const path of slidePaths) {

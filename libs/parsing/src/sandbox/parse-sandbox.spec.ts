@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TroveErrorCode } from '@trove/domain';
+import { DEFAULT_DOCUMENT_LIMITS, TroveErrorCode } from '@trove/domain';
 import { ParseSandbox } from './parse-sandbox';
 
 const sandbox = new ParseSandbox({ timeoutMs: 20_000, maxMemoryMb: 256, threads: 1 });
@@ -40,6 +40,30 @@ describe('ParseSandbox', () => {
       await stopped.close();
     }
   });
+
+  it("holds every document to the sandbox's document limits, in its threads", async () => {
+    const strict = new ParseSandbox(
+      { timeoutMs: 20_000, maxMemoryMb: 256, threads: 1 },
+      { ...DEFAULT_DOCUMENT_LIMITS, maxBytes: 40, maxTextChars: 10 },
+    );
+    try {
+      await expect(strict.parse(markdown('# A\n\n' + 'x'.repeat(60), 'big.md'))).rejects.toMatchObject({
+        code: TroveErrorCode.PayloadTooLarge,
+        permanent: true,
+        message:
+          'big.md has 65 bytes, over the limit of 40 bytes per document (TROVE_DOCUMENT_MAX_BYTES raises it)',
+      });
+      await expect(strict.parse(markdown('# A\n\nsome more words', 'long.md'))).rejects.toMatchObject({
+        code: TroveErrorCode.ParseLimitExceeded,
+        permanent: true,
+        message:
+          'long.md has 15 characters of text, over the limit of 10 characters of text per document (TROVE_DOCUMENT_MAX_TEXT_CHARS raises it)',
+      });
+      await expect(strict.parse(markdown('# A\n\nword', 'ok.md'))).resolves.toMatchObject({ title: 'A' });
+    } finally {
+      await strict.close();
+    }
+  }, 60_000);
 
   it('passes permanent parser errors through with their code', async () => {
     await expect(sandbox.parse(markdown('# Only a heading', 'empty.md'))).rejects.toMatchObject({

@@ -1,7 +1,7 @@
 import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { ParsedDocument, ParseInput } from '@trove/domain';
-import { PermanentDocumentError, TroveError, TroveErrorCode } from '@trove/domain';
+import type { DocumentLimits, ParsedDocument, ParseInput } from '@trove/domain';
+import { DEFAULT_DOCUMENT_LIMITS, PermanentDocumentError, TroveError, TroveErrorCode } from '@trove/domain';
 // The image parser decodes with sharp (libvips) in the parsing threads. Loaded here too, so its
 // shared libraries stay loaded when a thread exits or is stopped (glibc would unload them
 // under the other threads' feet otherwise; sharp's documentation asks for this).
@@ -24,6 +24,11 @@ export interface ParseLimits {
 export const DEFAULT_PARSE_LIMITS: ParseLimits = { timeoutMs: 240_000, maxMemoryMb: 1024, threads: 2 };
 /** Under the ingest workflow's 10 minutes for the parse step. */
 const DEFAULT_MAX_OCR_DOCUMENT_MS = 9 * 60_000;
+
+/** @internal what a parsing thread is started with */
+export interface ParseThreadData {
+  documentLimits: DocumentLimits;
+}
 
 /** @internal the message to a parsing thread */
 export interface ParseRequest {
@@ -61,7 +66,11 @@ export class ParseSandbox {
   private readonly slots: Slot[] = [];
   private readonly waiting: (() => void)[] = [];
 
-  constructor(private readonly limits: ParseLimits = DEFAULT_PARSE_LIMITS) {}
+  /** `documentLimits`: what the parsers hold every document to (pages, rows, pixels, text …). */
+  constructor(
+    private readonly limits: ParseLimits = DEFAULT_PARSE_LIMITS,
+    private readonly documentLimits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS,
+  ) {}
 
   /**
    * Parses `input` in a thread; `timeoutMs` overrides the default limit for this file, and
@@ -222,6 +231,7 @@ export class ParseSandbox {
     const execArgv = THREAD_FILE.endsWith('.ts') ? ['-r', '@swc-node/register'] : [];
     const thread = new Worker(THREAD_FILE, {
       execArgv,
+      workerData: { documentLimits: this.documentLimits } satisfies ParseThreadData,
       resourceLimits: { maxOldGenerationSizeMb: this.limits.maxMemoryMb },
       stdout: false,
       stderr: false,

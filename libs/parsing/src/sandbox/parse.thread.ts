@@ -1,11 +1,11 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { isTroveError, TroveErrorCode } from '@trove/domain';
 import { onOcrPage } from '../ocr/ocr-pages';
 import { ParserRegistry } from '../parser-registry';
-import type { ParseReply, ParseRequest } from './parse-sandbox';
+import type { ParseReply, ParseRequest, ParseThreadData } from './parse-sandbox';
 
 /** The parsing thread: one request at a time, the reply carries the document or a typed error. */
-const registry = ParserRegistry.default();
+const registry = ParserRegistry.default((workerData as ParseThreadData).documentLimits);
 // Each page read by OCR is progress: the sandbox renews the parse's time limit.
 onOcrPage((ocrPage, pageCount) =>
   parentPort!.postMessage({ progress: { ocrPage, pageCount } } satisfies ParseReply),

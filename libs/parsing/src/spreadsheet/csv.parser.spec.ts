@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MEDIA_TYPES, TroveErrorCode } from '@trove/domain';
+import { DEFAULT_DOCUMENT_LIMITS, MEDIA_TYPES, TroveErrorCode } from '@trove/domain';
 import { CsvParser } from './csv.parser';
 
 const parser = new CsvParser();
@@ -70,6 +70,27 @@ describe('CsvParser', () => {
     await expect(parse(binary)).rejects.toMatchObject({
       code: TroveErrorCode.UndecodableDocument,
       message: 'sales.csv is not text: it contains NUL bytes and is not UTF-16',
+    });
+  });
+
+  it('fails a file of more records than the row limit, naming the limit', async () => {
+    const small = new CsvParser({ ...DEFAULT_DOCUMENT_LIMITS, maxRows: 3 });
+    const three = await small.parse({
+      fileName: 'a.csv',
+      mediaType: MEDIA_TYPES.csv,
+      data: Buffer.from('a,b\n1,2\n3,4\n'),
+    });
+    expect(three.blocks[0].rowNumbers).toEqual([2, 3]);
+    await expect(
+      small.parse({
+        fileName: 'b.csv',
+        mediaType: MEDIA_TYPES.csv,
+        data: Buffer.from('a,b\n1,2\n3,4\n5,6\n'),
+      }),
+    ).rejects.toMatchObject({
+      code: TroveErrorCode.ParseLimitExceeded,
+      message:
+        'b.csv has more than 3 rows, over the limit of 3 rows per document (TROVE_DOCUMENT_MAX_ROWS raises it)',
     });
   });
 });

@@ -1,12 +1,17 @@
 import { basename, extname } from 'node:path';
 import { detect as detectCharset } from 'chardet';
 import Papa from 'papaparse';
-import type { ParsedDocument, ParseInput, Parser } from '@trove/domain';
-import { MEDIA_TYPES, PermanentDocumentError, TroveErrorCode } from '@trove/domain';
+import type { DocumentLimits, ParsedDocument, ParseInput, Parser } from '@trove/domain';
+import {
+  DEFAULT_DOCUMENT_LIMITS,
+  documentOverLimit,
+  MEDIA_TYPES,
+  PermanentDocumentError,
+  TroveErrorCode,
+} from '@trove/domain';
 import { isUtf8Prefix } from '../detect';
 import { capWarnings } from '../warnings';
 import { sheetBlocks, type SheetRow } from './sheet-table';
-import { DEFAULT_SPREADSHEET_LIMITS, type SpreadsheetLimits } from './spreadsheet.parser';
 
 /** Bytes looked at to tell the encoding (UTF-16 by its NUL bytes, a legacy code page by chardet). */
 const SNIFF_BYTES = 64 * 1024;
@@ -27,11 +32,12 @@ export interface DecodedText {
  * chardet finds most likely (windows-1251, Shift_JIS, GB18030 …). A CSV file's delimiter is
  * detected by papaparse among `,` `;` tab and `|`; a TSV file's is a tab. The file is one table
  * (see {@link sheetBlocks}: header row detected, rows numbered by record, as RFC 7111 counts them).
+ * A file of more records than the row limit fails (papaparse stops one record past it).
  */
 export class CsvParser implements Parser {
   readonly mediaTypes = [MEDIA_TYPES.csv, MEDIA_TYPES.tsv] as const;
 
-  constructor(private readonly limits: SpreadsheetLimits = DEFAULT_SPREADSHEET_LIMITS) {}
+  constructor(private readonly limits: Pick<DocumentLimits, 'maxRows'> = DEFAULT_DOCUMENT_LIMITS) {}
 
   async parse(input: ParseInput): Promise<ParsedDocument> {
     const name = input.fileName;
@@ -40,9 +46,14 @@ export class CsvParser implements Parser {
       delimiter: input.mediaType === MEDIA_TYPES.tsv ? '\t' : '',
       delimitersToGuess: DELIMITERS,
       skipEmptyLines: false,
-      preview: this.limits.maxRowsPerSheet + 1,
+      preview: this.limits.maxRows + 1,
     });
-    const records = result.data.slice(0, this.limits.maxRowsPerSheet);
+    // One record past the limit; a file's final line break alone makes an empty last record.
+    const extra = result.data[this.limits.maxRows];
+    if (extra && (result.meta.truncated || extra.some((value) => value.trim()))) {
+      throw documentOverLimit('maxRows', name, this.limits.maxRows, this.limits.maxRows, { atLeast: true });
+    }
+    const records = result.data.slice(0, this.limits.maxRows);
     const rows: SheetRow[] = records.map((record, i) => ({
       number: i + 1,
       cells: record.map((value) => ({ text: value, value: VALUE.test(value.trim()) })),
@@ -54,11 +65,6 @@ export class CsvParser implements Parser {
     const warnings = result.errors
       .filter((error) => error.code !== 'UndetectableDelimiter')
       .map((error) => `record ${(error.row ?? 0) + 1}: ${error.message}`);
-    if (result.data.length > records.length) {
-      warnings.unshift(
-        `only the first ${this.limits.maxRowsPerSheet.toLocaleString('en-US')} records were read`,
-      );
-    }
     const document: ParsedDocument = {
       title: basename(name, extname(name)),
       metadata: { encoding, delimiter: result.meta.delimiter === '\t' ? 'tab' : result.meta.delimiter },

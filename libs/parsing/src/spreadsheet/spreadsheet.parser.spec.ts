@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MEDIA_TYPES, TroveErrorCode } from '@trove/domain';
+import { DEFAULT_DOCUMENT_LIMITS, MEDIA_TYPES, TroveErrorCode } from '@trove/domain';
 import { buildZip, patchEntry } from '../archive/zip-fixtures.testing';
-import { odfPackage, workbook } from '../office/office-fixtures.testing';
+import { odfPackage, workbook, xlsxPackage } from '../office/office-fixtures.testing';
 import { SpreadsheetParser } from './spreadsheet.parser';
 
 const parser = new SpreadsheetParser();
@@ -94,16 +94,58 @@ describe('SpreadsheetParser', () => {
     expect(doc.warnings).toEqual(['skipped the hidden sheet "Lookup"']);
   });
 
-  it('reads at most maxRowsPerSheet rows of a sheet and says so', async () => {
-    const rows = [['Id', 'Name'], ...Array.from({ length: 50 }, (_, i) => [i, `name ${i}`])];
-    const small = new SpreadsheetParser({ maxRowsPerSheet: 20 });
-    const doc = await small.parse({
-      fileName: 'big.xlsx',
+  it('fails a workbook of more rows than the row limit (all sheets together), naming the limit', async () => {
+    const rows = (n: number) => [
+      ['Id', 'Name'],
+      ...Array.from({ length: n - 1 }, (_, i) => [i, `name ${i}`]),
+    ];
+    const small = new SpreadsheetParser({ ...DEFAULT_DOCUMENT_LIMITS, maxRows: 50 });
+    const within = await small.parse({
+      fileName: 'fits.xlsx',
       mediaType: MEDIA_TYPES.xlsx,
-      data: workbook([{ name: 'All', rows }]),
+      data: workbook([
+        { name: 'A', rows: rows(25) },
+        { name: 'B', rows: rows(25) },
+      ]),
     });
-    expect(doc.blocks[0].rowNumbers).toEqual(Array.from({ length: 19 }, (_, i) => i + 2));
-    expect(doc.warnings).toEqual(['sheet "All": only the first 20 of 51 rows were read']);
+    expect(within.blocks).toHaveLength(2);
+    await expect(
+      small.parse({
+        fileName: 'big.xlsx',
+        mediaType: MEDIA_TYPES.xlsx,
+        data: workbook([
+          { name: 'A', rows: rows(25) },
+          { name: 'B', rows: rows(26) },
+        ]),
+      }),
+    ).rejects.toMatchObject({
+      code: TroveErrorCode.ParseLimitExceeded,
+      permanent: true,
+      message:
+        'big.xlsx has 51 rows, over the limit of 50 rows per document (TROVE_DOCUMENT_MAX_ROWS raises it)',
+    });
+  });
+
+  it('refuses an XLSX file from what its parts declare (rows, shared strings), before SheetJS reads it', async () => {
+    const grid = await xlsxPackage(
+      '<dimension ref="A1:XFD2000000"/><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>near</t></is></c></row></sheetData>',
+    );
+    await expect(parse(grid, 'grid.xlsx')).rejects.toMatchObject({
+      code: TroveErrorCode.ParseLimitExceeded,
+      message:
+        'grid.xlsx has 2,000,000 rows, over the limit of 1,000,000 rows per document (TROVE_DOCUMENT_MAX_ROWS raises it)',
+    });
+    const strings = await xlsxPackage('<sheetData/>', [
+      {
+        path: 'xl/sharedStrings.xml',
+        data: '<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="4000000000" uniqueCount="4000000000"><si><t>a</t></si></sst>',
+      },
+    ]);
+    await expect(parse(strings, 'strings.xlsx')).rejects.toMatchObject({
+      code: TroveErrorCode.ParseLimitExceeded,
+      message:
+        'strings.xlsx (its shared strings table) has more than 4,000,000,000 characters of text, over the limit of 20,000,000 characters of text per document (TROVE_DOCUMENT_MAX_TEXT_CHARS raises it)',
+    });
   });
 
   it('fails a corrupt, encrypted, empty or non-workbook file permanently with a readable reason', async () => {

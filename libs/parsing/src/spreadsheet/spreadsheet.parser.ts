@@ -1,21 +1,29 @@
 import { basename, extname } from 'node:path';
 import * as XLSX from '@e965/xlsx';
-import type { ParsedBlock, ParsedDocument, ParseInput, Parser } from '@trove/domain';
-import { MEDIA_TYPES, PermanentDocumentError, TroveErrorCode } from '@trove/domain';
-import { DEFAULT_ZIP_LIMITS, openZip, type ZipLimits } from '../archive/safe-zip';
+import type { DocumentLimits, ParsedBlock, ParsedDocument, ParseInput, Parser } from '@trove/domain';
+import {
+  checkDocumentLimit,
+  DEFAULT_DOCUMENT_LIMITS,
+  documentOverLimit,
+  MEDIA_TYPES,
+  PermanentDocumentError,
+  TroveErrorCode,
+} from '@trove/domain';
+import { openZip, type SafeZip } from '../archive/safe-zip';
+import { documentZipLimits } from '../document-limits';
 import { checkOdfPackage } from '../odf/odf-package';
 import { isEncryptedOffice, isOleFile } from '../office/ole';
 import { capWarnings, oneLine } from '../warnings';
 import { sheetBlocks, type SheetCell, type SheetRow } from './sheet-table';
 
-export interface SpreadsheetLimits {
-  /** Rows read per sheet; the rest are left out and listed in `warnings`. */
-  maxRowsPerSheet: number;
-}
+/**
+ * The document limits a workbook is held to: its rows (all sheets together), what its zip
+ * expands to, and its text (each shared string is text of the workbook).
+ */
+export type SpreadsheetLimits = Pick<DocumentLimits, 'maxRows' | 'maxExpandedBytes' | 'maxTextChars'>;
 
-export const DEFAULT_SPREADSHEET_LIMITS: Readonly<SpreadsheetLimits> = Object.freeze({
-  maxRowsPerSheet: 100_000,
-});
+/** Bytes read from the start of a sheet part for its `<dimension>`, of the shared strings for `<sst>`. */
+const HEAD_BYTES = 16 * 1024;
 
 const ZIP_SIGNATURE = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
@@ -26,16 +34,16 @@ const ZIP_SIGNATURE = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
  * what the spreadsheet shows (formatted numbers, formula results), dates as yyyy-mm-dd.
  *
  * A zip-based workbook is checked and fully inflated under safe-zip's limits before SheetJS, whose
- * own zip reader has none, sees it; an OpenDocument one must also be unencrypted. Macros, images
- * and styles are never read.
+ * own zip reader has none, sees it; an OpenDocument one must also be unencrypted. An XLSX file is
+ * refused before SheetJS reads it when its sheets declare more rows (`<dimension>`) or its shared
+ * strings more entries (`<sst uniqueCount>`) than the limits allow; SheetJS reads at most one row
+ * beyond the row limit per sheet, and a workbook over it fails. Macros, images and styles are
+ * never read.
  */
 export class SpreadsheetParser implements Parser {
   readonly mediaTypes = [MEDIA_TYPES.xlsx, MEDIA_TYPES.xls, MEDIA_TYPES.ods] as const;
 
-  constructor(
-    private readonly limits: SpreadsheetLimits = DEFAULT_SPREADSHEET_LIMITS,
-    private readonly zipLimits: ZipLimits = DEFAULT_ZIP_LIMITS,
-  ) {}
+  constructor(private readonly limits: SpreadsheetLimits = DEFAULT_DOCUMENT_LIMITS) {}
 
   async parse(input: ParseInput): Promise<ParsedDocument> {
     const name = input.fileName;
@@ -60,7 +68,8 @@ export class SpreadsheetParser implements Parser {
         bookFiles: false,
         bookDeps: false,
         sheetStubs: false,
-        sheetRows: this.limits.maxRowsPerSheet,
+        // One more than the limit: a sheet that has it is over the limit (and read no further).
+        sheetRows: this.limits.maxRows + 1,
       });
     } catch (error) {
       throw readError(name, error);
@@ -68,6 +77,7 @@ export class SpreadsheetParser implements Parser {
 
     const warnings: string[] = [];
     const blocks: ParsedBlock[] = [];
+    let rowCount = 0;
     workbook.SheetNames.forEach((sheetName, index) => {
       const sheet = workbook.Sheets[sheetName];
       if (!sheet) return;
@@ -75,14 +85,14 @@ export class SpreadsheetParser implements Parser {
         warnings.push(`skipped the hidden sheet "${sheetName}"`);
         return;
       }
-      blocks.push(...sheetBlocks(sheetRows(sheet), { headingPath: [sheetName], sheet: sheetName }));
+      const rows = sheetRows(sheet);
+      // A sheet read only in part (`!fullref`) is over the limit by itself.
       const full = sheet['!fullref'];
-      if (full) {
-        const total = XLSX.utils.decode_range(full).e.r + 1;
-        warnings.push(
-          `sheet "${sheetName}": only the first ${this.limits.maxRowsPerSheet.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows were read`,
-        );
+      rowCount += full ? XLSX.utils.decode_range(full).e.r + 1 : rows.length;
+      if (rowCount > this.limits.maxRows) {
+        throw documentOverLimit('maxRows', name, rowCount, this.limits.maxRows, { atLeast: !full });
       }
+      blocks.push(...sheetBlocks(rows, { headingPath: [sheetName], sheet: sheetName }));
     });
     if (blocks.length === 0) {
       throw new PermanentDocumentError(TroveErrorCode.EmptyDocument, `${name} has no cells with content`);
@@ -103,7 +113,7 @@ export class SpreadsheetParser implements Parser {
   /** A zip goes through safe-zip first; an OLE file must not be a password-protected workbook. */
   private async checkContainer(name: string, data: Buffer): Promise<void> {
     if (data.subarray(0, ZIP_SIGNATURE.length).equals(ZIP_SIGNATURE)) {
-      const zip = await openZip(data, { limits: this.zipLimits, archiveName: name });
+      const zip = await openZip(data, { limits: documentZipLimits(this.limits), archiveName: name });
       try {
         if (zip.has('mimetype') || zip.has('content.xml')) {
           await checkOdfPackage(zip, name, MEDIA_TYPES.ods, 'spreadsheet');
@@ -112,6 +122,8 @@ export class SpreadsheetParser implements Parser {
             TroveErrorCode.ParseFailed,
             `${name} is not a workbook: it is a zip archive without xl/workbook.xml or content.xml`,
           );
+        } else {
+          await checkDeclaredSizes(zip, name, this.limits);
         }
         await zip.verifyAll();
       } finally {
@@ -133,6 +145,62 @@ export class SpreadsheetParser implements Parser {
       `${name} is not an Excel or OpenDocument workbook (neither a zip archive nor an OLE compound file)`,
     );
   }
+}
+
+/**
+ * What an XLSX file declares at the start of its parts, checked before anything is inflated in
+ * full: the rows its sheets span (`<dimension ref="A1:D51">`) and the entries of its shared
+ * strings table (`<sst uniqueCount="…">`). Declarations may be missing or understate; the rows
+ * read are checked again.
+ */
+async function checkDeclaredSizes(zip: SafeZip, name: string, limits: SpreadsheetLimits): Promise<void> {
+  let rows = 0;
+  for (const entry of zip.entries) {
+    if (!/^xl\/worksheets\/[^/]+\.xml$/.test(entry.path)) continue;
+    const head = await entryHead(zip, entry.path);
+    const ref = /<(?:\w+:)?dimension\b[^>]*\bref="([A-Z]+\d+)(?::([A-Z]+\d+))?"/.exec(head);
+    if (!ref) continue;
+    rows += XLSX.utils.decode_range(ref[2] ? `${ref[1]}:${ref[2]}` : ref[1]).e.r + 1;
+    checkDocumentLimit(limits, 'maxRows', name, rows);
+  }
+  if (zip.has('xl/sharedStrings.xml')) {
+    const head = await entryHead(zip, 'xl/sharedStrings.xml');
+    const sst = /<(?:\w+:)?sst\b[^>]*>/.exec(head)?.[0] ?? '';
+    const declared = Math.max(
+      ...['uniqueCount', 'count'].map((attribute) =>
+        Number(new RegExp(`\\b${attribute}="(\\d+)"`).exec(sst)?.[1] ?? 0),
+      ),
+    );
+    // Each shared string is text of the workbook: at least a character of it, for any that is used.
+    if (declared > limits.maxTextChars) {
+      throw documentOverLimit(
+        'maxTextChars',
+        `${name} (its shared strings table)`,
+        declared,
+        limits.maxTextChars,
+        {
+          atLeast: true,
+        },
+      );
+    }
+  }
+}
+
+/** The first {@link HEAD_BYTES} of a part, as text. */
+async function entryHead(zip: SafeZip, path: string): Promise<string> {
+  const stream = await zip.openReadStream(path);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of stream) {
+      chunks.push(chunk as Buffer);
+      size += (chunk as Buffer).length;
+      if (size >= HEAD_BYTES) break;
+    }
+  } finally {
+    stream.destroy();
+  }
+  return Buffer.concat(chunks).subarray(0, HEAD_BYTES).toString('utf8');
 }
 
 /** The sheet's rows as cells with their displayed text; dense sheets hold only the rows that exist. */

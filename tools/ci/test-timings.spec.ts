@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { fileTimings, parseStages, timingTable } from './test-timings';
+
+describe('the timing table npm test prints', () => {
+  it('reads the stage log scripts/test.sh writes', () => {
+    expect(parseStages('lint\t31\tok\nunit\t402\tfailed\n')).toEqual([
+      { stage: 'lint', seconds: 31, ok: true },
+      { stage: 'unit', seconds: 402, ok: false },
+    ]);
+  });
+
+  it('orders a project’s files by wall time, with paths relative to the root', () => {
+    const report = {
+      testResults: [
+        { name: '/repo/test/e2e/a.test.ts', startTime: 1_000, endTime: 3_500, status: 'passed' },
+        { name: '/repo/test/e2e/b.test.ts', startTime: 4_000, endTime: 14_000, status: 'failed' },
+      ],
+    };
+    expect(fileTimings('e2e', report, '/repo')).toEqual([
+      { project: 'e2e', file: 'test/e2e/b.test.ts', seconds: 10 },
+      { project: 'e2e', file: 'test/e2e/a.test.ts', seconds: 2.5 },
+    ]);
+  });
+
+  it('sums the stages and each project, and lists only the slowest files', () => {
+    const table = timingTable(
+      [
+        { stage: 'lint', seconds: 30, ok: true },
+        { stage: 'e2e', seconds: 900.5, ok: false },
+      ],
+      [
+        { project: 'e2e', file: 'test/e2e/b.test.ts', seconds: 10 },
+        { project: 'e2e', file: 'test/e2e/a.test.ts', seconds: 2.5 },
+      ],
+      1,
+    );
+    expect(table).toContain('| e2e | 900.5 | FAILED |');
+    expect(table).toContain('| **all stages** | **930.5** | |');
+    expect(table).toContain('e2e: 2 files, 12.5 s summed over files');
+    expect(table).toContain('| test/e2e/b.test.ts | 10.0 |');
+    expect(table).not.toContain('a.test.ts');
+  });
+});

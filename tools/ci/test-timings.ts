@@ -1,0 +1,83 @@
+/**
+ * Where `npm test`'s time goes: a table of its stages (from the stage log scripts/test.sh writes)
+ * and of the slowest test files of each vitest project (from vitest's JSON reports). Printed at
+ * the end of every run, so the CI log keeps it, and written beside the reports as timings.md.
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+
+/** The parts of vitest's JSON report this table reads. */
+export interface TimedReport {
+  testResults: { name: string; startTime: number; endTime: number; status: string }[];
+}
+
+export interface StageTiming {
+  stage: string;
+  seconds: number;
+  ok: boolean;
+}
+
+export interface FileTiming {
+  project: string;
+  file: string;
+  seconds: number;
+}
+
+/** Stage lines as scripts/test.sh writes them: `name<TAB>seconds<TAB>ok|failed`. */
+export function parseStages(log: string): StageTiming[] {
+  return log
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => {
+      const [stage, seconds, outcome] = line.split('\t');
+      return { stage, seconds: Number(seconds), ok: outcome === 'ok' };
+    });
+}
+
+/** Each test file's wall time in a project's report, slowest first. */
+export function fileTimings(project: string, report: TimedReport, root: string): FileTiming[] {
+  return report.testResults
+    .map((file) => ({
+      project,
+      file: relative(root, file.name),
+      seconds: Math.max(0, (file.endTime - file.startTime) / 1000),
+    }))
+    .sort((a, b) => b.seconds - a.seconds);
+}
+
+const fmt = (seconds: number) => seconds.toFixed(1);
+
+/** The Markdown table: every stage, then per project its total and its `top` slowest files. */
+export function timingTable(stages: StageTiming[], files: FileTiming[], top = 15): string {
+  const lines = ['| stage | seconds | outcome |', '| --- | ---: | --- |'];
+  for (const s of stages) lines.push(`| ${s.stage} | ${fmt(s.seconds)} | ${s.ok ? 'ok' : 'FAILED'} |`);
+  lines.push(`| **all stages** | **${fmt(stages.reduce((sum, s) => sum + s.seconds, 0))}** | |`);
+  const projects = [...new Set(files.map((f) => f.project))];
+  for (const project of projects) {
+    const own = files.filter((f) => f.project === project);
+    const total = own.reduce((sum, f) => sum + f.seconds, 0);
+    lines.push('', `${project}: ${own.length} files, ${fmt(total)} s summed over files`, '');
+    lines.push('| file | seconds |', '| --- | ---: |');
+    for (const f of own.slice(0, top)) lines.push(`| ${f.file} | ${fmt(f.seconds)} |`);
+  }
+  return lines.join('\n');
+}
+
+function main(resultsDir: string, root: string): void {
+  const stageLog = join(resultsDir, 'stages.tsv');
+  const stages = existsSync(stageLog) ? parseStages(readFileSync(stageLog, 'utf8')) : [];
+  const files = readdirSync(resultsDir)
+    .filter((f) => f.endsWith('.json'))
+    .flatMap((f) =>
+      fileTimings(
+        basename(f, '.json'),
+        JSON.parse(readFileSync(join(resultsDir, f), 'utf8')) as TimedReport,
+        root,
+      ),
+    );
+  const table = timingTable(stages, files);
+  writeFileSync(join(resultsDir, 'timings.md'), `${table}\n`);
+  console.log(table);
+}
+
+if (require.main === module) main(process.argv[2], join(__dirname, '..', '..'));
