@@ -191,7 +191,7 @@ start_keycloak() {
       JAVA_OPTS_APPEND="-Dquarkus.transaction-manager.object-store.directory=$KEYCLOAK_DATA/transaction-logs" \
       start_bg keycloak "${run_as[@]}" \
       "$KEYCLOAK_HOME/bin/kc.sh" start --optimized \
-      --db-url="jdbc:h2:file:$KEYCLOAK_DATA/h2/keycloakdb" \
+      --db-url="jdbc:h2:file:$KEYCLOAK_DATA/h2/keycloakdb;NON_KEYWORDS=VALUE" \
       --http-enabled=true --http-host=127.0.0.1 --http-port="$KEYCLOAK_PORT" \
       --hostname="http://127.0.0.1:$KEYCLOAK_PORT" --http-management-port="$KEYCLOAK_MANAGEMENT_PORT"
     wait_for keycloak "${TROVE_KEYCLOAK_START_TIMEOUT:-240}" keycloak_healthy
