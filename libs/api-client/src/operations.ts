@@ -662,6 +662,7 @@ export const ContentGapsQuery = graphql(`
         downVoteCount
         lastAskedAt
         comments
+        askedBy
       }
     }
   }

@@ -55,7 +55,7 @@ type Documents = {
   '\n  fragment FeedbackFields on Feedback {\n    id\n    answerId\n    target\n    chunkId\n    vote\n    comment\n    updatedAt\n  }\n': typeof types.FeedbackFieldsFragmentDoc;
   '\n  mutation GiveFeedback($input: GiveFeedbackInput!) {\n    giveFeedback(input: $input) {\n      ...FeedbackFields\n    }\n  }\n': typeof types.GiveFeedbackDocument;
   '\n  query MyFeedback($projectId: ID!, $answerIds: [ID!]!) {\n    myFeedback(projectId: $projectId, answerIds: $answerIds) {\n      ...FeedbackFields\n    }\n  }\n': typeof types.MyFeedbackDocument;
-  '\n  query ContentGaps($projectId: ID!, $first: Int = 50, $after: String) {\n    contentGaps(projectId: $projectId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        key\n        question\n        askCount\n        unansweredCount\n        downVoteCount\n        lastAskedAt\n        comments\n      }\n    }\n  }\n': typeof types.ContentGapsDocument;
+  '\n  query ContentGaps($projectId: ID!, $first: Int = 50, $after: String) {\n    contentGaps(projectId: $projectId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        key\n        question\n        askCount\n        unansweredCount\n        downVoteCount\n        lastAskedAt\n        comments\n        askedBy\n      }\n    }\n  }\n': typeof types.ContentGapsDocument;
   '\n  query ApiKeys {\n    apiKeys {\n      id\n      name\n      prefix\n      role\n      projectIds\n      createdAt\n      createdBy\n      lastUsedAt\n      revokedAt\n    }\n  }\n': typeof types.ApiKeysDocument;
   '\n  mutation CreateApiKey($input: CreateApiKeyInput!) {\n    createApiKey(input: $input) {\n      secret\n      apiKey {\n        id\n        name\n        prefix\n        role\n        projectIds\n        createdAt\n      }\n    }\n  }\n': typeof types.CreateApiKeyDocument;
   '\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      id\n      name\n      revokedAt\n    }\n  }\n': typeof types.RevokeApiKeyDocument;
@@ -163,7 +163,7 @@ const documents: Documents = {
     types.GiveFeedbackDocument,
   '\n  query MyFeedback($projectId: ID!, $answerIds: [ID!]!) {\n    myFeedback(projectId: $projectId, answerIds: $answerIds) {\n      ...FeedbackFields\n    }\n  }\n':
     types.MyFeedbackDocument,
-  '\n  query ContentGaps($projectId: ID!, $first: Int = 50, $after: String) {\n    contentGaps(projectId: $projectId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        key\n        question\n        askCount\n        unansweredCount\n        downVoteCount\n        lastAskedAt\n        comments\n      }\n    }\n  }\n':
+  '\n  query ContentGaps($projectId: ID!, $first: Int = 50, $after: String) {\n    contentGaps(projectId: $projectId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        key\n        question\n        askCount\n        unansweredCount\n        downVoteCount\n        lastAskedAt\n        comments\n        askedBy\n      }\n    }\n  }\n':
     types.ContentGapsDocument,
   '\n  query ApiKeys {\n    apiKeys {\n      id\n      name\n      prefix\n      role\n      projectIds\n      createdAt\n      createdBy\n      lastUsedAt\n      revokedAt\n    }\n  }\n':
     types.ApiKeysDocument,
@@ -471,7 +471,7 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  query ContentGaps($projectId: ID!, $first: Int = 50, $after: String) {\n    contentGaps(projectId: $projectId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        key\n        question\n        askCount\n        unansweredCount\n        downVoteCount\n        lastAskedAt\n        comments\n      }\n    }\n  }\n',
+  source: '\n  query ContentGaps($projectId: ID!, $first: Int = 50, $after: String) {\n    contentGaps(projectId: $projectId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        key\n        question\n        askCount\n        unansweredCount\n        downVoteCount\n        lastAskedAt\n        comments\n        askedBy\n      }\n    }\n  }\n',
 ): typeof import('./graphql').ContentGapsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.

@@ -1317,6 +1317,7 @@ export type ContentGapsQuery = {
       downVoteCount: number;
       lastAskedAt: string;
       comments: Array<string>;
+      askedBy: Array<string>;
     }>;
   };
 };
@@ -2708,6 +2709,7 @@ export const ContentGapsDocument = new TypedDocumentString(`
       downVoteCount
       lastAskedAt
       comments
+      askedBy
     }
   }
 }
