@@ -45,6 +45,8 @@ export const AuditAction = {
   FeedbackGiven: 'feedback.given',
   Exported: 'export',
   Backup: 'backup',
+  /** The catalog replaced by a backup's (`trove restore`): the first entry of the restored log. */
+  Restored: 'restore',
   /** A search, with its query, when full query logging is on (else searches are counted). */
   Searched: 'query.search',
   /** An ask, with its question, when full query logging is on (else asks are counted). */
