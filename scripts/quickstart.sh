@@ -46,6 +46,10 @@ export TROVE_SECRET_KEY="$(cat "$SECRET_FILE")"
 export TROVE_API_PORT="${TROVE_API_PORT:-4000}"
 # The catalog: the local PostgreSQL that infra/local started (unless one is configured already).
 export TROVE_DATABASE_URL="${TROVE_DATABASE_URL:-postgres://trove@127.0.0.1:${TROVE_PG_PORT:-5432}/trove}"
+# The other local services where infra/local started them (TROVE_ES_PORT and the others move them).
+export TROVE_ES_URL="${TROVE_ES_URL:-http://127.0.0.1:${TROVE_ES_PORT:-9200}}"
+export TROVE_TEMPORAL_ADDRESS="${TROVE_TEMPORAL_ADDRESS:-127.0.0.1:${TROVE_TEMPORAL_PORT:-7233}}"
+export TROVE_EMBEDDING_BASE_URL="${TROVE_EMBEDDING_BASE_URL:-http://127.0.0.1:${TROVE_EMBEDDER_PORT:-8089}/v1}"
 # Search queries embed at infra/local's query embedder, never behind the worker's passage batches
 # (an empty value sends them to the main embedder).
 export TROVE_EMBEDDING_QUERY_URL="${TROVE_EMBEDDING_QUERY_URL-http://127.0.0.1:${TROVE_EMBEDDER_QUERY_PORT:-8088}/v1}"
