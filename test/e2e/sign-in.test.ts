@@ -142,6 +142,10 @@ describe('signing in with the identity provider', () => {
     const after = await gqlAs(stack.url, browser.headers(), '{ me { name } }');
     expect(after.status).toBe(401);
     expect(after.errors?.[0].message).toContain('your session has ended');
+    // The ended session's cookie is refused; a browser without one is simply not signed in.
+    const ended = await fetch(`${stack.url}/auth/session`, { headers: { cookie: browser.jar.header() } });
+    expect(ended.status).toBe(401);
+    expect(await (await fetch(`${stack.url}/auth/session`)).json()).toEqual({ user: null, csrfToken: null });
   });
 
   it('deactivating a person refuses their next request, and their next sign-in', async () => {

@@ -1,5 +1,14 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { whenUnauthenticated } from './api/client';
 import { closeLiveConnection } from './api/live';
 import { currentSession, endSession } from './api/people-session';
@@ -32,6 +41,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     storedApiKey() !== null ? 'key' : undefined,
   );
   const [notice, setNotice] = useState<string>();
+  // Set as the sign-in ends, before React renders again: the other requests refused with it
+  // (several queries are in flight at once) must not replace the first refusal's notice.
+  const ended = useRef(false);
 
   useEffect(() => {
     if (storedApiKey() !== null) return;
@@ -51,6 +63,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signOut = useCallback(
     (why?: string) => {
+      ended.current = true;
       const csrf = sessionCsrf();
       forgetApiKey();
       setSessionCsrf(null);
@@ -69,6 +82,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [queryClient],
   );
   const signIn = useCallback((key: string) => {
+    ended.current = false;
     storeApiKey(key);
     setNotice(undefined);
     setKind('key');
@@ -78,13 +92,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   // A key or a session that stops working (revoked, expired, deactivated) ends the sign-in.
   useEffect(
     () =>
-      whenUnauthenticated(() =>
+      whenUnauthenticated(() => {
+        if (ended.current) return;
         signOut(
           storedApiKey() !== null
             ? 'The API no longer accepts this key; sign in again.'
             : 'Your session has ended (signed out elsewhere, expired or deactivated); sign in again.',
-        ),
-      ),
+        );
+      }),
     [signOut],
   );
 

@@ -101,10 +101,14 @@ export class AuthController {
   }
 
   /** The signed-in person and the session's CSRF token (401 without a session). */
+  /**
+   * The browser's session and its CSRF token. No session cookie is an answer, not an error (the
+   * dashboard asks on every load); a cookie that no longer holds is refused.
+   */
   @Get('session')
   async session(@Req() request: Request) {
     const cookie = cookieValue(request.headers.cookie, SESSION_COOKIE);
-    if (!cookie || !this.sessions) throw new TroveError(TroveErrorCode.Unauthenticated, 'not signed in');
+    if (!cookie || !this.sessions) return { user: null, csrfToken: null };
     const principal = await this.sessions.authenticate({ cookie, unsafe: false });
     return {
       user: { id: principal.userId, name: principal.name },

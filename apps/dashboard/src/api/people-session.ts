@@ -15,7 +15,8 @@ export async function signInProviders(): Promise<SignInProvider[]> {
 export async function currentSession(): Promise<{ csrfToken: string } | null> {
   const response = await fetch('/auth/session', { credentials: 'same-origin' });
   if (!response.ok) return null;
-  return (await response.json()) as { csrfToken: string };
+  const body = (await response.json()) as { csrfToken: string | null };
+  return body.csrfToken === null ? null : { csrfToken: body.csrfToken };
 }
 
 /** Ends the session here; the provider's sign-out address, to end it there too. */
