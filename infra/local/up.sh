@@ -4,6 +4,8 @@
 # to run again: healthy services are left alone.
 #
 #   up.sh [SERVICE...]   elasticsearch, temporal, embedder, embedder-query, postgresql (default: all)
+#   up.sh keycloak       the local OpenID Provider with the demo realm (never started by default:
+#                        only the identity tests and the quick start need it)
 #
 # Elasticsearch runs one node (single-node discovery) unless TROVE_ES_NODES asks for a cluster:
 #   TROVE_ES_NODES=3 up.sh elasticsearch   nodes trove-local-1..3 of the same distribution, HTTP on
@@ -188,6 +190,41 @@ start_postgresql() {
   wait_for postgresql 60 postgres_healthy
 }
 
+# Keycloak with the committed demo realm, on loopback only, as a system user when started by root.
+# The install is shared by the machine's checkouts; the database (H2 file) and the transaction log
+# are this checkout's, under KEYCLOAK_DATA, so two checkouts on different ports never share a realm.
+start_keycloak() {
+  bash "$(dirname "${BASH_SOURCE[0]}")/install-keycloak.sh"
+  if ! keycloak_healthy; then
+    mkdir -p "$KEYCLOAK_DATA"
+    local -a run_as=()
+    if [[ ! -s "$KEYCLOAK_ADMIN_PASSWORD_FILE" ]]; then
+      (umask 077 && head -c 24 /dev/urandom | base64 | tr -d '/+=' >"$KEYCLOAK_ADMIN_PASSWORD_FILE")
+    fi
+    if [[ "$(id -u)" == 0 ]]; then
+      id trove-kc >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin trove-kc
+      # Its home too: Keycloak keeps a cache of compressed theme files there.
+      chown -R trove-kc: "$KEYCLOAK_HOME" "$KEYCLOAK_DATA"
+      chown root: "$KEYCLOAK_ADMIN_PASSWORD_FILE"
+      run_as=(setpriv --reuid=trove-kc --regid=trove-kc --init-groups)
+    fi
+    log "starting keycloak $KEYCLOAK_VERSION on 127.0.0.1:$KEYCLOAK_PORT (heap $KEYCLOAK_HEAP)"
+    # The bootstrap administrator is made on the first start only (an existing master realm keeps its own).
+    KC_BOOTSTRAP_ADMIN_USERNAME=admin KC_BOOTSTRAP_ADMIN_PASSWORD="$(cat "$KEYCLOAK_ADMIN_PASSWORD_FILE")" \
+      JAVA_OPTS_KC_HEAP="-Xms64m -Xmx$KEYCLOAK_HEAP" \
+      JAVA_OPTS_APPEND="-Dquarkus.transaction-manager.object-store.directory=$KEYCLOAK_DATA/transaction-logs" \
+      start_bg keycloak "${run_as[@]}" \
+      "$KEYCLOAK_HOME/bin/kc.sh" start --optimized \
+      --db-url="jdbc:h2:file:$KEYCLOAK_DATA/h2/keycloakdb;NON_KEYWORDS=VALUE" \
+      --http-enabled=true --http-host=127.0.0.1 --http-port="$KEYCLOAK_PORT" \
+      --hostname="http://127.0.0.1:$KEYCLOAK_PORT" --http-management-port="$KEYCLOAK_MANAGEMENT_PORT"
+    wait_for keycloak "${TROVE_KEYCLOAK_START_TIMEOUT:-240}" keycloak_healthy
+  else
+    log "keycloak already up on :$KEYCLOAK_PORT"
+  fi
+  bash "$(dirname "${BASH_SOURCE[0]}")/keycloak-realm.sh"
+}
+
 services=("$@")
 [[ ${#services[@]} -gt 0 ]] || services=(elasticsearch temporal embedder embedder-query postgresql)
 for s in "${services[@]}"; do
@@ -198,7 +235,8 @@ for s in "${services[@]}"; do
     embedder) start_embedder ;;
     embedder-query) start_embedder_query ;;
     postgresql) start_postgresql ;;
-    *) die "unknown service '$s' (elasticsearch, elasticsearch-1..$ES_NODES, temporal, embedder, embedder-query, postgresql)" ;;
+    keycloak) start_keycloak ;;
+    *) die "unknown service '$s' (elasticsearch, elasticsearch-1..$ES_NODES, temporal, embedder, embedder-query, postgresql, keycloak)" ;;
   esac
 done
 bash "$(dirname "${BASH_SOURCE[0]}")/status.sh"

@@ -3,6 +3,7 @@
  * the local services' addresses, the api + worker stack, private services, Jaeger, and the
  * retrieval gate's in-process ingest. Tests under test/ import the files directly.
  */
+export * from './identity-provider';
 export * from './jaeger';
 export * from './local-llm';
 export * from './private-services';

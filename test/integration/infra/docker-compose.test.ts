@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { MODEL_PROFILES } from '@trove/embeddings';
 import { ROOT } from '../../support/services';
 import { TEMPORAL_DYNAMIC_CONFIG, temporalSettings } from '../../support/temporal-settings';
-import { troveVariables } from '../../support/trove-variables';
+import { isProviderSetting, troveVariables } from '../../support/trove-variables';
 
 // No Docker engine runs here; `docker compose config` needs none. It resolves, interpolates and
 // validates the file against the Compose specification, which is what these tests check.
@@ -94,7 +94,8 @@ describe('docker-compose.yml', () => {
     const known = troveVariables();
     for (const app of ['api', 'worker']) {
       const env = config.services[app].environment!;
-      for (const name of Object.keys(env)) expect(known.has(name), `${app}: ${name}`).toBe(true);
+      for (const name of Object.keys(env))
+        expect(known.has(name) || isProviderSetting(name), `${app}: ${name}`).toBe(true);
       expect(MODEL_PROFILES[env.TROVE_EMBEDDING_PROFILE], env.TROVE_EMBEDDING_PROFILE).toBeDefined();
     }
     expect(config.services.api.environment!.TROVE_API_HOST).toBe('0.0.0.0');
@@ -127,5 +128,30 @@ describe('docker-compose.yml', () => {
 
   it('refuses to start without an admin API key', () => {
     expect(() => run(['config'], {})).toThrow(/TROVE_ADMIN_API_KEY/);
+  });
+});
+
+describe('docker-compose.yml sign-in settings', () => {
+  it('passes the provider (issuer, client id, secret from the environment, redirect URL) to the api only', () => {
+    const configured = JSON.parse(
+      run(['config', '--format', 'json'], {
+        TROVE_ADMIN_API_KEY: 'compose-test-key-0123456789',
+        TROVE_OIDC_PROVIDERS: 'sso',
+        TROVE_OIDC_SSO_ISSUER: 'https://login.example.com/realms/acme',
+        TROVE_OIDC_SSO_CLIENT_ID: 'trove',
+        TROVE_OIDC_SSO_CLIENT_SECRET: 'planted-oidc-secret',
+        TROVE_OIDC_SSO_REDIRECT_URL: 'https://kb.example.com/auth/callback/sso',
+      }),
+    ) as { services: Record<string, Service> };
+    expect(configured.services.api.environment).toMatchObject({
+      TROVE_OIDC_PROVIDERS: 'sso',
+      TROVE_OIDC_SSO_ISSUER: 'https://login.example.com/realms/acme',
+      TROVE_OIDC_SSO_CLIENT_ID: 'trove',
+      TROVE_OIDC_SSO_CLIENT_SECRET: 'planted-oidc-secret',
+      TROVE_OIDC_SSO_REDIRECT_URL: 'https://kb.example.com/auth/callback/sso',
+    });
+    expect(JSON.stringify(configured.services.worker.environment)).not.toContain('planted-oidc-secret');
+    // By default no provider: sign-in with API keys only.
+    expect(config.services.api.environment!.TROVE_OIDC_PROVIDERS).toBe('');
   });
 });
