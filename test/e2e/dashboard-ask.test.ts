@@ -255,7 +255,14 @@ describe('the Ask page', () => {
     await shot('citation');
     await page.keyboard.press('Escape');
     await panel.waitFor({ state: 'hidden' });
-    // The focus is back on the marker that opened the panel.
+    // The focus goes back to the marker that opened the panel (once the dialog has unmounted).
+    await page
+      .waitForFunction(
+        `document.activeElement?.getAttribute("aria-label") === ${JSON.stringify(markerLabel)}`,
+        undefined,
+        EVENTUALLY,
+      )
+      .catch(() => undefined);
     expect(await focused()).toBe(markerLabel);
   });
 

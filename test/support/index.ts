@@ -4,6 +4,7 @@
  * retrieval gate's in-process ingest. Tests under test/ import the files directly.
  */
 export * from './answer-eval';
+export * from './identity-provider';
 export * from './jaeger';
 export * from './local-llm';
 export * from './private-services';
@@ -11,3 +12,5 @@ export * from './retrieval-gate';
 export * from './retrieval-index';
 export * from './services';
 export * from './stack';
+export * from './large-files';
+export * from './temporal-settings';

@@ -1,8 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  createWriteStream,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import {
   type Canary,
   canaryValue,
@@ -23,6 +30,20 @@ import {
   TEMPORAL_ADDRESS,
   uniqueName,
 } from './services';
+
+/**
+ * Where each stack start and stop goes in the CI's timings (scripts/test.sh sets
+ * TROVE_TEST_STACK_LOG): `file<TAB>start|stop<TAB>seconds`, read by tools/ci/test-timings.ts.
+ */
+async function logStackTime(phase: 'start' | 'stop', startedAt: number): Promise<void> {
+  const log = process.env.TROVE_TEST_STACK_LOG;
+  if (!log) return;
+  // Imported here: the benches use this stack outside vitest, and never set the log.
+  const { expect } = await import('vitest');
+  const testPath = expect.getState().testPath;
+  const file = testPath ? relative(ROOT, testPath) : 'unknown';
+  appendFileSync(log, `${file}\t${phase}\t${((performance.now() - startedAt) / 1000).toFixed(2)}\n`);
+}
 
 /** The admin key tests send; random per test file, so it is a canary too (in requests, never in responses). */
 export const ADMIN_KEY = canaryValue('admin-key');
@@ -188,6 +209,12 @@ export class TroveStack {
 
   /** Starts the api and (unless `worker: false`, for a test that starts it later) the worker. */
   async start(options: { worker?: boolean } = {}): Promise<void> {
+    const startedAt = performance.now();
+    await this.startApps(options);
+    await logStackTime('start', startedAt);
+  }
+
+  private async startApps(options: { worker?: boolean }): Promise<void> {
     const { worker = true } = options;
     this.port = await freePort();
     this.unwatchResponses = watchResponses({
@@ -258,13 +285,27 @@ export class TroveStack {
   async stop(options: { keepData?: boolean } = {}): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    for (const child of [this.api, this.worker, ...this.moreWorkers]) {
-      if (!child || child.exitCode !== null || child.signalCode !== null) continue;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
+    const startedAt = performance.now();
+    try {
+      await this.stopApps(options);
+    } finally {
+      await logStackTime('stop', startedAt);
     }
+  }
+
+  private async stopApps(options: { keepData?: boolean }): Promise<void> {
+    // All at once: each drains on its own (the worker its activities, the api its requests).
+    const running = [this.api, this.worker, ...this.moreWorkers].filter(
+      (child): child is ChildProcess => !!child && child.exitCode === null && child.signalCode === null,
+    );
+    await Promise.all(
+      running.map(async (child) => {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }),
+    );
     this.unwatchResponses?.();
     let findings: CanaryFinding[];
     try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileTimings, parseStages, timingTable } from './test-timings';
+import { fileTimings, parseStackTimings, parseStages, stackTable, timingTable } from './test-timings';
 
 describe('the timing table npm test prints', () => {
   it('reads the stage log scripts/test.sh writes', () => {
@@ -39,5 +39,18 @@ describe('the timing table npm test prints', () => {
     expect(table).toContain('e2e: 2 files, 12.5 s summed over files');
     expect(table).toContain('| test/e2e/b.test.ts | 10.0 |');
     expect(table).not.toContain('a.test.ts');
+  });
+
+  it('sums stack starts and stops, and names the files that pay most for them', () => {
+    const stacks = parseStackTimings(
+      'test/e2e/a.test.ts\tstart\t6.00\ntest/e2e/a.test.ts\tstop\t2.00\n' +
+        'test/e2e/b.test.ts\tstart\t5.00\ntest/e2e/b.test.ts\tstart\t7.00\ntest/e2e/b.test.ts\tstop\t1.50\n',
+    );
+    const table = stackTable(stacks);
+    expect(table).toContain('stack starts: 3, 18.0 s (mean 6.0 s)');
+    expect(table).toContain('stack stops: 2, 3.5 s (mean 1.8 s)');
+    const rows = table.split('\n').filter((line) => line.startsWith('| test/'));
+    expect(rows).toEqual(['| test/e2e/b.test.ts | 2 | 13.5 |', '| test/e2e/a.test.ts | 1 | 8.0 |']);
+    expect(stackTable([])).toBe('');
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Where `npm test`'s time goes: a table of its stages (from the stage log scripts/test.sh writes)
  * and of the slowest test files of each vitest project (from vitest's JSON reports). Printed at
- * the end of every run, so the CI log keeps it, and written beside the reports as timings.md.
+ * the end of every run, so the CI log keeps it, and written beside the reports as timings.md. The
+ * integration and e2e stacks' start and stop times (stacks.tsv) come last: no file's time shows them.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
@@ -45,7 +46,50 @@ export function fileTimings(project: string, report: TimedReport, root: string):
     .sort((a, b) => b.seconds - a.seconds);
 }
 
+/** One stack start or stop as test/support/stack.ts logs it: `file<TAB>start|stop<TAB>seconds`. */
+export interface StackTiming {
+  file: string;
+  phase: 'start' | 'stop';
+  seconds: number;
+}
+
+export function parseStackTimings(log: string): StackTiming[] {
+  return log
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => {
+      const [file, phase, seconds] = line.split('\t');
+      return { file, phase: phase === 'stop' ? 'stop' : 'start', seconds: Number(seconds) };
+    });
+}
+
 const fmt = (seconds: number) => seconds.toFixed(1);
+
+/**
+ * What starting and stopping the api and worker costs (outside any test's own time, so the
+ * per-file table does not show it): totals per phase, and the files that pay most.
+ */
+export function stackTable(stacks: StackTiming[], top = 10): string {
+  if (!stacks.length) return '';
+  const lines: string[] = [];
+  for (const phase of ['start', 'stop'] as const) {
+    const own = stacks.filter((s) => s.phase === phase);
+    const total = own.reduce((sum, s) => sum + s.seconds, 0);
+    lines.push(`stack ${phase}s: ${own.length}, ${fmt(total)} s (mean ${fmt(total / (own.length || 1))} s)`);
+  }
+  const perFile = new Map<string, { count: number; seconds: number }>();
+  for (const s of stacks) {
+    const entry = perFile.get(s.file) ?? { count: 0, seconds: 0 };
+    entry.count += s.phase === 'start' ? 1 : 0;
+    entry.seconds += s.seconds;
+    perFile.set(s.file, entry);
+  }
+  lines.push('', '| file | stacks | start+stop seconds |', '| --- | ---: | ---: |');
+  for (const [file, entry] of [...perFile].sort((a, b) => b[1].seconds - a[1].seconds).slice(0, top)) {
+    lines.push(`| ${file} | ${entry.count} | ${fmt(entry.seconds)} |`);
+  }
+  return lines.join('\n');
+}
 
 /** The Markdown table: every stage, then per project its total and its `top` slowest files. */
 export function timingTable(stages: StageTiming[], files: FileTiming[], top = 15): string {
@@ -75,7 +119,9 @@ function main(resultsDir: string, root: string): void {
         root,
       ),
     );
-  const table = timingTable(stages, files);
+  const stackLog = join(resultsDir, 'stacks.tsv');
+  const stacks = existsSync(stackLog) ? parseStackTimings(readFileSync(stackLog, 'utf8')) : [];
+  const table = [timingTable(stages, files), stackTable(stacks)].filter(Boolean).join('\n\n');
   writeFileSync(join(resultsDir, 'timings.md'), `${table}\n`);
   console.log(table);
 }

@@ -14,16 +14,19 @@ export interface PgTools {
 
 /**
  * Where the client tools are: `binDir` when given (TROVE_PG_BIN_DIR), else the ones infra/local
- * installs (`<local dir>/postgresql-client-<version>/bin`, newest first), else the PATH.
+ * installs (`<install dir>/postgresql-client-<version>/bin`, newest version first, in the first of
+ * `installDirs` that has any), else the PATH.
  */
-export function findPgTools(binDir: string | undefined, localDir: string | undefined): PgTools {
+export function findPgTools(binDir: string | undefined, installDirs: readonly string[]): PgTools {
   const dirs: string[] = [];
   if (binDir) dirs.push(resolve(binDir));
-  else if (localDir && existsSync(localDir)) {
-    const clients = readdirSync(localDir)
-      .filter((name) => name.startsWith('postgresql-client-'))
-      .sort((a, b) => b.localeCompare(a, 'en', { numeric: true }));
-    dirs.push(...clients.map((name) => join(localDir, name, 'bin')));
+  else {
+    for (const installDir of installDirs.filter((d) => existsSync(d))) {
+      const clients = readdirSync(installDir)
+        .filter((name) => name.startsWith('postgresql-client-'))
+        .sort((a, b) => b.localeCompare(a, 'en', { numeric: true }));
+      dirs.push(...clients.map((name) => join(installDir, name, 'bin')));
+    }
   }
   const dir = dirs.find((d) => existsSync(join(d, 'pg_dump')) && existsSync(join(d, 'pg_restore')));
   if (binDir && !dir) {

@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { z } from 'zod';
@@ -42,12 +43,23 @@ function installConfig(env: NodeJS.ProcessEnv): InstallConfig {
   }
 }
 
+/**
+ * Where infra/local installs programs (infra/local/env.sh): TROVE_INSTALL_DIR, else a folder
+ * shared by every checkout on the machine — /var/cache/trove for root, ~/.cache/trove otherwise.
+ */
+function installDir(env: NodeJS.ProcessEnv): string {
+  if (env.TROVE_INSTALL_DIR) return env.TROVE_INSTALL_DIR;
+  if (process.getuid?.() === 0) return '/var/cache/trove';
+  return join(env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'trove');
+}
+
 function pgTools(ctx: CliContext, binDir?: string) {
   const env = ctx.io.env;
-  return findPgTools(
-    binDir ?? env.TROVE_PG_BIN_DIR,
+  // The local folder too: installs made before programs moved to the shared folder.
+  return findPgTools(binDir ?? env.TROVE_PG_BIN_DIR, [
+    installDir(env),
     env.TROVE_LOCAL_DIR ?? join(REPOSITORY_ROOT, '.trove', 'local'),
-  );
+  ]);
 }
 
 /** Progress on stderr: each new step, and a running count at most every two seconds. */
