@@ -10,10 +10,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   answersSchema,
+  auditSchema,
   chunkingSchema,
   documentLimitsSchema,
   elasticsearchSchema,
   embeddingSchema,
+  identitySchema,
+  llmSchema,
+  localLlmSchema,
   notionSchema,
   parsingSchema,
   rerankSchema,
@@ -29,9 +33,14 @@ const ENV_SH = join(__dirname, '..', '..', 'infra', 'local', 'env.sh');
  * count its env.sh defaults to (`ES_VERSION="${TROVE_ES_VERSION:-8.19.21}"`), and nothing else of
  * the file (paths, ports, helpers).
  */
-export function localServicePins(script = readFileSync(ENV_SH, 'utf8')): Record<string, string> {
+export function localServicePins(
+  script = readFileSync(ENV_SH, 'utf8'),
+  service: 'search-and-ingest' | 'keycloak' = 'search-and-ingest',
+): Record<string, string> {
   const pins: Record<string, string> = {};
   for (const [, name, value] of script.matchAll(/^(\w+)="\$\{TROVE_\w+:-([^}]*)\}"/gm)) {
+    // Keycloak runs only for sign-in (bench:people); its pins say nothing about search or ingest.
+    if (name.startsWith('KEYCLOAK_') !== (service === 'keycloak')) continue;
     if (/VERSION|THREADS|HEAP|NICE|NODES/.test(name)) pins[name] = value;
   }
   return pins;
@@ -54,7 +63,12 @@ const SETTINGS_BLOCKS = {
   answers: () => answersSchema.parse({}),
   notion: () => notionSchema.parse({}),
   webhooks: () => webhooksSchema.parse({}),
+  identity: () => identitySchema.parse({}),
+  audit: () => auditSchema.parse({}),
+  llm: () => llmSchema.parse({}),
+  localLlm: () => localLlmSchema.parse({}),
   localServices: () => localServicePins(),
+  keycloak: () => localServicePins(undefined, 'keycloak'),
 };
 export type SettingsBlock = keyof typeof SETTINGS_BLOCKS;
 
@@ -68,6 +82,8 @@ const INGEST = [
   'libs/storage/src',
   'libs/catalog/src',
   'apps/worker/src',
+  // How Temporal dispatches the activities (task queue fairness).
+  'infra/temporal/dynamic-config.yaml',
 ];
 /** Search, with the Elasticsearch analysis plugin infra/local installs (the keyword leg's analysers). */
 const SEARCH = [
@@ -277,8 +293,52 @@ export const BENCHMARK_COMMANDS: BenchmarkCommand[] = [
     settings: [...INGEST_SETTINGS, ...SEARCH_SETTINGS, 'answers'],
     sizes: { '--votes': '150' },
   },
+  ...fairShare(),
   {
-    command: 'npm run bench:fair-share',
+    command: 'npm run bench:large-documents',
+    measures: [
+      'tools/bench/bench-large-documents.ts',
+      'tools/bench/bench-scale-stack.ts',
+      'test/support/stack.ts',
+      'test/support/large-files.ts',
+      'apps/api/src',
+      'apps/embedder-stub/src',
+      ...INGEST,
+    ],
+    settings: INGEST_SETTINGS,
+    // `-- --embedder local` writes a section of its own (the local model instead of the stub).
+    sizes: {},
+  },
+  {
+    command: 'npm run bench:people',
+    measures: [
+      'tools/bench/bench-people.ts',
+      'test/support/identity-provider.ts',
+      'test/support/stack.ts',
+      'libs/identity/src',
+      'libs/audit/src',
+      'apps/api/src',
+      'infra/local/keycloak',
+    ],
+    settings: ['identity', 'audit', 'keycloak', 'localServices'],
+    sizes: { BENCH_SIGN_INS: '40', BENCH_REQUESTS: '400' },
+  },
+  {
+    command: 'npm run bench:llm',
+    measures: ['tools/bench/bench-llm.ts', 'libs/llm/src', 'test/support/local-llm.ts'],
+    settings: ['llm', 'localLlm'],
+    // Unset: one and two threads.
+    sizes: { TROVE_BENCH_LLM_THREADS: undefined },
+  },
+];
+
+/**
+ * `npm run bench:fair-share` runs two parts, each writing its own section, and `-- --parts <part>`
+ * one of them: the embedder client alone (`client`), or two projects' imports through the real
+ * api, worker and Temporal (`stack`). A run of both depends on what either part measures.
+ */
+function fairShare(): BenchmarkCommand[] {
+  const client: Omit<BenchmarkCommand, 'command'> = {
     measures: ['tools/bench/bench-fair-share.ts', 'libs/embeddings/src', 'apps/embedder-stub/src'],
     settings: ['embedding', 'localServices'],
     sizes: {
@@ -290,8 +350,38 @@ export const BENCHMARK_COMMANDS: BenchmarkCommand[] = [
       // Unset: the private stub embedder; `local` measures infra/local's instead.
       BENCH_FAIR_EMBEDDER: undefined,
     },
-  },
-];
+  };
+  const stack: Omit<BenchmarkCommand, 'command'> = {
+    measures: [
+      'tools/bench/bench-fair-share.ts',
+      'tools/bench/bench-fair-share-stack.ts',
+      'tools/bench/bench-scale-stack.ts',
+      'tools/bench/bench-scale-workload.ts',
+      'apps/api/src',
+      'apps/embedder-stub/src',
+      ...INGEST,
+    ],
+    settings: [...INGEST_SETTINGS],
+    sizes: {
+      BENCH_FAIR_STACK_A_DOCS: '2000',
+      BENCH_FAIR_STACK_A_IMPORTS: '4',
+      BENCH_FAIR_STACK_B_DOCS: '20',
+      BENCH_FAIR_STACK_ROUNDS: '3',
+      BENCH_FAIR_DELAY_MS: '200',
+      BENCH_FAIR_EMBEDDER: undefined,
+    },
+  };
+  return [
+    { command: 'npm run bench:fair-share -- --parts client', ...client },
+    { command: 'npm run bench:fair-share -- --parts stack', ...stack },
+    {
+      command: 'npm run bench:fair-share',
+      measures: [...new Set([...client.measures, ...stack.measures])],
+      settings: [...new Set([...client.settings, ...stack.settings])],
+      sizes: { ...client.sizes, ...stack.sizes },
+    },
+  ];
+}
 
 /** The words of a command line, environment assignments first (`A=1 npm run x -- --y 2`). */
 function words(command: string): string[] {

@@ -1,91 +1,32 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   benchmarkCommand,
   BENCHMARK_COMMANDS,
-  changedSettings,
-  changedSizes,
   formatMeasures,
   formatSettings,
   localServicePins,
-  parseMeasures,
   parseSettings,
 } from './benchmark-commands';
+import {
+  benchmarkSections,
+  expectedMark,
+  gitCommitsSince,
+  markFinding,
+  markStaleSections,
+  rerunCommand,
+  staleness,
+  withMark,
+} from './benchmarks-stale';
 
 const ROOT = join(__dirname, '..', '..');
-const STAMP = /^Written by `(.+)` at commit ([0-9a-f]{7,40})(-dirty)? on (\d{4}-\d{2}-\d{2}) \((.+)\)\.$/m;
 
-const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
-
-/** BENCHMARKS.md cut at its `## ` headings (the file's header left out). */
-function sections(file: string): { heading: string; text: string }[] {
-  return file
-    .split(/\n(?=## )/)
-    .slice(1)
-    .map((text) => ({ heading: text.slice(0, text.indexOf('\n')), text }));
-}
-
-/**
- * Why a section's figures may no longer be the command's: each problem as one line (none when the
- * section is current). `commitsSince(commit, paths)` lists the commits after `commit` that changed
- * `paths`.
- */
-export function staleness(
-  section: { heading: string; text: string },
-  commitsSince: (commit: string, paths: string[]) => string[],
-): string[] {
-  const stamp = STAMP.exec(section.text);
-  if (!stamp) return ['no "Written by `command` at commit … on …" stamp'];
-  const [, commandLine, commit, dirty] = stamp;
-  const problems: string[] = [];
-  if (dirty)
-    problems.push(`measured on a work tree with uncommitted changes (${commit}-dirty): run it again`);
-  const command = benchmarkCommand(commandLine);
-  if (!command) return [...problems, `\`${commandLine}\` is not in tools/support/benchmark-commands.ts`];
-  const measures = parseMeasures(section.text);
-  if (!measures) problems.push(`no "Measures:" line under the stamp (${formatMeasures(command)})`);
-  else if (measures.join('\n') !== command.measures.join('\n'))
-    problems.push(`its "Measures:" line is not ${command.command}'s (${formatMeasures(command)})`);
-  const settings = parseSettings(section.text);
-  if (!settings) problems.push(`no "Settings:" line under the stamp (${formatSettings(command)})`);
-  else {
-    const changed = changedSettings(settings, command);
-    if (changed.length > 0)
-      problems.push(
-        `the default settings it ran with changed (${changed.join(', ')}): run \`${commandLine}\` again`,
-      );
-  }
-  const later = commitsSince(commit, command.measures);
-  if (later.length > 0) {
-    problems.push(
-      `${later.length} later commit(s) changed what it measures (${later.slice(0, 3).join('; ')}${later.length > 3 ? '; …' : ''}): run \`${commandLine}\` again`,
-    );
-  }
-  const sizes = changedSizes(commandLine, command);
-  if (sizes.length > 0 && !section.heading.includes('(sizes changed')) {
-    problems.push(`run with ${sizes.join(', ')} (not the defaults) without "(sizes changed" in its heading`);
-  }
-  return problems;
-}
-
-/** The commits reachable from HEAD and not from `commit` that touched `paths` (unit specs aside). */
-function gitCommitsSince(commit: string, paths: string[]): string[] {
-  try {
-    git('cat-file', '-e', `${commit}^{commit}`);
-  } catch {
-    return [`the stamp's commit ${commit} is not in this clone's history`];
-  }
-  const log = git('log', '--format=%h %s', `${commit}..HEAD`, '--', ...paths, ':(exclude,glob)**/*.spec.ts');
-  return log ? log.split('\n').map((line) => line.slice(0, 90)) : [];
-}
-
-describe('BENCHMARKS.md sections are current', () => {
+describe('BENCHMARKS.md: every stale section carries its mark, and no current one does', () => {
   const file = readFileSync(join(ROOT, 'BENCHMARKS.md'), 'utf8');
 
-  it.each(sections(file))('$heading', (section) => {
-    expect(staleness(section, gitCommitsSince)).toEqual([]);
+  it.each(benchmarkSections(file))('$heading', (section) => {
+    expect(markFinding(section, gitCommitsSince)).toBeUndefined();
   });
 });
 
@@ -162,8 +103,10 @@ describe('staleness rules', () => {
       'ES_HOME="$TROVE_INSTALL_DIR/elasticsearch-$ES_VERSION"',
       'ES_PORT="${TROVE_ES_PORT:-9200}"',
       'EMBEDDER_THREADS="${TROVE_EMBEDDER_THREADS:-2}"',
+      'KEYCLOAK_VERSION="${TROVE_KEYCLOAK_VERSION:-26.7.3}"',
     ].join('\n');
     expect(localServicePins(script)).toEqual({ ES_VERSION: '8.19.21', EMBEDDER_THREADS: '2' });
+    expect(localServicePins(script, 'keycloak')).toEqual({ KEYCLOAK_VERSION: '26.7.3' });
     expect(localServicePins()).toMatchObject({
       ES_VERSION: expect.any(String),
       EMBEDDER_THREADS: expect.any(String),
@@ -200,5 +143,89 @@ describe('staleness rules', () => {
     expect(staleness(section('## X', 'npm run bench:nothing'), none)).toEqual([
       '`npm run bench:nothing` is not in tools/support/benchmark-commands.ts',
     ]);
+  });
+});
+
+describe('stale marks', () => {
+  const command = BENCHMARK_COMMANDS.find((c) => c.command === 'npm run bench:query-lane')!;
+  const stamped = (heading: string, commandLine: string, commit = 'abc1234') =>
+    `${heading}\n\nWritten by \`${commandLine}\` at commit ${commit} on 2026-12-01 (2 cores).\n${formatMeasures(command)}\n${formatSettings(command)}\n\nFigures.\n`;
+  const section = (text: string) => ({ heading: text.slice(0, text.indexOf('\n')), text });
+  const none = () => [];
+  const later = () => ['f00ba47 search: fusion weight 0.4', 'b00b1e5 chunking: windows'];
+  const mark = '> **Stale:** later commits changed what it measures — re-run `npm run bench:query-lane`.';
+  const file = (...texts: string[]) => `# Benchmarks\n\nHeader.\n\n${texts.join('\n')}`;
+
+  it('words a mark from the short reasons, and names the command that clears it', () => {
+    const lane = section(stamped('## Lane', 'npm run bench:query-lane'));
+    expect(expectedMark(lane, none)).toBeUndefined();
+    expect(expectedMark(lane, later)).toBe(mark);
+    const reduced = section(
+      stamped('## Lane', 'BENCH_QUERY_LANE_QUERIES=10 npm run bench:query-lane', 'abc1234-dirty'),
+    );
+    expect(expectedMark(reduced, none)).toBe(
+      '> **Stale:** measured on a work tree with uncommitted changes; run with BENCH_QUERY_LANE_QUERIES 10 (not the defaults) without "(sizes changed" in its heading — re-run `npm run bench:query-lane`.',
+    );
+    expect(
+      rerunCommand(section(stamped('## Eval', 'npm run eval -- --dataset x --docs 200 --queries=50'))),
+    ).toBe('npm run eval -- --dataset x');
+    expect(
+      rerunCommand(section(stamped('## Eval (sizes changed: --docs 200)', 'npm run eval -- --docs 200'))),
+    ).toBe('npm run eval -- --docs 200');
+  });
+
+  it('fails a stale section without a mark, and passes it marked right under its heading', () => {
+    const text = stamped('## Lane', 'npm run bench:query-lane');
+    expect(markFinding(section(text), later)).toBe(
+      'stale and not marked (later commits changed what it measures): re-run `npm run bench:query-lane`, or mark it with `npm run benchmarks:check -- --mark`',
+    );
+    const marked = withMark(text, mark);
+    expect(marked).toBe(`## Lane\n\n${mark}\n\n${text.slice('## Lane\n\n'.length)}`);
+    expect(markFinding(section(marked), later)).toBeUndefined();
+  });
+
+  it('fails a mark on a current section: the mark must go', () => {
+    const marked = withMark(stamped('## Lane', 'npm run bench:query-lane'), mark);
+    expect(markFinding(section(marked), none)).toBe(
+      `marked stale but current: remove its mark with \`npm run benchmarks:check -- --mark\` (found: ${mark})`,
+    );
+  });
+
+  it('fails a mark whose reasons changed, or that is not right under the heading', () => {
+    const text = stamped('## Lane', 'npm run bench:query-lane', 'abc1234-dirty');
+    const outdated = withMark(text, mark);
+    expect(markFinding(section(outdated), later)).toMatch(
+      /^its mark is out of date or out of place: refresh it with `npm run benchmarks:check -- --mark` \(expected right under the heading: > \*\*Stale:\*\* measured on a work tree with uncommitted changes; later commits changed what it measures — re-run `npm run bench:query-lane`\.; found: > \*\*Stale:\*\* later commits/,
+    );
+    const clean = stamped('## Lane', 'npm run bench:query-lane');
+    const misplaced = clean.replace('Figures.', `${mark}\n\nFigures.`);
+    expect(markFinding(section(misplaced), later)).toMatch(/^its mark is out of date or out of place/);
+  });
+
+  it('never excuses a section without a stamp or with an unregistered command', () => {
+    const unknown = withMark(stamped('## X', 'npm run bench:nothing'), mark);
+    expect(markFinding(section(unknown), later)).toBe(
+      '`npm run bench:nothing` is not in tools/support/benchmark-commands.ts',
+    );
+    expect(markFinding(section(`## Y\n\n${mark}\n\nNo stamp.\n`), later)).toBe(
+      'no "Written by `command` at commit … on …" stamp',
+    );
+  });
+
+  it('--mark writes, refreshes and removes marks and leaves every other byte', () => {
+    const stale = stamped('## Stale', 'npm run bench:query-lane', 'aaaaaaa');
+    const current = withMark(stamped('## Current', 'npm run bench:query-lane', 'bbbbbbb'), mark);
+    const since = (commit: string) => (commit === 'aaaaaaa' ? later() : []);
+    const before = file(stale, current);
+    const after = markStaleSections(before, since);
+    expect(after).toBe(
+      file(withMark(stale, mark), stamped('## Current', 'npm run bench:query-lane', 'bbbbbbb')),
+    );
+    expect(markStaleSections(after, since)).toBe(after);
+    for (const s of benchmarkSections(after)) expect(markFinding(s, since)).toBeUndefined();
+    // Its command rewrites the section whole, so a fresh run carries no mark.
+    expect(markStaleSections(after, none)).toBe(
+      file(stale, stamped('## Current', 'npm run bench:query-lane', 'bbbbbbb')),
+    );
   });
 });
