@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatStamp, replaceSections, type SectionStamp, sizedHeading } from './benchmarks-file';
+import { withMark } from './benchmarks-stale';
 
 const FIXTURE = readFileSync(join(__dirname, 'fixtures', 'benchmarks.md'), 'utf8');
 const STAMP: SectionStamp = {
@@ -74,6 +75,19 @@ describe('replaceSections (BENCHMARKS.md, section by section)', () => {
     expect(after.endsWith(`${a}\n\n${formatStamp(STAMP)}\n\nA\n\n${b}\n\n${formatStamp(STAMP)}\n\nB\n`)).toBe(
       true,
     );
+  });
+
+  it("drops a section's stale mark: the command's run rewrites the section whole", () => {
+    const heading = '## Notion API requests per page';
+    const marked = withMark(
+      sections(FIXTURE).get(heading)!,
+      '> **Stale:** later commits changed what it measures — re-run `npm run bench:notion-requests`.',
+    );
+    const file = FIXTURE.replace(sections(FIXTURE).get(heading)!, marked);
+    expect(file).toContain('> **Stale:**');
+    const after = replaceSections(file, [{ heading, body: 'New figures.' }], STAMP);
+    expect(after).not.toContain('> **Stale:**');
+    expect(sections(after).get(heading)).toBe(`${heading}\n\n${formatStamp(STAMP)}\n\nNew figures.\n`);
   });
 
   it('writing the same figures again changes nothing', () => {
