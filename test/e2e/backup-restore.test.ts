@@ -39,6 +39,23 @@ const QUERIES = [
   'deploy runbook',
 ];
 
+const AUDIT = `query($action: String!) { auditEvents(first: 10, filter: { action: $action }) {
+  nodes { action outcome code detail actor { kind name } } } }`;
+
+interface AuditEntry {
+  action: string;
+  outcome: string;
+  code: string | null;
+  detail: Record<string, unknown>;
+  actor: { kind: string; name: string };
+}
+
+/** The install's audit entries of one action, newest first. */
+async function auditOf(app: TroveStack, action: string): Promise<AuditEntry[]> {
+  const data = await app.query<{ auditEvents: { nodes: AuditEntry[] } }>(AUDIT, { action });
+  return data.auditEvents.nodes;
+}
+
 interface Snapshot {
   documents: { id: string; fileName: string; status: string; chunkCount: number; sourceId: string | null }[];
   hits: Record<string, { documentId: string; chunkId: string }[]>;
@@ -212,6 +229,20 @@ describe('backup and restore', () => {
     const again = await trove(['backup', backupDir], original, originalBlobs);
     expect(again).toMatchObject({ code: 2 });
     expect(again.stderr).toMatch(/is not empty.*BACKUP_BAD_FOLDER/s);
+
+    // Both are in the install's audit log, by the operator's account (they run beside the api).
+    const [refused, done] = await auditOf(stack!, 'backup');
+    expect(done).toMatchObject({
+      outcome: 'SUCCESS',
+      code: null,
+      actor: { kind: 'SYSTEM', name: expect.stringMatching(/^trove backup, run by \S+@\S+$/) },
+      detail: { folder: backupDir, documents: before.documents.length },
+    });
+    expect(refused).toMatchObject({
+      outcome: 'FAILURE',
+      code: 'BACKUP_BAD_FOLDER',
+      detail: { folder: backupDir, reason: expect.stringContaining('is not empty') },
+    });
   });
 
   it('refuses to back up a busy install unless --allow-running, which says so', async () => {
@@ -277,6 +308,14 @@ describe('backup and restore', () => {
       name,
     );
     await restored.start();
+    const manifest = JSON.parse(readFileSync(join(backupDir, 'manifest.json'), 'utf8'));
+    expect(await auditOf(restored, 'restore')).toEqual([
+      expect.objectContaining({
+        outcome: 'SUCCESS',
+        actor: expect.objectContaining({ name: expect.stringMatching(/^trove restore, run by /) }),
+        detail: expect.objectContaining({ folder: backupDir, backupCreatedAt: manifest.createdAt }),
+      }),
+    ]);
     const after = await state(restored);
     expect(after.documents).toEqual(before.documents);
     expect(after.chunks).toBe(before.chunks);

@@ -126,6 +126,8 @@ describe('feedback on the Ask page', () => {
     const gap = page.getByTestId('gap').filter({ hasText: QUESTION });
     await gap.waitFor(EVENTUALLY);
     expect(await gap.textContent()).toContain('Misses the database step');
+    // Who asked: here the bootstrap key (people and keys by name).
+    expect(await gap.getByTestId('gap-asked-by').textContent()).toBe('Asked by admin key');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByTestId('export-feedback').click(),

@@ -22,6 +22,7 @@ import { ADMIN_KEY, TroveStack } from '../support/stack';
 const stack = new TroveStack();
 let projectId: string;
 let viewerKey: string;
+let viewerName: string;
 let otherViewerKey: string;
 
 const ASK = `query($input: AskInput!) { ask(input: $input) {
@@ -29,7 +30,7 @@ const ASK = `query($input: AskInput!) { ask(input: $input) {
 const GIVE = `mutation($input: GiveFeedbackInput!) { giveFeedback(input: $input) {
   id answerId target chunkId vote comment createdAt updatedAt } }`;
 const GAPS = `query($projectId: ID!) { contentGaps(projectId: $projectId, first: 50) {
-  totalCount nodes { question askCount unansweredCount downVoteCount comments } } }`;
+  totalCount nodes { question askCount unansweredCount downVoteCount comments askedBy } } }`;
 
 interface Asked {
   answerId: string;
@@ -72,7 +73,8 @@ beforeAll(async () => {
     );
     expect((await stack.settled(upload.body.id as string)).status).toBe('READY');
   }
-  viewerKey = await createKey(uniqueName('feedback viewer'));
+  viewerName = uniqueName('feedback viewer');
+  viewerKey = await createKey(viewerName);
   otherViewerKey = await createKey(uniqueName('another viewer'));
 });
 afterAll(() => stack.stop());
@@ -182,6 +184,7 @@ describe('feedback on answers', () => {
           question: 'Who painted the Mona Lisa?',
           unansweredCount: 1,
           downVoteCount: 0,
+          askedBy: [viewerName],
         }),
         expect.objectContaining({
           question: 'How do I roll back a release?',

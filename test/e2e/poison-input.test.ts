@@ -26,7 +26,8 @@ const ASK = `query($input: AskInput!) { ask(input: $input) { answer } }`;
 
 beforeAll(async () => {
   const url = await embedder.start();
-  stack = new TroveStack({ TROVE_EMBEDDING_BASE_URL: url });
+  // A text the fake never answers is given up on after 8 s (other requests take milliseconds).
+  stack = new TroveStack({ TROVE_EMBEDDING_BASE_URL: url, TROVE_EMBEDDING_TIMEOUT_MS: '8000' });
   await stack.start();
   projectId = await stack.createProject('Poison input');
 });
@@ -61,7 +62,7 @@ describe('text the embedder cannot take', () => {
     expect(embedder.requestsWith('Quokka husbandry').filter((r) => r.status !== 200)).toEqual([]);
   });
 
-  it('a document whose text the embedder keeps refusing FAILS with EMBEDDING_REJECTED after a few attempts; its neighbour becomes READY', async () => {
+  it('a document whose text the embedder keeps refusing FAILS with EMBEDDING_REJECTED after two attempts; its neighbour becomes READY', async () => {
     embedder.rejects.add('crash-me-7f3a');
     const poison = await stack.upload(
       projectId,
@@ -79,14 +80,38 @@ describe('text the embedder cannot take', () => {
     expect(failed.error).toEqual({
       code: 'EMBEDDING_REJECTED',
       message: expect.stringMatching(
-        /^the embedding server refuses the text of chunk 1 \("Wombat care"\) while it embeds other text, 3 attempts in a row: the embedding server answered 500/,
+        /^the embedding server refuses the text of chunk 1 \("Wombat care"\) while it embeds other text, 2 attempts in a row: the embedding server answered 500/,
       ),
     });
     expect(await stack.settled(String(neighbour.body.id), 60_000)).toMatchObject({ status: 'READY' });
-    // Bounded: three attempts, each the batch plus the bisection that isolates the chunk.
+    // Bounded: a few attempts, each the batch plus the bisection that isolates the chunk.
     const attempts = embedder.requestsWith('crash-me-7f3a');
-    expect(attempts.length).toBeGreaterThanOrEqual(3);
+    expect(attempts.length).toBeGreaterThanOrEqual(2);
     expect(attempts.length).toBeLessThanOrEqual(3 * 4);
+  });
+
+  it('a document whose text the embedder never answers FAILS with EMBEDDING_REJECTED naming the timeout, instead of holding the embedder; its neighbour becomes READY', async () => {
+    embedder.stalls.add('chews-for-ever-5c1d');
+    const stuck = await stack.upload(
+      projectId,
+      'stuck.md',
+      '# Platypus care\n\nPlatypuses chews-for-ever-5c1d hunt with their bills.\n',
+    );
+    const neighbour = await stack.upload(projectId, 'echidna.md', '# Echidna care\n\nEchidnas roll up.\n');
+
+    const failed = await stack.settled(String(stuck.body.id), 240_000);
+    expect(failed.status).toBe('FAILED');
+    expect(failed.error).toEqual({
+      code: 'EMBEDDING_REJECTED',
+      message: expect.stringMatching(
+        /^the embedding server refuses the text of chunk 1 \("Platypus care"\) while it embeds other text, 2 attempts in a row: the embedding server did not answer within 8 s \(TROVE_EMBEDDING_TIMEOUT_MS\), while it answers other requests$/,
+      ),
+    });
+    expect(await stack.settled(String(neighbour.body.id), 60_000)).toMatchObject({ status: 'READY' });
+    // Given up on after a bounded number of unanswered requests, not retried for ever.
+    const attempts = embedder.requestsWith('chews-for-ever-5c1d');
+    expect(attempts.every((r) => r.status === 0)).toBe(true);
+    expect(attempts.length).toBeLessThanOrEqual(6);
   });
 
   it('an outage (every request fails) keeps the document INDEXING and retrying past that bound, until the embedder is back', async () => {

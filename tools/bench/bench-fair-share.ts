@@ -1,5 +1,11 @@
 /**
- * `npm run bench:fair-share`: how long project B's small import waits at the worker's embedder
+ * `npm run bench:fair-share [-- --parts client,stack]`: project B's small import while project A's
+ * large one runs, against B alone, in two parts (both by default), each writing its own section:
+ *  - stack: through the real api, worker and Temporal, fairness on vs first come, first served
+ *    (bench-fair-share-stack.ts);
+ *  - client: the worker's embedder client alone, below.
+ *
+ * The client part: how long project B's small import waits at the worker's embedder
  * client while project A's large import fills the bulk lane, with projects taking turns (each
  * request names its project) and without (every request in one queue, older work first: the
  * order before projects took turns), against B alone, all in the same run. The embedder is a
@@ -15,10 +21,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import type { EmbeddingConfig } from '@trove/config';
 import type { EmbeddingProvider } from '@trove/domain';
 import { createEmbeddingProvider } from '@trove/embeddings';
-import { localWorkerConfig, writeBenchmarkSections } from '@trove/tools-support';
+import { localWorkerConfig, sizeDefault, writeBenchmarkSections } from '@trove/tools-support';
+import { STACK_KNOBS, stackPart } from './bench-fair-share-stack';
 
 const KNOBS = [
   'BENCH_FAIR_A_UNITS',
@@ -28,16 +36,16 @@ const KNOBS = [
   'BENCH_FAIR_DELAY_MS',
   'BENCH_FAIR_EMBEDDER',
 ];
-const COMMAND = [
-  ...KNOBS.filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]}`),
-  'npm run bench:fair-share',
-].join(' ');
-const A_UNITS = Number(process.env.BENCH_FAIR_A_UNITS ?? 12);
-const UNIT_REQUESTS = Number(process.env.BENCH_FAIR_UNIT_REQUESTS ?? 4);
-const B_REQUESTS = Number(process.env.BENCH_FAIR_B_REQUESTS ?? 2);
+const PARTS = ['stack', 'client'] as const;
+type Part = (typeof PARTS)[number];
+/** A knob's value, or its default from the command's entry in tools/support/benchmark-commands.ts. */
+const size = (name: string) => Number(process.env[name] ?? sizeDefault('npm run bench:fair-share', name));
+const A_UNITS = size('BENCH_FAIR_A_UNITS');
+const UNIT_REQUESTS = size('BENCH_FAIR_UNIT_REQUESTS');
+const B_REQUESTS = size('BENCH_FAIR_B_REQUESTS');
 /** B's import is measured this many times per condition; the median is reported. */
-const ROUNDS = Number(process.env.BENCH_FAIR_ROUNDS ?? 3);
-const DELAY_MS = Number(process.env.BENCH_FAIR_DELAY_MS ?? 200);
+const ROUNDS = size('BENCH_FAIR_ROUNDS');
+const DELAY_MS = size('BENCH_FAIR_DELAY_MS');
 const LOCAL_EMBEDDER = process.env.BENCH_FAIR_EMBEDDER === 'local';
 /** The worker's batch size (TROVE_EMBEDDING_BATCH_SIZE's default). */
 const BATCH = 16;
@@ -149,7 +157,8 @@ async function startStub(): Promise<{ url: string; process: ChildProcess }> {
   throw new Error(`the embedder stub exited before listening: ${output}`);
 }
 
-async function main() {
+/** Runs the client part and returns its BENCHMARKS.md section. */
+async function clientPart(): Promise<string> {
   const config = localWorkerConfig('bench-fair-share', join(tmpdir(), 'bench-fair-share'));
   const stub = LOCAL_EMBEDDER ? undefined : await startStub();
   const embedding: EmbeddingConfig = {
@@ -203,11 +212,37 @@ ${row('one queue', 'during A, one queue (before)')}
 
 While A's import runs, B's takes ${turns.toFixed(2)}× its time alone when projects take turns and ${oneQueue.toFixed(2)}× in
 one queue (target ≤ ${TARGET_RATIO}×). This measures the embedder client, where the machine's shared capacity is; the bulk
-lane's activity slots are shared by Temporal's task queue (each import keeps its window of units; see docs/operations.md).
+lane's activity slots, dispatched by Temporal, are measured by the stack part ("Fair share through the stack").
 Knobs: \`BENCH_FAIR_A_UNITS\` (${A_UNITS}), \`BENCH_FAIR_UNIT_REQUESTS\` (${UNIT_REQUESTS}), \`BENCH_FAIR_B_REQUESTS\`
 (${B_REQUESTS}), \`BENCH_FAIR_ROUNDS\` (${ROUNDS}).`;
-  writeBenchmarkSections(COMMAND, body);
-  console.log(body);
+  return body;
+}
+
+/** The parts `--parts` names (all of them without it), or an error naming the unknown ones. */
+function chooseParts(names: string | undefined): Part[] {
+  if (!names) return [...PARTS];
+  const chosen = names.split(',').map((n) => n.trim());
+  const unknown = chosen.filter((n) => !(PARTS as readonly string[]).includes(n));
+  if (unknown.length || !chosen.length)
+    throw new Error(`unknown part ${unknown.join(', ') || '(none given)'}; choose from ${PARTS.join(', ')}`);
+  return PARTS.filter((p) => chosen.includes(p));
+}
+
+async function main() {
+  const { values } = parseArgs({ options: { parts: { type: 'string' } } });
+  const parts = chooseParts(values.parts);
+  const command = [
+    ...[...KNOBS, ...STACK_KNOBS].filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]}`),
+    'npm run bench:fair-share',
+    ...(values.parts ? ['--', `--parts ${parts.join(',')}`] : []),
+  ].join(' ');
+  const sections: string[] = [];
+  for (const part of parts) {
+    sections.push(part === 'stack' ? await stackPart() : await clientPart());
+    console.log(sections.at(-1));
+  }
+  // Written together, so every section is stamped with the commit measured (not -dirty from the first).
+  writeBenchmarkSections(command, ...sections);
 }
 
 main().catch((error: unknown) => {

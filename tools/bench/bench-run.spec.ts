@@ -14,7 +14,7 @@ describe('npm run bench -- --only', () => {
 
   it('refuses an unknown name and says which names exist', () => {
     expect(() => chooseBenchmarks('notion-request')).toThrow(
-      'unknown benchmark notion-request; choose from pipeline, notion, notion-requests, files, catalog, scale, search-scale, query-lane, fair-share',
+      'unknown benchmark notion-request; choose from pipeline, notion, notion-requests, files, catalog, scale, search-scale, query-lane, fair-share, large-documents',
     );
     expect(() => chooseBenchmarks(',')).toThrow(/\(none given\)/);
   });

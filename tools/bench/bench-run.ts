@@ -26,8 +26,10 @@ export const BENCHMARKS: Benchmark[] = [
   // Starts its own private Elasticsearch: a million chunks never load the shared one.
   { name: 'search-scale', script: 'tools/bench/bench-search-scale.ts', needsServices: false },
   { name: 'query-lane', script: 'tools/bench/bench-query-lane.ts', needsServices: true },
-  // Its own stub embedder (BENCH_FAIR_EMBEDDER=local: infra/local's, started by `npm run services:up`).
-  { name: 'fair-share', script: 'tools/bench/bench-fair-share.ts', needsServices: false },
+  // Its own stub embedders (BENCH_FAIR_EMBEDDER=local: infra/local's) and Temporal dev servers;
+  // the stack part's api and workers use the local Elasticsearch and PostgreSQL.
+  { name: 'fair-share', script: 'tools/bench/bench-fair-share.ts', needsServices: true },
+  { name: 'large-documents', script: 'tools/bench/bench-large-documents.ts', needsServices: true },
   { name: 'ocr-layout', script: 'tools/bench/bench-ocr-layout.ts', needsServices: false },
 ];
 

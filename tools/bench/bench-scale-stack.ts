@@ -94,6 +94,11 @@ export class ScaleStack {
     return `http://127.0.0.1:${this.port}`;
   }
 
+  /** The Temporal server the stack runs on: the local one, unless `env` names another. */
+  get temporalAddress(): string {
+    return this.env.TROVE_TEMPORAL_ADDRESS ?? TEMPORAL_ADDRESS;
+  }
+
   /** Whether the workers embed with the stub embedding server. */
   get stubEmbedder(): boolean {
     return this.stub !== undefined;
@@ -178,12 +183,23 @@ export class ScaleStack {
     );
   }
 
-  /** Starts the stub embedding server (apps/embedder-stub) on a free port; workers started after use it. */
-  async startStubEmbedder(dimensions = 384): Promise<void> {
+  /**
+   * Starts the stub embedding server (apps/embedder-stub) on a free port, answering each request
+   * after `delayMs` (default at once); workers started after use it.
+   */
+  async startStubEmbedder(dimensions = 384, delayMs = 0): Promise<void> {
     const port = await freePort();
     this.stub = this.spawnChild(
       'embedder-stub',
-      ['apps/embedder-stub/src/main.ts', '--port', String(port), '--dimensions', String(dimensions)],
+      [
+        'apps/embedder-stub/src/main.ts',
+        '--port',
+        String(port),
+        '--dimensions',
+        String(dimensions),
+        '--delay-ms',
+        String(delayMs),
+      ],
       process.env,
     );
     await this.waitForLog(this.stub, 'embedder stub listening');
@@ -353,7 +369,7 @@ export class ScaleStack {
   private async stopNow(): Promise<void> {
     await Promise.all(this.children.map((child) => stopChild(child.process)));
     try {
-      await terminateOpenWorkflows(this.name);
+      await terminateOpenWorkflows(this.name, this.temporalAddress);
     } catch (error) {
       console.warn(
         `[bench:scale] could not terminate the workflows of ${this.name}: ${(error as Error).message}`,
@@ -397,10 +413,10 @@ async function stopChild(child: ChildProcess): Promise<void> {
 /**
  * Terminates the workflows still open on the stack's task queues (every queue whose name starts
  * with the stack's: a control queue beside the ingest queue too), so a run stopped mid-ingest
- * leaves no workflows behind in the shared Temporal server.
+ * leaves no workflows behind in the Temporal server (the shared one, unless the stack runs on another).
  */
-export async function terminateOpenWorkflows(name: string): Promise<void> {
-  const connection = await Connection.connect({ address: TEMPORAL_ADDRESS });
+export async function terminateOpenWorkflows(name: string, address = TEMPORAL_ADDRESS): Promise<void> {
+  const connection = await Connection.connect({ address });
   try {
     const client = new TemporalClient({ connection });
     const open: { workflowId: string; runId: string }[] = [];

@@ -9,6 +9,9 @@ import { GRAPHQL_PATH, graphqlAuthentication } from './core/graphql-authenticati
 import { NON_PAGE_PATHS, nonPageContentSecurityPolicy, securityHeaders } from './core/security-headers';
 import { limitWebSocketMessages } from './core/websocket-limits';
 import { mountWebPages } from './web/web-pages';
+import { MCP_PATH, PROTECTED_RESOURCE_PATH } from './web/web-routes';
+import { mcpChallenge } from './mcp/mcp-challenge';
+import { publicUrlOf } from './access/people.providers';
 
 /** Builds and starts the API on the configured host and port. Used by main.ts and the tests. */
 export async function startApi(config: ApiConfig): Promise<NestExpressApplication> {
@@ -39,6 +42,8 @@ export async function startApi(config: ApiConfig): Promise<NestExpressApplicatio
     app,
     config.ui ?? { playground: false, introspection: false, dashboardDir: 'apps/dashboard/dist' },
   );
+  // An MCP client refused at /mcp learns where to get a token (the MCP authorization specification).
+  app.use(MCP_PATH, mcpChallenge(`${publicUrlOf(config)}${PROTECTED_RESOURCE_PATH}${MCP_PATH}`));
   // Registered before init, so it runs before body parsing and before Apollo's own middleware;
   // `app.use` prefix-matches exactly as Apollo's mount does (case, sub-paths).
   app.use(GRAPHQL_PATH, graphqlAuthentication(app.get(RequestAdmission)));

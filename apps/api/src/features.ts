@@ -1,5 +1,8 @@
 import { AnswersModule } from './answers/answers.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
+import { AuditModule } from './audit/audit.module';
+import { AuthModule } from './auth/auth.module';
+import { PeopleModule } from './people/people.module';
 import { DocumentsModule } from './documents/documents.module';
 import { FeedbackModule } from './feedback/feedback.module';
 import { HealthModule } from './health/health.module';
@@ -24,6 +27,9 @@ export const FEATURE_MODULES = [
   RagConfigModule,
   IndexGenerationsModule,
   ApiKeysModule,
+  AuthModule,
+  PeopleModule,
+  AuditModule,
   HealthModule,
   MetricsModule,
   McpModule,

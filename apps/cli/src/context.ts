@@ -1,6 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { ProjectsDocument, SourcesDocument, TroveClient, type SourcesQuery } from '@trove/api-client';
 import { isTroveId, TroveErrorCode } from '@trove/domain';
+import { freshAccessToken } from './config/credentials';
 import { resolveSettings, type CliSettings } from './config/settings';
 import { NotFoundError, UsageError } from './output/exit-codes';
 import { Output, type OutStream } from './output/output';
@@ -51,9 +52,12 @@ export class CliContext {
   }
 
   get client(): TroveClient {
+    const apiUrl = this.settings.apiUrl.value;
     this.api ??= new TroveClient({
-      apiUrl: this.settings.apiUrl.value,
+      apiUrl,
       apiKey: this.settings.apiKey?.value,
+      // Without a key: the person `trove login` signed in, if any.
+      bearer: () => freshAccessToken(this.io.env, apiUrl),
       userAgent: `trove-cli/${version}`,
     });
     return this.api;

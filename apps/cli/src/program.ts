@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
+import { adminCommand } from './commands/admin.command';
 import { askCommand } from './commands/ask.command';
 import { backupCommand, restoreCommand } from './commands/backup.command';
 import { configCommand } from './commands/config.command';
@@ -6,6 +7,7 @@ import { documentsCommand } from './commands/documents.command';
 import { feedbackCommand } from './commands/feedback.command';
 import { initCommand } from './commands/init.command';
 import { keysCommand } from './commands/keys.command';
+import { loginCommand, logoutCommand, whoamiCommand } from './commands/login.command';
 import { projectsCommand } from './commands/projects.command';
 import { searchCommand } from './commands/search.command';
 import { sourcesCommand } from './commands/sources.command';
@@ -24,7 +26,7 @@ Examples:
   $ trove ask "How do I roll back a release?"
 
 Settings come from flags, then TROVE_API_URL / TROVE_API_KEY / TROVE_PROJECT, then the nearest
-.trove.yaml. Exit codes: 0 ok, 1 failure, 2 usage, 3 not found, 4 not authenticated or not allowed.`;
+.trove.yaml. Without a key, trove acts as the person trove login signed in. Exit codes: 0 ok, 1 failure, 2 usage, 3 not found, 4 not authenticated or not allowed.`;
 
 /** The `trove` command tree. */
 export function buildProgram(io: CliIo): Command {
@@ -49,6 +51,9 @@ export function buildProgram(io: CliIo): Command {
 
   for (const command of [
     initCommand(io),
+    loginCommand(io),
+    logoutCommand(io),
+    whoamiCommand(io),
     projectsCommand(io),
     documentsCommand(io),
     sourcesCommand(io),
@@ -56,6 +61,7 @@ export function buildProgram(io: CliIo): Command {
     askCommand(io),
     threadsCommand(io),
     keysCommand(io),
+    adminCommand(io),
     feedbackCommand(io),
     configCommand(io),
     backupCommand(io),

@@ -1,4 +1,17 @@
-import { Anchor, AppShell, Badge, Burger, Button, Group, NavLink, Select, Text } from '@mantine/core';
+import {
+  Anchor,
+  AppShell,
+  Avatar,
+  Badge,
+  Burger,
+  Button,
+  Center,
+  Group,
+  Loader,
+  NavLink,
+  Select,
+  Text,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { Link, Navigate, Route, Routes, useLocation, useMatch, useNavigate } from 'react-router';
@@ -7,6 +20,10 @@ import { ProjectsDocument } from '@trove/api-client/browser';
 import { Empty } from './components/states';
 import { useCaller } from './caller';
 import { ApiKeysPage } from './pages/api-keys-page';
+import { AuditPage } from './pages/audit-page';
+import { PeoplePage } from './pages/people-page';
+import { ProjectAccessPage } from './pages/project-access-page';
+import { TokensPage } from './pages/tokens-page';
 import { AskPage } from './pages/ask-page';
 import { ChunksPage } from './pages/chunks-page';
 import { DocumentsPage } from './pages/documents-page';
@@ -17,19 +34,38 @@ import { SignInPage } from './pages/sign-in-page';
 import { SourcesPage } from './pages/sources-page';
 import { useSession } from './session-context';
 
-/** The project pages, in the navigation's order; `admin` ones only for ADMIN keys. */
+/** The project pages, in the navigation's order; `admin` ones only for the project's ADMINs. */
 const PROJECT_PAGES = [
   { path: 'documents', label: 'Documents', admin: false },
   { path: 'search', label: 'Search', admin: false },
   { path: 'ask', label: 'Ask', admin: false },
   { path: 'sources', label: 'Sources', admin: false },
   { path: 'gaps', label: 'Gaps', admin: true },
+  { path: 'access', label: 'Access', admin: true },
 ] as const;
 
 export function App() {
   const session = useSession();
+  if (session.signedIn === undefined) {
+    return (
+      <Center mih="100vh">
+        <Loader size="sm" />
+      </Center>
+    );
+  }
   if (!session.signedIn) return <SignInPage />;
   return <Shell />;
+}
+
+/** A person's picture from their provider, else their initials. */
+function initials(name: string | undefined): string {
+  return (name ?? '?')
+    .replace(/<.*>/, '')
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((part) => part[0]!.toUpperCase())
+    .join('');
 }
 
 function Shell() {
@@ -43,6 +79,7 @@ function Shell() {
   const projects = useQuery({ queryKey: ['projects'], queryFn: () => gql(ProjectsDocument) });
   const caller = useCaller();
   const admin = caller.can('ADMIN');
+  const projectAdmin = caller.canIn(projectId, 'ADMIN');
 
   return (
     <AppShell
@@ -59,7 +96,23 @@ function Shell() {
             </Anchor>
           </Group>
           <Group gap="xs" wrap="nowrap">
-            {caller.role && (
+            {caller.person && (
+              <Group gap={6} wrap="nowrap" data-testid="caller-person">
+                <Avatar
+                  src={caller.pictureUrl ?? null}
+                  alt={caller.name}
+                  size="sm"
+                  radius="xl"
+                  color="indigo"
+                >
+                  {initials(caller.name)}
+                </Avatar>
+                <Text size="sm" visibleFrom="sm">
+                  {caller.name}
+                </Text>
+              </Group>
+            )}
+            {caller.role && !caller.person && (
               <Badge variant="light" color="gray" data-testid="caller-role" title={caller.name}>
                 {caller.role}
               </Badge>
@@ -92,7 +145,7 @@ function Shell() {
           searchable
           aria-label="Project"
         />
-        {PROJECT_PAGES.filter((page) => admin || !page.admin).map((page) => (
+        {PROJECT_PAGES.filter((page) => projectAdmin || !page.admin).map((page) => (
           <NavLink
             key={page.path}
             component={Link}
@@ -104,18 +157,46 @@ function Shell() {
           />
         ))}
         {admin && (
+          <>
+            <NavLink
+              component={Link}
+              to="/people"
+              label="People and groups"
+              mt="md"
+              active={location.pathname === '/people'}
+              onClick={close}
+            />
+            <NavLink
+              component={Link}
+              to="/api-keys"
+              label="API keys"
+              active={location.pathname === '/api-keys'}
+              onClick={close}
+            />
+            <NavLink
+              component={Link}
+              to="/audit"
+              label="Audit log"
+              active={location.pathname === '/audit'}
+              onClick={close}
+            />
+          </>
+        )}
+        {caller.person && (
           <NavLink
             component={Link}
-            to="/api-keys"
-            label="API keys"
-            mt="md"
-            active={location.pathname === '/api-keys'}
+            to="/tokens"
+            label="Personal tokens"
+            mt={admin ? undefined : 'md'}
+            active={location.pathname === '/tokens'}
             onClick={close}
           />
         )}
         <NavLink href="/playground" label="GraphQL playground" mt={admin ? undefined : 'md'} />
         <Text size="xs" c="dimmed" mt="auto">
-          Signed in with an API key, for this tab only.
+          {session.kind === 'person'
+            ? `Signed in as ${caller.name ?? '…'}.`
+            : 'Signed in with an API key, for this tab only.'}
         </Text>
       </AppShell.Navbar>
       <AppShell.Main>
@@ -129,9 +210,40 @@ function Shell() {
           <Route path="/projects/:projectId/ask" element={<AskPage />} />
           <Route path="/projects/:projectId/sources" element={<SourcesPage />} />
           <Route
-            path="/projects/:projectId/gaps"
+            path="/projects/:projectId/access"
+            element={
+              projectAdmin ? (
+                <ProjectAccessPage />
+              ) : caller.known ? (
+                <Empty title="Not available">A project's access is managed by its ADMINs.</Empty>
+              ) : null
+            }
+          />
+          <Route path="/tokens" element={<TokensPage />} />
+          <Route
+            path="/people"
             element={
               admin ? (
+                <PeoplePage />
+              ) : caller.known ? (
+                <Empty title="Not available">People are managed by ADMINs.</Empty>
+              ) : null
+            }
+          />
+          <Route
+            path="/audit"
+            element={
+              admin ? (
+                <AuditPage />
+              ) : caller.known ? (
+                <Empty title="Not available">The audit log is for ADMINs.</Empty>
+              ) : null
+            }
+          />
+          <Route
+            path="/projects/:projectId/gaps"
+            element={
+              projectAdmin ? (
                 <GapsPage />
               ) : caller.known ? (
                 <Empty title="Not available">Content gaps are shown to ADMIN keys.</Empty>

@@ -1,7 +1,6 @@
 import { Client } from '@temporalio/client';
 import { NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import { Catalog } from '@trove/catalog';
-import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
 import { documentLimitsSchema, SecretBox, type WorkerConfig } from '@trove/config';
 import { IndexGenerations } from '@trove/index-generations';
 import { RagConfigStore, workerRagDefaults } from '@trove/rag-config';
@@ -92,20 +91,13 @@ export async function createWorker(
     sections: ['chunking'],
     log: (message) => logger.warn(message),
   });
-  const tokenCounter = new SegmenterTokenCounter();
-  let chunker = { version: -1, chunker: new Chunker(tokenCounter, config.chunking) };
-  const currentChunker = async () => {
-    const { version, settings } = await ragConfig.current();
-    if (chunker.version !== version)
-      chunker = { version, chunker: new Chunker(tokenCounter, settings.chunking) };
-    return chunker.chunker;
-  };
+  // Documents are chunked in the parsing threads too, by the settings current when each is chunked.
+  const chunking = async () => (await ragConfig.current()).settings.chunking;
   const ingestDeps = {
     catalog,
     blobs,
     parsers,
-    chunker: chunker.chunker,
-    currentChunker,
+    chunking,
     embedder,
     chunkIndex,
     generations,

@@ -122,10 +122,19 @@ export const MeQuery = graphql(`
   query Me {
     me {
       keyId
+      userId
+      credential
       name
+      email
+      pictureUrl
       role
       permissions
       projectIds
+      projectRoles {
+        projectId
+        role
+      }
+      groups
     }
   }
 `);
@@ -653,6 +662,7 @@ export const ContentGapsQuery = graphql(`
         downVoteCount
         lastAskedAt
         comments
+        askedBy
       }
     }
   }
@@ -807,6 +817,227 @@ export const RagConfigInputFieldsQuery = graphql(`
               }
             }
           }
+        }
+      }
+    }
+  }
+`);
+
+// --- people, groups, project access, personal tokens, the audit log ----------------------------
+
+export const UserFields = graphql(`
+  fragment UserFields on User {
+    id
+    name
+    email
+    pictureUrl
+    provider
+    role
+    status
+    createdAt
+    lastSeenAt
+    deactivatedAt
+  }
+`);
+
+export const UsersQuery = graphql(`
+  query Users($first: Int, $after: String, $search: String) {
+    users(first: $first, after: $after, search: $search) {
+      totalCount
+      pageInfo {
+        endCursor
+        hasNextPage
+      }
+      nodes {
+        ...UserFields
+      }
+    }
+  }
+`);
+
+export const CreateUserMutation = graphql(`
+  mutation CreateUser($input: CreateUserInput!) {
+    createUser(input: $input) {
+      ...UserFields
+    }
+  }
+`);
+
+export const UpdateUserMutation = graphql(`
+  mutation UpdateUser($id: ID!, $input: UpdateUserInput!) {
+    updateUser(id: $id, input: $input) {
+      ...UserFields
+    }
+  }
+`);
+
+export const DeactivateUserMutation = graphql(`
+  mutation DeactivateUser($id: ID!) {
+    deactivateUser(id: $id) {
+      ...UserFields
+    }
+  }
+`);
+
+export const ReactivateUserMutation = graphql(`
+  mutation ReactivateUser($id: ID!) {
+    reactivateUser(id: $id) {
+      ...UserFields
+    }
+  }
+`);
+
+export const GroupsQuery = graphql(`
+  query Groups {
+    groups {
+      id
+      name
+      provider
+      memberCount
+      createdAt
+      members {
+        id
+        name
+        email
+      }
+    }
+  }
+`);
+
+export const CreateGroupMutation = graphql(`
+  mutation CreateGroup($name: String!) {
+    createGroup(name: $name) {
+      id
+      name
+    }
+  }
+`);
+
+export const DeleteGroupMutation = graphql(`
+  mutation DeleteGroup($id: ID!) {
+    deleteGroup(id: $id) {
+      id
+    }
+  }
+`);
+
+export const AddGroupMemberMutation = graphql(`
+  mutation AddGroupMember($groupId: ID!, $userId: ID!) {
+    addGroupMember(groupId: $groupId, userId: $userId) {
+      id
+      memberCount
+    }
+  }
+`);
+
+export const RemoveGroupMemberMutation = graphql(`
+  mutation RemoveGroupMember($groupId: ID!, $userId: ID!) {
+    removeGroupMember(groupId: $groupId, userId: $userId) {
+      id
+      memberCount
+    }
+  }
+`);
+
+export const ProjectAccessQuery = graphql(`
+  query ProjectAccess($projectId: ID!) {
+    projectAccess(projectId: $projectId) {
+      id
+      role
+      createdBy
+      createdAt
+      user {
+        id
+        name
+        email
+        status
+      }
+      group {
+        id
+        name
+        provider
+      }
+    }
+  }
+`);
+
+export const GrantProjectRoleMutation = graphql(`
+  mutation GrantProjectRole($input: GrantProjectRoleInput!) {
+    grantProjectRole(input: $input) {
+      id
+      role
+    }
+  }
+`);
+
+export const RevokeProjectRoleMutation = graphql(`
+  mutation RevokeProjectRole($input: GranteeInput!) {
+    revokeProjectRole(input: $input)
+  }
+`);
+
+export const PersonalTokensQuery = graphql(`
+  query PersonalTokens {
+    personalTokens {
+      id
+      name
+      prefix
+      createdAt
+      expiresAt
+      lastUsedAt
+      revokedAt
+    }
+  }
+`);
+
+export const CreatePersonalTokenMutation = graphql(`
+  mutation CreatePersonalToken($input: CreatePersonalTokenInput!) {
+    createPersonalToken(input: $input) {
+      secret
+      token {
+        id
+        name
+      }
+    }
+  }
+`);
+
+export const RevokePersonalTokenMutation = graphql(`
+  mutation RevokePersonalToken($id: ID!) {
+    revokePersonalToken(id: $id) {
+      id
+      revokedAt
+    }
+  }
+`);
+
+export const AuditEventsQuery = graphql(`
+  query AuditEvents($first: Int, $after: String, $filter: AuditFilterInput) {
+    auditEvents(first: $first, after: $after, filter: $filter) {
+      totalCount
+      pageInfo {
+        endCursor
+        hasNextPage
+      }
+      nodes {
+        id
+        at
+        action
+        outcome
+        code
+        address
+        userAgent
+        projectId
+        detail
+        target {
+          kind
+          id
+        }
+        actor {
+          kind
+          id
+          name
+          credential
         }
       }
     }

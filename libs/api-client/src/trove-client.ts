@@ -13,6 +13,11 @@ export interface TroveClientOptions {
   apiUrl: string;
   /** Sent as X-API-Key. */
   apiKey?: string;
+  /**
+   * A person's OAuth access token (after `trove login`) or personal token, sent as
+   * `Authorization: Bearer`; asked for before each request, so it can be refreshed meanwhile.
+   */
+  bearer?: () => Promise<string | undefined>;
   /** Per request; 0 for none (default 120 s). */
   timeoutMs?: number;
   /** Named in the User-Agent header, e.g. `trove-cli/0.1.0`. */
@@ -128,6 +133,10 @@ export class TroveClient implements TroveOperations {
   async send(path: string, init: RequestInit): Promise<Response> {
     const headers = new Headers(init.headers);
     if (this.options.apiKey) headers.set('x-api-key', this.options.apiKey);
+    else if (this.options.bearer) {
+      const token = await this.options.bearer();
+      if (token) headers.set('authorization', `Bearer ${token}`);
+    }
     headers.set('user-agent', this.options.userAgent ?? 'trove-api-client');
     const timeoutMs = this.options.timeoutMs ?? 120_000;
     const signals = [init.signal, timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined].filter(

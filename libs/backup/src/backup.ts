@@ -1,7 +1,9 @@
 import { chmod, mkdir, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { DatabaseConfig, ElasticsearchConfig, StorageConfig } from '@trove/config';
+import { AuditAction, AuditOutcome } from '@trove/domain';
 import { createElasticsearchClient } from '@trove/search';
+import { recordInAuditLog } from './audit-entry';
 import { checksumLines, copyBlobsOut, fileSha256, sha256, writeText } from './blobs';
 import { CatalogState } from './catalog-state';
 import { exportConfig } from './config-export';
@@ -48,6 +50,32 @@ export interface BackupOptions {
  * when one started while it ran, unless `allowRunning`.
  */
 export async function backupInstall(options: BackupOptions): Promise<BackupManifest> {
+  const folder = resolve(options.dir);
+  const warn = (note: string | undefined) => note && options.progress?.(`warning: ${note}`);
+  try {
+    const manifest = await backUp(options);
+    warn(
+      await recordInAuditLog(options.config.database, {
+        action: AuditAction.Backup,
+        outcome: AuditOutcome.SUCCESS,
+        detail: { folder, documents: manifest.catalog.counts.documents, blobs: manifest.blobs.files },
+      }),
+    );
+    return manifest;
+  } catch (error) {
+    warn(
+      await recordInAuditLog(options.config.database, {
+        action: AuditAction.Backup,
+        outcome: AuditOutcome.FAILURE,
+        code: error instanceof BackupError ? error.code : 'INTERNAL',
+        detail: { folder, reason: (error as Error).message },
+      }),
+    );
+    throw error;
+  }
+}
+
+async function backUp(options: BackupOptions): Promise<BackupManifest> {
   const progress = options.progress ?? (() => undefined);
   const dir = resolve(options.dir);
   const { database, elasticsearch, storage } = options.config;

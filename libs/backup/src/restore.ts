@@ -1,7 +1,9 @@
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CATALOG_MIGRATIONS } from '@trove/catalog';
+import { AuditAction, AuditOutcome } from '@trove/domain';
 import { createElasticsearchClient } from '@trove/search';
+import { recordInAuditLog } from './audit-entry';
 import type { InstallConfig } from './backup';
 import { copyBlobsIn, fileSha256, listFiles, parseChecksums, readText, sha256 } from './blobs';
 import { CatalogState } from './catalog-state';
@@ -32,6 +34,38 @@ export interface RestoreReport {
  * the counts against the manifest.
  */
 export async function restoreInstall(options: RestoreOptions): Promise<RestoreReport> {
+  const folder = resolve(options.dir);
+  const warn = (note: string | undefined) => note && options.progress?.(`warning: ${note}`);
+  try {
+    const report = await restore(options);
+    // Into the restored catalog: its log goes on from the backup's, and says where it came from.
+    warn(
+      await recordInAuditLog(options.config.database, {
+        action: AuditAction.Restored,
+        outcome: AuditOutcome.SUCCESS,
+        detail: {
+          folder,
+          backupCreatedAt: report.manifest.createdAt,
+          documents: report.manifest.catalog.counts.documents,
+        },
+      }),
+    );
+    return report;
+  } catch (error) {
+    // A refused restore leaves the target as it was: its own log records the attempt.
+    warn(
+      await recordInAuditLog(options.config.database, {
+        action: AuditAction.Restored,
+        outcome: AuditOutcome.FAILURE,
+        code: error instanceof BackupError ? error.code : 'INTERNAL',
+        detail: { folder, reason: (error as Error).message },
+      }),
+    );
+    throw error;
+  }
+}
+
+async function restore(options: RestoreOptions): Promise<RestoreReport> {
   const progress = options.progress ?? (() => undefined);
   const dir = resolve(options.dir);
   const { database, elasticsearch, storage } = options.config;

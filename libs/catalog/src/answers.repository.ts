@@ -8,6 +8,7 @@ import {
   newThreadId,
   notFoundError,
   ProjectStatus,
+  type RecordOwner,
   type Thread,
 } from '@trove/domain';
 import type { CatalogDb } from './database';
@@ -16,24 +17,37 @@ import { decodeCursor, pageSize, toPage, type Page, type PageRequest } from './c
 import type { AnswersTable, CatalogTables, ThreadsTable } from './tables';
 import { jsonb } from './postgres-text';
 
-/** Whose threads a list shows: one key's (null: the bootstrap admin key), or every key's. */
-export type ThreadScope = { apiKeyId: string | null } | 'ALL';
+/**
+ * Whose threads a list shows: one person's, one key's (neither: the bootstrap admin key's), or
+ * everyone's.
+ */
+export type ThreadScope = RecordOwner | 'ALL';
 
 export interface NewThread {
   id?: string;
   projectId: string;
-  /** The key that asks; undefined for the bootstrap admin key. */
+  /** The key that asks; undefined for the bootstrap admin key and for people. */
   apiKeyId?: string;
+  /** The person that asks. */
+  userId?: string;
   title: string;
 }
 
 /** An answer to record: outside a thread, as the next turn of one, or as the first turn of a new one. */
 export type NewAnswer = Pick<
   AnswerRecord,
-  'projectId' | 'apiKeyId' | 'question' | 'standaloneQuestion' | 'mode' | 'answer' | 'citations' | 'hits'
+  | 'projectId'
+  | 'apiKeyId'
+  | 'userId'
+  | 'question'
+  | 'standaloneQuestion'
+  | 'mode'
+  | 'answer'
+  | 'citations'
+  | 'hits'
 > & {
   id?: string;
-  thread?: { id: string } | { new: Omit<NewThread, 'projectId' | 'apiKeyId'> };
+  thread?: { id: string } | { new: Omit<NewThread, 'projectId' | 'apiKeyId' | 'userId'> };
 };
 
 export interface AnswerFilter {
@@ -75,10 +89,14 @@ export class AnswerRepository {
     const size = pageSize(request.first);
     let base = this.db.selectFrom('threads').where('project_id', '=', projectId);
     if (scope !== 'ALL') {
-      base =
-        scope.apiKeyId === null
-          ? base.where('api_key_id', 'is', null)
-          : base.where('api_key_id', '=', scope.apiKeyId);
+      if (scope.userId !== undefined) base = base.where('user_id', '=', scope.userId);
+      else {
+        base = base.where('user_id', 'is', null);
+        base =
+          scope.apiKeyId === undefined
+            ? base.where('api_key_id', 'is', null)
+            : base.where('api_key_id', '=', scope.apiKeyId);
+      }
     }
     let rows = base
       .selectAll()
@@ -139,6 +157,7 @@ export class AnswerRepository {
             ...answer.thread.new,
             projectId: answer.projectId,
             apiKeyId: answer.apiKeyId,
+            userId: answer.userId,
           });
           if (!created) return undefined;
           [threadId, position] = [created, 1];
@@ -147,9 +166,10 @@ export class AnswerRepository {
           position = await nextTurn(tx, answer.projectId, threadId);
         }
         const inserted = await sql<{ id: string }>`
-          insert into answers (id, project_id, thread_id, position, api_key_id, question,
+          insert into answers (id, project_id, thread_id, position, api_key_id, user_id, question,
                                standalone_question, mode, answer, citations, hits)
           select ${id}, p.id, ${threadId}::text, ${position}::integer, ${answer.apiKeyId ?? null}::text,
+                 ${answer.userId ?? null}::text,
                  ${answer.question}, ${answer.standaloneQuestion ?? null}::text, ${answer.mode},
                  ${answer.answer}, ${jsonb(answer.citations)}::jsonb, ${jsonb(answer.hits)}::jsonb
           from projects p where p.id = ${answer.projectId} and p.status = ${ProjectStatus.ACTIVE}
@@ -263,8 +283,8 @@ async function insertThread(
   if (!isTroveId(thread.projectId)) return undefined;
   const id = thread.id ?? newThreadId();
   const inserted = await sql<{ id: string }>`
-    insert into threads (id, project_id, api_key_id, title)
-    select ${id}, p.id, ${thread.apiKeyId ?? null}::text, ${thread.title}
+    insert into threads (id, project_id, api_key_id, user_id, title)
+    select ${id}, p.id, ${thread.apiKeyId ?? null}::text, ${thread.userId ?? null}::text, ${thread.title}
     from projects p where p.id = ${thread.projectId} and p.status = ${ProjectStatus.ACTIVE}
     returning id`.execute(tx);
   return inserted.rows[0]?.id;
@@ -314,6 +334,7 @@ function toThread(row: ThreadRow): Thread {
     id: row.id,
     projectId: row.project_id,
     ...(row.api_key_id !== null && { apiKeyId: row.api_key_id }),
+    ...(row.user_id !== null && { userId: row.user_id }),
     title: row.title,
     turnCount: Number(row.turn_count),
     createdAt: row.created_at.toISOString(),
@@ -328,6 +349,7 @@ function toAnswer(row: Selectable<AnswersTable>): AnswerRecord {
     ...(row.thread_id !== null && { threadId: row.thread_id }),
     ...(row.position !== null && { position: row.position }),
     ...(row.api_key_id !== null && { apiKeyId: row.api_key_id }),
+    ...(row.user_id !== null && { userId: row.user_id }),
     question: row.question,
     ...(row.standalone_question !== null && { standaloneQuestion: row.standalone_question }),
     mode: row.mode,

@@ -10,6 +10,7 @@ import type {
   IndexGenerationStatus,
   IndexRebuildProgress,
   Project,
+  RecordOwner,
   Source,
   SyncRun,
   Thread,
@@ -205,7 +206,7 @@ export interface FeedbackRecords {
   /** Records a vote, replacing the key's earlier vote on the same answer and passage. */
   recordFeedback(vote: NewFeedback): Promise<FeedbackRecord>;
   /** One key's votes on these answers (null: the bootstrap admin key's). */
-  feedbackOn(projectId: string, answerIds: string[], apiKeyId: string | null): Promise<FeedbackRecord[]>;
+  feedbackOn(projectId: string, answerIds: string[], owner: RecordOwner): Promise<FeedbackRecord[]>;
   /** A page of the project's votes with their answers, oldest first (the export). */
   pageFeedback(projectId: string, page?: PageRequest): Promise<Page<FeedbackWithAnswer>>;
   /** A page of the project's unanswered and voted-down questions, most recently asked first. */

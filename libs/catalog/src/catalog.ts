@@ -3,6 +3,7 @@ import type {
   AnswerRecord,
   ContentGap,
   FeedbackRecord,
+  RecordOwner,
   Project,
   ProjectSettings,
   Source,
@@ -51,6 +52,9 @@ import {
   type UploadCursor,
 } from './documents.repository';
 import { ApiKeyRepository } from './api-keys.repository';
+import { AuditRepository } from './audit.repository';
+import { SessionRepository } from './sessions.repository';
+import { UserRepository } from './users.repository';
 import {
   AnswerRepository,
   type AnswerFilter,
@@ -126,6 +130,12 @@ export class Catalog
   readonly answers: AnswerRepository;
   /** Votes on answers and their passages (issue 28). */
   readonly feedback: FeedbackRepository;
+  /** People, groups and their roles per project. */
+  readonly users: UserRepository;
+  /** Browser sessions, sign-ins under way and personal access tokens. */
+  readonly sessions: SessionRepository;
+  /** The append-only audit log and the per-person query counts. */
+  readonly audit: AuditRepository;
 
   constructor(
     readonly db: CatalogDb,
@@ -142,6 +152,9 @@ export class Catalog
     this.apiKeys = new ApiKeyRepository(db);
     this.answers = new AnswerRepository(db);
     this.feedback = new FeedbackRepository(db);
+    this.users = new UserRepository(db);
+    this.sessions = new SessionRepository(db);
+    this.audit = new AuditRepository(db);
   }
 
   static open(options: CatalogOptions): Catalog {
@@ -493,8 +506,8 @@ export class Catalog
     return recorded;
   }
 
-  feedbackOn(projectId: string, answerIds: string[], apiKeyId: string | null): Promise<FeedbackRecord[]> {
-    return this.feedback.votesOn(projectId, answerIds, apiKeyId);
+  feedbackOn(projectId: string, answerIds: string[], owner: RecordOwner): Promise<FeedbackRecord[]> {
+    return this.feedback.votesOn(projectId, answerIds, owner);
   }
 
   pageFeedback(projectId: string, page?: PageRequest): Promise<Page<FeedbackWithAnswer>> {

@@ -15,6 +15,7 @@ import * as projectSettings0011 from './migrations/0011-project-settings';
 import * as documentProgress0012 from './migrations/0012-document-progress';
 import * as answers0013 from './migrations/0013-answers';
 import * as feedback0014 from './migrations/0014-feedback';
+import * as identity0015 from './migrations/0015-identity';
 import { PostgresSafeTextPool } from './postgres-text';
 import type { CatalogTables } from './tables';
 
@@ -47,6 +48,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012-document-progress': documentProgress0012,
   '0013-answers': answers0013,
   '0014-feedback': feedback0014,
+  '0015-identity': identity0015,
 };
 
 /** The catalog migrations this version knows, oldest first (a backup records the level it was taken at). */

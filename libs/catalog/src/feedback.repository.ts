@@ -7,6 +7,7 @@ import {
   type FeedbackVote,
   isAnswerId,
   newFeedbackId,
+  type RecordOwner,
 } from '@trove/domain';
 import type { CatalogDb } from './database';
 import { query } from './database-error';
@@ -16,7 +17,7 @@ import type { FeedbackTable } from './tables';
 /** A vote to record (the key: undefined for the bootstrap admin key). */
 export type NewFeedback = Pick<
   FeedbackRecord,
-  'answerId' | 'projectId' | 'apiKeyId' | 'target' | 'chunkId' | 'vote' | 'comment'
+  'answerId' | 'projectId' | 'apiKeyId' | 'userId' | 'target' | 'chunkId' | 'vote' | 'comment'
 >;
 
 /** A vote with what the export takes from its answer. */
@@ -48,12 +49,12 @@ export class FeedbackRepository {
     const now = new Date().toISOString();
     const rows = await query('recording feedback', () =>
       sql<Selectable<FeedbackTable>>`
-        insert into feedback (id, answer_id, project_id, api_key_id, target, chunk_id, vote, comment, created_at, updated_at)
-        select ${newFeedbackId()}, a.id, a.project_id, ${vote.apiKeyId ?? null}::text, ${vote.target},
+        insert into feedback (id, answer_id, project_id, api_key_id, user_id, target, chunk_id, vote, comment, created_at, updated_at)
+        select ${newFeedbackId()}, a.id, a.project_id, ${vote.apiKeyId ?? null}::text, ${vote.userId ?? null}::text, ${vote.target},
                ${vote.chunkId ?? null}::text, ${vote.vote}::smallint, ${vote.comment ?? null}::text,
                ${now}::timestamptz, ${now}::timestamptz
         from answers a where a.id = ${vote.answerId} and a.project_id = ${vote.projectId}
-        on conflict (answer_id, (coalesce(api_key_id, '')), target, (coalesce(chunk_id, '')))
+        on conflict (answer_id, (coalesce(user_id, '')), (coalesce(api_key_id, '')), target, (coalesce(chunk_id, '')))
         do update set vote = excluded.vote, comment = excluded.comment, updated_at = excluded.updated_at
         returning *`.execute(this.db),
     );
@@ -66,8 +67,8 @@ export class FeedbackRepository {
     await query('deleting feedback', () => this.db.deleteFrom('feedback').where('id', '=', id).execute());
   }
 
-  /** One key's votes on these answers of the project (null: the bootstrap admin key's). */
-  async votesOn(projectId: string, answerIds: string[], apiKeyId: string | null): Promise<FeedbackRecord[]> {
+  /** One person's or key's votes on these answers of the project (neither: the bootstrap admin key's). */
+  async votesOn(projectId: string, answerIds: string[], owner: RecordOwner): Promise<FeedbackRecord[]> {
     const ids = answerIds.filter(isAnswerId);
     if (ids.length === 0) return [];
     let rows = this.db
@@ -75,7 +76,14 @@ export class FeedbackRepository {
       .selectAll()
       .where('project_id', '=', projectId)
       .where('answer_id', 'in', ids);
-    rows = apiKeyId === null ? rows.where('api_key_id', 'is', null) : rows.where('api_key_id', '=', apiKeyId);
+    if (owner.userId !== undefined) rows = rows.where('user_id', '=', owner.userId);
+    else {
+      rows = rows.where('user_id', 'is', null);
+      rows =
+        owner.apiKeyId === undefined
+          ? rows.where('api_key_id', 'is', null)
+          : rows.where('api_key_id', '=', owner.apiKeyId);
+    }
     const found = await query('reading feedback', () => rows.orderBy('created_at').orderBy('id').execute());
     return found.map(toFeedback);
   }
@@ -135,15 +143,20 @@ export class FeedbackRepository {
         select a.id, a.created_at, coalesce(a.standalone_question, a.question) as question, ${QUESTION_KEY} as key,
                a.mode = 'INSUFFICIENT_CONTEXT' as unanswered,
                (select count(*) from feedback f
-                 where f.answer_id = a.id and f.target = 'answer' and f.vote = -1) as down_votes
-        from answers a where a.project_id = ${projectId}
+                 where f.answer_id = a.id and f.target = 'answer' and f.vote = -1) as down_votes,
+               coalesce(u.name, k.name, case when a.user_id is null and a.api_key_id is null then 'admin key' end) as asker
+        from answers a
+        left join users u on u.id::text = a.user_id
+        left join api_keys k on k.id::text = a.api_key_id
+        where a.project_id = ${projectId}
       )
       select key,
              (array_agg(question order by created_at desc))[1] as question,
              count(*) as ask_count,
              count(*) filter (where unanswered) as unanswered_count,
              sum(down_votes) as down_vote_count,
-             date_trunc('milliseconds', max(created_at)) as last_asked_at
+             date_trunc('milliseconds', max(created_at)) as last_asked_at,
+             (array_remove(array_agg(distinct asker), null))[1:20] as askers
       from asked group by key
       having count(*) filter (where unanswered) > 0 or sum(down_votes) > 0`;
     const [rows, count] = await query('listing content gaps', async () =>
@@ -168,6 +181,7 @@ export class FeedbackRepository {
         unansweredCount: Number(row.unanswered_count),
         downVoteCount: Number(row.down_vote_count),
         lastAskedAt: row.last_asked_at.toISOString(),
+        askedBy: row.askers ?? [],
         comments: comments.get(row.key) ?? [],
       })),
       totalCount: Number(count.rows[0].count),
@@ -203,6 +217,7 @@ interface GapRow {
   unanswered_count: string | number;
   down_vote_count: string | number;
   last_asked_at: Date;
+  askers: string[] | null;
 }
 
 function toFeedback(row: Selectable<FeedbackTable>): FeedbackRecord {
@@ -211,6 +226,7 @@ function toFeedback(row: Selectable<FeedbackTable>): FeedbackRecord {
     answerId: row.answer_id,
     projectId: row.project_id,
     ...(row.api_key_id !== null && { apiKeyId: row.api_key_id }),
+    ...(row.user_id !== null && { userId: row.user_id }),
     target: row.target as FeedbackTarget,
     ...(row.chunk_id !== null && { chunkId: row.chunk_id }),
     vote: row.vote as FeedbackVote,

@@ -24,3 +24,14 @@ export type { FeedbackWithAnswer, NewFeedback } from './feedback.repository';
 export { API_KEY_TOUCH_INTERVAL_MS } from './api-keys.repository';
 export type { NewApiKey, StoredApiKey } from './api-keys.repository';
 export type { AnswerFilter, NewAnswer, NewThread, ThreadScope } from './answers.repository';
+export { isUuid, UserRepository } from './users.repository';
+export type { Grantee, NewUser, SignedInIdentity, SignInMatch, UserChanges } from './users.repository';
+export { SessionRepository } from './sessions.repository';
+export type {
+  ConsumedTransaction,
+  NewLoginTransaction,
+  NewPersonalToken,
+  NewSession,
+} from './sessions.repository';
+export { AuditRepository } from './audit.repository';
+export type { AuditPage } from './audit.repository';

@@ -151,8 +151,9 @@ export interface ApiKeysTable {
 export interface ThreadsTable {
   id: string;
   project_id: string;
-  /** Null: the bootstrap admin key. */
+  /** Null: the bootstrap admin key, or a person (user_id). */
   api_key_id: string | null;
+  user_id: ColumnType<string | null, string | null | undefined, string | null>;
   title: string;
   created_at: ColumnType<Date, string | undefined, never>;
   updated_at: ColumnType<Date, string | undefined, string>;
@@ -165,6 +166,7 @@ export interface AnswersTable {
   /** The turn's number in its thread (from 1); null outside a thread. */
   position: number | null;
   api_key_id: string | null;
+  user_id: ColumnType<string | null, string | null | undefined, string | null>;
   question: string;
   standalone_question: string | null;
   mode: string;
@@ -178,8 +180,9 @@ export interface FeedbackTable {
   id: string;
   answer_id: string;
   project_id: string;
-  /** Null: the bootstrap admin key. */
+  /** Null: the bootstrap admin key, or a person (user_id). */
   api_key_id: string | null;
+  user_id: ColumnType<string | null, string | null | undefined, string | null>;
   target: string;
   chunk_id: string | null;
   vote: number;
@@ -200,4 +203,121 @@ export interface CatalogTables {
   threads: ThreadsTable;
   answers: AnswersTable;
   feedback: FeedbackTable;
+  users: UsersTable;
+  groups: GroupsTable;
+  group_members: GroupMembersTable;
+  project_grants: ProjectGrantsTable;
+  sessions: SessionsTable;
+  personal_tokens: PersonalTokensTable;
+  login_transactions: LoginTransactionsTable;
+  audit_events: AuditEventsTable;
+  query_counts: QueryCountsTable;
+}
+
+type CreatedAt = ColumnType<Date, string | undefined, never>;
+
+export interface UsersTable {
+  id: string;
+  provider: string | null;
+  issuer: string | null;
+  subject: string | null;
+  email: string | null;
+  name: string;
+  picture_url: string | null;
+  role: string | null;
+  status: ColumnType<string, string | undefined, string>;
+  created_at: CreatedAt;
+  last_seen_at: NullableTimestamp;
+  deactivated_at: NullableTimestamp;
+}
+
+export interface GroupsTable {
+  id: string;
+  name: string;
+  provider: string | null;
+  created_at: CreatedAt;
+}
+
+export interface GroupMembersTable {
+  group_id: string;
+  user_id: string;
+  added_at: CreatedAt;
+}
+
+export interface ProjectGrantsTable {
+  id: string;
+  project_id: string;
+  user_id: string | null;
+  group_id: string | null;
+  role: string;
+  created_by: string;
+  created_at: CreatedAt;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  provider: string;
+  secret_sha256: Buffer;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  last_seen_at: ColumnType<Date, string | undefined, string>;
+  revalidate_at: Timestamp;
+  revoked_at: NullableTimestamp;
+  refresh_token_sealed: string | null;
+  id_token_sealed: string | null;
+  address: string | null;
+  user_agent: string | null;
+}
+
+export interface PersonalTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  secret_sha256: Buffer;
+  created_at: CreatedAt;
+  expires_at: NullableTimestamp;
+  last_used_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export interface LoginTransactionsTable {
+  id: string;
+  provider: string;
+  nonce: string;
+  code_verifier: string;
+  return_to: string;
+  binding_sha256: Buffer;
+  created_at: CreatedAt;
+  consumed_at: NullableTimestamp;
+}
+
+export interface AuditEventsTable {
+  /** bigint identity, read as a number by the INT8 parser; kept as text in the contract. */
+  id: Generated<number>;
+  at: ColumnType<Date, never, never>;
+  actor_kind: string;
+  actor_id: string | null;
+  actor_name: string;
+  credential: string | null;
+  credential_id: string | null;
+  address: string | null;
+  user_agent: string | null;
+  action: string;
+  target_kind: string | null;
+  target_id: string | null;
+  project_id: string | null;
+  outcome: string;
+  code: string | null;
+  detail: ColumnType<Record<string, unknown> | null, string | null, never>;
+}
+
+export interface QueryCountsTable {
+  day: ColumnType<Date, string, string>;
+  actor_kind: string;
+  actor_id: string;
+  actor_name: string;
+  project_id: string;
+  searches: ColumnType<number, number | undefined, number>;
+  asks: ColumnType<number, number | undefined, number>;
 }

@@ -415,3 +415,127 @@ describe('Chunker text cleaning', () => {
     expect(chunk.contentHash).toBe(clean[0].contentHash);
   });
 });
+
+describe('Chunker: no chunk larger than the target', () => {
+  const target = 100;
+  const chunker = new Chunker(counter, { targetTokens: target, overlapTokens: 0 });
+  const base64 = Buffer.from(Array.from({ length: 150_000 }, (_, i) => (i * 2654435761) >>> 24)).toString(
+    'base64',
+  );
+  const chunksOf = (blocks: ParsedDocument['blocks']) => {
+    const chunks = chunker.chunk(doc(blocks), context);
+    for (const chunk of chunks) {
+      expect(chunk.tokenCount).toBeLessThanOrEqual(target);
+      expect(chunk.tokenCount).toBe(counter.count(chunk.text));
+    }
+    return chunks;
+  };
+
+  it('cuts a paragraph that is one 200 KB word (a base64 blob) into pieces that fit, losing no character', () => {
+    const chunks = chunksOf([{ kind: 'paragraph', text: `Attachment: ${base64} (end)`, headingPath: ['A'] }]);
+    expect(chunks.length).toBeGreaterThan(200_000 / (target * 4));
+    expect(chunks[0].text.startsWith(`Attachment: ${base64.slice(0, 100)}`)).toBe(true);
+    expect(chunks.map((c) => c.text).join('')).toBe(`Attachment: ${base64} (end)`);
+  });
+
+  it("cuts a one-field CSV's 1 MB cell into chunks that each repeat the header and name the row", () => {
+    const cell = 'x'.repeat(1_000_000);
+    const chunks = chunksOf([
+      { kind: 'table', text: `| A |\n| --- |\n| ${cell} |`, headingPath: [], rowNumbers: [2] },
+    ]);
+    expect(chunks.length).toBeGreaterThan(1_000_000 / (target * 4));
+    for (const chunk of chunks) {
+      expect(chunk.text.startsWith('| A |\n| --- |\n')).toBe(true);
+      expect(chunk).toMatchObject({ rowStart: 2, rowEnd: 2 });
+    }
+    expect(chunks.map((c) => c.text.slice('| A |\n| --- |\n'.length)).join('')).toBe(`| ${cell} |`);
+  });
+
+  it('cuts a code line longer than the target (minified code) into fenced pieces that keep its characters', () => {
+    const line = 'var a = { b: [1, 2, 3] }; function f(x) { return x * 2; } '.repeat(2_000);
+    const chunks = chunksOf([
+      { kind: 'code', text: `\`\`\`js\n${line}\n\`\`\``, headingPath: ['Code'], codeLanguage: 'js' },
+    ]);
+    expect(chunks.length).toBeGreaterThan(10);
+    for (const chunk of chunks) {
+      expect(chunk.text).toMatch(/^```js\n[^\n]+\n```$/);
+      expect(chunk.codeLanguages).toEqual(['js']);
+    }
+    expect(chunks.map((c) => c.text.slice('```js\n'.length, -'\n```'.length)).join('')).toBe(line);
+  });
+
+  it('cuts lines of a list, CJK text without spaces and runs of emoji, never inside a character', () => {
+    const han = '知识库检索增强生成'.repeat(3_000);
+    const emoji = '😀👍🏽'.repeat(2_000);
+    const chunks = chunksOf([
+      { kind: 'list', text: `- short item\n- ${base64.slice(0, 20_000)}\n- another`, headingPath: ['L'] },
+      { kind: 'paragraph', text: han, headingPath: ['CJK'] },
+      { kind: 'paragraph', text: emoji, headingPath: ['Emoji'] },
+    ]);
+    const text = (heading: string) =>
+      chunks
+        .filter((c) => c.headingPath[0] === heading)
+        .map((c) => c.text)
+        .join('');
+    expect(text('CJK')).toBe(han);
+    expect(text('Emoji')).toBe(emoji);
+    for (const chunk of chunks) expect(chunk.text).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+  });
+});
+
+describe('Chunker: time in proportion to the text', () => {
+  // Long words: few segments per character, so the whole-text segmenting this guards against
+  // shows at 400 KB already, while linear counting of 4 MB takes about a second.
+  const words = ['Pneumonoultramicroscopic', 'silicovolcanoconiosis', 'antidisestablishmentarian'];
+  const paragraph = (bytes: number) => {
+    const sentences: string[] = [];
+    for (let length = 0, i = 0; length < bytes; i++) {
+      const sentence = `${Array.from({ length: 8 }, (_, j) => words[(i + j) % 3]).join(' ')}.`;
+      sentences.push(sentence);
+      length += sentence.length + 1;
+    }
+    return sentences.join(' ');
+  };
+  /**
+   * The least CPU time (this process's, in milliseconds) of each of two pieces of work, run in
+   * turns: CPU time rather than wall time, and the least of several runs, so other work on the
+   * machine disturbs the comparison as little as possible.
+   */
+  const cpuTimes = (runs: number, small: () => void, large: () => void) => {
+    const best = [Infinity, Infinity];
+    for (let i = 0; i < runs; i++) {
+      [small, large].forEach((work, k) => {
+        const started = process.cpuUsage();
+        work();
+        const { user, system } = process.cpuUsage(started);
+        best[k] = Math.min(best[k], (user + system) / 1000);
+      });
+    }
+    return { smallMs: best[0], largeMs: best[1] };
+  };
+  const small = paragraph(400_000);
+  const large = paragraph(4_000_000);
+
+  it('counts the tokens of a 4 MB block in at most 15 times the time of a 400 KB one', () => {
+    counter.count(small);
+    const { smallMs, largeMs } = cpuTimes(
+      2,
+      () => counter.count(small),
+      () => counter.count(large),
+    );
+    expect(largeMs / smallMs).toBeLessThanOrEqual(15);
+  }, 120_000);
+
+  it('chunks a 4 MB single-paragraph document in at most 15 times the time of a 400 KB one', () => {
+    const chunker = new Chunker(counter, { targetTokens: 400, overlapTokens: 50, minTokens: 40 });
+    const chunk = (text: string) =>
+      chunker.chunk(doc([{ kind: 'paragraph', text, headingPath: ['A'] }]), context);
+    expect(chunk(small).length).toBeGreaterThan(100);
+    const { smallMs, largeMs } = cpuTimes(
+      2,
+      () => chunk(small),
+      () => chunk(large),
+    );
+    expect(largeMs / smallMs).toBeLessThanOrEqual(15);
+  }, 120_000);
+});

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Chunk, ParsedBlock, ParsedDocument } from '@trove/domain';
 import { detectLanguage, wellFormedText } from '@trove/domain';
 import { repeatedHeader, tableParts } from './table-header';
+import { sentencesOf, windowEnd } from './text-windows';
 import type { TokenCounter } from './token-counter';
 
 export interface ChunkerOptions {
@@ -77,7 +78,9 @@ interface Section {
  * Structure-aware chunking: a chunk never spans two sections (heading boundaries); within a
  * section, blocks are packed up to the token target, a block too large on its own is split at
  * sentence (prose) or line (code, lists, tables) boundaries, and consecutive chunks of one section
- * share a tail of `overlapTokens` of prose.
+ * share a tail of `overlapTokens` of prose. Whatever is still larger than the target (a sentence,
+ * a line, a table row, a "word" of megabytes without a space) is cut further, so no chunk exceeds
+ * the target. Every step is linear in the document's length.
  */
 export class Chunker {
   private readonly sentences = new Intl.Segmenter('und', { granularity: 'sentence' });
@@ -114,7 +117,7 @@ export class Chunker {
       projectId: context.projectId,
       position,
       ...base,
-      tokenCount: this.tokens.count(text),
+      tokenCount: piece.tokens,
       contentHash,
       language: detectLanguage(text),
       hasCode: codeLanguages.length > 0 || /^(```|~~~)/m.test(text),
@@ -134,7 +137,8 @@ export class Chunker {
   }
 
   private units(block: ParsedBlock): Unit[] {
-    const tokens = this.tokens.count(block.text);
+    const target = this.options.targetTokens;
+    const tokens = this.countUpTo(block.text, target);
     const code = block.kind === 'code';
     const origin = {
       anchor: block.anchor,
@@ -146,7 +150,7 @@ export class Chunker {
     };
     // Sheet rows only matter for tables read from a spreadsheet.
     const lineCount = block.rowNumbers?.length ? block.text.split('\n').length : 0;
-    if (tokens <= this.options.targetTokens) {
+    if (tokens <= target) {
       const rows = rowRange([0, lineCount - 1], lineCount, block.rowNumbers);
       return [{ text: block.text, tokens, code, codeLanguage: block.codeLanguage, ...origin, rows }];
     }
@@ -167,30 +171,125 @@ export class Chunker {
   /** Long prose: sentence by sentence; a sentence longer than the target is cut by words. */
   private splitProse(text: string): Unit[] {
     const units: Unit[] = [];
-    for (const { segment } of this.sentences.segment(text)) {
+    for (const segment of sentencesOf(this.sentences, text)) {
       const sentence = segment.trim();
       if (!sentence) continue;
-      const tokens = this.tokens.count(sentence);
+      const tokens = this.countUpTo(sentence, this.options.targetTokens);
       if (tokens <= this.options.targetTokens) units.push({ text: sentence, tokens, code: false, sep: ' ' });
       else units.push(...this.splitWords(sentence));
     }
     return units;
   }
 
+  /**
+   * Words joined by single spaces, packed up to `budget`; a word longer than the budget on its own
+   * (a URL, a base64 blob, a 40 MB CSV field) is cut into pieces that fit. Counted word by word,
+   * so the work is linear in the text: a word adds what the word with a space before it costs.
+   */
   private splitWords(text: string, budget = this.options.targetTokens): Unit[] {
     const units: Unit[] = [];
     let current: string[] = [];
+    let tokens = 0;
+    // Joins the next unit to the one before: a space between words, nothing inside a cut word.
+    let sep = ' ';
+    const flush = () => {
+      if (current.length) units.push(...this.fitted(current, budget, sep));
+      current = [];
+      tokens = 0;
+      sep = ' ';
+    };
     for (const word of text.split(/\s+/)) {
-      const candidate = [...current, word].join(' ');
-      if (current.length && this.tokens.count(candidate) > budget) {
-        units.push({ ...this.unit(current.join(' '), false), sep: ' ' });
-        current = [word];
-      } else {
+      const cost = this.countUpTo(current.length ? ` ${word}` : word, budget);
+      if (tokens + cost <= budget) {
         current.push(word);
+        tokens += cost;
+        continue;
+      }
+      if (this.countUpTo(word, budget) <= budget) {
+        flush();
+        current = [word];
+        tokens = this.tokens.count(word);
+        continue;
+      }
+      // A word longer than the budget: its first piece fills the unit of the words before it
+      // (when a fair share of it is left), the others follow unspaced; only its last piece may
+      // share a unit with the words after it.
+      if (current.length && budget - tokens < budget / 4) flush();
+      const pieces = this.cutToFit(word, budget, budget - tokens);
+      if (current.length) {
+        current.push(pieces.shift()!);
+        flush();
+        sep = '';
+      }
+      const last = pieces.pop();
+      for (const piece of pieces) {
+        units.push({ ...this.unit(piece, false), sep });
+        sep = '';
+      }
+      if (last !== undefined) {
+        current = [last];
+        tokens = this.tokens.count(last);
       }
     }
-    if (current.length) units.push({ ...this.unit(current.join(' '), false), sep: ' ' });
+    flush();
     return units;
+  }
+
+  /**
+   * `words` as one unit. Where its count exceeds the budget after all (a word that starts with a
+   * combining mark joins the space before it, so word-by-word costs can be a token short), it is
+   * halved until each part fits.
+   */
+  private fitted(words: string[], budget: number, sep: string): Unit[] {
+    const unit = this.unit(words.join(' '), false);
+    if (unit.tokens <= budget || words.length === 1) return [{ ...unit, sep }];
+    const half = Math.ceil(words.length / 2);
+    return [
+      ...this.fitted(words.slice(0, half), budget, sep),
+      ...this.fitted(words.slice(half), budget, ' '),
+    ];
+  }
+
+  /**
+   * `text` cut into consecutive pieces of at most `budget` tokens each (the first of at most
+   * `firstBudget`; a single character over the budget stays whole), each nearly as long as its
+   * budget allows and ending at the best cut near there (after a word, at punctuation, else
+   * between two characters; see `text-windows.ts`). A piece's length is guessed from the tokens
+   * counted for the previous guess, so each piece is counted a few times at most.
+   */
+  private cutToFit(text: string, budget: number, firstBudget = budget): string[] {
+    const pieces: string[] = [];
+    let guess = Math.max(1, firstBudget) * 4;
+    for (let start = 0; start < text.length;) {
+      const limit = pieces.length ? budget : firstBudget;
+      const rest = text.length - start;
+      let fits = 0; // a length known to fit
+      let over = rest + 1; // a length known not to
+      let length = Math.min(guess, rest);
+      for (let tries = 0; tries < 16 && over - fits > 1; tries++) {
+        const tokens = this.tokens.count(text.slice(start, start + length));
+        if (tokens <= limit) {
+          fits = length;
+          if (length === rest || tokens >= limit * 0.9) break;
+        } else {
+          over = length;
+        }
+        const scaled = Math.floor((length * limit) / Math.max(tokens, 1));
+        length = tries < 4 ? scaled : (fits + over) >> 1;
+        length = Math.min(over - 1, Math.max(fits + 1, length));
+      }
+      let end = start + Math.max(fits, codePointLength(text, start));
+      if (end < text.length) {
+        // The best cut in the piece's last quarter; never inside a surrogate pair.
+        const nicer = windowEnd(text, start, end - start, Math.ceil(((end - start) * 3) / 4));
+        if (nicer === end || this.tokens.count(text.slice(start, nicer)) <= limit) end = nicer;
+        else if (isLowSurrogate(text.charCodeAt(end))) end += end - 1 > start ? -1 : 1;
+      }
+      pieces.push(text.slice(start, end));
+      guess = Math.max(1, end - start);
+      start = end;
+    }
+    return pieces;
   }
 
   /** Long code blocks are cut between lines, and each piece is re-fenced so it stays valid Markdown. */
@@ -208,7 +307,7 @@ export class Chunker {
   }
 
   /**
-   * Cuts between lines; a line longer than the budget is cut by words. Each unit names the lines
+   * Cuts between lines; a line longer than the budget is cut further. Each unit names the lines
    * it holds (`offset` is the index of `lines[0]` in the text they come from).
    */
   private splitLines(lines: string[], code: boolean, reserve = 0, offset = 0): Unit[] {
@@ -225,11 +324,15 @@ export class Chunker {
       currentTokens = 0;
     };
     lines.forEach((line, i) => {
-      const lineTokens = this.tokens.count(line) + 1;
+      const lineTokens = this.countUpTo(line, budget) + 1;
       if (current.length && currentTokens + lineTokens > budget) flush();
-      if (lineTokens > budget && !code) {
+      if (lineTokens > budget) {
+        // A line longer than the budget: prose by words, code in pieces that keep its spacing.
         const at: [number, number] = [offset + i, offset + i];
-        units.push(...this.splitWords(line, budget).map((unit) => ({ ...unit, lines: at })));
+        const pieces = code
+          ? this.cutToFit(line, budget).map((piece) => this.unit(piece, true))
+          : this.splitWords(line, budget);
+        units.push(...pieces.map((unit) => ({ ...unit, lines: at })));
         return;
       }
       if (current.length === 0) first = i;
@@ -304,10 +407,16 @@ export class Chunker {
     const tokens = this.tokens.count(text);
     if (tokens <= max) return { text, tokens };
     if (max < 2) return undefined;
-    // The separator line says nothing without the whole header row, so only the row's first words stay.
-    const cut = `${this.splitWords(lines[0].trim(), max - 1)[0].text} …`;
+    // The separator line says nothing without the whole header row, so only the row's first words
+    // stay: those of its beginning (a token is never longer than a few characters).
+    const cut = `${this.splitWords(lines[0].trim().slice(0, max * HEADER_CHARS_PER_TOKEN), max - 1)[0].text} …`;
     const cutTokens = this.tokens.count(cut);
     return cutTokens <= max ? { text: cut, tokens: cutTokens } : undefined;
+  }
+
+  /** The count of `text`, or a number over `limit` as soon as it is known to exceed it. */
+  private countUpTo(text: string, limit: number): number {
+    return this.tokens.countUpTo?.(text, limit) ?? this.tokens.count(text);
   }
 
   private unit(text: string, code: boolean): Unit {
@@ -379,16 +488,16 @@ export class Chunker {
       const tiny = piece.tokens < min || (previous && previous.tokens < min);
       // Only into the same section or from a section into its first subsection: merging siblings
       // would cost both their headings in the citation.
-      if (
+      const merged =
         previous &&
         tiny &&
         isPrefix(previous.headingPath, piece.headingPath) &&
         previous.tokens + piece.tokens <= this.options.targetTokens
-      ) {
-        out[out.length - 1] = this.merge(previous, piece);
-      } else {
-        out.push(piece);
-      }
+          ? this.merge(previous, piece)
+          : undefined;
+      // The merged chunk also holds the second piece's own headings: it must fit with them.
+      if (merged && merged.tokens <= this.options.targetTokens) out[out.length - 1] = merged;
+      else out.push(piece);
     }
     return out;
   }
@@ -446,6 +555,18 @@ function describePiece(units: Unit[], firstOwn: number, tokens: number): Omit<Pi
     codeLanguages,
     ocrConfidences: units.flatMap((u) => (u.ocrConfidence === undefined ? [] : [u.ocrConfidence])),
   };
+}
+
+/** Characters of a table's header row read to find its first words when it is cut (see tableHeader). */
+const HEADER_CHARS_PER_TOKEN = 64;
+
+/** Characters in the code point at `index`: 2 for a surrogate pair. */
+function codePointLength(text: string, index: number): number {
+  return (text.codePointAt(index) ?? 0) > 0xffff ? 2 : 1;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
 }
 
 /**

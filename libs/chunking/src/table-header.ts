@@ -5,8 +5,8 @@ export interface TableParts {
   rows: string[];
 }
 
-// GFM delimiter row: `| --- | :---: |`, `---|---`; at least one dash per cell.
-const SEPARATOR = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
+/** A cell of a GFM delimiter row: at least one dash, with optional alignment colons. */
+const SEPARATOR_CELL = /^:?-+:?$/;
 // A row whose cells are all empty: Notion's stand-in header for a table without a column header.
 const BLANK_ROW = /^[\s|]*$/;
 
@@ -21,9 +21,21 @@ const BLANK_ROW = /^[\s|]*$/;
 export function tableParts(text: string): TableParts | undefined {
   const lines = text.split('\n');
   if (lines.length < 2) return undefined;
-  const headerLength = SEPARATOR.test(lines[1]) ? 2 : 1;
+  const headerLength = isSeparator(lines[1]) ? 2 : 1;
   if (BLANK_ROW.test(lines[0]) || lines.length <= headerLength) return undefined;
   return { header: lines.slice(0, headerLength), rows: lines.slice(headerLength) };
+}
+
+/**
+ * A GFM delimiter row: `| --- | :---: |`, `---|---`, cells between optional outer pipes. Checked
+ * cell by cell (one regular expression over the whole line backtracks quadratically on a long
+ * run of spaces).
+ */
+function isSeparator(line: string): boolean {
+  let text = line.trim();
+  if (text.startsWith('|')) text = text.slice(1);
+  if (text.endsWith('|')) text = text.slice(0, -1);
+  return text.split('|').every((cell) => SEPARATOR_CELL.test(cell.trim()));
 }
 
 /**

@@ -150,6 +150,11 @@ export const documentLimitsSchema = z.object({
 
 export const parsingSchema = z.object({
   timeoutMs: positiveInt.default(240_000),
+  /**
+   * Chunking one document in a parsing thread longer than this fails it (a 50 MB text takes
+   * minutes). Unset: 300000 (optional so hand-built configs may leave it out).
+   */
+  chunkTimeoutMs: positiveInt.optional(),
   maxMemoryMb: positiveInt.default(1024),
   threads: positiveInt.default(2),
 });
@@ -577,39 +582,140 @@ function metricsReachable(
   }
 }
 
-export const apiConfigSchema = z.object({
-  api: apiSchema,
-  // Optional in the type so hand-built configs (tests) may leave it out; the env always sets it.
-  ui: uiSchema.optional(),
-  graphql: graphqlLimitsSchema,
-  // Optional in the type so hand-built configs (tests) may leave it out; the env always sets it.
-  subscriptions: subscriptionLimitsSchema.optional(),
-  webhooks: webhooksSchema,
-  database: databaseSchema,
-  elasticsearch: elasticsearchSchema,
-  temporal: temporalSchema,
-  embedding: embeddingSchema,
-  storage: storageSchema,
-  secrets: secretsSchema,
-  folders: foldersSchema,
-  search: searchSchema,
-  rerank: rerankSchema,
-  web: webSchema,
-  answers: answersSchema,
-  // Optional in the type so hand-built configs (tests) may leave it out; the env always sets it.
-  answerRecords: answerRecordsSchema.optional(),
-  // Optional in the type so hand-built configs (tests) may leave it out; the env always sets it.
-  llm: llmSchema.optional(),
-  // Optional in the type so hand-built configs (tests) may leave it out; the env always sets it.
-  localLlm: localLlmSchema.optional(),
-  // The api shows chunking among the RAG settings (the worker applies them); optional as llm.
-  chunking: chunkingSchema.optional(),
-  // An upload over the document size limit is refused at once. Optional as llm.
-  documents: documentLimitsSchema.optional(),
-  // Optional in the type so hand-built configs (tests) may leave them out; the env always sets them.
-  metrics: metricsSchema.optional(),
-  logging: loggingSchema.optional(),
+// --- People: sign-in with identity providers, sessions, provisioning ---------------------------
+const LOOPBACK_URL_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/** One OpenID Provider people sign in with (TROVE_OIDC_<ID>_*). */
+export const oidcProviderSchema = z.object({
+  /** Lower-case letters, digits and -: in URLs (/auth/login/<id>) and in TROVE_OIDC_<ID>_* names. */
+  id: z.string().regex(/^[a-z][a-z0-9-]{0,30}$/, 'a provider id is lower-case letters, digits and -'),
+  /** The sign-in button's label ("Sign in with …"). */
+  name: z.string().min(1).max(100),
+  /** Discovery reads `<issuer>/.well-known/openid-configuration`; https unless on loopback. */
+  issuer: z
+    .string()
+    .url()
+    .refine((value) => {
+      const url = new URL(value);
+      return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_URL_HOSTS.has(url.hostname));
+    }, 'an issuer is an https:// URL (http:// only on this machine: 127.0.0.1 or localhost)'),
+  clientId: z.string().min(1),
+  /** The client's secret (a confidential client); unset: a public client, PKCE alone. */
+  clientSecret: secret.optional(),
+  scopes: z.string().default('openid email profile'),
+  /** The claim listing the person's groups (ID token, else userinfo); its names become Trove groups. */
+  groupsClaim: z.string().min(1).default('groups'),
+  /**
+   * Access tokens this provider issues for this audience are accepted as bearer tokens (the CLI
+   * after `trove login`, MCP clients); unset: none are.
+   */
+  audience: z.string().min(1).optional(),
+  /** A public client for `trove login` (device flow or loopback redirect); unset: no `trove login`. */
+  cliClientId: z.string().min(1).optional(),
+  /** Where the provider sends people back; unset: <TROVE_PUBLIC_URL>/auth/callback/<id>. */
+  redirectUrl: z.string().url().optional(),
 });
+
+export const identitySchema = z.object({
+  providers: z.array(oidcProviderSchema).default([]),
+  /**
+   * `jit`: a person the provider signs in gets a user at their first sign-in; `invited`: only
+   * people made ahead (`trove admin create`, the users page) may sign in.
+   */
+  provisioning: z.enum(['jit', 'invited']).default('jit'),
+  /** A local group every new person joins (its project roles their first access); unset: none until granted. */
+  defaultGroup: z.string().min(1).max(200).optional(),
+  /** A session's absolute lifetime. */
+  sessionHours: positiveInt.max(24 * 30).default(12),
+  /**
+   * How often a session asks its provider again (a refresh) whether the person may still sign in
+   * and which groups they are in; a refusal ends the session.
+   */
+  revalidateSeconds: positiveInt.max(24 * 60 * 60).default(300),
+  /** Leeway for the provider's clock when ID and access tokens are checked. */
+  clockToleranceSeconds: z.coerce.number().int().min(0).max(300).default(30),
+  /** How long a sign-in may take between leaving for the provider and coming back. */
+  loginTtlSeconds: positiveInt.max(3600).default(600),
+  /**
+   * `Secure` on the session cookies: `auto` sets it unless the api's public URL is plain http on
+   * loopback (a browser there would drop it).
+   */
+  secureCookies: z.enum(['auto', 'true', 'false']).default('auto'),
+});
+
+/** The audit log's retention and what it records of queries. */
+export const auditSchema = z.object({
+  /** Days entries are kept; 0 keeps them for ever. */
+  retentionDays: z.coerce.number().int().min(0).max(36_500).default(365),
+  /** `counts`: searches and asks counted per person and day; `full`: each one an entry with its text. */
+  queryLog: z.enum(['counts', 'full']).default('counts'),
+});
+
+export const apiConfigSchema = z
+  .object({
+    api: apiSchema,
+    // Optional in the type so hand-built configs (tests) may leave it out; the env always sets it.
+    ui: uiSchema.optional(),
+    graphql: graphqlLimitsSchema,
+    // Optional in the type so hand-built configs (tests) may leave it out; the env always sets it.
+    subscriptions: subscriptionLimitsSchema.optional(),
+    webhooks: webhooksSchema,
+    database: databaseSchema,
+    elasticsearch: elasticsearchSchema,
+    temporal: temporalSchema,
+    embedding: embeddingSchema,
+    storage: storageSchema,
+    secrets: secretsSchema,
+    folders: foldersSchema,
+    search: searchSchema,
+    rerank: rerankSchema,
+    web: webSchema,
+    answers: answersSchema,
+    // Optional in the type so hand-built configs (tests) may leave it out; the env always sets it.
+    answerRecords: answerRecordsSchema.optional(),
+    // Optional in the type so hand-built configs (tests) may leave it out; the env always sets it.
+    llm: llmSchema.optional(),
+    // Optional in the type so hand-built configs (tests) may leave it out; the env always sets it.
+    localLlm: localLlmSchema.optional(),
+    // The api shows chunking among the RAG settings (the worker applies them); optional as llm.
+    chunking: chunkingSchema.optional(),
+    // An upload over the document size limit is refused at once. Optional as llm.
+    documents: documentLimitsSchema.optional(),
+    // Optional in the type so hand-built configs (tests) may leave them out; the env always sets them.
+    metrics: metricsSchema.optional(),
+    logging: loggingSchema.optional(),
+    // Optional in the type so hand-built configs (tests) may leave them out; the env always sets them.
+    identity: identitySchema.optional(),
+    audit: auditSchema.optional(),
+  })
+  .superRefine(signInSettings);
+
+/** Sign-in needs the secret key (cookies are signed and refresh tokens sealed with it) and distinct providers. */
+function signInSettings(
+  config: { identity?: z.infer<typeof identitySchema>; secrets: z.infer<typeof secretsSchema> },
+  ctx: z.RefinementCtx,
+) {
+  const providers = config.identity?.providers ?? [];
+  if (providers.length > 0 && !config.secrets.key) {
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      path: ['secrets', 'key'],
+      message:
+        'TROVE_SECRET_KEY is required when TROVE_OIDC_PROVIDERS is set: session cookies are signed and refresh tokens sealed with it',
+    });
+  }
+  const seen = new Set<string>();
+  for (const provider of providers) {
+    if (seen.has(provider.id)) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['identity', 'providers'],
+        message: `TROVE_OIDC_PROVIDERS names ${provider.id} twice`,
+      });
+    }
+    seen.add(provider.id);
+  }
+}
 
 /** The worker's own settings: task-queue slots and sync batching (defaults for hand-built configs too). */
 export const workerSettingsSchema = z.object({
@@ -665,6 +771,9 @@ export const workerConfigSchema = z
   .superRefine(metricsReachable);
 
 export type ApiConfig = z.infer<typeof apiConfigSchema>;
+export type IdentityConfig = z.infer<typeof identitySchema>;
+export type OidcProviderConfig = z.infer<typeof oidcProviderSchema>;
+export type AuditConfig = z.infer<typeof auditSchema>;
 export type WorkerConfig = z.infer<typeof workerConfigSchema>;
 export type GraphqlLimits = z.infer<typeof graphqlLimitsSchema>;
 export type SubscriptionLimits = z.infer<typeof subscriptionLimitsSchema>;
@@ -764,6 +873,7 @@ function fromEnv(env: Env) {
     },
     parsing: {
       timeoutMs: v('TROVE_PARSE_TIMEOUT_MS'),
+      chunkTimeoutMs: v('TROVE_CHUNK_TIMEOUT_MS'),
       maxMemoryMb: v('TROVE_PARSE_MAX_MEMORY_MB'),
       threads: v('TROVE_PARSE_THREADS'),
     },
@@ -882,6 +992,17 @@ function fromEnv(env: Env) {
       rewriteTimeoutMs: v('TROVE_ANSWER_REWRITE_TIMEOUT_MS') ?? (localLlm(env) ? '20000' : undefined),
     },
     answerRecords: { retentionDays: v('TROVE_ANSWER_RETENTION_DAYS') },
+    identity: {
+      providers: oidcProvidersFromEnv(v),
+      provisioning: v('TROVE_USER_PROVISIONING'),
+      defaultGroup: v('TROVE_USER_DEFAULT_GROUP'),
+      sessionHours: v('TROVE_SESSION_HOURS'),
+      revalidateSeconds: v('TROVE_SESSION_REVALIDATE_SECONDS'),
+      clockToleranceSeconds: v('TROVE_OIDC_CLOCK_TOLERANCE_SECONDS'),
+      loginTtlSeconds: v('TROVE_OIDC_LOGIN_TTL_SECONDS'),
+      secureCookies: v('TROVE_SECURE_COOKIES'),
+    },
+    audit: { retentionDays: v('TROVE_AUDIT_RETENTION_DAYS'), queryLog: v('TROVE_AUDIT_QUERY_LOG') },
     // Reranking (issue 11)
     rerank: {
       provider: v('TROVE_RERANK_PROVIDER'),
@@ -893,6 +1014,51 @@ function fromEnv(env: Env) {
       maxChars: v('TROVE_RERANK_MAX_CHARS'),
     },
   };
+}
+
+/** The settings of each provider: TROVE_OIDC_<ID>_<SETTING>. */
+export const OIDC_PROVIDER_SETTINGS = [
+  'NAME',
+  'ISSUER',
+  'CLIENT_ID',
+  'CLIENT_SECRET',
+  'SCOPES',
+  'GROUPS_CLAIM',
+  'AUDIENCE',
+  'CLI_CLIENT_ID',
+  'REDIRECT_URL',
+] as const;
+
+/** `TROVE_OIDC_<ID>_` of a provider id (upper-cased, - as _). */
+export function oidcProviderPrefix(id: string): string {
+  return `TROVE_OIDC_${id.toUpperCase().replace(/-/g, '_')}_`;
+}
+
+/**
+ * TROVE_OIDC_PROVIDERS names the providers (`keycloak,google`); each one's settings are
+ * TROVE_OIDC_<ID>_ISSUER, _CLIENT_ID, _CLIENT_SECRET, _NAME, _SCOPES, _GROUPS_CLAIM, _AUDIENCE,
+ * _CLI_CLIENT_ID and _REDIRECT_URL, with the id upper-cased and - as _.
+ */
+function oidcProvidersFromEnv(v: (name: string) => string | undefined): Record<string, unknown>[] {
+  const ids = (v('TROVE_OIDC_PROVIDERS') ?? '')
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+  return ids.map((id) => {
+    const prefix = oidcProviderPrefix(id);
+    return {
+      id,
+      name: v(`${prefix}NAME`) ?? id,
+      issuer: v(`${prefix}ISSUER`),
+      clientId: v(`${prefix}CLIENT_ID`),
+      clientSecret: v(`${prefix}CLIENT_SECRET`),
+      scopes: v(`${prefix}SCOPES`),
+      groupsClaim: v(`${prefix}GROUPS_CLAIM`),
+      audience: v(`${prefix}AUDIENCE`),
+      cliClientId: v(`${prefix}CLI_CLIENT_ID`),
+      redirectUrl: v(`${prefix}REDIRECT_URL`),
+    };
+  });
 }
 
 /** The environment asks for the local provider (TROVE_LLM=local or TROVE_LLM_PROVIDER=local). */

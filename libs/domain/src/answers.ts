@@ -9,8 +9,10 @@ export interface Thread {
   /** `thr_<uuid>` */
   id: string;
   projectId: string;
-  /** The key that asked; undefined for the bootstrap admin key. */
+  /** The key that asked; undefined for the bootstrap admin key and for people. */
   apiKeyId?: string;
+  /** The person that asked (whichever session or token they used). */
+  userId?: string;
   /** The first question, shortened, until renamed. */
   title: string;
   /** Turns recorded so far. */
@@ -56,8 +58,10 @@ export interface AnswerRecord {
   threadId?: string;
   /** The turn's number in its thread, from 1. */
   position?: number;
-  /** The key that asked; undefined for the bootstrap admin key. */
+  /** The key that asked; undefined for the bootstrap admin key and for people. */
   apiKeyId?: string;
+  /** The person that asked. */
+  userId?: string;
   /** The question as asked. */
   question: string;
   /** The standalone question retrieval used, when a follow-up was rewritten; undefined otherwise. */

@@ -41,6 +41,7 @@ export type ErrorKind =
 function kindOfTroveCode(code: TroveErrorCode): ErrorKind {
   switch (code) {
     case TroveErrorCode.Unauthenticated:
+    case TroveErrorCode.SignInRefused:
       return 'auth';
     case TroveErrorCode.Forbidden:
       return 'forbidden';
@@ -48,6 +49,9 @@ function kindOfTroveCode(code: TroveErrorCode): ErrorKind {
     case TroveErrorCode.DocumentNotFound:
     case TroveErrorCode.SourceNotFound:
     case TroveErrorCode.ApiKeyNotFound:
+    case TroveErrorCode.UserNotFound:
+    case TroveErrorCode.GroupNotFound:
+    case TroveErrorCode.TokenNotFound:
     case TroveErrorCode.SyncRunNotFound:
     case TroveErrorCode.ThreadNotFound:
     case TroveErrorCode.AnswerNotFound:

@@ -12,6 +12,16 @@ export enum TroveErrorCode {
   DocumentNotFound = 'DOCUMENT_NOT_FOUND',
   SourceNotFound = 'SOURCE_NOT_FOUND',
   ApiKeyNotFound = 'API_KEY_NOT_FOUND',
+  /** A person (user record) that does not exist. */
+  UserNotFound = 'USER_NOT_FOUND',
+  GroupNotFound = 'GROUP_NOT_FOUND',
+  /** A personal access token that does not exist or belongs to someone else. */
+  TokenNotFound = 'TOKEN_NOT_FOUND',
+  /**
+   * A sign-in with an identity provider refused: its state, nonce, code or ID token did not
+   * check out, the browser did not start it, or the person may not sign in.
+   */
+  SignInRefused = 'SIGN_IN_REFUSED',
   /** A conversation thread that does not exist, or belongs to another API key. */
   ThreadNotFound = 'THREAD_NOT_FOUND',
   /** A recorded answer that does not exist (or is out of the key's reach). */
@@ -48,7 +58,7 @@ export enum TroveErrorCode {
   CorruptDocument = 'CORRUPT_DOCUMENT',
   /** An archive refused for safety: unsafe paths, too many entries, too large when expanded. */
   UnsafeArchive = 'UNSAFE_ARCHIVE',
-  /** Parsing took longer or needed more memory than allowed. */
+  /** Parsing or chunking took longer or needed more memory than allowed. */
   ParseLimitExceeded = 'PARSE_LIMIT_EXCEEDED',
   /** A GraphQL request over a depth, alias, token, cost or operation limit: refused unexecuted. */
   QueryTooComplex = 'QUERY_TOO_COMPLEX',

@@ -48,8 +48,10 @@ export interface FeedbackExportLine {
   documentId?: string;
   vote: FeedbackVote;
   comment?: string;
-  /** The API key that voted; absent for the configured admin key. */
+  /** The API key that voted; absent for the configured admin key and for people. */
   apiKeyId?: string;
+  /** The person that voted. */
+  userId?: string;
   /** The answer's hits, best first, with their features. */
   hits: FeedbackHit[];
   /** The names of the features in `hits`, as the api computed them when the answer was made. */
@@ -82,8 +84,10 @@ export interface FeedbackRecord {
   id: string;
   answerId: string;
   projectId: string;
-  /** The key that voted; undefined for the bootstrap admin key. */
+  /** The key that voted; undefined for the bootstrap admin key and for people. */
   apiKeyId?: string;
+  /** The person that voted. */
+  userId?: string;
   target: FeedbackTarget;
   /** The voted passage (target `passage`). */
   chunkId?: string;
@@ -123,6 +127,7 @@ export function feedbackExportLine(vote: FeedbackRecord, answer: FeedbackAnswer)
     vote: vote.vote,
     ...(vote.comment !== undefined && { comment: vote.comment }),
     ...(vote.apiKeyId !== undefined && { apiKeyId: vote.apiKeyId }),
+    ...(vote.userId !== undefined && { userId: vote.userId }),
     hits: answer.hits,
     featureNames,
     createdAt: vote.updatedAt,
@@ -147,4 +152,6 @@ export interface ContentGap {
   lastAskedAt: string;
   /** The latest comments of its down votes, newest first (at most three). */
   comments: string[];
+  /** Who asked it (people's and keys' names, at most 20): shown to ADMINs only. */
+  askedBy: string[];
 }

@@ -18,6 +18,8 @@ export * from './media-types';
 export * from './workflows';
 export * from './language';
 export * from './access';
+export * from './identity';
+export * from './audit';
 export * from './text';
 export * from './sync-rate';
 export * from './source-definition';

@@ -2,15 +2,29 @@ import { TroveError, TroveErrorCode } from '@trove/domain';
 
 /** A failed embedding request, with the HTTP status the server answered (none: unreachable). */
 export class EmbeddingError extends TroveError {
+  /** No answer came within the client's timeout (the server was reached, or not). */
+  readonly timedOut: boolean;
+
   constructor(
     code: TroveErrorCode,
     message: string,
     readonly status: number | undefined,
-    options: { permanent: boolean; cause?: unknown },
+    options: { permanent: boolean; cause?: unknown; timedOut?: boolean },
   ) {
     super(code, message, options);
     this.name = 'EmbeddingError';
+    this.timedOut = options.timedOut ?? false;
   }
+}
+
+/** A request the embedding server did not answer within `timeoutMs`: transient until shown otherwise. */
+export function embeddingTimeout(timeoutMs: number, cause?: unknown): EmbeddingError {
+  return new EmbeddingError(
+    TroveErrorCode.ServiceUnavailable,
+    `the embedding server did not answer within ${timeoutMs / 1000} s (TROVE_EMBEDDING_TIMEOUT_MS)`,
+    undefined,
+    { permanent: false, cause, timedOut: true },
+  );
 }
 
 /**

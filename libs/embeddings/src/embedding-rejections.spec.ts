@@ -1,14 +1,14 @@
 import type { EmbeddingProvider } from '@trove/domain';
 import { TroveErrorCode } from '@trove/domain';
 import { describe, expect, it } from 'vitest';
-import { embeddingError } from './embedding-error';
+import { embeddingError, embeddingTimeout } from './embedding-error';
 import { EmbeddingRejectedError, embedIsolatingRejections, PROBE_TEXT } from './embedding-rejections';
 
 /**
  * A scripted embedding server behind the provider interface: `answer` decides, per request, the
  * HTTP status it would have answered (200: vectors of the text lengths).
  */
-function server(answer: (texts: string[]) => number | undefined) {
+function server(answer: (texts: string[]) => number | undefined | 'timeout') {
   const calls: string[][] = [];
   const embedder: EmbeddingProvider = {
     modelId: 'fake',
@@ -16,6 +16,7 @@ function server(answer: (texts: string[]) => number | undefined) {
     embed: async (texts) => {
       calls.push(texts);
       const status = answer(texts);
+      if (status === 'timeout') throw embeddingTimeout(60_000);
       if (status !== 200) throw embeddingError(status, `status ${status}`);
       return texts.map((t) => [t.length]);
     },
@@ -98,6 +99,27 @@ describe('embedIsolatingRejections', () => {
     });
     const error = await failure(embedIsolatingRejections(embedder, texts, 'passage'));
     expect(error).toMatchObject({ code: TroveErrorCode.ServiceUnavailable, permanent: false });
+  });
+
+  it('a request the server times out on while it answers a probe rejects all its texts, without bisecting', async () => {
+    const { embedder, calls } = server((batch) => (batch.includes('poison') ? 'timeout' : 200));
+    const error = (await failure(
+      embedIsolatingRejections(embedder, texts, 'passage'),
+    )) as EmbeddingRejectedError;
+    expect(error).toBeInstanceOf(EmbeddingRejectedError);
+    const reason =
+      'the embedding server did not answer within 60 s (TROVE_EMBEDDING_TIMEOUT_MS), while it answers other requests';
+    expect(error.rejected).toEqual(texts.map((_, index) => ({ index, reason })));
+    expect(error.vectors).toEqual(texts.map(() => undefined));
+    // Halves could take the whole timeout each: the request and one probe only.
+    expect(calls).toEqual([texts, [PROBE_TEXT]]);
+  });
+
+  it('a timeout while the probe times out too is an outage, retried', async () => {
+    const { embedder, calls } = server(() => 'timeout');
+    const error = await failure(embedIsolatingRejections(embedder, texts, 'passage'));
+    expect(error).toMatchObject({ code: TroveErrorCode.ServiceUnavailable, permanent: false });
+    expect(calls).toEqual([texts, [PROBE_TEXT]]);
   });
 
   it('a permanent error (a rejected API key) is passed through as it is', async () => {

@@ -38,6 +38,10 @@ export class EmbeddingRejectedError extends TroveError {
  * thrown (transient, retried by the caller). Otherwise the batch is bisected so that only the
  * texts the server fails on alone are rejected ({@link EmbeddingRejectedError}) and every other
  * text still gets its vector; a failure that does not recur was a blip and all vectors return.
+ *
+ * A request the server does not answer in time while it answers a probe is the request's fault
+ * too: all its texts are rejected, without bisecting (each half could take the whole timeout
+ * again). Callers retry a rejection, so a server that was merely slow once gets another chance.
  */
 export async function embedIsolatingRejections(
   embedder: EmbeddingProvider,
@@ -49,10 +53,17 @@ export async function embedIsolatingRejections(
   try {
     return await embedder.embed(texts, purpose, options);
   } catch (error) {
-    if (!mayBeTheInput(error)) throw error;
+    if (!mayBeTheInput(error) && !timedOut(error)) throw error;
     first = error;
   }
   await probe(embedder, purpose, options, first);
+  if (timedOut(first)) {
+    const reason = `${first.message}, while it answers other requests`;
+    throw new EmbeddingRejectedError(
+      texts.map((_, index) => ({ index, reason })),
+      texts.map(() => undefined),
+    );
+  }
   const vectors: (number[] | undefined)[] = new Array(texts.length).fill(undefined);
   const rejected: EmbeddingRejection[] = [];
   await bisect(embedder, texts, 0, purpose, options, first as EmbeddingError, vectors, rejected);
@@ -76,6 +87,10 @@ function mayBeTheInput(error: unknown): error is EmbeddingError {
     error.status >= 500 &&
     !OUTAGE_STATUSES.has(error.status)
   );
+}
+
+function timedOut(error: unknown): error is EmbeddingError {
+  return error instanceof EmbeddingError && error.timedOut;
 }
 
 /** Resolves when the server embeds a probe; otherwise throws `original` (an outage, retried). */

@@ -1,7 +1,7 @@
 import { Ollama } from 'ollama';
 import type { EmbeddingProvider, EmbeddingPurpose, EmbedOptions } from '@trove/domain';
 import { wellFormedText } from '@trove/domain';
-import { embeddingError } from './embedding-error';
+import { embeddingError, embeddingTimeout } from './embedding-error';
 import type { ModelProfile } from './model-profiles';
 import { checkVectors } from './openai-compatible.provider';
 
@@ -56,7 +56,7 @@ export class OllamaEmbeddingProvider implements EmbeddingProvider {
       checkVectors(response.embeddings, texts.length, this.profile.dimensions);
       return response.embeddings;
     } catch (error) {
-      throw toEmbeddingError(error);
+      throw toEmbeddingError(error, this.options.timeoutMs);
     }
   }
 
@@ -69,17 +69,16 @@ export class OllamaEmbeddingProvider implements EmbeddingProvider {
     try {
       return (await this.client.list()).models.map((m) => m.name);
     } catch (error) {
-      throw toEmbeddingError(error);
+      throw toEmbeddingError(error, this.options.timeoutMs);
     }
   }
 }
 
-function toEmbeddingError(error: unknown): Error {
+function toEmbeddingError(error: unknown, timeoutMs: number): Error {
   if ((error as Error).name === 'AbortError') return error as Error; // the caller gave up
   const status = (error as { status_code?: number }).status_code;
   if (typeof status === 'number') return embeddingError(status, (error as Error).message, error);
-  if (error instanceof TypeError || (error as Error).name === 'TimeoutError') {
-    return embeddingError(undefined, (error as Error).message, error);
-  }
+  if ((error as Error).name === 'TimeoutError') return embeddingTimeout(timeoutMs, error);
+  if (error instanceof TypeError) return embeddingError(undefined, (error as Error).message, error);
   return error as Error;
 }

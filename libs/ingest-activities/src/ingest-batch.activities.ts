@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { Chunker } from '@trove/chunking';
-import type { Chunk, EmbeddedChunk, ParsedDocument, Source, TroveDocument } from '@trove/domain';
+import type { Chunk, EmbeddedChunk, Source, TroveDocument } from '@trove/domain';
 import {
   blobKeys,
   DocumentStatus,
@@ -19,13 +19,14 @@ import {
   errorCodeLabel,
   ingestStageDuration,
 } from '@trove/metrics';
+import type { ParsedSummary } from '@trove/parsing';
 import { TroveAttribute, withSpan } from '@trove/tracing';
 import pLimit from 'p-limit';
 import { activity as run, withHeartbeats } from './activity-failure';
 import { assertWritable, guardedDocumentWrite, OWNER_REFUSALS } from './deletion.activities';
 import {
   checkDocumentSize,
-  chunksOf,
+  chunkJob,
   documentProgressWriter,
   dominantLanguage,
   type FetchedDocument,
@@ -36,6 +37,7 @@ import {
   type IngestDependencies,
   MAX_WARNINGS,
   vectorsFor,
+  withCitations,
 } from './ingest.activities';
 import { BATCH_LEASE_MS, batchLeaseHolder } from './ingest-lease';
 
@@ -88,7 +90,8 @@ type Fetched = Partial<TroveDocument>;
 interface Prepared {
   fetched: FetchedDocument;
   changes: Fetched;
-  parsed: ParsedDocument;
+  /** The parsed document without its blocks (which stay in the parsing thread). */
+  parsed: ParsedSummary;
   chunks: Chunk[];
   timings: { fetchMs: number; parseMs: number; chunkMs: number };
 }
@@ -398,18 +401,18 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
             );
             // Large once fetched: handed back before a parse that its own pipeline would repeat.
             if (data.length > limits.maxDocumentBytes) return { kind: 'handedBack' };
+            // Parsed and chunked in one call to a parsing thread: the parsed document stays there.
             const parseStarted = Date.now();
             const ocr = ocrByProject.get(fetched.projectId) ?? true;
             const progress = documentProgressWriter(catalog, documentId);
-            const parsed = await parsers
-              .parse(
+            const chunked = await parsers
+              .parseAndChunk(
                 { fileName: fetched.fileName, mediaType: fetched.mediaType, data, ...(!ocr && { ocr }) },
+                await chunkJob(deps, fetched),
                 { signal, onProgress: progress.page },
               )
               .finally(() => progress.flush());
-            const parseMs = Date.now() - parseStarted;
-            const chunkStarted = Date.now();
-            const chunks = await chunksOf(deps, fetched, parsed);
+            const chunks = withCitations(deps, fetched, chunked);
             // A large document keeps its own pipeline: per-stage retries and progress.
             if (chunks.length > limits.maxDocumentChunks) return { kind: 'handedBack' };
             return {
@@ -417,9 +420,13 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
               prepared: {
                 fetched,
                 changes: changes ?? {},
-                parsed,
+                parsed: chunked.summary,
                 chunks,
-                timings: { fetchMs: fetched.ms, parseMs, chunkMs: Date.now() - chunkStarted },
+                timings: {
+                  fetchMs: fetched.ms,
+                  parseMs: Date.now() - parseStarted - chunked.chunkMs,
+                  chunkMs: chunked.chunkMs,
+                },
               },
             };
           } catch (error) {

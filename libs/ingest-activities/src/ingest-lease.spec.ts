@@ -1,6 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
 import type { EmbeddingProvider, FetchedItem } from '@trove/domain';
 import { DocumentStatus, ProjectStatus, TroveErrorCode } from '@trove/domain';
 import { MEDIA_TYPES } from '@trove/parsing';
@@ -9,6 +8,7 @@ import {
   FakeConnector,
   InMemoryBlobStore,
   InMemoryCatalog,
+  PARSER_NOT_USED,
   RecordingChunkIndex,
   runActivity,
 } from './fakes.testing';
@@ -36,8 +36,8 @@ function setup(busyWaitMs = 0) {
   const deps: IngestDependencies = {
     catalog,
     blobs,
-    parsers: { parse: () => Promise.reject(new Error('not used here')) },
-    chunker: new Chunker(new SegmenterTokenCounter(), { targetTokens: 400, overlapTokens: 0 }),
+    parsers: PARSER_NOT_USED,
+    chunking: async () => ({ targetTokens: 400, overlapTokens: 0 }),
     embedder: {} as EmbeddingProvider,
     chunkIndex: chunkIndex,
     batchSize: 16,

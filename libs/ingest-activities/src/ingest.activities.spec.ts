@@ -1,6 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
 import type {
   Chunk,
   DocumentLimits,
@@ -18,15 +17,16 @@ import {
   sourceUnauthorized,
   TroveErrorCode,
 } from '@trove/domain';
-import { embeddingError } from '@trove/embeddings';
-import { MEDIA_TYPES } from '@trove/parsing';
+import { embeddingError, embeddingTimeout } from '@trove/embeddings';
+import { InProcessParser, MEDIA_TYPES, ParserRegistry } from '@trove/parsing';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
-  FAKE_PLACEHOLDER_MEDIA_TYPE,
   FakeConnector,
+  FAKE_PLACEHOLDER_MEDIA_TYPE,
   InMemoryBlobStore,
   InMemoryCatalog,
+  PARSER_NOT_USED,
   RecordingChunkIndex,
   runActivity,
 } from './fakes.testing';
@@ -41,8 +41,8 @@ function setup(options: { limits?: DocumentLimits } = {}) {
   const activities = createIngestActivities({
     catalog,
     blobs,
-    parsers: { parse: () => Promise.reject(new Error('not used here')) },
-    chunker: new Chunker(new SegmenterTokenCounter(), { targetTokens: 400, overlapTokens: 0 }),
+    parsers: new InProcessParser(ParserRegistry.default()),
+    chunking: async () => ({ targetTokens: 400, overlapTokens: 0 }),
     embedder: {} as EmbeddingProvider,
     chunkIndex: new RecordingChunkIndex(),
     batchSize: 16,
@@ -360,7 +360,11 @@ describe('embedChunks: a text the embedding server refuses, or an outage', () =>
    * Embeds a three-chunk batch at Temporal attempt `attempt` on `taskQueue` with a server that
    * answers `status` for a text.
    */
-  async function embedAt(attempt: number, status: (text: string) => number, taskQueue = 'trove-ingest.bulk') {
+  async function embedAt(
+    attempt: number,
+    status: (text: string) => number | 'timeout',
+    taskQueue = 'trove-ingest.bulk',
+  ) {
     priorities = [];
     const blobs = new InMemoryBlobStore();
     const chunkOf = (position: number, heading: string, text: string): Chunk => ({
@@ -383,6 +387,7 @@ describe('embedChunks: a text the embedding server refuses, or an outage', () =>
       embed: async (texts, _purpose, options) => {
         priorities.push(options?.priority);
         const failed = texts.map(status).find((s) => s !== 200);
+        if (failed === 'timeout') throw embeddingTimeout(120_000);
         if (failed) throw embeddingError(failed, `inference failed (${failed})`);
         return texts.map((t) => [t.length]);
       },
@@ -392,8 +397,8 @@ describe('embedChunks: a text the embedding server refuses, or an outage', () =>
     const activities = createIngestActivities({
       catalog: new InMemoryCatalog(),
       blobs,
-      parsers: { parse: () => Promise.reject(new Error('not used here')) },
-      chunker: new Chunker(new SegmenterTokenCounter(), { targetTokens: 400, overlapTokens: 0 }),
+      parsers: PARSER_NOT_USED,
+      chunking: async () => ({ targetTokens: 400, overlapTokens: 0 }),
       embedder,
       chunkIndex: index,
       batchSize: 16,
@@ -411,19 +416,32 @@ describe('embedChunks: a text the embedding server refuses, or an outage', () =>
 
   const poison = (text: string) => (text.includes('crash-me') ? 500 : 200);
 
-  it('retries a refused chunk twice (it may have been a blip), then fails the document for good with EMBEDDING_REJECTED', async () => {
-    for (const attempt of [1, 2]) {
-      const failure = await embedAt(attempt, poison);
-      expect(failure).toBeInstanceOf(ApplicationFailure);
-      expect(failure).toMatchObject({ type: TroveErrorCode.EmbeddingRejected, nonRetryable: false });
-    }
-    const failure = await embedAt(3, poison);
+  it('retries a refused chunk once (it may have been a blip), then fails the document for good with EMBEDDING_REJECTED', async () => {
+    const first = await embedAt(1, poison);
+    expect(first).toBeInstanceOf(ApplicationFailure);
+    expect(first).toMatchObject({ type: TroveErrorCode.EmbeddingRejected, nonRetryable: false });
+    const failure = await embedAt(2, poison);
     expect(failure).toBeInstanceOf(ApplicationFailure);
     expect(failure).toMatchObject({
       type: TroveErrorCode.EmbeddingRejected,
       nonRetryable: true,
       message:
-        'the embedding server refuses the text of chunk 2 ("Runbook › Setup") while it embeds other text, 3 attempts in a row: the embedding server answered 500: inference failed (500)',
+        'the embedding server refuses the text of chunk 2 ("Runbook › Setup") while it embeds other text, 2 attempts in a row: the embedding server answered 500: inference failed (500)',
+    });
+  });
+
+  it('a batch the server times out on twice while it answers a probe fails the document for good, naming the timeout', async () => {
+    const stalls = (text: string) => (text.includes('crash-me') ? 'timeout' : 200);
+    const first = await embedAt(1, stalls);
+    expect(first).toMatchObject({ type: TroveErrorCode.EmbeddingRejected, nonRetryable: false });
+    const failure = await embedAt(2, stalls);
+    expect(failure).toBeInstanceOf(ApplicationFailure);
+    expect(failure).toMatchObject({
+      type: TroveErrorCode.EmbeddingRejected,
+      nonRetryable: true,
+      message:
+        'the embedding server refuses the text of chunk 1 ("Runbook › Intro") and 2 more while it embeds other text, 2 attempts in a row: ' +
+        'the embedding server did not answer within 120 s (TROVE_EMBEDDING_TIMEOUT_MS), while it answers other requests',
     });
   });
 
@@ -458,8 +476,8 @@ describe('embedChunks: a text the embedding server refuses, or an outage', () =>
     const activities = createIngestActivities({
       catalog: new InMemoryCatalog(),
       blobs,
-      parsers: { parse: () => Promise.reject(new Error('not used here')) },
-      chunker: new Chunker(new SegmenterTokenCounter(), { targetTokens: 400, overlapTokens: 0 }),
+      parsers: PARSER_NOT_USED,
+      chunking: async () => ({ targetTokens: 400, overlapTokens: 0 }),
       embedder,
       chunkIndex: new RecordingChunkIndex(),
       batchSize: 16,
@@ -507,16 +525,15 @@ describe("parseDocument: the project's OCR switch", () => {
       catalog,
       blobs,
       parsers: {
-        parse: (input) => {
+        ...PARSER_NOT_USED,
+        parseToJson: (input) => {
           seen.push(input.ocr);
-          return Promise.resolve({
-            title: 'Scan',
-            metadata: {},
-            blocks: [{ kind: 'paragraph', text: 'x', headingPath: [] }],
-          });
+          const document = { title: 'Scan', metadata: {}, blocks: [{ kind: 'paragraph', text: 'x' }] };
+          const json = new TextEncoder().encode(JSON.stringify(document));
+          return Promise.resolve({ json, summary: { title: 'Scan', metadata: {} } });
         },
       },
-      chunker: new Chunker(new SegmenterTokenCounter(), { targetTokens: 400, overlapTokens: 0 }),
+      chunking: async () => ({ targetTokens: 400, overlapTokens: 0 }),
       embedder: {} as EmbeddingProvider,
       chunkIndex: new RecordingChunkIndex(),
       batchSize: 16,

@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { DocumentLeases, DocumentRecords, SourceRecords, WriteChecks } from '@trove/catalog';
-import { Chunker } from '@trove/chunking';
+import { Chunker, type ChunkerOptions } from '@trove/chunking';
 import type {
   BlobStore,
   Chunk,
@@ -9,7 +9,6 @@ import type {
   EmbeddingProvider,
   EmbedOptions,
   DocumentProgress,
-  ParsedDocument,
   ParseInput,
   Source,
   StageTimings,
@@ -37,7 +36,13 @@ import {
   documentsIndexed,
   errorCodeLabel,
 } from '@trove/metrics';
-import { MEDIA_TYPES } from '@trove/parsing';
+import {
+  type ChunkedFile,
+  type ChunkJob,
+  MEDIA_TYPES,
+  type ParsedFile,
+  type ParsedSummary,
+} from '@trove/parsing';
 import type { ChunkRemoval, ChunkWriter } from '@trove/search';
 import { createHash } from 'node:crypto';
 import { activity as run, stage, withHeartbeats } from './activity-failure';
@@ -45,16 +50,29 @@ import { assertWritable, guardedDocumentWrite } from './deletion.activities';
 import { BUSY_WAIT_MS, claimForPage, PAGE_LEASE_HOLDER, PAGE_LEASE_MS } from './ingest-lease';
 import type { SourceConnectors } from './source-connectors';
 
-/** Parses a file: the parse sandbox (threads with limits) in the worker, a registry in tests. */
+/** How a parse is watched: cancelled with the activity, its OCR progress heard. */
+export interface ParseOptions {
+  signal?: AbortSignal;
+  /** Each page read by OCR, with the document's page count where known. */
+  onProgress?: (page: number, pageCount?: number) => void;
+}
+
+/**
+ * Parses and chunks files off the worker's event loop: the parse sandbox (threads with time and
+ * memory limits) in the worker, `InProcessParser` or a fake in tests. Both steps take time in
+ * proportion to a document's size, and the event loop serves every project's activities.
+ */
 export interface DocumentParser {
-  parse(
-    input: ParseInput,
-    options?: {
-      signal?: AbortSignal;
-      /** Each page read by OCR, with the document's page count where known. */
-      onProgress?: (page: number, pageCount?: number) => void;
-    },
-  ): Promise<ParsedDocument>;
+  /** Parses a file; the document comes back as JSON, stored as it is for the chunk step. */
+  parseToJson(input: ParseInput, options?: ParseOptions): Promise<ParsedFile>;
+  /** Chunks a parsed document given as JSON. */
+  chunk(
+    parsed: { fileName: string; json: Uint8Array },
+    job: ChunkJob,
+    options?: Pick<ParseOptions, 'signal'>,
+  ): Promise<ChunkedFile>;
+  /** Parses and chunks a file in one step (a batch keeps no parsed document). */
+  parseAndChunk(input: ParseInput, job: ChunkJob, options?: ParseOptions): Promise<ChunkedFile>;
 }
 
 /** A long scan's progress is written at most this often (and at its last page). */
@@ -68,9 +86,8 @@ export interface IngestDependencies {
   catalog: IngestCatalog;
   blobs: BlobStore;
   parsers: DocumentParser;
-  chunker: Chunker;
-  /** The chunker of the current chunking settings (changed through the API); unset: `chunker`. */
-  currentChunker?: () => Promise<Chunker>;
+  /** The current chunking settings (they change through the API). */
+  chunking: () => Promise<ChunkerOptions>;
   embedder: EmbeddingProvider;
   /** The alias (reads) and every generation's index (deletions). */
   chunkIndex: ChunkWriter & ChunkRemoval;
@@ -155,11 +172,12 @@ export function embeddingOrder(
 }
 
 /**
- * Attempts a chunk the embedding server refuses (while it embeds other text) gets before its
- * document fails: the first refusals may have been a coincidence (a server restarting between
- * the request and the probe), but the same text refused three times in a row is the text.
+ * Attempts a chunk the embedding server refuses or times out on (while it embeds other text) gets
+ * before its document fails: the first refusal may have been a coincidence (a server restarting
+ * between the request and the probe, a moment of overload), but the same text failing the same
+ * way twice in a row is the text. The document then fails instead of holding the shared embedder.
  */
-export const EMBEDDING_REJECTED_ATTEMPTS = 3;
+export const EMBEDDING_REJECTED_ATTEMPTS = 2;
 
 /** The refusal in the document's terms (which chunk, where), permanent from the last attempt on. */
 function rejectedChunks(error: EmbeddingRejectedError, chunks: Chunk[]): TroveError {
@@ -265,20 +283,21 @@ export function createIngestActivities(deps: IngestDependencies) {
           const signal = Context.current().cancellationSignal;
           const ocr = projectOcr(await catalog.requireActiveProject(input.projectId));
           const progress = documentProgressWriter(catalog, input.documentId);
-          const parsed = await withHeartbeats({ parsing: input.fileName }, () =>
-            parsers.parse(
+          const { json, summary } = await withHeartbeats({ parsing: input.fileName }, () =>
+            parsers.parseToJson(
               { fileName: input.fileName, mediaType: input.mediaType, data, ...(!ocr && { ocr }) },
               { signal, onProgress: progress.page },
             ),
           ).finally(() => progress.flush());
           const parsedKey = blobKeys.parsed(input.workPrefix);
-          await blobs.putJson(parsedKey, parsed);
+          // Stored as the thread wrote it: the document is never parsed or copied on this thread.
+          await blobs.put(parsedKey, Buffer.from(json.buffer, json.byteOffset, json.byteLength));
           return {
             parsedKey,
             // The document's title as stored and shown: well-formed, like its chunks.
-            title: wellFormedText(parsed.title),
-            ...(parsed.pageCount ? { pageCount: parsed.pageCount } : {}),
-            warnings: (parsed.warnings ?? []).slice(0, MAX_WARNINGS),
+            title: wellFormedText(summary.title),
+            ...(summary.pageCount ? { pageCount: summary.pageCount } : {}),
+            warnings: (summary.warnings ?? []).slice(0, MAX_WARNINGS),
             ms: Date.now() - started,
           };
         }),
@@ -289,8 +308,19 @@ export function createIngestActivities(deps: IngestDependencies) {
       return run(
         stage('chunk', 'document', async () => {
           const started = Date.now();
-          const parsed = await blobs.getJson<ParsedDocument>(input.parsedKey);
-          const chunks = await chunksOf(deps, input.fetched, parsed);
+          const json = await blobs.get(input.parsedKey);
+          const signal = Context.current().cancellationSignal;
+          const chunks = await withHeartbeats({ chunking: input.fetched.fileName }, async () =>
+            withCitations(
+              deps,
+              input.fetched,
+              await parsers.chunk(
+                { fileName: input.fetched.fileName, json },
+                await chunkJob(deps, input.fetched),
+                { signal },
+              ),
+            ),
+          );
           const batchKeys: string[] = [];
           for (let i = 0; i * batchSize < chunks.length; i++) {
             const key = blobKeys.chunkBatch(input.fetched.workPrefix, i);
@@ -533,16 +563,24 @@ export function fetchedDocument(
   };
 }
 
-/** The document's chunks, each with its citation, by the current chunking settings. */
-export async function chunksOf(
-  deps: Pick<IngestDependencies, 'chunker' | 'currentChunker' | 'connectors'>,
+/** How the document is chunked: by the current chunking settings, under its ids. */
+export async function chunkJob(
+  deps: Pick<IngestDependencies, 'chunking'>,
   fetched: FetchedDocument,
-  parsed: ParsedDocument,
-): Promise<Chunk[]> {
-  const chunker = deps.currentChunker ? await deps.currentChunker() : deps.chunker;
-  return chunker
-    .chunk(parsed, { documentId: fetched.documentId, projectId: fetched.projectId })
-    .map((chunk) => ({ ...chunk, citation: citation(deps.connectors, fetched, parsed, chunk) }));
+): Promise<ChunkJob> {
+  return {
+    options: await deps.chunking(),
+    context: { documentId: fetched.documentId, projectId: fetched.projectId },
+  };
+}
+
+/** The document's chunks, each with its citation (its connector makes a source item's). */
+export function withCitations(
+  deps: Pick<IngestDependencies, 'connectors'>,
+  fetched: FetchedDocument,
+  { chunks, summary }: ChunkedFile,
+): Chunk[] {
+  return chunks.map((chunk) => ({ ...chunk, citation: citation(deps.connectors, fetched, summary, chunk) }));
 }
 
 /** The worker's document limits. */
@@ -597,7 +635,7 @@ export async function fetchSourceItem(
 function citation(
   connectors: SourceConnectors,
   fetched: FetchedDocument,
-  parsed: ParsedDocument,
+  parsed: Pick<ParsedSummary, 'url'>,
   chunk: Chunk,
 ): Citation {
   const { documentId } = fetched;

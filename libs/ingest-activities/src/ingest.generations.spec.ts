@@ -1,7 +1,13 @@
 import type { Chunk, EmbeddingProvider } from '@trove/domain';
 import { DocumentStatus } from '@trove/domain';
 import { describe, expect, it } from 'vitest';
-import { InMemoryBlobStore, InMemoryCatalog, RecordingChunkIndex, runActivity } from './fakes.testing';
+import {
+  InMemoryBlobStore,
+  InMemoryCatalog,
+  PARSER_NOT_USED,
+  RecordingChunkIndex,
+  runActivity,
+} from './fakes.testing';
 import { createIngestActivities, type IndexTarget } from './ingest.activities';
 
 /** A model whose vectors say which model made them: [model number, text length]. */
@@ -62,8 +68,8 @@ function setup(targets: () => IndexTarget[]) {
   const activities = createIngestActivities({
     catalog,
     blobs,
-    parsers: { parse: async () => ({ title: 'A', blocks: [] }) as never },
-    chunker: undefined as never,
+    parsers: PARSER_NOT_USED,
+    chunking: async () => ({ targetTokens: 400, overlapTokens: 0 }),
     embedder: targets()[0].embedder,
     chunkIndex: new RecordingChunkIndex(),
     generations: { writable: async () => targets() },

@@ -28,6 +28,12 @@ export interface SyncTally {
   gone: { documentId: string; reason: string }[];
 }
 
+/** A run a source's schedule started, and the project it ingests for. */
+export interface ScheduledRun {
+  runId: string;
+  projectId: string;
+}
+
 /**
  * A sync run's bookkeeping, the same for every kind of source: scheduled runs, the plan's
  * batches, live progress, and how the run ends (counts, watermark, the source's status). A write
@@ -36,14 +42,20 @@ export interface SyncTally {
 export function createSyncRunActivities(deps: SourceDocumentDependencies) {
   const { catalog, blobs } = deps;
   const activities = {
-    /** For a scheduled sync: a new INCREMENTAL run record, unless the source is gone or needs a token. */
-    async createScheduledRun(input: { sourceId: string }): Promise<string | undefined> {
+    /**
+     * For a scheduled sync: a new INCREMENTAL run record, and the source's project (the run's
+     * fairness key), unless the source is gone or needs a token.
+     */
+    async createScheduledRun(input: { sourceId: string }): Promise<ScheduledRun | undefined> {
       const source = await catalog.getSource(input.sourceId);
       if (!source || source.status !== SourceStatus.ACTIVE) return undefined;
       const project = await catalog.getProject(source.projectId);
       if (project?.status !== ProjectStatus.ACTIVE) return undefined;
-      return (await catalog.createRun({ ...newSyncRun(source, SyncMode.INCREMENTAL), checkDeletions: true }))
-        .id;
+      const run = await catalog.createRun({
+        ...newSyncRun(source, SyncMode.INCREMENTAL),
+        checkDeletions: true,
+      });
+      return { runId: run.id, projectId: source.projectId };
     },
 
     async cancelRun(input: { runId: string; reason: string }): Promise<void> {

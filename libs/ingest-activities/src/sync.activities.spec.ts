@@ -545,8 +545,10 @@ describe('failSync', () => {
 describe('createScheduledRun', () => {
   it('records an INCREMENTAL run that checks deletions, only for an ACTIVE source', async () => {
     const ctx = setup();
-    const runId = await ctx.call(ctx.activities.createScheduledRun, { sourceId: ctx.source.id });
-    expect(ctx.catalog.runs.get(runId!)).toMatchObject({
+    const created = await ctx.call(ctx.activities.createScheduledRun, { sourceId: ctx.source.id });
+    // The project comes back with the run: the sync's fairness key.
+    expect(created?.projectId).toBe(ctx.source.projectId);
+    expect(ctx.catalog.runs.get(created!.runId)).toMatchObject({
       mode: SyncMode.INCREMENTAL,
       checkDeletions: true,
       status: SyncRunStatus.RUNNING,

@@ -8,8 +8,8 @@ import {
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { SyncRun } from '@trove/domain';
-import { syncWorkflowId, TroveErrorCode } from '@trove/domain';
-import type { SyncActivities, SyncPlan, SyncTally } from '@trove/ingest-activities';
+import { ingestPriority, syncWorkflowId, TroveErrorCode } from '@trove/domain';
+import type { ScheduledRun, SyncActivities, SyncPlan, SyncTally } from '@trove/ingest-activities';
 import { AWAIT_STOP, describeFailure } from './ingest-document.workflow';
 import { emptyTally, IngestWindow } from './ingest-window';
 
@@ -178,13 +178,21 @@ class ProgressRecorder {
 
 /**
  * What a source's Temporal Schedule starts: a new INCREMENTAL run, executed as the source's sync
- * workflow. If a sync is already running, this run is recorded as skipped.
+ * workflow with its project as the fairness key (a schedule's action carries no priority, so the
+ * run gets it here; its children and activities inherit it). If a sync is already running, this
+ * run is recorded as skipped.
  */
 export async function scheduledSync(sourceId: string): Promise<void> {
-  const runId = await bookkeeping.createScheduledRun({ sourceId });
-  if (!runId) return;
+  // A history recorded before the activity named the project holds the run id alone.
+  const created: ScheduledRun | string | undefined = await bookkeeping.createScheduledRun({ sourceId });
+  if (!created) return;
+  const { runId, projectId } = typeof created === 'string' ? { runId: created, projectId: '' } : created;
   try {
-    await executeChild(syncSource, { workflowId: syncWorkflowId(sourceId), args: [{ runId }] });
+    await executeChild(syncSource, {
+      workflowId: syncWorkflowId(sourceId),
+      args: [{ runId }],
+      ...(projectId ? { priority: ingestPriority(projectId) } : {}),
+    });
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
     await bookkeeping.cancelRun({ runId, reason: 'another sync of this source was running' });

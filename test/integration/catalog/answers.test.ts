@@ -163,9 +163,7 @@ describe('answers in the catalog', () => {
     );
     expect(second.items.map((t) => t.title)).toEqual(['two']);
     expect(second.hasNextPage).toBe(false);
-    expect((await catalog.listThreads(project.id, { apiKeyId: null })).items.map((t) => t.id)).toEqual([
-      admins.id,
-    ]);
+    expect((await catalog.listThreads(project.id, {})).items.map((t) => t.id)).toEqual([admins.id]);
     expect((await catalog.listThreads(project.id, 'ALL')).totalCount).toBe(5);
   });
 

@@ -76,11 +76,11 @@ describe('feedback in the catalog', () => {
     await onA(1, { apiKeyId: 'key-1', target: 'answer', chunkId: undefined });
     const votes = await exported(project.id);
     expect(votes).toHaveLength(4);
-    expect(await catalog.feedbackOn(project.id, [answerId], 'key-1')).toEqual([
+    expect(await catalog.feedbackOn(project.id, [answerId], { apiKeyId: 'key-1' })).toEqual([
       expect.objectContaining({ target: 'passage', vote: -1, comment: 'outdated' }),
       expect.objectContaining({ target: 'answer', vote: 1 }),
     ]);
-    const admins = await catalog.feedbackOn(project.id, [answerId], null);
+    const admins = await catalog.feedbackOn(project.id, [answerId], {});
     expect(admins).toEqual([expect.objectContaining({ chunkId: CHUNK_A, vote: 1 })]);
     expect(admins[0].apiKeyId).toBeUndefined();
   });
@@ -156,8 +156,23 @@ describe('feedback in the catalog', () => {
   it('lists unanswered and voted-down questions as gaps, one per question however it was typed', async () => {
     const project = await catalog.createProject(uniqueName('p'));
     const spellings = ['Где ВЗЯТЬ отпуск?', 'где  взять отпуск', '  Где взять ОТПУСК ?! '];
-    for (const question of spellings) {
-      await catalog.recordAnswer(answer(project.id, { question, mode: 'INSUFFICIENT_CONTEXT', hits: [] }));
+    // One spelling asked by a person, the others by a key no longer in the catalog (no name to show).
+    const { user: asker } = (await catalog.users.matchSignIn(
+      {
+        provider: 'kc',
+        issuer: 'https://idp.example/realms/gaps',
+        subject: uniqueName('asker'),
+        email: `${uniqueName('asker')}@x.test`,
+        emailVerified: true,
+        name: 'Ada Asker',
+      },
+      true,
+    ))!;
+    for (const [i, question] of spellings.entries()) {
+      const owner = i === 1 ? { apiKeyId: undefined, userId: asker.id } : {};
+      await catalog.recordAnswer(
+        answer(project.id, { question, mode: 'INSUFFICIENT_CONTEXT', hits: [], ...owner }),
+      );
     }
     // SQL groups exactly as normalizeQuestion does.
     expect(new Set(spellings.map(normalizeQuestion)).size).toBe(1);
@@ -197,6 +212,7 @@ describe('feedback in the catalog', () => {
         unansweredCount: 0,
         downVoteCount: 2,
         comments: ['wrong team'],
+        askedBy: [],
       }),
     ]);
     expect(first.hasNextPage).toBe(true);
@@ -209,6 +225,7 @@ describe('feedback in the catalog', () => {
         unansweredCount: 3,
         downVoteCount: 0,
         comments: [],
+        askedBy: ['Ada Asker'],
       }),
     ]);
     expect(second.hasNextPage).toBe(false);

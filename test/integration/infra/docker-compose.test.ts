@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MODEL_PROFILES } from '@trove/embeddings';
 import { ROOT } from '../../support/services';
-import { troveVariables } from '../../support/trove-variables';
+import { TEMPORAL_DYNAMIC_CONFIG, temporalSettings } from '../../support/temporal-settings';
+import { isProviderSetting, troveVariables } from '../../support/trove-variables';
 
 // No Docker engine runs here; `docker compose config` needs none. It resolves, interpolates and
 // validates the file against the Compose specification, which is what these tests check.
@@ -93,7 +94,8 @@ describe('docker-compose.yml', () => {
     const known = troveVariables();
     for (const app of ['api', 'worker']) {
       const env = config.services[app].environment!;
-      for (const name of Object.keys(env)) expect(known.has(name), `${app}: ${name}`).toBe(true);
+      for (const name of Object.keys(env))
+        expect(known.has(name) || isProviderSetting(name), `${app}: ${name}`).toBe(true);
       expect(MODEL_PROFILES[env.TROVE_EMBEDDING_PROFILE], env.TROVE_EMBEDDING_PROFILE).toBeDefined();
     }
     expect(config.services.api.environment!.TROVE_API_HOST).toBe('0.0.0.0');
@@ -107,6 +109,17 @@ describe('docker-compose.yml', () => {
     expect(backups('api')!.source).toBe(backups('elasticsearch')!.source);
   });
 
+  it("runs a Temporal that dispatches the ingest lanes fairly, with Trove's dynamic config", () => {
+    const temporal = config.services.temporal;
+    // Task queue fairness needs server 1.29 or later.
+    const [major, minor] = /:(\d+)\.(\d+)\.\d+$/.exec(temporal.image!)!.slice(1).map(Number);
+    expect(major * 1000 + minor, temporal.image).toBeGreaterThanOrEqual(1029);
+    const path = temporal.environment!.DYNAMIC_CONFIG_FILE_PATH;
+    const mounted = temporal.volumes!.find((volume) => volume.target === path);
+    expect(mounted?.source).toBe(TEMPORAL_DYNAMIC_CONFIG);
+    expect(temporalSettings().get('matching.enableFairness')).toBe(true);
+  });
+
   it('publishes ports on loopback only', () => {
     for (const [name, service] of Object.entries(config.services)) {
       for (const port of service.ports ?? []) expect(port.host_ip, name).toBe('127.0.0.1');
@@ -115,5 +128,30 @@ describe('docker-compose.yml', () => {
 
   it('refuses to start without an admin API key', () => {
     expect(() => run(['config'], {})).toThrow(/TROVE_ADMIN_API_KEY/);
+  });
+});
+
+describe('docker-compose.yml sign-in settings', () => {
+  it('passes the provider (issuer, client id, secret from the environment, redirect URL) to the api only', () => {
+    const configured = JSON.parse(
+      run(['config', '--format', 'json'], {
+        TROVE_ADMIN_API_KEY: 'compose-test-key-0123456789',
+        TROVE_OIDC_PROVIDERS: 'sso',
+        TROVE_OIDC_SSO_ISSUER: 'https://login.example.com/realms/acme',
+        TROVE_OIDC_SSO_CLIENT_ID: 'trove',
+        TROVE_OIDC_SSO_CLIENT_SECRET: 'planted-oidc-secret',
+        TROVE_OIDC_SSO_REDIRECT_URL: 'https://kb.example.com/auth/callback/sso',
+      }),
+    ) as { services: Record<string, Service> };
+    expect(configured.services.api.environment).toMatchObject({
+      TROVE_OIDC_PROVIDERS: 'sso',
+      TROVE_OIDC_SSO_ISSUER: 'https://login.example.com/realms/acme',
+      TROVE_OIDC_SSO_CLIENT_ID: 'trove',
+      TROVE_OIDC_SSO_CLIENT_SECRET: 'planted-oidc-secret',
+      TROVE_OIDC_SSO_REDIRECT_URL: 'https://kb.example.com/auth/callback/sso',
+    });
+    expect(JSON.stringify(configured.services.worker.environment)).not.toContain('planted-oidc-secret');
+    // By default no provider: sign-in with API keys only.
+    expect(config.services.api.environment!.TROVE_OIDC_PROVIDERS).toBe('');
   });
 });

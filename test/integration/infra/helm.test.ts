@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { ROOT } from '../../support/services';
-import { troveVariables } from '../../support/trove-variables';
+import { isProviderSetting, troveVariables } from '../../support/trove-variables';
 
 // No cluster here: `helm lint` and `helm template` need none, and kubeconform validates every
 // rendered object against the Kubernetes API's own schemas (and the ServiceMonitor CRD's), which
@@ -297,7 +297,7 @@ describe('the Helm chart', () => {
         container(find(objects, 'Deployment', name)).env.map((e) => e.name),
       ),
     ].filter((name) => name.startsWith('TROVE_'));
-    expect(names.filter((name) => !known.has(name))).toEqual([]);
+    expect(names.filter((name) => !known.has(name) && !isProviderSetting(name))).toEqual([]);
 
     const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8')) as {
       services: Record<string, { command: string[]; environment: Record<string, string> }>;
@@ -310,5 +310,42 @@ describe('the Helm chart', () => {
     expect(compose.services.api.environment.TROVE_API_PORT).toBe(
       find(objects, 'ConfigMap', 'trove-config').data!.TROVE_API_PORT,
     );
+  });
+
+  it('gives the api each sign-in provider, its client secret from the Secret named in the values', () => {
+    const provider = (key: string, value: string) => ['--set', `signIn.providers[0].${key}=${value}`];
+    const { text, objects } = template([
+      ...provider('id', 'company'),
+      ...provider('name', 'Company account'),
+      ...provider('issuer', 'https://login.example.com/realms/acme'),
+      ...provider('clientId', 'trove'),
+      ...provider('clientSecret.name', 'trove-oidc'),
+      ...provider('clientSecret.key', 'client-secret'),
+      ...provider('redirectUrl', 'https://kb.example.com/auth/callback/company'),
+      ...provider('audience', 'trove'),
+    ]);
+    expect(validate(text)).toBe(objects.length);
+    const env = new Map(container(find(objects, 'Deployment', 'trove-api')).env.map((e) => [e.name, e]));
+    expect(env.get('TROVE_OIDC_PROVIDERS')?.value).toBe('company');
+    expect(env.get('TROVE_OIDC_COMPANY_ISSUER')?.value).toBe('https://login.example.com/realms/acme');
+    expect(env.get('TROVE_OIDC_COMPANY_CLIENT_ID')?.value).toBe('trove');
+    expect(env.get('TROVE_OIDC_COMPANY_REDIRECT_URL')?.value).toBe(
+      'https://kb.example.com/auth/callback/company',
+    );
+    expect(env.get('TROVE_OIDC_COMPANY_CLIENT_SECRET')?.valueFrom?.secretKeyRef).toEqual({
+      name: 'trove-oidc',
+      key: 'client-secret',
+    });
+    const worker = container(find(objects, 'Deployment', 'trove-worker')).env.map((e) => e.name);
+    expect(worker.filter((name) => name.startsWith('TROVE_OIDC_'))).toEqual([]);
+    expect(
+      failure(helm, [
+        'lint',
+        CHART,
+        ...provider('id', 'Bad Id'),
+        ...provider('issuer', 'http://x'),
+        ...provider('clientId', 'c'),
+      ]),
+    ).toMatch(/signIn/);
   });
 });

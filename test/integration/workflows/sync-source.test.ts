@@ -4,9 +4,17 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { WorkflowFailedError } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { newSyncRun, SyncMode, SyncRunStatus, TroveErrorCode } from '@trove/domain';
-import type { SyncActivities, SyncTally } from '@trove/ingest-activities';
-import { syncSource, type SyncSourceInput } from '@trove/workflows';
+import {
+  ingestPriority,
+  ingestWorkflowId,
+  newSyncRun,
+  SyncMode,
+  SyncRunStatus,
+  syncWorkflowId,
+  TroveErrorCode,
+} from '@trove/domain';
+import type { ScheduledRun, SyncActivities, SyncTally } from '@trove/ingest-activities';
+import { scheduledSync, syncSource, type SyncSourceInput } from '@trove/workflows';
 import { ROOT, TEMPORAL_BIN, uniqueName } from '../../support/services';
 import type { FakePageActivities } from './sync-window.workflows';
 import { executions, type HistoryEvent, quietLogger } from './workflow-history';
@@ -47,6 +55,11 @@ interface FakeRun {
 
 const runs = new Map<string, FakeRun>();
 const pages = new Map<string, { run: FakeRun; script: PageScript }>();
+/**
+ * What createScheduledRun answers per source: the run and its project, or a bare run id (what it
+ * answered before it named the project, as a history recorded then replays it).
+ */
+const scheduled = new Map<string, ScheduledRun | string>();
 
 function newRun(
   label: string,
@@ -71,7 +84,11 @@ function runOf(runId: string): FakeRun {
   return run;
 }
 
-const syncActivities: SyncActivities = {
+type FakeSyncActivities = Omit<SyncActivities, 'createScheduledRun'> & {
+  createScheduledRun(input: { sourceId: string }): Promise<ScheduledRun | string | undefined>;
+};
+
+const syncActivities: FakeSyncActivities = {
   async planSync({ runId }) {
     const run = runOf(runId);
     run.plans++;
@@ -99,7 +116,7 @@ const syncActivities: SyncActivities = {
   async failSync({ runId, code, message }) {
     runOf(runId).failure = { code, message, at: Date.now() };
   },
-  createScheduledRun: async () => undefined,
+  createScheduledRun: async ({ sourceId }) => scheduled.get(sourceId),
   cancelRun: async () => undefined,
 };
 
@@ -123,12 +140,17 @@ const pageActivities: FakePageActivities = {
 };
 
 /** Runs the sync to its end; resolves with how the workflow ended (its failure, if it failed). */
-async function sync(run: FakeRun, input: Partial<SyncSourceInput> = {}): Promise<unknown> {
+async function sync(
+  run: FakeRun,
+  input: Partial<SyncSourceInput> = {},
+  priority?: { fairnessKey: string },
+): Promise<unknown> {
   return env.client.workflow
     .execute(syncSource, {
       taskQueue,
       workflowId: `sync-${run.runId}`,
       args: [{ runId: run.runId, ...input }],
+      ...(priority ? { priority } : {}),
     })
     .then(
       () => undefined,
@@ -171,7 +193,7 @@ describe('syncSource', () => {
   it("continues as new every few pages, ingesting each page once, and finishes with the whole tally and the plan's watermark", async () => {
     const run = newRun('continue', 8, { concurrency: 2, watermark: '2026-05-01T10:00:00.000Z' });
 
-    expect(await sync(run, { pagesPerExecution: 3 })).toBeUndefined();
+    expect(await sync(run, { pagesPerExecution: 3 }, ingestPriority('project-continue'))).toBeUndefined();
 
     expect([...ingestsPerPage(run).keys()].sort()).toEqual([...run.ids].sort()); // none skipped
     expect([...ingestsPerPage(run).values()].every((n) => n === 1)).toBe(true); // none twice
@@ -200,6 +222,31 @@ describe('syncSource', () => {
     expect(
       histories.slice(0, -1).every((h) => h.at(-1)?.workflowExecutionContinuedAsNewEventAttributes),
     ).toBe(true);
+    // The project's fairness key outlives continue-as-new and reaches the page ingests (children).
+    const priorityOf = async (workflowId: string) =>
+      (await env.client.workflow.getHandle(workflowId).describe()).priority?.fairnessKey;
+    expect(await priorityOf(`sync-${run.runId}`)).toBe('project-continue');
+    expect(await priorityOf(ingestWorkflowId(run.ids[7]))).toBe('project-continue');
+  });
+
+  it("runs a scheduled sync with its project as the fairness key (a history's bare run id: without one)", async () => {
+    const priorityOf = async (sourceId: string) =>
+      (await env.client.workflow.getHandle(syncWorkflowId(sourceId)).describe()).priority?.fairnessKey;
+    for (const [sourceId, answer] of [
+      ['scheduled-source', (run: FakeRun) => ({ runId: run.runId, projectId: 'project-scheduled' })],
+      ['legacy-source', (run: FakeRun) => run.runId],
+    ] as const) {
+      const run = newRun(sourceId, 2);
+      scheduled.set(sourceId, answer(run));
+      await env.client.workflow.execute(scheduledSync, {
+        taskQueue,
+        workflowId: `scheduled-${sourceId}`,
+        args: [sourceId],
+      });
+      expect(run.finished?.tally.ready, sourceId).toBe(2);
+    }
+    expect(await priorityOf('scheduled-source')).toBe('project-scheduled');
+    expect(await priorityOf('legacy-source')).toBeFalsy();
   });
 
   it('hands the watermark to finishSync when nothing changed', async () => {

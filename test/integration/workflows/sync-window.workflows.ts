@@ -1,9 +1,9 @@
 import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { IngestDocumentInput, IngestDocumentResult } from '@trove/domain';
 
-// Test-only workflows: the real sync workflow, and a stand-in for the page pipeline under the same
+// Test-only workflows: the real sync workflows, and a stand-in for the page pipeline under the same
 // workflow type name, so the sync's `executeChild(ingestDocument)` starts the stand-in.
-export { syncSource } from '@trove/workflows';
+export { scheduledSync, syncSource } from '@trove/workflows';
 
 /** The one activity of the stand-in: the test decides, per document id, how long it takes and how it ends. */
 export interface FakePageActivities {

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { Controller, Get, Module, Post } from '@nestjs/common';
 import { DiscoveryModule, DiscoveryService, MetadataScanner, NestFactory, Reflector } from '@nestjs/core';
-import { Query, Resolver, ResolveField } from '@nestjs/graphql';
+import { Mutation, Query, Resolver, ResolveField } from '@nestjs/graphql';
 import { describe, expect, it } from 'vitest';
-import { Permission } from '@trove/domain';
+import { AuditAction, Permission } from '@trove/domain';
 import { Public, Requires } from './access.decorators';
 import { AccessRegistryCheck } from './access-registry.check';
 
@@ -47,6 +47,16 @@ class SomeResolver {
   field() {
     return '';
   }
+  @Mutation(() => String)
+  @Requires(Permission.WRITE)
+  unrecorded() {
+    return '';
+  }
+  @Mutation(() => String)
+  @Requires(Permission.WRITE, undefined, { audit: AuditAction.SourceChanged })
+  recorded() {
+    return '';
+  }
 }
 
 @Module({
@@ -68,6 +78,17 @@ describe('AccessRegistryCheck', () => {
     expect(() => check.onApplicationBootstrap()).toThrow(
       /without an access rule.*MixedController\.forgotten/,
     );
+    await app.close();
+  });
+
+  it('names every mutation and non-GET route that does not say what the audit log records', async () => {
+    const app = await NestFactory.createApplicationContext(TestModule, { logger: false });
+    const check = new AccessRegistryCheck(
+      app.get(DiscoveryService),
+      app.get(MetadataScanner),
+      app.get(Reflector),
+    );
+    expect(check.unaudited().sort()).toEqual(['MixedController.declared', 'SomeResolver.unrecorded']);
     await app.close();
   });
 });

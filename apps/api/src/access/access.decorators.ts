@@ -1,5 +1,5 @@
 import { applyDecorators, createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
-import type { Permission, Principal, RecordKind } from '@trove/domain';
+import type { AuditAction, Permission, Principal, RecordKind } from '@trove/domain';
 import { principalOf } from './request-principal';
 
 /** The kinds of record a request may name, each belonging to one project. */
@@ -26,6 +26,22 @@ export interface AccessRule {
    * (links to originals in citations).
    */
   signedLinkFor?: string;
+  /**
+   * What the audit log records this operation as (its outcome too); `false` for an operation
+   * that changes nothing worth recording. Every mutation and every REST route that is not a GET
+   * says one or the other, or the api refuses to start.
+   */
+  audit?: AuditAction | false;
+  /**
+   * Only people may call it (`person`), or only people signed in interactively, not with a
+   * personal token (`signed-in person`: making tokens, so a leaked token cannot mint more).
+   */
+  caller?: 'person' | 'signed-in person';
+  /**
+   * A search or an ask: counted per caller and day in the audit log's query counts, or recorded
+   * with its text (at the argument path `text`) when full query logging is on.
+   */
+  countsAs?: { kind: 'search' | 'ask'; text: string };
 }
 
 export const ACCESS_RULE = 'trove:access';
@@ -38,7 +54,7 @@ export const PUBLIC = 'trove:public';
 export function Requires(
   permission: Permission,
   target?: AccessTarget,
-  options: Pick<AccessRule, 'signedLinkFor'> = {},
+  options: Pick<AccessRule, 'signedLinkFor' | 'audit' | 'caller' | 'countsAs'> = {},
 ) {
   return applyDecorators(SetMetadata(ACCESS_RULE, { permission, target, ...options } satisfies AccessRule));
 }

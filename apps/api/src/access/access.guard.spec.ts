@@ -7,7 +7,7 @@ import { ApiKeyRole, Permission } from '@trove/domain';
 import { CitationLinks } from '../core/citation-links';
 import { document, Public, Requires } from './access.decorators';
 import { AccessGuard, admittedBySignedLink } from './access.guard';
-import { RequestAdmission } from './request-admission';
+import { keyAdmission, memoryAudit } from './admission.testing';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { RequestRateLimit } from './rate-limit';
 import { principalOf, rememberPrincipal } from './request-principal';
@@ -28,10 +28,12 @@ const config = {
 } as ApiConfig;
 const links = new CitationLinks(config);
 // Only the admin key and remembered principals are used: the catalog is never asked.
+const audit = memoryAudit();
 const guard = new AccessGuard(
   new Reflector(),
-  new RequestAdmission(new ApiKeyAuthenticator(NO_KEYS, config), new RequestRateLimit(config)),
+  keyAdmission(new ApiKeyAuthenticator(NO_KEYS, config), new RequestRateLimit(config), audit.recorder),
   links,
+  audit.recorder,
 );
 const DOC = '0123456789abcdef0123456789abcdef';
 

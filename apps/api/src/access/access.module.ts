@@ -4,6 +4,9 @@ import { AccessGuard } from './access.guard';
 import { AccessRegistryCheck } from './access-registry.check';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { ProjectAccess } from './project-access.service';
+import { AuditInterceptor } from './audit.interceptor';
+import { PEOPLE_PROVIDERS } from './people.providers';
+import { PrincipalConfirmation } from './principal-confirmation';
 import { ProjectScopeInterceptor } from './project-scope.interceptor';
 import { RequestRateLimit } from './rate-limit';
 import { RequestAdmission } from './request-admission';
@@ -19,10 +22,14 @@ import { RequestAdmission } from './request-admission';
     RequestRateLimit,
     RequestAdmission,
     ProjectAccess,
+    PrincipalConfirmation,
+    ...PEOPLE_PROVIDERS,
     { provide: APP_GUARD, useClass: AccessGuard },
     { provide: APP_INTERCEPTOR, useClass: ProjectScopeInterceptor },
+    // After the scope check, so its entries name the record's project.
+    { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
     AccessRegistryCheck,
   ],
-  exports: [ApiKeyAuthenticator, RequestAdmission],
+  exports: [ApiKeyAuthenticator, RequestAdmission, PrincipalConfirmation, ProjectAccess, ...PEOPLE_PROVIDERS],
 })
 export class AccessModule {}

@@ -4,6 +4,7 @@ import { lastValueFrom, of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { Permission } from '@trove/domain';
 import { project, Requires } from './access.decorators';
+import { memoryAudit } from './admission.testing';
 import { ProjectAccess } from './project-access.service';
 import { ProjectScopeInterceptor, valueAt } from './project-scope.interceptor';
 
@@ -19,6 +20,7 @@ const interceptor = new ProjectScopeInterceptor(
     getThread: nothing,
     answerProject: nothing,
   }),
+  memoryAudit().recorder,
 );
 
 class Routes {

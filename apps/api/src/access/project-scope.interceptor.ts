@@ -8,22 +8,27 @@ import {
 import { Reflector } from '@nestjs/core';
 import { GqlExecutionContext } from '@nestjs/graphql';
 import { of, type Observable } from 'rxjs';
+import { AuditRecorder } from '@trove/audit';
+import { AuditAction, AuditOutcome, roleGrants, roleIn, TroveError, TroveErrorCode } from '@trove/domain';
 import { ACCESS_RULE, type AccessRule } from './access.decorators';
-import { admittedBySignedLink } from './access.guard';
+import { admittedBySignedLink, projectRefusal } from './access.guard';
 import { notFound, ProjectAccess } from './project-access.service';
-import { principalOf, requestCarrier } from './request-principal';
+import { originOf } from './request-admission';
+import { principalOf, rememberProject, requestCarrier } from './request-principal';
 
 /**
- * The project-scope half of the access rule: the record an operation names (a project, or a
- * document, source, run or chunk of one) must be in the key's projects. A record that is out of
- * scope and one that does not exist get the same answer — null for nullable lookups, NOT_FOUND
- * otherwise — before the operation runs (an upload is refused before its body is read).
+ * The project half of the access rule: the record an operation names (a project, or a document,
+ * source, run or chunk of one) must be in a project the caller reaches, and the caller's role
+ * there must grant the permission (FORBIDDEN, with an audit entry, otherwise). A record that is
+ * out of reach and one that does not exist get the same answer — null for nullable lookups,
+ * NOT_FOUND otherwise — before the operation runs (an upload is refused before its body is read).
  */
 @Injectable()
 export class ProjectScopeInterceptor implements NestInterceptor {
   constructor(
     @Inject(Reflector) private readonly reflector: Reflector,
     @Inject(ProjectAccess) private readonly access: ProjectAccess,
+    @Inject(AuditRecorder) private readonly audit: AuditRecorder,
   ) {}
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
@@ -48,7 +53,25 @@ export class ProjectScopeInterceptor implements NestInterceptor {
     }
     if (!ProjectAccess.wellFormed(target.kind, id)) return next.handle();
     const principal = principalOf(context);
-    if (principal && (await this.access.reaches(principal, target.kind, id))) return next.handle();
+    const projectId = await this.access.projectOf(target.kind, id);
+    const role = principal && projectId !== undefined ? roleIn(principal, projectId) : undefined;
+    if (principal && projectId !== undefined && role !== undefined) {
+      // The record's project is known now: the audit entry of the operation names it.
+      rememberProject(request ?? requestCarrier(context).graphql, projectId);
+      if (roleGrants(role, rule.permission)) return next.handle();
+      const refusal = projectRefusal(principal, role, rule.permission);
+      await this.audit.record({
+        action: AuditAction.AccessDenied,
+        who: principal,
+        origin: originOf(request),
+        projectId,
+        target: { kind: target.kind, id },
+        outcome: AuditOutcome.DENIED,
+        code: TroveErrorCode.Forbidden,
+        detail: { operation: `${context.getClass().name}.${context.getHandler().name}`, reason: refusal },
+      });
+      throw new TroveError(TroveErrorCode.Forbidden, refusal);
+    }
     if (target.nullable) return of(null);
     throw notFound(target.kind, id);
   }

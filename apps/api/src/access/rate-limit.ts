@@ -31,8 +31,9 @@ export class RequestRateLimit {
     }
   }
 
-  /** Counts one request of the principal's key; throws RateLimitedError over the limit. */
+  /** Counts one request of the principal's key, or of the person whatever credential they use; throws RateLimitedError over the limit. */
   consume(principal: Principal): Promise<void> {
+    if (principal.userId !== undefined) return this.count(`user:${principal.userId}`, 'api_key');
     return this.count(`key:${principal.keyId ?? 'bootstrap-admin'}`, 'api_key');
   }
 

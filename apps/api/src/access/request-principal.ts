@@ -36,3 +36,14 @@ export function principalOf(context: ExecutionContext): Principal | undefined {
   const { request, graphql } = requestCarrier(context);
   return rememberedPrincipal(request) ?? rememberedPrincipal(graphql);
 }
+
+const projects = new WeakMap<object, string>();
+
+/** The project of the record the request's operation names, once the access rule has looked it up. */
+export function rememberProject(carrier: object | undefined, projectId: string): void {
+  if (carrier) projects.set(carrier, projectId);
+}
+
+export function rememberedProject(carrier: object | undefined): string | undefined {
+  return carrier ? projects.get(carrier) : undefined;
+}

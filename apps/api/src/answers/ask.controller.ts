@@ -28,7 +28,10 @@ export class AskController {
   constructor(@Inject(AskService) private readonly asks: Pick<AskService, 'stream'>) {}
 
   @Post('stream')
-  @Requires(Permission.READ, project('projectId'))
+  @Requires(Permission.READ, project('projectId'), {
+    audit: false,
+    countsAs: { kind: 'ask', text: 'question' },
+  })
   async stream(
     @Param('projectId') projectId: string,
     @Body() body: unknown,

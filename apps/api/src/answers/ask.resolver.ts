@@ -15,7 +15,9 @@ export class AskResolver {
   @Query(() => AnswerModel, {
     description: "Answers a question from the project's documents, with verified citations",
   })
-  @Requires(Permission.READ, project('input.projectId'))
+  @Requires(Permission.READ, project('input.projectId'), {
+    countsAs: { kind: 'ask', text: 'input.question' },
+  })
   ask(
     @Args('input') input: AskInput,
     @Context('req') req: Request,

@@ -8,7 +8,7 @@ import {
 } from '@trove/answering';
 import { type AnswerRecords, Catalog, type ProjectReads } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
-import { type Principal, TroveError, TroveErrorCode } from '@trove/domain';
+import { ownerOf, type Principal, TroveError, TroveErrorCode } from '@trove/domain';
 import { CitationLinks } from '../core/citation-links';
 import { CONFIG } from '../core/tokens';
 import type { Asker } from '../rag-config/rag-runtime';
@@ -111,7 +111,7 @@ export class AskService {
     return this.catalog.recordAnswer({
       projectId: request.projectId,
       thread: thread.record,
-      apiKeyId: asker.keyId,
+      ...ownerOf(asker),
       question: request.question,
       standaloneQuestion: result.standaloneQuestion,
       mode: result.mode,

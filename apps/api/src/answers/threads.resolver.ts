@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { Permission, type Principal, type Thread } from '@trove/domain';
+import { AuditAction, Permission, type Principal, type Thread } from '@trove/domain';
 import { CurrentPrincipal, project, Requires, thread } from '../access/access.decorators';
 import { PageArgs } from '../core/connection.model';
 import { ThreadConnection, ThreadModel, ThreadTurnModel } from './thread.model';
@@ -41,7 +41,7 @@ export class ThreadsResolver {
   }
 
   @Mutation(() => ThreadModel, { description: 'Gives a thread another title' })
-  @Requires(Permission.READ, thread('id'))
+  @Requires(Permission.READ, thread('id'), { audit: AuditAction.ThreadChanged })
   renameThread(
     @Args('id', { type: () => ID }) id: string,
     @Args('title') title: string,
@@ -51,7 +51,7 @@ export class ThreadsResolver {
   }
 
   @Mutation(() => Boolean, { description: 'Deletes a thread and its turns (their recorded answers)' })
-  @Requires(Permission.READ, thread('id'))
+  @Requires(Permission.READ, thread('id'), { audit: AuditAction.ThreadDeleted })
   deleteThread(@Args('id', { type: () => ID }) id: string, @CurrentPrincipal() principal: Principal) {
     return this.service.delete(principal, id);
   }

@@ -72,8 +72,8 @@ describe('whose threads', () => {
     expect(reachesThread(ALICE, THREAD)).toBe(true);
     expect(reachesThread(BOB, THREAD)).toBe(false);
     expect(reachesThread(ADMIN, THREAD)).toBe(true);
-    expect(reachesThread(key(undefined), { apiKeyId: undefined })).toBe(true);
-    expect(reachesThread(BOB, { apiKeyId: undefined })).toBe(false);
+    expect(reachesThread(key(undefined), { apiKeyId: undefined, projectId: THREAD.projectId })).toBe(true);
+    expect(reachesThread(BOB, { apiKeyId: undefined, projectId: THREAD.projectId })).toBe(false);
   });
 
   it("lists the caller's own threads; every key's only for ADMIN keys", async () => {
@@ -81,7 +81,7 @@ describe('whose threads', () => {
     await threads.list(ALICE, 'prj_1', {});
     await threads.list(key(undefined, ApiKeyRole.ADMIN), 'prj_1', {});
     await threads.list(ADMIN, 'prj_1', {}, true);
-    expect(catalog.scopes).toEqual([{ apiKeyId: 'key-alice' }, { apiKeyId: null }, 'ALL']);
+    expect(catalog.scopes).toEqual([{ apiKeyId: 'key-alice' }, {}, 'ALL']);
     await expect(threads.list(BOB, 'prj_1', {}, true)).rejects.toMatchObject({
       code: TroveErrorCode.Forbidden,
     });

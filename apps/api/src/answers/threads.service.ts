@@ -6,7 +6,10 @@ import {
   type AnswerRecord,
   newThreadId,
   notFoundError,
+  ownedBy,
+  ownerOf,
   type Principal,
+  roleIn,
   type Thread,
   threadTitle,
   TroveError,
@@ -34,12 +37,16 @@ export interface QuestionThread {
 }
 
 /**
- * A thread is its key's: a key sees, continues, renames and deletes only the threads it started
- * (the bootstrap admin key those it started), and another key's thread is THREAD_NOT_FOUND, as
- * if it did not exist. ADMIN keys reach every thread of their projects, and may list them all.
+ * A thread is its owner's: a person (whichever session or token they use) or a key sees,
+ * continues, renames and deletes only the threads they started, and anyone else's thread is
+ * THREAD_NOT_FOUND, as if it did not exist. ADMINs of the thread's project reach every thread of
+ * it, and may list them all.
  */
-export function reachesThread(principal: Principal, thread: Pick<Thread, 'apiKeyId'>): boolean {
-  return principal.role === ApiKeyRole.ADMIN || thread.apiKeyId === principal.keyId;
+export function reachesThread(
+  principal: Principal,
+  thread: Pick<Thread, 'apiKeyId' | 'userId' | 'projectId'>,
+): boolean {
+  return roleIn(principal, thread.projectId) === ApiKeyRole.ADMIN || ownedBy(thread, principal);
 }
 
 /** Conversation threads as the API serves them, each checked against the caller's key. */
@@ -56,11 +63,11 @@ export class ThreadsService {
 
   /** A page of the project's threads, most recently used first: the caller's own, or (ADMIN) every key's. */
   async list(principal: Principal, projectId: string, page: PageRequest, allKeys = false) {
-    if (allKeys && principal.role !== ApiKeyRole.ADMIN) {
-      throw new TroveError(TroveErrorCode.Forbidden, "only ADMIN keys may list every key's threads");
+    if (allKeys && roleIn(principal, projectId) !== ApiKeyRole.ADMIN) {
+      throw new TroveError(TroveErrorCode.Forbidden, "only the project's ADMINs may list everyone's threads");
     }
     await this.catalog.requireProject(projectId);
-    const scope = allKeys ? 'ALL' : { apiKeyId: principal.keyId ?? null };
+    const scope = allKeys ? 'ALL' : ownerOf(principal);
     const result = await this.catalog.listThreads(projectId, scope, page);
     return toConnection(result, (t) => encodeCursor(new Date(t.updatedAt), t.id));
   }

@@ -1,5 +1,6 @@
 import { Field, ID, InputType, ObjectType, registerEnumType } from '@nestjs/graphql';
-import { ApiKeyRole, Permission } from '@trove/domain';
+import { ApiKeyRole, CredentialKind, Permission } from '@trove/domain';
+import { ProjectRoleModel } from '../people/people.model';
 
 registerEnumType(ApiKeyRole, {
   name: 'ApiKeyRole',
@@ -21,15 +22,39 @@ registerEnumType(Permission, {
   },
 });
 
-@ObjectType('Caller', { description: 'The API key a request is made with: what it may do, and where' })
+@ObjectType('Caller', {
+  description:
+    'Who a request is made by (an API key, or a person with their session or token): what they may do, and where',
+})
 export class CallerModel {
-  @Field(() => ID, { nullable: true, description: 'Null for the admin key from configuration' })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'The API key; null for the admin key from configuration and for people',
+  })
   keyId?: string;
+  @Field(() => ID, { nullable: true, description: 'The person; null for API keys' })
+  userId?: string;
+  @Field(() => CredentialKind, { description: 'What the request authenticated with' })
+  credential!: CredentialKind;
   @Field() name!: string;
-  @Field(() => ApiKeyRole) role!: ApiKeyRole;
-  @Field(() => [Permission]) permissions!: Permission[];
-  @Field(() => [ID], { nullable: true, description: 'The projects the key reaches; null: every project' })
+  @Field(() => String, { nullable: true }) email?: string;
+  @Field(() => String, { nullable: true, description: 'A person’s picture from their provider (https)' })
+  pictureUrl?: string;
+  @Field(() => ApiKeyRole, {
+    description:
+      'The role everywhere (a person without an install-wide role: VIEWER, for listing what they reach)',
+  })
+  role!: ApiKeyRole;
+  @Field(() => [Permission], { description: 'Permissions of `role`, for operations that name no project' })
+  permissions!: Permission[];
+  @Field(() => [ID], { nullable: true, description: 'The projects the caller reaches; null: every project' })
   projectIds!: string[] | null;
+  @Field(() => [ProjectRoleModel], {
+    description: 'A person’s role in each project given to them or their groups',
+  })
+  projectRoles!: ProjectRoleModel[];
+  @Field(() => [String], { description: 'A person’s groups' })
+  groups!: string[];
 }
 
 @ObjectType('ApiKey', { description: 'An API key; its secret is shown once, when it is created' })

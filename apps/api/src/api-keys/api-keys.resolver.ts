@@ -1,26 +1,41 @@
 import { Inject } from '@nestjs/common';
 import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
-import { Permission, type Principal, roleGrants } from '@trove/domain';
+import { Catalog } from '@trove/catalog';
+import { AuditAction, CredentialKind, Permission, type Principal, roleGrants } from '@trove/domain';
 import { CurrentPrincipal, Requires } from '../access/access.decorators';
 import { ApiKeyModel, CallerModel, CreateApiKeyInput, CreatedApiKeyModel } from './api-key.model';
 import { ApiKeysService } from './api-keys.service';
 
 @Resolver(() => ApiKeyModel)
 export class ApiKeysResolver {
-  constructor(@Inject(ApiKeysService) private readonly service: ApiKeysService) {}
+  constructor(
+    @Inject(ApiKeysService) private readonly service: ApiKeysService,
+    @Inject(Catalog) private readonly catalog: Catalog,
+  ) {}
 
   @Query(() => CallerModel, {
     description:
       'The key this request is made with: its role, permissions and projects (what a client may show)',
   })
   @Requires(Permission.READ)
-  me(@CurrentPrincipal() principal: Principal): CallerModel {
+  async me(@CurrentPrincipal() principal: Principal): Promise<CallerModel> {
+    const access =
+      principal.userId !== undefined ? await this.catalog.users.access(principal.userId) : undefined;
     return {
       keyId: principal.keyId,
-      name: principal.name,
+      userId: principal.userId,
+      credential: principal.credential ?? CredentialKind.API_KEY,
+      name: access?.user.name ?? principal.name,
+      email: access?.user.email,
+      pictureUrl: access?.user.pictureUrl,
       role: principal.role,
       permissions: Object.values(Permission).filter((permission) => roleGrants(principal.role, permission)),
       projectIds: principal.projects === 'ALL' ? null : [...principal.projects],
+      projectRoles: Object.entries(principal.projectRoles ?? {}).map(([projectId, role]) => ({
+        projectId,
+        role,
+      })),
+      groups: access?.groups ?? [],
     };
   }
 
@@ -33,13 +48,13 @@ export class ApiKeysResolver {
   }
 
   @Mutation(() => CreatedApiKeyModel, { description: 'A new API key; the secret is in this answer only' })
-  @Requires(Permission.ADMIN)
+  @Requires(Permission.ADMIN, undefined, { audit: AuditAction.ApiKeyCreated })
   createApiKey(@Args('input') input: CreateApiKeyInput, @CurrentPrincipal() principal: Principal) {
     return this.service.create(input, principal);
   }
 
   @Mutation(() => ApiKeyModel, { description: 'Revokes the key at once (a second call changes nothing)' })
-  @Requires(Permission.ADMIN)
+  @Requires(Permission.ADMIN, undefined, { audit: AuditAction.ApiKeyRevoked })
   revokeApiKey(@Args('id', { type: () => ID }) id: string) {
     return this.service.revoke(id);
   }

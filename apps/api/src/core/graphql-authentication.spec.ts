@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { describe, expect, it } from 'vitest';
 import type { ApiKeyCatalog } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
-import { RequestAdmission } from '../access/request-admission';
+import { keyAdmission } from '../access/admission.testing';
 import { ApiKeyAuthenticator } from '../access/api-key-authenticator';
 import { RequestRateLimit } from '../access/rate-limit';
 import { graphqlAuthentication } from './graphql-authentication';
@@ -13,8 +13,7 @@ const NO_KEYS: ApiKeyCatalog = { apiKeys: { get: async () => undefined, touch: a
 const KEY = 'unit-test-admin-key-0123';
 const config = { api: { adminApiKey: KEY, rateLimitRequests: 3, rateLimitWindowSeconds: 60 } } as ApiConfig;
 // Keys not in Trove's format never reach the catalog, so none is needed here.
-const admission = () =>
-  new RequestAdmission(new ApiKeyAuthenticator(NO_KEYS, config), new RequestRateLimit(config));
+const admission = () => keyAdmission(new ApiKeyAuthenticator(NO_KEYS, config), new RequestRateLimit(config));
 let middleware = graphqlAuthentication(admission());
 
 async function call(

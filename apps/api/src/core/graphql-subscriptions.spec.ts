@@ -7,7 +7,7 @@ import { ApiKeyRole, TroveError, TroveErrorCode } from '@trove/domain';
 import { ApiKeyAuthenticator } from '../access/api-key-authenticator';
 import { newApiKeySecret } from '../access/api-key-secret';
 import { RateLimitedError, RequestRateLimit } from '../access/rate-limit';
-import { RequestAdmission } from '../access/request-admission';
+import { keyAdmission } from '../access/admission.testing';
 import { rememberedPrincipal } from '../access/request-principal';
 import { graphqlProtection } from './graphql-limits';
 import { RATE_LIMITED_CLOSE, SubscriptionGate } from './graphql-subscriptions';
@@ -39,10 +39,7 @@ function setup(rateLimitRequests = 100) {
     },
   };
   const config = { api: { adminApiKey: ADMIN, rateLimitRequests, rateLimitWindowSeconds: 60 } } as ApiConfig;
-  const admission = new RequestAdmission(
-    new ApiKeyAuthenticator(catalog, config),
-    new RequestRateLimit(config),
-  );
+  const admission = keyAdmission(new ApiKeyAuthenticator(catalog, config), new RequestRateLimit(config));
   const logged: string[] = [];
   const gate = new SubscriptionGate(
     { perConnection: 2, perKey: 3 },

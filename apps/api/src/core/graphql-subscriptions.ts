@@ -64,7 +64,7 @@ export class SubscriptionGate {
   readonly onConnect = async (connection: Connection): Promise<boolean> => {
     if (!this.wiring) return false;
     try {
-      await this.wiring.admission.admit({}, connection.connectionParams ?? {}, addressOf(connection));
+      await this.wiring.admission.admit({}, presentedOver(connection), originOfSocket(connection));
       return true;
     } catch (error) {
       if (error instanceof RateLimitedError) {
@@ -92,8 +92,8 @@ export class SubscriptionGate {
     try {
       principal = await this.wiring.admission.admit(
         carrier,
-        carrier.connectionParams!,
-        addressOf(connection),
+        presentedOver(connection),
+        originOfSocket(connection),
       );
     } catch (error) {
       return [this.refusal(error)];
@@ -221,12 +221,31 @@ function addressOf(connection: Connection): string | undefined {
   return socketOf(connection)?.request?.socket?.remoteAddress;
 }
 
+function originOfSocket(connection: Connection): { address?: string; userAgent?: string } {
+  const agent = socketOf(connection)?.request?.headers?.['user-agent'];
+  return { address: addressOf(connection), ...(typeof agent === 'string' && { userAgent: agent }) };
+}
+
+/**
+ * What a socket presents: its connection parameters (a key or token, or a session's CSRF token)
+ * and the upgrade request's session cookie. Every operation counts as one that may change state,
+ * so a session must show its CSRF token: a page of another site that opens a socket to this one
+ * (cookies go along) cannot.
+ */
+function presentedOver(connection: Connection) {
+  const cookie = socketOf(connection)?.request?.headers?.cookie;
+  return {
+    headers: { ...(connection.connectionParams ?? {}), ...(cookie !== undefined && { cookie }) },
+    unsafe: true,
+  };
+}
+
 function socketOf(connection: Connection): Partial<SocketExtra> | undefined {
   return connection.extra as Partial<SocketExtra> | undefined;
 }
 
 function bucketOf(principal: Principal): string {
-  return principal.keyId ?? 'bootstrap-admin';
+  return principal.userId !== undefined ? `user:${principal.userId}` : (principal.keyId ?? 'bootstrap-admin');
 }
 
 function oneLine(error: unknown): string {

@@ -1,12 +1,20 @@
 import helmet, { type HelmetOptions } from 'helmet';
 import type { RequestHandler } from 'express';
-import { MCP_PATH } from '../web/web-routes';
+import { AUTH_PATH, MCP_PATH } from '../web/web-routes';
 
 /**
  * Paths that answer only JSON or stored files, never a page: they get a Content-Security-Policy
  * that lets nothing load or run. Pages (the dashboard, the GraphQL playground) set their own.
  */
-export const NON_PAGE_PATHS = ['/v1', '/webhooks', MCP_PATH, '/healthz', '/readyz'];
+export const NON_PAGE_PATHS = [
+  '/v1',
+  '/webhooks',
+  MCP_PATH,
+  '/healthz',
+  '/readyz',
+  AUTH_PATH,
+  '/.well-known',
+];
 
 /**
  * Security headers on every response (helmet): `X-Content-Type-Options: nosniff`, framing

@@ -13,7 +13,7 @@ import { FileInterceptor } from '@nestjs/platform-express';
 import type { StagedFile } from '../uploads/blob-storage.engine';
 import { UploadLimitInterceptor } from '../uploads/upload-limit.interceptor';
 import { DocumentsService } from './documents.service';
-import { Permission } from '@trove/domain';
+import { AuditAction, Permission } from '@trove/domain';
 import { project, Requires } from '../access/access.decorators';
 
 /** Uploads: `POST /v1/projects/:projectId/documents` with multipart field `file`. */
@@ -22,7 +22,7 @@ export class DocumentsController {
   constructor(@Inject(DocumentsService) private readonly documents: DocumentsService) {}
 
   @Post()
-  @Requires(Permission.WRITE, project('projectId'))
+  @Requires(Permission.WRITE, project('projectId'), { audit: AuditAction.DocumentUploaded })
   @HttpCode(202)
   @UseInterceptors(UploadLimitInterceptor, FileInterceptor('file'))
   async upload(@Param('projectId') projectId: string, @UploadedFile() file?: StagedFile) {

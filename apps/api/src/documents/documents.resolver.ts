@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { DocumentStatus, Permission, type TroveDocument } from '@trove/domain';
+import { AuditAction, DocumentStatus, Permission, type TroveDocument } from '@trove/domain';
 import { PageArgs } from '../core/connection.model';
 import { CitationLinks } from '../core/citation-links';
 import { DocumentConnection, DocumentModel, DocumentProgressModel } from './document.model';
@@ -53,13 +53,13 @@ export class DocumentsResolver {
   }
 
   @Mutation(() => Boolean, { description: 'Deletes the document, its chunks and its stored file.' })
-  @Requires(Permission.WRITE, document('id'))
+  @Requires(Permission.WRITE, document('id'), { audit: AuditAction.DocumentDeleted })
   deleteDocument(@Args('id', { type: () => ID }) id: string) {
     return this.service.delete(id);
   }
 
   @Mutation(() => DocumentModel, { description: 'Runs the ingest pipeline again on the stored file.' })
-  @Requires(Permission.WRITE, document('id'))
+  @Requires(Permission.WRITE, document('id'), { audit: AuditAction.DocumentReindexed })
   reindexDocument(@Args('id', { type: () => ID }) id: string) {
     return this.service.reindex(id);
   }

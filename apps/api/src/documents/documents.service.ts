@@ -133,7 +133,7 @@ export class DocumentsService {
     await this.catalog.requireActiveProject(document.projectId);
     await this.catalog.updateDocument(id, { status: DocumentStatus.PENDING, error: null });
     // Asked for this one document: the interactive lane, never behind an import.
-    await this.startIngest(id, 'interactive');
+    await this.startIngest(id, document.projectId, 'interactive');
     return this.catalog.requireDocument(id);
   }
 
@@ -166,13 +166,14 @@ export class DocumentsService {
     }
   }
 
-  private async startIngest(documentId: string, lane: IngestLane = 'bulk'): Promise<void> {
+  private async startIngest(documentId: string, projectId: string, lane: IngestLane = 'bulk'): Promise<void> {
     const input: IngestDocumentInput = { documentId, lane };
     try {
       await this.workflows.start('ingestDocument', {
         taskQueue: this.config.temporal.taskQueue,
         workflowId: ingestWorkflowId(documentId),
         args: [input],
+        priority: ingestPriority(projectId),
         // One ingest per document at a time; a newer request replaces a running one.
         workflowIdConflictPolicy: 'TERMINATE_EXISTING',
         workflowIdReusePolicy: 'ALLOW_DUPLICATE',

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { Controller, Get, Inject, Logger, Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { FEEDBACK_EXPORT_COUNT_HEADER, Permission } from '@trove/domain';
+import { AuditAction, FEEDBACK_EXPORT_COUNT_HEADER, Permission } from '@trove/domain';
 import { project, Requires } from '../access/access.decorators';
 import { clientAbortSignal } from '../core/client-abort';
 import { FeedbackService } from './feedback.service';
@@ -19,7 +19,7 @@ export class FeedbackController {
   constructor(@Inject(FeedbackService) private readonly feedback: Pick<FeedbackService, 'export'>) {}
 
   @Get('feedback.jsonl')
-  @Requires(Permission.ADMIN, project('projectId'))
+  @Requires(Permission.ADMIN, project('projectId'), { audit: AuditAction.Exported })
   async export(
     @Param('projectId') projectId: string,
     @Req() req: Request,

@@ -66,6 +66,12 @@ export class ContentGapModel {
   @Field() lastAskedAt!: string;
   @Field(() => [String], { description: 'The latest comments of its down votes, newest first (at most 3)' })
   comments!: string[];
+  @Field(() => [String], {
+    description:
+      "Who asked it: the people's names, the API keys' names ('admin key' for the bootstrap key); at most 20. " +
+      'Content gaps are for ADMINs only, so only they see this',
+  })
+  askedBy!: string[];
 }
 
 @ObjectType('ContentGapConnection')

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
-import { Permission, type Principal } from '@trove/domain';
+import { AuditAction, Permission, type Principal } from '@trove/domain';
 import { answer, CurrentPrincipal, project, Requires } from '../access/access.decorators';
 import { PageArgs } from '../core/connection.model';
 import { ContentGapConnection, FeedbackModel, GiveFeedbackInput } from './feedback.model';
@@ -15,7 +15,7 @@ export class FeedbackResolver {
       'Thumbs up or down on an answer the key was given, or on one of its passages, with an optional comment; ' +
       "voting again replaces the key's vote. Votes become training data for the learned reranker (docs/ask.md)",
   })
-  @Requires(Permission.READ, answer('input.answerId'))
+  @Requires(Permission.READ, answer('input.answerId'), { audit: AuditAction.FeedbackGiven })
   giveFeedback(@Args('input') input: GiveFeedbackInput, @CurrentPrincipal() principal: Principal) {
     return this.feedback.give(input, principal);
   }

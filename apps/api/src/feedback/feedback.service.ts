@@ -8,7 +8,10 @@ import {
   type FeedbackRecord,
   isAnswerId,
   notFoundError,
+  ownedBy,
+  ownerOf,
   type Principal,
+  roleIn,
   TroveError,
   TroveErrorCode,
   wellFormedText,
@@ -51,7 +54,10 @@ export class FeedbackService {
     const projectId = await this.catalog.answerProject(input.answerId);
     const answer = projectId && (await this.catalog.getAnswer(projectId, input.answerId));
     // Another key's answer is as missing as one that never was.
-    if (!answer || (principal.role !== ApiKeyRole.ADMIN && answer.apiKeyId !== principal.keyId)) {
+    if (
+      !answer ||
+      (roleIn(principal, answer.projectId) !== ApiKeyRole.ADMIN && !ownedBy(answer, principal))
+    ) {
       throw notFoundError('answer', input.answerId);
     }
     if (input.chunkId && !answer.hits.some((hit) => hit.chunkId === input.chunkId)) {
@@ -63,7 +69,7 @@ export class FeedbackService {
     const recorded = await this.catalog.recordFeedback({
       answerId: answer.id,
       projectId: answer.projectId,
-      apiKeyId: principal.keyId,
+      ...ownerOf(principal),
       target: input.chunkId ? 'passage' : 'answer',
       ...(input.chunkId ? { chunkId: input.chunkId } : {}),
       vote: input.vote === FeedbackVoteValue.UP ? 1 : -1,
@@ -77,7 +83,7 @@ export class FeedbackService {
     if (answerIds.length > EXPORT_PAGE) {
       throw new TroveError(TroveErrorCode.BadRequest, `at most ${EXPORT_PAGE} answerIds at a time`);
     }
-    const votes = await this.catalog.feedbackOn(projectId, answerIds, principal.keyId ?? null);
+    const votes = await this.catalog.feedbackOn(projectId, answerIds, ownerOf(principal));
     return votes.map(toModel);
   }
 

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Args, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { EmbeddingIndexModel, EmbeddingModelInput, IndexGenerationModel } from './index-generation.model';
 import { IndexGenerationsService } from './index-generations.service';
-import { Permission } from '@trove/domain';
+import { AuditAction, Permission } from '@trove/domain';
 import { Requires } from '../access/access.decorators';
 
 @Resolver()
@@ -22,7 +22,7 @@ export class IndexGenerationsResolver {
       'Rebuilds the chunk index for another embedding model in the background and swaps it in when ' +
       'complete; searches keep using the current model meanwhile. Follow it with `embeddingIndex`.',
   })
-  @Requires(Permission.ADMIN)
+  @Requires(Permission.ADMIN, undefined, { audit: AuditAction.SettingsChanged })
   changeEmbeddingModel(@Args('input') input: EmbeddingModelInput) {
     return this.generations.change(input);
   }
@@ -31,7 +31,7 @@ export class IndexGenerationsResolver {
     nullable: true,
     description: 'Cancels the rebuild under way (null when none is); the current model stays',
   })
-  @Requires(Permission.ADMIN)
+  @Requires(Permission.ADMIN, undefined, { audit: AuditAction.SettingsChanged })
   cancelIndexRebuild() {
     return this.generations.cancel();
   }

@@ -30,7 +30,7 @@ export class McpController {
   constructor(@Inject(InProcessGraphql) private readonly graphql: InProcessGraphql) {}
 
   @Post()
-  @Requires(Permission.READ)
+  @Requires(Permission.READ, undefined, { audit: false })
   async handle(@Req() req: Request, @Res() res: Response): Promise<void> {
     if (Array.isArray(req.body) && req.body.length > MAX_BATCH_MESSAGES) {
       res.status(400).json({
@@ -67,7 +67,7 @@ export class McpController {
   }
 
   @Delete()
-  @Requires(Permission.READ)
+  @Requires(Permission.READ, undefined, { audit: false })
   endSession(@Res() res: Response): void {
     methodNotAllowed(res);
   }

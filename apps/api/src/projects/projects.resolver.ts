@@ -9,7 +9,7 @@ import {
   ProjectStatsModel,
 } from './project.model';
 import { ProjectsService } from './projects.service';
-import { Permission, type Principal, type Project, projectOcr } from '@trove/domain';
+import { AuditAction, Permission, type Principal, type Project, projectOcr } from '@trove/domain';
 import { CurrentPrincipal, project, Requires } from '../access/access.decorators';
 
 @Resolver(() => ProjectModel)
@@ -48,7 +48,7 @@ export class ProjectsResolver {
   @Mutation(() => ProjectModel, {
     description: "Changes the project's settings (those given; the others stay as they are).",
   })
-  @Requires(Permission.WRITE, project('projectId'))
+  @Requires(Permission.WRITE, project('projectId'), { audit: AuditAction.ProjectSettingsChanged })
   updateProjectSettings(
     @Args('projectId', { type: () => ID }) projectId: string,
     @Args('input') input: ProjectSettingsInput,
@@ -57,7 +57,7 @@ export class ProjectsResolver {
   }
 
   @Mutation(() => ProjectModel)
-  @Requires(Permission.ADMIN)
+  @Requires(Permission.ADMIN, undefined, { audit: AuditAction.ProjectCreated })
   createProject(@Args('input') input: CreateProjectInput) {
     return this.service.create(input.name);
   }
@@ -69,7 +69,7 @@ export class ProjectsResolver {
       'write until it is gone. With wait: true, returns once it is gone. Calling it again joins ' +
       'the running deletion.',
   })
-  @Requires(Permission.ADMIN, project('id'))
+  @Requires(Permission.ADMIN, project('id'), { audit: AuditAction.ProjectDeleted })
   deleteProject(
     @Args('id', { type: () => ID }) id: string,
     @Args('wait', { type: () => Boolean, defaultValue: false }) wait: boolean,

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Args, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { RagConfigModel, UpdateRagConfigInput } from './rag-config.model';
 import { RagConfigService } from './rag-config.service';
-import { Permission } from '@trove/domain';
+import { AuditAction, Permission } from '@trove/domain';
 import { Requires } from '../access/access.decorators';
 
 @Resolver()
@@ -20,7 +20,7 @@ export class RagConfigResolver {
       'Changes retrieval and answer settings without a restart (every api and worker picks them up within ' +
       'TROVE_INDEX_GENERATIONS_TTL_MS); an embedding model starts a background index rebuild',
   })
-  @Requires(Permission.ADMIN)
+  @Requires(Permission.ADMIN, undefined, { audit: AuditAction.SettingsChanged })
   updateRagConfig(@Args('input') input: UpdateRagConfigInput) {
     return this.service.update(input);
   }

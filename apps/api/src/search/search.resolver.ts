@@ -12,7 +12,9 @@ export class SearchResolver {
   constructor(@Inject(SearchService) private readonly searches: SearchService) {}
 
   @Query(() => SearchResultModel)
-  @Requires(Permission.READ, project('input.projectId'))
+  @Requires(Permission.READ, project('input.projectId'), {
+    countsAs: { kind: 'search', text: 'input.query' },
+  })
   search(@Args('input') input: SearchInput, @Context('req') req: Request): Promise<SearchResultModel> {
     return this.searches.search(input, clientAbortSignal(req));
   }

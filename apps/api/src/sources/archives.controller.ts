@@ -12,6 +12,7 @@ import {
 } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import {
+  AuditAction,
   Permission,
   SourceType,
   isSourceOfType,
@@ -34,7 +35,7 @@ export class ArchivesController {
   constructor(@Inject(SourceArchivesService) private readonly archives: SourceArchivesService) {}
 
   @Post()
-  @Requires(Permission.WRITE, project('projectId'))
+  @Requires(Permission.WRITE, project('projectId'), { audit: AuditAction.SourceAdded })
   @HttpCode(202)
   @UseInterceptors(UploadLimitInterceptor, FileInterceptor('file'))
   async upload(

@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Args, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import {
+  AuditAction,
   Permission,
   type Source,
   type SourceConfig,
@@ -111,13 +112,13 @@ export class SourcesResolver {
     description:
       "A source of any type, its config validated by the type's schema (see sourceTypes; errors name the field). Sync it with syncSource.",
   })
-  @Requires(Permission.WRITE, project('input.projectId'))
+  @Requires(Permission.WRITE, project('input.projectId'), { audit: AuditAction.SourceAdded })
   addSource(@Args('input') input: AddSourceInput) {
     return this.service.add(input);
   }
 
   @Mutation(() => SourceModel, { description: 'addSource for NOTION (kept for older clients)' })
-  @Requires(Permission.WRITE, project('input.projectId'))
+  @Requires(Permission.WRITE, project('input.projectId'), { audit: AuditAction.SourceAdded })
   addNotionSource(@Args('input') input: AddNotionSourceInput) {
     return this.service.addNotion(input);
   }
@@ -126,7 +127,7 @@ export class SourcesResolver {
     description:
       'addSource for FOLDER (kept for older clients): a server-side folder, MkDocs project, folder of files, or one combined Markdown file. Sync it with syncSource.',
   })
-  @Requires(Permission.WRITE, project('input.projectId'))
+  @Requires(Permission.WRITE, project('input.projectId'), { audit: AuditAction.SourceAdded })
   addFolderSource(@Args('input') input: AddFolderSourceInput) {
     return this.service.addFolder(input);
   }
@@ -135,7 +136,7 @@ export class SourcesResolver {
     description:
       'addSource for WEB (kept for older clients): the pages under a base URL (found by following links) or those a sitemap.xml lists; fetched politely (robots.txt, a per-host rate limit). Sync it with syncSource.',
   })
-  @Requires(Permission.WRITE, project('input.projectId'))
+  @Requires(Permission.WRITE, project('input.projectId'), { audit: AuditAction.SourceAdded })
   addWebSource(@Args('input') input: AddWebSourceInput) {
     return this.service.addWeb(input);
   }
@@ -144,7 +145,7 @@ export class SourcesResolver {
     description:
       "Renames a source or changes its config (validated by its type's schema; secrets left out are kept)",
   })
-  @Requires(Permission.WRITE, source('id'))
+  @Requires(Permission.WRITE, source('id'), { audit: AuditAction.SourceChanged })
   updateSource(@Args('id', { type: () => ID }) id: string, @Args('input') input: UpdateSourceInput) {
     return this.service.update(id, input);
   }
@@ -153,13 +154,13 @@ export class SourcesResolver {
     description:
       'Removes the source with everything it produced (documents, chunks, files, archives, caches, schedule); returns when done.',
   })
-  @Requires(Permission.WRITE, source('id'))
+  @Requires(Permission.WRITE, source('id'), { audit: AuditAction.SourceRemoved })
   removeSource(@Args('id', { type: () => ID }) id: string) {
     return this.service.remove(id);
   }
 
   @Mutation(() => SourceModel, { description: 'Periodic INCREMENTAL sync every N minutes; 0 turns it off.' })
-  @Requires(Permission.WRITE, source('sourceId'))
+  @Requires(Permission.WRITE, source('sourceId'), { audit: AuditAction.SourceChanged })
   setSyncSchedule(
     @Args('sourceId', { type: () => ID }) sourceId: string,
     @Args('intervalMinutes', { type: () => Int }) intervalMinutes: number,
@@ -168,7 +169,7 @@ export class SourcesResolver {
   }
 
   @Mutation(() => Boolean, { description: "Runs the source's scheduled sync now." })
-  @Requires(Permission.WRITE, source('sourceId'))
+  @Requires(Permission.WRITE, source('sourceId'), { audit: AuditAction.SyncStarted })
   triggerSyncSchedule(@Args('sourceId', { type: () => ID }) sourceId: string) {
     return this.schedules.trigger(sourceId);
   }
@@ -187,7 +188,7 @@ export class SourcesResolver {
     description:
       "Forgets the webhook verification token, to accept a new subscription: Notion's verification request must arrive within TROVE_WEBHOOK_VERIFICATION_WINDOW_MS (1 hour by default).",
   })
-  @Requires(Permission.WRITE, source('sourceId'))
+  @Requires(Permission.WRITE, source('sourceId'), { audit: AuditAction.SourceChanged })
   resetNotionWebhook(@Args('sourceId', { type: () => ID }) sourceId: string) {
     return this.webhooks.reset(sourceId);
   }

@@ -11,9 +11,17 @@ import {
   Resolver,
   Subscription,
 } from '@nestjs/graphql';
-import { Permission, type Principal, type SyncRun, syncRate, SyncMode, SyncRunStatus } from '@trove/domain';
+import {
+  AuditAction,
+  Permission,
+  type Principal,
+  type SyncRun,
+  syncRate,
+  SyncMode,
+  SyncRunStatus,
+} from '@trove/domain';
 import { CurrentPrincipal, Requires, source, syncRun } from '../access/access.decorators';
-import { ApiKeyAuthenticator } from '../access/api-key-authenticator';
+import { PrincipalConfirmation } from '../access/principal-confirmation';
 import { PageArgs } from '../core/connection.model';
 import { SyncProgressModel, SyncRunConnection, SyncRunHealthModel, SyncRunModel } from './source.model';
 import { type SyncRunHealth, SyncRunHealthService } from './sync-run-health.service';
@@ -32,12 +40,12 @@ export class SyncRunResolver {
   constructor(
     @Inject(SyncRunsService) private readonly runs: SyncRunsService,
     @Inject(SyncRunUpdates) private readonly updates: SyncRunUpdates,
-    @Inject(ApiKeyAuthenticator) private readonly authenticator: ApiKeyAuthenticator,
+    @Inject(PrincipalConfirmation) private readonly confirmation: PrincipalConfirmation,
     @Inject(SyncRunHealthService) private readonly healthService: SyncRunHealthService,
   ) {}
 
   @Mutation(() => SyncRunModel)
-  @Requires(Permission.WRITE, source('id'))
+  @Requires(Permission.WRITE, source('id'), { audit: AuditAction.SyncStarted })
   syncSource(
     @Args('id', { type: () => ID }) id: string,
     @Args('mode', { type: () => SyncMode, defaultValue: SyncMode.INCREMENTAL }) mode: SyncMode,
@@ -64,8 +72,11 @@ export class SyncRunResolver {
   })
   @Requires(Permission.READ, syncRun('id'))
   syncRunUpdates(@Args('id', { type: () => ID }) id: string, @CurrentPrincipal() principal: Principal) {
-    // A subscription outlives the check of its start: a key revoked meanwhile ends it.
-    return this.updates.follow(id, { confirm: () => this.authenticator.confirm(principal) });
+    // A subscription outlives the check of its start: a key revoked, a person deactivated or
+    // removed from the project meanwhile ends it.
+    return this.updates.follow(id, {
+      confirm: () => this.confirmation.confirm(principal, { kind: 'syncRun', id }, Permission.READ),
+    });
   }
 
   @ResolveField(() => SyncProgressModel)

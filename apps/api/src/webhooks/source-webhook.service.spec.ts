@@ -140,7 +140,7 @@ describe('SourceWebhookService (a Notion source)', () => {
     expect(ctx.signalWithStart).not.toHaveBeenCalled();
   });
 
-  it("signals the source's webhook workflow, starting it with the configured timing", async () => {
+  it("signals the source's webhook workflow, starting it with the configured timing and its project as fairness key", async () => {
     const { body, signature } = signed(pageEvent());
     expect(await deliver(ctx.service, 'src-1', body, signature)).toBe('accepted');
     const { quietMs, maxDelayMs, historyLimit } = webhooksSchema.parse({});
@@ -149,6 +149,7 @@ describe('SourceWebhookService (a Notion source)', () => {
       workflowId: 'notion-webhook-src-1',
       args: ['src-1', [], { quietMs, maxDelayMs, historyLimit }],
       signalArgs: [[expect.objectContaining({ type: 'page.deleted', entityId: 'page-1' })]],
+      priority: { fairnessKey: 'p-1' },
     });
   });
 

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Catalog, guardedWrite, type WebhookCatalog } from '@trove/catalog';
 import { type ApiConfig, SecretBox } from '@trove/config';
 import {
+  ingestPriority,
   isTroveError,
   sourceEventsWorkflowId,
   type SourceEventsTiming,
@@ -150,6 +151,8 @@ export class SourceWebhookService {
           workflowId: sourceEventsWorkflowId(sourceId),
           args: [sourceId, [], timing],
           signalArgs: [[event]],
+          // Edited pages take turns with other projects' in the interactive lane.
+          priority: ingestPriority(source.projectId),
         });
       } catch (error) {
         // Not handed on: Notion's retry of this event must not be taken for a repeat.

@@ -8,7 +8,7 @@ import {
   TroveApiError,
   type TypedDocumentString,
 } from '@trove/api-client/browser';
-import { storedApiKey } from './session';
+import { authHeaders } from './session';
 
 /** Called when the API refuses the key, so the app can sign out. */
 let onUnauthenticated: () => void = () => undefined;
@@ -16,13 +16,14 @@ export function whenUnauthenticated(handler: () => void): void {
   onUnauthenticated = handler;
 }
 
-/** POSTs a GraphQL request body to /graphql on this origin with `key`. */
-function post(key: string | null) {
+/** POSTs a GraphQL request body to /graphql on this origin, as the signed-in key or person (`headers`). */
+function post(headers: Record<string, string>) {
   return (body: string) =>
     fetch('/graphql', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(key ? { 'x-api-key': key } : {}) },
+      headers: { 'content-type': 'application/json', ...headers },
       body,
+      credentials: 'same-origin',
     });
 }
 
@@ -32,7 +33,7 @@ export async function gql<TResult, TVariables>(
   variables?: TVariables,
 ): Promise<TResult> {
   try {
-    return await runOperation(post(storedApiKey()), document, variables);
+    return await runOperation(post(authHeaders()), document, variables);
   } catch (error) {
     if (error instanceof TroveApiError && error.kind === 'auth') onUnauthenticated();
     throw error;
@@ -49,26 +50,34 @@ export async function* askStream(
   signal: AbortSignal,
 ): AsyncGenerator<AskStreamEvent> {
   try {
-    yield* streamAnswer(withKey(storedApiKey()), projectId, request, { signal });
+    yield* streamAnswer(withAuth(), projectId, request, { signal });
   } catch (error) {
     if (error instanceof TroveApiError && error.kind === 'auth') onUnauthenticated();
     throw error;
   }
 }
 
-/** A REST request on this origin with `key`. */
-function withKey(key: string | null) {
+/** A REST request on this origin as the signed-in key or person. */
+function withAuth() {
   return (path: string, init: RequestInit) => {
     const headers = new Headers(init.headers);
-    if (key) headers.set('x-api-key', key);
-    return fetch(path, { ...init, headers });
+    for (const [name, value] of Object.entries(authHeaders())) headers.set(name, value);
+    return fetch(path, { ...init, headers, credentials: 'same-origin' });
   };
+}
+
+/** The audit log as JSON Lines (GET /v1/audit.jsonl), for a download. */
+export async function auditExport(query: string): Promise<Blob> {
+  const response = await withAuth()(`/v1/audit.jsonl${query ? `?${query}` : ''}`, {});
+  if (!response.ok)
+    throw new TroveApiError(`the export failed (${response.status})`, 'HTTP_' + response.status);
+  return response.blob();
 }
 
 /** The project's feedback export (ADMIN keys): every vote as JSON Lines, and how many there are. */
 export async function feedbackExport(projectId: string): Promise<{ count: number; text: string }> {
   try {
-    const { lines } = await exportFeedback(withKey(storedApiKey()), projectId);
+    const { lines } = await exportFeedback(withAuth(), projectId);
     let text = '';
     let count = 0;
     for await (const line of lines) {
@@ -84,5 +93,5 @@ export async function feedbackExport(projectId: string): Promise<{ count: number
 
 /** Checks a key before keeping it: any cheap authenticated query will do. */
 export async function checkApiKey(key: string): Promise<void> {
-  await runOperation(post(key), MeDocument);
+  await runOperation(post({ 'x-api-key': key }), MeDocument);
 }

@@ -1,6 +1,6 @@
 import { createClient, type Client } from 'graphql-ws';
 import type { TypedDocumentString } from '@trove/api-client/browser';
-import { storedApiKey } from './session';
+import { sessionCsrf, storedApiKey } from './session';
 
 let client: Client | undefined;
 let clientKey: string | null = null;
@@ -14,7 +14,8 @@ function liveClient(): Client {
     const url = `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/graphql`;
     client = createClient({
       url,
-      connectionParams: { 'X-API-Key': key ?? '' },
+      // A key, or a person's session (its cookie goes with the upgrade; its CSRF token here).
+      connectionParams: key ? { 'X-API-Key': key } : { 'X-CSRF-Token': sessionCsrf() ?? '' },
       lazy: true,
       retryAttempts: 3,
     });

@@ -1,5 +1,5 @@
 import { apiErrorFrom, NETWORK_ERROR_CODE, TroveApiError } from '@trove/api-client/browser';
-import { storedApiKey } from './session';
+import { authHeaders } from './session';
 
 export interface UploadedDocument {
   id: string;
@@ -46,8 +46,8 @@ function postForm<T>(
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
     request.open('POST', url);
-    const key = storedApiKey();
-    if (key) request.setRequestHeader('x-api-key', key);
+    // The key, or a signed-in person's CSRF token (their session cookie goes along by itself).
+    for (const [name, value] of Object.entries(authHeaders())) request.setRequestHeader(name, value);
     request.responseType = 'json';
     request.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress(event.loaded / event.total);

@@ -88,6 +88,11 @@ export function GapsPage() {
                   <Table.Tr key={gap.key} data-testid="gap">
                     <Table.Td style={{ wordBreak: 'break-word' }}>
                       <Text size="sm">{gap.question}</Text>
+                      {gap.askedBy.length > 0 && (
+                        <Text size="xs" c="dimmed" data-testid="gap-asked-by">
+                          Asked by {gap.askedBy.join(', ')}
+                        </Text>
+                      )}
                       {gap.comments.length > 0 && (
                         <List size="xs" c="dimmed" mt={4}>
                           {gap.comments.map((comment, i) => (

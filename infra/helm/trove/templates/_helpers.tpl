@@ -154,3 +154,55 @@ imagePullSecrets:
 securityContext:
 {{ toYaml .Values.podSecurityContext | indent 2 }}
 {{- end }}
+
+{{/*
+The api's sign-in settings: each provider's TROVE_OIDC_<ID>_* variables, its client secret
+referenced from the Secret named in its values (never written into a ConfigMap or a pod spec).
+*/}}
+{{- define "trove.signInEnv" -}}
+{{- with .Values.signIn }}
+{{- if .providers }}
+- name: TROVE_OIDC_PROVIDERS
+  value: {{ $ids := list }}{{ range .providers }}{{ $ids = append $ids .id }}{{ end }}{{ join "," $ids | quote }}
+{{- range .providers }}
+{{- $prefix := printf "TROVE_OIDC_%s_" (upper (replace "-" "_" .id)) }}
+- name: {{ $prefix }}NAME
+  value: {{ .name | default .id | quote }}
+- name: {{ $prefix }}ISSUER
+  value: {{ .issuer | quote }}
+- name: {{ $prefix }}CLIENT_ID
+  value: {{ .clientId | quote }}
+{{- with .clientSecret }}
+- name: {{ $prefix }}CLIENT_SECRET
+  valueFrom: { secretKeyRef: { name: {{ .name }}, key: {{ .key }} } }
+{{- end }}
+{{- if .redirectUrl }}
+- name: {{ $prefix }}REDIRECT_URL
+  value: {{ .redirectUrl | quote }}
+{{- end }}
+{{- if .audience }}
+- name: {{ $prefix }}AUDIENCE
+  value: {{ .audience | quote }}
+{{- end }}
+{{- if .cliClientId }}
+- name: {{ $prefix }}CLI_CLIENT_ID
+  value: {{ .cliClientId | quote }}
+{{- end }}
+{{- if .scopes }}
+- name: {{ $prefix }}SCOPES
+  value: {{ .scopes | quote }}
+{{- end }}
+{{- if .groupsClaim }}
+- name: {{ $prefix }}GROUPS_CLAIM
+  value: {{ .groupsClaim | quote }}
+{{- end }}
+{{- end }}
+{{- end }}
+- name: TROVE_USER_PROVISIONING
+  value: {{ .provisioning | default "jit" | quote }}
+{{- if .defaultGroup }}
+- name: TROVE_USER_DEFAULT_GROUP
+  value: {{ .defaultGroup | quote }}
+{{- end }}
+{{- end }}
+{{- end }}

@@ -18,7 +18,7 @@ type Documents = {
   '\n  fragment SyncRunFields on SyncRun {\n    id\n    sourceId\n    mode\n    status\n    startedAt\n    finishedAt\n    error {\n      code\n      message\n    }\n    warnings\n    skipped {\n      id\n      reason\n    }\n    progress {\n      ...SyncProgressFields\n    }\n    ...SyncRunMotionFields\n  }\n': typeof types.SyncRunFieldsFragmentDoc;
   '\n  fragment DocumentFields on Document {\n    id\n    projectId\n    sourceId\n    externalId\n    fileName\n    title\n    mediaType\n    status\n    error {\n      code\n      message\n    }\n    warnings\n    progress {\n      stage\n      page\n      pageCount\n    }\n    chunkCount\n    pageCount\n    sizeBytes\n    language\n    url\n    createdAt\n    updatedAt\n    indexedAt\n    timings {\n      fetchMs\n      parseMs\n      chunkMs\n      embedMs\n      upsertMs\n      totalMs\n    }\n  }\n': typeof types.DocumentFieldsFragmentDoc;
   '\n  fragment ChunkFields on Chunk {\n    id\n    documentId\n    position\n    title\n    headingPath\n    chapter\n    page\n    pageEnd\n    anchor\n    language\n    tokenCount\n    citationUrl\n    text\n  }\n': typeof types.ChunkFieldsFragmentDoc;
-  '\n  query Me {\n    me {\n      keyId\n      name\n      role\n      permissions\n      projectIds\n    }\n  }\n': typeof types.MeDocument;
+  '\n  query Me {\n    me {\n      keyId\n      userId\n      credential\n      name\n      email\n      pictureUrl\n      role\n      permissions\n      projectIds\n      projectRoles {\n        projectId\n        role\n      }\n      groups\n    }\n  }\n': typeof types.MeDocument;
   '\n  query Projects {\n    projects {\n      id\n      name\n      status\n      createdAt\n      settings {\n        ocr\n      }\n      stats {\n        documentCount\n        chunkCount\n      }\n    }\n  }\n': typeof types.ProjectsDocument;
   '\n  mutation UpdateProjectSettings($projectId: ID!, $input: ProjectSettingsInput!) {\n    updateProjectSettings(projectId: $projectId, input: $input) {\n      id\n      name\n      settings {\n        ocr\n      }\n    }\n  }\n': typeof types.UpdateProjectSettingsDocument;
   '\n  mutation CreateProject($name: String!) {\n    createProject(input: { name: $name }) {\n      id\n      name\n      status\n      createdAt\n    }\n  }\n': typeof types.CreateProjectDocument;
@@ -55,13 +55,31 @@ type Documents = {
   '\n  fragment FeedbackFields on Feedback {\n    id\n    answerId\n    target\n    chunkId\n    vote\n    comment\n    updatedAt\n  }\n': typeof types.FeedbackFieldsFragmentDoc;
   '\n  mutation GiveFeedback($input: GiveFeedbackInput!) {\n    giveFeedback(input: $input) {\n      ...FeedbackFields\n    }\n  }\n': typeof types.GiveFeedbackDocument;
   '\n  query MyFeedback($projectId: ID!, $answerIds: [ID!]!) {\n    myFeedback(projectId: $projectId, answerIds: $answerIds) {\n      ...FeedbackFields\n    }\n  }\n': typeof types.MyFeedbackDocument;
-  '\n  query ContentGaps($projectId: ID!, $first: Int = 50, $after: String) {\n    contentGaps(projectId: $projectId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        key\n        question\n        askCount\n        unansweredCount\n        downVoteCount\n        lastAskedAt\n        comments\n      }\n    }\n  }\n': typeof types.ContentGapsDocument;
+  '\n  query ContentGaps($projectId: ID!, $first: Int = 50, $after: String) {\n    contentGaps(projectId: $projectId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        key\n        question\n        askCount\n        unansweredCount\n        downVoteCount\n        lastAskedAt\n        comments\n        askedBy\n      }\n    }\n  }\n': typeof types.ContentGapsDocument;
   '\n  query ApiKeys {\n    apiKeys {\n      id\n      name\n      prefix\n      role\n      projectIds\n      createdAt\n      createdBy\n      lastUsedAt\n      revokedAt\n    }\n  }\n': typeof types.ApiKeysDocument;
   '\n  mutation CreateApiKey($input: CreateApiKeyInput!) {\n    createApiKey(input: $input) {\n      secret\n      apiKey {\n        id\n        name\n        prefix\n        role\n        projectIds\n        createdAt\n      }\n    }\n  }\n': typeof types.CreateApiKeyDocument;
   '\n  mutation RevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      id\n      name\n      revokedAt\n    }\n  }\n': typeof types.RevokeApiKeyDocument;
   '\n  query RagConfig {\n    ragConfig {\n      version\n      updatedAt\n      overridden\n      warnings\n      search {\n        fusion\n        rrfK\n        convexVectorWeight\n        convexNormalization\n      }\n      rerank {\n        provider\n        candidates\n        maxChars\n        model\n        url\n        timeoutMs\n        apiKey {\n          set\n          masked\n        }\n      }\n      answers {\n        topK\n        threshold\n        fallbackMode\n        contextTokens\n        extractiveChunks\n        extractiveSentences\n        supportMinLexical\n        supportMinSemantic\n        llmBudgetMs\n        rewriteTimeoutMs\n      }\n      llm {\n        provider\n        baseUrl\n        model\n        temperature\n        maxTokens\n        contextTokens\n        timeoutMs\n        idleTimeoutMs\n        retries\n        apiKey {\n          set\n          masked\n        }\n      }\n      chunking {\n        targetTokens\n        overlapTokens\n        minTokens\n      }\n      embedding {\n        active {\n          id\n          modelId\n          dimensions\n          status\n          embedding {\n            provider\n            profile\n            model\n            baseUrl\n          }\n        }\n      }\n    }\n  }\n': typeof types.RagConfigDocument;
   '\n  mutation UpdateRagConfig($input: UpdateRagConfigInput!) {\n    updateRagConfig(input: $input) {\n      version\n      overridden\n      warnings\n    }\n  }\n': typeof types.UpdateRagConfigDocument;
   '\n  query RagConfigInputFields {\n    __type(name: "UpdateRagConfigInput") {\n      inputFields {\n        name\n        type {\n          kind\n          name\n          inputFields {\n            name\n            type {\n              kind\n              name\n              ofType {\n                kind\n                name\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n': typeof types.RagConfigInputFieldsDocument;
+  '\n  fragment UserFields on User {\n    id\n    name\n    email\n    pictureUrl\n    provider\n    role\n    status\n    createdAt\n    lastSeenAt\n    deactivatedAt\n  }\n': typeof types.UserFieldsFragmentDoc;
+  '\n  query Users($first: Int, $after: String, $search: String) {\n    users(first: $first, after: $after, search: $search) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        ...UserFields\n      }\n    }\n  }\n': typeof types.UsersDocument;
+  '\n  mutation CreateUser($input: CreateUserInput!) {\n    createUser(input: $input) {\n      ...UserFields\n    }\n  }\n': typeof types.CreateUserDocument;
+  '\n  mutation UpdateUser($id: ID!, $input: UpdateUserInput!) {\n    updateUser(id: $id, input: $input) {\n      ...UserFields\n    }\n  }\n': typeof types.UpdateUserDocument;
+  '\n  mutation DeactivateUser($id: ID!) {\n    deactivateUser(id: $id) {\n      ...UserFields\n    }\n  }\n': typeof types.DeactivateUserDocument;
+  '\n  mutation ReactivateUser($id: ID!) {\n    reactivateUser(id: $id) {\n      ...UserFields\n    }\n  }\n': typeof types.ReactivateUserDocument;
+  '\n  query Groups {\n    groups {\n      id\n      name\n      provider\n      memberCount\n      createdAt\n      members {\n        id\n        name\n        email\n      }\n    }\n  }\n': typeof types.GroupsDocument;
+  '\n  mutation CreateGroup($name: String!) {\n    createGroup(name: $name) {\n      id\n      name\n    }\n  }\n': typeof types.CreateGroupDocument;
+  '\n  mutation DeleteGroup($id: ID!) {\n    deleteGroup(id: $id) {\n      id\n    }\n  }\n': typeof types.DeleteGroupDocument;
+  '\n  mutation AddGroupMember($groupId: ID!, $userId: ID!) {\n    addGroupMember(groupId: $groupId, userId: $userId) {\n      id\n      memberCount\n    }\n  }\n': typeof types.AddGroupMemberDocument;
+  '\n  mutation RemoveGroupMember($groupId: ID!, $userId: ID!) {\n    removeGroupMember(groupId: $groupId, userId: $userId) {\n      id\n      memberCount\n    }\n  }\n': typeof types.RemoveGroupMemberDocument;
+  '\n  query ProjectAccess($projectId: ID!) {\n    projectAccess(projectId: $projectId) {\n      id\n      role\n      createdBy\n      createdAt\n      user {\n        id\n        name\n        email\n        status\n      }\n      group {\n        id\n        name\n        provider\n      }\n    }\n  }\n': typeof types.ProjectAccessDocument;
+  '\n  mutation GrantProjectRole($input: GrantProjectRoleInput!) {\n    grantProjectRole(input: $input) {\n      id\n      role\n    }\n  }\n': typeof types.GrantProjectRoleDocument;
+  '\n  mutation RevokeProjectRole($input: GranteeInput!) {\n    revokeProjectRole(input: $input)\n  }\n': typeof types.RevokeProjectRoleDocument;
+  '\n  query PersonalTokens {\n    personalTokens {\n      id\n      name\n      prefix\n      createdAt\n      expiresAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n': typeof types.PersonalTokensDocument;
+  '\n  mutation CreatePersonalToken($input: CreatePersonalTokenInput!) {\n    createPersonalToken(input: $input) {\n      secret\n      token {\n        id\n        name\n      }\n    }\n  }\n': typeof types.CreatePersonalTokenDocument;
+  '\n  mutation RevokePersonalToken($id: ID!) {\n    revokePersonalToken(id: $id) {\n      id\n      revokedAt\n    }\n  }\n': typeof types.RevokePersonalTokenDocument;
+  '\n  query AuditEvents($first: Int, $after: String, $filter: AuditFilterInput) {\n    auditEvents(first: $first, after: $after, filter: $filter) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        id\n        at\n        action\n        outcome\n        code\n        address\n        userAgent\n        projectId\n        detail\n        target {\n          kind\n          id\n        }\n        actor {\n          kind\n          id\n          name\n          credential\n        }\n      }\n    }\n  }\n': typeof types.AuditEventsDocument;
 };
 const documents: Documents = {
   '\n  fragment SyncProgressFields on SyncProgress {\n    pagesSeen\n    pagesIngested\n    pagesUnchanged\n    pagesSkipped\n    pagesFailed\n    pagesDeleted\n    chunksEmbedded\n    chunksReused\n    apiCalls\n    pagesPlanned\n    pagesDone\n  }\n':
@@ -74,7 +92,7 @@ const documents: Documents = {
     types.DocumentFieldsFragmentDoc,
   '\n  fragment ChunkFields on Chunk {\n    id\n    documentId\n    position\n    title\n    headingPath\n    chapter\n    page\n    pageEnd\n    anchor\n    language\n    tokenCount\n    citationUrl\n    text\n  }\n':
     types.ChunkFieldsFragmentDoc,
-  '\n  query Me {\n    me {\n      keyId\n      name\n      role\n      permissions\n      projectIds\n    }\n  }\n':
+  '\n  query Me {\n    me {\n      keyId\n      userId\n      credential\n      name\n      email\n      pictureUrl\n      role\n      permissions\n      projectIds\n      projectRoles {\n        projectId\n        role\n      }\n      groups\n    }\n  }\n':
     types.MeDocument,
   '\n  query Projects {\n    projects {\n      id\n      name\n      status\n      createdAt\n      settings {\n        ocr\n      }\n      stats {\n        documentCount\n        chunkCount\n      }\n    }\n  }\n':
     types.ProjectsDocument,
@@ -145,7 +163,7 @@ const documents: Documents = {
     types.GiveFeedbackDocument,
   '\n  query MyFeedback($projectId: ID!, $answerIds: [ID!]!) {\n    myFeedback(projectId: $projectId, answerIds: $answerIds) {\n      ...FeedbackFields\n    }\n  }\n':
     types.MyFeedbackDocument,
-  '\n  query ContentGaps($projectId: ID!, $first: Int = 50, $after: String) {\n    contentGaps(projectId: $projectId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        key\n        question\n        askCount\n        unansweredCount\n        downVoteCount\n        lastAskedAt\n        comments\n      }\n    }\n  }\n':
+  '\n  query ContentGaps($projectId: ID!, $first: Int = 50, $after: String) {\n    contentGaps(projectId: $projectId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        key\n        question\n        askCount\n        unansweredCount\n        downVoteCount\n        lastAskedAt\n        comments\n        askedBy\n      }\n    }\n  }\n':
     types.ContentGapsDocument,
   '\n  query ApiKeys {\n    apiKeys {\n      id\n      name\n      prefix\n      role\n      projectIds\n      createdAt\n      createdBy\n      lastUsedAt\n      revokedAt\n    }\n  }\n':
     types.ApiKeysDocument,
@@ -159,6 +177,42 @@ const documents: Documents = {
     types.UpdateRagConfigDocument,
   '\n  query RagConfigInputFields {\n    __type(name: "UpdateRagConfigInput") {\n      inputFields {\n        name\n        type {\n          kind\n          name\n          inputFields {\n            name\n            type {\n              kind\n              name\n              ofType {\n                kind\n                name\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n':
     types.RagConfigInputFieldsDocument,
+  '\n  fragment UserFields on User {\n    id\n    name\n    email\n    pictureUrl\n    provider\n    role\n    status\n    createdAt\n    lastSeenAt\n    deactivatedAt\n  }\n':
+    types.UserFieldsFragmentDoc,
+  '\n  query Users($first: Int, $after: String, $search: String) {\n    users(first: $first, after: $after, search: $search) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        ...UserFields\n      }\n    }\n  }\n':
+    types.UsersDocument,
+  '\n  mutation CreateUser($input: CreateUserInput!) {\n    createUser(input: $input) {\n      ...UserFields\n    }\n  }\n':
+    types.CreateUserDocument,
+  '\n  mutation UpdateUser($id: ID!, $input: UpdateUserInput!) {\n    updateUser(id: $id, input: $input) {\n      ...UserFields\n    }\n  }\n':
+    types.UpdateUserDocument,
+  '\n  mutation DeactivateUser($id: ID!) {\n    deactivateUser(id: $id) {\n      ...UserFields\n    }\n  }\n':
+    types.DeactivateUserDocument,
+  '\n  mutation ReactivateUser($id: ID!) {\n    reactivateUser(id: $id) {\n      ...UserFields\n    }\n  }\n':
+    types.ReactivateUserDocument,
+  '\n  query Groups {\n    groups {\n      id\n      name\n      provider\n      memberCount\n      createdAt\n      members {\n        id\n        name\n        email\n      }\n    }\n  }\n':
+    types.GroupsDocument,
+  '\n  mutation CreateGroup($name: String!) {\n    createGroup(name: $name) {\n      id\n      name\n    }\n  }\n':
+    types.CreateGroupDocument,
+  '\n  mutation DeleteGroup($id: ID!) {\n    deleteGroup(id: $id) {\n      id\n    }\n  }\n':
+    types.DeleteGroupDocument,
+  '\n  mutation AddGroupMember($groupId: ID!, $userId: ID!) {\n    addGroupMember(groupId: $groupId, userId: $userId) {\n      id\n      memberCount\n    }\n  }\n':
+    types.AddGroupMemberDocument,
+  '\n  mutation RemoveGroupMember($groupId: ID!, $userId: ID!) {\n    removeGroupMember(groupId: $groupId, userId: $userId) {\n      id\n      memberCount\n    }\n  }\n':
+    types.RemoveGroupMemberDocument,
+  '\n  query ProjectAccess($projectId: ID!) {\n    projectAccess(projectId: $projectId) {\n      id\n      role\n      createdBy\n      createdAt\n      user {\n        id\n        name\n        email\n        status\n      }\n      group {\n        id\n        name\n        provider\n      }\n    }\n  }\n':
+    types.ProjectAccessDocument,
+  '\n  mutation GrantProjectRole($input: GrantProjectRoleInput!) {\n    grantProjectRole(input: $input) {\n      id\n      role\n    }\n  }\n':
+    types.GrantProjectRoleDocument,
+  '\n  mutation RevokeProjectRole($input: GranteeInput!) {\n    revokeProjectRole(input: $input)\n  }\n':
+    types.RevokeProjectRoleDocument,
+  '\n  query PersonalTokens {\n    personalTokens {\n      id\n      name\n      prefix\n      createdAt\n      expiresAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n':
+    types.PersonalTokensDocument,
+  '\n  mutation CreatePersonalToken($input: CreatePersonalTokenInput!) {\n    createPersonalToken(input: $input) {\n      secret\n      token {\n        id\n        name\n      }\n    }\n  }\n':
+    types.CreatePersonalTokenDocument,
+  '\n  mutation RevokePersonalToken($id: ID!) {\n    revokePersonalToken(id: $id) {\n      id\n      revokedAt\n    }\n  }\n':
+    types.RevokePersonalTokenDocument,
+  '\n  query AuditEvents($first: Int, $after: String, $filter: AuditFilterInput) {\n    auditEvents(first: $first, after: $after, filter: $filter) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        id\n        at\n        action\n        outcome\n        code\n        address\n        userAgent\n        projectId\n        detail\n        target {\n          kind\n          id\n        }\n        actor {\n          kind\n          id\n          name\n          credential\n        }\n      }\n    }\n  }\n':
+    types.AuditEventsDocument,
 };
 
 /**
@@ -195,7 +249,7 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  query Me {\n    me {\n      keyId\n      name\n      role\n      permissions\n      projectIds\n    }\n  }\n',
+  source: '\n  query Me {\n    me {\n      keyId\n      userId\n      credential\n      name\n      email\n      pictureUrl\n      role\n      permissions\n      projectIds\n      projectRoles {\n        projectId\n        role\n      }\n      groups\n    }\n  }\n',
 ): typeof import('./graphql').MeDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -417,7 +471,7 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  query ContentGaps($projectId: ID!, $first: Int = 50, $after: String) {\n    contentGaps(projectId: $projectId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        key\n        question\n        askCount\n        unansweredCount\n        downVoteCount\n        lastAskedAt\n        comments\n      }\n    }\n  }\n',
+  source: '\n  query ContentGaps($projectId: ID!, $first: Int = 50, $after: String) {\n    contentGaps(projectId: $projectId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        key\n        question\n        askCount\n        unansweredCount\n        downVoteCount\n        lastAskedAt\n        comments\n        askedBy\n      }\n    }\n  }\n',
 ): typeof import('./graphql').ContentGapsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -455,6 +509,114 @@ export function graphql(
 export function graphql(
   source: '\n  query RagConfigInputFields {\n    __type(name: "UpdateRagConfigInput") {\n      inputFields {\n        name\n        type {\n          kind\n          name\n          inputFields {\n            name\n            type {\n              kind\n              name\n              ofType {\n                kind\n                name\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n',
 ): typeof import('./graphql').RagConfigInputFieldsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  fragment UserFields on User {\n    id\n    name\n    email\n    pictureUrl\n    provider\n    role\n    status\n    createdAt\n    lastSeenAt\n    deactivatedAt\n  }\n',
+): typeof import('./graphql').UserFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query Users($first: Int, $after: String, $search: String) {\n    users(first: $first, after: $after, search: $search) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        ...UserFields\n      }\n    }\n  }\n',
+): typeof import('./graphql').UsersDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation CreateUser($input: CreateUserInput!) {\n    createUser(input: $input) {\n      ...UserFields\n    }\n  }\n',
+): typeof import('./graphql').CreateUserDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation UpdateUser($id: ID!, $input: UpdateUserInput!) {\n    updateUser(id: $id, input: $input) {\n      ...UserFields\n    }\n  }\n',
+): typeof import('./graphql').UpdateUserDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation DeactivateUser($id: ID!) {\n    deactivateUser(id: $id) {\n      ...UserFields\n    }\n  }\n',
+): typeof import('./graphql').DeactivateUserDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation ReactivateUser($id: ID!) {\n    reactivateUser(id: $id) {\n      ...UserFields\n    }\n  }\n',
+): typeof import('./graphql').ReactivateUserDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query Groups {\n    groups {\n      id\n      name\n      provider\n      memberCount\n      createdAt\n      members {\n        id\n        name\n        email\n      }\n    }\n  }\n',
+): typeof import('./graphql').GroupsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation CreateGroup($name: String!) {\n    createGroup(name: $name) {\n      id\n      name\n    }\n  }\n',
+): typeof import('./graphql').CreateGroupDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation DeleteGroup($id: ID!) {\n    deleteGroup(id: $id) {\n      id\n    }\n  }\n',
+): typeof import('./graphql').DeleteGroupDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation AddGroupMember($groupId: ID!, $userId: ID!) {\n    addGroupMember(groupId: $groupId, userId: $userId) {\n      id\n      memberCount\n    }\n  }\n',
+): typeof import('./graphql').AddGroupMemberDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation RemoveGroupMember($groupId: ID!, $userId: ID!) {\n    removeGroupMember(groupId: $groupId, userId: $userId) {\n      id\n      memberCount\n    }\n  }\n',
+): typeof import('./graphql').RemoveGroupMemberDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query ProjectAccess($projectId: ID!) {\n    projectAccess(projectId: $projectId) {\n      id\n      role\n      createdBy\n      createdAt\n      user {\n        id\n        name\n        email\n        status\n      }\n      group {\n        id\n        name\n        provider\n      }\n    }\n  }\n',
+): typeof import('./graphql').ProjectAccessDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation GrantProjectRole($input: GrantProjectRoleInput!) {\n    grantProjectRole(input: $input) {\n      id\n      role\n    }\n  }\n',
+): typeof import('./graphql').GrantProjectRoleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation RevokeProjectRole($input: GranteeInput!) {\n    revokeProjectRole(input: $input)\n  }\n',
+): typeof import('./graphql').RevokeProjectRoleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query PersonalTokens {\n    personalTokens {\n      id\n      name\n      prefix\n      createdAt\n      expiresAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n',
+): typeof import('./graphql').PersonalTokensDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation CreatePersonalToken($input: CreatePersonalTokenInput!) {\n    createPersonalToken(input: $input) {\n      secret\n      token {\n        id\n        name\n      }\n    }\n  }\n',
+): typeof import('./graphql').CreatePersonalTokenDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation RevokePersonalToken($id: ID!) {\n    revokePersonalToken(id: $id) {\n      id\n      revokedAt\n    }\n  }\n',
+): typeof import('./graphql').RevokePersonalTokenDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query AuditEvents($first: Int, $after: String, $filter: AuditFilterInput) {\n    auditEvents(first: $first, after: $after, filter: $filter) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        id\n        at\n        action\n        outcome\n        code\n        address\n        userAgent\n        projectId\n        detail\n        target {\n          kind\n          id\n        }\n        actor {\n          kind\n          id\n          name\n          credential\n        }\n      }\n    }\n  }\n',
+): typeof import('./graphql').AuditEventsDocument;
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

@@ -82,6 +82,31 @@ export type AskSearchInput = {
   mode?: SearchMode;
 };
 
+export type AuditActorKind = 'ANONYMOUS' | 'API_KEY' | 'SYSTEM' | 'USER';
+
+/** Every field narrows the log; none: all of it */
+export type AuditFilterInput = {
+  /** An action, or the start of one (auth., source.) */
+  action?: string | null | undefined;
+  /** A user's or key's id */
+  actorId?: string | number | null | undefined;
+  actorKind?: AuditActorKind | null | undefined;
+  /** From this time (ISO 8601) */
+  from?: string | null | undefined;
+  outcome?: AuditOutcome | null | undefined;
+  projectId?: string | number | null | undefined;
+  /** Before this time (ISO 8601) */
+  to?: string | null | undefined;
+};
+
+export type AuditOutcome =
+  /** Refused by authentication or the access rules */
+  | 'DENIED'
+  /** Allowed, but it failed (bad input, a conflict, a backend down) */
+  | 'FAILURE'
+  /** Done */
+  | 'SUCCESS';
+
 export type CreateApiKeyInput = {
   /** 1-200 characters, for people: who or what uses the key */
   name: string;
@@ -89,6 +114,25 @@ export type CreateApiKeyInput = {
   projectIds?: Array<string | number> | null | undefined;
   role: ApiKeyRole;
 };
+
+export type CreatePersonalTokenInput = {
+  /** Days until it expires (1-366); leave out for none */
+  expiresInDays?: number | null | undefined;
+  /** 1-200 characters: what uses it */
+  name: string;
+};
+
+export type CreateUserInput = {
+  /** Their email at the identity provider: their first sign-in (with that email verified) links them */
+  email: string;
+  /** Shown until their first sign-in brings the provider’s */
+  name: string;
+  /** An install-wide role; ADMIN for an administrator */
+  role?: ApiKeyRole | null | undefined;
+};
+
+/** What a request authenticated with */
+export type CredentialKind = 'API_KEY' | 'OAUTH_TOKEN' | 'PERSONAL_TOKEN' | 'SESSION';
 
 export type DocumentStatus = 'FAILED' | 'INDEXING' | 'PENDING' | 'READY';
 
@@ -125,6 +169,7 @@ export type ErrorCode =
   | 'FORBIDDEN'
   | 'GRAPHQL_PARSE_FAILED'
   | 'GRAPHQL_VALIDATION_FAILED'
+  | 'GROUP_NOT_FOUND'
   | 'INDEX_FAILED'
   | 'INDEX_REBUILD_IN_PROGRESS'
   | 'INTERNAL'
@@ -146,6 +191,7 @@ export type ErrorCode =
   | 'RERANK_FAILED'
   | 'SERVICE_UNAVAILABLE'
   | 'SETTINGS_CONFLICT'
+  | 'SIGN_IN_REFUSED'
   | 'SKIPPED'
   | 'SOURCE_ITEM_GONE'
   | 'SOURCE_NOT_FOUND'
@@ -154,10 +200,12 @@ export type ErrorCode =
   | 'SYNC_PLAN_SHORT'
   | 'SYNC_RUN_NOT_FOUND'
   | 'THREAD_NOT_FOUND'
+  | 'TOKEN_NOT_FOUND'
   | 'UNAUTHENTICATED'
   | 'UNDECODABLE_DOCUMENT'
   | 'UNSAFE_ARCHIVE'
   | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'USER_NOT_FOUND'
   | 'WEBHOOK_EXPIRED';
 
 /** What a vote is about: the answer as a whole, or one of its passages */
@@ -194,6 +242,32 @@ export type GiveFeedbackInput = {
   /** Why, in a few words (at most 2000 characters) */
   comment?: string | null | undefined;
   vote: FeedbackVote;
+};
+
+export type GrantProjectRoleInput = {
+  /** A person by email */
+  email?: string | null | undefined;
+  groupId?: string | number | null | undefined;
+  /** A provider's group by its name in the groups claim (made if nobody in it has signed in yet); with groupProvider */
+  groupName?: string | null | undefined;
+  /** The provider of groupName */
+  groupProvider?: string | null | undefined;
+  projectId: string | number;
+  role: ApiKeyRole;
+  userId?: string | number | null | undefined;
+};
+
+/** Who gets (or loses) a role in a project: one of user, email, group, or a provider group by name */
+export type GranteeInput = {
+  /** A person by email */
+  email?: string | null | undefined;
+  groupId?: string | number | null | undefined;
+  /** A provider's group by its name in the groups claim (made if nobody in it has signed in yet); with groupProvider */
+  groupName?: string | null | undefined;
+  /** The provider of groupName */
+  groupProvider?: string | null | undefined;
+  projectId: string | number;
+  userId?: string | number | null | undefined;
 };
 
 export type IndexGenerationStatus = 'ACTIVE' | 'BUILDING' | 'CANCELLED' | 'FAILED' | 'RETIRED';
@@ -351,6 +425,20 @@ export type UpdateSourceInput = {
   token?: string | null | undefined;
 };
 
+export type UpdateUserInput = {
+  /** Removes the install-wide role */
+  clearRole?: boolean | null | undefined;
+  name?: string | null | undefined;
+  /** The install-wide role (set clearRole to remove it) */
+  role?: ApiKeyRole | null | undefined;
+};
+
+export type UserStatus =
+  /** May sign in and use Trove */
+  | 'ACTIVE'
+  /** Refused from the next request on; sessions and tokens ended */
+  | 'DEACTIVATED';
+
 /** An enum describing what kind of type a given `__Type` is. */
 export type __TypeKind =
   /** Indicates this type is a scalar. */
@@ -483,10 +571,16 @@ export type MeQueryVariables = Exact<{ [key: string]: never }>;
 export type MeQuery = {
   me: {
     keyId: string | null;
+    userId: string | null;
+    credential: CredentialKind;
     name: string;
+    email: string | null;
+    pictureUrl: string | null;
     role: ApiKeyRole;
     permissions: Array<Permission>;
     projectIds: Array<string> | null;
+    groups: Array<string>;
+    projectRoles: Array<{ projectId: string; role: ApiKeyRole }>;
   };
 };
 
@@ -1223,6 +1317,7 @@ export type ContentGapsQuery = {
       downVoteCount: number;
       lastAskedAt: string;
       comments: Array<string>;
+      askedBy: Array<string>;
     }>;
   };
 };
@@ -1350,6 +1445,241 @@ export type RagConfigInputFieldsQuery = {
       };
     }> | null;
   } | null;
+};
+
+export type UserFieldsFragment = {
+  id: string;
+  name: string;
+  email: string | null;
+  pictureUrl: string | null;
+  provider: string | null;
+  role: ApiKeyRole | null;
+  status: UserStatus;
+  createdAt: string;
+  lastSeenAt: string | null;
+  deactivatedAt: string | null;
+};
+
+export type UsersQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  search?: string | null | undefined;
+}>;
+
+export type UsersQuery = {
+  users: {
+    totalCount: number;
+    pageInfo: { endCursor: string | null; hasNextPage: boolean };
+    nodes: Array<{
+      id: string;
+      name: string;
+      email: string | null;
+      pictureUrl: string | null;
+      provider: string | null;
+      role: ApiKeyRole | null;
+      status: UserStatus;
+      createdAt: string;
+      lastSeenAt: string | null;
+      deactivatedAt: string | null;
+    }>;
+  };
+};
+
+export type CreateUserMutationVariables = Exact<{
+  input: CreateUserInput;
+}>;
+
+export type CreateUserMutation = {
+  createUser: {
+    id: string;
+    name: string;
+    email: string | null;
+    pictureUrl: string | null;
+    provider: string | null;
+    role: ApiKeyRole | null;
+    status: UserStatus;
+    createdAt: string;
+    lastSeenAt: string | null;
+    deactivatedAt: string | null;
+  };
+};
+
+export type UpdateUserMutationVariables = Exact<{
+  id: string | number;
+  input: UpdateUserInput;
+}>;
+
+export type UpdateUserMutation = {
+  updateUser: {
+    id: string;
+    name: string;
+    email: string | null;
+    pictureUrl: string | null;
+    provider: string | null;
+    role: ApiKeyRole | null;
+    status: UserStatus;
+    createdAt: string;
+    lastSeenAt: string | null;
+    deactivatedAt: string | null;
+  };
+};
+
+export type DeactivateUserMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type DeactivateUserMutation = {
+  deactivateUser: {
+    id: string;
+    name: string;
+    email: string | null;
+    pictureUrl: string | null;
+    provider: string | null;
+    role: ApiKeyRole | null;
+    status: UserStatus;
+    createdAt: string;
+    lastSeenAt: string | null;
+    deactivatedAt: string | null;
+  };
+};
+
+export type ReactivateUserMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type ReactivateUserMutation = {
+  reactivateUser: {
+    id: string;
+    name: string;
+    email: string | null;
+    pictureUrl: string | null;
+    provider: string | null;
+    role: ApiKeyRole | null;
+    status: UserStatus;
+    createdAt: string;
+    lastSeenAt: string | null;
+    deactivatedAt: string | null;
+  };
+};
+
+export type GroupsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type GroupsQuery = {
+  groups: Array<{
+    id: string;
+    name: string;
+    provider: string | null;
+    memberCount: number;
+    createdAt: string;
+    members: Array<{ id: string; name: string; email: string | null }>;
+  }>;
+};
+
+export type CreateGroupMutationVariables = Exact<{
+  name: string;
+}>;
+
+export type CreateGroupMutation = { createGroup: { id: string; name: string } };
+
+export type DeleteGroupMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type DeleteGroupMutation = { deleteGroup: { id: string } };
+
+export type AddGroupMemberMutationVariables = Exact<{
+  groupId: string | number;
+  userId: string | number;
+}>;
+
+export type AddGroupMemberMutation = { addGroupMember: { id: string; memberCount: number } };
+
+export type RemoveGroupMemberMutationVariables = Exact<{
+  groupId: string | number;
+  userId: string | number;
+}>;
+
+export type RemoveGroupMemberMutation = { removeGroupMember: { id: string; memberCount: number } };
+
+export type ProjectAccessQueryVariables = Exact<{
+  projectId: string | number;
+}>;
+
+export type ProjectAccessQuery = {
+  projectAccess: Array<{
+    id: string;
+    role: ApiKeyRole;
+    createdBy: string;
+    createdAt: string;
+    user: { id: string; name: string; email: string | null; status: UserStatus } | null;
+    group: { id: string; name: string; provider: string | null } | null;
+  }>;
+};
+
+export type GrantProjectRoleMutationVariables = Exact<{
+  input: GrantProjectRoleInput;
+}>;
+
+export type GrantProjectRoleMutation = { grantProjectRole: { id: string; role: ApiKeyRole } };
+
+export type RevokeProjectRoleMutationVariables = Exact<{
+  input: GranteeInput;
+}>;
+
+export type RevokeProjectRoleMutation = { revokeProjectRole: boolean };
+
+export type PersonalTokensQueryVariables = Exact<{ [key: string]: never }>;
+
+export type PersonalTokensQuery = {
+  personalTokens: Array<{
+    id: string;
+    name: string;
+    prefix: string;
+    createdAt: string;
+    expiresAt: string | null;
+    lastUsedAt: string | null;
+    revokedAt: string | null;
+  }>;
+};
+
+export type CreatePersonalTokenMutationVariables = Exact<{
+  input: CreatePersonalTokenInput;
+}>;
+
+export type CreatePersonalTokenMutation = {
+  createPersonalToken: { secret: string; token: { id: string; name: string } };
+};
+
+export type RevokePersonalTokenMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type RevokePersonalTokenMutation = { revokePersonalToken: { id: string; revokedAt: string | null } };
+
+export type AuditEventsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  filter?: AuditFilterInput | null | undefined;
+}>;
+
+export type AuditEventsQuery = {
+  auditEvents: {
+    totalCount: number;
+    pageInfo: { endCursor: string | null; hasNextPage: boolean };
+    nodes: Array<{
+      id: string;
+      at: string;
+      action: string;
+      outcome: AuditOutcome;
+      code: string | null;
+      address: string | null;
+      userAgent: string | null;
+      projectId: string | null;
+      detail: unknown;
+      target: { kind: string; id: string } | null;
+      actor: { kind: AuditActorKind; id: string | null; name: string; credential: CredentialKind | null };
+    }>;
+  };
 };
 
 export class TypedDocumentString<TResult, TVariables>
@@ -1543,14 +1873,40 @@ export const FeedbackFieldsFragmentDoc = new TypedDocumentString(
     `,
   { fragmentName: 'FeedbackFields' },
 ) as unknown as TypedDocumentString<FeedbackFieldsFragment, unknown>;
+export const UserFieldsFragmentDoc = new TypedDocumentString(
+  `
+    fragment UserFields on User {
+  id
+  name
+  email
+  pictureUrl
+  provider
+  role
+  status
+  createdAt
+  lastSeenAt
+  deactivatedAt
+}
+    `,
+  { fragmentName: 'UserFields' },
+) as unknown as TypedDocumentString<UserFieldsFragment, unknown>;
 export const MeDocument = new TypedDocumentString(`
     query Me {
   me {
     keyId
+    userId
+    credential
     name
+    email
+    pictureUrl
     role
     permissions
     projectIds
+    projectRoles {
+      projectId
+      role
+    }
+    groups
   }
 }
     `) as unknown as TypedDocumentString<MeQuery, MeQueryVariables>;
@@ -2353,6 +2709,7 @@ export const ContentGapsDocument = new TypedDocumentString(`
       downVoteCount
       lastAskedAt
       comments
+      askedBy
     }
   }
 }
@@ -2503,3 +2860,245 @@ export const RagConfigInputFieldsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RagConfigInputFieldsQuery, RagConfigInputFieldsQueryVariables>;
+export const UsersDocument = new TypedDocumentString(`
+    query Users($first: Int, $after: String, $search: String) {
+  users(first: $first, after: $after, search: $search) {
+    totalCount
+    pageInfo {
+      endCursor
+      hasNextPage
+    }
+    nodes {
+      ...UserFields
+    }
+  }
+}
+    fragment UserFields on User {
+  id
+  name
+  email
+  pictureUrl
+  provider
+  role
+  status
+  createdAt
+  lastSeenAt
+  deactivatedAt
+}`) as unknown as TypedDocumentString<UsersQuery, UsersQueryVariables>;
+export const CreateUserDocument = new TypedDocumentString(`
+    mutation CreateUser($input: CreateUserInput!) {
+  createUser(input: $input) {
+    ...UserFields
+  }
+}
+    fragment UserFields on User {
+  id
+  name
+  email
+  pictureUrl
+  provider
+  role
+  status
+  createdAt
+  lastSeenAt
+  deactivatedAt
+}`) as unknown as TypedDocumentString<CreateUserMutation, CreateUserMutationVariables>;
+export const UpdateUserDocument = new TypedDocumentString(`
+    mutation UpdateUser($id: ID!, $input: UpdateUserInput!) {
+  updateUser(id: $id, input: $input) {
+    ...UserFields
+  }
+}
+    fragment UserFields on User {
+  id
+  name
+  email
+  pictureUrl
+  provider
+  role
+  status
+  createdAt
+  lastSeenAt
+  deactivatedAt
+}`) as unknown as TypedDocumentString<UpdateUserMutation, UpdateUserMutationVariables>;
+export const DeactivateUserDocument = new TypedDocumentString(`
+    mutation DeactivateUser($id: ID!) {
+  deactivateUser(id: $id) {
+    ...UserFields
+  }
+}
+    fragment UserFields on User {
+  id
+  name
+  email
+  pictureUrl
+  provider
+  role
+  status
+  createdAt
+  lastSeenAt
+  deactivatedAt
+}`) as unknown as TypedDocumentString<DeactivateUserMutation, DeactivateUserMutationVariables>;
+export const ReactivateUserDocument = new TypedDocumentString(`
+    mutation ReactivateUser($id: ID!) {
+  reactivateUser(id: $id) {
+    ...UserFields
+  }
+}
+    fragment UserFields on User {
+  id
+  name
+  email
+  pictureUrl
+  provider
+  role
+  status
+  createdAt
+  lastSeenAt
+  deactivatedAt
+}`) as unknown as TypedDocumentString<ReactivateUserMutation, ReactivateUserMutationVariables>;
+export const GroupsDocument = new TypedDocumentString(`
+    query Groups {
+  groups {
+    id
+    name
+    provider
+    memberCount
+    createdAt
+    members {
+      id
+      name
+      email
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<GroupsQuery, GroupsQueryVariables>;
+export const CreateGroupDocument = new TypedDocumentString(`
+    mutation CreateGroup($name: String!) {
+  createGroup(name: $name) {
+    id
+    name
+  }
+}
+    `) as unknown as TypedDocumentString<CreateGroupMutation, CreateGroupMutationVariables>;
+export const DeleteGroupDocument = new TypedDocumentString(`
+    mutation DeleteGroup($id: ID!) {
+  deleteGroup(id: $id) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteGroupMutation, DeleteGroupMutationVariables>;
+export const AddGroupMemberDocument = new TypedDocumentString(`
+    mutation AddGroupMember($groupId: ID!, $userId: ID!) {
+  addGroupMember(groupId: $groupId, userId: $userId) {
+    id
+    memberCount
+  }
+}
+    `) as unknown as TypedDocumentString<AddGroupMemberMutation, AddGroupMemberMutationVariables>;
+export const RemoveGroupMemberDocument = new TypedDocumentString(`
+    mutation RemoveGroupMember($groupId: ID!, $userId: ID!) {
+  removeGroupMember(groupId: $groupId, userId: $userId) {
+    id
+    memberCount
+  }
+}
+    `) as unknown as TypedDocumentString<RemoveGroupMemberMutation, RemoveGroupMemberMutationVariables>;
+export const ProjectAccessDocument = new TypedDocumentString(`
+    query ProjectAccess($projectId: ID!) {
+  projectAccess(projectId: $projectId) {
+    id
+    role
+    createdBy
+    createdAt
+    user {
+      id
+      name
+      email
+      status
+    }
+    group {
+      id
+      name
+      provider
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ProjectAccessQuery, ProjectAccessQueryVariables>;
+export const GrantProjectRoleDocument = new TypedDocumentString(`
+    mutation GrantProjectRole($input: GrantProjectRoleInput!) {
+  grantProjectRole(input: $input) {
+    id
+    role
+  }
+}
+    `) as unknown as TypedDocumentString<GrantProjectRoleMutation, GrantProjectRoleMutationVariables>;
+export const RevokeProjectRoleDocument = new TypedDocumentString(`
+    mutation RevokeProjectRole($input: GranteeInput!) {
+  revokeProjectRole(input: $input)
+}
+    `) as unknown as TypedDocumentString<RevokeProjectRoleMutation, RevokeProjectRoleMutationVariables>;
+export const PersonalTokensDocument = new TypedDocumentString(`
+    query PersonalTokens {
+  personalTokens {
+    id
+    name
+    prefix
+    createdAt
+    expiresAt
+    lastUsedAt
+    revokedAt
+  }
+}
+    `) as unknown as TypedDocumentString<PersonalTokensQuery, PersonalTokensQueryVariables>;
+export const CreatePersonalTokenDocument = new TypedDocumentString(`
+    mutation CreatePersonalToken($input: CreatePersonalTokenInput!) {
+  createPersonalToken(input: $input) {
+    secret
+    token {
+      id
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CreatePersonalTokenMutation, CreatePersonalTokenMutationVariables>;
+export const RevokePersonalTokenDocument = new TypedDocumentString(`
+    mutation RevokePersonalToken($id: ID!) {
+  revokePersonalToken(id: $id) {
+    id
+    revokedAt
+  }
+}
+    `) as unknown as TypedDocumentString<RevokePersonalTokenMutation, RevokePersonalTokenMutationVariables>;
+export const AuditEventsDocument = new TypedDocumentString(`
+    query AuditEvents($first: Int, $after: String, $filter: AuditFilterInput) {
+  auditEvents(first: $first, after: $after, filter: $filter) {
+    totalCount
+    pageInfo {
+      endCursor
+      hasNextPage
+    }
+    nodes {
+      id
+      at
+      action
+      outcome
+      code
+      address
+      userAgent
+      projectId
+      detail
+      target {
+        kind
+        id
+      }
+      actor {
+        kind
+        id
+        name
+        credential
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AuditEventsQuery, AuditEventsQueryVariables>;

@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_DOCUMENT_LIMITS, TroveErrorCode } from '@trove/domain';
+import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
+import { ParserRegistry } from '../parser-registry';
 import { ParseSandbox } from './parse-sandbox';
 
 const sandbox = new ParseSandbox({ timeoutMs: 20_000, maxMemoryMb: 256, threads: 1 });
@@ -91,6 +93,78 @@ describe('ParseSandbox', () => {
     });
     await expect(sandbox.parse(markdown('# T\n\nfine'))).resolves.toMatchObject({ title: 'T' });
   });
+
+  it('chunks in the thread: from the parsed JSON it gave, or right after parsing, as the chunker does in-process', async () => {
+    const input = markdown(
+      '# Guide\n\n' + 'One sentence about chunking here. '.repeat(60) + '\n\n## Next\n\nMore.',
+    );
+    const job = {
+      options: { targetTokens: 80, overlapTokens: 10 },
+      context: { documentId: 'd', projectId: 'p' },
+    };
+    const expected = new Chunker(new SegmenterTokenCounter(), job.options).chunk(
+      await ParserRegistry.default().parse(input),
+      job.context,
+    );
+    const parsed = await sandbox.parseToJson(input);
+    expect(parsed.summary).toEqual({ title: 'Guide', metadata: {} });
+    const fromJson = await sandbox.chunk({ fileName: 'a.md', json: parsed.json }, job);
+    const together = await sandbox.parseAndChunk(input, job);
+    expect(expected.length).toBeGreaterThan(3);
+    expect(fromJson.chunks).toEqual(expected);
+    expect(together.chunks).toEqual(expected);
+    expect(together.summary).toEqual(parsed.summary);
+  });
+
+  it('leaves the event loop free while a large document is chunked', async () => {
+    const sentences = Array.from(
+      { length: 8_000 },
+      (_, i) => `Sentence ${i} says something about retrieval.`,
+    );
+    const input = { fileName: 'long.txt', mediaType: 'text/plain', data: Buffer.from(sentences.join(' ')) };
+    const job = {
+      options: { targetTokens: 200, overlapTokens: 20 },
+      context: { documentId: 'd', projectId: 'p' },
+    };
+    let ticks = 0;
+    let done = false;
+    const chunked = sandbox.parseAndChunk(input, job).finally(() => (done = true));
+    // Timers keep running here while the thread works; chunking on this thread would allow none.
+    while (!done) await new Promise((resolve) => setTimeout(resolve, 0)).then(() => ticks++);
+    expect((await chunked).chunks.length).toBeGreaterThan(100);
+    expect(ticks).toBeGreaterThan(20);
+  });
+
+  it('keeps a thread for small files while large documents are chunked', () => {
+    // A plain Node process, as the worker runs, for threads busy for seconds (see below).
+    const output = execFileSync(
+      process.execPath,
+      ['-r', '@swc-node/register', join(__dirname, 'large-and-small.fixture.ts')],
+      { encoding: 'utf8', timeout: 120_000 },
+    );
+    // The small file took the thread the second large document waits for: it ended first.
+    expect(JSON.parse(output)).toEqual(['small', 'first large', 'second large']);
+  }, 120_000);
+
+  it('stops chunking that runs longer than its own limit, naming the setting, and keeps working afterwards', () => {
+    // A plain Node process, as the worker runs: vitest's process pool does not survive a thread
+    // stopped in the middle of segmenting text (plain Node only ends the thread).
+    const output = execFileSync(
+      process.execPath,
+      ['-r', '@swc-node/register', join(__dirname, 'chunk-stopped.fixture.ts')],
+      { encoding: 'utf8', timeout: 120_000 },
+    );
+    expect(JSON.parse(output)).toEqual({
+      // Parsing is held to the parse limit (a minute), and only chunking to the chunking one.
+      stopped: {
+        code: TroveErrorCode.ParseLimitExceeded,
+        permanent: true,
+        message:
+          'a.md: chunking took longer than 0.001 s and was stopped (TROVE_CHUNK_TIMEOUT_MS raises the limit)',
+      },
+      afterwards: 'Still',
+    });
+  }, 120_000);
 
   it('reads images by OCR in the thread, reporting each page as progress, and replaces a thread stopped in the middle of OCR', () => {
     // A plain Node process, as the worker runs: vitest's process pool does not survive threads

@@ -2,6 +2,14 @@ import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { DocumentLimits, ParsedDocument, ParseInput } from '@trove/domain';
 import { DEFAULT_DOCUMENT_LIMITS, PermanentDocumentError, TroveError, TroveErrorCode } from '@trove/domain';
+import {
+  type ChunkedFile,
+  chunked,
+  type ChunkJob,
+  type ParsedFile,
+  type ParseRequest,
+  type ParseResult,
+} from './document-steps';
 // The image parser decodes with sharp (libvips) in the parsing threads. Loaded here too, so its
 // shared libraries stay loaded when a thread exits or is stopped (glibc would unload them
 // under the other threads' feet otherwise; sharp's documentation asks for this).
@@ -15,6 +23,11 @@ export interface ParseLimits {
   timeoutMs: number;
   /** The longest a document read by OCR may take, however steadily its pages progress. */
   maxOcrDocumentMs?: number;
+  /**
+   * Chunking a document in a thread running longer than this is stopped and the document fails
+   * (`TROVE_CHUNK_TIMEOUT_MS`). Unset: {@link DEFAULT_CHUNK_TIMEOUT_MS}.
+   */
+  chunkTimeoutMs?: number;
   /** Heap limit of a parsing thread; a file that needs more fails instead of the worker. */
   maxMemoryMb: number;
   /** Parsing threads kept at most (one parse each at a time). */
@@ -22,32 +35,47 @@ export interface ParseLimits {
 }
 
 export const DEFAULT_PARSE_LIMITS: ParseLimits = { timeoutMs: 240_000, maxMemoryMb: 1024, threads: 2 };
+/** Under the ingest workflow's 10 minutes for the chunk step; a 50 MB text chunks in a few minutes. */
+export const DEFAULT_CHUNK_TIMEOUT_MS = 300_000;
 /** Under the ingest workflow's 10 minutes for the parse step. */
 const DEFAULT_MAX_OCR_DOCUMENT_MS = 9 * 60_000;
+
+export type { ChunkedFile, ChunkJob, ParsedFile, ParsedSummary } from './document-steps';
+export { InProcessParser } from './document-steps';
 
 /** @internal what a parsing thread is started with */
 export interface ParseThreadData {
   documentLimits: DocumentLimits;
 }
 
-/** @internal the message to a parsing thread */
-export interface ParseRequest {
-  fileName: string;
-  mediaType: string;
-  data: Uint8Array;
-  ocr?: boolean;
-}
-
-/** @internal a parsing thread's answer, or news of its progress (a page read by OCR) */
+/** @internal a parsing thread's answer, or news of its progress (a page read by OCR, chunking begun) */
 export type ParseReply =
-  | { ok: true; document: ParsedDocument }
+  | ({ ok: true } & ParseResult)
   | { ok: false; code?: TroveErrorCode; message: string; permanent: boolean }
-  | { progress: { ocrPage: number; pageCount?: number } };
+  | { progress: { ocrPage: number; pageCount?: number } }
+  | { chunking: true };
+
+/** Options of one document's steps in the sandbox. */
+export interface SandboxOptions {
+  signal?: AbortSignal;
+  /** Overrides the parse time limit for this file. */
+  timeoutMs?: number;
+  /** Hears of each page read by OCR (for a heartbeat, or a progress display). */
+  onProgress?: (ocrPage: number, pageCount?: number) => void;
+}
 
 interface Slot {
   thread: Worker;
   busy: boolean;
+  /** Busy with a large document (see LARGE_BYTES). */
+  large: boolean;
 }
+
+/**
+ * A request with more bytes than this (a file, or a parsed document's JSON) is a large document's:
+ * those hold at most all threads but one, so small files never wait behind large ones for minutes.
+ */
+export const LARGE_BYTES = 1024 * 1024;
 
 const THREAD_FILE = join(__dirname, `parse.thread${extname(__filename)}`);
 
@@ -61,10 +89,16 @@ const WARM_UP: ParseInput = {
  * Runs parsers in worker threads with a heap limit and a time limit, so a hostile or broken file
  * (a decompression bomb, a parser stuck in a loop, runaway recursion) fails its own document and
  * never the worker process. Threads are reused between parses and replaced when one is stopped.
+ *
+ * The threads chunk documents too (`chunk`, `parseAndChunk`), with a time limit of its own:
+ * chunking costs time in proportion to a document's length, and the worker's event loop, which
+ * serves every project's activities, heartbeats and metrics, must never wait for it. The parsed
+ * document crosses between threads as JSON bytes, moved rather than copied; only the chunks come
+ * back as objects.
  */
 export class ParseSandbox {
   private readonly slots: Slot[] = [];
-  private readonly waiting: (() => void)[] = [];
+  private readonly waiting: { large: boolean; wake: () => void }[] = [];
 
   /** `documentLimits`: what the parsers hold every document to (pages, rows, pixels, text …). */
   constructor(
@@ -76,26 +110,53 @@ export class ParseSandbox {
    * Parses `input` in a thread; `timeoutMs` overrides the default limit for this file, and
    * `onProgress` hears of each page read by OCR (for a heartbeat, or a progress display).
    */
-  async parse(
-    input: ParseInput,
-    options: {
-      signal?: AbortSignal;
-      timeoutMs?: number;
-      onProgress?: (ocrPage: number, pageCount?: number) => void;
-    } = {},
-  ): Promise<ParsedDocument> {
-    const slot = await this.acquire();
+  async parse(input: ParseInput, options: SandboxOptions = {}): Promise<ParsedDocument> {
+    return (await this.request(fileRequest(input), options)).document!;
+  }
+
+  /** Parses `input` in a thread; the document comes back as JSON, to be stored as it is. */
+  async parseToJson(input: ParseInput, options: SandboxOptions = {}): Promise<ParsedFile> {
+    const { json, summary } = await this.request({ ...fileRequest(input), json: true }, options);
+    return { json: json!, summary };
+  }
+
+  /** Chunks a parsed document given as JSON (as `parseToJson` gave it) in a thread. */
+  async chunk(
+    parsed: { fileName: string; json: Uint8Array },
+    job: ChunkJob,
+    options: Pick<SandboxOptions, 'signal'> = {},
+  ): Promise<ChunkedFile> {
+    return chunked(
+      await this.request(
+        {
+          fileName: parsed.fileName,
+          mediaType: 'application/json',
+          data: parsed.json,
+          parsed: true,
+          chunk: job,
+        },
+        options,
+      ),
+    );
+  }
+
+  /** Parses `input` and chunks the document in one thread call: the document never leaves the thread. */
+  async parseAndChunk(input: ParseInput, job: ChunkJob, options: SandboxOptions = {}): Promise<ChunkedFile> {
+    return chunked(await this.request({ ...fileRequest(input), chunk: job }, options));
+  }
+
+  private async request(request: ParseRequest, options: SandboxOptions): Promise<ParseResult> {
+    const slot = await this.acquire(request.data.byteLength > LARGE_BYTES);
     try {
       return await this.run(
         slot,
-        input,
+        request,
         options.signal,
         options.timeoutMs ?? this.limits.timeoutMs,
         options.onProgress,
       );
     } finally {
-      slot.busy = false;
-      this.waiting.shift()?.();
+      this.release(slot);
     }
   }
 
@@ -110,12 +171,11 @@ export class ParseSandbox {
     await Promise.all(
       slots.map(async (slot) => {
         try {
-          await this.run(slot, WARM_UP, undefined, this.limits.timeoutMs);
+          await this.run(slot, fileRequest(WARM_UP), undefined, this.limits.timeoutMs);
         } catch {
           // Discarded already when the thread failed; nothing to report for a warm-up.
         } finally {
-          slot.busy = false;
-          this.waiting.shift()?.();
+          this.release(slot);
         }
       }),
     );
@@ -133,16 +193,19 @@ export class ParseSandbox {
 
   private run(
     slot: Slot,
-    input: ParseInput,
+    request: ParseRequest,
     signal: AbortSignal | undefined,
     timeoutMs: number,
     onProgress?: (ocrPage: number, pageCount?: number) => void,
-  ): Promise<ParsedDocument> {
+  ): Promise<ParseResult> {
     const { thread } = slot;
+    const { fileName } = request;
     const started = Date.now();
     const maxOcrMs = Math.max(timeoutMs, this.limits.maxOcrDocumentMs ?? DEFAULT_MAX_OCR_DOCUMENT_MS);
-    let allowedMs = timeoutMs;
-    return new Promise<ParsedDocument>((resolve, reject) => {
+    const chunkTimeoutMs = this.limits.chunkTimeoutMs ?? DEFAULT_CHUNK_TIMEOUT_MS;
+    let chunking = request.parsed === true;
+    let allowedMs = chunking ? chunkTimeoutMs : timeoutMs;
+    return new Promise<ParseResult>((resolve, reject) => {
       const finish = (outcome: () => void, discard: boolean) => {
         clearTimeout(timer);
         thread.off('message', onMessage);
@@ -153,6 +216,14 @@ export class ParseSandbox {
         outcome();
       };
       const onMessage = (reply: ParseReply) => {
+        if ('chunking' in reply) {
+          // Parsed: chunking starts, under its own limit.
+          chunking = true;
+          allowedMs = chunkTimeoutMs;
+          clearTimeout(timer);
+          timer = setTimeout(onTimeout, chunkTimeoutMs);
+          return;
+        }
         if ('progress' in reply) {
           // Progress renews the time limit, within the cap for OCR'd documents.
           const elapsed = Date.now() - started;
@@ -163,67 +234,96 @@ export class ParseSandbox {
           onProgress?.(reply.progress.ocrPage, reply.progress.pageCount);
           return;
         }
-        finish(() => (reply.ok ? resolve(reply.document) : reject(replyError(input.fileName, reply))), false);
+        finish(() => (reply.ok ? resolve(reply) : reject(replyError(fileName, reply))), false);
       };
       const onError = (error: Error & { code?: string }) =>
-        finish(() => reject(threadError(input.fileName, error, this.limits)), true);
+        finish(() => reject(threadError(fileName, error, this.limits, chunking)), true);
       const onExit = (code: number) =>
         finish(
           () =>
             reject(
               new TroveError(
                 TroveErrorCode.Internal,
-                `the parsing thread exited (code ${code}) on ${input.fileName}`,
+                `the parsing thread exited (code ${code}) on ${fileName}`,
               ),
             ),
           true,
         );
       const onAbort = () =>
         finish(
-          () => reject(new TroveError(TroveErrorCode.Internal, `parsing ${input.fileName} was cancelled`)),
+          () =>
+            reject(
+              new TroveError(
+                TroveErrorCode.Internal,
+                `${chunking ? 'chunking' : 'parsing'} ${fileName} was cancelled`,
+              ),
+            ),
           true,
         );
       const onTimeout = () =>
         finish(
           () =>
             reject(
-              new PermanentDocumentError(
-                TroveErrorCode.ParseLimitExceeded,
-                `${input.fileName}: parsing took longer than ${Math.round(allowedMs / 1000)} s and was stopped`,
-              ),
+              chunking
+                ? new PermanentDocumentError(
+                    TroveErrorCode.ParseLimitExceeded,
+                    `${fileName}: chunking took longer than ${allowedMs / 1000} s and was stopped ` +
+                      '(TROVE_CHUNK_TIMEOUT_MS raises the limit)',
+                  )
+                : new PermanentDocumentError(
+                    TroveErrorCode.ParseLimitExceeded,
+                    `${fileName}: parsing took longer than ${Math.round(allowedMs / 1000)} s and was stopped`,
+                  ),
             ),
           true,
         );
-      let timer = setTimeout(onTimeout, timeoutMs);
+      let timer = setTimeout(onTimeout, allowedMs);
       thread.on('message', onMessage);
       thread.once('error', onError);
       thread.once('exit', onExit);
       signal?.addEventListener('abort', onAbort, { once: true });
-      const data = new Uint8Array(input.data.buffer, input.data.byteOffset, input.data.byteLength).slice();
-      const request: ParseRequest = {
-        fileName: input.fileName,
-        mediaType: input.mediaType,
-        data,
-        ...(input.ocr === false && { ocr: false }),
-      };
-      thread.postMessage(request, [data.buffer]);
+      // A copy the thread then owns: the caller's buffer stays usable.
+      const data = new Uint8Array(
+        request.data.buffer,
+        request.data.byteOffset,
+        request.data.byteLength,
+      ).slice();
+      thread.postMessage({ ...request, data } satisfies ParseRequest, [data.buffer]);
     });
   }
 
-  private async acquire(): Promise<Slot> {
+  private async acquire(large = false): Promise<Slot> {
     for (;;) {
-      const idle = this.slots.find((slot) => !slot.busy);
-      if (idle) {
-        idle.busy = true;
-        return idle;
+      if (this.mayStart(large)) {
+        const idle = this.slots.find((slot) => !slot.busy);
+        if (idle) {
+          idle.busy = true;
+          idle.large = large;
+          return idle;
+        }
+        if (this.slots.length < this.limits.threads) {
+          const slot = { thread: this.spawn(), busy: true, large };
+          this.slots.push(slot);
+          return slot;
+        }
       }
-      if (this.slots.length < this.limits.threads) {
-        const slot = { thread: this.spawn(), busy: true };
-        this.slots.push(slot);
-        return slot;
-      }
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      await new Promise<void>((wake) => this.waiting.push({ large, wake }));
     }
+  }
+
+  /** A large document's request starts only while fewer than all threads but one hold large ones. */
+  private mayStart(large: boolean): boolean {
+    if (!large) return true;
+    const holding = this.slots.filter((slot) => slot.busy && slot.large).length;
+    return holding < Math.max(1, this.limits.threads - 1);
+  }
+
+  /** Frees the slot and wakes the first waiting request that may start now. */
+  private release(slot: Slot): void {
+    slot.busy = false;
+    slot.large = false;
+    const next = this.waiting.findIndex((waiter) => this.mayStart(waiter.large));
+    if (next >= 0) this.waiting.splice(next, 1)[0].wake();
   }
 
   private spawn(): Worker {
@@ -255,11 +355,26 @@ function replyError(fileName: string, reply: Extract<ParseReply, { ok: false }>)
   });
 }
 
-function threadError(fileName: string, error: Error & { code?: string }, limits: ParseLimits): Error {
+/** A request to parse the file `input`. */
+function fileRequest(input: ParseInput): ParseRequest {
+  return {
+    fileName: input.fileName,
+    mediaType: input.mediaType,
+    data: input.data,
+    ...(input.ocr === false && { ocr: false }),
+  };
+}
+
+function threadError(
+  fileName: string,
+  error: Error & { code?: string },
+  limits: ParseLimits,
+  chunking: boolean,
+): Error {
   if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
     return new PermanentDocumentError(
       TroveErrorCode.ParseLimitExceeded,
-      `${fileName}: parsing needed more than ${limits.maxMemoryMb} MB of memory and was stopped`,
+      `${fileName}: ${chunking ? 'chunking' : 'parsing'} needed more than ${limits.maxMemoryMb} MB of memory and was stopped`,
     );
   }
   return new TroveError(

