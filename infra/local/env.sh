@@ -46,6 +46,13 @@ KEYCLOAK_VERSION="${TROVE_KEYCLOAK_VERSION:-26.7.3}"
 KEYCLOAK_HOME="$TROVE_INSTALL_DIR/keycloak-$KEYCLOAK_VERSION"
 KEYCLOAK_DATA="$DATA_DIR/keycloak"
 
+# The S3-compatible object store for originals (install-seaweedfs.sh): SeaweedFS built from the Go
+# module proxy, started only by what needs it (the object-storage tests, `up.sh seaweedfs`), never
+# by a bare up.sh. The binary is shared; its data and its access keys are this checkout's.
+SEAWEEDFS_VERSION="${TROVE_SEAWEEDFS_VERSION:-v0.0.0-20261109003541-7506e5f91cd6}"
+SEAWEEDFS_BIN="$TROVE_INSTALL_DIR/bin/weed-$SEAWEEDFS_VERSION"
+SEAWEEDFS_DATA="$DATA_DIR/seaweedfs"
+
 ES_PORT="${TROVE_ES_PORT:-9200}"
 # Unset: Elasticsearch takes the first free port from 9300.
 ES_TRANSPORT_PORT="${TROVE_ES_TRANSPORT_PORT:-}"
