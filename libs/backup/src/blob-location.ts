@@ -31,7 +31,8 @@ export interface BlobLocation {
 
 export function blobLocation(config: InstallConfig): BlobLocation {
   const { storage } = config;
-  if (storage.kind === 's3') return new BucketLocation(createS3BlobStore(storage), storage.s3!.bucket!, storage.s3!.prefix);
+  if (storage.kind === 's3')
+    return new BucketLocation(createS3BlobStore(storage), storage.s3!.bucket!, storage.s3!.prefix);
   // The folder cache is rebuilt from the blobs: left out when it lies inside the blob folder.
   return new FolderLocation(storage.blobDir, config.folders ? [config.folders.cacheDir] : []);
 }
@@ -127,7 +128,10 @@ class BucketLocation implements BlobLocation {
         bytes += stored.sizeBytes;
       } catch (error) {
         if (/do not match their SHA-256/.test((error as Error).message)) {
-          throw new BackupError(BackupErrorCode.Corrupt, `the blob ${entry.path} does not match its checksum`);
+          throw new BackupError(
+            BackupErrorCode.Corrupt,
+            `the blob ${entry.path} does not match its checksum`,
+          );
         }
         throw error;
       }

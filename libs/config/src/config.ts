@@ -126,7 +126,11 @@ export const storageSchema = z
   .superRefine((storage, ctx) => {
     if (storage.kind !== 's3') return;
     if (!storage.s3?.bucket) {
-      ctx.addIssue({ code: 'custom', path: ['s3', 'bucket'], message: 'TROVE_BLOB_STORE=s3 needs TROVE_S3_BUCKET' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['s3', 'bucket'],
+        message: 'TROVE_BLOB_STORE=s3 needs TROVE_S3_BUCKET',
+      });
     }
     if (Boolean(storage.s3?.accessKeyId) !== Boolean(storage.s3?.secretAccessKey)) {
       ctx.addIssue({
@@ -299,7 +303,6 @@ export const apiSchema = z.object({
     )
     .pipe(z.array(origin())),
 });
-
 
 /**
  * The browser-facing parts (issue 12): the admin dashboard at `/`, GraphiQL at `/playground`.

@@ -28,7 +28,12 @@ function capturingClient(answer: (request: SentRequest) => { status: number; bod
   client.middlewareStack.add(
     () => async (args) => {
       const request = args.request as SentRequest;
-      const captured = { method: request.method, path: request.path, query: request.query, headers: request.headers };
+      const captured = {
+        method: request.method,
+        path: request.path,
+        query: request.query,
+        headers: request.headers,
+      };
       sent.push(captured);
       const { status, body } = answer(captured);
       // An HTTP response as the SDK's handlers produce it (HttpResponse.isInstance checks the shape).

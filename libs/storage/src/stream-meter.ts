@@ -21,7 +21,8 @@ export function checkBlobKey(key: string): string {
  * store never completes the blob.
  */
 export class StreamMeter extends Transform {
-  private size = 0;
+  // Not `size`: upload helpers read a body's `size` as its total length.
+  private received = 0;
   private readonly hash = createHash('sha256');
   private head: Buffer[] = [];
   private headSize = 0;
@@ -39,8 +40,8 @@ export class StreamMeter extends Transform {
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    this.size += chunk.length;
-    if (this.size > this.maxBytes) {
+    this.received += chunk.length;
+    if (this.received > this.maxBytes) {
       callback(
         new TroveError(
           TroveErrorCode.PayloadTooLarge,
@@ -78,7 +79,7 @@ export class StreamMeter extends Transform {
 
   result(): StoredStream {
     return {
-      sizeBytes: this.size,
+      sizeBytes: this.received,
       sha256: this.digest ?? this.hash.digest('hex'),
       head: Buffer.concat(this.head),
       tail: this.tail,

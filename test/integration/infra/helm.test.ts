@@ -153,7 +153,10 @@ describe('the Helm chart', () => {
   });
 
   it('keeps blobs in a bucket with objectStorage on: no claim at all, so no ReadWriteMany', () => {
-    const planted = { 'secrets.s3AccessKeyId': 'AKIAPLANTEDKEY0001', 'secrets.s3SecretAccessKey': 'planted-s3-secret' };
+    const planted = {
+      'secrets.s3AccessKeyId': 'AKIAPLANTEDKEY0001',
+      'secrets.s3SecretAccessKey': 'planted-s3-secret',
+    };
     const { text, objects } = template([
       '--set',
       'objectStorage.enabled=true',
@@ -178,7 +181,10 @@ describe('the Helm chart', () => {
         emptyDir?: unknown;
         persistentVolumeClaim?: unknown;
       }[];
-      expect(volumes.filter((v) => v.persistentVolumeClaim), name).toEqual([]);
+      expect(
+        volumes.filter((v) => v.persistentVolumeClaim),
+        name,
+      ).toEqual([]);
       expect(volumes.find((v) => v.name === 'blobs')?.emptyDir, name).toBeDefined();
     }
     expect(find(objects, 'ConfigMap', 'trove-config').data).toMatchObject({
@@ -189,7 +195,9 @@ describe('the Helm chart', () => {
       TROVE_S3_SSE_KMS_KEY_ID: 'alias/trove',
     });
     const secret = find(objects, 'Secret', 'trove-secrets');
-    expect(Buffer.from(secret.data!.TROVE_S3_SECRET_ACCESS_KEY, 'base64').toString()).toBe('planted-s3-secret');
+    expect(Buffer.from(secret.data!.TROVE_S3_SECRET_ACCESS_KEY, 'base64').toString()).toBe(
+      'planted-s3-secret',
+    );
     for (const object of objects.filter((o) => o.kind !== 'Secret')) {
       for (const value of Object.values(planted)) expect(JSON.stringify(object)).not.toContain(value);
     }

@@ -1,4 +1,4 @@
-import { ListMultipartUploadsCommand, type S3Client } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, ListMultipartUploadsCommand, type S3Client } from '@aws-sdk/client-s3';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,6 +86,11 @@ describe('S3BlobStore against SeaweedFS', () => {
     const data = pattern(12 * MiB + 123);
     const stored = await store.putStream('originals/d2/big.bin', Readable.from(chunks(data, 64 * 1024)));
     expect(stored).toMatchObject({ sizeBytes: data.length, sha256: sha256(data) });
+    // A multipart object's ETag names its part count: 5 + 5 + 2 MiB.
+    const head = await client.send(
+      new HeadObjectCommand({ Bucket: bucket, Key: 'trove/originals/d2/big.bin' }),
+    );
+    expect(head.ETag).toMatch(/-3"$/);
     const copy = await collect(store.getStream('originals/d2/big.bin'));
     expect(copy.length).toBe(data.length);
     expect(sha256(copy)).toBe(sha256(data));
@@ -97,7 +102,9 @@ describe('S3BlobStore against SeaweedFS', () => {
       store.putStream('incoming/huge', Readable.from(chunks(data, 64 * 1024)), { maxBytes: 10 * MiB }),
     ).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
     expect(await store.exists('incoming/huge')).toBe(false);
-    const uploads = await client.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: 'trove/incoming/huge' }));
+    const uploads = await client.send(
+      new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: 'trove/incoming/huge' }),
+    );
     expect(uploads.Uploads ?? []).toEqual([]);
   });
 
