@@ -10,5 +10,6 @@ export * from './private-services';
 export * from './retrieval-index';
 export * from './services';
 export * from './stack';
+export * from './object-store';
 export * from './large-files';
 export * from './temporal-settings';
