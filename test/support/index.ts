@@ -3,10 +3,12 @@
  * the local services' addresses, the api + worker stack, private services, Jaeger, and the
  * retrieval gate's in-process ingest. Tests under test/ import the files directly.
  */
+export * from './answer-eval';
 export * from './identity-provider';
 export * from './jaeger';
 export * from './local-llm';
 export * from './private-services';
+export * from './retrieval-gate';
 export * from './retrieval-index';
 export * from './services';
 export * from './stack';

@@ -20,11 +20,12 @@ import { ParserRegistry } from '@trove/parsing';
 import { sharedDatasets } from '@trove/testing';
 import { buildZip } from '@trove/parsing/testing';
 import { DATABASE_URL, EMBEDDER_URL, schemaName, TEMPORAL_ADDRESS, TroveStack } from '@trove/test-support';
-import { interleave, writeBenchmarkSections } from '@trove/tools-support';
+import { interleave, sizeDefault, writeBenchmarkSections } from '@trove/tools-support';
 
-const PLAN_FILES = Number(process.env.BENCH_PLAN_FILES ?? 5_000);
-const SCIFACT_DOCS = Number(process.env.BENCH_SCIFACT_DOCS ?? 400);
-const PAGE_DOCS = Number(process.env.BENCH_PAGE_DOCS ?? 50_000);
+const size = (name: string) => Number(process.env[name] ?? sizeDefault('npm run bench:catalog', name));
+const PLAN_FILES = size('BENCH_PLAN_FILES');
+const SCIFACT_DOCS = size('BENCH_SCIFACT_DOCS');
+const PAGE_DOCS = size('BENCH_PAGE_DOCS');
 const PAGE_QUERIES = 200;
 const TARGET = 400;
 const OVERLAP = 50;

@@ -18,6 +18,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { buildZip } from '@trove/parsing/testing';
 import { syncWorkflowId } from '@trove/domain';
 import { devServerFlags, TEMPORAL_BIN } from '@trove/test-support';
+import { sizeDefault } from '@trove/tools-support';
 import { ScaleStack } from './bench-scale-stack';
 import { type FileEntry, round, sleep } from './bench-scale-workload';
 
@@ -27,15 +28,18 @@ export const STACK_KNOBS = [
   'BENCH_FAIR_STACK_B_DOCS',
   'BENCH_FAIR_STACK_ROUNDS',
 ];
-const A_DOCS = Number(process.env.BENCH_FAIR_STACK_A_DOCS ?? 2_000);
-const A_IMPORTS = Number(process.env.BENCH_FAIR_STACK_A_IMPORTS ?? 4);
-const B_DOCS = Number(process.env.BENCH_FAIR_STACK_B_DOCS ?? 20);
-const ROUNDS = Number(process.env.BENCH_FAIR_STACK_ROUNDS ?? 3);
+/** A knob's value, or its default from the part's entry in tools/support/benchmark-commands.ts. */
+const size = (name: string) =>
+  Number(process.env[name] ?? sizeDefault('npm run bench:fair-share -- --parts stack', name));
+const A_DOCS = size('BENCH_FAIR_STACK_A_DOCS');
+const A_IMPORTS = size('BENCH_FAIR_STACK_A_IMPORTS');
+const B_DOCS = size('BENCH_FAIR_STACK_B_DOCS');
+const ROUNDS = size('BENCH_FAIR_STACK_ROUNDS');
 /** Bounds each wait (a hung import), not a measure; changes no size. */
 const TIMEOUT_S = Number(process.env.BENCH_FAIR_STACK_TIMEOUT_S ?? 900);
 const LOCAL_EMBEDDER = process.env.BENCH_FAIR_EMBEDDER === 'local';
 /** The stub embedders answer each request after this long (the client part's knob too). */
-const DELAY_MS = Number(process.env.BENCH_FAIR_DELAY_MS ?? 200);
+const DELAY_MS = size('BENCH_FAIR_DELAY_MS');
 /** The target: B's import during A's takes at most this many times its time alone, with fairness on. */
 const TARGET_RATIO = 3;
 

@@ -25,7 +25,7 @@ import { parseArgs } from 'node:util';
 import type { EmbeddingConfig } from '@trove/config';
 import type { EmbeddingProvider } from '@trove/domain';
 import { createEmbeddingProvider } from '@trove/embeddings';
-import { localWorkerConfig, writeBenchmarkSections } from '@trove/tools-support';
+import { localWorkerConfig, sizeDefault, writeBenchmarkSections } from '@trove/tools-support';
 import { STACK_KNOBS, stackPart } from './bench-fair-share-stack';
 
 const KNOBS = [
@@ -38,12 +38,14 @@ const KNOBS = [
 ];
 const PARTS = ['stack', 'client'] as const;
 type Part = (typeof PARTS)[number];
-const A_UNITS = Number(process.env.BENCH_FAIR_A_UNITS ?? 12);
-const UNIT_REQUESTS = Number(process.env.BENCH_FAIR_UNIT_REQUESTS ?? 4);
-const B_REQUESTS = Number(process.env.BENCH_FAIR_B_REQUESTS ?? 2);
+/** A knob's value, or its default from the command's entry in tools/support/benchmark-commands.ts. */
+const size = (name: string) => Number(process.env[name] ?? sizeDefault('npm run bench:fair-share', name));
+const A_UNITS = size('BENCH_FAIR_A_UNITS');
+const UNIT_REQUESTS = size('BENCH_FAIR_UNIT_REQUESTS');
+const B_REQUESTS = size('BENCH_FAIR_B_REQUESTS');
 /** B's import is measured this many times per condition; the median is reported. */
-const ROUNDS = Number(process.env.BENCH_FAIR_ROUNDS ?? 3);
-const DELAY_MS = Number(process.env.BENCH_FAIR_DELAY_MS ?? 200);
+const ROUNDS = size('BENCH_FAIR_ROUNDS');
+const DELAY_MS = size('BENCH_FAIR_DELAY_MS');
 const LOCAL_EMBEDDER = process.env.BENCH_FAIR_EMBEDDER === 'local';
 /** The worker's batch size (TROVE_EMBEDDING_BATCH_SIZE's default). */
 const BATCH = 16;

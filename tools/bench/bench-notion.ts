@@ -6,10 +6,11 @@ import { createNotionClient } from '@trove/connector-notion';
 import { defaultWorkspace } from '@trove/notion-emulator';
 import { NotionEmulator } from '@trove/notion-emulator';
 import { expectEventually, TroveStack } from '@trove/test-support';
-import { writeBenchmarkSections } from '@trove/tools-support';
+import { sizeDefault, writeBenchmarkSections } from '@trove/tools-support';
 
-const RPS = Number(process.env.BENCH_NOTION_RPS ?? 10);
-const WEBHOOK_SAMPLES = Number(process.env.BENCH_WEBHOOK_SAMPLES ?? 10);
+const size = (name: string) => Number(process.env[name] ?? sizeDefault('npm run bench:notion', name));
+const RPS = size('BENCH_NOTION_RPS');
+const WEBHOOK_SAMPLES = size('BENCH_WEBHOOK_SAMPLES');
 const RUN =
   'status error { message } progress { pagesSeen pagesIngested pagesUnchanged pagesDeleted pagesSkipped apiCalls chunksEmbedded chunksReused }';
 

@@ -23,7 +23,13 @@ import {
 import { beirMarkdown, loadBeirDataset, percentile } from '@trove/evaluation';
 import { ChunkIndex, createElasticsearchClient, HybridSearch, type SearchTimings } from '@trove/search';
 import { indexBeirDocuments } from '@trove/test-support';
-import { datasetDir, interleave, localWorkerConfig, writeBenchmarkSections } from '@trove/tools-support';
+import {
+  datasetDir,
+  interleave,
+  localWorkerConfig,
+  sizeDefault,
+  writeBenchmarkSections,
+} from '@trove/tools-support';
 
 const KNOBS = ['BENCH_QUERY_LANE_QUERIES', 'BENCH_QUERY_LANE_DOCUMENTS', 'BENCH_LOAD_STREAMS'];
 /** The command the section names, with the knobs this run was given. */
@@ -32,10 +38,11 @@ const COMMAND = [
   'npm run bench:query-lane',
 ].join(' ');
 /** Half the queries of each condition (idle, load): 4 × this many SciFact test queries in all. */
-const QUERIES = Number(process.env.BENCH_QUERY_LANE_QUERIES ?? 70);
-const DOCUMENTS = Number(process.env.BENCH_QUERY_LANE_DOCUMENTS ?? 300);
+const size = (name: string) => Number(process.env[name] ?? sizeDefault('npm run bench:query-lane', name));
+const QUERIES = size('BENCH_QUERY_LANE_QUERIES');
+const DOCUMENTS = size('BENCH_QUERY_LANE_DOCUMENTS');
 /** Passage batches in flight at the main embedder during the load phase. */
-const LOAD_STREAMS = Number(process.env.BENCH_LOAD_STREAMS ?? 1);
+const LOAD_STREAMS = size('BENCH_LOAD_STREAMS');
 /** The worker's batch size (TROVE_EMBEDDING_BATCH_SIZE's default). */
 const BATCH = 16;
 /** The target: searches during an ingest stay within this factor of the idle p95. */

@@ -1,10 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { BENCHMARK_COMMANDS } from '@trove/tools-support';
 import { DEFAULTS, parseScaleOptions, partHeading, reducedSizes } from './bench-scale';
 
 describe('npm run bench:scale options', () => {
   it('runs every part at the sizes of the targets without options', () => {
     expect(parseScaleOptions([])).toEqual(DEFAULTS);
     expect(DEFAULTS).toMatchObject({ small: 1_500, queued: 5_000, planFiles: 1_000, rssDocs: 50_000 });
+  });
+
+  it('has the sizes the BENCHMARKS.md staleness check knows as defaults (tools/support/benchmark-commands.ts)', () => {
+    const { sizes } = BENCHMARK_COMMANDS.find((c) => c.command === 'npm run bench:scale')!;
+    const given = Object.entries(sizes).flatMap(([option, value]) => [option, value!]);
+    expect(parseScaleOptions(given)).toEqual(DEFAULTS);
   });
 
   it('takes parts and loads in their fixed order, and refuses unknown ones', () => {

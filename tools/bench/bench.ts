@@ -29,14 +29,16 @@ import {
   RAW_DEFINITION,
   type RawLegs,
   rawMs,
+  sizeDefault,
   storeDocument,
   writeBenchmarkSections,
 } from '@trove/tools-support';
 
 const DATASETS = sharedDatasets();
-const EN_QUERIES = Number(process.env.BENCH_EN_QUERIES ?? 40);
-const RU_QUERIES = Number(process.env.BENCH_RU_QUERIES ?? 40);
-const EN_DISTRACTORS = Number(process.env.BENCH_EN_DISTRACTORS ?? 40);
+const size = (name: string) => Number(process.env[name] ?? sizeDefault('npm run bench:pipeline', name));
+const EN_QUERIES = size('BENCH_EN_QUERIES');
+const RU_QUERIES = size('BENCH_RU_QUERIES');
+const EN_DISTRACTORS = size('BENCH_EN_DISTRACTORS');
 
 /** A small slice of a BEIR set: the first `n` test queries, their relevant documents, plus distractors. */
 function slice(name: string, n: number, distractors: number) {

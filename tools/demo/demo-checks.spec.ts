@@ -7,6 +7,7 @@ import {
   askProblems,
   mkdocsPages,
   notionSubtree,
+  rankProblems,
   sampleDocumentProblems,
   searchProblems,
   syncProblems,
@@ -44,6 +45,42 @@ describe('the quick start demo checks', () => {
       'ask "q?": the answer uses none of its citation markers',
     ]);
     expect(askProblems('q?', { answer: 'Roll back first [1].', citations })).toEqual([]);
+  });
+
+  it('a search whose expected document is not in its top 3 is a failed check naming what came first', () => {
+    const runbook = {
+      name: 'the sample deploy-runbook.md',
+      is: (hit: { documentId: string }) => hit.documentId === 'd1',
+    };
+    const hit = (documentId: string, title: string) => ({ documentId, title });
+    expect(rankProblems('roll back', [hit('d2', 'Notes'), hit('d1', 'Runbook')], runbook)).toEqual([]);
+    expect(
+      rankProblems(
+        'roll back',
+        [hit('d2', 'Notes'), hit('d3', 'Basics'), hit('d2', 'Notes'), hit('d1', 'Runbook')],
+        runbook,
+      ),
+    ).toEqual([
+      'search "roll back": the sample deploy-runbook.md is not in the top 3 (1. Notes, 2. Basics, 3. Notes)',
+    ]);
+    expect(rankProblems('roll back', [], runbook)).toEqual([
+      'search "roll back": the sample deploy-runbook.md is not in the top 3 (no hit)',
+    ]);
+  });
+
+  it('an answer that does not cite the expected document is a failed check', () => {
+    const runbook = {
+      name: 'the sample deploy-runbook.md',
+      is: (c: { documentId?: string }) => c.documentId === 'd1',
+    };
+    const cited = (documentId: string) => ({
+      answer: 'Roll back first [1].',
+      citations: [{ marker: 1, documentId, title: 'Notes', citationUrl: 'https://x/1' }],
+    });
+    expect(askProblems('q?', cited('d1'), runbook)).toEqual([]);
+    expect(askProblems('q?', cited('d2'), runbook)).toEqual([
+      'ask "q?": no citation of the sample deploy-runbook.md (cited: Notes)',
+    ]);
   });
 
   it('a sync that did not complete, saw other pages than expected, or failed pages is a failed check', () => {

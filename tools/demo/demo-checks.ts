@@ -63,10 +63,45 @@ export function searchProblems(query: string, hits: CitedHit[], expected = 'a hi
   );
 }
 
-/** The answer cites at least one passage, each citation with a URL, and the answer uses a marker. */
+/**
+ * The document a demo query must find: how a hit or citation is recognised as it (its document id,
+ * a citation URL's prefix, a title), and its name for the message.
+ */
+export interface ExpectedDocument<T> {
+  name: string;
+  is: (hit: T) => boolean;
+}
+
+/** How far down a demo search's expected document may rank: a wrong page first fails the demo. */
+export const DEMO_TOP = 3;
+
+/** The expected document is among the search's first `DEMO_TOP` hits (HYBRID always returns neighbours). */
+export function rankProblems<T extends { title: string }>(
+  query: string,
+  hits: T[],
+  expected: ExpectedDocument<T>,
+): string[] {
+  const top = hits.slice(0, DEMO_TOP);
+  if (top.some(expected.is)) return [];
+  const got = top.map((hit, i) => `${i + 1}. ${hit.title}`).join(', ') || 'no hit';
+  return [`search "${query}": ${expected.name} is not in the top ${DEMO_TOP} (${got})`];
+}
+
+export interface DemoCitation {
+  marker: number;
+  title: string;
+  citationUrl: string | null;
+  documentId?: string;
+}
+
+/**
+ * The answer cites at least one passage, each citation with a URL, the answer uses a marker, and
+ * (when given) one of its citations is the expected document.
+ */
 export function askProblems(
   question: string,
-  ask: { answer: string; citations: { marker: number; title: string; citationUrl: string | null }[] },
+  ask: { answer: string; citations: DemoCitation[] },
+  expected?: ExpectedDocument<DemoCitation>,
 ): string[] {
   if (!ask.citations.length) return [`ask "${question}": the answer has no citation`];
   const problems = ask.citations.flatMap((c) =>
@@ -74,6 +109,11 @@ export function askProblems(
   );
   if (!ask.citations.some((c) => ask.answer.includes(`[${c.marker}]`))) {
     problems.push(`ask "${question}": the answer uses none of its citation markers`);
+  }
+  if (expected && !ask.citations.some(expected.is)) {
+    problems.push(
+      `ask "${question}": no citation of ${expected.name} (cited: ${ask.citations.map((c) => c.title).join(', ')})`,
+    );
   }
   return problems;
 }

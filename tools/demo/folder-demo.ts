@@ -2,14 +2,22 @@
  * The quick start's folder demo: imports samples/handbook-site (a small MkDocs project) as a
  * folder source, syncs it, and prints search hits with their citation links into the built site.
  * It exits non-zero, naming each failed check, unless the sync COMPLETED with every page of the
- * site and each search finds a handbook page with its link.
+ * site and each search ranks the handbook page it is about in its top 3, with its link.
  */
 import { join } from 'node:path';
 import { gql } from './demo-client';
-import { DemoChecks, mkdocsPages, searchProblems, syncProblems } from './demo-checks';
+import { DemoChecks, mkdocsPages, rankProblems, searchProblems, syncProblems } from './demo-checks';
 
 const SITE = join(__dirname, '..', '..', 'samples', 'handbook-site');
 const PROJECT_NAME = 'Quickstart sample';
+const SITE_URL = 'https://handbook.example.com/';
+
+/** Each demo search and the handbook page it is about (its published path): it must rank in the top 3. */
+const DEMO_SEARCHES = [
+  { query: 'how do I restore a database backup?', page: 'operations/backups/' },
+  { query: 'как откатить релиз', page: 'ru/deploy/' },
+  { query: '混合搜索怎么合并结果', page: 'zh/search/' },
+];
 
 interface Run {
   status: string;
@@ -64,17 +72,25 @@ async function main() {
   );
   checks.add(syncProblems('the handbook (samples/handbook-site)', run, { pages: mkdocsPages(SITE).length }));
 
-  for (const query of ['how do I restore a database backup?', 'как откатить релиз', '混合搜索怎么合并结果']) {
+  for (const { query, page } of DEMO_SEARCHES) {
     const { search } = await gql<{
-      search: { hits: { title: string; headingPath: string[]; citationUrl: string }[] };
+      search: { hits: { title: string; headingPath: string[]; citationUrl: string | null }[] };
     }>('query($i: SearchInput!) { search(input: $i) { hits { title headingPath citationUrl } } }', {
-      i: { projectId, query, limit: 10 },
+      i: { projectId, query, limit: 3 },
     });
-    const hit = search.hits.find((h) => h.citationUrl?.startsWith('https://handbook.example.com/'));
-    console.log(
-      `  "${query}" → ${hit ? `${hit.headingPath.join(' › ')}  ${hit.citationUrl}` : 'no handbook hit'}`,
+    console.log(`  "${query}":`);
+    search.hits.forEach((hit, i) =>
+      console.log(
+        `    ${i + 1}. ${[hit.title, ...hit.headingPath.slice(1)].join(' › ')}  ${hit.citationUrl ?? ''}`,
+      ),
     );
-    checks.add(searchProblems(query, hit ? [hit] : [], 'a handbook page'));
+    checks.add(searchProblems(query, search.hits));
+    checks.add(
+      rankProblems(query, search.hits, {
+        name: `the handbook page ${page}`,
+        is: (hit) => hit.citationUrl?.startsWith(`${SITE_URL}${page}`) ?? false,
+      }),
+    );
   }
   checks.report();
 }

@@ -4,11 +4,19 @@
  * quickstart.sh); with NOTION_TOKEN (and NOTION_ROOTS, comma-separated page/database ids or URLs,
  * optional) it syncs a real workspace. It exits non-zero, naming each failed check, unless the sync
  * COMPLETED with every page (for the demo workspace: exactly the pages the Onboarding subtree
- * reaches) and the search finds pages with their Notion links.
+ * reaches) and the search finds pages with their Notion links — for the demo workspace, the page
+ * its query is about in the top 3 (a real workspace's pages are not known here).
  */
 import { DEFAULT_IDS, DEFAULT_TOKEN, defaultWorkspace } from '@trove/notion-emulator';
 import { base, gql } from './demo-client';
-import { DemoChecks, notionSubtree, searchProblems, syncProblems, type SyncRunResult } from './demo-checks';
+import {
+  DemoChecks,
+  notionSubtree,
+  rankProblems,
+  searchProblems,
+  syncProblems,
+  type SyncRunResult,
+} from './demo-checks';
 
 type Run = SyncRunResult & { progress: Record<string, number> };
 
@@ -88,6 +96,8 @@ async function main() {
   const expected = real ? {} : notionSubtree(defaultWorkspace(), DEFAULT_IDS.onboarding);
   checks.add(syncProblems(real ? 'the Notion' : 'the demo workspace (Onboarding)', run, expected));
   const query = real ? 'onboarding' : 'who do I call when on call?';
+  /** The demo workspace's page the query is about. */
+  const expectedTitle = 'On-call basics';
   const { search } = await gql<{
     search: { hits: { title: string; text: string; citationUrl: string | null }[] };
   }>('query($i: SearchInput!) { search(input: $i) { hits { title text citationUrl } } }', {
@@ -98,6 +108,14 @@ async function main() {
     if (hit.citationUrl) console.log(`     ${hit.citationUrl}`);
   }
   checks.add(searchProblems(query, search.hits));
+  if (!real) {
+    checks.add(
+      rankProblems(query, search.hits, {
+        name: `the page "${expectedTitle}"`,
+        is: (hit) => hit.title === expectedTitle,
+      }),
+    );
+  }
   console.log(`  Webhook URL for Notion: ${base}/webhooks/notion/${sourceId}`);
   checks.report();
 }

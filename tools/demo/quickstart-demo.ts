@@ -2,17 +2,26 @@
  * The quick start's demo: ingests samples/quickstart through the public API, waits for the
  * documents to be READY, runs a few searches and one `ask`, and prints the hits, the answer with
  * its citations, and the URLs to explore. It exits non-zero, naming each failed check, when a
- * sample is not READY, a search finds nothing or a hit has no citation URL, or the answer cites
- * nothing.
+ * sample is not READY, a search does not rank the sample it is about in its top 3 or a hit has no
+ * citation URL, or the answer does not cite the sample it is about.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { apiKey, base, gql } from './demo-client';
-import { askProblems, DemoChecks, sampleDocumentProblems, searchProblems } from './demo-checks';
+import { askProblems, DemoChecks, rankProblems, sampleDocumentProblems, searchProblems } from './demo-checks';
 
 const headers = { 'X-API-Key': apiKey };
 const SAMPLE_DIR = join(__dirname, '..', '..', 'samples', 'quickstart');
 const PROJECT_NAME = 'Quickstart sample';
+
+/** Each demo search, and the sample it is about: it must rank in the top 3. */
+const DEMO_SEARCHES = [
+  { query: 'how do I roll back a release?', expected: 'deploy-runbook.md' },
+  { query: 'уровни изоляции транзакций', expected: 'interview-notes-ru.md' },
+  { query: 'interview behavioural questions', expected: 'interview-notes-ru.md' },
+];
+/** The demo question, and the sample its answer must cite. */
+const DEMO_QUESTION = { question: 'How do I roll back a release?', expected: 'deploy-runbook.md' };
 
 interface Doc {
   id: string;
@@ -75,15 +84,16 @@ async function main() {
   }
   checks.add(sampleDocumentProblems(sampleFiles, documents));
 
-  for (const query of [
-    'how do I roll back a release?',
-    'уровни изоляции транзакций',
-    'interview behavioural questions',
-  ]) {
+  const sample = (fileName: string) => {
+    const id = documents.find((d) => d.fileName === fileName)?.id;
+    return { name: `the sample ${fileName}`, is: (hit: { documentId?: string }) => hit.documentId === id };
+  };
+  for (const { query, expected } of DEMO_SEARCHES) {
     const { search } = await gql<{
       search: {
         tookMs: number;
         hits: {
+          documentId: string;
           title: string;
           headingPath: string[];
           text: string;
@@ -94,7 +104,7 @@ async function main() {
         }[];
       };
     }>(
-      'query($i: SearchInput!) { search(input: $i) { tookMs hits { title headingPath text citationUrl score bm25 { rank } knn { rank } } } }',
+      'query($i: SearchInput!) { search(input: $i) { tookMs hits { documentId title headingPath text citationUrl score bm25 { rank } knn { rank } } } }',
       { i: { projectId, query, limit: 3, mode: 'HYBRID' } },
     );
     console.log(`\nSearch: "${query}" (${search.tookMs} ms)`);
@@ -105,29 +115,30 @@ async function main() {
       console.log(`     ${hit.text.replace(/\s+/g, ' ').slice(0, 140)}`);
     });
     checks.add(searchProblems(query, search.hits));
+    checks.add(rankProblems(query, search.hits, sample(expected)));
   }
 
   // An answer with citations. No LLM is configured by default, so `ask` answers offline by quoting
   // the most relevant sentences (mode EXTRACTIVE), and says so; with TROVE_LLM=local a model in the
   // api writes it (mode LLM), or, past its time budget, the quotes answer, labelled with why.
-  const question = 'How do I roll back a release?';
+  const { question } = DEMO_QUESTION;
   const { ask } = await gql<{
     ask: {
       answer: string;
       mode: string;
       model: string | null;
       fallbackReason: string | null;
-      citations: { marker: number; title: string; citationUrl: string | null }[];
+      citations: { marker: number; documentId: string; title: string; citationUrl: string | null }[];
     };
   }>(
-    'query($i: AskInput!) { ask(input: $i) { answer mode model fallbackReason citations { marker title citationUrl } } }',
+    'query($i: AskInput!) { ask(input: $i) { answer mode model fallbackReason citations { marker documentId title citationUrl } } }',
     { i: { projectId, question } },
   );
   const by = ask.model ? `, ${ask.model}${ask.fallbackReason ? `: ${ask.fallbackReason}` : ''}` : '';
   console.log(`\nAsk: "${question}" (mode ${ask.mode}${by})`);
   console.log(`  ${ask.answer.replace(/\n+/g, '\n  ')}`);
   ask.citations.forEach((c) => console.log(`  [${c.marker}] ${c.title}  ${c.citationUrl ?? ''}`));
-  checks.add(askProblems(question, ask));
+  checks.add(askProblems(question, ask, sample(DEMO_QUESTION.expected)));
 
   const temporalUi = `http://127.0.0.1:${process.env.TROVE_TEMPORAL_UI_PORT ?? '8233'}`;
   console.log(`

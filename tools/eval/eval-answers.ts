@@ -3,9 +3,11 @@
  * questions over the bundled samples and MkDocs fixture pages, with the documents a citation may
  * name, plus out-of-domain questions). Ingests the corpus through the real worker and Temporal
  * into a persistent eval project (reused when it holds the same files), answers every question
- * with the Answerer as the API builds it, and reports quotes, citation precision, the refusal
- * rates, duplicates and answer latency — for the extractive fallback, the only mode that runs
- * without a model here — as JSON and as a section of BENCHMARKS.md.
+ * with the Answerer as the API builds it from the default settings (search with its reranker;
+ * test/support/answer-eval.ts, which the answer-quality gate of `npm test` shares), and reports
+ * quotes, citation precision, the refusal rates, duplicates and answer latency — for the
+ * extractive fallback, the only mode that runs without a model here — as JSON and as a section
+ * of BENCHMARKS.md.
  *
  *   npm run eval -- --answers
  *   npm run eval -- --answers --answers-baseline <an earlier run's JSON>   (its answers as a "before" row)
@@ -24,19 +26,18 @@ import { answersSchema, type LlmConfig, llmSchema, localLlmSchema } from '@trove
 import { DocumentStatus, ingestWorkflowId, type LlmProvider } from '@trove/domain';
 import { createEmbeddingProvider } from '@trove/embeddings';
 import {
-  ANSWER_CORPUS,
   ANSWER_QUESTIONS,
   answerBreakdown,
   answerOutcome,
-  type AnswerOutcome,
   type AnswerSplit,
   answerSplit,
   scoreAnswers,
 } from '@trove/evaluation';
 import { createLlmProvider, releaseLocalModels } from '@trove/llm';
-import { ChunkIndex, createElasticsearchClient, HybridSearch } from '@trove/search';
+import { RAG_SCHEMA_DEFAULTS } from '@trove/rag-config';
+import { ChunkIndex, createElasticsearchClient } from '@trove/search';
 import { LocalBlobStore } from '@trove/storage';
-import { sharedDocuments } from '@trove/testing';
+import { answerCorpusFiles, answerQuestions, extractiveAnswerer, shippedSearch } from '@trove/test-support';
 import { ingestDocument } from '@trove/workflows';
 import { createWorker } from '@trove/worker';
 import {
@@ -57,13 +58,6 @@ const ROOT = join(__dirname, '..', '..');
 const EVAL_NAME = 'trove-eval-answers';
 
 const round = (n: number, digits = 3) => Number(n.toFixed(digits));
-
-function corpusFiles(): { fileName: string; data: Buffer }[] {
-  return ANSWER_CORPUS.map(({ fileName, source }) => {
-    const [kind, path] = source.split(/:(.*)/s) as ['repo' | 'shared', string];
-    return { fileName, data: readFileSync(kind === 'repo' ? join(ROOT, path) : sharedDocuments(path)) };
-  });
-}
 
 export interface AnswerEvalOptions {
   /** The JSON of an earlier run (another state of the code) whose answers are shown as its own row. */
@@ -90,7 +84,7 @@ export async function runAnswerEval(options: AnswerEvalOptions = {}): Promise<vo
   if (options.baseline && !baseline?.outcomes) {
     throw new Error(`${options.baseline} holds no answers (a run of npm run eval -- --answers writes them)`);
   }
-  const files = corpusFiles();
+  const files = answerCorpusFiles();
   const corpusHash = createHash('sha256');
   for (const f of files) corpusHash.update(f.fileName).update('\0').update(f.data);
   // The name carries the content: an edited sample makes a new project instead of a stale one.
@@ -124,19 +118,10 @@ export async function runAnswerEval(options: AnswerEvalOptions = {}): Promise<vo
       });
     }
 
-    const settings = answersSchema.parse({});
+    const settings = RAG_SCHEMA_DEFAULTS.answers;
     const embedder = createEmbeddingProvider(config.embedding);
     const index = new ChunkIndex(es, config.elasticsearch.indexPrefix, embedder.dimensions);
-    const tokenCounter = new SegmenterTokenCounter();
-    const answerer = new Answerer({
-      search: new HybridSearch(es, config.elasticsearch.indexPrefix, embedder, {
-        countTokens: (text) => tokenCounter.count(text),
-      }),
-      embedder,
-      vectors: (chunkIds, signal) => index.vectorsByChunkIds(chunkIds, signal),
-      tokenCounter,
-      settings,
-    });
+    const answerer = extractiveAnswerer(es, config.elasticsearch.indexPrefix, embedder, index);
     // Warm-up: connections and the embedder's first calls.
     await answerer.ask({ projectId: project.id, question: ANSWER_QUESTIONS[0].question });
     if (options.llm) {
@@ -146,9 +131,10 @@ export async function runAnswerEval(options: AnswerEvalOptions = {}): Promise<vo
         ids,
         files,
         extractive: answerer,
-        generative: (llm, llmConfig) =>
-          new Answerer({
-            search: new HybridSearch(es, config.elasticsearch.indexPrefix, embedder, {
+        generative: (llm, llmConfig) => {
+          const tokenCounter = new SegmenterTokenCounter();
+          return new Answerer({
+            search: shippedSearch(es, config.elasticsearch.indexPrefix, embedder, {
               countTokens: (text) => tokenCounter.count(text),
             }),
             embedder,
@@ -157,44 +143,39 @@ export async function runAnswerEval(options: AnswerEvalOptions = {}): Promise<vo
             llm,
             llmLimits: { contextTokens: llmConfig.contextTokens, maxTokens: llmConfig.maxTokens },
             settings: answersSchema.parse({ rewriteTimeoutMs: 20_000 }),
-          }),
+          });
+        },
       });
       return;
     }
 
     const loadAtStart = loadavg()[0];
-    const outcomes: AnswerOutcome[] = [];
-    const stored: StoredOutcome[] = [];
-    const details = [];
-    for (const [i, question] of ANSWER_QUESTIONS.entries()) {
-      if (i % 10 === 0) console.log(`[eval:answers] question ${i + 1} of ${ANSWER_QUESTIONS.length}`);
-      const started = performance.now();
-      const result = await answerer.ask({ projectId: project.id, question: question.question });
-      const latencyMs = performance.now() - started;
-      const outcome = answerOutcome(
-        question,
-        { ...result, insufficientContext: result.mode === AnswerMode.INSUFFICIENT_CONTEXT },
-        (id) => ids.get(id) ?? id,
-        latencyMs,
-      );
-      outcomes.push(outcome);
-      stored.push({
-        question: question.question,
-        mode: result.mode,
-        refused: outcome.refused,
-        citations: outcome.citations ?? [],
-        unsupportedSentences: outcome.unsupportedSentences,
-        latencyMs: Math.round(latencyMs),
-      });
-      const citedDocuments = outcome.citedDocuments;
-      details.push({
-        question: question.question,
-        expected: question.expected,
-        mode: result.mode,
-        cited: citedDocuments,
-        latencyMs: Math.round(latencyMs),
-      });
-    }
+    const modes: string[] = [];
+    const outcomes = await answerQuestions(
+      answerer,
+      project.id,
+      ANSWER_QUESTIONS,
+      (id) => ids.get(id) ?? id,
+      (i, result) => {
+        if (i % 10 === 0) console.log(`[eval:answers] question ${i + 1} of ${ANSWER_QUESTIONS.length}`);
+        modes.push(result.mode);
+      },
+    );
+    const stored: StoredOutcome[] = outcomes.map((outcome, i) => ({
+      question: outcome.question.question,
+      mode: modes[i],
+      refused: outcome.refused,
+      citations: outcome.citations ?? [],
+      unsupportedSentences: outcome.unsupportedSentences,
+      latencyMs: Math.round(outcome.latencyMs),
+    }));
+    const details = outcomes.map((outcome, i) => ({
+      question: outcome.question.question,
+      expected: outcome.question.expected,
+      mode: modes[i],
+      cited: outcome.citedDocuments,
+      latencyMs: Math.round(outcome.latencyMs),
+    }));
     const scores = scoreAnswers(outcomes);
     const date = new Date().toISOString();
     const stamp = currentStamp(command);

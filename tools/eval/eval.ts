@@ -36,6 +36,7 @@ import {
   DEFAULT_FIELD_BOOSTS,
   HybridSearch,
   type RetrievalSettings,
+  SEARCH_DEFAULTS,
   type SearchCallOptions,
 } from '@trove/search';
 import { LocalBlobStore } from '@trove/storage';
@@ -633,8 +634,7 @@ async function main() {
       configuration: {
         embedding: config.embedding.profile,
         chunking: config.chunking,
-        search:
-          'HybridSearch defaults (per-leg candidates max(50, limit), num_candidates 200, title boost 2, heading boost 1.5, convex fusion 0.6 min-max, every candidate scored in both legs)',
+        search: { ...SEARCH_DEFAULTS, perLegCandidates: 'max(candidates, limit)' },
         rerankCandidates,
         rankingUnit: perDocument
           ? `documents: the search's maxPerDocument ${perDocument}, each document at its best chunk's rank`
@@ -665,7 +665,8 @@ async function main() {
 
 /**
  * One BENCHMARKS.md section per data set and split; retrieval sweeps get their own, and so do runs
- * on a subset (of the queries or the corpus), whose figures must not replace a full run's.
+ * on a subset (of the queries or the corpus), whose figures must not replace a full run's: their
+ * heading says "(sizes changed: …)", as every benchmark's does.
  */
 function sectionTitle(
   dataset: string,
@@ -678,7 +679,7 @@ function sectionTitle(
     ...(split === 'test' ? [] : [`${split} split`]),
     ...(retrievalSweep ? ['retrieval sweep'] : []),
     ...(chunksRanked ? ['chunks ranked'] : []),
-    ...(subset ? [subset] : []),
+    ...(subset ? [`sizes changed: ${subset}`] : []),
   ];
   return `## Retrieval evaluation (npm run eval): ${dataset}${notes.length ? ` (${notes.join(', ')})` : ''}`;
 }
@@ -729,7 +730,7 @@ function section(
 
 Data set ${report.dataset}, split \`${report.split}\`: ${report.queries} queries, ${subset}; ${corpus.chunks} chunks
 (${report.configuration.embedding}, ${report.configuration.chunking.targetTokens}-token chunks with ${report.configuration.chunking.overlapTokens} overlap).
-Search: HybridSearch as the API runs it (per-leg candidates 50, convex fusion 0.6 min-max unless the fusion column says otherwise, ${report.configuration.rerankCandidates} fused hits reranked when a reranker runs, every candidate scored in both legs before convex fusion unless the retrieval column says cs=0);
+Search: HybridSearch with the settings' defaults, as the API runs it (per-leg candidates ${SEARCH_DEFAULTS.candidates}, ${SEARCH_DEFAULTS.fusion} fusion${SEARCH_DEFAULTS.fusion === 'convex' ? ` ${SEARCH_DEFAULTS.convexVectorWeight} ${SEARCH_DEFAULTS.convexNormalization}` : ` k ${SEARCH_DEFAULTS.rrfK}`} unless the fusion column says otherwise, ${report.configuration.rerankCandidates} fused hits reranked when a reranker runs, every candidate scored in both legs before convex fusion unless the retrieval column says cs=0);
 ranking unit: ${report.configuration.rankingUnit ?? 'chunks mapped to their document; a document counts at its best rank only'}. Latency is client-side around a top-10 search (rerank included), ${report.command.includes('--reuse-query-embeddings') ? 'query embedding excluded (--reuse-query-embeddings)' : 'query embedding included'};
 Recall@100 comes from a second top-100 search. ${ingestLine}
 Each eval project has an index of its own, so BM25 statistics are those of this corpus alone.

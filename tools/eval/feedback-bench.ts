@@ -49,7 +49,7 @@ import {
   tallyFeedback,
 } from '@trove/reranking';
 import { ChunkIndex, createElasticsearchClient, HybridSearch } from '@trove/search';
-import { datasetDir, writeBenchmarkSections } from '@trove/tools-support';
+import { datasetDir, sizeDefault, writeBenchmarkSections } from '@trove/tools-support';
 import { evalProjectName, evalWorkerConfig, memoizedQueries, projectDocuments } from './eval-support';
 import {
   fitModel,
@@ -67,7 +67,10 @@ const { values: args } = parseArgs({
   options: {
     dataset: { type: 'string', default: 'beir_scifact' },
     /** Passage votes the honest users give. */
-    votes: { type: 'string', default: '150' },
+    votes: {
+      type: 'string',
+      default: sizeDefault('node -r @swc-node/register tools/eval/feedback-bench.ts', '--votes'),
+    },
     holdout: { type: 'string', default: '3' },
     caps: { type: 'string', default: '0.01,0.02,0.03,0.05,0.1,0.2,Infinity' },
     seed: { type: 'string', default: '7' },

@@ -57,6 +57,8 @@ class RecordingReranker implements Reranker {
 
 /** One train query's fused candidates, their corpus documents and the query's judgments. */
 export interface RecordedQuery {
+  /** The query's id in the data set (absent in candidates recorded before ids were kept). */
+  id?: string;
   query: string;
   candidates: RerankCandidate[];
   documents: string[];
@@ -64,6 +66,7 @@ export interface RecordedQuery {
 }
 
 export interface QueryGroup extends TrainingGroup {
+  id?: string;
   query: string;
   candidates: RerankCandidate[];
   documents: string[];
@@ -94,6 +97,7 @@ export async function recordedQueries(
 export function toGroup(recorded: RecordedQuery): QueryGroup {
   const judged = new Map(recorded.judged);
   return {
+    id: recorded.id,
     query: recorded.query,
     candidates: recorded.candidates,
     documents: recorded.documents,
@@ -150,7 +154,13 @@ async function collect(dataset: string, settings: RecordingSettings): Promise<Re
       );
       const documentOf = new Map(hits.map((h) => [h.chunkId, corpusIdOf.get(h.documentId)!]));
       const documents = recorder.last.map((c) => documentOf.get(c.id)!);
-      recorded.push({ query: query.text, candidates: recorder.last, documents, judged: [...query.relevant] });
+      recorded.push({
+        id: query.id,
+        query: query.text,
+        candidates: recorder.last,
+        documents,
+        judged: [...query.relevant],
+      });
     }
     console.log(`[train] ${name}: ${recorded.length} train queries from project "${projectName}"`);
     return recorded;

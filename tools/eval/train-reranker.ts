@@ -13,6 +13,10 @@
  * queries and also reports nDCG@10 on every 1/F-th train query, left out of the fit: the figure to
  * choose features and settings by, since the test splits are never looked at here.
  *
+ * The queries of the retrieval gate's slices (test/integration/search/retrieval-slices.json) are
+ * never fitted on: the gate measures the model on them, so they are dropped from the train splits
+ * before anything else (`--exclude-slices none` keeps them, `--exclude-slices <file>` reads another).
+ *
  * `--feedback votes.jsonl[,more.jsonl]` (the export of `trove feedback export`, docs/ask.md) adds
  * the passage votes as pairs: tallied per (question, passage) to a net sign, their total weight
  * capped at `--feedback-cap` of the judged pairs' weight. The model is fitted with and without
@@ -22,8 +26,10 @@
  * the model written after the gate is fitted on every train query.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { normalizeQuestion } from '@trove/domain';
+import type { RetrievalSlices } from '@trove/evaluation';
 import {
   DEFAULT_FEEDBACK_CAP,
   FEATURE_NAMES,
@@ -46,6 +52,7 @@ import {
 } from './reranker-training';
 
 const MODEL_FILE = `${ROOT}/libs/reranking/src/learned/model.json`;
+const SLICES_FILE = join(ROOT, 'test', 'integration', 'search', 'retrieval-slices.json');
 /** The held-out share the feedback gate uses when `--holdout` is not given. */
 const GATE_HOLDOUT = 3;
 /** Exit code of a model refused by the feedback gate. */
@@ -72,8 +79,24 @@ const { values: args } = parseArgs({
     feedback: { type: 'string' },
     /** The most weight feedback pairs may have, as a share of the judged pairs' weight. */
     'feedback-cap': { type: 'string', default: String(DEFAULT_FEEDBACK_CAP) },
+    /** The retrieval gate's slices, whose queries are left out of the fit (`none`: fit on them too). */
+    'exclude-slices': { type: 'string', default: SLICES_FILE },
   },
 });
+
+/** Per data set, the ids of the train queries the retrieval gate measures the model on. */
+function gateQueries(file: string): Map<string, Set<string>> {
+  const excluded = new Map<string, Set<string>>();
+  if (file === 'none') return excluded;
+  const { slices } = JSON.parse(readFileSync(file, 'utf8')) as RetrievalSlices;
+  for (const slice of slices.filter((s) => s.split === 'train')) {
+    const ids = excluded.get(slice.dataset) ?? new Set<string>();
+    slice.queries.forEach((q) => ids.add(q.id));
+    excluded.set(slice.dataset, ids);
+  }
+  return excluded;
+}
+const excluded = gateQueries(args['exclude-slices']!);
 
 if (!['true', 'false'].includes(args['complete-scores']!)) {
   throw new Error('--complete-scores must be true or false');
@@ -89,7 +112,7 @@ const holdout = Number(args.holdout);
 const feedbackCap = Number(args['feedback-cap']);
 if (!(feedbackCap >= 0)) throw new Error('--feedback-cap must be a number ≥ 0');
 
-const command = `node -r @swc-node/register tools/eval/train-reranker.ts --datasets ${datasets.join(',')} --docs ${docs ?? 'all'} --queries ${queries} --candidates ${candidates} --fusion ${args.fusion}${completeScores ? '' : ' --complete-scores false'}${args['equal-queries'] ? ' --equal-queries' : ''} --l2 ${args.l2}${args.feedback ? ` --feedback ${args.feedback} --feedback-cap ${feedbackCap}` : ''}`;
+const command = `node -r @swc-node/register tools/eval/train-reranker.ts --datasets ${datasets.join(',')} --docs ${docs ?? 'all'} --queries ${queries} --candidates ${candidates} --fusion ${args.fusion}${completeScores ? '' : ' --complete-scores false'}${args['equal-queries'] ? ' --equal-queries' : ''} --l2 ${args.l2} --version ${args.version}${args['exclude-slices'] === SLICES_FILE ? '' : ` --exclude-slices ${args['exclude-slices']}`}${args.feedback ? ` --feedback ${args.feedback} --feedback-cap ${feedbackCap}` : ''}`;
 
 const settings = (feedback?: FeedbackQuestion[]): FitSettings => ({
   version: args.version!,
@@ -102,7 +125,7 @@ const provenance = (split: number) => ({
   command,
   splits: datasets.map(
     (d) =>
-      `${d} train (first ${queries} queries, ${docs ? `${docs}-document subset, seed 42` : 'whole corpus'}${split > 1 ? `, every ${split}th held out` : ''})`,
+      `${d} train (first ${queries} queries, ${docs ? `${docs}-document subset, seed 42` : 'whole corpus'}${split > 1 ? `, every ${split}th held out` : ''}${excluded.get(d)?.size ? `, less the ${excluded.get(d)!.size} queries of the retrieval gate's slices` : ''})`,
   ),
 });
 
@@ -168,7 +191,18 @@ async function main() {
   const recording = { docs, queries, candidates, fusion: args.fusion!, completeScores, cache: args.cache! };
   const byDataset = new Map<string, QueryGroup[]>();
   for (const dataset of datasets) {
-    byDataset.set(dataset, (await recordedQueries(dataset, recording)).map(toGroup));
+    const recorded = await recordedQueries(dataset, recording);
+    const gate = excluded.get(dataset) ?? new Set<string>();
+    if (gate.size > 0 && recorded.some((r) => r.id === undefined)) {
+      throw new Error(
+        `${dataset}: the recorded candidates have no query ids; record them again (without --cache)`,
+      );
+    }
+    const kept = recorded.filter((r) => !gate.has(r.id!));
+    console.log(
+      `[train] ${dataset}: ${recorded.length - kept.length} queries of the retrieval gate's slices left out`,
+    );
+    byDataset.set(dataset, kept.map(toGroup));
   }
   let model: LinearModel;
   if (args.feedback) {

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatStamp, replaceSections, type SectionStamp } from './benchmarks-file';
+import { formatStamp, replaceSections, type SectionStamp, sizedHeading } from './benchmarks-file';
+import { withMark } from './benchmarks-stale';
 
 const FIXTURE = readFileSync(join(__dirname, 'fixtures', 'benchmarks.md'), 'utf8');
 const STAMP: SectionStamp = {
@@ -76,6 +77,19 @@ describe('replaceSections (BENCHMARKS.md, section by section)', () => {
     );
   });
 
+  it("drops a section's stale mark: the command's run rewrites the section whole", () => {
+    const heading = '## Notion API requests per page';
+    const marked = withMark(
+      sections(FIXTURE).get(heading)!,
+      '> **Stale:** later commits changed what it measures — re-run `npm run bench:notion-requests`.',
+    );
+    const file = FIXTURE.replace(sections(FIXTURE).get(heading)!, marked);
+    expect(file).toContain('> **Stale:**');
+    const after = replaceSections(file, [{ heading, body: 'New figures.' }], STAMP);
+    expect(after).not.toContain('> **Stale:**');
+    expect(sections(after).get(heading)).toBe(`${heading}\n\n${formatStamp(STAMP)}\n\nNew figures.\n`);
+  });
+
   it('writing the same figures again changes nothing', () => {
     const section = { heading: '## Notion API requests per page', body: 'Same.' };
     const once = replaceSections(FIXTURE, [section], STAMP);
@@ -93,5 +107,22 @@ describe('replaceSections (BENCHMARKS.md, section by section)', () => {
     expect(() =>
       replaceSections(twice, [{ heading: '## Notion API requests per page', body: '' }], STAMP),
     ).toThrow(/twice/);
+  });
+});
+
+describe('sizedHeading', () => {
+  it('says "(sizes changed: …)" when the command line sizes the run otherwise than its defaults', () => {
+    const lane = '## Search during an import: the query lane';
+    expect(sizedHeading(lane, 'npm run bench:query-lane')).toBe(lane);
+    expect(sizedHeading(lane, 'BENCH_QUERY_LANE_QUERIES=70 npm run bench:query-lane')).toBe(lane);
+    expect(
+      sizedHeading(
+        lane,
+        'BENCH_QUERY_LANE_QUERIES=10 BENCH_QUERY_LANE_DOCUMENTS=10 npm run bench:query-lane',
+      ),
+    ).toBe(`${lane} (sizes changed: BENCH_QUERY_LANE_QUERIES 10, BENCH_QUERY_LANE_DOCUMENTS 10)`);
+    // A heading that names its changed sizes already keeps its own words.
+    const scale = '## Scale: x (sizes changed: --abstracts 100)';
+    expect(sizedHeading(scale, 'npm run bench:scale -- --parts small --abstracts 100')).toBe(scale);
   });
 });

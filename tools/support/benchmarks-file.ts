@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { arch, cpus, platform, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { benchmarkCommand, changedSizes, formatMeasures, formatSettings } from './benchmark-commands';
 
 const BENCHMARKS_FILE = join(__dirname, '..', '..', 'BENCHMARKS.md');
 
@@ -11,6 +12,10 @@ export interface SectionStamp {
   commit: string;
   date: string;
   machine: string;
+  /** What the figures depend on (the `Measures:` line), from the command's entry in benchmark-commands.ts. */
+  measures?: string;
+  /** The default settings they were taken with (the `Settings:` line of fingerprints). */
+  settings?: string;
 }
 
 /** One section a benchmark or eval command owns: its `## ` heading line (matched whole) and its text. */
@@ -20,18 +25,31 @@ export interface BenchmarkSection {
   body: string;
 }
 
-/** The line under each heading that says who wrote the section. */
+/** The lines under each heading that say who wrote the section, and what its figures depend on. */
 export function formatStamp(stamp: SectionStamp): string {
-  return `Written by \`${stamp.command}\` at commit ${stamp.commit} on ${stamp.date} (${stamp.machine}).`;
+  const written = `Written by \`${stamp.command}\` at commit ${stamp.commit} on ${stamp.date} (${stamp.machine}).`;
+  return [written, stamp.measures, stamp.settings].filter(Boolean).join('\n');
 }
 
-/** The stamp of a run now: HEAD (with `-dirty` when the work tree has changes), today, this machine. */
+/**
+ * The stamp of a run now: HEAD (with `-dirty` when the work tree has changes besides BENCHMARKS.md), today, this machine,
+ * and what the command measures. Throws for a command not in BENCHMARK_COMMANDS: its sections could
+ * not be checked for staleness.
+ */
 export function currentStamp(command: string): SectionStamp {
+  const registered = benchmarkCommand(command);
+  if (!registered) {
+    throw new Error(
+      `\`${command}\` is not in tools/support/benchmark-commands.ts: add it with what it measures`,
+    );
+  }
   const git = (...args: string[]) => execFileSync('git', args, { cwd: __dirname, encoding: 'utf8' }).trim();
   let commit = 'unknown';
   try {
     commit = git('rev-parse', '--short=7', 'HEAD');
-    if (git('status', '--porcelain', '--untracked-files=no')) commit += '-dirty';
+    // BENCHMARKS.md itself aside: the sections an earlier command of the same session wrote.
+    if (git('status', '--porcelain', '--untracked-files=no', '--', ':/', ':(exclude,top)BENCHMARKS.md'))
+      commit += '-dirty';
   } catch {
     // Not a git checkout (an exported tarball): the stamp says so.
   }
@@ -39,6 +57,8 @@ export function currentStamp(command: string): SectionStamp {
   return {
     command,
     commit,
+    measures: formatMeasures(registered),
+    settings: formatSettings(registered),
     date: new Date().toISOString().slice(0, 10),
     machine: `${cores.length} cores (${cores[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GiB, ${platform()} ${arch()}`,
   };
@@ -78,11 +98,26 @@ export function parseSection(text: string): BenchmarkSection {
 }
 
 /**
+ * A section's heading as its command writes it: with "(sizes changed: …)" added when the command
+ * line sizes the workload otherwise than its command's defaults (and the heading does not say so
+ * already), so a smaller run never replaces, or passes for, the full one.
+ */
+export function sizedHeading(heading: string, command: string): string {
+  const registered = benchmarkCommand(command);
+  const changed = registered ? changedSizes(command, registered) : [];
+  return changed.length && !heading.includes('(sizes changed')
+    ? `${heading} (sizes changed: ${changed.join(', ')})`
+    : heading;
+}
+
+/**
  * Rewrites only these sections of BENCHMARKS.md (each a text starting with its `## ` heading line),
  * stamped with `command`, this commit, today and this machine: each benchmark or eval command owns
  * its sections and leaves the others byte for byte.
  */
 export function writeBenchmarkSections(command: string, ...sections: string[]): void {
   const current = readFileSync(BENCHMARKS_FILE, 'utf8');
-  writeFileSync(BENCHMARKS_FILE, replaceSections(current, sections.map(parseSection), currentStamp(command)));
+  const stamp = currentStamp(command);
+  const parsed = sections.map(parseSection).map((s) => ({ ...s, heading: sizedHeading(s.heading, command) }));
+  writeFileSync(BENCHMARKS_FILE, replaceSections(current, parsed, stamp));
 }

@@ -1,7 +1,7 @@
 import { type EvalQuery, seededRandom } from './beir';
 import { type RetrievalScores } from './metrics';
 
-/** The figures the retrieval gate holds per slice and configuration (e.g. HYBRID+learned). */
+/** The figures the retrieval gate holds per slice and configuration (e.g. HYBRID, DEFAULT). */
 export type GateFigures = Pick<RetrievalScores, 'ndcg10' | 'recall10'>;
 /** slice name → configuration name → figures. */
 export type GateScores = Record<string, Record<string, GateFigures>>;
@@ -9,6 +9,17 @@ export type GateScores = Record<string, Record<string, GateFigures>>;
 export type GateFloor = GateFigures & { tolerance: number };
 
 const METRICS = ['ndcg10', 'recall10'] as const;
+
+/**
+ * An order the gate holds between configurations: `configuration`'s nDCG@10 must beat the best of
+ * `over` by the margin the baseline stores for it (e.g. HYBRID over its better leg).
+ */
+export interface GateRule {
+  configuration: string;
+  over: readonly string[];
+  /** How a failure names the rule. */
+  what: string;
+}
 
 /** One rewrite of the baseline: when, why, from how many runs, and what it lowered. */
 export interface RebaselineRecord {
@@ -22,17 +33,29 @@ export interface RebaselineRecord {
 /**
  * The committed baseline: each figure's floor is its value minus its configuration's tolerance,
  * taken from that configuration's own run-to-run spread (a noisy reranker does not widen the
- * floors of the deterministic modes).
+ * floors of the deterministic modes); each rule's margin is the baseline's own gap less the two
+ * tolerances, the smallest gap both figures within their tolerances leave.
  */
 export interface GateBaseline {
-  /** How the tolerances were obtained (runs, spread, multiple). */
+  /** How the tolerances and margins were obtained (runs, spread, multiple). */
   toleranceHow: string;
   scores: Record<string, Record<string, GateFloor>>;
+  /** slice → rule's configuration → the nDCG@10 it must stay above the best of the rule's others. */
+  margins?: Record<string, Record<string, number>>;
   history: RebaselineRecord[];
 }
 
-/** Each figure below its floor, a slice or configuration not measured: one line each (empty when the gate passes). */
-export function gateFailures(baseline: GateBaseline, measured: GateScores): string[] {
+const round3 = (n: number) => Number(n.toFixed(3));
+
+/**
+ * Each figure below its floor, each rule broken, a slice or configuration not measured: one line
+ * each (empty when the gate passes).
+ */
+export function gateFailures(
+  baseline: GateBaseline,
+  measured: GateScores,
+  rules: readonly GateRule[] = [],
+): string[] {
   const failures: string[] = [];
   for (const [slice, configurations] of Object.entries(baseline.scores)) {
     if (!measured[slice]) {
@@ -45,11 +68,10 @@ export function gateFailures(baseline: GateBaseline, measured: GateScores): stri
         failures.push(`${slice} ${name} was not measured`);
         continue;
       }
-      failures.push(...liftFailures(slice, name, baseline.scores[slice], measured[slice]));
       for (const metric of METRICS) {
         const floor = figures[metric] - figures.tolerance;
         // Rounded to the 3 digits the figures are stored with, so 0.67 − 0.01 passes 0.66.
-        if (Number(got[metric].toFixed(3)) < Number(floor.toFixed(3))) {
+        if (round3(got[metric]) < round3(floor)) {
           failures.push(
             `${slice} ${name} ${metric} ${got[metric].toFixed(3)} is below the floor ${floor.toFixed(3)} ` +
               `(baseline ${figures[metric].toFixed(3)} − tolerance ${figures.tolerance.toFixed(3)})`,
@@ -57,31 +79,38 @@ export function gateFailures(baseline: GateBaseline, measured: GateScores): stri
         }
       }
     }
+    failures.push(...ruleFailures(slice, baseline, measured[slice], rules));
   }
   return failures;
 }
 
-/**
- * A stage stacked on a configuration (`HYBRID+learned` on `HYBRID`) whose baseline nDCG@10 beats
- * its base by more than the stage's tolerance must still beat it in the run: a reranker that
- * returns its input order fails here by name even when its floor alone would let it pass.
- */
-function liftFailures(
+/** The rules a slice's run breaks: a configuration not ahead of the best of its others by its margin. */
+function ruleFailures(
   slice: string,
-  name: string,
-  floors: Record<string, GateFloor>,
+  baseline: GateBaseline,
   measured: Record<string, GateFigures>,
+  rules: readonly GateRule[],
 ): string[] {
-  const base = name.includes('+') ? name.slice(0, name.lastIndexOf('+')) : undefined;
-  if (!base || !floors[base] || !measured[base]) return [];
-  const stage = floors[name];
-  if (stage.ndcg10 - floors[base].ndcg10 <= stage.tolerance) return [];
-  const lift = measured[name].ndcg10 - measured[base].ndcg10;
-  if (Number(lift.toFixed(3)) > 0) return [];
-  return [
-    `${slice} ${name} nDCG@10 ${measured[name].ndcg10.toFixed(3)} does not beat ${base} ` +
-      `${measured[base].ndcg10.toFixed(3)} (the baseline has it ${(stage.ndcg10 - floors[base].ndcg10).toFixed(3)} above)`,
-  ];
+  const failures: string[] = [];
+  for (const rule of rules) {
+    const margin = baseline.margins?.[slice]?.[rule.configuration];
+    if (margin === undefined) {
+      failures.push(`${slice}: the baseline has no margin for ${rule.what}`);
+      continue;
+    }
+    const got = measured[rule.configuration];
+    const others = rule.over.filter((name) => measured[name]);
+    if (!got || others.length < rule.over.length) continue; // reported as not measured
+    const best = others.reduce((a, b) => (measured[b].ndcg10 > measured[a].ndcg10 ? b : a));
+    const gap = round3(got.ndcg10) - round3(measured[best].ndcg10);
+    if (round3(gap) < round3(margin)) {
+      failures.push(
+        `${slice} ${rule.what}: ${rule.configuration} nDCG@10 ${got.ndcg10.toFixed(3)} is ${gap.toFixed(3)} ` +
+          `above ${best} ${measured[best].ndcg10.toFixed(3)}; the margin is ${margin.toFixed(3)}`,
+      );
+    }
+  }
+  return failures;
 }
 
 /** The largest difference between two runs of one configuration's figures (both metrics). */
@@ -121,7 +150,7 @@ export const MIN_TOLERANCE = 0.01;
 export function rebaseline(
   previous: GateBaseline | undefined,
   runs: readonly GateScores[],
-  options: { date: string; reason?: string; minRuns?: number },
+  options: { date: string; reason?: string; minRuns?: number; rules?: readonly GateRule[] },
 ): GateBaseline {
   const minRuns = options.minRuns ?? 1;
   if (runs.length < Math.max(1, minRuns)) {
@@ -161,13 +190,16 @@ export function rebaseline(
         'rerun with --reason "why these figures may drop"',
     );
   }
+  const margins = ruleMargins(scores, options.rules ?? []);
   const spread = round(measuredSpread(runs));
   return {
     toleranceHow:
       `each configuration's tolerance is ${SPREAD_MULTIPLE} × the largest spread of its nDCG@10 and R@10 over ` +
       `${runs.length} runs, at least ${MIN_TOLERANCE}; figures are the means of those runs (largest spread of any ` +
-      `figure ${spread.toFixed(3)})`,
+      `figure ${spread.toFixed(3)}); each rule's margin is its configuration's nDCG@10 less the best other's, ` +
+      `less both tolerances, at least 0`,
     scores,
+    ...(options.rules?.length ? { margins } : {}),
     history: [
       ...(previous?.history ?? []),
       {
@@ -179,6 +211,29 @@ export function rebaseline(
       },
     ],
   };
+}
+
+/**
+ * Each rule's margin per slice: the baseline's gap between the rule's configuration and the best of
+ * its others, less both tolerances (so figures that each stay within their tolerance keep the
+ * order), at least 0. A rule whose configuration was not measured on a slice gets no margin.
+ */
+export function ruleMargins(
+  scores: GateBaseline['scores'],
+  rules: readonly GateRule[],
+): Record<string, Record<string, number>> {
+  const margins: Record<string, Record<string, number>> = {};
+  for (const [slice, floors] of Object.entries(scores)) {
+    for (const rule of rules) {
+      const own = floors[rule.configuration];
+      const others = rule.over.map((name) => floors[name]).filter(Boolean);
+      if (!own || others.length < rule.over.length) continue;
+      const best = others.reduce((a, b) => (b.ndcg10 > a.ndcg10 ? b : a));
+      const margin = own.ndcg10 - best.ndcg10 - own.tolerance - best.tolerance;
+      (margins[slice] ??= {})[rule.configuration] = Math.max(0, round3(margin));
+    }
+  }
+  return margins;
 }
 
 /** `count` queries drawn without replacement with a seeded shuffle, in their drawn order. */

@@ -212,11 +212,21 @@ describe('OpenAiCompatibleLlm', () => {
   });
 
   it('closes the request when the consumer stops reading early', async () => {
-    server.enqueue({ text: Array.from({ length: 50 }, (_, i) => `w${i} `), pieceDelayMs: 20 });
+    const words = Array.from({ length: 50 }, (_, i) => `w${i} `);
+    server.enqueue({ text: words, pieceDelayMs: 20 });
+    const seen: string[] = [];
     for await (const event of llm().stream(ask)) {
-      if (event.type === 'delta') break;
+      if (event.type === 'delta') {
+        seen.push(event.text);
+        break;
+      }
     }
-    await server.waitForClose(server.chatRequests[0]);
+    expect(seen).toEqual([words[0]]);
+    const request = server.chatRequests[0];
+    await server.waitForClose(request);
+    // The server saw the connection go before the reply ended, not a completed response.
+    expect(request.closedEarly).toBe(true);
+    expect(request.piecesSent).toBeLessThan(words.length);
   });
 
   it('pings through /v1/models, and says when the server cannot be reached', async () => {

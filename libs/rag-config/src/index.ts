@@ -1,2 +1,3 @@
 export * from './rag-settings';
 export * from './rag-config-store';
+export * from './rag-search';

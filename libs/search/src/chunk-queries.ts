@@ -6,6 +6,7 @@
  * handle the answers; nothing else writes a search query.
  */
 import type { estypes } from '@elastic/elasticsearch';
+import { searchSchema } from '@trove/config';
 import { detectLanguage, type SearchHit } from '@trove/domain';
 import type { ChunkFilters } from './filters';
 
@@ -15,8 +16,9 @@ export interface FieldBoosts {
   heading: number;
 }
 
-/** The boosts in use unless configured (TROVE_SEARCH_TITLE_BOOST, TROVE_SEARCH_HEADING_BOOST). */
-export const DEFAULT_FIELD_BOOSTS: FieldBoosts = { title: 2, heading: 1.5 };
+/** The boosts in use unless configured: the defaults of TROVE_SEARCH_TITLE_BOOST and TROVE_SEARCH_HEADING_BOOST. */
+const { titleBoost, headingBoost } = searchSchema.parse({});
+export const DEFAULT_FIELD_BOOSTS: FieldBoosts = { title: titleBoost, heading: headingBoost };
 
 /** Search hits carry the chunk without its vector (large, and never shown). */
 function withoutVector(): estypes.SearchSourceConfig {
@@ -161,7 +163,7 @@ export function scoreCompletionSearches(
 
 /**
  * Stored embeddings of these chunks, from doc values: no `_source` (reading the vectors from
- * `_source` through a multi-get measured ~3× slower, see scripts/bench-search-features.ts).
+ * `_source` through a multi-get measured ~3× slower, see tools/bench/bench-search-features.ts).
  */
 export function storedVectorsSearch(index: string, chunkIds: string[]): estypes.SearchRequest {
   return {

@@ -1,5 +1,6 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { describe, expect, it } from 'vitest';
+import { searchSchema } from '@trove/config';
 import { type EmbeddingProvider, SearchMode, TroveErrorCode } from '@trove/domain';
 import { HybridSearch } from './hybrid-search';
 import { FakeSearchClient, msearchItem, searchResponse } from './search-client.testing';
@@ -209,15 +210,20 @@ describe('HybridSearch fusion', () => {
     ]);
   });
 
-  it('fuses by convex combination at 0.6 with min-max normalisation by default', async () => {
+  it('fuses by the settings’ default convex weight with min-max normalisation when not configured', async () => {
+    const { fusion, convexVectorWeight: w, convexNormalization } = searchSchema.parse({});
+    expect([fusion, convexNormalization]).toEqual(['convex', 'minmax']);
     const search = new HybridSearch(es, 't', new FixedEmbedder(), { completeScores: false });
-    // b .6·1 + .4·.5 = .8; a .4·1 = .4; d .6·.5 = .3; c 0
-    expect(ranking(await search.search(hybrid))).toEqual([
-      ['b', 0.8],
-      ['a', 0.4],
-      ['d', 0.3],
+    // min-max: bm25 a 1, b .5, c 0; knn b 1, d .5, a 0
+    const expected: [string, number][] = [
+      ['b', w * 1 + (1 - w) * 0.5],
+      ['a', (1 - w) * 1],
+      ['d', w * 0.5],
       ['c', 0],
-    ]);
+    ];
+    expect(ranking(await search.search(hybrid))).toEqual(
+      expected.sort((x, y) => y[1] - x[1]).map(([id, score]) => [id, Number(score.toFixed(10))]),
+    );
   });
 
   it('takes a per-request override; unset fields keep the configured ones', async () => {

@@ -3,7 +3,6 @@ import type { EmbeddingProvider, RerankCandidate, Reranker, RerankResult, Search
 import { SearchMode, TroveError, TroveErrorCode } from '@trove/domain';
 import type { StoredChunk } from './chunk-index';
 import {
-  DEFAULT_FIELD_BOOSTS,
   type FieldBoosts,
   keywordSearch,
   knnSearch,
@@ -15,6 +14,7 @@ import { checkChunkFilters, type ChunkFilters, matchesNothing } from './filters'
 import { fuse, type FusionSettings } from './fusion';
 import type { FusedResult, RankedId } from './rank-fusion';
 import type { SearchClient } from './search-client';
+import { SEARCH_DEFAULTS } from './search-settings';
 import {
   resolveResultOptions,
   type ResultOptions,
@@ -181,28 +181,6 @@ export interface HybridSearchOptions {
   candidateFeatures?: (query: string, candidates: RerankCandidate[]) => Record<string, number>[];
 }
 
-const DEFAULTS: HybridSearchOptions = {
-  candidates: 50,
-  numCandidates: 200,
-  fieldBoosts: DEFAULT_FIELD_BOOSTS,
-  completeScores: true,
-  oversample: 3,
-  // As libs/config's default (TROVE_SEARCH_FUSION): the best fusion on both train splits.
-  fusion: 'convex',
-  rrfK: 60,
-  convexVectorWeight: 0.6,
-  convexNormalization: 'minmax',
-  maxQueryChars: 2_000,
-  maxQueryTokens: 512,
-  queryCacheSize: 1_000,
-  maxFilterDocuments: 10_000,
-  mmr: false,
-  mmrLambda: 0.7,
-  mmrCandidates: 50,
-  maxExpand: 3,
-  rerankCandidates: 30,
-};
-
 /** A concrete chunk index and the model its vectors come from. */
 export interface SearchTarget {
   index: string;
@@ -226,7 +204,7 @@ export class HybridSearch {
     options: Partial<HybridSearchOptions> = {},
   ) {
     this.names = new IndexNames(prefix);
-    this.options = { ...DEFAULTS, ...options };
+    this.options = { ...SEARCH_DEFAULTS, ...options };
     if (this.options.queryCacheSize > 0) {
       this.queryVectors = new LRUCache({ max: this.options.queryCacheSize });
     }

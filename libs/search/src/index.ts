@@ -4,6 +4,7 @@ export type * from './search-client';
 export * from './chunk-queries';
 export * from './elasticsearch';
 export * from './hybrid-search';
+export * from './search-settings';
 export * from './rank-fusion';
 export * from './fusion';
 export * from './filters';

@@ -5,8 +5,7 @@ import type { ApiConfig } from '@trove/config';
 import type { EmbeddingProvider, LlmProvider } from '@trove/domain';
 import type { IndexGenerations } from '@trove/index-generations';
 import { createLlmProvider } from '@trove/llm';
-import type { RagConfigStore, RagSettings } from '@trove/rag-config';
-import { createReranker, namedFeatures } from '@trove/reranking';
+import { ragSearchOptions, type RagConfigStore, type RagSettings } from '@trove/rag-config';
 import { HybridSearch, type SearchCallOptions, type SearchOutcome, type SearchRequest } from '@trove/search';
 import type { CitationLinks } from '../core/citation-links';
 
@@ -72,18 +71,12 @@ export class RagRuntime {
     // is loaded once per process whatever the rebuilds (libs/llm LocalModelHost).
     const llm = createLlmProvider(settings.llm, config.localLlm);
     const search = new HybridSearch(es, config.elasticsearch.indexPrefix, embedder, {
-      ...config.search,
-      fieldBoosts: { title: config.search.titleBoost, heading: config.search.headingBoost },
-      ...settings.search,
+      ...ragSearchOptions(config.search, settings, llm),
       target: async () => {
         const active = await generations.active();
         return { index: active.generation.indexName, embedder: active.embedder };
       },
       countTokens: (text) => tokenCounter.count(text),
-      reranker: createReranker(settings.rerank, llm),
-      rerankCandidates: settings.rerank.candidates,
-      // Answers record their passages' features (feedback becomes training data for the learned reranker).
-      candidateFeatures: namedFeatures,
     });
     const answerer = new Answerer({
       search,

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { searchSchema } from '@trove/config';
+import { SEARCH_DEFAULTS } from '@trove/search';
+import { ragSearchOptions } from './rag-search';
+import { RAG_SCHEMA_DEFAULTS } from './rag-settings';
+
+describe('ragSearchOptions', () => {
+  it('builds the shipped search from the default settings: their fusion and the learned reranker', () => {
+    const options = ragSearchOptions(searchSchema.parse({}), RAG_SCHEMA_DEFAULTS);
+    expect(options).toMatchObject({ ...SEARCH_DEFAULTS, ...RAG_SCHEMA_DEFAULTS.search });
+    expect(options.reranker?.id).toMatch(/^learned:/);
+    expect(options.rerankCandidates).toBe(RAG_SCHEMA_DEFAULTS.rerank.candidates);
+  });
+
+  it('lets the runtime fusion settings override the environment’s, and turns reranking off with none', () => {
+    const environment = searchSchema.parse({ convexVectorWeight: '0.6', fusion: 'convex' });
+    const options = ragSearchOptions(environment, {
+      search: { ...RAG_SCHEMA_DEFAULTS.search, fusion: 'rrf', convexVectorWeight: 0.3 },
+      rerank: { ...RAG_SCHEMA_DEFAULTS.rerank, provider: 'none', candidates: 12 },
+    });
+    expect(options).toMatchObject({ fusion: 'rrf', convexVectorWeight: 0.3, rerankCandidates: 12 });
+    expect(options.reranker).toBeUndefined();
+  });
+});
