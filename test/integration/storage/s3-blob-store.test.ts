@@ -96,6 +96,25 @@ describe('S3BlobStore against SeaweedFS', () => {
     expect(sha256(copy)).toBe(sha256(data));
   });
 
+  it('passes server-side encryption through on every write: put, multipart upload and move', async () => {
+    const encrypted = new S3BlobStore(client, {
+      bucket,
+      prefix: 'sse/',
+      serverSideEncryption: 'AES256',
+      partSizeBytes: 5 * MiB,
+    });
+    const big = pattern(11 * MiB);
+    await encrypted.put('incoming/small', 'secret words');
+    await encrypted.putStream('originals/d3/big.bin', Readable.from(chunks(big, 64 * 1024)));
+    await encrypted.move('incoming/small', 'originals/d3/small.txt');
+    for (const key of ['originals/d3/small.txt', 'originals/d3/big.bin']) {
+      const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: `sse/${key}` }));
+      expect(head.ServerSideEncryption, key).toBe('AES256');
+    }
+    expect((await encrypted.get('originals/d3/small.txt')).toString()).toBe('secret words');
+    expect(sha256(await collect(encrypted.getStream('originals/d3/big.bin')))).toBe(sha256(big));
+  });
+
   it('aborts a multipart upload over the size limit and leaves no parts behind', async () => {
     const data = pattern(11 * MiB);
     await expect(
