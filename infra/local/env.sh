@@ -52,8 +52,8 @@ KEYCLOAK_DATA="$DATA_DIR/keycloak"
 SEAWEEDFS_VERSION="${TROVE_SEAWEEDFS_VERSION:-v0.0.0-20261109003541-7506e5f91cd6}"
 SEAWEEDFS_BIN="$TROVE_INSTALL_DIR/bin/weed-$SEAWEEDFS_VERSION"
 SEAWEEDFS_DATA="$DATA_DIR/seaweedfs"
-# The S3 API's port; the master, volume and filer servers behind it take the next three, and their
-# gRPC ports 100 above each (so a second checkout on another TROVE_S3_PORT never collides).
+# The S3 API's port; the master, volume, filer and admin servers behind it take the next four, and
+# their gRPC ports 100 above each (so a second checkout on another TROVE_S3_PORT never collides).
 SEAWEEDFS_PORT="${TROVE_S3_PORT:-8333}"
 # The bucket made at start-up, and the access keys (generated once, kept beside the data, never in
 # the repository): tests and the quick start read them from these files.

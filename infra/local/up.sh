@@ -228,8 +228,9 @@ start_keycloak() {
   bash "$(dirname "${BASH_SOURCE[0]}")/keycloak-realm.sh"
 }
 
-# SeaweedFS (`weed mini`: master, volume, filer and S3 gateway in one process) on loopback only, as
-# a system user when started by root. Its data and the access keys it accepts are under
+# SeaweedFS (`weed mini`: master, volume, filer, S3 gateway and its admin in one process) on
+# loopback only, as a system user when started by root, every port derived from TROVE_S3_PORT (the
+# Iceberg and Lance catalogs, WebDAV and the admin's legacy port off). Its data and the access keys it accepts are under
 # SEAWEEDFS_DATA; the bucket SEAWEEDFS_BUCKET is made at start-up.
 start_seaweedfs() {
   local weed
@@ -263,6 +264,8 @@ start_seaweedfs() {
     -master.port=$((p + 1)) -master.port.grpc=$((p + 101)) \
     -volume.port=$((p + 2)) -volume.port.grpc=$((p + 102)) \
     -filer.port=$((p + 3)) -filer.port.grpc=$((p + 103)) \
+    -admin.port=$((p + 4)) -admin.port.grpc=$((p + 104)) -admin.port.legacy=0 \
+    -s3.port.iceberg=0 -s3.port.lance=0 \
     -master.telemetry=false -webdav=false -admin.ui=false -bucket="$SEAWEEDFS_BUCKET"
   wait_for seaweedfs "${TROVE_SEAWEEDFS_START_TIMEOUT:-120}" seaweedfs_healthy
 }
