@@ -104,6 +104,22 @@ describe('S3BlobStore', () => {
     expect(sent.filter((r) => r.method === 'PUT')).toEqual([]);
   });
 
+  it('stops reading the source when the bucket refuses the upload', async () => {
+    const { client } = capturingClient(() => ({
+      status: 403,
+      body: '<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>',
+    }));
+    const store = new S3BlobStore(client, { bucket: 'b', partSizeBytes: 5 * 1024 * 1024 });
+    // A source that never ends on its own: only the store can stop it.
+    const endless = new Readable({
+      read() {
+        this.push(Buffer.alloc(1024 * 1024, 1));
+      },
+    });
+    await expect(store.putStream('incoming/denied', endless)).rejects.toMatchObject({ name: 'AccessDenied' });
+    expect(endless.destroyed).toBe(true);
+  });
+
   it('turns a missing object into ENOENT and refuses keys that escape', async () => {
     const { client } = capturingClient(() => ({
       status: 404,

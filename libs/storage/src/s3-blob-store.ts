@@ -19,6 +19,7 @@ import type {
   PutStreamOptions,
   StoredStream,
 } from '@trove/domain';
+import { TroveError } from '@trove/domain';
 import { checkBlobKey, StreamMeter } from './stream-meter';
 
 const MiB = 1024 * 1024;
@@ -115,8 +116,14 @@ export class S3BlobStore implements BlobStore {
     try {
       await upload.done();
     } catch (error) {
-      // The meter's reason (PAYLOAD_TOO_LARGE, a checksum mismatch) rather than the SDK's abort.
-      throw meter.errored ?? (data as Readable).errored ?? error;
+      // The meter's own refusal (PAYLOAD_TOO_LARGE, a checksum mismatch) rather than the abort it
+      // caused; otherwise the bucket's answer (the SDK aborts the body after a refused request).
+      const reason = meter.errored instanceof TroveError ? meter.errored : error;
+      // The source is not read further (as the folder store's pipeline destroys it), so an
+      // upload's connection does not hang on unread bytes.
+      meter.destroy();
+      (data as Readable).destroy();
+      throw reason;
     }
     return meter.result();
   }
