@@ -194,7 +194,14 @@ describe('the Helm chart', () => {
       TROVE_S3_SSE: 'aws:kms',
       TROVE_S3_SSE_KMS_KEY_ID: 'alias/trove',
     });
+    // Every setting the chart gives is one Trove reads (TROVE_DB_PASSWORD is expanded into the URL).
+    const known = troveVariables();
     const secret = find(objects, 'Secret', 'trove-secrets');
+    const given = [
+      ...Object.keys(find(objects, 'ConfigMap', 'trove-config').data!),
+      ...Object.keys(secret.data!),
+    ];
+    expect(given.filter((name) => !known.has(name) && name !== 'TROVE_DB_PASSWORD')).toEqual([]);
     expect(Buffer.from(secret.data!.TROVE_S3_SECRET_ACCESS_KEY, 'base64').toString()).toBe(
       'planted-s3-secret',
     );
