@@ -27,7 +27,7 @@ stop_one() {
 }
 
 services=("$@")
-[[ ${#services[@]} -gt 0 ]] || services=(keycloak postgresql embedder-query embedder temporal elasticsearch)
+[[ ${#services[@]} -gt 0 ]] || services=(seaweedfs keycloak postgresql embedder-query embedder temporal elasticsearch)
 for s in "${services[@]}"; do
   case "$s" in
     # Whatever TROVE_ES_NODES says now: every node that has a pid file here.

@@ -46,6 +46,20 @@ KEYCLOAK_VERSION="${TROVE_KEYCLOAK_VERSION:-26.7.3}"
 KEYCLOAK_HOME="$TROVE_INSTALL_DIR/keycloak-$KEYCLOAK_VERSION"
 KEYCLOAK_DATA="$DATA_DIR/keycloak"
 
+# The S3-compatible object store for originals (install-seaweedfs.sh): SeaweedFS built from the Go
+# module proxy, started only by what needs it (the object-storage tests, `up.sh seaweedfs`), never
+# by a bare up.sh. The binary is shared; its data and its access keys are this checkout's.
+SEAWEEDFS_VERSION="${TROVE_SEAWEEDFS_VERSION:-v0.0.0-20261109003541-7506e5f91cd6}"
+SEAWEEDFS_BIN="$TROVE_INSTALL_DIR/bin/weed-$SEAWEEDFS_VERSION"
+SEAWEEDFS_DATA="$DATA_DIR/seaweedfs"
+# The S3 API's port; the master, volume, filer and admin servers behind it take the next four, and
+# their gRPC ports 100 above each (so a second checkout on another TROVE_S3_PORT never collides).
+SEAWEEDFS_PORT="${TROVE_S3_PORT:-8333}"
+# The bucket made at start-up, and the access keys (generated once, kept beside the data, never in
+# the repository): tests and the quick start read them from these files.
+SEAWEEDFS_BUCKET="${TROVE_S3_LOCAL_BUCKET:-trove}"
+SEAWEEDFS_KEYS_FILE="$SEAWEEDFS_DATA/access-keys"
+
 ES_PORT="${TROVE_ES_PORT:-9200}"
 # Unset: Elasticsearch takes the first free port from 9300.
 ES_TRANSPORT_PORT="${TROVE_ES_TRANSPORT_PORT:-}"
@@ -120,6 +134,7 @@ wait_for() {
   done
 }
 
+seaweedfs_healthy() { curl -fsS "http://127.0.0.1:$SEAWEEDFS_PORT/healthz" >/dev/null 2>&1; }
 keycloak_healthy() { curl -fsS "http://127.0.0.1:$KEYCLOAK_MANAGEMENT_PORT/health/ready" >/dev/null 2>&1; }
 es_healthy() { curl -fsS "http://127.0.0.1:$ES_PORT/_cluster/health?wait_for_status=yellow&timeout=1s" >/dev/null; }
 

@@ -27,3 +27,4 @@ if embedder_healthy; then row embedder up "http://127.0.0.1:$EMBEDDER_PORT/v1"; 
 if embedder_query_healthy; then row embedder-query up "http://127.0.0.1:$EMBEDDER_QUERY_PORT/v1"; else row embedder-query down "http://127.0.0.1:$EMBEDDER_QUERY_PORT/v1"; fi
 if postgres_healthy; then row postgresql up "postgres://trove@127.0.0.1:$PG_PORT/trove"; else row postgresql down "postgres://trove@127.0.0.1:$PG_PORT/trove"; fi
 if keycloak_healthy; then row keycloak up "http://127.0.0.1:$KEYCLOAK_PORT/realms/trove  (OpenID Provider; demo user demo/demo)"; elif [[ -f "$KEYCLOAK_HOME/.trove-built" ]]; then row keycloak down "http://127.0.0.1:$KEYCLOAK_PORT/realms/trove"; fi
+if seaweedfs_healthy; then row seaweedfs up "http://127.0.0.1:$SEAWEEDFS_PORT  (S3 API, bucket $SEAWEEDFS_BUCKET; keys in $SEAWEEDFS_KEYS_FILE)"; elif [[ -x "$SEAWEEDFS_BIN" ]]; then row seaweedfs down "http://127.0.0.1:$SEAWEEDFS_PORT"; fi

@@ -6,6 +6,9 @@
 #   up.sh [SERVICE...]   elasticsearch, temporal, embedder, embedder-query, postgresql (default: all)
 #   up.sh keycloak       the local OpenID Provider with the demo realm (never started by default:
 #                        only the identity tests and the quick start need it)
+#   up.sh seaweedfs      SeaweedFS, an S3-compatible object store on TROVE_S3_PORT (8333), for
+#                        TROVE_BLOB_STORE=s3 (never started by default: only the object-storage
+#                        tests and an install that chooses a bucket need it)
 #
 # Elasticsearch runs one node (single-node discovery) unless TROVE_ES_NODES asks for a cluster:
 #   TROVE_ES_NODES=3 up.sh elasticsearch   nodes trove-local-1..3 of the same distribution, HTTP on
@@ -225,6 +228,48 @@ start_keycloak() {
   bash "$(dirname "${BASH_SOURCE[0]}")/keycloak-realm.sh"
 }
 
+# SeaweedFS (`weed mini`: master, volume, filer, S3 gateway and its admin in one process) on
+# loopback only, as a system user when started by root, every port derived from TROVE_S3_PORT (the
+# Iceberg and Lance catalogs, WebDAV and the admin's legacy port off). Its data and the access keys it accepts are under
+# SEAWEEDFS_DATA; the bucket SEAWEEDFS_BUCKET is made at start-up.
+start_seaweedfs() {
+  local weed
+  weed="$(bash "$(dirname "${BASH_SOURCE[0]}")/install-seaweedfs.sh")"
+  if seaweedfs_healthy; then
+    log "seaweedfs already up on :$SEAWEEDFS_PORT"
+    return
+  fi
+  mkdir -p "$SEAWEEDFS_DATA/store"
+  if [[ ! -s "$SEAWEEDFS_KEYS_FILE" ]]; then
+    (umask 077 && printf '%s\n%s\n' "trove$(head -c 8 /dev/urandom | od -An -tx1 | tr -d ' \n')" \
+      "$(head -c 30 /dev/urandom | base64 | tr -d '/+=')" >"$SEAWEEDFS_KEYS_FILE")
+  fi
+  local access secret
+  access="$(sed -n 1p "$SEAWEEDFS_KEYS_FILE")"
+  secret="$(sed -n 2p "$SEAWEEDFS_KEYS_FILE")"
+  (umask 077 && printf '{"identities":[{"name":"trove","credentials":[{"accessKey":"%s","secretKey":"%s"}],"actions":["Admin","Read","List","Tagging","Write"]}]}\n' \
+    "$access" "$secret" >"$SEAWEEDFS_DATA/s3.json")
+  local -a run_as=()
+  if [[ "$(id -u)" == 0 ]]; then
+    id trove-s3 >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin trove-s3
+    chown -R trove-s3: "$SEAWEEDFS_DATA/store"
+    chown trove-s3: "$SEAWEEDFS_DATA/s3.json"
+    run_as=(setpriv --reuid=trove-s3 --regid=trove-s3 --init-groups)
+  fi
+  local p="$SEAWEEDFS_PORT"
+  log "starting seaweedfs on 127.0.0.1:$p (bucket $SEAWEEDFS_BUCKET)"
+  start_bg seaweedfs "${run_as[@]}" "$weed" mini -dir="$SEAWEEDFS_DATA/store" \
+    -ip=127.0.0.1 -ip.bind=127.0.0.1 \
+    -s3.port="$p" -s3.port.grpc=$((p + 100)) -s3.config="$SEAWEEDFS_DATA/s3.json" \
+    -master.port=$((p + 1)) -master.port.grpc=$((p + 101)) \
+    -volume.port=$((p + 2)) -volume.port.grpc=$((p + 102)) \
+    -filer.port=$((p + 3)) -filer.port.grpc=$((p + 103)) \
+    -admin.port=$((p + 4)) -admin.port.grpc=$((p + 104)) -admin.port.legacy=0 \
+    -s3.port.iceberg=0 -s3.port.lance=0 \
+    -master.telemetry=false -webdav=false -admin.ui=false -bucket="$SEAWEEDFS_BUCKET"
+  wait_for seaweedfs "${TROVE_SEAWEEDFS_START_TIMEOUT:-120}" seaweedfs_healthy
+}
+
 services=("$@")
 [[ ${#services[@]} -gt 0 ]] || services=(elasticsearch temporal embedder embedder-query postgresql)
 for s in "${services[@]}"; do
@@ -236,7 +281,8 @@ for s in "${services[@]}"; do
     embedder-query) start_embedder_query ;;
     postgresql) start_postgresql ;;
     keycloak) start_keycloak ;;
-    *) die "unknown service '$s' (elasticsearch, elasticsearch-1..$ES_NODES, temporal, embedder, embedder-query, postgresql, keycloak)" ;;
+    seaweedfs) start_seaweedfs ;;
+    *) die "unknown service '$s' (elasticsearch, elasticsearch-1..$ES_NODES, temporal, embedder, embedder-query, postgresql, keycloak, seaweedfs)" ;;
   esac
 done
 bash "$(dirname "${BASH_SOURCE[0]}")/status.sh"

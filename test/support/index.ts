@@ -12,5 +12,6 @@ export * from './retrieval-gate';
 export * from './retrieval-index';
 export * from './services';
 export * from './stack';
+export * from './object-store';
 export * from './large-files';
 export * from './temporal-settings';

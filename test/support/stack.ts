@@ -59,6 +59,8 @@ const SECRET_VARIABLES = [
   'TROVE_LLM_API_KEY',
   'TROVE_RERANK_API_KEY',
   'TROVE_METRICS_TOKEN',
+  'TROVE_S3_ACCESS_KEY_ID',
+  'TROVE_S3_SECRET_ACCESS_KEY',
 ] as const;
 
 /** 32 random bytes in base64 without `+` or `/`, so the key reads the same in URLs, JSON and logs. */

@@ -14,7 +14,7 @@ export function troveVariables(): Set<string> {
     const src = join(connectors, lib, 'src');
     for (const file of readdirSync(src)) if (file.endsWith('.settings.ts')) files.push(join(src, file));
   }
-  return new Set(files.flatMap((file) => readFileSync(file, 'utf8').match(/TROVE_[A-Z_]+/g) ?? []));
+  return new Set(files.flatMap((file) => readFileSync(file, 'utf8').match(/TROVE_[A-Z0-9_]+/g) ?? []));
 }
 
 /** A provider's own setting (TROVE_OIDC_<ID>_ISSUER, …): read for each id TROVE_OIDC_PROVIDERS names. */

@@ -35,12 +35,18 @@ const ENV_SH = join(__dirname, '..', '..', 'infra', 'local', 'env.sh');
  */
 export function localServicePins(
   script = readFileSync(ENV_SH, 'utf8'),
-  service: 'search-and-ingest' | 'keycloak' = 'search-and-ingest',
+  service: 'search-and-ingest' | 'keycloak' | 'seaweedfs' = 'search-and-ingest',
 ): Record<string, string> {
   const pins: Record<string, string> = {};
   for (const [, name, value] of script.matchAll(/^(\w+)="\$\{TROVE_\w+:-([^}]*)\}"/gm)) {
-    // Keycloak runs only for sign-in (bench:people); its pins say nothing about search or ingest.
-    if (name.startsWith('KEYCLOAK_') !== (service === 'keycloak')) continue;
+    // Keycloak runs only for sign-in (bench:people), SeaweedFS only for object storage
+    // (bench:blob-store): their pins say nothing about search or ingest.
+    const owner = name.startsWith('KEYCLOAK_')
+      ? 'keycloak'
+      : name.startsWith('SEAWEEDFS_')
+        ? 'seaweedfs'
+        : 'search-and-ingest';
+    if (owner !== service) continue;
     if (/VERSION|THREADS|HEAP|NICE|NODES/.test(name)) pins[name] = value;
   }
   return pins;
@@ -69,6 +75,7 @@ const SETTINGS_BLOCKS = {
   localLlm: () => localLlmSchema.parse({}),
   localServices: () => localServicePins(),
   keycloak: () => localServicePins(undefined, 'keycloak'),
+  seaweedfs: () => localServicePins(undefined, 'seaweedfs'),
 };
 export type SettingsBlock = keyof typeof SETTINGS_BLOCKS;
 
@@ -334,6 +341,17 @@ export const BENCHMARK_COMMANDS: BenchmarkCommand[] = [
     ],
     settings: ['identity', 'audit', 'keycloak', 'localServices'],
     sizes: { BENCH_SIGN_INS: '40', BENCH_REQUESTS: '400' },
+  },
+  {
+    command: 'npm run bench:blob-store',
+    measures: [
+      'tools/bench/bench-blob-store.ts',
+      'test/support/object-store.ts',
+      'libs/storage/src',
+      'infra/local/install-seaweedfs.sh',
+    ],
+    settings: ['seaweedfs'],
+    sizes: { BENCH_BLOB_MB: '64', BENCH_BLOB_ROUNDS: '5' },
   },
   {
     command: 'npm run bench:llm',

@@ -17,7 +17,7 @@ import {
 import { createSourceConnectors, registeredSourceTypes } from '@trove/source-definitions';
 import { ParseSandbox } from '@trove/parsing';
 import { ChunkIndex, createElasticsearchClient } from '@trove/search';
-import { LocalBlobStore } from '@trove/storage';
+import { createBlobStore } from '@trove/storage';
 import { createLogger } from '@trove/logging';
 import { tracingClientInterceptors } from '@trove/tracing';
 import {
@@ -72,7 +72,7 @@ export async function createWorker(
     );
   }
 
-  const blobs = new LocalBlobStore(config.storage.blobDir);
+  const blobs = createBlobStore(config.storage);
   // One connector per registered source type (@trove/source-definitions).
   const connectors = createSourceConnectors(config, { blobs });
   // One set of limits for every document, whatever its source: checked by the sync's plan, the

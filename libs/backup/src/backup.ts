@@ -4,7 +4,8 @@ import type { DatabaseConfig, ElasticsearchConfig, StorageConfig } from '@trove/
 import { AuditAction, AuditOutcome } from '@trove/domain';
 import { createElasticsearchClient } from '@trove/search';
 import { recordInAuditLog } from './audit-entry';
-import { checksumLines, copyBlobsOut, fileSha256, sha256, writeText } from './blobs';
+import { blobLocation } from './blob-location';
+import { checksumLines, fileSha256, sha256, writeText } from './blobs';
 import { CatalogState } from './catalog-state';
 import { exportConfig } from './config-export';
 import {
@@ -78,7 +79,7 @@ export async function backupInstall(options: BackupOptions): Promise<BackupManif
 async function backUp(options: BackupOptions): Promise<BackupManifest> {
   const progress = options.progress ?? (() => undefined);
   const dir = resolve(options.dir);
-  const { database, elasticsearch, storage } = options.config;
+  const { database, elasticsearch } = options.config;
   await prepareFolder(dir);
 
   const catalog = await CatalogState.open(database.url, database.schema);
@@ -138,13 +139,10 @@ async function backUp(options: BackupOptions): Promise<BackupManifest> {
     const counts = await catalog.counts();
     const schedules = await catalog.schedules();
 
-    progress('blobs: copying');
-    const exclude = options.config.folders ? [options.config.folders.cacheDir] : [];
-    const entries = await copyBlobsOut(
-      storage.blobDir,
-      join(dir, BACKUP_FILES.blobs),
-      exclude,
-      (done, total) => progress(`blobs: ${done}/${total} files`, done, total),
+    const blobs = blobLocation(options.config);
+    progress(`blobs: copying from ${blobs.name}`);
+    const entries = await blobs.copyOut(join(dir, BACKUP_FILES.blobs), (done, total) =>
+      progress(`blobs: ${done}/${total} files`, done, total),
     );
     const checksums = checksumLines(entries, BACKUP_FILES.blobs);
     await writeText(join(dir, BACKUP_FILES.blobChecksums), checksums);

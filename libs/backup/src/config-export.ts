@@ -1,8 +1,9 @@
 /**
  * Variables whose values are secrets (TROVE_SECRET_KEY, TROVE_ADMIN_API_KEY, the providers' API
- * keys, and any future *_TOKEN, *_SECRET or *_PASSWORD): never written into a backup unless asked for.
+ * keys, the object store's access keys, and any future *_TOKEN, *_SECRET or *_PASSWORD): never
+ * written into a backup unless asked for.
  */
-const SECRET_NAME = /_(KEY|TOKEN|SECRET|PASSWORD)$/;
+const SECRET_NAME = /_(KEY|TOKEN|SECRET|PASSWORD)$|^TROVE_S3_ACCESS_KEY_ID$/;
 
 /** The CLI's own client settings: they describe this terminal, not the install. */
 const CLIENT_ONLY = new Set(['TROVE_API_URL', 'TROVE_API_KEY', 'TROVE_PROJECT', 'TROVE_DEBUG']);

@@ -1,11 +1,12 @@
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CATALOG_MIGRATIONS } from '@trove/catalog';
 import { AuditAction, AuditOutcome } from '@trove/domain';
 import { createElasticsearchClient } from '@trove/search';
 import { recordInAuditLog } from './audit-entry';
 import type { InstallConfig } from './backup';
-import { copyBlobsIn, fileSha256, listFiles, parseChecksums, readText, sha256 } from './blobs';
+import { blobLocation } from './blob-location';
+import { fileSha256, parseChecksums, readText, sha256 } from './blobs';
 import { CatalogState } from './catalog-state';
 import { BACKUP_FILES, BackupError, BackupErrorCode, readManifest, type BackupManifest } from './manifest';
 import { checkPgTools, pgConnection, runPgTool, type PgTools } from './pg-tools';
@@ -68,7 +69,7 @@ export async function restoreInstall(options: RestoreOptions): Promise<RestoreRe
 async function restore(options: RestoreOptions): Promise<RestoreReport> {
   const progress = options.progress ?? (() => undefined);
   const dir = resolve(options.dir);
-  const { database, elasticsearch, storage } = options.config;
+  const { database, elasticsearch } = options.config;
   const manifest = await readManifest(dir);
   checkCompatible(manifest, options.config);
 
@@ -116,11 +117,12 @@ async function restore(options: RestoreOptions): Promise<RestoreReport> {
     // The target must be empty: a restore never merges into a live install.
     const tables = (await catalog.schemaExists()) ? await catalog.relations() : 0;
     const indices = await existingIndices(es, elasticsearch.indexPrefix);
-    const files = await listFiles(storage.blobDir);
+    const blobLocationOfTarget = blobLocation(options.config);
+    const files = await blobLocationOfTarget.count();
     const occupied = [
       tables ? `${tables} tables in the schema "${database.schema}"` : '',
       indices.length ? `indices ${indices.join(', ')}` : '',
-      files.length ? `${files.length} files in ${storage.blobDir}` : '',
+      files ? `${files} files in ${blobLocationOfTarget.name}` : '',
     ].filter(Boolean);
     if (occupied.length && !options.force) {
       throw new BackupError(
@@ -132,7 +134,7 @@ async function restore(options: RestoreOptions): Promise<RestoreReport> {
     if (occupied.length) {
       progress(`--force: removing ${occupied.join('; ')}`);
       await deleteIndices(es, indices);
-      await rm(storage.blobDir, { recursive: true, force: true });
+      await blobLocationOfTarget.clear();
     }
     // The dump creates the schema (even `public`): an empty one left by a first start goes.
     await catalog.dropSchema();
@@ -167,9 +169,8 @@ async function restore(options: RestoreOptions): Promise<RestoreReport> {
     }
     const interruptedRuns = await catalog.endInterruptedRuns();
 
-    progress('blobs: copying');
-    await mkdir(storage.blobDir, { recursive: true });
-    await copyBlobsIn(join(dir, BACKUP_FILES.blobs), storage.blobDir, blobs, (done, total) =>
+    progress(`blobs: copying into ${blobLocationOfTarget.name}`);
+    await blobLocationOfTarget.copyIn(join(dir, BACKUP_FILES.blobs), blobs, (done, total) =>
       progress(`blobs: ${done}/${total} files`, done, total),
     );
     return { manifest, interruptedRuns };

@@ -56,6 +56,54 @@ describe('loadConfig', () => {
     expect(config.storage.blobDir.startsWith('/')).toBe(true);
   });
 
+  it('keeps blobs in a folder by default and in a bucket with TROVE_BLOB_STORE=s3, keys never shown', () => {
+    expect(loadConfig(workerConfigSchema, {}).storage.kind).toBeUndefined();
+    const secretKey = 'S3cr3t-key-that-must-not-show-0123456789';
+    const s3 = loadConfig(workerConfigSchema, {
+      TROVE_BLOB_STORE: 's3',
+      TROVE_S3_ENDPOINT: 'http://127.0.0.1:8333',
+      TROVE_S3_BUCKET: 'trove-originals',
+      TROVE_S3_PREFIX: 'prod/',
+      TROVE_S3_ACCESS_KEY_ID: 'AKIAEXAMPLEKEY',
+      TROVE_S3_SECRET_ACCESS_KEY: secretKey,
+      TROVE_S3_SSE: 'aws:kms',
+      TROVE_S3_SSE_KMS_KEY_ID: 'alias/trove',
+      TROVE_S3_PART_SIZE_MB: '16',
+    }).storage;
+    expect(s3).toMatchObject({
+      kind: 's3',
+      s3: {
+        endpoint: 'http://127.0.0.1:8333',
+        region: 'us-east-1',
+        bucket: 'trove-originals',
+        prefix: 'prod/',
+        serverSideEncryption: 'aws:kms',
+        sseKmsKeyId: 'alias/trove',
+        partSizeMb: 16,
+        uploadConcurrency: 2,
+      },
+    });
+    expect(s3.s3?.secretAccessKey).toBe(secretKey);
+    expect(maskSecret(s3.s3?.secretAccessKey)).not.toContain(secretKey.slice(4, -2));
+
+    let problems = '';
+    try {
+      loadConfig(workerConfigSchema, {
+        TROVE_BLOB_STORE: 's3',
+        TROVE_S3_ACCESS_KEY_ID: 'AKIAEXAMPLEKEY',
+        TROVE_S3_PART_SIZE_MB: '1',
+        TROVE_S3_SECRET_ACCESS_KEY: undefined,
+      });
+    } catch (error) {
+      problems = (error as ConfigError).message;
+    }
+    expect(problems).toMatch(/storage.s3.bucket: TROVE_BLOB_STORE=s3 needs TROVE_S3_BUCKET/);
+    expect(problems).toMatch(/storage.s3.partSizeMb/);
+    expect(problems).toMatch(/set both TROVE_S3_ACCESS_KEY_ID and TROVE_S3_SECRET_ACCESS_KEY/);
+    expect(problems).not.toContain('AKIAEXAMPLEKEY');
+    expect(() => loadConfig(workerConfigSchema, { TROVE_BLOB_STORE: 'nfs' })).toThrow(/storage.kind/);
+  });
+
   it('takes a cluster as comma-separated node URLs (TROVE_ES_URL) and the chunk replicas (TROVE_ES_REPLICAS)', () => {
     const key = { TROVE_ADMIN_API_KEY: 'k'.repeat(24) };
     const cluster = loadConfig(workerConfigSchema, {

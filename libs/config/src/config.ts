@@ -9,6 +9,8 @@ const positiveInt = z.coerce.number().int().positive();
 /** A value that must never be logged or returned unmasked. */
 const secret = z.string().min(1).brand<'Secret'>();
 
+const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
+
 export const elasticsearchSchema = z.object({
   /** One node's URL, or a cluster's nodes separated by commas (a request that finds its node down goes to the next). */
   url: z
@@ -83,9 +85,68 @@ export const embeddingSchema = z.object({
   maxInFlight: positiveInt.optional(),
 });
 
-export const storageSchema = z.object({
-  blobDir: z.string().default('.trove/blobs'),
+/**
+ * An S3-compatible bucket for the blobs (originals, parsed documents, uploads being checked), so
+ * api and workers on several machines share them without a shared volume.
+ */
+export const s3StorageSchema = z.object({
+  /** The S3 API's address; unset: AWS's endpoint for the region. */
+  endpoint: z.string().url().optional(),
+  region: z.string().min(1).default('us-east-1'),
+  bucket: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'a bucket name (3-63 lower-case letters, digits, . and -)')
+    .optional(),
+  /** Every key starts with this (a folder in a shared bucket), e.g. `trove/`. */
+  prefix: z
+    .string()
+    .regex(/^([A-Za-z0-9][A-Za-z0-9._-]*\/)*$/, 'folder names each followed by /, e.g. trove/')
+    .default(''),
+  /** Unset (both): the SDK's default chain (environment, web identity, instance role). */
+  accessKeyId: secret.optional(),
+  secretAccessKey: secret.optional(),
+  /** Path-style URLs (`endpoint/bucket/key`), as most S3-compatible servers need. Default: on with an endpoint. */
+  forcePathStyle: flag.optional(),
+  /** Passed through on every write: `AES256` (SSE-S3) or `aws:kms` (SSE-KMS with `sseKmsKeyId`). */
+  serverSideEncryption: z.enum(['AES256', 'aws:kms', 'aws:kms:dsse']).optional(),
+  sseKmsKeyId: z.string().min(1).optional(),
+  /** Streams larger than one part are written as multipart uploads of this size (S3's minimum is 5). */
+  partSizeMb: z.coerce.number().int().min(5).max(5120).default(8),
+  /** Parts of one upload sent at once. */
+  uploadConcurrency: z.coerce.number().int().min(1).max(16).default(2),
 });
+
+export const storageSchema = z
+  .object({
+    /** Where blobs live: `local` (the folder below, the default) or `s3` (a bucket). Unset: local. */
+    kind: z.enum(['local', 's3']).optional(),
+    blobDir: z.string().default('.trove/blobs'),
+    s3: s3StorageSchema.optional(),
+  })
+  .superRefine((storage, ctx) => {
+    if (storage.kind !== 's3') return;
+    if (!storage.s3?.bucket) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['s3', 'bucket'],
+        message: 'TROVE_BLOB_STORE=s3 needs TROVE_S3_BUCKET',
+      });
+    }
+    if (Boolean(storage.s3?.accessKeyId) !== Boolean(storage.s3?.secretAccessKey)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['s3', 'secretAccessKey'],
+        message: 'set both TROVE_S3_ACCESS_KEY_ID and TROVE_S3_SECRET_ACCESS_KEY, or neither',
+      });
+    }
+    if (storage.s3?.serverSideEncryption === 'AES256' && storage.s3.sseKmsKeyId) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['s3', 'sseKmsKeyId'],
+        message: 'TROVE_S3_SSE_KMS_KEY_ID needs TROVE_S3_SSE=aws:kms',
+      });
+    }
+  });
 
 export const chunkingSchema = z
   .object({
@@ -242,8 +303,6 @@ export const apiSchema = z.object({
     )
     .pipe(z.array(origin())),
 });
-
-const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
 
 /**
  * The browser-facing parts (issue 12): the admin dashboard at `/`, GraphiQL at `/playground`.
@@ -783,6 +842,7 @@ export type ElasticsearchConfig = z.infer<typeof elasticsearchSchema>;
 export type TemporalConfig = z.infer<typeof temporalSchema>;
 export type EmbeddingConfig = z.infer<typeof embeddingSchema>;
 export type StorageConfig = z.infer<typeof storageSchema>;
+export type S3StorageConfig = z.infer<typeof s3StorageSchema>;
 export type ChunkingConfig = z.infer<typeof chunkingSchema>;
 export type NotionConfig = z.infer<typeof notionSchema>;
 export type SearchConfig = z.infer<typeof searchSchema>;
@@ -905,7 +965,23 @@ function fromEnv(env: Env) {
       timeoutMs: v('TROVE_EMBEDDING_TIMEOUT_MS'),
       maxInFlight: v('TROVE_EMBEDDING_MAX_IN_FLIGHT'),
     },
-    storage: { blobDir: v('TROVE_BLOB_DIR') },
+    storage: {
+      kind: v('TROVE_BLOB_STORE'),
+      blobDir: v('TROVE_BLOB_DIR'),
+      s3: {
+        endpoint: v('TROVE_S3_ENDPOINT'),
+        region: v('TROVE_S3_REGION'),
+        bucket: v('TROVE_S3_BUCKET'),
+        prefix: v('TROVE_S3_PREFIX'),
+        accessKeyId: v('TROVE_S3_ACCESS_KEY_ID'),
+        secretAccessKey: v('TROVE_S3_SECRET_ACCESS_KEY'),
+        forcePathStyle: v('TROVE_S3_FORCE_PATH_STYLE'),
+        serverSideEncryption: v('TROVE_S3_SSE'),
+        sseKmsKeyId: v('TROVE_S3_SSE_KMS_KEY_ID'),
+        partSizeMb: v('TROVE_S3_PART_SIZE_MB'),
+        uploadConcurrency: v('TROVE_S3_UPLOAD_CONCURRENCY'),
+      },
+    },
     secrets: { key: v('TROVE_SECRET_KEY') },
     notion: {
       apiBaseUrl: v('TROVE_NOTION_API_URL'),

@@ -58,6 +58,8 @@ export interface PutStreamOptions {
   maxBytes?: number;
   /** How many bytes of the start and of the end to keep for content sniffing (default 64 KiB). */
   sampleBytes?: number;
+  /** The stream's SHA-256 (hex) when the writer knows it: other bytes are refused, nothing is kept. */
+  sha256?: string;
 }
 
 /** What was learnt while a stream was written: size, SHA-256 and samples for type detection. */

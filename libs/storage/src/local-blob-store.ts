@@ -1,8 +1,8 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { dirname, join, resolve, sep } from 'node:path';
-import { Readable, Transform, type TransformCallback } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type {
   BlobReader,
@@ -12,11 +12,7 @@ import type {
   PutStreamOptions,
   StoredStream,
 } from '@trove/domain';
-import { TroveError, TroveErrorCode } from '@trove/domain';
-
-const DEFAULT_SAMPLE_BYTES = 64 * 1024;
-
-const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
+import { checkBlobKey, StreamMeter } from './stream-meter';
 
 /** Blobs as files under one root folder. Writes are atomic (temp file + rename). */
 export class LocalBlobStore implements BlobStore {
@@ -27,10 +23,7 @@ export class LocalBlobStore implements BlobStore {
   }
 
   private path(key: string): string {
-    if (!KEY_PATTERN.test(key) || key.split('/').some((part) => part === '..' || part === '.')) {
-      throw new Error(`invalid blob key: ${JSON.stringify(key)}`);
-    }
-    const path = join(this.root, key);
+    const path = join(this.root, checkBlobKey(key));
     if (!path.startsWith(this.root + sep)) throw new Error(`invalid blob key: ${JSON.stringify(key)}`);
     return path;
   }
@@ -51,7 +44,7 @@ export class LocalBlobStore implements BlobStore {
     const path = this.path(key);
     await mkdir(dirname(path), { recursive: true });
     const tmp = `${path}.${randomUUID()}.tmp`;
-    const meter = new StreamMeter(options.maxBytes ?? Infinity, options.sampleBytes ?? DEFAULT_SAMPLE_BYTES);
+    const meter = new StreamMeter(options);
     try {
       await pipeline(data, meter, createWriteStream(tmp));
       await rename(tmp, path);
@@ -154,52 +147,4 @@ function rangeStream(handle: FileHandle, start: number, end: number): Readable {
       );
     },
   });
-}
-
-/** Counts, hashes and samples bytes on their way to disk; fails as soon as the limit is passed. */
-class StreamMeter extends Transform {
-  private size = 0;
-  private readonly hash = createHash('sha256');
-  private head: Buffer[] = [];
-  private headSize = 0;
-  private tail = Buffer.alloc(0);
-
-  constructor(
-    private readonly maxBytes: number,
-    private readonly sampleBytes: number,
-  ) {
-    super();
-  }
-
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    this.size += chunk.length;
-    if (this.size > this.maxBytes) {
-      callback(
-        new TroveError(
-          TroveErrorCode.PayloadTooLarge,
-          `the file is larger than the limit of ${this.maxBytes} bytes`,
-        ),
-      );
-      return;
-    }
-    this.hash.update(chunk);
-    if (this.headSize < this.sampleBytes) {
-      const part = chunk.subarray(0, this.sampleBytes - this.headSize);
-      this.head.push(Buffer.from(part));
-      this.headSize += part.length;
-    }
-    // Keep only the last `sampleBytes` (a ZIP's central directory lives at its end).
-    const joined = Buffer.concat([this.tail, chunk]);
-    this.tail = Buffer.from(joined.subarray(Math.max(0, joined.length - this.sampleBytes)));
-    callback(null, chunk);
-  }
-
-  result(): StoredStream {
-    return {
-      sizeBytes: this.size,
-      sha256: this.hash.digest('hex'),
-      head: Buffer.concat(this.head),
-      tail: this.tail,
-    };
-  }
 }

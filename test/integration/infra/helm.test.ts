@@ -152,6 +152,68 @@ describe('the Helm chart', () => {
     });
   });
 
+  it('keeps blobs in a bucket with objectStorage on: no claim at all, so no ReadWriteMany', () => {
+    const planted = {
+      'secrets.s3AccessKeyId': 'AKIAPLANTEDKEY0001',
+      'secrets.s3SecretAccessKey': 'planted-s3-secret',
+    };
+    const { text, objects } = template([
+      '--set',
+      'objectStorage.enabled=true',
+      '--set',
+      'objectStorage.bucket=trove-originals',
+      '--set',
+      'objectStorage.endpoint=https://s3.example.internal',
+      '--set',
+      'objectStorage.serverSideEncryption=aws:kms',
+      '--set',
+      'objectStorage.sseKmsKeyId=alias/trove',
+      '--set',
+      'worker.replicas=3',
+      ...Object.entries(planted).flatMap(([key, value]) => ['--set', `${key}=${value}`]),
+    ]);
+    expect(validate(text)).toBe(objects.length);
+    expect(objects.filter((o) => o.kind === 'PersistentVolumeClaim')).toEqual([]);
+    expect(text).not.toContain('ReadWriteMany');
+    for (const name of ['trove-api', 'trove-worker']) {
+      const volumes = find(objects, 'Deployment', name).spec!.template.spec.volumes as {
+        name: string;
+        emptyDir?: unknown;
+        persistentVolumeClaim?: unknown;
+      }[];
+      expect(
+        volumes.filter((v) => v.persistentVolumeClaim),
+        name,
+      ).toEqual([]);
+      expect(volumes.find((v) => v.name === 'blobs')?.emptyDir, name).toBeDefined();
+    }
+    expect(find(objects, 'ConfigMap', 'trove-config').data).toMatchObject({
+      TROVE_BLOB_STORE: 's3',
+      TROVE_S3_BUCKET: 'trove-originals',
+      TROVE_S3_ENDPOINT: 'https://s3.example.internal',
+      TROVE_S3_SSE: 'aws:kms',
+      TROVE_S3_SSE_KMS_KEY_ID: 'alias/trove',
+    });
+    // Every setting the chart gives is one Trove reads (TROVE_DB_PASSWORD is expanded into the URL).
+    const known = troveVariables();
+    const secret = find(objects, 'Secret', 'trove-secrets');
+    const given = [
+      ...Object.keys(find(objects, 'ConfigMap', 'trove-config').data!),
+      ...Object.keys(secret.data!),
+    ];
+    expect(given.filter((name) => !known.has(name) && name !== 'TROVE_DB_PASSWORD')).toEqual([]);
+    expect(Buffer.from(secret.data!.TROVE_S3_SECRET_ACCESS_KEY, 'base64').toString()).toBe(
+      'planted-s3-secret',
+    );
+    for (const object of objects.filter((o) => o.kind !== 'Secret')) {
+      for (const value of Object.values(planted)) expect(JSON.stringify(object)).not.toContain(value);
+    }
+    // Without a bucket the values are refused before anything is rendered.
+    expect(failure(helm, ['lint', CHART, '--set', 'objectStorage.enabled=true'])).toMatch(
+      /\/objectStorage\/bucket': minLength/,
+    );
+  });
+
   it('runs both apps as non-root on a read-only root filesystem', () => {
     for (const args of [[], ['-f', PRODUCTION]]) {
       const { objects } = template(args);

@@ -12,7 +12,7 @@ import { createEmbeddingProvider } from '@trove/embeddings';
 import { activeEmbedder, IndexGenerations } from '@trove/index-generations';
 import { ChunkIndex, createElasticsearchClient } from '@trove/search';
 import { createSourceDefinitions, registeredSourceTypes } from '@trove/source-definitions';
-import { LocalBlobStore } from '@trove/storage';
+import { createBlobStore } from '@trove/storage';
 import { tracingClientInterceptors } from '@trove/tracing';
 import { LoggerModule } from 'nestjs-pino';
 import { AccessModule } from '../access/access.module';
@@ -41,7 +41,7 @@ export class CoreModule {
   static forRoot(config: ApiConfig): DynamicModule {
     const prefix = config.elasticsearch.indexPrefix;
     const graphqlLogger = new Logger('GraphQL');
-    const blobs = new LocalBlobStore(config.storage.blobDir);
+    const blobs = createBlobStore(config.storage);
     const protection = graphqlProtection(config.graphql);
     // The same limits for operations over WebSocket, which do not go through Apollo.
     const subscriptionGate = new SubscriptionGate(

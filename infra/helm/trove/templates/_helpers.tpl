@@ -114,7 +114,7 @@ Kubernetes ($(VAR) expansion), so no password is ever written into a ConfigMap o
 - name: tmp
   emptyDir: { sizeLimit: {{ .Values.tmp.sizeLimit }} }
 - name: blobs
-{{- if .Values.blobs.persistence.enabled }}
+{{- if and .Values.blobs.persistence.enabled (not .Values.objectStorage.enabled) }}
   persistentVolumeClaim:
     claimName: {{ .Values.blobs.persistence.existingClaim | default (printf "%s-blobs" (include "trove.fullname" .)) }}
 {{- else }}
