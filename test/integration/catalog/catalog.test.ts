@@ -67,6 +67,7 @@ describe('schema and migrations', () => {
         '0012-document-progress',
         '0013-answers',
         '0014-feedback',
+        '0015-identity',
       ]);
       expect((await catalogs[0].ensure()).migrations).toEqual([]);
     } finally {
@@ -110,6 +111,7 @@ describe('schema and migrations', () => {
         '0012-document-progress',
         '0013-answers',
         '0014-feedback',
+        '0015-identity',
       ]);
       const versions = Object.fromEntries(
         (await catalog.sourceItems('s')).map((item) => [item.externalId, item.version]),
