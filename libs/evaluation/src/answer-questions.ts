@@ -31,8 +31,8 @@ export const ANSWER_CORPUS: AnswerCorpusFile[] = [
   { fileName: 'office-guide-ru.md', source: 'repo:libs/evaluation/fixtures/answers/office-guide-ru.md' },
   { fileName: 'payroll-vendor.md', source: 'repo:libs/evaluation/fixtures/answers/payroll-vendor.md' },
   {
-    fileName: 'laptop-request-ru.md',
-    source: 'repo:libs/evaluation/fixtures/answers/laptop-request-ru.md',
+    fileName: 'load-test-rig-ru.md',
+    source: 'repo:libs/evaluation/fixtures/answers/load-test-rig-ru.md',
   },
 ];
 
@@ -281,7 +281,7 @@ function sentenceAnswerQuestions(): AnswerQuestion[] {
  */
 function nestedAnswerQuestions(): AnswerQuestion[] {
   const PAYROLL = 'payroll-vendor.md';
-  const LAPTOPS = 'laptop-request-ru.md';
+  const RIG = 'load-test-rig-ru.md';
   const q = (
     question: string,
     expected: string,
@@ -307,9 +307,14 @@ function nestedAnswerQuestions(): AnswerQuestion[] {
       true,
     ),
     q('工资服务商的合同什么时候续约？', PAYROLL, ['2027-03-31'], 'list-item', true),
-    q('Кто исполнитель заявки на замену ноутбуков?', LAPTOPS, ['Алексей Воронцов'], 'list-item'),
-    q('Who is assigned to the laptop replacement request?', LAPTOPS, ['Алексей Воронцов'], 'list-item', true),
-    q('What is the deadline of the laptop replacement request?', LAPTOPS, ['2027-02-15'], 'list-item', true),
+    q(
+      'Кто исполнитель заявки на стенд для нагрузочного тестирования?',
+      RIG,
+      ['Алексей Воронцов'],
+      'list-item',
+    ),
+    q('Who is assigned to the load-testing rig request?', RIG, ['Алексей Воронцов'], 'list-item', true),
+    q('By what date is the load-testing rig request due?', RIG, ['2027-02-15'], 'list-item', true),
     // A list item's child item
     q('By when must expense claims be approved?', PAYROLL, ['before the 20th'], 'list-item'),
     q('Нужно ли сканировать чеки меньше 50 евро?', PAYROLL, ['need no scan'], 'list-item', true),
@@ -320,17 +325,17 @@ function nestedAnswerQuestions(): AnswerQuestion[] {
       'list-item',
       true,
     ),
-    q('Чем стирают диск старого ноутбука перед передачей?', LAPTOPS, ['nwipe'], 'list-item'),
+    q('Чем стирают диски старых серверов перед передачей?', RIG, ['nwipe'], 'list-item'),
     q(
-      'How is the disk of an old laptop wiped before it is handed over?',
-      LAPTOPS,
+      'What tool wipes the disks of old servers before they are handed over?',
+      RIG,
       ['nwipe'],
       'list-item',
       true,
     ),
     q(
-      'When is a delayed laptop delivery escalated to the IT director?',
-      LAPTOPS,
+      'When does a late server delivery get escalated to the IT director?',
+      RIG,
       ['больше чем на неделю'],
       'list-item',
       true,
@@ -339,26 +344,32 @@ function nestedAnswerQuestions(): AnswerQuestion[] {
     q(
       'Why does payroll now run on the last working day of the month?',
       PAYROLL,
-      ['two working days to settle'],
+      ['two working days to process'],
       'toggle-child',
     ),
     q(
       'Почему зарплату теперь выплачивают в последний рабочий день месяца?',
       PAYROLL,
-      ['two working days to settle'],
+      ['two working days to process'],
       'toggle-child',
       true,
     ),
     q('Why were paper payslips stopped?', PAYROLL, ['postal service lost'], 'toggle-child'),
     q('为什么不再发纸质工资单？', PAYROLL, ['postal service lost'], 'toggle-child', true),
-    q('Зачем новым ноутбукам 16 ГБ памяти?', LAPTOPS, ['больше двадцати минут'], 'toggle-child'),
+    q('Зачем серверам стенда 256 ГБ памяти?', RIG, ['падал через двадцать минут'], 'toggle-child'),
     q(
-      'Why are new laptops issued only with 16 GB of memory?',
-      LAPTOPS,
-      ['больше двадцати минут'],
+      'Why is the load-testing rig built on servers with 256 GB of memory?',
+      RIG,
+      ['падал через двадцать минут'],
       'toggle-child',
       true,
     ),
-    q('为什么新笔记本电脑必须配 16 GB 内存？', LAPTOPS, ['больше двадцати минут'], 'toggle-child', true),
+    q(
+      '为什么负载测试环境的服务器需要 256 GB 内存？',
+      RIG,
+      ['падал через двадцать минут'],
+      'toggle-child',
+      true,
+    ),
   ];
 }
