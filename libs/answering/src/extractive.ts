@@ -8,6 +8,13 @@ export interface ExtractivePassage {
   documentId: string;
   position: number;
   text: string;
+  /**
+   * The document's title and the passage's heading path: what a unit with nothing of its own to
+   * be read under (a database row's property, a toggle's child the renderer split off) is read
+   * under instead.
+   */
+  title?: string;
+  headingPath?: string[];
 }
 
 export interface ExtractedSentence {
@@ -43,6 +50,9 @@ export const EXTRACTIVE_WEIGHTS = {
 };
 
 const ASKS_WHY = /\b(why|reason|rationale)\b|почему|зачем|причин|为什么|为何/iu;
+/** A heading or toggle summary under which the text explains a decision. */
+const HEADS_REASON =
+  /\b(why|reasons?|rationale|background|motivation)\b|почему|зачем|причин|обоснован|为什么|为何|原因|理由/iu;
 const GIVES_REASON =
   /\b(because|since|so that|due to|in order to|otherwise)\b|потому|так как|поскольку|из-за|чтобы|иначе|因为|由于/iu;
 
@@ -64,13 +74,15 @@ export async function extractSentences(
   count: number,
   signal?: AbortSignal,
 ): Promise<ExtractedSentence[]> {
-  const candidates: { passage: ExtractivePassage; unit: QuotableUnit; scored: string }[] = [];
+  const candidates: { passage: ExtractivePassage; unit: QuotableUnit; context: string; scored: string }[] =
+    [];
   for (const passage of passages) {
     for (const unit of quotableUnits(passage.text)) {
       const own = contentWords(unit.text).length;
       if (own < (unit.kind === 'sentence' || unit.kind === 'toggle-child' ? MIN_CONTENT_WORDS : 1)) continue;
-      const scored = unit.context ? `${unit.context}\n${unit.text}` : unit.text;
-      candidates.push({ passage, unit, scored });
+      const context = unit.context || passageContext(passage);
+      const scored = context ? `${context}\n${unit.text}` : unit.text;
+      candidates.push({ passage, unit, context, scored });
     }
   }
   if (candidates.length === 0) {
@@ -88,13 +100,22 @@ export async function extractSentences(
     : undefined;
   const questionWords = matchWords(question);
   const asksWhy = ASKS_WHY.test(question);
+  const own = considered.map((_, i) => (vectors && questionVector ? cosine(questionVector, vectors[i]) : 0));
+  // Asked why, the reason under a decision matches the question as well as the decision it is
+  // read under: the question names the decision, the answer is what explains it.
+  const matches = considered.map((candidate, i) => {
+    if (!asksWhy || !candidate.context || !givesReason(candidate.unit, candidate.context)) return own[i];
+    let best = own[i];
+    considered.forEach((other, j) => {
+      if (j !== i && other.unit.text && candidate.context.includes(other.unit.text))
+        best = Math.max(best, own[j]);
+    });
+    return best;
+  });
   const scored = considered.map((candidate, i) => {
     const lexical = questionWords.size ? coverage(questionWords, matchWords(candidate.scored)) : 0;
-    const semantic = vectors && questionVector ? cosine(questionVector, vectors[i]) : 0;
-    const reason =
-      asksWhy && (candidate.unit.kind === 'toggle-child' || GIVES_REASON.test(candidate.unit.text))
-        ? EXTRACTIVE_WEIGHTS.reason
-        : 0;
+    const semantic = matches[i];
+    const reason = asksWhy && givesReason(candidate.unit, candidate.context) ? EXTRACTIVE_WEIGHTS.reason : 0;
     const novelty = newWords(questionWords, candidate.unit.text);
     const { lexical: lexicalWeight, novelty: noveltyWeight } = EXTRACTIVE_WEIGHTS;
     return {
@@ -125,6 +146,23 @@ export async function extractSentences(
     kind: s.unit.kind,
     score: Math.round(s.score * 1000) / 1000,
   }));
+}
+
+/**
+ * Whether a unit gives a reason: it says so ("because", "так как", "因为"), or it is the child of a
+ * toggle or sits under a heading or summary that announces a reason ("Why…?", "Background").
+ */
+export function givesReason(unit: Pick<QuotableUnit, 'kind' | 'text'>, context: string): boolean {
+  return unit.kind === 'toggle-child' || GIVES_REASON.test(unit.text) || HEADS_REASON.test(context);
+}
+
+/**
+ * The two innermost headings of a passage (with its document's title): context for a unit without
+ * its own. Two, because a toggle split off a list item has the item, then the summary.
+ */
+function passageContext(passage: ExtractivePassage): string {
+  const path = [passage.title, ...(passage.headingPath ?? [])].filter((p): p is string => Boolean(p?.trim()));
+  return path.slice(-2).join(' › ');
 }
 
 /** Content words, with identifiers also split into their parts (`max_send_retries`, `db.host`). */
