@@ -145,6 +145,40 @@ describe('extractSentences', () => {
   });
 });
 
+describe('extractSentences across languages', () => {
+  /** Cosines as a multilingual embedder gives them: a little higher for a text in the question's language. */
+  class BiasedEmbedder implements EmbeddingProvider {
+    readonly dimensions = 2;
+    readonly modelId = 'fake:biased';
+    constructor(private readonly cosines: Record<string, number>) {}
+    async embed(texts: string[]): Promise<number[][]> {
+      return texts.map((t) => {
+        const c = Object.entries(this.cosines).find(([k]) => t.includes(k))?.[1] ?? 0;
+        return [c, Math.sqrt(1 - c * c)];
+      });
+    }
+    ping(): Promise<void> {
+      return Promise.resolve();
+    }
+  }
+
+  it('does not let a sentence in the question’s language outrank the answer in another by the language alone', async () => {
+    const office = passage('- Получить пропуск на ресепшене.', 1);
+    const payroll = passage('- If she does not reply, write to support@lohnwerk.example.', 2);
+    const embedder = new BiasedEmbedder({ пропуск: 0.9, support: 0.87 });
+    const sentences = await extractSentences(
+      'Куда писать, если менеджер не ответил?',
+      [1, 0],
+      [office, payroll],
+      embedder,
+      1,
+    );
+    expect(sentences.map((s) => s.text)).toEqual([
+      'If she does not reply, write to support@lohnwerk.example.',
+    ]);
+  });
+});
+
 describe('givesReason', () => {
   it('finds a reason said in words, in a toggle, or under a heading that announces one', () => {
     expect(givesReason({ kind: 'sentence', text: 'Paper stopped, since the post lost two.' }, '')).toBe(true);
