@@ -192,7 +192,9 @@ describe('the Ask page', () => {
     await expect.poll(() => page.evaluate<number>('window.__askGate.held'), EVENTUALLY).toBe(1);
     const writing = page.locator('[data-testid="answer"][data-state="writing"]');
     await writing.getByTestId('answer-text').waitFor();
-    expect(await writing.getByTestId('answer-text').textContent()).toMatch(/^No answer was generated\./);
+    expect(await writing.getByTestId('answer-text').textContent()).toMatch(
+      /^Quoted from the most relevant passages/,
+    );
     expect(await writing.getByTestId('citation-marker').count()).toBeGreaterThan(0);
     expect(await writing.getByRole('status').textContent()).toBe('Writing…');
     expect(await answer().getByTestId('answer-mode').count()).toBe(0);
@@ -201,7 +203,7 @@ describe('the Ask page', () => {
 
     await page.evaluate('window.__askGate.release()');
     await page.locator('[data-testid="answer"][data-state="done"]').waitFor(EVENTUALLY);
-    expect(await answer().getByTestId('answer-mode').textContent()).toBe('Extractive');
+    expect(await answer().getByTestId('answer-mode').textContent()).toBe('Quotes');
     expect(await answer().textContent()).toContain('No model wrote this');
     const verification = answer().getByTestId('verification');
     expect(await verification.getAttribute('data-ok')).toBe('true');
@@ -424,7 +426,7 @@ describe('a VIEWER key', () => {
     expect(await viewer.getByTestId('caller-role').textContent()).toBe('VIEWER');
     await viewer.goto(askUrl);
     await ask(QUESTION, viewer);
-    expect(await answer(viewer).getByTestId('answer-mode').textContent()).toBe('Extractive');
+    expect(await answer(viewer).getByTestId('answer-mode').textContent()).toBe('Quotes');
     expect((await markerLabels(viewer)).length).toBeGreaterThan(0);
     await textMarkers(viewer).first().click();
     await viewer.getByRole('dialog').getByTestId('quoted').first().waitFor();

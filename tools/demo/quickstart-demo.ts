@@ -135,7 +135,8 @@ async function main() {
     { i: { projectId, question } },
   );
   const by = ask.model ? `, ${ask.model}${ask.fallbackReason ? `: ${ask.fallbackReason}` : ''}` : '';
-  console.log(`\nAsk: "${question}" (mode ${ask.mode}${by})`);
+  const how = ask.mode === 'EXTRACTIVE' || ask.mode === 'TOP_1' ? ': quoted, no language model' : '';
+  console.log(`\nAsk: "${question}" (mode ${ask.mode}${how}${by})`);
   console.log(`  ${ask.answer.replace(/\n+/g, '\n  ')}`);
   ask.citations.forEach((c) => console.log(`  [${c.marker}] ${c.title}  ${c.citationUrl ?? ''}`));
   checks.add(askProblems(question, ask, sample(DEMO_QUESTION.expected)));

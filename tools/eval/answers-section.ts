@@ -115,7 +115,7 @@ export function answersSection(
         `| ${split} | ${run.label} | ${cells(find(breakdowns[i], split, 'all')!.scores).join(' | ')} |`,
     ),
   );
-  const groups = [...kinds, 'unlabelled', 'out-of-domain', ...languages, 'cross-lingual'];
+  const groups = [...kinds, 'unlabelled', 'out-of-domain', ...languages, 'cross-lingual', 'nested'];
   const groupRows = (['train', 'test'] as const).flatMap((split) =>
     groups.flatMap((group) =>
       runs.flatMap((run, i) => {
@@ -135,7 +135,8 @@ The answer-quality set of libs/evaluation (\`answer-questions.ts\`): ${questions
 hash of their text (\`train\`: what the answering's thresholds and weights may be tuned on; \`test\`: held out).
 ${perSplit(questions, inDomain)} are answerable from the corpus, ${perSplit(questions, quotable)} of them with the answer
 string a good quote holds (by kind: ${byKind}); by the question's language the answerable ones are ${byLanguage},
-${count((q) => inDomain(q) && !!q.crossLingual)} of them asked in another language than their passage.
+${count((q) => inDomain(q) && !!q.crossLingual)} of them asked in another language than their passage, ${count((q) => inDomain(q) && !!q.nested)} answered by a nested
+block (a database row's property, a list item's child, a toggle's child under a list item).
 ${perSplit(questions, (q) => !inDomain(q))} are out of domain (English, Russian, Chinese). Corpus: ${context.corpus.length}
 documents (${context.corpus.join(', ')}), ingested through the real worker (parser, chunker, CPU embedder) into an eval
 project of its own. Each question is answered by the Answerer as the API builds it, with no language model (the
@@ -157,8 +158,8 @@ and language hold at most ${largestGroup} questions each and show where answers 
 ${header.join('\n')}
 ${splitRows.join('\n')}
 
-By kind of answer (\`unlabelled\`: in-domain questions without an answer string, scored on citations and refusals only)
-and by the question's language:
+By kind of answer (\`unlabelled\`: in-domain questions without an answer string, scored on citations and refusals only),
+by the question's language, across languages and in nested blocks:
 
 ${header[0].replace('| split |', '| split | group |')}
 ${header[1].replace('| --- |', '| --- | --- |')}

@@ -349,7 +349,7 @@ describe('Answerer without a language model', () => {
     // "schedule" sits earlier in its document than "rollback" but ranked lower: documents keep
     // their rank order, so the rollback sentence comes first.
     expect(result.answer).toBe(
-      'No answer was generated. Sentences quoted from the most relevant passages:\n\n' +
+      'Quoted from the most relevant passages (no language model wrote this answer):\n\n' +
         'To roll back a release, run deployctl rollback and confirm the prompt [1].\n' +
         'Releases go out every Tuesday from the main branch [2].',
     );
@@ -408,7 +408,7 @@ describe('Answerer without a language model', () => {
     const result = await answerer.ask({ projectId: 'prj_test', question: QUESTION });
     expect(result.mode).toBe(AnswerMode.TOP_1);
     expect(result.answer).toBe(
-      'No answer was generated. The most relevant passage:\n\n' +
+      'Quoted as it is from the most relevant passage (no language model wrote this answer):\n\n' +
         'To roll back a release, run deployctl rollback and confirm the prompt. A rollback never reverts the database schema [1].',
     );
     expect(result.citations).toHaveLength(1);
@@ -445,7 +445,7 @@ describe('Answerer without a language model', () => {
       question: 'Как откатить релиз командой deployctl?',
     });
     expect(result.answer).toBe(
-      'Ответ не сгенерирован. Предложения, процитированные из самых релевантных фрагментов:\n\n' +
+      'Цитаты из самых релевантных фрагментов (ответ написан не языковой моделью):\n\n' +
         'Откатите релиз командой deployctl rollback и сообщите в канал инцидентов [1].',
     );
   });

@@ -427,6 +427,8 @@ export class Answerer {
         documentId: p.documentId,
         position: p.hit.position,
         text: p.text,
+        title: p.title,
+        headingPath: p.headingPath,
       })),
       this.deps.embedder,
       extractiveSentences,

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { extractSentences, type ExtractivePassage } from './extractive';
+import type { EmbeddingProvider } from '@trove/domain';
+import { extractSentences, type ExtractivePassage, givesReason } from './extractive';
 import { BagOfWordsEmbedder, bagOfWords } from './fakes.testing';
+import { contentWords } from './text';
 
 const passage = (text: string, marker = 1): ExtractivePassage => ({
   marker,
@@ -88,4 +90,131 @@ describe('extractSentences', () => {
       'on three boards for at least six hours',
     ]);
   });
+
+  it('quotes a reason a toggle under a list item gives, read under the item and the summary', async () => {
+    const changes = [
+      '- Payroll now runs on the last working day of the month.',
+      '  <details>',
+      '  <summary>Background</summary>',
+      '',
+      '  The bank needs two working days to settle transfers, and salaries paid',
+      '  on the 25th arrived late.',
+      '',
+      '  </details>',
+      '- Expense claims are paid with the next payroll run.',
+    ].join('\n');
+    expect(
+      await quote('Why does payroll run on the last working day of the month?', [passage(changes)]),
+    ).toEqual([
+      'The bank needs two working days to settle transfers, and salaries paid on the 25th arrived late.',
+    ]);
+  });
+
+  it('reads a unit with no context of its own under its passage’s heading: a toggle child the renderer split off', async () => {
+    // As a Notion page renders: the toggle's child is a block of its own, its summary and the item
+    // it explains in the heading path, not in the text.
+    const item = { ...passage('- The office closes at 18:00 on Fridays.', 1), headingPath: ['Office'] };
+    const reason = {
+      ...passage('Cleaners need the evening for the carpets.', 2),
+      headingPath: ['Office', 'The office closes at 18:00 on Fridays.', 'Why?'],
+    };
+    expect(await quote('Why does the office close early on Fridays?', [item, reason])).toEqual([
+      'Cleaners need the evening for the carpets.',
+    ]);
+  });
+
+  it('quotes a database row’s property asked about in another language, by meaning', async () => {
+    const properties = {
+      ...passage(
+        ['- Status: Active', '- Account manager: Hannah Schmidt', '- Notice period: 90 days'].join('\n'),
+      ),
+      title: 'Payroll provider',
+      headingPath: [],
+    };
+    const question = 'Кто менеджер аккаунта у провайдера зарплаты?';
+    // Keyed by the stems contentWords gives.
+    const embedder = new GlossaryEmbedder({
+      менедж: 'manager',
+      аккаун: 'account',
+      провай: 'provide',
+      зарпла: 'payroll',
+    });
+    const [vector] = await embedder.embed([question]);
+    const sentences = await extractSentences(question, vector, [properties], embedder, 1);
+    expect(sentences.map((s) => s.text)).toEqual(['Account manager: Hannah Schmidt']);
+  });
 });
+
+describe('extractSentences across languages', () => {
+  /** Cosines as a multilingual embedder gives them: a little higher for a text in the question's language. */
+  class BiasedEmbedder implements EmbeddingProvider {
+    readonly dimensions = 2;
+    readonly modelId = 'fake:biased';
+    constructor(private readonly cosines: Record<string, number>) {}
+    async embed(texts: string[]): Promise<number[][]> {
+      return texts.map((t) => {
+        const c = Object.entries(this.cosines).find(([k]) => t.includes(k))?.[1] ?? 0;
+        return [c, Math.sqrt(1 - c * c)];
+      });
+    }
+    ping(): Promise<void> {
+      return Promise.resolve();
+    }
+  }
+
+  it('does not let a sentence in the question’s language outrank the answer in another by the language alone', async () => {
+    const office = passage('- Получить пропуск на ресепшене.', 1);
+    const payroll = passage('- If she does not reply, write to support@lohnwerk.example.', 2);
+    const embedder = new BiasedEmbedder({ пропуск: 0.9, support: 0.87 });
+    const sentences = await extractSentences(
+      'Куда писать, если менеджер не ответил?',
+      [1, 0],
+      [office, payroll],
+      embedder,
+      1,
+    );
+    expect(sentences.map((s) => s.text)).toEqual([
+      'If she does not reply, write to support@lohnwerk.example.',
+    ]);
+  });
+});
+
+describe('givesReason', () => {
+  it('finds a reason said in words, in a toggle, or under a heading that announces one', () => {
+    expect(givesReason({ kind: 'sentence', text: 'Paper stopped, since the post lost two.' }, '')).toBe(true);
+    expect(givesReason({ kind: 'sentence', text: 'Потому что мест всего двадцать.' }, '')).toBe(true);
+    expect(givesReason({ kind: 'sentence', text: '因为上行链路经常中断。' }, '')).toBe(true);
+    expect(givesReason({ kind: 'toggle-child', text: 'The bank needs two days.' }, '')).toBe(true);
+    expect(givesReason({ kind: 'sentence', text: 'С 8 ГБ сборка шла двадцать минут.' }, 'Обоснование')).toBe(
+      true,
+    );
+    expect(givesReason({ kind: 'sentence', text: 'The office closes at 18:00.' }, 'Opening hours')).toBe(
+      false,
+    );
+  });
+});
+
+/**
+ * A bag-of-words embedder that first translates the words of its glossary: two texts in different
+ * languages that mean the same get a high cosine, as with the multilingual model, with no shared word.
+ */
+class GlossaryEmbedder implements EmbeddingProvider {
+  readonly dimensions = new BagOfWordsEmbedder().dimensions;
+  readonly modelId = 'fake:glossary';
+
+  constructor(private readonly glossary: Record<string, string>) {}
+
+  async embed(texts: string[]): Promise<number[][]> {
+    return texts.map((text) =>
+      bagOfWords(
+        contentWords(text)
+          .map((w) => this.glossary[w] ?? w)
+          .join(' '),
+      ),
+    );
+  }
+
+  ping(): Promise<void> {
+    return Promise.resolve();
+  }
+}

@@ -1,6 +1,6 @@
 import type { EmbeddingProvider } from '@trove/domain';
 import { type QuotableKind, type QuotableUnit, quotableUnits } from './quotable-units';
-import { contentWords, cosine, splitSentences } from './text';
+import { contentWords, cosine, questionLanguage, splitSentences } from './text';
 
 /** A passage whose sentences may be quoted, best first. */
 export interface ExtractivePassage {
@@ -8,6 +8,13 @@ export interface ExtractivePassage {
   documentId: string;
   position: number;
   text: string;
+  /**
+   * The document's title and the passage's heading path: what a unit with nothing of its own to
+   * be read under (a database row's property, a toggle's child the renderer split off) is read
+   * under instead.
+   */
+  title?: string;
+  headingPath?: string[];
 }
 
 export interface ExtractedSentence {
@@ -40,9 +47,20 @@ export const EXTRACTIVE_WEIGHTS = {
    * decision (a toggle's child) or a sentence that says "because".
    */
   reason: 0.05,
+  /**
+   * Added to the cosine of a unit whose passage is written in another script than the question:
+   * the multilingual embedder scores a question and a sentence in two languages lower than in
+   * one, so an unrelated sentence in the question's language would outrank the answer in another.
+   * The same bias as the answerer's relevance allowance (RELEVANCE_RULES.crossLingualMargin), the
+   * same value.
+   */
+  crossLingual: 0.055,
 };
 
 const ASKS_WHY = /\b(why|reason|rationale)\b|почему|зачем|причин|为什么|为何/iu;
+/** A heading or toggle summary under which the text explains a decision. */
+const HEADS_REASON =
+  /\b(why|reasons?|rationale|background|motivation)\b|почему|зачем|причин|обоснован|为什么|为何|原因|理由/iu;
 const GIVES_REASON =
   /\b(because|since|so that|due to|in order to|otherwise)\b|потому|так как|поскольку|из-за|чтобы|иначе|因为|由于/iu;
 
@@ -64,13 +82,19 @@ export async function extractSentences(
   count: number,
   signal?: AbortSignal,
 ): Promise<ExtractedSentence[]> {
-  const candidates: { passage: ExtractivePassage; unit: QuotableUnit; scored: string }[] = [];
+  const candidates: { passage: ExtractivePassage; unit: QuotableUnit; context: string; scored: string }[] =
+    [];
   for (const passage of passages) {
     for (const unit of quotableUnits(passage.text)) {
       const own = contentWords(unit.text).length;
       if (own < (unit.kind === 'sentence' || unit.kind === 'toggle-child' ? MIN_CONTENT_WORDS : 1)) continue;
-      const scored = unit.context ? `${unit.context}\n${unit.text}` : unit.text;
-      candidates.push({ passage, unit, scored });
+      const context = unit.context || passageContext(passage);
+      // A list item without a parent (a database row's property, "Owner: …") says little without
+      // the page or section it belongs to; a prose sentence is embedded on its own, so the
+      // sentences of one passage are not all pulled toward its heading.
+      const embedded = unit.context || (unit.kind === 'list-item' ? context : '');
+      const scored = embedded ? `${embedded}\n${unit.text}` : unit.text;
+      candidates.push({ passage, unit, context, scored });
     }
   }
   if (candidates.length === 0) {
@@ -88,20 +112,30 @@ export async function extractSentences(
     : undefined;
   const questionWords = matchWords(question);
   const asksWhy = ASKS_WHY.test(question);
-  const scored = considered.map((candidate, i) => {
+  const { lexical: lexicalWeight, novelty: noveltyWeight, crossLingual } = EXTRACTIVE_WEIGHTS;
+  const language = questionLanguage(question);
+  const passageLanguage = new Map(passages.map((p) => [p, questionLanguage(p.text)]));
+  /** How well each unit matches the question: the cosine plus the share of its words. */
+  const match = considered.map((candidate, i) => {
     const lexical = questionWords.size ? coverage(questionWords, matchWords(candidate.scored)) : 0;
     const semantic = vectors && questionVector ? cosine(questionVector, vectors[i]) : 0;
-    const reason =
-      asksWhy && (candidate.unit.kind === 'toggle-child' || GIVES_REASON.test(candidate.unit.text))
-        ? EXTRACTIVE_WEIGHTS.reason
-        : 0;
+    const across = vectors && passageLanguage.get(candidate.passage) !== language ? crossLingual : 0;
+    return semantic + across + lexicalWeight * lexical;
+  });
+  const scored = considered.map((candidate, i) => {
+    const explains = asksWhy && givesReason(candidate.unit, candidate.context);
+    // Asked why, the reason under a decision matches the question as well as the decision it is
+    // read under does: the question names the decision, the answer is what explains it.
+    let matched = match[i];
+    if (explains && candidate.context) {
+      considered.forEach((other, j) => {
+        if (j !== i && other.unit.text && candidate.context.includes(other.unit.text))
+          matched = Math.max(matched, match[j]);
+      });
+    }
     const novelty = newWords(questionWords, candidate.unit.text);
-    const { lexical: lexicalWeight, novelty: noveltyWeight } = EXTRACTIVE_WEIGHTS;
-    return {
-      ...candidate,
-      novelty,
-      score: semantic + lexicalWeight * lexical + noveltyWeight * novelty + reason,
-    };
+    const reason = explains ? EXTRACTIVE_WEIGHTS.reason : 0;
+    return { ...candidate, novelty, score: matched + noveltyWeight * novelty + reason };
   });
   // A unit holding nothing the question does not (the parent item of the answer, a heading-like
   // line) is never the answer while another unit is left.
@@ -125,6 +159,26 @@ export async function extractSentences(
     kind: s.unit.kind,
     score: Math.round(s.score * 1000) / 1000,
   }));
+}
+
+/**
+ * Whether a unit gives a reason: it says so ("because", "так как", "因为"), or it is the child of a
+ * toggle or sits under a heading or summary that announces a reason ("Why…?", "Background").
+ */
+export function givesReason(unit: Pick<QuotableUnit, 'kind' | 'text'>, context: string): boolean {
+  return unit.kind === 'toggle-child' || GIVES_REASON.test(unit.text) || HEADS_REASON.test(context);
+}
+
+/**
+ * The two innermost headings of a passage (with its document's title): context for a unit without
+ * its own. Two, because a toggle split off a list item has the item, then the summary.
+ */
+function passageContext(passage: ExtractivePassage): string {
+  const path = [passage.title, ...(passage.headingPath ?? [])]
+    .map((p) => p?.trim() ?? '')
+    // A Markdown page's title is usually its first heading too.
+    .filter((p, i, all) => p && p !== all[i - 1]);
+  return path.slice(-2).join(' › ');
 }
 
 /** Content words, with identifiers also split into their parts (`max_send_retries`, `db.host`). */

@@ -56,4 +56,47 @@ describe('quotableUnits', () => {
   it('quotes rows of a table without a header line on their own', () => {
     expect(quotableUnits('| a | 1 |\n| b | 2 |').map((u) => u.text)).toEqual(['| a | 1 |', '| b | 2 |']);
   });
+
+  it('reads a toggle under a list item as the item’s child: its paragraph joined, its tags not in the item', () => {
+    const chunk = [
+      '- Payroll now runs on the last working day.',
+      '  <details>',
+      '  <summary>Background</summary>',
+      '',
+      '  The bank needs two working days to settle transfers,',
+      '  and salaries arrived late. Fridays were worst.',
+      '',
+      '  </details>',
+      '- Expense claims are paid with the next payroll run.',
+      '  - Claims must be approved before the 20th.',
+    ].join('\n');
+    const units = quotableUnits(chunk);
+    expect(units.map(({ kind, text, context }) => [kind, text, context])).toEqual([
+      ['list-item', 'Payroll now runs on the last working day.', ''],
+      [
+        'toggle-child',
+        'The bank needs two working days to settle transfers, and salaries arrived late.',
+        'Payroll now runs on the last working day. › Background',
+      ],
+      ['toggle-child', 'Fridays were worst.', 'Payroll now runs on the last working day. › Background'],
+      ['list-item', 'Expense claims are paid with the next payroll run.', ''],
+      [
+        'list-item',
+        'Claims must be approved before the 20th.',
+        'Expense claims are paid with the next payroll run.',
+      ],
+    ]);
+    const fridays = units.find((u) => u.text === 'Fridays were worst.')!;
+    expect(chunk.slice(fridays.start, fridays.start + fridays.text.length)).toBe(fridays.text);
+  });
+
+  it('joins a paragraph indented under a list item into sentences', () => {
+    // After a blank line: the lines right under an item without one continue the item itself.
+    const units = quotableUnits('- Write the postmortem\n\n  Within 48 hours of the\n  incident. Blameless.');
+    expect(units.map((u) => [u.kind, u.text, u.context])).toEqual([
+      ['list-item', 'Write the postmortem', ''],
+      ['list-item', 'Within 48 hours of the incident.', 'Write the postmortem'],
+      ['list-item', 'Blameless.', 'Write the postmortem'],
+    ]);
+  });
 });

@@ -29,6 +29,11 @@ const ONLY_TAGS = /^(\s*<\/?[a-z][^>]*>\s*)+$/i;
 const HEADING = /^\s{0,3}#{1,6}\s/;
 const HAS_TEXT = /[\p{L}\p{N}]/u;
 
+/** A toggle's own line: `<details>`, its `<summary>…</summary>` or `</details>`. */
+function isTag(trimmed: string): boolean {
+  return DETAILS_OPEN.test(trimmed) || SUMMARY.test(trimmed) || DETAILS_CLOSE.test(trimmed);
+}
+
 interface Line {
   text: string;
   start: number;
@@ -111,7 +116,7 @@ export function quotableUnits(text: string): QuotableUnit[] {
       i--;
       continue;
     }
-    if (DETAILS_OPEN.test(trimmed) || SUMMARY.test(trimmed) || DETAILS_CLOSE.test(trimmed)) {
+    if (isTag(trimmed)) {
       flush();
       if (DETAILS_OPEN.test(trimmed)) toggles.push('');
       const summary = SUMMARY.exec(trimmed);
@@ -132,14 +137,16 @@ export function quotableUnits(text: string): QuotableUnit[] {
       flush();
       const indent = item[1].length;
       let body = item[2].trim();
-      // Lines indented under the item without a marker of their own continue it.
+      // Lines indented under the item without a marker of their own continue it; a toggle's tags
+      // open the item's children instead.
       while (
         i + 1 < lines.length &&
         lines[i + 1].text.trim() &&
         /^\s/.test(lines[i + 1].text) &&
         lines[i + 1].text.search(/\S/) > indent &&
         !LIST_ITEM.test(lines[i + 1].text) &&
-        !FENCE.test(lines[i + 1].text)
+        !FENCE.test(lines[i + 1].text) &&
+        !isTag(lines[i + 1].text.trim())
       ) {
         body += ` ${lines[++i].text.trim()}`;
       }
@@ -156,16 +163,48 @@ export function quotableUnits(text: string): QuotableUnit[] {
       items.push({ indent, text: body });
       continue;
     }
-    // Indented prose under a list item (a Notion toggle's or paragraph child): quoted on its own.
+    // Indented prose under a list item (a toggle's or paragraph's child): its lines up to the next
+    // blank line, tag or item are one paragraph, cut into sentences quoted on their own and read
+    // under the item (and the toggle's summary when it sits in one).
     const open = items[items.length - 1];
     if (open && /^\s/.test(line.text)) {
       flush();
-      units.push({
-        kind: 'list-item',
-        text: trimmed,
-        context: open.text,
-        start: line.start + line.text.indexOf(trimmed),
-      });
+      let end = i;
+      while (
+        end + 1 < lines.length &&
+        lines[end + 1].text.trim() &&
+        /^\s/.test(lines[end + 1].text) &&
+        !LIST_ITEM.test(lines[end + 1].text) &&
+        !FENCE.test(lines[end + 1].text) &&
+        !TABLE_LINE.test(lines[end + 1].text) &&
+        !isTag(lines[end + 1].text.trim())
+      ) {
+        end++;
+      }
+      const toggle = toggles[toggles.length - 1];
+      const context = [open.text, toggle].filter(Boolean).join(' › ');
+      const joined = lines
+        .slice(i, end + 1)
+        .map((l) => l.text.trim())
+        .join(' ');
+      // Offsets of the joined text map back to the chunk through each line's start.
+      const starts: { at: number; start: number }[] = [];
+      let at = 0;
+      for (const l of lines.slice(i, end + 1)) {
+        const own = l.text.trim();
+        starts.push({ at, start: l.start + l.text.indexOf(own) });
+        at += own.length + 1;
+      }
+      for (const sentence of splitSentences(joined)) {
+        const from = [...starts].reverse().find((s) => s.at <= sentence.start)!;
+        units.push({
+          kind: toggle === undefined ? 'list-item' : 'toggle-child',
+          text: sentence.text,
+          context,
+          start: from.start + (sentence.start - from.at),
+        });
+      }
+      i = end;
       continue;
     }
     items = [];

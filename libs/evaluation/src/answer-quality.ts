@@ -134,7 +134,10 @@ export function answerKind(question: AnswerQuestion): AnswerKind {
 /** One row of a breakdown: a split (or the whole set) and a slice of it, with its scores. */
 export interface AnswerBreakdownRow {
   split: AnswerSplit | 'all';
-  /** `all`, a kind (`code-line`, `out-of-domain`, …), a language (`en`, `ru`, `zh`) or `cross-lingual`. */
+  /**
+   * `all`, a kind (`code-line`, `out-of-domain`, …), a language (`en`, `ru`, `zh`), `cross-lingual`
+   * or `nested`.
+   */
   group: string;
   scores: AnswerScores;
 }
@@ -152,7 +155,7 @@ const LANGUAGES: AnswerLanguage[] = ['en', 'ru', 'zh'];
 
 /**
  * The scores of the whole set and of each split, each also by kind of answer, by the question's
- * language and for cross-lingual questions; empty slices are left out.
+ * language, for cross-lingual questions and for answers in nested blocks; empty slices are left out.
  */
 export function answerBreakdown(outcomes: AnswerOutcome[]): AnswerBreakdownRow[] {
   const groups: [string, (q: AnswerQuestion) => boolean][] = [
@@ -163,6 +166,7 @@ export function answerBreakdown(outcomes: AnswerOutcome[]): AnswerBreakdownRow[]
       (q) => answerLanguage(q) === language,
     ]),
     ['cross-lingual', (q) => q.expected.length > 0 && !!q.crossLingual],
+    ['nested', (q) => q.expected.length > 0 && !!q.nested],
   ];
   const rows: AnswerBreakdownRow[] = [];
   for (const split of ['all', 'train', 'test'] as const) {

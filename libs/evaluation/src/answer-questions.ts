@@ -29,6 +29,11 @@ export const ANSWER_CORPUS: AnswerCorpusFile[] = [
   { fileName: 'mkdocs-installation.md', source: 'shared:mkdocs/docs/user-guide/installation.md' },
   { fileName: 'sensor-firmware.md', source: 'repo:libs/evaluation/fixtures/answers/sensor-firmware.md' },
   { fileName: 'office-guide-ru.md', source: 'repo:libs/evaluation/fixtures/answers/office-guide-ru.md' },
+  { fileName: 'payroll-vendor.md', source: 'repo:libs/evaluation/fixtures/answers/payroll-vendor.md' },
+  {
+    fileName: 'load-test-rig-ru.md',
+    source: 'repo:libs/evaluation/fixtures/answers/load-test-rig-ru.md',
+  },
 ];
 
 /** The kind of passage that holds the answer: the unit a good quote is made of. */
@@ -47,6 +52,11 @@ export interface AnswerQuestion {
   unit?: AnswerUnit;
   /** The question is asked in another language than the passage that answers it. */
   crossLingual?: boolean;
+  /**
+   * The answer sits in a child block: a toggle's child under a list item, a list item's child
+   * item, or a database row's property (the list a row's properties render as).
+   */
+  nested?: boolean;
 }
 
 const RUNBOOK = 'deploy-runbook.md';
@@ -134,6 +144,7 @@ export const ANSWER_QUESTIONS: AnswerQuestion[] = [
   { question: '长城有多长？', expected: [] },
   ...quotedAnswerQuestions(),
   ...sentenceAnswerQuestions(),
+  ...nestedAnswerQuestions(),
 ];
 
 /**
@@ -258,5 +269,107 @@ function sentenceAnswerQuestions(): AnswerQuestion[] {
     q('Как уровень изоляции влияет на число блокировок?', INTERVIEW, ['тем больше блокировок']),
     q('Trove 用什么方法合并关键词检索和向量检索的结果？', SEARCH_ZH, ['倒数排名融合']),
     q('搜索结果的引用链接方便读者做什么？', SEARCH_ZH, ['核对答案的来源']),
+  ];
+}
+
+/**
+ * Questions over the two database-row pages (libs/evaluation/fixtures/answers: the property list a
+ * Notion row renders as, then list items with child items and toggles): each answer is a property,
+ * a list item's child or the reason in a toggle under a list item, asked in the page's language and
+ * across languages (Russian and Chinese about the English page, English and Chinese about the
+ * Russian one).
+ */
+function nestedAnswerQuestions(): AnswerQuestion[] {
+  const PAYROLL = 'payroll-vendor.md';
+  const RIG = 'load-test-rig-ru.md';
+  const q = (
+    question: string,
+    expected: string,
+    answers: string[],
+    unit: AnswerUnit,
+    crossLingual = false,
+  ): AnswerQuestion => ({ question, expected: [expected], answers, unit, crossLingual, nested: true });
+  return [
+    // Database row properties
+    q('Who is the account manager at our payroll provider?', PAYROLL, ['Hannah Schmidt'], 'list-item'),
+    q(
+      'Кто менеджер нашего аккаунта у провайдера расчёта зарплаты?',
+      PAYROLL,
+      ['Hannah Schmidt'],
+      'list-item',
+      true,
+    ),
+    q(
+      'Какой срок уведомления в договоре с провайдером расчёта зарплаты?',
+      PAYROLL,
+      ['90 days'],
+      'list-item',
+      true,
+    ),
+    q('工资服务商的合同什么时候续约？', PAYROLL, ['2027-03-31'], 'list-item', true),
+    q(
+      'Кто исполнитель заявки на стенд для нагрузочного тестирования?',
+      RIG,
+      ['Алексей Воронцов'],
+      'list-item',
+    ),
+    q('Who is assigned to the load-testing rig request?', RIG, ['Алексей Воронцов'], 'list-item', true),
+    q('By what date is the load-testing rig request due?', RIG, ['2027-02-15'], 'list-item', true),
+    // A list item's child item
+    q('By when must expense claims be approved?', PAYROLL, ['before the 20th'], 'list-item'),
+    q('Нужно ли сканировать чеки меньше 50 евро?', PAYROLL, ['need no scan'], 'list-item', true),
+    q(
+      'Куда писать, если менеджер аккаунта не ответил за рабочий день?',
+      PAYROLL,
+      ['support@lohnwerk.example'],
+      'list-item',
+      true,
+    ),
+    q('Чем стирают диски старых серверов перед передачей?', RIG, ['nwipe'], 'list-item'),
+    q(
+      'What tool wipes the disks of old servers before they are handed over?',
+      RIG,
+      ['nwipe'],
+      'list-item',
+      true,
+    ),
+    q(
+      'When does a late server delivery get escalated to the IT director?',
+      RIG,
+      ['больше чем на неделю'],
+      'list-item',
+      true,
+    ),
+    // The reason in a toggle under a list item
+    q(
+      'Why does payroll now run on the last working day of the month?',
+      PAYROLL,
+      ['two working days to process'],
+      'toggle-child',
+    ),
+    q(
+      'Почему зарплату теперь выплачивают в последний рабочий день месяца?',
+      PAYROLL,
+      ['two working days to process'],
+      'toggle-child',
+      true,
+    ),
+    q('Why were paper payslips stopped?', PAYROLL, ['postal service lost'], 'toggle-child'),
+    q('为什么不再发纸质工资单？', PAYROLL, ['postal service lost'], 'toggle-child', true),
+    q('Зачем серверам стенда 256 ГБ памяти?', RIG, ['падал через двадцать минут'], 'toggle-child'),
+    q(
+      'Why is the load-testing rig built on servers with 256 GB of memory?',
+      RIG,
+      ['падал через двадцать минут'],
+      'toggle-child',
+      true,
+    ),
+    q(
+      '为什么负载测试环境的服务器需要 256 GB 内存？',
+      RIG,
+      ['падал через двадцать минут'],
+      'toggle-child',
+      true,
+    ),
   ];
 }

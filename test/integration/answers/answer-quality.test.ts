@@ -28,17 +28,20 @@ import { dropTestData, ES_URL, uniqueName } from '../../support/services';
  * changes what the counts mean, and the floors must be taken again from a new run of the eval.
  */
 const FLOORS = {
-  quotable: 30,
-  inDomain: 55,
+  quotable: 40,
+  inDomain: 65,
   outOfDomain: 11,
-  /** Answers quoting an answer string from an expected document: 25 of 30 measured, at least 24. */
-  minQuoted: 24,
   /**
-   * In-domain questions refused: 5 of 55 measured, at most 6. (The eval measured 3 when it still
-   * searched without the reranker; reranked, "On which day of the week do releases go out?" keeps
-   * no passage above the relevance threshold.)
+   * Answers quoting an answer string from an expected document: 29 of 40 measured, at least 28
+   * (what the answering code measured before quotes were chosen across languages and nested blocks).
    */
-  maxFalseRefusals: 6,
+  minQuoted: 28,
+  /**
+   * In-domain questions refused: 11 of 65 measured, at most 12. (The same 11 before quotes were
+   * chosen across languages and nested blocks: a refusal is search keeping no passage above the
+   * relevance threshold, which choosing quotes does not change.)
+   */
+  maxFalseRefusals: 12,
   /** Out-of-domain questions answered instead of refused: 0 of 11 measured, at most 1. */
   maxOutOfDomainAnswered: 1,
 };

@@ -10,12 +10,12 @@ export const ANSWER_MODES: Record<AnswerMode, { label: string; color: string; ex
     explanation: 'Written by a language model from the passages; its citations were checked.',
   },
   EXTRACTIVE: {
-    label: 'Extractive',
+    label: 'Quotes',
     color: 'teal',
     explanation: 'No model wrote this: sentences quoted word for word from the most relevant passages.',
   },
   TOP_1: {
-    label: 'Top passage',
+    label: 'Top passage, quoted',
     color: 'teal',
     explanation: 'No model wrote this: the most relevant passage, as it is.',
   },

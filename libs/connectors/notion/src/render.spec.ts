@@ -152,7 +152,7 @@ describe('renderPage: blocks nested under list items', () => {
     return n;
   };
 
-  it('keeps a toggle’s content under a bullet, with the toggle as its context', () => {
+  it('keeps a toggle’s content under a bullet, with the bullet and the toggle as its context', () => {
     expect(
       render(
         named(
@@ -170,7 +170,7 @@ describe('renderPage: blocks nested under list items', () => {
       {
         kind: 'paragraph',
         text: 'Type /page secondary in #incidents.',
-        headingPath: ['Ops', 'How do I page the secondary?'],
+        headingPath: ['Ops', 'FAQ', 'How do I page the secondary?'],
         anchor: 'answer',
       },
       { kind: 'list', text: '- Next', headingPath: ['Ops'], anchor: 'next' },

@@ -93,7 +93,8 @@ class Renderer {
    * Consecutive list items as one list block, anchored at its first item. Children of items are
    * rendered at any depth: prose stays in the list as indented lines; structured blocks (code,
    * tables, toggles with content) end the list block, are rendered as on the page with their own
-   * anchors, and the list goes on in a new block anchored at its next line.
+   * anchors (a toggle's children with the item they sit under in their heading path), and the list
+   * goes on in a new block anchored at its next line.
    */
   private renderList(items: BlockNode[], context: string[]): void {
     let lines: string[] = [];
@@ -106,7 +107,8 @@ class Renderer {
       if (lines.length) this.emit('list', lines.join('\n'), context, anchor);
       lines = [];
     };
-    const children = (nodes: BlockNode[], depth: number): void => {
+    /** `under`: the context with the item these nodes are children of, for a toggle among them. */
+    const children = (nodes: BlockNode[], depth: number, under: string[] = context): void => {
       const indent = '  '.repeat(depth);
       for (const [node, index] of numbered(nodes)) {
         const { block } = node;
@@ -117,7 +119,7 @@ class Renderer {
         }
         // Columns and synced blocks only group blocks: their children belong to the item.
         if (CONTAINERS.has(block.type)) {
-          children(node.children, depth);
+          children(node.children, depth, under);
           continue;
         }
         const prose = HEADINGS[block.type]
@@ -127,14 +129,16 @@ class Renderer {
             : proseOf(block);
         if (prose) {
           if (prose.text) line(prefixLines(prose.text, indent), block.id);
-          children(node.children, depth + 1);
+          children(node.children, depth + 1, under);
           continue;
         }
         const nested: ParsedBlock[] = [];
         const out = this.out;
         this.out = nested;
         try {
-          this.renderBlock(block, node.children, context);
+          // A toggle under an item usually explains the item (its reason, its details): the item
+          // stays in its children's heading path. Code and tables keep the list's own context.
+          this.renderBlock(block, node.children, block.type === 'toggle' ? under : context);
         } finally {
           this.out = out;
         }
@@ -152,8 +156,9 @@ class Renderer {
           : node.block.type === 'to_do'
             ? `- [${data.checked ? 'x' : ' '}]`
             : '-';
-      line(`${'  '.repeat(depth)}${marker} ${richText(data.rich_text).trim()}`, node.block.id);
-      children(node.children, depth + 1);
+      const text = richText(data.rich_text).trim();
+      line(`${'  '.repeat(depth)}${marker} ${text}`, node.block.id);
+      children(node.children, depth + 1, text ? [...context, text] : context);
     };
     numbered(items).forEach(([node, index]) => {
       if (!node.block.in_trash && !node.block.archived) item(node, index, 0);
