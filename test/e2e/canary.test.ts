@@ -100,16 +100,23 @@ describe('canaries', () => {
     );
 
     // The scan looks everywhere: the document's id and words are found in the index, the catalog
-    // and Temporal, its id also in the api's request log (the original link's path); its words
-    // never in a log; the canaries nowhere.
+    // and Temporal, its id also in the api's request log (the original link's path) and in the
+    // audit log (the upload is recorded by id); its words never in a log or the audit log; the
+    // canaries nowhere.
     const idAt = new Set(places(await scanForCanaries(stack, [{ label: 'document id', value: id }])));
     const wordsAt = new Set(
       places(await scanForCanaries(stack, [{ label: 'words', value: 'lighthouse keeper' }])),
     );
     expect(new Set([...idAt, ...wordsAt])).toEqual(
-      new Set(['catalog table documents', 'index', 'Temporal history', 'log api.log']),
+      new Set([
+        'catalog table documents',
+        'catalog table audit_events',
+        'index',
+        'Temporal history',
+        'log api.log',
+      ]),
     );
-    expect([...wordsAt].filter((place) => place.startsWith('log '))).toEqual([]);
+    expect([...wordsAt].filter((place) => place.startsWith('log ') || place.includes('audit'))).toEqual([]);
     expect(await scanForCanaries(stack, stack.canaries)).toEqual([]);
   });
 
