@@ -1,12 +1,9 @@
-import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
 import { createS3BlobStore, type S3BlobStore } from '@trove/storage';
 import type { InstallConfig } from './backup';
-import { copyBlobsIn, copyBlobsOut, listFiles, type BlobEntry } from './blobs';
+import { copyBlobsIn, copyBlobsOut, listFiles, writeWithHash, type BlobEntry } from './blobs';
 import { BackupError, BackupErrorCode } from './manifest';
 
 type Done = (done: number, total: number) => void;
@@ -87,25 +84,8 @@ class BucketLocation implements BlobLocation {
       if (!to.startsWith(resolve(target) + sep)) {
         throw new BackupError(BackupErrorCode.Corrupt, `an object key leaves the backup folder: ${key}`);
       }
-      await mkdir(dirname(to), { recursive: true });
-      const hash = createHash('sha256');
-      let bytes = 0;
-      const meter = new Transform({
-        transform(chunk: Buffer, _encoding, callback) {
-          hash.update(chunk);
-          bytes += chunk.length;
-          callback(null, chunk);
-        },
-      });
-      const tmp = `${to}.${process.pid}.tmp`;
-      try {
-        await pipeline(this.store.getStream(key), meter, createWriteStream(tmp));
-        await rename(tmp, to);
-      } catch (error) {
-        await rm(tmp, { force: true });
-        throw error;
-      }
-      entries.push({ path: key, bytes, sha256: hash.digest('hex') });
+      const { bytes, sha256 } = await writeWithHash(this.store.getStream(key), to);
+      entries.push({ path: key, bytes, sha256 });
       progress(i + 1, keys.length);
     }
     return entries;

@@ -37,7 +37,15 @@ export async function listFiles(root: string, exclude: string[] = []): Promise<s
 }
 
 /** Copies a file to `to` (atomically: a temporary file renamed) and returns the copy's size and sha256. */
-async function copyWithHash(from: string, to: string): Promise<{ bytes: number; sha256: string }> {
+function copyWithHash(from: string, to: string): Promise<{ bytes: number; sha256: string }> {
+  return writeWithHash(createReadStream(from), to);
+}
+
+/** Writes a stream to `to` (atomically: a temporary file renamed) and returns its size and sha256. */
+export async function writeWithHash(
+  source: NodeJS.ReadableStream,
+  to: string,
+): Promise<{ bytes: number; sha256: string }> {
   await mkdir(dirname(to), { recursive: true });
   const hash = createHash('sha256');
   let bytes = 0;
@@ -50,7 +58,7 @@ async function copyWithHash(from: string, to: string): Promise<{ bytes: number; 
   });
   const tmp = `${to}.${process.pid}.tmp`;
   try {
-    await pipeline(createReadStream(from), meter, createWriteStream(tmp));
+    await pipeline(source, meter, createWriteStream(tmp));
     await rename(tmp, to);
   } catch (error) {
     await rm(tmp, { force: true });
