@@ -13,20 +13,35 @@ import type {
 } from '@trove/domain';
 import { notFoundError, ProjectStatus, SourceStatus, TroveError, TroveErrorCode } from '@trove/domain';
 import type {
+  AnswerFilter,
   AnswerRecords,
   AnswerRetention,
   ApiKeyCatalog,
-  FeedbackRecords,
   CatalogHealth,
   CatalogRemovals,
+  DocumentChanges,
+  DocumentClaim,
+  DocumentFilter,
   DocumentLeases,
   DocumentRecords,
+  DocumentScope,
+  FeedbackRecords,
+  FeedbackWithAnswer,
   IndexGenerationCatalog,
+  NewAnswer,
+  NewFeedback,
+  NewSourceItem,
+  NewThread,
   ProjectReads,
   RagConfigCatalog,
+  SourceChanges,
+  SourceItem,
   SourceItemRecords,
   SourceRecords,
+  SyncRunChanges,
   SyncRunRecords,
+  ThreadScope,
+  UploadCursor,
   UploadQueue,
   WebhookCatalog,
   WriteChecks,
@@ -41,36 +56,21 @@ import {
   type DatabaseOptions,
 } from './database';
 import { query } from './database-error';
-import {
-  DocumentRepository,
-  type DocumentChanges,
-  type DocumentClaim,
-  type DocumentFilter,
-  type DocumentScope,
-  type NewSourceItem,
-  type SourceItem,
-  type UploadCursor,
-} from './documents.repository';
+import { DocumentRepository } from './documents.repository';
 import { ApiKeyRepository } from './api-keys.repository';
 import { AuditRepository } from './audit.repository';
 import { SessionRepository } from './sessions.repository';
 import { UserRepository } from './users.repository';
-import {
-  AnswerRepository,
-  type AnswerFilter,
-  type NewAnswer,
-  type NewThread,
-  type ThreadScope,
-} from './answers.repository';
-import { FeedbackRepository, type FeedbackWithAnswer, type NewFeedback } from './feedback.repository';
+import { AnswerRepository } from './answers.repository';
+import { FeedbackRepository } from './feedback.repository';
 import { guardedWrite } from './guarded-write';
 import { IndexGenerationRepository } from './index-generations.repository';
 import { RagConfigRepository } from './rag-config.repository';
 import { importLegacyCatalog, type LegacyImportReport } from './legacy-import';
 import { projectDeleting, sourceRemoving } from './source-lock';
 import { ProjectRepository } from './projects.repository';
-import { SourceRepository, type SourceChanges } from './sources.repository';
-import { SyncRunRepository, type SyncRunChanges } from './sync-runs.repository';
+import { SourceRepository } from './sources.repository';
+import { SyncRunRepository } from './sync-runs.repository';
 import { WebhookDeliveryLog } from './webhook-deliveries';
 import { WebhookEventLog } from './webhook-events';
 
