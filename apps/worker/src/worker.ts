@@ -41,12 +41,8 @@ export async function createWorker(
 ) {
   const logger = overrides.logger ?? createLogger('trove-worker', config.logging ?? {});
   const es = createElasticsearchClient(config.elasticsearch.url);
-  const catalog = Catalog.open({
-    ...config.database,
-    legacy: { es, indexPrefix: config.elasticsearch.indexPrefix },
-    sourceTypes: registeredSourceTypes(config),
-  });
-  const prepared = await catalog.ensure();
+  const catalog = Catalog.open({ ...config.database, sourceTypes: registeredSourceTypes(config) });
+  await catalog.ensure();
   const secrets = config.secrets.key ? new SecretBox(config.secrets.key) : undefined;
   // The chunk index's generations (one per embedding model; issue 11): the active one's model embeds.
   const generations = new IndexGenerations({
@@ -64,14 +60,6 @@ export async function createWorker(
   const chunkIndex = new ChunkIndex(es, config.elasticsearch.indexPrefix, active.generation.dimensions, {
     replicas: config.elasticsearch.replicas,
   });
-  if (prepared.imported) {
-    const { projects, sources, documents, runs } = prepared.imported;
-    logger.info(
-      `imported the Elasticsearch catalog into PostgreSQL: ${projects} projects, ` +
-        `${sources} sources, ${documents} documents, ${runs} sync runs; the old indices were removed`,
-    );
-  }
-
   const blobs = createBlobStore(config.storage);
   // One connector per registered source type (@trove/source-definitions).
   const connectors = createSourceConnectors(config, { blobs });

@@ -1,4 +1,3 @@
-import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
 import type {
   AnswerRecord,
   ContentGap,
@@ -66,7 +65,6 @@ import { FeedbackRepository } from './feedback.repository';
 import { guardedWrite } from './guarded-write';
 import { IndexGenerationRepository } from './index-generations.repository';
 import { RagConfigRepository } from './rag-config.repository';
-import { importLegacyCatalog, type LegacyImportReport } from './legacy-import';
 import { projectDeleting, sourceRemoving } from './source-lock';
 import { ProjectRepository } from './projects.repository';
 import { SourceRepository } from './sources.repository';
@@ -75,11 +73,6 @@ import { WebhookDeliveryLog } from './webhook-deliveries';
 import { WebhookEventLog } from './webhook-events';
 
 export interface CatalogOptions extends DatabaseOptions {
-  /**
-   * Where catalogs before PostgreSQL kept their records (Elasticsearch indices `<prefix>-projects`
-   * and so on): imported once at start-up, then removed.
-   */
-  legacy?: { es: ElasticsearchClient; indexPrefix: string };
   /**
    * The source types this process has connectors for (`@trove/source-definitions`); a stored
    * source of another type is an error when read. Unset: the built-in types.
@@ -162,16 +155,14 @@ export class Catalog
   }
 
   /**
-   * Creates the schema and applies pending migrations, then imports a catalog left in
-   * Elasticsearch by an older version, all under one lock: the api and worker may start together.
+   * Creates the schema and applies pending migrations, under a lock: the api and workers may start
+   * together.
    */
-  async ensure(): Promise<{ migrations: string[]; imported?: LegacyImportReport }> {
+  async ensure(): Promise<{ migrations: string[] }> {
     return query('preparing the catalog', () =>
-      withStartupLock(this.options, async () => {
-        const migrations = await migrateCatalog(this.db, this.options.schema);
-        const imported = this.options.legacy && (await importLegacyCatalog(this, this.options.legacy));
-        return { migrations, imported };
-      }),
+      withStartupLock(this.options, async () => ({
+        migrations: await migrateCatalog(this.db, this.options.schema),
+      })),
     );
   }
 

@@ -161,13 +161,7 @@ export class CoreModule {
         },
         {
           provide: Catalog,
-          useFactory: (es: ElasticsearchClient) =>
-            Catalog.open({
-              ...config.database,
-              legacy: { es, indexPrefix: prefix },
-              sourceTypes: registeredSourceTypes(config),
-            }),
-          inject: [ELASTICSEARCH],
+          useFactory: () => Catalog.open({ ...config.database, sourceTypes: registeredSourceTypes(config) }),
         },
         {
           provide: ChunkIndex,
