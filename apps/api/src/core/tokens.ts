@@ -7,3 +7,7 @@ export const BLOBS = Symbol('BLOBS');
 export const WORKFLOWS = Symbol('WORKFLOWS');
 /** Every source type's definition (@trove/source-definitions), built from config at start-up. */
 export const SOURCE_DEFINITIONS = Symbol('SOURCE_DEFINITIONS');
+/** Search with the current RAG settings, as the `Searcher` port (rag-config/rag-runtime.ts). */
+export const SEARCHER = Symbol('SEARCHER');
+/** Answers with the current RAG settings, as the `Asker` port (rag-config/rag-runtime.ts). */
+export const ASKER = Symbol('ASKER');

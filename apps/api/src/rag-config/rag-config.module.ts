@@ -1,15 +1,13 @@
 import { Logger, Module } from '@nestjs/common';
 import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
-import { Answerer } from '@trove/answering';
 import { Catalog } from '@trove/catalog';
 import { SegmenterTokenCounter } from '@trove/chunking';
 import { type ApiConfig, SecretBox } from '@trove/config';
 import type { EmbeddingProvider } from '@trove/domain';
 import { IndexGenerations } from '@trove/index-generations';
 import { RagConfigStore } from '@trove/rag-config';
-import { HybridSearch } from '@trove/search';
 import { CitationLinks } from '../core/citation-links';
-import { CONFIG, ELASTICSEARCH, EMBEDDER } from '../core/tokens';
+import { ASKER, CONFIG, ELASTICSEARCH, EMBEDDER, SEARCHER } from '../core/tokens';
 import { IndexGenerationsModule } from '../index-generations/index-generations.module';
 import { LocalLlmLifecycle } from './local-llm.lifecycle';
 import { RagConfigResolver } from './rag-config.resolver';
@@ -58,13 +56,14 @@ import { RagRuntime } from './rag-runtime';
         }),
       inject: [CONFIG, RagConfigStore, ELASTICSEARCH, EMBEDDER, IndexGenerations, CitationLinks],
     },
-    // Search and answers follow the current settings (RagRuntime rebuilds them on a change).
-    { provide: HybridSearch, useFactory: (runtime: RagRuntime) => runtime.searcher, inject: [RagRuntime] },
-    { provide: Answerer, useFactory: (runtime: RagRuntime) => runtime.asker, inject: [RagRuntime] },
+    // Search and answers follow the current settings (RagRuntime rebuilds them on a change): their
+    // tokens name the ports the services use, not HybridSearch and Answerer, which these are not.
+    { provide: SEARCHER, useFactory: (runtime: RagRuntime) => runtime.searcher, inject: [RagRuntime] },
+    { provide: ASKER, useFactory: (runtime: RagRuntime) => runtime.asker, inject: [RagRuntime] },
     RagConfigService,
     RagConfigResolver,
     LocalLlmLifecycle,
   ],
-  exports: [HybridSearch, Answerer],
+  exports: [SEARCHER, ASKER],
 })
 export class RagConfigModule {}
