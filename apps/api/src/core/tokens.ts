@@ -1,5 +1,7 @@
 /** Dependency-injection tokens for the providers the API module builds from config. */
 export const CONFIG = Symbol('CONFIG');
+/** What the api builds as the worker does (`CoreServices`, @trove/composition): the secret box, the RAG settings store. */
+export const CORE_SERVICES = Symbol('CORE_SERVICES');
 export const ELASTICSEARCH = Symbol('ELASTICSEARCH');
 export const EMBEDDER = Symbol('EMBEDDER');
 export const BLOBS = Symbol('BLOBS');

@@ -1,13 +1,13 @@
-import { Logger, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
-import { Catalog } from '@trove/catalog';
+import type { CoreServices } from '@trove/composition';
 import { SegmenterTokenCounter } from '@trove/chunking';
-import { type ApiConfig, SecretBox } from '@trove/config';
+import type { ApiConfig } from '@trove/config';
 import type { EmbeddingProvider } from '@trove/domain';
 import { IndexGenerations } from '@trove/index-generations';
 import { RagConfigStore } from '@trove/rag-config';
 import { CitationLinks } from '../core/citation-links';
-import { ASKER, CONFIG, ELASTICSEARCH, EMBEDDER, SEARCHER } from '../core/tokens';
+import { ASKER, CONFIG, CORE_SERVICES, ELASTICSEARCH, EMBEDDER, SEARCHER } from '../core/tokens';
 import { IndexGenerationsModule } from '../index-generations/index-generations.module';
 import { LocalLlmLifecycle } from './local-llm.lifecycle';
 import { RagConfigResolver } from './rag-config.resolver';
@@ -25,15 +25,9 @@ import { RagRuntime } from './rag-runtime';
     // The environment's settings, overlaid with changes made through the API.
     {
       provide: RagConfigStore,
-      useFactory: (config: ApiConfig, catalog: Catalog) =>
-        new RagConfigStore({
-          catalog,
-          defaults: ragDefaults(config),
-          secrets: config.secrets.key ? new SecretBox(config.secrets.key) : undefined,
-          ttlMs: config.elasticsearch.generationsTtlMs,
-          log: (message) => new Logger('RagConfig').warn(message),
-        }),
-      inject: [CONFIG, Catalog],
+      useFactory: (config: ApiConfig, core: CoreServices) =>
+        core.ragConfig({ defaults: ragDefaults(config) }),
+      inject: [CONFIG, CORE_SERVICES],
     },
     {
       provide: RagRuntime,
