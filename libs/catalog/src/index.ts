@@ -17,4 +17,5 @@ export type {
   NewSession,
 } from './sessions.repository';
 export { AuditRepository } from './audit.repository';
+export { IndexGenerationRepository } from './index-generations.repository';
 export type { AuditPage } from './audit.repository';

@@ -5,7 +5,7 @@ import { GraphQLModule, GraphQLSchemaHost } from '@nestjs/graphql';
 import { MulterModule } from '@nestjs/platform-express';
 import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
-import { Catalog } from '@trove/catalog';
+import { AuditRepository, Catalog, IndexGenerationRepository, UserRepository } from '@trove/catalog';
 import { createCoreServices } from '@trove/composition';
 import { type ApiConfig, subscriptionLimitsSchema } from '@trove/config';
 import type { EmbeddingProvider } from '@trove/domain';
@@ -162,6 +162,10 @@ export class CoreModule {
             ),
         },
         { provide: Catalog, useValue: core.catalog },
+        // Repositories a feature needs alone, each its own provider: they inject that, not the Catalog.
+        { provide: AuditRepository, useValue: core.catalog.audit },
+        { provide: UserRepository, useValue: core.catalog.users },
+        { provide: IndexGenerationRepository, useValue: core.catalog.indexGenerations },
         {
           provide: ChunkIndex,
           useFactory: (es: ElasticsearchClient, embedder: EmbeddingProvider) =>
@@ -183,6 +187,9 @@ export class CoreModule {
         BLOBS,
         WORKFLOWS,
         Catalog,
+        AuditRepository,
+        UserRepository,
+        IndexGenerationRepository,
         ChunkIndex,
         CitationLinks,
         uploads,
