@@ -6,7 +6,7 @@ export * from './database';
 export { jsonb, postgresSafeText, postgresSafeValue } from './postgres-text';
 export * from './webhook-events';
 export * from './webhook-deliveries';
-export { API_KEY_TOUCH_INTERVAL_MS } from './api-keys.repository';
+export { API_KEY_TOUCH_INTERVAL_MS, ApiKeyRepository } from './api-keys.repository';
 export { isUuid, UserRepository } from './users.repository';
 export type { Grantee, NewUser, SignedInIdentity, SignInMatch, UserChanges } from './users.repository';
 export { SessionRepository } from './sessions.repository';

@@ -5,7 +5,13 @@ import { GraphQLModule, GraphQLSchemaHost } from '@nestjs/graphql';
 import { MulterModule } from '@nestjs/platform-express';
 import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
-import { AuditRepository, Catalog, IndexGenerationRepository, UserRepository } from '@trove/catalog';
+import {
+  ApiKeyRepository,
+  AuditRepository,
+  Catalog,
+  IndexGenerationRepository,
+  UserRepository,
+} from '@trove/catalog';
 import { createCoreServices } from '@trove/composition';
 import { type ApiConfig, subscriptionLimitsSchema } from '@trove/config';
 import type { EmbeddingProvider } from '@trove/domain';
@@ -163,6 +169,7 @@ export class CoreModule {
         },
         { provide: Catalog, useValue: core.catalog },
         // Repositories a feature needs alone, each its own provider: they inject that, not the Catalog.
+        { provide: ApiKeyRepository, useValue: core.catalog.apiKeys },
         { provide: AuditRepository, useValue: core.catalog.audit },
         { provide: UserRepository, useValue: core.catalog.users },
         { provide: IndexGenerationRepository, useValue: core.catalog.indexGenerations },
@@ -187,6 +194,7 @@ export class CoreModule {
         BLOBS,
         WORKFLOWS,
         Catalog,
+        ApiKeyRepository,
         AuditRepository,
         UserRepository,
         IndexGenerationRepository,
