@@ -16,12 +16,12 @@ stop_one() {
   [[ "$name" == postgresql ]] && signal=INT
   # setsid made the service a process-group leader: signal the whole group.
   kill "-$signal" -- "-$pid" 2>/dev/null || kill "-$signal" "$pid" 2>/dev/null || true
-  for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
-  if kill -0 "$pid" 2>/dev/null; then
+  for _ in $(seq 1 60); do pid_alive "$pid" || break; sleep 0.5; done
+  if pid_alive "$pid"; then
     log "$name did not stop within 30 s; killing it"
     kill -KILL -- "-$pid" 2>/dev/null || true
     # Until the process is gone, a restart would find it still holding its ports and lock files.
-    for _ in $(seq 1 20); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+    for _ in $(seq 1 20); do pid_alive "$pid" || break; sleep 0.5; done
   fi
   rm -f "$pidfile"
 }

@@ -109,10 +109,21 @@ install_lock() {
 
 [[ "$ES_NODES" =~ ^[1-9]$ ]] || die "TROVE_ES_NODES must be a number from 1 to 9, not '$ES_NODES'"
 
+# pid_alive PID: the process exists and is not a zombie. A killed process stays a zombie until its
+# parent (PID 1, for a detached service) reaps it, and kill -0 still succeeds on a zombie: counting
+# it as alive would skip the restart of a service killed a moment ago, or wait on its stop.
+pid_alive() {
+  kill -0 "$1" 2>/dev/null || return 1
+  local state
+  # /proc/PID/stat: "pid (comm) state ...", comm may hold spaces; no /proc (macOS): alive.
+  state="$(sed -E 's/^.*\) ([A-Za-z]).*$/\1/' "/proc/$1/stat" 2>/dev/null)" || return 0
+  [[ "$state" != Z && "$state" != X ]]
+}
+
 # is_running NAME: the pid file names a live process.
 is_running() {
   local pidfile="$RUN_DIR/$1.pid"
-  [[ -f "$pidfile" ]] && kill -0 "$(cat "$pidfile")" 2>/dev/null
+  [[ -f "$pidfile" ]] && pid_alive "$(cat "$pidfile")"
 }
 
 # wait_for NAME SECONDS CMD...: poll CMD until it succeeds, or fail with the log's tail.
