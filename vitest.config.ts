@@ -39,6 +39,10 @@ const e2e = (name: string, include: string[], exclude: string[] = []) => ({
 
 export default defineConfig({
   test: {
+    // Vitest's default is cores - 1 files at a time: one on a 2-core machine, which leaves a core
+    // idle while a unit spec loads its imports or waits on its worker threads. (Integration and
+    // end-to-end files run one at a time per process: singleFork.)
+    maxWorkers: availableParallelism(),
     projects: [
       {
         plugins,
@@ -46,9 +50,6 @@ export default defineConfig({
           name: 'unit',
           include: ['libs/**/*.spec.ts', 'apps/**/*.spec.ts', 'tools/**/*.spec.ts'],
           environment: 'node',
-          // Vitest's default is cores - 1 files at a time: one on a 2-core machine, which leaves a
-          // core idle while a spec file loads its imports or waits on its worker threads.
-          poolOptions: { forks: { maxForks: availableParallelism() } },
         },
       },
       {
