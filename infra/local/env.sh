@@ -71,7 +71,8 @@ TEMPORAL_SERVER_HOME="$TROVE_INSTALL_DIR/temporal-server-$TEMPORAL_SERVER_VERSIO
 TEMPORAL_SERVER_SERVICES=(frontend history matching worker)
 # The frontend's gRPC port (what TROVE_TEMPORAL_ADDRESS names); history, matching and the worker
 # service take the next three. Their membership ports are TROVE_TEMPORAL_SERVER_MEMBERSHIP_PORT and
-# the next three (default: 100 above the gRPC ports). Apart from the dev server's 7233, so both run.
+# the next three (default: 100 above the gRPC ports), below 32768: Temporal keeps them in a
+# PostgreSQL smallint. Apart from the dev server's 7233, so both run.
 TEMPORAL_SERVER_PORT="${TROVE_TEMPORAL_SERVER_PORT:-7243}"
 TEMPORAL_SERVER_MEMBERSHIP_PORT="${TROVE_TEMPORAL_SERVER_MEMBERSHIP_PORT:-$((TEMPORAL_SERVER_PORT + 100))}"
 TEMPORAL_SERVER_DB="${TROVE_TEMPORAL_SERVER_DB:-temporal}"

@@ -378,6 +378,8 @@ start_temporal_server() {
   local -a wanted=("$@")
   ((${#wanted[@]})) || wanted=("${TEMPORAL_SERVER_SERVICES[@]}")
   for service in "${wanted[@]}"; do temporal_server_index "$service" >/dev/null; done
+  (($(temporal_server_membership_port worker) < 32768)) ||
+    die "the temporal server's membership ports must be below 32768 (Temporal stores them as a smallint): set TROVE_TEMPORAL_SERVER_MEMBERSHIP_PORT"
   bash "$(dirname "${BASH_SOURCE[0]}")/install-temporal-server.sh" >/dev/null
   postgres_healthy || start_postgresql
   if [[ "$(id -u)" == 0 ]]; then

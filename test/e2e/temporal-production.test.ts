@@ -70,13 +70,18 @@ async function batchUnderway(runId: string, sourceId: string, pages: number): Pr
   );
 }
 
-/** SIGKILL to one service of the server (its process group, as a crash or an OOM kill), then started again. */
-async function killAndRestart(service: TemporalServerService): Promise<void> {
+/**
+ * SIGKILL to one service of the server (its process group, as a crash or an OOM kill), then started
+ * again; returns the seconds until it served again.
+ */
+async function killAndRestart(service: TemporalServerService): Promise<number> {
   const pid = Number(readFileSync(services.pidFile(`temporal-server-${service}`), 'utf8'));
+  const killedAt = performance.now();
   process.kill(-pid, 'SIGKILL');
   await services.start(`temporal-server-${service}`);
   const restarted = Number(readFileSync(services.pidFile(`temporal-server-${service}`), 'utf8'));
   expect(restarted, `a new ${service} process`).not.toBe(pid);
+  return (performance.now() - killedAt) / 1000;
 }
 
 describe("Temporal's production server", () => {
@@ -91,11 +96,12 @@ describe("Temporal's production server", () => {
     const sourceId = archive.body.source!.id;
 
     const beforeHistoryKill = await batchUnderway(runId, sourceId, 0);
-    await killAndRestart('history');
+    const historyDown = await killAndRestart('history');
     const beforeMatchingKill = await batchUnderway(runId, sourceId, beforeHistoryKill);
-    await killAndRestart('matching');
+    const matchingDown = await killAndRestart('matching');
     console.info(
-      `[temporal-production] history killed after ${beforeHistoryKill}, matching after ${beforeMatchingKill} of ${FILES} documents`,
+      `[temporal-production] history killed after ${beforeHistoryKill} of ${FILES} documents, serving again ` +
+        `${historyDown.toFixed(1)} s later; matching after ${beforeMatchingKill}, ${matchingDown.toFixed(1)} s`,
     );
 
     const run = await stack.runSettled(runId, 600_000);
@@ -104,9 +110,12 @@ describe("Temporal's production server", () => {
 
     const { documents } = await stack.query<{
       documents: { nodes: { id: string; fileName: string; status: string; chunkCount: number }[] };
-    }>('query($p: ID!) { documents(projectId: $p, first: 500) { nodes { id fileName status chunkCount } } }', {
-      p: projectId,
-    });
+    }>(
+      'query($p: ID!) { documents(projectId: $p, first: 500) { nodes { id fileName status chunkCount } } }',
+      {
+        p: projectId,
+      },
+    );
     expect(documents.nodes).toHaveLength(FILES);
     expect(new Set(documents.nodes.map((d) => d.fileName)).size).toBe(FILES);
     expect(documents.nodes.filter((d) => d.status !== 'READY')).toEqual([]);

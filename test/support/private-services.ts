@@ -88,6 +88,18 @@ async function freePorts(count: number): Promise<number> {
   }
 }
 
+/**
+ * `count` consecutive free ports below 32768, for servers that cannot take the OS's picks: Temporal
+ * keeps its membership ports in a PostgreSQL smallint.
+ */
+async function freeLowPorts(count: number): Promise<number> {
+  for (;;) {
+    const first = 20_000 + Math.floor(Math.random() * (12_000 - count));
+    const free = await Promise.all(Array.from({ length: count }, (_, i) => portFree(first + i)));
+    if (free.every(Boolean)) return first;
+  }
+}
+
 export interface PrivateServicesOptions {
   /** Elasticsearch nodes: 1 (default) a single node, more a cluster (TROVE_ES_NODES of infra/local). */
   esNodes?: number;
@@ -156,7 +168,7 @@ export class PrivateServices {
         esTransport: await freePorts(this.esNodes),
         pg: await freePort(),
         // The four services' gRPC ports, then their four membership ports.
-        temporal: await freePorts(8),
+        temporal: await freeLowPorts(8),
       };
     }
     await this.script('up.sh', services);
