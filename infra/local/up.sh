@@ -385,6 +385,7 @@ start_temporal_server() {
   if [[ "$(id -u)" == 0 ]]; then
     id trove-temporal >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin trove-temporal
   fi
+  local timeout="${TROVE_TEMPORAL_SERVER_START_TIMEOUT:-120}"
   for service in "${wanted[@]}"; do
     if is_running "temporal-server-$service"; then
       log "the temporal server's $service service already runs on :$(temporal_server_port "$service")"
@@ -396,11 +397,15 @@ start_temporal_server() {
     if ! $configured; then
       temporal_server_schemas
       write_temporal_server_config
-      configured=true
     fi
     start_temporal_server_service "$service"
+    if ! $configured; then
+      configured=true
+      # The first service to start on a fresh database writes the cluster's metadata; two at once
+      # both try, and the loser exits on the duplicate key. The others start once it listens.
+      wait_for "temporal-server-$service" "$timeout" port_listening "$(temporal_server_port "$service")"
+    fi
   done
-  local timeout="${TROVE_TEMPORAL_SERVER_START_TIMEOUT:-120}"
   for service in "${wanted[@]}"; do
     wait_for "temporal-server-$service" "$timeout" port_listening "$(temporal_server_port "$service")"
   done
