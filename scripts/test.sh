@@ -41,6 +41,19 @@ vitest_project() {
   npx vitest run --project "$1" --reporter=default --reporter=json --outputFile.json="$results/$1.json"
 }
 
+# The end-to-end files that mostly wait (vitest.config.ts, E2E_WAITS) run in a second process beside
+# the others; their log follows the main one's, each with its own JSON report.
+e2e_lanes() {
+  local main=0 waits=0 pid
+  TROVE_E2E_LANES=2 vitest_project e2e-waits >"$results/e2e-waits.log" 2>&1 &
+  pid=$!
+  TROVE_E2E_LANES=2 vitest_project e2e || main=$?
+  wait "$pid" || waits=$?
+  say "── e2e (second lane: the files that mostly wait)"
+  cat "$results/e2e-waits.log"
+  ((main == 0 && waits == 0))
+}
+
 stage lint npm run --silent lint
 stage typecheck npm run --silent typecheck
 stage format npm run --silent format:check
@@ -67,7 +80,7 @@ needed_by integration e2e && stage llm-model bash infra/local/llm-model.sh insta
 needed_by integration && stage llm-server bash infra/local/llm.sh install
 if [[ ! " ${failed_stages[*]} " =~ " services " ]]; then
   stage integration vitest_project integration
-  stage e2e vitest_project e2e
+  stage e2e e2e_lanes
 fi
 
 # Totals, and every test must have run: a skipped or todo test not in test/allowed-skips.json fails.
