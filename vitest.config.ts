@@ -19,6 +19,7 @@ const E2E_WAITS = [
   'test/e2e/error-leaks.test.ts',
   'test/e2e/poison-input.test.ts',
   'test/e2e/search-limits.test.ts',
+  'test/e2e/temporal-production.test.ts',
 ];
 const lanes = process.env.TROVE_E2E_LANES === '2';
 

