@@ -161,7 +161,7 @@ beforeAll(async () => {
   );
   expect((await stack.runSettled(syncSource.id)).status).toBe('COMPLETED');
   browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
   await context.addInitScript(HOLD_DONE);
   page = await context.newPage();
   watchPage(page, stack.url, problems);
@@ -193,7 +193,7 @@ describe('the Ask page', () => {
     const writing = page.locator('[data-testid="answer"][data-state="writing"]');
     await writing.getByTestId('answer-text').waitFor();
     expect(await writing.getByTestId('answer-text').textContent()).toMatch(
-      /^Quoted from the most relevant passages/,
+      /^Quoted from your documents/,
     );
     expect(await writing.getByTestId('citation-marker').count()).toBeGreaterThan(0);
     expect(await writing.getByRole('status').textContent()).toBe('Writing…');
@@ -328,7 +328,7 @@ describe('the Ask page', () => {
     expect(box.width).toBeGreaterThan(380);
     await shot('phone-citation');
     await page.keyboard.press('Escape');
-    await page.setViewportSize({ width: 1280, height: 860 });
+    await page.setViewportSize({ width: 1366, height: 900 });
   });
 });
 
@@ -418,7 +418,7 @@ describe('a thread on the Ask page', () => {
     await drawer.getByRole('button', { name: 'New thread' }).click();
     await drawer.waitFor({ state: 'hidden' });
     expect(page.url()).not.toContain('thread=');
-    await page.setViewportSize({ width: 1280, height: 860 });
+    await page.setViewportSize({ width: 1366, height: 900 });
   });
 });
 
@@ -428,7 +428,7 @@ describe('a VIEWER key', () => {
       'mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { secret } }',
       { input: { name: 'Ask viewer', role: 'VIEWER', projectIds: [projectId] } },
     );
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
     const viewer = await context.newPage();
     watchPage(viewer, stack.url, problems);
     await signIn(viewer, stack.url, createApiKey.secret);
