@@ -1,10 +1,9 @@
 /**
  * What the development tools (tools/bench, tools/eval) reuse of the test support, as `@trove/test-support`:
- * the local services' addresses, the api + worker stack, the browser (Debian's Chromium), private services, Jaeger, and the
+ * the local services' addresses, the api + worker stack, private services, Jaeger, and the
  * retrieval gate's in-process ingest. Tests under test/ import the files directly.
  */
 export * from './answer-eval';
-export * from './browser';
 export * from './identity-provider';
 export * from './jaeger';
 export * from './local-llm';

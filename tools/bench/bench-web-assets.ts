@@ -16,7 +16,8 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { mountWebPages } from '../../apps/api/src/web/web-pages';
-import { ensureDashboardBuild, launchChromium, ROOT } from '@trove/test-support';
+import { ROOT } from '@trove/test-support';
+import { ensureDashboardBuild, launchChromium } from '../../test/support/browser';
 import { sizeDefault, writeBenchmarkSections } from '@trove/tools-support';
 
 const ROUNDS = Number(

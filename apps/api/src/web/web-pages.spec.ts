@@ -51,7 +51,6 @@ async function serve(ui: UiConfig) {
         .end();
     });
   return { app, get, raw };
-  return { app, get };
 }
 
 describe('dashboard and playground pages', () => {
