@@ -192,9 +192,7 @@ describe('the Ask page', () => {
     await expect.poll(() => page.evaluate<number>('window.__askGate.held'), EVENTUALLY).toBe(1);
     const writing = page.locator('[data-testid="answer"][data-state="writing"]');
     await writing.getByTestId('answer-text').waitFor();
-    expect(await writing.getByTestId('answer-text').textContent()).toMatch(
-      /^Quoted from your documents/,
-    );
+    expect(await writing.getByTestId('answer-text').textContent()).toMatch(/^Quoted from your documents/);
     expect(await writing.getByTestId('citation-marker').count()).toBeGreaterThan(0);
     expect(await writing.getByRole('status').textContent()).toBe('Writing…');
     expect(await answer().getByTestId('answer-mode').count()).toBe(0);

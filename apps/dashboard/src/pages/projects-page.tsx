@@ -99,7 +99,8 @@ export function ProjectsPage() {
                 </Group>
                 <Group justify="space-between" mt={4}>
                   <Text size="sm" c="dimmed">
-                    {plural(project.stats.documentCount, 'document')} · {plural(project.stats.chunkCount, 'chunk')}
+                    {plural(project.stats.documentCount, 'document')} ·{' '}
+                    {plural(project.stats.chunkCount, 'chunk')}
                   </Text>
                   {admin && (
                     <Button
