@@ -1,9 +1,9 @@
 /**
  * What a browser downloads to open the dashboard and the playground, and how long until each page
  * shows, served as before (the files as they are, as the api served them without compression)
- * and as now (mountWebPages: the build's brotli/gzip copies). Both servers serve the same build
- * from this process, and each page is loaded in Debian's Chromium with an empty cache, rounds
- * interleaved, on loopback and on a 10 Mbit/s link with 40 ms of latency (Chromium's throttling).
+ * and as now (the api, without a worker: the build's brotli/gzip copies). Both serve the same
+ * build, and each page is loaded in Debian's Chromium with an empty cache, rounds interleaved,
+ * on loopback and on a 10 Mbit/s link with 40 ms of latency (Chromium's throttling).
  * A repeat visit in the same browser shows what the immutable caching of hashed assets leaves.
  * Run: npm run bench:web-assets (BENCH_WEB_ROUNDS to change the rounds).
  */
@@ -15,9 +15,7 @@ import type { RequestHandler } from 'express';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { mountWebPages } from '../../apps/api/src/web/web-pages';
-import { ROOT } from '@trove/test-support';
-import { ensureDashboardBuild, launchChromium } from '../../test/support/browser';
+import { ensureDashboardBuild, launchChromium, ROOT, TroveStack } from '@trove/test-support';
 import { sizeDefault, writeBenchmarkSections } from '@trove/tools-support';
 
 const ROUNDS = Number(
@@ -61,13 +59,11 @@ async function servedAsBefore(): Promise<{ url: string; close: () => Promise<voi
   return { url: `http://127.0.0.1:${port}`, close: () => app.close() };
 }
 
-/** The api's way now: the real mountWebPages. */
+/** The api's way now: the api itself (its web pages, without a worker), serving the same build. */
 async function servedAsNow(): Promise<{ url: string; close: () => Promise<void> }> {
-  const app = await NestFactory.create<NestExpressApplication>(EmptyModule, { logger: false });
-  mountWebPages(app, { playground: true, introspection: true, dashboardDir: DIST });
-  await app.listen(0, '127.0.0.1');
-  const { port } = app.getHttpServer().address() as { port: number };
-  return { url: `http://127.0.0.1:${port}`, close: () => app.close() };
+  const stack = new TroveStack();
+  await stack.start({ worker: false });
+  return { url: stack.url, close: () => stack.stop() };
 }
 
 interface Load {
@@ -162,8 +158,8 @@ async function main() {
     '## Dashboard and playground: bytes transferred and load time, uncompressed vs precompressed',
     '',
     "Each page of the same build (`apps/dashboard/dist`) loaded in Debian's Chromium at 1366×900 with an",
-    'empty cache, from two servers in one process: **before**, the files as they are (serve-static, as the',
-    'api served them without compression), and **now**, `mountWebPages` sending the brotli (or gzip) copy',
+    "empty cache, from two servers: **before**, the files as they are (Nest's useStaticAssets, as the api",
+    'served them without compression), and **now**, the api itself sending the brotli (or gzip) copy',
     'the build writes beside each asset. Bytes: everything the page loaded over the wire (headers',
     'included) until the network was idle; time: from navigation until the page is usable (the sign-in',
     "form; the playground's editor). Medians of",
