@@ -659,13 +659,16 @@ describe('the dashboard, in a browser', () => {
     expect(sent.filter((r) => /\bmutation\b/.test(r.body))).toEqual([]);
     // The first tab is the Search example of this project, run as it is.
     await page.getByRole('button', { name: 'Variables' }).click();
-    expect(await page.locator('.graphiql-editor-tool').textContent()).toContain(projectUrl.split('/').at(-1));
     await page.locator('.graphiql-execute-button').click();
     await expect
       .poll(() => page.locator('.result-window').textContent(), EVENTUALLY)
       .toContain('Rolling back');
     expect(await page.locator('.result-window').textContent()).not.toContain('"errors"');
     page.off('request', record);
+    // It ran with this project's id, filled in by the playground, and the key.
+    const searched = sent.find((r) => r.body.includes('query Search'))!;
+    expect(JSON.parse(searched.body).variables).toEqual({ projectId: projectUrl.split('/').at(-1) });
+    expect(searched.key).toBe(ADMIN_KEY);
     await shot('playground');
   });
 
