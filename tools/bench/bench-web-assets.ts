@@ -51,8 +51,12 @@ const LINKS = [
 async function servedAsBefore(): Promise<{ url: string; close: () => Promise<void> }> {
   const app = await NestFactory.create<NestExpressApplication>(EmptyModule, { logger: false });
   app.useStaticAssets(DIST, { index: false, redirect: false });
-  const pages: RequestHandler = (request, response) =>
-    response.sendFile(join(DIST, request.path === '/playground' ? 'playground/index.html' : 'index.html'));
+  // The two pages; anything else (the pages' API calls: there is no API here) is a 404.
+  const pages: RequestHandler = (request, response) => {
+    if (request.path === '/') return response.sendFile(join(DIST, 'index.html'));
+    if (request.path === '/playground') return response.sendFile(join(DIST, 'playground', 'index.html'));
+    response.status(404).json({ error: { code: 'NOT_FOUND' } });
+  };
   app.use(pages);
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as { port: number };
