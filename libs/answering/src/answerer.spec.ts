@@ -635,26 +635,6 @@ describe('a follow-up in a thread', () => {
     expect(done.result.timings.rewriteMs).toBeGreaterThanOrEqual(0);
   });
 
-  it('quotes what the earlier answers did not say, rather than repeating their sentences', async () => {
-    const quoted = (answer: string) => answer.split('\n').slice(2).filter(Boolean);
-    const { answerer } = answererOver(HITS);
-    const first = await answerer.ask({
-      projectId: 'prj_test',
-      question: QUESTION,
-      mode: AnswerMode.EXTRACTIVE,
-    });
-    expect(quoted(first.answer).length).toBeGreaterThan(0);
-    const followUp = await answerer.ask({
-      projectId: 'prj_test',
-      question: QUESTION,
-      mode: AnswerMode.EXTRACTIVE,
-      history: [{ question: QUESTION, answer: first.answer }],
-    });
-    const repeated = quoted(followUp.answer).filter((line) => quoted(first.answer).includes(line));
-    expect(quoted(followUp.answer).length).toBeGreaterThan(0);
-    expect(repeated).toEqual([]);
-  });
-
   it('leaves a question that stands alone (or one outside a thread) as asked', async () => {
     const { answerer, searches } = answererOver(HITS);
     const inThread = await answerer.ask({ projectId: 'prj_test', question: QUESTION, history });

@@ -116,8 +116,6 @@ export class Answerer {
           )
         : undefined;
       const question = standalone ?? request.question;
-      // What the thread's earlier answers already said: a follow-up's quotes add to it.
-      const said = request.history?.map((turn) => turn.answer ?? '').join('\n');
       const [hits, questionVector] = await Promise.all([
         timed(timings, 'searchMs', () =>
           this.deps.search.search(
@@ -182,7 +180,7 @@ export class Answerer {
       }
       if (mode === AnswerMode.EXTRACTIVE) {
         const result = await timed(timings, 'generateMs', () =>
-          this.extractive(question, questionVector, passages, language, signal, { said }),
+          this.extractive(question, questionVector, passages, language, signal),
         );
         yield { type: 'delta', text: result.answer, attempt: 1 };
         const verification = await timed(timings, 'verifyMs', () =>
@@ -204,10 +202,14 @@ export class Answerer {
       let markers: ReturnType<typeof checkMarkers>;
       let retried = false;
       const fallback = async function* (this: Answerer, reason: string): AsyncGenerator<AnswerEvent> {
-        const result = await this.extractive(question, questionVector, passages, language, signal, {
-          heading: FALLBACK_MESSAGES[language].modelFallback,
-          said,
-        });
+        const result = await this.extractive(
+          question,
+          questionVector,
+          passages,
+          language,
+          signal,
+          FALLBACK_MESSAGES[language].modelFallback,
+        );
         // The model's time and the quotes' together: both went into this answer.
         timings.generateMs = ms(performance.now() - generateStarted);
         yield { type: 'delta', text: result.answer, attempt: attempt + 1 };
@@ -414,7 +416,7 @@ export class Answerer {
     passages: AnswerPassage[],
     language: AnswerLanguage,
     signal: AbortSignal,
-    { heading = FALLBACK_MESSAGES[language].extractive, said }: { heading?: string; said?: string } = {},
+    heading = FALLBACK_MESSAGES[language].extractive,
   ) {
     const { extractiveChunks, extractiveSentences } = this.deps.settings;
     const sentences = await extractSentences(
@@ -431,7 +433,6 @@ export class Answerer {
       this.deps.embedder,
       extractiveSentences,
       signal,
-      said,
     );
     // Sentences of passages that open the same place are cited under that place's first marker.
     const { canonical } = mergePlaces(passages);

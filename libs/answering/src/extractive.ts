@@ -72,8 +72,7 @@ const GIVES_REASON =
  * it contains (identifiers split at `_` and `.`, so `MAX_SEND_RETRIES` meets "retries"), plus a
  * bonus for a reason when the question asks why. The best `count` are returned in reading order
  * (documents in the order their best passage ranked, then by position in the document, then by
- * place in the chunk), so the quotes read as the sources do. Units `said` already holds (the
- * thread's earlier answers) are left out while others remain.
+ * place in the chunk), so the quotes read as the sources do.
  */
 export async function extractSentences(
   question: string,
@@ -82,11 +81,9 @@ export async function extractSentences(
   embedder: EmbeddingProvider,
   count: number,
   signal?: AbortSignal,
-  said?: string,
 ): Promise<ExtractedSentence[]> {
   const candidates: { passage: ExtractivePassage; unit: QuotableUnit; context: string; scored: string }[] =
     [];
-  const alreadySaid = said ? sayable(said) : '';
   for (const passage of passages) {
     for (const unit of quotableUnits(passage.text)) {
       const own = contentWords(unit.text).length;
@@ -100,12 +97,6 @@ export async function extractSentences(
       candidates.push({ passage, unit, context, scored });
     }
   }
-  // A follow-up quotes what the thread has not said yet; when everything relevant was said, it
-  // quotes it again rather than nothing.
-  const fresh = alreadySaid
-    ? candidates.filter((c) => !alreadySaid.includes(sayable(c.unit.text)))
-    : candidates;
-  if (fresh.length > 0 && fresh.length < candidates.length) candidates.splice(0, candidates.length, ...fresh);
   if (candidates.length === 0) {
     // Every unit is short (a list of terms): quote the best passage's first line.
     const first = passages[0] && splitSentences(passages[0].text)[0];
@@ -208,15 +199,6 @@ function coverage(questionWords: Set<string>, words: Set<string>): number {
   let found = 0;
   for (const word of questionWords) if (words.has(word)) found++;
   return found / questionWords.size;
-}
-
-/** Text as compared with what was said: markers ("[2]") dropped, case and spacing ignored. */
-function sayable(text: string): string {
-  return text
-    .replace(/\s*\[\d+\]/g, '')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .toLowerCase();
 }
 
 /** The sentence with its citation marker before its closing punctuation: "… rollback [2]." */
