@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
+import { compression } from 'vite-plugin-compression2';
 
 const root = __dirname;
 /** The api the dev server forwards to (`npm run quickstart` starts it on 4000). */
@@ -9,7 +10,17 @@ const api = process.env.TROVE_API_URL ?? `http://127.0.0.1:${process.env.TROVE_A
 export default defineConfig({
   root,
   base: '/',
-  plugins: [react()],
+  plugins: [
+    react(),
+    // Each asset also written brotli- and gzip-compressed beside itself, at the highest levels
+    // (once, at build): the api sends the best one the browser accepts (apps/api/src/web/web-pages.ts).
+    compression({
+      algorithms: ['brotliCompress', 'gzip'],
+      include: /\.(js|mjs|css|svg|ttf|json|wasm)$/,
+      threshold: 1024,
+      skipIfLargerOrEqual: true,
+    }),
+  ],
   build: {
     outDir: resolve(root, 'dist'),
     emptyOutDir: true,

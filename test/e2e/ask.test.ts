@@ -86,7 +86,7 @@ describe('ask without a language model', () => {
     expect(result.mode).toBe('EXTRACTIVE');
     expect(result.insufficientContext).toBe(false);
     expect(result.language).toBe('en');
-    expect(result.answer).toMatch(/^Quoted from the most relevant passages \(no language model/);
+    expect(result.answer).toMatch(/^Quoted from your documents \(no language model/);
     expect(result.answer).toMatch(/roll ?back/i);
 
     const markers = [...result.answer.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));

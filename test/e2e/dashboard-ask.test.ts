@@ -97,7 +97,7 @@ async function shot(name: string, target: Page = page): Promise<void> {
 
 /**
  * Asks from the page with the keyboard (Enter in the question box) and waits for the verified
- * answer: one more answer of the thread is done (the newest is shown first).
+ * answer: one more answer of the thread is done (the newest is shown last, above the box).
  */
 async function ask(question: string, target: Page = page): Promise<void> {
   const done = target.locator('[data-testid="answer"][data-state="done"]');
@@ -106,11 +106,11 @@ async function ask(question: string, target: Page = page): Promise<void> {
   await box.fill(question);
   await box.press('Enter');
   await expect.poll(() => done.count(), EVENTUALLY).toBe(before + 1);
-  await done.first().filter({ hasText: question }).waitFor(EVENTUALLY);
+  await done.last().filter({ hasText: question }).waitFor(EVENTUALLY);
 }
 
-/** The newest answer: a thread shows its answers newest first, under the question box. */
-const answer = (target: Page = page) => target.getByTestId('answer').first();
+/** The newest answer: a thread reads top-down, its newest answer last, just above the question box. */
+const answer = (target: Page = page) => target.getByTestId('answer').last();
 /** The markers in the answer's text, in order (the list of cited places has its own). */
 const textMarkers = (target: Page = page) =>
   answer(target).getByTestId('answer-text').getByTestId('citation-marker');
@@ -161,7 +161,7 @@ beforeAll(async () => {
   );
   expect((await stack.runSettled(syncSource.id)).status).toBe('COMPLETED');
   browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
   await context.addInitScript(HOLD_DONE);
   page = await context.newPage();
   watchPage(page, stack.url, problems);
@@ -192,9 +192,7 @@ describe('the Ask page', () => {
     await expect.poll(() => page.evaluate<number>('window.__askGate.held'), EVENTUALLY).toBe(1);
     const writing = page.locator('[data-testid="answer"][data-state="writing"]');
     await writing.getByTestId('answer-text').waitFor();
-    expect(await writing.getByTestId('answer-text').textContent()).toMatch(
-      /^Quoted from the most relevant passages/,
-    );
+    expect(await writing.getByTestId('answer-text').textContent()).toMatch(/^Quoted from your documents/);
     expect(await writing.getByTestId('citation-marker').count()).toBeGreaterThan(0);
     expect(await writing.getByRole('status').textContent()).toBe('Writing…');
     expect(await answer().getByTestId('answer-mode').count()).toBe(0);
@@ -328,7 +326,7 @@ describe('the Ask page', () => {
     expect(box.width).toBeGreaterThan(380);
     await shot('phone-citation');
     await page.keyboard.press('Escape');
-    await page.setViewportSize({ width: 1280, height: 860 });
+    await page.setViewportSize({ width: 1366, height: 900 });
   });
 });
 
@@ -347,8 +345,17 @@ describe('a thread on the Ask page', () => {
     );
     const cited = await answer().getByTestId('cited-place').allTextContents();
     expect(cited[0]).toContain(CONVERSATION.parking.title);
-    // Both turns, newest first; the thread listed once, with both questions.
+    // Both turns, oldest first, as a conversation reads; the question box under the newest.
     expect(await page.getByTestId('answer').count()).toBe(2);
+    expect(await page.getByTestId('answer').first().textContent()).toContain(CONVERSATION.first);
+    const [older, newer, box] = await Promise.all([
+      page.getByTestId('answer').first().boundingBox(),
+      page.getByTestId('answer').last().boundingBox(),
+      page.getByRole('form', { name: 'Ask a question' }).boundingBox(),
+    ]);
+    expect(older!.y).toBeLessThan(newer!.y);
+    expect(box!.y).toBeGreaterThan(newer!.y + newer!.height - 1);
+    // The thread listed once, with both questions.
     await threadItems().filter({ hasText: '2 questions' }).waitFor(EVENTUALLY);
     expect(await threadItems().count()).toBe(1);
     expect(await threadItems().textContent()).toContain(CONVERSATION.first);
@@ -361,7 +368,7 @@ describe('a thread on the Ask page', () => {
     expect(await answer().getByTestId('standalone-question').textContent()).toBe(
       `Searched for: ${CONVERSATION.standalone}`,
     );
-    expect(await page.getByTestId('answer').nth(1).textContent()).toContain(CONVERSATION.first);
+    expect(await page.getByTestId('answer').first().textContent()).toContain(CONVERSATION.first);
     await textMarkers().first().click();
     const panel = page.getByRole('dialog', { name: `[1] ${CONVERSATION.parking.title}` });
     expect(await panel.getByTestId('quote').textContent()).toContain('/parking-nsk');
@@ -409,7 +416,7 @@ describe('a thread on the Ask page', () => {
     await drawer.getByRole('button', { name: 'New thread' }).click();
     await drawer.waitFor({ state: 'hidden' });
     expect(page.url()).not.toContain('thread=');
-    await page.setViewportSize({ width: 1280, height: 860 });
+    await page.setViewportSize({ width: 1366, height: 900 });
   });
 });
 
@@ -419,7 +426,7 @@ describe('a VIEWER key', () => {
       'mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { secret } }',
       { input: { name: 'Ask viewer', role: 'VIEWER', projectIds: [projectId] } },
     );
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
     const viewer = await context.newPage();
     watchPage(viewer, stack.url, problems);
     await signIn(viewer, stack.url, createApiKey.secret);

@@ -68,8 +68,8 @@ describe('the dashboard for people', () => {
     await page.getByTestId('caller-person').waitFor(EVENTUALLY);
     expect(new URL(page.url()).origin).toBe(stack.url);
     await expect(page.getByTestId('caller-person').innerText()).resolves.toContain(person.name);
-    // The projects page lists what the person reaches: their group's project.
-    await page.getByRole('main').getByText('Team handbook').first().waitFor(EVENTUALLY);
+    // They land on Ask in what they reach: their group's project.
+    await page.getByRole('heading', { name: 'Ask · Team handbook' }).waitFor(EVENTUALLY);
     await shot(page, '02-signed-in');
 
     await page.getByRole('link', { name: 'Personal tokens' }).click();
@@ -109,7 +109,8 @@ describe('the dashboard for people', () => {
     await page.getByRole('button', { name: 'Sign in with an API key instead' }).click();
     await page.getByLabel('API key').fill(ADMIN_KEY);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByRole('heading', { name: 'Projects' }).waitFor(EVENTUALLY);
+    // Signed in, on Ask in a project: the admin pages are under Settings in the navigation.
+    await page.getByRole('heading', { name: /^Ask · / }).waitFor(EVENTUALLY);
     await page.getByRole('link', { name: 'People and groups' }).click();
     await page.getByTestId('people').getByText(person.email).waitFor(EVENTUALLY);
     await shot(page, '04-people');

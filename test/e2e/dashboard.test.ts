@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient } from 'graphql-ws';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page, Request } from 'playwright-core';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultWorkspace, DEFAULT_IDS, NotionEmulator } from '@trove/notion-emulator';
@@ -50,6 +50,11 @@ function segment(label: string) {
   return page.locator('label').filter({ hasText: new RegExp(`^${label}$`) });
 }
 
+/** What a GraphiQL editor shows, its no-break spaces read as spaces (it draws spaces with them). */
+async function editorText(editor: Locator): Promise<string> {
+  return ((await editor.textContent()) ?? '').replace(/\s/g, ' ');
+}
+
 /** Offline by construction: every request goes to the api's own origin (no CDN, no font service). */
 function watch(target: Page): void {
   watchPage(target, stack.url, problems);
@@ -62,7 +67,7 @@ beforeAll(async () => {
   await site.start();
   await stack.start();
   browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
   page = await context.newPage();
   watch(page);
 });
@@ -218,9 +223,24 @@ describe('the dashboard, in a browser', () => {
     const first = page.getByTestId('search-hit').first();
     await first.waitFor();
     expect(await first.textContent()).toContain('Rolling back');
+    // One visible order, the rank: no score beside it that the list is not sorted by.
+    expect(await first.textContent()).not.toMatch(/\d\.\d{3}/);
+    // The query's words are marked in the passage; the link is named, not a signed URL.
+    const marked = (await first.getByTestId('hit-text').locator('mark').allTextContents()).map((m) =>
+      m.toLowerCase(),
+    );
+    expect(marked).toEqual(expect.arrayContaining(['roll', 'release']));
+    expect(await first.textContent()).not.toContain('sig=');
+    expect(await first.getByRole('link', { name: 'Open in Releases' }).getAttribute('href')).toMatch(/sig=/);
     await first.getByRole('button', { name: 'Explain' }).click();
     const explain = first.getByTestId('explain');
     await explain.waitFor();
+    // In words first; the legs' ranks and scores behind a toggle.
+    expect(await explain.getByTestId('explain-words').textContent()).toMatch(
+      /^It matched your words \(1st by keywords\) and matched your meaning \(\d+(st|nd|rd|th) by meaning\)\./,
+    );
+    expect(await explain.textContent()).not.toContain('Fused score');
+    await explain.getByRole('button', { name: 'Show raw scores' }).click();
     const text = await explain.textContent();
     expect(text).toMatch(/BM25 rank \/ score#1 \/ /);
     expect(text).toMatch(/kNN rank \/ score#\d+ \/ /);
@@ -505,14 +525,16 @@ describe('the dashboard, in a browser', () => {
     });
     expect(forged.status).toBe(401);
 
-    const viewerContext = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const viewerContext = await browser.newContext({ viewport: { width: 1366, height: 900 } });
     viewerPage = await viewerContext.newPage();
     watch(viewerPage);
     const v = viewerPage;
     await v.goto(`${stack.url}/`);
     await v.getByLabel('API key').fill(viewerSecret);
     await v.getByRole('button', { name: 'Sign in' }).click();
-    await v.getByRole('heading', { name: 'Projects' }).waitFor();
+    // A new key lands on Ask in the project it reaches.
+    await v.getByRole('heading', { name: `Ask · ${projectName}` }).waitFor();
+    await v.goto(`${stack.url}/projects`);
     await v.getByRole('row', { name: new RegExp(projectName) }).waitFor();
     expect(await v.getByTestId('caller-role').textContent()).toBe('VIEWER');
     expect(await v.getByRole('button', { name: 'Create project' }).count()).toBe(0);
@@ -574,6 +596,8 @@ describe('the dashboard, in a browser', () => {
   });
 
   it('fits a phone’s width on every page', async () => {
+    const single = await stack.createProject(uniqueName('One document'));
+    expect((await stack.upload(single, 'note.md', '# Note\n\nOne short note.\n')).status).toBe(202);
     await page.setViewportSize({ width: 390, height: 844 });
     const project = projectUrl.replace(stack.url, '');
     for (const [name, path, heading] of [
@@ -589,45 +613,102 @@ describe('the dashboard, in a browser', () => {
       await page.waitForLoadState('networkidle');
       await shot(`phone-${name}`);
       expect(await fitsWidth(page), name).toBe(true);
+      if (name === 'projects') {
+        // A project of one document says so in the singular, the others in the plural.
+        expect(await page.getByText(/^1 document · \d+ chunks?$/).count(), 'one document').toBe(1);
+        expect(await page.getByText(/^\d+ documents · \d+ chunks?$/).count()).toBeGreaterThan(0);
+      }
+      if (name === 'ask') {
+        // The Threads button keeps its whole label beside a long title.
+        const label = page.getByRole('button', { name: 'Threads' }).locator('.mantine-Button-label');
+        expect(await label.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+      }
     }
     // The navigation folds into a menu.
     await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('link', { name: 'Search' }).click();
     await page.getByRole('heading', { name: `Search · ${projectName}` }).waitFor();
-    await page.setViewportSize({ width: 1280, height: 860 });
+    await page.setViewportSize({ width: 1366, height: 900 });
   });
 
-  it('serves the playground with the key of the dashboard’s sign-in, and runs an operation', async () => {
-    // Same tab: the dashboard's sign-in (session storage) fills the playground's header.
+  it('opens the playground working: key sent with introspection, never shown, examples of the current project', async () => {
+    await page.setViewportSize({ width: 1366, height: 900 });
+    // Same tab: the dashboard's sign-in (session storage) is the playground's credential.
+    const sent: { key?: string; body: string }[] = [];
+    const record = (request: Request) => {
+      if (request.url() === `${stack.url}/graphql` && request.method() === 'POST')
+        sent.push({ key: request.headers()['x-api-key'], body: request.postData() ?? '' });
+    };
+    page.on('request', record);
     await page.goto(`${stack.url}/playground`);
     await page.locator('.graphiql-container').waitFor();
-    await expect
-      .poll(() => page.locator('.graphiql-editor-tool').textContent(), EVENTUALLY)
-      .toContain(ADMIN_KEY);
+    await page.getByText(`GraphQL playground · ${projectName}`).waitFor(EVENTUALLY);
+    // The schema is fetched with the key: the docs show its root types, and no error.
+    await page.getByRole('button', { name: 'Show Documentation Explorer' }).click();
+    await page
+      .locator('.graphiql-doc-explorer')
+      .getByText('Query', { exact: true })
+      .first()
+      .waitFor(EVENTUALLY);
+    expect(await page.locator('.graphiql-doc-explorer').textContent()).not.toContain('Error fetching schema');
+    const introspection = sent.filter((r) => r.body.includes('IntrospectionQuery'));
+    expect(introspection.length).toBeGreaterThan(0);
+    expect(introspection.every((r) => r.key === ADMIN_KEY)).toBe(true);
+    // The key is in no pane: the Headers pane says it is sent, without it.
+    await page.getByRole('button', { name: 'Headers' }).click();
+    expect(await editorText(page.locator('.graphiql-editor-tool'))).toContain('added to every request');
+    expect(await page.locator('.graphiql-container').textContent()).not.toContain(ADMIN_KEY);
+    // Nothing was written on opening: the playground only read.
+    expect(sent.filter((r) => /\bmutation\b/.test(r.body))).toEqual([]);
+    // The first tab is the Search example of this project, run as it is.
+    await page.getByRole('button', { name: 'Variables' }).click();
     await page.locator('.graphiql-execute-button').click();
-    // The first example tab holds two operations: GraphiQL asks which one to run, in a menu that
-    // may open after the click returns, so it is picked in the same poll that waits for the result.
-    const choice = page.getByRole('menuitem', { name: 'Projects' });
-    await expect
-      .poll(async () => {
-        if (await choice.isVisible()) await choice.click();
-        return page.locator('.result-window').textContent();
-      }, EVENTUALLY)
-      .toContain(projectName);
+    await expect.poll(() => editorText(page.locator('.result-window')), EVENTUALLY).toContain('Rolling back');
+    expect(await editorText(page.locator('.result-window'))).not.toContain('"errors"');
+    page.off('request', record);
+    // It ran with this project's id, filled in by the playground, and the key.
+    const searched = sent.find((r) => r.body.includes('query Search'))!;
+    expect(JSON.parse(searched.body).variables).toEqual({ projectId: projectUrl.split('/').at(-1) });
+    expect(searched.key).toBe(ADMIN_KEY);
     await shot('playground');
   });
 
-  it('fills the playground’s key from its own field in a tab that never signed in', async () => {
+  it('stacks the playground’s result under the editor at a phone’s width', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await page.locator('.graphiql-container').waitFor();
+    // The result editor draws only the lines in view: what came back is read from the response.
+    const answered = page.waitForResponse(
+      (response) =>
+        response.url().endsWith('/graphql') && !!response.request().postData()?.includes('query Search'),
+    );
+    await page.locator('.graphiql-execute-button').click();
+    expect(await (await answered).text()).toContain('Rolling back');
+    await page.locator('.result-window').getByText('"search"').waitFor(EVENTUALLY);
+    const [result, editor] = await Promise.all([
+      page.locator('.graphiql-response').boundingBox(),
+      page.locator('.graphiql-editors').boundingBox(),
+    ]);
+    // Side by side it was a few characters wide; stacked it takes the width under the editors.
+    expect(result!.width).toBeGreaterThan(250);
+    expect(result!.y).toBeGreaterThanOrEqual(editor!.y + editor!.height - 1);
+    expect(await fitsWidth(page)).toBe(true);
+    await shot('phone-playground');
+    await page.setViewportSize({ width: 1366, height: 900 });
+  });
+
+  it('takes a key typed into the playground of a tab that never signed in, and keeps it out of sight', async () => {
     const other = await context.newPage();
     watch(other);
     await other.goto(`${stack.url}/playground`);
     await other.locator('.graphiql-container').waitFor();
-    expect(await other.locator('.graphiql-editor-tool').textContent()).not.toContain(ADMIN_KEY);
+    await other.getByText('Not signed in: paste an API key').waitFor(EVENTUALLY);
     await other.getByLabel('API key').fill(ADMIN_KEY);
     await other.getByRole('button', { name: 'Use key' }).click();
-    await expect
-      .poll(() => other.locator('.graphiql-editor-tool').textContent(), EVENTUALLY)
-      .toContain(ADMIN_KEY);
+    await other.getByText('API key in use').waitFor(EVENTUALLY);
+    await other.getByText(`GraphQL playground · ${projectName}`).waitFor(EVENTUALLY);
+    expect(await other.getByLabel('API key').inputValue()).toBe('');
+    expect(await other.locator('.graphiql-container').textContent()).not.toContain(ADMIN_KEY);
     await other.close();
   });
 
@@ -656,10 +737,37 @@ describe('the dashboard, in a browser', () => {
     expect(await page.evaluate<string | null>('sessionStorage.getItem("trove.apiKey")')).toBeNull();
   });
 
+  it('lands a returning person on Ask in their last project; icons in the navigation, admin pages under Settings', async () => {
+    for (const [width, height] of [
+      [1366, 900],
+      [390, 844],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto(`${stack.url}/`);
+      if (await page.getByRole('button', { name: 'Sign out' }).isVisible()) {
+        await page.getByRole('button', { name: 'Sign out' }).click();
+      }
+      await page.getByLabel('API key').fill(ADMIN_KEY);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: `Ask · ${projectName}` }).waitFor(EVENTUALLY);
+      expect(page.url()).toBe(`${projectUrl}/ask`);
+      if (width < 500) await page.getByRole('button', { name: 'Menu' }).click();
+      const navigation = page.getByRole('navigation');
+      const links = await navigation.getByRole('link').allTextContents();
+      expect(links.slice(0, 4)).toEqual(['Ask', 'Search', 'Documents', 'Sources']);
+      for (const name of ['Ask', 'Search', 'Documents', 'Sources', 'API keys']) {
+        expect(await navigation.getByRole('link', { name }).locator('svg').count(), name).toBe(1);
+      }
+      const settings = page.getByRole('group', { name: 'Settings' });
+      for (const name of ['Projects', 'Gaps', 'Access', 'People and groups', 'API keys', 'Audit log']) {
+        expect(await settings.getByRole('link', { name }).count(), name).toBe(1);
+      }
+      await shot(width < 500 ? 'phone-navigation' : 'navigation');
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
+  });
+
   it('signs a tab out when the API stops accepting its key (revoked, expired, changed)', async () => {
-    await page.getByLabel('API key').fill(ADMIN_KEY);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects' }).waitFor();
     await page.evaluate('sessionStorage.setItem("trove.apiKey", "a-key-the-api-no-longer-knows")');
     await page.reload();
     await page.getByText('The API no longer accepts this key; sign in again.').waitFor();

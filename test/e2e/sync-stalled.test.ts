@@ -82,7 +82,8 @@ beforeAll(async () => {
   await page.goto(`${stack.url}/`);
   await page.getByLabel('API key').fill(ADMIN_KEY);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Projects' }).waitFor();
+  // The key reaches the project: the dashboard opens on its Ask page.
+  await page.getByRole('heading', { name: 'Ask · Stalled syncs' }).waitFor();
 }, 600_000);
 
 afterAll(async () => {

@@ -70,10 +70,13 @@ export function watchPage(page: Page, origin: string, problems: string[]): void 
   });
 }
 
-/** Signs the dashboard in with `key` and waits for the projects page. */
+/**
+ * Signs the dashboard in with `key` and waits for its first page: Ask in the last project opened
+ * (or the first with documents), the project list when the key reaches none.
+ */
 export async function signIn(page: Page, origin: string, key: string): Promise<void> {
   await page.goto(`${origin}/`);
   await page.getByLabel('API key').fill(key);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Projects' }).waitFor();
+  await page.getByRole('heading', { name: /^(Projects|Ask · .+)$/ }).waitFor();
 }

@@ -4,6 +4,8 @@
  * retrieval gate's in-process ingest. Tests under test/ import the files directly.
  */
 export * from './answer-eval';
+// The browser helpers but signIn (identity-provider's signIn is the person's, at the provider).
+export { chromiumPath, ensureDashboardBuild, fitsWidth, launchChromium, watchPage } from './browser';
 export * from './identity-provider';
 export * from './jaeger';
 export * from './local-llm';

@@ -329,6 +329,18 @@ export const BENCHMARK_COMMANDS: BenchmarkCommand[] = [
     sizes: {},
   },
   {
+    command: 'npm run bench:web-assets',
+    measures: [
+      'tools/bench/bench-web-assets.ts',
+      'apps/api/src/web',
+      'apps/dashboard',
+      'scripts/build-dashboard.sh',
+      'test/support/browser.ts',
+    ],
+    settings: [],
+    sizes: { BENCH_WEB_ROUNDS: '5' },
+  },
+  {
     command: 'npm run bench:people',
     measures: [
       'tools/bench/bench-people.ts',

@@ -13,9 +13,26 @@ import {
   Text,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import {
+  IconBraces,
+  IconBulb,
+  IconFileText,
+  IconFolders,
+  IconHistory,
+  IconKey,
+  IconLock,
+  IconMessageCircle,
+  IconPlug,
+  IconSearch,
+  IconSettings,
+  IconShieldLock,
+  IconUsers,
+} from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, Navigate, Route, Routes, useLocation, useMatch, useNavigate } from 'react-router';
 import { gql } from './api/client';
+import { lastProjectId, startingProject } from './api/last-project';
 import { ProjectsDocument } from '@trove/api-client/browser';
 import { Empty } from './components/states';
 import { useCaller } from './caller';
@@ -34,15 +51,38 @@ import { SignInPage } from './pages/sign-in-page';
 import { SourcesPage } from './pages/sources-page';
 import { useSession } from './session-context';
 
-/** The project pages, in the navigation's order; `admin` ones only for the project's ADMINs. */
+const ICON = { size: 18, stroke: 1.6 } as const;
+
+/** The project pages people use, in the navigation's order: asking first. */
 const PROJECT_PAGES = [
-  { path: 'documents', label: 'Documents', admin: false },
-  { path: 'search', label: 'Search', admin: false },
-  { path: 'ask', label: 'Ask', admin: false },
-  { path: 'sources', label: 'Sources', admin: false },
-  { path: 'gaps', label: 'Gaps', admin: true },
-  { path: 'access', label: 'Access', admin: true },
+  { path: 'ask', label: 'Ask', icon: <IconMessageCircle {...ICON} /> },
+  { path: 'search', label: 'Search', icon: <IconSearch {...ICON} /> },
+  { path: 'documents', label: 'Documents', icon: <IconFileText {...ICON} /> },
+  { path: 'sources', label: 'Sources', icon: <IconPlug {...ICON} /> },
 ] as const;
+
+/** A project's own settings pages, for its ADMINs only (under Settings). */
+const PROJECT_SETTINGS = [
+  { path: 'gaps', label: 'Gaps', icon: <IconBulb {...ICON} /> },
+  { path: 'access', label: 'Access', icon: <IconShieldLock {...ICON} /> },
+] as const;
+
+/**
+ * Where a signed-in person lands: Ask in the project they last opened (or the first with
+ * documents); the project list when they reach none yet.
+ */
+function Landing() {
+  const projects = useQuery({ queryKey: ['projects'], queryFn: () => gql(ProjectsDocument) });
+  if (projects.isPending) {
+    return (
+      <Center mih="50vh">
+        <Loader size="sm" />
+      </Center>
+    );
+  }
+  const project = startingProject(projects.data?.projects ?? [], lastProjectId());
+  return <Navigate to={project ? `/projects/${project.id}/ask` : '/projects'} replace />;
+}
 
 export function App() {
   const session = useSession();
@@ -75,7 +115,7 @@ function Shell() {
   const navigate = useNavigate();
   const projectMatch = useMatch('/projects/:projectId/*');
   const projectId = projectMatch?.params.projectId;
-  const section = projectMatch?.params['*']?.split('/')[0] ?? 'documents';
+  const section = projectMatch?.params['*']?.split('/')[0] ?? 'ask';
   const projects = useQuery({ queryKey: ['projects'], queryFn: () => gql(ProjectsDocument) });
   const caller = useCaller();
   const admin = caller.can('ADMIN');
@@ -91,7 +131,7 @@ function Shell() {
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Menu" />
-            <Anchor component={Link} to="/projects" fw={800} fz="xl" underline="never">
+            <Anchor component={Link} to="/" fw={800} fz="xl" underline="never">
               Trove
             </Anchor>
           </Group>
@@ -124,15 +164,7 @@ function Shell() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="sm">
-        <NavLink
-          component={Link}
-          to="/projects"
-          label="Projects"
-          active={location.pathname === '/projects'}
-          onClick={close}
-        />
         <Select
-          mt="sm"
           mb="xs"
           label="Project"
           placeholder={projects.data?.projects.length ? 'Choose a project' : 'No projects yet'}
@@ -145,54 +177,61 @@ function Shell() {
           searchable
           aria-label="Project"
         />
-        {PROJECT_PAGES.filter((page) => projectAdmin || !page.admin).map((page) => (
+        {PROJECT_PAGES.map((page) => (
           <NavLink
             key={page.path}
             component={Link}
             to={projectId ? `/projects/${projectId}/${page.path}` : '/projects'}
             label={page.label}
+            leftSection={page.icon}
             disabled={!projectId}
             active={projectId !== undefined && section === page.path}
             onClick={close}
           />
         ))}
-        {admin && (
-          <>
-            <NavLink
-              component={Link}
-              to="/people"
-              label="People and groups"
-              mt="md"
-              active={location.pathname === '/people'}
+        <NavLink href="/playground" label="GraphQL playground" leftSection={<IconBraces {...ICON} />} />
+        <Group gap={6} mt="lg" mb={4} px="sm" c="dimmed">
+          <IconSettings {...ICON} />
+          <Text size="xs" fw={700} tt="uppercase" id="settings-heading">
+            Settings
+          </Text>
+        </Group>
+        <div role="group" aria-labelledby="settings-heading">
+          <SettingsLink to="/projects" label="Projects" icon={<IconFolders {...ICON} />} onClick={close} />
+          {projectId &&
+            projectAdmin &&
+            PROJECT_SETTINGS.map((page) => (
+              <NavLink
+                key={page.path}
+                component={Link}
+                to={`/projects/${projectId}/${page.path}`}
+                label={page.label}
+                leftSection={page.icon}
+                active={section === page.path}
+                onClick={close}
+              />
+            ))}
+          {admin && (
+            <>
+              <SettingsLink
+                to="/people"
+                label="People and groups"
+                icon={<IconUsers {...ICON} />}
+                onClick={close}
+              />
+              <SettingsLink to="/api-keys" label="API keys" icon={<IconKey {...ICON} />} onClick={close} />
+              <SettingsLink to="/audit" label="Audit log" icon={<IconHistory {...ICON} />} onClick={close} />
+            </>
+          )}
+          {caller.person && (
+            <SettingsLink
+              to="/tokens"
+              label="Personal tokens"
+              icon={<IconLock {...ICON} />}
               onClick={close}
             />
-            <NavLink
-              component={Link}
-              to="/api-keys"
-              label="API keys"
-              active={location.pathname === '/api-keys'}
-              onClick={close}
-            />
-            <NavLink
-              component={Link}
-              to="/audit"
-              label="Audit log"
-              active={location.pathname === '/audit'}
-              onClick={close}
-            />
-          </>
-        )}
-        {caller.person && (
-          <NavLink
-            component={Link}
-            to="/tokens"
-            label="Personal tokens"
-            mt={admin ? undefined : 'md'}
-            active={location.pathname === '/tokens'}
-            onClick={close}
-          />
-        )}
-        <NavLink href="/playground" label="GraphQL playground" mt={admin ? undefined : 'md'} />
+          )}
+        </div>
         <Text size="xs" c="dimmed" mt="auto">
           {session.kind === 'person'
             ? `Signed in as ${caller.name ?? '…'}.`
@@ -201,9 +240,9 @@ function Shell() {
       </AppShell.Navbar>
       <AppShell.Main>
         <Routes>
-          <Route path="/" element={<Navigate to="/projects" replace />} />
+          <Route path="/" element={<Landing />} />
           <Route path="/projects" element={<ProjectsPage />} />
-          <Route path="/projects/:projectId" element={<Navigate to="documents" replace />} />
+          <Route path="/projects/:projectId" element={<Navigate to="ask" replace />} />
           <Route path="/projects/:projectId/documents" element={<DocumentsPage />} />
           <Route path="/projects/:projectId/documents/:documentId" element={<ChunksPage />} />
           <Route path="/projects/:projectId/search" element={<SearchPage />} />
@@ -267,5 +306,30 @@ function Shell() {
         </Routes>
       </AppShell.Main>
     </AppShell>
+  );
+}
+
+/** A navigation entry of a page outside any project, active on that page. */
+function SettingsLink({
+  to,
+  label,
+  icon,
+  onClick,
+}: {
+  to: string;
+  label: string;
+  icon: ReactNode;
+  onClick: () => void;
+}) {
+  const location = useLocation();
+  return (
+    <NavLink
+      component={Link}
+      to={to}
+      label={label}
+      leftSection={icon}
+      active={location.pathname === to}
+      onClick={onClick}
+    />
   );
 }

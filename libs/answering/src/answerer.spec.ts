@@ -349,7 +349,7 @@ describe('Answerer without a language model', () => {
     // "schedule" sits earlier in its document than "rollback" but ranked lower: documents keep
     // their rank order, so the rollback sentence comes first.
     expect(result.answer).toBe(
-      'Quoted from the most relevant passages (no language model wrote this answer):\n\n' +
+      'Quoted from your documents (no language model wrote this answer):\n\n' +
         'To roll back a release, run deployctl rollback and confirm the prompt [1].\n' +
         'Releases go out every Tuesday from the main branch [2].',
     );

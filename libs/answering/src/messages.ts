@@ -19,7 +19,7 @@ export const FALLBACK_MESSAGES: Record<AnswerLanguage, FallbackMessages> = {
   en: {
     insufficientContext: 'The knowledge base does not hold enough information to answer this question.',
     top1: 'Quoted as it is from the most relevant passage (no language model wrote this answer):',
-    extractive: 'Quoted from the most relevant passages (no language model wrote this answer):',
+    extractive: 'Quoted from your documents (no language model wrote this answer):',
     modelFallback:
       'The language model gave no verified answer in time. Sentences quoted from the most relevant passages:',
   },

@@ -121,7 +121,8 @@ export class FeedbackRepository {
 
   /**
    * The project's content gaps: questions (grouped by `normalizeQuestion` of what was searched)
-   * answered INSUFFICIENT_CONTEXT or voted down as answers, most recently asked first.
+   * left unanswered (INSUFFICIENT_CONTEXT, or an answer citing no passage) or voted down as
+   * answers, most recently asked first.
    */
   async contentGaps(projectId: string, request: PageRequest = {}): Promise<Page<ContentGap>> {
     const size = pageSize(request.first);
@@ -129,7 +130,8 @@ export class FeedbackRepository {
     const gaps = sql`
       with asked as (
         select a.id, a.created_at, coalesce(a.standalone_question, a.question) as question, ${QUESTION_KEY} as key,
-               a.mode = 'INSUFFICIENT_CONTEXT' as unanswered,
+               -- An answer that quotes and cites nothing did not answer, whatever its mode.
+               (a.mode = 'INSUFFICIENT_CONTEXT' or jsonb_array_length(a.citations) = 0) as unanswered,
                (select count(*) from feedback f
                  where f.answer_id = a.id and f.target = 'answer' and f.vote = -1) as down_votes,
                coalesce(u.name, k.name, case when a.user_id is null and a.api_key_id is null then 'admin key' end) as asker

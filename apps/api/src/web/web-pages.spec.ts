@@ -2,8 +2,10 @@ import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { request } from 'node:http';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UiConfig } from '@trove/config';
@@ -12,6 +14,8 @@ import { mountWebPages } from './web-pages';
 @Module({})
 class EmptyModule {}
 
+const ASSET = 'console.log(1)';
+
 function fakeBuild(): string {
   const dir = mkdtempSync(join(tmpdir(), 'trove-dashboard-'));
   mkdirSync(join(dir, 'assets'));
@@ -19,6 +23,9 @@ function fakeBuild(): string {
   writeFileSync(join(dir, 'index.html'), '<html>dashboard</html>');
   writeFileSync(join(dir, 'playground', 'index.html'), '<html>playground</html>');
   writeFileSync(join(dir, 'assets', 'app-1234.js'), 'console.log(1)');
+  // Precompressed beside the original, as the build writes them.
+  writeFileSync(join(dir, 'assets', 'app-1234.js.br'), brotliCompressSync(ASSET));
+  writeFileSync(join(dir, 'assets', 'app-1234.js.gz'), gzipSync(ASSET));
   return dir;
 }
 
@@ -27,9 +34,23 @@ async function serve(ui: UiConfig) {
   mountWebPages(app, ui);
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as { port: number };
-  const get = (path: string, accept = 'text/html') =>
-    fetch(`http://127.0.0.1:${port}${path}`, { headers: { accept }, redirect: 'manual' });
-  return { app, get };
+  const get = (path: string, accept = 'text/html', encoding = 'identity') =>
+    fetch(`http://127.0.0.1:${port}${path}`, {
+      headers: { accept, 'accept-encoding': encoding },
+      redirect: 'manual',
+    });
+  /** The raw bytes as sent (fetch would decode them), through node:http. */
+  const raw = (path: string, encoding: string) =>
+    new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+      request({ host: '127.0.0.1', port, path, headers: { 'accept-encoding': encoding } }, (response) => {
+        const parts: Buffer[] = [];
+        response.on('data', (part: Buffer) => parts.push(part));
+        response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(parts) }));
+      })
+        .on('error', reject)
+        .end();
+    });
+  return { app, get, raw };
 }
 
 describe('dashboard and playground pages', () => {
@@ -60,6 +81,20 @@ describe('dashboard and playground pages', () => {
     const asset = await on.get('/assets/app-1234.js', '*/*');
     expect(asset.status).toBe(200);
     expect(asset.headers.get('cache-control')).toContain('immutable');
+  });
+
+  it('sends an asset brotli- or gzip-compressed, as the browser accepts, and cached for good', async () => {
+    const br = await on.raw('/assets/app-1234.js', 'gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/^(text|application)\/javascript/);
+    expect(br.headers['vary']).toMatch(/accept-encoding/i);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(br.body).toString()).toBe(ASSET);
+    const gz = await on.raw('/assets/app-1234.js', 'gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    const plain = await on.raw('/assets/app-1234.js', 'identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(ASSET);
   });
 
   it('never answers an API path with a page', async () => {

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request, RequestHandler } from 'express';
+import expressStaticGzip from 'express-static-gzip';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { UiConfig } from '@trove/config';
@@ -45,20 +46,30 @@ export function mountWebPages(app: NestExpressApplication, ui: UiConfig): void {
     app.use(PLAYGROUND_PATH, switchedOff);
   }
   if (built) {
-    app.useStaticAssets(ui.dashboardDir, {
-      index: false,
-      // /playground is a page of its own (below), not a folder to redirect to.
-      redirect: false,
-      // Hashed file names under assets/ never change; the pages themselves are always revalidated.
-      setHeaders: (response, path) => {
-        response.setHeader(
-          'cache-control',
-          path.includes(`${join(ui.dashboardDir, 'assets')}/`)
-            ? 'public, max-age=31536000, immutable'
-            : 'no-cache',
-        );
-      },
-    });
+    // The build ships each asset precompressed beside itself (.br, .gz: see the dashboard's
+    // vite.config.ts); the best one the browser accepts is sent, with no compression per request.
+    // The folder is listed once, at start: a rebuild is served after a restart.
+    app.use(
+      expressStaticGzip(ui.dashboardDir, {
+        enableBrotli: true,
+        orderPreference: ['br', 'gzip'],
+        index: false,
+        serveStatic: {
+          index: false,
+          // /playground is a page of its own (below), not a folder to redirect to.
+          redirect: false,
+          // Hashed file names under assets/ never change; the pages themselves are always revalidated.
+          setHeaders: (response, path) => {
+            response.setHeader(
+              'cache-control',
+              path.includes(`${join(ui.dashboardDir, 'assets')}/`)
+                ? 'public, max-age=31536000, immutable'
+                : 'no-cache',
+            );
+          },
+        },
+      }),
+    );
   }
   const singlePageApp: RequestHandler = (request, response, next) => {
     if (!isPageNavigation(request) || isApiPath(request.path)) return next();

@@ -1,7 +1,7 @@
 import { CommanderError } from 'commander';
 import { TroveApiError } from '@trove/api-client';
 
-/** What `trove` exits with; scripts branch on these (documented in the README). */
+/** What `trove` exits with; scripts branch on these (documented in docs/cli.md). */
 export const ExitCode = {
   Ok: 0,
   Failure: 1,

@@ -64,9 +64,9 @@ describe('renderSearchResult', () => {
     hits: [hit()],
   };
 
-  it('numbers hits with their heading path, score, one-line snippet, link and chunk id', () => {
+  it('numbers hits by rank with their heading path (no score), one-line snippet, link and chunk id', () => {
     const lines = renderSearchResult(result, PLAIN);
-    expect(lines[0]).toBe('1. Deploy runbook › Rolling back  0.910');
+    expect(lines[0]).toBe('1. Deploy runbook › Rolling back');
     expect(lines[1]).toBe('   Run `deploy rollback` within ten minutes.');
     expect(lines[2]).toBe('   http://api/v1/documents/d1/original?sig=x#rolling-back');
     expect(lines[3]).toBe('   chunk c2');

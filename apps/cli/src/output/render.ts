@@ -45,15 +45,14 @@ export function breadcrumb(title: string, headingPath: readonly string[]): strin
   return [title, ...path].join(' › ');
 }
 
-/** Numbered hits: where each is, a snippet (or the passage read around it) and its link. */
+/** Numbered hits, in rank order: where each is, a snippet (or the passage read around it) and its link. */
 export function renderSearchResult(result: SearchResultView, style: Style): string[] {
   if (!result.hits.length) return [style.dim('No hits.')];
   const lines: string[] = [];
   result.hits.forEach((hit, index) => {
-    const score = hit.rerankScore ?? hit.score;
-    lines.push(
-      `${style.bold(`${index + 1}.`)} ${style.bold(breadcrumb(hit.title, hit.headingPath))}  ${style.dim(score.toFixed(3))}`,
-    );
+    // The number is the rank, the one order: no score beside it (a reranker's is on its own scale,
+    // negative as often as not, and the fused one does not give the order). `--json` has both.
+    lines.push(`${style.bold(`${index + 1}.`)} ${style.bold(breadcrumb(hit.title, hit.headingPath))}`);
     if (hit.context?.length) {
       // The neighbours and the hit itself, in reading order.
       const passage = [

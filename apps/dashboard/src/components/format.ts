@@ -49,3 +49,10 @@ export function formatSeconds(seconds: number | null | undefined): string {
   const hours = Math.floor(seconds / 3600);
   return `${hours} h ${Math.round((seconds - hours * 3600) / 60)} min`;
 }
+
+const PLURALS = new Intl.PluralRules('en');
+
+/** A count with its noun in the right number: `1 document`, `0 documents`, `2 chunks`. */
+export function plural(count: number, one: string, other = `${one}s`): string {
+  return `${count.toLocaleString('en')} ${PLURALS.select(count) === 'one' ? one : other}`;
+}

@@ -1,7 +1,7 @@
 import { Box, Button, Drawer, Grid, Group, Kbd, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useDisclosure, useHotkeys } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, type KeyboardEvent, useMemo, useRef, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { type AskStreamResult, ThreadDocument } from '@trove/api-client/browser';
 import { gql } from '../api/client';
@@ -53,6 +53,7 @@ export function AskPage() {
     if (result.threadId !== threadId) setParams({ thread: result.threadId }, { replace: true });
   });
   const input = useRef<HTMLTextAreaElement>(null);
+  const bottom = useRef<HTMLDivElement>(null);
   const streaming = isStreaming(turn);
   useHotkeys([['/', () => input.current?.focus()]]);
 
@@ -74,6 +75,10 @@ export function AskPage() {
     ...recorded.filter((t) => answerId === undefined || t.result?.answerId !== answerId),
     ...(live ? [live] : []),
   ];
+  // A new turn (asked here, or a thread opened) brings the newest answer and the box into view.
+  useEffect(() => {
+    if (turns.length > 0) bottom.current?.scrollIntoView({ block: 'nearest' });
+  }, [turns.length, threadId]);
   const turnKey = (shown: AskTurn) => (shown === live ? 'live' : (shown.result?.answerId ?? ''));
   const openTurn = open && turns.find((shown) => turnKey(shown) === open.key);
   const places = openTurn ? citedPlaces(openTurn) : new Map<number, CitedPlace>();
@@ -120,7 +125,13 @@ export function AskPage() {
         <Title order={2} style={{ minWidth: 0 }}>
           Ask{project ? ` · ${project.name}` : ''}
         </Title>
-        <Button variant="default" size="compact-sm" hiddenFrom="md" onClick={openDrawer}>
+        <Button
+          variant="default"
+          size="compact-sm"
+          hiddenFrom="md"
+          onClick={openDrawer}
+          style={{ flexShrink: 0 }}
+        >
           Threads
         </Button>
       </Group>
@@ -130,6 +141,41 @@ export function AskPage() {
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 9 }}>
           <Stack>
+            {threadId && thread.isPending && <Loading label="Loading the thread…" />}
+            {thread.isError && <ErrorNotice error={thread.error} title="The thread could not be read" />}
+            {threadId && thread.isSuccess && !thread.data.thread && (
+              <ErrorNotice
+                error={new Error('This thread does not exist any more, or belongs to another key.')}
+                title="No such thread"
+              />
+            )}
+            {turns.length > 0 ? (
+              <Stack data-testid="thread-turns">
+                {/* Oldest first, as a conversation reads: the newest answer sits above the question box. */}
+                {turns.map((shown) => (
+                  <AnswerView
+                    key={turnKey(shown)}
+                    turn={shown}
+                    onOpenPlace={(marker) => setOpen({ key: turnKey(shown), marker })}
+                    footer={
+                      votable(shown) && (
+                        <AnswerFeedbackButtons projectId={projectId} answerId={votable(shown)!} />
+                      )
+                    }
+                  />
+                ))}
+              </Stack>
+            ) : (
+              !threadId && (
+                <Empty title="Ask this project">
+                  The answer quotes or cites the project&apos;s documents; every marker opens the passage it
+                  comes from. Without a language model configured, the answer is the most relevant sentences,
+                  quoted. A question starts a thread: ask follow-ups in it (&quot;and for the Russian
+                  office?&quot;) and they are read in its light.
+                </Empty>
+              )
+            )}
+            <div ref={bottom} />
             <form onSubmit={submit} aria-label="Ask a question">
               <Stack gap="xs">
                 <Textarea
@@ -167,40 +213,6 @@ export function AskPage() {
                 <SearchFilters projectId={projectId} value={filters} onChange={setFilters} />
               </Stack>
             </form>
-            {threadId && thread.isPending && <Loading label="Loading the thread…" />}
-            {thread.isError && <ErrorNotice error={thread.error} title="The thread could not be read" />}
-            {threadId && thread.isSuccess && !thread.data.thread && (
-              <ErrorNotice
-                error={new Error('This thread does not exist any more, or belongs to another key.')}
-                title="No such thread"
-              />
-            )}
-            {turns.length > 0 ? (
-              <Stack data-testid="thread-turns">
-                {/* Newest first: the answer to the last question sits under the question box. */}
-                {[...turns].reverse().map((shown) => (
-                  <AnswerView
-                    key={turnKey(shown)}
-                    turn={shown}
-                    onOpenPlace={(marker) => setOpen({ key: turnKey(shown), marker })}
-                    footer={
-                      votable(shown) && (
-                        <AnswerFeedbackButtons projectId={projectId} answerId={votable(shown)!} />
-                      )
-                    }
-                  />
-                ))}
-              </Stack>
-            ) : (
-              !threadId && (
-                <Empty title="Ask this project">
-                  The answer quotes or cites the project&apos;s documents; every marker opens the passage it
-                  comes from. Without a language model configured, the answer is the most relevant sentences,
-                  quoted. A question starts a thread: ask follow-ups in it (&quot;and for the Russian
-                  office?&quot;) and they are read in its light.
-                </Empty>
-              )
-            )}
           </Stack>
         </Grid.Col>
       </Grid>

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { gql } from '../api/client';
 import { DocumentChunksDocument } from '@trove/api-client/browser';
-import { pageRange } from '../components/format';
+import { pageRange, plural } from '../components/format';
 import { StatusBadge } from '../components/status-badge';
 import { Empty, ErrorNotice, Loading } from '../components/states';
 
@@ -35,7 +35,7 @@ export function ChunksPage() {
             <StatusBadge status={result.data.document.status} />
           </Group>
           <Text size="sm" c="dimmed">
-            {result.data.document.fileName} · {result.data.chunks.length} chunks
+            {result.data.document.fileName} · {plural(result.data.chunks.length, 'chunk')}
             {result.data.document.pageCount ? ` · ${result.data.document.pageCount} pages` : ''}
           </Text>
           {result.data.chunks.length === 0 ? (

@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { gql } from '../api/client';
 import { CreateProjectDocument, DeleteProjectDocument, ProjectsDocument } from '@trove/api-client/browser';
 import { useCaller } from '../caller';
-import { formatDate } from '../components/format';
+import { formatDate, plural } from '../components/format';
 import { StatusBadge } from '../components/status-badge';
 import { Empty, ErrorNotice, Loading } from '../components/states';
 
@@ -99,7 +99,8 @@ export function ProjectsPage() {
                 </Group>
                 <Group justify="space-between" mt={4}>
                   <Text size="sm" c="dimmed">
-                    {project.stats.documentCount} documents · {project.stats.chunkCount} chunks
+                    {plural(project.stats.documentCount, 'document')} ·{' '}
+                    {plural(project.stats.chunkCount, 'chunk')}
                   </Text>
                   {admin && (
                     <Button

@@ -4,6 +4,7 @@ import {
   Button,
   Card,
   Group,
+  Highlight,
   NumberInput,
   SegmentedControl,
   Stack,
@@ -24,6 +25,7 @@ import {
   type SearchFilterValues,
 } from '../components/search-filters';
 import { Empty, ErrorNotice, Loading } from '../components/states';
+import { explainInWords, highlightTerms } from '../search/hit-explain';
 import { useProject } from './use-project';
 
 type Hit = SearchResult['search']['hits'][number];
@@ -111,7 +113,13 @@ export function SearchPage() {
             <Empty title="No hits">Nothing in this project matches; try other words or another mode.</Empty>
           ) : (
             search.data.search.hits.map((hit, index) => (
-              <HitCard key={hit.chunkId} hit={hit} rank={index + 1} />
+              <HitCard
+                key={hit.chunkId}
+                hit={hit}
+                rank={index + 1}
+                query={submitted.query}
+                reranked={search.data.search.reranked}
+              />
             ))
           )}
         </>
@@ -120,48 +128,66 @@ export function SearchPage() {
   );
 }
 
-function HitCard({ hit, rank }: { hit: Hit; rank: number }) {
+function HitCard({
+  hit,
+  rank,
+  query,
+  reranked,
+}: {
+  hit: Hit;
+  rank: number;
+  query: string;
+  reranked: boolean;
+}) {
   const [open, setOpen] = useState(false);
   return (
     <Card withBorder padding="sm" data-testid="search-hit">
-      <Group justify="space-between" wrap="nowrap" align="start">
+      {/* The rank is the one visible order: a score beside it would be one of several, and not
+          always the one the list is sorted by. */}
+      <Group gap="xs" wrap="nowrap" align="start">
+        <Badge variant="filled" style={{ flexShrink: 0 }} aria-label={`rank ${rank}`}>
+          {rank}
+        </Badge>
         <div style={{ minWidth: 0 }}>
-          <Group gap="xs" wrap="nowrap">
-            <Badge variant="filled">{rank}</Badge>
-            <Text fw={600} truncate>
-              {hit.title}
-            </Text>
-          </Group>
-          {hit.headingPath.length > 0 && (
+          <Text fw={600} truncate data-testid="hit-document">
+            {hit.title}
+          </Text>
+          {hit.headingPath.length > 1 && (
             <Text size="xs" c="dimmed" mt={2}>
-              {hit.headingPath.join(' › ')}
+              {hit.headingPath.slice(1).join(' › ')}
             </Text>
           )}
         </div>
-        <Badge variant="light" style={{ flexShrink: 0 }}>
-          {formatScore(hit.score)}
-        </Badge>
       </Group>
-      <Text size="sm" mt="xs" lineClamp={4} style={{ wordBreak: 'break-word' }}>
+      <Highlight
+        highlight={highlightTerms(query)}
+        size="sm"
+        mt="xs"
+        lineClamp={4}
+        style={{ wordBreak: 'break-word' }}
+        data-testid="hit-text"
+      >
         {hit.text}
-      </Text>
+      </Highlight>
       <Group gap="sm" mt="xs">
         <Button size="compact-xs" variant="light" onClick={() => setOpen((o) => !o)} aria-expanded={open}>
           {open ? 'Hide explain' : 'Explain'}
         </Button>
         {hit.citationUrl && (
           <Anchor size="xs" href={hit.citationUrl} target="_blank" rel="noreferrer">
-            citation link
+            Open in {hit.title}
+            {hit.page ? `, page ${pageRange(hit.page, hit.pageEnd)}` : ''}
           </Anchor>
         )}
       </Group>
-      {open && <Explain hit={hit} />}
+      {open && <Explain hit={hit} rank={rank} reranked={reranked} />}
     </Card>
   );
 }
 
-/** Why the hit ranked where it did: each leg's rank and score, the fusion, the reranker. */
-function Explain({ hit }: { hit: Hit }) {
+/** Why the hit ranked where it did, in words; each leg's rank and score behind a toggle. */
+function Explain({ hit, rank, reranked }: { hit: Hit; rank: number; reranked: boolean }) {
+  const [raw, setRaw] = useState(false);
   const explain = hit.explain;
   if (!explain) return <Text size="sm">No explanation was returned.</Text>;
   const rows: [string, string][] = [
@@ -185,42 +211,56 @@ function Explain({ hit }: { hit: Hit }) {
   ];
   return (
     <Stack gap="xs" mt="sm" data-testid="explain">
-      <Table withTableBorder verticalSpacing={4} fz="sm">
-        <Table.Tbody>
-          {rows.map(([name, value]) => (
-            <Table.Tr key={name}>
-              <Table.Th w={150}>{name}</Table.Th>
-              <Table.Td>{value}</Table.Td>
-            </Table.Tr>
-          ))}
-          <Table.Tr>
-            <Table.Th>Citation</Table.Th>
-            <Table.Td style={{ wordBreak: 'break-all' }}>
-              {hit.citationUrl ? (
-                <Anchor href={hit.citationUrl} target="_blank" rel="noreferrer" size="sm">
-                  {hit.citationUrl}
-                </Anchor>
-              ) : (
-                '–'
-              )}
-            </Table.Td>
-          </Table.Tr>
-        </Table.Tbody>
-      </Table>
-      {explain.topFeatures && explain.topFeatures.length > 0 && (
-        <div>
-          <Text size="xs" fw={600}>
-            Reranker features that moved the score most
-          </Text>
-          <Group gap={6} mt={4}>
-            {explain.topFeatures.map((feature) => (
-              <Badge key={feature.name} variant="outline" color={feature.contribution >= 0 ? 'green' : 'red'}>
-                {feature.name} {feature.contribution >= 0 ? '+' : ''}
-                {feature.contribution.toFixed(3)}
-              </Badge>
-            ))}
-          </Group>
-        </div>
+      <Text size="sm" data-testid="explain-words">
+        {explainInWords({
+          rank,
+          bm25: explain.bm25,
+          knn: explain.knn,
+          reranked: reranked && explain.rerankScore !== null && explain.rerankScore !== undefined,
+        })}
+      </Text>
+      <Button
+        size="compact-xs"
+        variant="subtle"
+        color="gray"
+        onClick={() => setRaw((shown) => !shown)}
+        aria-expanded={raw}
+        style={{ alignSelf: 'flex-start' }}
+      >
+        {raw ? 'Hide raw scores' : 'Show raw scores'}
+      </Button>
+      {raw && (
+        <Stack gap="xs" data-testid="explain-raw">
+          <Table withTableBorder verticalSpacing={4} fz="sm">
+            <Table.Tbody>
+              {rows.map(([name, value]) => (
+                <Table.Tr key={name}>
+                  <Table.Th w={150}>{name}</Table.Th>
+                  <Table.Td>{value}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+          {explain.topFeatures && explain.topFeatures.length > 0 && (
+            <div>
+              <Text size="xs" fw={600}>
+                Reranker features that moved the score most
+              </Text>
+              <Group gap={6} mt={4}>
+                {explain.topFeatures.map((feature) => (
+                  <Badge
+                    key={feature.name}
+                    variant="outline"
+                    color={feature.contribution >= 0 ? 'green' : 'red'}
+                  >
+                    {feature.name} {feature.contribution >= 0 ? '+' : ''}
+                    {feature.contribution.toFixed(3)}
+                  </Badge>
+                ))}
+              </Group>
+            </div>
+          )}
+        </Stack>
       )}
     </Stack>
   );

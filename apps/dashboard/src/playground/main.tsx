@@ -2,47 +2,106 @@ import './monaco-workers';
 import 'graphiql/style.css';
 import './playground.css';
 import { GraphiQL } from 'graphiql';
-import { StrictMode, useState } from 'react';
+import { StrictMode, useEffect, useMemo, useState } from 'react';
 import { createRoot } from 'react-dom/client';
+import { lastProjectId, startingProject } from '../api/last-project';
+import { currentSession } from '../api/people-session';
 import { API_KEY_STORAGE } from '../api/session';
-import { exampleTabs } from './examples';
+import { exampleTabs, type ExampleContext } from './examples';
+import { authenticatedFetcher, type Credential, namespacedStorage } from './playground-fetcher';
 
-type FetcherParams = { query: string; variables?: unknown; operationName?: string | null };
+/** The Headers pane starts without the key: it is added to each request, never printed. */
+const HEADERS_NOTE = `// Your API key (or signed-in session) is added to every request for you, not shown here.
+// Add other headers as JSON, e.g. { "X-Trove-Trace": "1" }.
+{}
+`;
 
-/** Sends each operation to /graphql with whatever headers the editor holds (the key among them). */
-async function fetcher(params: FetcherParams, options?: { headers?: Record<string, unknown> }) {
-  let response: Response;
-  try {
-    response = await fetch('/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(options?.headers as Record<string, string>) },
-      body: JSON.stringify(params),
-    });
-  } catch {
-    return { errors: [{ message: 'The API could not be reached (is it running?)' }] };
-  }
-  // The API answers JSON, errors included; anything else (a proxy's error page) is named by its status.
-  return response.json().catch(() => ({ errors: [{ message: `The API answered ${response.status}` }] }));
+interface Start {
+  credential: Credential | null;
+  context: ExampleContext;
 }
 
-function headersFor(key: string): string {
-  return JSON.stringify({ 'X-API-Key': key || '<paste an API key>' }, null, 2);
+/** The caller's credential, then the project to start in and one of its sources (reads only). */
+async function loadStart(): Promise<Start> {
+  const origin = window.location.origin;
+  const key = sessionStorage.getItem(API_KEY_STORAGE);
+  const session = key ? null : await currentSession().catch(() => null);
+  const credential: Credential | null = key
+    ? { kind: 'key', key }
+    : session
+      ? { kind: 'session', csrfToken: session.csrfToken }
+      : null;
+  if (!credential) return { credential, context: { origin } };
+  const run = authenticatedFetcher(credential);
+  const projects =
+    (
+      (await run({ query: '{ projects { id name stats { documentCount } } }' })) as {
+        data?: { projects: { id: string; name: string; stats: { documentCount: number } }[] };
+      }
+    ).data?.projects ?? [];
+  const project = startingProject(projects, lastProjectId());
+  if (!project) return { credential, context: { origin } };
+  const sources =
+    (
+      (await run({
+        query: 'query($p: ID!) { sources(projectId: $p) { id lastSyncAt } }',
+        variables: { p: project.id },
+      })) as { data?: { sources: { id: string; lastSyncAt: string | null }[] } }
+    ).data?.sources ?? [];
+  const source = sources.find((s) => s.lastSyncAt) ?? sources[0];
+  return {
+    credential,
+    context: { origin, project: { id: project.id, name: project.name }, sourceId: source?.id },
+  };
 }
 
 function Playground() {
-  const [key, setKey] = useState(() => sessionStorage.getItem(API_KEY_STORAGE) ?? '');
-  // GraphiQL reads its initial headers once: a new key remounts it with them.
-  const [applied, setApplied] = useState(key);
+  const [start, setStart] = useState<Start | null>(null);
+  const [key, setKey] = useState('');
+  // A key typed into the field (or a new sign-in) loads the examples again for what it reaches.
+  const [generation, setGeneration] = useState(0);
+  useEffect(() => {
+    let current = true;
+    void loadStart().then((loaded) => current && setStart(loaded));
+    return () => {
+      current = false;
+    };
+  }, [generation]);
+
+  const credential = start?.credential ?? null;
+  const fetcher = useMemo(() => authenticatedFetcher(credential), [credential]);
+  const projectId = start?.context.project?.id ?? 'none';
+  const tabs = useMemo(() => (start ? exampleTabs(start.context) : []), [start]);
+  const storage = useMemo(
+    () => namespacedStorage(localStorage, `trove.playground.${projectId}`),
+    [projectId],
+  );
+
   return (
     <div className="trove-playground">
       <header className="trove-playground-bar">
         <a href="/">Trove</a>
-        <span className="trove-playground-title">GraphQL playground</span>
+        <span className="trove-playground-title">
+          GraphQL playground
+          {start?.context.project ? ` · ${start.context.project.name}` : ''}
+        </span>
+        <span className="trove-playground-who" data-testid="playground-credential">
+          {credential?.kind === 'key'
+            ? 'API key in use'
+            : credential?.kind === 'session'
+              ? 'Signed in'
+              : start
+                ? 'Not signed in: paste an API key'
+                : ''}
+        </span>
         <form
           onSubmit={(event) => {
             event.preventDefault();
-            if (key) sessionStorage.setItem(API_KEY_STORAGE, key);
-            setApplied(key);
+            if (!key) return;
+            sessionStorage.setItem(API_KEY_STORAGE, key);
+            setKey('');
+            setStart(null);
+            setGeneration((n) => n + 1);
           }}
         >
           <label>
@@ -59,17 +118,24 @@ function Playground() {
         </form>
       </header>
       <div className="trove-playground-editor">
-        <GraphiQL
-          key={applied}
-          fetcher={fetcher}
-          defaultTabs={exampleTabs(window.location.origin).map((tab) => ({
-            ...tab,
-            headers: headersFor(applied),
-          }))}
-          initialHeaders={headersFor(applied)}
-          defaultEditorToolsVisibility="headers"
-          shouldPersistHeaders={false}
-        />
+        {start && (
+          <GraphiQL
+            // Remounted for another credential or project: GraphiQL reads its tabs and storage once.
+            key={`${generation}:${projectId}`}
+            fetcher={fetcher}
+            storage={storage}
+            defaultTabs={tabs.map((tab) => ({ ...tab, headers: HEADERS_NOTE }))}
+            // GraphiQL fills its editors at start from these, not from the first tab's variables.
+            initialQuery={tabs[0]!.query}
+            initialVariables={tabs[0]!.variables}
+            initialHeaders={HEADERS_NOTE}
+            defaultHeaders={HEADERS_NOTE}
+            shouldPersistHeaders={false}
+            // Open on the variables: they hold the project's real ids (and GraphiQL reads the
+            // variables from their editor, which exists only once shown).
+            defaultEditorToolsVisibility="variables"
+          />
+        )}
       </div>
     </div>
   );
