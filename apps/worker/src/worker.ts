@@ -48,7 +48,7 @@ export async function createWorker(
   });
   const prepared = await catalog.ensure();
   const secrets = config.secrets.key ? new SecretBox(config.secrets.key) : undefined;
-  // The chunk index's generations (one per embedding model; issue 11): the active one's model embeds.
+  // The chunk index's generations (one per embedding model): the active one's model embeds.
   const generations = new IndexGenerations({
     es,
     catalog,

@@ -33,7 +33,7 @@ export const elasticsearchSchema = z.object({
     .string()
     .regex(/^[a-z0-9][a-z0-9_-]*$/, 'lower-case letters, digits, - and _ only')
     .default('trove'),
-  // Index generations (issue 11): an embedding-model change rebuilds the index beside the old one.
+  // Index generations: an embedding-model change rebuilds the index beside the old one.
   /** How long a process reuses what it read about the index generations before asking again. */
   generationsTtlMs: z.coerce.number().int().min(100).max(60_000).default(2_000),
   /** How long the old index stays after a rebuild's swap, for searches that began before it. */
@@ -166,7 +166,7 @@ export const notionSchema = z.object({
   /** Notion's API by default; the emulator's address in tests and demos. */
   apiBaseUrl: z.string().url().optional(),
   requestsPerSecond: z.coerce.number().positive().default(3),
-  // Request caching within a sync run (issue 10). Optional so hand-built configs stay valid; unset
+  // Request caching within a sync run. Optional so hand-built configs stay valid; unset
   // means the connector's defaults: 900 s, 5,000 page/database/block objects, 64 MB of block trees.
   /** How long page, database and block objects and block trees read in a run are reused; 0 disables. */
   cacheTtlSeconds: z.coerce.number().int().min(0).optional(),
@@ -220,7 +220,7 @@ export const parsingSchema = z.object({
   threads: positiveInt.default(2),
 });
 
-// --- Web sources (issue 10): crawling politely and safely --------------------------------------
+// --- Web sources: crawling politely and safely --------------------------------------
 export const webSchema = z.object({
   /** Sent with every request and matched against robots.txt groups. */
   userAgent: z.string().min(1).default('TroveBot/0.1 (+https://github.com/trove)'),
@@ -262,21 +262,21 @@ export const apiSchema = z.object({
   maxUploadBytes: positiveInt.default(50 * 1024 * 1024),
   /** The address clients reach the API at: citation links to uploaded originals start with it. */
   publicUrl: z.string().url().optional(),
-  // --- uploads and links to originals (issue 8) ---
+  // --- uploads and links to originals ---
   /** Multipart form fields besides the file (archive uploads send a few). */
   uploadMaxFields: positiveInt.default(20),
   /** Bytes per form field value. */
   uploadMaxFieldBytes: positiveInt.default(16 * 1024),
   /** How long a signed link to an original stays valid; links are signed afresh when served. */
   linkTtlSeconds: positiveInt.default(4 * 60 * 60),
-  // --- downloads of originals (issue 22) ---
+  // --- downloads of originals ---
   /** Downloads of one original at a time, by anyone holding its link or a key; more get 429. */
   originalDownloadsPerLink: positiveInt.default(4),
   /** Downloads of originals at a time from one client address; more get 429. */
   originalDownloadsPerAddress: positiveInt.default(8),
   /** A download whose client takes no byte for this long is closed, freeing its slot and file. */
   originalStallSeconds: positiveInt.max(60 * 60).default(30),
-  // --- operations (issue 25) ---
+  // --- operations ---
   /** A RUNNING sync whose progress has not moved for this long is shown STALLED, with Temporal's reason. */
   syncStallSeconds: z.coerce
     .number({ invalid_type_error: 'TROVE_SYNC_STALL_SECONDS must be a whole number of seconds' })
@@ -284,7 +284,7 @@ export const apiSchema = z.object({
     .min(1, 'TROVE_SYNC_STALL_SECONDS must be at least 1 second')
     .max(24 * 60 * 60, 'TROVE_SYNC_STALL_SECONDS must be at most 86400 seconds (a day)')
     .default(300),
-  // --- access (issue 12) ---
+  // --- access ---
   /** Requests one API key may make per window; 0 turns rate limiting off. */
   rateLimitRequests: z.coerce.number().int().min(0).default(1200),
   rateLimitWindowSeconds: positiveInt.max(24 * 60 * 60).default(60),
@@ -305,7 +305,7 @@ export const apiSchema = z.object({
 });
 
 /**
- * The browser-facing parts (issue 12): the admin dashboard at `/`, GraphiQL at `/playground`.
+ * The browser-facing parts: the admin dashboard at `/`, GraphiQL at `/playground`.
  * Playground and introspection default to off when NODE_ENV is production (see fromEnv).
  */
 export const uiSchema = z.object({
@@ -329,7 +329,7 @@ function origin() {
 }
 
 /**
- * GraphQL request limits (security, issue 8): a request over any of them is refused with
+ * GraphQL request limits (security): a request over any of them is refused with
  * 400 QUERY_TOO_COMPLEX before a resolver runs. The same in production and development.
  */
 export const graphqlLimitsSchema = z.object({
@@ -355,13 +355,13 @@ export const subscriptionLimitsSchema = z.object({
   perKey: positiveInt.default(100),
 });
 
-// Search limits (issue 8): a query costs embedding time in proportion to its length.
+// Search limits: a query costs embedding time in proportion to its length.
 export const searchSchema = z.object({
   /** Longest search query accepted, in characters. */
   maxQueryChars: positiveInt.default(2_000),
   /** Longest search query accepted, in (estimated) tokens of the embedding model; E5 reads 512. */
   maxQueryTokens: positiveInt.default(512),
-  // Fusion (issue 11): how the BM25 and kNN legs merge; a request may override each field.
+  // Fusion: how the BM25 and kNN legs merge; a request may override each field.
   /**
    * `rrf` (reciprocal rank fusion) or `convex` (weighted sum of normalised scores). Convex 0.6
    * min-max, every candidate scored in both legs, measured best on the train splits of all three
@@ -374,7 +374,7 @@ export const searchSchema = z.object({
   convexVectorWeight: z.coerce.number().min(0).max(1).default(0.6),
   /** Convex: per-query normalisation of each leg's scores. */
   convexNormalization: z.enum(['minmax', 'zscore']).default('minmax'),
-  // Retrieval (issue 11): candidates per leg and BM25 field boosts (docs/search-tuning.md).
+  // Retrieval: candidates per leg and BM25 field boosts (docs/search-tuning.md).
   /** Hits each leg (BM25, kNN) contributes before fusion. */
   candidates: z.coerce.number().int().min(1).max(500).default(50),
   /** HNSW candidates examined per shard (at least `candidates`): recall vs speed. */
@@ -401,7 +401,7 @@ export const searchSchema = z.object({
   headingBoost: z.coerce.number().min(0).max(20).default(1.5),
   /** Query embeddings kept in memory per api process (a repeated query skips the embedder); 0 = off. */
   queryCacheSize: z.coerce.number().int().min(0).max(1_000_000).default(1_000),
-  // Search results (issue 11): filters, MMR and context expansion; a request may override each.
+  // Search results: filters, MMR and context expansion; a request may override each.
   /** Most document ids one search may filter on (given, or resolved from sources and dates). */
   maxFilterDocuments: z.coerce.number().int().min(1).max(65_536).default(10_000),
   /** Diversify results with MMR when a request does not say (off: it costs nDCG on the eval sets). */
@@ -417,7 +417,7 @@ export const searchSchema = z.object({
   maxExpand: z.coerce.number().int().min(0).max(20).default(3),
 });
 
-// --- Answers (issue 11): `ask`, its relevance threshold, context budget and citation checks ----
+// --- Answers: `ask`, its relevance threshold, context budget and citation checks ----
 export const answersSchema = z.object({
   /** Passages retrieved for a question when the request names no topK. */
   topK: z.coerce.number().int().min(1).max(50).default(8),
@@ -446,7 +446,7 @@ export const answersSchema = z.object({
   rewriteTimeoutMs: positiveInt.max(600_000).default(8_000),
 });
 
-// Answer records (issue 28): how long answers and conversation threads are kept.
+// Answer records: how long answers and conversation threads are kept.
 export const answerRecordsSchema = z.object({
   /**
    * Days answers and threads are kept: a thread unused for longer goes with all its turns, and
@@ -455,7 +455,7 @@ export const answerRecordsSchema = z.object({
   retentionDays: z.coerce.number().int().min(0).max(36_500).default(90),
 });
 
-// Reranking (issue 11): the fused top candidates reordered by a Reranker (libs/reranking).
+// Reranking: the fused top candidates reordered by a Reranker (libs/reranking).
 export const rerankSchema = z.object({
   /**
    * `none`, `learned` (local model over features search already has; no model server), `http`
@@ -507,7 +507,7 @@ export const webhooksSchema = z.object({
   refusalWindowSeconds: positiveInt.max(24 * 60 * 60).default(60),
 });
 
-// --- LLM (issue 11): the chat model behind `ask` and the LLM reranker -------------------------
+// --- LLM: the chat model behind `ask` and the LLM reranker -------------------------
 /** The API each provider speaks when no base URL is given. */
 export const LLM_DEFAULT_BASE_URLS = {
   openai: 'https://api.openai.com/v1',
@@ -881,7 +881,7 @@ function fromEnv(env: Env) {
       rateLimitWindowSeconds: v('TROVE_RATE_LIMIT_WINDOW_SECONDS'),
       corsOrigins: v('TROVE_CORS_ORIGINS'),
     },
-    // Dashboard and playground (issue 12): developer conveniences are off in production unless asked for.
+    // Dashboard and playground: developer conveniences are off in production unless asked for.
     ui: {
       playground: v('TROVE_PLAYGROUND') ?? (env.NODE_ENV === 'production' ? 'false' : 'true'),
       introspection: v('TROVE_INTROSPECTION') ?? (env.NODE_ENV === 'production' ? 'false' : 'true'),
@@ -910,7 +910,7 @@ function fromEnv(env: Env) {
       refusalWindowSeconds: v('TROVE_WEBHOOK_REFUSAL_WINDOW_SECONDS'),
     },
     folders: { roots: v('TROVE_FOLDER_ROOTS'), cacheDir: v('TROVE_FOLDER_CACHE_DIR') },
-    // Web sources (issue 10)
+    // Web sources
     web: {
       userAgent: v('TROVE_WEB_USER_AGENT'),
       requestsPerSecond: v('TROVE_WEB_REQUESTS_PER_SECOND'),
@@ -1009,7 +1009,7 @@ function fromEnv(env: Env) {
     metrics: { token: v('TROVE_METRICS_TOKEN'), allowLoopback: v('TROVE_METRICS_ALLOW_LOOPBACK') },
     workerMetrics: { port: v('TROVE_WORKER_METRICS_PORT'), host: v('TROVE_WORKER_METRICS_HOST') },
     logging: { format: v('TROVE_LOG_FORMAT'), level: v('TROVE_LOG_LEVEL') },
-    // LLM (issue 11)
+    // LLM
     llm: {
       // TROVE_LLM=local is the short form of TROVE_LLM_PROVIDER=local (loadConfig refuses the two disagreeing).
       provider: v('TROVE_LLM_PROVIDER') ?? v('TROVE_LLM'),
@@ -1031,7 +1031,7 @@ function fromEnv(env: Env) {
       parallel: v('TROVE_LLM_PARALLEL'),
       queue: v('TROVE_LLM_QUEUE'),
     },
-    // Search limits (issue 8)
+    // Search limits
     search: {
       maxQueryChars: v('TROVE_SEARCH_MAX_QUERY_CHARS'),
       maxQueryTokens: v('TROVE_SEARCH_MAX_QUERY_TOKENS'),
@@ -1046,14 +1046,14 @@ function fromEnv(env: Env) {
       oversample: v('TROVE_SEARCH_KNN_OVERSAMPLE'),
       titleBoost: v('TROVE_SEARCH_TITLE_BOOST'),
       headingBoost: v('TROVE_SEARCH_HEADING_BOOST'),
-      // Search results (issue 11)
+      // Search results
       maxFilterDocuments: v('TROVE_SEARCH_MAX_FILTER_DOCUMENTS'),
       mmr: v('TROVE_SEARCH_MMR'),
       mmrLambda: v('TROVE_SEARCH_MMR_LAMBDA'),
       mmrCandidates: v('TROVE_SEARCH_MMR_CANDIDATES'),
       maxExpand: v('TROVE_SEARCH_MAX_EXPAND'),
     },
-    // Answers (issue 11)
+    // Answers
     answers: {
       topK: v('TROVE_ANSWER_TOP_K'),
       threshold: v('TROVE_ANSWER_THRESHOLD'),
@@ -1079,7 +1079,7 @@ function fromEnv(env: Env) {
       secureCookies: v('TROVE_SECURE_COOKIES'),
     },
     audit: { retentionDays: v('TROVE_AUDIT_RETENTION_DAYS'), queryLog: v('TROVE_AUDIT_QUERY_LOG') },
-    // Reranking (issue 11)
+    // Reranking
     rerank: {
       provider: v('TROVE_RERANK_PROVIDER'),
       candidates: v('TROVE_RERANK_CANDIDATES'),

@@ -27,9 +27,9 @@ export interface SearchRequest {
   query: string;
   limit: number;
   mode: SearchMode;
-  /** Filters applied inside both legs (issue 11); source and date filters arrive as `documentIds`. */
+  /** Filters applied inside both legs; source and date filters arrive as `documentIds`. */
   filters?: ChunkFilters;
-  /** Threshold, MMR, per-document cap and context expansion (issue 11). */
+  /** Threshold, MMR, per-document cap and context expansion. */
   results?: ResultOptions;
 }
 
@@ -170,7 +170,7 @@ export interface HybridSearchOptions {
    * model may change (IndexGenerations). Unset: the alias with the constructor's embedder.
    */
   target?: () => Promise<SearchTarget>;
-  /** Reorders the fused top candidates (issue 11); unset: no reranking (a request asking for it is refused). */
+  /** Reorders the fused top candidates; unset: no reranking (a request asking for it is refused). */
   reranker?: Reranker;
   /** How many fused hits are reranked (TROVE_RERANK_CANDIDATES). */
   rerankCandidates: number;
