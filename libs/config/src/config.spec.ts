@@ -228,30 +228,6 @@ describe('worker sync concurrency', () => {
   });
 });
 
-describe('web sources', () => {
-  it('refuse private networks by default and read TROVE_WEB_*', () => {
-    expect(loadConfig(workerConfigSchema, {}).web).toEqual({
-      userAgent: 'TroveBot/0.1 (+https://github.com/trove)',
-      requestsPerSecond: 2,
-      allowPrivateNetworks: false,
-      maxPageBytes: 10 * 1024 * 1024,
-      maxSitemapBytes: 50 * 1024 * 1024,
-      maxSitemaps: 50,
-      timeoutMs: 30_000,
-      defaultMaxPages: 1000,
-    });
-    const web = loadConfig(workerConfigSchema, {
-      TROVE_WEB_ALLOW_PRIVATE_NETWORKS: 'true',
-      TROVE_WEB_REQUESTS_PER_SECOND: '0.5',
-      TROVE_WEB_USER_AGENT: 'Bot/1',
-    }).web;
-    expect(web).toMatchObject({ allowPrivateNetworks: true, requestsPerSecond: 0.5, userAgent: 'Bot/1' });
-    expect(() => loadConfig(workerConfigSchema, { TROVE_WEB_ALLOW_PRIVATE_NETWORKS: 'yes' })).toThrow(
-      /web\.allowPrivateNetworks/,
-    );
-  });
-});
-
 describe('search fusion', () => {
   const key = { TROVE_ADMIN_API_KEY: 'k'.repeat(24) };
 

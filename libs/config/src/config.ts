@@ -162,21 +162,7 @@ export const secretsSchema = z.object({
   key: secret.optional(),
 });
 
-export const notionSchema = z.object({
-  /** Notion's API by default; the emulator's address in tests and demos. */
-  apiBaseUrl: z.string().url().optional(),
-  requestsPerSecond: z.coerce.number().positive().default(3),
-  // Request caching within a sync run. Optional so hand-built configs stay valid; unset
-  // means the connector's defaults: 900 s, 5,000 page/database/block objects, 64 MB of block trees.
-  /** How long page, database and block objects and block trees read in a run are reused; 0 disables. */
-  cacheTtlSeconds: z.coerce.number().int().min(0).optional(),
-  /** Page, database and block objects kept (all sources of the worker together). */
-  cacheMaxObjects: z.coerce.number().int().positive().optional(),
-  /** Block trees kept, in megabytes of JSON (all sources of the worker together). */
-  cacheBlockTreesMb: z.coerce.number().positive().optional(),
-});
-
-/** Server-side folders a FOLDER source may read: a path-list (`:`-separated) of allowed roots. */
+/** Server-side folders sources may read (folders, local repositories): a path-list (`:`-separated) of allowed roots. */
 const folderRoots = z
   .string()
   .default('')
@@ -218,32 +204,6 @@ export const parsingSchema = z.object({
   chunkTimeoutMs: positiveInt.optional(),
   maxMemoryMb: positiveInt.default(1024),
   threads: positiveInt.default(2),
-});
-
-// --- Web sources: crawling politely and safely --------------------------------------
-export const webSchema = z.object({
-  /** Sent with every request and matched against robots.txt groups. */
-  userAgent: z.string().min(1).default('TroveBot/0.1 (+https://github.com/trove)'),
-  /** Per host; a robots.txt `Crawl-delay` that is slower wins. */
-  requestsPerSecond: z.coerce.number().positive().default(2),
-  /**
-   * Lets web sources read loopback, private, link-local and cloud-metadata addresses. Off by
-   * default: users give Trove URLs, and the worker must not become a way into its own network.
-   */
-  allowPrivateNetworks: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((v) => v === 'true'),
-  /** A page (or robots.txt) larger than this is refused. */
-  maxPageBytes: positiveInt.default(10 * 1024 * 1024),
-  /** A sitemap larger than this (uncompressed) is refused; the protocol's own limit is 50 MB. */
-  maxSitemapBytes: positiveInt.default(50 * 1024 * 1024),
-  /** Sitemaps read per discovery, following sitemap indexes. */
-  maxSitemaps: positiveInt.default(50),
-  /** Per request, body included. */
-  timeoutMs: positiveInt.default(30_000),
-  /** A new web source's page limit when its creator gives none. */
-  defaultMaxPages: positiveInt.default(1000),
 });
 
 // --- Project deletion and source removal -------------------------------------------------------
@@ -728,7 +688,6 @@ export const apiConfigSchema = z
     folders: foldersSchema,
     search: searchSchema,
     rerank: rerankSchema,
-    web: webSchema,
     answers: answersSchema,
     // Optional in the type so hand-built configs (tests) may leave it out; the env always sets it.
     answerRecords: answerRecordsSchema.optional(),
@@ -813,9 +772,7 @@ export const workerConfigSchema = z
     storage: storageSchema,
     chunking: chunkingSchema,
     secrets: secretsSchema,
-    notion: notionSchema,
     folders: foldersSchema,
-    web: webSchema,
     parsing: parsingSchema,
     // Optional in the type so hand-built configs (tests, benches) may leave it out; the env always sets it.
     documents: documentLimitsSchema.optional(),
@@ -844,13 +801,11 @@ export type EmbeddingConfig = z.infer<typeof embeddingSchema>;
 export type StorageConfig = z.infer<typeof storageSchema>;
 export type S3StorageConfig = z.infer<typeof s3StorageSchema>;
 export type ChunkingConfig = z.infer<typeof chunkingSchema>;
-export type NotionConfig = z.infer<typeof notionSchema>;
 export type SearchConfig = z.infer<typeof searchSchema>;
 export type AnswersConfig = z.infer<typeof answersSchema>;
 export type AnswerRecordsConfig = z.infer<typeof answerRecordsSchema>;
 export type RerankConfig = z.infer<typeof rerankSchema>;
 export type WebhooksConfig = z.infer<typeof webhooksSchema>;
-export type WebConfig = z.infer<typeof webSchema>;
 export type DocumentLimitsConfig = z.infer<typeof documentLimitsSchema>;
 export type LlmConfig = z.infer<typeof llmSchema>;
 export type LocalLlmConfig = z.infer<typeof localLlmSchema>;
@@ -910,17 +865,6 @@ function fromEnv(env: Env) {
       refusalWindowSeconds: v('TROVE_WEBHOOK_REFUSAL_WINDOW_SECONDS'),
     },
     folders: { roots: v('TROVE_FOLDER_ROOTS'), cacheDir: v('TROVE_FOLDER_CACHE_DIR') },
-    // Web sources
-    web: {
-      userAgent: v('TROVE_WEB_USER_AGENT'),
-      requestsPerSecond: v('TROVE_WEB_REQUESTS_PER_SECOND'),
-      allowPrivateNetworks: v('TROVE_WEB_ALLOW_PRIVATE_NETWORKS'),
-      maxPageBytes: v('TROVE_WEB_MAX_PAGE_BYTES'),
-      maxSitemapBytes: v('TROVE_WEB_MAX_SITEMAP_BYTES'),
-      maxSitemaps: v('TROVE_WEB_MAX_SITEMAPS'),
-      timeoutMs: v('TROVE_WEB_TIMEOUT_MS'),
-      defaultMaxPages: v('TROVE_WEB_DEFAULT_MAX_PAGES'),
-    },
     documents: {
       maxBytes: v('TROVE_DOCUMENT_MAX_BYTES'),
       maxExpandedBytes: v('TROVE_DOCUMENT_MAX_EXPANDED_BYTES'),
@@ -983,13 +927,6 @@ function fromEnv(env: Env) {
       },
     },
     secrets: { key: v('TROVE_SECRET_KEY') },
-    notion: {
-      apiBaseUrl: v('TROVE_NOTION_API_URL'),
-      requestsPerSecond: v('TROVE_NOTION_REQUESTS_PER_SECOND'),
-      cacheTtlSeconds: v('TROVE_NOTION_CACHE_TTL_SECONDS'),
-      cacheMaxObjects: v('TROVE_NOTION_CACHE_MAX_OBJECTS'),
-      cacheBlockTreesMb: v('TROVE_NOTION_CACHE_BLOCK_TREES_MB'),
-    },
     chunking: {
       targetTokens: v('TROVE_CHUNK_TARGET_TOKENS'),
       overlapTokens: v('TROVE_CHUNK_OVERLAP_TOKENS'),

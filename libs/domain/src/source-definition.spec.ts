@@ -59,6 +59,17 @@ describe('SourceDefinitions', () => {
     );
   });
 
+  it("summarises a configuration by its type's summarize, else by its first text, never by a secret", () => {
+    const stored = { apiKey: { sealed: 'x', hint: 'se…' }, cursor: 'next-page', url: 'https://a.example/' };
+    expect(definitions().summary(SourceType.WEB, stored)).toBe('https://a.example/');
+    const summarized = new SourceDefinitions(
+      [{ ...web, summarize: (config) => `pages of ${String(config['url'])}` }],
+      [SourceType.WEB],
+    );
+    expect(summarized.summary(SourceType.WEB, stored)).toBe('pages of https://a.example/');
+    expect(definitions().summary(SourceType.NOTION, {})).toBe('');
+  });
+
   it('answers an unknown type with BAD_REQUEST naming the known ones', async () => {
     const error = await problems(() => definitions().configure('GOPHER', {}, seal));
     expect(error.code).toBe('BAD_REQUEST');

@@ -87,10 +87,7 @@ function setup(current: Source) {
     workflows,
     config,
     new WebhookRefusals(catalog, config),
-    createSourceDefinitions({
-      folders: { roots: [] },
-      web: { allowPrivateNetworks: false, defaultMaxPages: 10 },
-    }),
+    createSourceDefinitions({ folders: { roots: [], cacheDir: '/nonexistent' } }, {}),
   );
   return { service, catalog, signalWithStart };
 }

@@ -74,5 +74,15 @@ export function folderSourceDefinition(settings: FolderDefinitionSettings): Sour
       }
       return { format, path: resolved, ...(siteUrl ? { siteUrl } : {}) };
     },
+    summarize(config: SourceConfig): string {
+      const { format, path, archiveFileName, siteUrl } = config as {
+        format?: string;
+        path?: string;
+        archiveFileName?: string;
+        siteUrl?: string;
+      };
+      const where = path ?? archiveFileName ?? 'uploaded archive';
+      return `${format ?? FolderFormat.AUTO} folder ${where}${siteUrl ? ` (${siteUrl})` : ''}`;
+    },
   };
 }
