@@ -9,7 +9,10 @@ const env = {};
 describe('the source type registry', () => {
   it('has a definition for every source type, each with a JSON schema for forms', () => {
     const descriptions = createSourceDefinitions(settings, env).describe();
-    expect(descriptions.map((d) => d.type).sort()).toEqual([...Object.values(SourceType), 'GIT'].sort());
+    // These four at least; a connector lib registered since adds its own.
+    expect(descriptions.map((d) => d.type)).toEqual(
+      expect.arrayContaining([...Object.values(SourceType), 'GIT']),
+    );
     const notion = descriptions.find((d) => d.type === SourceType.NOTION)!;
     expect(notion.secretFields).toEqual(['token']);
     expect(notion.webhook).toBe(true);
