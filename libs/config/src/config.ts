@@ -438,7 +438,7 @@ export const rerankSchema = z.object({
   maxChars: positiveInt.default(1_000),
 });
 
-// --- Notion webhooks (replay protection, verification window, event batching) -----------------
+// --- Source webhooks (replay protection, verification window, event batching) -----------------
 export const webhooksSchema = z.object({
   /** Signed deliveries whose event `timestamp` is older than this are refused (replay window). */
   maxAgeMs: positiveInt.default(5 * 60_000),

@@ -54,6 +54,18 @@ describe('SourceDefinitions', () => {
       'no source definition for type NOTION, FOLDER',
     );
     expect(() => new SourceDefinitions([web, web], [SourceType.WEB])).toThrow('two source definitions');
+    const archive = { configure: () => ({}), isArchive: () => true };
+    expect(
+      () =>
+        new SourceDefinitions(
+          [
+            { ...web, archive },
+            { ...stub(SourceType.FOLDER), archive },
+          ],
+          [SourceType.WEB, SourceType.FOLDER],
+        ),
+    ).toThrow('two source types take uploaded archives: WEB, FOLDER');
+    expect(() => definitions().archiveType()).toThrow('no source type takes uploaded archives');
     expect(() => new SourceDefinitions([{ ...web, secretFields: ['password'] }], [SourceType.WEB])).toThrow(
       'secret field "password" is not in its schema',
     );

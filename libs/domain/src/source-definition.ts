@@ -43,6 +43,30 @@ export interface SourceDefinition {
   summarize?(config: SourceConfig): string;
   /** Types that receive pushed changes: how a delivery to `/webhooks/<source id>` is verified. */
   readonly webhook?: SourceWebhook;
+  /** Types whose content may be an uploaded `.zip` (`POST /v1/projects/<id>/archives`). */
+  readonly archive?: SourceArchive;
+}
+
+/** An uploaded archive, stored where the source's configuration points. */
+export interface StoredArchive {
+  blobKey: string;
+  sha256: string;
+  fileName: string;
+}
+
+export interface SourceArchive {
+  /**
+   * The configuration of a source made from an uploaded archive, or of `previous` (a stored
+   * archive source's) with its archive replaced. `options`: the upload's other form fields.
+   * Throws BAD_REQUEST naming the field at fault.
+   */
+  configure(
+    archive: StoredArchive,
+    options: Readonly<Record<string, string | undefined>>,
+    previous?: SourceConfig,
+  ): SourceConfig;
+  /** Whether a stored configuration is an archive's, whose archive an upload may replace. */
+  isArchive(stored: SourceConfig): boolean;
 }
 
 /** The path every webhook delivery is sent to; `{sourceId}` stands for the source's id. */
@@ -178,6 +202,9 @@ export class SourceDefinitions {
       }
       this.byType.set(definition.type, definition);
     }
+    const archives = definitions.filter((definition) => definition.archive).map((d) => d.type);
+    if (archives.length > 1)
+      throw new Error(`two source types take uploaded archives: ${archives.join(', ')}`);
     const missing = types.filter((type) => !this.byType.has(type));
     if (missing.length > 0) throw new Error(`no source definition for type ${missing.join(', ')}`);
   }
@@ -195,6 +222,17 @@ export class SourceDefinitions {
 
   list(): SourceDefinition[] {
     return [...this.byType.values()];
+  }
+
+  /** The type uploaded archives become: the one whose definition takes archives. */
+  archiveType(): SourceDefinition & { archive: SourceArchive } {
+    const types = this.list().filter(
+      (definition): definition is SourceDefinition & { archive: SourceArchive } => !!definition.archive,
+    );
+    if (types.length !== 1) {
+      throw new TroveError(TroveErrorCode.BadRequest, 'no source type takes uploaded archives');
+    }
+    return types[0];
   }
 
   describe(): SourceTypeDescription[] {

@@ -146,7 +146,7 @@ export const sourceSchema = z.object({
   createdAt: z.string(),
   lastSyncAt: nullableString,
   syncIntervalMinutes: z.number().int().nullable(),
-  tokenHint: nullableString.describe('a hint of the Notion token, never the token'),
+  tokenHint: nullableString.describe("a hint of the source's token, never the token"),
   scope: z.string().describe("what the source reads, in a few words (its type's summary)"),
 });
 export const listSourcesOutput = { projectId: z.string(), sources: z.array(sourceSchema) };

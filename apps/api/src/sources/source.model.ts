@@ -129,7 +129,8 @@ export class SyncProgressModel {
   @Field(() => Int) pagesFailed!: number;
   @Field(() => Int) pagesDeleted!: number;
   @Field(() => Int) pagesSkipped!: number;
-  @Field(() => Int, { description: 'Notion API requests made by the discovery step' }) apiCalls!: number;
+  @Field(() => Int, { description: 'Requests to the source system made by the discovery step' })
+  apiCalls!: number;
   @Field(() => Int, { description: 'Chunks sent to the embedding model' }) chunksEmbedded!: number;
   @Field(() => Int, { description: 'Chunks whose stored vector was reused (content unchanged)' })
   chunksReused!: number;

@@ -90,7 +90,7 @@ export function SourcesPage() {
       ) : sources.data.sources.length === 0 ? (
         <Empty title="No sources yet">
           {canWrite
-            ? 'Add a source above: a web site, a folder on the server, a Notion workspace, …'
+            ? 'Add a source above: any of the types its form lists.'
             : 'Nothing syncs into this project yet.'}
         </Empty>
       ) : (

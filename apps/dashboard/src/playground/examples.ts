@@ -49,7 +49,7 @@ query Search($projectId: ID!) {
   {
     query: `# 4. Add a folder source (a path inside TROVE_FOLDER_ROOTS), sync it, and follow the run.
 mutation AddFolder($projectId: ID!) {
-  addFolderSource(input: { projectId: $projectId, name: "Handbook site", path: "/srv/docs/handbook" }) { id }
+  addSource(input: { projectId: $projectId, type: "FOLDER", name: "Handbook site", config: { path: "/srv/docs/handbook" } }) { id summary }
 }
 
 mutation Sync($sourceId: ID!) {
