@@ -2,7 +2,8 @@
 /** Internal type. DO NOT USE DIRECTLY. */
 type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
-export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+export type Incremental<T> =
+  T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 /** A source of any type; `sourceTypes` gives the schema of each type’s config */
 export type AddSourceInput = {
@@ -49,11 +50,7 @@ export type AskInput = {
 };
 
 /** The answer wanted: AUTO is LLM when a model is configured, else the configured fallback */
-export type AskMode =
-  | 'AUTO'
-  | 'EXTRACTIVE'
-  | 'LLM'
-  | 'TOP_1';
+export type AskMode = 'AUTO' | 'EXTRACTIVE' | 'LLM' | 'TOP_1';
 
 /** How passages are retrieved; the same options as SearchInput */
 export type AskSearchInput = {
@@ -64,11 +61,7 @@ export type AskSearchInput = {
   mode?: SearchMode;
 };
 
-export type AuditActorKind =
-  | 'ANONYMOUS'
-  | 'API_KEY'
-  | 'SYSTEM'
-  | 'USER';
+export type AuditActorKind = 'ANONYMOUS' | 'API_KEY' | 'SYSTEM' | 'USER';
 
 /** Every field narrows the log; none: all of it */
 export type AuditFilterInput = {
@@ -118,17 +111,9 @@ export type CreateUserInput = {
 };
 
 /** What a request authenticated with */
-export type CredentialKind =
-  | 'API_KEY'
-  | 'OAUTH_TOKEN'
-  | 'PERSONAL_TOKEN'
-  | 'SESSION';
+export type CredentialKind = 'API_KEY' | 'OAUTH_TOKEN' | 'PERSONAL_TOKEN' | 'SESSION';
 
-export type DocumentStatus =
-  | 'FAILED'
-  | 'INDEXING'
-  | 'PENDING'
-  | 'READY';
+export type DocumentStatus = 'FAILED' | 'INDEXING' | 'PENDING' | 'READY';
 
 export type EmbeddingModelInput = {
   /** Stored sealed (needs TROVE_SECRET_KEY); never returned */
@@ -203,14 +188,10 @@ export type ErrorCode =
   | 'WEBHOOK_EXPIRED';
 
 /** What a vote is about: the answer as a whole, or one of its passages */
-export type FeedbackTarget =
-  | 'ANSWER'
-  | 'PASSAGE';
+export type FeedbackTarget = 'ANSWER' | 'PASSAGE';
 
 /** Thumbs up or down */
-export type FeedbackVote =
-  | 'DOWN'
-  | 'UP';
+export type FeedbackVote = 'DOWN' | 'UP';
 
 /** Fusion for this request; unset fields keep the server configuration */
 export type FusionInput = {
@@ -266,12 +247,7 @@ export type GranteeInput = {
   userId?: string | number | null | undefined;
 };
 
-export type IndexGenerationStatus =
-  | 'ACTIVE'
-  | 'BUILDING'
-  | 'CANCELLED'
-  | 'FAILED'
-  | 'RETIRED';
+export type IndexGenerationStatus = 'ACTIVE' | 'BUILDING' | 'CANCELLED' | 'FAILED' | 'RETIRED';
 
 export type Permission =
   /** API keys, global settings, creating and deleting projects */
@@ -286,9 +262,7 @@ export type ProjectSettingsInput = {
   ocr?: boolean | null | undefined;
 };
 
-export type ProjectStatus =
-  | 'ACTIVE'
-  | 'DELETING';
+export type ProjectStatus = 'ACTIVE' | 'DELETING';
 
 export type RagAnswerSettingsInput = {
   contextTokens?: number | null | undefined;
@@ -342,9 +316,7 @@ export type RagRerankSettingsInput = {
 };
 
 /** CONVEX: per-query normalisation of each leg's scores over its candidates */
-export type ScoreNormalization =
-  | 'MINMAX'
-  | 'ZSCORE';
+export type ScoreNormalization = 'MINMAX' | 'ZSCORE';
 
 /** Filters applied inside both legs (the kNN leg still returns its k nearest among matching chunks). Every filter given must hold; a filter that matches no document gives no hits. */
 export type SearchFiltersInput = {
@@ -393,41 +365,21 @@ export type SearchInput = {
   rerankCandidates?: number | null | undefined;
 };
 
-export type SearchMode =
-  | 'HYBRID'
-  | 'KEYWORD'
-  | 'VECTOR';
+export type SearchMode = 'HYBRID' | 'KEYWORD' | 'VECTOR';
 
-export type SourceStatus =
-  | 'ACTIVE'
-  | 'NEEDS_TOKEN'
-  | 'REMOVING';
+export type SourceStatus = 'ACTIVE' | 'NEEDS_TOKEN' | 'REMOVING';
 
 export type StallReason =
-  | 'ACTIVITY_RETRYING'
-  | 'NO_WORKER'
-  | 'RATE_LIMITED'
-  | 'UNKNOWN'
-  | 'WORKFLOW_NOT_RUNNING';
+  'ACTIVITY_RETRYING' | 'NO_WORKER' | 'RATE_LIMITED' | 'UNKNOWN' | 'WORKFLOW_NOT_RUNNING';
 
-export type SyncHealthState =
-  | 'OK'
-  | 'STALLED';
+export type SyncHealthState = 'OK' | 'STALLED';
 
-export type SyncMode =
-  | 'FULL'
-  | 'INCREMENTAL';
+export type SyncMode = 'FULL' | 'INCREMENTAL';
 
-export type SyncRunStatus =
-  | 'COMPLETED'
-  | 'FAILED'
-  | 'RUNNING';
+export type SyncRunStatus = 'COMPLETED' | 'FAILED' | 'RUNNING';
 
 /** PLANNING: discovering and diffing; INGESTING: the changed pages; FINISHING: recording the end */
-export type SyncStage =
-  | 'FINISHING'
-  | 'INGESTING'
-  | 'PLANNING';
+export type SyncStage = 'FINISHING' | 'INGESTING' | 'PLANNING';
 
 /** Settings to change; a field given as null goes back to the environment’s value. All of it applies, or none. */
 export type UpdateRagConfigInput = {
@@ -483,46 +435,166 @@ export type __TypeKind =
   /** Indicates this type is a non-null. `ofType` is a valid field. */
   | 'NON_NULL';
 
-export type SyncProgressFieldsFragment = { pagesSeen: number, pagesIngested: number, pagesUnchanged: number, pagesSkipped: number, pagesFailed: number, pagesDeleted: number, chunksEmbedded: number, chunksReused: number, apiCalls: number, pagesPlanned: number | null, pagesDone: number };
+export type SyncProgressFieldsFragment = {
+  pagesSeen: number;
+  pagesIngested: number;
+  pagesUnchanged: number;
+  pagesSkipped: number;
+  pagesFailed: number;
+  pagesDeleted: number;
+  chunksEmbedded: number;
+  chunksReused: number;
+  apiCalls: number;
+  pagesPlanned: number | null;
+  pagesDone: number;
+};
 
-export type SyncRunMotionFieldsFragment = { stage: SyncStage | null, progressAt: string | null, pagesPerSecond: number | null, etaSeconds: number | null, health: { state: SyncHealthState, reason: StallReason | null, message: string | null, since: string | null } };
+export type SyncRunMotionFieldsFragment = {
+  stage: SyncStage | null;
+  progressAt: string | null;
+  pagesPerSecond: number | null;
+  etaSeconds: number | null;
+  health: {
+    state: SyncHealthState;
+    reason: StallReason | null;
+    message: string | null;
+    since: string | null;
+  };
+};
 
-export type SyncRunFieldsFragment = { id: string, sourceId: string, mode: SyncMode, status: SyncRunStatus, startedAt: string, finishedAt: string | null, warnings: Array<string> | null, stage: SyncStage | null, progressAt: string | null, pagesPerSecond: number | null, etaSeconds: number | null, error: { code: ErrorCode, message: string } | null, skipped: Array<{ id: string, reason: string }>, progress: { pagesSeen: number, pagesIngested: number, pagesUnchanged: number, pagesSkipped: number, pagesFailed: number, pagesDeleted: number, chunksEmbedded: number, chunksReused: number, apiCalls: number, pagesPlanned: number | null, pagesDone: number }, health: { state: SyncHealthState, reason: StallReason | null, message: string | null, since: string | null } };
+export type SyncRunFieldsFragment = {
+  id: string;
+  sourceId: string;
+  mode: SyncMode;
+  status: SyncRunStatus;
+  startedAt: string;
+  finishedAt: string | null;
+  warnings: Array<string> | null;
+  stage: SyncStage | null;
+  progressAt: string | null;
+  pagesPerSecond: number | null;
+  etaSeconds: number | null;
+  error: { code: ErrorCode; message: string } | null;
+  skipped: Array<{ id: string; reason: string }>;
+  progress: {
+    pagesSeen: number;
+    pagesIngested: number;
+    pagesUnchanged: number;
+    pagesSkipped: number;
+    pagesFailed: number;
+    pagesDeleted: number;
+    chunksEmbedded: number;
+    chunksReused: number;
+    apiCalls: number;
+    pagesPlanned: number | null;
+    pagesDone: number;
+  };
+  health: {
+    state: SyncHealthState;
+    reason: StallReason | null;
+    message: string | null;
+    since: string | null;
+  };
+};
 
-export type DocumentFieldsFragment = { id: string, projectId: string, sourceId: string | null, externalId: string | null, fileName: string, title: string | null, mediaType: string, status: DocumentStatus, warnings: Array<string>, chunkCount: number, pageCount: number | null, sizeBytes: number, language: string | null, url: string | null, createdAt: string, updatedAt: string, indexedAt: string | null, error: { code: ErrorCode, message: string } | null, progress: { stage: string, page: number, pageCount: number | null } | null, timings: { fetchMs: number | null, parseMs: number | null, chunkMs: number | null, embedMs: number | null, upsertMs: number | null, totalMs: number | null } };
+export type DocumentFieldsFragment = {
+  id: string;
+  projectId: string;
+  sourceId: string | null;
+  externalId: string | null;
+  fileName: string;
+  title: string | null;
+  mediaType: string;
+  status: DocumentStatus;
+  warnings: Array<string>;
+  chunkCount: number;
+  pageCount: number | null;
+  sizeBytes: number;
+  language: string | null;
+  url: string | null;
+  createdAt: string;
+  updatedAt: string;
+  indexedAt: string | null;
+  error: { code: ErrorCode; message: string } | null;
+  progress: { stage: string; page: number; pageCount: number | null } | null;
+  timings: {
+    fetchMs: number | null;
+    parseMs: number | null;
+    chunkMs: number | null;
+    embedMs: number | null;
+    upsertMs: number | null;
+    totalMs: number | null;
+  };
+};
 
-export type ChunkFieldsFragment = { id: string, documentId: string, position: number, title: string, headingPath: Array<string>, chapter: string | null, page: number | null, pageEnd: number | null, anchor: string | null, language: string, tokenCount: number, citationUrl: string | null, text: string };
+export type ChunkFieldsFragment = {
+  id: string;
+  documentId: string;
+  position: number;
+  title: string;
+  headingPath: Array<string>;
+  chapter: string | null;
+  page: number | null;
+  pageEnd: number | null;
+  anchor: string | null;
+  language: string;
+  tokenCount: number;
+  citationUrl: string | null;
+  text: string;
+};
 
-export type MeQueryVariables = Exact<{ [key: string]: never; }>;
+export type MeQueryVariables = Exact<{ [key: string]: never }>;
 
+export type MeQuery = {
+  me: {
+    keyId: string | null;
+    userId: string | null;
+    credential: CredentialKind;
+    name: string;
+    email: string | null;
+    pictureUrl: string | null;
+    role: ApiKeyRole;
+    permissions: Array<Permission>;
+    projectIds: Array<string> | null;
+    groups: Array<string>;
+    projectRoles: Array<{ projectId: string; role: ApiKeyRole }>;
+  };
+};
 
-export type MeQuery = { me: { keyId: string | null, userId: string | null, credential: CredentialKind, name: string, email: string | null, pictureUrl: string | null, role: ApiKeyRole, permissions: Array<Permission>, projectIds: Array<string> | null, groups: Array<string>, projectRoles: Array<{ projectId: string, role: ApiKeyRole }> } };
+export type ProjectsQueryVariables = Exact<{ [key: string]: never }>;
 
-export type ProjectsQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type ProjectsQuery = { projects: Array<{ id: string, name: string, status: ProjectStatus, createdAt: string, settings: { ocr: boolean }, stats: { documentCount: number, chunkCount: number } }> };
+export type ProjectsQuery = {
+  projects: Array<{
+    id: string;
+    name: string;
+    status: ProjectStatus;
+    createdAt: string;
+    settings: { ocr: boolean };
+    stats: { documentCount: number; chunkCount: number };
+  }>;
+};
 
 export type UpdateProjectSettingsMutationVariables = Exact<{
   projectId: string | number;
   input: ProjectSettingsInput;
 }>;
 
-
-export type UpdateProjectSettingsMutation = { updateProjectSettings: { id: string, name: string, settings: { ocr: boolean } } };
+export type UpdateProjectSettingsMutation = {
+  updateProjectSettings: { id: string; name: string; settings: { ocr: boolean } };
+};
 
 export type CreateProjectMutationVariables = Exact<{
   name: string;
 }>;
 
-
-export type CreateProjectMutation = { createProject: { id: string, name: string, status: ProjectStatus, createdAt: string } };
+export type CreateProjectMutation = {
+  createProject: { id: string; name: string; status: ProjectStatus; createdAt: string };
+};
 
 export type DeleteProjectMutationVariables = Exact<{
   id: string | number;
   wait?: boolean | null | undefined;
 }>;
-
 
 export type DeleteProjectMutation = { deleteProject: boolean };
 
@@ -534,20 +606,81 @@ export type DocumentsQueryVariables = Exact<{
   sourceId?: string | number | null | undefined;
 }>;
 
-
-export type DocumentsQuery = { documents: { totalCount: number, pageInfo: { endCursor: string | null, hasNextPage: boolean }, nodes: Array<{ id: string, projectId: string, sourceId: string | null, externalId: string | null, fileName: string, title: string | null, mediaType: string, status: DocumentStatus, warnings: Array<string>, chunkCount: number, pageCount: number | null, sizeBytes: number, language: string | null, url: string | null, createdAt: string, updatedAt: string, indexedAt: string | null, error: { code: ErrorCode, message: string } | null, progress: { stage: string, page: number, pageCount: number | null } | null, timings: { fetchMs: number | null, parseMs: number | null, chunkMs: number | null, embedMs: number | null, upsertMs: number | null, totalMs: number | null } }> } };
+export type DocumentsQuery = {
+  documents: {
+    totalCount: number;
+    pageInfo: { endCursor: string | null; hasNextPage: boolean };
+    nodes: Array<{
+      id: string;
+      projectId: string;
+      sourceId: string | null;
+      externalId: string | null;
+      fileName: string;
+      title: string | null;
+      mediaType: string;
+      status: DocumentStatus;
+      warnings: Array<string>;
+      chunkCount: number;
+      pageCount: number | null;
+      sizeBytes: number;
+      language: string | null;
+      url: string | null;
+      createdAt: string;
+      updatedAt: string;
+      indexedAt: string | null;
+      error: { code: ErrorCode; message: string } | null;
+      progress: { stage: string; page: number; pageCount: number | null } | null;
+      timings: {
+        fetchMs: number | null;
+        parseMs: number | null;
+        chunkMs: number | null;
+        embedMs: number | null;
+        upsertMs: number | null;
+        totalMs: number | null;
+      };
+    }>;
+  };
+};
 
 export type DocumentQueryVariables = Exact<{
   id: string | number;
 }>;
 
-
-export type DocumentQuery = { document: { id: string, projectId: string, sourceId: string | null, externalId: string | null, fileName: string, title: string | null, mediaType: string, status: DocumentStatus, warnings: Array<string>, chunkCount: number, pageCount: number | null, sizeBytes: number, language: string | null, url: string | null, createdAt: string, updatedAt: string, indexedAt: string | null, error: { code: ErrorCode, message: string } | null, progress: { stage: string, page: number, pageCount: number | null } | null, timings: { fetchMs: number | null, parseMs: number | null, chunkMs: number | null, embedMs: number | null, upsertMs: number | null, totalMs: number | null } } | null };
+export type DocumentQuery = {
+  document: {
+    id: string;
+    projectId: string;
+    sourceId: string | null;
+    externalId: string | null;
+    fileName: string;
+    title: string | null;
+    mediaType: string;
+    status: DocumentStatus;
+    warnings: Array<string>;
+    chunkCount: number;
+    pageCount: number | null;
+    sizeBytes: number;
+    language: string | null;
+    url: string | null;
+    createdAt: string;
+    updatedAt: string;
+    indexedAt: string | null;
+    error: { code: ErrorCode; message: string } | null;
+    progress: { stage: string; page: number; pageCount: number | null } | null;
+    timings: {
+      fetchMs: number | null;
+      parseMs: number | null;
+      chunkMs: number | null;
+      embedMs: number | null;
+      upsertMs: number | null;
+      totalMs: number | null;
+    };
+  } | null;
+};
 
 export type DeleteDocumentMutationVariables = Exact<{
   id: string | number;
 }>;
-
 
 export type DeleteDocumentMutation = { deleteDocument: boolean };
 
@@ -555,61 +688,158 @@ export type ReindexDocumentMutationVariables = Exact<{
   id: string | number;
 }>;
 
-
-export type ReindexDocumentMutation = { reindexDocument: { id: string, fileName: string, status: DocumentStatus } };
+export type ReindexDocumentMutation = {
+  reindexDocument: { id: string; fileName: string; status: DocumentStatus };
+};
 
 export type ChunksQueryVariables = Exact<{
   documentId: string | number;
 }>;
 
-
-export type ChunksQuery = { chunks: Array<{ id: string, documentId: string, position: number, title: string, headingPath: Array<string>, chapter: string | null, page: number | null, pageEnd: number | null, anchor: string | null, language: string, tokenCount: number, citationUrl: string | null, text: string }> };
+export type ChunksQuery = {
+  chunks: Array<{
+    id: string;
+    documentId: string;
+    position: number;
+    title: string;
+    headingPath: Array<string>;
+    chapter: string | null;
+    page: number | null;
+    pageEnd: number | null;
+    anchor: string | null;
+    language: string;
+    tokenCount: number;
+    citationUrl: string | null;
+    text: string;
+  }>;
+};
 
 export type DocumentChunksQueryVariables = Exact<{
   id: string | number;
 }>;
 
-
-export type DocumentChunksQuery = { document: { id: string, projectId: string, fileName: string, title: string | null, status: DocumentStatus, chunkCount: number, pageCount: number | null } | null, chunks: Array<{ id: string, documentId: string, position: number, title: string, headingPath: Array<string>, chapter: string | null, page: number | null, pageEnd: number | null, anchor: string | null, language: string, tokenCount: number, citationUrl: string | null, text: string }> };
+export type DocumentChunksQuery = {
+  document: {
+    id: string;
+    projectId: string;
+    fileName: string;
+    title: string | null;
+    status: DocumentStatus;
+    chunkCount: number;
+    pageCount: number | null;
+  } | null;
+  chunks: Array<{
+    id: string;
+    documentId: string;
+    position: number;
+    title: string;
+    headingPath: Array<string>;
+    chapter: string | null;
+    page: number | null;
+    pageEnd: number | null;
+    anchor: string | null;
+    language: string;
+    tokenCount: number;
+    citationUrl: string | null;
+    text: string;
+  }>;
+};
 
 export type ChunkQueryVariables = Exact<{
   id: string | number;
 }>;
 
-
-export type ChunkQuery = { chunk: { id: string, documentId: string, position: number, title: string, headingPath: Array<string>, chapter: string | null, page: number | null, pageEnd: number | null, anchor: string | null, language: string, tokenCount: number, citationUrl: string | null, text: string } | null };
+export type ChunkQuery = {
+  chunk: {
+    id: string;
+    documentId: string;
+    position: number;
+    title: string;
+    headingPath: Array<string>;
+    chapter: string | null;
+    page: number | null;
+    pageEnd: number | null;
+    anchor: string | null;
+    language: string;
+    tokenCount: number;
+    citationUrl: string | null;
+    text: string;
+  } | null;
+};
 
 export type SourcesQueryVariables = Exact<{
   projectId: string | number;
 }>;
 
+export type SourcesQuery = {
+  sources: Array<{
+    id: string;
+    projectId: string;
+    name: string;
+    type: string;
+    status: SourceStatus;
+    createdAt: string;
+    lastSyncAt: string | null;
+    syncIntervalMinutes: number | null;
+    tokenHint: string | null;
+    summary: string;
+    config: unknown;
+    secrets: Array<{ field: string; hint: string }>;
+    webhook: { lastEventAt: string | null; lastEventType: string | null; rejectedDeliveries: number } | null;
+  }>;
+};
 
-export type SourcesQuery = { sources: Array<{ id: string, projectId: string, name: string, type: string, status: SourceStatus, createdAt: string, lastSyncAt: string | null, syncIntervalMinutes: number | null, tokenHint: string | null, summary: string, config: unknown, secrets: Array<{ field: string, hint: string }>, webhook: { lastEventAt: string | null, lastEventType: string | null, rejectedDeliveries: number } | null }> };
+export type SourceTypesQueryVariables = Exact<{ [key: string]: never }>;
 
-export type SourceTypesQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type SourceTypesQuery = { sourceTypes: Array<{ type: string, label: string, description: string, configSchema: unknown, secretFields: Array<string>, webhook: boolean, webhookSetup: { instructions: string, path: string, steps: Array<string>, verificationHandshake: boolean } | null }> };
+export type SourceTypesQuery = {
+  sourceTypes: Array<{
+    type: string;
+    label: string;
+    description: string;
+    configSchema: unknown;
+    secretFields: Array<string>;
+    webhook: boolean;
+    webhookSetup: {
+      instructions: string;
+      path: string;
+      steps: Array<string>;
+      verificationHandshake: boolean;
+    } | null;
+  }>;
+};
 
 export type AddSourceMutationVariables = Exact<{
   input: AddSourceInput;
 }>;
 
-
-export type AddSourceMutation = { addSource: { id: string, name: string, type: string, status: SourceStatus, config: unknown, secrets: Array<{ field: string, hint: string }> } };
+export type AddSourceMutation = {
+  addSource: {
+    id: string;
+    name: string;
+    type: string;
+    status: SourceStatus;
+    config: unknown;
+    secrets: Array<{ field: string; hint: string }>;
+  };
+};
 
 export type UpdateSourceMutationVariables = Exact<{
   id: string | number;
   input: UpdateSourceInput;
 }>;
 
-
-export type UpdateSourceMutation = { updateSource: { id: string, name: string, config: unknown, secrets: Array<{ field: string, hint: string }> } };
+export type UpdateSourceMutation = {
+  updateSource: {
+    id: string;
+    name: string;
+    config: unknown;
+    secrets: Array<{ field: string; hint: string }>;
+  };
+};
 
 export type RemoveSourceMutationVariables = Exact<{
   id: string | number;
 }>;
-
 
 export type RemoveSourceMutation = { removeSource: boolean };
 
@@ -618,15 +848,83 @@ export type SyncSourceMutationVariables = Exact<{
   mode: SyncMode;
 }>;
 
-
-export type SyncSourceMutation = { syncSource: { id: string, sourceId: string, mode: SyncMode, status: SyncRunStatus, startedAt: string, finishedAt: string | null, warnings: Array<string> | null, stage: SyncStage | null, progressAt: string | null, pagesPerSecond: number | null, etaSeconds: number | null, error: { code: ErrorCode, message: string } | null, skipped: Array<{ id: string, reason: string }>, progress: { pagesSeen: number, pagesIngested: number, pagesUnchanged: number, pagesSkipped: number, pagesFailed: number, pagesDeleted: number, chunksEmbedded: number, chunksReused: number, apiCalls: number, pagesPlanned: number | null, pagesDone: number }, health: { state: SyncHealthState, reason: StallReason | null, message: string | null, since: string | null } } };
+export type SyncSourceMutation = {
+  syncSource: {
+    id: string;
+    sourceId: string;
+    mode: SyncMode;
+    status: SyncRunStatus;
+    startedAt: string;
+    finishedAt: string | null;
+    warnings: Array<string> | null;
+    stage: SyncStage | null;
+    progressAt: string | null;
+    pagesPerSecond: number | null;
+    etaSeconds: number | null;
+    error: { code: ErrorCode; message: string } | null;
+    skipped: Array<{ id: string; reason: string }>;
+    progress: {
+      pagesSeen: number;
+      pagesIngested: number;
+      pagesUnchanged: number;
+      pagesSkipped: number;
+      pagesFailed: number;
+      pagesDeleted: number;
+      chunksEmbedded: number;
+      chunksReused: number;
+      apiCalls: number;
+      pagesPlanned: number | null;
+      pagesDone: number;
+    };
+    health: {
+      state: SyncHealthState;
+      reason: StallReason | null;
+      message: string | null;
+      since: string | null;
+    };
+  };
+};
 
 export type SyncRunQueryVariables = Exact<{
   id: string | number;
 }>;
 
-
-export type SyncRunQuery = { syncRun: { id: string, sourceId: string, mode: SyncMode, status: SyncRunStatus, startedAt: string, finishedAt: string | null, warnings: Array<string> | null, stage: SyncStage | null, progressAt: string | null, pagesPerSecond: number | null, etaSeconds: number | null, error: { code: ErrorCode, message: string } | null, skipped: Array<{ id: string, reason: string }>, progress: { pagesSeen: number, pagesIngested: number, pagesUnchanged: number, pagesSkipped: number, pagesFailed: number, pagesDeleted: number, chunksEmbedded: number, chunksReused: number, apiCalls: number, pagesPlanned: number | null, pagesDone: number }, health: { state: SyncHealthState, reason: StallReason | null, message: string | null, since: string | null } } | null };
+export type SyncRunQuery = {
+  syncRun: {
+    id: string;
+    sourceId: string;
+    mode: SyncMode;
+    status: SyncRunStatus;
+    startedAt: string;
+    finishedAt: string | null;
+    warnings: Array<string> | null;
+    stage: SyncStage | null;
+    progressAt: string | null;
+    pagesPerSecond: number | null;
+    etaSeconds: number | null;
+    error: { code: ErrorCode; message: string } | null;
+    skipped: Array<{ id: string; reason: string }>;
+    progress: {
+      pagesSeen: number;
+      pagesIngested: number;
+      pagesUnchanged: number;
+      pagesSkipped: number;
+      pagesFailed: number;
+      pagesDeleted: number;
+      chunksEmbedded: number;
+      chunksReused: number;
+      apiCalls: number;
+      pagesPlanned: number | null;
+      pagesDone: number;
+    };
+    health: {
+      state: SyncHealthState;
+      reason: StallReason | null;
+      message: string | null;
+      since: string | null;
+    };
+  } | null;
+};
 
 export type SyncRunsQueryVariables = Exact<{
   sourceId: string | number;
@@ -634,28 +932,98 @@ export type SyncRunsQueryVariables = Exact<{
   after?: string | null | undefined;
 }>;
 
-
-export type SyncRunsQuery = { syncRuns: { totalCount: number, pageInfo: { endCursor: string | null, hasNextPage: boolean }, nodes: Array<{ id: string, sourceId: string, mode: SyncMode, status: SyncRunStatus, startedAt: string, finishedAt: string | null, warnings: Array<string> | null, stage: SyncStage | null, progressAt: string | null, pagesPerSecond: number | null, etaSeconds: number | null, error: { code: ErrorCode, message: string } | null, skipped: Array<{ id: string, reason: string }>, progress: { pagesSeen: number, pagesIngested: number, pagesUnchanged: number, pagesSkipped: number, pagesFailed: number, pagesDeleted: number, chunksEmbedded: number, chunksReused: number, apiCalls: number, pagesPlanned: number | null, pagesDone: number }, health: { state: SyncHealthState, reason: StallReason | null, message: string | null, since: string | null } }> } };
+export type SyncRunsQuery = {
+  syncRuns: {
+    totalCount: number;
+    pageInfo: { endCursor: string | null; hasNextPage: boolean };
+    nodes: Array<{
+      id: string;
+      sourceId: string;
+      mode: SyncMode;
+      status: SyncRunStatus;
+      startedAt: string;
+      finishedAt: string | null;
+      warnings: Array<string> | null;
+      stage: SyncStage | null;
+      progressAt: string | null;
+      pagesPerSecond: number | null;
+      etaSeconds: number | null;
+      error: { code: ErrorCode; message: string } | null;
+      skipped: Array<{ id: string; reason: string }>;
+      progress: {
+        pagesSeen: number;
+        pagesIngested: number;
+        pagesUnchanged: number;
+        pagesSkipped: number;
+        pagesFailed: number;
+        pagesDeleted: number;
+        chunksEmbedded: number;
+        chunksReused: number;
+        apiCalls: number;
+        pagesPlanned: number | null;
+        pagesDone: number;
+      };
+      health: {
+        state: SyncHealthState;
+        reason: StallReason | null;
+        message: string | null;
+        since: string | null;
+      };
+    }>;
+  };
+};
 
 export type SyncRunUpdatesSubscriptionVariables = Exact<{
   id: string | number;
 }>;
 
-
-export type SyncRunUpdatesSubscription = { syncRunUpdates: { id: string, sourceId: string, mode: SyncMode, status: SyncRunStatus, startedAt: string, finishedAt: string | null, warnings: Array<string> | null, stage: SyncStage | null, progressAt: string | null, pagesPerSecond: number | null, etaSeconds: number | null, error: { code: ErrorCode, message: string } | null, skipped: Array<{ id: string, reason: string }>, progress: { pagesSeen: number, pagesIngested: number, pagesUnchanged: number, pagesSkipped: number, pagesFailed: number, pagesDeleted: number, chunksEmbedded: number, chunksReused: number, apiCalls: number, pagesPlanned: number | null, pagesDone: number }, health: { state: SyncHealthState, reason: StallReason | null, message: string | null, since: string | null } } };
+export type SyncRunUpdatesSubscription = {
+  syncRunUpdates: {
+    id: string;
+    sourceId: string;
+    mode: SyncMode;
+    status: SyncRunStatus;
+    startedAt: string;
+    finishedAt: string | null;
+    warnings: Array<string> | null;
+    stage: SyncStage | null;
+    progressAt: string | null;
+    pagesPerSecond: number | null;
+    etaSeconds: number | null;
+    error: { code: ErrorCode; message: string } | null;
+    skipped: Array<{ id: string; reason: string }>;
+    progress: {
+      pagesSeen: number;
+      pagesIngested: number;
+      pagesUnchanged: number;
+      pagesSkipped: number;
+      pagesFailed: number;
+      pagesDeleted: number;
+      chunksEmbedded: number;
+      chunksReused: number;
+      apiCalls: number;
+      pagesPlanned: number | null;
+      pagesDone: number;
+    };
+    health: {
+      state: SyncHealthState;
+      reason: StallReason | null;
+      message: string | null;
+      since: string | null;
+    };
+  };
+};
 
 export type SetSyncScheduleMutationVariables = Exact<{
   sourceId: string | number;
   intervalMinutes: number;
 }>;
 
-
-export type SetSyncScheduleMutation = { setSyncSchedule: { id: string, syncIntervalMinutes: number | null } };
+export type SetSyncScheduleMutation = { setSyncSchedule: { id: string; syncIntervalMinutes: number | null } };
 
 export type WebhookVerificationTokenQueryVariables = Exact<{
   sourceId: string | number;
 }>;
-
 
 export type WebhookVerificationTokenQuery = { webhookVerificationToken: string | null };
 
@@ -663,31 +1031,112 @@ export type ResetWebhookVerificationMutationVariables = Exact<{
   sourceId: string | number;
 }>;
 
-
 export type ResetWebhookVerificationMutation = { resetWebhookVerification: boolean };
 
 export type SearchQueryVariables = Exact<{
   input: SearchInput;
 }>;
 
-
-export type SearchQuery = { search: { tookMs: number, reranked: boolean, reranker: string | null, warnings: Array<string>, hits: Array<{ chunkId: string, documentId: string, title: string, headingPath: Array<string>, chapter: string | null, page: number | null, pageEnd: number | null, anchor: string | null, ocr: boolean | null, ocrConfidence: number | null, position: number, text: string, citationUrl: string | null, score: number, rerankScore: number | null, bm25: { rank: number, score: number } | null, knn: { rank: number, score: number } | null, explain: { fusedScore: number, rerankScore: number | null, bm25: { rank: number, score: number } | null, knn: { rank: number, score: number } | null, topFeatures: Array<{ name: string, contribution: number }> | null } | null, context: Array<{ chunkId: string, position: number, headingPath: Array<string>, text: string, citationUrl: string | null }> | null }> } };
+export type SearchQuery = {
+  search: {
+    tookMs: number;
+    reranked: boolean;
+    reranker: string | null;
+    warnings: Array<string>;
+    hits: Array<{
+      chunkId: string;
+      documentId: string;
+      title: string;
+      headingPath: Array<string>;
+      chapter: string | null;
+      page: number | null;
+      pageEnd: number | null;
+      anchor: string | null;
+      ocr: boolean | null;
+      ocrConfidence: number | null;
+      position: number;
+      text: string;
+      citationUrl: string | null;
+      score: number;
+      rerankScore: number | null;
+      bm25: { rank: number; score: number } | null;
+      knn: { rank: number; score: number } | null;
+      explain: {
+        fusedScore: number;
+        rerankScore: number | null;
+        bm25: { rank: number; score: number } | null;
+        knn: { rank: number; score: number } | null;
+        topFeatures: Array<{ name: string; contribution: number }> | null;
+      } | null;
+      context: Array<{
+        chunkId: string;
+        position: number;
+        headingPath: Array<string>;
+        text: string;
+        citationUrl: string | null;
+      }> | null;
+    }>;
+  };
+};
 
 export type SearchFilterOptionsQueryVariables = Exact<{
   projectId: string | number;
 }>;
 
-
-export type SearchFilterOptionsQuery = { sources: Array<{ id: string, name: string, type: string }>, project: { id: string, documentTypes: Array<{ mediaType: string, label: string, documentCount: number }> } | null };
+export type SearchFilterOptionsQuery = {
+  sources: Array<{ id: string; name: string; type: string }>;
+  project: {
+    id: string;
+    documentTypes: Array<{ mediaType: string; label: string; documentCount: number }>;
+  } | null;
+};
 
 export type AskQueryVariables = Exact<{
   input: AskInput;
 }>;
 
+export type AskQuery = {
+  ask: {
+    answerId: string;
+    threadId: string | null;
+    standaloneQuestion: string | null;
+    answer: string;
+    mode: AnswerMode;
+    insufficientContext: boolean;
+    language: string;
+    model: string | null;
+    fallbackReason: string | null;
+    citations: Array<{
+      marker: number;
+      chunkId: string;
+      documentId: string;
+      title: string;
+      headingPath: Array<string>;
+      citationUrl: string | null;
+      quote: string;
+      page: number | null;
+      ocr: boolean | null;
+      ocrConfidence: number | null;
+    }>;
+    verification: {
+      validMarkers: Array<number>;
+      invalidMarkers: Array<number>;
+      missingMarkers: boolean;
+      retried: boolean;
+      checkedSentences: number;
+    };
+    timings: { totalMs: number };
+  };
+};
 
-export type AskQuery = { ask: { answerId: string, threadId: string | null, standaloneQuestion: string | null, answer: string, mode: AnswerMode, insufficientContext: boolean, language: string, model: string | null, fallbackReason: string | null, citations: Array<{ marker: number, chunkId: string, documentId: string, title: string, headingPath: Array<string>, citationUrl: string | null, quote: string, page: number | null, ocr: boolean | null, ocrConfidence: number | null }>, verification: { validMarkers: Array<number>, invalidMarkers: Array<number>, missingMarkers: boolean, retried: boolean, checkedSentences: number }, timings: { totalMs: number } } };
-
-export type ThreadFieldsFragment = { id: string, projectId: string, title: string, turnCount: number, createdAt: string, updatedAt: string };
+export type ThreadFieldsFragment = {
+  id: string;
+  projectId: string;
+  title: string;
+  turnCount: number;
+  createdAt: string;
+  updatedAt: string;
+};
 
 export type ThreadsQueryVariables = Exact<{
   projectId: string | number;
@@ -696,47 +1145,119 @@ export type ThreadsQueryVariables = Exact<{
   allKeys?: boolean | null | undefined;
 }>;
 
-
-export type ThreadsQuery = { threads: { totalCount: number, pageInfo: { endCursor: string | null, hasNextPage: boolean }, nodes: Array<{ id: string, projectId: string, title: string, turnCount: number, createdAt: string, updatedAt: string }> } };
+export type ThreadsQuery = {
+  threads: {
+    totalCount: number;
+    pageInfo: { endCursor: string | null; hasNextPage: boolean };
+    nodes: Array<{
+      id: string;
+      projectId: string;
+      title: string;
+      turnCount: number;
+      createdAt: string;
+      updatedAt: string;
+    }>;
+  };
+};
 
 export type ThreadQueryVariables = Exact<{
   id: string | number;
 }>;
 
-
-export type ThreadQuery = { thread: { id: string, projectId: string, title: string, turnCount: number, createdAt: string, updatedAt: string, turns: Array<{ answerId: string, position: number, question: string, standaloneQuestion: string | null, mode: AnswerMode, answer: string, createdAt: string, citations: Array<{ marker: number, chunkId: string, documentId: string, title: string, headingPath: Array<string>, citationUrl: string | null, quote: string, page: number | null }> }> } | null };
+export type ThreadQuery = {
+  thread: {
+    id: string;
+    projectId: string;
+    title: string;
+    turnCount: number;
+    createdAt: string;
+    updatedAt: string;
+    turns: Array<{
+      answerId: string;
+      position: number;
+      question: string;
+      standaloneQuestion: string | null;
+      mode: AnswerMode;
+      answer: string;
+      createdAt: string;
+      citations: Array<{
+        marker: number;
+        chunkId: string;
+        documentId: string;
+        title: string;
+        headingPath: Array<string>;
+        citationUrl: string | null;
+        quote: string;
+        page: number | null;
+      }>;
+    }>;
+  } | null;
+};
 
 export type RenameThreadMutationVariables = Exact<{
   id: string | number;
   title: string;
 }>;
 
-
-export type RenameThreadMutation = { renameThread: { id: string, projectId: string, title: string, turnCount: number, createdAt: string, updatedAt: string } };
+export type RenameThreadMutation = {
+  renameThread: {
+    id: string;
+    projectId: string;
+    title: string;
+    turnCount: number;
+    createdAt: string;
+    updatedAt: string;
+  };
+};
 
 export type DeleteThreadMutationVariables = Exact<{
   id: string | number;
 }>;
 
-
 export type DeleteThreadMutation = { deleteThread: boolean };
 
-export type FeedbackFieldsFragment = { id: string, answerId: string, target: FeedbackTarget, chunkId: string | null, vote: FeedbackVote, comment: string | null, updatedAt: string };
+export type FeedbackFieldsFragment = {
+  id: string;
+  answerId: string;
+  target: FeedbackTarget;
+  chunkId: string | null;
+  vote: FeedbackVote;
+  comment: string | null;
+  updatedAt: string;
+};
 
 export type GiveFeedbackMutationVariables = Exact<{
   input: GiveFeedbackInput;
 }>;
 
-
-export type GiveFeedbackMutation = { giveFeedback: { id: string, answerId: string, target: FeedbackTarget, chunkId: string | null, vote: FeedbackVote, comment: string | null, updatedAt: string } };
+export type GiveFeedbackMutation = {
+  giveFeedback: {
+    id: string;
+    answerId: string;
+    target: FeedbackTarget;
+    chunkId: string | null;
+    vote: FeedbackVote;
+    comment: string | null;
+    updatedAt: string;
+  };
+};
 
 export type MyFeedbackQueryVariables = Exact<{
   projectId: string | number;
   answerIds: Array<string | number> | string | number;
 }>;
 
-
-export type MyFeedbackQuery = { myFeedback: Array<{ id: string, answerId: string, target: FeedbackTarget, chunkId: string | null, vote: FeedbackVote, comment: string | null, updatedAt: string }> };
+export type MyFeedbackQuery = {
+  myFeedback: Array<{
+    id: string;
+    answerId: string;
+    target: FeedbackTarget;
+    chunkId: string | null;
+    vote: FeedbackVote;
+    comment: string | null;
+    updatedAt: string;
+  }>;
+};
 
 export type ContentGapsQueryVariables = Exact<{
   projectId: string | number;
@@ -744,46 +1265,160 @@ export type ContentGapsQueryVariables = Exact<{
   after?: string | null | undefined;
 }>;
 
+export type ContentGapsQuery = {
+  contentGaps: {
+    totalCount: number;
+    pageInfo: { endCursor: string | null; hasNextPage: boolean };
+    nodes: Array<{
+      key: string;
+      question: string;
+      askCount: number;
+      unansweredCount: number;
+      downVoteCount: number;
+      lastAskedAt: string;
+      comments: Array<string>;
+      askedBy: Array<string>;
+    }>;
+  };
+};
 
-export type ContentGapsQuery = { contentGaps: { totalCount: number, pageInfo: { endCursor: string | null, hasNextPage: boolean }, nodes: Array<{ key: string, question: string, askCount: number, unansweredCount: number, downVoteCount: number, lastAskedAt: string, comments: Array<string>, askedBy: Array<string> }> } };
+export type ApiKeysQueryVariables = Exact<{ [key: string]: never }>;
 
-export type ApiKeysQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type ApiKeysQuery = { apiKeys: Array<{ id: string, name: string, prefix: string, role: ApiKeyRole, projectIds: Array<string> | null, createdAt: string, createdBy: string, lastUsedAt: string | null, revokedAt: string | null }> };
+export type ApiKeysQuery = {
+  apiKeys: Array<{
+    id: string;
+    name: string;
+    prefix: string;
+    role: ApiKeyRole;
+    projectIds: Array<string> | null;
+    createdAt: string;
+    createdBy: string;
+    lastUsedAt: string | null;
+    revokedAt: string | null;
+  }>;
+};
 
 export type CreateApiKeyMutationVariables = Exact<{
   input: CreateApiKeyInput;
 }>;
 
-
-export type CreateApiKeyMutation = { createApiKey: { secret: string, apiKey: { id: string, name: string, prefix: string, role: ApiKeyRole, projectIds: Array<string> | null, createdAt: string } } };
+export type CreateApiKeyMutation = {
+  createApiKey: {
+    secret: string;
+    apiKey: {
+      id: string;
+      name: string;
+      prefix: string;
+      role: ApiKeyRole;
+      projectIds: Array<string> | null;
+      createdAt: string;
+    };
+  };
+};
 
 export type RevokeApiKeyMutationVariables = Exact<{
   id: string | number;
 }>;
 
+export type RevokeApiKeyMutation = { revokeApiKey: { id: string; name: string; revokedAt: string | null } };
 
-export type RevokeApiKeyMutation = { revokeApiKey: { id: string, name: string, revokedAt: string | null } };
+export type RagConfigQueryVariables = Exact<{ [key: string]: never }>;
 
-export type RagConfigQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type RagConfigQuery = { ragConfig: { version: number, updatedAt: string | null, overridden: Array<string>, warnings: Array<string>, search: { fusion: string, rrfK: number, convexVectorWeight: number, convexNormalization: string }, rerank: { provider: string, candidates: number, maxChars: number, model: string | null, url: string | null, timeoutMs: number, apiKey: { set: boolean, masked: string | null } }, answers: { topK: number, threshold: number, fallbackMode: string, contextTokens: number, extractiveChunks: number, extractiveSentences: number, supportMinLexical: number, supportMinSemantic: number, llmBudgetMs: number, rewriteTimeoutMs: number }, llm: { provider: string, baseUrl: string | null, model: string | null, temperature: number, maxTokens: number, contextTokens: number, timeoutMs: number, idleTimeoutMs: number, retries: number, apiKey: { set: boolean, masked: string | null } }, chunking: { targetTokens: number, overlapTokens: number, minTokens: number }, embedding: { active: { id: number, modelId: string, dimensions: number, status: IndexGenerationStatus, embedding: { provider: string, profile: string, model: string | null, baseUrl: string } } } } };
+export type RagConfigQuery = {
+  ragConfig: {
+    version: number;
+    updatedAt: string | null;
+    overridden: Array<string>;
+    warnings: Array<string>;
+    search: { fusion: string; rrfK: number; convexVectorWeight: number; convexNormalization: string };
+    rerank: {
+      provider: string;
+      candidates: number;
+      maxChars: number;
+      model: string | null;
+      url: string | null;
+      timeoutMs: number;
+      apiKey: { set: boolean; masked: string | null };
+    };
+    answers: {
+      topK: number;
+      threshold: number;
+      fallbackMode: string;
+      contextTokens: number;
+      extractiveChunks: number;
+      extractiveSentences: number;
+      supportMinLexical: number;
+      supportMinSemantic: number;
+      llmBudgetMs: number;
+      rewriteTimeoutMs: number;
+    };
+    llm: {
+      provider: string;
+      baseUrl: string | null;
+      model: string | null;
+      temperature: number;
+      maxTokens: number;
+      contextTokens: number;
+      timeoutMs: number;
+      idleTimeoutMs: number;
+      retries: number;
+      apiKey: { set: boolean; masked: string | null };
+    };
+    chunking: { targetTokens: number; overlapTokens: number; minTokens: number };
+    embedding: {
+      active: {
+        id: number;
+        modelId: string;
+        dimensions: number;
+        status: IndexGenerationStatus;
+        embedding: { provider: string; profile: string; model: string | null; baseUrl: string };
+      };
+    };
+  };
+};
 
 export type UpdateRagConfigMutationVariables = Exact<{
   input: UpdateRagConfigInput;
 }>;
 
+export type UpdateRagConfigMutation = {
+  updateRagConfig: { version: number; overridden: Array<string>; warnings: Array<string> };
+};
 
-export type UpdateRagConfigMutation = { updateRagConfig: { version: number, overridden: Array<string>, warnings: Array<string> } };
+export type RagConfigInputFieldsQueryVariables = Exact<{ [key: string]: never }>;
 
-export type RagConfigInputFieldsQueryVariables = Exact<{ [key: string]: never; }>;
+export type RagConfigInputFieldsQuery = {
+  __type: {
+    inputFields: Array<{
+      name: string;
+      type: {
+        kind: __TypeKind;
+        name: string | null;
+        inputFields: Array<{
+          name: string;
+          type: {
+            kind: __TypeKind;
+            name: string | null;
+            ofType: { kind: __TypeKind; name: string | null } | null;
+          };
+        }> | null;
+      };
+    }> | null;
+  } | null;
+};
 
-
-export type RagConfigInputFieldsQuery = { __type: { inputFields: Array<{ name: string, type: { kind: __TypeKind, name: string | null, inputFields: Array<{ name: string, type: { kind: __TypeKind, name: string | null, ofType: { kind: __TypeKind, name: string | null } | null } }> | null } }> | null } | null };
-
-export type UserFieldsFragment = { id: string, name: string, email: string | null, pictureUrl: string | null, provider: string | null, role: ApiKeyRole | null, status: UserStatus, createdAt: string, lastSeenAt: string | null, deactivatedAt: string | null };
+export type UserFieldsFragment = {
+  id: string;
+  name: string;
+  email: string | null;
+  pictureUrl: string | null;
+  provider: string | null;
+  role: ApiKeyRole | null;
+  status: UserStatus;
+  createdAt: string;
+  lastSeenAt: string | null;
+  deactivatedAt: string | null;
+};
 
 export type UsersQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -791,54 +1426,124 @@ export type UsersQueryVariables = Exact<{
   search?: string | null | undefined;
 }>;
 
-
-export type UsersQuery = { users: { totalCount: number, pageInfo: { endCursor: string | null, hasNextPage: boolean }, nodes: Array<{ id: string, name: string, email: string | null, pictureUrl: string | null, provider: string | null, role: ApiKeyRole | null, status: UserStatus, createdAt: string, lastSeenAt: string | null, deactivatedAt: string | null }> } };
+export type UsersQuery = {
+  users: {
+    totalCount: number;
+    pageInfo: { endCursor: string | null; hasNextPage: boolean };
+    nodes: Array<{
+      id: string;
+      name: string;
+      email: string | null;
+      pictureUrl: string | null;
+      provider: string | null;
+      role: ApiKeyRole | null;
+      status: UserStatus;
+      createdAt: string;
+      lastSeenAt: string | null;
+      deactivatedAt: string | null;
+    }>;
+  };
+};
 
 export type CreateUserMutationVariables = Exact<{
   input: CreateUserInput;
 }>;
 
-
-export type CreateUserMutation = { createUser: { id: string, name: string, email: string | null, pictureUrl: string | null, provider: string | null, role: ApiKeyRole | null, status: UserStatus, createdAt: string, lastSeenAt: string | null, deactivatedAt: string | null } };
+export type CreateUserMutation = {
+  createUser: {
+    id: string;
+    name: string;
+    email: string | null;
+    pictureUrl: string | null;
+    provider: string | null;
+    role: ApiKeyRole | null;
+    status: UserStatus;
+    createdAt: string;
+    lastSeenAt: string | null;
+    deactivatedAt: string | null;
+  };
+};
 
 export type UpdateUserMutationVariables = Exact<{
   id: string | number;
   input: UpdateUserInput;
 }>;
 
-
-export type UpdateUserMutation = { updateUser: { id: string, name: string, email: string | null, pictureUrl: string | null, provider: string | null, role: ApiKeyRole | null, status: UserStatus, createdAt: string, lastSeenAt: string | null, deactivatedAt: string | null } };
+export type UpdateUserMutation = {
+  updateUser: {
+    id: string;
+    name: string;
+    email: string | null;
+    pictureUrl: string | null;
+    provider: string | null;
+    role: ApiKeyRole | null;
+    status: UserStatus;
+    createdAt: string;
+    lastSeenAt: string | null;
+    deactivatedAt: string | null;
+  };
+};
 
 export type DeactivateUserMutationVariables = Exact<{
   id: string | number;
 }>;
 
-
-export type DeactivateUserMutation = { deactivateUser: { id: string, name: string, email: string | null, pictureUrl: string | null, provider: string | null, role: ApiKeyRole | null, status: UserStatus, createdAt: string, lastSeenAt: string | null, deactivatedAt: string | null } };
+export type DeactivateUserMutation = {
+  deactivateUser: {
+    id: string;
+    name: string;
+    email: string | null;
+    pictureUrl: string | null;
+    provider: string | null;
+    role: ApiKeyRole | null;
+    status: UserStatus;
+    createdAt: string;
+    lastSeenAt: string | null;
+    deactivatedAt: string | null;
+  };
+};
 
 export type ReactivateUserMutationVariables = Exact<{
   id: string | number;
 }>;
 
+export type ReactivateUserMutation = {
+  reactivateUser: {
+    id: string;
+    name: string;
+    email: string | null;
+    pictureUrl: string | null;
+    provider: string | null;
+    role: ApiKeyRole | null;
+    status: UserStatus;
+    createdAt: string;
+    lastSeenAt: string | null;
+    deactivatedAt: string | null;
+  };
+};
 
-export type ReactivateUserMutation = { reactivateUser: { id: string, name: string, email: string | null, pictureUrl: string | null, provider: string | null, role: ApiKeyRole | null, status: UserStatus, createdAt: string, lastSeenAt: string | null, deactivatedAt: string | null } };
+export type GroupsQueryVariables = Exact<{ [key: string]: never }>;
 
-export type GroupsQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type GroupsQuery = { groups: Array<{ id: string, name: string, provider: string | null, memberCount: number, createdAt: string, members: Array<{ id: string, name: string, email: string | null }> }> };
+export type GroupsQuery = {
+  groups: Array<{
+    id: string;
+    name: string;
+    provider: string | null;
+    memberCount: number;
+    createdAt: string;
+    members: Array<{ id: string; name: string; email: string | null }>;
+  }>;
+};
 
 export type CreateGroupMutationVariables = Exact<{
   name: string;
 }>;
 
-
-export type CreateGroupMutation = { createGroup: { id: string, name: string } };
+export type CreateGroupMutation = { createGroup: { id: string; name: string } };
 
 export type DeleteGroupMutationVariables = Exact<{
   id: string | number;
 }>;
-
 
 export type DeleteGroupMutation = { deleteGroup: { id: string } };
 
@@ -847,56 +1552,69 @@ export type AddGroupMemberMutationVariables = Exact<{
   userId: string | number;
 }>;
 
-
-export type AddGroupMemberMutation = { addGroupMember: { id: string, memberCount: number } };
+export type AddGroupMemberMutation = { addGroupMember: { id: string; memberCount: number } };
 
 export type RemoveGroupMemberMutationVariables = Exact<{
   groupId: string | number;
   userId: string | number;
 }>;
 
-
-export type RemoveGroupMemberMutation = { removeGroupMember: { id: string, memberCount: number } };
+export type RemoveGroupMemberMutation = { removeGroupMember: { id: string; memberCount: number } };
 
 export type ProjectAccessQueryVariables = Exact<{
   projectId: string | number;
 }>;
 
-
-export type ProjectAccessQuery = { projectAccess: Array<{ id: string, role: ApiKeyRole, createdBy: string, createdAt: string, user: { id: string, name: string, email: string | null, status: UserStatus } | null, group: { id: string, name: string, provider: string | null } | null }> };
+export type ProjectAccessQuery = {
+  projectAccess: Array<{
+    id: string;
+    role: ApiKeyRole;
+    createdBy: string;
+    createdAt: string;
+    user: { id: string; name: string; email: string | null; status: UserStatus } | null;
+    group: { id: string; name: string; provider: string | null } | null;
+  }>;
+};
 
 export type GrantProjectRoleMutationVariables = Exact<{
   input: GrantProjectRoleInput;
 }>;
 
-
-export type GrantProjectRoleMutation = { grantProjectRole: { id: string, role: ApiKeyRole } };
+export type GrantProjectRoleMutation = { grantProjectRole: { id: string; role: ApiKeyRole } };
 
 export type RevokeProjectRoleMutationVariables = Exact<{
   input: GranteeInput;
 }>;
 
-
 export type RevokeProjectRoleMutation = { revokeProjectRole: boolean };
 
-export type PersonalTokensQueryVariables = Exact<{ [key: string]: never; }>;
+export type PersonalTokensQueryVariables = Exact<{ [key: string]: never }>;
 
-
-export type PersonalTokensQuery = { personalTokens: Array<{ id: string, name: string, prefix: string, createdAt: string, expiresAt: string | null, lastUsedAt: string | null, revokedAt: string | null }> };
+export type PersonalTokensQuery = {
+  personalTokens: Array<{
+    id: string;
+    name: string;
+    prefix: string;
+    createdAt: string;
+    expiresAt: string | null;
+    lastUsedAt: string | null;
+    revokedAt: string | null;
+  }>;
+};
 
 export type CreatePersonalTokenMutationVariables = Exact<{
   input: CreatePersonalTokenInput;
 }>;
 
-
-export type CreatePersonalTokenMutation = { createPersonalToken: { secret: string, token: { id: string, name: string } } };
+export type CreatePersonalTokenMutation = {
+  createPersonalToken: { secret: string; token: { id: string; name: string } };
+};
 
 export type RevokePersonalTokenMutationVariables = Exact<{
   id: string | number;
 }>;
 
-
-export type RevokePersonalTokenMutation = { revokePersonalToken: { id: string, revokedAt: string | null } };
+export type RevokePersonalTokenMutation = { revokePersonalToken: { id: string; revokedAt: string | null } };
 
 export type AuditEventsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -904,8 +1622,25 @@ export type AuditEventsQueryVariables = Exact<{
   filter?: AuditFilterInput | null | undefined;
 }>;
 
-
-export type AuditEventsQuery = { auditEvents: { totalCount: number, pageInfo: { endCursor: string | null, hasNextPage: boolean }, nodes: Array<{ id: string, at: string, action: string, outcome: AuditOutcome, code: string | null, address: string | null, userAgent: string | null, projectId: string | null, detail: unknown, target: { kind: string, id: string } | null, actor: { kind: AuditActorKind, id: string | null, name: string, credential: CredentialKind | null } }> } };
+export type AuditEventsQuery = {
+  auditEvents: {
+    totalCount: number;
+    pageInfo: { endCursor: string | null; hasNextPage: boolean };
+    nodes: Array<{
+      id: string;
+      at: string;
+      action: string;
+      outcome: AuditOutcome;
+      code: string | null;
+      address: string | null;
+      userAgent: string | null;
+      projectId: string | null;
+      detail: unknown;
+      target: { kind: string; id: string } | null;
+      actor: { kind: AuditActorKind; id: string | null; name: string; credential: CredentialKind | null };
+    }>;
+  };
+};
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -925,7 +1660,8 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
-export const SyncProgressFieldsFragmentDoc = new TypedDocumentString(`
+export const SyncProgressFieldsFragmentDoc = new TypedDocumentString(
+  `
     fragment SyncProgressFields on SyncProgress {
   pagesSeen
   pagesIngested
@@ -939,8 +1675,11 @@ export const SyncProgressFieldsFragmentDoc = new TypedDocumentString(`
   pagesPlanned
   pagesDone
 }
-    `, {"fragmentName":"SyncProgressFields"}) as unknown as TypedDocumentString<SyncProgressFieldsFragment, unknown>;
-export const SyncRunMotionFieldsFragmentDoc = new TypedDocumentString(`
+    `,
+  { fragmentName: 'SyncProgressFields' },
+) as unknown as TypedDocumentString<SyncProgressFieldsFragment, unknown>;
+export const SyncRunMotionFieldsFragmentDoc = new TypedDocumentString(
+  `
     fragment SyncRunMotionFields on SyncRun {
   stage
   progressAt
@@ -953,8 +1692,11 @@ export const SyncRunMotionFieldsFragmentDoc = new TypedDocumentString(`
     since
   }
 }
-    `, {"fragmentName":"SyncRunMotionFields"}) as unknown as TypedDocumentString<SyncRunMotionFieldsFragment, unknown>;
-export const SyncRunFieldsFragmentDoc = new TypedDocumentString(`
+    `,
+  { fragmentName: 'SyncRunMotionFields' },
+) as unknown as TypedDocumentString<SyncRunMotionFieldsFragment, unknown>;
+export const SyncRunFieldsFragmentDoc = new TypedDocumentString(
+  `
     fragment SyncRunFields on SyncRun {
   id
   sourceId
@@ -1000,8 +1742,11 @@ fragment SyncRunMotionFields on SyncRun {
     message
     since
   }
-}`, {"fragmentName":"SyncRunFields"}) as unknown as TypedDocumentString<SyncRunFieldsFragment, unknown>;
-export const DocumentFieldsFragmentDoc = new TypedDocumentString(`
+}`,
+  { fragmentName: 'SyncRunFields' },
+) as unknown as TypedDocumentString<SyncRunFieldsFragment, unknown>;
+export const DocumentFieldsFragmentDoc = new TypedDocumentString(
+  `
     fragment DocumentFields on Document {
   id
   projectId
@@ -1038,8 +1783,11 @@ export const DocumentFieldsFragmentDoc = new TypedDocumentString(`
     totalMs
   }
 }
-    `, {"fragmentName":"DocumentFields"}) as unknown as TypedDocumentString<DocumentFieldsFragment, unknown>;
-export const ChunkFieldsFragmentDoc = new TypedDocumentString(`
+    `,
+  { fragmentName: 'DocumentFields' },
+) as unknown as TypedDocumentString<DocumentFieldsFragment, unknown>;
+export const ChunkFieldsFragmentDoc = new TypedDocumentString(
+  `
     fragment ChunkFields on Chunk {
   id
   documentId
@@ -1055,8 +1803,11 @@ export const ChunkFieldsFragmentDoc = new TypedDocumentString(`
   citationUrl
   text
 }
-    `, {"fragmentName":"ChunkFields"}) as unknown as TypedDocumentString<ChunkFieldsFragment, unknown>;
-export const ThreadFieldsFragmentDoc = new TypedDocumentString(`
+    `,
+  { fragmentName: 'ChunkFields' },
+) as unknown as TypedDocumentString<ChunkFieldsFragment, unknown>;
+export const ThreadFieldsFragmentDoc = new TypedDocumentString(
+  `
     fragment ThreadFields on Thread {
   id
   projectId
@@ -1065,8 +1816,11 @@ export const ThreadFieldsFragmentDoc = new TypedDocumentString(`
   createdAt
   updatedAt
 }
-    `, {"fragmentName":"ThreadFields"}) as unknown as TypedDocumentString<ThreadFieldsFragment, unknown>;
-export const FeedbackFieldsFragmentDoc = new TypedDocumentString(`
+    `,
+  { fragmentName: 'ThreadFields' },
+) as unknown as TypedDocumentString<ThreadFieldsFragment, unknown>;
+export const FeedbackFieldsFragmentDoc = new TypedDocumentString(
+  `
     fragment FeedbackFields on Feedback {
   id
   answerId
@@ -1076,8 +1830,11 @@ export const FeedbackFieldsFragmentDoc = new TypedDocumentString(`
   comment
   updatedAt
 }
-    `, {"fragmentName":"FeedbackFields"}) as unknown as TypedDocumentString<FeedbackFieldsFragment, unknown>;
-export const UserFieldsFragmentDoc = new TypedDocumentString(`
+    `,
+  { fragmentName: 'FeedbackFields' },
+) as unknown as TypedDocumentString<FeedbackFieldsFragment, unknown>;
+export const UserFieldsFragmentDoc = new TypedDocumentString(
+  `
     fragment UserFields on User {
   id
   name
@@ -1090,7 +1847,9 @@ export const UserFieldsFragmentDoc = new TypedDocumentString(`
   lastSeenAt
   deactivatedAt
 }
-    `, {"fragmentName":"UserFields"}) as unknown as TypedDocumentString<UserFieldsFragment, unknown>;
+    `,
+  { fragmentName: 'UserFields' },
+) as unknown as TypedDocumentString<UserFieldsFragment, unknown>;
 export const MeDocument = new TypedDocumentString(`
     query Me {
   me {
@@ -1138,7 +1897,10 @@ export const UpdateProjectSettingsDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<UpdateProjectSettingsMutation, UpdateProjectSettingsMutationVariables>;
+    `) as unknown as TypedDocumentString<
+  UpdateProjectSettingsMutation,
+  UpdateProjectSettingsMutationVariables
+>;
 export const CreateProjectDocument = new TypedDocumentString(`
     mutation CreateProject($name: String!) {
   createProject(input: {name: $name}) {
@@ -1641,12 +2403,18 @@ export const WebhookVerificationTokenDocument = new TypedDocumentString(`
     query WebhookVerificationToken($sourceId: ID!) {
   webhookVerificationToken(sourceId: $sourceId)
 }
-    `) as unknown as TypedDocumentString<WebhookVerificationTokenQuery, WebhookVerificationTokenQueryVariables>;
+    `) as unknown as TypedDocumentString<
+  WebhookVerificationTokenQuery,
+  WebhookVerificationTokenQueryVariables
+>;
 export const ResetWebhookVerificationDocument = new TypedDocumentString(`
     mutation ResetWebhookVerification($sourceId: ID!) {
   resetWebhookVerification(sourceId: $sourceId)
 }
-    `) as unknown as TypedDocumentString<ResetWebhookVerificationMutation, ResetWebhookVerificationMutationVariables>;
+    `) as unknown as TypedDocumentString<
+  ResetWebhookVerificationMutation,
+  ResetWebhookVerificationMutationVariables
+>;
 export const SearchDocument = new TypedDocumentString(`
     query Search($input: SearchInput!) {
   search(input: $input) {
