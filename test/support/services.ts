@@ -57,6 +57,8 @@ export function schemaName(name: string): string {
 export interface DataServices {
   esUrl: string;
   databaseUrl: string;
+  /** The Temporal frontend the stack's workflows run on; unset, the shared dev server (TEMPORAL_ADDRESS). */
+  temporalAddress?: string;
 }
 
 export const SHARED_DATA_SERVICES: DataServices = { esUrl: ES_URL, databaseUrl: DATABASE_URL };

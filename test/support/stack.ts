@@ -74,8 +74,8 @@ function canarySecretKey(): string {
 /**
  * The real api and worker apps, started as child processes (the way `npm run quickstart` runs
  * them) against the local services, with their own index prefix, task queue and blob folder.
- * `services` points them at another Elasticsearch and PostgreSQL (a test's private instances);
- * the stack's own teardown (canary scan, data drop) then reads those.
+ * `services` points them at another Elasticsearch, PostgreSQL or Temporal (a test's private
+ * instances); the stack's own teardown (canary scan, data drop) then reads those.
  */
 export class TroveStack {
   /** Its index prefix, catalog schema and task queue; a restored install takes its backup's. */
@@ -173,7 +173,7 @@ export class TroveStack {
       TROVE_INDEX_PREFIX: this.name,
       TROVE_DATABASE_URL: this.services.databaseUrl,
       TROVE_DATABASE_SCHEMA: schemaName(this.name),
-      TROVE_TEMPORAL_ADDRESS: TEMPORAL_ADDRESS,
+      TROVE_TEMPORAL_ADDRESS: this.services.temporalAddress ?? TEMPORAL_ADDRESS,
       TROVE_TASK_QUEUE: this.name,
       TROVE_EMBEDDING_BASE_URL: EMBEDDER_URL,
       TROVE_BLOB_DIR: this.blobDir,

@@ -1,9 +1,8 @@
 import { Client } from '@temporalio/client';
 import { NativeConnection, type WorkerOptions } from '@temporalio/worker';
-import { Catalog } from '@trove/catalog';
-import { documentLimitsSchema, SecretBox, type WorkerConfig } from '@trove/config';
-import { IndexGenerations } from '@trove/index-generations';
-import { RagConfigStore, workerRagDefaults } from '@trove/rag-config';
+import { createCoreServices } from '@trove/composition';
+import { documentLimitsSchema, type WorkerConfig } from '@trove/config';
+import { workerRagDefaults } from '@trove/rag-config';
 import {
   createDeletionActivities,
   createIndexRebuildActivities,
@@ -16,7 +15,7 @@ import {
 } from '@trove/ingest-activities';
 import { createSourceConnectors, registeredSourceTypes } from '@trove/source-definitions';
 import { ParseSandbox } from '@trove/parsing';
-import { ChunkIndex, createElasticsearchClient } from '@trove/search';
+import { ChunkIndex } from '@trove/search';
 import { createBlobStore } from '@trove/storage';
 import { createLogger } from '@trove/logging';
 import { tracingClientInterceptors } from '@trove/tracing';
@@ -40,38 +39,19 @@ export async function createWorker(
   } = {},
 ) {
   const logger = overrides.logger ?? createLogger('trove-worker', config.logging ?? {});
-  const es = createElasticsearchClient(config.elasticsearch.url);
-  const catalog = Catalog.open({
-    ...config.database,
-    legacy: { es, indexPrefix: config.elasticsearch.indexPrefix },
+  // Built as the api builds them (@trove/composition).
+  const core = createCoreServices(config, {
     sourceTypes: registeredSourceTypes(config),
+    log: () => (message) => logger.warn(message),
   });
-  const prepared = await catalog.ensure();
-  const secrets = config.secrets.key ? new SecretBox(config.secrets.key) : undefined;
+  const { es, catalog, generations } = core;
+  await catalog.ensure();
   // The chunk index's generations (one per embedding model): the active one's model embeds.
-  const generations = new IndexGenerations({
-    es,
-    catalog,
-    indexPrefix: config.elasticsearch.indexPrefix,
-    replicas: config.elasticsearch.replicas,
-    embedding: config.embedding,
-    secrets,
-    ttlMs: config.elasticsearch.generationsTtlMs,
-    log: (message) => logger.warn(message),
-  });
   const active = await generations.bootstrap();
   const embedder = active.embedder;
   const chunkIndex = new ChunkIndex(es, config.elasticsearch.indexPrefix, active.generation.dimensions, {
     replicas: config.elasticsearch.replicas,
   });
-  if (prepared.imported) {
-    const { projects, sources, documents, runs } = prepared.imported;
-    logger.info(
-      `imported the Elasticsearch catalog into PostgreSQL: ${projects} projects, ` +
-        `${sources} sources, ${documents} documents, ${runs} sync runs; the old indices were removed`,
-    );
-  }
-
   const blobs = createBlobStore(config.storage);
   // One connector per registered source type (@trove/source-definitions).
   const connectors = createSourceConnectors(config, { blobs });
@@ -83,16 +63,9 @@ export async function createWorker(
   // The threads load their parsers while the workflow code is bundled, not during the first sync.
   const warming = parsers.warm();
   // Chunking settings changed through the API apply to documents chunked from then on.
-  const ragConfig = new RagConfigStore({
-    catalog,
-    defaults: workerRagDefaults(config.chunking),
-    secrets,
-    ttlMs: config.elasticsearch.generationsTtlMs,
-    sections: ['chunking'],
-    log: (message) => logger.warn(message),
-  });
+  const ragConfig = core.ragConfig({ defaults: workerRagDefaults(config.chunking), sections: ['chunking'] });
   // Documents are chunked in the parsing threads too, by the settings current when each is chunked.
-  const chunking = async () => (await ragConfig.current()).settings.chunking;
+  const chunking = ragConfig.follow((settings) => settings.chunking);
   const ingestDeps = {
     catalog,
     blobs,

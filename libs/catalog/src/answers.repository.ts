@@ -8,7 +8,6 @@ import {
   newThreadId,
   notFoundError,
   ProjectStatus,
-  type RecordOwner,
   type Thread,
 } from '@trove/domain';
 import type { CatalogDb } from './database';
@@ -16,45 +15,7 @@ import { query } from './database-error';
 import { decodeCursor, pageSize, toPage, type Page, type PageRequest } from './cursor';
 import type { AnswersTable, CatalogTables, ThreadsTable } from './tables';
 import { jsonb } from './postgres-text';
-
-/**
- * Whose threads a list shows: one person's, one key's (neither: the bootstrap admin key's), or
- * everyone's.
- */
-export type ThreadScope = RecordOwner | 'ALL';
-
-export interface NewThread {
-  id?: string;
-  projectId: string;
-  /** The key that asks; undefined for the bootstrap admin key and for people. */
-  apiKeyId?: string;
-  /** The person that asks. */
-  userId?: string;
-  title: string;
-}
-
-/** An answer to record: outside a thread, as the next turn of one, or as the first turn of a new one. */
-export type NewAnswer = Pick<
-  AnswerRecord,
-  | 'projectId'
-  | 'apiKeyId'
-  | 'userId'
-  | 'question'
-  | 'standaloneQuestion'
-  | 'mode'
-  | 'answer'
-  | 'citations'
-  | 'hits'
-> & {
-  id?: string;
-  thread?: { id: string } | { new: Omit<NewThread, 'projectId' | 'apiKeyId' | 'userId'> };
-};
-
-export interface AnswerFilter {
-  mode?: string;
-  /** Only answers given at or after this time. */
-  since?: Date;
-}
+import type { AnswerFilter, NewAnswer, NewThread, ThreadScope } from './catalog.ports';
 
 /** Kysely's view of a thread row with its turn count. */
 type ThreadRow = Selectable<ThreadsTable> & { turn_count: number | string };

@@ -1,29 +1,10 @@
 import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
 import { type ApiKeyRole, isTroveId } from '@trove/domain';
-import type { ApiKeyLookup } from './catalog.ports';
+import type { ApiKeyLookup, NewApiKey, StoredApiKey } from './catalog.ports';
 import type { CatalogDb } from './database';
 import { query } from './database-error';
 import type { ApiKeysTable } from './tables';
-
-/** An API key as stored: never the secret, only its SHA-256. */
-export interface StoredApiKey {
-  id: string;
-  name: string;
-  role: ApiKeyRole;
-  /** Null: every project. */
-  projectIds: string[] | null;
-  secretSha256: Buffer;
-  createdBy: string;
-  createdAt: string;
-  lastUsedAt?: string;
-  revokedAt?: string;
-}
-
-export type NewApiKey = Pick<
-  StoredApiKey,
-  'id' | 'name' | 'role' | 'projectIds' | 'secretSha256' | 'createdBy'
->;
 
 /** How often last-used-at is written per key at most: a busy key must not write on every request. */
 export const API_KEY_TOUCH_INTERVAL_MS = 60_000;

@@ -5,32 +5,25 @@
  */
 import type {
   AnswerRecord,
+  ApiKeyRole,
   ContentGap,
+  DocumentProgress,
+  DocumentStatus,
+  EmbeddingSettings,
+  FeedbackAnswer,
   FeedbackRecord,
+  IndexGeneration,
   IndexGenerationStatus,
   IndexRebuildProgress,
   Project,
   RecordOwner,
   Source,
+  SourceBase,
   SyncRun,
   Thread,
   TroveDocument,
 } from '@trove/domain';
-import type { AnswerFilter, NewAnswer, NewThread, ThreadScope } from './answers.repository';
-import type { FeedbackWithAnswer, NewFeedback } from './feedback.repository';
 import type { Page, PageRequest } from './cursor';
-import type {
-  DocumentChanges,
-  DocumentClaim,
-  NewSourceItem,
-  SourceItem,
-  UploadCursor,
-} from './documents.repository';
-import type { NewIndexGeneration, StoredIndexGeneration } from './index-generations.repository';
-import type { StoredApiKey } from './api-keys.repository';
-import type { StoredRagConfig } from './rag-config.repository';
-import type { SourceChanges } from './sources.repository';
-import type { SyncRunChanges } from './sync-runs.repository';
 
 /** The checks every write makes: nothing is written to a project being deleted or a source being removed. */
 export interface WriteChecks {
@@ -218,3 +211,166 @@ export interface AnswerRetention {
   /** Deletes threads last used before `before` (with their turns) and older answers outside threads. */
   deleteAnswersBefore(before: Date): Promise<{ threads: number; answers: number }>;
 }
+
+// The records the ports take and give: here, beside them, so no port imports an implementation.
+
+/**
+ * Whose threads a list shows: one person's, one key's (neither: the bootstrap admin key's), or
+ * everyone's.
+ */
+export type ThreadScope = RecordOwner | 'ALL';
+
+export interface NewThread {
+  id?: string;
+  projectId: string;
+  /** The key that asks; undefined for the bootstrap admin key and for people. */
+  apiKeyId?: string;
+  /** The person that asks. */
+  userId?: string;
+  title: string;
+}
+
+/** An answer to record: outside a thread, as the next turn of one, or as the first turn of a new one. */
+export type NewAnswer = Pick<
+  AnswerRecord,
+  | 'projectId'
+  | 'apiKeyId'
+  | 'userId'
+  | 'question'
+  | 'standaloneQuestion'
+  | 'mode'
+  | 'answer'
+  | 'citations'
+  | 'hits'
+> & {
+  id?: string;
+  thread?: { id: string } | { new: Omit<NewThread, 'projectId' | 'apiKeyId' | 'userId'> };
+};
+
+export interface AnswerFilter {
+  mode?: string;
+  /** Only answers given at or after this time. */
+  since?: Date;
+}
+
+/** A vote to record (the key: undefined for the bootstrap admin key). */
+export type NewFeedback = Pick<
+  FeedbackRecord,
+  'answerId' | 'projectId' | 'apiKeyId' | 'userId' | 'target' | 'chunkId' | 'vote' | 'comment'
+>;
+
+/** A vote with what the export takes from its answer. */
+export interface FeedbackWithAnswer {
+  vote: FeedbackRecord;
+  answer: FeedbackAnswer;
+}
+
+export type DocumentChanges = Partial<Omit<TroveDocument, 'id' | 'projectId' | 'error' | 'progress'>> & {
+  error?: TroveDocument['error'] | null;
+  /** null clears it (a new ingest starts). */
+  progress?: DocumentProgress | null;
+};
+
+/** What a sync diffs against: one row per item the source produced. */
+export interface SourceItem {
+  id: string;
+  externalId: string;
+  status: DocumentStatus;
+  version?: string;
+}
+
+export interface NewSourceItem {
+  externalId: string;
+  fileName: string;
+  mediaType: string;
+}
+
+export interface DocumentFilter {
+  status?: DocumentStatus;
+  sourceId?: string;
+}
+
+/** Which documents a search may return: every given criterion must hold (see `searchScope`). */
+export interface DocumentScope {
+  sourceIds?: string[];
+  documentIds?: string[];
+  /** Only documents of these media types (`text/markdown`, `application/pdf`, …). */
+  mediaTypes?: string[];
+  /** Last update (`updated_at`) at or after this instant (ISO 8601). */
+  updatedFrom?: string;
+  /** Last update strictly before this instant (ISO 8601). */
+  updatedTo?: string;
+}
+
+/** Where a scan of pending uploads goes on: the last (created_at, id) it returned. */
+export interface UploadCursor {
+  at: string;
+  id: string;
+}
+
+/** What a claim of documents for ingestion got: those now held by the claimant, and who holds the rest. */
+export interface DocumentClaim {
+  /** Held by the claimant until its lease ends or it releases them. */
+  claimed: string[];
+  /**
+   * Existing documents held by another ingest, with its holder and lease end as the statement
+   * began (null when another claim took it at that very moment). A missing id is in neither list.
+   */
+  held: { id: string; holder: string | null; until: string | null }[];
+}
+
+/** A generation as stored: the record plus its sealed API key (never leaves the server). */
+export interface StoredIndexGeneration extends IndexGeneration {
+  apiKeySealed?: string;
+}
+
+export interface NewIndexGeneration {
+  indexName: string;
+  embedding: EmbeddingSettings;
+  apiKeySealed?: string;
+  modelId: string;
+  dimensions: number;
+}
+
+/** An API key as stored: never the secret, only its SHA-256. */
+export interface StoredApiKey {
+  id: string;
+  name: string;
+  role: ApiKeyRole;
+  /** Null: every project. */
+  projectIds: string[] | null;
+  secretSha256: Buffer;
+  createdBy: string;
+  createdAt: string;
+  lastUsedAt?: string;
+  revokedAt?: string;
+}
+
+export type NewApiKey = Pick<
+  StoredApiKey,
+  'id' | 'name' | 'role' | 'projectIds' | 'secretSha256' | 'createdBy'
+>;
+
+/** The stored overrides of the retrieval and answer settings. */
+export interface StoredRagConfig {
+  /** Section → setting → value, e.g. `{ search: { fusion: 'convex' } }`. */
+  overrides: Record<string, Record<string, unknown>>;
+  /** Setting path → sealed value, e.g. `{ 'llm.apiKey': 'v1:…' }`. */
+  secrets: Record<string, string>;
+  /** 0 before the first change. */
+  version: number;
+  updatedAt?: string;
+}
+
+// Webhook delivery statistics are written by WebhookDeliveryLog alone.
+type Common = Omit<SourceBase, 'id' | 'projectId' | 'webhookDeliveries'>;
+
+/**
+ * Partial update: common fields (`null` clears one) and the type's whole configuration (as its
+ * source definition made it, secrets sealed).
+ */
+export type SourceChanges = { [K in keyof Common]?: Common[K] | null } & {
+  config?: Source['config'] | object;
+};
+
+export type SyncRunChanges = Partial<Omit<SyncRun, 'id' | 'sourceId' | 'projectId'>>;

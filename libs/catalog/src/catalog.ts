@@ -1,4 +1,3 @@
-import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
 import type {
   AnswerRecord,
   ContentGap,
@@ -13,20 +12,35 @@ import type {
 } from '@trove/domain';
 import { notFoundError, ProjectStatus, SourceStatus, TroveError, TroveErrorCode } from '@trove/domain';
 import type {
+  AnswerFilter,
   AnswerRecords,
   AnswerRetention,
   ApiKeyCatalog,
-  FeedbackRecords,
   CatalogHealth,
   CatalogRemovals,
+  DocumentChanges,
+  DocumentClaim,
+  DocumentFilter,
   DocumentLeases,
   DocumentRecords,
+  DocumentScope,
+  FeedbackRecords,
+  FeedbackWithAnswer,
   IndexGenerationCatalog,
+  NewAnswer,
+  NewFeedback,
+  NewSourceItem,
+  NewThread,
   ProjectReads,
   RagConfigCatalog,
+  SourceChanges,
+  SourceItem,
   SourceItemRecords,
   SourceRecords,
+  SyncRunChanges,
   SyncRunRecords,
+  ThreadScope,
+  UploadCursor,
   UploadQueue,
   WebhookCatalog,
   WriteChecks,
@@ -41,45 +55,24 @@ import {
   type DatabaseOptions,
 } from './database';
 import { query } from './database-error';
-import {
-  DocumentRepository,
-  type DocumentChanges,
-  type DocumentClaim,
-  type DocumentFilter,
-  type DocumentScope,
-  type NewSourceItem,
-  type SourceItem,
-  type UploadCursor,
-} from './documents.repository';
+import { DocumentRepository } from './documents.repository';
 import { ApiKeyRepository } from './api-keys.repository';
 import { AuditRepository } from './audit.repository';
 import { SessionRepository } from './sessions.repository';
 import { UserRepository } from './users.repository';
-import {
-  AnswerRepository,
-  type AnswerFilter,
-  type NewAnswer,
-  type NewThread,
-  type ThreadScope,
-} from './answers.repository';
-import { FeedbackRepository, type FeedbackWithAnswer, type NewFeedback } from './feedback.repository';
+import { AnswerRepository } from './answers.repository';
+import { FeedbackRepository } from './feedback.repository';
 import { guardedWrite } from './guarded-write';
 import { IndexGenerationRepository } from './index-generations.repository';
 import { RagConfigRepository } from './rag-config.repository';
-import { importLegacyCatalog, type LegacyImportReport } from './legacy-import';
 import { projectDeleting, sourceRemoving } from './source-lock';
 import { ProjectRepository } from './projects.repository';
-import { SourceRepository, type SourceChanges } from './sources.repository';
-import { SyncRunRepository, type SyncRunChanges } from './sync-runs.repository';
+import { SourceRepository } from './sources.repository';
+import { SyncRunRepository } from './sync-runs.repository';
 import { WebhookDeliveryLog } from './webhook-deliveries';
 import { WebhookEventLog } from './webhook-events';
 
 export interface CatalogOptions extends DatabaseOptions {
-  /**
-   * Where catalogs before PostgreSQL kept their records (Elasticsearch indices `<prefix>-projects`
-   * and so on): imported once at start-up, then removed.
-   */
-  legacy?: { es: ElasticsearchClient; indexPrefix: string };
   /**
    * The source types this process has connectors for (`@trove/source-definitions`); a stored
    * source of another type is an error when read. Unset: the built-in types.
@@ -162,16 +155,14 @@ export class Catalog
   }
 
   /**
-   * Creates the schema and applies pending migrations, then imports a catalog left in
-   * Elasticsearch by an older version, all under one lock: the api and worker may start together.
+   * Creates the schema and applies pending migrations, under a lock: the api and workers may start
+   * together.
    */
-  async ensure(): Promise<{ migrations: string[]; imported?: LegacyImportReport }> {
+  async ensure(): Promise<{ migrations: string[] }> {
     return query('preparing the catalog', () =>
-      withStartupLock(this.options, async () => {
-        const migrations = await migrateCatalog(this.db, this.options.schema);
-        const imported = this.options.legacy && (await importLegacyCatalog(this, this.options.legacy));
-        return { migrations, imported };
-      }),
+      withStartupLock(this.options, async () => ({
+        migrations: await migrateCatalog(this.db, this.options.schema),
+      })),
     );
   }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
-import type { DocumentProgress, DocumentStatus as Status, TroveDocument } from '@trove/domain';
+import type { TroveDocument } from '@trove/domain';
 import { DocumentStatus, isTroveId, TroveError, TroveErrorCode } from '@trove/domain';
 import type { CatalogDb } from './database';
 import { pgCode, PgCode, query } from './database-error';
@@ -8,60 +8,15 @@ import { decodeCursor, pageSize, toPage, type Page, type PageRequest } from './c
 import { lockActiveSource } from './source-lock';
 import type { DocumentsTable } from './tables';
 import { jsonb } from './postgres-text';
-
-export type DocumentChanges = Partial<Omit<TroveDocument, 'id' | 'projectId' | 'error' | 'progress'>> & {
-  error?: TroveDocument['error'] | null;
-  /** null clears it (a new ingest starts). */
-  progress?: DocumentProgress | null;
-};
-
-/** What a sync diffs against: one row per item the source produced. */
-export interface SourceItem {
-  id: string;
-  externalId: string;
-  status: DocumentStatus;
-  version?: string;
-}
-
-export interface NewSourceItem {
-  externalId: string;
-  fileName: string;
-  mediaType: string;
-}
-
-export interface DocumentFilter {
-  status?: Status;
-  sourceId?: string;
-}
-
-/** Which documents a search may return: every given criterion must hold (see `searchScope`). */
-export interface DocumentScope {
-  sourceIds?: string[];
-  documentIds?: string[];
-  /** Only documents of these media types (`text/markdown`, `application/pdf`, …). */
-  mediaTypes?: string[];
-  /** Last update (`updated_at`) at or after this instant (ISO 8601). */
-  updatedFrom?: string;
-  /** Last update strictly before this instant (ISO 8601). */
-  updatedTo?: string;
-}
-
-/** Where a scan of pending uploads goes on: the last (created_at, id) it returned. */
-export interface UploadCursor {
-  at: string;
-  id: string;
-}
-
-/** What a claim of documents for ingestion got: those now held by the claimant, and who holds the rest. */
-export interface DocumentClaim {
-  /** Held by the claimant until its lease ends or it releases them. */
-  claimed: string[];
-  /**
-   * Existing documents held by another ingest, with its holder and lease end as the statement
-   * began (null when another claim took it at that very moment). A missing id is in neither list.
-   */
-  held: { id: string; holder: string | null; until: string | null }[];
-}
+import type {
+  DocumentChanges,
+  DocumentClaim,
+  DocumentFilter,
+  DocumentScope,
+  NewSourceItem,
+  SourceItem,
+  UploadCursor,
+} from './catalog.ports';
 
 /** Rows per statement for bulk inserts and keyset scans. */
 const BATCH = 1_000;

@@ -1,7 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import {
   type ContentGap,
-  type FeedbackAnswer,
   type FeedbackRecord,
   type FeedbackTarget,
   type FeedbackVote,
@@ -13,18 +12,7 @@ import type { CatalogDb } from './database';
 import { query } from './database-error';
 import { decodeCursor, encodeCursor, pageSize, toPage, type Page, type PageRequest } from './cursor';
 import type { FeedbackTable } from './tables';
-
-/** A vote to record (the key: undefined for the bootstrap admin key). */
-export type NewFeedback = Pick<
-  FeedbackRecord,
-  'answerId' | 'projectId' | 'apiKeyId' | 'userId' | 'target' | 'chunkId' | 'vote' | 'comment'
->;
-
-/** A vote with what the export takes from its answer. */
-export interface FeedbackWithAnswer {
-  vote: FeedbackRecord;
-  answer: FeedbackAnswer;
-}
+import type { FeedbackWithAnswer, NewFeedback } from './catalog.ports';
 
 /**
  * `normalizeQuestion` (@trove/domain) of what an answer searched, in SQL: content gaps are grouped

@@ -1,30 +1,16 @@
 import {
   type EmbeddingSettings,
-  type IndexGeneration,
   IndexGenerationStatus,
   type IndexRebuildProgress,
   TroveError,
   TroveErrorCode,
 } from '@trove/domain';
 import type { Selectable } from 'kysely';
-import type { IndexGenerationRecords } from './catalog.ports';
+import type { IndexGenerationRecords, NewIndexGeneration, StoredIndexGeneration } from './catalog.ports';
 import type { CatalogDb } from './database';
 import { pgCode, PgCode, query } from './database-error';
 import type { IndexGenerationsTable } from './tables';
 import { jsonb } from './postgres-text';
-
-/** A generation as stored: the record plus its sealed API key (never leaves the server). */
-export interface StoredIndexGeneration extends IndexGeneration {
-  apiKeySealed?: string;
-}
-
-export interface NewIndexGeneration {
-  indexName: string;
-  embedding: EmbeddingSettings;
-  apiKeySealed?: string;
-  modelId: string;
-  dimensions: number;
-}
 
 const LIVE = [IndexGenerationStatus.ACTIVE, IndexGenerationStatus.BUILDING];
 

@@ -1,19 +1,8 @@
 import { TroveError, TroveErrorCode } from '@trove/domain';
-import type { RagConfigRecords } from './catalog.ports';
+import type { RagConfigRecords, StoredRagConfig } from './catalog.ports';
 import type { CatalogDb } from './database';
 import { query } from './database-error';
 import { jsonb } from './postgres-text';
-
-/** The stored overrides of the retrieval and answer settings. */
-export interface StoredRagConfig {
-  /** Section → setting → value, e.g. `{ search: { fusion: 'convex' } }`. */
-  overrides: Record<string, Record<string, unknown>>;
-  /** Setting path → sealed value, e.g. `{ 'llm.apiKey': 'v1:…' }`. */
-  secrets: Record<string, string>;
-  /** 0 before the first change. */
-  version: number;
-  updatedAt?: string;
-}
 
 export class RagConfigRepository implements RagConfigRecords {
   constructor(private readonly db: CatalogDb) {}

@@ -12,17 +12,7 @@ import type { CatalogDb } from './database';
 import { pgCode, PgCode, query } from './database-error';
 import type { SourcesTable } from './tables';
 import { jsonb } from './postgres-text';
-
-// Webhook delivery statistics are written by WebhookDeliveryLog alone.
-type Common = Omit<SourceBase, 'id' | 'projectId' | 'webhookDeliveries'>;
-
-/**
- * Partial update: common fields (`null` clears one) and the type's whole configuration (as its
- * source definition made it, secrets sealed).
- */
-export type SourceChanges = { [K in keyof Common]?: Common[K] | null } & {
-  config?: Source['config'] | object;
-};
+import type { SourceChanges } from './catalog.ports';
 
 export class SourceRepository {
   private readonly types: ReadonlySet<string>;

@@ -13,8 +13,7 @@ import { pgCode, PgCode, query } from './database-error';
 import { decodeCursor, pageSize, toPage, type Page, type PageRequest } from './cursor';
 import type { SyncRunsTable } from './tables';
 import { jsonb } from './postgres-text';
-
-export type SyncRunChanges = Partial<Omit<SyncRun, 'id' | 'sourceId' | 'projectId'>>;
+import type { SyncRunChanges } from './catalog.ports';
 
 export class SyncRunRepository {
   constructor(private readonly db: CatalogDb) {}

@@ -8,31 +8,6 @@ export function askStreamPath(projectId: string): string {
   return `/v1/projects/${encodeURIComponent(projectId)}/ask/stream`;
 }
 
-/** The body of the request: the GraphQL `AskInput` without projectId. */
-export interface AskStreamRequest {
-  question: string;
-  /** Continue this thread: the question is read as a follow-up of its turns and recorded as the next. */
-  threadId?: string;
-  /** Start a thread with this question (its id comes back as the result's `threadId`). */
-  newThread?: boolean;
-  topK?: number;
-  threshold?: number;
-  mode?: 'AUTO' | 'LLM' | 'EXTRACTIVE' | 'TOP_1';
-  search?: {
-    mode?: 'HYBRID' | 'KEYWORD' | 'VECTOR';
-    filters?: {
-      sourceIds?: string[];
-      documentIds?: string[];
-      /** Only documents of these media types (`Document.mediaType`, `Project.documentTypes`). */
-      mediaTypes?: string[];
-      languages?: string[];
-      hasCode?: boolean;
-      updatedFrom?: string;
-      updatedTo?: string;
-    };
-  };
-}
-
 /** A passage the answer may cite, as the `retrieval` event lists it. */
 export interface AskStreamPassage {
   /** The `[n]` that cites it. */

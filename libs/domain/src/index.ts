@@ -3,6 +3,8 @@ export * from './document-limits';
 export * from './feedback';
 export * from './error-kind';
 export * from './ask-stream';
+export * from './ask-request';
+export * from './contract-check';
 export * from './answers';
 export * from './citation-markers';
 export * from './ids';

@@ -199,11 +199,9 @@ export interface EmbeddedChunk extends Chunk {
   embeddingModel?: string;
 }
 
-export enum SearchMode {
-  HYBRID = 'HYBRID',
-  KEYWORD = 'KEYWORD',
-  VECTOR = 'VECTOR',
-}
+// A plain object, not an enum: clients send the names as strings and the same type holds for both.
+export const SearchMode = { HYBRID: 'HYBRID', KEYWORD: 'KEYWORD', VECTOR: 'VECTOR' } as const;
+export type SearchMode = (typeof SearchMode)[keyof typeof SearchMode];
 
 export interface LegRank {
   rank: number;

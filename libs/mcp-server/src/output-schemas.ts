@@ -2,6 +2,7 @@
 // separate copies of zod's declarations, and the MCP SDK's types use 'zod/v3'; mixing them sends
 // tsc into endless type instantiation.
 import { z } from 'zod/v3';
+import { SearchMode } from '@trove/domain';
 
 // The structured results of the tools (MCP `outputSchema` / `structuredContent`). Fields mirror
 // the GraphQL API's, so what an agent learns here holds for the API too.
@@ -47,7 +48,7 @@ export type SearchHitView = z.infer<typeof searchHitSchema>;
 export const searchOutput = {
   projectId: z.string(),
   query: z.string(),
-  mode: z.enum(['HYBRID', 'KEYWORD', 'VECTOR']),
+  mode: z.nativeEnum(SearchMode),
   hits: z.array(searchHitSchema),
   reranked: z.boolean(),
   warnings: z.array(z.string()),

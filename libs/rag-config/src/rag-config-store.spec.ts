@@ -75,4 +75,20 @@ describe('RagConfigStore', () => {
     await reader.current();
     expect(logged).toHaveLength(1); // once per version, not per read
   });
+
+  it('follow: builds again only when the settings change, on this process or another', async () => {
+    const memory = memoryCatalog();
+    const store = new RagConfigStore({ catalog: memory.catalog, defaults: DEFAULTS, ttlMs: 0 });
+    const builds: number[] = [];
+    const chunker = store.follow((settings) => {
+      builds.push(settings.chunking.targetTokens);
+      return { target: settings.chunking.targetTokens };
+    });
+    const first = await chunker();
+    expect(await chunker()).toBe(first); // same version: the same object
+    const elsewhere = new RagConfigStore({ catalog: memory.catalog, defaults: DEFAULTS });
+    await elsewhere.update({ set: { chunking: { targetTokens: 300 } } });
+    expect(await chunker()).toEqual({ target: 300 });
+    expect(builds).toEqual([DEFAULTS.chunking.targetTokens, 300]);
+  });
 });

@@ -62,6 +62,20 @@ export class RagConfigStore {
     return config;
   }
 
+  /**
+   * What `build` makes of the current settings, made again only when their version changes (a
+   * change through the API on any process) and reused otherwise: clients and chunkers are not
+   * built per call.
+   */
+  follow<T>(build: (settings: RagSettings, version: number) => T): () => Promise<T> {
+    let built: { version: number; value: T } | undefined;
+    return async () => {
+      const { version, settings } = await this.current();
+      if (built?.version !== version) built = { version, value: build(settings, version) };
+      return built.value;
+    };
+  }
+
   /** Validates and stores a change (all of it or nothing); returns the new effective settings. */
   async update(patch: RagPatch): Promise<EffectiveRagConfig> {
     const stored = await this.options.catalog.ragConfig.get();

@@ -34,15 +34,18 @@ export interface RagSettings {
 }
 export type RagSection = keyof RagSettings;
 
-/** The schema of each section, refinements included (the same as the environment's). */
-const SECTIONS: { [S in RagSection]: z.ZodType<RagSettings[S], z.ZodTypeDef, unknown> } = {
+/**
+ * The schema of each section, refinements included (the same as the environment's): the one
+ * definition of the settings that the GraphQL types and the MCP tools are checked against.
+ */
+export const RAG_SECTION_SCHEMAS: { [S in RagSection]: z.ZodType<RagSettings[S], z.ZodTypeDef, unknown> } = {
   search: fusionSchema,
   rerank: rerankSchema,
   llm: llmSchema,
   answers: answersSchema,
   chunking: chunkingSchema,
 };
-export const RAG_SECTIONS = Object.keys(SECTIONS) as RagSection[];
+export const RAG_SECTIONS = Object.keys(RAG_SECTION_SCHEMAS) as RagSection[];
 
 /**
  * Defaults for a process that uses only the chunking section (the worker): the other sections
@@ -109,7 +112,7 @@ export function resolveSettings(
       }
       overridden.add(`${section}.${name}`);
     }
-    const parsed = SECTIONS[section].safeParse({ ...defaults[section], ...overrides });
+    const parsed = RAG_SECTION_SCHEMAS[section].safeParse({ ...defaults[section], ...overrides });
     if (parsed.success) settings[section] = parsed.data;
     else problems.push(...parsed.error.issues.map((i) => `${section}.${i.path.join('.')}: ${i.message}`));
   };
@@ -122,7 +125,7 @@ export function resolveSettings(
 
 /** Optional settings (a key, a URL) are absent from the defaults when unset; the schema knows them. */
 function isKnownSetting(section: RagSection, name: string): boolean {
-  const schema = SECTIONS[section] as z.ZodTypeAny;
+  const schema = RAG_SECTION_SCHEMAS[section] as z.ZodTypeAny;
   const shape = (
     'shape' in schema ? schema.shape : (schema as z.ZodEffects<z.AnyZodObject>)._def.schema.shape
   ) as Record<string, unknown>;

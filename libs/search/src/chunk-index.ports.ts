@@ -3,8 +3,36 @@
  * worker's activities). `ChunkIndex` implements every one; a test fake implements the ones its
  * subject uses, so the compiler checks the fake against the real thing.
  */
-import type { EmbeddedChunk } from '@trove/domain';
-import type { StoredChunk } from './chunk-index';
+import type { Citation, EmbeddedChunk } from '@trove/domain';
+
+/** A chunk as the index stores it. */
+export interface StoredChunk {
+  chunkId: string;
+  projectId: string;
+  documentId: string;
+  position: number;
+  title: string;
+  headingPath: string[];
+  text: string;
+  language: string;
+  tokenCount: number;
+  hasCode: boolean;
+  contentHash: string;
+  codeLanguages?: string[];
+  anchor?: string;
+  page?: number;
+  pageEnd?: number;
+  chapter?: string;
+  /** Text recognised by OCR, with its mean confidence (0 to 100). */
+  ocr?: boolean;
+  ocrConfidence?: number;
+  citation?: Citation;
+  /** Chunks indexed before citations were structured. */
+  citationUrl?: string;
+  embeddingModel: string;
+  embedding?: number[];
+  indexedAt: string;
+}
 
 /** Writing a document's chunks to one index, reusing vectors already there for the same text. */
 export interface ChunkWriter {

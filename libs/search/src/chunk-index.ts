@@ -1,7 +1,7 @@
 import type { Client } from '@elastic/elasticsearch';
-import type { Citation, EmbeddedChunk } from '@trove/domain';
+import type { EmbeddedChunk } from '@trove/domain';
 import { isChunkId, TroveError, TroveErrorCode } from '@trove/domain';
-import type { ChunkRemoval, ChunkWriter, GenerationIndex } from './chunk-index.ports';
+import type { ChunkRemoval, ChunkWriter, GenerationIndex, StoredChunk } from './chunk-index.ports';
 import {
   DEFAULT_REPLICAS,
   deleteMatching,
@@ -59,34 +59,6 @@ export function chunkMappings(dimensions: number) {
       indexedAt: { type: 'date' as const },
     },
   };
-}
-
-export interface StoredChunk {
-  chunkId: string;
-  projectId: string;
-  documentId: string;
-  position: number;
-  title: string;
-  headingPath: string[];
-  text: string;
-  language: string;
-  tokenCount: number;
-  hasCode: boolean;
-  contentHash: string;
-  codeLanguages?: string[];
-  anchor?: string;
-  page?: number;
-  pageEnd?: number;
-  chapter?: string;
-  /** Text recognised by OCR, with its mean confidence (0 to 100). */
-  ocr?: boolean;
-  ocrConfidence?: number;
-  citation?: Citation;
-  /** Chunks indexed before citations were structured. */
-  citationUrl?: string;
-  embeddingModel: string;
-  embedding?: number[];
-  indexedAt: string;
 }
 
 /** The chunk index: versioned index behind an alias, bulk upserts checked item by item. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchHit } from '@trove/domain';
-import type { StoredChunk } from './chunk-index';
+import type { StoredChunk } from './chunk-index.ports';
 import { neighbourQuery } from './chunk-queries';
 import { attachContext } from './expansion';
 

@@ -1,5 +1,5 @@
 import type { SearchChunk, SearchHit } from '@trove/domain';
-import type { StoredChunk } from './chunk-index';
+import type { StoredChunk } from './chunk-index.ports';
 
 /** Gives each hit its neighbours within `radius`, in position order, without the hit itself. */
 export function attachContext(hits: SearchHit[], neighbours: StoredChunk[], radius: number): SearchHit[] {

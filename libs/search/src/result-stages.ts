@@ -1,6 +1,6 @@
 import type { SearchHit } from '@trove/domain';
 import { TroveError, TroveErrorCode } from '@trove/domain';
-import type { StoredChunk } from './chunk-index';
+import type { StoredChunk } from './chunk-index.ports';
 import { elasticsearchError, type IndexNames } from './elasticsearch';
 import { neighboursSearch, storedVectorsSearch } from './chunk-queries';
 import { attachContext } from './expansion';

@@ -1,1 +1,2 @@
 export * from './datasets';
+export * from './contract-shape';

@@ -1,25 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Client } from '@elastic/elasticsearch';
 import { sql } from 'kysely';
 import { Catalog, migrateCatalog, openCatalogDb } from '@trove/catalog';
 import type { Source } from '@trove/domain';
 import { DocumentStatus, FolderFormat, newSyncRun, SourceStatus, SourceType, SyncMode } from '@trove/domain';
-import { createElasticsearchClient } from '@trove/search';
 import { folderSource } from '../../support/catalog-records';
-import { DATABASE_URL, dropTestData, ES_URL, schemaName, uniqueName } from '../../support/services';
+import { DATABASE_URL, dropTestData, schemaName, uniqueName } from '../../support/services';
 
 // Repositories against the real PostgreSQL, in a schema of their own.
 const name = uniqueName('catalog');
-let es: Client;
 let catalog: Catalog;
 
-const open = (testName: string, legacy = false) =>
-  Catalog.open({
-    url: DATABASE_URL,
-    schema: schemaName(testName),
-    ...(legacy ? { legacy: { es, indexPrefix: testName } } : {}),
-  });
+const open = (testName: string) => Catalog.open({ url: DATABASE_URL, schema: schemaName(testName) });
 
 const upload = (projectId: string, fileName: string) =>
   catalog.createDocument({
@@ -36,14 +28,12 @@ function newSource(projectId: string, overrides: Record<string, unknown> = {}): 
 }
 
 beforeAll(async () => {
-  es = createElasticsearchClient(ES_URL);
   catalog = open(name);
   await catalog.ensure();
 });
 afterAll(async () => {
   await catalog.close();
   await dropTestData(name);
-  await es.close();
 });
 
 describe('schema and migrations', () => {
@@ -605,91 +595,6 @@ describe('cascades and webhook event ids', () => {
     const other = await newSource(project.id);
     await catalog.updateSource(other.id, { status: SourceStatus.NEEDS_TOKEN });
     expect((await catalog.requireSource(other.id)).status).toBe(SourceStatus.NEEDS_TOKEN);
-  });
-});
-
-describe('one-time import of a catalog kept in Elasticsearch by older versions', () => {
-  it('imports every record once (beyond 10,000), removes the old indices, and a repeat is harmless', async () => {
-    const legacyName = uniqueName('legacy');
-    const projectId = randomUUID();
-    const sourceId = randomUUID();
-    const runId = randomUUID();
-    const now = new Date().toISOString();
-    const documents = Array.from({ length: 10_050 }, (_, i) => ({
-      id: randomUUID(),
-      projectId,
-      fileName: `f${i}.md`,
-      mediaType: 'text/markdown',
-      sizeBytes: 10,
-      contentHash: 'h',
-      blobKey: `originals/${i}`,
-      status: 'READY',
-      chunkCount: 2,
-      timings: { totalMs: 5 },
-      createdAt: now,
-      updatedAt: now,
-      ...(i < 50 ? { sourceId, externalId: `page-${i}`, version: now } : {}),
-    }));
-    const index = (suffix: string) => `${legacyName}-${suffix}`;
-    const put = async (suffix: string, records: { id: string }[]) => {
-      for (let i = 0; i < records.length; i += 2_000) {
-        await es.bulk({
-          refresh: true,
-          operations: records
-            .slice(i, i + 2_000)
-            .flatMap((r) => [{ index: { _index: index(suffix), _id: r.id } }, r]),
-        });
-      }
-    };
-    const mappings = { properties: { id: { type: 'keyword' as const } } };
-    for (const suffix of ['projects', 'sources', 'documents', 'sync-runs', 'claims', 'project-names']) {
-      await es.indices.create({ index: index(suffix), mappings });
-    }
-    const project = { id: projectId, name: 'Legacy', createdAt: now };
-    await put('projects', [project]);
-    await put('sources', [
-      {
-        id: sourceId,
-        projectId,
-        type: 'NOTION',
-        name: 'Wiki',
-        status: 'ACTIVE',
-        notion: { everything: false, rootPageIds: ['r'], rootDatabaseIds: [] },
-        encryptedToken: 'sealed',
-        createdAt: now,
-        updatedAt: now,
-      } as { id: string },
-    ]);
-    await put('documents', documents);
-    await put('sync-runs', [{ ...newSyncRun({ id: sourceId, projectId }, SyncMode.FULL), id: runId }]);
-
-    const legacy = open(legacyName, true);
-    try {
-      const { imported } = await legacy.ensure();
-      expect(imported).toEqual({ projects: 1, sources: 1, documents: 10_050, runs: 1 });
-      for (const suffix of ['projects', 'documents', 'claims', 'project-names']) {
-        expect(await es.indices.exists({ index: index(suffix) })).toBe(false);
-      }
-      expect((await legacy.pageDocuments(projectId)).totalCount).toBe(10_050);
-      expect(await legacy.requireSource(sourceId)).toMatchObject({
-        type: 'NOTION',
-        config: { rootPageIds: ['r'], token: { sealed: 'sealed' } },
-      });
-      expect((await legacy.sourceItems(sourceId)).length).toBe(50);
-      expect(await legacy.getRun(runId)).toMatchObject({ sourceId, status: 'RUNNING' });
-      expect(await legacy.getProject(projectId)).toMatchObject({ name: 'Legacy', status: 'ACTIVE' });
-      // Cut short before the indices were removed: the next start imports again, duplicating nothing.
-      await es.indices.create({ index: index('projects'), mappings });
-      await put('projects', [project]);
-      await es.indices.create({ index: index('documents'), mappings });
-      await put('documents', documents.slice(0, 100));
-      expect((await legacy.ensure()).imported).toMatchObject({ projects: 1, documents: 100 });
-      expect((await legacy.pageDocuments(projectId)).totalCount).toBe(10_050);
-      expect((await legacy.ensure()).imported).toBeUndefined();
-    } finally {
-      await legacy.close();
-      await dropTestData(legacyName);
-    }
   });
 });
 

@@ -1,6 +1,7 @@
 import { Logger, type Provider } from '@nestjs/common';
 import { AuditRecorder, AuditRetention } from '@trove/audit';
 import { Catalog } from '@trove/catalog';
+import type { CoreServices } from '@trove/composition';
 import { auditSchema, type ApiConfig, identitySchema, SecretBox } from '@trove/config';
 import {
   CookieSigner,
@@ -11,7 +12,7 @@ import {
   SessionAuthenticator,
   SignInFlow,
 } from '@trove/identity';
-import { CONFIG } from '../core/tokens';
+import { CONFIG, CORE_SERVICES } from '../core/tokens';
 
 /** Where browsers and providers reach this api (redirect URLs, protected-resource metadata). */
 export function publicUrlOf(config: Pick<ApiConfig, 'api'>): string {
@@ -47,16 +48,16 @@ export const PEOPLE_WIRING = Symbol('PEOPLE_WIRING');
 export const PEOPLE_PROVIDERS: Provider[] = [
   {
     provide: PEOPLE_WIRING,
-    useFactory: (config: ApiConfig): PeopleWiring => {
+    useFactory: (config: ApiConfig, core: CoreServices): PeopleWiring => {
       const identity = config.identity ?? identitySchema.parse({});
       const key = config.secrets.key as string | undefined;
       return {
         identity,
         providers: new IdentityProviders(identity, publicUrlOf(config)),
-        ...(key && { signer: new CookieSigner(key), box: new SecretBox(key) }),
+        ...(key && { signer: new CookieSigner(key), box: core.secrets }),
       };
     },
-    inject: [CONFIG],
+    inject: [CONFIG, CORE_SERVICES],
   },
   {
     provide: AuditRecorder,

@@ -1,11 +1,10 @@
-import { z } from 'zod';
 import type { AskRequest, RequestedAnswerMode } from '@trove/answering';
-import { SearchMode, TroveError, TroveErrorCode } from '@trove/domain';
-import { FusionMethod, ScoreNormalization, type SearchFiltersInput } from '../search/search.model';
+import { AskMode, askRequestSchema, SearchMode, TroveError, TroveErrorCode } from '@trove/domain';
+import type { SearchFiltersInput } from '../search/search.model';
 import { resolveSearchFilters, type SearchScopeReader } from '../search/search-filters';
 import { assertWellFormedQuery } from '../search/query-text';
 import { fusionSettings } from '../search/search.service';
-import { AskMode, type AskInput } from './ask.model';
+import type { AskInput } from './ask.model';
 import type { ThreadChoice } from './threads.service';
 
 /** The GraphQL input (or the stream's body) in the answering lib's terms. */
@@ -26,51 +25,12 @@ export function askRequest(
   };
 }
 
-/** The body of `POST /v1/projects/:projectId/ask/stream`: AskInput without projectId. */
-const streamBody = z
-  .object({
-    question: z.string(),
-    threadId: z.string().optional(),
-    newThread: z.boolean().optional(),
-    topK: z.number().int().optional(),
-    threshold: z.number().optional(),
-    mode: z.nativeEnum(AskMode).optional(),
-    search: z
-      .object({
-        mode: z.nativeEnum(SearchMode).optional(),
-        fusion: z
-          .object({
-            method: z.nativeEnum(FusionMethod),
-            k: z.number().int().optional(),
-            vectorWeight: z.number().optional(),
-            normalization: z.nativeEnum(ScoreNormalization).optional(),
-          })
-          .strict()
-          .optional(),
-        filters: z
-          .object({
-            sourceIds: z.array(z.string()).optional(),
-            documentIds: z.array(z.string()).optional(),
-            mediaTypes: z.array(z.string()).optional(),
-            languages: z.array(z.string()).optional(),
-            hasCode: z.boolean().optional(),
-            updatedFrom: z.string().optional(),
-            updatedTo: z.string().optional(),
-          })
-          .strict()
-          .optional(),
-      })
-      .strict()
-      .optional(),
-  })
-  .strict();
-
 /** Checks the stream's JSON body; BAD_REQUEST lists what is wrong. */
 export function parseStreamBody(
   projectId: string,
   body: unknown,
 ): { request: AskRequest; filters?: SearchFiltersInput; thread: ThreadChoice } {
-  const parsed = streamBody.safeParse(body);
+  const parsed = askRequestSchema.safeParse(body);
   if (!parsed.success) {
     throw new TroveError(
       TroveErrorCode.BadRequest,

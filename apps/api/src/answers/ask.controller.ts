@@ -1,6 +1,7 @@
 import { Body, Controller, Inject, Logger, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import {
+  AskMode,
   type AskStreamEventData,
   type AskStreamEventName,
   isTroveError,
@@ -9,7 +10,6 @@ import {
   TroveErrorCode,
 } from '@trove/domain';
 import { askDuration, closedLabel, errorCodeLabel, secondsSince } from '@trove/metrics';
-import { AskMode } from './ask.model';
 import { clientAbortSignal } from '../core/client-abort';
 import { genericMessageFor } from '../core/trove-exception.filter';
 import { type AskEvent, AskService } from './ask.service';

@@ -1,6 +1,6 @@
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { AnswerMode } from '@trove/answering';
-import { SearchMode } from '@trove/domain';
+import { AskMode, type AskStreamRequest, type Holds, type SameFields, SearchMode } from '@trove/domain';
 import { FusionInput, SearchFiltersInput } from '../search/search.model';
 
 registerEnumType(AnswerMode, {
@@ -18,12 +18,6 @@ registerEnumType(AnswerMode, {
   },
 });
 
-export enum AskMode {
-  AUTO = 'AUTO',
-  LLM = 'LLM',
-  EXTRACTIVE = 'EXTRACTIVE',
-  TOP_1 = 'TOP_1',
-}
 registerEnumType(AskMode, {
   name: 'AskMode',
   description: 'The answer wanted: AUTO is LLM when a model is configured, else the configured fallback',
@@ -170,3 +164,9 @@ export class AnswerModel {
   @Field(() => AnswerVerificationModel) verification!: AnswerVerificationModel;
   @Field(() => AnswerTimingsModel) timings!: AnswerTimingsModel;
 }
+
+/**
+ * `AskInput` is the stream's body (`askRequestSchema`, libs/domain) plus `projectId`: a field
+ * added to, removed from or retyped on one side only fails to compile here.
+ */
+export type AskInputMatchesSchema = Holds<SameFields<Omit<AskInput, 'projectId'>, AskStreamRequest>>;

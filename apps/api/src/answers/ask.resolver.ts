@@ -1,11 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { Args, Context, Query, Resolver } from '@nestjs/graphql';
 import type { Request } from 'express';
-import { Permission, type Principal } from '@trove/domain';
+import { AskMode, Permission, type Principal } from '@trove/domain';
 import { askDuration, closedLabel, timed } from '@trove/metrics';
 import { CurrentPrincipal, project, Requires } from '../access/access.decorators';
 import { clientAbortSignal } from '../core/client-abort';
-import { AnswerModel, AskInput, AskMode } from './ask.model';
+import { AnswerModel, AskInput } from './ask.model';
 import { AskService } from './ask.service';
 
 @Resolver()

@@ -8,8 +8,7 @@ import {
 } from '@trove/answering';
 import type { NewAnswer } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
-import { ApiKeyRole, type Principal, TroveError, TroveErrorCode } from '@trove/domain';
-import { AskMode } from './ask.model';
+import { ApiKeyRole, AskMode, type Principal, TroveError, TroveErrorCode } from '@trove/domain';
 import { AskService } from './ask.service';
 import type { QuestionThread } from './threads.service';
 

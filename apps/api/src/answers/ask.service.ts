@@ -1,16 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  Answerer,
-  type AnswerEvent,
-  type AnswerPassage,
-  type AnswerResult,
-  type AskRequest,
-} from '@trove/answering';
+import { type AnswerEvent, type AnswerPassage, type AnswerResult, type AskRequest } from '@trove/answering';
 import { type AnswerRecords, Catalog, type ProjectReads } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import { ownerOf, type Principal, TroveError, TroveErrorCode } from '@trove/domain';
 import { CitationLinks } from '../core/citation-links';
-import { CONFIG } from '../core/tokens';
+import { ASKER, CONFIG } from '../core/tokens';
 import type { Asker } from '../rag-config/rag-runtime';
 import type { SearchFiltersInput } from '../search/search.model';
 import type { SearchScopeReader } from '../search/search-filters';
@@ -44,7 +38,7 @@ export type AskCatalog = Pick<ProjectReads, 'requireProject'> &
 export class AskService {
   constructor(
     // The current RAG settings' answerer (RagRuntime).
-    @Inject(Answerer) private readonly answerer: Asker,
+    @Inject(ASKER) private readonly answerer: Asker,
     @Inject(Catalog) private readonly catalog: AskCatalog,
     @Inject(CONFIG) private readonly config: Pick<ApiConfig, 'search'>,
     @Inject(CitationLinks) private readonly links: Pick<CitationLinks, 'unsigned'>,

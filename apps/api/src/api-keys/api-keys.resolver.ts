@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
-import { Catalog } from '@trove/catalog';
+import { UserRepository } from '@trove/catalog';
 import { AuditAction, CredentialKind, Permission, type Principal, roleGrants } from '@trove/domain';
 import { CurrentPrincipal, Requires } from '../access/access.decorators';
 import { ApiKeyModel, CallerModel, CreateApiKeyInput, CreatedApiKeyModel } from './api-key.model';
@@ -10,7 +10,7 @@ import { ApiKeysService } from './api-keys.service';
 export class ApiKeysResolver {
   constructor(
     @Inject(ApiKeysService) private readonly service: ApiKeysService,
-    @Inject(Catalog) private readonly catalog: Catalog,
+    @Inject(UserRepository) private readonly users: Pick<UserRepository, 'access'>,
   ) {}
 
   @Query(() => CallerModel, {
@@ -19,8 +19,7 @@ export class ApiKeysResolver {
   })
   @Requires(Permission.READ)
   async me(@CurrentPrincipal() principal: Principal): Promise<CallerModel> {
-    const access =
-      principal.userId !== undefined ? await this.catalog.users.access(principal.userId) : undefined;
+    const access = principal.userId !== undefined ? await this.users.access(principal.userId) : undefined;
     return {
       keyId: principal.keyId,
       userId: principal.userId,

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Catalog, type StoredApiKey } from '@trove/catalog';
+import { ApiKeyRepository, Catalog, type StoredApiKey, type WriteChecks } from '@trove/catalog';
 import { ApiKeyRole, normalizeLabel, type Principal, TroveError, TroveErrorCode } from '@trove/domain';
 import { ApiKeyAuthenticator } from '../access/api-key-authenticator';
 import { maskedApiKey, newApiKeySecret } from '../access/api-key-secret';
@@ -12,7 +12,8 @@ const MAX_PROJECTS = 1000;
 @Injectable()
 export class ApiKeysService {
   constructor(
-    @Inject(Catalog) private readonly catalog: Catalog,
+    @Inject(ApiKeyRepository) private readonly apiKeys: Pick<ApiKeyRepository, 'create' | 'list' | 'revoke'>,
+    @Inject(Catalog) private readonly catalog: Pick<WriteChecks, 'requireActiveProject'>,
     @Inject(ApiKeyAuthenticator) private readonly authenticator: ApiKeyAuthenticator,
   ) {}
 
@@ -28,7 +29,7 @@ export class ApiKeysService {
     const projectIds = await this.projectScope(input);
     const id = randomUUID();
     const { token, secretSha256 } = newApiKeySecret(id);
-    const stored = await this.catalog.apiKeys.create({
+    const stored = await this.apiKeys.create({
       id,
       name,
       role: input.role,
@@ -40,12 +41,12 @@ export class ApiKeysService {
   }
 
   async list(): Promise<ApiKeyModel[]> {
-    return (await this.catalog.apiKeys.list()).map(toModel);
+    return (await this.apiKeys.list()).map(toModel);
   }
 
   /** Revokes at once: the next request with the key is UNAUTHENTICATED. */
   async revoke(id: string): Promise<ApiKeyModel> {
-    const revoked = await this.catalog.apiKeys.revoke(id);
+    const revoked = await this.apiKeys.revoke(id);
     if (!revoked) throw new TroveError(TroveErrorCode.ApiKeyNotFound, `API key ${id} does not exist`);
     this.authenticator.forget(id);
     return toModel(revoked);

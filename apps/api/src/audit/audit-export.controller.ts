@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { Controller, Get, Inject, Logger, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { Catalog } from '@trove/catalog';
+import { AuditRepository } from '@trove/catalog';
 import { AuditAction, auditLine, Permission } from '@trove/domain';
 import { Requires } from '../access/access.decorators';
 import { clientAbortSignal } from '../core/client-abort';
@@ -17,7 +17,7 @@ import { auditFilter } from './audit-filter';
 export class AuditExportController {
   private readonly logger = new Logger('Audit');
 
-  constructor(@Inject(Catalog) private readonly catalog: Catalog) {}
+  constructor(@Inject(AuditRepository) private readonly audit: Pick<AuditRepository, 'each'>) {}
 
   @Get('audit.jsonl')
   @Requires(Permission.ADMIN, undefined, { audit: AuditAction.Exported })
@@ -32,7 +32,7 @@ export class AuditExportController {
     res.setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
     res.setHeader('Content-Disposition', 'attachment; filename="trove-audit.jsonl"');
     res.setHeader('Cache-Control', 'no-store');
-    const events = this.catalog.audit.each(filter);
+    const events = this.audit.each(filter);
     try {
       for await (const event of events) {
         if (signal.aborted) break;

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Args, ID, Int, Query, Resolver } from '@nestjs/graphql';
-import { Catalog } from '@trove/catalog';
+import { AuditRepository } from '@trove/catalog';
 import { type ApiConfig, auditSchema } from '@trove/config';
 import { Permission } from '@trove/domain';
 import { Requires } from '../access/access.decorators';
@@ -12,7 +12,7 @@ import { AuditEventConnection, AuditFilterInput, AuditSettingsModel, QueryCountM
 @Resolver()
 export class AuditResolver {
   constructor(
-    @Inject(Catalog) private readonly catalog: Catalog,
+    @Inject(AuditRepository) private readonly audit: Pick<AuditRepository, 'page' | 'queryCounts'>,
     @Inject(CONFIG) private readonly config: ApiConfig,
   ) {}
 
@@ -23,7 +23,7 @@ export class AuditResolver {
     @Args('after', { type: () => String, nullable: true }) after?: string,
     @Args('filter', { type: () => AuditFilterInput, nullable: true }) filter?: AuditFilterInput,
   ): Promise<AuditEventConnection> {
-    const page = await this.catalog.audit.page(auditFilter(filter), { first, after: after ?? undefined });
+    const page = await this.audit.page(auditFilter(filter), { first, after: after ?? undefined });
     return {
       nodes: page.items as AuditEventConnection['nodes'],
       pageInfo: { endCursor: page.endCursor, hasNextPage: page.hasNextPage },
@@ -47,7 +47,7 @@ export class AuditResolver {
     @Args('from', { type: () => String, nullable: true }) from?: string,
     @Args('to', { type: () => String, nullable: true }) to?: string,
   ) {
-    return this.catalog.audit.queryCounts({
+    return this.audit.queryCounts({
       ...(projectId && { projectId }),
       ...(from && { from }),
       ...(to && { to }),

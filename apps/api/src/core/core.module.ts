@@ -5,12 +5,19 @@ import { GraphQLModule, GraphQLSchemaHost } from '@nestjs/graphql';
 import { MulterModule } from '@nestjs/platform-express';
 import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
-import { Catalog } from '@trove/catalog';
-import { type ApiConfig, SecretBox, subscriptionLimitsSchema } from '@trove/config';
+import {
+  ApiKeyRepository,
+  AuditRepository,
+  Catalog,
+  IndexGenerationRepository,
+  UserRepository,
+} from '@trove/catalog';
+import { createCoreServices } from '@trove/composition';
+import { type ApiConfig, subscriptionLimitsSchema } from '@trove/config';
 import type { EmbeddingProvider } from '@trove/domain';
 import { createEmbeddingProvider } from '@trove/embeddings';
 import { activeEmbedder, IndexGenerations } from '@trove/index-generations';
-import { ChunkIndex, createElasticsearchClient } from '@trove/search';
+import { ChunkIndex } from '@trove/search';
 import { createSourceDefinitions, registeredSourceTypes } from '@trove/source-definitions';
 import { createBlobStore } from '@trove/storage';
 import { tracingClientInterceptors } from '@trove/tracing';
@@ -26,7 +33,15 @@ import { SubscriptionGate } from './graphql-subscriptions';
 import { IndexBootstrapService } from './index-bootstrap.service';
 import { apiLogging } from './request-logging';
 import { TemporalWorkflows } from './temporal-workflows';
-import { BLOBS, CONFIG, ELASTICSEARCH, EMBEDDER, SOURCE_DEFINITIONS, WORKFLOWS } from './tokens';
+import {
+  BLOBS,
+  CONFIG,
+  CORE_SERVICES,
+  ELASTICSEARCH,
+  EMBEDDER,
+  SOURCE_DEFINITIONS,
+  WORKFLOWS,
+} from './tokens';
 import { TracingShutdown } from './tracing-shutdown';
 import { TroveExceptionFilter } from './trove-exception.filter';
 import { TroveIdPipe } from './trove-id.pipe';
@@ -40,6 +55,12 @@ import { TroveIdPipe } from './trove-id.pipe';
 export class CoreModule {
   static forRoot(config: ApiConfig): DynamicModule {
     const prefix = config.elasticsearch.indexPrefix;
+    // The catalog, Elasticsearch, the secret box, index generations and the RAG settings store,
+    // built as the worker builds them (@trove/composition).
+    const core = createCoreServices(config, {
+      sourceTypes: registeredSourceTypes(config),
+      log: (service) => (message) => new Logger(service).warn(message),
+    });
     const graphqlLogger = new Logger('GraphQL');
     const blobs = createBlobStore(config.storage);
     const protection = graphqlProtection(config.graphql);
@@ -123,22 +144,9 @@ export class CoreModule {
           },
           inject: [RequestAdmission, GraphQLSchemaHost],
         },
-        { provide: ELASTICSEARCH, useFactory: () => createElasticsearchClient(config.elasticsearch.url) },
-        {
-          provide: IndexGenerations,
-          useFactory: (es: ElasticsearchClient, catalog: Catalog) =>
-            new IndexGenerations({
-              es,
-              catalog,
-              indexPrefix: prefix,
-              replicas: config.elasticsearch.replicas,
-              embedding: config.embedding,
-              secrets: config.secrets.key ? new SecretBox(config.secrets.key) : undefined,
-              ttlMs: config.elasticsearch.generationsTtlMs,
-              log: (message) => new Logger('IndexGenerations').warn(message),
-            }),
-          inject: [ELASTICSEARCH, Catalog],
-        },
+        { provide: CORE_SERVICES, useValue: core },
+        { provide: ELASTICSEARCH, useValue: core.es },
+        { provide: IndexGenerations, useValue: core.generations },
         // The ACTIVE index generation's model, whichever it is when a call is made.
         {
           provide: EMBEDDER,
@@ -159,16 +167,12 @@ export class CoreModule {
               }),
             ),
         },
-        {
-          provide: Catalog,
-          useFactory: (es: ElasticsearchClient) =>
-            Catalog.open({
-              ...config.database,
-              legacy: { es, indexPrefix: prefix },
-              sourceTypes: registeredSourceTypes(config),
-            }),
-          inject: [ELASTICSEARCH],
-        },
+        { provide: Catalog, useValue: core.catalog },
+        // Repositories a feature needs alone, each its own provider: they inject that, not the Catalog.
+        { provide: ApiKeyRepository, useValue: core.catalog.apiKeys },
+        { provide: AuditRepository, useValue: core.catalog.audit },
+        { provide: UserRepository, useValue: core.catalog.users },
+        { provide: IndexGenerationRepository, useValue: core.catalog.indexGenerations },
         {
           provide: ChunkIndex,
           useFactory: (es: ElasticsearchClient, embedder: EmbeddingProvider) =>
@@ -182,6 +186,7 @@ export class CoreModule {
       ],
       exports: [
         CONFIG,
+        CORE_SERVICES,
         SOURCE_DEFINITIONS,
         ELASTICSEARCH,
         IndexGenerations,
@@ -189,6 +194,10 @@ export class CoreModule {
         BLOBS,
         WORKFLOWS,
         Catalog,
+        ApiKeyRepository,
+        AuditRepository,
+        UserRepository,
+        IndexGenerationRepository,
         ChunkIndex,
         CitationLinks,
         uploads,

@@ -19,14 +19,7 @@ export class IndexBootstrapService implements OnApplicationBootstrap, OnApplicat
     const deadline = Date.now() + 60_000;
     for (;;) {
       try {
-        const { imported } = await this.catalog.ensure();
-        if (imported) {
-          this.logger.log(
-            `imported the Elasticsearch catalog into PostgreSQL: ${imported.projects} projects, ` +
-              `${imported.sources} sources, ${imported.documents} documents, ${imported.runs} sync runs; ` +
-              'the old indices were removed',
-          );
-        }
+        await this.catalog.ensure();
         // The chunk index's ACTIVE generation (recorded on first start), its index and alias.
         await this.generations.bootstrap();
         return;

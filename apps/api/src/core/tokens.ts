@@ -1,5 +1,7 @@
 /** Dependency-injection tokens for the providers the API module builds from config. */
 export const CONFIG = Symbol('CONFIG');
+/** What the api builds as the worker does (`CoreServices`, @trove/composition): the secret box, the RAG settings store. */
+export const CORE_SERVICES = Symbol('CORE_SERVICES');
 export const ELASTICSEARCH = Symbol('ELASTICSEARCH');
 export const EMBEDDER = Symbol('EMBEDDER');
 export const BLOBS = Symbol('BLOBS');
@@ -7,3 +9,7 @@ export const BLOBS = Symbol('BLOBS');
 export const WORKFLOWS = Symbol('WORKFLOWS');
 /** Every source type's definition (@trove/source-definitions), built from config at start-up. */
 export const SOURCE_DEFINITIONS = Symbol('SOURCE_DEFINITIONS');
+/** Search with the current RAG settings, as the `Searcher` port (rag-config/rag-runtime.ts). */
+export const SEARCHER = Symbol('SEARCHER');
+/** Answers with the current RAG settings, as the `Asker` port (rag-config/rag-runtime.ts). */
+export const ASKER = Symbol('ASKER');

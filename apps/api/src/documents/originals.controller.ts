@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Logger, Param, Req, Res } from '@nestjs/common';
 import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
-import { Catalog } from '@trove/catalog';
+import { Catalog, type DocumentRecords } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import type { BlobStore } from '@trove/domain';
 import { Permission, TroveError, TroveErrorCode } from '@trove/domain';
@@ -24,7 +24,7 @@ export class OriginalsController {
   private readonly stallMs: number;
 
   constructor(
-    @Inject(Catalog) private readonly catalog: Catalog,
+    @Inject(Catalog) private readonly catalog: Pick<DocumentRecords, 'getDocument'>,
     @Inject(BLOBS) private readonly blobs: BlobStore,
     @Inject(CONFIG) config: ApiConfig,
   ) {

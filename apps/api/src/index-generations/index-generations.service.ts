@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Catalog } from '@trove/catalog';
+import { IndexGenerationRepository } from '@trove/catalog';
 import type { ApiConfig, EmbeddingConfig } from '@trove/config';
 import {
   type IndexGeneration,
@@ -20,7 +20,8 @@ export class IndexGenerationsService {
 
   constructor(
     @Inject(IndexGenerations) private readonly generations: IndexGenerations,
-    @Inject(Catalog) private readonly catalog: Catalog,
+    @Inject(IndexGenerationRepository)
+    private readonly records: Pick<IndexGenerationRepository, 'live' | 'recent' | 'finish' | 'setWorkflow'>,
     @Inject(WORKFLOWS) private readonly workflows: WorkflowStarts & WorkflowControl,
     @Inject(CONFIG) private readonly config: ApiConfig,
   ) {}
@@ -31,14 +32,14 @@ export class IndexGenerationsService {
     building?: IndexGeneration;
     history: IndexGeneration[];
   }> {
-    const live = await this.catalog.indexGenerations.live();
+    const live = await this.records.live();
     const active = live.find((g) => g.status === IndexGenerationStatus.ACTIVE);
     if (!active) throw new TroveError(TroveErrorCode.ServiceUnavailable, 'the chunk index is not ready yet');
     const building = live.find((g) => g.status === IndexGenerationStatus.BUILDING);
     return {
       active: publicGeneration(active),
       ...(building ? { building: publicGeneration(building) } : {}),
-      history: (await this.catalog.indexGenerations.recent(10)).map(publicGeneration),
+      history: (await this.records.recent(10)).map(publicGeneration),
     };
   }
 
@@ -73,7 +74,7 @@ export class IndexGenerationsService {
         ],
       });
     } catch (error) {
-      await this.catalog.indexGenerations.finish(
+      await this.records.finish(
         generation.id,
         IndexGenerationStatus.FAILED,
         `the rebuild could not be started: ${(error as Error).message}`,
@@ -84,23 +85,21 @@ export class IndexGenerationsService {
         { cause: error },
       );
     }
-    await this.catalog.indexGenerations.setWorkflow(generation.id, workflowId);
+    await this.records.setWorkflow(generation.id, workflowId);
     this.logger.log(`rebuilding the chunk index for ${generation.modelId} (generation ${generation.id})`);
     return { ...generation, workflowId };
   }
 
   /** Cancels the rebuild under way; its index is dropped and the active generation stays. */
   async cancel(): Promise<IndexGeneration | undefined> {
-    const building = (await this.catalog.indexGenerations.live()).find(
-      (g) => g.status === IndexGenerationStatus.BUILDING,
-    );
+    const building = (await this.records.live()).find((g) => g.status === IndexGenerationStatus.BUILDING);
     if (!building) return undefined;
     const workflowId = building.workflowId ?? rebuildIndexWorkflowId(building.indexName);
     try {
       await this.workflows.cancel(workflowId);
     } catch {
       // No workflow (it never started, or it is gone): end the generation here.
-      await this.catalog.indexGenerations.finish(building.id, IndexGenerationStatus.CANCELLED, 'cancelled');
+      await this.records.finish(building.id, IndexGenerationStatus.CANCELLED, 'cancelled');
       this.generations.invalidate();
     }
     return publicGeneration(building);

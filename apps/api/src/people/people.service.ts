@@ -1,5 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Catalog, encodeCursor, type Grantee } from '@trove/catalog';
+import {
+  Catalog,
+  encodeCursor,
+  type Grantee,
+  type ProjectReads,
+  UserRepository,
+  type WriteChecks,
+} from '@trove/catalog';
 import {
   ApiKeyRole,
   type Group,
@@ -26,22 +33,25 @@ const EMAIL = /^[^\s@]{1,200}@[^\s@]{1,200}$/;
 /** People, groups and project roles as ADMINs manage them. */
 @Injectable()
 export class PeopleService {
-  constructor(@Inject(Catalog) private readonly catalog: Catalog) {}
+  constructor(
+    @Inject(UserRepository) private readonly records: UserRepository,
+    @Inject(Catalog) private readonly catalog: ProjectReads & Pick<WriteChecks, 'requireActiveProject'>,
+  ) {}
 
   async users(first: number, after: string | undefined, search: string | undefined) {
-    const page = await this.catalog.users.list({ first, after, search: search?.trim() || undefined });
+    const page = await this.records.list({ first, after, search: search?.trim() || undefined });
     return toConnection(page, (user) => encodeCursor(new Date(user.createdAt), user.id));
   }
 
   user(id: string): Promise<User | undefined> {
-    return this.catalog.users.get(id);
+    return this.records.get(id);
   }
 
   /** A person made ahead of their first sign-in (`trove admin create`, the users page). */
   async create(input: CreateUserInput): Promise<UserModel> {
     const email = input.email.trim();
     if (!EMAIL.test(email)) throw new TroveError(TroveErrorCode.BadRequest, 'email is not an email address');
-    return this.catalog.users.create({
+    return this.records.create({
       email,
       name: normalizeLabel(input.name, 'a name'),
       ...(input.role && { role: input.role }),
@@ -55,7 +65,7 @@ export class PeopleService {
         'you cannot lower your own install-wide role: ask another ADMIN',
       );
     }
-    return this.catalog.users.update(id, {
+    return this.records.update(id, {
       ...(input.name && { name: normalizeLabel(input.name, 'a name') }),
       ...(input.clearRole ? { role: null } : input.role ? { role: input.role } : {}),
     });
@@ -66,39 +76,39 @@ export class PeopleService {
     if (id === caller.userId && status === UserStatus.DEACTIVATED) {
       throw new TroveError(TroveErrorCode.BadRequest, 'you cannot deactivate yourself: ask another ADMIN');
     }
-    return this.catalog.users.setStatus(id, status);
+    return this.records.setStatus(id, status);
   }
 
   groups(): Promise<GroupModel[]> {
-    return this.catalog.users.listGroups();
+    return this.records.listGroups();
   }
 
   async createGroup(name: string): Promise<GroupModel> {
-    return this.catalog.users.createLocalGroup(normalizeLabel(name, 'a group name'));
+    return this.records.createLocalGroup(normalizeLabel(name, 'a group name'));
   }
 
   deleteGroup(id: string): Promise<GroupModel> {
-    return this.catalog.users.deleteGroup(id);
+    return this.records.deleteGroup(id);
   }
 
   groupMembers(id: string): Promise<UserModel[]> {
-    return this.catalog.users.groupMembers(id);
+    return this.records.groupMembers(id);
   }
 
   async addMember(groupId: string, userId: string): Promise<GroupModel> {
-    await this.catalog.users.addMember(groupId, userId);
-    return this.catalog.users.requireGroup(groupId);
+    await this.records.addMember(groupId, userId);
+    return this.records.requireGroup(groupId);
   }
 
   async removeMember(groupId: string, userId: string): Promise<GroupModel> {
-    await this.catalog.users.removeMember(groupId, userId);
-    return this.catalog.users.requireGroup(groupId);
+    await this.records.removeMember(groupId, userId);
+    return this.records.requireGroup(groupId);
   }
 
   /** The roles given in a project, with who holds them. */
   async projectAccess(projectId: string): Promise<ProjectGrantModel[]> {
     await this.catalog.requireProject(projectId);
-    const grants = await this.catalog.users.projectGrants(projectId);
+    const grants = await this.records.projectGrants(projectId);
     return this.withGrantees(grants);
   }
 
@@ -111,14 +121,14 @@ export class PeopleService {
     }
     await this.catalog.requireActiveProject(input.projectId);
     const grantee = await this.grantee(input, true);
-    const grant = await this.catalog.users.grant(input.projectId, grantee, role, caller.name);
+    const grant = await this.records.grant(input.projectId, grantee, role, caller.name);
     return (await this.withGrantees([grant]))[0];
   }
 
   async revoke(input: GranteeInput): Promise<boolean> {
     await this.catalog.requireProject(input.projectId);
     const grantee = await this.grantee(input, false);
-    return (await this.catalog.users.revoke(input.projectId, grantee)) !== undefined;
+    return (await this.records.revoke(input.projectId, grantee)) !== undefined;
   }
 
   /** The one grantee an input names. */
@@ -132,11 +142,11 @@ export class PeopleService {
         'name exactly one of userId, email, groupId or groupName',
       );
     }
-    if (input.userId) return { userId: (await this.catalog.users.require(input.userId)).id };
-    if (input.groupId) return { groupId: (await this.catalog.users.requireGroup(input.groupId)).id };
+    if (input.userId) return { userId: (await this.records.require(input.userId)).id };
+    if (input.groupId) return { groupId: (await this.records.requireGroup(input.groupId)).id };
     if (input.email) {
       const email = input.email.trim().toLowerCase();
-      const found = (await this.catalog.users.list({ first: 500, search: email })).items.find(
+      const found = (await this.records.list({ first: 500, search: email })).items.find(
         (user) => user.email?.toLowerCase() === email,
       );
       if (!found)
@@ -151,22 +161,20 @@ export class PeopleService {
       throw new TroveError(TroveErrorCode.BadRequest, 'groupName needs groupProvider (the provider id)');
     const name = normalizeLabel(input.groupName!, 'a group name');
     if (!create) {
-      const group = (await this.catalog.users.listGroups()).find(
-        (g) => g.provider === provider && g.name === name,
-      );
+      const group = (await this.records.listGroups()).find((g) => g.provider === provider && g.name === name);
       if (!group)
         throw new TroveError(TroveErrorCode.GroupNotFound, `group ${name} of ${provider} does not exist`);
       return { groupId: group.id };
     }
-    return { groupId: (await this.catalog.users.ensureProviderGroup(provider, name)).id };
+    return { groupId: (await this.records.ensureProviderGroup(provider, name)).id };
   }
 
   private async withGrantees(grants: ProjectGrant[]): Promise<ProjectGrantModel[]> {
-    const groups = new Map<string, Group>((await this.catalog.users.listGroups()).map((g) => [g.id, g]));
+    const groups = new Map<string, Group>((await this.records.listGroups()).map((g) => [g.id, g]));
     return Promise.all(
       grants.map(async (grant) => ({
         ...grant,
-        ...(grant.userId && { user: await this.catalog.users.get(grant.userId) }),
+        ...(grant.userId && { user: await this.records.get(grant.userId) }),
         ...(grant.groupId && { group: groups.get(grant.groupId) }),
       })),
     );

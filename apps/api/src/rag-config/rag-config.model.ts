@@ -1,6 +1,7 @@
 import { Field, Float, InputType, Int, ObjectType } from '@nestjs/graphql';
 import { EmbeddingIndexModel, EmbeddingModelInput } from '../index-generations/index-generation.model';
 import type { RagSettings } from '@trove/rag-config';
+import type { Holds, SameKeys } from '@trove/domain';
 
 @ObjectType('MaskedSecret', {
   description: 'A secret setting: whether it is set, and its shape without its value',
@@ -174,26 +175,20 @@ export class UpdateRagConfigInput {
   reset?: string[];
 }
 
-/** True when A and B name the same settings. */
-type SameSettings<A, B> = [Exclude<keyof A, keyof B> | Exclude<keyof B, keyof A>] extends [never]
-  ? true
-  : false;
-type Holds<T extends true> = T;
-
 /**
  * Each section's model and input name exactly the settings of its schema (libs/config, through
  * @trove/rag-config); the service checks the values with `satisfies`. A setting added to or removed
  * from a schema fails to compile here until the GraphQL models follow.
  */
 export type RagModelsMatchSchemas = [
-  Holds<SameSettings<RagFusionSettingsModel, RagSettings['search']>>,
-  Holds<SameSettings<RagRerankSettingsModel, RagSettings['rerank']>>,
-  Holds<SameSettings<RagLlmSettingsModel, RagSettings['llm']>>,
-  Holds<SameSettings<RagAnswerSettingsModel, RagSettings['answers']>>,
-  Holds<SameSettings<RagChunkingSettingsModel, RagSettings['chunking']>>,
-  Holds<SameSettings<RagFusionSettingsInput, RagSettings['search']>>,
-  Holds<SameSettings<RagRerankSettingsInput, RagSettings['rerank']>>,
-  Holds<SameSettings<RagLlmSettingsInput, RagSettings['llm']>>,
-  Holds<SameSettings<RagAnswerSettingsInput, RagSettings['answers']>>,
-  Holds<SameSettings<RagChunkingSettingsInput, RagSettings['chunking']>>,
+  Holds<SameKeys<RagFusionSettingsModel, RagSettings['search']>>,
+  Holds<SameKeys<RagRerankSettingsModel, RagSettings['rerank']>>,
+  Holds<SameKeys<RagLlmSettingsModel, RagSettings['llm']>>,
+  Holds<SameKeys<RagAnswerSettingsModel, RagSettings['answers']>>,
+  Holds<SameKeys<RagChunkingSettingsModel, RagSettings['chunking']>>,
+  Holds<SameKeys<RagFusionSettingsInput, RagSettings['search']>>,
+  Holds<SameKeys<RagRerankSettingsInput, RagSettings['rerank']>>,
+  Holds<SameKeys<RagLlmSettingsInput, RagSettings['llm']>>,
+  Holds<SameKeys<RagAnswerSettingsInput, RagSettings['answers']>>,
+  Holds<SameKeys<RagChunkingSettingsInput, RagSettings['chunking']>>,
 ];

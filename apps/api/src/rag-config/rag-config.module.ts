@@ -1,15 +1,13 @@
-import { Logger, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
-import { Answerer } from '@trove/answering';
-import { Catalog } from '@trove/catalog';
+import type { CoreServices } from '@trove/composition';
 import { SegmenterTokenCounter } from '@trove/chunking';
-import { type ApiConfig, SecretBox } from '@trove/config';
+import type { ApiConfig } from '@trove/config';
 import type { EmbeddingProvider } from '@trove/domain';
 import { IndexGenerations } from '@trove/index-generations';
 import { RagConfigStore } from '@trove/rag-config';
-import { HybridSearch } from '@trove/search';
 import { CitationLinks } from '../core/citation-links';
-import { CONFIG, ELASTICSEARCH, EMBEDDER } from '../core/tokens';
+import { ASKER, CONFIG, CORE_SERVICES, ELASTICSEARCH, EMBEDDER, SEARCHER } from '../core/tokens';
 import { IndexGenerationsModule } from '../index-generations/index-generations.module';
 import { LocalLlmLifecycle } from './local-llm.lifecycle';
 import { RagConfigResolver } from './rag-config.resolver';
@@ -27,15 +25,9 @@ import { RagRuntime } from './rag-runtime';
     // The environment's settings, overlaid with changes made through the API.
     {
       provide: RagConfigStore,
-      useFactory: (config: ApiConfig, catalog: Catalog) =>
-        new RagConfigStore({
-          catalog,
-          defaults: ragDefaults(config),
-          secrets: config.secrets.key ? new SecretBox(config.secrets.key) : undefined,
-          ttlMs: config.elasticsearch.generationsTtlMs,
-          log: (message) => new Logger('RagConfig').warn(message),
-        }),
-      inject: [CONFIG, Catalog],
+      useFactory: (config: ApiConfig, core: CoreServices) =>
+        core.ragConfig({ defaults: ragDefaults(config) }),
+      inject: [CONFIG, CORE_SERVICES],
     },
     {
       provide: RagRuntime,
@@ -58,13 +50,14 @@ import { RagRuntime } from './rag-runtime';
         }),
       inject: [CONFIG, RagConfigStore, ELASTICSEARCH, EMBEDDER, IndexGenerations, CitationLinks],
     },
-    // Search and answers follow the current settings (RagRuntime rebuilds them on a change).
-    { provide: HybridSearch, useFactory: (runtime: RagRuntime) => runtime.searcher, inject: [RagRuntime] },
-    { provide: Answerer, useFactory: (runtime: RagRuntime) => runtime.asker, inject: [RagRuntime] },
+    // Search and answers follow the current settings (RagRuntime rebuilds them on a change): their
+    // tokens name the ports the services use, not HybridSearch and Answerer, which these are not.
+    { provide: SEARCHER, useFactory: (runtime: RagRuntime) => runtime.searcher, inject: [RagRuntime] },
+    { provide: ASKER, useFactory: (runtime: RagRuntime) => runtime.asker, inject: [RagRuntime] },
     RagConfigService,
     RagConfigResolver,
     LocalLlmLifecycle,
   ],
-  exports: [HybridSearch, Answerer],
+  exports: [SEARCHER, ASKER],
 })
 export class RagConfigModule {}

@@ -15,7 +15,6 @@ export type Searcher = Pick<HybridSearch, 'searchWithReport'>;
 export type Asker = Pick<Answerer, 'ask' | 'stream'>;
 
 interface Built {
-  version: number;
   search: HybridSearch;
   answerer: Answerer;
   llm?: LlmProvider;
@@ -37,14 +36,10 @@ export interface RagRuntimeDeps {
  * clients are not created per request.
  */
 export class RagRuntime {
-  private built?: Built;
+  private readonly current: () => Promise<Built>;
 
-  constructor(private readonly deps: RagRuntimeDeps) {}
-
-  async current(): Promise<Built> {
-    const { version, settings } = await this.deps.store.current();
-    if (this.built?.version !== version) this.built = this.build(version, settings);
-    return this.built;
+  constructor(private readonly deps: RagRuntimeDeps) {
+    this.current = deps.store.follow((settings) => this.build(settings));
   }
 
   /** Searches with whatever settings are current at the time of each call. */
@@ -65,7 +60,7 @@ export class RagRuntime {
     },
   };
 
-  private build(version: number, settings: RagSettings): Built {
+  private build(settings: RagSettings): Built {
     const { es, embedder, generations, links, tokenCounter, config } = this.deps;
     // TROVE_LLM_PROVIDER=none (the default): answers use the fallback mode, offline. A local model
     // is loaded once per process whatever the rebuilds (libs/llm LocalModelHost).
@@ -89,6 +84,6 @@ export class RagRuntime {
       citationUrl: (hit) => links.render(hit.citation, hit.citationUrl),
       settings: settings.answers,
     });
-    return { version, search, answerer, llm };
+    return { search, answerer, llm };
   }
 }

@@ -1,13 +1,9 @@
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
-import { SearchMode } from '@trove/domain';
+import { FusionMethod, ScoreNormalization, SearchMode } from '@trove/domain';
 import { CitationModel } from './citation.model';
 
 registerEnumType(SearchMode, { name: 'SearchMode' });
 
-export enum FusionMethod {
-  RRF = 'RRF',
-  CONVEX = 'CONVEX',
-}
 registerEnumType(FusionMethod, {
   name: 'FusionMethod',
   description: 'How HYBRID merges the BM25 and kNN legs',
@@ -16,11 +12,6 @@ registerEnumType(FusionMethod, {
     CONVEX: { description: 'vectorWeight·norm(kNN score) + (1 − vectorWeight)·norm(BM25 score)' },
   },
 });
-
-export enum ScoreNormalization {
-  MINMAX = 'MINMAX',
-  ZSCORE = 'ZSCORE',
-}
 registerEnumType(ScoreNormalization, {
   name: 'ScoreNormalization',
   description: "CONVEX: per-query normalisation of each leg's scores over its candidates",

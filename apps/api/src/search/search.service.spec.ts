@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiConfig } from '@trove/config';
-import { type Project, type SearchHit, SearchMode, TroveErrorCode } from '@trove/domain';
+import {
+  FusionMethod,
+  type Project,
+  ScoreNormalization,
+  type SearchHit,
+  SearchMode,
+  TroveErrorCode,
+} from '@trove/domain';
 import type { RerankReport, SearchCallOptions, SearchOutcome, SearchRequest } from '@trove/search';
-import { FusionMethod, ScoreNormalization, type SearchInput } from './search.model';
+import type { SearchInput } from './search.model';
 import { SearchService } from './search.service';
 
 function service(answer: SearchHit[] = [], rerank: RerankReport = { reranked: false }) {

@@ -3,9 +3,9 @@ import { Catalog, type ProjectReads } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import { type SearchChunk, SearchMode } from '@trove/domain';
 import { closedLabel, searchDuration, timed } from '@trove/metrics';
-import { type FusionSettings, groupByDocument, HybridSearch } from '@trove/search';
+import { type FusionSettings, groupByDocument } from '@trove/search';
 import { CitationLinks } from '../core/citation-links';
-import { CONFIG } from '../core/tokens';
+import { CONFIG, SEARCHER } from '../core/tokens';
 import type { Searcher } from '../rag-config/rag-runtime';
 import { assertWellFormedQuery } from './query-text';
 import { resolveSearchFilters, type SearchScopeReader } from './search-filters';
@@ -22,7 +22,7 @@ export class SearchService {
 
   constructor(
     // The current RAG settings' search (RagRuntime).
-    @Inject(HybridSearch) private readonly hybrid: Searcher,
+    @Inject(SEARCHER) private readonly hybrid: Searcher,
     @Inject(Catalog) private readonly catalog: Pick<ProjectReads, 'requireProject'> & SearchScopeReader,
     @Inject(CitationLinks) private readonly links: Pick<CitationLinks, 'render'>,
     @Inject(CONFIG) private readonly config: Pick<ApiConfig, 'search'>,

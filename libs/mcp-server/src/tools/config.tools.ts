@@ -12,7 +12,7 @@ import { configOutput, type ConfigOutput, setConfigOutput, type SetConfigOutput 
 import { renderConfig, renderConfigChanged } from '../render';
 import type { ToolContext } from '../tool-context';
 import { runTool, toolResult } from '../tool-result';
-import { TroveErrorCode } from '@trove/domain';
+import { type Holds, type SameKeys, TroveErrorCode } from '@trove/domain';
 
 type RagConfig = RagConfigQuery['ragConfig'];
 
@@ -45,6 +45,19 @@ export function configView(config: RagConfig): ConfigOutput {
     },
   };
 }
+
+/**
+ * What get_config returns names exactly the settings of each schema (libs/config, through
+ * @trove/rag-config): a setting added to or removed from one side only fails to compile here.
+ * set_config's input is held to the same by `satisfies SectionShape` below.
+ */
+export type ConfigOutputMatchesSchemas = [
+  Holds<SameKeys<ConfigOutput['search'], RagSettings['search']>>,
+  Holds<SameKeys<ConfigOutput['rerank'], RagSettings['rerank']>>,
+  Holds<SameKeys<ConfigOutput['llm'], RagSettings['llm']>>,
+  Holds<SameKeys<ConfigOutput['answers'], RagSettings['answers']>>,
+  Holds<SameKeys<ConfigOutput['chunking'], RagSettings['chunking']>>,
+];
 
 /** A setting's description with the default the settings schema gives it (the environment may set another). */
 function withDefault(description: string, value: unknown): string {

@@ -7,7 +7,7 @@ import {
   ThreadsDocument,
   TroveApiError,
 } from '@trove/api-client';
-import { isThreadId, TroveErrorCode } from '@trove/domain';
+import { AskMode, isThreadId, SearchMode, TroveErrorCode } from '@trove/domain';
 import { documentUri } from '../document-uri';
 import {
   askOutput,
@@ -26,7 +26,7 @@ import { runTool, toolResult } from '../tool-result';
 export const MAX_SEARCH_LIMIT = 20;
 
 const mode = z
-  .enum(['HYBRID', 'KEYWORD', 'VECTOR'])
+  .nativeEnum(SearchMode)
   .describe(
     'HYBRID (default): keywords and meaning fused; KEYWORD: exact terms, names, codes; VECTOR: meaning only',
   );
@@ -149,8 +149,8 @@ export function registerSearchTools(server: McpServer, { client, log }: ToolCont
           .optional()
           .describe('least similarity a passage needs to be used, -1 to 1 (default: the server’s)'),
         mode: z
-          .enum(['AUTO', 'EXTRACTIVE', 'LLM', 'TOP_1'])
-          .default('AUTO')
+          .nativeEnum(AskMode)
+          .default(AskMode.AUTO)
           .describe('AUTO: the language model when one is configured, else the configured fallback'),
         thread: z
           .string()
