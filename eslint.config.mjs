@@ -67,7 +67,6 @@ export default [
       '.trove/**',
       '.nx/**',
       'infra/**',
-      'apps/dashboard/src/gql/**',
       'libs/api-client/src/gql/**',
     ],
   },

@@ -414,6 +414,19 @@ const OPERATIONS: Operation[] = [
     run: (k, ids) => gql(k, 'mutation($id: ID!) { resetNotionWebhook(sourceId: $id) }', { id: ids.source }),
   },
   {
+    name: 'webhookVerificationToken',
+    permission: Permission.WRITE,
+    succeeded: (a) => a.kind !== 'error',
+    run: (k, ids) =>
+      gql(k, 'query($id: ID!) { webhookVerificationToken(sourceId: $id) }', { id: ids.source }),
+  },
+  {
+    name: 'resetWebhookVerification',
+    permission: Permission.WRITE,
+    run: (k, ids) =>
+      gql(k, 'mutation($id: ID!) { resetWebhookVerification(sourceId: $id) }', { id: ids.source }),
+  },
+  {
     name: 'syncRuns',
     permission: Permission.READ,
     run: (k, ids) => gql(k, 'query($id: ID!) { syncRuns(sourceId: $id) { totalCount } }', { id: ids.source }),

@@ -109,7 +109,8 @@ describe('archives are checked and unpacked as streams', () => {
       projectId,
       name: 'small.zip',
       type: 'FOLDER',
-      folder: { format: 'AUTO', archiveFileName: 'small.zip' },
+      summary: 'AUTO folder small.zip',
+      config: { format: 'AUTO', archiveFileName: 'small.zip' },
     });
     expect(JSON.stringify(upload.body)).not.toMatch(/archiveBlobKey|archiveHash|sources\//);
     expect((await stack.runSettled(upload.body.run!.id)).status).toBe('COMPLETED');

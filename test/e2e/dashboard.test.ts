@@ -357,15 +357,21 @@ describe('the dashboard, in a browser', () => {
     await expect.poll(() => page.getByTestId('source-card').count(), EVENTUALLY).toBe(2);
     await page.getByRole('heading', { name: 'Team wiki' }).waitFor();
     expect(await page.getByTestId('source-card').filter({ hasText: 'Team wiki' }).textContent()).toMatch(
-      /NOTION.*1 root ·/,
+      /NOTION.*Notion roots [0-9a-f-]{36} ·/,
     );
     await page.getByRole('button', { name: 'Sync (incremental)' }).click();
     await expect
       .poll(() => page.getByTestId('sync-status').textContent(), { timeout: 180_000, interval: 500 })
       .toBe('COMPLETED');
     expect(Number(await page.getByTestId('progress-ingested').textContent())).toBeGreaterThan(0);
-    const webhook = await page.getByText('/webhooks/notion/').textContent();
-    expect(webhook).toMatch(new RegExp(`^${stack.url}/webhooks/notion/[0-9a-f-]{36}$`));
+    // The webhook panel says what Notion's definition says an operator sets up, at the generic path.
+    const panel = page.getByTestId('webhook-panel');
+    const webhook = await panel.getByText(`${stack.url}/webhooks/`).textContent();
+    expect(webhook).toMatch(new RegExp(`^${stack.url}/webhooks/[0-9a-f-]{36}$`));
+    expect(await panel.getByTestId('webhook-instructions').textContent()).toContain(
+      'Create a Notion webhook subscription',
+    );
+    expect(await panel.getByTestId('webhook-steps').getByRole('listitem').count()).toBe(3);
     await page.getByText('not received yet').waitFor();
     await shot('sources-notion');
   });

@@ -459,9 +459,17 @@ describe('a Git repository from the dashboard and MCP (their forms and tools com
       await form.getByLabel(/^Token/).fill(TOKEN);
       await form.getByRole('button', { name: 'Add source' }).click();
       await page.getByRole('heading', { name: 'Lighthouse handbook' }).waitFor();
-      expect(
-        await page.getByTestId('source-card').filter({ hasText: 'Lighthouse handbook' }).textContent(),
-      ).toContain('GIT');
+      const card = await page
+        .getByTestId('source-card')
+        .filter({ hasText: 'Lighthouse handbook' })
+        .textContent();
+      // The card's summary and the webhook panel come from Git's definition: no Notion instructions.
+      expect(card).toContain('GIT');
+      expect(card).toContain(repo.httpUrl);
+      const webhook = page.getByTestId('webhook-panel');
+      expect(await webhook.getByTestId('webhook-instructions').textContent()).toContain('push webhook');
+      expect(await webhook.textContent()).toContain('webhookSecret');
+      expect(await webhook.textContent()).not.toMatch(/notion|verification token/i);
       await page.getByRole('button', { name: 'Full sync' }).click();
       await expect
         .poll(() => page.getByTestId('sync-status').textContent(), { timeout: 180_000, interval: 500 })
@@ -490,13 +498,13 @@ describe('a Git repository from the dashboard and MCP (their forms and tools com
       return { ...(result.structuredContent as T), text };
     };
     try {
-      const types = await ok<{ types: { type: string; fields: { name: string; secret: boolean }[] }[] }>(
-        'list_source_types',
-        {},
-      );
-      expect(types.types.find((info) => info.type === 'GIT')!.fields).toContainEqual(
-        expect.objectContaining({ name: 'token', secret: true }),
-      );
+      const types = await ok<{
+        types: { type: string; fields: { name: string; secret: boolean }[]; webhookSetup: unknown }[];
+      }>('list_source_types', {});
+      const git = types.types.find((info) => info.type === 'GIT')!;
+      expect(git.fields).toContainEqual(expect.objectContaining({ name: 'token', secret: true }));
+      expect(git.webhookSetup).toMatchObject({ path: '/webhooks/{sourceId}', verificationHandshake: false });
+      expect(types.text).toContain('webhook at /webhooks/{sourceId}: Add a push webhook');
       const added = await ok<{ id: string; type: string }>('add_source', {
         type: 'git',
         name: 'Handbook by MCP',

@@ -329,7 +329,13 @@ describe('MCP tools in depth', () => {
       'list_sources',
     );
     expect(sources.sources).toEqual([
-      expect.objectContaining({ id: addNotionSource.id, name: 'Team wiki', type: 'NOTION' }),
+      expect.objectContaining({
+        id: addNotionSource.id,
+        name: 'Team wiki',
+        type: 'NOTION',
+        // What it reads, as the Notion definition summarises its config.
+        scope: expect.stringMatching(/^Notion roots [0-9a-f-]{32,36}$/),
+      }),
     ]);
     expect(sources.text).not.toContain(emulator.token);
 

@@ -29,7 +29,7 @@ interface JsonSchema {
 }
 
 const SOURCE_FIELDS =
-  'id type name status config tokenHint secrets { field hint } notion { everything rootPageIds } folder { path format } web { url maxPages }';
+  'id type name status config summary tokenHint secrets { field hint } notion { everything rootPageIds } folder { path format } web { url maxPages }';
 
 interface SourceView {
   id: string;
@@ -37,6 +37,7 @@ interface SourceView {
   name: string;
   status: string;
   config: Record<string, unknown>;
+  summary: string;
   tokenHint: string | null;
   secrets: { field: string; hint: string }[];
   notion: { everything: boolean; rootPageIds: string[] } | null;
@@ -78,9 +79,20 @@ describe('sourceTypes', () => {
         secretFields: string[];
         webhook: boolean;
         configSchema: JsonSchema;
+        webhookSetup: {
+          path: string;
+          instructions: string;
+          steps: string[];
+          verificationHandshake: boolean;
+        } | null;
       }[];
-    }>('{ sourceTypes { type label description secretFields webhook configSchema } }');
-    expect(sourceTypes.map((t) => t.type).sort()).toEqual(['FOLDER', 'GIT', 'NOTION', 'WEB']);
+    }>(
+      '{ sourceTypes { type label description secretFields webhook configSchema webhookSetup { path instructions steps verificationHandshake } } }',
+    );
+    // These four at least; a connector lib registered since adds its own.
+    expect(sourceTypes.map((t) => t.type)).toEqual(
+      expect.arrayContaining(['FOLDER', 'GIT', 'NOTION', 'WEB']),
+    );
     const byType = Object.fromEntries(sourceTypes.map((t) => [t.type, t]));
     expect(byType.NOTION).toMatchObject({ secretFields: ['token'], webhook: true });
     expect(byType.NOTION.configSchema).toMatchObject({
@@ -100,6 +112,18 @@ describe('sourceTypes', () => {
       secretFields: ['token', 'deployKey', 'webhookSecret'],
       webhook: true,
     });
+    // What an operator sets up comes from each type's definition: Notion's handshake, Git's secret.
+    expect(byType.NOTION.webhookSetup).toMatchObject({
+      path: '/webhooks/{sourceId}',
+      verificationHandshake: true,
+    });
+    expect(byType.GIT.webhookSetup).toMatchObject({
+      path: '/webhooks/{sourceId}',
+      verificationHandshake: false,
+    });
+    expect(byType.GIT.webhookSetup!.instructions).not.toMatch(/notion/i);
+    expect(byType.WEB.webhookSetup).toBeNull();
+    expect(byType.FOLDER.webhookSetup).toBeNull();
   });
 });
 
@@ -115,6 +139,7 @@ describe('addSource', () => {
         rootDatabaseIds: [],
       },
       notion: { everything: false },
+      summary: 'Notion roots 01234567-89ab-cdef-0123-456789abcdef',
       secrets: [{ field: 'token', hint: 'ntn_…kk (50 chars)' }],
       tokenHint: 'ntn_…kk (50 chars)',
     });
@@ -142,6 +167,7 @@ describe('addSource', () => {
     const source = await added('WEB', 'site', { url: 'http://127.0.0.1:9/docs/' });
     expect(source.config).toEqual({ url: 'http://127.0.0.1:9/docs/', maxPages: 1000 });
     expect(source.web).toEqual({ url: 'http://127.0.0.1:9/docs/', maxPages: 1000 });
+    expect(source.summary).toBe('web pages under http://127.0.0.1:9/docs/ (at most 1000)');
   });
 
   it('refuses an invalid config with BAD_REQUEST naming each field, never echoing a secret', async () => {
@@ -266,11 +292,18 @@ describe('/webhooks/<source id>', () => {
     const handshake = await post(notion.id, JSON.stringify({ verification_token: 'verify-me-123' }));
     expect(handshake.status).toBe(200);
     expect(await handshake.json()).toEqual({ status: 'verification token stored' });
-    const { notionWebhookVerificationToken } = await stack.query<{ notionWebhookVerificationToken: string }>(
-      'query($s: ID!) { notionWebhookVerificationToken(sourceId: $s) }',
+    const tokens = await stack.query<{
+      webhookVerificationToken: string;
+      notionWebhookVerificationToken: string;
+    }>(
+      'query($s: ID!) { webhookVerificationToken(sourceId: $s) notionWebhookVerificationToken(sourceId: $s) }',
       { s: notion.id },
     );
-    expect(notionWebhookVerificationToken).toBe('verify-me-123');
+    // The older name is an alias of the generic query until it is removed.
+    expect(tokens).toEqual({
+      webhookVerificationToken: 'verify-me-123',
+      notionWebhookVerificationToken: 'verify-me-123',
+    });
     const event = JSON.stringify({
       id: 'evt-1',
       type: 'page.content_updated',
@@ -292,6 +325,12 @@ describe('/webhooks/<source id>', () => {
     await expectEventually(async () => {
       expect((await webhooks()).get(notion.id)?.rejectedDeliveries).toBe(2);
     });
+    // Another type's older address is no address of a source: answered as an unknown one, even
+    // with its handshake window open; its own type's address takes the handshake.
+    const fresh = await added('NOTION', 'typed route wiki', { token: TOKEN });
+    const freshHandshake = JSON.stringify({ verification_token: 'verify-fresh-1' });
+    expect((await post(`git/${fresh.id}`, freshHandshake)).status).toBe(401);
+    expect((await post(`notion/${fresh.id}`, freshHandshake)).status).toBe(200);
 
     const web = await added('WEB', 'unhooked site', { url: 'http://127.0.0.1:9/hook/' });
     expect((await post(web.id, JSON.stringify({ verification_token: 'x' }))).status).toBe(401);

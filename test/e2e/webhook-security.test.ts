@@ -303,8 +303,8 @@ describe('Notion webhooks: verification', () => {
       );
     expect((await token()).notionWebhookVerificationToken).toBeNull();
 
-    // resetNotionWebhook opens a new window: Notion's verification is accepted again.
-    await stack.query('mutation($s: ID!) { resetNotionWebhook(sourceId: $s) }', { s: lateSource.id });
+    // resetWebhookVerification opens a new window: Notion's verification is accepted again.
+    await stack.query('mutation($s: ID!) { resetWebhookVerification(sourceId: $s) }', { s: lateSource.id });
     const verification = await emulator.sendVerificationRequest(lateHook);
     expect(verification.status).toBe(200);
     expect((await token()).notionWebhookVerificationToken).toBe(verification.verificationToken);

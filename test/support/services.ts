@@ -13,7 +13,6 @@ import {
   type ApiConfig,
   type WorkerConfig,
   webhooksSchema,
-  webSchema,
   workerSettingsSchema,
 } from '@trove/config';
 import { sharedDocuments } from '@trove/testing';
@@ -105,8 +104,6 @@ export function workerConfig(name: string, overrides: Partial<WorkerConfig> = {}
     storage: { blobDir: mkdtempSync(join(tmpdir(), `${name}-blobs-`)) },
     chunking: { targetTokens: 200, overlapTokens: 30, minTokens: 40 },
     secrets: { key: TEST_SECRET_KEY as never },
-    notion: { requestsPerSecond: 50 },
-    web: webSchema.parse({}),
     folders: {
       roots: [SHARED_DOCUMENTS, tmpdir()],
       cacheDir: mkdtempSync(join(tmpdir(), `${name}-folders-`)),
@@ -143,7 +140,6 @@ export function apiConfig(name: string, worker: WorkerConfig, port: number): Api
     storage: worker.storage,
     secrets: worker.secrets,
     folders: worker.folders,
-    web: worker.web,
     search: searchSchema.parse({}),
     answers: answersSchema.parse({}),
     rerank: rerankSchema.parse({}),

@@ -432,7 +432,7 @@ export class TroveStack {
 }
 
 export interface ArchiveUploadView {
-  source?: { id: string; name: string; folder: { format: string; archiveFileName: string } };
+  source?: { id: string; name: string; config: { format: string; archiveFileName: string }; summary: string };
   run?: { id: string; status: string };
   error?: { code: string; message: string };
 }

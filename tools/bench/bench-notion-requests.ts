@@ -8,8 +8,8 @@
  *   npm run bench:notion-requests
  */
 import { randomBytes } from 'node:crypto';
-import { SecretBox, type NotionConfig } from '@trove/config';
-import { NotionConnector } from '@trove/connector-notion';
+import { SecretBox } from '@trove/config';
+import { NotionConnector, type NotionSettings } from '@trove/connector-notion';
 import { SourceStatus, SourceType, type NotionSource } from '@trove/domain';
 import { DEFAULT_IDS, defaultWorkspace, NotionEmulator } from '@trove/notion-emulator';
 import { writeBenchmarkSections } from '@trove/tools-support';
@@ -40,7 +40,11 @@ const scenarios: { name: string; notion: Omit<NotionSource['config'], 'token'> }
   { name: 'everything shared', notion: { everything: true, rootPageIds: [], rootDatabaseIds: [] } },
 ];
 
-async function measure(emulator: NotionEmulator, config: NotionConfig, scenario: (typeof scenarios)[number]) {
+async function measure(
+  emulator: NotionEmulator,
+  config: NotionSettings,
+  scenario: (typeof scenarios)[number],
+) {
   const connector = new NotionConnector(secrets, config);
   const source: NotionSource = {
     id: `bench-${randomBytes(4).toString('hex')}`,
@@ -86,8 +90,8 @@ const perPage = (n: number, pages: number) => (n / pages).toFixed(2);
 async function main() {
   const emulator = new NotionEmulator(defaultWorkspace(), { requestsPerSecond: Infinity });
   const apiBaseUrl = await emulator.start();
-  const cached: NotionConfig = { apiBaseUrl, requestsPerSecond: 10_000 };
-  const uncached: NotionConfig = { ...cached, cacheTtlSeconds: 0 };
+  const cached: NotionSettings = { apiBaseUrl, requestsPerSecond: 10_000 };
+  const uncached: NotionSettings = { ...cached, cacheTtlSeconds: 0 };
   const rows: string[] = [];
   const routes: string[] = [];
   try {

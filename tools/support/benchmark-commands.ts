@@ -18,13 +18,13 @@ import {
   identitySchema,
   llmSchema,
   localLlmSchema,
-  notionSchema,
   parsingSchema,
   rerankSchema,
   searchSchema,
   webhooksSchema,
   workerSettingsSchema,
 } from '@trove/config';
+import { readNotionSettings } from '@trove/connector-notion';
 
 const ENV_SH = join(__dirname, '..', '..', 'infra', 'local', 'env.sh');
 
@@ -67,7 +67,7 @@ const SETTINGS_BLOCKS = {
   search: () => searchSchema.parse({}),
   rerank: () => rerankSchema.parse({}),
   answers: () => answersSchema.parse({}),
-  notion: () => notionSchema.parse({}),
+  notion: () => readNotionSettings({}),
   webhooks: () => webhooksSchema.parse({}),
   identity: () => identitySchema.parse({}),
   audit: () => auditSchema.parse({}),

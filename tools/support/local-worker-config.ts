@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type WorkerConfig, webSchema, workerSettingsSchema } from '@trove/config';
+import { type WorkerConfig, workerSettingsSchema } from '@trove/config';
 
 /**
  * The worker configuration the benchmark scripts run the real pipeline with: the local services of
@@ -38,8 +38,6 @@ export function localWorkerConfig(name: string, blobDir: string): WorkerConfig {
     storage: { blobDir },
     chunking: { targetTokens: 400, overlapTokens: 50, minTokens: 40 },
     secrets: {},
-    notion: { requestsPerSecond: 3 },
-    web: webSchema.parse({}),
     folders: { roots: [], cacheDir: join(tmpdir(), `${name}-folders`) },
     parsing: { timeoutMs: 240_000, maxMemoryMb: 1024, threads: 2 },
     worker: workerSettingsSchema.parse({}),

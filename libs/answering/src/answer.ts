@@ -22,7 +22,7 @@ export type RequestedAnswerMode = 'AUTO' | Exclude<AnswerMode, AnswerMode.INSUFF
 /** The modes that need no LLM, one of which answers when none is configured. */
 export type FallbackMode = Exclude<AnswerMode, AnswerMode.LLM>;
 
-/** Defaults and limits of answers (config block "Answers (issue 11)"). */
+/** Defaults and limits of answers (config block "Answers"). */
 export interface AnswerSettings {
   /** Passages retrieved when the request names no topK. */
   topK: number;

@@ -271,25 +271,11 @@ export const SourcesQuery = graphql(`
       lastSyncAt
       syncIntervalMinutes
       tokenHint
+      summary
       config
       secrets {
         field
         hint
-      }
-      notion {
-        everything
-        rootPageIds
-        rootDatabaseIds
-      }
-      folder {
-        path
-        format
-        siteUrl
-        archiveFileName
-      }
-      web {
-        url
-        maxPages
       }
       webhook {
         lastEventAt
@@ -310,6 +296,12 @@ export const SourceTypesQuery = graphql(`
       configSchema
       secretFields
       webhook
+      webhookSetup {
+        instructions
+        path
+        steps
+        verificationHandshake
+      }
     }
   }
 `);
@@ -340,29 +332,6 @@ export const UpdateSourceMutation = graphql(`
         field
         hint
       }
-    }
-  }
-`);
-
-export const AddNotionSourceMutation = graphql(`
-  mutation AddNotionSource($input: AddNotionSourceInput!) {
-    addNotionSource(input: $input) {
-      id
-      name
-      type
-      status
-      tokenHint
-    }
-  }
-`);
-
-export const AddFolderSourceMutation = graphql(`
-  mutation AddFolderSource($input: AddFolderSourceInput!) {
-    addFolderSource(input: $input) {
-      id
-      name
-      type
-      status
     }
   }
 `);
@@ -422,15 +391,15 @@ export const SetSyncScheduleMutation = graphql(`
   }
 `);
 
-export const NotionWebhookQuery = graphql(`
-  query NotionWebhook($sourceId: ID!) {
-    notionWebhookVerificationToken(sourceId: $sourceId)
+export const WebhookVerificationTokenQuery = graphql(`
+  query WebhookVerificationToken($sourceId: ID!) {
+    webhookVerificationToken(sourceId: $sourceId)
   }
 `);
 
-export const ResetNotionWebhookMutation = graphql(`
-  mutation ResetNotionWebhook($sourceId: ID!) {
-    resetNotionWebhook(sourceId: $sourceId)
+export const ResetWebhookVerificationMutation = graphql(`
+  mutation ResetWebhookVerification($sourceId: ID!) {
+    resetWebhookVerification(sourceId: $sourceId)
   }
 `);
 

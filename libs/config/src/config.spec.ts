@@ -228,30 +228,6 @@ describe('worker sync concurrency', () => {
   });
 });
 
-describe('web sources', () => {
-  it('refuse private networks by default and read TROVE_WEB_*', () => {
-    expect(loadConfig(workerConfigSchema, {}).web).toEqual({
-      userAgent: 'TroveBot/0.1 (+https://github.com/trove)',
-      requestsPerSecond: 2,
-      allowPrivateNetworks: false,
-      maxPageBytes: 10 * 1024 * 1024,
-      maxSitemapBytes: 50 * 1024 * 1024,
-      maxSitemaps: 50,
-      timeoutMs: 30_000,
-      defaultMaxPages: 1000,
-    });
-    const web = loadConfig(workerConfigSchema, {
-      TROVE_WEB_ALLOW_PRIVATE_NETWORKS: 'true',
-      TROVE_WEB_REQUESTS_PER_SECOND: '0.5',
-      TROVE_WEB_USER_AGENT: 'Bot/1',
-    }).web;
-    expect(web).toMatchObject({ allowPrivateNetworks: true, requestsPerSecond: 0.5, userAgent: 'Bot/1' });
-    expect(() => loadConfig(workerConfigSchema, { TROVE_WEB_ALLOW_PRIVATE_NETWORKS: 'yes' })).toThrow(
-      /web\.allowPrivateNetworks/,
-    );
-  });
-});
-
 describe('search fusion', () => {
   const key = { TROVE_ADMIN_API_KEY: 'k'.repeat(24) };
 
@@ -355,7 +331,7 @@ describe('answers', () => {
   });
 });
 
-describe('search results (issue 11)', () => {
+describe('search results', () => {
   const key = { TROVE_ADMIN_API_KEY: 'k'.repeat(24) };
 
   it('defaults to MMR off (λ 0.7 over 50 candidates), expand up to 3, 10,000 filter documents, and reads the env', () => {
@@ -453,7 +429,7 @@ describe('reranking', () => {
   });
 });
 
-describe('LLM settings (issue 11)', () => {
+describe('LLM settings', () => {
   const key = { TROVE_ADMIN_API_KEY: 'k'.repeat(24) };
 
   it('defaults to no LLM with conservative generation limits', () => {
@@ -569,7 +545,7 @@ describe('LLM settings (issue 11)', () => {
   });
 });
 
-describe('dashboard and playground (issue 12)', () => {
+describe('dashboard and playground', () => {
   const key = { TROVE_ADMIN_API_KEY: 'k'.repeat(24) };
 
   it('serves playground and introspection by default, and neither when NODE_ENV is production', () => {
@@ -599,7 +575,7 @@ describe('dashboard and playground (issue 12)', () => {
   });
 });
 
-describe('access limits (issue 12)', () => {
+describe('access limits', () => {
   const admin = { TROVE_ADMIN_API_KEY: 'k'.repeat(24) };
 
   it('limits each key to 1200 requests a minute and allows no cross-origin callers by default', () => {
@@ -632,7 +608,7 @@ describe('access limits (issue 12)', () => {
   });
 });
 
-describe('downloads of originals (issue 22)', () => {
+describe('downloads of originals', () => {
   const admin = { TROVE_ADMIN_API_KEY: 'k'.repeat(24) };
 
   it('allows 4 downloads of one original and 8 from one address at a time by default, and reads the env', () => {
@@ -659,7 +635,7 @@ describe('downloads of originals (issue 22)', () => {
   });
 });
 
-describe('stalled syncs (issue 25)', () => {
+describe('stalled syncs', () => {
   const admin = { TROVE_ADMIN_API_KEY: 'k'.repeat(24) };
 
   it('flags a sync after 300 s without progress by default, and reads TROVE_SYNC_STALL_SECONDS', () => {

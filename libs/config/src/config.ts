@@ -33,7 +33,7 @@ export const elasticsearchSchema = z.object({
     .string()
     .regex(/^[a-z0-9][a-z0-9_-]*$/, 'lower-case letters, digits, - and _ only')
     .default('trove'),
-  // Index generations (issue 11): an embedding-model change rebuilds the index beside the old one.
+  // Index generations: an embedding-model change rebuilds the index beside the old one.
   /** How long a process reuses what it read about the index generations before asking again. */
   generationsTtlMs: z.coerce.number().int().min(100).max(60_000).default(2_000),
   /** How long the old index stays after a rebuild's swap, for searches that began before it. */
@@ -162,21 +162,7 @@ export const secretsSchema = z.object({
   key: secret.optional(),
 });
 
-export const notionSchema = z.object({
-  /** Notion's API by default; the emulator's address in tests and demos. */
-  apiBaseUrl: z.string().url().optional(),
-  requestsPerSecond: z.coerce.number().positive().default(3),
-  // Request caching within a sync run (issue 10). Optional so hand-built configs stay valid; unset
-  // means the connector's defaults: 900 s, 5,000 page/database/block objects, 64 MB of block trees.
-  /** How long page, database and block objects and block trees read in a run are reused; 0 disables. */
-  cacheTtlSeconds: z.coerce.number().int().min(0).optional(),
-  /** Page, database and block objects kept (all sources of the worker together). */
-  cacheMaxObjects: z.coerce.number().int().positive().optional(),
-  /** Block trees kept, in megabytes of JSON (all sources of the worker together). */
-  cacheBlockTreesMb: z.coerce.number().positive().optional(),
-});
-
-/** Server-side folders a FOLDER source may read: a path-list (`:`-separated) of allowed roots. */
+/** Server-side folders sources may read (folders, local repositories): a path-list (`:`-separated) of allowed roots. */
 const folderRoots = z
   .string()
   .default('')
@@ -220,32 +206,6 @@ export const parsingSchema = z.object({
   threads: positiveInt.default(2),
 });
 
-// --- Web sources (issue 10): crawling politely and safely --------------------------------------
-export const webSchema = z.object({
-  /** Sent with every request and matched against robots.txt groups. */
-  userAgent: z.string().min(1).default('TroveBot/0.1 (+https://github.com/trove)'),
-  /** Per host; a robots.txt `Crawl-delay` that is slower wins. */
-  requestsPerSecond: z.coerce.number().positive().default(2),
-  /**
-   * Lets web sources read loopback, private, link-local and cloud-metadata addresses. Off by
-   * default: users give Trove URLs, and the worker must not become a way into its own network.
-   */
-  allowPrivateNetworks: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((v) => v === 'true'),
-  /** A page (or robots.txt) larger than this is refused. */
-  maxPageBytes: positiveInt.default(10 * 1024 * 1024),
-  /** A sitemap larger than this (uncompressed) is refused; the protocol's own limit is 50 MB. */
-  maxSitemapBytes: positiveInt.default(50 * 1024 * 1024),
-  /** Sitemaps read per discovery, following sitemap indexes. */
-  maxSitemaps: positiveInt.default(50),
-  /** Per request, body included. */
-  timeoutMs: positiveInt.default(30_000),
-  /** A new web source's page limit when its creator gives none. */
-  defaultMaxPages: positiveInt.default(1000),
-});
-
 // --- Project deletion and source removal -------------------------------------------------------
 export const deletionSchema = z.object({
   /**
@@ -262,21 +222,21 @@ export const apiSchema = z.object({
   maxUploadBytes: positiveInt.default(50 * 1024 * 1024),
   /** The address clients reach the API at: citation links to uploaded originals start with it. */
   publicUrl: z.string().url().optional(),
-  // --- uploads and links to originals (issue 8) ---
+  // --- uploads and links to originals ---
   /** Multipart form fields besides the file (archive uploads send a few). */
   uploadMaxFields: positiveInt.default(20),
   /** Bytes per form field value. */
   uploadMaxFieldBytes: positiveInt.default(16 * 1024),
   /** How long a signed link to an original stays valid; links are signed afresh when served. */
   linkTtlSeconds: positiveInt.default(4 * 60 * 60),
-  // --- downloads of originals (issue 22) ---
+  // --- downloads of originals ---
   /** Downloads of one original at a time, by anyone holding its link or a key; more get 429. */
   originalDownloadsPerLink: positiveInt.default(4),
   /** Downloads of originals at a time from one client address; more get 429. */
   originalDownloadsPerAddress: positiveInt.default(8),
   /** A download whose client takes no byte for this long is closed, freeing its slot and file. */
   originalStallSeconds: positiveInt.max(60 * 60).default(30),
-  // --- operations (issue 25) ---
+  // --- operations ---
   /** A RUNNING sync whose progress has not moved for this long is shown STALLED, with Temporal's reason. */
   syncStallSeconds: z.coerce
     .number({ invalid_type_error: 'TROVE_SYNC_STALL_SECONDS must be a whole number of seconds' })
@@ -284,7 +244,7 @@ export const apiSchema = z.object({
     .min(1, 'TROVE_SYNC_STALL_SECONDS must be at least 1 second')
     .max(24 * 60 * 60, 'TROVE_SYNC_STALL_SECONDS must be at most 86400 seconds (a day)')
     .default(300),
-  // --- access (issue 12) ---
+  // --- access ---
   /** Requests one API key may make per window; 0 turns rate limiting off. */
   rateLimitRequests: z.coerce.number().int().min(0).default(1200),
   rateLimitWindowSeconds: positiveInt.max(24 * 60 * 60).default(60),
@@ -305,7 +265,7 @@ export const apiSchema = z.object({
 });
 
 /**
- * The browser-facing parts (issue 12): the admin dashboard at `/`, GraphiQL at `/playground`.
+ * The browser-facing parts: the admin dashboard at `/`, GraphiQL at `/playground`.
  * Playground and introspection default to off when NODE_ENV is production (see fromEnv).
  */
 export const uiSchema = z.object({
@@ -329,7 +289,7 @@ function origin() {
 }
 
 /**
- * GraphQL request limits (security, issue 8): a request over any of them is refused with
+ * GraphQL request limits (security): a request over any of them is refused with
  * 400 QUERY_TOO_COMPLEX before a resolver runs. The same in production and development.
  */
 export const graphqlLimitsSchema = z.object({
@@ -355,13 +315,13 @@ export const subscriptionLimitsSchema = z.object({
   perKey: positiveInt.default(100),
 });
 
-// Search limits (issue 8): a query costs embedding time in proportion to its length.
+// Search limits: a query costs embedding time in proportion to its length.
 export const searchSchema = z.object({
   /** Longest search query accepted, in characters. */
   maxQueryChars: positiveInt.default(2_000),
   /** Longest search query accepted, in (estimated) tokens of the embedding model; E5 reads 512. */
   maxQueryTokens: positiveInt.default(512),
-  // Fusion (issue 11): how the BM25 and kNN legs merge; a request may override each field.
+  // Fusion: how the BM25 and kNN legs merge; a request may override each field.
   /**
    * `rrf` (reciprocal rank fusion) or `convex` (weighted sum of normalised scores). Convex 0.6
    * min-max, every candidate scored in both legs, measured best on the train splits of all three
@@ -374,7 +334,7 @@ export const searchSchema = z.object({
   convexVectorWeight: z.coerce.number().min(0).max(1).default(0.6),
   /** Convex: per-query normalisation of each leg's scores. */
   convexNormalization: z.enum(['minmax', 'zscore']).default('minmax'),
-  // Retrieval (issue 11): candidates per leg and BM25 field boosts (docs/search-tuning.md).
+  // Retrieval: candidates per leg and BM25 field boosts (docs/search-tuning.md).
   /** Hits each leg (BM25, kNN) contributes before fusion. */
   candidates: z.coerce.number().int().min(1).max(500).default(50),
   /** HNSW candidates examined per shard (at least `candidates`): recall vs speed. */
@@ -401,7 +361,7 @@ export const searchSchema = z.object({
   headingBoost: z.coerce.number().min(0).max(20).default(1.5),
   /** Query embeddings kept in memory per api process (a repeated query skips the embedder); 0 = off. */
   queryCacheSize: z.coerce.number().int().min(0).max(1_000_000).default(1_000),
-  // Search results (issue 11): filters, MMR and context expansion; a request may override each.
+  // Search results: filters, MMR and context expansion; a request may override each.
   /** Most document ids one search may filter on (given, or resolved from sources and dates). */
   maxFilterDocuments: z.coerce.number().int().min(1).max(65_536).default(10_000),
   /** Diversify results with MMR when a request does not say (off: it costs nDCG on the eval sets). */
@@ -417,7 +377,7 @@ export const searchSchema = z.object({
   maxExpand: z.coerce.number().int().min(0).max(20).default(3),
 });
 
-// --- Answers (issue 11): `ask`, its relevance threshold, context budget and citation checks ----
+// --- Answers: `ask`, its relevance threshold, context budget and citation checks ----
 export const answersSchema = z.object({
   /** Passages retrieved for a question when the request names no topK. */
   topK: z.coerce.number().int().min(1).max(50).default(8),
@@ -446,7 +406,7 @@ export const answersSchema = z.object({
   rewriteTimeoutMs: positiveInt.max(600_000).default(8_000),
 });
 
-// Answer records (issue 28): how long answers and conversation threads are kept.
+// Answer records: how long answers and conversation threads are kept.
 export const answerRecordsSchema = z.object({
   /**
    * Days answers and threads are kept: a thread unused for longer goes with all its turns, and
@@ -455,7 +415,7 @@ export const answerRecordsSchema = z.object({
   retentionDays: z.coerce.number().int().min(0).max(36_500).default(90),
 });
 
-// Reranking (issue 11): the fused top candidates reordered by a Reranker (libs/reranking).
+// Reranking: the fused top candidates reordered by a Reranker (libs/reranking).
 export const rerankSchema = z.object({
   /**
    * `none`, `learned` (local model over features search already has; no model server), `http`
@@ -478,7 +438,7 @@ export const rerankSchema = z.object({
   maxChars: positiveInt.default(1_000),
 });
 
-// --- Notion webhooks (replay protection, verification window, event batching) -----------------
+// --- Source webhooks (replay protection, verification window, event batching) -----------------
 export const webhooksSchema = z.object({
   /** Signed deliveries whose event `timestamp` is older than this are refused (replay window). */
   maxAgeMs: positiveInt.default(5 * 60_000),
@@ -507,7 +467,7 @@ export const webhooksSchema = z.object({
   refusalWindowSeconds: positiveInt.max(24 * 60 * 60).default(60),
 });
 
-// --- LLM (issue 11): the chat model behind `ask` and the LLM reranker -------------------------
+// --- LLM: the chat model behind `ask` and the LLM reranker -------------------------
 /** The API each provider speaks when no base URL is given. */
 export const LLM_DEFAULT_BASE_URLS = {
   openai: 'https://api.openai.com/v1',
@@ -728,7 +688,6 @@ export const apiConfigSchema = z
     folders: foldersSchema,
     search: searchSchema,
     rerank: rerankSchema,
-    web: webSchema,
     answers: answersSchema,
     // Optional in the type so hand-built configs (tests) may leave it out; the env always sets it.
     answerRecords: answerRecordsSchema.optional(),
@@ -813,9 +772,7 @@ export const workerConfigSchema = z
     storage: storageSchema,
     chunking: chunkingSchema,
     secrets: secretsSchema,
-    notion: notionSchema,
     folders: foldersSchema,
-    web: webSchema,
     parsing: parsingSchema,
     // Optional in the type so hand-built configs (tests, benches) may leave it out; the env always sets it.
     documents: documentLimitsSchema.optional(),
@@ -844,13 +801,11 @@ export type EmbeddingConfig = z.infer<typeof embeddingSchema>;
 export type StorageConfig = z.infer<typeof storageSchema>;
 export type S3StorageConfig = z.infer<typeof s3StorageSchema>;
 export type ChunkingConfig = z.infer<typeof chunkingSchema>;
-export type NotionConfig = z.infer<typeof notionSchema>;
 export type SearchConfig = z.infer<typeof searchSchema>;
 export type AnswersConfig = z.infer<typeof answersSchema>;
 export type AnswerRecordsConfig = z.infer<typeof answerRecordsSchema>;
 export type RerankConfig = z.infer<typeof rerankSchema>;
 export type WebhooksConfig = z.infer<typeof webhooksSchema>;
-export type WebConfig = z.infer<typeof webSchema>;
 export type DocumentLimitsConfig = z.infer<typeof documentLimitsSchema>;
 export type LlmConfig = z.infer<typeof llmSchema>;
 export type LocalLlmConfig = z.infer<typeof localLlmSchema>;
@@ -881,7 +836,7 @@ function fromEnv(env: Env) {
       rateLimitWindowSeconds: v('TROVE_RATE_LIMIT_WINDOW_SECONDS'),
       corsOrigins: v('TROVE_CORS_ORIGINS'),
     },
-    // Dashboard and playground (issue 12): developer conveniences are off in production unless asked for.
+    // Dashboard and playground: developer conveniences are off in production unless asked for.
     ui: {
       playground: v('TROVE_PLAYGROUND') ?? (env.NODE_ENV === 'production' ? 'false' : 'true'),
       introspection: v('TROVE_INTROSPECTION') ?? (env.NODE_ENV === 'production' ? 'false' : 'true'),
@@ -910,17 +865,6 @@ function fromEnv(env: Env) {
       refusalWindowSeconds: v('TROVE_WEBHOOK_REFUSAL_WINDOW_SECONDS'),
     },
     folders: { roots: v('TROVE_FOLDER_ROOTS'), cacheDir: v('TROVE_FOLDER_CACHE_DIR') },
-    // Web sources (issue 10)
-    web: {
-      userAgent: v('TROVE_WEB_USER_AGENT'),
-      requestsPerSecond: v('TROVE_WEB_REQUESTS_PER_SECOND'),
-      allowPrivateNetworks: v('TROVE_WEB_ALLOW_PRIVATE_NETWORKS'),
-      maxPageBytes: v('TROVE_WEB_MAX_PAGE_BYTES'),
-      maxSitemapBytes: v('TROVE_WEB_MAX_SITEMAP_BYTES'),
-      maxSitemaps: v('TROVE_WEB_MAX_SITEMAPS'),
-      timeoutMs: v('TROVE_WEB_TIMEOUT_MS'),
-      defaultMaxPages: v('TROVE_WEB_DEFAULT_MAX_PAGES'),
-    },
     documents: {
       maxBytes: v('TROVE_DOCUMENT_MAX_BYTES'),
       maxExpandedBytes: v('TROVE_DOCUMENT_MAX_EXPANDED_BYTES'),
@@ -983,13 +927,6 @@ function fromEnv(env: Env) {
       },
     },
     secrets: { key: v('TROVE_SECRET_KEY') },
-    notion: {
-      apiBaseUrl: v('TROVE_NOTION_API_URL'),
-      requestsPerSecond: v('TROVE_NOTION_REQUESTS_PER_SECOND'),
-      cacheTtlSeconds: v('TROVE_NOTION_CACHE_TTL_SECONDS'),
-      cacheMaxObjects: v('TROVE_NOTION_CACHE_MAX_OBJECTS'),
-      cacheBlockTreesMb: v('TROVE_NOTION_CACHE_BLOCK_TREES_MB'),
-    },
     chunking: {
       targetTokens: v('TROVE_CHUNK_TARGET_TOKENS'),
       overlapTokens: v('TROVE_CHUNK_OVERLAP_TOKENS'),
@@ -1009,7 +946,7 @@ function fromEnv(env: Env) {
     metrics: { token: v('TROVE_METRICS_TOKEN'), allowLoopback: v('TROVE_METRICS_ALLOW_LOOPBACK') },
     workerMetrics: { port: v('TROVE_WORKER_METRICS_PORT'), host: v('TROVE_WORKER_METRICS_HOST') },
     logging: { format: v('TROVE_LOG_FORMAT'), level: v('TROVE_LOG_LEVEL') },
-    // LLM (issue 11)
+    // LLM
     llm: {
       // TROVE_LLM=local is the short form of TROVE_LLM_PROVIDER=local (loadConfig refuses the two disagreeing).
       provider: v('TROVE_LLM_PROVIDER') ?? v('TROVE_LLM'),
@@ -1031,7 +968,7 @@ function fromEnv(env: Env) {
       parallel: v('TROVE_LLM_PARALLEL'),
       queue: v('TROVE_LLM_QUEUE'),
     },
-    // Search limits (issue 8)
+    // Search limits
     search: {
       maxQueryChars: v('TROVE_SEARCH_MAX_QUERY_CHARS'),
       maxQueryTokens: v('TROVE_SEARCH_MAX_QUERY_TOKENS'),
@@ -1046,14 +983,14 @@ function fromEnv(env: Env) {
       oversample: v('TROVE_SEARCH_KNN_OVERSAMPLE'),
       titleBoost: v('TROVE_SEARCH_TITLE_BOOST'),
       headingBoost: v('TROVE_SEARCH_HEADING_BOOST'),
-      // Search results (issue 11)
+      // Search results
       maxFilterDocuments: v('TROVE_SEARCH_MAX_FILTER_DOCUMENTS'),
       mmr: v('TROVE_SEARCH_MMR'),
       mmrLambda: v('TROVE_SEARCH_MMR_LAMBDA'),
       mmrCandidates: v('TROVE_SEARCH_MMR_CANDIDATES'),
       maxExpand: v('TROVE_SEARCH_MAX_EXPAND'),
     },
-    // Answers (issue 11)
+    // Answers
     answers: {
       topK: v('TROVE_ANSWER_TOP_K'),
       threshold: v('TROVE_ANSWER_THRESHOLD'),
@@ -1079,7 +1016,7 @@ function fromEnv(env: Env) {
       secureCookies: v('TROVE_SECURE_COOKIES'),
     },
     audit: { retentionDays: v('TROVE_AUDIT_RETENTION_DAYS'), queryLog: v('TROVE_AUDIT_QUERY_LOG') },
-    // Reranking (issue 11)
+    // Reranking
     rerank: {
       provider: v('TROVE_RERANK_PROVIDER'),
       candidates: v('TROVE_RERANK_CANDIDATES'),

@@ -242,7 +242,7 @@ export interface SearchHit {
   features?: Record<string, number>;
 }
 
-/** A hit's path through search: each leg, fusion, and the reranker (issue 11, explain view). */
+/** A hit's path through search: each leg, fusion, and the reranker (explain view). */
 export interface HitExplain {
   bm25?: LegRank;
   knn?: LegRank;
@@ -453,7 +453,7 @@ export interface SyncRun {
   warnings?: string[];
 }
 
-// --- Index generations (issue 11): the chunk index rebuilt for another embedding model ----------
+// --- Index generations: the chunk index rebuilt for another embedding model ----------
 
 export enum IndexGenerationStatus {
   /** Searched and written; behind the chunk alias. */

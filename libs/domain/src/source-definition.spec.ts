@@ -54,9 +54,32 @@ describe('SourceDefinitions', () => {
       'no source definition for type NOTION, FOLDER',
     );
     expect(() => new SourceDefinitions([web, web], [SourceType.WEB])).toThrow('two source definitions');
+    const archive = { configure: () => ({}), isArchive: () => true };
+    expect(
+      () =>
+        new SourceDefinitions(
+          [
+            { ...web, archive },
+            { ...stub(SourceType.FOLDER), archive },
+          ],
+          [SourceType.WEB, SourceType.FOLDER],
+        ),
+    ).toThrow('two source types take uploaded archives: WEB, FOLDER');
+    expect(() => definitions().archiveType()).toThrow('no source type takes uploaded archives');
     expect(() => new SourceDefinitions([{ ...web, secretFields: ['password'] }], [SourceType.WEB])).toThrow(
       'secret field "password" is not in its schema',
     );
+  });
+
+  it("summarises a configuration by its type's summarize, else by its first text, never by a secret", () => {
+    const stored = { apiKey: { sealed: 'x', hint: 'se…' }, cursor: 'next-page', url: 'https://a.example/' };
+    expect(definitions().summary(SourceType.WEB, stored)).toBe('https://a.example/');
+    const summarized = new SourceDefinitions(
+      [{ ...web, summarize: (config) => `pages of ${String(config['url'])}` }],
+      [SourceType.WEB],
+    );
+    expect(summarized.summary(SourceType.WEB, stored)).toBe('pages of https://a.example/');
+    expect(definitions().summary(SourceType.NOTION, {})).toBe('');
   });
 
   it('answers an unknown type with BAD_REQUEST naming the known ones', async () => {

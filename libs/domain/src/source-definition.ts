@@ -36,8 +36,53 @@ export interface SourceDefinition {
    * configuration when a source is updated. Throws `SourceConfigError` naming the field.
    */
   prepare?(config: SourceConfig, previous?: SourceConfig): Promise<SourceConfig>;
+  /**
+   * What a source card shows of a configuration as clients see it (secrets and server fields
+   * removed), e.g. "https://docs.example.com/ · at most 200 pages". Unset: the first text field.
+   */
+  summarize?(config: SourceConfig): string;
   /** Types that receive pushed changes: how a delivery to `/webhooks/<source id>` is verified. */
   readonly webhook?: SourceWebhook;
+  /** Types whose content may be an uploaded `.zip` (`POST /v1/projects/<id>/archives`). */
+  readonly archive?: SourceArchive;
+}
+
+/** An uploaded archive, stored where the source's configuration points. */
+export interface StoredArchive {
+  blobKey: string;
+  sha256: string;
+  fileName: string;
+}
+
+export interface SourceArchive {
+  /**
+   * The configuration of a source made from an uploaded archive, or of `previous` (a stored
+   * archive source's) with its archive replaced. `options`: the upload's other form fields.
+   * Throws BAD_REQUEST naming the field at fault.
+   */
+  configure(
+    archive: StoredArchive,
+    options: Readonly<Record<string, string | undefined>>,
+    previous?: SourceConfig,
+  ): SourceConfig;
+  /** Whether a stored configuration is an archive's, whose archive an upload may replace. */
+  isArchive(stored: SourceConfig): boolean;
+}
+
+/** The path every webhook delivery is sent to; `{sourceId}` stands for the source's id. */
+export const WEBHOOK_PATH = '/webhooks/{sourceId}';
+
+/** What an operator sets up so that a source's webhook deliveries arrive, shown as it is by clients. */
+export interface WebhookSetup {
+  /** One sentence: what to set up where, e.g. "Create a Notion webhook subscription …". */
+  instructions: string;
+  /** The steps, in order, as plain sentences. */
+  steps: string[];
+  /**
+   * The type's first delivery is an unsigned handshake whose token the operator pastes back into
+   * the sender (shown by `webhookVerificationToken`; a reset accepts a new one).
+   */
+  verificationHandshake: boolean;
 }
 
 /** A webhook delivery as the API received it. */
@@ -66,6 +111,8 @@ export type WebhookOutcome =
   | { kind: 'event'; eventType: string; eventId?: string; event?: SourceEvent };
 
 export interface SourceWebhook {
+  /** What an operator must set up for deliveries to arrive. */
+  readonly setup: WebhookSetup;
   /**
    * Verifies a delivery (signature, freshness, handshake rules) and reads it. Refusals throw
    * `WebhookRefused` (UNAUTHENTICATED, WEBHOOK_EXPIRED) or BAD_REQUEST for a malformed body.
@@ -132,6 +179,8 @@ export interface SourceTypeDescription {
   secretFields: string[];
   /** The type receives webhook deliveries at `/webhooks/<source id>`. */
   webhook: boolean;
+  /** What an operator sets up for those deliveries, with the path they go to; null: no webhooks. */
+  webhookSetup: (WebhookSetup & { path: string }) | null;
 }
 
 /**
@@ -153,6 +202,9 @@ export class SourceDefinitions {
       }
       this.byType.set(definition.type, definition);
     }
+    const archives = definitions.filter((definition) => definition.archive).map((d) => d.type);
+    if (archives.length > 1)
+      throw new Error(`two source types take uploaded archives: ${archives.join(', ')}`);
     const missing = types.filter((type) => !this.byType.has(type));
     if (missing.length > 0) throw new Error(`no source definition for type ${missing.join(', ')}`);
   }
@@ -172,6 +224,17 @@ export class SourceDefinitions {
     return [...this.byType.values()];
   }
 
+  /** The type uploaded archives become: the one whose definition takes archives. */
+  archiveType(): SourceDefinition & { archive: SourceArchive } {
+    const types = this.list().filter(
+      (definition): definition is SourceDefinition & { archive: SourceArchive } => !!definition.archive,
+    );
+    if (types.length !== 1) {
+      throw new TroveError(TroveErrorCode.BadRequest, 'no source type takes uploaded archives');
+    }
+    return types[0];
+  }
+
   describe(): SourceTypeDescription[] {
     return this.list().map((definition) => ({
       type: definition.type,
@@ -180,7 +243,17 @@ export class SourceDefinitions {
       configSchema: configJsonSchema(definition),
       secretFields: [...definition.secretFields],
       webhook: definition.webhook !== undefined,
+      webhookSetup: definition.webhook ? { ...definition.webhook.setup, path: WEBHOOK_PATH } : null,
     }));
+  }
+
+  /** One line a source card shows of a stored configuration (no secrets, no server fields). */
+  summary(type: string, stored: object): string {
+    const definition = this.get(type);
+    const config = clientView(definition, stored as SourceConfig, false);
+    if (definition.summarize) return definition.summarize(config);
+    const text = Object.values(config).find((value) => typeof value === 'string' && value !== '');
+    return typeof text === 'string' ? text : '';
   }
 
   /**

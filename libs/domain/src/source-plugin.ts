@@ -4,6 +4,7 @@
  * lib exports one plugin factory; `@trove/source-definitions` lists them, one line each, so adding
  * a source type needs no edit elsewhere.
  */
+import type { z } from 'zod/v4';
 import type { SourceType } from './model';
 import type { BlobStore } from './ports';
 import type { SourceConnector } from './source-connector';
@@ -38,4 +39,26 @@ export interface SourcePlugin {
   definition(): SourceDefinition;
   /** The worker's side: discovery, fetching, citations. */
   connector(deps: SourceConnectorDeps): SourceConnector;
+}
+
+/**
+ * A plugin's settings from the environment variables starting with `prefix` (blank values count
+ * as unset), parsed by its schema; throws naming every variable at fault, so a wrong value stops
+ * the API and the worker at start-up.
+ */
+export function readPluginSettings<S extends z.ZodType>(
+  schema: S,
+  env: Readonly<Record<string, string | undefined>>,
+  prefix: string,
+  what: string,
+): z.output<S> {
+  const given = Object.fromEntries(
+    Object.entries(env).filter(([key, value]) => key.startsWith(prefix) && value !== ''),
+  );
+  const parsed = schema.safeParse(given);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`invalid ${what} settings: ${problems}`);
+  }
+  return parsed.data;
 }

@@ -1,19 +1,17 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { Context } from '@temporalio/activity';
 import {
   ScheduleNotFoundError,
   WorkflowNotFoundError,
   type Client as TemporalClient,
 } from '@temporalio/client';
-import { type CatalogRemovals, documentOwner, guardedWrite, type WriteChecks } from '@trove/catalog';
+import type { CatalogRemovals } from '@trove/catalog';
 import type { BlobStore, Source } from '@trove/domain';
 import {
   blobKeys,
   ingestWorkflowId,
-  isTroveError,
   sourceEventsWorkflowId,
   syncScheduleId,
   syncWorkflowId,
-  TroveErrorCode,
   uploadsWorkflowId,
 } from '@trove/domain';
 import type { ChunkRemoval } from '@trove/search';
@@ -249,57 +247,3 @@ async function purgeFiles(
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
-
-/**
- * Defence in depth for activities that write for a project or source: once it is being deleted
- * (or gone), refuse for good, so an ingest or sync that slipped through cannot recreate data.
- */
-export async function assertWritable(
-  catalog: WriteChecks,
-  target: { projectId: string; sourceId?: string },
-): Promise<void> {
-  try {
-    if (target.sourceId) await catalog.requireActiveSource(target.sourceId);
-    else await catalog.requireActiveProject(target.projectId);
-  } catch (error) {
-    throw refusalFailure(error);
-  }
-}
-
-/**
- * `guardedWrite` (the catalog's deletion guard) for what an activity writes outside the catalog
- * for documents (chunks, stored originals) of these owners: taken back by `undo` if a project or
- * source started being deleted meanwhile, the refusal failing the activity for good.
- */
-export async function guardedDocumentWrite<T>(
-  catalog: WriteChecks,
-  owners: readonly { projectId: string; sourceId?: string | null }[],
-  write: () => Promise<T>,
-  undo: () => Promise<unknown>,
-): Promise<T> {
-  // Each owner's check wraps the write; the first refusal undoes it once and ends the rest.
-  const guarded = owners.reduce<() => Promise<T>>(
-    (inner, owner) => () => guardedWrite(catalog, documentOwner(owner), inner, undo),
-    write,
-  );
-  try {
-    return await guarded();
-  } catch (error) {
-    throw refusalFailure(error);
-  }
-}
-
-/** An owner's refusal (being deleted, or gone) as a non-retryable failure; other errors as they are. */
-function refusalFailure(error: unknown): unknown {
-  if (isTroveError(error) && OWNER_REFUSALS.has(error.code)) {
-    return ApplicationFailure.create({ nonRetryable: true, type: error.code, message: error.message });
-  }
-  return error;
-}
-
-/** What writes to a document hear while its project or source is being deleted (or is gone). */
-export const OWNER_REFUSALS = new Set<string>([
-  TroveErrorCode.ProjectDeleting,
-  TroveErrorCode.ProjectNotFound,
-  TroveErrorCode.SourceNotFound,
-]);

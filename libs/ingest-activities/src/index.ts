@@ -4,6 +4,7 @@ export * from './sync.activities';
 export * from './sync-runs.activities';
 export * from './webhook.activities';
 export * from './deletion.activities';
+export * from './write-guards';
 export * from './source-connectors';
 export * from './index-rebuild.activities';
 export * from './uploads.activities';

@@ -23,7 +23,7 @@ import type { ParsedSummary } from '@trove/parsing';
 import { TroveAttribute, withSpan } from '@trove/tracing';
 import pLimit from 'p-limit';
 import { activity as run, withHeartbeats } from './activity-failure';
-import { assertWritable, guardedDocumentWrite, OWNER_REFUSALS } from './deletion.activities';
+import { assertWritable, guardedDocumentWrite, OWNER_REFUSALS } from './write-guards';
 import {
   checkDocumentSize,
   chunkJob,

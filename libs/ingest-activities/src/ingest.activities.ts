@@ -46,7 +46,7 @@ import {
 import type { ChunkRemoval, ChunkWriter } from '@trove/search';
 import { createHash } from 'node:crypto';
 import { activity as run, stage, withHeartbeats } from './activity-failure';
-import { assertWritable, guardedDocumentWrite } from './deletion.activities';
+import { assertWritable, guardedDocumentWrite } from './write-guards';
 import { BUSY_WAIT_MS, claimForPage, PAGE_LEASE_HOLDER, PAGE_LEASE_MS } from './ingest-lease';
 import type { SourceConnectors } from './source-connectors';
 

@@ -4,7 +4,7 @@ import type { DiscoveryProgress, SyncRun } from '@trove/domain';
 import { blobKeys, DEFAULT_DOCUMENT_LIMITS, DEFAULT_SOURCE_LIMITS, SyncMode, SyncStage } from '@trove/domain';
 import { activity } from './activity-failure';
 import type { IngestUnits } from './ingest-batch.activities';
-import { assertWritable } from './deletion.activities';
+import { assertWritable } from './write-guards';
 import { diffItems, removeDocuments, requireRun, type SourceDocumentDependencies } from './source-documents';
 import { applySourceLimits, MAX_SKIPPED_LISTED, type PlanLimits } from './source-limits';
 import type { SourceConnectors } from './source-connectors';

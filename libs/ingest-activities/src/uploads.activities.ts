@@ -1,6 +1,6 @@
 import type { UploadCursor, UploadQueue, WriteChecks } from '@trove/catalog';
 import { activity } from './activity-failure';
-import { assertWritable } from './deletion.activities';
+import { assertWritable } from './write-guards';
 import type { IngestUnits } from './ingest-batch.activities';
 
 /** A page of a project's PENDING uploads, with the worker's settings for ingesting them. */

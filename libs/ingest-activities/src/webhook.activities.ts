@@ -1,6 +1,6 @@
 import type { SourceEvent } from '@trove/domain';
 import { activity } from './activity-failure';
-import { assertWritable } from './deletion.activities';
+import { assertWritable } from './write-guards';
 import { ensureDocuments, removeDocuments } from './source-documents';
 import type { SyncDependencies } from './sync.activities';
 

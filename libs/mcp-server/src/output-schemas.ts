@@ -147,8 +147,8 @@ export const sourceSchema = z.object({
   createdAt: z.string(),
   lastSyncAt: nullableString,
   syncIntervalMinutes: z.number().int().nullable(),
-  tokenHint: nullableString.describe('a hint of the Notion token, never the token'),
-  scope: z.string().describe('what the source reads (Notion roots, folder, web URL, or its configuration)'),
+  tokenHint: nullableString.describe("a hint of the source's token, never the token"),
+  scope: z.string().describe("what the source reads, in a few words (its type's summary)"),
 });
 export const listSourcesOutput = { projectId: z.string(), sources: z.array(sourceSchema) };
 export type ListSourcesOutput = z.infer<z.ZodObject<typeof listSourcesOutput>>;
@@ -172,6 +172,17 @@ export const listSourceTypesOutput = {
       label: z.string(),
       description: z.string(),
       webhook: z.boolean().describe('receives pushed changes at /webhooks/<source id>'),
+      webhookSetup: z
+        .object({
+          instructions: z.string(),
+          path: z.string().describe("where deliveries go, '{sourceId}' standing for the source's id"),
+          steps: z.array(z.string()),
+          verificationHandshake: z
+            .boolean()
+            .describe('the first delivery carries a token the operator pastes back into the sender'),
+        })
+        .nullable()
+        .describe('what an operator sets up for webhook deliveries; null: the type has none'),
       fields: z.array(configFieldSchema),
       configSchema: z.record(z.unknown()).describe('JSON Schema of config; secrets are writeOnly'),
     }),

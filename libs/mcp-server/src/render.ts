@@ -122,6 +122,12 @@ export function renderSourceTypes(result: ListSourceTypesOutput): string {
       [
         `${info.type} — ${info.label}: ${info.description}`,
         ...info.fields.map((field) => `  - ${describeField(field)}`),
+        ...(info.webhookSetup
+          ? [
+              `  webhook at ${info.webhookSetup.path}: ${info.webhookSetup.instructions}`,
+              ...info.webhookSetup.steps.map((step, i) => `    ${i + 1}. ${step}`),
+            ]
+          : []),
       ].join('\n'),
     )
     .join('\n');

@@ -404,7 +404,7 @@ describe('HybridSearch score completion (convex fusion)', () => {
   });
 });
 
-describe('HybridSearch filters (issue 11)', () => {
+describe('HybridSearch filters', () => {
   const embedder: EmbeddingProvider = {
     dimensions: 3,
     modelId: 'fake',

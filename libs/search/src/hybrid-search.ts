@@ -22,9 +22,9 @@ export interface SearchRequest {
   query: string;
   limit: number;
   mode: SearchMode;
-  /** Filters applied inside both legs (issue 11); source and date filters arrive as `documentIds`. */
+  /** Filters applied inside both legs; source and date filters arrive as `documentIds`. */
   filters?: ChunkFilters;
-  /** Threshold, MMR, per-document cap and context expansion (issue 11). */
+  /** Threshold, MMR, per-document cap and context expansion. */
   results?: ResultOptions;
 }
 

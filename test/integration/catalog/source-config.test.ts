@@ -113,10 +113,7 @@ describe('a configuration made by the source definitions', () => {
     const { catalog } = fresh('source-config-roundtrip');
     await catalog.ensure();
     const project = await catalog.createProject('round trip');
-    const definitions = createSourceDefinitions({
-      folders: { roots: [] },
-      web: { allowPrivateNetworks: false, defaultMaxPages: 1000 },
-    });
+    const definitions = createSourceDefinitions({ folders: { roots: [], cacheDir: '/nonexistent' } }, {});
     const token = `secret_${'q'.repeat(43)}`;
     const config = await definitions.configure(
       SourceType.NOTION,
@@ -165,7 +162,7 @@ describe('source types the registry adds', () => {
   it('reads a GIT source where the registry lists GIT, and refuses it where it does not', async () => {
     const { name, catalog: builtIn } = fresh('source-config-open-types');
     await builtIn.ensure();
-    const settings = { folders: { roots: [] }, web: { allowPrivateNetworks: false, defaultMaxPages: 1000 } };
+    const settings = { folders: { roots: [], cacheDir: '/nonexistent' } };
     const registered = Catalog.open({
       url: DATABASE_URL,
       schema: schemaName(name),

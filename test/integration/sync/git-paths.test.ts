@@ -4,7 +4,6 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { notionSchema, webSchema } from '@trove/config';
 import { type Source, SourceStatus } from '@trove/domain';
 import { createSourceConnectors, createSourceDefinitions } from '@trove/source-definitions';
 import { LocalBlobStore } from '@trove/storage';
@@ -21,8 +20,6 @@ const roots = join(base, 'roots');
 const outside = join(base, 'outside');
 const settings = {
   folders: { roots: [roots], cacheDir: join(base, 'folder-cache') },
-  web: webSchema.parse({}),
-  notion: notionSchema.parse({}),
 };
 const env = { TROVE_GIT_CACHE_DIR: join(base, 'git-cache') };
 const connectors = createSourceConnectors(settings, { blobs: new LocalBlobStore(join(base, 'blobs')) }, env);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '@trove/catalog';
-import { maskSecret, notionSchema, SecretBox, webSchema } from '@trove/config';
+import { maskSecret, SecretBox } from '@trove/config';
 import {
   DocumentStatus,
   newSyncRun,
@@ -44,8 +44,6 @@ const es = createElasticsearchClient(ES_URL);
 const box = new SecretBox(TEST_SECRET_KEY);
 const settings = {
   folders: { roots: [join(root, 'repos')], cacheDir: join(root, 'folder-cache') },
-  web: webSchema.parse({}),
-  notion: notionSchema.parse({}),
   secrets: { key: TEST_SECRET_KEY },
 };
 const env = { TROVE_GIT_CACHE_DIR: join(root, 'git-cache') };

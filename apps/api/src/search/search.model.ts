@@ -68,7 +68,7 @@ export class SearchInput {
   @Field(() => SearchMode, { defaultValue: SearchMode.HYBRID }) mode!: SearchMode;
   @Field(() => FusionInput, { nullable: true, description: 'Overrides the configured fusion' })
   fusion?: FusionInput;
-  // Search results (issue 11): all optional; the defaults change nothing.
+  // Search results: all optional; the defaults change nothing.
   @Field(() => SearchFiltersInput, { nullable: true }) filters?: SearchFiltersInput;
   @Field(() => Float, {
     nullable: true,

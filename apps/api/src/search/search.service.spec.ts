@@ -84,7 +84,7 @@ const hit = (chunkId: string, documentId: string, position: number, score: numbe
   citation: { kind: 'original', documentId, page: position + 1 },
 });
 
-describe('SearchService results (issue 11)', () => {
+describe('SearchService results', () => {
   it('passes threshold, MMR, cap and expansion to HybridSearch, nulls as unset', async () => {
     const { service: search, calls } = service();
     await search.search({

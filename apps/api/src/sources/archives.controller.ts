@@ -11,14 +11,8 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import {
-  AuditAction,
-  Permission,
-  SourceType,
-  isSourceOfType,
-  type FolderSource,
-  type FolderSourceConfig,
-} from '@trove/domain';
+import { AuditAction, Permission, type SourceDefinitions } from '@trove/domain';
+import { SOURCE_DEFINITIONS } from '../core/tokens';
 import type { StagedFile } from '../uploads/blob-storage.engine';
 import { UploadLimitInterceptor } from '../uploads/upload-limit.interceptor';
 import { type ArchiveOptions, SourceArchivesService } from './source-archives.service';
@@ -32,7 +26,10 @@ import { project, Requires } from '../access/access.decorators';
  */
 @Controller('v1/projects/:projectId/archives')
 export class ArchivesController {
-  constructor(@Inject(SourceArchivesService) private readonly archives: SourceArchivesService) {}
+  constructor(
+    @Inject(SourceArchivesService) private readonly archives: SourceArchivesService,
+    @Inject(SOURCE_DEFINITIONS) private readonly definitions: SourceDefinitions,
+  ) {}
 
   @Post()
   @Requires(Permission.WRITE, project('projectId'), { audit: AuditAction.SourceAdded })
@@ -55,16 +52,11 @@ export class ArchivesController {
         projectId: source.projectId,
         name: source.name,
         type: source.type,
-        ...(isSourceOfType<FolderSource>(source, SourceType.FOLDER)
-          ? { folder: publicFolder(source.config) }
-          : {}),
+        summary: this.definitions.summary(source.type, source.config),
+        // The configuration as GraphQL's `Source.config` shows it: no secrets, no storage keys.
+        config: this.definitions.publicConfig(source.type, source.config),
       },
       run: { id: run.id, status: run.status, mode: run.mode },
     };
   }
-}
-
-/** The folder fields the GraphQL `FolderScope` shows too; the blob key and hash are internal. */
-function publicFolder({ format, path, archiveFileName, siteUrl }: FolderSourceConfig) {
-  return { format, path, archiveFileName, siteUrl };
 }

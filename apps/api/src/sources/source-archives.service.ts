@@ -4,21 +4,17 @@ import { Catalog, guardedWrite } from '@trove/catalog';
 import {
   blobKeys,
   type BlobStore,
-  FolderFormat,
-  type FolderSource,
-  type FolderSourceConfig,
-  isSourceOfType,
   normalizeSourceName,
   type Source,
+  type SourceDefinitions,
   SourceStatus,
-  SourceType,
   SyncMode,
   type SyncRun,
   TroveError,
   TroveErrorCode,
 } from '@trove/domain';
 import { checkFolderArchive } from '@trove/parsing';
-import { BLOBS } from '../core/tokens';
+import { BLOBS, SOURCE_DEFINITIONS } from '../core/tokens';
 import { SyncRunsService } from './sync-runs.service';
 
 /** An uploaded archive, already streamed to a staging blob. */
@@ -28,20 +24,21 @@ export interface StagedArchive {
   sha256: string;
 }
 
+/** The upload's form fields: the source to update, a name, and the archive type's own (e.g. `format`). */
 export interface ArchiveOptions {
   sourceId?: string;
   name?: string;
-  format?: FolderFormat;
-  siteUrl?: string;
+  [field: string]: string | undefined;
 }
 
-/** Uploaded `.zip` folders as folder sources. */
+/** Uploaded `.zip` folders as sources of the type that takes archives (its definition's `archive`). */
 @Injectable()
 export class SourceArchivesService {
   constructor(
     @Inject(Catalog) private readonly catalog: Catalog,
     @Inject(BLOBS) private readonly blobs: BlobStore,
     @Inject(SyncRunsService) private readonly runs: SyncRunsService,
+    @Inject(SOURCE_DEFINITIONS) private readonly definitions: SourceDefinitions,
   ) {}
 
   /**
@@ -68,39 +65,36 @@ export class SourceArchivesService {
   ): Promise<{ source: Source; run: SyncRun }> {
     await this.catalog.requireActiveProject(projectId);
     // Checked before anything is stored; the file's name is the default name of a new source.
-    const name = options.name ? normalizeSourceName(options.name) : undefined;
+    const { sourceId, name: givenName, ...fields } = options;
+    const name = givenName ? normalizeSourceName(givenName) : undefined;
     // Range reads of the stored upload (directory and headers): the archive is never in memory.
     await checkFolderArchive(await this.blobs.openReader(file.blobKey), file.fileName);
-    checkArchiveFormat(options.format);
-    const existing = options.sourceId ? await this.archiveSource(projectId, options.sourceId) : undefined;
+    const definition = this.definitions.archiveType();
+    const existing = sourceId ? await this.archiveSource(projectId, sourceId, definition) : undefined;
     const id = existing?.id ?? randomUUID();
     const archiveBlobKey = blobKeys.sourceArchive(id, file.sha256);
-    const folder: FolderSourceConfig = {
-      format: options.format ?? existing?.config.format ?? FolderFormat.AUTO,
-      archiveBlobKey,
-      archiveHash: file.sha256,
-      archiveFileName: file.fileName,
-      ...(options.siteUrl || existing?.config.siteUrl
-        ? { siteUrl: checkUrl(options.siteUrl ?? existing!.config.siteUrl!) }
-        : {}),
-    };
+    const config = definition.archive.configure(
+      { blobKey: archiveBlobKey, sha256: file.sha256, fileName: file.fileName },
+      fields,
+      existing?.config as Record<string, unknown> | undefined,
+    );
     const source = await guardedWrite(
       this.catalog,
       { projectId },
       async () => {
         await this.blobs.move(file.blobKey, archiveBlobKey);
         if (existing) {
-          await this.catalog.updateSource(id, { config: folder, ...(name ? { name } : {}) });
+          await this.catalog.updateSource(id, { config, ...(name ? { name } : {}) });
           return this.catalog.requireSource(id);
         }
         const now = new Date().toISOString();
         return this.catalog.createSource({
           id,
           projectId,
-          type: SourceType.FOLDER,
+          type: definition.type,
           name: name ?? normalizeSourceName(file.fileName),
           status: SourceStatus.ACTIVE,
-          config: folder,
+          config,
           createdAt: now,
           updatedAt: now,
         });
@@ -116,13 +110,20 @@ export class SourceArchivesService {
   }
 
   /** The archive source of this project an upload replaces the archive of. */
-  private async archiveSource(projectId: string, sourceId: string): Promise<FolderSource> {
+  private async archiveSource(
+    projectId: string,
+    sourceId: string,
+    definition: ReturnType<SourceDefinitions['archiveType']>,
+  ): Promise<Source> {
     const found = await this.catalog.requireActiveSource(sourceId);
     // A source of another project is no source of this one: the same answer as a missing one.
     if (found.projectId !== projectId) {
       throw new TroveError(TroveErrorCode.SourceNotFound, `source ${found.id} does not exist`);
     }
-    if (!isSourceOfType<FolderSource>(found, SourceType.FOLDER) || !found.config.archiveBlobKey) {
+    if (
+      found.type !== definition.type ||
+      !definition.archive.isArchive(found.config as Record<string, unknown>)
+    ) {
       throw new TroveError(
         TroveErrorCode.BadRequest,
         `source ${found.id} is not an archive source of this project`,
@@ -130,29 +131,4 @@ export class SourceArchivesService {
     }
     return found;
   }
-}
-
-function checkArchiveFormat(format: FolderFormat | undefined): void {
-  if (format && !Object.values(FolderFormat).includes(format)) {
-    throw new TroveError(
-      TroveErrorCode.BadRequest,
-      `format must be one of ${Object.values(FolderFormat).join(', ')}`,
-    );
-  }
-  if (format === FolderFormat.COMBINED_MARKDOWN) {
-    throw new TroveError(TroveErrorCode.BadRequest, 'an archive is a folder: use AUTO, MKDOCS or FILES');
-  }
-}
-
-function checkUrl(url: string, field = 'siteUrl'): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed.toString();
-  } catch {
-    // reported below
-  }
-  throw new TroveError(
-    TroveErrorCode.BadRequest,
-    `${field} must be an http(s) URL, got ${JSON.stringify(url.slice(0, 200))}`,
-  );
 }

@@ -2,10 +2,9 @@ import { Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs
 import { Connection } from '../core/connection.model';
 import { type ErrorCode, ErrorCodeEnum } from '../core/error-code.model';
 import { JsonScalar } from '../core/json.scalar';
-import { FolderFormat, SourceStatus, SyncMode, SyncRunStatus, SyncStage } from '@trove/domain';
+import { SourceStatus, SyncMode, SyncRunStatus, SyncStage } from '@trove/domain';
 import { StallReason, SyncHealthState } from './sync-stall';
 
-registerEnumType(FolderFormat, { name: 'FolderFormat' });
 registerEnumType(SourceStatus, { name: 'SourceStatus' });
 registerEnumType(SyncMode, { name: 'SyncMode' });
 registerEnumType(SyncRunStatus, { name: 'SyncRunStatus' });
@@ -17,37 +16,16 @@ registerEnumType(SyncStage, {
 registerEnumType(SyncHealthState, { name: 'SyncHealthState' });
 registerEnumType(StallReason, { name: 'StallReason' });
 
-@ObjectType('NotionScope')
-export class NotionScopeModel {
-  @Field() everything!: boolean;
-  @Field(() => [String]) rootPageIds!: string[];
-  @Field(() => [String]) rootDatabaseIds!: string[];
-}
-
-@ObjectType('FolderScope')
-export class FolderScopeModel {
-  @Field(() => FolderFormat) format!: FolderFormat;
-  @Field({ nullable: true, description: 'Server-side path (folder sources added by path)' }) path?: string;
-  @Field({ nullable: true, description: 'Name of the uploaded .zip (archive sources)' })
-  archiveFileName?: string;
-  @Field({ nullable: true, description: 'Base URL citations link to (overrides mkdocs.yml site_url)' })
-  siteUrl?: string;
-}
-
-@ObjectType('WebScope')
-export class WebScopeModel {
-  @Field({ description: 'Base URL (pages under it, found by following links) or a sitemap.xml URL' })
-  url!: string;
-  @Field(() => Int, { description: 'At most this many pages are read' }) maxPages!: number;
-}
-
 @ObjectType('SourceWebhook', {
-  description: "What a Notion source's webhook has received (neither payloads nor signatures are kept)",
+  description: "What a source's webhook has received (neither payloads nor signatures are kept)",
 })
 export class SourceWebhookModel {
   @Field(() => String, { nullable: true, description: 'When the last signed, fresh event arrived' })
   lastEventAt?: string;
-  @Field(() => String, { nullable: true, description: "Its Notion type, e.g. 'page.content_updated'" })
+  @Field(() => String, {
+    nullable: true,
+    description: "Its type as the sender names it, e.g. 'page.content_updated' or 'push'",
+  })
   lastEventType?: string;
   @Field(() => Int, {
     description:
@@ -60,6 +38,21 @@ export class SourceWebhookModel {
 export class SourceSecretModel {
   @Field({ description: 'The configuration field, e.g. token' }) field!: string;
   @Field({ description: 'First and last characters and the length' }) hint!: string;
+}
+
+@ObjectType('WebhookSetup', {
+  description: "What an operator sets up so that a source type's webhook deliveries arrive",
+})
+export class WebhookSetupModel {
+  @Field({ description: 'One sentence: what to set up where' }) instructions!: string;
+  @Field({ description: "The path deliveries go to, '{sourceId}' standing for the source's id" })
+  path!: string;
+  @Field(() => [String], { description: 'The steps, in order' }) steps!: string[];
+  @Field({
+    description:
+      'The first delivery is a handshake whose token (webhookVerificationToken) the operator pastes back into the sender',
+  })
+  verificationHandshake!: boolean;
 }
 
 @ObjectType('SourceTypeInfo', {
@@ -78,6 +71,11 @@ export class SourceTypeModel {
   secretFields!: string[];
   @Field({ description: 'Whether the type receives webhook deliveries at /webhooks/<source id>' })
   webhook!: boolean;
+  @Field(() => WebhookSetupModel, {
+    nullable: true,
+    description: 'What an operator sets up for webhook deliveries; null for types without webhooks',
+  })
+  webhookSetup!: WebhookSetupModel | null;
 }
 
 @ObjectType('Source', { description: 'A place Trove syncs documents from. Secrets are never returned.' })
@@ -112,50 +110,6 @@ export class AddSourceInput {
 }
 
 @InputType()
-export class AddNotionSourceInput {
-  @Field(() => ID) projectId!: string;
-  @Field() name!: string;
-  @Field({ description: 'Internal integration token (ntn_… or secret_…)' }) token!: string;
-  @Field(() => [String], {
-    defaultValue: [],
-    description: 'Page ids, database ids or Notion URLs; empty means everything shared with the integration',
-  })
-  roots!: string[];
-  @Field(() => [String], { defaultValue: [], description: 'Which of `roots` are databases' })
-  databaseRoots!: string[];
-}
-
-@InputType()
-export class AddFolderSourceInput {
-  @Field(() => ID) projectId!: string;
-  @Field() name!: string;
-  @Field({
-    description:
-      'A folder on the server (a MkDocs project, or any folder of files), or one Markdown file; inside TROVE_FOLDER_ROOTS',
-  })
-  path!: string;
-  @Field(() => FolderFormat, { defaultValue: FolderFormat.AUTO }) format!: FolderFormat;
-  @Field({ nullable: true, description: "Public base URL for citations; defaults to mkdocs.yml's site_url" })
-  siteUrl?: string;
-}
-
-@InputType()
-export class AddWebSourceInput {
-  @Field(() => ID) projectId!: string;
-  @Field() name!: string;
-  @Field({
-    description:
-      'An http(s) base URL (the pages under it, found by following links) or a sitemap.xml URL; robots.txt is respected',
-  })
-  url!: string;
-  @Field(() => Int, {
-    nullable: true,
-    description: 'At most this many pages are read (1 to 100,000; default TROVE_WEB_DEFAULT_MAX_PAGES)',
-  })
-  maxPages?: number;
-}
-
-@InputType()
 export class UpdateSourceInput {
   @Field({ nullable: true }) name?: string;
   @Field({ nullable: true, description: 'A new token (e.g. after the old one was revoked)' }) token?: string;
@@ -175,7 +129,8 @@ export class SyncProgressModel {
   @Field(() => Int) pagesFailed!: number;
   @Field(() => Int) pagesDeleted!: number;
   @Field(() => Int) pagesSkipped!: number;
-  @Field(() => Int, { description: 'Notion API requests made by the discovery step' }) apiCalls!: number;
+  @Field(() => Int, { description: 'Requests to the source system made by the discovery step' })
+  apiCalls!: number;
   @Field(() => Int, { description: 'Chunks sent to the embedding model' }) chunksEmbedded!: number;
   @Field(() => Int, { description: 'Chunks whose stored vector was reused (content unchanged)' })
   chunksReused!: number;

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ArchivesController } from './archives.controller';
+import { LegacySourceAliasesResolver } from './legacy-source-aliases.resolver';
 import { SourceArchivesService } from './source-archives.service';
 import { SourcesResolver } from './sources.resolver';
 import { SourcesService } from './sources.service';
@@ -15,6 +16,7 @@ import { WebhookVerificationService } from './webhook-verification.service';
   controllers: [ArchivesController],
   providers: [
     SourcesResolver,
+    LegacySourceAliasesResolver,
     SourcesService,
     SourceArchivesService,
     SyncRunResolver,

@@ -6,25 +6,14 @@ import {
   type Source,
   type SourceConfig,
   type SourceDefinitions,
-  SourceType,
-  isSourceOfType,
-  type NotionSource,
-  type FolderSource,
-  type WebSource,
 } from '@trove/domain';
 import {
-  AddFolderSourceInput,
   AddSourceInput,
-  AddWebSourceInput,
-  AddNotionSourceInput,
-  FolderScopeModel,
-  NotionScopeModel,
   SourceModel,
   SourceSecretModel,
   SourceTypeModel,
   SourceWebhookModel,
   UpdateSourceInput,
-  WebScopeModel,
 } from './source.model';
 import { JsonScalar } from '../core/json.scalar';
 import { SOURCE_DEFINITIONS } from '../core/tokens';
@@ -63,6 +52,13 @@ export class SourcesResolver {
     return this.definitions.publicConfig(parent.type, parent.config);
   }
 
+  @ResolveField(() => String, {
+    description: "What the source reads, in a few words (its type's summary of config), for listings",
+  })
+  summary(@Parent() parent: Source): string {
+    return this.definitions.summary(parent.type, parent.config);
+  }
+
   @ResolveField(() => [SourceSecretModel], { description: 'The secrets that are set, masked' })
   secrets(@Parent() parent: Source): SourceSecretModel[] {
     return this.definitions.secretHints(parent.type, parent.config);
@@ -75,22 +71,6 @@ export class SourcesResolver {
   })
   tokenHint(@Parent() parent: Source): string | null {
     return this.secrets(parent).find((secret) => secret.field === 'token')?.hint ?? null;
-  }
-
-  // Per-type views of `config`, kept for clients of the per-type mutations.
-  @ResolveField(() => NotionScopeModel, { nullable: true, description: 'NOTION sources: config' })
-  notion(@Parent() parent: Source): NotionScopeModel | null {
-    return isSourceOfType<NotionSource>(parent, SourceType.NOTION) ? parent.config : null;
-  }
-
-  @ResolveField(() => FolderScopeModel, { nullable: true, description: 'FOLDER sources: config' })
-  folder(@Parent() parent: Source): FolderScopeModel | null {
-    return isSourceOfType<FolderSource>(parent, SourceType.FOLDER) ? parent.config : null;
-  }
-
-  @ResolveField(() => WebScopeModel, { nullable: true, description: 'WEB sources: config' })
-  web(@Parent() parent: Source): WebScopeModel | null {
-    return isSourceOfType<WebSource>(parent, SourceType.WEB) ? parent.config : null;
   }
 
   @ResolveField(() => SourceWebhookModel, {
@@ -115,30 +95,6 @@ export class SourcesResolver {
   @Requires(Permission.WRITE, project('input.projectId'), { audit: AuditAction.SourceAdded })
   addSource(@Args('input') input: AddSourceInput) {
     return this.service.add(input);
-  }
-
-  @Mutation(() => SourceModel, { description: 'addSource for NOTION (kept for older clients)' })
-  @Requires(Permission.WRITE, project('input.projectId'), { audit: AuditAction.SourceAdded })
-  addNotionSource(@Args('input') input: AddNotionSourceInput) {
-    return this.service.addNotion(input);
-  }
-
-  @Mutation(() => SourceModel, {
-    description:
-      'addSource for FOLDER (kept for older clients): a server-side folder, MkDocs project, folder of files, or one combined Markdown file. Sync it with syncSource.',
-  })
-  @Requires(Permission.WRITE, project('input.projectId'), { audit: AuditAction.SourceAdded })
-  addFolderSource(@Args('input') input: AddFolderSourceInput) {
-    return this.service.addFolder(input);
-  }
-
-  @Mutation(() => SourceModel, {
-    description:
-      'addSource for WEB (kept for older clients): the pages under a base URL (found by following links) or those a sitemap.xml lists; fetched politely (robots.txt, a per-host rate limit). Sync it with syncSource.',
-  })
-  @Requires(Permission.WRITE, project('input.projectId'), { audit: AuditAction.SourceAdded })
-  addWebSource(@Args('input') input: AddWebSourceInput) {
-    return this.service.addWeb(input);
   }
 
   @Mutation(() => SourceModel, {
@@ -177,19 +133,19 @@ export class SourcesResolver {
   @Query(() => String, {
     nullable: true,
     description:
-      'The verification token Notion sent to /webhooks/<source id>, to paste into the Notion subscription',
+      "The token of the webhook's verification handshake (types whose webhookSetup has verificationHandshake), to paste back into the sender",
   })
   @Requires(Permission.WRITE, source('sourceId'))
-  notionWebhookVerificationToken(@Args('sourceId', { type: () => ID }) sourceId: string) {
+  webhookVerificationToken(@Args('sourceId', { type: () => ID }) sourceId: string) {
     return this.webhooks.token(sourceId);
   }
 
   @Mutation(() => Boolean, {
     description:
-      "Forgets the webhook verification token, to accept a new subscription: Notion's verification request must arrive within TROVE_WEBHOOK_VERIFICATION_WINDOW_MS (1 hour by default).",
+      "Forgets the webhook verification token, to accept a new subscription: the sender's verification request must arrive within TROVE_WEBHOOK_VERIFICATION_WINDOW_MS (1 hour by default).",
   })
   @Requires(Permission.WRITE, source('sourceId'), { audit: AuditAction.SourceChanged })
-  resetNotionWebhook(@Args('sourceId', { type: () => ID }) sourceId: string) {
+  resetWebhookVerification(@Args('sourceId', { type: () => ID }) sourceId: string) {
     return this.webhooks.reset(sourceId);
   }
 }

@@ -10,20 +10,13 @@ import {
   type SourceConfig,
   type SourceDefinitions,
   SourceStatus,
-  SourceType,
   sourceWithConfig,
   TroveError,
   TroveErrorCode,
 } from '@trove/domain';
 import type { WorkflowStarts } from '../core/workflows';
 import { CONFIG, SOURCE_DEFINITIONS, WORKFLOWS } from '../core/tokens';
-import type {
-  AddFolderSourceInput,
-  AddNotionSourceInput,
-  AddSourceInput,
-  AddWebSourceInput,
-  UpdateSourceInput,
-} from './source.model';
+import type { AddSourceInput, UpdateSourceInput } from './source.model';
 
 /** Sources as records: adding one of any type (its config checked by the type's definition), changing and removing it. */
 @Injectable()
@@ -64,36 +57,6 @@ export class SourcesService {
         config,
       ),
     );
-  }
-
-  /** `addSource` for Notion, with the inputs of the older mutation. */
-  addNotion(input: AddNotionSourceInput): Promise<Source> {
-    return this.add({
-      projectId: input.projectId,
-      type: SourceType.NOTION,
-      name: input.name,
-      config: { token: input.token, rootPageIds: input.roots, rootDatabaseIds: input.databaseRoots },
-    });
-  }
-
-  /** `addSource` for a server-side folder, with the inputs of the older mutation. */
-  addFolder(input: AddFolderSourceInput): Promise<Source> {
-    return this.add({
-      projectId: input.projectId,
-      type: SourceType.FOLDER,
-      name: input.name,
-      config: { path: input.path, format: input.format, siteUrl: input.siteUrl },
-    });
-  }
-
-  /** `addSource` for a web site, with the inputs of the older mutation. */
-  addWeb(input: AddWebSourceInput): Promise<Source> {
-    return this.add({
-      projectId: input.projectId,
-      type: SourceType.WEB,
-      name: input.name,
-      config: { url: input.url, maxPages: input.maxPages },
-    });
   }
 
   list(projectId: string): Promise<Source[]> {

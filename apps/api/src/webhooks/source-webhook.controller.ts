@@ -6,8 +6,9 @@ import { SourceWebhookService } from './source-webhook.service';
 
 /**
  * Webhook deliveries to a source, handed to its type's definition: authenticated by their
- * signature, not by an API key. `/webhooks/notion/<id>` is the address Notion subscriptions were
- * given before the route was generic; it answers the same.
+ * signature, not by an API key. `/webhooks/<type>/<id>` (the type in lower case) is the address
+ * subscriptions were given before the route was generic; it answers the same for a source of
+ * that type.
  */
 @Controller('webhooks')
 @Public()
@@ -20,11 +21,15 @@ export class SourceWebhookController {
     return { status: await this.webhooks.receive(sourceId, delivery(request), clientAddress(request)) };
   }
 
-  @Post('notion/:sourceId')
+  @Post(':type/:sourceId')
   @HttpCode(200)
-  async receiveNotion(@Param('sourceId') sourceId: string, @Req() request: RawBodyRequest<Request>) {
+  async receiveTyped(
+    @Param('type') type: string,
+    @Param('sourceId') sourceId: string,
+    @Req() request: RawBodyRequest<Request>,
+  ) {
     return {
-      status: await this.webhooks.receive(sourceId, delivery(request), clientAddress(request), 'notion'),
+      status: await this.webhooks.receive(sourceId, delivery(request), clientAddress(request), type),
     };
   }
 }

@@ -87,10 +87,7 @@ function setup(current: Source) {
     workflows,
     config,
     new WebhookRefusals(catalog, config),
-    createSourceDefinitions({
-      folders: { roots: [] },
-      web: { allowPrivateNetworks: false, defaultMaxPages: 10 },
-    }),
+    createSourceDefinitions({ folders: { roots: [], cacheDir: '/nonexistent' } }, {}),
   );
   return { service, catalog, signalWithStart };
 }
@@ -138,6 +135,16 @@ describe('SourceWebhookService (a Notion source)', () => {
       code: TroveErrorCode.WebhookExpired,
     });
     expect(ctx.signalWithStart).not.toHaveBeenCalled();
+  });
+
+  it("answers a delivery through another type's address as one to an unknown source, its own type's as usual", async () => {
+    const { body, signature } = signed(pageEvent());
+    const header = (name: string) => (name === 'x-notion-signature' ? signature : undefined);
+    await expect(ctx.service.receive('src-1', { body, header }, undefined, 'git')).rejects.toMatchObject({
+      code: TroveErrorCode.Unauthenticated,
+    });
+    expect(ctx.signalWithStart).not.toHaveBeenCalled();
+    expect(await ctx.service.receive('src-1', { body, header }, undefined, 'notion')).toBe('accepted');
   });
 
   it("signals the source's webhook workflow, starting it with the configured timing and its project as fairness key", async () => {

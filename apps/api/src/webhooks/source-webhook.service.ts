@@ -56,20 +56,25 @@ export class SourceWebhookService {
 
   /**
    * A delivery for one source, verified by its type's definition. A verification handshake (the
-   * first, unsigned, request of a Notion subscription) stores its secret, sealed (shown to the admin
-   * through the API, to paste into Notion); every later delivery must be signed with it. Events
+   * first, unsigned, request of a subscription, e.g. Notion's) stores its secret, sealed (shown to
+   * the admin through the API, to paste back into the sender); every later delivery must be signed with it. Events
    * become a signal to the source's webhook workflow, which debounces them; this returns as soon
-   * as the signal is recorded. `route` labels the metric of a delivery to an unknown source.
+   * as the signal is recorded. `routeType`: the type the delivery's address names (the older,
+   * typed route); a source of another type refuses it as an unknown one.
    */
   async receive(
     sourceId: string,
     delivery: IncomingDelivery,
     address?: string,
-    route = 'unknown',
+    routeType?: string,
   ): Promise<string> {
-    let sourceType = route;
+    // The metric's label is a registered type's, never a value from the URL.
+    let sourceType = 'unknown';
     try {
-      const status = await this.receiveCounted(sourceId, delivery, address, (type) => (sourceType = type));
+      const status = await this.receiveCounted(sourceId, delivery, address, (type) => {
+        sourceType = type;
+        return routeType === undefined || routeType.toLowerCase() === type;
+      });
       webhookDeliveries.inc({ source_type: sourceType, outcome: 'accepted', code: 'none' });
       return status;
     } catch (error) {
@@ -82,7 +87,7 @@ export class SourceWebhookService {
     sourceId: string,
     delivery: IncomingDelivery,
     address: string | undefined,
-    found: (type: string) => void,
+    found: (type: string) => boolean,
   ): Promise<string> {
     await this.refusals.admit(sourceId, address);
     try {
@@ -98,14 +103,15 @@ export class SourceWebhookService {
   private async deliver(
     sourceId: string,
     { body, header }: IncomingDelivery,
-    found: (type: string) => void,
+    found: (type: string) => boolean,
   ): Promise<string> {
-    const source = await this.catalog.getSource(sourceId).catch((error: unknown) => {
+    const record = await this.catalog.getSource(sourceId).catch((error: unknown) => {
       // A row this version cannot read (an unknown type) is no source to deliver to.
       if (isTroveError(error) && error.code === TroveErrorCode.Internal) return undefined;
       throw error;
     });
-    if (source) found(source.type.toLowerCase());
+    // A source reached through another type's address is answered as an unknown one.
+    const source = record && found(record.type.toLowerCase()) ? record : undefined;
     const webhook = source && this.webhookOf(source);
     if (!source || !webhook || !body || !this.secrets) throw webhookUnauthorized();
     // Nothing is accepted for a source or project being deleted (no state is revealed either).
@@ -155,7 +161,7 @@ export class SourceWebhookService {
           priority: ingestPriority(source.projectId),
         });
       } catch (error) {
-        // Not handed on: Notion's retry of this event must not be taken for a repeat.
+        // Not handed on: the sender's retry of this event must not be taken for a repeat.
         await this.catalog.webhookEvents.forget(sourceId, eventId).catch(() => undefined);
         throw error;
       }

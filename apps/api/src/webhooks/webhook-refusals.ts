@@ -30,7 +30,7 @@ interface Tally {
 const MAX_TALLIED_SOURCES = 1_000;
 
 /**
- * Budgets for refused Notion webhook deliveries (forged, stale, malformed), in this process:
+ * Budgets for refused webhook deliveries (forged, stale, malformed), in this process:
  * per client address (checked before any work, so a flood costs no catalog lookups) and per
  * source (bounding counter updates and log lines however many addresses send). Only the first
  * refusal of a source per window is logged; the rest are summarised in one line and, when past
@@ -38,7 +38,7 @@ const MAX_TALLIED_SOURCES = 1_000;
  */
 @Injectable()
 export class WebhookRefusals implements OnModuleDestroy {
-  private readonly logger = new Logger('NotionWebhook');
+  private readonly logger = new Logger('SourceWebhook');
   private readonly perAddress?: RateLimiterMemory;
   private readonly perSource?: RateLimiterMemory;
   private readonly windowSeconds: number;

@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import {
   AddSourceDocument,
@@ -12,7 +11,6 @@ import {
   SyncRunsDocument,
   SyncSourceDocument,
   TroveApiError,
-  type FolderFormat,
   type SyncMode,
 } from '@trove/api-client';
 import { action, positiveInt, sleep, type CliContext, type CliIo } from '../context';
@@ -25,12 +23,11 @@ import {
   renderTable,
   type SyncRunView,
 } from '../output/render';
+import { registerLegacySourceCommands } from './legacy-source-commands';
 import { configFromFlags, fieldFlag, parseConfigArgument, typeFlagsCommand } from './source-flags';
 import { TroveErrorCode } from '@trove/domain';
 
 type SourceTypeInfo = SourceTypesQuery['sourceTypes'][number];
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function sourcesCommand(io: CliIo): Command {
   const sources = new Command('sources')
@@ -137,70 +134,7 @@ Examples:
       ),
     );
 
-  sources
-    .command('add-notion')
-    .description(
-      'add a Notion workspace (or some of its pages and databases): sources add notion, older flags',
-    )
-    .requiredOption('--name <name>', 'a name for the source')
-    .option(
-      '--token <token>',
-      'the integration token (default: NOTION_TOKEN; better than on the command line)',
-    )
-    .option(
-      '--root <page>',
-      'a page id or URL to sync (repeatable); none: everything shared with the integration',
-      collect,
-    )
-    .option('--database <id>', 'a database id or URL to sync (repeatable)', collect)
-    .action(
-      action(
-        io,
-        async (ctx, options: { name: string; token?: string; root?: string[]; database?: string[] }) => {
-          const token = options.token ?? io.env.NOTION_TOKEN;
-          if (!token)
-            throw new UsageError(
-              'a Notion integration token is needed: set NOTION_TOKEN or pass --token',
-              'NO_TOKEN',
-            );
-          await addSource(ctx, await sourceType(ctx, 'NOTION'), options.name, {
-            token,
-            rootPageIds: options.root ?? [],
-            rootDatabaseIds: options.database ?? [],
-          });
-        },
-      ),
-    );
-
-  sources
-    .command('add-folder')
-    .description(
-      "add a folder on the api's machine (MkDocs project, folder of files): sources add folder, older flags",
-    )
-    .argument('<path>', 'the folder, inside TROVE_FOLDER_ROOTS of the api')
-    .option('--name <name>', 'a name for the source (default: the folder path)')
-    .addOption(
-      new Option('--format <format>', 'how to read it (default AUTO)').choices([
-        'AUTO',
-        'MKDOCS',
-        'FILES',
-        'COMBINED_MARKDOWN',
-      ]),
-    )
-    .option('--site-url <url>', 'public base URL for citations (default: mkdocs.yml site_url)')
-    .action(
-      action(
-        io,
-        async (ctx, path: string, options: { name?: string; format?: FolderFormat; siteUrl?: string }) => {
-          const absolute = resolve(io.cwd, path);
-          await addSource(ctx, await sourceType(ctx, 'FOLDER'), options.name ?? absolute, {
-            path: absolute,
-            format: options.format,
-            siteUrl: options.siteUrl,
-          });
-        },
-      ),
-    );
+  registerLegacySourceCommands(sources, io, { sourceType, addSource });
 
   sources
     .command('sync')

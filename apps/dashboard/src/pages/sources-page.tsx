@@ -6,6 +6,7 @@ import {
   CopyButton,
   FileInput,
   Group,
+  List,
   NativeSelect,
   NumberInput,
   Paper,
@@ -27,9 +28,8 @@ import { uploadArchive } from '../api/upload';
 import {
   AddSourceDocument,
   TroveApiError,
-  NotionWebhookDocument,
   RemoveSourceDocument,
-  ResetNotionWebhookDocument,
+  ResetWebhookVerificationDocument,
   SetSyncScheduleDocument,
   SourcesDocument,
   SourceTypesDocument,
@@ -37,6 +37,7 @@ import {
   SyncRunUpdatesDocument,
   SyncSourceDocument,
   UpdateSourceDocument,
+  WebhookVerificationTokenDocument,
   type SourcesQuery as SourcesResult,
   type SourceTypesQuery as SourceTypesResult,
   type SyncMode,
@@ -60,13 +61,9 @@ type Source = SourcesResult['sources'][number];
 type SourceTypeInfo = SourceTypesResult['sourceTypes'][number];
 type Run = SyncRunsResult['syncRuns']['nodes'][number];
 
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
-}
-
 /** How often a running sync's progress is read when the subscription is not available. */
 const LIVE_POLL_MS = 1000;
-/** How often a project with a Notion source re-reads its sources, for the webhook panel. */
+/** How often a project with a webhook source re-reads its sources, for the webhook panel. */
 const WEBHOOK_POLL_MS = 10_000;
 
 export function SourcesPage() {
@@ -93,7 +90,7 @@ export function SourcesPage() {
       ) : sources.data.sources.length === 0 ? (
         <Empty title="No sources yet">
           {canWrite
-            ? 'Add a source above: a web site, a folder on the server, a Notion workspace, …'
+            ? 'Add a source above: any of the types its form lists.'
             : 'Nothing syncs into this project yet.'}
         </Empty>
       ) : (
@@ -292,15 +289,6 @@ function SourceCard({
   selected: boolean;
   onSelect: () => void;
 }) {
-  const where =
-    source.folder?.path ??
-    source.folder?.archiveFileName ??
-    source.web?.url ??
-    (source.notion
-      ? source.notion.everything
-        ? 'everything shared with the integration'
-        : plural(source.notion.rootPageIds.length + source.notion.rootDatabaseIds.length, 'root')
-      : firstText(source.config));
   return (
     <Card
       withBorder
@@ -319,7 +307,7 @@ function SourceCard({
         </Group>
       </Group>
       <Text size="xs" c="dimmed" truncate mt={4}>
-        {where}
+        {source.summary}
         {source.tokenHint ? ` · token ${source.tokenHint}` : ''}
       </Text>
       <Text size="xs" c="dimmed">
@@ -531,12 +519,6 @@ function EditSource({ source, onDone }: { source: Source; onDone: () => void }) 
   );
 }
 
-/** The first text of a configuration (its URL, path, …): what a card shows of a source. */
-function firstText(config: unknown): string {
-  const values = Object.values((config ?? {}) as Record<string, unknown>);
-  return (values.find((value) => typeof value === 'string') as string | undefined) ?? '';
-}
-
 /** An INCREMENTAL sync every N minutes (a Temporal schedule); 0 removes it. */
 function Schedule({ source }: { source: Source }) {
   const queryClient = useQueryClient();
@@ -712,30 +694,35 @@ function RunHistory({ runs }: { runs: Run[] }) {
 }
 
 /**
- * Where Notion sends events, the verification token to paste back into Notion (WRITE keys only),
+ * Where the sender posts a source's events and what to set up there, as its type's definition
+ * says (the verification token to paste back, for types with a handshake, to WRITE keys only),
  * and what has arrived: the last event accepted and the deliveries refused.
  */
 function WebhookPanel({ source, canWrite }: { source: Source; canWrite: boolean }) {
   const queryClient = useQueryClient();
-  const url = `${window.location.origin}/webhooks/notion/${source.id}`;
+  const types = useSourceTypes();
+  const setup = types.data?.sourceTypes.find((t) => t.type === source.type)?.webhookSetup;
+  const url = setup ? `${window.location.origin}${setup.path.replace('{sourceId}', source.id)}` : '';
+  const handshake = canWrite && setup?.verificationHandshake === true;
   const token = useQuery({
     queryKey: ['webhookToken', source.id],
-    queryFn: () => gql(NotionWebhookDocument, { sourceId: source.id }),
-    enabled: canWrite,
+    queryFn: () => gql(WebhookVerificationTokenDocument, { sourceId: source.id }),
+    enabled: handshake,
   });
   const reset = useMutation({
-    mutationFn: () => gql(ResetNotionWebhookDocument, { sourceId: source.id }),
+    mutationFn: () => gql(ResetWebhookVerificationDocument, { sourceId: source.id }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['webhookToken', source.id] }),
   });
+  if (types.isPending) return <Loading label="Loading the webhook setup…" />;
+  if (types.isError) return <ErrorNotice error={types.error} />;
+  if (!setup) return null;
   const deliveries = source.webhook;
   const rejected = deliveries?.rejectedDeliveries ?? 0;
   return (
     <Paper withBorder p="sm" bg="var(--mantine-color-gray-0)" data-testid="webhook-panel">
       <Text fw={600}>Webhook</Text>
-      <Text size="xs" c="dimmed">
-        {canWrite
-          ? "Create a Notion webhook subscription pointing at this URL; Notion's verification token then shows here."
-          : "Notion sends this source's events to this URL."}
+      <Text size="xs" c="dimmed" data-testid="webhook-instructions">
+        {setup.instructions}
       </Text>
       <Group gap="xs" mt="xs" wrap="nowrap">
         <Code style={{ overflowWrap: 'anywhere' }}>{url}</Code>
@@ -748,6 +735,13 @@ function WebhookPanel({ source, canWrite }: { source: Source; canWrite: boolean 
         </CopyButton>
       </Group>
       {canWrite && (
+        <List size="xs" type="ordered" mt="xs" data-testid="webhook-steps">
+          {setup.steps.map((step) => (
+            <List.Item key={step}>{step}</List.Item>
+          ))}
+        </List>
+      )}
+      {handshake && (
         <Text size="sm" mt="xs">
           Verification token:{' '}
           {token.isPending ? (
@@ -756,8 +750,8 @@ function WebhookPanel({ source, canWrite }: { source: Source; canWrite: boolean 
             <Text span c="red">
               {errorMessage(token.error)}
             </Text>
-          ) : token.data.notionWebhookVerificationToken ? (
-            <Code>{token.data.notionWebhookVerificationToken}</Code>
+          ) : token.data.webhookVerificationToken ? (
+            <Code>{token.data.webhookVerificationToken}</Code>
           ) : (
             'not received yet'
           )}
@@ -781,14 +775,14 @@ function WebhookPanel({ source, canWrite }: { source: Source; canWrite: boolean 
           </Text>
         </Paper>
       </SimpleGrid>
-      {canWrite && (
+      {handshake && (
         <Group mt="xs">
           <Button size="compact-xs" variant="subtle" loading={reset.isPending} onClick={() => reset.mutate()}>
             Accept a new subscription
           </Button>
           {reset.isSuccess && (
             <Text size="xs" c="dimmed">
-              Send Notion&apos;s verification request within the hour.
+              Send the verification request again within the hour.
             </Text>
           )}
           {reset.isError && (

@@ -89,7 +89,7 @@ mutation CreateProject {
 
 # A folder source (a path inside TROVE_FOLDER_ROOTS) in ${where}; sourceTypes lists every type.
 mutation AddFolder($projectId: ID!) {
-  addSource(input: { projectId: $projectId, type: "FOLDER", name: "Handbook site", config: { path: "/srv/docs/handbook" } }) { id }
+  addSource(input: { projectId: $projectId, type: "FOLDER", name: "Handbook site", config: { path: "/srv/docs/handbook" } }) { id summary }
 }
 ${
   sourceId

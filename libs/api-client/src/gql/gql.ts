@@ -30,20 +30,18 @@ type Documents = {
   '\n  query Chunks($documentId: ID!) {\n    chunks(documentId: $documentId) {\n      ...ChunkFields\n    }\n  }\n': typeof types.ChunksDocument;
   '\n  query DocumentChunks($id: ID!) {\n    document(id: $id) {\n      id\n      projectId\n      fileName\n      title\n      status\n      chunkCount\n      pageCount\n    }\n    chunks(documentId: $id) {\n      ...ChunkFields\n    }\n  }\n': typeof types.DocumentChunksDocument;
   '\n  query Chunk($id: ID!) {\n    chunk(id: $id) {\n      ...ChunkFields\n    }\n  }\n': typeof types.ChunkDocument;
-  '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      config\n      secrets {\n        field\n        hint\n      }\n      notion {\n        everything\n        rootPageIds\n        rootDatabaseIds\n      }\n      folder {\n        path\n        format\n        siteUrl\n        archiveFileName\n      }\n      web {\n        url\n        maxPages\n      }\n      webhook {\n        lastEventAt\n        lastEventType\n        rejectedDeliveries\n      }\n    }\n  }\n': typeof types.SourcesDocument;
-  '\n  query SourceTypes {\n    sourceTypes {\n      type\n      label\n      description\n      configSchema\n      secretFields\n      webhook\n    }\n  }\n': typeof types.SourceTypesDocument;
+  '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      summary\n      config\n      secrets {\n        field\n        hint\n      }\n      webhook {\n        lastEventAt\n        lastEventType\n        rejectedDeliveries\n      }\n    }\n  }\n': typeof types.SourcesDocument;
+  '\n  query SourceTypes {\n    sourceTypes {\n      type\n      label\n      description\n      configSchema\n      secretFields\n      webhook\n      webhookSetup {\n        instructions\n        path\n        steps\n        verificationHandshake\n      }\n    }\n  }\n': typeof types.SourceTypesDocument;
   '\n  mutation AddSource($input: AddSourceInput!) {\n    addSource(input: $input) {\n      id\n      name\n      type\n      status\n      config\n      secrets {\n        field\n        hint\n      }\n    }\n  }\n': typeof types.AddSourceDocument;
   '\n  mutation UpdateSource($id: ID!, $input: UpdateSourceInput!) {\n    updateSource(id: $id, input: $input) {\n      id\n      name\n      config\n      secrets {\n        field\n        hint\n      }\n    }\n  }\n': typeof types.UpdateSourceDocument;
-  '\n  mutation AddNotionSource($input: AddNotionSourceInput!) {\n    addNotionSource(input: $input) {\n      id\n      name\n      type\n      status\n      tokenHint\n    }\n  }\n': typeof types.AddNotionSourceDocument;
-  '\n  mutation AddFolderSource($input: AddFolderSourceInput!) {\n    addFolderSource(input: $input) {\n      id\n      name\n      type\n      status\n    }\n  }\n': typeof types.AddFolderSourceDocument;
   '\n  mutation RemoveSource($id: ID!) {\n    removeSource(id: $id)\n  }\n': typeof types.RemoveSourceDocument;
   '\n  mutation SyncSource($id: ID!, $mode: SyncMode!) {\n    syncSource(id: $id, mode: $mode) {\n      ...SyncRunFields\n    }\n  }\n': typeof types.SyncSourceDocument;
   '\n  query SyncRun($id: ID!) {\n    syncRun(id: $id) {\n      ...SyncRunFields\n    }\n  }\n': typeof types.SyncRunDocument;
   '\n  query SyncRuns($sourceId: ID!, $first: Int!, $after: String) {\n    syncRuns(sourceId: $sourceId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        ...SyncRunFields\n      }\n    }\n  }\n': typeof types.SyncRunsDocument;
   '\n  subscription SyncRunUpdates($id: ID!) {\n    syncRunUpdates(id: $id) {\n      ...SyncRunFields\n    }\n  }\n': typeof types.SyncRunUpdatesDocument;
   '\n  mutation SetSyncSchedule($sourceId: ID!, $intervalMinutes: Int!) {\n    setSyncSchedule(sourceId: $sourceId, intervalMinutes: $intervalMinutes) {\n      id\n      syncIntervalMinutes\n    }\n  }\n': typeof types.SetSyncScheduleDocument;
-  '\n  query NotionWebhook($sourceId: ID!) {\n    notionWebhookVerificationToken(sourceId: $sourceId)\n  }\n': typeof types.NotionWebhookDocument;
-  '\n  mutation ResetNotionWebhook($sourceId: ID!) {\n    resetNotionWebhook(sourceId: $sourceId)\n  }\n': typeof types.ResetNotionWebhookDocument;
+  '\n  query WebhookVerificationToken($sourceId: ID!) {\n    webhookVerificationToken(sourceId: $sourceId)\n  }\n': typeof types.WebhookVerificationTokenDocument;
+  '\n  mutation ResetWebhookVerification($sourceId: ID!) {\n    resetWebhookVerification(sourceId: $sourceId)\n  }\n': typeof types.ResetWebhookVerificationDocument;
   '\n  query Search($input: SearchInput!) {\n    search(input: $input) {\n      tookMs\n      reranked\n      reranker\n      warnings\n      hits {\n        chunkId\n        documentId\n        title\n        headingPath\n        chapter\n        page\n        pageEnd\n        anchor\n        ocr\n        ocrConfidence\n        position\n        text\n        citationUrl\n        score\n        rerankScore\n        bm25 {\n          rank\n          score\n        }\n        knn {\n          rank\n          score\n        }\n        explain {\n          bm25 {\n            rank\n            score\n          }\n          knn {\n            rank\n            score\n          }\n          fusedScore\n          rerankScore\n          topFeatures {\n            name\n            contribution\n          }\n        }\n        context {\n          chunkId\n          position\n          headingPath\n          text\n          citationUrl\n        }\n      }\n    }\n  }\n': typeof types.SearchDocument;
   '\n  query SearchFilterOptions($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      name\n      type\n    }\n    project(id: $projectId) {\n      id\n      documentTypes {\n        mediaType\n        label\n        documentCount\n      }\n    }\n  }\n': typeof types.SearchFilterOptionsDocument;
   '\n  query Ask($input: AskInput!) {\n    ask(input: $input) {\n      answerId\n      threadId\n      standaloneQuestion\n      answer\n      mode\n      insufficientContext\n      language\n      model\n      fallbackReason\n      citations {\n        marker\n        chunkId\n        documentId\n        title\n        headingPath\n        citationUrl\n        quote\n        page\n        ocr\n        ocrConfidence\n      }\n      verification {\n        validMarkers\n        invalidMarkers\n        missingMarkers\n        retried\n        checkedSentences\n      }\n      timings {\n        totalMs\n      }\n    }\n  }\n': typeof types.AskDocument;
@@ -115,18 +113,14 @@ const documents: Documents = {
     types.DocumentChunksDocument,
   '\n  query Chunk($id: ID!) {\n    chunk(id: $id) {\n      ...ChunkFields\n    }\n  }\n':
     types.ChunkDocument,
-  '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      config\n      secrets {\n        field\n        hint\n      }\n      notion {\n        everything\n        rootPageIds\n        rootDatabaseIds\n      }\n      folder {\n        path\n        format\n        siteUrl\n        archiveFileName\n      }\n      web {\n        url\n        maxPages\n      }\n      webhook {\n        lastEventAt\n        lastEventType\n        rejectedDeliveries\n      }\n    }\n  }\n':
+  '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      summary\n      config\n      secrets {\n        field\n        hint\n      }\n      webhook {\n        lastEventAt\n        lastEventType\n        rejectedDeliveries\n      }\n    }\n  }\n':
     types.SourcesDocument,
-  '\n  query SourceTypes {\n    sourceTypes {\n      type\n      label\n      description\n      configSchema\n      secretFields\n      webhook\n    }\n  }\n':
+  '\n  query SourceTypes {\n    sourceTypes {\n      type\n      label\n      description\n      configSchema\n      secretFields\n      webhook\n      webhookSetup {\n        instructions\n        path\n        steps\n        verificationHandshake\n      }\n    }\n  }\n':
     types.SourceTypesDocument,
   '\n  mutation AddSource($input: AddSourceInput!) {\n    addSource(input: $input) {\n      id\n      name\n      type\n      status\n      config\n      secrets {\n        field\n        hint\n      }\n    }\n  }\n':
     types.AddSourceDocument,
   '\n  mutation UpdateSource($id: ID!, $input: UpdateSourceInput!) {\n    updateSource(id: $id, input: $input) {\n      id\n      name\n      config\n      secrets {\n        field\n        hint\n      }\n    }\n  }\n':
     types.UpdateSourceDocument,
-  '\n  mutation AddNotionSource($input: AddNotionSourceInput!) {\n    addNotionSource(input: $input) {\n      id\n      name\n      type\n      status\n      tokenHint\n    }\n  }\n':
-    types.AddNotionSourceDocument,
-  '\n  mutation AddFolderSource($input: AddFolderSourceInput!) {\n    addFolderSource(input: $input) {\n      id\n      name\n      type\n      status\n    }\n  }\n':
-    types.AddFolderSourceDocument,
   '\n  mutation RemoveSource($id: ID!) {\n    removeSource(id: $id)\n  }\n': types.RemoveSourceDocument,
   '\n  mutation SyncSource($id: ID!, $mode: SyncMode!) {\n    syncSource(id: $id, mode: $mode) {\n      ...SyncRunFields\n    }\n  }\n':
     types.SyncSourceDocument,
@@ -138,10 +132,10 @@ const documents: Documents = {
     types.SyncRunUpdatesDocument,
   '\n  mutation SetSyncSchedule($sourceId: ID!, $intervalMinutes: Int!) {\n    setSyncSchedule(sourceId: $sourceId, intervalMinutes: $intervalMinutes) {\n      id\n      syncIntervalMinutes\n    }\n  }\n':
     types.SetSyncScheduleDocument,
-  '\n  query NotionWebhook($sourceId: ID!) {\n    notionWebhookVerificationToken(sourceId: $sourceId)\n  }\n':
-    types.NotionWebhookDocument,
-  '\n  mutation ResetNotionWebhook($sourceId: ID!) {\n    resetNotionWebhook(sourceId: $sourceId)\n  }\n':
-    types.ResetNotionWebhookDocument,
+  '\n  query WebhookVerificationToken($sourceId: ID!) {\n    webhookVerificationToken(sourceId: $sourceId)\n  }\n':
+    types.WebhookVerificationTokenDocument,
+  '\n  mutation ResetWebhookVerification($sourceId: ID!) {\n    resetWebhookVerification(sourceId: $sourceId)\n  }\n':
+    types.ResetWebhookVerificationDocument,
   '\n  query Search($input: SearchInput!) {\n    search(input: $input) {\n      tookMs\n      reranked\n      reranker\n      warnings\n      hits {\n        chunkId\n        documentId\n        title\n        headingPath\n        chapter\n        page\n        pageEnd\n        anchor\n        ocr\n        ocrConfidence\n        position\n        text\n        citationUrl\n        score\n        rerankScore\n        bm25 {\n          rank\n          score\n        }\n        knn {\n          rank\n          score\n        }\n        explain {\n          bm25 {\n            rank\n            score\n          }\n          knn {\n            rank\n            score\n          }\n          fusedScore\n          rerankScore\n          topFeatures {\n            name\n            contribution\n          }\n        }\n        context {\n          chunkId\n          position\n          headingPath\n          text\n          citationUrl\n        }\n      }\n    }\n  }\n':
     types.SearchDocument,
   '\n  query SearchFilterOptions($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      name\n      type\n    }\n    project(id: $projectId) {\n      id\n      documentTypes {\n        mediaType\n        label\n        documentCount\n      }\n    }\n  }\n':
@@ -321,13 +315,13 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      config\n      secrets {\n        field\n        hint\n      }\n      notion {\n        everything\n        rootPageIds\n        rootDatabaseIds\n      }\n      folder {\n        path\n        format\n        siteUrl\n        archiveFileName\n      }\n      web {\n        url\n        maxPages\n      }\n      webhook {\n        lastEventAt\n        lastEventType\n        rejectedDeliveries\n      }\n    }\n  }\n',
+  source: '\n  query Sources($projectId: ID!) {\n    sources(projectId: $projectId) {\n      id\n      projectId\n      name\n      type\n      status\n      createdAt\n      lastSyncAt\n      syncIntervalMinutes\n      tokenHint\n      summary\n      config\n      secrets {\n        field\n        hint\n      }\n      webhook {\n        lastEventAt\n        lastEventType\n        rejectedDeliveries\n      }\n    }\n  }\n',
 ): typeof import('./graphql').SourcesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  query SourceTypes {\n    sourceTypes {\n      type\n      label\n      description\n      configSchema\n      secretFields\n      webhook\n    }\n  }\n',
+  source: '\n  query SourceTypes {\n    sourceTypes {\n      type\n      label\n      description\n      configSchema\n      secretFields\n      webhook\n      webhookSetup {\n        instructions\n        path\n        steps\n        verificationHandshake\n      }\n    }\n  }\n',
 ): typeof import('./graphql').SourceTypesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -341,18 +335,6 @@ export function graphql(
 export function graphql(
   source: '\n  mutation UpdateSource($id: ID!, $input: UpdateSourceInput!) {\n    updateSource(id: $id, input: $input) {\n      id\n      name\n      config\n      secrets {\n        field\n        hint\n      }\n    }\n  }\n',
 ): typeof import('./graphql').UpdateSourceDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(
-  source: '\n  mutation AddNotionSource($input: AddNotionSourceInput!) {\n    addNotionSource(input: $input) {\n      id\n      name\n      type\n      status\n      tokenHint\n    }\n  }\n',
-): typeof import('./graphql').AddNotionSourceDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(
-  source: '\n  mutation AddFolderSource($input: AddFolderSourceInput!) {\n    addFolderSource(input: $input) {\n      id\n      name\n      type\n      status\n    }\n  }\n',
-): typeof import('./graphql').AddFolderSourceDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -393,14 +375,14 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  query NotionWebhook($sourceId: ID!) {\n    notionWebhookVerificationToken(sourceId: $sourceId)\n  }\n',
-): typeof import('./graphql').NotionWebhookDocument;
+  source: '\n  query WebhookVerificationToken($sourceId: ID!) {\n    webhookVerificationToken(sourceId: $sourceId)\n  }\n',
+): typeof import('./graphql').WebhookVerificationTokenDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  mutation ResetNotionWebhook($sourceId: ID!) {\n    resetNotionWebhook(sourceId: $sourceId)\n  }\n',
-): typeof import('./graphql').ResetNotionWebhookDocument;
+  source: '\n  mutation ResetWebhookVerification($sourceId: ID!) {\n    resetWebhookVerification(sourceId: $sourceId)\n  }\n',
+): typeof import('./graphql').ResetWebhookVerificationDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

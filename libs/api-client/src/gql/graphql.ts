@@ -5,27 +5,6 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 export type Incremental<T> =
   T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
-export type AddFolderSourceInput = {
-  format?: FolderFormat;
-  name: string;
-  /** A folder on the server (a MkDocs project, or any folder of files), or one Markdown file; inside TROVE_FOLDER_ROOTS */
-  path: string;
-  projectId: string | number;
-  /** Public base URL for citations; defaults to mkdocs.yml's site_url */
-  siteUrl?: string | null | undefined;
-};
-
-export type AddNotionSourceInput = {
-  /** Which of `roots` are databases */
-  databaseRoots?: Array<string>;
-  name: string;
-  projectId: string | number;
-  /** Page ids, database ids or Notion URLs; empty means everything shared with the integration */
-  roots?: Array<string>;
-  /** Internal integration token (ntn_… or secret_…) */
-  token: string;
-};
-
 /** A source of any type; `sourceTypes` gives the schema of each type’s config */
 export type AddSourceInput = {
   /** The type's configuration, validated by its schema (errors name the field); secrets as plain strings */
@@ -213,8 +192,6 @@ export type FeedbackTarget = 'ANSWER' | 'PASSAGE';
 
 /** Thumbs up or down */
 export type FeedbackVote = 'DOWN' | 'UP';
-
-export type FolderFormat = 'AUTO' | 'COMBINED_MARKDOWN' | 'FILES' | 'MKDOCS';
 
 /** Fusion for this request; unset fields keep the server configuration */
 export type FusionInput = {
@@ -805,16 +782,9 @@ export type SourcesQuery = {
     lastSyncAt: string | null;
     syncIntervalMinutes: number | null;
     tokenHint: string | null;
+    summary: string;
     config: unknown;
     secrets: Array<{ field: string; hint: string }>;
-    notion: { everything: boolean; rootPageIds: Array<string>; rootDatabaseIds: Array<string> } | null;
-    folder: {
-      path: string | null;
-      format: FolderFormat;
-      siteUrl: string | null;
-      archiveFileName: string | null;
-    } | null;
-    web: { url: string; maxPages: number } | null;
     webhook: { lastEventAt: string | null; lastEventType: string | null; rejectedDeliveries: number } | null;
   }>;
 };
@@ -829,6 +799,12 @@ export type SourceTypesQuery = {
     configSchema: unknown;
     secretFields: Array<string>;
     webhook: boolean;
+    webhookSetup: {
+      instructions: string;
+      path: string;
+      steps: Array<string>;
+      verificationHandshake: boolean;
+    } | null;
   }>;
 };
 
@@ -859,22 +835,6 @@ export type UpdateSourceMutation = {
     config: unknown;
     secrets: Array<{ field: string; hint: string }>;
   };
-};
-
-export type AddNotionSourceMutationVariables = Exact<{
-  input: AddNotionSourceInput;
-}>;
-
-export type AddNotionSourceMutation = {
-  addNotionSource: { id: string; name: string; type: string; status: SourceStatus; tokenHint: string | null };
-};
-
-export type AddFolderSourceMutationVariables = Exact<{
-  input: AddFolderSourceInput;
-}>;
-
-export type AddFolderSourceMutation = {
-  addFolderSource: { id: string; name: string; type: string; status: SourceStatus };
 };
 
 export type RemoveSourceMutationVariables = Exact<{
@@ -1061,17 +1021,17 @@ export type SetSyncScheduleMutationVariables = Exact<{
 
 export type SetSyncScheduleMutation = { setSyncSchedule: { id: string; syncIntervalMinutes: number | null } };
 
-export type NotionWebhookQueryVariables = Exact<{
+export type WebhookVerificationTokenQueryVariables = Exact<{
   sourceId: string | number;
 }>;
 
-export type NotionWebhookQuery = { notionWebhookVerificationToken: string | null };
+export type WebhookVerificationTokenQuery = { webhookVerificationToken: string | null };
 
-export type ResetNotionWebhookMutationVariables = Exact<{
+export type ResetWebhookVerificationMutationVariables = Exact<{
   sourceId: string | number;
 }>;
 
-export type ResetNotionWebhookMutation = { resetNotionWebhook: boolean };
+export type ResetWebhookVerificationMutation = { resetWebhookVerification: boolean };
 
 export type SearchQueryVariables = Exact<{
   input: SearchInput;
@@ -2151,25 +2111,11 @@ export const SourcesDocument = new TypedDocumentString(`
     lastSyncAt
     syncIntervalMinutes
     tokenHint
+    summary
     config
     secrets {
       field
       hint
-    }
-    notion {
-      everything
-      rootPageIds
-      rootDatabaseIds
-    }
-    folder {
-      path
-      format
-      siteUrl
-      archiveFileName
-    }
-    web {
-      url
-      maxPages
     }
     webhook {
       lastEventAt
@@ -2188,6 +2134,12 @@ export const SourceTypesDocument = new TypedDocumentString(`
     configSchema
     secretFields
     webhook
+    webhookSetup {
+      instructions
+      path
+      steps
+      verificationHandshake
+    }
   }
 }
     `) as unknown as TypedDocumentString<SourceTypesQuery, SourceTypesQueryVariables>;
@@ -2219,27 +2171,6 @@ export const UpdateSourceDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<UpdateSourceMutation, UpdateSourceMutationVariables>;
-export const AddNotionSourceDocument = new TypedDocumentString(`
-    mutation AddNotionSource($input: AddNotionSourceInput!) {
-  addNotionSource(input: $input) {
-    id
-    name
-    type
-    status
-    tokenHint
-  }
-}
-    `) as unknown as TypedDocumentString<AddNotionSourceMutation, AddNotionSourceMutationVariables>;
-export const AddFolderSourceDocument = new TypedDocumentString(`
-    mutation AddFolderSource($input: AddFolderSourceInput!) {
-  addFolderSource(input: $input) {
-    id
-    name
-    type
-    status
-  }
-}
-    `) as unknown as TypedDocumentString<AddFolderSourceMutation, AddFolderSourceMutationVariables>;
 export const RemoveSourceDocument = new TypedDocumentString(`
     mutation RemoveSource($id: ID!) {
   removeSource(id: $id)
@@ -2468,16 +2399,22 @@ export const SetSyncScheduleDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<SetSyncScheduleMutation, SetSyncScheduleMutationVariables>;
-export const NotionWebhookDocument = new TypedDocumentString(`
-    query NotionWebhook($sourceId: ID!) {
-  notionWebhookVerificationToken(sourceId: $sourceId)
+export const WebhookVerificationTokenDocument = new TypedDocumentString(`
+    query WebhookVerificationToken($sourceId: ID!) {
+  webhookVerificationToken(sourceId: $sourceId)
 }
-    `) as unknown as TypedDocumentString<NotionWebhookQuery, NotionWebhookQueryVariables>;
-export const ResetNotionWebhookDocument = new TypedDocumentString(`
-    mutation ResetNotionWebhook($sourceId: ID!) {
-  resetNotionWebhook(sourceId: $sourceId)
+    `) as unknown as TypedDocumentString<
+  WebhookVerificationTokenQuery,
+  WebhookVerificationTokenQueryVariables
+>;
+export const ResetWebhookVerificationDocument = new TypedDocumentString(`
+    mutation ResetWebhookVerification($sourceId: ID!) {
+  resetWebhookVerification(sourceId: $sourceId)
 }
-    `) as unknown as TypedDocumentString<ResetNotionWebhookMutation, ResetNotionWebhookMutationVariables>;
+    `) as unknown as TypedDocumentString<
+  ResetWebhookVerificationMutation,
+  ResetWebhookVerificationMutationVariables
+>;
 export const SearchDocument = new TypedDocumentString(`
     query Search($input: SearchInput!) {
   search(input: $input) {

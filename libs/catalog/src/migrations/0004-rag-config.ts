@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Retrieval and answer settings changed through the API (issue 11): one row of overrides over the
+ * Retrieval and answer settings changed through the API: one row of overrides over the
  * environment's values, secrets sealed apart, and a version for optimistic concurrency and for
  * processes to notice a change.
  */

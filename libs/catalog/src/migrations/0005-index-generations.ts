@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Generations of the chunk index (issue 11): each is one Elasticsearch index built with one
+ * Generations of the chunk index: each is one Elasticsearch index built with one
  * embedding model. One is ACTIVE (searched, behind the alias); while a model change is rebuilt,
  * one more is BUILDING (written alongside the active one, swapped in when complete).
  */

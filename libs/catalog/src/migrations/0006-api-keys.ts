@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * API keys (issue 12): a role and a project scope per key. Only the SHA-256 of the secret is
+ * API keys: a role and a project scope per key. Only the SHA-256 of the secret is
  * kept: the secret is 256 random bits, so a slow hash would add nothing.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

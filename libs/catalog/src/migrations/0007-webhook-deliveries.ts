@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * What a source's Notion webhook has received (issue 12, the dashboard's webhook panel): the last
+ * What a source's Notion webhook has received (the dashboard's webhook panel): the last
  * accepted event's time and type, and how many deliveries were refused. Neither a payload nor a
  * signature is kept.
  */

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Answers and conversations (issue 28): every answer `ask` gave (the question, the rewritten
+ * Answers and conversations: every answer `ask` gave (the question, the rewritten
  * standalone question of a follow-up, the answer, its citations and the passages it was built on
  * with their reranker features), and threads that group a key's turns. Both go with their project;
  * a thread's turns go with the thread. Kept for TROVE_ANSWER_RETENTION_DAYS.

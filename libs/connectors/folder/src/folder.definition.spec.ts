@@ -68,3 +68,41 @@ describe('the folder source definition', () => {
     );
   });
 });
+
+describe('an uploaded archive as a folder source', () => {
+  const archive = { blobKey: 'sources/s1/archive/abc', sha256: 'abc', fileName: 'site.zip' };
+  it('is the one type the registry gives uploads to, and configures a new or replaced archive', () => {
+    const definition = registry.archiveType();
+    expect(definition.type).toBe(SourceType.FOLDER);
+    const created = definition.archive.configure(archive, { siteUrl: 'https://handbook.example.com' });
+    expect(created).toEqual({
+      format: 'AUTO',
+      archiveBlobKey: archive.blobKey,
+      archiveHash: 'abc',
+      archiveFileName: 'site.zip',
+      siteUrl: 'https://handbook.example.com/',
+    });
+    expect(definition.archive.isArchive(created)).toBe(true);
+    expect(definition.archive.isArchive({ format: 'AUTO', path: root })).toBe(false);
+    // A replaced archive keeps the source's format and site URL unless the upload changes them.
+    const replaced = definition.archive.configure(
+      { ...archive, sha256: 'def' },
+      {},
+      { ...created, format: 'MKDOCS' },
+    );
+    expect(replaced).toMatchObject({
+      format: 'MKDOCS',
+      archiveHash: 'def',
+      siteUrl: 'https://handbook.example.com/',
+    });
+  });
+
+  it('refuses an unknown or a combined Markdown format and a site URL that is not http(s)', () => {
+    const { archive: upload } = registry.archiveType();
+    expect(() => upload.configure(archive, { format: 'PDF' })).toThrow(/^format must be one of AUTO, /);
+    expect(() => upload.configure(archive, { format: 'COMBINED_MARKDOWN' })).toThrow(
+      'an archive is a folder',
+    );
+    expect(() => upload.configure(archive, { siteUrl: 'ftp://x' })).toThrow('siteUrl must be an http(s) URL');
+  });
+});

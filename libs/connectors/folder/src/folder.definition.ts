@@ -2,10 +2,14 @@ import { z } from 'zod/v4';
 import {
   configProblem,
   FolderFormat,
+  type FolderSourceConfig,
   isTroveError,
+  type SourceArchive,
   type SourceConfig,
   type SourceDefinition,
   SourceType,
+  TroveError,
+  TroveErrorCode,
 } from '@trove/domain';
 import { resolveAllowedPath } from '@trove/storage';
 
@@ -74,5 +78,59 @@ export function folderSourceDefinition(settings: FolderDefinitionSettings): Sour
       }
       return { format, path: resolved, ...(siteUrl ? { siteUrl } : {}) };
     },
+    archive: folderArchive,
+    summarize(config: SourceConfig): string {
+      const { format, path, archiveFileName, siteUrl } = config as {
+        format?: string;
+        path?: string;
+        archiveFileName?: string;
+        siteUrl?: string;
+      };
+      const where = path ?? archiveFileName ?? 'uploaded archive';
+      return `${format ?? FolderFormat.AUTO} folder ${where}${siteUrl ? ` (${siteUrl})` : ''}`;
+    },
   };
+}
+
+/**
+ * A `.zip` of a folder (a MkDocs project, a folder of files) as a folder source: the upload's
+ * `format` and `siteUrl` fields, or those of the source whose archive it replaces.
+ */
+const folderArchive: SourceArchive = {
+  configure(archive, options, previous): SourceConfig {
+    const format = options['format'] as FolderFormat | undefined;
+    if (format && !Object.values(FolderFormat).includes(format)) {
+      throw new TroveError(
+        TroveErrorCode.BadRequest,
+        `format must be one of ${Object.values(FolderFormat).join(', ')}`,
+      );
+    }
+    if (format === FolderFormat.COMBINED_MARKDOWN) {
+      throw new TroveError(TroveErrorCode.BadRequest, 'an archive is a folder: use AUTO, MKDOCS or FILES');
+    }
+    const before = previous as Partial<FolderSourceConfig> | undefined;
+    const siteUrl = options['siteUrl'] || before?.siteUrl;
+    const config: FolderSourceConfig = {
+      format: format ?? before?.format ?? FolderFormat.AUTO,
+      archiveBlobKey: archive.blobKey,
+      archiveHash: archive.sha256,
+      archiveFileName: archive.fileName,
+      ...(siteUrl ? { siteUrl: httpUrl(siteUrl, 'siteUrl') } : {}),
+    };
+    return { ...config };
+  },
+  isArchive: (stored) => typeof stored['archiveBlobKey'] === 'string',
+};
+
+function httpUrl(url: string, field: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed.toString();
+  } catch {
+    // reported below
+  }
+  throw new TroveError(
+    TroveErrorCode.BadRequest,
+    `${field} must be an http(s) URL, got ${JSON.stringify(url.slice(0, 200))}`,
+  );
 }

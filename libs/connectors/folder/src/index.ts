@@ -1,2 +1,3 @@
 export * from './folder.connector';
 export * from './folder.definition';
+export * from './folder.plugin';

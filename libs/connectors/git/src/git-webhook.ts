@@ -30,6 +30,16 @@ interface PushBody {
  */
 export function gitWebhook(secrets: SecretOpener | undefined): SourceWebhook {
   return {
+    setup: {
+      instructions:
+        "Add a push webhook to the repository pointing at this URL, with the source's webhookSecret as its secret.",
+      steps: [
+        'Give the source a webhookSecret (16 characters or more) in its configuration, if it has none.',
+        "In the repository's settings add a webhook with this URL, content type application/json and that secret (GitHub, Gitea and Forgejo: Secret; GitLab: Secret token).",
+        'Choose push events: a push to the synced branch starts an INCREMENTAL sync; pings, tags and other branches are accepted and ignored.',
+      ],
+      verificationHandshake: false,
+    },
     async receive(delivery, context): Promise<WebhookOutcome> {
       const config = context.source.config as GitSourceConfig;
       if (!secrets || !isSealedSecret(config.webhookSecret)) {

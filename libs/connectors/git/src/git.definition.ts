@@ -120,6 +120,10 @@ export function gitSourceDefinition(settings: GitDefinitionSettings): SourceDefi
       for (const [key, value] of Object.entries(prepared)) if (value === undefined) delete prepared[key];
       return prepared;
     },
+    summarize(config: SourceConfig): string {
+      const { url, branch } = config as { url?: string; branch?: string };
+      return `${url ?? '?'}${branch ? ` (branch ${branch})` : ''}`;
+    },
     webhook: gitWebhook(settings.secrets),
   };
 }

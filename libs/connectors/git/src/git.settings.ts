@@ -1,4 +1,5 @@
 import { z } from 'zod/v4';
+import { readPluginSettings } from '@trove/domain';
 
 const positiveInt = z.coerce.number().int().positive();
 
@@ -39,13 +40,5 @@ export type GitSettings = z.output<typeof gitSettingsSchema>;
 
 /** The settings from the environment (blank values count as unset); throws naming every variable at fault. */
 export function readGitSettings(env: Readonly<Record<string, string | undefined>>): GitSettings {
-  const given = Object.fromEntries(
-    Object.entries(env).filter(([key, value]) => key.startsWith('TROVE_GIT_') && value !== ''),
-  );
-  const parsed = gitSettingsSchema.safeParse(given);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new Error(`invalid Git connector settings: ${problems}`);
-  }
-  return parsed.data;
+  return readPluginSettings(gitSettingsSchema, env, 'TROVE_GIT_', 'Git connector');
 }

@@ -5,3 +5,5 @@ export * from './render';
 export * from './notion-cache';
 export * from './notion.connector';
 export * from './notion.definition';
+export * from './notion.plugin';
+export * from './notion.settings';

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { SecretBox, type NotionConfig } from '@trove/config';
+import { SecretBox } from '@trove/config';
+import type { NotionSettings } from './notion.settings';
 import {
   isTroveError,
   SourceStatus,
@@ -67,7 +68,7 @@ const nonBlockRequests = (emulator: NotionEmulator) =>
 
 describe('NotionConnector', { timeout: 60_000 }, () => {
   let emulator: NotionEmulator;
-  let config: NotionConfig;
+  let config: NotionSettings;
   /** The emulator's clock (edit times); the system clock unless a test moves it. */
   let clock = () => new Date();
   const handbook = () =>

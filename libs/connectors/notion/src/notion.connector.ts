@@ -1,5 +1,5 @@
+import type { NotionSettings } from './notion.settings';
 import type { Client } from '@notionhq/client';
-import type { NotionConfig } from '@trove/config';
 import {
   sourceItemGone,
   sourceUnauthorized,
@@ -26,7 +26,7 @@ import { blockUrl, pageTitle, renderPage } from './render';
 /** Notion rounds edit times down to the minute: incremental discovery looks back this far. */
 const WATERMARK_OVERLAP_MS = 60_000;
 
-/** Defaults of the run cache (`NotionConfig.cache*`). */
+/** Defaults of the run cache (`NotionSettings.cache*`). */
 const CACHE_DEFAULTS = { ttlSeconds: 900, maxObjects: 5_000, blockTreesMb: 64 };
 
 /**
@@ -47,7 +47,7 @@ export class NotionConnector implements SourceConnector<NotionSource> {
 
   constructor(
     private readonly secrets: SecretOpener | undefined,
-    private readonly config: NotionConfig,
+    private readonly config: NotionSettings,
   ) {
     const ttlSeconds = config.cacheTtlSeconds ?? CACHE_DEFAULTS.ttlSeconds;
     if (ttlSeconds > 0) {

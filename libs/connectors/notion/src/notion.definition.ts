@@ -58,6 +58,19 @@ export function notionSourceDefinition(): SourceDefinition {
         rootDatabaseIds: databases,
       };
     },
+    summarize(config: SourceConfig): string {
+      const {
+        everything,
+        rootPageIds = [],
+        rootDatabaseIds = [],
+      } = config as {
+        everything?: boolean;
+        rootPageIds?: string[];
+        rootDatabaseIds?: string[];
+      };
+      if (everything) return 'every page shared with the integration';
+      return `Notion roots ${[...rootPageIds, ...rootDatabaseIds].join(', ')}`;
+    },
     webhook: notionWebhook,
   };
 }
@@ -76,6 +89,16 @@ interface WebhookBody {
  * delivery is signed with (`X-Notion-Signature`, HMAC-SHA256 of the body).
  */
 const notionWebhook: SourceWebhook = {
+  setup: {
+    instructions:
+      "Create a Notion webhook subscription pointing at this URL; Notion's verification token then shows here, to paste back into Notion.",
+    steps: [
+      "In the integration's settings at notion.so/profile/integrations, open Webhooks and create a subscription with this URL.",
+      'Notion sends a verification request: its token shows here (it is accepted within TROVE_WEBHOOK_VERIFICATION_WINDOW_MS of the source being added, or of "Accept a new subscription").',
+      "Paste the token into Notion's Verify dialog: signed events then keep the source current between syncs.",
+    ],
+    verificationHandshake: true,
+  },
   async receive(delivery, context) {
     let body: WebhookBody;
     try {
@@ -92,7 +115,7 @@ const notionWebhook: SourceWebhook = {
       if (!context.handshakeOpen) {
         throw new WebhookRefused(
           TroveErrorCode.Unauthenticated,
-          'webhook verification is closed for this source; call resetNotionWebhook, then verify the subscription in Notion',
+          'webhook verification is closed for this source; call resetWebhookVerification, then verify the subscription in Notion',
           'a verification request after the window closed',
         );
       }

@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { notionSchema, webSchema } from '@trove/config';
-import { SourceType } from '@trove/domain';
+import { SourceType, WEBHOOK_PATH } from '@trove/domain';
 import { createSourceConnectors, createSourceDefinitions } from './source-definitions';
 import { registeredSourceTypes } from './source-plugins';
 
-const settings = {
-  folders: { roots: [] },
-  web: { allowPrivateNetworks: false, defaultMaxPages: 1000 },
-};
+const settings = { folders: { roots: [], cacheDir: '/tmp/trove-registry-spec' } };
+const env = {};
 
 describe('the source type registry', () => {
   it('has a definition for every source type, each with a JSON schema for forms', () => {
-    const descriptions = createSourceDefinitions(settings).describe();
-    expect(descriptions.map((d) => d.type).sort()).toEqual([...Object.values(SourceType), 'GIT'].sort());
+    const descriptions = createSourceDefinitions(settings, env).describe();
+    // These four at least; a connector lib registered since adds its own.
+    expect(descriptions.map((d) => d.type)).toEqual(
+      expect.arrayContaining([...Object.values(SourceType), 'GIT']),
+    );
     const notion = descriptions.find((d) => d.type === SourceType.NOTION)!;
     expect(notion.secretFields).toEqual(['token']);
     expect(notion.webhook).toBe(true);
@@ -30,15 +30,73 @@ describe('the source type registry', () => {
     expect(web.webhook).toBe(false);
   });
 
+  it("says what an operator sets up for each type's webhooks: Notion's handshake, Git's secret, none for the others", () => {
+    const setups = Object.fromEntries(
+      createSourceDefinitions(settings, env)
+        .describe()
+        .map((d) => [d.type, d.webhookSetup]),
+    );
+    expect(setups[SourceType.NOTION]).toMatchObject({
+      path: WEBHOOK_PATH,
+      verificationHandshake: true,
+      instructions: expect.stringContaining('Notion webhook subscription'),
+    });
+    expect(setups['GIT']).toMatchObject({
+      path: WEBHOOK_PATH,
+      verificationHandshake: false,
+      instructions: expect.stringContaining('webhookSecret'),
+    });
+    // A Git source is never told to set up Notion's subscription.
+    expect(JSON.stringify(setups['GIT'])).not.toMatch(/notion/i);
+    for (const setup of [setups[SourceType.NOTION], setups['GIT']])
+      expect(setup?.steps.length).toBeGreaterThan(1);
+    expect(setups[SourceType.FOLDER]).toBeNull();
+    expect(setups[SourceType.WEB]).toBeNull();
+  });
+
+  it("summarises each type's stored configuration in a few words for a source card", () => {
+    const definitions = createSourceDefinitions(settings, env);
+    const token = { sealed: 'x', hint: 'ntn_…9x (50 chars)' };
+    expect(
+      definitions.summary(SourceType.NOTION, {
+        token,
+        everything: true,
+        rootPageIds: [],
+        rootDatabaseIds: [],
+      }),
+    ).toBe('every page shared with the integration');
+    expect(
+      definitions.summary(SourceType.NOTION, {
+        token,
+        everything: false,
+        rootPageIds: ['a'],
+        rootDatabaseIds: ['b'],
+      }),
+    ).toBe('Notion roots a, b');
+    expect(
+      definitions.summary(SourceType.FOLDER, {
+        format: 'MKDOCS',
+        archiveBlobKey: 'archives/k',
+        archiveFileName: 'site.zip',
+        siteUrl: 'https://handbook.example.com',
+      }),
+    ).toBe('MKDOCS folder site.zip (https://handbook.example.com)');
+    expect(definitions.summary(SourceType.WEB, { url: 'https://docs.example.com/', maxPages: 500 })).toBe(
+      'web pages under https://docs.example.com/ (at most 500)',
+    );
+    expect(
+      definitions.summary('GIT', {
+        url: 'https://git.example.com/docs.git',
+        branch: 'main',
+        exclude: [],
+        token,
+      }),
+    ).toBe('https://git.example.com/docs.git (branch main)');
+  });
+
   it('builds a connector for every type it has a definition for, and no other', () => {
-    const workerSettings = {
-      ...settings,
-      folders: { roots: [], cacheDir: '/tmp/trove-registry-spec' },
-      web: webSchema.parse({}),
-      notion: notionSchema.parse({}),
-    };
-    const connectors = createSourceConnectors(workerSettings, { blobs: {} as never });
-    const types = registeredSourceTypes(settings);
+    const connectors = createSourceConnectors(settings, { blobs: {} as never }, env);
+    const types = registeredSourceTypes(settings, env);
     expect(
       connectors
         .all()
@@ -46,10 +104,19 @@ describe('the source type registry', () => {
         .sort(),
     ).toEqual([...types].sort());
     expect(
-      createSourceDefinitions(settings)
+      createSourceDefinitions(settings, env)
         .list()
         .map((d) => d.type)
         .sort(),
     ).toEqual([...types].sort());
+  });
+
+  it("stops at start-up when a plugin's own settings are wrong, naming the variable", () => {
+    expect(() => createSourceDefinitions(settings, { TROVE_WEB_MAX_SITEMAPS: 'many' })).toThrow(
+      /invalid web connector settings: TROVE_WEB_MAX_SITEMAPS/,
+    );
+    expect(() => createSourceDefinitions(settings, { TROVE_NOTION_REQUESTS_PER_SECOND: '-1' })).toThrow(
+      /invalid Notion connector settings: TROVE_NOTION_REQUESTS_PER_SECOND/,
+    );
   });
 });

@@ -1,17 +1,14 @@
 import { type BlobStore, SourceConnectors, SourceDefinitions } from '@trove/domain';
-import { type SourceConnectorSettings, sourcePlugins, type SourceRegistrySettings } from './source-plugins';
+import { sourcePlugins, type SourceRegistrySettings } from './source-plugins';
 
 type Env = Readonly<Record<string, string | undefined>>;
-
-/** The server settings the definitions read (allowed folder roots, web safety); the API's config has them. */
-export type SourceDefinitionSettings = SourceRegistrySettings;
 
 /**
  * Every registered source type's definition (see `sourcePlugins`). Throws when a plugin's
  * settings are wrong or two plugins claim a type, so the API refuses to start.
  */
 export function createSourceDefinitions(
-  settings: SourceDefinitionSettings,
+  settings: SourceRegistrySettings,
   env: Env = process.env,
 ): SourceDefinitions {
   const plugins = sourcePlugins(settings, env);
@@ -23,7 +20,7 @@ export function createSourceDefinitions(
 
 /** Every registered source type's connector: the worker's side of `createSourceDefinitions`. */
 export function createSourceConnectors(
-  settings: SourceConnectorSettings,
+  settings: SourceRegistrySettings,
   deps: { blobs: BlobStore },
   env: Env = process.env,
 ): SourceConnectors {

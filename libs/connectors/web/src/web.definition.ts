@@ -62,5 +62,9 @@ export function webSourceDefinition(settings: WebDefinitionSettings): SourceDefi
       }
       return { url: normalized.href, maxPages: maxPages ?? settings.defaultMaxPages };
     },
+    summarize(config: SourceConfig): string {
+      const { url, maxPages } = config as { url?: string; maxPages?: number };
+      return `web pages under ${url ?? '?'}${maxPages ? ` (at most ${maxPages})` : ''}`;
+    },
   };
 }

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type { RagConfigQuery } from '@trove/api-client';
 import { RAG_SCHEMA_DEFAULTS } from '@trove/rag-config';
 import { configView, ragSettingsInput } from './config.tools';
-import { sourceScope } from './sources.tools';
 
 const config: RagConfigQuery['ragConfig'] = {
   version: 3,
@@ -76,57 +75,6 @@ describe('configView', () => {
       model: null,
     });
     expect(JSON.stringify(view)).not.toContain('10.0.0.7');
-  });
-});
-
-describe('sourceScope', () => {
-  it('says in a few words what a source reads', () => {
-    expect(
-      sourceScope({
-        notion: { everything: true, rootPageIds: [], rootDatabaseIds: [] },
-        folder: null,
-        web: null,
-        config: {},
-      }),
-    ).toBe('every page shared with the integration');
-    expect(
-      sourceScope({
-        notion: { everything: false, rootPageIds: ['a'], rootDatabaseIds: ['b'] },
-        folder: null,
-        web: null,
-        config: {},
-      }),
-    ).toBe('Notion roots a, b');
-    expect(
-      sourceScope({
-        notion: null,
-        folder: {
-          path: null,
-          format: 'MKDOCS',
-          siteUrl: 'https://handbook.example.com',
-          archiveFileName: 'site.zip',
-        },
-        web: null,
-        config: {},
-      }),
-    ).toBe('MKDOCS folder site.zip (https://handbook.example.com)');
-    expect(
-      sourceScope({
-        notion: null,
-        folder: null,
-        web: { url: 'https://docs.example.com/', maxPages: 500 },
-        config: {},
-      }),
-    ).toBe('web pages under https://docs.example.com/ (at most 500)');
-    // A type without a view of its own: its configuration.
-    expect(
-      sourceScope({
-        notion: null,
-        folder: null,
-        web: null,
-        config: { repository: 'https://git.example.com/docs.git', branch: 'main' },
-      }),
-    ).toBe('{"repository":"https://git.example.com/docs.git","branch":"main"}');
   });
 });
 

@@ -4,7 +4,6 @@ import {
   AddSourceDocument,
   configFields,
   SourcesDocument,
-  type SourcesQuery,
   SourceTypesDocument,
   SyncRunDocument,
   SyncSourceDocument,
@@ -41,23 +40,6 @@ const MAX_SKIPPED = 50;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-type Source = SourcesQuery['sources'][number];
-
-/** What a source reads, in a few words. */
-export function sourceScope(source: Pick<Source, 'notion' | 'folder' | 'web' | 'config'>): string {
-  if (source.notion) {
-    if (source.notion.everything) return 'every page shared with the integration';
-    const roots = [...source.notion.rootPageIds, ...source.notion.rootDatabaseIds];
-    return `Notion roots ${roots.join(', ')}`;
-  }
-  if (source.folder) {
-    const where = source.folder.path ?? source.folder.archiveFileName ?? 'uploaded archive';
-    return `${source.folder.format} folder ${where}${source.folder.siteUrl ? ` (${source.folder.siteUrl})` : ''}`;
-  }
-  if (source.web) return `web pages under ${source.web.url} (at most ${source.web.maxPages})`;
-  return JSON.stringify(source.config ?? {}).slice(0, 300);
-}
-
 /** A source's id, from its id or its exact name within the project. */
 async function resolveSourceId(
   client: TroveOperations,
@@ -87,7 +69,7 @@ export function registerSourceTools(server: McpServer, { client, log }: ToolCont
     {
       title: 'List the sources of a project',
       description:
-        'Lists where a project’s documents come from besides direct uploads: Notion workspaces, server folders (MkDocs sites, folders of files) and web sites, ' +
+        'Lists where a project’s documents come from besides direct uploads (one source per workspace, folder, site or repository; list_source_types names the kinds), ' +
         'with their status and last sync. Use it to find the source to pass to sync_source. Never returns a token (only a hint).',
       inputSchema: { project: z.string().optional().describe(PROJECT_ARGUMENT_DESCRIPTION) },
       outputSchema: listSourcesOutput,
@@ -108,7 +90,7 @@ export function registerSourceTools(server: McpServer, { client, log }: ToolCont
             lastSyncAt: source.lastSyncAt,
             syncIntervalMinutes: source.syncIntervalMinutes,
             tokenHint: source.tokenHint,
-            scope: sourceScope(source),
+            scope: source.summary,
           })),
         };
         return toolResult(result, renderSources(result));
@@ -120,8 +102,9 @@ export function registerSourceTools(server: McpServer, { client, log }: ToolCont
     {
       title: 'List the source types',
       description:
-        'Lists the kinds of source a project can sync from (e.g. NOTION, FOLDER, WEB) with the fields of each type’s `config`: ' +
-        'name, kind, whether required or secret, allowed values and ranges, and the JSON Schema. Read it before add_source.',
+        'Lists the kinds of source a project can sync from with the fields of each type’s `config`: ' +
+        'name, kind, whether required or secret, allowed values and ranges, and the JSON Schema; for types that receive webhooks, ' +
+        'what an operator sets up (instructions, the URL path, the steps). Read it before add_source.',
       inputSchema: {},
       outputSchema: listSourceTypesOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -135,6 +118,7 @@ export function registerSourceTools(server: McpServer, { client, log }: ToolCont
             label: info.label,
             description: info.description,
             webhook: info.webhook,
+            webhookSetup: info.webhookSetup ?? null,
             fields: configFields(info.configSchema, info.secretFields),
             configSchema: (info.configSchema ?? {}) as Record<string, unknown>,
           })),
@@ -148,12 +132,12 @@ export function registerSourceTools(server: McpServer, { client, log }: ToolCont
     {
       title: 'Add a source',
       description:
-        'Adds a source to a project: a place its documents are synced from. `type` is one of those list_source_types lists (e.g. WEB), ' +
-        '`config` an object of that type’s fields, e.g. {"url": "https://docs.example.com/", "maxPages": 200} for WEB. ' +
+        'Adds a source to a project: a place its documents are synced from. `type` is one of those list_source_types lists, ' +
+        '`config` an object of that type’s fields (list_source_types gives their names, kinds and ranges). ' +
         'A config the API refuses is an error naming each field at fault. Secrets in config are stored sealed and never returned. ' +
         'Nothing is synced until sync_source. Needs an EDITOR or ADMIN key.',
       inputSchema: {
-        type: z.string().min(1).describe('the source type, e.g. WEB (list_source_types); any case'),
+        type: z.string().min(1).describe('the source type, one of those list_source_types lists; any case'),
         name: z.string().min(1).describe('a name for the source, unique in the project'),
         config: z
           .record(z.unknown())

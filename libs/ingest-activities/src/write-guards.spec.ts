@@ -3,7 +3,7 @@ import type { WriteChecks } from '@trove/catalog';
 import type { Project, Source } from '@trove/domain';
 import { TroveError, TroveErrorCode } from '@trove/domain';
 import { describe, expect, it } from 'vitest';
-import { assertWritable, guardedDocumentWrite } from './deletion.activities';
+import { assertWritable, guardedDocumentWrite } from './write-guards';
 import { InMemoryCatalog } from './fakes.testing';
 
 /** A catalog whose project check answers with `refusal` (or passes when undefined). */

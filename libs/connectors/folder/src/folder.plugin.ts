@@ -1,0 +1,20 @@
+import { type SourcePlugin, type SourcePluginContext, SourceType } from '@trove/domain';
+import { FolderConnector } from './folder.connector';
+import { folderSourceDefinition } from './folder.definition';
+
+/**
+ * The folder source type, as the registry lists it. Its settings are the server's folders:
+ * `TROVE_FOLDER_ROOTS` (shared with every type that reads server paths) and the cache uploaded
+ * archives are unpacked to (part of the storage layout backups know).
+ */
+export function folderSourcePlugin(
+  context: SourcePluginContext,
+  folders: { cacheDir: string },
+): SourcePlugin {
+  const roots = [...context.folderRoots];
+  return {
+    type: SourceType.FOLDER,
+    definition: () => folderSourceDefinition({ roots }),
+    connector: ({ blobs }) => new FolderConnector({ roots, cacheDir: folders.cacheDir }, blobs),
+  };
+}
