@@ -113,15 +113,15 @@ export class Catalog
   readonly webhookEvents: WebhookEventLog;
   /** Per source: the last webhook event accepted and the count of deliveries refused. */
   readonly webhookDeliveries: WebhookDeliveryLog;
-  /** Generations of the chunk index, one per embedding model (issue 11). */
+  /** Generations of the chunk index, one per embedding model. */
   readonly indexGenerations: IndexGenerationRepository;
-  /** Retrieval and answer settings changed through the API (issue 11). */
+  /** Retrieval and answer settings changed through the API. */
   readonly ragConfig: RagConfigRepository;
-  /** API keys with their role and project scope (issue 12). */
+  /** API keys with their role and project scope. */
   readonly apiKeys: ApiKeyRepository;
-  /** The answers `ask` gave and the threads they form (issue 28). */
+  /** The answers `ask` gave and the threads they form. */
   readonly answers: AnswerRepository;
-  /** Votes on answers and their passages (issue 28). */
+  /** Votes on answers and their passages. */
   readonly feedback: FeedbackRepository;
   /** People, groups and their roles per project. */
   readonly users: UserRepository;
