@@ -189,12 +189,12 @@ export function registerSourceTools(server: McpServer, { client, log }: ToolCont
     {
       title: 'Sync a source',
       description:
-        'Starts a sync of a source (see list_sources) and returns at once with the run id; follow the run with get_sync_run until it is COMPLETED or FAILED. ' +
-        'INCREMENTAL (default) fetches only what changed since the last sync; FULL re-reads everything (after changing settings, or to repair). ' +
+        'Starts a sync of a source (see list_sources) and returns at once with the run id; follow the run with get_sync_run until it is COMPLETED, FAILED or CANCELLED. ' +
+        'INCREMENTAL (default) fetches only what changed since the last sync; FULL re-reads everything and re-ingests what changed; REBUILD re-ingests and re-embeds every item. ' +
         'Needs an EDITOR or ADMIN key.',
       inputSchema: {
         source: z.string().min(1).describe('the source: its id, or its exact name within the project'),
-        mode: z.enum(['FULL', 'INCREMENTAL']).default('INCREMENTAL'),
+        mode: z.enum(['FULL', 'INCREMENTAL', 'REBUILD']).default('INCREMENTAL'),
         project: z
           .string()
           .optional()
@@ -233,7 +233,7 @@ export function registerSourceTools(server: McpServer, { client, log }: ToolCont
     {
       title: 'Follow a sync run',
       description:
-        'Reports a sync run’s live state: status (RUNNING, COMPLETED or FAILED), pages seen/ingested/unchanged/skipped/failed/deleted, chunks embedded and reused, ' +
+        'Reports a sync run’s live state: status (RUNNING, COMPLETED, FAILED or CANCELLED), pages seen/ingested/unchanged/skipped/failed/deleted, chunks embedded and reused, ' +
         'the run’s error and the items it skipped with their reasons; while it runs, its stage, rate, ETA and health (STALLED with the reason when it does not move). ' +
         'Poll it every few seconds while `finished` is false.',
       inputSchema: { run_id: z.string().min(1).describe('the run id sync_source returned') },
