@@ -160,11 +160,12 @@ afterAll(async () => {
 });
 
 describe.each(['stdio', 'http'] as const)('MCP over %s', (transport) => {
-  it('lists the fifteen tools, ask among them, each with input and output schemas', async () => {
+  it('lists the sixteen tools, ask among them, each with input and output schemas', async () => {
     const { tools } = await clients[transport].listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
       [
         'ask',
+        'cancel_sync_run',
         'get_chunk',
         'get_config',
         'get_document',

@@ -707,7 +707,8 @@ function RunProgress({
         ))}
       </SimpleGrid>
       {run.error && (
-        <Text size="sm" c="red">
+        // A cancelled run says who stopped it: a note, not a failure.
+        <Text size="sm" c={run.status === 'CANCELLED' ? 'dimmed' : 'red'}>
           {run.error.code}: {run.error.message}
         </Text>
       )}

@@ -2,10 +2,12 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod/v3';
 import {
   AddSourceDocument,
+  CancelSyncRunDocument,
   configFields,
   SourcesDocument,
   SourceTypesDocument,
   SyncRunDocument,
+  type SyncRunFieldsFragment,
   SyncSourceDocument,
   TroveApiError,
   type TroveOperations,
@@ -244,31 +246,60 @@ export function registerSourceTools(server: McpServer, { client, log }: ToolCont
       runTool(async () => {
         const { syncRun: run } = await client.request(SyncRunDocument, { id: args.run_id });
         if (!run) throw new TroveApiError(`no sync run ${args.run_id}`, TroveErrorCode.SyncRunNotFound);
-        const result: SyncRunOutput = {
-          runId: run.id,
-          sourceId: run.sourceId,
-          mode: run.mode,
-          status: run.status,
-          finished: run.status !== 'RUNNING',
-          startedAt: run.startedAt,
-          finishedAt: run.finishedAt,
-          // The output schema admits no other field (clients check it as JSON Schema).
-          progress: syncProgressOutput.parse(run.progress),
-          error: run.error,
-          warnings: run.warnings ?? [],
-          skipped: run.skipped.slice(0, MAX_SKIPPED),
-          // A run lists its first skipped items and counts them all.
-          skippedCount: Math.max(run.skipped.length, run.progress.pagesSkipped ?? 0),
-          stage: run.stage ?? null,
-          pagesPerSecond: run.pagesPerSecond ?? null,
-          etaSeconds: run.etaSeconds ?? null,
-          health: {
-            state: run.health.state,
-            reason: run.health.reason ?? null,
-            message: run.health.message ?? null,
-          },
-        };
+        const result = toSyncRunOutput(run);
         return toolResult(result, renderSyncRun(result));
       }, log),
   );
+
+  server.registerTool(
+    'cancel_sync_run',
+    {
+      title: 'Cancel a sync run',
+      description:
+        'Stops a running sync (see get_sync_run): the pages it ingested stay, the next sync ingests the rest; the run ends CANCELLED. ' +
+        'Fails with BAD_REQUEST when the run already ended. Needs an EDITOR or ADMIN key.',
+      inputSchema: { run_id: z.string().min(1).describe('the run id sync_source returned') },
+      outputSchema: syncRunOutput,
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
+    },
+    (args) =>
+      runTool(async () => {
+        const { cancelSyncRun: run } = await client.request(CancelSyncRunDocument, { id: args.run_id });
+        const result = toSyncRunOutput(run);
+        return toolResult(result, renderSyncRun(result));
+      }, log),
+  );
+}
+
+/** A run as the sync tools report it. */
+function toSyncRunOutput(run: SyncRunFieldsFragment): SyncRunOutput {
+  return {
+    runId: run.id,
+    sourceId: run.sourceId,
+    mode: run.mode,
+    status: run.status,
+    finished: run.status !== 'RUNNING',
+    startedAt: run.startedAt,
+    finishedAt: run.finishedAt,
+    // The output schema admits no other field (clients check it as JSON Schema).
+    progress: syncProgressOutput.parse(run.progress),
+    error: run.error,
+    warnings: run.warnings ?? [],
+    skipped: run.skipped.slice(0, MAX_SKIPPED),
+    // A run lists its first skipped items and counts them all.
+    skippedCount: Math.max(run.skipped.length, run.progress.pagesSkipped ?? 0),
+    stage: run.stage ?? null,
+    pagesPerSecond: run.pagesPerSecond ?? null,
+    etaSeconds: run.etaSeconds ?? null,
+    health: {
+      state: run.health.state,
+      reason: run.health.reason ?? null,
+      message: run.health.message ?? null,
+    },
+  };
 }
