@@ -170,8 +170,8 @@ describe('Notion source sync (emulated Notion API)', () => {
       'query($p: ID!) { documents(projectId: $p, first: 500) { nodes { externalId title } } }',
       { p: projectId },
     );
-    // Not Onboarding's first child page: the webhook test below deletes that one.
-    const title = 'Setting up the development environment';
+    // Onboarding's last child page: the tests below trash its first ones.
+    const title = 'Security basics';
     const page = documents.find((d) => d.title === title)!;
     expect(page?.externalId).toBeTruthy();
     emulator.unsharePage(page.externalId!);
