@@ -388,6 +388,13 @@ const OPERATIONS: Operation[] = [
     run: (k, ids) => gql(k, 'mutation($id: ID!) { syncSource(id: $id) { id } }', { id: ids.source }),
   },
   {
+    name: 'cancelSyncRun',
+    permission: Permission.WRITE,
+    // The matrix's run has ended: past the access check, the service refuses to cancel it.
+    succeeded: (a) => a.kind === 'ok' || a.code === 'BAD_REQUEST',
+    run: (k, ids) => gql(k, 'mutation($id: ID!) { cancelSyncRun(id: $id) { id } }', { id: ids.run }),
+  },
+  {
     name: 'setSyncSchedule',
     permission: Permission.WRITE,
     run: (k, ids) =>

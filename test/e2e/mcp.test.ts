@@ -160,11 +160,12 @@ afterAll(async () => {
 });
 
 describe.each(['stdio', 'http'] as const)('MCP over %s', (transport) => {
-  it('lists the fifteen tools, ask among them, each with input and output schemas', async () => {
+  it('lists the sixteen tools, ask among them, each with input and output schemas', async () => {
     const { tools } = await clients[transport].listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
       [
         'ask',
+        'cancel_sync_run',
         'get_chunk',
         'get_config',
         'get_document',
@@ -373,6 +374,9 @@ describe('MCP tools in depth', () => {
       { run_id: again.runId },
     );
     expect(state).toMatchObject({ status: 'COMPLETED', progress: { pagesIngested: 0 } });
+    // A run that ended cannot be cancelled: the tool says why.
+    const late = await call(clients.http, 'cancel_sync_run', { run_id: again.runId });
+    expect(errorText(late)).toContain('the sync run already ended (COMPLETED)');
 
     const hits = await ok<{ hits: { title: string; citationUrl: string }[] }>(clients.http, 'search', {
       query: 'escalation channel on-call contacts',
@@ -569,7 +573,7 @@ describe('MCP access', () => {
     expect(get.headers.get('content-security-policy')).toContain("default-src 'none'");
     // Bearer works as well as X-API-Key.
     const client = await connect(http(`Bearer ${ADMIN_KEY}`, `${stack.url}/mcp`, 'Authorization'));
-    expect((await client.listTools()).tools.length).toBe(15);
+    expect((await client.listTools()).tools.length).toBe(16);
   });
 
   it("a key scoped to one project gets, for another project's records, the answer a nonexistent one gets", async () => {

@@ -16,11 +16,11 @@ interface Run {
   status: string;
   error: { code: string; message: string } | null;
   progress: Record<string, number>;
-  skipped: { id: string; reason: string }[];
+  skipped: { id: string; reason: string; title: string | null }[];
 }
 
 const RUN_FIELDS =
-  'id status error { code message } skipped { id reason } progress { pagesSeen pagesIngested pagesUnchanged pagesFailed pagesDeleted pagesSkipped apiCalls chunksEmbedded chunksReused }';
+  'id status error { code message } skipped { id reason title } progress { pagesSeen pagesIngested pagesUnchanged pagesFailed pagesDeleted pagesSkipped apiCalls chunksEmbedded chunksReused }';
 
 async function sync(mode: 'FULL' | 'INCREMENTAL'): Promise<Run> {
   const { syncSource } = await stack.query<{ syncSource: { id: string } }>(
@@ -161,6 +161,25 @@ describe('Notion source sync (emulated Notion API)', () => {
     expect((await search('Rotations change every Monday')).map((h) => h.title)).not.toContain(
       'On-call basics',
     );
+  });
+
+  it('FULL sync names a page it can no longer read by the title it was synced with', async () => {
+    const {
+      documents: { nodes: documents },
+    } = await stack.query<{ documents: { nodes: { externalId: string | null; title: string }[] } }>(
+      'query($p: ID!) { documents(projectId: $p, first: 500) { nodes { externalId title } } }',
+      { p: projectId },
+    );
+    // Onboarding's last child page: the tests below trash its first ones.
+    const title = 'Security basics';
+    const page = documents.find((d) => d.title === title)!;
+    expect(page?.externalId).toBeTruthy();
+    emulator.unsharePage(page.externalId!);
+    const run = await sync('FULL');
+    expect(run.status).toBe('COMPLETED');
+    expect(run.skipped).toContainEqual(expect.objectContaining({ id: page.externalId, title }));
+    // A page never read has no title to show: its id stays the name.
+    expect(run.skipped.find((s) => s.id === DEFAULT_IDS.unsharedPage)?.title).toBeNull();
   });
 
   it('webhooks: stores the verification token, rejects bad signatures, applies signed events', async () => {

@@ -175,4 +175,108 @@ describe('a sync that looks stuck', () => {
       progress: { pagesDone: FILES, pagesIngested: FILES },
     });
   }, 300_000);
+
+  it('a sync held by a failing embedder is cancelled from the dashboard: CANCELLED, what it ingested stays, the next sync does the rest; REBUILD re-embeds', async () => {
+    // The first embedding request goes through (one batch of pages), then every one fails.
+    embedder.failAfter(1);
+    const { runId, sourceId } = await syncArchive('cancelled');
+    await untilHealth(runId, (r) => r.progress.pagesIngested > 0, 'a batch ingested');
+
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.goto(`${stack.url}/projects/${projectId}/sources`);
+    await page.getByTestId('source-card').filter({ hasText: 'cancelled.zip' }).click();
+    const progress = page.getByTestId('sync-progress');
+    await progress.getByTestId('sync-cancel').waitFor(EVENTUALLY);
+    // What each mode does is said, and Rebuild is offered apart from Full sync.
+    expect(await page.getByTestId('sync-modes-help').textContent()).toContain(
+      'Full sync re-reads every item and re-ingests only those whose content changed',
+    );
+    expect(await page.getByRole('button', { name: 'Rebuild' }).isDisabled()).toBe(true); // a run is running
+    page.once('dialog', (dialog) => void dialog.accept());
+    await progress.getByTestId('sync-cancel').click();
+    await expect
+      .poll(() => progress.getByTestId('sync-status').textContent(), { ...EVENTUALLY, interval: 500 })
+      .toBe('CANCELLED');
+    expect(await progress.textContent()).toContain('cancelled by');
+    await page.screenshot({ path: join(SHOTS, 'sync-cancelled.png'), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('button', { name: 'Rebuild' }).scrollIntoViewIfNeeded();
+    expect(await page.getByRole('button', { name: 'Rebuild' }).isVisible()).toBe(true);
+    await page.screenshot({ path: join(SHOTS, 'sync-cancelled-phone.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 860 });
+
+    const cancelled = await untilHealth(runId, (r) => r.status !== 'RUNNING', 'its end');
+    expect(cancelled.status).toBe('CANCELLED');
+    const kept = cancelled.progress.pagesIngested;
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(FILES);
+    // An ended run cannot be cancelled again: the CLI says so.
+    const cli = await runTrove(['sources', 'cancel', runId], {
+      cwd: tmpdir(),
+      env: cleanEnv({ TROVE_API_URL: stack.url, TROVE_API_KEY: ADMIN_KEY, TROVE_PROJECT: projectId }),
+    });
+    expect(cli.code).not.toBe(0);
+    expect(cli.stderr).toContain('the sync run already ended (CANCELLED)');
+
+    embedder.failNext(0);
+    const next = await syncAndWait(sourceId, 'INCREMENTAL');
+    expect(next).toMatchObject({ status: 'COMPLETED' });
+    // The pages the cancelled run ingested are unchanged; only the rest is ingested.
+    expect(next.progress.pagesUnchanged).toBe(kept);
+    expect(next.progress.pagesIngested).toBe(FILES - kept);
+    await expectNoDuplicates(sourceId);
+
+    // REBUILD with nothing changed: every page ingested and every chunk embedded again.
+    const rebuilt = await syncAndWait(sourceId, 'REBUILD');
+    expect(rebuilt).toMatchObject({ status: 'COMPLETED' });
+    expect(rebuilt.progress.pagesIngested).toBe(FILES);
+    expect(rebuilt.progress.pagesUnchanged).toBe(0);
+    expect(rebuilt.progress.chunksEmbedded).toBeGreaterThan(0);
+    expect(rebuilt.progress.chunksReused).toBe(0);
+    await expectNoDuplicates(sourceId);
+  }, 300_000);
 });
+
+interface EndedRun {
+  status: string;
+  progress: { pagesIngested: number; pagesUnchanged: number; chunksEmbedded: number; chunksReused: number };
+}
+
+async function syncAndWait(sourceId: string, mode: string): Promise<EndedRun> {
+  const { syncSource } = await stack.query<{ syncSource: { id: string } }>(
+    'mutation($id: ID!, $mode: SyncMode!) { syncSource(id: $id, mode: $mode) { id } }',
+    { id: sourceId, mode },
+  );
+  return expectEventually(
+    async () => {
+      const { syncRun } = await stack.query<{ syncRun: EndedRun }>(
+        `query($id: ID!) { syncRun(id: $id) { status progress { pagesIngested pagesUnchanged chunksEmbedded chunksReused } } }`,
+        { id: syncSource.id },
+      );
+      if (syncRun.status === 'RUNNING') throw new Error('still running');
+      return syncRun;
+    },
+    { timeoutMs: 120_000, intervalMs: 500 },
+  );
+}
+
+/** Each note of the source is one READY document whose chunks are indexed once each. */
+async function expectNoDuplicates(sourceId: string): Promise<void> {
+  const { documents } = await stack.query<{
+    documents: { nodes: { id: string; sourceId: string | null; status: string; chunkCount: number }[] };
+  }>('query($p: ID!) { documents(projectId: $p, first: 500) { nodes { id sourceId status chunkCount } } }', {
+    p: projectId,
+  });
+  const mine = documents.nodes.filter((d) => d.sourceId === sourceId);
+  expect(mine).toHaveLength(FILES);
+  expect(mine.every((d) => d.status === 'READY')).toBe(true);
+  for (const document of mine) {
+    const { chunks } = await stack.query<{ chunks: { id: string }[] }>(
+      'query($id: ID!) { chunks(documentId: $id) { id } }',
+      { id: document.id },
+    );
+    // The index holds the document's chunks once each: none left over from an earlier ingest.
+    expect(chunks.length).toBe(document.chunkCount);
+    expect(document.chunkCount).toBeGreaterThan(0);
+  }
+}

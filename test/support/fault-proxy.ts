@@ -3,11 +3,13 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * An HTTP proxy in front of a real service that can be told to fail: `failNext(n)` answers the
- * next n requests with 503, as an overloaded or restarting server would.
+ * next n requests with 503, as an overloaded or restarting server would; `failAfter(n)` lets the
+ * next n through first, then fails every request until told otherwise.
  */
 export class FaultProxy {
   private server?: Server;
   private failuresLeft = 0;
+  private passesLeft = 0;
   failed = 0;
   forwarded = 0;
 
@@ -15,11 +17,18 @@ export class FaultProxy {
 
   failNext(count: number): void {
     this.failuresLeft = count;
+    this.passesLeft = 0;
+  }
+
+  failAfter(passes: number): void {
+    this.passesLeft = passes;
+    this.failuresLeft = Number.MAX_SAFE_INTEGER;
   }
 
   async start(): Promise<string> {
     this.server = createServer((req, res) => {
-      if (this.failuresLeft > 0) {
+      if (this.passesLeft > 0) this.passesLeft--;
+      else if (this.failuresLeft > 0) {
         this.failuresLeft--;
         this.failed++;
         req.resume();

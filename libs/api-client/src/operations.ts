@@ -53,6 +53,7 @@ export const SyncRunFields = graphql(`
     skipped {
       id
       reason
+      title
     }
     progress {
       ...SyncProgressFields
@@ -345,6 +346,14 @@ export const RemoveSourceMutation = graphql(`
 export const SyncSourceMutation = graphql(`
   mutation SyncSource($id: ID!, $mode: SyncMode!) {
     syncSource(id: $id, mode: $mode) {
+      ...SyncRunFields
+    }
+  }
+`);
+
+export const CancelSyncRunMutation = graphql(`
+  mutation CancelSyncRun($id: ID!) {
+    cancelSyncRun(id: $id) {
       ...SyncRunFields
     }
   }

@@ -39,6 +39,7 @@ export const AuditAction = {
   SourceChanged: 'source.changed',
   SourceRemoved: 'source.removed',
   SyncStarted: 'sync.started',
+  SyncCancelled: 'sync.cancelled',
   SettingsChanged: 'settings.changed',
   ThreadChanged: 'thread.changed',
   ThreadDeleted: 'thread.deleted',

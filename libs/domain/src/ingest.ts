@@ -6,6 +6,8 @@ export interface IngestDocumentInput {
   documentId: string;
   /** Whose activity slots run its steps: `bulk` (syncs, uploads; the default) or `interactive`. */
   lane?: IngestLane;
+  /** Embed every chunk again instead of reusing the stored vector of the same text (a REBUILD sync). */
+  reembed?: boolean;
 }
 
 /**

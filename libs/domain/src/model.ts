@@ -388,14 +388,20 @@ export type FolderSource = Source<typeof SourceType.FOLDER, FolderSourceConfig>;
 export type WebSource = Source<typeof SourceType.WEB, WebSourceConfig>;
 
 export enum SyncMode {
+  /** Re-reads every item in scope; re-ingests only the items whose content changed. */
   FULL = 'FULL',
+  /** Reads what changed since the last successful sync. */
   INCREMENTAL = 'INCREMENTAL',
+  /** Re-reads every item and re-ingests all of them, embedding every chunk again (no reuse). */
+  REBUILD = 'REBUILD',
 }
 
 export enum SyncRunStatus {
   RUNNING = 'RUNNING',
   COMPLETED = 'COMPLETED',
   FAILED = 'FAILED',
+  /** Stopped on request; what it ingested before stays, the next sync does the rest. */
+  CANCELLED = 'CANCELLED',
 }
 
 /** Where a sync run is: discovering and diffing, ingesting the changed pages, or recording its end. */
@@ -447,8 +453,8 @@ export interface SyncRun {
   progressAt?: string;
   /** Recent pages-done samples, oldest first (a couple of minutes' worth): the run's current rate. */
   recentProgress?: ProgressSample[];
-  /** Items the sync could not read (unshared, deleted, forbidden), with the reason. */
-  skipped: { id: string; reason: string }[];
+  /** Items the sync could not read (unshared, deleted, forbidden), with the reason and, when known, a name. */
+  skipped: { id: string; reason: string; title?: string }[];
   /** What the source's configuration asked for that Trove could not honour (e.g. unknown nav entries). */
   warnings?: string[];
 }

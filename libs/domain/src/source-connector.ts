@@ -32,6 +32,8 @@ export interface DiscoveredItem {
 export interface SkippedItem {
   id: string;
   reason: string;
+  /** What a person calls the item (a page's title, a file's path), when the listing knows it. */
+  title?: string;
 }
 
 export interface DiscoverOptions {

@@ -57,6 +57,8 @@ export interface IngestUnits {
   batchDocuments?: number;
   /** Which documents a batch hands back to the per-document pipeline. */
   batchLimits?: BatchLimits;
+  /** Embed every chunk again instead of reusing stored vectors (set by a REBUILD sync's plan). */
+  reembed?: boolean;
 }
 
 export const DEFAULT_BATCH_LIMITS: BatchLimits = { maxDocumentBytes: 1_000_000, maxDocumentChunks: 32 };
@@ -119,7 +121,12 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
     deps.generations ? deps.generations.writable() : [{ index: chunkIndex, embedder }];
 
   return {
-    async ingestBatch(input: { documentIds: string[]; limits?: BatchLimits }): Promise<BatchResult> {
+    async ingestBatch(input: {
+      documentIds: string[];
+      limits?: BatchLimits;
+      /** Embed every chunk again (a REBUILD sync) instead of reusing stored vectors. */
+      reembed?: boolean;
+    }): Promise<BatchResult> {
       return run(async () => {
         const context = Context.current();
         const limits = input.limits ?? DEFAULT_BATCH_LIMITS;
@@ -472,10 +479,12 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
          */
         async function embedAll(batch: Prepared[], target: IndexTarget) {
           const all = batch.flatMap((p) => p.chunks);
-          const vectors = await target.index.embeddingsByContentHash(
-            [...new Set(all.map((c) => c.contentHash))],
-            target.embedder.modelId,
-          );
+          const vectors = input.reembed
+            ? new Map<string, number[]>()
+            : await target.index.embeddingsByContentHash(
+                [...new Set(all.map((c) => c.contentHash))],
+                target.embedder.modelId,
+              );
           const reused = new Set(vectors.keys());
           const missing = [
             ...new Map(

@@ -122,18 +122,19 @@ export interface IndexTarget {
 /**
  * Vectors of `chunks` for a target's model. A chunk whose embedded text (its content hash) is
  * already indexed there with this model — in any document: an earlier version, a copy, the same
- * page in another source — reuses that vector: the same text is never embedded twice.
+ * page in another source — reuses that vector: the same text is never embedded twice, unless
+ * `reuse` is false (a rebuild asked for fresh vectors).
  */
 export async function vectorsFor(
   chunks: Chunk[],
   target: IndexTarget,
   options: EmbedOptions = {},
+  reuse = true,
 ): Promise<{ vectors: number[][]; embedded: number }> {
   const { index, embedder } = target;
-  const known = await index.embeddingsByContentHash(
-    [...new Set(chunks.map((c) => c.contentHash))],
-    embedder.modelId,
-  );
+  const known = reuse
+    ? await index.embeddingsByContentHash([...new Set(chunks.map((c) => c.contentHash))], embedder.modelId)
+    : new Map<string, number[]>();
   const missing = chunks.filter((c) => !known.has(c.contentHash));
   const vectors = await embedIsolatingRejections(
     embedder,
@@ -338,14 +339,14 @@ export function createIngestActivities(deps: IngestDependencies) {
     },
 
     /** Embeds one batch with the ACTIVE generation's model (stored vectors of the same text reused). */
-    async embedChunks(input: { batchKey: string }): Promise<EmbeddedRef> {
+    async embedChunks(input: { batchKey: string; reembed?: boolean }): Promise<EmbeddedRef> {
       return run(
         stage('embed', 'document', async () => {
           const started = Date.now();
           const chunks = await blobs.getJson<Chunk[]>(input.batchKey);
           const [active] = await targets();
           const { vectors, embedded } = await withHeartbeats({ batchKey: input.batchKey }, () =>
-            vectorsFor(chunks, active, embeddingOrder(chunks[0]?.projectId)),
+            vectorsFor(chunks, active, embeddingOrder(chunks[0]?.projectId), !input.reembed),
           );
           const embeddedChunks: EmbeddedChunk[] = chunks.map((c, i) => ({
             ...c,

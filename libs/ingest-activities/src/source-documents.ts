@@ -20,7 +20,7 @@ export interface SyncCatalog
     SourceRecords,
     SyncRunRecords,
     SourceItemRecords,
-    Pick<DocumentRecords, 'getDocument'> {}
+    Pick<DocumentRecords, 'getDocument' | 'getDocuments'> {}
 
 export interface SourceDocumentDependencies {
   catalog: SyncCatalog;
@@ -40,11 +40,13 @@ export async function diffItems(
   connector: SourceConnector,
   known: Map<string, SourceItem>,
   found: Map<string, string>,
+  /** Every found item counts as changed (a REBUILD sync re-ingests them all). */
+  everything = false,
 ): Promise<{ changed: string[]; unchanged: number }> {
   const pending: string[] = [];
   let unchanged = 0;
   for (const [externalId, version] of found) {
-    if (isUnchanged(known.get(externalId), version)) unchanged++;
+    if (!everything && isUnchanged(known.get(externalId), version)) unchanged++;
     else pending.push(externalId);
   }
   const created = await ensureDocuments(

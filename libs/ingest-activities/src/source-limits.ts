@@ -48,9 +48,10 @@ export function applySourceLimits(
 ): LimitedListing {
   const skipped: SkippedItem[] = [];
   let skippedCount = 0;
-  const skip = (id: string, reason: string) => {
+  const skip = (item: DiscoveredItem, reason: string) => {
     skippedCount++;
-    if (skipped.length < MAX_SKIPPED_LISTED) skipped.push({ id, reason });
+    if (skipped.length < MAX_SKIPPED_LISTED)
+      skipped.push({ id: item.externalId, reason, ...(item.title ? { title: item.title } : {}) });
   };
   const kept = new Set<string>();
   const warnings: string[] = [];
@@ -60,7 +61,7 @@ export function applySourceLimits(
   for (const item of listed) {
     if (item.sizeBytes !== undefined && item.sizeBytes > limits.maxBytes) {
       oversize++;
-      skip(item.externalId, limitReason('maxBytes', item.externalId, item.sizeBytes, limits.maxBytes));
+      skip(item, limitReason('maxBytes', item.externalId, item.sizeBytes, limits.maxBytes));
     } else sized.push(item);
   }
   if (oversize > 0)
@@ -84,7 +85,7 @@ export function applySourceLimits(
     );
     for (const item of ordered.slice(limits.maxDocumentsPerSource)) {
       kept.add(item.externalId);
-      skip(item.externalId, `not indexed: ${reason}`);
+      skip(item, `not indexed: ${reason}`);
     }
     warnings.push(`${sized.length - counted.length} item(s) were not indexed: ${reason}`);
   }
@@ -102,7 +103,7 @@ export function applySourceLimits(
         waiting++;
         kept.add(item.externalId);
         skip(
-          item.externalId,
+          item,
           `left for a later sync: ${limitReason('maxSyncBytes', 'this sync', changedBytes, limits.maxSyncBytes)}`,
         );
         continue;

@@ -66,6 +66,24 @@ export function createSyncRunActivities(deps: SourceDocumentDependencies) {
       });
     },
 
+    /**
+     * Ends a cancelled run as CANCELLED (keeping the reason its canceller recorded, if any) and
+     * drops its plan. What it ingested stays: those pages are unchanged for the next sync, which
+     * ingests the rest. A run that already ended is left as it is.
+     */
+    async endCancelledSync(input: { runId: string }): Promise<void> {
+      const run = await catalog.getRun(input.runId);
+      if (!run) return;
+      if (run.status === SyncRunStatus.RUNNING) {
+        await catalog.updateRun(run.id, {
+          status: SyncRunStatus.CANCELLED,
+          finishedAt: new Date().toISOString(),
+          error: run.error ?? { code: TroveErrorCode.Cancelled, message: 'the sync was cancelled' },
+        });
+      }
+      await blobs.deletePrefix(blobKeys.syncRun(run.id));
+    },
+
     async readPlanBatch(input: { changedKey: string; offset: number; limit: number }): Promise<string[]> {
       const ids = await blobs.getJson<string[]>(input.changedKey);
       return ids.slice(input.offset, input.offset + input.limit);
@@ -100,7 +118,11 @@ export function createSyncRunActivities(deps: SourceDocumentDependencies) {
       for (const item of input.tally.gone) {
         const document = await catalog.getDocument(item.documentId);
         if (document) {
-          skipped.push({ id: document.externalId ?? document.id, reason: item.reason });
+          skipped.push({
+            id: document.externalId ?? document.id,
+            reason: item.reason,
+            title: document.title,
+          });
           await removeDocuments(deps, [document.id]);
           gone++;
         }

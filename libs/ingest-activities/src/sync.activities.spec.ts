@@ -192,6 +192,46 @@ describe('planSync: one diff against the catalog, whatever the source', () => {
     expect(stored.progress).toMatchObject({ pagesSeen: 1, pagesSkipped: 2, apiCalls: 4 });
   });
 
+  it('REBUILD plans every item, unchanged ones too, and asks the ingest to embed every chunk again', async () => {
+    const ctx = setup({ source: { watermark: '2026-05-01T10:00:00.000Z' } });
+    const same = await storedItem(ctx, 'same');
+    ctx.connector.discovery = discovery(['same@v1', 'new@v1']);
+    const run = ctx.catalog.newRun(ctx.source, SyncMode.REBUILD);
+
+    const plan = await ctx.plan(run);
+
+    expect(ctx.connector.discoverCalls[0].since).toBeUndefined(); // everything, as FULL
+    expect(await ctx.blobs.getJson(plan.changedKey)).toEqual([same.id, ctx.idOf('new')]);
+    expect(plan.reembed).toBe(true);
+    expect(ctx.catalog.runs.get(run.id)!.progress).toMatchObject({ pagesSeen: 2, pagesUnchanged: 0 });
+    // FULL over the same listing re-plans only the new item, and reuses vectors.
+    const full = await ctx.plan(ctx.catalog.newRun(ctx.source, SyncMode.FULL));
+    expect(full.changedCount).toBe(1);
+    expect(full.reembed).toBeUndefined();
+  });
+
+  it('names a skipped item the listing names by id only with the title of its earlier document', async () => {
+    const ctx = setup();
+    const known = await storedItem(ctx, 'page-1', { title: 'Salary bands' });
+    ctx.connector.discovery = discovery(['a@1'], {
+      skipped: [
+        { id: 'page-1', reason: 'unshared' },
+        { id: 'page-2', reason: 'unshared' },
+        { id: 'page-3', reason: 'too large', title: 'Big export' },
+      ],
+    });
+    const run = ctx.catalog.newRun(ctx.source, SyncMode.FULL);
+
+    await ctx.plan(run);
+
+    expect(known.title).toBe('Salary bands');
+    expect(ctx.catalog.runs.get(run.id)!.skipped).toEqual([
+      { id: 'page-1', reason: 'unshared', title: 'Salary bands' },
+      { id: 'page-2', reason: 'unshared' },
+      { id: 'page-3', reason: 'too large', title: 'Big export' },
+    ]);
+  });
+
   it('INCREMENTAL asks for what changed since the watermark; FULL for everything', async () => {
     const ctx = setup({ source: { watermark: '2026-05-01T10:00:00.000Z' } });
     await ctx.plan(ctx.catalog.newRun(ctx.source, SyncMode.INCREMENTAL));
@@ -447,7 +487,7 @@ describe('finishSync', () => {
     expect(ctx.catalog.documents.has(kept.id)).toBe(true);
     expect(finished.skipped).toEqual([
       { id: 'https://example.test/private', reason: 'refused by robots.txt' },
-      { id: 'https://example.test/gone', reason: 'HTTP 404' },
+      { id: 'https://example.test/gone', reason: 'HTTP 404', title: gone.title },
     ]);
     expect(finished.progress).toMatchObject({ pagesDeleted: 4, pagesSkipped: 2, pagesIngested: 1 });
     expect(ctx.catalog.runs.get(run.id)!.skipped).toEqual(finished.skipped);
@@ -488,6 +528,39 @@ describe('finishSync', () => {
 
     expect(ctx.blobs.keys(blobKeys.syncRun(run.id))).toEqual([]);
     expect(ctx.blobs.keys(blobKeys.syncRun(other.id))).toHaveLength(1);
+  });
+});
+
+describe('endCancelledSync', () => {
+  it("ends a running run as CANCELLED, keeping the canceller's reason, and drops its plan", async () => {
+    const ctx = setup();
+    const run = ctx.catalog.newRun(ctx.source, SyncMode.FULL, {
+      error: { code: TroveErrorCode.Cancelled, message: 'cancelled by alice' },
+    });
+    const other = ctx.catalog.newRun(ctx.source, SyncMode.FULL);
+    await ctx.blobs.putJson(blobKeys.syncPlan(run.id), ['a']);
+    await ctx.blobs.putJson(blobKeys.syncPlan(other.id), ['b']);
+
+    await ctx.call(ctx.activities.endCancelledSync, { runId: run.id });
+    await ctx.call(ctx.activities.endCancelledSync, { runId: other.id });
+
+    expect(ctx.catalog.runs.get(run.id)).toMatchObject({
+      status: SyncRunStatus.CANCELLED,
+      finishedAt: expect.any(String),
+      error: { code: TroveErrorCode.Cancelled, message: 'cancelled by alice' },
+    });
+    expect(ctx.catalog.runs.get(other.id)!.error).toEqual({
+      code: TroveErrorCode.Cancelled,
+      message: 'the sync was cancelled',
+    });
+    expect(ctx.blobs.keys(blobKeys.syncRun(run.id))).toEqual([]);
+  });
+
+  it('leaves a run that already ended as it ended', async () => {
+    const ctx = setup();
+    const run = ctx.catalog.newRun(ctx.source, SyncMode.FULL, { status: SyncRunStatus.COMPLETED });
+    await ctx.call(ctx.activities.endCancelledSync, { runId: run.id });
+    expect(ctx.catalog.runs.get(run.id)!.status).toBe(SyncRunStatus.COMPLETED);
   });
 });
 

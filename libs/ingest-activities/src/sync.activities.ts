@@ -1,11 +1,17 @@
 import { Context } from '@temporalio/activity';
 import type { SyncRunRecords } from '@trove/catalog';
-import type { DiscoveryProgress, SyncRun } from '@trove/domain';
+import type { DiscoveryProgress, SkippedItem, SyncRun } from '@trove/domain';
 import { blobKeys, DEFAULT_DOCUMENT_LIMITS, DEFAULT_SOURCE_LIMITS, SyncMode, SyncStage } from '@trove/domain';
 import { activity } from './activity-failure';
 import type { IngestUnits } from './ingest-batch.activities';
 import { assertWritable } from './write-guards';
-import { diffItems, removeDocuments, requireRun, type SourceDocumentDependencies } from './source-documents';
+import {
+  diffItems,
+  removeDocuments,
+  requireRun,
+  type SourceDocumentDependencies,
+  type SyncCatalog,
+} from './source-documents';
 import { applySourceLimits, MAX_SKIPPED_LISTED, type PlanLimits } from './source-limits';
 import type { SourceConnectors } from './source-connectors';
 import { createSyncRunActivities } from './sync-runs.activities';
@@ -41,8 +47,8 @@ export function createSyncActivities(deps: SyncDependencies & { units?: IngestUn
     ...createSyncRunActivities(deps),
 
     /**
-     * Asks the source's connector for its items (FULL: everything in scope; INCREMENTAL: what
-     * changed since the watermark), applies the limits (items over the size limit, beyond the
+     * Asks the source's connector for its items (FULL and REBUILD: everything in scope;
+     * INCREMENTAL: what changed since the watermark; REBUILD counts every item as changed), applies the limits (items over the size limit, beyond the
      * source's document limit or the sync's bytes are skipped, with why), creates records for new
      * items, removes the documents of items the source no longer has, and writes the ids that
      * need ingesting to a blob.
@@ -73,11 +79,18 @@ export function createSyncActivities(deps: SyncDependencies & { units?: IngestUn
         }
         const limited = applySourceLimits(discovery.items, known, limits);
         const found = new Map(limited.items.map((item) => [item.externalId, item.version]));
+        // Named before the documents of vanished items are removed below: theirs are the titles.
+        const skipped = await withTitles(
+          catalog,
+          [...discovery.skipped, ...limited.skipped].slice(0, MAX_SKIPPED_LISTED),
+          known,
+        );
         const counts = { ...run.progress, pagesSeen: discovery.items.length, apiCalls: discovery.requests };
         await catalog.updateRun(run.id, { progress: counts });
         Context.current().heartbeat({ seen: found.size });
 
-        const { changed, unchanged } = await diffItems(catalog, source, connector, known, found);
+        const rebuild = run.mode === SyncMode.REBUILD;
+        const { changed, unchanged } = await diffItems(catalog, source, connector, known, found, rebuild);
 
         let gone: string[] = [];
         if (discovery.complete) {
@@ -105,7 +118,7 @@ export function createSyncActivities(deps: SyncDependencies & { units?: IngestUn
             pagesDeleted: deleted,
             pagesSkipped: discovery.skipped.length + limited.skippedCount,
           },
-          skipped: [...discovery.skipped, ...limited.skipped].slice(0, MAX_SKIPPED_LISTED),
+          skipped,
           warnings: [...limited.warnings, ...discovery.warnings].slice(0, MAX_WARNINGS),
         });
         return {
@@ -114,6 +127,7 @@ export function createSyncActivities(deps: SyncDependencies & { units?: IngestUn
           // Items left for a later sync are listed again only if the watermark stays where it was.
           ...(discovery.watermark && !limited.deferred ? { watermark: discovery.watermark } : {}),
           ...units,
+          ...(rebuild ? { reembed: true } : {}),
         };
       });
     },
@@ -123,6 +137,24 @@ export function createSyncActivities(deps: SyncDependencies & { units?: IngestUn
 export type SyncActivities = ReturnType<typeof createSyncActivities>;
 
 const MAX_WARNINGS = 100;
+
+/**
+ * Skipped items the listing could not name (a page it may no longer read) named by the title of
+ * the document an earlier sync made of them, so a person sees more than an id.
+ */
+async function withTitles(
+  catalog: Pick<SyncCatalog, 'getDocuments'>,
+  skipped: SkippedItem[],
+  known: ReadonlyMap<string, { id: string }>,
+): Promise<SkippedItem[]> {
+  const unnamed = skipped.filter((item) => !item.title && known.has(item.id));
+  if (unnamed.length === 0) return skipped;
+  const documents = await catalog.getDocuments(unnamed.map((item) => known.get(item.id)!.id));
+  const titles = new Map(documents.map((d) => [d.externalId, d.title]));
+  return skipped.map((item) =>
+    item.title || !titles.get(item.id) ? item : { ...item, title: titles.get(item.id) },
+  );
+}
 
 /**
  * Writes the items seen so far to the run: at once for the first, then at most every two

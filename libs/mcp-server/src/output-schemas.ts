@@ -217,7 +217,7 @@ const errorView = z.object({ code: z.string(), message: z.string() }).nullable()
 export const syncSourceOutput = {
   runId: z.string().describe('pass it to get_sync_run'),
   sourceId: z.string(),
-  mode: z.enum(['FULL', 'INCREMENTAL']),
+  mode: z.enum(['FULL', 'INCREMENTAL', 'REBUILD']),
   status: z.string(),
   startedAt: z.string(),
 };
@@ -227,14 +227,16 @@ export const syncRunOutput = {
   runId: z.string(),
   sourceId: z.string(),
   mode: z.string(),
-  status: z.enum(['RUNNING', 'COMPLETED', 'FAILED']),
+  status: z.enum(['RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED']),
   finished: z.boolean().describe('false while RUNNING: call again later'),
   startedAt: z.string(),
   finishedAt: nullableString,
   progress: syncProgressOutput,
   error: errorView,
   warnings: z.array(z.string()),
-  skipped: z.array(z.object({ id: z.string(), reason: z.string() })).describe('at most 50'),
+  skipped: z
+    .array(z.object({ id: z.string(), reason: z.string(), title: z.string().nullish() }))
+    .describe('at most 50'),
   skippedCount: z.number().int(),
   stage: z
     .enum(['PLANNING', 'INGESTING', 'FINISHING'])

@@ -162,7 +162,10 @@ export function renderSyncRun(run: SyncRunOutput): string {
   }
   if (run.error) lines.push(`error: ${run.error.code}: ${run.error.message}`);
   for (const warning of run.warnings) lines.push(`warning: ${warning}`);
-  for (const skipped of run.skipped.slice(0, 10)) lines.push(`skipped ${skipped.id}: ${skipped.reason}`);
+  for (const skipped of run.skipped.slice(0, 10))
+    lines.push(
+      `skipped ${skipped.title ? `${skipped.title} (${skipped.id})` : skipped.id}: ${skipped.reason}`,
+    );
   if (run.skippedCount > 10) lines.push(`… ${run.skippedCount - 10} more skipped`);
   if (!run.finished) lines.push('Still running: call get_sync_run again in a few seconds.');
   return lines.join('\n');

@@ -20,6 +20,7 @@ export const TOOL_NAMES = [
   'add_source',
   'sync_source',
   'get_sync_run',
+  'cancel_sync_run',
   'list_documents',
   'get_document',
   'get_chunk',

@@ -100,7 +100,7 @@ export async function ingestDocument(input: IngestDocumentInput): Promise<Ingest
     let reusedEmbeddings = 0;
     timings.embedMs = 0;
     for (const batchKey of chunked.batchKeys) {
-      const embedded = await heavy.embedChunks({ batchKey });
+      const embedded = await heavy.embedChunks({ batchKey, ...(input.reembed ? { reembed: true } : {}) });
       embeddedKeys.push(embedded.embeddedKey);
       reusedEmbeddings += embedded.reused;
       timings.embedMs += embedded.ms;

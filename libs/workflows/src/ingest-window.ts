@@ -105,7 +105,11 @@ export class IngestWindow {
   private async ingestBatch(documentIds: string[], alone: string[]): Promise<void> {
     let result;
     try {
-      result = await batchActivities().ingestBatch({ documentIds, limits: this.units.batchLimits });
+      result = await batchActivities().ingestBatch({
+        documentIds,
+        limits: this.units.batchLimits,
+        ...(this.units.reembed ? { reembed: true } : {}),
+      });
     } catch (error) {
       if (!this.options.isolateFailedBatches || !mayIsolate(error)) throw error;
       alone.push(...documentIds);
@@ -127,7 +131,7 @@ export class IngestWindow {
     try {
       const result = await executeChild(ingestDocument, {
         workflowId: ingestWorkflowId(documentId),
-        args: [{ documentId }],
+        args: [{ documentId, ...(this.units.reembed ? { reembed: true } : {}) }],
         workflowIdReusePolicy: 'ALLOW_DUPLICATE',
       });
       tally.ready++;

@@ -1,5 +1,6 @@
 import {
   ApplicationFailure,
+  CancellationScope,
   ContinueAsNew,
   continueAsNew,
   executeChild,
@@ -77,7 +78,13 @@ export async function syncSource(input: SyncSourceInput): Promise<SyncRun> {
     return await bookkeeping.finishSync({ runId: input.runId, tally, watermark: plan.watermark });
   } catch (error) {
     // Continuing as new is thrown too: it is how this execution ends, not a failure of the run.
-    if (isCancellation(error) || error instanceof ContinueAsNew) throw error;
+    if (error instanceof ContinueAsNew) throw error;
+    if (isCancellation(error)) {
+      // The children and activities in flight were cancelled with the run; recording its end must
+      // not be. Pages ingested so far stay: the next sync finds them unchanged.
+      await CancellationScope.nonCancellable(() => bookkeeping.endCancelledSync({ runId: input.runId }));
+      throw error;
+    }
     const { code, message } = describeFailure(error);
     await bookkeeping.failSync({ runId: input.runId, code, message });
     throw ApplicationFailure.create({ nonRetryable: true, type: code, message });

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApplicationFailure } from '@temporalio/activity';
-import { WorkflowFailedError } from '@temporalio/client';
+import { CancelledFailure, WorkflowFailedError } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import {
@@ -15,7 +15,7 @@ import {
 } from '@trove/domain';
 import type { ScheduledRun, SyncActivities, SyncTally } from '@trove/ingest-activities';
 import { scheduledSync, syncSource, type SyncSourceInput } from '@trove/workflows';
-import { ROOT, TEMPORAL_BIN, uniqueName } from '../../support/services';
+import { expectEventually, ROOT, TEMPORAL_BIN, uniqueName } from '../../support/services';
 import type { FakePageActivities } from './sync-window.workflows';
 import { executions, type HistoryEvent, quietLogger } from './workflow-history';
 import { LaneWorkers } from '../../../apps/worker/src/lanes';
@@ -49,6 +49,8 @@ interface FakeRun {
   progress: SyncTally[];
   finished?: { tally: SyncTally; watermark?: string };
   failure?: { code: string; message: string; at: number };
+  /** When endCancelledSync recorded the run's end. */
+  cancelledAt?: number;
   /** Each page ingest the stand-in ran: which page, when it started and ended. */
   ingests: { documentId: string; start: number; end?: number }[];
 }
@@ -118,6 +120,9 @@ const syncActivities: FakeSyncActivities = {
   },
   createScheduledRun: async ({ sourceId }) => scheduled.get(sourceId),
   cancelRun: async () => undefined,
+  async endCancelledSync({ runId }) {
+    runOf(runId).cancelledAt = Date.now();
+  },
 };
 
 const pageActivities: FakePageActivities = {
@@ -331,4 +336,31 @@ describe('syncSource', () => {
       expect(run.finished).toBeUndefined();
     },
   );
+
+  it('a cancelled run cancels the page ingests in flight, records its end and starts no more pages', async () => {
+    const run = newRun('cancel', 6, { concurrency: 2 }, (i) => (i < 2 ? {} : { ms: 2_000 }));
+    const handle = await env.client.workflow.start(syncSource, {
+      taskQueue,
+      workflowId: `sync-${run.runId}`,
+      args: [{ runId: run.runId }],
+    });
+    // Two quick pages done, two slow ones in flight.
+    await expectEventually(async () => expect(run.ingests.length).toBe(4));
+
+    await handle.cancel();
+    const failure = await handle.result().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+
+    expect(failure).toBeInstanceOf(WorkflowFailedError);
+    expect((failure as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
+    expect(run.cancelledAt).toBeDefined();
+    expect(run.finished).toBeUndefined();
+    expect(run.failure).toBeUndefined();
+    expect(run.ingests).toHaveLength(4); // no page started after the cancel
+    // The children in flight were cancelled with the run, not left running.
+    const child = await env.client.workflow.getHandle(ingestWorkflowId(run.ids[2])).describe();
+    expect(child.status.name).toBe('CANCELLED');
+  });
 });

@@ -95,6 +95,7 @@ const syncActivities: SyncActivities = {
   },
   createScheduledRun: async () => undefined,
   cancelRun: async () => undefined,
+  endCancelledSync: async () => undefined,
 };
 
 const pageActivities: FakePageActivities = {

@@ -161,6 +161,8 @@ export class SyncRunHealthModel {
 export class SkippedItemModel {
   @Field() id!: string;
   @Field() reason!: string;
+  @Field({ nullable: true, description: "The item's title or path, when the source listing names it" })
+  title?: string;
 }
 
 @ObjectType('SyncRunError')

@@ -53,6 +53,15 @@ export class SyncRunResolver {
     return this.runs.sync(id, mode);
   }
 
+  @Mutation(() => SyncRunModel, {
+    description:
+      'Stops a running sync: the pages ingested so far stay, the next sync ingests the rest. The run ends CANCELLED.',
+  })
+  @Requires(Permission.WRITE, syncRun('id'), { audit: AuditAction.SyncCancelled })
+  cancelSyncRun(@Args('id', { type: () => ID }) id: string, @CurrentPrincipal() principal: Principal) {
+    return this.runs.cancel(id, principal.name);
+  }
+
   @Query(() => SyncRunConnection, { description: "A source's sync runs, newest first, a page at a time" })
   @Requires(Permission.READ, source('sourceId'))
   syncRuns(@Args('sourceId', { type: () => ID }) sourceId: string, @Args() page: PageArgs) {

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { Catalog, encodeCursor, guardedWrite, type PageRequest } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import {
   newSyncRun,
+  notFoundError,
   ingestPriority,
   type Source,
   SourceStatus,
@@ -54,6 +55,31 @@ export class SyncRunsService {
 
   run(id: string): Promise<SyncRun | undefined> {
     return this.catalog.getRun(id);
+  }
+
+  /**
+   * Cancels a running run: its workflow is asked to stop (the page ingests in flight stop with
+   * it; what was ingested stays) and the run is recorded as CANCELLED by `who`. A run whose
+   * workflow is already gone is marked at once. An ended run is a BAD_REQUEST.
+   */
+  async cancel(id: string, who: string): Promise<SyncRun> {
+    const run = await this.catalog.getRun(id);
+    if (!run) throw notFoundError('syncRun', id);
+    if (run.status !== SyncRunStatus.RUNNING) {
+      throw new TroveError(TroveErrorCode.BadRequest, `the sync run already ended (${run.status})`);
+    }
+    try {
+      await this.workflows.cancel(syncWorkflowId(run.sourceId));
+    } catch (error) {
+      if (!(error instanceof WorkflowNotFoundError)) throw error;
+    }
+    const ended = {
+      status: SyncRunStatus.CANCELLED,
+      finishedAt: new Date().toISOString(),
+      error: { code: TroveErrorCode.Cancelled, message: `cancelled by ${who}` },
+    };
+    await this.catalog.updateRun(run.id, ended);
+    return { ...run, ...ended };
   }
 
   /** Records the run and starts its workflow; a run that could not start is recorded as FAILED. */

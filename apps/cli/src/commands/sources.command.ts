@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import {
+  CancelSyncRunDocument,
   AddSourceDocument,
   configFields,
   describeField,
@@ -141,8 +142,11 @@ Examples:
     .description('start a sync of a source; --wait follows it with its page counts')
     .argument('<source>', 'the source, by id or name')
     .addOption(
-      new Option('--mode <mode>', 'INCREMENTAL (changed items only) or FULL')
-        .choices(['INCREMENTAL', 'FULL'])
+      new Option(
+        '--mode <mode>',
+        'INCREMENTAL (changed items only), FULL (re-read everything, re-ingest what changed) or REBUILD (re-ingest and re-embed everything)',
+      )
+        .choices(['INCREMENTAL', 'FULL', 'REBUILD'])
         .default('INCREMENTAL'),
     )
     .option('--wait', 'follow the run until it ends; exit 1 if it failed')
@@ -171,6 +175,17 @@ Examples:
             ExitCode.Failure,
             run.error?.code ?? 'SYNC_FAILED',
           );
+      }),
+    );
+
+  sources
+    .command('cancel')
+    .description('stop a running sync: what it ingested stays, the next sync does the rest')
+    .argument('<run>', 'the run id (trove sources runs <source>)')
+    .action(
+      action(io, async (ctx, runId: string) => {
+        const { cancelSyncRun: run } = await ctx.client.request(CancelSyncRunDocument, { id: runId });
+        ctx.out.result(run, () => ctx.out.line(renderSyncSummary(run, ctx.out.style)));
       }),
     );
 

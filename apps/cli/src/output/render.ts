@@ -117,7 +117,9 @@ export function renderSyncSummary(run: SyncRunView, style: Style): string {
       ? style.green(run.status)
       : run.status === 'FAILED'
         ? style.red(run.status)
-        : run.status;
+        : run.status === 'CANCELLED'
+          ? style.yellow(run.status)
+          : run.status;
   const counts = `${p.pagesSeen} seen, ${p.pagesIngested} ingested, ${p.pagesUnchanged} unchanged, ${p.pagesSkipped} skipped, ${p.pagesFailed} failed, ${p.pagesDeleted} deleted`;
   return `Sync ${run.id} ${status}: ${counts}${run.error ? ` — ${run.error.message} (${run.error.code})` : ''}`;
 }

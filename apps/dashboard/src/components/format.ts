@@ -35,6 +35,7 @@ export const STATUS_COLORS: Record<string, string> = {
   INDEXING: 'blue',
   RUNNING: 'blue',
   FAILED: 'red',
+  CANCELLED: 'yellow',
   DELETING: 'orange',
   REMOVING: 'orange',
   NEEDS_TOKEN: 'orange',

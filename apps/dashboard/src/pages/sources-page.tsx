@@ -27,6 +27,7 @@ import { subscribe } from '../api/live';
 import { uploadArchive } from '../api/upload';
 import {
   AddSourceDocument,
+  CancelSyncRunDocument,
   TroveApiError,
   RemoveSourceDocument,
   ResetWebhookVerificationDocument,
@@ -335,6 +336,10 @@ function SourceDetail({ source, canWrite }: { source: Source; canWrite: boolean 
     mutationFn: (mode: SyncMode) => gql(SyncSourceDocument, { id: source.id, mode }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['syncRuns', source.id] }),
   });
+  const cancel = useMutation({
+    mutationFn: (id: string) => gql(CancelSyncRunDocument, { id }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['syncRuns', source.id] }),
+  });
   const remove = useMutation({
     mutationFn: () => gql(RemoveSourceDocument, { id: source.id }),
     onSuccess: () => {
@@ -397,8 +402,27 @@ function SourceDetail({ source, canWrite }: { source: Source; canWrite: boolean 
                 onClick={() => sync.mutate('FULL')}
                 loading={sync.isPending && sync.variables === 'FULL'}
                 disabled={!!running}
+                title="Re-reads every item; re-ingests only those whose content changed"
               >
                 Full sync
+              </Button>
+              <Button
+                size="xs"
+                variant="light"
+                color="grape"
+                onClick={() => {
+                  if (
+                    window.confirm(
+                      `Rebuild ${source.name}? Every item is read, ingested and embedded again, even if unchanged: slower than a full sync.`,
+                    )
+                  )
+                    sync.mutate('REBUILD');
+                }}
+                loading={sync.isPending && sync.variables === 'REBUILD'}
+                disabled={!!running}
+                title="Re-ingests and re-embeds every item, changed or not"
+              >
+                Rebuild
               </Button>
               <Button size="xs" variant="default" onClick={() => setEditing((open) => !open)}>
                 {editing ? 'Close settings' : 'Edit settings'}
@@ -418,7 +442,15 @@ function SourceDetail({ source, canWrite }: { source: Source; canWrite: boolean 
             </Group>
           )}
         </Group>
+        {canWrite && (
+          <Text size="xs" c="dimmed" data-testid="sync-modes-help">
+            Incremental reads what changed since the last sync. Full sync re-reads every item and re-ingests
+            only those whose content changed (unchanged ones are counted, not redone). Rebuild re-ingests and
+            re-embeds every item.
+          </Text>
+        )}
         {sync.isError && <ErrorNotice error={sync.error} title="The sync did not start" />}
+        {cancel.isError && <ErrorNotice error={cancel.error} title="The sync was not cancelled" />}
         {canWrite ? (
           <Schedule source={source} />
         ) : (
@@ -436,7 +468,22 @@ function SourceDetail({ source, canWrite }: { source: Source; canWrite: boolean 
         ) : (
           <>
             {latest ? (
-              <RunProgress run={latest} />
+              <RunProgress
+                run={latest}
+                cancelling={cancel.isPending}
+                onCancel={
+                  canWrite && latest.status === 'RUNNING'
+                    ? () => {
+                        if (
+                          window.confirm(
+                            'Cancel this sync? What it ingested so far stays; the next sync does the rest.',
+                          )
+                        )
+                          cancel.mutate(latest.id);
+                      }
+                    : undefined
+                }
+              />
             ) : (
               <Empty title="Never synced">
                 {canWrite ? 'Start a sync to index this source.' : undefined}
@@ -554,8 +601,19 @@ function Schedule({ source }: { source: Source }) {
 }
 
 /** The running (or last) sync: what it has seen, ingested, reused and skipped, and why. */
-function RunProgress({ run }: { run: Run }) {
+function RunProgress({
+  run,
+  onCancel,
+  cancelling,
+}: {
+  run: Run;
+  /** Offered while the run runs, to those who may cancel it (asks for confirmation itself). */
+  onCancel?: () => void;
+  cancelling?: boolean;
+}) {
   const p = run.progress;
+  const planned = p.pagesPlanned !== null && p.pagesPlanned !== undefined;
+  const planning = run.status === 'RUNNING' && !planned;
   const done = p.pagesIngested + p.pagesUnchanged + p.pagesSkipped + p.pagesFailed + p.pagesDeleted;
   // Once planned, the pages to ingest are the whole: the bar follows them, not what discovery saw.
   const fraction =
@@ -594,13 +652,30 @@ function RunProgress({ run }: { run: Run }) {
           started {formatDate(run.startedAt)}
           {run.finishedAt ? ` · finished ${formatDate(run.finishedAt)}` : ''}
         </Text>
+        {onCancel && (
+          <Button
+            size="compact-xs"
+            variant="subtle"
+            color="red"
+            onClick={onCancel}
+            loading={cancelling}
+            data-testid="sync-cancel"
+          >
+            Cancel sync
+          </Button>
+        )}
       </Group>
       {run.status === 'RUNNING' && run.health.state === 'STALLED' && (
         <Text size="sm" c="orange" data-testid="sync-stall-reason">
           No progress since {formatDate(run.health.since)}: {run.health.message}
         </Text>
       )}
-      {run.status === 'RUNNING' && p.pagesPlanned !== null && p.pagesPlanned !== undefined && (
+      {planning && (
+        <Text size="sm" data-testid="sync-pace">
+          Planning: {p.pagesSeen} {p.pagesSeen === 1 ? 'item' : 'items'} found so far
+        </Text>
+      )}
+      {run.status === 'RUNNING' && planned && (
         <Text size="sm" data-testid="sync-pace">
           {p.pagesDone} / {p.pagesPlanned} pages ·{' '}
           {run.pagesPerSecond !== null && run.pagesPerSecond !== undefined
@@ -612,7 +687,9 @@ function RunProgress({ run }: { run: Run }) {
         </Text>
       )}
       <Progress
-        value={run.status === 'COMPLETED' ? 100 : fraction * 100}
+        // While planning the total is not known yet: a moving bar says it is working.
+        value={run.status === 'COMPLETED' || planning ? 100 : fraction * 100}
+        striped={planning}
         animated={run.status === 'RUNNING'}
         color={STATUS_COLORS[run.status]}
         aria-label="Sync progress"
@@ -630,7 +707,8 @@ function RunProgress({ run }: { run: Run }) {
         ))}
       </SimpleGrid>
       {run.error && (
-        <Text size="sm" c="red">
+        // A cancelled run says who stopped it: a note, not a failure.
+        <Text size="sm" c={run.status === 'CANCELLED' ? 'dimmed' : 'red'}>
           {run.error.code}: {run.error.message}
         </Text>
       )}
@@ -645,8 +723,15 @@ function RunProgress({ run }: { run: Run }) {
             Skipped
           </Text>
           {run.skipped.map((item) => (
-            <Text key={item.id} size="xs">
-              <Code>{item.id}</Code> {item.reason}
+            <Text key={item.id} size="xs" data-testid="sync-skipped-item">
+              {item.title ? (
+                <>
+                  <strong>{item.title}</strong> <Code>{item.id}</Code>
+                </>
+              ) : (
+                <Code>{item.id}</Code>
+              )}{' '}
+              {item.reason}
             </Text>
           ))}
         </div>
@@ -671,6 +756,7 @@ function RunHistory({ runs }: { runs: Run[] }) {
               <Table.Th ta="right">Ingested</Table.Th>
               <Table.Th ta="right">Unchanged</Table.Th>
               <Table.Th ta="right">Failed</Table.Th>
+              <Table.Th>Note</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -684,6 +770,11 @@ function RunHistory({ runs }: { runs: Run[] }) {
                 <Table.Td ta="right">{run.progress.pagesIngested}</Table.Td>
                 <Table.Td ta="right">{run.progress.pagesUnchanged}</Table.Td>
                 <Table.Td ta="right">{run.progress.pagesFailed}</Table.Td>
+                <Table.Td>
+                  <Text size="xs" c="dimmed" lineClamp={1}>
+                    {run.error?.message ?? ''}
+                  </Text>
+                </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

@@ -15,7 +15,7 @@ import * as types from './graphql';
 type Documents = {
   '\n  fragment SyncProgressFields on SyncProgress {\n    pagesSeen\n    pagesIngested\n    pagesUnchanged\n    pagesSkipped\n    pagesFailed\n    pagesDeleted\n    chunksEmbedded\n    chunksReused\n    apiCalls\n    pagesPlanned\n    pagesDone\n  }\n': typeof types.SyncProgressFieldsFragmentDoc;
   '\n  fragment SyncRunMotionFields on SyncRun {\n    stage\n    progressAt\n    pagesPerSecond\n    etaSeconds\n    health {\n      state\n      reason\n      message\n      since\n    }\n  }\n': typeof types.SyncRunMotionFieldsFragmentDoc;
-  '\n  fragment SyncRunFields on SyncRun {\n    id\n    sourceId\n    mode\n    status\n    startedAt\n    finishedAt\n    error {\n      code\n      message\n    }\n    warnings\n    skipped {\n      id\n      reason\n    }\n    progress {\n      ...SyncProgressFields\n    }\n    ...SyncRunMotionFields\n  }\n': typeof types.SyncRunFieldsFragmentDoc;
+  '\n  fragment SyncRunFields on SyncRun {\n    id\n    sourceId\n    mode\n    status\n    startedAt\n    finishedAt\n    error {\n      code\n      message\n    }\n    warnings\n    skipped {\n      id\n      reason\n      title\n    }\n    progress {\n      ...SyncProgressFields\n    }\n    ...SyncRunMotionFields\n  }\n': typeof types.SyncRunFieldsFragmentDoc;
   '\n  fragment DocumentFields on Document {\n    id\n    projectId\n    sourceId\n    externalId\n    fileName\n    title\n    mediaType\n    status\n    error {\n      code\n      message\n    }\n    warnings\n    progress {\n      stage\n      page\n      pageCount\n    }\n    chunkCount\n    pageCount\n    sizeBytes\n    language\n    url\n    createdAt\n    updatedAt\n    indexedAt\n    timings {\n      fetchMs\n      parseMs\n      chunkMs\n      embedMs\n      upsertMs\n      totalMs\n    }\n  }\n': typeof types.DocumentFieldsFragmentDoc;
   '\n  fragment ChunkFields on Chunk {\n    id\n    documentId\n    position\n    title\n    headingPath\n    chapter\n    page\n    pageEnd\n    anchor\n    language\n    tokenCount\n    citationUrl\n    text\n  }\n': typeof types.ChunkFieldsFragmentDoc;
   '\n  query Me {\n    me {\n      keyId\n      userId\n      credential\n      name\n      email\n      pictureUrl\n      role\n      permissions\n      projectIds\n      projectRoles {\n        projectId\n        role\n      }\n      groups\n    }\n  }\n': typeof types.MeDocument;
@@ -36,6 +36,7 @@ type Documents = {
   '\n  mutation UpdateSource($id: ID!, $input: UpdateSourceInput!) {\n    updateSource(id: $id, input: $input) {\n      id\n      name\n      config\n      secrets {\n        field\n        hint\n      }\n    }\n  }\n': typeof types.UpdateSourceDocument;
   '\n  mutation RemoveSource($id: ID!) {\n    removeSource(id: $id)\n  }\n': typeof types.RemoveSourceDocument;
   '\n  mutation SyncSource($id: ID!, $mode: SyncMode!) {\n    syncSource(id: $id, mode: $mode) {\n      ...SyncRunFields\n    }\n  }\n': typeof types.SyncSourceDocument;
+  '\n  mutation CancelSyncRun($id: ID!) {\n    cancelSyncRun(id: $id) {\n      ...SyncRunFields\n    }\n  }\n': typeof types.CancelSyncRunDocument;
   '\n  query SyncRun($id: ID!) {\n    syncRun(id: $id) {\n      ...SyncRunFields\n    }\n  }\n': typeof types.SyncRunDocument;
   '\n  query SyncRuns($sourceId: ID!, $first: Int!, $after: String) {\n    syncRuns(sourceId: $sourceId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        ...SyncRunFields\n      }\n    }\n  }\n': typeof types.SyncRunsDocument;
   '\n  subscription SyncRunUpdates($id: ID!) {\n    syncRunUpdates(id: $id) {\n      ...SyncRunFields\n    }\n  }\n': typeof types.SyncRunUpdatesDocument;
@@ -84,7 +85,7 @@ const documents: Documents = {
     types.SyncProgressFieldsFragmentDoc,
   '\n  fragment SyncRunMotionFields on SyncRun {\n    stage\n    progressAt\n    pagesPerSecond\n    etaSeconds\n    health {\n      state\n      reason\n      message\n      since\n    }\n  }\n':
     types.SyncRunMotionFieldsFragmentDoc,
-  '\n  fragment SyncRunFields on SyncRun {\n    id\n    sourceId\n    mode\n    status\n    startedAt\n    finishedAt\n    error {\n      code\n      message\n    }\n    warnings\n    skipped {\n      id\n      reason\n    }\n    progress {\n      ...SyncProgressFields\n    }\n    ...SyncRunMotionFields\n  }\n':
+  '\n  fragment SyncRunFields on SyncRun {\n    id\n    sourceId\n    mode\n    status\n    startedAt\n    finishedAt\n    error {\n      code\n      message\n    }\n    warnings\n    skipped {\n      id\n      reason\n      title\n    }\n    progress {\n      ...SyncProgressFields\n    }\n    ...SyncRunMotionFields\n  }\n':
     types.SyncRunFieldsFragmentDoc,
   '\n  fragment DocumentFields on Document {\n    id\n    projectId\n    sourceId\n    externalId\n    fileName\n    title\n    mediaType\n    status\n    error {\n      code\n      message\n    }\n    warnings\n    progress {\n      stage\n      page\n      pageCount\n    }\n    chunkCount\n    pageCount\n    sizeBytes\n    language\n    url\n    createdAt\n    updatedAt\n    indexedAt\n    timings {\n      fetchMs\n      parseMs\n      chunkMs\n      embedMs\n      upsertMs\n      totalMs\n    }\n  }\n':
     types.DocumentFieldsFragmentDoc,
@@ -124,6 +125,8 @@ const documents: Documents = {
   '\n  mutation RemoveSource($id: ID!) {\n    removeSource(id: $id)\n  }\n': types.RemoveSourceDocument,
   '\n  mutation SyncSource($id: ID!, $mode: SyncMode!) {\n    syncSource(id: $id, mode: $mode) {\n      ...SyncRunFields\n    }\n  }\n':
     types.SyncSourceDocument,
+  '\n  mutation CancelSyncRun($id: ID!) {\n    cancelSyncRun(id: $id) {\n      ...SyncRunFields\n    }\n  }\n':
+    types.CancelSyncRunDocument,
   '\n  query SyncRun($id: ID!) {\n    syncRun(id: $id) {\n      ...SyncRunFields\n    }\n  }\n':
     types.SyncRunDocument,
   '\n  query SyncRuns($sourceId: ID!, $first: Int!, $after: String) {\n    syncRuns(sourceId: $sourceId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        endCursor\n        hasNextPage\n      }\n      nodes {\n        ...SyncRunFields\n      }\n    }\n  }\n':
@@ -225,7 +228,7 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  fragment SyncRunFields on SyncRun {\n    id\n    sourceId\n    mode\n    status\n    startedAt\n    finishedAt\n    error {\n      code\n      message\n    }\n    warnings\n    skipped {\n      id\n      reason\n    }\n    progress {\n      ...SyncProgressFields\n    }\n    ...SyncRunMotionFields\n  }\n',
+  source: '\n  fragment SyncRunFields on SyncRun {\n    id\n    sourceId\n    mode\n    status\n    startedAt\n    finishedAt\n    error {\n      code\n      message\n    }\n    warnings\n    skipped {\n      id\n      reason\n      title\n    }\n    progress {\n      ...SyncProgressFields\n    }\n    ...SyncRunMotionFields\n  }\n',
 ): typeof import('./graphql').SyncRunFieldsFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -347,6 +350,12 @@ export function graphql(
 export function graphql(
   source: '\n  mutation SyncSource($id: ID!, $mode: SyncMode!) {\n    syncSource(id: $id, mode: $mode) {\n      ...SyncRunFields\n    }\n  }\n',
 ): typeof import('./graphql').SyncSourceDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation CancelSyncRun($id: ID!) {\n    cancelSyncRun(id: $id) {\n      ...SyncRunFields\n    }\n  }\n',
+): typeof import('./graphql').CancelSyncRunDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

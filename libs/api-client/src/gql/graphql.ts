@@ -374,9 +374,9 @@ export type StallReason =
 
 export type SyncHealthState = 'OK' | 'STALLED';
 
-export type SyncMode = 'FULL' | 'INCREMENTAL';
+export type SyncMode = 'FULL' | 'INCREMENTAL' | 'REBUILD';
 
-export type SyncRunStatus = 'COMPLETED' | 'FAILED' | 'RUNNING';
+export type SyncRunStatus = 'CANCELLED' | 'COMPLETED' | 'FAILED' | 'RUNNING';
 
 /** PLANNING: discovering and diffing; INGESTING: the changed pages; FINISHING: recording the end */
 export type SyncStage = 'FINISHING' | 'INGESTING' | 'PLANNING';
@@ -475,7 +475,7 @@ export type SyncRunFieldsFragment = {
   pagesPerSecond: number | null;
   etaSeconds: number | null;
   error: { code: ErrorCode; message: string } | null;
-  skipped: Array<{ id: string; reason: string }>;
+  skipped: Array<{ id: string; reason: string; title: string | null }>;
   progress: {
     pagesSeen: number;
     pagesIngested: number;
@@ -862,7 +862,48 @@ export type SyncSourceMutation = {
     pagesPerSecond: number | null;
     etaSeconds: number | null;
     error: { code: ErrorCode; message: string } | null;
-    skipped: Array<{ id: string; reason: string }>;
+    skipped: Array<{ id: string; reason: string; title: string | null }>;
+    progress: {
+      pagesSeen: number;
+      pagesIngested: number;
+      pagesUnchanged: number;
+      pagesSkipped: number;
+      pagesFailed: number;
+      pagesDeleted: number;
+      chunksEmbedded: number;
+      chunksReused: number;
+      apiCalls: number;
+      pagesPlanned: number | null;
+      pagesDone: number;
+    };
+    health: {
+      state: SyncHealthState;
+      reason: StallReason | null;
+      message: string | null;
+      since: string | null;
+    };
+  };
+};
+
+export type CancelSyncRunMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type CancelSyncRunMutation = {
+  cancelSyncRun: {
+    id: string;
+    sourceId: string;
+    mode: SyncMode;
+    status: SyncRunStatus;
+    startedAt: string;
+    finishedAt: string | null;
+    warnings: Array<string> | null;
+    stage: SyncStage | null;
+    progressAt: string | null;
+    pagesPerSecond: number | null;
+    etaSeconds: number | null;
+    error: { code: ErrorCode; message: string } | null;
+    skipped: Array<{ id: string; reason: string; title: string | null }>;
     progress: {
       pagesSeen: number;
       pagesIngested: number;
@@ -903,7 +944,7 @@ export type SyncRunQuery = {
     pagesPerSecond: number | null;
     etaSeconds: number | null;
     error: { code: ErrorCode; message: string } | null;
-    skipped: Array<{ id: string; reason: string }>;
+    skipped: Array<{ id: string; reason: string; title: string | null }>;
     progress: {
       pagesSeen: number;
       pagesIngested: number;
@@ -949,7 +990,7 @@ export type SyncRunsQuery = {
       pagesPerSecond: number | null;
       etaSeconds: number | null;
       error: { code: ErrorCode; message: string } | null;
-      skipped: Array<{ id: string; reason: string }>;
+      skipped: Array<{ id: string; reason: string; title: string | null }>;
       progress: {
         pagesSeen: number;
         pagesIngested: number;
@@ -991,7 +1032,7 @@ export type SyncRunUpdatesSubscription = {
     pagesPerSecond: number | null;
     etaSeconds: number | null;
     error: { code: ErrorCode; message: string } | null;
-    skipped: Array<{ id: string; reason: string }>;
+    skipped: Array<{ id: string; reason: string; title: string | null }>;
     progress: {
       pagesSeen: number;
       pagesIngested: number;
@@ -1712,6 +1753,7 @@ export const SyncRunFieldsFragmentDoc = new TypedDocumentString(
   skipped {
     id
     reason
+    title
   }
   progress {
     ...SyncProgressFields
@@ -2222,12 +2264,66 @@ fragment SyncRunFields on SyncRun {
   skipped {
     id
     reason
+    title
   }
   progress {
     ...SyncProgressFields
   }
   ...SyncRunMotionFields
 }`) as unknown as TypedDocumentString<SyncSourceMutation, SyncSourceMutationVariables>;
+export const CancelSyncRunDocument = new TypedDocumentString(`
+    mutation CancelSyncRun($id: ID!) {
+  cancelSyncRun(id: $id) {
+    ...SyncRunFields
+  }
+}
+    fragment SyncProgressFields on SyncProgress {
+  pagesSeen
+  pagesIngested
+  pagesUnchanged
+  pagesSkipped
+  pagesFailed
+  pagesDeleted
+  chunksEmbedded
+  chunksReused
+  apiCalls
+  pagesPlanned
+  pagesDone
+}
+fragment SyncRunMotionFields on SyncRun {
+  stage
+  progressAt
+  pagesPerSecond
+  etaSeconds
+  health {
+    state
+    reason
+    message
+    since
+  }
+}
+fragment SyncRunFields on SyncRun {
+  id
+  sourceId
+  mode
+  status
+  startedAt
+  finishedAt
+  error {
+    code
+    message
+  }
+  warnings
+  skipped {
+    id
+    reason
+    title
+  }
+  progress {
+    ...SyncProgressFields
+  }
+  ...SyncRunMotionFields
+}`) as unknown as TypedDocumentString<CancelSyncRunMutation, CancelSyncRunMutationVariables>;
 export const SyncRunDocument = new TypedDocumentString(`
     query SyncRun($id: ID!) {
   syncRun(id: $id) {
@@ -2274,6 +2370,7 @@ fragment SyncRunFields on SyncRun {
   skipped {
     id
     reason
+    title
   }
   progress {
     ...SyncProgressFields
@@ -2333,6 +2430,7 @@ fragment SyncRunFields on SyncRun {
   skipped {
     id
     reason
+    title
   }
   progress {
     ...SyncProgressFields
@@ -2385,6 +2483,7 @@ fragment SyncRunFields on SyncRun {
   skipped {
     id
     reason
+    title
   }
   progress {
     ...SyncProgressFields

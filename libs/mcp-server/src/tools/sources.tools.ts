@@ -2,10 +2,12 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod/v3';
 import {
   AddSourceDocument,
+  CancelSyncRunDocument,
   configFields,
   SourcesDocument,
   SourceTypesDocument,
   SyncRunDocument,
+  type SyncRunFieldsFragment,
   SyncSourceDocument,
   TroveApiError,
   type TroveOperations,
@@ -189,12 +191,12 @@ export function registerSourceTools(server: McpServer, { client, log }: ToolCont
     {
       title: 'Sync a source',
       description:
-        'Starts a sync of a source (see list_sources) and returns at once with the run id; follow the run with get_sync_run until it is COMPLETED or FAILED. ' +
-        'INCREMENTAL (default) fetches only what changed since the last sync; FULL re-reads everything (after changing settings, or to repair). ' +
+        'Starts a sync of a source (see list_sources) and returns at once with the run id; follow the run with get_sync_run until it is COMPLETED, FAILED or CANCELLED. ' +
+        'INCREMENTAL (default) fetches only what changed since the last sync; FULL re-reads everything and re-ingests what changed; REBUILD re-ingests and re-embeds every item. ' +
         'Needs an EDITOR or ADMIN key.',
       inputSchema: {
         source: z.string().min(1).describe('the source: its id, or its exact name within the project'),
-        mode: z.enum(['FULL', 'INCREMENTAL']).default('INCREMENTAL'),
+        mode: z.enum(['FULL', 'INCREMENTAL', 'REBUILD']).default('INCREMENTAL'),
         project: z
           .string()
           .optional()
@@ -233,7 +235,7 @@ export function registerSourceTools(server: McpServer, { client, log }: ToolCont
     {
       title: 'Follow a sync run',
       description:
-        'Reports a sync run’s live state: status (RUNNING, COMPLETED or FAILED), pages seen/ingested/unchanged/skipped/failed/deleted, chunks embedded and reused, ' +
+        'Reports a sync run’s live state: status (RUNNING, COMPLETED, FAILED or CANCELLED), pages seen/ingested/unchanged/skipped/failed/deleted, chunks embedded and reused, ' +
         'the run’s error and the items it skipped with their reasons; while it runs, its stage, rate, ETA and health (STALLED with the reason when it does not move). ' +
         'Poll it every few seconds while `finished` is false.',
       inputSchema: { run_id: z.string().min(1).describe('the run id sync_source returned') },
@@ -244,31 +246,60 @@ export function registerSourceTools(server: McpServer, { client, log }: ToolCont
       runTool(async () => {
         const { syncRun: run } = await client.request(SyncRunDocument, { id: args.run_id });
         if (!run) throw new TroveApiError(`no sync run ${args.run_id}`, TroveErrorCode.SyncRunNotFound);
-        const result: SyncRunOutput = {
-          runId: run.id,
-          sourceId: run.sourceId,
-          mode: run.mode,
-          status: run.status,
-          finished: run.status !== 'RUNNING',
-          startedAt: run.startedAt,
-          finishedAt: run.finishedAt,
-          // The output schema admits no other field (clients check it as JSON Schema).
-          progress: syncProgressOutput.parse(run.progress),
-          error: run.error,
-          warnings: run.warnings ?? [],
-          skipped: run.skipped.slice(0, MAX_SKIPPED),
-          // A run lists its first skipped items and counts them all.
-          skippedCount: Math.max(run.skipped.length, run.progress.pagesSkipped ?? 0),
-          stage: run.stage ?? null,
-          pagesPerSecond: run.pagesPerSecond ?? null,
-          etaSeconds: run.etaSeconds ?? null,
-          health: {
-            state: run.health.state,
-            reason: run.health.reason ?? null,
-            message: run.health.message ?? null,
-          },
-        };
+        const result = toSyncRunOutput(run);
         return toolResult(result, renderSyncRun(result));
       }, log),
   );
+
+  server.registerTool(
+    'cancel_sync_run',
+    {
+      title: 'Cancel a sync run',
+      description:
+        'Stops a running sync (see get_sync_run): the pages it ingested stay, the next sync ingests the rest; the run ends CANCELLED. ' +
+        'Fails with BAD_REQUEST when the run already ended. Needs an EDITOR or ADMIN key.',
+      inputSchema: { run_id: z.string().min(1).describe('the run id sync_source returned') },
+      outputSchema: syncRunOutput,
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
+    },
+    (args) =>
+      runTool(async () => {
+        const { cancelSyncRun: run } = await client.request(CancelSyncRunDocument, { id: args.run_id });
+        const result = toSyncRunOutput(run);
+        return toolResult(result, renderSyncRun(result));
+      }, log),
+  );
+}
+
+/** A run as the sync tools report it. */
+function toSyncRunOutput(run: SyncRunFieldsFragment): SyncRunOutput {
+  return {
+    runId: run.id,
+    sourceId: run.sourceId,
+    mode: run.mode,
+    status: run.status,
+    finished: run.status !== 'RUNNING',
+    startedAt: run.startedAt,
+    finishedAt: run.finishedAt,
+    // The output schema admits no other field (clients check it as JSON Schema).
+    progress: syncProgressOutput.parse(run.progress),
+    error: run.error,
+    warnings: run.warnings ?? [],
+    skipped: run.skipped.slice(0, MAX_SKIPPED),
+    // A run lists its first skipped items and counts them all.
+    skippedCount: Math.max(run.skipped.length, run.progress.pagesSkipped ?? 0),
+    stage: run.stage ?? null,
+    pagesPerSecond: run.pagesPerSecond ?? null,
+    etaSeconds: run.etaSeconds ?? null,
+    health: {
+      state: run.health.state,
+      reason: run.health.reason ?? null,
+      message: run.health.message ?? null,
+    },
+  };
 }
