@@ -3,6 +3,12 @@ import DataLoader from 'dataloader';
 import { Catalog } from '@trove/catalog';
 import type { SyncRun } from '@trove/domain';
 
+/** What the overviews read of the catalog. */
+export interface SourceOverviewCatalog {
+  runs: Pick<Catalog['runs'], 'latest'>;
+  documents: Pick<Catalog['documents'], 'countBySource'>;
+}
+
 interface Loaders {
   lastRun: DataLoader<string, SyncRun | undefined>;
   documentCount: DataLoader<string, number>;
@@ -17,7 +23,7 @@ interface Loaders {
 export class SourceOverviews {
   private readonly loaders = new WeakMap<object, Loaders>();
 
-  constructor(@Inject(Catalog) private readonly catalog: Catalog) {}
+  constructor(@Inject(Catalog) private readonly catalog: SourceOverviewCatalog) {}
 
   lastRun(context: object, sourceId: string): Promise<SyncRun | undefined> {
     return this.of(context).lastRun.load(sourceId);
