@@ -32,22 +32,22 @@ async function main() {
   if (!projectId) throw new Error(`run tools/demo/quickstart-demo.ts first (project "${PROJECT_NAME}")`);
 
   const { sources } = await gql<{
-    sources: { id: string; name: string; folder: { path: string | null } | null }[];
-  }>('query($p: ID!) { sources(projectId: $p) { id name folder { path } } }', { p: projectId });
+    sources: { id: string; name: string; config: { path?: string } | null }[];
+  }>('query($p: ID!) { sources(projectId: $p) { id name config } }', { p: projectId });
   const existing = sources.find((s) => s.name === 'Team handbook (MkDocs)');
   // A source made from another checkout of the repository (moved or cloned again) reads a folder
   // that is no longer this one: replace it rather than sync a path outside TROVE_FOLDER_ROOTS.
-  if (existing && existing.folder?.path !== SITE) {
+  if (existing && existing.config?.path !== SITE) {
     await gql('mutation($id: ID!) { removeSource(id: $id) }', { id: existing.id });
   }
   const sourceId =
-    (existing?.folder?.path === SITE ? existing.id : undefined) ??
+    (existing?.config?.path === SITE ? existing.id : undefined) ??
     (
-      await gql<{ addFolderSource: { id: string } }>(
-        'mutation($i: AddFolderSourceInput!) { addFolderSource(input: $i) { id } }',
-        { i: { projectId, name: 'Team handbook (MkDocs)', path: SITE } },
+      await gql<{ addSource: { id: string } }>(
+        'mutation($i: AddSourceInput!) { addSource(input: $i) { id } }',
+        { i: { projectId, type: 'FOLDER', name: 'Team handbook (MkDocs)', config: { path: SITE } } },
       )
-    ).addFolderSource.id;
+    ).addSource.id;
   const { syncSource } = await gql<{ syncSource: { id: string } }>(
     'mutation($id: ID!) { syncSource(id: $id) { id } }',
     { id: sourceId },

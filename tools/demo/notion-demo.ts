@@ -44,20 +44,23 @@ async function main() {
   const sourceId =
     sources[0]?.id ??
     (
-      await gql<{ addNotionSource: { id: string } }>(
-        'mutation($i: AddNotionSourceInput!) { addNotionSource(input: $i) { id } }',
+      await gql<{ addSource: { id: string } }>(
+        'mutation($i: AddSourceInput!) { addSource(input: $i) { id } }',
         {
           i: {
             projectId,
+            type: 'NOTION',
             name: real ? 'Notion' : 'Demo workspace (emulator)',
-            token: process.env.NOTION_TOKEN ?? DEFAULT_TOKEN,
-            roots: real
-              ? (process.env.NOTION_ROOTS ?? '').split(',').filter(Boolean)
-              : [DEFAULT_IDS.onboarding],
+            config: {
+              token: process.env.NOTION_TOKEN ?? DEFAULT_TOKEN,
+              rootPageIds: real
+                ? (process.env.NOTION_ROOTS ?? '').split(',').filter(Boolean)
+                : [DEFAULT_IDS.onboarding],
+            },
           },
         },
       )
-    ).addNotionSource.id;
+    ).addSource.id;
 
   if (sources[0]) {
     // The token is sealed with this installation's TROVE_SECRET_KEY: set it again, so a source
