@@ -551,7 +551,7 @@ describe('the dashboard, in a browser', () => {
         input: {
           projectId: project,
           type: 'NOTION',
-          name: 'Revoked wiki',
+          name: 'Revoked wiki of the platform team',
           config: { token: 'secret_not-the-emulators-token' },
         },
       },
@@ -567,7 +567,7 @@ describe('the dashboard, in a browser', () => {
     ] as const) {
       await page.setViewportSize({ width, height });
       await page.goto(`${projectUrl}/sources`);
-      const card = page.getByTestId('source-card').filter({ hasText: 'Revoked wiki' });
+      const card = page.getByTestId('source-card').filter({ hasText: 'Revoked wiki of the platform team' });
       // FAILING in red, not the source's record status in green.
       await expect.poll(() => card.getByTestId('source-state').textContent(), EVENTUALLY).toBe('FAILING');
       expect(await card.getByTestId('source-reason').textContent()).toMatch(/\S/);
@@ -578,7 +578,6 @@ describe('the dashboard, in a browser', () => {
       await shot(width < 500 ? 'phone-sources-failing' : 'sources-failing');
     }
     await page.setViewportSize({ width: 1366, height: 900 });
-    await stack.query('mutation($id: ID!) { removeSource(id: $id) }', { id: addSource.id });
   });
 
   let viewerSecret: string;
@@ -730,7 +729,7 @@ describe('the dashboard, in a browser', () => {
         expect(await page.getByText(/^\d+ documents · \d+ chunks?$/).count()).toBeGreaterThan(0);
       }
       if (name === 'sources') {
-        // Each card's type and state badges whole, and its documents counted in words.
+        // Each card's type and state badges whole, beside a long name too, and its documents counted in words.
         expect(await cardBadgesWhole(), 'source badges').toBe(true);
         for (const facts of await page.getByTestId('source-facts').allTextContents())
           expect(facts).toMatch(/^(1 document|\d+ documents) · last success/);
