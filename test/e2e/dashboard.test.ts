@@ -55,6 +55,23 @@ async function editorText(editor: Locator): Promise<string> {
   return ((await editor.textContent()) ?? '').replace(/\s/g, ' ');
 }
 
+/** Opens "Add source" on the Sources page and picks a type from its chooser. */
+async function chooseSourceType(label: string): Promise<void> {
+  await page.getByRole('button', { name: 'Add source', exact: true }).click();
+  await page
+    .getByRole('group', { name: 'Source type' })
+    .getByRole('button', { name: label, exact: true })
+    .click();
+}
+
+/** Whether every badge of the source cards shows its whole word (none cut to "FOL…"). */
+async function cardBadgesWhole(): Promise<boolean> {
+  const badges = page.getByTestId('source-card').locator('.mantine-Badge-label');
+  return badges.evaluateAll(
+    (labels) => labels.length > 0 && labels.every((el) => el.scrollWidth <= el.clientWidth),
+  );
+}
+
 /** Offline by construction: every request goes to the api's own origin (no CDN, no font service). */
 function watch(target: Page): void {
   watchPage(target, stack.url, problems);
@@ -289,15 +306,26 @@ describe('the dashboard, in a browser', () => {
   it('adds a folder source, syncs it and shows the progress moving to COMPLETED', async () => {
     await page.goto(`${projectUrl}/sources`);
     await page.getByText('No sources yet').waitFor();
-    // The form is the chosen type's, built from its schema.
-    await page.getByLabel('Type').selectOption('FOLDER');
+    // No form until "Add source": then a chooser of the API's types, then the chosen type's form.
+    expect(await page.getByRole('form').count()).toBe(0);
+    await chooseSourceType('Folder');
     const form = page.getByRole('form', { name: 'Add a Folder source' });
     await form.getByLabel('Name').fill('Handbook site');
-    await form.getByLabel('Path').fill(HANDBOOK);
+    // The path is explained in words; the server setting's name is a secondary hint.
+    const path = form.getByRole('textbox', { name: 'Path' });
+    const pathHelp = page.locator(`[id="${(await path.getAttribute('aria-describedby'))!.split(' ')[0]}"]`);
+    expect(await pathHelp.textContent()).toContain('inside the folders this server may read');
+    expect(await pathHelp.getByTestId('setting-hint').textContent()).toBe(
+      'server setting: TROVE_FOLDER_ROOTS',
+    );
+    await path.fill(HANDBOOK);
+    // The optional fields wait under Advanced.
+    expect(await form.getByLabel('Format').count()).toBe(0);
+    await form.getByRole('button', { name: /^Advanced/ }).click();
     expect(await form.getByLabel('Format').inputValue()).toBe('AUTO');
     await form.getByRole('button', { name: 'Add source' }).click();
     await page.getByTestId('source-card').waitFor();
-    await page.getByText('Never synced').waitFor();
+    await page.getByText('Never synced', { exact: true }).waitFor();
     // The progress arrives over the graphql-ws subscription, not by polling.
     const frames: string[] = [];
     page.on('websocket', (socket) =>
@@ -340,16 +368,23 @@ describe('the dashboard, in a browser', () => {
     expect(updates.length).toBeGreaterThan(0);
     expect(updates.at(-1)).toContain('"status":"COMPLETED"');
     expect(await page.getByRole('table', { name: 'Sync runs' }).textContent()).toContain('FULL');
+    // The card: the last run's outcome, the source's documents and its last success.
+    const card = page.getByTestId('source-card').filter({ hasText: 'Handbook site' });
+    await expect.poll(() => card.getByTestId('source-state').textContent(), EVENTUALLY).toBe('ACTIVE');
+    expect(await card.getByTestId('source-facts').textContent()).toMatch(
+      /^\d+ documents · last success (?!never)\S/,
+    );
     await shot('sources');
   });
 
   it('adds a Notion source (the emulator), syncs it and shows its webhook panel', async () => {
-    await page.getByLabel('Type').selectOption('NOTION');
+    await chooseSourceType('Notion workspace');
     const form = page.getByRole('form', { name: 'Add a Notion workspace source' });
     await form.getByLabel('Name').fill('Team wiki');
     // A secret field is a password input.
     expect(await form.getByLabel('Token').getAttribute('type')).toBe('password');
     await form.getByLabel('Token').fill(emulator.token);
+    await form.getByRole('button', { name: /^Advanced/ }).click();
     await form
       .getByLabel('Root page IDs')
       .fill(`https://www.notion.so/Onboarding-${DEFAULT_IDS.onboarding.replace(/-/g, '')}`);
@@ -384,8 +419,8 @@ describe('the dashboard, in a browser', () => {
       },
       { path: 'guide/faq.md', data: '# FAQ\n\n## Licence\n\nThe code is Apache-2.0 licensed.\n' },
     ]);
-    const form = page.getByRole('tabpanel', { name: 'Upload a .zip' });
-    await page.getByRole('tab', { name: 'Upload a .zip' }).click();
+    await chooseSourceType('Upload a .zip');
+    const form = page.getByTestId('add-source');
     await form.getByLabel('Name').fill('Guide archive');
     await form
       .locator('input[type=file]')
@@ -403,12 +438,12 @@ describe('the dashboard, in a browser', () => {
 
   it('adds a web source from its generated form (a refused field shown beside it), syncs it, edits it', async () => {
     await page.goto(`${projectUrl}/sources`);
-    await page.getByRole('tab', { name: 'Add a source' }).click();
-    await page.getByLabel('Type').selectOption('WEB');
+    await chooseSourceType('Web site');
     const form = page.getByRole('form', { name: 'Add a Web site source' });
     await form.getByLabel('Name').fill('Fern site');
     const url = form.getByLabel('URL');
     await url.fill('not a web address');
+    await form.getByRole('button', { name: /^Advanced/ }).click();
     await form.getByLabel('Max pages').fill('10');
     await form.getByRole('button', { name: 'Add source' }).click();
     // The API's problem with the field, beside the field.
@@ -474,6 +509,75 @@ describe('the dashboard, in a browser', () => {
       // The stored token was kept: its hint is the same.
       expect(await hint(to)).toBe(before);
     }
+  });
+
+  it('leads with the sources; "Add source" offers the types, and the Git form asks first for the repository only', async () => {
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.goto(`${projectUrl}/sources`);
+    const first = page.getByTestId('source-card').first();
+    await first.waitFor();
+    // The list comes first, above the fold, with no form in front of it.
+    expect((await first.boundingBox())!.y).toBeLessThan(900);
+    expect(await page.getByRole('form').count()).toBe(0);
+    await page.getByRole('button', { name: 'Add source', exact: true }).click();
+    const chooser = page.getByRole('group', { name: 'Source type' });
+    const { sourceTypes } = await stack.query<{ sourceTypes: { label: string }[] }>(
+      '{ sourceTypes { label } }',
+    );
+    for (const { label } of sourceTypes)
+      expect(await chooser.getByRole('button', { name: label, exact: true }).count(), label).toBe(1);
+    await chooser.getByRole('button', { name: 'Git repository', exact: true }).click();
+    const form = page.getByRole('form', { name: 'Add a Git repository source' });
+    // The name and the repository; the ten optional settings wait under Advanced.
+    expect(await form.locator('input, textarea, select').count()).toBe(2);
+    expect(await form.getByLabel('Branch').count()).toBe(0);
+    const advanced = form.getByRole('button', { name: /^Advanced/ });
+    expect(await advanced.textContent()).toMatch(/^Advanced \(\d+ settings\)$/);
+    await advanced.click();
+    await form.getByLabel('Branch').waitFor();
+    expect(
+      await form.getByTestId('advanced-settings').locator('input, textarea, select').count(),
+    ).toBeGreaterThan(5);
+    await shot('sources-add-git');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    expect(await page.getByRole('form').count()).toBe(0);
+  });
+
+  it('shows on its card that a source’s last sync failed, the reason and what to do, at both widths', async () => {
+    const project = projectUrl.split('/').at(-1)!;
+    const { addSource } = await stack.query<{ addSource: { id: string } }>(
+      'mutation($input: AddSourceInput!) { addSource(input: $input) { id } }',
+      {
+        input: {
+          projectId: project,
+          type: 'NOTION',
+          name: 'Revoked wiki of the platform team',
+          config: { token: 'secret_not-the-emulators-token' },
+        },
+      },
+    );
+    const { syncSource } = await stack.query<{ syncSource: { id: string } }>(
+      'mutation($id: ID!) { syncSource(id: $id) { id } }',
+      { id: addSource.id },
+    );
+    expect((await stack.runSettled(syncSource.id)).status).toBe('FAILED');
+    for (const [width, height] of [
+      [1366, 900],
+      [390, 844],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto(`${projectUrl}/sources`);
+      const card = page.getByTestId('source-card').filter({ hasText: 'Revoked wiki of the platform team' });
+      // FAILING in red, not the source's record status in green.
+      await expect.poll(() => card.getByTestId('source-state').textContent(), EVENTUALLY).toBe('FAILING');
+      expect(await card.getByTestId('source-reason').textContent()).toMatch(/\S/);
+      expect(await card.getByTestId('source-hint').textContent()).toMatch(/set a new token/i);
+      expect(await card.getByTestId('source-facts').textContent()).toBe('0 documents · last success never');
+      expect(await cardBadgesWhole(), `badges at ${width}px`).toBe(true);
+      expect(await fitsWidth(page)).toBe(true);
+      await shot(width < 500 ? 'phone-sources-failing' : 'sources-failing');
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
   });
 
   let viewerSecret: string;
@@ -559,7 +663,7 @@ describe('the dashboard, in a browser', () => {
     await v.goto(`${stack.url}${project}/sources`);
     await v.getByTestId('source-card').first().waitFor();
     await v.getByTestId('sync-progress').waitFor();
-    for (const name of ['Full sync', 'Sync (incremental)', 'Remove', 'Save schedule', 'Add folder']) {
+    for (const name of ['Full sync', 'Sync (incremental)', 'Remove', 'Save schedule', 'Add source']) {
       expect(await v.getByRole('button', { name }).count(), name).toBe(0);
     }
     expect(await v.getByRole('tab', { name: 'Add Notion' }).count()).toBe(0);
@@ -623,6 +727,12 @@ describe('the dashboard, in a browser', () => {
         // A project of one document says so in the singular, the others in the plural.
         expect(await page.getByText(/^1 document · \d+ chunks?$/).count(), 'one document').toBe(1);
         expect(await page.getByText(/^\d+ documents · \d+ chunks?$/).count()).toBeGreaterThan(0);
+      }
+      if (name === 'sources') {
+        // Each card's type and state badges whole, beside a long name too, and its documents counted in words.
+        expect(await cardBadgesWhole(), 'source badges').toBe(true);
+        for (const facts of await page.getByTestId('source-facts').allTextContents())
+          expect(facts).toMatch(/^(1 document|\d+ documents) · last success/);
       }
       if (name === 'ask') {
         // The Threads button keeps its whole label beside a long title.

@@ -451,11 +451,16 @@ describe('a Git repository from the dashboard and MCP (their forms and tools com
       watchPage(page, stack.url, problems);
       await signIn(page, stack.url, ADMIN_KEY);
       await page.goto(`${stack.url}/projects/${project}/sources`);
-      await page.getByRole('tab', { name: 'Add a source' }).click();
-      await page.getByLabel('Type').selectOption('GIT');
+      await page.getByRole('button', { name: 'Add source', exact: true }).click();
+      await page
+        .getByRole('group', { name: 'Source type' })
+        .getByRole('button', { name: 'Git repository', exact: true })
+        .click();
       const form = page.getByRole('form', { name: 'Add a Git repository source' });
       await form.getByLabel(/^Name/).fill('Lighthouse handbook');
       await form.getByLabel(/^URL/).fill(repo.httpUrl);
+      // The token is optional (public remotes need none): it waits under Advanced.
+      await form.getByRole('button', { name: /^Advanced/ }).click();
       await form.getByLabel(/^Token/).fill(TOKEN);
       await form.getByRole('button', { name: 'Add source' }).click();
       await page.getByRole('heading', { name: 'Lighthouse handbook' }).waitFor();

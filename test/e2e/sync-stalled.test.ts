@@ -159,6 +159,13 @@ describe('a sync that looks stuck', () => {
       'the embedding server answered 503',
     );
     await page.screenshot({ path: join(SHOTS, 'sync-stalled-retrying.png'), fullPage: true });
+    // Its card says STALLED (not the source's ACTIVE), with the cause and the pages done of those planned.
+    const card = page.getByTestId('source-card').filter({ hasText: 'unembedded.zip' });
+    await expect.poll(() => card.getByTestId('source-state').textContent(), EVENTUALLY).toBe('STALLED');
+    expect(await card.getByTestId('source-progress').textContent()).toBe(`0 / ${FILES} pages`);
+    expect(await card.getByTestId('source-reason').textContent()).toContain(
+      'the embedding server answered 503',
+    );
     // The CLI's list of runs says it too.
     const cli = await runTrove(['sources', 'runs', sourceId], {
       cwd: tmpdir(),

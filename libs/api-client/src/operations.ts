@@ -283,6 +283,26 @@ export const SourcesQuery = graphql(`
         lastEventType
         rejectedDeliveries
       }
+      documentCount
+      lastRun {
+        id
+        status
+        stage
+        startedAt
+        finishedAt
+        error {
+          code
+          message
+        }
+        progress {
+          pagesPlanned
+          pagesDone
+        }
+        health {
+          state
+          message
+        }
+      }
     }
   }
 `);

@@ -406,6 +406,21 @@ export class DocumentRepository {
     return Object.fromEntries(rows.map((r) => [r.status, Number(r.count)]));
   }
 
+  /** How many documents each of these sources has (one grouped query); a source without any is absent. */
+  async countBySource(sourceIds: readonly string[]): Promise<Map<string, number>> {
+    const ids = sourceIds.filter(isTroveId);
+    if (ids.length === 0) return new Map();
+    const rows = await query('counting documents by source', () =>
+      this.db
+        .selectFrom('documents')
+        .select(['source_id', (eb) => eb.fn.countAll<string>().as('count')])
+        .where('source_id', 'in', ids)
+        .groupBy('source_id')
+        .execute(),
+    );
+    return new Map(rows.map((row) => [row.source_id!, Number(row.count)]));
+  }
+
   /** A project's document and chunk totals (one aggregate query). */
   async totals(projectId: string): Promise<{ documents: number; chunks: number }> {
     const row = await query('counting documents', () =>

@@ -72,6 +72,21 @@ export class SyncRunRepository {
     return toPage(items, count, size, (row) => row.started_at, toRun);
   }
 
+  /**
+   * Each source's newest run, for listings: one index probe per source (a lateral join), however
+   * many runs a source has piled up. Sources never synced are absent.
+   */
+  async latest(sourceIds: readonly string[]): Promise<Map<string, SyncRun>> {
+    const ids = sourceIds.filter(isTroveId);
+    if (ids.length === 0) return new Map();
+    const { rows } = await query('reading the latest sync runs', () =>
+      sql<Selectable<SyncRunsTable>>`select r.* from unnest(${ids}::text[]) as s(id)
+        cross join lateral (select * from sync_runs where source_id = s.id
+          order by started_at desc, id desc limit 1) r`.execute(this.db),
+    );
+    return new Map(rows.map((row) => [row.source_id, toRun(row)]));
+  }
+
   /** The source's runs still RUNNING. */
   async running(sourceId: string): Promise<SyncRun[]> {
     const rows = await query('listing running sync runs', () =>

@@ -522,6 +522,28 @@ describe('no fixed caps: bulk planning and keyset paging', () => {
     expect(rest.items.map((r) => r.id)).toEqual([runs[2].id, runs[1].id, runs[0].id]);
     expect(rest.totalCount).toBe(5);
   });
+
+  it('a listing reads each source’s newest run and document count in one query each', async () => {
+    const project = await catalog.createProject(uniqueName('overview'));
+    const [synced, idle] = [await newSource(project.id), await newSource(project.id)];
+    const runs = [];
+    for (let i = 0; i < 3; i++) {
+      const run = newSyncRun(synced, SyncMode.INCREMENTAL);
+      run.startedAt = new Date(Date.now() + i * 1000).toISOString();
+      runs.push(await catalog.createRun(run));
+    }
+    await catalog.ensureSourceDocuments(synced.id, [
+      { externalId: 'a', fileName: 'a', mediaType: 'text/plain' },
+      { externalId: 'b', fileName: 'b', mediaType: 'text/plain' },
+    ]);
+    await upload(project.id, 'not-of-a-source.md');
+    const latest = await catalog.runs.latest([synced.id, idle.id, 'not-an-id']);
+    expect([...latest.keys()]).toEqual([synced.id]);
+    expect(latest.get(synced.id)!.id).toBe(runs[2].id);
+    const counts = await catalog.documents.countBySource([synced.id, idle.id]);
+    expect(Object.fromEntries(counts)).toEqual({ [synced.id]: 2 });
+    expect((await catalog.runs.latest([])).size).toBe(0);
+  });
 });
 
 describe('cascades and webhook event ids', () => {

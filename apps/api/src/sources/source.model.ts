@@ -87,7 +87,11 @@ export class SourceModel {
   @Field() name!: string;
   @Field(() => SourceStatus) status!: SourceStatus;
   @Field({ nullable: true }) watermark?: string;
-  @Field({ nullable: true }) lastSyncAt?: string;
+  @Field({
+    nullable: true,
+    description: 'When the last successful sync finished (a failed or cancelled run leaves it as it was)',
+  })
+  lastSyncAt?: string;
   @Field(() => Int, { nullable: true, description: 'Minutes between scheduled INCREMENTAL syncs' })
   syncIntervalMinutes?: number;
   @Field() createdAt!: string;

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ArchivesController } from './archives.controller';
 import { LegacySourceAliasesResolver } from './legacy-source-aliases.resolver';
 import { SourceArchivesService } from './source-archives.service';
+import { SourceOverviews } from './source-overviews.service';
 import { SourcesResolver } from './sources.resolver';
 import { SourcesService } from './sources.service';
 import { SyncRunHealthService } from './sync-run-health.service';
@@ -19,6 +20,7 @@ import { WebhookVerificationService } from './webhook-verification.service';
     LegacySourceAliasesResolver,
     SourcesService,
     SourceArchivesService,
+    SourceOverviews,
     SyncRunResolver,
     SyncRunsService,
     SyncRunUpdates,

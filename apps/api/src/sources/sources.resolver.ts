@@ -1,11 +1,12 @@
 import { Inject } from '@nestjs/common';
-import { Args, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import {
   AuditAction,
   Permission,
   type Source,
   type SourceConfig,
   type SourceDefinitions,
+  type SyncRun,
 } from '@trove/domain';
 import {
   AddSourceInput,
@@ -13,8 +14,11 @@ import {
   SourceSecretModel,
   SourceTypeModel,
   SourceWebhookModel,
+  SyncRunModel,
   UpdateSourceInput,
 } from './source.model';
+import type { GraphqlContext } from '../access/request-principal';
+import { SourceOverviews } from './source-overviews.service';
 import { JsonScalar } from '../core/json.scalar';
 import { SOURCE_DEFINITIONS } from '../core/tokens';
 import { SourcesService } from './sources.service';
@@ -29,6 +33,7 @@ export class SourcesResolver {
     @Inject(SyncSchedulesService) private readonly schedules: SyncSchedulesService,
     @Inject(WebhookVerificationService) private readonly webhooks: WebhookVerificationService,
     @Inject(SOURCE_DEFINITIONS) private readonly definitions: SourceDefinitions,
+    @Inject(SourceOverviews) private readonly overviews: SourceOverviews,
   ) {}
 
   @Query(() => [SourceTypeModel], {
@@ -71,6 +76,20 @@ export class SourcesResolver {
   })
   tokenHint(@Parent() parent: Source): string | null {
     return this.secrets(parent).find((secret) => secret.field === 'token')?.hint ?? null;
+  }
+
+  @ResolveField(() => SyncRunModel, {
+    nullable: true,
+    description:
+      "The source's newest sync run (running or ended), with its health: what a listing shows as the source's state; null if never synced",
+  })
+  lastRun(@Parent() parent: Source, @Context() context: GraphqlContext): Promise<SyncRun | undefined> {
+    return this.overviews.lastRun(context, parent.id);
+  }
+
+  @ResolveField(() => Int, { description: 'How many documents the source has produced (any status)' })
+  documentCount(@Parent() parent: Source, @Context() context: GraphqlContext): Promise<number> {
+    return this.overviews.documentCount(context, parent.id);
   }
 
   @ResolveField(() => SourceWebhookModel, {

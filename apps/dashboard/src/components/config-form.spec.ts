@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { configFromValues, formFields, initialValues, problemsByField } from './config-form';
+import {
+  configFromValues,
+  describedSettings,
+  formFields,
+  initialValues,
+  problemsByField,
+  splitFields,
+} from './config-form';
 
 /** The shapes `sourceTypes` gives (zod's JSON Schema of the connectors' configurations). */
 const web = {
@@ -94,5 +101,34 @@ describe('a source type’s form from its schema', () => {
       url: 'Invalid URL',
       '': 'config.colour: unknown field',
     });
+  });
+});
+
+describe('a form’s basic and advanced fields', () => {
+  it('puts the required fields up front and the optional ones under Advanced', () => {
+    const { basic, advanced } = splitFields(formFields(notion, ['token']));
+    expect(basic.map((f) => f.name)).toEqual(['token']);
+    expect(advanced.map((f) => f.name)).toEqual(['rootPageIds', 'everything', 'headers']);
+  });
+
+  it('shows the first field up front when the schema requires none', () => {
+    const { basic, advanced } = splitFields(formFields(folder));
+    expect(basic.map((f) => f.name)).toEqual(['path']);
+    expect(advanced.map((f) => f.name)).toEqual(['format']);
+  });
+});
+
+describe('a description naming server settings', () => {
+  it('reads in words, the setting names set apart', () => {
+    expect(
+      describedSettings(
+        'A folder inside the folders this server may read (setting TROVE_FOLDER_ROOTS). Required.',
+      ),
+    ).toEqual({
+      text: 'A folder inside the folders this server may read. Required.',
+      settings: ['TROVE_FOLDER_ROOTS'],
+    });
+    expect(describedSettings('A base URL')).toEqual({ text: 'A base URL', settings: [] });
+    expect(describedSettings(undefined)).toEqual({ settings: [] });
   });
 });

@@ -155,3 +155,35 @@ export function problemsByField(
   }
   return byField;
 }
+
+/**
+ * The fields a form shows up front and those under "Advanced": the required ones up front, the
+ * optional ones behind. A type whose schema requires nothing (a folder's path is optional only
+ * because an uploaded archive has none) shows its first field up front, so its form never opens
+ * empty.
+ */
+export function splitFields(fields: readonly FormField[]): { basic: FormField[]; advanced: FormField[] } {
+  const required = fields.filter((field) => field.required);
+  const basic = required.length > 0 ? required : fields.slice(0, 1);
+  return { basic, advanced: fields.filter((field) => !basic.includes(field)) };
+}
+
+/**
+ * A description in words with the server settings it names set apart: `… may read (setting
+ * TROVE_FOLDER_ROOTS)` reads as `… may read`, with `TROVE_FOLDER_ROOTS` as a secondary hint for
+ * whoever runs the server.
+ */
+export function describedSettings(description: string | undefined): { text?: string; settings: string[] } {
+  if (description === undefined) return { settings: [] };
+  const settings: string[] = [];
+  const text = description
+    .replace(
+      /\s*\(setting ((?:TROVE_[A-Z0-9_]+)(?:,? (?:or |and )?TROVE_[A-Z0-9_]+)*)\)/g,
+      (_, names: string) => {
+        settings.push(...(names.match(/TROVE_[A-Z0-9_]+/g) ?? []));
+        return '';
+      },
+    )
+    .trim();
+  return { text, settings };
+}

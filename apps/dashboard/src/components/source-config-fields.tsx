@@ -4,10 +4,12 @@ import {
   NumberInput,
   PasswordInput,
   SimpleGrid,
+  Text,
   Textarea,
   TextInput,
 } from '@mantine/core';
-import type { FormField, FormValues } from './config-form';
+import type { ReactNode } from 'react';
+import { describedSettings, type FormField, type FormValues } from './config-form';
 
 interface Props {
   fields: readonly FormField[];
@@ -55,7 +57,7 @@ function ConfigInput({
 }) {
   const common = {
     label: field.label,
-    description: field.description,
+    description: explained(field.description),
     error,
     // A stored secret need not be given again.
     withAsterisk: field.required && !(editing && field.secret),
@@ -67,7 +69,7 @@ function ConfigInput({
       return (
         <Checkbox
           label={field.label}
-          description={field.description}
+          description={explained(field.description)}
           error={error}
           checked={value === true}
           onChange={(event) => onChange(event.currentTarget.checked)}
@@ -99,7 +101,7 @@ function ConfigInput({
       return (
         <Textarea
           {...common}
-          description={[field.description, 'one per line'].filter(Boolean).join('; ')}
+          description={explained(field.description, 'one per line')}
           autosize
           minRows={2}
           value={text}
@@ -110,7 +112,7 @@ function ConfigInput({
       return (
         <Textarea
           {...common}
-          description={[field.description, 'JSON'].filter(Boolean).join('; ')}
+          description={explained(field.description, 'JSON')}
           autosize
           minRows={2}
           value={text}
@@ -140,4 +142,22 @@ function ConfigInput({
         />
       );
   }
+}
+
+/**
+ * A field's description in words; the server settings it names (for whoever runs the server)
+ * follow as a secondary hint.
+ */
+function explained(description: string | undefined, format?: string): ReactNode {
+  const { text, settings } = describedSettings(description);
+  const words = [text, format].filter(Boolean).join('; ');
+  if (settings.length === 0) return words || undefined;
+  return (
+    <>
+      {words}
+      <Text span size="xs" c="dimmed" display="block" data-testid="setting-hint">
+        server setting: {settings.join(', ')}
+      </Text>
+    </>
+  );
 }

@@ -7,17 +7,16 @@ import {
   FileInput,
   Group,
   List,
-  NativeSelect,
   NumberInput,
   Paper,
   Progress,
   SimpleGrid,
   Stack,
   Table,
-  Tabs,
   Text,
   TextInput,
   Title,
+  UnstyledButton,
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
@@ -50,10 +49,12 @@ import {
   formFields,
   initialValues,
   problemsByField,
+  splitFields,
   type FormValues,
 } from '../components/config-form';
-import { formatDate, formatSeconds, STATUS_COLORS } from '../components/format';
+import { formatDate, formatSeconds, plural, STATUS_COLORS } from '../components/format';
 import { SourceConfigFields } from '../components/source-config-fields';
+import { sourceState } from '../components/source-state';
 import { StatusBadge } from '../components/status-badge';
 import { Empty, ErrorNotice, Loading } from '../components/states';
 import { useProject } from './use-project';
@@ -64,6 +65,8 @@ type Run = SyncRunsResult['syncRuns']['nodes'][number];
 
 /** How often a running sync's progress is read when the subscription is not available. */
 const LIVE_POLL_MS = 1000;
+/** How often the cards are re-read while a source syncs, for the progress they show. */
+const CARD_POLL_MS = 2000;
 /** How often a project with a webhook source re-reads its sources, for the webhook panel. */
 const WEBHOOK_POLL_MS = 10_000;
 
@@ -72,28 +75,47 @@ export function SourcesPage() {
   const sources = useQuery({
     queryKey: ['sources', projectId],
     queryFn: () => gql(SourcesDocument, { projectId }),
-    // A webhook panel follows what arrives (last event, refusals).
-    refetchInterval: (query) => (query.state.data?.sources.some((s) => s.webhook) ? WEBHOOK_POLL_MS : false),
+    // A running sync's card follows its pages; a webhook panel follows what arrives.
+    refetchInterval: (query) => {
+      const list = query.state.data?.sources ?? [];
+      if (list.some((s) => s.lastRun?.status === 'RUNNING')) return CARD_POLL_MS;
+      return list.some((s) => s.webhook) ? WEBHOOK_POLL_MS : false;
+    },
   });
   const [selected, setSelected] = useState<string>();
+  const [adding, setAdding] = useState(false);
   const current = sources.data?.sources.find((s) => s.id === selected) ?? sources.data?.sources[0];
   // Adding, syncing, scheduling and removing sources need WRITE: a VIEWER key watches only.
   const canWrite = useCaller().can('WRITE');
 
   return (
     <Stack>
-      <Title order={2}>Sources{project ? ` · ${project.name}` : ''}</Title>
-      {canWrite && <AddSource projectId={projectId} onAdded={(id) => setSelected(id)} />}
+      <Group justify="space-between" wrap="wrap">
+        <Title order={2}>Sources{project ? ` · ${project.name}` : ''}</Title>
+        {canWrite && !adding && <Button onClick={() => setAdding(true)}>Add source</Button>}
+      </Group>
+      {canWrite && adding && (
+        <AddSource
+          projectId={projectId}
+          onAdded={(id) => {
+            setSelected(id);
+            setAdding(false);
+          }}
+          onClose={() => setAdding(false)}
+        />
+      )}
       {sources.isPending ? (
         <Loading label="Loading sources…" />
       ) : sources.isError ? (
         <ErrorNotice error={sources.error} />
       ) : sources.data.sources.length === 0 ? (
-        <Empty title="No sources yet">
-          {canWrite
-            ? 'Add a source above: any of the types its form lists.'
-            : 'Nothing syncs into this project yet.'}
-        </Empty>
+        adding ? null : (
+          <Empty title="No sources yet">
+            {canWrite
+              ? 'Add a source: a folder on this server, a Git repository, a web site, a Notion workspace or an uploaded .zip.'
+              : 'Nothing syncs into this project yet.'}
+          </Empty>
+        )
       ) : (
         <>
           <SimpleGrid cols={{ base: 1, md: 2 }}>
@@ -113,22 +135,97 @@ export function SourcesPage() {
   );
 }
 
-function AddSource({ projectId, onAdded }: { projectId: string; onAdded: (id: string) => void }) {
+/** The choice offered beside the API's source types: a zipped folder uploaded from this browser. */
+const UPLOAD_ZIP = 'upload-zip';
+
+/** "Add source": first the type (each with what it reads), then that type's form. */
+function AddSource({
+  projectId,
+  onAdded,
+  onClose,
+}: {
+  projectId: string;
+  onAdded: (id: string) => void;
+  onClose: () => void;
+}) {
+  const types = useSourceTypes();
+  const [type, setType] = useState<string>();
+  const info = types.data?.sourceTypes.find((t) => t.type === type);
+  const title =
+    type === UPLOAD_ZIP ? 'Upload a .zip folder' : info ? `Add a ${info.label} source` : 'Add a source';
   return (
-    <Paper withBorder p="md">
-      <Tabs defaultValue="source">
-        <Tabs.List>
-          <Tabs.Tab value="source">Add a source</Tabs.Tab>
-          <Tabs.Tab value="zip">Upload a .zip</Tabs.Tab>
-        </Tabs.List>
-        <Tabs.Panel value="source" pt="sm">
-          <AddTypedSource projectId={projectId} onAdded={onAdded} />
-        </Tabs.Panel>
-        <Tabs.Panel value="zip" pt="sm">
+    <Paper withBorder p="md" data-testid="add-source">
+      <Stack gap="sm">
+        <Group justify="space-between" wrap="wrap">
+          <Title order={3}>{title}</Title>
+          <Group gap="xs">
+            {type && (
+              <Button size="xs" variant="default" onClick={() => setType(undefined)}>
+                Change type
+              </Button>
+            )}
+            <Button size="xs" variant="subtle" onClick={onClose}>
+              Cancel
+            </Button>
+          </Group>
+        </Group>
+        {types.isPending ? (
+          <Loading label="Loading source types…" />
+        ) : types.isError ? (
+          <ErrorNotice error={types.error} />
+        ) : type === UPLOAD_ZIP ? (
           <UploadFolder projectId={projectId} onAdded={onAdded} />
-        </Tabs.Panel>
-      </Tabs>
+        ) : info ? (
+          <AddTypedSource info={info} projectId={projectId} onAdded={onAdded} />
+        ) : (
+          <TypeChooser
+            choices={[
+              ...types.data.sourceTypes.map((t) => ({
+                value: t.type,
+                label: t.label,
+                description: t.description,
+              })),
+              {
+                value: UPLOAD_ZIP,
+                label: 'Upload a .zip',
+                description:
+                  'A zipped folder (a MkDocs project or any files) from this computer; its first sync starts at once.',
+              },
+            ]}
+            onChoose={setType}
+          />
+        )}
+      </Stack>
     </Paper>
+  );
+}
+
+/** One button per source type, named by its label and described by what it reads. */
+function TypeChooser({
+  choices,
+  onChoose,
+}: {
+  choices: { value: string; label: string; description: string }[];
+  onChoose: (value: string) => void;
+}) {
+  return (
+    <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="xs" role="group" aria-label="Source type">
+      {choices.map((choice) => (
+        <UnstyledButton
+          key={choice.value}
+          onClick={() => onChoose(choice.value)}
+          aria-label={choice.label}
+          aria-describedby={`source-type-${choice.value}`}
+        >
+          <Paper withBorder p="sm" h="100%">
+            <Text fw={600}>{choice.label}</Text>
+            <Text size="xs" c="dimmed" id={`source-type-${choice.value}`}>
+              {choice.description}
+            </Text>
+          </Paper>
+        </UnstyledButton>
+      ))}
+    </SimpleGrid>
   );
 }
 
@@ -141,32 +238,30 @@ function useSourceTypes() {
   });
 }
 
-/** A source of any type: its form is built from the type's schema; the API's field errors show beside each field. */
-function AddTypedSource({ projectId, onAdded }: { projectId: string; onAdded: (id: string) => void }) {
-  const types = useSourceTypes();
-  const [type, setType] = useState<string>();
-  const info = types.data?.sourceTypes.find((t) => t.type === type) ?? types.data?.sourceTypes[0];
-  if (types.isPending) return <Loading label="Loading source types…" />;
-  if (types.isError) return <ErrorNotice error={types.error} />;
-  if (!info) return <Empty title="The API has no source types" />;
+/** A source of the chosen type: its form is built from the type's schema. */
+function AddTypedSource({
+  info,
+  projectId,
+  onAdded,
+}: {
+  info: SourceTypeInfo;
+  projectId: string;
+  onAdded: (id: string) => void;
+}) {
   return (
     <Stack gap="xs">
-      <NativeSelect
-        label="Type"
-        data={types.data.sourceTypes.map((t) => ({ value: t.type, label: t.label }))}
-        value={info.type}
-        onChange={(event) => setType(event.currentTarget.value)}
-        w={260}
-      />
       <Text size="sm" c="dimmed">
         {info.description}
       </Text>
-      {/* Keyed by type: another type's form starts from its own defaults. */}
-      <SourceForm key={info.type} info={info} projectId={projectId} onAdded={onAdded} />
+      <SourceForm info={info} projectId={projectId} onAdded={onAdded} />
     </Stack>
   );
 }
 
+/**
+ * The required fields first, the optional ones under "Advanced" (opened by itself when one of
+ * them is refused); the API's field errors show beside each field.
+ */
 function SourceForm({
   info,
   projectId,
@@ -178,9 +273,11 @@ function SourceForm({
 }) {
   const queryClient = useQueryClient();
   const fields = formFields(info.configSchema, info.secretFields);
+  const { basic, advanced } = splitFields(fields);
   const [name, setName] = useState('');
   const [values, setValues] = useState<FormValues>(() => initialValues(fields));
   const [ownProblems, setOwnProblems] = useState<Record<string, string>>({});
+  const [showAdvanced, setShowAdvanced] = useState(false);
   const add = useMutation({
     mutationFn: (config: Record<string, unknown>) =>
       gql(AddSourceDocument, { input: { projectId, type: info.type, name, config } }),
@@ -195,6 +292,9 @@ function SourceForm({
     ...(add.error instanceof TroveApiError ? problemsByField(add.error.problems, fields) : {}),
     ...ownProblems,
   };
+  const advancedOpen = showAdvanced || advanced.some((field) => errors[field.name]);
+  const change = (field: string, value: string | number | boolean) =>
+    setValues((old) => ({ ...old, [field]: value }));
   function submit(event: FormEvent) {
     event.preventDefault();
     const { config, problems } = configFromValues(fields, values);
@@ -206,17 +306,36 @@ function SourceForm({
       <Stack gap="xs">
         <TextInput
           label="Name"
+          description="How this source is shown in Trove"
           value={name}
           onChange={(e) => setName(e.currentTarget.value)}
           withAsterisk
           w={{ base: '100%', sm: 320 }}
         />
-        <SourceConfigFields
-          fields={fields}
-          values={values}
-          onChange={(field, value) => setValues((old) => ({ ...old, [field]: value }))}
-          errors={errors}
-        />
+        <SourceConfigFields fields={basic} values={values} onChange={change} errors={errors} />
+        {advanced.length > 0 && (
+          <div>
+            <Button
+              variant="subtle"
+              size="compact-sm"
+              px={0}
+              onClick={() => setShowAdvanced(!advancedOpen)}
+              aria-expanded={advancedOpen}
+            >
+              {advancedOpen ? 'Hide advanced settings' : `Advanced (${plural(advanced.length, 'setting')})`}
+            </Button>
+            {advancedOpen && (
+              <Paper withBorder p="sm" mt={4} data-testid="advanced-settings">
+                <SourceConfigFields fields={advanced} values={values} onChange={change} errors={errors} />
+              </Paper>
+            )}
+          </div>
+        )}
+        {errors[''] && (
+          <Text size="sm" c="red">
+            {errors['']}
+          </Text>
+        )}
         <Group>
           <Button type="submit" loading={add.isPending} disabled={!name.trim()}>
             Add source
@@ -281,6 +400,10 @@ function UploadFolder({ projectId, onAdded }: { projectId: string; onAdded: (id:
   );
 }
 
+/**
+ * A source at a glance: the outcome of its last sync before its record's status (FAILING with
+ * why and what to do, STALLED, RUNNING with its pages), its documents and its last success.
+ */
 function SourceCard({
   source,
   selected,
@@ -290,6 +413,8 @@ function SourceCard({
   selected: boolean;
   onSelect: () => void;
 }) {
+  const state = sourceState(source);
+  const progress = state.progress;
   return (
     <Card
       withBorder
@@ -298,21 +423,49 @@ function SourceCard({
       style={{ cursor: 'pointer', borderColor: selected ? 'var(--mantine-color-indigo-5)' : undefined }}
       data-testid="source-card"
     >
-      <Group justify="space-between" wrap="nowrap">
-        <Text fw={600} truncate>
+      <Group justify="space-between" wrap="wrap" gap={4}>
+        <Text fw={600} truncate maw="100%">
           {source.name}
         </Text>
-        <Group gap={4} wrap="nowrap">
-          <Badge variant="outline">{source.type}</Badge>
-          <StatusBadge status={source.status} />
+        <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
+          <Badge variant="outline" miw="max-content" data-testid="source-type">
+            {source.type}
+          </Badge>
+          <StatusBadge status={state.label} color={state.color} data-testid="source-state" />
         </Group>
       </Group>
       <Text size="xs" c="dimmed" truncate mt={4}>
         {source.summary}
         {source.tokenHint ? ` · token ${source.tokenHint}` : ''}
       </Text>
-      <Text size="xs" c="dimmed">
-        last sync {formatDate(source.lastSyncAt)}
+      {progress && (
+        <Stack gap={2} mt={4}>
+          <Text size="xs" data-testid="source-progress">
+            {progress.planned !== undefined
+              ? `${progress.done} / ${progress.planned} pages`
+              : `${progress.stage ?? 'PLANNING'}: counting the pages to sync…`}
+          </Text>
+          <Progress
+            size="xs"
+            value={progress.planned ? Math.min(100, (progress.done / progress.planned) * 100) : 0}
+            color={state.color}
+            aria-label={`${source.name} sync progress`}
+          />
+        </Stack>
+      )}
+      {state.reason && (
+        <Text size="xs" c={state.color} mt={4} lineClamp={2} data-testid="source-reason">
+          {state.reason}
+        </Text>
+      )}
+      {state.hint && (
+        <Text size="xs" data-testid="source-hint">
+          {state.hint}
+        </Text>
+      )}
+      <Text size="xs" c="dimmed" mt={4} data-testid="source-facts">
+        {plural(source.documentCount, 'document')} · last success{' '}
+        {source.lastSyncAt ? formatDate(source.lastSyncAt) : 'never'}
         {source.syncIntervalMinutes ? ` · every ${source.syncIntervalMinutes} min` : ''}
       </Text>
     </Card>
@@ -373,9 +526,8 @@ function SourceDetail({ source, canWrite }: { source: Source; canWrite: boolean 
       },
     );
   }, [runningId, runningKey, live, queryClient]);
-  // A run that ends changes the source (last sync, status) and the project's documents.
+  // A run that starts or ends changes the source's card (its state, last success) and the project's documents.
   useEffect(() => {
-    if (runningId) return;
     void queryClient.invalidateQueries({ queryKey: ['sources', source.projectId] });
     void queryClient.invalidateQueries({ queryKey: ['documents', source.projectId] });
     void queryClient.invalidateQueries({ queryKey: ['projects'] });

@@ -784,8 +784,19 @@ export type SourcesQuery = {
     tokenHint: string | null;
     summary: string;
     config: unknown;
+    documentCount: number;
     secrets: Array<{ field: string; hint: string }>;
     webhook: { lastEventAt: string | null; lastEventType: string | null; rejectedDeliveries: number } | null;
+    lastRun: {
+      id: string;
+      status: SyncRunStatus;
+      stage: SyncStage | null;
+      startedAt: string;
+      finishedAt: string | null;
+      error: { code: ErrorCode; message: string } | null;
+      progress: { pagesPlanned: number | null; pagesDone: number };
+      health: { state: SyncHealthState; message: string | null };
+    } | null;
   }>;
 };
 
@@ -2163,6 +2174,26 @@ export const SourcesDocument = new TypedDocumentString(`
       lastEventAt
       lastEventType
       rejectedDeliveries
+    }
+    documentCount
+    lastRun {
+      id
+      status
+      stage
+      startedAt
+      finishedAt
+      error {
+        code
+        message
+      }
+      progress {
+        pagesPlanned
+        pagesDone
+      }
+      health {
+        state
+        message
+      }
     }
   }
 }

@@ -19,7 +19,7 @@ const configSchema = z.strictObject({
     .min(1)
     .optional()
     .describe(
-      'A folder on the server (a MkDocs project, or any folder of files), or one Markdown file; inside TROVE_FOLDER_ROOTS. Required unless the source is an uploaded archive.',
+      'A folder on this server (a MkDocs project, or any folder of files), or one Markdown file, inside the folders this server may read (setting TROVE_FOLDER_ROOTS). Required unless the source is an uploaded archive.',
     ),
   format: z.enum(FolderFormat).default(FolderFormat.AUTO).describe('How the folder is read'),
   siteUrl: z

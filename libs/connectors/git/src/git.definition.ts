@@ -24,7 +24,7 @@ const configSchema = z.strictObject({
     .min(1)
     .refine((url) => !url.startsWith('-'), 'must be a repository URL or path')
     .describe(
-      'The repository: https://…, ssh://… or user@host:path, or a repository path on the server inside TROVE_FOLDER_ROOTS',
+      'The repository: https://…, ssh://… or user@host:path, or a repository folder on this server inside the folders it may read (setting TROVE_FOLDER_ROOTS)',
     ),
   branch: z
     .string()

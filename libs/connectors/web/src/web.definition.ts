@@ -25,7 +25,7 @@ const configSchema = z.strictObject({
     .max(MAX_WEB_PAGES)
     .optional()
     .describe(
-      `At most this many pages are read (1 to ${MAX_WEB_PAGES}; default TROVE_WEB_DEFAULT_MAX_PAGES)`,
+      `At most this many pages are read, 1 to ${MAX_WEB_PAGES}; default: the server's default (setting TROVE_WEB_DEFAULT_MAX_PAGES)`,
     ),
 });
 
