@@ -445,8 +445,18 @@ describe('Answerer without a language model', () => {
       question: 'Как откатить релиз командой deployctl?',
     });
     expect(result.answer).toBe(
-      'Цитаты из самых релевантных фрагментов (ответ написан не языковой моделью):\n\n' +
+      'Цитаты из ваших документов (ответ написан не языковой моделью):\n\n' +
         'Откатите релиз командой deployctl rollback и сообщите в канал инцидентов [1].',
+    );
+    const zh = hit('zh', '使用 deployctl rollback 命令回滚版本，然后在事故频道中通知大家。');
+    const chinese = await answererOver([zh]).answerer.ask({
+      projectId: 'prj_test',
+      question: '如何使用 deployctl 回滚版本？',
+      threshold: 0,
+    });
+    expect(chinese.answer).toBe(
+      '引自您的文档（此回答并非由语言模型撰写）：\n\n' +
+        '使用 deployctl rollback 命令回滚版本，然后在事故频道中通知大家 [1]。',
     );
   });
 
