@@ -645,6 +645,32 @@ describe('a follow-up in a thread', () => {
     expect(done.result.timings.rewriteMs).toBeGreaterThanOrEqual(0);
   });
 
+  it('quotes what the earlier answers did not say, keeping only the best quote if it was said', async () => {
+    const quoted = (answer: string) => answer.split('\n').slice(2).filter(Boolean);
+    const { answerer } = answererOver(HITS);
+    const first = await answerer.ask({
+      projectId: 'prj_test',
+      question: QUESTION,
+      mode: AnswerMode.EXTRACTIVE,
+    });
+    const followUp = await answerer.ask({
+      projectId: 'prj_test',
+      question: QUESTION,
+      mode: AnswerMode.EXTRACTIVE,
+      history: [{ question: QUESTION, answer: first.answer }],
+    });
+    expect(quoted(first.answer)).toEqual([
+      'To roll back a release, run deployctl rollback and confirm the prompt [1].',
+      'Releases go out every Tuesday from the main branch [2].',
+      'The pipeline tags each release and builds images [2].',
+    ]);
+    // The best quote again (it answers the question), then only what the first answer left out.
+    expect(quoted(followUp.answer)).toEqual([
+      'To roll back a release, run deployctl rollback and confirm the prompt [1].',
+      'A rollback never reverts the database schema [1].',
+    ]);
+  });
+
   it('leaves a question that stands alone (or one outside a thread) as asked', async () => {
     const { answerer, searches } = answererOver(HITS);
     const inThread = await answerer.ask({ projectId: 'prj_test', question: QUESTION, history });
