@@ -414,6 +414,10 @@ export const SearchQuery = graphql(`
         chunkId
         documentId
         title
+        fileName
+        sourceId
+        sourceName
+        sourceType
         headingPath
         chapter
         page

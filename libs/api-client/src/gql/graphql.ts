@@ -1047,6 +1047,10 @@ export type SearchQuery = {
       chunkId: string;
       documentId: string;
       title: string;
+      fileName: string | null;
+      sourceId: string | null;
+      sourceName: string | null;
+      sourceType: string | null;
       headingPath: Array<string>;
       chapter: string | null;
       page: number | null;
@@ -2426,6 +2430,10 @@ export const SearchDocument = new TypedDocumentString(`
       chunkId
       documentId
       title
+      fileName
+      sourceId
+      sourceName
+      sourceType
       headingPath
       chapter
       page
