@@ -37,6 +37,9 @@ interface Answer {
 
 const headers = (key: string) => ({ 'X-API-Key': key });
 
+/** A quoted line without its marker: "… /parking-nsk [2]." → "… /parking-nsk." */
+const stripMarker = (line: string) => line.replace(/\s*\[\d+\]/g, '');
+
 async function ask(input: Record<string, unknown>, key = ADMIN_KEY): Promise<Answer> {
   const body = await stack.gql<{ ask: Answer }>(ASK, { input: { projectId, ...input } }, headers(key));
   if (body.errors?.length) throw new Error(JSON.stringify(body.errors));
@@ -81,6 +84,7 @@ afterAll(() => stack.stop());
 
 describe('a follow-up in a thread', () => {
   let threadId: string;
+  let first: Answer;
 
   it('alone, the follow-up finds the office page first, not the parking page (the fixture holds)', async () => {
     const { search } = await stack.query<{ search: { hits: { documentId: string }[] } }>(
@@ -95,7 +99,7 @@ describe('a follow-up in a thread', () => {
   });
 
   it('a new thread starts with the first question, answered from the Berlin page', async () => {
-    const first = await ask({ question: CONVERSATION.first, newThread: true });
+    first = await ask({ question: CONVERSATION.first, newThread: true });
     expect(first.threadId).toMatch(/^thr_/);
     expect(first.answerId).toMatch(/^ans_/);
     expect(first.standaloneQuestion).toBeNull();
@@ -123,6 +127,12 @@ describe('a follow-up in a thread', () => {
     expect(result).toMatchObject({ threadId, standaloneQuestion: CONVERSATION.standalone });
     expect(result.citations[0].documentId).toBe(ids[CONVERSATION.parking.fileName]);
     expect(result.citations[0].quote).toContain('/parking-nsk');
+    // The first answer quoted that sentence in passing; the follow-up keeps it (it is the answer)
+    // and adds only what the first answer did not say.
+    const quotes = (answer: string) => answer.split('\n').slice(2).filter(Boolean).map(stripMarker);
+    const repeated = quotes(result.answer).filter((line) => quotes(first.answer).includes(line));
+    expect(repeated).toEqual([stripMarker(result.citations[0].quote)]);
+    expect(quotes(result.answer).length).toBeGreaterThan(1);
   });
 
   it('keeps the turns in order, with what each searched for and links signed afresh', async () => {

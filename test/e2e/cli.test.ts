@@ -200,6 +200,8 @@ describe('projects, documents, search and ask', () => {
     expect(result.hits[0]).toMatchObject({
       title: 'Deploy runbook',
       headingPath: ['Deploy runbook', 'Rolling back'],
+      fileName: 'deploy-runbook.md',
+      sourceName: null,
     });
     expect(result.hits[0]!.citationUrl).toMatch(
       new RegExp(`^${stack.url}/v1/documents/[0-9a-f-]+/original\\?sig=`),
@@ -217,7 +219,9 @@ describe('projects, documents, search and ask', () => {
       '1',
     ]);
     expect(human.code).toBe(0);
-    expect(human.stdout).toMatch(/^1\. Deploy runbook › Rolling back/);
+    // Where the hit comes from by name (an upload, then the document), and its file.
+    expect(human.stdout).toMatch(/^1\. Uploads › Deploy runbook › Rolling back/);
+    expect(human.stdout).toMatch(/^ {3}deploy-runbook\.md · chunk /m);
     expect(human.stdout).toMatch(/> If error rates climb after a release/);
   });
 

@@ -240,6 +240,9 @@ describe('the dashboard, in a browser', () => {
     const first = page.getByTestId('search-hit').first();
     await first.waitFor();
     expect(await first.textContent()).toContain('Rolling back');
+    // Where it comes from, by name: an uploaded file, its name on hover.
+    expect(await first.getByTestId('hit-origin').textContent()).toBe('Uploads › Releases');
+    expect(await first.getByTestId('hit-origin').getAttribute('title')).toBe('release-process.md');
     // One visible order, the rank: no score beside it that the list is not sorted by.
     expect(await first.textContent()).not.toMatch(/\d\.\d{3}/);
     // The query's words are marked in the passage; the link is named, not a signed URL.
@@ -744,6 +747,23 @@ describe('the dashboard, in a browser', () => {
     await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('link', { name: 'Search' }).click();
     await page.getByRole('heading', { name: `Search · ${projectName}` }).waitFor();
+    // A hit of a source names the source and the document, whole, within the phone's width.
+    await page.getByLabel('Query').fill('when do database backups run');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const backups = page
+      .getByTestId('search-hit')
+      .filter({ hasText: 'Database backups run every night' })
+      .first();
+    await backups.waitFor(EVENTUALLY);
+    const origin = backups.getByTestId('hit-origin');
+    expect(await origin.textContent()).toBe('Handbook site › Backups');
+    expect(
+      await origin.evaluate(
+        (el) => el.scrollWidth <= el.clientWidth + 1 && el.scrollHeight <= el.clientHeight + 1,
+      ),
+    ).toBe(true);
+    expect(await fitsWidth(page)).toBe(true);
+    await shot('phone-search-hits');
     await page.setViewportSize({ width: 1366, height: 900 });
   });
 

@@ -203,12 +203,17 @@ describe.each(['stdio', 'http'] as const)('MCP over %s', (transport) => {
     expect(result.hits.length).toBeGreaterThan(0);
     expect(result.hits.length).toBeLessThanOrEqual(3);
     const top = result.hits[0];
-    expect(top).toMatchObject({ rank: 1, title: 'Deploy runbook' });
+    expect(top).toMatchObject({
+      rank: 1,
+      title: 'Deploy runbook',
+      fileName: 'deploy-runbook.md',
+      sourceName: null,
+    });
     expect(top.headingPath).toContain('Rolling back');
     expect(top.citationUrl).toMatch(new RegExp(`^${stack.url}/v1/documents/${runbookId}/original\\?sig=`));
     expect(top.resourceUri).toBe(`trove://projects/${projectId}/documents/${runbookId}`);
-    // The text rendering: numbered, title › heading path, the link, an excerpt.
-    expect(result.text).toContain('1. Deploy runbook › ');
+    // The text rendering: numbered, source › title › heading path, the link, an excerpt.
+    expect(result.text).toContain('1. Uploads › Deploy runbook › ');
     expect(result.text).toContain('Rolling back');
     expect(result.text).toContain(top.citationUrl);
   });

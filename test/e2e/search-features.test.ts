@@ -65,6 +65,7 @@ beforeAll(async () => {
     projectId,
     'guides.zip',
     await buildZip([{ path: 'guide.md', data: GUIDE }]),
+    { name: 'Release guides' },
   );
   expect(archive.status).toBe(202);
   sourceId = archive.body.source!.id;
@@ -127,6 +128,37 @@ describe('filters resolved through the catalog', () => {
       expect(answer.errors?.[0].extensions?.code).toBe('BAD_REQUEST');
       expect(answer.errors?.[0].message).toContain(message);
     }
+  });
+});
+
+describe('hits name where they come from', () => {
+  it('a source’s document by its source and file, an upload by its file alone', async () => {
+    const answer = await stack.gql<{ search: { hits: Record<string, string | null>[] } }>(
+      `query($input: SearchInput!) { search(input: $input) {
+        hits { documentId title fileName sourceId sourceName sourceType } } }`,
+      { input: { projectId, query: 'roll back a release', limit: 10 } },
+    );
+    const expected: Record<string, Record<string, string | null>> = {
+      [guideId]: {
+        documentId: guideId,
+        title: 'Release guide',
+        fileName: 'guide.md',
+        sourceId,
+        sourceName: 'Release guides',
+        sourceType: 'FOLDER',
+      },
+      [notesId]: {
+        documentId: notesId,
+        title: 'Notes',
+        fileName: 'notes.md',
+        sourceId: null,
+        sourceName: null,
+        sourceType: null,
+      },
+    };
+    const hits = answer.data!.search.hits;
+    expect(new Set(hits.map((hit) => hit.documentId))).toEqual(new Set([guideId, notesId]));
+    for (const hit of hits) expect(hit).toEqual(expected[hit.documentId!]);
   });
 });
 

@@ -445,8 +445,18 @@ describe('Answerer without a language model', () => {
       question: 'Как откатить релиз командой deployctl?',
     });
     expect(result.answer).toBe(
-      'Цитаты из самых релевантных фрагментов (ответ написан не языковой моделью):\n\n' +
+      'Цитаты из ваших документов (ответ написан не языковой моделью):\n\n' +
         'Откатите релиз командой deployctl rollback и сообщите в канал инцидентов [1].',
+    );
+    const zh = hit('zh', '使用 deployctl rollback 命令回滚版本，然后在事故频道中通知大家。');
+    const chinese = await answererOver([zh]).answerer.ask({
+      projectId: 'prj_test',
+      question: '如何使用 deployctl 回滚版本？',
+      threshold: 0,
+    });
+    expect(chinese.answer).toBe(
+      '引自您的文档（此回答并非由语言模型撰写）：\n\n' +
+        '使用 deployctl rollback 命令回滚版本，然后在事故频道中通知大家 [1]。',
     );
   });
 
@@ -633,6 +643,32 @@ describe('a follow-up in a thread', () => {
     const done = events.at(-1) as Extract<AnswerEvent, { type: 'done' }>;
     expect(done.result.standaloneQuestion).toBe(standalone);
     expect(done.result.timings.rewriteMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('quotes what the earlier answers did not say, keeping only the best quote if it was said', async () => {
+    const quoted = (answer: string) => answer.split('\n').slice(2).filter(Boolean);
+    const { answerer } = answererOver(HITS);
+    const first = await answerer.ask({
+      projectId: 'prj_test',
+      question: QUESTION,
+      mode: AnswerMode.EXTRACTIVE,
+    });
+    const followUp = await answerer.ask({
+      projectId: 'prj_test',
+      question: QUESTION,
+      mode: AnswerMode.EXTRACTIVE,
+      history: [{ question: QUESTION, answer: first.answer }],
+    });
+    expect(quoted(first.answer)).toEqual([
+      'To roll back a release, run deployctl rollback and confirm the prompt [1].',
+      'Releases go out every Tuesday from the main branch [2].',
+      'The pipeline tags each release and builds images [2].',
+    ]);
+    // The best quote again (it answers the question), then only what the first answer left out.
+    expect(quoted(followUp.answer)).toEqual([
+      'To roll back a release, run deployctl rollback and confirm the prompt [1].',
+      'A rollback never reverts the database schema [1].',
+    ]);
   });
 
   it('leaves a question that stands alone (or one outside a thread) as asked', async () => {

@@ -116,6 +116,8 @@ export class Answerer {
           )
         : undefined;
       const question = standalone ?? request.question;
+      // What the thread's earlier answers said: a follow-up's quotes add to it.
+      const said = request.history?.map((turn) => turn.answer ?? '').join('\n');
       const [hits, questionVector] = await Promise.all([
         timed(timings, 'searchMs', () =>
           this.deps.search.search(
@@ -180,7 +182,7 @@ export class Answerer {
       }
       if (mode === AnswerMode.EXTRACTIVE) {
         const result = await timed(timings, 'generateMs', () =>
-          this.extractive(question, questionVector, passages, language, signal),
+          this.extractive(question, questionVector, passages, language, signal, { said }),
         );
         yield { type: 'delta', text: result.answer, attempt: 1 };
         const verification = await timed(timings, 'verifyMs', () =>
@@ -202,14 +204,10 @@ export class Answerer {
       let markers: ReturnType<typeof checkMarkers>;
       let retried = false;
       const fallback = async function* (this: Answerer, reason: string): AsyncGenerator<AnswerEvent> {
-        const result = await this.extractive(
-          question,
-          questionVector,
-          passages,
-          language,
-          signal,
-          FALLBACK_MESSAGES[language].modelFallback,
-        );
+        const result = await this.extractive(question, questionVector, passages, language, signal, {
+          heading: FALLBACK_MESSAGES[language].modelFallback,
+          said,
+        });
         // The model's time and the quotes' together: both went into this answer.
         timings.generateMs = ms(performance.now() - generateStarted);
         yield { type: 'delta', text: result.answer, attempt: attempt + 1 };
@@ -416,7 +414,7 @@ export class Answerer {
     passages: AnswerPassage[],
     language: AnswerLanguage,
     signal: AbortSignal,
-    heading = FALLBACK_MESSAGES[language].extractive,
+    { heading = FALLBACK_MESSAGES[language].extractive, said }: { heading?: string; said?: string } = {},
   ) {
     const { extractiveChunks, extractiveSentences } = this.deps.settings;
     const sentences = await extractSentences(
@@ -433,6 +431,7 @@ export class Answerer {
       this.deps.embedder,
       extractiveSentences,
       signal,
+      said,
     );
     // Sentences of passages that open the same place are cited under that place's first marker.
     const { canonical } = mergePlaces(passages);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EmbeddingProvider } from '@trove/domain';
-import { extractSentences, type ExtractivePassage, givesReason } from './extractive';
+import { extractSentences, type ExtractivePassage, givesReason, withMarker } from './extractive';
 import { BagOfWordsEmbedder, bagOfWords } from './fakes.testing';
 import { contentWords } from './text';
 
@@ -11,13 +11,15 @@ const passage = (text: string, marker = 1): ExtractivePassage => ({
   text,
 });
 
-async function quote(question: string, passages: ExtractivePassage[], count = 1) {
+async function quote(question: string, passages: ExtractivePassage[], count = 1, said?: string) {
   const sentences = await extractSentences(
     question,
     bagOfWords(question),
     passages,
     new BagOfWordsEmbedder(),
     count,
+    undefined,
+    said,
   );
   return sentences.map((s) => s.text);
 }
@@ -176,6 +178,48 @@ describe('extractSentences across languages', () => {
     expect(sentences.map((s) => s.text)).toEqual([
       'If she does not reply, write to support@lohnwerk.example.',
     ]);
+  });
+});
+
+describe('extractSentences in a thread', () => {
+  const QUESTION = 'How do I request a parking permit at the Novosibirsk office?';
+  const PASSAGES = [
+    passage(
+      'Staff of the Novosibirsk office request a parking permit through the facilities bot with the command /parking-nsk. ' +
+        'Permits for the courtyard lot are renewed every six months.',
+      1,
+    ),
+    passage(
+      'Staff of the Berlin office park in the Kantstrasse garage. Request a parking permit from the ' +
+        'reception desk on the ground floor; a permit is valid for one year.',
+      2,
+    ),
+    passage(
+      'The Novosibirsk office is at Krasny Prospekt 17, on the fourth floor. ' +
+        'Visitors to the Novosibirsk office sign in at the front desk of the Novosibirsk office.',
+      3,
+    ),
+  ];
+  /** An earlier answer as the thread holds it: heading, then each quote with its marker. */
+  const answered = (quotes: string[]) =>
+    `Quoted from your documents (no language model wrote this answer):\n\n${quotes
+      .map((q, i) => withMarker(q, i + 1))
+      .join('\n')}`;
+
+  it('keeps the best unit though the thread said it, and gives the other places to units not said yet', async () => {
+    const alone = await quote(QUESTION, PASSAGES, 3);
+    const [best] = await quote(QUESTION, PASSAGES, 1);
+    expect(best).toContain('/parking-nsk');
+    const followUp = await quote(QUESTION, PASSAGES, 3, answered(alone));
+    expect(followUp).toContain(best);
+    expect(followUp.filter((q) => alone.includes(q))).toEqual([best]);
+    expect(followUp).toHaveLength(3);
+  });
+
+  it('quotes the best unit alone rather than nothing or the thread again when every unit was said', async () => {
+    const everything = await quote(QUESTION, PASSAGES, 20);
+    const [best] = await quote(QUESTION, PASSAGES, 1);
+    expect(await quote(QUESTION, PASSAGES, 3, answered(everything))).toEqual([best]);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { EmbeddingProvider } from '@trove/domain';
+import { stripMarkers } from './markers';
 import { type QuotableKind, type QuotableUnit, quotableUnits } from './quotable-units';
 import { contentWords, cosine, questionLanguage, splitSentences } from './text';
 
@@ -73,6 +74,11 @@ const GIVES_REASON =
  * bonus for a reason when the question asks why. The best `count` are returned in reading order
  * (documents in the order their best passage ranked, then by position in the document, then by
  * place in the chunk), so the quotes read as the sources do.
+ *
+ * `said` is what the thread's earlier answers already quoted: a follow-up adds to it. The best unit
+ * is kept even when it was said (it is usually the follow-up's answer: the earlier turn may have
+ * quoted it in passing); the other places go to units not said yet, and stay empty rather than
+ * repeat the thread.
  */
 export async function extractSentences(
   question: string,
@@ -81,6 +87,7 @@ export async function extractSentences(
   embedder: EmbeddingProvider,
   count: number,
   signal?: AbortSignal,
+  said?: string,
 ): Promise<ExtractedSentence[]> {
   const candidates: { passage: ExtractivePassage; unit: QuotableUnit; context: string; scored: string }[] =
     [];
@@ -140,9 +147,11 @@ export async function extractSentences(
   // A unit holding nothing the question does not (the parent item of the answer, a heading-like
   // line) is never the answer while another unit is left.
   const informative = scored.filter((c) => c.novelty > 0);
-  const best = [...(informative.length ? informative : scored)]
-    .sort((a, b) => b.score - a.score)
-    .slice(0, count);
+  const ranked = [...(informative.length ? informative : scored)].sort((a, b) => b.score - a.score);
+  const alreadySaid = said ? comparable(said) : '';
+  const best = (
+    alreadySaid ? ranked.filter((c, i) => i === 0 || !alreadySaid.includes(comparable(c.unit.text))) : ranked
+  ).slice(0, count);
   const documentRank = new Map<string, number>();
   passages.forEach((p, i) => {
     if (!documentRank.has(p.documentId)) documentRank.set(p.documentId, i);
@@ -199,6 +208,11 @@ function coverage(questionWords: Set<string>, words: Set<string>): number {
   let found = 0;
   for (const word of questionWords) if (words.has(word)) found++;
   return found / questionWords.size;
+}
+
+/** Text as compared with what a thread said: markers dropped, case and spacing ignored. */
+function comparable(text: string): string {
+  return stripMarkers(text).toLowerCase();
 }
 
 /** The sentence with its citation marker before its closing punctuation: "… rollback [2]." */

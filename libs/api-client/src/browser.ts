@@ -4,6 +4,7 @@ export * from './api-error';
 export * from './ask-stream';
 export * from './feedback-export';
 export * from './graphql-request';
+export * from './hit-origin';
 // The typed operations (`ProjectsDocument`, `SearchDocument`, …) with their result and variable
 // types (`ProjectsQuery`, `SearchQueryVariables`, …), generated from ./operations.ts.
 export * from './gql/graphql';

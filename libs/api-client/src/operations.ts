@@ -443,6 +443,10 @@ export const SearchQuery = graphql(`
         chunkId
         documentId
         title
+        fileName
+        sourceId
+        sourceName
+        sourceType
         headingPath
         chapter
         page

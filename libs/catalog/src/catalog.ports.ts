@@ -72,6 +72,21 @@ export interface DocumentRecords {
   updateDocuments(updates: { id: string; changes: DocumentChanges }[]): Promise<void>;
 }
 
+/** Where a document comes from, as a search hit names it: its file and its source. */
+export interface DocumentOrigin {
+  documentId: string;
+  fileName: string;
+  /** The document's title as the catalog holds it (unset until its first ingest). */
+  title?: string;
+  /** Unset for an uploaded file. */
+  source?: { id: string; name: string; type: string };
+}
+
+export interface DocumentOriginReads {
+  /** The origins of those of `documentIds` that belong to the project: one query for them all. */
+  documentOrigins(projectId: string, documentIds: string[]): Promise<DocumentOrigin[]>;
+}
+
 /** Ingest leases on documents, so one document is ingested by one activity at a time. */
 export interface DocumentLeases {
   claimDocuments(ids: string[], holder: string, ttlMs: number): Promise<DocumentClaim>;

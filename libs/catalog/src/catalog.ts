@@ -22,6 +22,8 @@ import type {
   DocumentClaim,
   DocumentFilter,
   DocumentLeases,
+  DocumentOrigin,
+  DocumentOriginReads,
   DocumentRecords,
   DocumentScope,
   FeedbackRecords,
@@ -93,6 +95,7 @@ export class Catalog
     SyncRunRecords,
     SourceItemRecords,
     DocumentRecords,
+    DocumentOriginReads,
     DocumentLeases,
     UploadQueue,
     CatalogRemovals,
@@ -271,6 +274,11 @@ export class Catalog
   /** The documents among `ids` that exist. */
   getDocuments(ids: string[]): Promise<TroveDocument[]> {
     return this.documents.getMany(ids);
+  }
+
+  /** Where those of `documentIds` that belong to the project come from: one query. */
+  documentOrigins(projectId: string, documentIds: string[]): Promise<DocumentOrigin[]> {
+    return this.documents.origins(projectId, documentIds);
   }
 
   /** Several partial updates in one transaction. */

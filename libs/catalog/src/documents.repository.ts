@@ -12,6 +12,7 @@ import type {
   DocumentChanges,
   DocumentClaim,
   DocumentFilter,
+  DocumentOrigin,
   DocumentScope,
   NewSourceItem,
   SourceItem,
@@ -100,6 +101,43 @@ export class DocumentRepository {
       this.db.selectFrom('documents').selectAll().where('id', 'in', valid).execute(),
     );
     return rows.map(toDocument);
+  }
+
+  /**
+   * Where those of `ids` that belong to the project come from (file name, source): one query
+   * over the primary keys, the source joined in. Ids of other projects are left out.
+   */
+  async origins(projectId: string, ids: string[]): Promise<DocumentOrigin[]> {
+    const valid = [...new Set(ids.filter(isTroveId))];
+    if (valid.length === 0) return [];
+    const rows = await query('reading where documents come from', () =>
+      this.db
+        .selectFrom('documents')
+        .leftJoin('sources', (join) =>
+          join.onRef('sources.id', '=', 'documents.source_id').on('sources.project_id', '=', projectId),
+        )
+        .select([
+          'documents.id as documentId',
+          'documents.file_name as fileName',
+          'documents.title as title',
+          'sources.id as sourceId',
+          'sources.name as sourceName',
+          'sources.type as sourceType',
+        ])
+        .where('documents.project_id', '=', projectId)
+        .where('documents.id', 'in', valid)
+        .execute(),
+    );
+    return rows.map((row) => ({
+      documentId: row.documentId,
+      fileName: row.fileName,
+      ...(row.title !== null && { title: row.title }),
+      ...(row.sourceId !== null &&
+        row.sourceName !== null &&
+        row.sourceType !== null && {
+          source: { id: row.sourceId, name: row.sourceName, type: row.sourceType },
+        }),
+    }));
   }
 
   /** A page of a project's documents, oldest first, with the total matching the filter. */

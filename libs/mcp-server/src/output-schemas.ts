@@ -25,6 +25,12 @@ const legRank = z.object({ rank: z.number().int(), score: z.number() }).nullable
 
 export const searchHitSchema = chunkSchema.extend({
   rank: z.number().int().describe('1-based rank in this result'),
+  fileName: nullableString.describe(
+    "the document's file name (a path for folder and Git sources); null when it has left the catalog",
+  ),
+  sourceId: nullableString.describe('the source the document comes from; null for an uploaded file'),
+  sourceName: nullableString.describe("that source's name"),
+  sourceType: nullableString.describe("that source's type (see list_source_types)"),
   score: z.number().describe('final score (the reranker’s when one ran)'),
   rerankScore: z.number().nullable(),
   bm25: legRank.describe('keyword leg rank and score; null when the leg did not find it'),

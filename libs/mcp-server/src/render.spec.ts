@@ -8,6 +8,10 @@ const hit = (rank: number, overrides: Partial<SearchHitView> = {}): SearchHitVie
   documentId: 'd1',
   position: rank,
   title: 'Deploy runbook',
+  fileName: 'runbooks/deploy.md',
+  sourceId: 'src_1',
+  sourceName: 'Engineering wiki',
+  sourceType: 'GIT',
   headingPath: ['Deploy runbook', 'Rolling back'],
   page: null,
   citationUrl: `http://127.0.0.1:4000/v1/documents/d1/original?sig=abc#rolling-back`,
@@ -39,7 +43,7 @@ describe('renderers', () => {
     expect(location('Notes', [])).toBe('Notes');
   });
 
-  it('renders search hits numbered, with title › heading path, citation URL and an excerpt', () => {
+  it('renders search hits numbered, with source › title › heading path, citation URL and an excerpt', () => {
     const text = renderSearch({
       projectId: 'p1',
       query: 'roll back',
@@ -50,6 +54,9 @@ describe('renderers', () => {
         hit(1),
         hit(2, {
           citationUrl: null,
+          sourceId: null,
+          sourceName: null,
+          sourceType: null,
           context: [{ chunkId: 'c3', position: 3, headingPath: [], citationUrl: null, text: 'x' }],
         }),
       ],
@@ -58,12 +65,12 @@ describe('renderers', () => {
       [
         '2 hits for "roll back" (HYBRID):',
         '',
-        '1. Deploy runbook › Rolling back',
+        '1. Engineering wiki › Deploy runbook › Rolling back',
         '   http://127.0.0.1:4000/v1/documents/d1/original?sig=abc#rolling-back',
         '   chunk c1 · document d1 · score 0.0325',
         '   If error rates climb after a release, roll back first and investigate later.',
         '',
-        '2. Deploy runbook › Rolling back',
+        '2. Uploads › Deploy runbook › Rolling back',
         '   (no citation link)',
         '   chunk c2 · document d1 · score 0.0325',
         '   If error rates climb after a release, roll back first and investigate later.',

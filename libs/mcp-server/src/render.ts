@@ -16,7 +16,7 @@ import type {
   SyncRunOutput,
   SyncSourceOutput,
 } from './output-schemas';
-import { describeField } from '@trove/api-client';
+import { describeField, hitOrigin } from '@trove/api-client';
 
 // Short text renderings of the tools' results, for models that read `content` rather than
 // `structuredContent`: enough to act on (ids, links, status), never the whole payload.
@@ -33,16 +33,20 @@ export function excerpt(text: string, max = EXCERPT_CHARS): string {
   return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
-/** `Title › Heading › Subheading` (the title alone when there is no heading). */
-export function location(title: string, headingPath: string[]): string {
-  return [title, ...headingPath.filter((heading) => heading && heading !== title)].join(' › ');
+/**
+ * `Title › Heading › Subheading` (the title alone when there is no heading); a heading that
+ * repeats the document's title (`title` unless given apart) is left out.
+ */
+export function location(head: string, headingPath: string[], title = head): string {
+  return [head, ...headingPath.filter((heading) => heading && heading !== title)].join(' › ');
 }
 
 export function renderSearch(result: SearchOutput): string {
   if (result.hits.length === 0) return `No hits for "${result.query}" (${result.mode}).`;
   const lines = [`${result.hits.length} hits for "${result.query}" (${result.mode}):`, ''];
   for (const hit of result.hits) {
-    lines.push(`${hit.rank}. ${location(hit.title, hit.headingPath)}`);
+    // Where it comes from first (source › document), then the place in the document.
+    lines.push(`${hit.rank}. ${location(hitOrigin(hit), hit.headingPath, hit.title)}`);
     lines.push(`   ${hit.citationUrl ?? '(no citation link)'}`);
     lines.push(`   chunk ${hit.chunkId} · document ${hit.documentId} · score ${hit.score.toFixed(4)}`);
     lines.push(`   ${excerpt(hit.text)}`);

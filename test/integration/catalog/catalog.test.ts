@@ -438,6 +438,40 @@ describe('search filters resolve to document ids (issue 11)', () => {
   });
 });
 
+describe('where search hits come from', () => {
+  it("names each document's file and source, only for the project's own documents, in one read", async () => {
+    const project = await catalog.createProject(uniqueName('origins'));
+    const other = await catalog.createProject(uniqueName('origins-other'));
+    const source = await newSource(project.id, { name: 'Engineering wiki' });
+    const foreignSource = await newSource(other.id, { name: 'Someone else' });
+    const ids = await catalog.ensureSourceDocuments(source.id, [
+      { externalId: 'ops/rollback.md', fileName: 'ops/rollback.md', mediaType: 'text/markdown' },
+    ]);
+    const foreign = await catalog.ensureSourceDocuments(foreignSource.id, [
+      { externalId: 'secret.md', fileName: 'secret.md', mediaType: 'text/markdown' },
+    ]);
+    const uploaded = await upload(project.id, 'notes.md');
+    const asked = [
+      ids.get('ops/rollback.md')!,
+      uploaded.id,
+      foreign.get('secret.md')!,
+      randomUUID(),
+      'not-an-id',
+    ];
+
+    const origins = await catalog.documentOrigins(project.id, [...asked, uploaded.id]);
+    expect(origins.sort((a, b) => a.fileName.localeCompare(b.fileName))).toEqual([
+      { documentId: uploaded.id, fileName: 'notes.md' },
+      {
+        documentId: ids.get('ops/rollback.md'),
+        fileName: 'ops/rollback.md',
+        source: { id: source.id, name: 'Engineering wiki', type: 'FOLDER' },
+      },
+    ]);
+    expect(await catalog.documentOrigins(project.id, [])).toEqual([]);
+  });
+});
+
 describe('no fixed caps: bulk planning and keyset paging', () => {
   it('12,000 items of one source are created in bulk, listed whole and paged by cursor', async () => {
     const project = await catalog.createProject(uniqueName('bulk'));

@@ -182,6 +182,21 @@ export class SearchHitModel {
   @Field(() => [String]) headingPath!: string[];
   @Field() text!: string;
   @Field(() => Int) position!: number;
+  @Field({
+    nullable: true,
+    description:
+      "The document's file name (for folder and Git sources its path); null when the document has left the catalog since it was indexed",
+  })
+  fileName?: string;
+  @Field(() => ID, { nullable: true, description: 'The source of the document (null: an uploaded file)' })
+  sourceId?: string;
+  @Field({ nullable: true, description: "That source's name, to show beside the document's title" })
+  sourceName?: string;
+  @Field({
+    nullable: true,
+    description: "That source's type, one of those sourceTypes lists (e.g. FOLDER, NOTION)",
+  })
+  sourceType?: string;
   @Field(() => Float, { description: 'Fused score (RRF or convex combination, as configured or requested)' })
   score!: number;
   @Field({

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { DocumentOrigin } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import {
   FusionMethod,
@@ -12,8 +13,19 @@ import type { RerankReport, SearchCallOptions, SearchOutcome, SearchRequest } fr
 import type { SearchInput } from './search.model';
 import { SearchService } from './search.service';
 
+/** Where the fake catalog's documents come from: B is an upload, C has left the catalog. */
+const ORIGINS: DocumentOrigin[] = [
+  {
+    documentId: 'A',
+    fileName: 'ops/rollback.md',
+    source: { id: 'src_1', name: 'Engineering wiki', type: 'GIT' },
+  },
+  { documentId: 'B', fileName: 'notes.md' },
+];
+
 function service(answer: SearchHit[] = [], rerank: RerankReport = { reranked: false }) {
   const calls: [SearchRequest, SearchCallOptions][] = [];
+  const originReads: [string, string[]][] = [];
   const hybrid = {
     searchWithReport: (request: SearchRequest, options: SearchCallOptions): Promise<SearchOutcome> => {
       calls.push([request, options]);
@@ -28,12 +40,16 @@ function service(answer: SearchHit[] = [], rerank: RerankReport = { reranked: fa
     }),
     searchScope: (): Promise<string[]> =>
       Promise.reject(new Error('no source or date filter in these tests')),
+    documentOrigins: (projectId: string, documentIds: string[]): Promise<DocumentOrigin[]> => {
+      originReads.push([projectId, documentIds]);
+      return Promise.resolve(ORIGINS.filter((o) => documentIds.includes(o.documentId)));
+    },
   };
   const links = {
     render: (citation?: { page?: number }) => citation && `link#${citation.page}`,
   };
   const config = { search: { maxFilterDocuments: 10 } } as ApiConfig;
-  return { service: new SearchService(hybrid, catalog, links, config), calls };
+  return { service: new SearchService(hybrid, catalog, links, config), calls, originReads };
 }
 
 const input: SearchInput = {
@@ -119,6 +135,65 @@ describe('SearchService results', () => {
       ['B', [['b0']]],
     ]);
     expect(grouped.groups?.[0].passages[0].citationUrl).toBe('link#3');
+  });
+});
+
+describe('SearchService hit origins', () => {
+  it('names each hit’s file and source from one catalog read of the distinct documents of the project', async () => {
+    const hits = [
+      hit('a2', 'A', 2, 0.9),
+      hit('b0', 'B', 0, 0.8),
+      hit('a3', 'A', 3, 0.7),
+      hit('c1', 'C', 1, 0.6),
+    ];
+    const { service: search, originReads } = service(hits);
+    const result = await search.search({ ...input, groupByDocument: true });
+    expect(originReads).toEqual([['p1', ['A', 'B', 'C']]]);
+    expect(
+      result.hits.map(({ chunkId, fileName, sourceId, sourceName, sourceType }) => ({
+        chunkId,
+        fileName,
+        sourceId,
+        sourceName,
+        sourceType,
+      })),
+    ).toEqual([
+      {
+        chunkId: 'a2',
+        fileName: 'ops/rollback.md',
+        sourceId: 'src_1',
+        sourceName: 'Engineering wiki',
+        sourceType: 'GIT',
+      },
+      {
+        chunkId: 'b0',
+        fileName: 'notes.md',
+        sourceId: undefined,
+        sourceName: undefined,
+        sourceType: undefined,
+      },
+      {
+        chunkId: 'a3',
+        fileName: 'ops/rollback.md',
+        sourceId: 'src_1',
+        sourceName: 'Engineering wiki',
+        sourceType: 'GIT',
+      },
+      {
+        chunkId: 'c1',
+        fileName: undefined,
+        sourceId: undefined,
+        sourceName: undefined,
+        sourceType: undefined,
+      },
+    ]);
+    expect(result.groups?.[0].hits[0].sourceName).toBe('Engineering wiki');
+  });
+
+  it('reads nothing from the catalog for a search without hits', async () => {
+    const { service: search, originReads } = service([]);
+    expect((await search.search(input)).hits).toEqual([]);
+    expect(originReads).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Catalog, type ProjectReads } from '@trove/catalog';
+import { Catalog, type DocumentOrigin, type DocumentOriginReads, type ProjectReads } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import { type SearchChunk, SearchMode } from '@trove/domain';
 import { closedLabel, searchDuration, timed } from '@trove/metrics';
@@ -9,7 +9,7 @@ import { CONFIG, SEARCHER } from '../core/tokens';
 import type { Searcher } from '../rag-config/rag-runtime';
 import { assertWellFormedQuery } from './query-text';
 import { resolveSearchFilters, type SearchScopeReader } from './search-filters';
-import type { FusionInput, SearchInput, SearchResultModel } from './search.model';
+import type { FusionInput, SearchHitModel, SearchInput, SearchResultModel } from './search.model';
 
 /**
  * A search of one project as every transport runs it: the query checked, source and date filters
@@ -23,7 +23,8 @@ export class SearchService {
   constructor(
     // The current RAG settings' search (RagRuntime).
     @Inject(SEARCHER) private readonly hybrid: Searcher,
-    @Inject(Catalog) private readonly catalog: Pick<ProjectReads, 'requireProject'> & SearchScopeReader,
+    @Inject(Catalog)
+    private readonly catalog: Pick<ProjectReads, 'requireProject'> & SearchScopeReader & DocumentOriginReads,
     @Inject(CitationLinks) private readonly links: Pick<CitationLinks, 'render'>,
     @Inject(CONFIG) private readonly config: Pick<ApiConfig, 'search'>,
   ) {}
@@ -78,8 +79,10 @@ export class SearchService {
       },
     );
     if (outcome.rerank.warning) this.logger.warn(outcome.rerank.warning);
+    const origins = await this.origins(input.projectId, outcome.hits);
     const shown = outcome.hits.map((hit) => ({
       ...this.linked(hit),
+      ...originFields(origins.get(hit.documentId)),
       context: hit.context?.map((c) => this.linked(c)),
     }));
     return {
@@ -95,6 +98,16 @@ export class SearchService {
     };
   }
 
+  /**
+   * Where the hits' documents come from, read once for the distinct documents. The catalog
+   * answers for the project's own documents only, so a hit can never name another project's source.
+   */
+  private async origins(projectId: string, hits: { documentId: string }[]) {
+    const ids = [...new Set(hits.map((hit) => hit.documentId))];
+    const origins = ids.length ? await this.catalog.documentOrigins(projectId, ids) : [];
+    return new Map(origins.map((origin) => [origin.documentId, origin]));
+  }
+
   /** Renders a chunk's (or passage's) citation to links the client can open. */
   private linked<T extends Pick<SearchChunk, 'citation' | 'citationUrl'>>(chunk: T): T {
     return {
@@ -103,6 +116,19 @@ export class SearchService {
       citation: chunk.citation && { ...chunk.citation, url: this.links.render(chunk.citation) },
     };
   }
+}
+
+/** A hit's file and source names (none when its document has left the catalog since it was indexed). */
+function originFields(
+  origin: DocumentOrigin | undefined,
+): Pick<SearchHitModel, 'fileName' | 'sourceId' | 'sourceName' | 'sourceType'> {
+  if (!origin) return {};
+  return {
+    fileName: origin.fileName,
+    sourceId: origin.source?.id,
+    sourceName: origin.source?.name,
+    sourceType: origin.source?.type,
+  };
 }
 
 /** GraphQL's enum values to the search lib's; k and weight are range-checked by HybridSearch. */

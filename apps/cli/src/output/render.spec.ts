@@ -21,6 +21,10 @@ const hit = (over: Partial<SearchResultView['hits'][number]> = {}): SearchResult
   explain: null,
   documentId: 'd1',
   title: 'Deploy runbook',
+  fileName: 'runbooks/deploy.md',
+  sourceId: 'src_1',
+  sourceName: 'Engineering wiki',
+  sourceType: 'GIT',
   headingPath: ['Deploy runbook', 'Rolling back'],
   chapter: null,
   page: null,
@@ -64,13 +68,20 @@ describe('renderSearchResult', () => {
     hits: [hit()],
   };
 
-  it('numbers hits by rank with their heading path (no score), one-line snippet, link and chunk id', () => {
+  it('numbers hits by rank with source, document and heading path (no score), one-line snippet, link, file and chunk', () => {
     const lines = renderSearchResult(result, PLAIN);
-    expect(lines[0]).toBe('1. Deploy runbook › Rolling back');
+    expect(lines[0]).toBe('1. Engineering wiki › Deploy runbook › Rolling back');
     expect(lines[1]).toBe('   Run `deploy rollback` within ten minutes.');
     expect(lines[2]).toBe('   http://api/v1/documents/d1/original?sig=x#rolling-back');
-    expect(lines[3]).toBe('   chunk c2');
+    expect(lines[3]).toBe('   runbooks/deploy.md · chunk c2');
     expect(lines.at(-1)).toBe('1 hit in 12 ms, reranked (learned)');
+  });
+
+  it('names an uploaded file’s hit as from Uploads', () => {
+    const upload = hit({ sourceId: null, sourceName: null, sourceType: null, fileName: 'deploy.md' });
+    expect(renderSearchResult({ ...result, hits: [upload] }, PLAIN)[0]).toBe(
+      '1. Uploads › Deploy runbook › Rolling back',
+    );
   });
 
   it('shows the passage around a hit in reading order when expanded, the hit marked', () => {
@@ -88,7 +99,7 @@ describe('renderSearchResult', () => {
 
   it('says when a hit was read by OCR, with its confidence', () => {
     const lines = renderSearchResult({ ...result, hits: [hit({ ocr: true, ocrConfidence: 88.6 })] }, PLAIN);
-    expect(lines[3]).toBe('   chunk c2, OCR 89% confidence');
+    expect(lines[3]).toBe('   runbooks/deploy.md · chunk c2, OCR 89% confidence');
   });
 
   it('says when nothing matched', () => {

@@ -1,4 +1,4 @@
-import type { AskStreamResult, SearchQuery, SyncRunQuery } from '@trove/api-client';
+import { type AskStreamResult, hitOrigin, type SearchQuery, type SyncRunQuery } from '@trove/api-client';
 import type { Style } from './output';
 
 export type SearchResultView = SearchQuery['search'];
@@ -45,14 +45,18 @@ export function breadcrumb(title: string, headingPath: readonly string[]): strin
   return [title, ...path].join(' › ');
 }
 
-/** Numbered hits, in rank order: where each is, a snippet (or the passage read around it) and its link. */
+/**
+ * Numbered hits, in rank order: where each is (source › document › headings), a snippet (or the
+ * passage read around it), its link, and its file and chunk.
+ */
 export function renderSearchResult(result: SearchResultView, style: Style): string[] {
   if (!result.hits.length) return [style.dim('No hits.')];
   const lines: string[] = [];
   result.hits.forEach((hit, index) => {
     // The number is the rank, the one order: no score beside it (a reranker's is on its own scale,
     // negative as often as not, and the fused one does not give the order). `--json` has both.
-    lines.push(`${style.bold(`${index + 1}.`)} ${style.bold(breadcrumb(hit.title, hit.headingPath))}`);
+    const place = [hitOrigin(hit), ...hit.headingPath.filter((heading) => heading && heading !== hit.title)];
+    lines.push(`${style.bold(`${index + 1}.`)} ${style.bold(place.join(' › '))}`);
     if (hit.context?.length) {
       // The neighbours and the hit itself, in reading order.
       const passage = [
@@ -71,7 +75,7 @@ export function renderSearchResult(result: SearchResultView, style: Style): stri
     const ocr = hit.ocr
       ? `, OCR ${hit.ocrConfidence != null ? `${Math.round(hit.ocrConfidence)}% confidence` : ''}`.trimEnd()
       : '';
-    lines.push(style.dim(`   chunk ${hit.chunkId}${ocr}`));
+    lines.push(style.dim(`   ${hit.fileName ? `${hit.fileName} · ` : ''}chunk ${hit.chunkId}${ocr}`));
     lines.push('');
   });
   lines.push(

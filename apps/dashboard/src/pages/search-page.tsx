@@ -16,7 +16,12 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { gql } from '../api/client';
-import { SearchDocument, type SearchMode, type SearchQuery as SearchResult } from '@trove/api-client/browser';
+import {
+  hitSource,
+  SearchDocument,
+  type SearchMode,
+  type SearchQuery as SearchResult,
+} from '@trove/api-client/browser';
 import { formatScore, pageRange } from '../components/format';
 import {
   filtersInput,
@@ -140,6 +145,7 @@ function HitCard({
   reranked: boolean;
 }) {
   const [open, setOpen] = useState(false);
+  const source = hitSource(hit);
   return (
     <Card withBorder padding="sm" data-testid="search-hit">
       {/* The rank is the one visible order: a score beside it would be one of several, and not
@@ -149,8 +155,21 @@ function HitCard({
           {rank}
         </Badge>
         <div style={{ minWidth: 0 }}>
-          <Text fw={600} truncate data-testid="hit-document">
-            {hit.title}
+          {/* Where the hit comes from, by name: the source, then the document (its file on hover). */}
+          <Text
+            lineClamp={2}
+            style={{ overflowWrap: 'anywhere' }}
+            title={hit.fileName ?? undefined}
+            data-testid="hit-origin"
+          >
+            {source && (
+              <Text span c="dimmed" data-testid="hit-source">
+                {source} ›{' '}
+              </Text>
+            )}
+            <Text span fw={600} data-testid="hit-document">
+              {hit.title}
+            </Text>
           </Text>
           {hit.headingPath.length > 1 && (
             <Text size="xs" c="dimmed" mt={2}>

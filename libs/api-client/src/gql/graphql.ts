@@ -1099,6 +1099,10 @@ export type SearchQuery = {
       chunkId: string;
       documentId: string;
       title: string;
+      fileName: string | null;
+      sourceId: string | null;
+      sourceName: string | null;
+      sourceType: string | null;
       headingPath: Array<string>;
       chapter: string | null;
       page: number | null;
@@ -2556,6 +2560,10 @@ export const SearchDocument = new TypedDocumentString(`
       chunkId
       documentId
       title
+      fileName
+      sourceId
+      sourceName
+      sourceType
       headingPath
       chapter
       page

@@ -53,7 +53,7 @@ export function registerSearchTools(server: McpServer, { client, log }: ToolCont
       description:
         "Finds the passages of a Trove project's documents that match a query (hybrid keyword + semantic search, reranked). " +
         'Use it to locate evidence; read around a promising hit with get_chunk, or the whole document via its resourceUri. ' +
-        'Returns ranked hits with the document title, heading path, the chunk text, a citation URL to quote, and scores.',
+        'Returns ranked hits with the source and document they come from, heading path, the chunk text, a citation URL to quote, and scores.',
       inputSchema: {
         query: z.string().min(1).max(2000).describe('what to look for, in natural language or keywords'),
         project: z.string().optional().describe(PROJECT_ARGUMENT_DESCRIPTION),
@@ -96,6 +96,10 @@ export function registerSearchTools(server: McpServer, { client, log }: ToolCont
             documentId: hit.documentId,
             position: hit.position,
             title: hit.title,
+            fileName: hit.fileName ?? null,
+            sourceId: hit.sourceId ?? null,
+            sourceName: hit.sourceName ?? null,
+            sourceType: hit.sourceType ?? null,
             headingPath: hit.headingPath,
             page: hit.page,
             citationUrl: hit.citationUrl,
