@@ -736,6 +736,15 @@ describe('the dashboard, in a browser', () => {
         expect(await cardBadgesWhole(), 'source badges').toBe(true);
         for (const facts of await page.getByTestId('source-facts').allTextContents())
           expect(facts).toMatch(/^(1 document|\d+ documents) · last success/);
+        // A source's run history as one card per run, not a table scrolled sideways.
+        await page.getByTestId('source-card').filter({ hasText: 'Handbook site' }).first().click();
+        await page.getByTestId('sync-run-card').first().waitFor(EVENTUALLY);
+        expect(await page.getByTestId('sync-run-card').first().textContent()).toMatch(
+          /\d+ ingested · \d+ unchanged/,
+        );
+        expect(await page.getByRole('table', { name: 'Sync runs' }).isVisible()).toBe(false);
+        expect(await fitsWidth(page), 'sources with a run history').toBe(true);
+        await shot('phone-sources-runs');
       }
       if (name === 'ask') {
         // The Threads button keeps its whole label beside a long title.

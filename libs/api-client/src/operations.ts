@@ -290,6 +290,7 @@ export const SourcesQuery = graphql(`
         stage
         startedAt
         finishedAt
+        etaSeconds
         error {
           code
           message

@@ -43,6 +43,13 @@ describe('a source card’s state', () => {
       color: 'blue',
       progress: { done: 5, planned: 12, stage: 'INGESTING' },
     });
+    // With its pace known, the time left too.
+    expect(sourceState({ status: 'ACTIVE', lastRun: { ...moving, etaSeconds: 90 } }).progress).toEqual({
+      done: 5,
+      planned: 12,
+      stage: 'INGESTING',
+      etaSeconds: 90,
+    });
     const stalled = { ...moving, health: { state: 'STALLED', message: 'no worker polls trove-ingest' } };
     expect(sourceState({ status: 'ACTIVE', lastRun: stalled })).toMatchObject({
       label: 'STALLED',

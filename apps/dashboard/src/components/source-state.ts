@@ -9,6 +9,8 @@ export interface SourceStateInput {
   lastRun?: {
     status: string;
     stage?: string | null;
+    /** The run's estimate of the time left, once it knows its pace. */
+    etaSeconds?: number | null;
     error?: { code: string; message: string } | null;
     progress: { pagesPlanned?: number | null; pagesDone: number };
     health: { state: string; message?: string | null };
@@ -24,7 +26,7 @@ export interface SourceState {
   /** What to do about it. */
   hint?: string;
   /** A running sync's pages done and planned (planned unknown while planning). */
-  progress?: { done: number; planned?: number; stage?: string };
+  progress?: { done: number; planned?: number; stage?: string; etaSeconds?: number };
 }
 
 export function sourceState(source: SourceStateInput): SourceState {
@@ -35,6 +37,7 @@ export function sourceState(source: SourceStateInput): SourceState {
       done: run.progress.pagesDone,
       ...(typeof run.progress.pagesPlanned === 'number' ? { planned: run.progress.pagesPlanned } : {}),
       ...(run.stage ? { stage: run.stage } : {}),
+      ...(typeof run.etaSeconds === 'number' ? { etaSeconds: run.etaSeconds } : {}),
     };
     if (run.health.state === 'STALLED') {
       return {

@@ -2,7 +2,6 @@ import {
   Alert,
   Badge,
   Button,
-  Card,
   Code,
   CopyButton,
   Group,
@@ -10,7 +9,6 @@ import {
   MultiSelect,
   Select,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
@@ -27,6 +25,7 @@ import {
   type ApiKeysQuery as ApiKeysResult,
 } from '@trove/api-client/browser';
 import { formatDate } from '../components/format';
+import { ResponsiveTable } from '../components/responsive-table';
 import { Empty, ErrorNotice, Loading } from '../components/states';
 
 type ApiKey = ApiKeysResult['apiKeys'][number];
@@ -48,6 +47,12 @@ export function ApiKeysPage() {
   const projects = useQuery({ queryKey: ['projects'], queryFn: () => gql(ProjectsDocument) });
   const projectNames = new Map(projects.data?.projects.map((p) => [p.id, p.name]));
   const [revoking, setRevoking] = useState<ApiKey>();
+  const revokeButton = (key: ApiKey) =>
+    !key.revokedAt && (
+      <Button size="compact-sm" color="red" variant="subtle" onClick={() => setRevoking(key)}>
+        Revoke
+      </Button>
+    );
   const scope = (key: ApiKey) =>
     key.projectIds === null || key.projectIds === undefined
       ? 'All projects'
@@ -66,93 +71,63 @@ export function ApiKeysPage() {
           Only the admin key from the configuration exists. Create a key per person or program above.
         </Empty>
       ) : (
-        <>
-          <Table.ScrollContainer minWidth={900} visibleFrom="sm">
-            <Table striped verticalSpacing="xs" fz="sm" aria-label="API keys">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Key</Table.Th>
-                  <Table.Th>Role</Table.Th>
-                  <Table.Th>Projects</Table.Th>
-                  <Table.Th>Created</Table.Th>
-                  <Table.Th>Last used</Table.Th>
-                  <Table.Th>State</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {keys.data.apiKeys.map((key) => (
-                  <Table.Tr key={key.id} data-testid="api-key-row">
-                    <Table.Td fw={600}>{key.name}</Table.Td>
-                    <Table.Td>
-                      <Code>{key.prefix}</Code>
-                    </Table.Td>
-                    <Table.Td>
-                      <RoleBadge role={key.role} />
-                    </Table.Td>
-                    <Table.Td maw={220}>{scope(key)}</Table.Td>
-                    <Table.Td>
-                      {formatDate(key.createdAt)}
-                      <Text size="xs" c="dimmed">
-                        by {key.createdBy}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>{key.lastUsedAt ? formatDate(key.lastUsedAt) : 'never'}</Table.Td>
-                    <Table.Td>
-                      <KeyState apiKey={key} withDate />
-                    </Table.Td>
-                    <Table.Td ta="right">
-                      {!key.revokedAt && (
-                        <Button
-                          size="compact-sm"
-                          color="red"
-                          variant="subtle"
-                          onClick={() => setRevoking(key)}
-                        >
-                          Revoke
-                        </Button>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          <Stack gap="xs" hiddenFrom="sm">
-            {keys.data.apiKeys.map((key) => (
-              <Card key={key.id} withBorder padding="sm" data-testid="api-key-card">
-                <Group justify="space-between" wrap="nowrap">
-                  <Text fw={600} truncate>
-                    {key.name}
+        <ResponsiveTable
+          label="API keys"
+          rows={keys.data.apiKeys}
+          rowKey={(key) => key.id}
+          minWidth={900}
+          testId="api-key"
+          tableProps={{ verticalSpacing: 'xs', fz: 'sm' }}
+          columns={[
+            { header: 'Name', cell: (key) => <Text fw={600}>{key.name}</Text> },
+            { header: 'Key', cell: (key) => <Code>{key.prefix}</Code> },
+            { header: 'Role', cell: (key) => <RoleBadge role={key.role} /> },
+            { header: 'Projects', maxWidth: 220, cell: (key) => scope(key) },
+            {
+              header: 'Created',
+              cell: (key) => (
+                <>
+                  {formatDate(key.createdAt)}
+                  <Text size="xs" c="dimmed">
+                    by {key.createdBy}
                   </Text>
-                  <Group gap={4} wrap="nowrap">
-                    <RoleBadge role={key.role} />
-                    <KeyState apiKey={key} />
-                  </Group>
+                </>
+              ),
+            },
+            { header: 'Last used', cell: (key) => (key.lastUsedAt ? formatDate(key.lastUsedAt) : 'never') },
+            { header: 'State', cell: (key) => <KeyState apiKey={key} withDate /> },
+            { header: '', align: 'right', cell: (key) => revokeButton(key) },
+          ]}
+          card={(key) => (
+            <>
+              <Group justify="space-between" wrap="nowrap">
+                <Text fw={600} truncate>
+                  {key.name}
+                </Text>
+                <Group gap={4} wrap="nowrap">
+                  <RoleBadge role={key.role} />
+                  <KeyState apiKey={key} />
                 </Group>
-                <Code mt={4} style={{ overflowWrap: 'anywhere' }}>
-                  {key.prefix}
-                </Code>
-                <Text size="xs" c="dimmed" mt={4}>
-                  {scope(key)}
-                </Text>
-                <Text size="xs" c="dimmed">
-                  created {formatDate(key.createdAt)} by {key.createdBy} · last used{' '}
-                  {key.lastUsedAt ? formatDate(key.lastUsedAt) : 'never'}
-                  {key.revokedAt ? ` · revoked ${formatDate(key.revokedAt)}` : ''}
-                </Text>
-                {!key.revokedAt && (
-                  <Group justify="flex-end" mt={4}>
-                    <Button size="compact-sm" color="red" variant="subtle" onClick={() => setRevoking(key)}>
-                      Revoke
-                    </Button>
-                  </Group>
-                )}
-              </Card>
-            ))}
-          </Stack>
-        </>
+              </Group>
+              <Code mt={4} style={{ overflowWrap: 'anywhere' }}>
+                {key.prefix}
+              </Code>
+              <Text size="xs" c="dimmed" mt={4}>
+                {scope(key)}
+              </Text>
+              <Text size="xs" c="dimmed">
+                created {formatDate(key.createdAt)} by {key.createdBy} · last used{' '}
+                {key.lastUsedAt ? formatDate(key.lastUsedAt) : 'never'}
+                {key.revokedAt ? ` · revoked ${formatDate(key.revokedAt)}` : ''}
+              </Text>
+              {!key.revokedAt && (
+                <Group justify="flex-end" mt={4}>
+                  {revokeButton(key)}
+                </Group>
+              )}
+            </>
+          )}
+        />
       )}
       <RevokeKey apiKey={revoking} onClose={() => setRevoking(undefined)} />
     </Stack>

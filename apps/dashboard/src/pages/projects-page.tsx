@@ -1,4 +1,4 @@
-import { Button, Card, Group, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
@@ -6,6 +6,7 @@ import { gql } from '../api/client';
 import { CreateProjectDocument, DeleteProjectDocument, ProjectsDocument } from '@trove/api-client/browser';
 import { useCaller } from '../caller';
 import { formatDate, plural } from '../components/format';
+import { ResponsiveTable } from '../components/responsive-table';
 import { StatusBadge } from '../components/status-badge';
 import { Empty, ErrorNotice, Loading } from '../components/states';
 
@@ -21,6 +22,18 @@ export function ProjectsPage() {
   const [deleting, setDeleting] = useState<{ id: string; name: string }>();
   // Creating and deleting projects is for ADMIN keys; others see only their projects.
   const admin = useCaller().can('ADMIN');
+  const deleteButton = (project: { id: string; name: string; status: string }) =>
+    admin && (
+      <Button
+        size="compact-sm"
+        color="red"
+        variant="subtle"
+        disabled={project.status === 'DELETING'}
+        onClick={() => setDeleting(project)}
+      >
+        Delete
+      </Button>
+    );
 
   return (
     <Stack>
@@ -37,87 +50,45 @@ export function ProjectsPage() {
             : 'This key reaches no project yet; ask an administrator.'}
         </Empty>
       ) : (
-        <>
-          <Table.ScrollContainer minWidth={560} visibleFrom="sm">
-            <Table striped highlightOnHover verticalSpacing="sm" aria-label="Projects">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th ta="right">Documents</Table.Th>
-                  <Table.Th ta="right">Chunks</Table.Th>
-                  <Table.Th>Created</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {projects.data.projects.map((project) => (
-                  <Table.Tr key={project.id}>
-                    <Table.Td>
-                      <Text component={Link} to={`/projects/${project.id}/documents`} fw={600} c="indigo">
-                        {project.name}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <StatusBadge status={project.status} />
-                    </Table.Td>
-                    <Table.Td ta="right">{project.stats.documentCount}</Table.Td>
-                    <Table.Td ta="right">{project.stats.chunkCount}</Table.Td>
-                    <Table.Td>{formatDate(project.createdAt)}</Table.Td>
-                    <Table.Td ta="right">
-                      {admin && (
-                        <Button
-                          size="compact-sm"
-                          color="red"
-                          variant="subtle"
-                          disabled={project.status === 'DELETING'}
-                          onClick={() => setDeleting(project)}
-                        >
-                          Delete
-                        </Button>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          <Stack gap="xs" hiddenFrom="sm">
-            {projects.data.projects.map((project) => (
-              <Card key={project.id} withBorder padding="sm">
-                <Group justify="space-between" wrap="nowrap">
-                  <Text
-                    component={Link}
-                    to={`/projects/${project.id}/documents`}
-                    fw={600}
-                    c="indigo"
-                    truncate
-                  >
-                    {project.name}
-                  </Text>
-                  <StatusBadge status={project.status} />
-                </Group>
-                <Group justify="space-between" mt={4}>
-                  <Text size="sm" c="dimmed">
-                    {plural(project.stats.documentCount, 'document')} ·{' '}
-                    {plural(project.stats.chunkCount, 'chunk')}
-                  </Text>
-                  {admin && (
-                    <Button
-                      size="compact-sm"
-                      color="red"
-                      variant="subtle"
-                      disabled={project.status === 'DELETING'}
-                      onClick={() => setDeleting(project)}
-                    >
-                      Delete
-                    </Button>
-                  )}
-                </Group>
-              </Card>
-            ))}
-          </Stack>
-        </>
+        <ResponsiveTable
+          label="Projects"
+          rows={projects.data.projects}
+          rowKey={(project) => project.id}
+          minWidth={560}
+          tableProps={{ highlightOnHover: true, verticalSpacing: 'sm' }}
+          columns={[
+            {
+              header: 'Name',
+              cell: (project) => (
+                <Text component={Link} to={`/projects/${project.id}/documents`} fw={600} c="indigo">
+                  {project.name}
+                </Text>
+              ),
+            },
+            { header: 'Status', cell: (project) => <StatusBadge status={project.status} /> },
+            { header: 'Documents', align: 'right', cell: (project) => project.stats.documentCount },
+            { header: 'Chunks', align: 'right', cell: (project) => project.stats.chunkCount },
+            { header: 'Created', cell: (project) => formatDate(project.createdAt) },
+            { header: '', align: 'right', cell: (project) => deleteButton(project) },
+          ]}
+          card={(project) => (
+            <>
+              <Group justify="space-between" wrap="nowrap">
+                <Text component={Link} to={`/projects/${project.id}/documents`} fw={600} c="indigo" truncate>
+                  {project.name}
+                </Text>
+                <StatusBadge status={project.status} />
+              </Group>
+              <Group justify="space-between" mt={4}>
+                <Text size="sm" c="dimmed">
+                  {plural(project.stats.documentCount, 'document')} ·{' '}
+                  {plural(project.stats.chunkCount, 'chunk')}
+                </Text>
+                {deleteButton(project)}
+              </Group>
+            </>
+          )}
+        />
       )}
       <DeleteProject project={deleting} onClose={() => setDeleting(undefined)} />
     </Stack>

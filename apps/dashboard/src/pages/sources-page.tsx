@@ -12,7 +12,6 @@ import {
   Progress,
   SimpleGrid,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
@@ -53,6 +52,7 @@ import {
   type FormValues,
 } from '../components/config-form';
 import { formatDate, formatSeconds, plural, STATUS_COLORS } from '../components/format';
+import { ResponsiveTable } from '../components/responsive-table';
 import { SourceConfigFields } from '../components/source-config-fields';
 import { sourceState } from '../components/source-state';
 import { StatusBadge } from '../components/status-badge';
@@ -444,6 +444,7 @@ function SourceCard({
             {progress.planned !== undefined
               ? `${progress.done} / ${progress.planned} pages`
               : `${progress.stage ?? 'PLANNING'}: counting the pages to sync…`}
+            {progress.etaSeconds !== undefined ? ` · about ${formatSeconds(progress.etaSeconds)} left` : ''}
           </Text>
           <Progress
             size="xs"
@@ -893,45 +894,55 @@ function RunProgress({
 }
 
 function RunHistory({ runs }: { runs: Run[] }) {
+  const note = (run: Run) => run.error?.message ?? '';
   return (
     <div>
       <Text fw={600} mb={4}>
         Run history
       </Text>
-      <Table.ScrollContainer minWidth={520}>
-        <Table striped fz="sm" verticalSpacing={4} aria-label="Sync runs">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Started</Table.Th>
-              <Table.Th>Mode</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th ta="right">Ingested</Table.Th>
-              <Table.Th ta="right">Unchanged</Table.Th>
-              <Table.Th ta="right">Failed</Table.Th>
-              <Table.Th>Note</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {runs.map((run) => (
-              <Table.Tr key={run.id}>
-                <Table.Td>{formatDate(run.startedAt)}</Table.Td>
-                <Table.Td>{run.mode}</Table.Td>
-                <Table.Td>
-                  <StatusBadge status={run.status} size="sm" />
-                </Table.Td>
-                <Table.Td ta="right">{run.progress.pagesIngested}</Table.Td>
-                <Table.Td ta="right">{run.progress.pagesUnchanged}</Table.Td>
-                <Table.Td ta="right">{run.progress.pagesFailed}</Table.Td>
-                <Table.Td>
-                  <Text size="xs" c="dimmed" lineClamp={1}>
-                    {run.error?.message ?? ''}
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <ResponsiveTable
+        label="Sync runs"
+        rows={runs}
+        rowKey={(run) => run.id}
+        minWidth={520}
+        testId="sync-run"
+        tableProps={{ fz: 'sm', verticalSpacing: 4 }}
+        columns={[
+          { header: 'Started', cell: (run) => formatDate(run.startedAt) },
+          { header: 'Mode', cell: (run) => run.mode },
+          { header: 'Status', cell: (run) => <StatusBadge status={run.status} size="sm" /> },
+          { header: 'Ingested', align: 'right', cell: (run) => run.progress.pagesIngested },
+          { header: 'Unchanged', align: 'right', cell: (run) => run.progress.pagesUnchanged },
+          { header: 'Failed', align: 'right', cell: (run) => run.progress.pagesFailed },
+          {
+            header: 'Note',
+            cell: (run) => (
+              <Text size="xs" c="dimmed" lineClamp={1}>
+                {note(run)}
+              </Text>
+            ),
+          },
+        ]}
+        card={(run) => (
+          <>
+            <Group justify="space-between" wrap="nowrap">
+              <Text size="sm" fw={600}>
+                {formatDate(run.startedAt)} · {run.mode}
+              </Text>
+              <StatusBadge status={run.status} size="sm" />
+            </Group>
+            <Text size="xs" c="dimmed">
+              {run.progress.pagesIngested} ingested · {run.progress.pagesUnchanged} unchanged ·{' '}
+              {run.progress.pagesFailed} failed
+            </Text>
+            {note(run) && (
+              <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                {note(run)}
+              </Text>
+            )}
+          </>
+        )}
+      />
     </div>
   );
 }

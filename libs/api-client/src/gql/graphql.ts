@@ -793,6 +793,7 @@ export type SourcesQuery = {
       stage: SyncStage | null;
       startedAt: string;
       finishedAt: string | null;
+      etaSeconds: number | null;
       error: { code: ErrorCode; message: string } | null;
       progress: { pagesPlanned: number | null; pagesDone: number };
       health: { state: SyncHealthState; message: string | null };
@@ -2186,6 +2187,7 @@ export const SourcesDocument = new TypedDocumentString(`
       stage
       startedAt
       finishedAt
+      etaSeconds
       error {
         code
         message
