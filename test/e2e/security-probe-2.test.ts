@@ -174,7 +174,7 @@ async function rejectedDeliveries(sourceId: string): Promise<number> {
 function webhookWarnings(): string[] {
   return readFileSync(join(stack.logDir, 'api.log'), 'utf8')
     .split('\n')
-    .filter((line) => line.includes('"level":"warn"') && line.includes('"context":"NotionWebhook"'));
+    .filter((line) => line.includes('"level":"warn"') && line.includes('"context":"SourceWebhook"'));
 }
 
 describe('forged webhook deliveries are throttled', () => {

@@ -32,7 +32,8 @@ export function SignInPage() {
   });
   const failed = new URLSearchParams(location.search).get('signInError');
   const [withKey, setWithKey] = useState(false);
-  const returnTo = location.pathname === '/' ? '/projects' : `${location.pathname}`;
+  // Back where the person was; from the front page, to the landing (Ask in their last project).
+  const returnTo = location.pathname;
   const hasProviders = (providers.data?.length ?? 0) > 0;
 
   return (
