@@ -135,7 +135,9 @@ describe('archives are checked and unpacked as streams', () => {
     });
     console.info(`[archive-memory] api RSS +${(growth / MiB).toFixed(1)} MiB for 10 × 49 MiB archives`);
     expect(results.map((r) => r.status)).toEqual(Array(10).fill(202));
-    expect(growth).toBeLessThan(60 * MiB);
+    // Holding the archives would take 490 MiB or more. Streamed, the growth is garbage awaiting the
+    // collector: about 30 MiB on a quiet machine, up to 125 MiB seen on a loaded CI machine.
+    expect(growth).toBeLessThan(160 * MiB);
 
     const runs = await Promise.all(results.map((r) => stack.runSettled(r.body.run!.id, 600_000)));
     expect(runs.map((r) => [r.status, r.progress.pagesIngested])).toEqual(Array(10).fill(['COMPLETED', 1]));

@@ -78,6 +78,15 @@ describe('LocalBlobStore', () => {
     expect((await store.get('incoming/x')).equals(data)).toBe(true);
   });
 
+  it('samples the exact last bytes when they span many small chunks', async () => {
+    const data = Buffer.from(Array.from({ length: 5_000 }, (_, i) => i % 251));
+    const stored = await store.putStream('incoming/y', Readable.from(chunks(data, 700)), {
+      sampleBytes: 1024,
+    });
+    expect(stored.tail.equals(data.subarray(-1024))).toBe(true);
+    expect(stored.head.equals(data.subarray(0, 1024))).toBe(true);
+  });
+
   it('refuses a stream one byte over the limit and leaves no file behind', async () => {
     const data = Buffer.alloc(100_001, 'b');
     await expect(

@@ -26,7 +26,9 @@ export class StreamMeter extends Transform {
   private readonly hash = createHash('sha256');
   private head: Buffer[] = [];
   private headSize = 0;
-  private tail = Buffer.alloc(0);
+  /** The latest chunks, as received (no copies), holding at least the last `sampleBytes`. */
+  private tailChunks: Buffer[] = [];
+  private tailSize = 0;
   private digest?: string;
   private readonly maxBytes: number;
   private readonly sampleBytes: number;
@@ -56,9 +58,13 @@ export class StreamMeter extends Transform {
       this.head.push(Buffer.from(part));
       this.headSize += part.length;
     }
-    // Keep only the last `sampleBytes` (a ZIP's central directory lives at its end).
-    const joined = Buffer.concat([this.tail, chunk]);
-    this.tail = Buffer.from(joined.subarray(Math.max(0, joined.length - this.sampleBytes)));
+    // Keep only the chunks that hold the last `sampleBytes` (a ZIP's central directory lives at its
+    // end); copied once, at the end, so a large upload makes no per-chunk garbage here.
+    this.tailChunks.push(chunk);
+    this.tailSize += chunk.length;
+    while (this.tailSize - this.tailChunks[0].length >= this.sampleBytes) {
+      this.tailSize -= this.tailChunks.shift()!.length;
+    }
     callback(null, chunk);
   }
 
@@ -77,12 +83,17 @@ export class StreamMeter extends Transform {
     callback();
   }
 
+  private tail(): Buffer {
+    const joined = Buffer.concat(this.tailChunks);
+    return Buffer.from(joined.subarray(Math.max(0, joined.length - this.sampleBytes)));
+  }
+
   result(): StoredStream {
     return {
       sizeBytes: this.received,
       sha256: this.digest ?? this.hash.digest('hex'),
       head: Buffer.concat(this.head),
-      tail: this.tail,
+      tail: this.tail(),
     };
   }
 }
