@@ -305,7 +305,11 @@ export class TroveStack {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
         await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
+        if (child.exitCode === null && child.signalCode === null) {
+          // A process that outlives its drain holds something open (a timer, a socket): a bug.
+          console.warn(`[stack] ${child.spawnargs.join(' ')} did not exit 15 s after SIGTERM; killed`);
+          child.kill('SIGKILL');
+        }
       }),
     );
     this.unwatchResponses?.();

@@ -26,7 +26,7 @@ async function main() {
         : `cannot serve metrics on ${metricsSettings.host}:${metricsSettings.port}: ${error.message}`,
     );
   });
-  const { worker, connection, embedder, parsers, catalog } = await createWorker(config, { logger });
+  const { worker, connection, embedder, es, parsers, catalog } = await createWorker(config, { logger });
   embedder.ping().catch((error: Error) => {
     // Not fatal: embedding activities retry until the server answers.
     logger.warn(`embedding server not reachable yet: ${error.message}`);
@@ -44,6 +44,8 @@ async function main() {
     await parsers.close();
     await connection.close();
     await catalog.close();
+    // Its keep-alive sockets would hold the process open after every task has stopped.
+    await es.close();
     // The last spans (the shutdown's own) are exported before the process ends.
     await activeTracing()?.shutdown();
   }

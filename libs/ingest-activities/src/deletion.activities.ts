@@ -133,13 +133,19 @@ async function stopWork(
 
 async function closeAll(temporal: TemporalClient, workflowIds: string[], graceMs: number): Promise<void> {
   for (let i = 0; i < workflowIds.length; i += CANCEL_CONCURRENCY) {
-    await Promise.all(workflowIds.slice(i, i + CANCEL_CONCURRENCY).map((id) => close(temporal, id, graceMs)));
+    await Promise.all(
+      workflowIds.slice(i, i + CANCEL_CONCURRENCY).map((id) => closeWorkflow(temporal, id, graceMs)),
+    );
     Context.current().heartbeat({ closed: Math.min(i + CANCEL_CONCURRENCY, workflowIds.length) });
   }
 }
 
 /** Cancels a workflow and waits until it is closed; terminates it if it does not close in time. */
-async function close(temporal: TemporalClient, workflowId: string, graceMs: number): Promise<void> {
+export async function closeWorkflow(
+  temporal: TemporalClient,
+  workflowId: string,
+  graceMs: number,
+): Promise<void> {
   const handle = temporal.workflow.getHandle(workflowId);
   try {
     const { status } = await handle.describe();
@@ -149,13 +155,16 @@ async function close(temporal: TemporalClient, workflowId: string, graceMs: numb
     if (error instanceof WorkflowNotFoundError) return;
     throw error;
   }
+  // The grace timer is cleared as soon as the workflow closes: left pending it would hold a
+  // stopping worker's process open for the rest of the grace period.
+  let graceTimer: NodeJS.Timeout | undefined;
   const closed = await Promise.race([
     handle.result().then(
       () => true,
       () => true,
     ),
-    sleep(graceMs).then(() => false),
-  ]);
+    new Promise<false>((resolve) => (graceTimer = setTimeout(() => resolve(false), graceMs))),
+  ]).finally(() => clearTimeout(graceTimer));
   if (closed) return;
   try {
     await handle.terminate('its project or source is being deleted and it did not stop when cancelled');
@@ -242,8 +251,4 @@ async function purgeFiles(
     await blobs.deletePrefix(blobKeys.source(source.id));
     await connectors.for(source).forget?.(source);
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
