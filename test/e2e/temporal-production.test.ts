@@ -4,6 +4,7 @@ import { Client } from '@elastic/elasticsearch';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
 import { syncWorkflowId } from '@trove/domain';
 import { buildZip } from '../../libs/parsing/src/archive/zip-fixtures.testing';
+import { checkEachDocumentOnce } from '../support/each-document-once';
 import { PrivateServices, type TemporalServerService } from '../support/private-services';
 import { ES_URL, expectEventually } from '../support/services';
 import { TroveStack, type SyncRunView } from '../support/stack';
@@ -108,31 +109,8 @@ describe("Temporal's production server", () => {
     expect(run.status).toBe('COMPLETED');
     expect(run.progress).toMatchObject({ pagesIngested: FILES, pagesFailed: 0 });
 
-    const { documents } = await stack.query<{
-      documents: { nodes: { id: string; fileName: string; status: string; chunkCount: number }[] };
-    }>(
-      'query($p: ID!) { documents(projectId: $p, first: 500) { nodes { id fileName status chunkCount } } }',
-      {
-        p: projectId,
-      },
-    );
-    expect(documents.nodes).toHaveLength(FILES);
-    expect(new Set(documents.nodes.map((d) => d.fileName)).size).toBe(FILES);
-    expect(documents.nodes.filter((d) => d.status !== 'READY')).toEqual([]);
-    await es.indices.refresh({ index: `${stack.name}-chunks` });
-    const response = await es.search<{ documentId: string; position: number }>({
-      index: `${stack.name}-chunks`,
-      size: 10_000,
-      query: { term: { projectId } },
-      _source: ['documentId', 'position'],
-    });
-    const hits = response.hits.hits.map((h) => h._source!);
-    const stored = new Map<string, number>();
-    for (const hit of hits) stored.set(hit.documentId, (stored.get(hit.documentId) ?? 0) + 1);
-    for (const d of documents.nodes) expect(stored.get(d.id), d.fileName).toBe(d.chunkCount);
-    const total = documents.nodes.reduce((n, d) => n + d.chunkCount, 0);
-    expect(hits).toHaveLength(total);
-    // One chunk per (document, position): no chunk of an interrupted attempt left beside its redo.
-    expect(new Set(hits.map((h) => `${h.documentId}/${h.position}`)).size).toBe(total);
+    const once = await checkEachDocumentOnce(stack, es, projectId);
+    expect(once.problems).toEqual([]);
+    expect(once).toMatchObject({ documents: FILES, indexed: once.chunks });
   }, 900_000);
 });

@@ -4,6 +4,7 @@ import { Client as TemporalClient, Connection } from '@temporalio/client';
 import { syncWorkflowId } from '@trove/domain';
 import { buildZip } from '../../libs/parsing/src/archive/zip-fixtures.testing';
 import { ES_URL, expectEventually, TEMPORAL_ADDRESS } from '../support/services';
+import { checkEachDocumentOnce } from '../support/each-document-once';
 import { TroveStack } from '../support/stack';
 
 // Two worker processes share the task queues; one is SIGKILLed while it runs a batch of a folder
@@ -63,27 +64,8 @@ describe('several workers', () => {
     expect(run.status).toBe('COMPLETED');
     expect(run.progress).toMatchObject({ pagesIngested: FILES, pagesFailed: 0 });
 
-    const { documents } = await stack.query<{
-      documents: { nodes: { id: string; status: string; chunkCount: number }[] };
-    }>('query($p: ID!) { documents(projectId: $p, first: 500) { nodes { id status chunkCount } } }', {
-      p: projectId,
-    });
-    expect(documents.nodes).toHaveLength(FILES);
-    expect(documents.nodes.filter((d) => d.status !== 'READY')).toEqual([]);
-    await es.indices.refresh({ index: `${stack.name}-chunks` });
-    const response = await es.search<{ documentId: string; position: number }>({
-      index: `${stack.name}-chunks`,
-      size: 10_000,
-      query: { term: { projectId } },
-      _source: ['documentId', 'position'],
-    });
-    const hits = response.hits.hits.map((h) => h._source!);
-    const stored = new Map<string, number>();
-    for (const hit of hits) stored.set(hit.documentId, (stored.get(hit.documentId) ?? 0) + 1);
-    for (const d of documents.nodes) expect(stored.get(d.id), d.id).toBe(d.chunkCount);
-    const total = documents.nodes.reduce((n, d) => n + d.chunkCount, 0);
-    expect(hits).toHaveLength(total);
-    // One chunk per (document, position): no chunk of an interrupted attempt left beside its redo.
-    expect(new Set(hits.map((h) => `${h.documentId}/${h.position}`)).size).toBe(total);
+    const once = await checkEachDocumentOnce(stack, es, projectId);
+    expect(once.problems).toEqual([]);
+    expect(once).toMatchObject({ documents: FILES, indexed: once.chunks });
   }, 900_000);
 });

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client as ElasticClient } from '@elastic/elasticsearch';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
 import pg from 'pg';
+import { createElasticsearchClient } from '@trove/search';
 import { type DataServices, schemaName, SHARED_DATA_SERVICES, TEMPORAL_ADDRESS } from './services';
 
 /**
@@ -120,7 +120,7 @@ export async function scanIndices(
   canaries: readonly Canary[],
   esUrl = SHARED_DATA_SERVICES.esUrl,
 ): Promise<CanaryFinding[]> {
-  const es = new ElasticClient({ node: esUrl });
+  const es = createElasticsearchClient(esUrl);
   try {
     const index = `${name}-*`;
     await es.indices.refresh({ index, ignore_unavailable: true, allow_no_indices: true });

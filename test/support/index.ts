@@ -4,6 +4,8 @@
  * retrieval gate's in-process ingest. Tests under test/ import the files directly.
  */
 export * from './answer-eval';
+export * from './distributed-scenario';
+export * from './each-document-once';
 // The browser helpers but signIn (identity-provider's signIn is the person's, at the provider).
 export { chromiumPath, ensureDashboardBuild, fitsWidth, launchChromium, watchPage } from './browser';
 export * from './identity-provider';

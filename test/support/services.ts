@@ -3,7 +3,6 @@ import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Client } from '@elastic/elasticsearch';
 import pg from 'pg';
 import {
   graphqlLimitsSchema,
@@ -15,6 +14,7 @@ import {
   webhooksSchema,
   workerSettingsSchema,
 } from '@trove/config';
+import { createElasticsearchClient } from '@trove/search';
 import { sharedDocuments } from '@trove/testing';
 
 /** Where the local services of infra/local listen (same defaults as infra/local/env.sh). */
@@ -55,6 +55,7 @@ export function schemaName(name: string): string {
 
 /** Where a stack keeps its data: the shared local services, unless a test runs its own. */
 export interface DataServices {
+  /** One node's URL, or a cluster's nodes comma-joined (as TROVE_ES_URL takes them). */
   esUrl: string;
   databaseUrl: string;
   /** The Temporal frontend the stack's workflows run on; unset, the shared dev server (TEMPORAL_ADDRESS). */
@@ -68,7 +69,8 @@ export async function dropTestData(
   name: string,
   { esUrl, databaseUrl }: DataServices = SHARED_DATA_SERVICES,
 ): Promise<void> {
-  const es = new Client({ node: esUrl });
+  // Every node of a cluster: the teardown goes on when a test killed one of them.
+  const es = createElasticsearchClient(esUrl);
   await es.indices.delete({ index: `${name}-*`, ignore_unavailable: true, allow_no_indices: true });
   await es.close();
   const db = new pg.Client({ connectionString: databaseUrl });

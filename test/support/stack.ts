@@ -6,6 +6,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  rmSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -87,6 +88,8 @@ export class TroveStack {
   private worker?: ChildProcess;
   /** Workers started besides the first (`addWorker`), sharing its task queues. */
   private readonly moreWorkers: ChildProcess[] = [];
+  /** The folders of the workers started with `ownFolders`, by number. */
+  private readonly workerDirs = new Map<number, string>();
   port = 0;
   /**
    * Values that must never leave the processes: their secrets, an extra variable in each one's
@@ -191,11 +194,15 @@ export class TroveStack {
     };
   }
 
-  private spawnApp(name: 'api' | 'worker', logName: string = name): ChildProcess {
+  private spawnApp(
+    name: 'api' | 'worker',
+    logName: string = name,
+    env: Record<string, string> = {},
+  ): ChildProcess {
     const log = createWriteStream(join(this.logDir, `${logName}.log`), { flags: 'a' });
     const child = spawn('node', ['-r', '@swc-node/register', `apps/${name}/src/main.ts`], {
       cwd: ROOT,
-      env: this.env(name),
+      env: { ...this.env(name), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     // Both pipes write to one file: it ends once both have closed, so the teardown scan reads every line.
@@ -209,14 +216,17 @@ export class TroveStack {
     return child;
   }
 
-  /** Starts the api and (unless `worker: false`, for a test that starts it later) the worker. */
-  async start(options: { worker?: boolean } = {}): Promise<void> {
+  /**
+   * Starts the api and (unless `worker: false`, for a test that starts it later) the worker;
+   * `ownFolders` gives the worker folders of its own (see `addWorker`).
+   */
+  async start(options: { worker?: boolean } & WorkerOptions = {}): Promise<void> {
     const startedAt = performance.now();
     await this.startApps(options);
     await logStackTime('start', startedAt);
   }
 
-  private async startApps(options: { worker?: boolean }): Promise<void> {
+  private async startApps(options: { worker?: boolean } & WorkerOptions): Promise<void> {
     const { worker = true } = options;
     this.port = await freePort();
     this.unwatchResponses = watchResponses({
@@ -224,7 +234,7 @@ export class TroveStack {
       canaries: this.canaries,
       record: (finding) => this.responseFindings.push(finding),
     });
-    if (worker) this.startWorker();
+    if (worker) this.startWorker(options);
     this.api = this.spawnApp('api');
     await expectEventually(
       async () => {
@@ -247,18 +257,18 @@ export class TroveStack {
     );
   }
 
-  startWorker(): void {
-    this.worker = this.spawnApp('worker');
+  startWorker(options: WorkerOptions = {}): void {
+    this.worker = this.spawnApp('worker', 'worker', this.workerFolders(1, options));
   }
 
   /**
    * Starts one more worker process on the same task queues (logs in worker-N.log) and returns
    * once it polls; its number (2, 3…) names it to `killWorker`.
    */
-  async addWorker(): Promise<number> {
+  async addWorker(options: WorkerOptions = {}): Promise<number> {
     const number = this.moreWorkers.length + 2;
     const logName = `worker-${number}`;
-    const child = this.spawnApp('worker', logName);
+    const child = this.spawnApp('worker', logName, this.workerFolders(number, options));
     this.moreWorkers.push(child);
     await expectEventually(
       async () => {
@@ -271,9 +281,48 @@ export class TroveStack {
     return number;
   }
 
+  /**
+   * The settings that give worker `number` folders of its own under a fresh temporary folder, as
+   * if it ran on a machine of its own; none without `ownFolders`.
+   */
+  private workerFolders(number: number, { ownFolders }: WorkerOptions): Record<string, string> {
+    if (!ownFolders) return {};
+    const dir = mkdtempSync(join(tmpdir(), `${this.name}-worker-${number}-`));
+    this.workerDirs.set(number, dir);
+    const folder = (name: string) => {
+      mkdirSync(join(dir, name));
+      return join(dir, name);
+    };
+    return {
+      TMPDIR: folder('tmp'),
+      TROVE_FOLDER_CACHE_DIR: folder('folder-cache'),
+      TROVE_GIT_CACHE_DIR: folder('git-cache'),
+      TROVE_WORKFLOW_BUNDLE_DIR: folder('workflow-bundles'),
+      TROVE_BLOB_DIR: folder('blobs'),
+    };
+  }
+
+  /** The folder of a worker started with `ownFolders` (subfolders tmp, folder-cache, git-cache, workflow-bundles, blobs). */
+  workerDir(number: number): string {
+    const dir = this.workerDirs.get(number);
+    if (!dir) throw new Error(`worker ${number} was not started with folders of its own`);
+    return dir;
+  }
+
+  /** A worker's pid (the first, or the one `addWorker` numbered), e.g. to find the tasks it runs. */
+  workerPidOf(number: number): number {
+    return this.workerProcess(number).pid!;
+  }
+
+  private workerProcess(number: number): ChildProcess {
+    const worker = number === 1 ? this.worker : this.moreWorkers[number - 2];
+    if (!worker) throw new Error(`no worker ${number}`);
+    return worker;
+  }
+
   /** SIGKILL: the worker (the first, or the one `addWorker` numbered) dies mid-task, as on a crash or an OOM kill. */
   async killWorker(number = 1): Promise<void> {
-    const worker = number === 1 ? this.worker! : this.moreWorkers[number - 2];
+    const worker = this.workerProcess(number);
     const exited = new Promise((resolve) => worker.once('exit', resolve));
     worker.kill('SIGKILL');
     await exited;
@@ -323,6 +372,7 @@ export class TroveStack {
       findings = [...this.responseFindings, ...(await scanForCanaries(this, this.canaries))];
     } finally {
       if (!options.keepData) await dropTestData(this.name, this.services);
+      for (const dir of this.workerDirs.values()) rmSync(dir, { recursive: true, force: true });
     }
     if (findings.length) throw new CanaryLeakError(findings);
   }
@@ -433,6 +483,16 @@ export class TroveStack {
       { timeoutMs, intervalMs: 500 },
     );
   }
+}
+
+/** How a worker process is started. */
+export interface WorkerOptions {
+  /**
+   * Folders of its own, as on a machine of its own: temporary files (TMPDIR), unpacked archives,
+   * Git clones, the workflow bundle and the blob folder (unused when blobs are in a bucket). Without
+   * it every worker of the stack shares the stack's blob folder and the defaults under the checkout.
+   */
+  ownFolders?: boolean;
 }
 
 export interface ArchiveUploadView {

@@ -329,6 +329,26 @@ export const BENCHMARK_COMMANDS: BenchmarkCommand[] = [
     sizes: {},
   },
   {
+    command: 'npm run bench:distributed',
+    measures: [
+      'tools/bench/bench-distributed.ts',
+      'test/support/distributed-scenario.ts',
+      'test/support/each-document-once.ts',
+      'test/support/stack.ts',
+      'test/support/private-services.ts',
+      'test/support/object-store.ts',
+      'apps/api/src',
+      'apps/embedder-stub/src',
+      'infra/local/up.sh',
+      'infra/local/install-temporal-server.sh',
+      ...INGEST,
+      ...SEARCH,
+    ],
+    settings: [...INGEST_SETTINGS, 'elasticsearch', 'search', 'seaweedfs'],
+    // `-- --embedder stub` writes a section of its own (the stub instead of the local model).
+    sizes: { BENCH_DISTRIBUTED_DOCUMENTS: '2000' },
+  },
+  {
     command: 'npm run bench:web-assets',
     measures: [
       'tools/bench/bench-web-assets.ts',
