@@ -20,6 +20,7 @@ const E2E_WAITS = [
   'test/e2e/poison-input.test.ts',
   'test/e2e/search-limits.test.ts',
   'test/e2e/temporal-production.test.ts',
+  'test/e2e/distributed.test.ts',
 ];
 const lanes = process.env.TROVE_E2E_LANES === '2';
 

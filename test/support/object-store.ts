@@ -1,4 +1,10 @@
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  DeleteBucketCommand,
+  DeleteObjectsCommand,
+  ListObjectsV2Command,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,6 +50,25 @@ export async function createBucket(name: string): Promise<void> {
   const client = s3Client();
   try {
     await client.send(new CreateBucketCommand({ Bucket: name }));
+  } finally {
+    client.destroy();
+  }
+}
+
+/**
+ * Empties and removes a bucket `createBucket` made. The server gives each bucket storage volumes of
+ * its own, out of a fixed number: a test that leaves its bucket leaves them taken.
+ */
+export async function deleteBucket(name: string): Promise<void> {
+  const client = s3Client();
+  try {
+    for (;;) {
+      const listed = await client.send(new ListObjectsV2Command({ Bucket: name, MaxKeys: 1000 }));
+      const keys = (listed.Contents ?? []).map((o) => ({ Key: o.Key! }));
+      if (keys.length === 0) break;
+      await client.send(new DeleteObjectsCommand({ Bucket: name, Delete: { Objects: keys, Quiet: true } }));
+    }
+    await client.send(new DeleteBucketCommand({ Bucket: name }));
   } finally {
     client.destroy();
   }
