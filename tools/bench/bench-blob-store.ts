@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { BlobStore } from '@trove/domain';
 import { LocalBlobStore, S3BlobStore } from '@trove/storage';
-import { createBucket, ensureSeaweedfs, s3Client, uniqueName } from '@trove/test-support';
+import { createBucket, deleteBucket, ensureSeaweedfs, s3Client, uniqueName } from '@trove/test-support';
 import { sizeDefault, writeBenchmarkSections } from '@trove/tools-support';
 
 const MiB = 1024 * 1024;
@@ -93,6 +93,7 @@ async function main() {
   } finally {
     client.destroy();
     rmSync(folder, { recursive: true, force: true });
+    await deleteBucket(bucket);
   }
   const rate = (ms: number) => `${((SIZE_MB / ms) * 1000).toFixed(0)} MB/s`;
   const rows = [...times].map(
