@@ -34,6 +34,12 @@ export interface DistributedScenarioOptions {
    * scenario is about (distribution), and it leaves the shared embedder to the other tests.
    */
   embedder: 'local' | 'stub';
+  /**
+   * First an undisturbed sync of as many other files, in a project of its own on the same stack:
+   * what the sync would take without its failures, measured in the same run (the benchmark's
+   * baseline; the test leaves it out).
+   */
+  baseline?: boolean;
   /** Progress lines while it runs (each event with its time since the upload). */
   log?: (line: string) => void;
 }
@@ -75,6 +81,8 @@ export interface DistributedReport {
   stackStartSeconds: number;
   /** Upload → run COMPLETED (or FAILED) as the catalog recorded it, seconds. */
   syncSeconds: number;
+  /** The same for the undisturbed sync before it (with `baseline`). */
+  baselineSyncSeconds?: number;
   /** When the last search was sent, seconds since the upload (after the run and the cluster's recovery). */
   searchesEndSeconds: number;
   run: SyncRunView;
@@ -352,6 +360,34 @@ export async function runDistributedScenario(
     await stack.addWorker({ ownFolders: true });
     const stackStartSeconds = (performance.now() - started) / 1000;
     const workerPids = [stack.workerPidOf(1), stack.workerPidOf(2)];
+    /** A run once it ended, with when the catalog recorded its end (runSettled polls once a second). */
+    const finishedRun = async (id: string) => {
+      await stack!.runSettled(id, 900_000);
+      const { syncRun } = await stack!.query<{ syncRun: SyncRunView & { finishedAt: string | null } }>(
+        `query($id: ID!) { syncRun(id: $id) { id status finishedAt error { code message } warnings skipped { id reason }
+           progress { pagesSeen pagesIngested pagesUnchanged pagesFailed pagesDeleted chunksEmbedded chunksReused } } }`,
+        { id },
+      );
+      return syncRun;
+    };
+
+    let baselineSyncSeconds: number | undefined;
+    if (options.baseline) {
+      // Other files (no embedding to reuse), all of them ingested before the measured run starts.
+      const undisturbed = await stack.createProject('Undisturbed');
+      const zip = await buildZip(
+        Array.from({ length: options.documents }, (_, i) => note(options.documents + i)),
+      );
+      const startedWall = Date.now();
+      const upload = await stack.uploadArchive(undisturbed, 'undisturbed.zip', zip);
+      if (upload.status !== 202) throw new Error(`the baseline upload answered ${upload.status}`);
+      const run = await finishedRun(upload.body.run!.id);
+      if (run.status !== 'COMPLETED' || !run.finishedAt)
+        throw new Error(`the undisturbed run is ${run.status}: ${JSON.stringify(run.error)}`);
+      baselineSyncSeconds = (Date.parse(run.finishedAt) - startedWall) / 1000;
+      log(`undisturbed sync of ${options.documents} other files: ${baselineSyncSeconds.toFixed(1)} s`);
+    }
+
     const projectId = await stack.createProject('Distributed');
 
     const files = Array.from({ length: options.documents }, (_, i) => note(i));
@@ -442,16 +478,7 @@ export async function runDistributedScenario(
       );
       return { leftAfterSeconds, greenAfterSeconds };
     })();
-    const [settled, { leftAfterSeconds, greenAfterSeconds }] = await Promise.all([
-      stack.runSettled(runId, 900_000),
-      recovery,
-    ]);
-    // When the catalog recorded the run's end (runSettled polls once a second).
-    const { syncRun: run } = await stack.query<{ syncRun: SyncRunView & { finishedAt: string | null } }>(
-      `query($id: ID!) { syncRun(id: $id) { id status finishedAt error { code message } warnings skipped { id reason }
-         progress { pagesSeen pagesIngested pagesUnchanged pagesFailed pagesDeleted chunksEmbedded chunksReused } } }`,
-      { id: settled.id },
-    );
+    const [run, { leftAfterSeconds, greenAfterSeconds }] = await Promise.all([finishedRun(runId), recovery]);
     const syncSeconds = run.finishedAt ? (Date.parse(run.finishedAt) - sinceWall) / 1000 : seconds();
     log(`${syncSeconds.toFixed(1)} s: run ${run.status}`);
     const load1 = loadavg()[0];
@@ -498,6 +525,7 @@ export async function runDistributedScenario(
       servicesStartSeconds,
       stackStartSeconds,
       syncSeconds,
+      ...(baselineSyncSeconds === undefined ? {} : { baselineSyncSeconds }),
       searchesEndSeconds,
       run,
       workerKill: {
@@ -572,7 +600,10 @@ export function describeReport(report: DistributedReport): string[] {
     after: [green, report.searchesEndSeconds],
   };
   return [
-    `${report.documents} documents, embedder ${report.embedder}: sync (upload → ${report.run.status}) ${s(report.syncSeconds)}; ` +
+    `${report.documents} documents, embedder ${report.embedder}: sync (upload → ${report.run.status}) ${s(report.syncSeconds)}` +
+      (report.baselineSyncSeconds === undefined
+        ? '; '
+        : ` (the same size undisturbed, just before on the same stack: ${s(report.baselineSyncSeconds)}); `) +
       `private services started in ${s(report.servicesStartSeconds)}, api and 2 workers in ${s(report.stackStartSeconds)}`,
     `worker 1 (${w1}) SIGKILLed at ${s(report.workerKill.atSeconds)}, ${report.workerKill.atDocuments} documents ingested, ` +
       `while running ${report.workerKill.batchesHeld} batch(es)`,

@@ -30,6 +30,7 @@ function unsound(report: DistributedReport): string[] {
     ...(report.run.status === 'COMPLETED' ? [] : [`the run is ${report.run.status}`]),
     ...report.once.problems,
     ...(report.once.documents === report.documents ? [] : [`${report.once.documents} documents`]),
+    ...(report.baselineSyncSeconds === undefined ? ['no baseline'] : []),
   ];
 }
 
@@ -45,6 +46,9 @@ function section(report: DistributedReport): string {
       a.startedAt > report.workerKill.atSeconds,
   );
   const firstTakeOver = Math.min(...takenOver.map((a) => a.startedAt));
+  const byPhase = (name: string) => report.searches.find((x) => x.phase === name)!;
+  const [before, lost] = [byPhase('before'), byPhase('node lost')];
+  const ratio = (a?: number, b?: number) => (a && b ? `${(a / b).toFixed(2)}×` : '—');
   const rows = SEARCH_PHASES.map((phase) => {
     const f = report.searches.find((x) => x.phase === phase)!;
     return `| ${phase} | ${f.sent} | ${f.answered} | ${f.errors.length} | ${ms(f.p50Ms)} | **${ms(f.p95Ms)}** |`;
@@ -65,13 +69,17 @@ function section(report: DistributedReport): string {
     'ingested, worker 1 is SIGKILLed while it runs batches of the run; once half is, the Elasticsearch node holding the',
     "chunk index's primary shard is SIGKILLed; neither comes back. A HYBRID search goes through the api every 200 ms",
     'from the first indexed document until the run ends and ten more were sent after the cluster was green again.',
+    'Baseline: first the same sync of as many other files (no embedding to reuse), undisturbed, in a project of its own',
+    'on the same stack, before anything is killed.',
     `Embedder: ${EMBEDDERS[report.embedder]}.`,
     '',
     '| measure | value |',
     '| --- | --- |',
     `| sync (upload → ${report.run.status}) | **${s(report.syncSeconds)}** |`,
+    `| the same size undisturbed, just before on the same stack (baseline) | ${s(report.baselineSyncSeconds!)} |`,
+    `| sync with the failures ÷ undisturbed | **${(report.syncSeconds / report.baselineSyncSeconds!).toFixed(2)}×** |`,
     `| worker 1 killed | at ${s(report.workerKill.atSeconds)} (${report.workerKill.atDocuments} documents ingested), running ${report.workerKill.batchesHeld} batch(es) |`,
-    `| its batches restarted on worker 2 | ${takenOver.length} batches, the first ${s(firstTakeOver - report.workerKill.atSeconds)} after the kill (heartbeat timeout 30 s) |`,
+    `| its batches restarted on worker 2 | ${takenOver.length}, from ${s(firstTakeOver - report.workerKill.atSeconds)} after the kill (each 30 s after its last heartbeat) |`,
     `| Elasticsearch node killed | ${report.nodeKill.node} at ${s(report.nodeKill.atSeconds)} (${report.nodeKill.atDocuments} documents ingested), primary of the chunk index${report.nodeKill.wasMaster ? ' and elected master' : ''} |`,
     `| cluster without it | ${s(report.nodeKill.leftAfterSeconds)} after the kill |`,
     `| cluster green again (two nodes, replicas rebuilt) | ${s(report.nodeKill.greenAfterSeconds)} after the kill |`,
@@ -80,6 +88,9 @@ function section(report: DistributedReport): string {
     '| searches while | sent | answered | errors | p50 | p95 |',
     '| --- | --- | --- | --- | --- | --- |',
     ...rows,
+    '',
+    `Search p95 while the node was lost ÷ before the first kill (same run): **${ratio(lost.p95Ms, before.p95Ms)}**;`,
+    `errors while it was lost: **${lost.errors.length}** of ${lost.sent}.`,
     '',
     '"node lost" runs from the node\'s kill until the cluster is green again: Elasticsearch promotes the replica at once',
     'but waits `index.unassigned.node_left.delayed_timeout` (1 minute by default) for the node to come back before it',
@@ -96,6 +107,7 @@ async function main() {
   const report = await runDistributedScenario({
     documents: DOCUMENTS,
     embedder: values.embedder,
+    baseline: true,
     log: (line) => console.log(`[distributed] ${line}`),
   });
   const text = section(report);
