@@ -68,9 +68,10 @@ describe('Trove over two workers, a three-node Elasticsearch and production Temp
     expect(report.workerBlobFiles).toBe(0);
 
     // Searches answered throughout: none failed before the node's kill or after the cluster was
-    // green again. While the node is lost a few may (a search in flight at the node, a shard copy
-    // moving: the three-node integration test saw up to three such first tries per node lost; the
-    // api's client sends a request that found the node gone to another one), never more than that.
+    // green again. While the node is lost a few may: a search in flight on the node's shard copy
+    // when it died fails once with SERVICE_UNAVAILABLE (Elasticsearch's 502 "disconnected"; seen
+    // once in the benchmark's runs, and up to three first tries per node lost in the three-node
+    // integration test). Requests sent after that go to the nodes left.
     for (const phase of report.searches) {
       expect(phase.answered, `searches answered (${phase.phase})`).toBeGreaterThan(0);
       if (phase.phase !== 'node lost') expect(phase.errors, phase.phase).toEqual([]);

@@ -44,13 +44,13 @@ export interface DistributedScenarioOptions {
   log?: (line: string) => void;
 }
 
-/** When a search was sent, relative to the events of the run. */
+/** When a search was answered (or failed), relative to the events of the run. */
 export type SearchPhase = 'before' | 'worker lost' | 'node lost' | 'after';
 export const SEARCH_PHASES: readonly SearchPhase[] = ['before', 'worker lost', 'node lost', 'after'];
 
 export interface SearchFigures {
   phase: SearchPhase;
-  /** Searches sent in the phase, and those answered with hits. */
+  /** Searches that ended in the phase, and those answered with hits. */
   sent: number;
   answered: number;
   /** Why each other one failed (a GraphQL error, an HTTP status, no hits). */
@@ -149,6 +149,10 @@ const percentile = (values: number[], p: number): number | undefined => {
 
 /** Searches through the api one after another, one every 200 ms, until stopped. */
 class Searcher {
+  /**
+   * Each search: when its answer (or failure) came, in seconds since the upload, so a search in
+   * flight when a node died counts in the phase of that loss; its latency; why it failed.
+   */
   readonly samples: { at: number; ms: number; error?: string }[] = [];
   private stopping = false;
   private readonly done: Promise<void>;
@@ -180,7 +184,7 @@ class Searcher {
         error = (e as Error).message;
       }
       const ms = performance.now() - started;
-      this.samples.push({ at: (started - this.since) / 1000, ms, ...(error ? { error } : {}) });
+      this.samples.push({ at: (performance.now() - this.since) / 1000, ms, ...(error ? { error } : {}) });
       // A steady rate, as users would send them, not a flood that measures only the queue.
       if (ms < SEARCH_INTERVAL_MS)
         await new Promise((resolve) => setTimeout(resolve, SEARCH_INTERVAL_MS - ms));
