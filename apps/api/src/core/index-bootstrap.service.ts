@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { Catalog } from '@trove/catalog';
+import { CatalogLifecycle } from '@trove/catalog';
 import { IndexGenerations } from '@trove/index-generations';
 
 /**
@@ -11,7 +11,7 @@ export class IndexBootstrapService implements OnApplicationBootstrap, OnApplicat
   private readonly logger = new Logger('Storage');
 
   constructor(
-    @Inject(Catalog) private readonly catalog: Catalog,
+    @Inject(CatalogLifecycle) private readonly catalog: Pick<CatalogLifecycle, 'ensure' | 'close'>,
     @Inject(IndexGenerations) private readonly generations: IndexGenerations,
   ) {}
 
