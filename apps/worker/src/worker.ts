@@ -54,7 +54,7 @@ export async function createWorker(
   });
   const blobs = createBlobStore(config.storage);
   // One connector per registered source type (@trove/source-definitions).
-  const connectors = createSourceConnectors(config, { blobs });
+  const connectors = createSourceConnectors({ folders: config.folders, secrets: core.secrets }, { blobs });
   // One set of limits for every document, whatever its source: checked by the sync's plan, the
   // fetches and the parsers.
   const limits = config.documents ?? documentLimitsSchema.parse({});

@@ -44,7 +44,7 @@ const es = createElasticsearchClient(ES_URL);
 const box = new SecretBox(TEST_SECRET_KEY);
 const settings = {
   folders: { roots: [join(root, 'repos')], cacheDir: join(root, 'folder-cache') },
-  secrets: { key: TEST_SECRET_KEY },
+  secrets: box,
 };
 const env = { TROVE_GIT_CACHE_DIR: join(root, 'git-cache') };
 let catalog: CatalogRepositories;

@@ -126,7 +126,10 @@ export class CoreModule {
       providers: [
         { provide: CONFIG, useValue: config },
         // Every source type's definition; an incomplete registry stops the api at start-up.
-        { provide: SOURCE_DEFINITIONS, useValue: createSourceDefinitions(config) },
+        {
+          provide: SOURCE_DEFINITIONS,
+          useValue: createSourceDefinitions({ folders: config.folders, secrets: core.secrets }),
+        },
         TracingShutdown,
         {
           provide: SubscriptionGate,
