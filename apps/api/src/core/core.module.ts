@@ -168,8 +168,8 @@ export class CoreModule {
             ),
         },
         ...catalog,
-        // Seals and opens stored secrets; undefined without TROVE_SECRET_KEY (a factory: Nest
-        // takes an undefined useValue for no provider at all).
+        // Seals and opens stored secrets: the composition root's one SecretBox, undefined
+        // without TROVE_SECRET_KEY.
         { provide: SECRETS, useFactory: () => core.secrets },
         {
           provide: ChunkIndex,
