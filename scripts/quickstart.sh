@@ -27,8 +27,9 @@ fi
 if [[ "${TROVE_LLM_PROVIDER:-${TROVE_LLM:-}}" == local ]]; then
   bash infra/local/llm-model.sh install "${TROVE_LLM_MODEL:-qwen2.5-coder-1.5b}"
 fi
-say "building the dashboard and the playground (apps/dashboard/dist)"
+say "building the dashboard and the playground (apps/dashboard/dist), and the CLI (dist/cli)"
 bash scripts/build-dashboard.sh
+bash scripts/build-cli.sh
 
 KEY_FILE="$ROOT/.trove/admin-api-key"
 if [[ ! -s "$KEY_FILE" ]]; then

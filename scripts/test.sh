@@ -62,6 +62,8 @@ needed_by unit integration e2e && stage ocr-data bash infra/local/install-ocr-da
 stage unit vitest_project unit
 # The browser tests (test/e2e/dashboard.test.ts) drive the production build the api serves.
 needed_by e2e && stage dashboard bash scripts/build-dashboard.sh
+# The CLI tests run `trove` as people do: from its bundle.
+needed_by e2e && stage cli bash scripts/build-cli.sh
 needed_by integration e2e && stage services bash infra/local/up.sh
 # The sign-in tests (e2e sign-in*, personal-access, access-matrix, dashboard-people) sign people in
 # at the local OpenID Provider: Keycloak with the demo realm, installed once, started here.

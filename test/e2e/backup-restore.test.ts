@@ -176,16 +176,17 @@ describe('backup and restore', () => {
       uploads[file] = upload.body.id as string;
       expect((await app.settled(uploads[file])).status).toBe('READY');
     }
-    const folder = await app.query<{ addFolderSource: { id: string } }>(
-      'mutation($input: AddFolderSourceInput!) { addFolderSource(input: $input) { id } }',
-      { input: { projectId, name: 'Handbook', path: handbook } },
-    );
-    sources.folder = folder.addFolderSource.id;
-    const notion = await app.query<{ addNotionSource: { id: string } }>(
-      'mutation($input: AddNotionSourceInput!) { addNotionSource(input: $input) { id } }',
-      { input: { projectId, name: 'Wiki', token: emulator.token, roots: [DEFAULT_IDS.onboarding] } },
-    );
-    sources.notion = notion.addNotionSource.id;
+    sources.folder = (
+      await app.addSource({ projectId, name: 'Handbook', type: 'FOLDER', config: { path: handbook } })
+    ).id;
+    sources.notion = (
+      await app.addSource({
+        projectId,
+        name: 'Wiki',
+        type: 'NOTION',
+        config: { token: emulator.token, rootPageIds: [DEFAULT_IDS.onboarding] },
+      })
+    ).id;
     for (const sourceId of Object.values(sources)) {
       const run = await sync(app, sourceId, 'FULL');
       expect(run).toMatchObject({ status: 'COMPLETED', progress: { pagesFailed: 0 } });

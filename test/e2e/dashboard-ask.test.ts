@@ -151,13 +151,15 @@ beforeAll(async () => {
   for (const upload of uploads) expect((await stack.settled(upload.body.id as string)).status).toBe('READY');
   threadsProjectId = await stack.createProject(uniqueName('Threads'));
   await uploadConversation(stack, threadsProjectId);
-  const { addFolderSource } = await stack.query<{ addFolderSource: { id: string } }>(
-    'mutation($input: AddFolderSourceInput!) { addFolderSource(input: $input) { id } }',
-    { input: { projectId, name: 'Handbook site', path: join(ROOT, 'samples', 'handbook-site') } },
-  );
+  const source = await stack.addSource({
+    projectId,
+    name: 'Handbook site',
+    type: 'FOLDER',
+    config: { path: join(ROOT, 'samples', 'handbook-site') },
+  });
   const { syncSource } = await stack.query<{ syncSource: { id: string } }>(
     'mutation($id: ID!) { syncSource(id: $id, mode: FULL) { id } }',
-    { id: addFolderSource.id },
+    { id: source.id },
   );
   expect((await stack.runSettled(syncSource.id)).status).toBe('COMPLETED');
   browser = await launchChromium();

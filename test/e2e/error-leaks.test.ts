@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildZip } from '../../libs/parsing/src/archive/zip-fixtures.testing';
+import { addSourceMutation } from '../support/sources';
 import { ADMIN_KEY, TroveStack } from '../support/stack';
 
 /**
@@ -82,9 +83,7 @@ describe('malformed ids', () => {
 
 describe('folder sources', () => {
   const addFolder = (path: string) =>
-    stack.gql('mutation($input: AddFolderSourceInput!) { addFolderSource(input: $input) { id } }', {
-      input: { projectId, name: 'probe', path },
-    });
+    stack.gql(addSourceMutation(), { input: { projectId, name: 'probe', type: 'FOLDER', config: { path } } });
 
   it('answers the same whether a path outside the roots exists or not', async () => {
     const answers = await Promise.all(

@@ -6,6 +6,7 @@ import { buildZip, patchEntry } from '../../libs/parsing/src/archive/zip-fixture
 import { ocrFixture } from '@trove/ocr/testing';
 import sharp from 'sharp';
 import { expectEventually, SHARED_DOCUMENTS } from '../support/services';
+import { addSourceMutation } from '../support/sources';
 import { TroveStack } from '../support/stack';
 
 /**
@@ -269,14 +270,12 @@ describe('MkDocs project folder', () => {
   });
 
   it('ingests the pages in nav order with site URLs and heading anchors as citations', async () => {
-    const added = await stack.query<{
-      addFolderSource: { id: string; folder: { format: string; path: string } };
-    }>(
-      `mutation($input: AddFolderSourceInput!) { addFolderSource(input: $input) { id folder { format path } } }`,
-      { input: { projectId, name: 'MkDocs docs', path: site } },
+    const added = await stack.addSource<{ id: string; config: { format: string; path: string } }>(
+      { projectId, name: 'MkDocs docs', type: 'FOLDER', config: { path: site } },
+      'id config',
     );
-    sourceId = added.addFolderSource.id;
-    expect(added.addFolderSource.folder.format).toBe('AUTO');
+    sourceId = added.id;
+    expect(added.config.format).toBe('AUTO');
     const { syncSource } = await stack.query<{ syncSource: { id: string } }>(
       'mutation($id: ID!) { syncSource(id: $id, mode: FULL) { id } }',
       { id: sourceId },
@@ -320,10 +319,9 @@ describe('MkDocs project folder', () => {
   });
 
   it('refuses folders outside TROVE_FOLDER_ROOTS', async () => {
-    const body = await stack.gql(
-      `mutation($input: AddFolderSourceInput!) { addFolderSource(input: $input) { id } }`,
-      { input: { projectId, name: 'etc', path: '/etc' } },
-    );
+    const body = await stack.gql(addSourceMutation(), {
+      input: { projectId, name: 'etc', type: 'FOLDER', config: { path: '/etc' } },
+    });
     expect(body.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_REQUEST' } });
     expect(body.errors?.[0].message).toMatch(
       /not an existing file or folder inside the folders sources may read/,
@@ -412,11 +410,12 @@ describe('zipped folders and combined Markdown', () => {
         page('Chapter Two', 'The second one is about pears.'),
       ].join('\n'),
     );
-    const added = await stack.query<{ addFolderSource: { id: string } }>(
-      `mutation($input: AddFolderSourceInput!) { addFolderSource(input: $input) { id } }`,
-      { input: { projectId, name: 'Combined', path: file } },
-    );
-    const sourceId = added.addFolderSource.id;
+    const { id: sourceId } = await stack.addSource({
+      projectId,
+      name: 'Combined',
+      type: 'FOLDER',
+      config: { path: file },
+    });
     const { syncSource } = await stack.query<{ syncSource: { id: string } }>(
       'mutation($id: ID!) { syncSource(id: $id) { id } }',
       { id: sourceId },

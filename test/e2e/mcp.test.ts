@@ -326,17 +326,19 @@ describe('MCP tools in depth', () => {
   });
 
   it('adds the Notion emulator source, syncs it with sync_source (stdio) and follows get_sync_run to COMPLETED', async () => {
-    const { addNotionSource } = await stack.query<{ addNotionSource: { id: string } }>(
-      'mutation($input: AddNotionSourceInput!) { addNotionSource(input: $input) { id } }',
-      { input: { projectId, name: 'Team wiki', token: emulator.token, roots: [DEFAULT_IDS.onboarding] } },
-    );
+    const added = await stack.addSource({
+      projectId,
+      name: 'Team wiki',
+      type: 'NOTION',
+      config: { token: emulator.token, rootPageIds: [DEFAULT_IDS.onboarding] },
+    });
     const sources = await ok<{ sources: { id: string; name: string; type: string }[] }>(
       clients.stdio,
       'list_sources',
     );
     expect(sources.sources).toEqual([
       expect.objectContaining({
-        id: addNotionSource.id,
+        id: added.id,
         name: 'Team wiki',
         type: 'NOTION',
         // What it reads, as the Notion definition summarises its config.
@@ -368,7 +370,7 @@ describe('MCP tools in depth', () => {
 
     // Over HTTP, by id, INCREMENTAL: nothing changed.
     const again = await ok<{ runId: string }>(clients.http, 'sync_source', {
-      source: addNotionSource.id,
+      source: added.id,
       mode: 'INCREMENTAL',
     });
     const settled = await stack.runSettled(again.runId);

@@ -213,11 +213,13 @@ describe('logs and metrics keep secrets and documents to themselves', () => {
     expect(llm.chatRequests.length).toBeGreaterThan(0);
 
     // A Notion source with its token; its webhook verified, refused once (bad signature), accepted once.
-    const added = await stack.query<{ addNotionSource: { id: string } }>(
-      'mutation($input: AddNotionSourceInput!) { addNotionSource(input: $input) { id } }',
-      { input: { projectId, name: 'Wiki', token: NOTION_TOKEN, roots: [] } },
-    );
-    const hook = `${stack.url}/webhooks/notion/${added.addNotionSource.id}`;
+    const added = await stack.addSource({
+      projectId,
+      name: 'Wiki',
+      type: 'NOTION',
+      config: { token: NOTION_TOKEN },
+    });
+    const hook = `${stack.url}/webhooks/notion/${added.id}`;
     const post = (body: string, headers: Record<string, string> = {}) =>
       fetch(hook, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
     expect((await post(JSON.stringify({ verification_token: VERIFICATION_TOKEN }))).status).toBe(200);

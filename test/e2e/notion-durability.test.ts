@@ -44,13 +44,15 @@ afterAll(async () => {
 
 describe('a Notion sync survives a worker crash', () => {
   it('resumes after the worker is killed mid-sync, without re-ingesting finished pages, with exactly the right chunks', async () => {
-    const { addNotionSource } = await stack.query<{ addNotionSource: { id: string } }>(
-      'mutation($i: AddNotionSourceInput!) { addNotionSource(input: $i) { id } }',
-      { i: { projectId, name: 'Wiki', token: emulator.token, roots: [DEFAULT_IDS.onboarding] } },
-    );
+    const source = await stack.addSource({
+      projectId,
+      name: 'Wiki',
+      type: 'NOTION',
+      config: { token: emulator.token, rootPageIds: [DEFAULT_IDS.onboarding] },
+    });
     const { syncSource } = await stack.query<{ syncSource: { id: string } }>(
       'mutation($id: ID!) { syncSource(id: $id, mode: FULL) { id } }',
-      { id: addNotionSource.id },
+      { id: source.id },
     );
 
     // Kill the worker once some pages are done and others are not, and the run shows its progress

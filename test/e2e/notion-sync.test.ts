@@ -65,24 +65,36 @@ afterAll(async () => {
 
 describe('Notion source sync (emulated Notion API)', () => {
   it('adds a source without ever returning the token', async () => {
-    const { addNotionSource } = await stack.query<{ addNotionSource: Record<string, unknown> }>(
-      `mutation($input: AddNotionSourceInput!) { addNotionSource(input: $input) { id status tokenHint notion { everything rootPageIds } } }`,
+    const added = await stack.addSource<{
+      id: string;
+      status: string;
+      config: Record<string, unknown>;
+      secrets: { field: string; hint: string }[];
+    }>(
       {
-        input: {
-          projectId,
-          name: 'Team wiki',
+        projectId,
+        name: 'Team wiki',
+        type: 'NOTION',
+        config: {
           token: emulator.token,
           // A root given as a Notion URL, with the id's dashes removed, as users paste it.
-          roots: [`https://www.notion.so/Onboarding-${DEFAULT_IDS.onboarding.replace(/-/g, '')}`],
+          rootPageIds: [`https://www.notion.so/Onboarding-${DEFAULT_IDS.onboarding.replace(/-/g, '')}`],
         },
       },
+      'id status config secrets { field hint }',
     );
-    sourceId = addNotionSource.id as string;
-    expect(addNotionSource.status).toBe('ACTIVE');
-    expect(addNotionSource.notion).toEqual({ everything: false, rootPageIds: [DEFAULT_IDS.onboarding] });
-    expect(addNotionSource.tokenHint).toMatch(/^ntn_…\w\w \(\d+ chars\)$/);
+    sourceId = added.id;
+    expect(added.status).toBe('ACTIVE');
+    expect(added.config).toEqual({
+      everything: false,
+      rootPageIds: [DEFAULT_IDS.onboarding],
+      rootDatabaseIds: [],
+    });
+    expect(added.secrets).toEqual([
+      { field: 'token', hint: expect.stringMatching(/^ntn_…\w\w \(\d+ chars\)$/) },
+    ]);
     const { sources } = await stack.query<{ sources: unknown[] }>(
-      'query($p: ID!) { sources(projectId: $p) { id tokenHint } }',
+      'query($p: ID!) { sources(projectId: $p) { id config summary tokenHint secrets { field hint } } }',
       {
         p: projectId,
       },
@@ -186,11 +198,11 @@ describe('Notion source sync (emulated Notion API)', () => {
     const hook = `${stack.url}/webhooks/notion/${sourceId}`;
     const verification = await emulator.sendVerificationRequest(hook);
     expect(verification.status).toBe(200);
-    const { notionWebhookVerificationToken } = await stack.query<{ notionWebhookVerificationToken: string }>(
-      'query($s: ID!) { notionWebhookVerificationToken(sourceId: $s) }',
+    const { webhookVerificationToken } = await stack.query<{ webhookVerificationToken: string }>(
+      'query($s: ID!) { webhookVerificationToken(sourceId: $s) }',
       { s: sourceId },
     );
-    expect(notionWebhookVerificationToken).toBe(verification.verificationToken);
+    expect(webhookVerificationToken).toBe(verification.verificationToken);
     // A second, unsigned "verification" must not replace the token (it would let anyone sign events).
     expect(
       (

@@ -8,6 +8,7 @@ import { buildZip } from '../../libs/parsing/src/archive/zip-fixtures.testing';
 import { defaultWorkspace, DEFAULT_IDS, NotionEmulator } from '@trove/notion-emulator';
 import pg from 'pg';
 import { DATABASE_URL, ES_URL, expectEventually, schemaName, TEMPORAL_ADDRESS } from '../support/services';
+import { addSourceMutation } from '../support/sources';
 import { BLOB_CANARY_FILE, TroveStack } from '../support/stack';
 
 /**
@@ -97,7 +98,6 @@ async function errorCode(query: string, variables: Record<string, unknown>): Pro
   return body.errors?.[0]?.extensions?.code ?? 'NO_ERROR';
 }
 
-const ADD_FOLDER = `mutation($input: AddFolderSourceInput!) { addFolderSource(input: $input) { id } }`;
 const SYNC = 'mutation($id: ID!) { syncSource(id: $id, mode: FULL) { id } }';
 const SCHEDULE = 'mutation($s: ID!) { setSyncSchedule(sourceId: $s, intervalMinutes: 60) { id } }';
 const PROJECT = 'query($id: ID!) { project(id: $id) { id name status } }';
@@ -138,10 +138,13 @@ describe('deleting a project', () => {
     expect((await stack.settled(upload.body.id as string)).status).toBe('READY');
 
     // A large server-side folder and a large archive, both syncing; the archive is unpacked to the cache.
-    const { addFolderSource } = await stack.query<{ addFolderSource: { id: string } }>(ADD_FOLDER, {
-      input: { projectId, name: 'Manual', path: join(scratch, 'manual'), format: 'FILES' },
+    const folder = await stack.addSource({
+      projectId,
+      name: 'Manual',
+      type: 'FOLDER',
+      config: { path: join(scratch, 'manual'), format: 'FILES' },
     });
-    const folderRun = await stack.query<{ syncSource: { id: string } }>(SYNC, { id: addFolderSource.id });
+    const folderRun = await stack.query<{ syncSource: { id: string } }>(SYNC, { id: folder.id });
     const archive = await stack.uploadArchive(
       projectId,
       'guide.zip',
@@ -152,13 +155,15 @@ describe('deleting a project', () => {
     await stack.query(SCHEDULE, { s: archiveSourceId });
 
     // A Notion source whose webhook subscription is verified.
-    const { addNotionSource } = await stack.query<{ addNotionSource: { id: string } }>(
-      `mutation($input: AddNotionSourceInput!) { addNotionSource(input: $input) { id } }`,
-      { input: { projectId, name: 'Wiki', token: emulator.token, roots: [] } },
-    );
-    const hook = `${stack.url}/webhooks/notion/${addNotionSource.id}`;
+    const notion = await stack.addSource({
+      projectId,
+      name: 'Wiki',
+      type: 'NOTION',
+      config: { token: emulator.token },
+    });
+    const hook = `${stack.url}/webhooks/notion/${notion.id}`;
     expect((await emulator.sendVerificationRequest(hook)).status).toBe(200);
-    const sourceIds = [addFolderSource.id, archiveSourceId, addNotionSource.id];
+    const sourceIds = [folder.id, archiveSourceId, notion.id];
 
     // Delete once both syncs are indexing pages, while they still have plenty left to do.
     await expectEventually(
@@ -198,11 +203,16 @@ describe('deleting a project', () => {
     expect(project?.status).toBe('DELETING');
     const refusedUpload = await stack.upload(projectId, 'late.md', '# Late\n\nToo late.');
     expect(refusedUpload).toMatchObject({ status: 409, body: { error: { code: 'PROJECT_DELETING' } } });
-    expect(await errorCode(SYNC, { id: addFolderSource.id })).toBe('PROJECT_DELETING');
+    expect(await errorCode(SYNC, { id: folder.id })).toBe('PROJECT_DELETING');
     expect(await errorCode(SCHEDULE, { s: archiveSourceId })).toBe('PROJECT_DELETING');
     expect(
-      await errorCode(ADD_FOLDER, {
-        input: { projectId, name: 'Again', path: join(scratch, 'manual'), format: 'FILES' },
+      await errorCode(addSourceMutation(), {
+        input: {
+          projectId,
+          name: 'Again',
+          type: 'FOLDER',
+          config: { path: join(scratch, 'manual'), format: 'FILES' },
+        },
       }),
     ).toBe('PROJECT_DELETING');
     const refusedArchive = await stack.uploadArchive(

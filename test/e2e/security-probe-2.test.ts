@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildZip } from '../../libs/parsing/src/archive/zip-fixtures.testing';
 import { longMarkdown } from '../support/markdown';
 import { expectEventually, TEMPORAL_ADDRESS } from '../support/services';
+import { addSourceMutation, type NewSource } from '../support/sources';
 import { ADMIN_KEY, TroveStack } from '../support/stack';
 
 // The second penetration probe's smaller findings, as stories through the public API of the real
@@ -41,12 +42,13 @@ afterAll(async () => {
 
 const NOTION_TOKEN = 'ntn_e2e_token_0123456789abcdefghijklmnop';
 
-async function addNotionSource(name: string) {
-  return stack.gql<{ addNotionSource: { id: string; name: string } }>(
-    'mutation($input: AddNotionSourceInput!) { addNotionSource(input: $input) { id name } }',
-    { input: { projectId, name, token: NOTION_TOKEN, roots: [] } },
-  );
+function addSource(name: string, type: string, config: NewSource['config']) {
+  return stack.gql<{ addSource: { id: string; name: string } }>(addSourceMutation('id name'), {
+    input: { projectId, name, type, config },
+  });
 }
+
+const addNotion = (name: string) => addSource(name, 'NOTION', { token: NOTION_TOKEN });
 
 async function sourceNames(): Promise<string[]> {
   const { sources } = await stack.query<{ sources: { name: string }[] }>(
@@ -72,31 +74,25 @@ function expectBadName(errors: { message: string; extensions?: Record<string, un
 }
 
 describe('source names follow the rules of project names', () => {
-  it('addNotionSource, addFolderSource and addWebSource refuse invisible, control and overlong names with BAD_REQUEST', async () => {
+  it('addSource refuses invisible, control and overlong names with BAD_REQUEST, for a Notion, a folder and a web source', async () => {
     const before = await sourceNames();
     for (const [what, name] of Object.entries(BAD_NAMES)) {
-      const notion = await addNotionSource(name);
+      const notion = await addNotion(name);
       expect(notion.data, what).toBeNull();
       expectBadName(notion.errors);
-      const folder = await stack.gql(
-        'mutation($input: AddFolderSourceInput!) { addFolderSource(input: $input) { id } }',
-        { input: { projectId, name, path: '/tmp', format: 'AUTO' } },
-      );
+      const folder = await addSource(name, 'FOLDER', { path: '/tmp', format: 'AUTO' });
       expectBadName(folder.errors);
-      const web = await stack.gql(
-        'mutation($input: AddWebSourceInput!) { addWebSource(input: $input) { id } }',
-        { input: { projectId, name, url: 'https://example.com/' } },
-      );
+      const web = await addSource(name, 'WEB', { url: 'https://example.com/' });
       expectBadName(web.errors);
     }
     expect(await sourceNames()).toEqual(before);
   });
 
   it('a readable name is stored in NFC and trimmed; updateSource refuses bad names and keeps the old one', async () => {
-    const added = await addNotionSource('  Cafe\u0301 wiki ');
+    const added = await addNotion('  Cafe\u0301 wiki ');
     expect(added.errors).toBeUndefined();
-    expect(added.data!.addNotionSource.name).toBe('Café wiki');
-    const id = added.data!.addNotionSource.id;
+    expect(added.data!.addSource.name).toBe('Café wiki');
+    const id = added.data!.addSource.id;
     for (const [what, name] of Object.entries(BAD_NAMES)) {
       const updated = await stack.gql(
         'mutation($id: ID!, $input: UpdateSourceInput!) { updateSource(id: $id, input: $input) { name } }',
@@ -179,8 +175,8 @@ function webhookWarnings(): string[] {
 
 describe('forged webhook deliveries are throttled', () => {
   it('a flood gets 429 past the budget, logs a bounded number of lines, keeps the count; a signed delivery still gets through', async () => {
-    const source = (await addNotionSource('Flooded wiki')).data!.addNotionSource.id;
-    const other = (await addNotionSource('Quiet wiki')).data!.addNotionSource.id;
+    const source = (await addNotion('Flooded wiki')).data!.addSource.id;
+    const other = (await addNotion('Quiet wiki')).data!.addSource.id;
     const hook = `${stack.url}/webhooks/notion/${source}`;
     const verificationToken = `secret_${randomUUID().replace(/-/g, '')}`;
     const verification = await postFrom(

@@ -27,14 +27,16 @@ let runId: string;
 beforeAll(async () => {
   await stack.start();
   projectId = await stack.createProject('WebSocket');
-  const { addFolderSource } = await stack.query<{ addFolderSource: { id: string } }>(
-    'mutation($input: AddFolderSourceInput!) { addFolderSource(input: $input) { id } }',
-    { input: { projectId, name: 'Handbook', path: join(ROOT, 'samples', 'handbook-site') } },
-  );
+  const source = await stack.addSource({
+    projectId,
+    name: 'Handbook',
+    type: 'FOLDER',
+    config: { path: join(ROOT, 'samples', 'handbook-site') },
+  });
   await stack.killWorker();
   const { syncSource } = await stack.query<{ syncSource: { id: string } }>(
     'mutation($id: ID!) { syncSource(id: $id, mode: FULL) { id } }',
-    { id: addFolderSource.id },
+    { id: source.id },
   );
   runId = syncSource.id;
 });

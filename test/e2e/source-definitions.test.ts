@@ -8,7 +8,9 @@ import { TroveStack } from '../support/stack';
 /**
  * Every source type through one mutation: `addSource(type, config)` validated by the type's
  * definition (errors name the field, secrets never come back), `sourceTypes` describing each
- * config for forms, the per-type mutations kept as aliases, and one webhook route per source.
+ * config for forms, and one webhook route per source. The one place that checks the deprecated
+ * per-type operations and views still work until they are removed (REMOVAL below); every other
+ * test uses the generic ones.
  */
 const scratch = mkdtempSync(join(tmpdir(), 'trove-sourcedefs-e2e-'));
 const docs = join(scratch, 'handbook');
@@ -28,8 +30,12 @@ interface JsonSchema {
   properties: Record<string, { enum?: string[] }>;
 }
 
-const SOURCE_FIELDS =
-  'id type name status config summary tokenHint secrets { field hint } notion { everything rootPageIds } folder { path format } web { url maxPages }';
+/** When the deprecated aliases go (LEGACY_REMOVAL in apps/api/src/sources/legacy-source-aliases.resolver.ts). */
+const REMOVAL = '2027-06-30';
+
+const SOURCE_FIELDS = 'id type name status config summary tokenHint secrets { field hint }';
+/** The deprecated per-type views of a source's config. */
+const LEGACY_FIELDS = `${SOURCE_FIELDS} notion { everything rootPageIds } folder { path format } web { url maxPages }`;
 
 interface SourceView {
   id: string;
@@ -40,6 +46,9 @@ interface SourceView {
   summary: string;
   tokenHint: string | null;
   secrets: { field: string; hint: string }[];
+}
+
+interface LegacySourceView extends SourceView {
   notion: { everything: boolean; rootPageIds: string[] } | null;
   folder: { path: string; format: string } | null;
   web: { url: string; maxPages: number } | null;
@@ -138,7 +147,6 @@ describe('addSource', () => {
         rootPageIds: ['01234567-89ab-cdef-0123-456789abcdef'],
         rootDatabaseIds: [],
       },
-      notion: { everything: false },
       summary: 'Notion roots 01234567-89ab-cdef-0123-456789abcdef',
       secrets: [{ field: 'token', hint: 'ntn_…kk (50 chars)' }],
       tokenHint: 'ntn_…kk (50 chars)',
@@ -154,7 +162,7 @@ describe('addSource', () => {
 
   it('adds a folder source and syncs it through the worker', async () => {
     const source = await added('FOLDER', 'handbook', { path: docs });
-    expect(source).toMatchObject({ config: { path: docs, format: 'AUTO' }, folder: { path: docs } });
+    expect(source).toMatchObject({ config: { path: docs, format: 'AUTO' } });
     const { syncSource } = await stack.query<{ syncSource: { id: string } }>(
       'mutation($id: ID!) { syncSource(id: $id, mode: FULL) { id } }',
       { id: source.id },
@@ -166,7 +174,6 @@ describe('addSource', () => {
   it('adds a web source with the default page limit', async () => {
     const source = await added('WEB', 'site', { url: 'http://127.0.0.1:9/docs/' });
     expect(source.config).toEqual({ url: 'http://127.0.0.1:9/docs/', maxPages: 1000 });
-    expect(source.web).toEqual({ url: 'http://127.0.0.1:9/docs/', maxPages: 1000 });
     expect(source.summary).toBe('web pages under http://127.0.0.1:9/docs/ (at most 1000)');
   });
 
@@ -251,10 +258,10 @@ describe('updateSource', () => {
   });
 });
 
-describe('the per-type mutations, kept as aliases', () => {
-  it('add the same sources as addSource', async () => {
-    const { addNotionSource } = await stack.query<{ addNotionSource: SourceView }>(
-      `mutation($input: AddNotionSourceInput!) { addNotionSource(input: $input) { ${SOURCE_FIELDS} } }`,
+describe(`the deprecated aliases, kept until their removal after ${REMOVAL}`, () => {
+  it('addNotionSource, addFolderSource and addWebSource add the same sources as addSource', async () => {
+    const { addNotionSource } = await stack.query<{ addNotionSource: LegacySourceView }>(
+      `mutation($input: AddNotionSourceInput!) { addNotionSource(input: $input) { ${LEGACY_FIELDS} } }`,
       { input: { projectId, name: 'old notion', token: TOKEN, roots: [PAGE_ID], databaseRoots: [] } },
     );
     expect(addNotionSource).toMatchObject({
@@ -262,13 +269,13 @@ describe('the per-type mutations, kept as aliases', () => {
       notion: { everything: false, rootPageIds: ['01234567-89ab-cdef-0123-456789abcdef'] },
       tokenHint: 'ntn_…kk (50 chars)',
     });
-    const { addFolderSource } = await stack.query<{ addFolderSource: SourceView }>(
-      `mutation($input: AddFolderSourceInput!) { addFolderSource(input: $input) { ${SOURCE_FIELDS} } }`,
+    const { addFolderSource } = await stack.query<{ addFolderSource: LegacySourceView }>(
+      `mutation($input: AddFolderSourceInput!) { addFolderSource(input: $input) { ${LEGACY_FIELDS} } }`,
       { input: { projectId, name: 'old folder', path: docs, format: 'FILES' } },
     );
     expect(addFolderSource).toMatchObject({ type: 'FOLDER', folder: { path: docs, format: 'FILES' } });
-    const { addWebSource } = await stack.query<{ addWebSource: SourceView }>(
-      `mutation($input: AddWebSourceInput!) { addWebSource(input: $input) { ${SOURCE_FIELDS} } }`,
+    const { addWebSource } = await stack.query<{ addWebSource: LegacySourceView }>(
+      `mutation($input: AddWebSourceInput!) { addWebSource(input: $input) { ${LEGACY_FIELDS} } }`,
       { input: { projectId, name: 'old web', url: 'http://127.0.0.1:9/old/', maxPages: 3 } },
     );
     expect(addWebSource).toMatchObject({ type: 'WEB', web: { url: 'http://127.0.0.1:9/old/', maxPages: 3 } });
@@ -277,6 +284,56 @@ describe('the per-type mutations, kept as aliases', () => {
       { input: { projectId, name: 'old web refused', url: 'http://127.0.0.1:9/', maxPages: 0 } },
     );
     expect(refused.errors?.[0]?.message).toMatch(/config\.maxPages: /);
+  });
+
+  it("Source.notion, .folder and .web show the config of sources added with addSource, each on its own type's source", async () => {
+    const legacy = (type: string, name: string, config: unknown) =>
+      stack.addSource<LegacySourceView>({ projectId, name, type, config }, LEGACY_FIELDS);
+    const notion = await legacy('NOTION', 'viewed notion', { token: TOKEN, rootPageIds: [PAGE_ID] });
+    expect(notion).toMatchObject({
+      notion: { everything: false, rootPageIds: ['01234567-89ab-cdef-0123-456789abcdef'] },
+      folder: null,
+      web: null,
+    });
+    expect(JSON.stringify(notion.notion)).not.toContain(TOKEN);
+    const folder = await legacy('FOLDER', 'viewed folder', { path: docs });
+    expect(folder).toMatchObject({ notion: null, folder: { path: docs, format: 'AUTO' }, web: null });
+    const web = await legacy('WEB', 'viewed web', { url: 'http://127.0.0.1:9/viewed/' });
+    expect(web).toMatchObject({
+      notion: null,
+      folder: null,
+      web: { url: 'http://127.0.0.1:9/viewed/', maxPages: 1000 },
+    });
+  });
+
+  it('notionWebhookVerificationToken and resetNotionWebhook read and reset the generic verification', async () => {
+    const notion = await stack.addSource({
+      projectId,
+      name: 'old hooked wiki',
+      type: 'NOTION',
+      config: { token: TOKEN },
+    });
+    const handshake = await fetch(`${stack.url}/webhooks/${notion.id}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ verification_token: 'verify-old-1' }),
+    });
+    expect(handshake.status).toBe(200);
+    const tokens = () =>
+      stack.query<{ webhookVerificationToken: string | null; notionWebhookVerificationToken: string | null }>(
+        'query($s: ID!) { webhookVerificationToken(sourceId: $s) notionWebhookVerificationToken(sourceId: $s) }',
+        { s: notion.id },
+      );
+    expect(await tokens()).toEqual({
+      webhookVerificationToken: 'verify-old-1',
+      notionWebhookVerificationToken: 'verify-old-1',
+    });
+    const { resetNotionWebhook } = await stack.query<{ resetNotionWebhook: boolean }>(
+      'mutation($s: ID!) { resetNotionWebhook(sourceId: $s) }',
+      { s: notion.id },
+    );
+    expect(resetNotionWebhook).toBe(true);
+    expect(await tokens()).toEqual({ webhookVerificationToken: null, notionWebhookVerificationToken: null });
   });
 });
 
@@ -292,18 +349,11 @@ describe('/webhooks/<source id>', () => {
     const handshake = await post(notion.id, JSON.stringify({ verification_token: 'verify-me-123' }));
     expect(handshake.status).toBe(200);
     expect(await handshake.json()).toEqual({ status: 'verification token stored' });
-    const tokens = await stack.query<{
-      webhookVerificationToken: string;
-      notionWebhookVerificationToken: string;
-    }>(
-      'query($s: ID!) { webhookVerificationToken(sourceId: $s) notionWebhookVerificationToken(sourceId: $s) }',
+    const { webhookVerificationToken } = await stack.query<{ webhookVerificationToken: string }>(
+      'query($s: ID!) { webhookVerificationToken(sourceId: $s) }',
       { s: notion.id },
     );
-    // The older name is an alias of the generic query until it is removed.
-    expect(tokens).toEqual({
-      webhookVerificationToken: 'verify-me-123',
-      notionWebhookVerificationToken: 'verify-me-123',
-    });
+    expect(webhookVerificationToken).toBe('verify-me-123');
     const event = JSON.stringify({
       id: 'evt-1',
       type: 'page.content_updated',

@@ -23,11 +23,12 @@ beforeAll(async () => {
   ensureKeycloak();
   await stack.start();
   projectId = await stack.createProject('Revocation');
-  const { addFolderSource } = await stack.query<{ addFolderSource: { id: string } }>(
-    'mutation($input: AddFolderSourceInput!) { addFolderSource(input: $input) { id } }',
-    { input: { projectId, name: 'Handbook', path: join(ROOT, 'samples', 'handbook-site') } },
-  );
-  sourceId = addFolderSource.id;
+  ({ id: sourceId } = await stack.addSource({
+    projectId,
+    name: 'Handbook',
+    type: 'FOLDER',
+    config: { path: join(ROOT, 'samples', 'handbook-site') },
+  }));
 });
 afterAll(() => stack.stop());
 

@@ -221,9 +221,7 @@ describe('traces in a real Jaeger', () => {
     });
     expect(ask.errors).toBeUndefined();
     expect(llm.chatRequests.length).toBeGreaterThan(0);
-    await stack.query('mutation($input: AddNotionSourceInput!) { addNotionSource(input: $input) { id } }', {
-      input: { projectId, name: 'Wiki', token: NOTION_TOKEN, roots: [] },
-    });
+    await stack.addSource({ projectId, name: 'Wiki', type: 'NOTION', config: { token: NOTION_TOKEN } });
     const link = await fetch(`${stack.url}/v1/documents/${uploadedId}/original?sig=${LINK_SIGNATURE}`, {
       headers: { 'x-request-id': 'traces-e2e-link' },
     });

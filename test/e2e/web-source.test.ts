@@ -112,11 +112,12 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   await stack.start();
   projectId = await stack.createProject('Web');
-  const { addWebSource } = await stack.query<{ addWebSource: { id: string; web: { url: string } } }>(
-    'mutation($i: AddWebSourceInput!) { addWebSource(input: $i) { id web { url maxPages } } }',
-    { i: { projectId, name: 'Keepers handbook', url: `${base}/docs/`, maxPages: 50 } },
-  );
-  sourceId = addWebSource.id;
+  ({ id: sourceId } = await stack.addSource({
+    projectId,
+    name: 'Keepers handbook',
+    type: 'WEB',
+    config: { url: `${base}/docs/`, maxPages: 50 },
+  }));
 });
 
 afterAll(async () => {

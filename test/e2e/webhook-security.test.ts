@@ -31,11 +31,13 @@ let lateSource: { id: string; createdAt: number };
 let leaves: string[];
 
 async function addSource(name: string): Promise<string> {
-  const { addNotionSource } = await stack.query<{ addNotionSource: { id: string } }>(
-    'mutation($input: AddNotionSourceInput!) { addNotionSource(input: $input) { id } }',
-    { input: { projectId, name, token: emulator.token, roots: [DEFAULT_IDS.onboarding] } },
-  );
-  return addNotionSource.id;
+  const { id } = await stack.addSource({
+    projectId,
+    name,
+    type: 'NOTION',
+    config: { token: emulator.token, rootPageIds: [DEFAULT_IDS.onboarding] },
+  });
+  return id;
 }
 
 async function pageDocument(pageId: string) {
@@ -297,17 +299,17 @@ describe('Notion webhooks: verification', () => {
     });
     expect(late.status).toBe(401);
     const token = () =>
-      stack.query<{ notionWebhookVerificationToken: string | null }>(
-        'query($s: ID!) { notionWebhookVerificationToken(sourceId: $s) }',
+      stack.query<{ webhookVerificationToken: string | null }>(
+        'query($s: ID!) { webhookVerificationToken(sourceId: $s) }',
         { s: lateSource.id },
       );
-    expect((await token()).notionWebhookVerificationToken).toBeNull();
+    expect((await token()).webhookVerificationToken).toBeNull();
 
     // resetWebhookVerification opens a new window: Notion's verification is accepted again.
     await stack.query('mutation($s: ID!) { resetWebhookVerification(sourceId: $s) }', { s: lateSource.id });
     const verification = await emulator.sendVerificationRequest(lateHook);
     expect(verification.status).toBe(200);
-    expect((await token()).notionWebhookVerificationToken).toBe(verification.verificationToken);
+    expect((await token()).webhookVerificationToken).toBe(verification.verificationToken);
   });
 });
 

@@ -15,6 +15,7 @@ export * from './private-services';
 export * from './retrieval-gate';
 export * from './retrieval-index';
 export * from './services';
+export * from './sources';
 export * from './stack';
 export * from './object-store';
 export * from './large-files';

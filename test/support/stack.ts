@@ -31,6 +31,7 @@ import {
   TEMPORAL_ADDRESS,
   uniqueName,
 } from './services';
+import { addSource, type NewSource } from './sources';
 
 /**
  * Where each stack start and stop goes in the CI's timings (scripts/test.sh sets
@@ -451,6 +452,11 @@ export class TroveStack {
       },
       { timeoutMs, intervalMs: 1000 },
     );
+  }
+
+  /** Adds a source of any type through `addSource`; returns the `fields` asked for (by default its id). */
+  async addSource<T = { id: string }>(input: NewSource, fields = 'id'): Promise<T> {
+    return addSource<T>((query, variables) => this.query(query, variables), input, fields);
   }
 
   async createProject(name: string): Promise<string> {

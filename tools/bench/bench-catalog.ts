@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
 import { sql } from 'kysely';
-import { Catalog } from '@trove/catalog';
+import { openCatalog, newDocumentId } from '@trove/catalog';
 import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
 import { blobKeys, DocumentStatus, syncWorkflowId, type TroveDocument } from '@trove/domain';
 import { createEmbeddingProvider } from '@trove/embeddings';
@@ -77,7 +77,7 @@ async function main() {
   await stack.start();
   const connection = await Connection.connect({ address: TEMPORAL_ADDRESS });
   const temporal = new TemporalClient({ connection });
-  const catalog = Catalog.open({ url: DATABASE_URL, schema: schemaName(stack.name) });
+  const catalog = openCatalog({ url: DATABASE_URL, schema: schemaName(stack.name) });
   const lines: string[] = [];
   try {
     // 1. Planning a large archive.
@@ -94,15 +94,16 @@ async function main() {
     const planSource = planUpload.body.source!.id;
     const planRun = planUpload.body.run!.id;
     const firstSeen = await waitFor(async () => {
-      const run = await catalog.getRun(planRun);
+      const run = await catalog.runs.getRun(planRun);
       return run && run.progress.pagesSeen > 0 ? Date.now() - planStarted : undefined;
     }, 600_000);
     const plan = await waitFor(async () => {
       const t = await timeline(temporal, planSource, planStarted);
       return Number.isFinite(t.firstIngestedMs) ? t : undefined;
     }, 900_000);
-    const planned = (await catalog.pageDocuments(planProject, { sourceId: planSource }, { first: 1 }))
-      .totalCount;
+    const planned = (
+      await catalog.documents.pageDocuments(planProject, { sourceId: planSource }, { first: 1 })
+    ).totalCount;
     console.log(
       `[bench] plan of ${PLAN_FILES} files: ${plan.planMs} ms, first page ingested ${plan.firstIngestedMs} ms`,
     );
@@ -196,7 +197,7 @@ async function main() {
     const now = Date.now();
     // Records only (paging reads no file): each names its original where the product keeps it.
     const docs: TroveDocument[] = Array.from({ length: PAGE_DOCS }, (_, i) => {
-      const id = Catalog.newDocumentId();
+      const id = newDocumentId();
       return {
         id,
         projectId: pageProject,
@@ -213,13 +214,14 @@ async function main() {
       };
     });
     await catalog.documents.import(docs);
-    await sql`analyze documents`.execute(catalog.db); // fresh statistics, as autovacuum would soon give
+    await sql`analyze documents`.execute(catalog.lifecycle.db); // fresh statistics, as autovacuum would soon give
     const fields =
       'totalCount pageInfo { endCursor hasNextPage } nodes { id fileName status chunkCount createdAt }';
-    const middle = (await catalog.pageDocuments(pageProject, {}, { first: 500 })).endCursor;
+    const middle = (await catalog.documents.pageDocuments(pageProject, {}, { first: 500 })).endCursor;
     let cursor = middle;
     for (let i = 0; i < 49; i++)
-      cursor = (await catalog.pageDocuments(pageProject, {}, { first: 500, after: cursor })).endCursor;
+      cursor = (await catalog.documents.pageDocuments(pageProject, {}, { first: 500, after: cursor }))
+        .endCursor;
     const requests = {
       health: { query: '{ __typename }', variables: {} },
       first: {
@@ -264,7 +266,7 @@ async function main() {
       '',
     );
   } finally {
-    await catalog.close();
+    await catalog.lifecycle.close();
     await connection.close();
     await stack.stop();
   }

@@ -38,11 +38,12 @@ async function main() {
   await stack.start();
   try {
     const projectId = await stack.createProject('Notion bench');
-    const { addNotionSource } = await stack.query<{ addNotionSource: { id: string } }>(
-      'mutation($i: AddNotionSourceInput!) { addNotionSource(input: $i) { id } }',
-      { i: { projectId, name: 'Emulated workspace', token: emulator.token, roots: [] } },
-    );
-    const sourceId = addNotionSource.id;
+    const { id: sourceId } = await stack.addSource({
+      projectId,
+      name: 'Emulated workspace',
+      type: 'NOTION',
+      config: { token: emulator.token },
+    });
     const sync = async (mode: 'FULL' | 'INCREMENTAL') => {
       emulator.resetStats();
       const started = Date.now();

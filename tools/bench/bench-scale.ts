@@ -25,6 +25,7 @@ import { createEmbeddingProvider } from '@trove/embeddings';
 import { percentile } from '@trove/evaluation';
 import { defaultWorkspace, DEFAULT_IDS, NotionEmulator } from '@trove/notion-emulator';
 import { ParserRegistry } from '@trove/parsing';
+import { addSource } from '@trove/test-support';
 import { sharedDatasets } from '@trove/testing';
 import { buildZip } from '@trove/parsing/testing';
 import { writeBenchmarkSections } from '@trove/tools-support';
@@ -436,18 +437,12 @@ async function controlPart(o: ScaleOptions, pool: SentencePool, corpus: SciFactD
     if ((await stack.runSettled(searchRun, timeoutMs))?.status !== 'COMPLETED')
       throw new Error('the search corpus did not sync');
     const notionProject = await stack.createProject('notion');
-    const { addNotionSource } = await stack.gql<{ addNotionSource: { id: string } }>(
-      'mutation($input: AddNotionSourceInput!) { addNotionSource(input: $input) { id } }',
-      {
-        input: {
-          projectId: notionProject,
-          name: 'wiki',
-          token: emulator.token,
-          roots: [DEFAULT_IDS.onboarding],
-        },
-      },
-    );
-    const notionSource = addNotionSource.id;
+    const { id: notionSource } = await addSource((query, variables) => stack.gql(query, variables), {
+      projectId: notionProject,
+      name: 'wiki',
+      type: 'NOTION',
+      config: { token: emulator.token, rootPageIds: [DEFAULT_IDS.onboarding] },
+    });
     const { syncSource } = await stack.gql<{ syncSource: { id: string } }>(
       'mutation($id: ID!) { syncSource(id: $id, mode: FULL) { id } }',
       { id: notionSource },

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Catalog } from '@trove/catalog';
+import { openCatalog } from '@trove/catalog';
 import { SearchMode } from '@trove/domain';
 import { createEmbeddingProvider } from '@trove/embeddings';
 import { loadBeirDataset, percentile, scoreRuns } from '@trove/evaluation';
@@ -47,12 +47,12 @@ async function main() {
   )!;
   const { queries: all } = loadBeirDataset(dir, args.split!);
   const config = localWorkerConfig('trove-eval', '/tmp');
-  const catalog = Catalog.open(config.database);
-  const project = (await catalog.listProjects()).find((p) => p.name === args.project);
+  const catalog = openCatalog(config.database);
+  const project = (await catalog.projects.listProjects()).find((p) => p.name === args.project);
   if (!project) throw new Error(`no eval project "${args.project}": run npm run eval first`);
   const corpusIdOf = new Map<string, string>();
   for (let after: string | undefined; ;) {
-    const page = await catalog.pageDocuments(project.id, {}, { first: 500, after });
+    const page = await catalog.documents.pageDocuments(project.id, {}, { first: 500, after });
     for (const d of page.items) corpusIdOf.set(d.id, d.fileName.replace(/\.md$/, ''));
     if (!page.hasNextPage) break;
     after = page.endCursor;
@@ -128,7 +128,7 @@ async function main() {
     console.log(`| ${name} | ${percentile(l, 50).toFixed(1)} | ${percentile(l, 95).toFixed(1)} |`);
   }
   await es.close();
-  await catalog.close();
+  await catalog.lifecycle.close();
 }
 
 main().catch((error: unknown) => {

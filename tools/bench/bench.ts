@@ -114,12 +114,12 @@ async function main() {
   const client = new TemporalClient({ connection });
   // Each slice is a project of its own, so each query searches only its slice.
   const projects = {
-    en: (await catalog.createProject(`${name} SciFact`)).id,
-    ru: (await catalog.createProject(`${name} RuMedDaNet`)).id,
+    en: (await catalog.projects.createProject(`${name} SciFact`)).id,
+    ru: (await catalog.projects.createProject(`${name} RuMedDaNet`)).id,
   };
   const ids: string[] = [];
   for (const doc of docs) {
-    const record = await storeDocument({ catalog, blobs }, projects[doc.project], {
+    const record = await storeDocument({ documents: catalog.documents, blobs }, projects[doc.project], {
       fileName: fileName(doc),
       data: Buffer.from(toMarkdown(doc)),
     });
@@ -147,7 +147,7 @@ async function main() {
   clearInterval(sampler);
   const chunkCount = first.reduce((n, r) => n + r.chunkCount, 0);
   const reused = second.reduce((n, r) => n + r.reusedEmbeddings, 0);
-  const ready = (await Promise.all(ids.map((id) => catalog.requireDocument(id)))).filter(
+  const ready = (await Promise.all(ids.map((id) => catalog.documents.requireDocument(id)))).filter(
     (d) => d.status === DocumentStatus.READY,
   ).length;
   console.log(`[bench] pipeline: ${pipelineMs} ms for ${chunkCount} chunks; re-run ${rerunMs} ms`);
@@ -227,8 +227,8 @@ async function main() {
   await workerConnection.close();
   await connection.close();
   await es.indices.delete({ index: `${name}-*` });
-  await sql`drop schema ${sql.id(config.database.schema)} cascade`.execute(catalog.db);
-  await catalog.close();
+  await sql`drop schema ${sql.id(config.database.schema)} cascade`.execute(catalog.lifecycle.db);
+  await catalog.lifecycle.close();
   await es.close();
 
   const meanRatio = ratios.reduce((a, b) => a + b, 0) / ratios.length;

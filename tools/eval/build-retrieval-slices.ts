@@ -19,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Catalog } from '@trove/catalog';
+import { openCatalog } from '@trove/catalog';
 import { DocumentStatus, SearchMode } from '@trove/domain';
 import { createEmbeddingProvider } from '@trove/embeddings';
 import {
@@ -114,15 +114,17 @@ async function ownIndex(dataset: string, corpus: BeirDocument[]): Promise<FullCo
 async function evalProject(dataset: string, corpus: BeirDocument[]): Promise<FullCorpus> {
   const name = evalProjectName(dataset, 'train', 0);
   const config = evalWorkerConfig(name, join(ROOT, '.trove', 'eval', 'blobs'));
-  const catalog = Catalog.open(config.database);
+  const catalog = openCatalog(config.database);
   const es = createElasticsearchClient(config.elasticsearch.url);
   const close = async () => {
-    await catalog.close();
+    await catalog.lifecycle.close();
     await es.close();
   };
   try {
-    const project = (await catalog.listProjects()).find((p) => p.name === name && p.status === 'ACTIVE');
-    const documents = project ? await projectDocuments(catalog, project.id) : new Map();
+    const project = (await catalog.projects.listProjects()).find(
+      (p) => p.name === name && p.status === 'ACTIVE',
+    );
+    const documents = project ? await projectDocuments(catalog.documents, project.id) : new Map();
     const ready = [...documents.values()].filter((d) => d.status === DocumentStatus.READY);
     if (!project || ready.length !== corpus.length) {
       throw new Error(

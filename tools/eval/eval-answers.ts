@@ -98,14 +98,17 @@ export async function runAnswerEval(options: AnswerEvalOptions = {}): Promise<vo
   const temporal = new TemporalClient({ connection });
   const blobs = new LocalBlobStore(config.storage.blobDir);
   try {
-    const project = await projectNamed(catalog, projectName);
+    const project = await projectNamed(catalog.projects, projectName);
     const existing = new Map(
-      (await catalog.pageDocuments(project.id, {}, { first: 500 })).items.map((d) => [d.fileName, d]),
+      (await catalog.documents.pageDocuments(project.id, {}, { first: 500 })).items.map((d) => [
+        d.fileName,
+        d,
+      ]),
     );
     const ids = new Map<string, string>();
     for (const file of files) {
       let record = existing.get(file.fileName);
-      record ??= await storeDocument({ catalog, blobs }, project.id, file);
+      record ??= await storeDocument({ documents: catalog.documents, blobs }, project.id, file);
       ids.set(record.id, file.fileName);
       if (record.status === DocumentStatus.READY) continue;
       console.log(`[eval:answers] ingesting ${file.fileName}`);
@@ -232,7 +235,7 @@ export async function runAnswerEval(options: AnswerEvalOptions = {}): Promise<vo
     await running;
     await workerConnection.close();
     await connection.close();
-    await catalog.close();
+    await catalog.lifecycle.close();
     await es.close();
   }
 }

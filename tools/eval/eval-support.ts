@@ -1,4 +1,4 @@
-import { type Catalog } from '@trove/catalog';
+import type { ProjectDocuments } from '@trove/catalog';
 import { type EmbeddingProvider, type TroveDocument } from '@trove/domain';
 import { type FusionSettings } from '@trove/search';
 import { localWorkerConfig } from '@trove/tools-support';
@@ -31,13 +31,13 @@ export function evalWorkerConfig(projectName: string, blobDir: string) {
 
 /** Every document of a project, by file name. */
 export async function projectDocuments(
-  catalog: Catalog,
+  documents: Pick<ProjectDocuments, 'pageDocuments'>,
   projectId: string,
 ): Promise<Map<string, TroveDocument>> {
   const byName = new Map<string, TroveDocument>();
   let after: string | undefined;
   for (;;) {
-    const page = await catalog.pageDocuments(projectId, {}, { first: 500, after });
+    const page = await documents.pageDocuments(projectId, {}, { first: 500, after });
     for (const doc of page.items) byName.set(doc.fileName, doc);
     if (!page.hasNextPage) return byName;
     after = page.endCursor;

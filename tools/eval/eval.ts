@@ -310,11 +310,11 @@ async function main() {
   const temporal = new TemporalClient({ connection });
   const blobs = new LocalBlobStore(config.storage.blobDir);
   try {
-    const project = await projectNamed(catalog, projectName);
+    const project = await projectNamed(catalog.projects, projectName);
 
     // "Same documents": every wanted file name is there with the same content hash and READY, and
     // nothing else is. Missing or unfinished documents are (re)ingested, so an interrupted run resumes.
-    const existing = await projectDocuments(catalog, project.id);
+    const existing = await projectDocuments(catalog.documents, project.id);
     const wanted = new Set(corpus.map(beirFileName));
     const strangers = [...existing.keys()].filter((name) => !wanted.has(name));
     if (strangers.length > 0) {
@@ -337,7 +337,7 @@ async function main() {
         pending.push({ doc, id: record.id });
         continue;
       }
-      const created = await storeDocument({ catalog, blobs }, project.id, {
+      const created = await storeDocument({ documents: catalog.documents, blobs }, project.id, {
         fileName: beirFileName(doc),
         data,
       });
@@ -378,7 +378,7 @@ async function main() {
 
       // As uploads are ingested (the API's path): PENDING records, and the project's ingestUploads
       // workflow takes them in batches. An interrupted run's unfinished records go back to PENDING.
-      await catalog.updateDocuments(
+      await catalog.documents.updateDocuments(
         pending.map(({ id }) => ({ id, changes: { status: DocumentStatus.PENDING, error: null } })),
       );
       const before = await catalog.documents.countByStatus(project.id);
@@ -414,7 +414,7 @@ async function main() {
         await new Promise((resolve) => setTimeout(resolve, 10_000));
       }
       ingestMs = Date.now() - started;
-      const after = await projectDocuments(catalog, project.id);
+      const after = await projectDocuments(catalog.documents, project.id);
       ingestedChunks = pending.reduce((n, p) => n + (after.get(beirFileName(p.doc))?.chunkCount ?? 0), 0);
       const rawAfter = await rawEmbedding();
       const estimateMs = (((rawBefore + rawAfter) / 2) * texts.flat().length) / Math.max(1, sample.length);
@@ -446,7 +446,7 @@ async function main() {
       writeFileSync(ingestRecord, JSON.stringify(figures));
     }
 
-    const documents = await projectDocuments(catalog, project.id);
+    const documents = await projectDocuments(catalog.documents, project.id);
     const notReady = [...documents.values()].filter((d) => d.status !== DocumentStatus.READY);
     if (notReady.length > 0) {
       throw new Error(
@@ -658,7 +658,7 @@ async function main() {
       await workerConnection.close();
     }
     await connection.close();
-    await catalog.close();
+    await catalog.lifecycle.close();
     await es.close();
   }
 }

@@ -25,7 +25,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Answerer, AnswerMode, type AnswerResult } from '@trove/answering';
-import { Catalog } from '@trove/catalog';
+import { openCatalog } from '@trove/catalog';
 import { SegmenterTokenCounter } from '@trove/chunking';
 import { answersSchema } from '@trove/config';
 import {
@@ -109,10 +109,10 @@ async function simulateVotes(
   const dir = datasetDir(args.dataset!);
   const projectName = evalProjectName(basename(dir), 'train', 0);
   const config = evalWorkerConfig(projectName, join(OUT, 'blobs'));
-  const catalog = Catalog.open(config.database);
+  const catalog = openCatalog(config.database);
   const es = createElasticsearchClient(config.elasticsearch.url);
   try {
-    const project = (await catalog.listProjects()).find(
+    const project = (await catalog.projects.listProjects()).find(
       (p) => p.name === projectName && p.status === 'ACTIVE',
     );
     if (!project)
@@ -120,7 +120,7 @@ async function simulateVotes(
         `no eval project "${projectName}": run npm run eval -- --dataset ${args.dataset} first`,
       );
     const corpusIdOf = new Map(
-      [...(await projectDocuments(catalog, project.id)).values()].map((d) => [
+      [...(await projectDocuments(catalog.documents, project.id)).values()].map((d) => [
         d.id,
         d.fileName.replace(/\.md$/, ''),
       ]),
@@ -193,7 +193,7 @@ async function simulateVotes(
     }
     return { lines, asked, voted, refused };
   } finally {
-    await catalog.close();
+    await catalog.lifecycle.close();
     await es.close();
   }
 }

@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { Catalog } from '@trove/catalog';
+import { openCatalog } from '@trove/catalog';
 import { type RerankCandidate, type Reranker, SearchMode } from '@trove/domain';
 import { createEmbeddingProvider } from '@trove/embeddings';
 import { loadBeirDataset, ndcgAt, scoreRuns } from '@trove/evaluation';
@@ -114,10 +114,10 @@ async function collect(dataset: string, settings: RecordingSettings): Promise<Re
   const queries = loadBeirDataset(dir, 'train').queries.slice(0, settings.queries);
   const projectName = evalProjectName(name, 'train', queries.length, docs);
   const config = evalWorkerConfig(projectName, join(ROOT, '.trove', 'eval', 'blobs'));
-  const catalog = Catalog.open(config.database);
+  const catalog = openCatalog(config.database);
   const es = createElasticsearchClient(config.elasticsearch.url);
   try {
-    const project = (await catalog.listProjects()).find(
+    const project = (await catalog.projects.listProjects()).find(
       (p) => p.name === projectName && p.status === 'ACTIVE',
     );
     if (!project) {
@@ -126,7 +126,7 @@ async function collect(dataset: string, settings: RecordingSettings): Promise<Re
       );
     }
     const corpusIdOf = new Map(
-      [...(await projectDocuments(catalog, project.id)).values()].map((d) => [
+      [...(await projectDocuments(catalog.documents, project.id)).values()].map((d) => [
         d.id,
         d.fileName.replace(/\.md$/, ''),
       ]),
@@ -165,7 +165,7 @@ async function collect(dataset: string, settings: RecordingSettings): Promise<Re
     console.log(`[train] ${name}: ${recorded.length} train queries from project "${projectName}"`);
     return recorded;
   } finally {
-    await catalog.close();
+    await catalog.lifecycle.close();
     await es.close();
   }
 }

@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { blobKeys, DocumentStatus, type TroveDocument, TroveError, TroveErrorCode } from '@trove/domain';
 import { LocalBlobStore } from '@trove/storage';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type DocumentRecords, storeDocument } from './ingest-files';
+import { type DocumentCreation, storeDocument } from './ingest-files';
 
 /** Records documents in memory; refuses a second document of the same name, as the catalog does. */
-class RecordsFake implements DocumentRecords {
+class RecordsFake implements DocumentCreation {
   readonly documents: TroveDocument[] = [];
 
-  async createDocument(input: Parameters<DocumentRecords['createDocument']>[0]): Promise<TroveDocument> {
+  async createDocument(input: Parameters<DocumentCreation['createDocument']>[0]): Promise<TroveDocument> {
     if (this.documents.some((d) => d.projectId === input.projectId && d.fileName === input.fileName))
       throw new TroveError(TroveErrorCode.DocumentNameConflict, `"${input.fileName}" exists`);
     const now = new Date().toISOString();
@@ -43,7 +43,7 @@ describe('storeDocument (how benchmarks and evals put a file into a project)', (
   it('keeps the original under the document, so what a project deletion removes per document is all of it', async () => {
     const catalog = new RecordsFake();
     const data = Buffer.from('# Heron\n\nThe heron fishes at the pier.\n');
-    const record = await storeDocument({ catalog, blobs }, 'p1', { fileName: 'heron.md', data });
+    const record = await storeDocument({ documents: catalog, blobs }, 'p1', { fileName: 'heron.md', data });
 
     expect(record).toMatchObject({ projectId: 'p1', fileName: 'heron.md', mediaType: 'text/markdown' });
     expect(record.sizeBytes).toBe(data.length);
@@ -58,8 +58,8 @@ describe('storeDocument (how benchmarks and evals put a file into a project)', (
   it('takes the stored original back out when the record cannot be made', async () => {
     const catalog = new RecordsFake();
     const file = { fileName: 'twice.md', data: Buffer.from('# Twice\n') };
-    await storeDocument({ catalog, blobs }, 'p1', file);
-    await expect(storeDocument({ catalog, blobs }, 'p1', file)).rejects.toMatchObject({
+    await storeDocument({ documents: catalog, blobs }, 'p1', file);
+    await expect(storeDocument({ documents: catalog, blobs }, 'p1', file)).rejects.toMatchObject({
       code: TroveErrorCode.DocumentNameConflict,
     });
     expect(files()).toHaveLength(1);

@@ -1,18 +1,10 @@
 import { createHash } from 'node:crypto';
-import { Catalog } from '@trove/catalog';
+import { newDocumentId, type ProjectDocuments, type ProjectRecords } from '@trove/catalog';
 import { blobKeys, type BlobStore, type Project, ProjectStatus, type TroveDocument } from '@trove/domain';
 import { detectMediaType } from '@trove/parsing';
 
-/** What storing a document needs of the catalog; the real `Catalog` is one. */
-export interface DocumentRecords {
-  createDocument: Catalog['createDocument'];
-}
-
-/** What finding a tool's project by name needs of the catalog; the real `Catalog` is one. */
-export interface ProjectRecords {
-  listProjects: Catalog['listProjects'];
-  createProject: Catalog['createProject'];
-}
+/** What storing a document needs of the catalog. */
+export type DocumentCreation = Pick<ProjectDocuments, 'createDocument'>;
 
 export interface OriginalFile {
   fileName: string;
@@ -27,16 +19,16 @@ export interface OriginalFile {
  * A record that cannot be made takes its stored original back out.
  */
 export async function storeDocument(
-  deps: { catalog: DocumentRecords; blobs: Pick<BlobStore, 'put' | 'deletePrefix'> },
+  deps: { documents: DocumentCreation; blobs: Pick<BlobStore, 'put' | 'deletePrefix'> },
   projectId: string,
   file: OriginalFile,
 ): Promise<TroveDocument> {
-  const id = Catalog.newDocumentId();
+  const id = newDocumentId();
   const contentHash = createHash('sha256').update(file.data).digest('hex');
   const blobKey = blobKeys.original(id, contentHash);
   await deps.blobs.put(blobKey, file.data);
   try {
-    return await deps.catalog.createDocument({
+    return await deps.documents.createDocument({
       id,
       projectId,
       fileName: file.fileName,
@@ -52,9 +44,12 @@ export async function storeDocument(
 }
 
 /** The ACTIVE project of that name, created when there is none (a persistent eval project is reused). */
-export async function projectNamed(catalog: ProjectRecords, name: string): Promise<Project> {
-  const existing = (await catalog.listProjects()).find(
+export async function projectNamed(
+  projects: Pick<ProjectRecords, 'listProjects' | 'createProject'>,
+  name: string,
+): Promise<Project> {
+  const existing = (await projects.listProjects()).find(
     (p) => p.name === name && p.status === ProjectStatus.ACTIVE,
   );
-  return existing ?? (await catalog.createProject(name));
+  return existing ?? (await projects.createProject(name));
 }

@@ -43,7 +43,7 @@ async function main() {
     await metrics.close();
     await parsers.close();
     await connection.close();
-    await catalog.close();
+    await catalog.lifecycle.close();
     // Its keep-alive sockets would hold the process open after every task has stopped.
     await es.close();
     // The last spans (the shutdown's own) are exported before the process ends.

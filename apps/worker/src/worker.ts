@@ -45,7 +45,7 @@ export async function createWorker(
     log: () => (message) => logger.warn(message),
   });
   const { es, catalog, generations } = core;
-  await catalog.ensure();
+  await catalog.lifecycle.ensure();
   // The chunk index's generations (one per embedding model): the active one's model embeds.
   const active = await generations.bootstrap();
   const embedder = active.embedder;
@@ -54,7 +54,7 @@ export async function createWorker(
   });
   const blobs = createBlobStore(config.storage);
   // One connector per registered source type (@trove/source-definitions).
-  const connectors = createSourceConnectors(config, { blobs });
+  const connectors = createSourceConnectors({ folders: config.folders, secrets: core.secrets }, { blobs });
   // One set of limits for every document, whatever its source: checked by the sync's plan, the
   // fetches and the parsers.
   const limits = config.documents ?? documentLimitsSchema.parse({});
@@ -66,8 +66,12 @@ export async function createWorker(
   const ragConfig = core.ragConfig({ defaults: workerRagDefaults(config.chunking), sections: ['chunking'] });
   // Documents are chunked in the parsing threads too, by the settings current when each is chunked.
   const chunking = ragConfig.follow((settings) => settings.chunking);
+  // Each activity is given the catalog ports it uses, never the whole catalog.
+  const { writeChecks, projects, sources, runs, documents } = catalog;
   const ingestDeps = {
-    catalog,
+    writeChecks,
+    documents,
+    sources,
     blobs,
     parsers,
     chunking,
@@ -78,7 +82,17 @@ export async function createWorker(
     connectors,
     limits,
   };
-  const syncDeps = { catalog, blobs, chunkIndex, connectors, limits };
+  const syncDeps = {
+    writeChecks,
+    projects,
+    sources,
+    runs,
+    documents,
+    blobs,
+    chunkIndex,
+    connectors,
+    limits,
+  };
   // How syncs and uploads cut their documents into units: batches of small documents, as many
   // units at once as the bulk lane runs activities (by default).
   const units: IngestUnits = {
@@ -106,17 +120,20 @@ export async function createWorker(
     ...createIngestActivities(ingestDeps),
     ...createIngestBatchActivities(ingestDeps),
     ...createSyncActivities({ ...syncDeps, units }),
-    ...createUploadActivities({ catalog, units }),
+    ...createUploadActivities({ documents, writeChecks, units }),
     ...createWebhookActivities(syncDeps),
     ...createDeletionActivities({
-      catalog,
+      projects,
+      sources,
+      documents,
+      runs,
       blobs,
       chunkIndex,
       connectors,
       temporal,
       cancelGraceMs: config.deletion?.cancelGraceMs,
     }),
-    ...createIndexRebuildActivities({ catalog, generations }),
+    ...createIndexRebuildActivities({ indexGenerations: catalog.indexGenerations, generations }),
   };
   const worker = await LaneWorkers.create({
     connection,
@@ -139,6 +156,6 @@ export async function createWorker(
   collectProcessMetrics();
   collectWorkerSlots(() => worker.slotUsage());
   collectTaskQueues(taskQueueBacklog(temporal, config.temporal.namespace, config.temporal.taskQueue));
-  collectCatalogPool(() => catalog.poolUsage());
+  collectCatalogPool(() => catalog.lifecycle.poolUsage());
   return { worker, connection, embedder, es, parsers, catalog, generations, ingestDeps, logger };
 }

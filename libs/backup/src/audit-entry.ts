@@ -1,5 +1,5 @@
 import { hostname, userInfo } from 'node:os';
-import { Catalog } from '@trove/catalog';
+import { AuditRepository, CatalogLifecycle } from '@trove/catalog';
 import type { DatabaseConfig } from '@trove/config';
 import { AuditAction, AuditActorKind, type AuditOutcome } from '@trove/domain';
 
@@ -34,9 +34,9 @@ export async function recordInAuditLog(
   database: DatabaseConfig,
   entry: OperationEntry,
 ): Promise<string | undefined> {
-  const catalog = Catalog.open({ url: database.url, schema: database.schema, poolSize: 1 });
+  const pool = CatalogLifecycle.open({ url: database.url, schema: database.schema, poolSize: 1 });
   try {
-    await catalog.audit.append({
+    await new AuditRepository(pool.db).append({
       actor: {
         kind: AuditActorKind.SYSTEM,
         id: null,
@@ -57,6 +57,6 @@ export async function recordInAuditLog(
   } catch (error) {
     return `not recorded in the audit log: ${(error as Error).message}`;
   } finally {
-    await catalog.close();
+    await pool.close();
   }
 }

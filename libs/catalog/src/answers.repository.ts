@@ -15,7 +15,16 @@ import { query } from './database-error';
 import { decodeCursor, pageSize, toPage, type Page, type PageRequest } from './cursor';
 import type { AnswersTable, CatalogTables, ThreadsTable } from './tables';
 import { jsonb } from './postgres-text';
-import type { AnswerFilter, NewAnswer, NewThread, ThreadScope } from './catalog.ports';
+import type {
+  AnswerFilter,
+  AnswerRecords,
+  AnswerRetention,
+  NewAnswer,
+  NewThread,
+  ThreadScope,
+  WriteChecks,
+} from './catalog.ports';
+import { projectDeleting } from './source-lock';
 
 /** Kysely's view of a thread row with its turn count. */
 type ThreadRow = Selectable<ThreadsTable> & { turn_count: number | string };
@@ -24,20 +33,24 @@ type ThreadRow = Selectable<ThreadsTable> & { turn_count: number | string };
  * Answers and the threads they form. Writes are guarded in the statement itself: an answer or a
  * thread is inserted only while its project is ACTIVE (`insert … select … where status = 'ACTIVE'`),
  * so nothing is added once a deletion has marked the project; what was added before goes with it
- * (foreign keys cascade). The `undefined` a refused write returns is turned into the reason by
- * the Catalog.
+ * (foreign keys cascade). A refused write throws the reason the project gives.
  */
-export class AnswerRepository {
-  constructor(private readonly db: CatalogDb) {}
+export class AnswerRepository implements AnswerRecords, AnswerRetention {
+  constructor(
+    private readonly db: CatalogDb,
+    /** Why a guarded insert wrote nothing: the project is missing or being deleted. */
+    private readonly checks: Pick<WriteChecks, 'requireActiveProject'>,
+  ) {}
 
-  /** Creates an empty thread; undefined when the project is missing or being deleted. */
-  async createThread(thread: NewThread): Promise<Thread | undefined> {
-    return query('creating a thread', () =>
+  /** Creates an empty thread; PROJECT_NOT_FOUND or PROJECT_DELETING when the project takes no writes. */
+  async createThread(thread: NewThread): Promise<Thread> {
+    const created = await query('creating a thread', () =>
       this.db.transaction().execute(async (tx) => {
         const id = await insertThread(tx, thread);
         return id ? threadById(tx, id) : undefined;
       }),
     );
+    return created ?? this.refusedWrite(thread.projectId);
   }
 
   async getThread(id: string): Promise<Thread | undefined> {
@@ -105,9 +118,15 @@ export class AnswerRepository {
    * Records an answer and returns its id; a turn of a thread gets the thread's next position (the
    * thread row is locked meanwhile, so two follow-ups at once get 2 and 3) and moves the thread
    * to the top of its list. THREAD_NOT_FOUND when the thread is gone or belongs to another
-   * project; undefined when the project is missing or being deleted (nothing is written).
+   * project; PROJECT_NOT_FOUND or PROJECT_DELETING when the project takes no writes (nothing is
+   * written).
    */
-  async recordAnswer(answer: NewAnswer): Promise<string | undefined> {
+  async recordAnswer(answer: NewAnswer): Promise<string> {
+    const recorded = await this.insertAnswer(answer);
+    return recorded ?? this.refusedWrite(answer.projectId);
+  }
+
+  private async insertAnswer(answer: NewAnswer): Promise<string | undefined> {
     const id = answer.id ?? newAnswerId();
     return query('recording an answer', () =>
       this.db.transaction().execute(async (tx) => {
@@ -220,6 +239,12 @@ export class AnswerRepository {
         .executeTakeFirst();
       return { threads: Number(threads.numDeletedRows), answers: Number(answers.numDeletedRows) };
     });
+  }
+
+  /** Why a guarded insert wrote nothing: the project is missing or being deleted. */
+  private async refusedWrite(projectId: string): Promise<never> {
+    await this.checks.requireActiveProject(projectId);
+    throw projectDeleting(projectId); // deleted between the insert and the check
   }
 }
 

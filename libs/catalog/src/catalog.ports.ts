@@ -1,7 +1,8 @@
 /**
- * Narrow views of the catalog, one per job, for code that only needs part of it (the worker's
- * activities, index generations, settings). `Catalog` implements every one; a test fake
- * implements the ones its subject uses, so the compiler checks the fake against the real thing.
+ * The catalog's ports, one per job, with the records they take and give. Each repository
+ * implements the ports of its aggregate; a consumer (the api's services, the worker's activities)
+ * is given the narrowest port it uses, and a test fake implements that port, so the compiler
+ * checks the fake against the real thing. Nothing here imports an implementation.
  */
 import type {
   AnswerRecord,
@@ -16,16 +17,21 @@ import type {
   IndexGenerationStatus,
   IndexRebuildProgress,
   Project,
+  ProjectSettings,
   RecordOwner,
   Source,
   SourceBase,
   SyncRun,
+  SyncRunStatus,
   Thread,
   TroveDocument,
 } from '@trove/domain';
 import type { Page, PageRequest } from './cursor';
 
-/** The checks every write makes: nothing is written to a project being deleted or a source being removed. */
+/**
+ * The checks every write makes, across projects and sources: nothing is written to a project
+ * being deleted or a source being removed.
+ */
 export interface WriteChecks {
   /** The project; PROJECT_NOT_FOUND, or PROJECT_DELETING (permanent) while it is being deleted. */
   requireActiveProject(id: string): Promise<Project>;
@@ -39,21 +45,79 @@ export interface ProjectReads {
   requireProject(id: string): Promise<Project>;
 }
 
+/** Projects as the api manages them. */
+export interface ProjectRecords extends ProjectReads {
+  /** Creates an ACTIVE project; names are normalised and unique (ignoring case) among active ones. */
+  createProject(name: string): Promise<Project>;
+  /** Every project, including those being deleted (status DELETING) until they are gone. */
+  listProjects(): Promise<Project[]>;
+  /** Changes the project's settings; PROJECT_NOT_FOUND, or PROJECT_DELETING while it is being deleted. */
+  updateProjectSettings(id: string, change: ProjectSettings): Promise<Project>;
+}
+
+/** What deleting a project goes through: the mark (every write is refused from then on), then the record. */
+export interface ProjectRemovals {
+  /** Marks the project DELETING and frees its name; undefined when it does not exist. */
+  markProjectDeleting(id: string): Promise<Project | undefined>;
+  /** Removes the project with every record it owns (sources, documents, runs, webhook event ids). */
+  deleteProject(id: string): Promise<void>;
+}
+
 /** Whether the database answers (readiness checks). */
 export interface CatalogHealth {
   ping(): Promise<void>;
 }
 
+/** This process's connection pool to the catalog: open, idle, waiting and the maximum (metrics). */
+export interface CatalogPoolUsage {
+  poolUsage(): { total: number; idle: number; waiting: number; max: number };
+}
+
 export interface SourceRecords {
   getSource(id: string): Promise<Source | undefined>;
+  /** The source, or SOURCE_NOT_FOUND. */
   requireSource(id: string): Promise<Source>;
   updateSource(id: string, changes: SourceChanges): Promise<void>;
+}
+
+/** A project's sources: listed, added, and taken back. */
+export interface ProjectSources {
+  /** A project's sources, oldest first. */
+  listSources(projectId: string): Promise<Source[]>;
+  /** Adds a source; PROJECT_NOT_FOUND (permanent) when its project does not exist. */
+  createSource(source: Source): Promise<Source>;
+  /** Removes the source with its documents, sync runs and webhook event ids. */
+  deleteSource(id: string): Promise<void>;
+}
+
+/** What removing a source goes through: the mark (syncs, webhooks and changes are refused from then on), then the record. */
+export interface SourceRemovals {
+  /** Marks the source REMOVING; undefined when it does not exist. */
+  markSourceRemoving(id: string): Promise<Source | undefined>;
+  deleteSource(id: string): Promise<void>;
 }
 
 export interface SyncRunRecords {
   createRun(run: SyncRun): Promise<SyncRun>;
   getRun(id: string): Promise<SyncRun | undefined>;
   updateRun(id: string, changes: SyncRunChanges): Promise<void>;
+}
+
+/** A source's runs as listings read them. */
+export interface SyncRunHistory {
+  /** A page of a source's runs, newest first. */
+  pageRuns(sourceId: string, page?: PageRequest): Promise<Page<SyncRun>>;
+  /** Each source's newest run (one index probe per source); sources never synced are absent. */
+  latestRuns(sourceIds: readonly string[]): Promise<Map<string, SyncRun>>;
+  /** The source's runs still RUNNING. */
+  runningRuns(sourceId: string): Promise<SyncRun[]>;
+  /** The ids of every sync run of a project or source (to remove their scratch files). */
+  runIds(scope: { projectId: string } | { sourceId: string }): Promise<string[]>;
+}
+
+/** Runs per status (every status present) and when the oldest RUNNING one started (metrics). */
+export interface SyncRunStats {
+  runStats(): Promise<{ byState: Record<SyncRunStatus, number>; oldestRunningStartedAt?: Date }>;
 }
 
 /** A source's items as documents: what a sync diffs against, creates and removes. */
@@ -93,6 +157,39 @@ export interface DocumentLeases {
   releaseDocuments(ids: string[], holder: string): Promise<void>;
 }
 
+/** A project's documents as the api lists, uploads and removes them. */
+export interface ProjectDocuments {
+  /** Creates an uploaded document; its name must be free in the project (DOCUMENT_NAME_CONFLICT). */
+  createDocument(input: NewUpload): Promise<TroveDocument>;
+  /** The document, or DOCUMENT_NOT_FOUND. */
+  requireDocument(id: string): Promise<TroveDocument>;
+  /** A page of a project's documents (oldest first), optionally by status or source. */
+  pageDocuments(projectId: string, filter?: DocumentFilter, page?: PageRequest): Promise<Page<TroveDocument>>;
+  /** Removes the record, which frees its name (or source item) for a new document. */
+  deleteDocument(id: string): Promise<void>;
+  /** The ids of every document of a project or source. */
+  documentIds(scope: { projectId: string } | { sourceId: string }): Promise<string[]>;
+}
+
+/** The catalog query that turns source and date filters into document ids. */
+export interface SearchScopeReader {
+  /**
+   * The ids of a project's documents a search may return under these filters, at most `max + 1`.
+   * An unknown source, or one of another project, is SOURCE_NOT_FOUND.
+   */
+  searchScope(projectId: string, scope: DocumentScope, max: number): Promise<string[]>;
+}
+
+/** Counts of a project's documents (overviews and listings): each one grouped query. */
+export interface DocumentCounts {
+  countByStatus(projectId: string): Promise<Record<string, number>>;
+  /** How many documents each of these sources has; a source without any is absent. */
+  countBySource(sourceIds: readonly string[]): Promise<Map<string, number>>;
+  totals(projectId: string): Promise<{ documents: number; chunks: number }>;
+  /** The media types of a project's documents with how many documents have each, most first. */
+  mediaTypeCounts(projectId: string): Promise<{ mediaType: string; documents: number }[]>;
+}
+
 export interface UploadQueue {
   pendingUploads(
     projectId: string,
@@ -101,19 +198,7 @@ export interface UploadQueue {
   ): Promise<{ ids: string[]; after?: UploadCursor }>;
 }
 
-/** What deleting a project or removing a source goes through, step by step. */
-export interface CatalogRemovals {
-  markProjectDeleting(id: string): Promise<Project | undefined>;
-  deleteProject(id: string): Promise<void>;
-  markSourceRemoving(id: string): Promise<Source | undefined>;
-  deleteSource(id: string): Promise<void>;
-  getSource(id: string): Promise<Source | undefined>;
-  listSources(projectId: string): Promise<Source[]>;
-  documentIds(scope: { projectId: string } | { sourceId: string }): Promise<string[]>;
-  runIds(scope: { projectId: string } | { sourceId: string }): Promise<string[]>;
-}
-
-/** The generations of the chunk index (`catalog.indexGenerations`). */
+/** The generations of the chunk index. */
 export interface IndexGenerationRecords {
   live(): Promise<StoredIndexGeneration[]>;
   get(id: number): Promise<StoredIndexGeneration | undefined>;
@@ -129,12 +214,7 @@ export interface IndexGenerationRecords {
   ): Promise<boolean>;
 }
 
-/** The catalog as index generations use it. */
-export interface IndexGenerationCatalog {
-  readonly indexGenerations: IndexGenerationRecords;
-}
-
-/** The stored overrides of the retrieval and answer settings (`catalog.ragConfig`). */
+/** The stored overrides of the retrieval and answer settings. */
 export interface RagConfigRecords {
   get(): Promise<StoredRagConfig>;
   save(
@@ -144,23 +224,14 @@ export interface RagConfigRecords {
   ): Promise<StoredRagConfig>;
 }
 
-/** The catalog as the settings store uses it. */
-export interface RagConfigCatalog {
-  readonly ragConfig: RagConfigRecords;
-}
-
-/** API keys as requests are authenticated with them (`catalog.apiKeys`). */
+/** API keys as requests are authenticated with them. */
 export interface ApiKeyLookup {
   get(id: string): Promise<StoredApiKey | undefined>;
   /** Records a use, at most once per API_KEY_TOUCH_INTERVAL_MS; true when it was written. */
   touch(id: string, at?: Date): Promise<boolean>;
 }
 
-export interface ApiKeyCatalog {
-  readonly apiKeys: ApiKeyLookup;
-}
-
-/** Webhook event ids already accepted: replay and retry protection (`catalog.webhookEvents`). */
+/** Webhook event ids already accepted: replay and retry protection. */
 export interface WebhookEventRecords {
   /** True when the id is new for the source (and is now recorded). */
   record(sourceId: string, eventId: string): Promise<boolean>;
@@ -168,17 +239,10 @@ export interface WebhookEventRecords {
   purge(before: Date): Promise<void>;
 }
 
-/** Per source, the last webhook event accepted and the deliveries refused (`catalog.webhookDeliveries`). */
+/** Per source, the last webhook event accepted and the deliveries refused. */
 export interface WebhookDeliveryRecords {
   accepted(sourceId: string, eventType: string, at?: Date): Promise<void>;
   rejected(sourceId: string, count?: number): Promise<void>;
-}
-
-/** The catalog as the webhook endpoint uses it. */
-export interface WebhookCatalog
-  extends Pick<SourceRecords, 'getSource' | 'updateSource'>, Pick<WriteChecks, 'requireActiveSource'> {
-  readonly webhookEvents: WebhookEventRecords;
-  readonly webhookDeliveries: WebhookDeliveryRecords;
 }
 
 /**
@@ -279,6 +343,12 @@ export interface FeedbackWithAnswer {
   vote: FeedbackRecord;
   answer: FeedbackAnswer;
 }
+
+/** An uploaded file's record to create (its id: a fresh one unless given). */
+export type NewUpload = Pick<
+  TroveDocument,
+  'projectId' | 'fileName' | 'mediaType' | 'sizeBytes' | 'contentHash' | 'blobKey'
+> & { id?: string };
 
 export type DocumentChanges = Partial<Omit<TroveDocument, 'id' | 'projectId' | 'error' | 'progress'>> & {
   error?: TroveDocument['error'] | null;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { TroveDocument } from '@trove/domain';
-import { DocumentStatus, isTroveId, TroveError, TroveErrorCode } from '@trove/domain';
+import { DocumentStatus, isTroveId, notFoundError, TroveError, TroveErrorCode } from '@trove/domain';
 import type { CatalogDb } from './database';
 import { pgCode, PgCode, query } from './database-error';
 import { decodeCursor, pageSize, toPage, type Page, type PageRequest } from './cursor';
@@ -11,41 +11,60 @@ import { jsonb } from './postgres-text';
 import type {
   DocumentChanges,
   DocumentClaim,
+  DocumentCounts,
   DocumentFilter,
+  DocumentLeases,
   DocumentOrigin,
+  DocumentOriginReads,
+  DocumentRecords,
   DocumentScope,
   NewSourceItem,
+  NewUpload,
+  ProjectDocuments,
+  ProjectSources,
+  SearchScopeReader,
   SourceItem,
+  SourceItemRecords,
   UploadCursor,
+  UploadQueue,
 } from './catalog.ports';
 
 /** Rows per statement for bulk inserts and keyset scans. */
 const BATCH = 1_000;
 const SCAN_BATCH = 5_000;
 
+/** A fresh document id: random, so a link to a deleted document never reaches a newer one. */
+export function newDocumentId(): string {
+  return randomUUID();
+}
+
 /**
  * Documents. Uniqueness is the database's: one upload per file name in a project, one document
  * per source item. Every list is keyset-paged; nothing is capped.
  */
-export class DocumentRepository {
-  constructor(private readonly db: CatalogDb) {}
-
-  /** A fresh document id: random, so a link to a deleted document never reaches a newer one. */
-  static newId(): string {
-    return randomUUID();
-  }
+export class DocumentRepository
+  implements
+    DocumentRecords,
+    DocumentOriginReads,
+    DocumentLeases,
+    UploadQueue,
+    SourceItemRecords,
+    ProjectDocuments,
+    SearchScopeReader,
+    DocumentCounts
+{
+  constructor(
+    private readonly db: CatalogDb,
+    /** A search's source filter is checked against the project's sources. */
+    private readonly sources: Pick<ProjectSources, 'listSources'>,
+  ) {}
 
   /** Creates an uploaded document; the same name twice in a project is DOCUMENT_NAME_CONFLICT. */
-  async create(
-    input: Pick<
-      TroveDocument,
-      'projectId' | 'fileName' | 'mediaType' | 'sizeBytes' | 'contentHash' | 'blobKey'
-    > & { id?: string },
-  ): Promise<TroveDocument> {
+  async createDocument(input: NewUpload): Promise<TroveDocument> {
     const now = new Date().toISOString();
     const document: TroveDocument = {
       ...input,
-      id: input.id ?? DocumentRepository.newId(),
+      id: input.id ?? newDocumentId(),
       status: DocumentStatus.PENDING,
       chunkCount: 0,
       timings: {},
@@ -85,7 +104,7 @@ export class DocumentRepository {
     }
   }
 
-  async get(id: string): Promise<TroveDocument | undefined> {
+  async getDocument(id: string): Promise<TroveDocument | undefined> {
     if (!isTroveId(id)) return undefined;
     const row = await query('reading a document', () =>
       this.db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst(),
@@ -93,8 +112,14 @@ export class DocumentRepository {
     return row && toDocument(row);
   }
 
+  async requireDocument(id: string): Promise<TroveDocument> {
+    const document = await this.getDocument(id);
+    if (!document) throw notFoundError('document', id);
+    return document;
+  }
+
   /** The documents among `ids` that exist (in no particular order): one query. */
-  async getMany(ids: string[]): Promise<TroveDocument[]> {
+  async getDocuments(ids: string[]): Promise<TroveDocument[]> {
     const valid = ids.filter(isTroveId);
     if (valid.length === 0) return [];
     const rows = await query('reading documents', () =>
@@ -107,7 +132,7 @@ export class DocumentRepository {
    * Where those of `ids` that belong to the project come from (file name, source): one query
    * over the primary keys, the source joined in. Ids of other projects are left out.
    */
-  async origins(projectId: string, ids: string[]): Promise<DocumentOrigin[]> {
+  async documentOrigins(projectId: string, ids: string[]): Promise<DocumentOrigin[]> {
     const valid = [...new Set(ids.filter(isTroveId))];
     if (valid.length === 0) return [];
     const rows = await query('reading where documents come from', () =>
@@ -141,7 +166,7 @@ export class DocumentRepository {
   }
 
   /** A page of a project's documents, oldest first, with the total matching the filter. */
-  async page(
+  async pageDocuments(
     projectId: string,
     filter: DocumentFilter = {},
     request: PageRequest = {},
@@ -196,7 +221,7 @@ export class DocumentRepository {
   }
 
   /** The ids of every document of a project or source (keyset scan, no cap). */
-  async ids(scope: { projectId: string } | { sourceId: string }): Promise<string[]> {
+  async documentIds(scope: { projectId: string } | { sourceId: string }): Promise<string[]> {
     const ids: string[] = [];
     let after: string | undefined;
     for (;;) {
@@ -216,9 +241,20 @@ export class DocumentRepository {
   /**
    * The ids of a project's documents matching every criterion of `scope`, at most `max + 1` of
    * them (so a caller can tell "over the limit" apart). Sources go through the source index, dates
-   * through (project_id, updated_at).
+   * through (project_id, updated_at). An unknown source, or one of another project, is
+   * SOURCE_NOT_FOUND.
    */
   async searchScope(projectId: string, scope: DocumentScope, max: number): Promise<string[]> {
+    if (scope.sourceIds?.length) {
+      const own = new Set((await this.sources.listSources(projectId)).map((source) => source.id));
+      const unknown = scope.sourceIds.find((id) => !own.has(id));
+      if (unknown !== undefined) {
+        throw new TroveError(
+          TroveErrorCode.SourceNotFound,
+          `source ${unknown} does not exist in project ${projectId}`,
+        );
+      }
+    }
     if ([scope.sourceIds, scope.documentIds, scope.mediaTypes].some((list) => list?.length === 0)) return [];
     let q = this.db
       .selectFrom('documents')
@@ -276,7 +312,7 @@ export class DocumentRepository {
    * source or project being deleted), then one `INSERT … ON CONFLICT DO NOTHING`, so re-running a
    * plan, or two at once, never duplicates. Returns the document id of every item, new or existing.
    */
-  async ensureSourceItems(sourceId: string, items: NewSourceItem[]): Promise<Map<string, string>> {
+  async ensureSourceDocuments(sourceId: string, items: NewSourceItem[]): Promise<Map<string, string>> {
     const ids = new Map<string, string>();
     for (let i = 0; i < items.length; i += BATCH) {
       const batch = items.slice(i, i + BATCH);
@@ -286,7 +322,7 @@ export class DocumentRepository {
           const now = new Date().toISOString();
           const rows = batch.map((item) =>
             toRow({
-              id: DocumentRepository.newId(),
+              id: newDocumentId(),
               projectId,
               sourceId,
               externalId: item.externalId,
@@ -320,7 +356,7 @@ export class DocumentRepository {
   }
 
   /** Partial update; `error: null` clears a previous failure. A missing document is ignored. */
-  async update(id: string, changes: DocumentChanges): Promise<void> {
+  async updateDocument(id: string, changes: DocumentChanges): Promise<void> {
     if (!isTroveId(id)) return;
     const values = toChanges(changes);
     await query('updating a document', () =>
@@ -333,7 +369,7 @@ export class DocumentRepository {
    * changed columns, its rows sent as one JSON parameter, so a batch costs a round trip or two,
    * not one per document. In one transaction.
    */
-  async updateMany(updates: { id: string; changes: DocumentChanges }[]): Promise<void> {
+  async updateDocuments(updates: { id: string; changes: DocumentChanges }[]): Promise<void> {
     // Several updates of one document apply in order, as one.
     const merged = new Map<string, DocumentChanges>();
     for (const { id, changes } of updates)
@@ -365,7 +401,7 @@ export class DocumentRepository {
    * `holder`'s to `holder` for `ttlMs`, in one statement, on the database's clock. Ingests that
    * claim before writing never write the same document at once.
    */
-  async claim(ids: string[], holder: string, ttlMs: number): Promise<DocumentClaim> {
+  async claimDocuments(ids: string[], holder: string, ttlMs: number): Promise<DocumentClaim> {
     const valid = [...new Set(ids.filter(isTroveId))];
     if (valid.length === 0) return { claimed: [], held: [] };
     const rows = await query('claiming documents for ingestion', () =>
@@ -413,7 +449,7 @@ export class DocumentRepository {
   }
 
   /** Ends `holder`'s lease on these documents (one statement); others' leases are left alone. */
-  async release(ids: string[], holder: string): Promise<void> {
+  async releaseDocuments(ids: string[], holder: string): Promise<void> {
     const valid = [...new Set(ids.filter(isTroveId))];
     if (valid.length === 0) return;
     await query('releasing documents', () =>
@@ -426,7 +462,7 @@ export class DocumentRepository {
     );
   }
 
-  async delete(id: string): Promise<void> {
+  async deleteDocument(id: string): Promise<void> {
     if (!isTroveId(id)) return;
     await query('deleting a document', () => this.db.deleteFrom('documents').where('id', '=', id).execute());
   }

@@ -6,13 +6,15 @@ import {
   type FeedbackVote,
   isAnswerId,
   newFeedbackId,
+  notFoundError,
   type RecordOwner,
 } from '@trove/domain';
 import type { CatalogDb } from './database';
 import { query } from './database-error';
 import { decodeCursor, encodeCursor, pageSize, toPage, type Page, type PageRequest } from './cursor';
 import type { FeedbackTable } from './tables';
-import type { FeedbackWithAnswer, NewFeedback } from './catalog.ports';
+import type { FeedbackRecords, FeedbackWithAnswer, NewFeedback, WriteChecks } from './catalog.ports';
+import { guardedWrite } from './guarded-write';
 
 /**
  * `normalizeQuestion` (@trove/domain) of what an answer searched, in SQL: content gaps are grouped
@@ -24,14 +26,35 @@ const QUESTION_KEY = sql<string>`btrim(regexp_replace(regexp_replace(lower(norma
  * Votes on answers and their passages. One vote per (answer, key, target, passage): voting again
  * replaces the vote and its comment. Votes go with their answer (foreign key, cascading).
  */
-export class FeedbackRepository {
-  constructor(private readonly db: CatalogDb) {}
+export class FeedbackRepository implements FeedbackRecords {
+  constructor(
+    private readonly db: CatalogDb,
+    /** A vote is refused like every write once its project is being deleted. */
+    private readonly checks: Pick<WriteChecks, 'requireActiveProject'>,
+  ) {}
+
+  /**
+   * Records a vote on an answer of the project (replacing the key's earlier vote on the same
+   * answer and passage). Refused like every write once the project is being deleted; an answer
+   * of another project is ANSWER_NOT_FOUND.
+   */
+  async recordFeedback(vote: NewFeedback): Promise<FeedbackRecord> {
+    await this.checks.requireActiveProject(vote.projectId);
+    const recorded = await guardedWrite(
+      this.checks,
+      { projectId: vote.projectId },
+      () => this.record(vote),
+      (written) => (written ? this.delete(written.id) : Promise.resolve()),
+    );
+    if (!recorded) throw notFoundError('answer', vote.answerId);
+    return recorded;
+  }
 
   /**
    * Records a vote (or replaces the key's earlier one on the same answer and passage); undefined
    * when the answer is not one of the project's.
    */
-  async record(vote: NewFeedback): Promise<FeedbackRecord | undefined> {
+  private async record(vote: NewFeedback): Promise<FeedbackRecord | undefined> {
     if (!isAnswerId(vote.answerId)) return undefined;
     // Milliseconds, as cursors carry them.
     const now = new Date().toISOString();
@@ -51,12 +74,12 @@ export class FeedbackRepository {
   }
 
   /** Takes a vote back (a write refused after the fact). */
-  async delete(id: string): Promise<void> {
+  private async delete(id: string): Promise<void> {
     await query('deleting feedback', () => this.db.deleteFrom('feedback').where('id', '=', id).execute());
   }
 
   /** One person's or key's votes on these answers of the project (neither: the bootstrap admin key's). */
-  async votesOn(projectId: string, answerIds: string[], owner: RecordOwner): Promise<FeedbackRecord[]> {
+  async feedbackOn(projectId: string, answerIds: string[], owner: RecordOwner): Promise<FeedbackRecord[]> {
     const ids = answerIds.filter(isAnswerId);
     if (ids.length === 0) return [];
     let rows = this.db
@@ -77,7 +100,7 @@ export class FeedbackRepository {
   }
 
   /** A page of the project's votes with their answers, oldest vote first (the export). */
-  async page(projectId: string, request: PageRequest = {}): Promise<Page<FeedbackWithAnswer>> {
+  async pageFeedback(projectId: string, request: PageRequest = {}): Promise<Page<FeedbackWithAnswer>> {
     const size = pageSize(request.first);
     let rows = this.db
       .selectFrom('feedback as f')

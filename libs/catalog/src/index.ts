@@ -1,4 +1,6 @@
-export * from './catalog';
+export * from './open-catalog';
+export * from './catalog-lifecycle';
+export * from './write-checks';
 export type * from './catalog.ports';
 export * from './cursor';
 export * from './guarded-write';
@@ -18,4 +20,11 @@ export type {
 } from './sessions.repository';
 export { AuditRepository } from './audit.repository';
 export { IndexGenerationRepository } from './index-generations.repository';
+export { ProjectRepository } from './projects.repository';
+export { SourceRepository } from './sources.repository';
+export { SyncRunRepository } from './sync-runs.repository';
+export { DocumentRepository, newDocumentId } from './documents.repository';
+export { AnswerRepository } from './answers.repository';
+export { FeedbackRepository } from './feedback.repository';
+export { RagConfigRepository } from './rag-config.repository';
 export type { AuditPage } from './audit.repository';

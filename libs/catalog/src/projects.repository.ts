@@ -3,23 +3,26 @@ import { sql, type Selectable } from 'kysely';
 import type { Project, ProjectSettings } from '@trove/domain';
 import {
   isTroveId,
+  notFoundError,
   normalizeProjectName,
   projectNameKey,
   ProjectStatus,
   TroveError,
   TroveErrorCode,
 } from '@trove/domain';
+import type { ProjectRecords, ProjectRemovals } from './catalog.ports';
 import type { CatalogDb } from './database';
 import { pgCode, PgCode, query } from './database-error';
 import type { ProjectsTable } from './tables';
 import { jsonb } from './postgres-text';
+import { activeProject } from './source-lock';
 
 /** Projects: names are unique (case-insensitively) among ACTIVE projects, by a partial unique index. */
-export class ProjectRepository {
+export class ProjectRepository implements ProjectRecords, ProjectRemovals {
   constructor(private readonly db: CatalogDb) {}
 
   /** Creates an ACTIVE project; a taken name is PROJECT_NAME_CONFLICT. */
-  async create(name: string): Promise<Project> {
+  async createProject(name: string): Promise<Project> {
     const normalized = normalizeProjectName(name);
     const project: Project = {
       id: randomUUID(),
@@ -67,7 +70,7 @@ export class ProjectRepository {
     );
   }
 
-  async get(id: string): Promise<Project | undefined> {
+  async getProject(id: string): Promise<Project | undefined> {
     if (!isTroveId(id)) return undefined;
     const row = await query('reading a project', () =>
       this.db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst(),
@@ -75,8 +78,14 @@ export class ProjectRepository {
     return row && toProject(row);
   }
 
+  async requireProject(id: string): Promise<Project> {
+    const project = await this.getProject(id);
+    if (!project) throw notFoundError('project', id);
+    return project;
+  }
+
   /** Every project, oldest first, including those being deleted. */
-  async list(): Promise<Project[]> {
+  async listProjects(): Promise<Project[]> {
     const rows = await query('listing projects', () =>
       this.db.selectFrom('projects').selectAll().orderBy('created_at').orderBy('id').execute(),
     );
@@ -84,7 +93,7 @@ export class ProjectRepository {
   }
 
   /** Marks the project DELETING, which frees its name; undefined when it does not exist. */
-  async markDeleting(id: string): Promise<Project | undefined> {
+  async markProjectDeleting(id: string): Promise<Project | undefined> {
     if (!isTroveId(id)) return undefined;
     const row = await query('marking a project deleted', () =>
       this.db
@@ -99,11 +108,17 @@ export class ProjectRepository {
 
   /**
    * Changes settings of an ACTIVE project, in one statement (a project being deleted is never
-   * written); undefined when there is no such active project.
+   * written); PROJECT_NOT_FOUND, or PROJECT_DELETING when it is being deleted.
    */
-  async updateSettings(id: string, change: ProjectSettings): Promise<Project | undefined> {
-    if (!isTroveId(id)) return undefined;
-    const row = await query('changing project settings', () =>
+  async updateProjectSettings(id: string, change: ProjectSettings): Promise<Project> {
+    const row = isTroveId(id) ? await this.writeSettings(id, change) : undefined;
+    if (row) return toProject(row);
+    activeProject(await this.requireProject(id)); // throws the reason
+    throw notFoundError('project', id); // deleted meanwhile
+  }
+
+  private async writeSettings(id: string, change: ProjectSettings) {
+    return query('changing project settings', () =>
       this.db
         .updateTable('projects')
         .set({ settings: sql<string>`settings || ${jsonb(change)}::jsonb` })
@@ -112,11 +127,10 @@ export class ProjectRepository {
         .returningAll()
         .executeTakeFirst(),
     );
-    return row && toProject(row);
   }
 
   /** Removes the project; its sources, documents and runs go with it (cascade). */
-  async delete(id: string): Promise<void> {
+  async deleteProject(id: string): Promise<void> {
     if (!isTroveId(id)) return;
     await query('deleting a project', () => this.db.deleteFrom('projects').where('id', '=', id).execute());
   }

@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import {
   isTroveId,
+  type Project,
   notFoundError,
   ProjectStatus,
   SourceStatus,
@@ -16,6 +17,12 @@ export function projectDeleting(id: string): TroveError {
     `project ${id} is being deleted; nothing can be added to or changed in it`,
     { permanent: true },
   );
+}
+
+/** The project, unless it is being deleted: then the refusal every write to it gets. */
+export function activeProject(project: Project): Project {
+  if (project.status === ProjectStatus.DELETING) throw projectDeleting(project.id);
+  return project;
 }
 
 /** The refusal of a write to a source being removed: permanent. */

@@ -2,6 +2,7 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Source, SourceBase } from '@trove/domain';
 import {
   isTroveId,
+  notFoundError,
   sourceWithConfig,
   SourceStatus,
   SourceType,
@@ -12,9 +13,9 @@ import type { CatalogDb } from './database';
 import { pgCode, PgCode, query } from './database-error';
 import type { SourcesTable } from './tables';
 import { jsonb } from './postgres-text';
-import type { SourceChanges } from './catalog.ports';
+import type { ProjectSources, SourceChanges, SourceRecords, SourceRemovals } from './catalog.ports';
 
-export class SourceRepository {
+export class SourceRepository implements SourceRecords, ProjectSources, SourceRemovals {
   private readonly types: ReadonlySet<string>;
 
   constructor(
@@ -25,7 +26,7 @@ export class SourceRepository {
     this.types = new Set(types);
   }
 
-  async create(source: Source): Promise<Source> {
+  async createSource(source: Source): Promise<Source> {
     try {
       await this.db.insertInto('sources').values(toRow(source)).execute();
     } catch (error) {
@@ -50,7 +51,7 @@ export class SourceRepository {
     );
   }
 
-  async get(id: string): Promise<Source | undefined> {
+  async getSource(id: string): Promise<Source | undefined> {
     if (!isTroveId(id)) return undefined;
     const row = await query('reading a source', () =>
       this.db.selectFrom('sources').selectAll().where('id', '=', id).executeTakeFirst(),
@@ -58,8 +59,14 @@ export class SourceRepository {
     return row && toSource(row, this.types);
   }
 
+  async requireSource(id: string): Promise<Source> {
+    const source = await this.getSource(id);
+    if (!source) throw notFoundError('source', id);
+    return source;
+  }
+
   /** A project's sources, oldest first (a project has few; no paging needed). */
-  async list(projectId: string): Promise<Source[]> {
+  async listSources(projectId: string): Promise<Source[]> {
     const rows = await query('listing sources', () =>
       this.db
         .selectFrom('sources')
@@ -76,7 +83,7 @@ export class SourceRepository {
    * Partial update; `null` clears a field. A missing source is ignored. A source being removed
    * stays REMOVING: an update that sets another status (a sync ending) leaves it alone.
    */
-  async update(id: string, changes: SourceChanges): Promise<void> {
+  async updateSource(id: string, changes: SourceChanges): Promise<void> {
     if (!isTroveId(id)) return;
     const keepRemoving = changes.status != null && changes.status !== SourceStatus.REMOVING;
     const set: Updateable<SourcesTable> = { updated_at: new Date().toISOString() };
@@ -100,8 +107,16 @@ export class SourceRepository {
     );
   }
 
+  /** Marks the source REMOVING (syncs, webhooks and changes are refused from then on). */
+  async markSourceRemoving(id: string): Promise<Source | undefined> {
+    const source = await this.getSource(id);
+    if (!source) return undefined;
+    await this.updateSource(id, { status: SourceStatus.REMOVING });
+    return { ...source, status: SourceStatus.REMOVING };
+  }
+
   /** Removes the source; its documents, runs and webhook event ids go with it (cascade). */
-  async delete(id: string): Promise<void> {
+  async deleteSource(id: string): Promise<void> {
     if (!isTroveId(id)) return;
     await query('deleting a source', () => this.db.deleteFrom('sources').where('id', '=', id).execute());
   }

@@ -13,12 +13,12 @@ import { pgCode, PgCode, query } from './database-error';
 import { decodeCursor, pageSize, toPage, type Page, type PageRequest } from './cursor';
 import type { SyncRunsTable } from './tables';
 import { jsonb } from './postgres-text';
-import type { SyncRunChanges } from './catalog.ports';
+import type { SyncRunChanges, SyncRunHistory, SyncRunRecords, SyncRunStats } from './catalog.ports';
 
-export class SyncRunRepository {
+export class SyncRunRepository implements SyncRunRecords, SyncRunHistory, SyncRunStats {
   constructor(private readonly db: CatalogDb) {}
 
-  async create(run: SyncRun): Promise<SyncRun> {
+  async createRun(run: SyncRun): Promise<SyncRun> {
     try {
       await this.db.insertInto('sync_runs').values(toRow(run)).execute();
     } catch (error) {
@@ -42,7 +42,7 @@ export class SyncRunRepository {
     );
   }
 
-  async get(id: string): Promise<SyncRun | undefined> {
+  async getRun(id: string): Promise<SyncRun | undefined> {
     if (!isTroveId(id)) return undefined;
     const row = await query('reading a sync run', () =>
       this.db.selectFrom('sync_runs').selectAll().where('id', '=', id).executeTakeFirst(),
@@ -51,7 +51,7 @@ export class SyncRunRepository {
   }
 
   /** A page of a source's runs, newest first. */
-  async page(sourceId: string, request: PageRequest = {}): Promise<Page<SyncRun>> {
+  async pageRuns(sourceId: string, request: PageRequest = {}): Promise<Page<SyncRun>> {
     const size = pageSize(request.first);
     const base = this.db.selectFrom('sync_runs').where('source_id', '=', sourceId);
     let rows = base
@@ -76,7 +76,7 @@ export class SyncRunRepository {
    * Each source's newest run, for listings: one index probe per source (a lateral join), however
    * many runs a source has piled up. Sources never synced are absent.
    */
-  async latest(sourceIds: readonly string[]): Promise<Map<string, SyncRun>> {
+  async latestRuns(sourceIds: readonly string[]): Promise<Map<string, SyncRun>> {
     const ids = sourceIds.filter(isTroveId);
     if (ids.length === 0) return new Map();
     const { rows } = await query('reading the latest sync runs', () =>
@@ -88,7 +88,7 @@ export class SyncRunRepository {
   }
 
   /** The source's runs still RUNNING. */
-  async running(sourceId: string): Promise<SyncRun[]> {
+  async runningRuns(sourceId: string): Promise<SyncRun[]> {
     const rows = await query('listing running sync runs', () =>
       this.db
         .selectFrom('sync_runs')
@@ -101,7 +101,7 @@ export class SyncRunRepository {
   }
 
   /** Runs per status (every status present) and when the oldest RUNNING one started (metrics). */
-  async stats(): Promise<{ byState: Record<SyncRunStatus, number>; oldestRunningStartedAt?: Date }> {
+  async runStats(): Promise<{ byState: Record<SyncRunStatus, number>; oldestRunningStartedAt?: Date }> {
     const [counts, oldest] = await query('counting sync runs', () =>
       Promise.all([
         this.db
@@ -127,7 +127,7 @@ export class SyncRunRepository {
   }
 
   /** The ids of every run of a project or source (to remove their scratch files). */
-  async ids(scope: { projectId: string } | { sourceId: string }): Promise<string[]> {
+  async runIds(scope: { projectId: string } | { sourceId: string }): Promise<string[]> {
     let q = this.db.selectFrom('sync_runs').select('id');
     q =
       'projectId' in scope
@@ -136,7 +136,7 @@ export class SyncRunRepository {
     return (await query('listing sync run ids', () => q.execute())).map((r) => r.id);
   }
 
-  async update(id: string, changes: SyncRunChanges): Promise<void> {
+  async updateRun(id: string, changes: SyncRunChanges): Promise<void> {
     if (!isTroveId(id)) return;
     const set: Updateable<SyncRunsTable> = {};
     const c = changes;

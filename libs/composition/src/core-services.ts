@@ -1,5 +1,5 @@
 import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
-import { Catalog } from '@trove/catalog';
+import { openCatalog, type CatalogRepositories } from '@trove/catalog';
 import { SecretBox, type WorkerConfig } from '@trove/config';
 import { IndexGenerations } from '@trove/index-generations';
 import { RagConfigStore, type RagSection, type RagSettings } from '@trove/rag-config';
@@ -19,11 +19,12 @@ export interface CoreServicesOptions {
  * What the api and the worker build alike, built once per process from one place, so the two
  * cannot open the catalog, seal secrets or follow index generations and settings differently.
  * Nothing here connects yet: the catalog's pool and the Elasticsearch client connect on first
- * use, and `catalog.ensure()` / `generations.bootstrap()` stay the caller's start-up steps.
+ * use, and `catalog.lifecycle.ensure()` / `generations.bootstrap()` stay the caller's start-up steps.
  */
 export interface CoreServices {
   es: ElasticsearchClient;
-  catalog: Catalog;
+  /** Every catalog repository over one pool; consumers are each given the ports they use. */
+  catalog: CatalogRepositories;
   /** Seals and opens stored secrets; unset without TROVE_SECRET_KEY. */
   secrets?: SecretBox;
   /** The chunk index's generations, one per embedding model. */
@@ -34,11 +35,11 @@ export interface CoreServices {
 
 export function createCoreServices(config: CoreServicesConfig, options: CoreServicesOptions): CoreServices {
   const es = createElasticsearchClient(config.elasticsearch.url);
-  const catalog = Catalog.open({ ...config.database, sourceTypes: options.sourceTypes });
+  const catalog = openCatalog({ ...config.database, sourceTypes: options.sourceTypes });
   const secrets = config.secrets.key ? new SecretBox(config.secrets.key) : undefined;
   const generations = new IndexGenerations({
     es,
-    catalog,
+    records: catalog.indexGenerations,
     indexPrefix: config.elasticsearch.indexPrefix,
     replicas: config.elasticsearch.replicas,
     embedding: config.embedding,
@@ -53,7 +54,7 @@ export function createCoreServices(config: CoreServicesConfig, options: CoreServ
     generations,
     ragConfig: ({ defaults, sections }) =>
       new RagConfigStore({
-        catalog,
+        records: catalog.ragConfig,
         defaults,
         secrets,
         // Settings changed on one process are seen by the others within the generations' TTL.

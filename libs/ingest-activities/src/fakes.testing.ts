@@ -1,7 +1,7 @@
 /**
  * In-memory stand-ins for the dependencies of the sync, webhook and ingest activities (catalog,
  * blob store, chunk index, a scripted source connector), for unit tests. Each fake implements
- * the ports the activities take (`SyncCatalog`, `IngestCatalog`, `ChunkRemoval`, …), with the
+ * the ports the activities take (`DocumentRecords`, `SyncRunRecords`, `ChunkRemoval`, …), with the
  * real semantics that matter to them (idempotent `ensureSourceDocuments`, refusals for a source
  * being removed, prefix deletes): the compiler checks it against what the real classes offer.
  */
@@ -9,10 +9,17 @@ import { Readable } from 'node:stream';
 import type {
   DocumentChanges,
   DocumentClaim,
+  DocumentLeases,
+  DocumentRecords,
   NewSourceItem,
+  ProjectReads,
   SourceChanges,
   SourceItem,
+  SourceItemRecords,
+  SourceRecords,
   SyncRunChanges,
+  SyncRunRecords,
+  WriteChecks,
 } from '@trove/catalog';
 import type {
   BlobStat,
@@ -67,14 +74,31 @@ export const PARSER_NOT_USED: DocumentParser = {
   parseAndChunk: () => Promise.reject(new Error('not used here')),
 };
 
-/** The catalog's records in maps, for the sync, webhook and ingest activities. */
-export class InMemoryCatalog implements SyncCatalog, IngestCatalog {
+/**
+ * The catalog's records in maps, for the sync, webhook and ingest activities: one object
+ * implementing every port they take, so a refusal written through one port is seen by the others.
+ */
+export class InMemoryCatalog
+  implements
+    WriteChecks,
+    ProjectReads,
+    SourceRecords,
+    SyncRunRecords,
+    SourceItemRecords,
+    DocumentRecords,
+    DocumentLeases
+{
   readonly projects = new Map<string, Project>();
   readonly sources = new Map<string, Source>();
   readonly documents = new Map<string, TroveDocument>();
   readonly runs = new Map<string, SyncRun>();
   /** Ingest leases by document id (the columns `ingest_holder`, `ingest_lease_until`). */
   readonly leases = new Map<string, { holder: string; until: number }>();
+
+  /** This fake as each port the activities take (their dependencies spread this in). */
+  ports(): IngestCatalog & SyncCatalog {
+    return { writeChecks: this, projects: this, sources: this, runs: this, documents: this };
+  }
 
   // --- builders -------------------------------------------------------------------------------
 

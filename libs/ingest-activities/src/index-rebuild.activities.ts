@@ -1,12 +1,12 @@
 import { Chunker } from '@trove/chunking';
-import type { IndexGenerationCatalog } from '@trove/catalog';
+import type { IndexGenerationRecords } from '@trove/catalog';
 import { type IndexRebuildProgress, IndexGenerationStatus } from '@trove/domain';
 import { type IndexGenerations, type LiveGeneration, sameModel } from '@trove/index-generations';
 import type { StoredChunk } from '@trove/search';
 import { activity as run, withHeartbeats } from './activity-failure';
 
 export interface IndexRebuildDependencies {
-  catalog: IndexGenerationCatalog;
+  indexGenerations: IndexGenerationRecords;
   generations: IndexGenerations;
 }
 
@@ -71,7 +71,7 @@ async function vectorsFor(
  * reconcile what changed meanwhile, swap, and clean up. Every step is idempotent: a retried page
  * re-reads the same chunk-id range and never overwrites what an ingest wrote since.
  */
-export function createIndexRebuildActivities({ catalog, generations }: IndexRebuildDependencies) {
+export function createIndexRebuildActivities({ indexGenerations, generations }: IndexRebuildDependencies) {
   const pair = async (generationId: number) => {
     const target = await generations.byId(generationId);
     const source = await generations.active();
@@ -86,7 +86,7 @@ export function createIndexRebuildActivities({ catalog, generations }: IndexRebu
         await target.index.ensureIndex();
         await source.index.refresh();
         const chunksTotal = await source.index.count();
-        await catalog.indexGenerations.setProgress(input.generationId, { chunksTotal });
+        await indexGenerations.setProgress(input.generationId, { chunksTotal });
         return { chunksTotal };
       });
     },
@@ -114,7 +114,7 @@ export function createIndexRebuildActivities({ catalog, generations }: IndexRebu
           reused: made.reused,
           skipped: page.chunks.length - copied,
         };
-        await catalog.indexGenerations.setProgress(input.generationId, {
+        await indexGenerations.setProgress(input.generationId, {
           ...input.progress,
           chunksCopied: (input.progress.chunksCopied ?? 0) + result.copied,
           chunksEmbedded: (input.progress.chunksEmbedded ?? 0) + result.embedded,
@@ -170,7 +170,7 @@ export function createIndexRebuildActivities({ catalog, generations }: IndexRebu
           chunksEmbedded: (input.progress.chunksEmbedded ?? 0) + embedded,
           chunksRemoved: removed,
         };
-        await catalog.indexGenerations.setProgress(input.generationId, progress);
+        await indexGenerations.setProgress(input.generationId, progress);
         return progress;
       });
     },
@@ -180,14 +180,14 @@ export function createIndexRebuildActivities({ catalog, generations }: IndexRebu
       return run(async () => {
         const target = await generations.byId(input.generationId);
         if (target.generation.status === IndexGenerationStatus.BUILDING) {
-          const retired = await catalog.indexGenerations.activate(input.generationId);
+          const retired = await indexGenerations.activate(input.generationId);
           generations.invalidate();
           await target.index.takeAlias();
           return retired ? { retiredGenerationId: retired.id } : {};
         }
         // A retry after the swap went through: finish the alias part only.
         await target.index.takeAlias();
-        const previous = (await catalog.indexGenerations.recent(5)).find(
+        const previous = (await indexGenerations.recent(5)).find(
           (g) => g.status === IndexGenerationStatus.RETIRED && g.id < input.generationId,
         );
         return previous ? { retiredGenerationId: previous.id } : {};
@@ -206,7 +206,7 @@ export function createIndexRebuildActivities({ catalog, generations }: IndexRebu
     /** Ends a rebuild that failed or was cancelled: the old generation stays ACTIVE. */
     async abandonRebuild(input: { generationId: number; cancelled: boolean; reason: string }): Promise<void> {
       return run(async () => {
-        await catalog.indexGenerations.finish(
+        await indexGenerations.finish(
           input.generationId,
           input.cancelled ? IndexGenerationStatus.CANCELLED : IndexGenerationStatus.FAILED,
           input.reason,

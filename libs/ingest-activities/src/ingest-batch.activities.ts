@@ -116,7 +116,7 @@ type Outcome =
  * them at the same time; a document another ingest holds is handed back untouched.
  */
 export function createIngestBatchActivities(deps: IngestDependencies) {
-  const { catalog, blobs, parsers, embedder, chunkIndex, batchSize } = deps;
+  const { writeChecks, blobs, parsers, embedder, chunkIndex, batchSize } = deps;
   const targets = async (): Promise<IndexTarget[]> =>
     deps.generations ? deps.generations.writable() : [{ index: chunkIndex, embedder }];
 
@@ -143,11 +143,11 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
         return withHeartbeats({ documents: input.documentIds.length }, async () => {
           // One statement each way; a retried attempt has the same holder and takes its leases back.
           const holder = batchLeaseHolder(context.info);
-          const claim = await catalog.claimDocuments(input.documentIds, holder, BATCH_LEASE_MS);
+          const claim = await deps.documents.claimDocuments(input.documentIds, holder, BATCH_LEASE_MS);
           try {
             return await ingest(new Set(claim.held.map((h) => h.id)));
           } finally {
-            await catalog.releaseDocuments(claim.claimed, holder).catch((error: unknown) => {
+            await deps.documents.releaseDocuments(claim.claimed, holder).catch((error: unknown) => {
               // Not worth failing the batch over: the leases end by themselves soon.
               context.log.warn('could not release the batch leases', { error: String(error) });
             });
@@ -159,18 +159,18 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
           const documentIds = input.documentIds.filter((id) => !held.has(id));
           result.handedBack.push(...input.documentIds.filter((id) => held.has(id)));
           if (documentIds.length === 0) return result;
-          const documents = new Map((await catalog.getDocuments(documentIds)).map((d) => [d.id, d]));
+          const documents = new Map((await deps.documents.getDocuments(documentIds)).map((d) => [d.id, d]));
           // Nothing is fetched or written for a project or source that is being deleted.
           const owners = uniqueOwners([...documents.values()]);
           order = embeddingOrder(owners[0]?.projectId);
-          for (const owner of owners) await assertWritable(catalog, owner);
+          for (const owner of owners) await assertWritable(writeChecks, owner);
           for (const { sourceId } of owners)
-            if (sourceId) sources.set(sourceId, await catalog.requireSource(sourceId));
+            if (sourceId) sources.set(sourceId, await deps.sources.requireSource(sourceId));
           for (const projectId of new Set(owners.map((o) => o.projectId)))
-            ocrByProject.set(projectId, projectOcr(await catalog.requireActiveProject(projectId)));
+            ocrByProject.set(projectId, projectOcr(await writeChecks.requireActiveProject(projectId)));
           // INDEXING while the batch works on them: one statement for the batch. A source item's
           // new fields (version, original, size) are written with its outcome, also in one.
-          await catalog.updateDocuments(
+          await deps.documents.updateDocuments(
             [...documents.keys()].map((id) => ({
               id,
               changes: { status: DocumentStatus.INDEXING, error: null, progress: null },
@@ -246,7 +246,7 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
             // batch's chunks go back out.
             () =>
               guardedDocumentWrite(
-                catalog,
+                writeChecks,
                 owners,
                 async () => {
                   await chunkIndex.deleteStaleChunks(
@@ -278,7 +278,7 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
           const upsertMs = Date.now() - upsertStarted;
 
           // 4. A document deleted while we were writing fails, its new original taken back out.
-          const still = new Map((await catalog.getDocuments(keptIds)).map((d) => [d.id, d]));
+          const still = new Map((await deps.documents.getDocuments(keptIds)).map((d) => [d.id, d]));
           const vanished = keptIds.filter((id) => !still.has(id));
           for (const documentId of vanished) {
             // Its new original was stored after the document's own blobs were removed.
@@ -330,7 +330,7 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
             });
           const failedIds = result.failed.map((f) => f.documentId);
           if (failedIds.length) await chunkIndex.deleteDocumentsChunks(failedIds);
-          await catalog.updateDocuments([
+          await deps.documents.updateDocuments([
             ...readyUpdates,
             ...result.failed.map((f) => ({
               id: f.documentId,
@@ -411,7 +411,7 @@ export function createIngestBatchActivities(deps: IngestDependencies) {
             // Parsed and chunked in one call to a parsing thread: the parsed document stays there.
             const parseStarted = Date.now();
             const ocr = ocrByProject.get(fetched.projectId) ?? true;
-            const progress = documentProgressWriter(catalog, documentId);
+            const progress = documentProgressWriter(deps.documents, documentId);
             const chunked = await parsers
               .parseAndChunk(
                 { fileName: fetched.fileName, mediaType: fetched.mediaType, data, ...(!ocr && { ocr }) },

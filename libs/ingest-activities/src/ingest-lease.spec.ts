@@ -34,7 +34,7 @@ function setup(busyWaitMs = 0) {
   const connector = new FakeConnector();
   const source = catalog.newSource();
   const deps: IngestDependencies = {
-    catalog,
+    ...catalog.ports(),
     blobs,
     parsers: PARSER_NOT_USED,
     chunking: async () => ({ targetTokens: 400, overlapTokens: 0 }),

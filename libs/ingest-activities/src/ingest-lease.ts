@@ -47,14 +47,14 @@ export function batchLeaseHolder(info: Pick<Info, 'activityId' | 'workflowExecut
  * A missing document is not an error here: the caller's reading of it decides.
  */
 export async function claimForPage(
-  catalog: DocumentLeases,
+  leases: DocumentLeases,
   documentId: string,
   waitMs: number,
 ): Promise<void> {
   const context = Context.current();
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const { held } = await catalog.claimDocuments([documentId], PAGE_LEASE_HOLDER, PAGE_LEASE_MS);
+    const { held } = await leases.claimDocuments([documentId], PAGE_LEASE_HOLDER, PAGE_LEASE_MS);
     if (held.length === 0) return;
     if (Date.now() >= deadline) throw documentBusy(documentId, held[0]);
     context.heartbeat({ waitingFor: held[0].holder });

@@ -39,7 +39,7 @@ function setup(options: { limits?: DocumentLimits } = {}) {
   const connector = new FakeConnector();
   const source = catalog.newSource();
   const activities = createIngestActivities({
-    catalog,
+    ...catalog.ports(),
     blobs,
     parsers: new InProcessParser(ParserRegistry.default()),
     chunking: async () => ({ targetTokens: 400, overlapTokens: 0 }),
@@ -395,7 +395,7 @@ describe('embedChunks: a text the embedding server refuses, or an outage', () =>
     };
     const index = new RecordingChunkIndex();
     const activities = createIngestActivities({
-      catalog: new InMemoryCatalog(),
+      ...new InMemoryCatalog().ports(),
       blobs,
       parsers: PARSER_NOT_USED,
       chunking: async () => ({ targetTokens: 400, overlapTokens: 0 }),
@@ -474,7 +474,7 @@ describe('embedChunks: a text the embedding server refuses, or an outage', () =>
       ping: async () => undefined,
     };
     const activities = createIngestActivities({
-      catalog: new InMemoryCatalog(),
+      ...new InMemoryCatalog().ports(),
       blobs,
       parsers: PARSER_NOT_USED,
       chunking: async () => ({ targetTokens: 400, overlapTokens: 0 }),
@@ -522,7 +522,7 @@ describe("parseDocument: the project's OCR switch", () => {
     const source = catalog.newSource();
     const seen: (boolean | undefined)[] = [];
     const activities = createIngestActivities({
-      catalog,
+      ...catalog.ports(),
       blobs,
       parsers: {
         ...PARSER_NOT_USED,

@@ -78,12 +78,14 @@ export interface DocumentParser {
 /** A long scan's progress is written at most this often (and at its last page). */
 const PROGRESS_WRITE_MS = 2_000;
 
-/** The catalog as an ingest uses it: the documents, their leases, their sources. */
-export interface IngestCatalog
-  extends WriteChecks, DocumentRecords, DocumentLeases, Pick<SourceRecords, 'requireSource'> {}
+/** The catalog's ports an ingest uses: the documents and their leases, their sources, the write checks. */
+export interface IngestCatalog {
+  writeChecks: WriteChecks;
+  documents: DocumentRecords & DocumentLeases;
+  sources: Pick<SourceRecords, 'requireSource'>;
+}
 
-export interface IngestDependencies {
-  catalog: IngestCatalog;
+export interface IngestDependencies extends IngestCatalog {
   blobs: BlobStore;
   parsers: DocumentParser;
   /** The current chunking settings (they change through the API). */
@@ -253,7 +255,7 @@ export interface UpsertResult {
  * documents, so workflow payloads stay far below Temporal's 2 MB limit.
  */
 export function createIngestActivities(deps: IngestDependencies) {
-  const { catalog, blobs, parsers, embedder, chunkIndex, batchSize } = deps;
+  const { writeChecks, documents, sources, blobs, parsers, embedder, chunkIndex, batchSize } = deps;
   /** Where chunks go, ACTIVE first: each index with the model its vectors come from. */
   const targets = async (): Promise<IndexTarget[]> =>
     deps.generations ? deps.generations.writable() : [{ index: chunkIndex, embedder }];
@@ -266,11 +268,11 @@ export function createIngestActivities(deps: IngestDependencies) {
     async fetchDocument(input: { documentId: string }): Promise<FetchedDocument> {
       return run(
         stage('fetch', 'document', async () => {
-          await claimForPage(catalog, input.documentId, deps.busyWaitMs ?? BUSY_WAIT_MS);
-          const document = await catalog.getDocument(input.documentId);
+          await claimForPage(documents, input.documentId, deps.busyWaitMs ?? BUSY_WAIT_MS);
+          const document = await documents.getDocument(input.documentId);
           // Nothing is fetched or written for a project or source that is being deleted.
-          if (document) await assertWritable(catalog, document);
-          const source = document?.sourceId ? await catalog.requireSource(document.sourceId) : undefined;
+          if (document) await assertWritable(writeChecks, document);
+          const source = document?.sourceId ? await sources.requireSource(document.sourceId) : undefined;
           return fetchForIngest(deps, input.documentId, document, source);
         }),
       );
@@ -282,8 +284,8 @@ export function createIngestActivities(deps: IngestDependencies) {
           const started = Date.now();
           const data = await blobs.get(input.blobKey);
           const signal = Context.current().cancellationSignal;
-          const ocr = projectOcr(await catalog.requireActiveProject(input.projectId));
-          const progress = documentProgressWriter(catalog, input.documentId);
+          const ocr = projectOcr(await writeChecks.requireActiveProject(input.projectId));
+          const progress = documentProgressWriter(documents, input.documentId);
           const { json, summary } = await withHeartbeats({ parsing: input.fileName }, () =>
             parsers.parseToJson(
               { fileName: input.fileName, mediaType: input.mediaType, data, ...(!ocr && { ocr }) },
@@ -373,14 +375,14 @@ export function createIngestActivities(deps: IngestDependencies) {
         stage('upsert', 'document', async () => {
           const started = Date.now();
           // Renewed before writing: a batch never writes this document's chunks at the same time.
-          await claimForPage(catalog, input.documentId, 0);
-          const document = await catalog.getDocument(input.documentId);
+          await claimForPage(documents, input.documentId, 0);
+          const document = await documents.getDocument(input.documentId);
           if (!document) throw deletedDuringIndexing(input.documentId);
           const ids: string[] = [];
           const live = await targets();
           // Its project or source started being deleted while we were writing: the chunks go back out.
           const removedStale = await guardedDocumentWrite(
-            catalog,
+            writeChecks,
             [document],
             async () => {
               for (const key of input.embeddedKeys) {
@@ -407,7 +409,7 @@ export function createIngestActivities(deps: IngestDependencies) {
             () => chunkIndex.deleteDocumentChunks(input.documentId),
           );
           // The document itself was deleted meanwhile: take the chunks back out rather than leave orphans.
-          if (!(await catalog.getDocument(input.documentId))) {
+          if (!(await documents.getDocument(input.documentId))) {
             await chunkIndex.deleteDocumentChunks(input.documentId);
             throw deletedDuringIndexing(input.documentId);
           }
@@ -427,7 +429,7 @@ export function createIngestActivities(deps: IngestDependencies) {
     }): Promise<void> {
       return run(
         stage('finalize', 'document', async () => {
-          await catalog.updateDocument(input.documentId, {
+          await documents.updateDocument(input.documentId, {
             status: DocumentStatus.READY,
             error: null,
             chunkCount: input.chunkCount,
@@ -440,7 +442,7 @@ export function createIngestActivities(deps: IngestDependencies) {
           });
           // Scratch blobs of this and any earlier run are no longer needed.
           await blobs.deletePrefix(blobKeys.work(input.documentId));
-          await catalog.releaseDocuments([input.documentId], PAGE_LEASE_HOLDER);
+          await documents.releaseDocuments([input.documentId], PAGE_LEASE_HOLDER);
           documentsIndexed.inc({ pipeline: 'document' });
           chunksIndexed.inc({ pipeline: 'document' }, input.chunkCount);
         }),
@@ -454,10 +456,10 @@ export function createIngestActivities(deps: IngestDependencies) {
      */
     async failDocument(input: { documentId: string; code: string; message: string }): Promise<void> {
       return run(async () => {
-        const { held } = await catalog.claimDocuments([input.documentId], PAGE_LEASE_HOLDER, PAGE_LEASE_MS);
+        const { held } = await documents.claimDocuments([input.documentId], PAGE_LEASE_HOLDER, PAGE_LEASE_MS);
         if (held.length === 0) {
           await chunkIndex.deleteDocumentChunks(input.documentId);
-          await catalog.updateDocument(input.documentId, {
+          await documents.updateDocument(input.documentId, {
             status: DocumentStatus.FAILED,
             chunkCount: 0,
             error: { code: input.code, message: input.message },
@@ -465,7 +467,7 @@ export function createIngestActivities(deps: IngestDependencies) {
           documentsFailed.inc({ pipeline: 'document', code: errorCodeLabel({ code: input.code }) });
         }
         await blobs.deletePrefix(blobKeys.work(input.documentId));
-        await catalog.releaseDocuments([input.documentId], PAGE_LEASE_HOLDER);
+        await documents.releaseDocuments([input.documentId], PAGE_LEASE_HOLDER);
       });
     },
   };
@@ -491,12 +493,12 @@ export const MAX_WARNINGS = 50;
  * document (or its original) is gone, the deletion's refusal when its owner is being deleted.
  */
 export async function fetchForIngest(
-  deps: Pick<IngestDependencies, 'catalog' | 'blobs' | 'connectors' | 'limits'>,
+  deps: Pick<IngestDependencies, 'writeChecks' | 'documents' | 'blobs' | 'connectors' | 'limits'>,
   documentId: string,
   document: TroveDocument | undefined,
   source: Source | undefined,
 ): Promise<FetchedDocument> {
-  const { catalog, blobs } = deps;
+  const { writeChecks, documents, blobs } = deps;
   const started = Date.now();
   let sourceType: SourceType | undefined;
   if (document && source && document.externalId) {
@@ -505,19 +507,19 @@ export async function fetchForIngest(
     const item = document;
     // Its project or source started being deleted meanwhile: the stored copy goes back out.
     const { changes } = await guardedDocumentWrite(
-      catalog,
+      writeChecks,
       [item],
       async () => {
         const fetched = await withHeartbeats({ fetching: item.externalId }, () =>
           fetchSourceItem(deps, source, item),
         );
-        await catalog.updateDocument(item.id, fetched.changes);
+        await documents.updateDocument(item.id, fetched.changes);
         return fetched;
       },
       () => blobs.deletePrefix(blobKeys.originals(item.id)),
     );
     // The document itself was deleted meanwhile: take the stored copy back out rather than leave an orphan.
-    if (!(await catalog.getDocument(document.id))) {
+    if (!(await documents.getDocument(document.id))) {
       await blobs.deletePrefix(blobKeys.originals(document.id));
       document = undefined;
     } else {
@@ -540,7 +542,11 @@ export async function fetchForIngest(
       message: `the original file of ${document.fileName} is missing from blob storage (${document.blobKey})`,
     });
   }
-  await catalog.updateDocument(document.id, { status: DocumentStatus.INDEXING, error: null, progress: null });
+  await documents.updateDocument(document.id, {
+    status: DocumentStatus.INDEXING,
+    error: null,
+    progress: null,
+  });
   return fetchedDocument(document, sourceType, Date.now() - started);
 }
 
@@ -687,7 +693,7 @@ export function dominantLanguage(chunks: Chunk[]): string {
  * write is dropped: progress is a display, never a reason to fail the parse.
  */
 export function documentProgressWriter(
-  catalog: Pick<IngestCatalog, 'updateDocument'>,
+  documents: Pick<DocumentRecords, 'updateDocument'>,
   documentId: string,
   now: () => number = Date.now,
 ): { page: (page: number, pageCount?: number) => void; flush: () => Promise<void> } {
@@ -699,7 +705,7 @@ export function documentProgressWriter(
     pending = undefined;
     if (!progress) return writing;
     lastWrite = now();
-    writing = writing.then(() => catalog.updateDocument(documentId, { progress }).catch(() => undefined));
+    writing = writing.then(() => documents.updateDocument(documentId, { progress }).catch(() => undefined));
     return writing;
   };
   return {

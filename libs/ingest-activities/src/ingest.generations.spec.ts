@@ -66,7 +66,7 @@ function setup(targets: () => IndexTarget[]) {
     codeLanguages: [],
   });
   const activities = createIngestActivities({
-    catalog,
+    ...catalog.ports(),
     blobs,
     parsers: PARSER_NOT_USED,
     chunking: async () => ({ targetTokens: 400, overlapTokens: 0 }),

@@ -12,18 +12,16 @@ import type { BlobStore, Source, SourceConnector, SyncRun } from '@trove/domain'
 import { blobKeys, DocumentStatus, TroveErrorCode } from '@trove/domain';
 import type { ChunkRemoval } from '@trove/search';
 
-/** The catalog as a source sync uses it: plan, the run's bookkeeping, pushed events. */
-export interface SyncCatalog
-  extends
-    WriteChecks,
-    ProjectReads,
-    SourceRecords,
-    SyncRunRecords,
-    SourceItemRecords,
-    Pick<DocumentRecords, 'getDocument' | 'getDocuments'> {}
+/** The catalog's ports a source sync uses: plan, the run's bookkeeping, pushed events. */
+export interface SyncCatalog {
+  writeChecks: WriteChecks;
+  projects: Pick<ProjectReads, 'getProject'>;
+  sources: SourceRecords;
+  runs: SyncRunRecords;
+  documents: SourceItemRecords & Pick<DocumentRecords, 'getDocument' | 'getDocuments'>;
+}
 
-export interface SourceDocumentDependencies {
-  catalog: SyncCatalog;
+export interface SourceDocumentDependencies extends SyncCatalog {
   blobs: BlobStore;
   chunkIndex: ChunkRemoval;
 }
@@ -35,7 +33,7 @@ export interface SourceDocumentDependencies {
  * duplicates a document.
  */
 export async function diffItems(
-  catalog: SourceItemRecords,
+  documents: SourceItemRecords,
   source: Source,
   connector: SourceConnector,
   known: Map<string, SourceItem>,
@@ -50,7 +48,7 @@ export async function diffItems(
     else pending.push(externalId);
   }
   const created = await ensureDocuments(
-    catalog,
+    documents,
     source,
     connector,
     pending.filter((externalId) => !known.has(externalId)),
@@ -69,12 +67,12 @@ export function isUnchanged(
 
 /** Document ids for items of a source: the existing records, or new PENDING ones. */
 export function ensureDocuments(
-  catalog: SourceItemRecords,
+  documents: SourceItemRecords,
   source: Source,
   connector: SourceConnector,
   externalIds: string[],
 ): Promise<Map<string, string>> {
-  return catalog.ensureSourceDocuments(
+  return documents.ensureSourceDocuments(
     source.id,
     externalIds.map((externalId) => ({ externalId, ...connector.placeholder(externalId) })),
   );
@@ -87,7 +85,7 @@ export async function removeDocuments(
 ): Promise<number> {
   await deps.chunkIndex.deleteDocumentsChunks(documentIds);
   for (const [i, id] of documentIds.entries()) {
-    await deps.catalog.deleteDocument(id);
+    await deps.documents.deleteDocument(id);
     await deps.blobs.deletePrefix(blobKeys.originals(id));
     await deps.blobs.deletePrefix(blobKeys.work(id));
     if (i % 200 === 0) Context.current().heartbeat({ removed: i });
@@ -95,8 +93,8 @@ export async function removeDocuments(
   return documentIds.length;
 }
 
-export async function requireRun(catalog: SyncRunRecords, runId: string): Promise<SyncRun> {
-  const run = await catalog.getRun(runId);
+export async function requireRun(runs: SyncRunRecords, runId: string): Promise<SyncRun> {
+  const run = await runs.getRun(runId);
   if (!run) {
     throw ApplicationFailure.create({
       nonRetryable: true,

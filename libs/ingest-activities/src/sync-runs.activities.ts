@@ -40,18 +40,18 @@ export interface ScheduledRun {
  * the catalog refuses for good (its data, a constraint) fails the activity without retries.
  */
 export function createSyncRunActivities(deps: SourceDocumentDependencies) {
-  const { catalog, blobs } = deps;
+  const { projects, sources, runs, documents, blobs } = deps;
   const activities = {
     /**
      * For a scheduled sync: a new INCREMENTAL run record, and the source's project (the run's
      * fairness key), unless the source is gone or needs a token.
      */
     async createScheduledRun(input: { sourceId: string }): Promise<ScheduledRun | undefined> {
-      const source = await catalog.getSource(input.sourceId);
+      const source = await sources.getSource(input.sourceId);
       if (!source || source.status !== SourceStatus.ACTIVE) return undefined;
-      const project = await catalog.getProject(source.projectId);
+      const project = await projects.getProject(source.projectId);
       if (project?.status !== ProjectStatus.ACTIVE) return undefined;
-      const run = await catalog.createRun({
+      const run = await runs.createRun({
         ...newSyncRun(source, SyncMode.INCREMENTAL),
         checkDeletions: true,
       });
@@ -59,7 +59,7 @@ export function createSyncRunActivities(deps: SourceDocumentDependencies) {
     },
 
     async cancelRun(input: { runId: string; reason: string }): Promise<void> {
-      await catalog.updateRun(input.runId, {
+      await runs.updateRun(input.runId, {
         status: SyncRunStatus.FAILED,
         finishedAt: new Date().toISOString(),
         error: { code: TroveErrorCode.Skipped, message: input.reason },
@@ -72,10 +72,10 @@ export function createSyncRunActivities(deps: SourceDocumentDependencies) {
      * ingests the rest. A run that already ended is left as it is.
      */
     async endCancelledSync(input: { runId: string }): Promise<void> {
-      const run = await catalog.getRun(input.runId);
+      const run = await runs.getRun(input.runId);
       if (!run) return;
       if (run.status === SyncRunStatus.RUNNING) {
-        await catalog.updateRun(run.id, {
+        await runs.updateRun(run.id, {
           status: SyncRunStatus.CANCELLED,
           finishedAt: new Date().toISOString(),
           error: run.error ?? { code: TroveErrorCode.Cancelled, message: 'the sync was cancelled' },
@@ -91,10 +91,10 @@ export function createSyncRunActivities(deps: SourceDocumentDependencies) {
 
     /** Live progress while pages are being ingested (the run's counts so far, and a sample for its rate). */
     async recordProgress(input: { runId: string; tally: SyncTally }): Promise<void> {
-      const run = await requireRun(catalog, input.runId);
+      const run = await requireRun(runs, input.runId);
       const { tally } = input;
       const pages = tally.ready + tally.failedCount + tally.busy + tally.gone.length;
-      await catalog.updateRun(run.id, {
+      await runs.updateRun(run.id, {
         // Also for a run planned before stages were recorded (in flight across an upgrade).
         stage: SyncStage.INGESTING,
         recentProgress: appendProgressSample(run.recentProgress, { at: Date.now(), pages }),
@@ -110,13 +110,13 @@ export function createSyncRunActivities(deps: SourceDocumentDependencies) {
 
     /** Records how the page ingests ended, removes items that vanished, advances the watermark. */
     async finishSync(input: { runId: string; tally: SyncTally; watermark?: string }): Promise<SyncRun> {
-      const run = await requireRun(catalog, input.runId);
-      const source = await catalog.requireSource(run.sourceId);
-      if (run.stage !== SyncStage.FINISHING) await catalog.updateRun(run.id, { stage: SyncStage.FINISHING });
+      const run = await requireRun(runs, input.runId);
+      const source = await sources.requireSource(run.sourceId);
+      if (run.stage !== SyncStage.FINISHING) await runs.updateRun(run.id, { stage: SyncStage.FINISHING });
       const skipped = [...run.skipped];
       let gone = 0;
       for (const item of input.tally.gone) {
-        const document = await catalog.getDocument(item.documentId);
+        const document = await documents.getDocument(item.documentId);
         if (document) {
           skipped.push({
             id: document.externalId ?? document.id,
@@ -143,12 +143,12 @@ export function createSyncRunActivities(deps: SourceDocumentDependencies) {
         input.watermark && (!source.watermark || input.watermark > source.watermark)
           ? input.watermark
           : source.watermark;
-      await catalog.updateSource(source.id, {
+      await sources.updateSource(source.id, {
         watermark,
         lastSyncAt: finishedAt,
         status: SourceStatus.ACTIVE,
       });
-      await catalog.updateRun(run.id, { status: SyncRunStatus.COMPLETED, finishedAt, progress, skipped });
+      await runs.updateRun(run.id, { status: SyncRunStatus.COMPLETED, finishedAt, progress, skipped });
       await blobs.deletePrefix(blobKeys.syncRun(run.id));
       return { ...run, status: SyncRunStatus.COMPLETED, finishedAt, progress, skipped };
     },
@@ -158,13 +158,13 @@ export function createSyncRunActivities(deps: SourceDocumentDependencies) {
      * whose error the catalog refuses for good still ends FAILED, with a message saying so.
      */
     async failSync(input: { runId: string; code: string; message: string }): Promise<void> {
-      const run = await requireRun(catalog, input.runId);
+      const run = await requireRun(runs, input.runId);
       // The source first: whoever sees the run end must also see its effect on the source.
       if (input.code === TroveErrorCode.SourceUnauthorized) {
-        await catalog.updateSource(run.sourceId, { status: SourceStatus.NEEDS_TOKEN });
+        await sources.updateSource(run.sourceId, { status: SourceStatus.NEEDS_TOKEN });
       }
       const failed = (message: string) =>
-        catalog.updateRun(run.id, {
+        runs.updateRun(run.id, {
           status: SyncRunStatus.FAILED,
           finishedAt: new Date().toISOString(),
           error: { code: input.code, message },

@@ -34,7 +34,7 @@ function setup(options: { concurrency?: number; source?: Partial<Source>; limits
   const connector = new FakeConnector();
   const source = catalog.newSource(options.source as never);
   const activities = createSyncActivities({
-    catalog,
+    ...catalog.ports(),
     blobs,
     chunkIndex: chunkIndex,
     connectors: new SourceConnectors([connector], { complete: false }),

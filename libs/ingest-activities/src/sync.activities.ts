@@ -40,7 +40,7 @@ const PROGRESS_INTERVAL_MS = 2_000;
  * units it ingests at once.
  */
 export function createSyncActivities(deps: SyncDependencies & { units?: IngestUnits }) {
-  const { catalog, blobs, connectors, units } = deps;
+  const { writeChecks, sources, runs, documents, blobs, connectors, units } = deps;
   const limits: PlanLimits = deps.limits ?? { ...DEFAULT_DOCUMENT_LIMITS, ...DEFAULT_SOURCE_LIMITS };
 
   return {
@@ -55,14 +55,16 @@ export function createSyncActivities(deps: SyncDependencies & { units?: IngestUn
      */
     async planSync(input: { runId: string }): Promise<SyncPlan> {
       return activity(async () => {
-        const run = await requireRun(catalog, input.runId);
-        await assertWritable(catalog, { projectId: run.projectId, sourceId: run.sourceId });
-        const source = await catalog.requireSource(run.sourceId);
+        const run = await requireRun(runs, input.runId);
+        await assertWritable(writeChecks, { projectId: run.projectId, sourceId: run.sourceId });
+        const source = await sources.requireSource(run.sourceId);
         const connector = connectors.for(source);
-        const known = new Map((await catalog.sourceItems(source.id)).map((item) => [item.externalId, item]));
+        const known = new Map(
+          (await documents.sourceItems(source.id)).map((item) => [item.externalId, item]),
+        );
 
         // Discovery of a large source takes a while: heartbeat, and show the items seen so far.
-        const progress = throttledProgress(catalog, run);
+        const progress = throttledProgress(runs, run);
         let discovery;
         try {
           discovery = await connector.discover(source, {
@@ -81,16 +83,16 @@ export function createSyncActivities(deps: SyncDependencies & { units?: IngestUn
         const found = new Map(limited.items.map((item) => [item.externalId, item.version]));
         // Named before the documents of vanished items are removed below: theirs are the titles.
         const skipped = await withTitles(
-          catalog,
+          documents,
           [...discovery.skipped, ...limited.skipped].slice(0, MAX_SKIPPED_LISTED),
           known,
         );
         const counts = { ...run.progress, pagesSeen: discovery.items.length, apiCalls: discovery.requests };
-        await catalog.updateRun(run.id, { progress: counts });
+        await runs.updateRun(run.id, { progress: counts });
         Context.current().heartbeat({ seen: found.size });
 
         const rebuild = run.mode === SyncMode.REBUILD;
-        const { changed, unchanged } = await diffItems(catalog, source, connector, known, found, rebuild);
+        const { changed, unchanged } = await diffItems(documents, source, connector, known, found, rebuild);
 
         let gone: string[] = [];
         if (discovery.complete) {
@@ -107,7 +109,7 @@ export function createSyncActivities(deps: SyncDependencies & { units?: IngestUn
 
         const changedKey = blobKeys.syncPlan(run.id);
         await blobs.putJson(changedKey, changed);
-        await catalog.updateRun(run.id, {
+        await runs.updateRun(run.id, {
           stage: SyncStage.INGESTING,
           pagesPlanned: changed.length,
           // The rate's first sample: nothing ingested yet, now.
@@ -143,13 +145,13 @@ const MAX_WARNINGS = 100;
  * the document an earlier sync made of them, so a person sees more than an id.
  */
 async function withTitles(
-  catalog: Pick<SyncCatalog, 'getDocuments'>,
+  records: Pick<SyncCatalog['documents'], 'getDocuments'>,
   skipped: SkippedItem[],
   known: ReadonlyMap<string, { id: string }>,
 ): Promise<SkippedItem[]> {
   const unnamed = skipped.filter((item) => !item.title && known.has(item.id));
   if (unnamed.length === 0) return skipped;
-  const documents = await catalog.getDocuments(unnamed.map((item) => known.get(item.id)!.id));
+  const documents = await records.getDocuments(unnamed.map((item) => known.get(item.id)!.id));
   const titles = new Map(documents.map((d) => [d.externalId, d.title]));
   return skipped.map((item) =>
     item.title || !titles.get(item.id) ? item : { ...item, title: titles.get(item.id) },
@@ -162,7 +164,7 @@ async function withTitles(
  * undo) the plan's own final counts.
  */
 function throttledProgress(
-  catalog: SyncRunRecords,
+  runs: SyncRunRecords,
   run: SyncRun,
 ): { report(progress: DiscoveryProgress): void; settle(): Promise<void> } {
   let last = 0;
@@ -172,7 +174,7 @@ function throttledProgress(
     report({ seen, requests }) {
       if (settled || writing || seen === 0 || Date.now() - last < PROGRESS_INTERVAL_MS) return;
       last = Date.now();
-      writing = catalog
+      writing = runs
         .updateRun(run.id, { progress: { ...run.progress, pagesSeen: seen, apiCalls: requests } })
         .catch(() => undefined) // progress is best effort; the plan's own writes are not
         .finally(() => (writing = undefined));

@@ -17,8 +17,12 @@ export interface UploadsPage {
  * sizes and concurrency are the worker's settings, handed to the workflow with each page (as a
  * sync's plan carries them).
  */
-export function createUploadActivities(deps: { catalog: UploadQueue & WriteChecks; units: IngestUnits }) {
-  const { catalog, units } = deps;
+export function createUploadActivities(deps: {
+  documents: UploadQueue;
+  writeChecks: WriteChecks;
+  units: IngestUnits;
+}) {
+  const { documents, writeChecks, units } = deps;
   return {
     /** The next `limit` PENDING uploads after `after`; refused once the project is being deleted. */
     async pendingUploads(input: {
@@ -27,8 +31,8 @@ export function createUploadActivities(deps: { catalog: UploadQueue & WriteCheck
       limit: number;
     }): Promise<UploadsPage> {
       return activity(async () => {
-        await assertWritable(catalog, { projectId: input.projectId });
-        const page = await catalog.pendingUploads(input.projectId, input.after, input.limit);
+        await assertWritable(writeChecks, { projectId: input.projectId });
+        const page = await documents.pendingUploads(input.projectId, input.after, input.limit);
         return { ...page, units };
       });
     },

@@ -19,7 +19,7 @@ function setup() {
   const connector = new FakeConnector();
   const source = catalog.newSource();
   const activities = createWebhookActivities({
-    catalog,
+    ...catalog.ports(),
     blobs,
     chunkIndex: chunkIndex,
     connectors: new SourceConnectors([connector], { complete: false }),

@@ -10,7 +10,7 @@ import type { SyncDependencies } from './sync.activities';
  * deletions are removed at once, changed items get a document to (re-)ingest.
  */
 export function createWebhookActivities(deps: SyncDependencies) {
-  const { catalog, connectors } = deps;
+  const { writeChecks, sources, documents, connectors } = deps;
   return {
     async applySourceEvents(input: { sourceId: string; events: SourceEvent[] }): Promise<{
       ingest: string[];
@@ -19,8 +19,8 @@ export function createWebhookActivities(deps: SyncDependencies) {
       resync: boolean;
     }> {
       return activity(async () => {
-        const source = await catalog.requireSource(input.sourceId);
-        await assertWritable(catalog, { projectId: source.projectId, sourceId: source.id });
+        const source = await sources.requireSource(input.sourceId);
+        await assertWritable(writeChecks, { projectId: source.projectId, sourceId: source.id });
         const connector = connectors.for(source);
         if (!connector.reduceEvents) {
           return { ingest: [], removed: 0, ignored: input.events.length, resync: false };
@@ -28,7 +28,7 @@ export function createWebhookActivities(deps: SyncDependencies) {
         // Only the items the events name (and their parents) are looked up, not the whole source.
         const named = input.events.flatMap((e) => (e.parentId ? [e.entityId, e.parentId] : [e.entityId]));
         const known = new Map(
-          (await catalog.findSourceItems(source.id, [...new Set(named)])).map((item) => [
+          (await documents.findSourceItems(source.id, [...new Set(named)])).map((item) => [
             item.externalId,
             item.id,
           ]),
@@ -39,7 +39,7 @@ export function createWebhookActivities(deps: SyncDependencies) {
           work.gone.flatMap((externalId) => known.get(externalId) ?? []),
         );
         const created = await ensureDocuments(
-          catalog,
+          documents,
           source,
           connector,
           work.ingest.filter((externalId) => !known.has(externalId)),

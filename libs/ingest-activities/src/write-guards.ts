@@ -12,12 +12,12 @@ import { isTroveError, TroveErrorCode } from '@trove/domain';
  * (or gone), refuse for good, so an ingest or sync that slipped through cannot recreate data.
  */
 export async function assertWritable(
-  catalog: WriteChecks,
+  checks: WriteChecks,
   target: { projectId: string; sourceId?: string },
 ): Promise<void> {
   try {
-    if (target.sourceId) await catalog.requireActiveSource(target.sourceId);
-    else await catalog.requireActiveProject(target.projectId);
+    if (target.sourceId) await checks.requireActiveSource(target.sourceId);
+    else await checks.requireActiveProject(target.projectId);
   } catch (error) {
     throw refusalFailure(error);
   }
@@ -29,14 +29,14 @@ export async function assertWritable(
  * source started being deleted meanwhile, the refusal failing the activity for good.
  */
 export async function guardedDocumentWrite<T>(
-  catalog: WriteChecks,
+  checks: WriteChecks,
   owners: readonly { projectId: string; sourceId?: string | null }[],
   write: () => Promise<T>,
   undo: () => Promise<unknown>,
 ): Promise<T> {
   // Each owner's check wraps the write; the first refusal undoes it once and ends the rest.
   const guarded = owners.reduce<() => Promise<T>>(
-    (inner, owner) => () => guardedWrite(catalog, documentOwner(owner), inner, undo),
+    (inner, owner) => () => guardedWrite(checks, documentOwner(owner), inner, undo),
     write,
   );
   try {

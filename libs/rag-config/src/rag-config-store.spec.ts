@@ -32,13 +32,13 @@ function memoryCatalog() {
       return structuredClone(row);
     },
   };
-  return { catalog: { ragConfig }, reads: () => reads };
+  return { records: ragConfig, reads: () => reads };
 }
 
 describe('RagConfigStore', () => {
   it('re-reads after its TTL, sees its own change at once, and stores nothing invalid', async () => {
     const memory = memoryCatalog();
-    const store = new RagConfigStore({ catalog: memory.catalog, defaults: DEFAULTS, ttlMs: 60_000 });
+    const store = new RagConfigStore({ records: memory.records, defaults: DEFAULTS, ttlMs: 60_000 });
     expect((await store.current()).version).toBe(0);
     await store.current();
     expect(memory.reads()).toBe(1); // cached
@@ -50,21 +50,21 @@ describe('RagConfigStore', () => {
     await expect(store.update({ set: { search: { rrfK: -1 } } })).rejects.toMatchObject({
       code: 'BAD_REQUEST',
     });
-    const other = new RagConfigStore({ catalog: memory.catalog, defaults: DEFAULTS, ttlMs: 0 });
+    const other = new RagConfigStore({ records: memory.records, defaults: DEFAULTS, ttlMs: 0 });
     expect((await other.current()).settings.search.rrfK).toBe(10);
   });
 
   it('keeps the environment’s settings, with a warning, when a stored key cannot be opened here', async () => {
     const memory = memoryCatalog();
     const writer = new RagConfigStore({
-      catalog: memory.catalog,
+      records: memory.records,
       defaults: DEFAULTS,
       secrets: new SecretBox(randomBytes(32).toString('base64')),
     });
     await writer.update({ set: { llm: { provider: 'openai', model: 'm', apiKey: 'sk-0123456789abcdef' } } });
     const logged: string[] = [];
     const reader = new RagConfigStore({
-      catalog: memory.catalog,
+      records: memory.records,
       defaults: DEFAULTS,
       ttlMs: 0,
       log: (m) => logged.push(m),
@@ -78,7 +78,7 @@ describe('RagConfigStore', () => {
 
   it('follow: builds again only when the settings change, on this process or another', async () => {
     const memory = memoryCatalog();
-    const store = new RagConfigStore({ catalog: memory.catalog, defaults: DEFAULTS, ttlMs: 0 });
+    const store = new RagConfigStore({ records: memory.records, defaults: DEFAULTS, ttlMs: 0 });
     const builds: number[] = [];
     const chunker = store.follow((settings) => {
       builds.push(settings.chunking.targetTokens);
@@ -86,7 +86,7 @@ describe('RagConfigStore', () => {
     });
     const first = await chunker();
     expect(await chunker()).toBe(first); // same version: the same object
-    const elsewhere = new RagConfigStore({ catalog: memory.catalog, defaults: DEFAULTS });
+    const elsewhere = new RagConfigStore({ records: memory.records, defaults: DEFAULTS });
     await elsewhere.update({ set: { chunking: { targetTokens: 300 } } });
     expect(await chunker()).toEqual({ target: 300 });
     expect(builds).toEqual([DEFAULTS.chunking.targetTokens, 300]);

@@ -1,4 +1,4 @@
-import type { RagConfigCatalog } from '@trove/catalog';
+import type { RagConfigRecords } from '@trove/catalog';
 import type { SecretBox } from '@trove/config';
 import {
   applyPatch,
@@ -10,7 +10,8 @@ import {
 } from './rag-settings';
 
 export interface RagConfigStoreOptions {
-  catalog: RagConfigCatalog;
+  /** The stored overrides, as the catalog holds them. */
+  records: RagConfigRecords;
   /** The environment's settings: what an unset or reset setting is. */
   defaults: RagSettings;
   secrets?: SecretBox;
@@ -35,7 +36,7 @@ export class RagConfigStore {
   async current(): Promise<EffectiveRagConfig> {
     const ttl = this.options.ttlMs ?? 2_000;
     if (this.cached && Date.now() - this.cached.at < ttl) return this.cached.config;
-    const stored = await this.options.catalog.ragConfig.get();
+    const stored = await this.options.records.get();
     let resolved;
     try {
       resolved = resolveSettings(this.options.defaults, stored, this.options.secrets, this.options.sections);
@@ -78,10 +79,10 @@ export class RagConfigStore {
 
   /** Validates and stores a change (all of it or nothing); returns the new effective settings. */
   async update(patch: RagPatch): Promise<EffectiveRagConfig> {
-    const stored = await this.options.catalog.ragConfig.get();
+    const stored = await this.options.records.get();
     const next = applyPatch(stored, patch, this.options.secrets);
     const resolved = resolveSettings(this.options.defaults, next, this.options.secrets);
-    const saved = await this.options.catalog.ragConfig.save(stored.version, next.overrides, next.secrets);
+    const saved = await this.options.records.save(stored.version, next.overrides, next.secrets);
     const config = { version: saved.version, updatedAt: saved.updatedAt, ...resolved };
     this.cached = { at: Date.now(), config };
     return config;

@@ -1,21 +1,21 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog } from '@trove/catalog';
+import { openCatalog, type CatalogRepositories } from '@trove/catalog';
 import { ApiKeyRole } from '@trove/domain';
 import { DATABASE_URL, dropTestData, schemaName, uniqueName } from '../../support/services';
 
 // The API key table against the real PostgreSQL, in a schema of its own.
 const name = uniqueName('apikeys');
-let catalog: Catalog;
+let catalog: CatalogRepositories;
 
 const sha = (text: string) => createHash('sha256').update(text).digest();
 
 beforeAll(async () => {
-  catalog = Catalog.open({ url: DATABASE_URL, schema: schemaName(name) });
-  await catalog.ensure();
+  catalog = openCatalog({ url: DATABASE_URL, schema: schemaName(name) });
+  await catalog.lifecycle.ensure();
 });
 afterAll(async () => {
-  await catalog.close();
+  await catalog.lifecycle.close();
   await dropTestData(name);
 });
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog } from '@trove/catalog';
+import { openCatalog, type CatalogRepositories } from '@trove/catalog';
 import type { Source } from '@trove/domain';
 import { folderSource } from '../../support/catalog-records';
 import { DATABASE_URL, dropTestData, expectEventually, schemaName, uniqueName } from '../../support/services';
@@ -14,12 +14,12 @@ import { DATABASE_URL, dropTestData, expectEventually, schemaName, uniqueName } 
 // PostgreSQL's lock table (pg_blocking_pids), not on time.
 const name = uniqueName('deletion-guard');
 const item = { externalId: 'docs/page.md', fileName: 'docs/page.md', mediaType: 'text/markdown' };
-let catalog: Catalog;
+let catalog: CatalogRepositories;
 let connections: pg.Client[] = [];
 
 beforeAll(async () => {
-  catalog = Catalog.open({ url: DATABASE_URL, schema: schemaName(name) });
-  await catalog.ensure();
+  catalog = openCatalog({ url: DATABASE_URL, schema: schemaName(name) });
+  await catalog.lifecycle.ensure();
 });
 afterEach(async () => {
   // Ending a session rolls back what a failed test left open.
@@ -27,7 +27,7 @@ afterEach(async () => {
   connections = [];
 });
 afterAll(async () => {
-  await catalog.close();
+  await catalog.lifecycle.close();
   await dropTestData(name);
 });
 
@@ -47,7 +47,7 @@ async function session(): Promise<{ client: pg.Client; pid: number }> {
 async function blocks(pid: number): Promise<boolean> {
   const { rows } = await sql<{ n: number }>`
     select count(*)::int as n from pg_stat_activity where ${pid} = any(pg_blocking_pids(pid))`.execute(
-    catalog.db,
+    catalog.lifecycle.db,
   );
   return rows[0].n > 0;
 }
@@ -55,7 +55,7 @@ async function blocks(pid: number): Promise<boolean> {
 /** Whether the session `pid` waits for a lock another holds. */
 async function waits(pid: number): Promise<boolean> {
   const { rows } = await sql<{ n: number }>`select cardinality(pg_blocking_pids(${pid}))::int as n`.execute(
-    catalog.db,
+    catalog.lifecycle.db,
   );
   return rows[0].n > 0;
 }
@@ -79,12 +79,12 @@ function tracked<T>(promise: Promise<T>): { promise: Promise<T>; settled: () => 
 }
 
 async function newSource(): Promise<Source> {
-  const project = await catalog.createProject(uniqueName('race'));
-  return catalog.createSource(folderSource(project.id));
+  const project = await catalog.projects.createProject(uniqueName('race'));
+  return catalog.sources.createSource(folderSource(project.id));
 }
 
 async function documentsOf(sourceId: string): Promise<string[]> {
-  return (await catalog.documentIds({ sourceId })).sort();
+  return (await catalog.documents.documentIds({ sourceId })).sort();
 }
 
 describe('creating source documents while the source is being removed', () => {
@@ -94,7 +94,7 @@ describe('creating source documents while the source is being removed', () => {
     const tableHolder = await session();
     await tableHolder.client.query('begin');
     await tableHolder.client.query('lock table documents in share mode');
-    const sync = tracked(catalog.ensureSourceDocuments(source.id, [item]));
+    const sync = tracked(catalog.documents.ensureSourceDocuments(source.id, [item]));
     await eitherOf(sync.settled, () => blocks(tableHolder.pid));
     expect(sync.settled()).toBe(false);
 
@@ -142,7 +142,7 @@ describe('creating source documents while the source is being removed', () => {
     const deletion = await session();
     await deletion.client.query('begin');
     await deletion.client.query(race.update, [race.row(source)]);
-    const sync = tracked(catalog.ensureSourceDocuments(source.id, [item]));
+    const sync = tracked(catalog.documents.ensureSourceDocuments(source.id, [item]));
     await eitherOf(sync.settled, () => blocks(deletion.pid));
     await deletion.client.query('commit');
 
@@ -152,15 +152,15 @@ describe('creating source documents while the source is being removed', () => {
 
   it('a removal already marked refuses at once, and an active source still gets its records', async () => {
     const removed = await newSource();
-    await catalog.markSourceRemoving(removed.id);
-    await expect(catalog.ensureSourceDocuments(removed.id, [item])).rejects.toMatchObject({
+    await catalog.sources.markSourceRemoving(removed.id);
+    await expect(catalog.documents.ensureSourceDocuments(removed.id, [item])).rejects.toMatchObject({
       code: 'SOURCE_NOT_FOUND',
     });
-    await expect(catalog.ensureSourceDocuments(randomUUID(), [item])).rejects.toMatchObject({
+    await expect(catalog.documents.ensureSourceDocuments(randomUUID(), [item])).rejects.toMatchObject({
       code: 'SOURCE_NOT_FOUND',
     });
     const active = await newSource();
-    const ids = await catalog.ensureSourceDocuments(active.id, [item]);
+    const ids = await catalog.documents.ensureSourceDocuments(active.id, [item]);
     expect(await documentsOf(active.id)).toEqual([ids.get(item.externalId)]);
   });
 });

@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog, type NewAnswer, type NewFeedback } from '@trove/catalog';
+import { openCatalog, type CatalogRepositories, type NewAnswer, type NewFeedback } from '@trove/catalog';
 import { normalizeQuestion, TroveErrorCode } from '@trove/domain';
 import { DATABASE_URL, dropTestData, schemaName, uniqueName } from '../../support/services';
 
 // Votes on answers, their export and the content gaps, against the real PostgreSQL.
 const name = uniqueName('feedback');
-let catalog: Catalog;
+let catalog: CatalogRepositories;
 
 beforeAll(async () => {
-  catalog = Catalog.open({ url: DATABASE_URL, schema: schemaName(name) });
-  await catalog.ensure();
+  catalog = openCatalog({ url: DATABASE_URL, schema: schemaName(name) });
+  await catalog.lifecycle.ensure();
 });
 afterAll(async () => {
-  await catalog.close();
+  await catalog.lifecycle.close();
   await dropTestData(name);
 });
 
@@ -49,7 +49,7 @@ async function exported(projectId: string, first = 500) {
   const all = [];
   let after: string | undefined;
   for (;;) {
-    const page = await catalog.pageFeedback(projectId, { first, after });
+    const page = await catalog.feedback.pageFeedback(projectId, { first, after });
     all.push(...page.items);
     if (!page.hasNextPage) return all;
     after = page.endCursor;
@@ -58,10 +58,10 @@ async function exported(projectId: string, first = 500) {
 
 describe('feedback in the catalog', () => {
   it("records a key's vote on an answer and on a passage; voting again replaces it, per key", async () => {
-    const project = await catalog.createProject(uniqueName('p'));
-    const answerId = await catalog.recordAnswer(answer(project.id));
+    const project = await catalog.projects.createProject(uniqueName('p'));
+    const answerId = await catalog.answers.recordAnswer(answer(project.id));
     const onA = (vote: 1 | -1, more: Partial<NewFeedback> = {}) =>
-      catalog.recordFeedback({
+      catalog.feedback.recordFeedback({
         answerId,
         projectId: project.id,
         target: 'passage',
@@ -85,22 +85,22 @@ describe('feedback in the catalog', () => {
     await onA(1, { apiKeyId: 'key-1', target: 'answer', chunkId: undefined });
     const votes = await exported(project.id);
     expect(votes).toHaveLength(4);
-    expect(await catalog.feedbackOn(project.id, [answerId], { apiKeyId: 'key-1' })).toEqual([
+    expect(await catalog.feedback.feedbackOn(project.id, [answerId], { apiKeyId: 'key-1' })).toEqual([
       expect.objectContaining({ target: 'passage', vote: -1, comment: 'outdated' }),
       expect.objectContaining({ target: 'answer', vote: 1 }),
     ]);
-    const admins = await catalog.feedbackOn(project.id, [answerId], {});
+    const admins = await catalog.feedback.feedbackOn(project.id, [answerId], {});
     expect(admins).toEqual([expect.objectContaining({ chunkId: CHUNK_A, vote: 1 })]);
     expect(admins[0].apiKeyId).toBeUndefined();
   });
 
   it('exports each vote with its question and the hits with their features, in pages, oldest first', async () => {
-    const project = await catalog.createProject(uniqueName('p'));
-    const answerId = await catalog.recordAnswer(
+    const project = await catalog.projects.createProject(uniqueName('p'));
+    const answerId = await catalog.answers.recordAnswer(
       answer(project.id, { question: 'and in Berlin?', standaloneQuestion: 'How do I deploy in Berlin?' }),
     );
     for (const [i, key] of ['a', 'b', 'c', 'd', 'e'].entries()) {
-      await catalog.recordFeedback({
+      await catalog.feedback.recordFeedback({
         answerId,
         projectId: project.id,
         apiKeyId: key,
@@ -120,24 +120,24 @@ describe('feedback in the catalog', () => {
   });
 
   it('refuses an answer of another project, and writes nothing once the project is being deleted', async () => {
-    const project = await catalog.createProject(uniqueName('p'));
-    const other = await catalog.createProject(uniqueName('p'));
-    const answerId = await catalog.recordAnswer(answer(project.id));
+    const project = await catalog.projects.createProject(uniqueName('p'));
+    const other = await catalog.projects.createProject(uniqueName('p'));
+    const answerId = await catalog.answers.recordAnswer(answer(project.id));
     await expect(
-      catalog.recordFeedback({ answerId, projectId: other.id, target: 'answer', vote: 1 }),
+      catalog.feedback.recordFeedback({ answerId, projectId: other.id, target: 'answer', vote: 1 }),
     ).rejects.toMatchObject({ code: TroveErrorCode.AnswerNotFound });
-    await catalog.markProjectDeleting(project.id);
+    await catalog.projects.markProjectDeleting(project.id);
     await expect(
-      catalog.recordFeedback({ answerId, projectId: project.id, target: 'answer', vote: 1 }),
+      catalog.feedback.recordFeedback({ answerId, projectId: project.id, target: 'answer', vote: 1 }),
     ).rejects.toMatchObject({ code: TroveErrorCode.ProjectDeleting });
     expect(await exported(project.id)).toEqual([]);
   });
 
   it('keeps a comment to 2000 characters and a passage vote to one naming its passage (database checks)', async () => {
-    const project = await catalog.createProject(uniqueName('p'));
-    const answerId = await catalog.recordAnswer(answer(project.id));
+    const project = await catalog.projects.createProject(uniqueName('p'));
+    const answerId = await catalog.answers.recordAnswer(answer(project.id));
     await expect(
-      catalog.recordFeedback({
+      catalog.feedback.recordFeedback({
         answerId,
         projectId: project.id,
         target: 'answer',
@@ -146,27 +146,34 @@ describe('feedback in the catalog', () => {
       }),
     ).rejects.toThrow();
     await expect(
-      catalog.recordFeedback({ answerId, projectId: project.id, target: 'passage', vote: 1 }),
+      catalog.feedback.recordFeedback({ answerId, projectId: project.id, target: 'passage', vote: 1 }),
     ).rejects.toThrow();
   });
 
   it('goes with its answer, and with the project', async () => {
-    const project = await catalog.createProject(uniqueName('p'));
-    const answerId = await catalog.recordAnswer(answer(project.id));
-    await catalog.recordFeedback({ answerId, projectId: project.id, target: 'answer', vote: -1 });
-    await catalog.deleteAnswersBefore(new Date(Date.now() + 60_000));
+    const project = await catalog.projects.createProject(uniqueName('p'));
+    const answerId = await catalog.answers.recordAnswer(answer(project.id));
+    await catalog.feedback.recordFeedback({ answerId, projectId: project.id, target: 'answer', vote: -1 });
+    await catalog.answers.deleteAnswersBefore(new Date(Date.now() + 60_000));
     expect(await exported(project.id)).toEqual([]);
-    const kept = await catalog.recordAnswer(answer(project.id));
-    await catalog.recordFeedback({ answerId: kept, projectId: project.id, target: 'answer', vote: -1 });
-    await catalog.deleteProject(project.id);
+    const kept = await catalog.answers.recordAnswer(answer(project.id));
+    await catalog.feedback.recordFeedback({
+      answerId: kept,
+      projectId: project.id,
+      target: 'answer',
+      vote: -1,
+    });
+    await catalog.projects.deleteProject(project.id);
     expect(await exported(project.id)).toEqual([]);
   });
 
   it('lists unanswered and voted-down questions as gaps, one per question however it was typed', async () => {
-    const project = await catalog.createProject(uniqueName('p'));
+    const project = await catalog.projects.createProject(uniqueName('p'));
     const spellings = ['Где ВЗЯТЬ отпуск?', 'где  взять отпуск', '  Где взять ОТПУСК ?! '];
     // An answer that cites nothing (quotes with no supporting passage) left the question unanswered.
-    await catalog.recordAnswer(answer(project.id, { question: 'Where is the VPN guide?', citations: [] }));
+    await catalog.answers.recordAnswer(
+      answer(project.id, { question: 'Where is the VPN guide?', citations: [] }),
+    );
     // One spelling asked by a person, the others by a key no longer in the catalog (no name to show).
     const { user: asker } = (await catalog.users.matchSignIn(
       {
@@ -181,21 +188,23 @@ describe('feedback in the catalog', () => {
     ))!;
     for (const [i, question] of spellings.entries()) {
       const owner = i === 1 ? { apiKeyId: undefined, userId: asker.id } : {};
-      await catalog.recordAnswer(
+      await catalog.answers.recordAnswer(
         answer(project.id, { question, mode: 'INSUFFICIENT_CONTEXT', hits: [], ...owner }),
       );
     }
     // SQL groups exactly as normalizeQuestion does.
     expect(new Set(spellings.map(normalizeQuestion)).size).toBe(1);
-    const voted = await catalog.recordAnswer(answer(project.id, { question: 'Who approves expenses?' }));
-    await catalog.recordFeedback({
+    const voted = await catalog.answers.recordAnswer(
+      answer(project.id, { question: 'Who approves expenses?' }),
+    );
+    await catalog.feedback.recordFeedback({
       answerId: voted,
       projectId: project.id,
       target: 'answer',
       vote: -1,
       comment: 'wrong team',
     });
-    await catalog.recordFeedback({
+    await catalog.feedback.recordFeedback({
       answerId: voted,
       projectId: project.id,
       apiKeyId: 'k',
@@ -203,9 +212,14 @@ describe('feedback in the catalog', () => {
       vote: -1,
     });
     // Answered and voted up, or voted down only on a passage: no gap.
-    const fine = await catalog.recordAnswer(answer(project.id, { question: 'How do I deploy?' }));
-    await catalog.recordFeedback({ answerId: fine, projectId: project.id, target: 'answer', vote: 1 });
-    await catalog.recordFeedback({
+    const fine = await catalog.answers.recordAnswer(answer(project.id, { question: 'How do I deploy?' }));
+    await catalog.feedback.recordFeedback({
+      answerId: fine,
+      projectId: project.id,
+      target: 'answer',
+      vote: 1,
+    });
+    await catalog.feedback.recordFeedback({
       answerId: fine,
       projectId: project.id,
       target: 'passage',
@@ -213,7 +227,7 @@ describe('feedback in the catalog', () => {
       vote: -1,
     });
 
-    const all = await catalog.contentGaps(project.id, { first: 10 });
+    const all = await catalog.feedback.contentGaps(project.id, { first: 10 });
     expect(all.totalCount).toBe(3);
     expect(all.items.find((gap) => gap.question === 'Where is the VPN guide?')).toMatchObject({
       askCount: 1,
@@ -225,7 +239,7 @@ describe('feedback in the catalog', () => {
       spellings[2],
       'Where is the VPN guide?',
     ]);
-    const first = await catalog.contentGaps(project.id, { first: 1 });
+    const first = await catalog.feedback.contentGaps(project.id, { first: 1 });
     expect(first.totalCount).toBe(3);
     expect(first.items).toEqual([
       expect.objectContaining({
@@ -239,7 +253,7 @@ describe('feedback in the catalog', () => {
       }),
     ]);
     expect(first.hasNextPage).toBe(true);
-    const second = await catalog.contentGaps(project.id, { first: 1, after: first.endCursor });
+    const second = await catalog.feedback.contentGaps(project.id, { first: 1, after: first.endCursor });
     expect(second.items).toEqual([
       expect.objectContaining({
         key: normalizeQuestion(spellings[0]),

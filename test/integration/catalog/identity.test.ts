@@ -1,14 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog } from '@trove/catalog';
+import { openCatalog, type CatalogRepositories } from '@trove/catalog';
 import { ApiKeyRole, AuditOutcome, UserStatus } from '@trove/domain';
 import { DATABASE_URL, dropTestData, schemaName, uniqueName } from '../../support/services';
 
 // People, groups, grants, sessions and the audit log against the real PostgreSQL, in a schema of
 // their own.
 const name = uniqueName('identity');
-let catalog: Catalog;
+let catalog: CatalogRepositories;
 
 const identity = (subject: string, email: string, emailVerified = true) => ({
   provider: 'kc',
@@ -20,11 +20,11 @@ const identity = (subject: string, email: string, emailVerified = true) => ({
 });
 
 beforeAll(async () => {
-  catalog = Catalog.open({ url: DATABASE_URL, schema: schemaName(name) });
-  await catalog.ensure();
+  catalog = openCatalog({ url: DATABASE_URL, schema: schemaName(name) });
+  await catalog.lifecycle.ensure();
 });
 afterAll(async () => {
-  await catalog.close();
+  await catalog.lifecycle.close();
   await dropTestData(name);
 });
 
@@ -50,8 +50,8 @@ describe('people in the catalog', () => {
   });
 
   it('gives each person their strongest role per project from their grants and their groups, and follows the groups claim', async () => {
-    const project = await catalog.createProject(`Access ${randomUUID().slice(0, 6)}`);
-    const other = await catalog.createProject(`Other ${randomUUID().slice(0, 6)}`);
+    const project = await catalog.projects.createProject(`Access ${randomUUID().slice(0, 6)}`);
+    const other = await catalog.projects.createProject(`Other ${randomUUID().slice(0, 6)}`);
     const { user } = (await catalog.users.matchSignIn(identity('s4', 'lin@x.test'), true))!;
     await catalog.users.syncProviderGroups(user.id, 'kc', ['docs', 'ops']);
     const docs = (await catalog.users.listGroups()).find((g) => g.name === 'docs' && g.provider === 'kc')!;
@@ -140,9 +140,9 @@ describe('the audit log in the catalog', () => {
       code: null,
     });
     await expect(
-      sql`update audit_events set actor_name = 'someone else'`.execute(catalog.db),
+      sql`update audit_events set actor_name = 'someone else'`.execute(catalog.lifecycle.db),
     ).rejects.toThrow(/append-only/);
-    await expect(sql`delete from audit_events`.execute(catalog.db)).rejects.toThrow(/append-only/);
+    await expect(sql`delete from audit_events`.execute(catalog.lifecycle.db)).rejects.toThrow(/append-only/);
     const page = await catalog.audit.page({ action: 'auth.refused' }, { first: 10 });
     expect(page.items).toHaveLength(1);
     expect(page.items[0]).toMatchObject({

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { Catalog, migrateCatalog, openCatalogDb } from '@trove/catalog';
+import { openCatalog, type CatalogRepositories, migrateCatalog, openCatalogDb } from '@trove/catalog';
 import { maskSecret, SecretBox } from '@trove/config';
 import { type NotionSource, sourceWithConfig, SourceStatus, SourceType } from '@trove/domain';
 import { createSourceDefinitions, registeredSourceTypes } from '@trove/source-definitions';
@@ -15,18 +15,18 @@ import { DATABASE_URL, dropTestData, schemaName, TEST_SECRET_KEY, uniqueName } f
 const box = new SecretBox(TEST_SECRET_KEY);
 const seal = (plain: string) => ({ sealed: box.encrypt(plain), hint: maskSecret(plain) });
 const names: string[] = [];
-const catalogs: Catalog[] = [];
+const catalogs: CatalogRepositories[] = [];
 
 function fresh(label: string) {
   const name = uniqueName(label);
   names.push(name);
-  const catalog = Catalog.open({ url: DATABASE_URL, schema: schemaName(name) });
+  const catalog = openCatalog({ url: DATABASE_URL, schema: schemaName(name) });
   catalogs.push(catalog);
   return { name, schema: schemaName(name), catalog };
 }
 
 afterAll(async () => {
-  for (const catalog of catalogs) await catalog.close();
+  for (const catalog of catalogs) await catalog.lifecycle.close();
   for (const name of names) await dropTestData(name);
 });
 
@@ -68,9 +68,9 @@ describe('0010 moves each source configuration into one JSON column', () => {
       await source(ids.gopher, 'GOPHER', { gopher: { hole: 'deep' } });
 
       // 0010 first, then any later migration.
-      expect((await catalog.ensure()).migrations[0]).toBe('0010-source-config');
+      expect((await catalog.lifecycle.ensure()).migrations[0]).toBe('0010-source-config');
 
-      const notion = (await catalog.requireSource(ids.notion)) as NotionSource;
+      const notion = (await catalog.sources.requireSource(ids.notion)) as NotionSource;
       expect(notion).toMatchObject({
         type: SourceType.NOTION,
         webhookToken: 'sealed-webhook',
@@ -82,16 +82,16 @@ describe('0010 moves each source configuration into one JSON column', () => {
         },
       });
       expect(box.decrypt(notion.config.token.sealed)).toBe(token);
-      expect(await catalog.requireSource(ids.folder)).toMatchObject({
+      expect(await catalog.sources.requireSource(ids.folder)).toMatchObject({
         type: SourceType.FOLDER,
         config: { format: 'MKDOCS', archiveBlobKey: 'archives/x/h', archiveFileName: 'site.zip' },
       });
-      expect((await catalog.requireSource(ids.web)).config).toEqual({
+      expect((await catalog.sources.requireSource(ids.web)).config).toEqual({
         url: 'https://docs.example.test/',
         maxPages: 50,
       });
       // Never read as another type: an error that names the type.
-      await expect(catalog.getSource(ids.gopher)).rejects.toMatchObject({
+      await expect(catalog.sources.getSource(ids.gopher)).rejects.toMatchObject({
         code: 'INTERNAL',
         message: expect.stringContaining('"GOPHER", which has no registered source definition'),
       });
@@ -111,8 +111,8 @@ describe('0010 moves each source configuration into one JSON column', () => {
 describe('a configuration made by the source definitions', () => {
   it('round-trips through the catalog, secrets sealed, and an update keeps what it leaves out', async () => {
     const { catalog } = fresh('source-config-roundtrip');
-    await catalog.ensure();
-    const project = await catalog.createProject('round trip');
+    await catalog.lifecycle.ensure();
+    const project = await catalog.projects.createProject('round trip');
     const definitions = createSourceDefinitions({ folders: { roots: [], cacheDir: '/nonexistent' } }, {});
     const token = `secret_${'q'.repeat(43)}`;
     const config = await definitions.configure(
@@ -121,7 +121,7 @@ describe('a configuration made by the source definitions', () => {
       seal,
     );
     const now = new Date().toISOString();
-    const created = await catalog.createSource(
+    const created = await catalog.sources.createSource(
       sourceWithConfig(
         {
           id: randomUUID(),
@@ -136,7 +136,7 @@ describe('a configuration made by the source definitions', () => {
       ),
     );
 
-    const read = (await catalog.requireSource(created.id)) as NotionSource;
+    const read = (await catalog.sources.requireSource(created.id)) as NotionSource;
     expect(read.config).toMatchObject({
       everything: false,
       rootPageIds: ['01234567-89ab-cdef-0123-456789abcdef'],
@@ -145,15 +145,15 @@ describe('a configuration made by the source definitions', () => {
     });
     // Sealed in the database: the plain token is nowhere in the row.
     const row = await sql<{ config: unknown }>`select config from sources where id = ${created.id}`.execute(
-      catalog.db,
+      catalog.lifecycle.db,
     );
     expect(JSON.stringify(row.rows[0].config)).not.toContain(token);
     expect(box.decrypt(read.config.token.sealed)).toBe(token);
     expect(definitions.publicConfig(SourceType.NOTION, read.config)).not.toHaveProperty('token');
 
     const changed = await definitions.configure(SourceType.NOTION, { rootPageIds: [] }, seal, read.config);
-    await catalog.updateSource(created.id, { config: changed });
-    const updated = (await catalog.requireSource(created.id)) as NotionSource;
+    await catalog.sources.updateSource(created.id, { config: changed });
+    const updated = (await catalog.sources.requireSource(created.id)) as NotionSource;
     expect(updated.config).toMatchObject({ everything: true, rootPageIds: [], token: read.config.token });
   });
 });
@@ -161,29 +161,29 @@ describe('a configuration made by the source definitions', () => {
 describe('source types the registry adds', () => {
   it('reads a GIT source where the registry lists GIT, and refuses it where it does not', async () => {
     const { name, catalog: builtIn } = fresh('source-config-open-types');
-    await builtIn.ensure();
+    await builtIn.lifecycle.ensure();
     const settings = { folders: { roots: [], cacheDir: '/nonexistent' } };
-    const registered = Catalog.open({
+    const registered = openCatalog({
       url: DATABASE_URL,
       schema: schemaName(name),
       sourceTypes: registeredSourceTypes(settings),
     });
     catalogs.push(registered);
-    const project = await registered.createProject('git docs');
+    const project = await registered.projects.createProject('git docs');
     // No DNS lookup of the remote's host in a test.
     const config = await createSourceDefinitions(settings, {
       TROVE_GIT_ALLOW_PRIVATE_NETWORKS: 'true',
     }).configure('GIT', { url: 'https://github.com/o/r.git', token: 'ghp_round_trip_token' }, seal);
     const now = new Date().toISOString();
     const common = { projectId: project.id, type: 'GIT', name: 'repo', status: SourceStatus.ACTIVE };
-    const created = await registered.createSource(
+    const created = await registered.sources.createSource(
       sourceWithConfig({ id: randomUUID(), ...common, createdAt: now, updatedAt: now }, config),
     );
-    expect((await registered.requireSource(created.id)).config).toMatchObject({
+    expect((await registered.sources.requireSource(created.id)).config).toMatchObject({
       url: 'https://github.com/o/r.git',
       token: { hint: maskSecret('ghp_round_trip_token') },
     });
-    await expect(builtIn.getSource(created.id)).rejects.toMatchObject({
+    await expect(builtIn.sources.getSource(created.id)).rejects.toMatchObject({
       code: 'INTERNAL',
       message: expect.stringContaining('"GIT", which has no registered source definition'),
     });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog } from '@trove/catalog';
+import { openCatalog, type CatalogRepositories } from '@trove/catalog';
 import { maskSecret, SecretBox } from '@trove/config';
 import {
   DocumentStatus,
@@ -44,10 +44,10 @@ const es = createElasticsearchClient(ES_URL);
 const box = new SecretBox(TEST_SECRET_KEY);
 const settings = {
   folders: { roots: [join(root, 'repos')], cacheDir: join(root, 'folder-cache') },
-  secrets: { key: TEST_SECRET_KEY },
+  secrets: box,
 };
 const env = { TROVE_GIT_CACHE_DIR: join(root, 'git-cache') };
-let catalog: Catalog;
+let catalog: CatalogRepositories;
 let connectors: SourceConnectors;
 let activities: ReturnType<typeof createSyncActivities>;
 let sourceId: string;
@@ -71,20 +71,20 @@ function commit(files: Record<string, string>, message: string): void {
 }
 
 async function plan(mode: SyncMode): Promise<{ run: SyncRun; changed: string[]; planned: SyncPlan }> {
-  const source = await catalog.requireSource(sourceId);
-  const run = await catalog.createRun(newSyncRun(source, mode));
+  const source = await catalog.sources.requireSource(sourceId);
+  const run = await catalog.runs.createRun(newSyncRun(source, mode));
   const planned: SyncPlan = await new MockActivityEnvironment().run(activities.planSync, { runId: run.id });
   const changed = await activities.readPlanBatch({ changedKey: planned.changedKey, offset: 0, limit: 100 });
-  return { run: (await catalog.getRun(run.id))!, changed, planned };
+  return { run: (await catalog.runs.getRun(run.id))!, changed, planned };
 }
 
 /** What an ingest would leave: every document READY at the version the connector lists. */
 async function markAllIngested(): Promise<void> {
-  const source = await catalog.requireSource(sourceId);
+  const source = await catalog.sources.requireSource(sourceId);
   const listing = await connectors.for(source).discover(source, { known: new Set() });
   const versions = new Map(listing.items.map((item) => [item.externalId, item.version]));
-  for (const item of await catalog.sourceItems(sourceId)) {
-    await catalog.db
+  for (const item of await catalog.documents.sourceItems(sourceId)) {
+    await catalog.lifecycle.db
       .updateTable('documents')
       .set({ status: DocumentStatus.READY, version: versions.get(item.externalId) ?? null })
       .where('id', '=', item.id)
@@ -101,18 +101,28 @@ beforeAll(async () => {
     { 'README.md': '# Handbook\n', 'docs/guide.md': '# Guide\n\nInstall.\n', 'notes.txt': 'notes\n' },
     'first',
   );
-  catalog = Catalog.open({
+  catalog = openCatalog({
     url: DATABASE_URL,
     schema: schemaName(name),
     sourceTypes: registeredSourceTypes(settings, env),
   });
-  await catalog.ensure();
+  await catalog.lifecycle.ensure();
   const blobs = new LocalBlobStore(join(root, 'blobs'));
   const chunkIndex = new ChunkIndex(es, name, 384);
   await chunkIndex.ensure();
   connectors = createSourceConnectors(settings, { blobs }, env);
-  activities = createSyncActivities({ catalog, blobs, chunkIndex, connectors });
-  const project = await catalog.createProject(name);
+  const { writeChecks, projects, sources, runs, documents } = catalog;
+  activities = createSyncActivities({
+    writeChecks,
+    projects,
+    sources,
+    runs,
+    documents,
+    blobs,
+    chunkIndex,
+    connectors,
+  });
+  const project = await catalog.projects.createProject(name);
   const config = await createSourceDefinitions(settings, env).configure(
     'GIT',
     { url: bare, webhookSecret: 'a-webhook-secret-of-some-length' },
@@ -120,7 +130,7 @@ beforeAll(async () => {
   );
   sourceId = randomUUID();
   const now = new Date().toISOString();
-  await catalog.createSource(
+  await catalog.sources.createSource(
     sourceWithConfig(
       {
         id: sourceId,
@@ -137,7 +147,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await catalog?.close();
+  await catalog?.lifecycle.close();
   await es.close();
   await dropTestData(name);
   rmSync(root, { recursive: true, force: true });
@@ -146,7 +156,7 @@ afterAll(async () => {
 describe('a GIT source planned by the generic sync', () => {
   it('the first plan creates a document per supported file and records the synced commit', async () => {
     const { run, changed, planned } = await plan(SyncMode.FULL);
-    const items = await catalog.sourceItems(sourceId);
+    const items = await catalog.documents.sourceItems(sourceId);
     expect(items.map((item) => item.externalId).sort()).toEqual(['README.md', 'docs/guide.md', 'notes.txt']);
     expect(new Set(changed)).toEqual(new Set(items.map((item) => item.id)));
     expect(run.progress).toMatchObject({ pagesSeen: 3, pagesDeleted: 0 });
@@ -155,13 +165,17 @@ describe('a GIT source planned by the generic sync', () => {
 
   it('after a commit that edits, renames and deletes, plans exactly those changes', async () => {
     await markAllIngested();
-    const before = new Map((await catalog.sourceItems(sourceId)).map((item) => [item.externalId, item.id]));
+    const before = new Map(
+      (await catalog.documents.sourceItems(sourceId)).map((item) => [item.externalId, item.id]),
+    );
     git('mv', 'docs/guide.md', 'docs/manual.md');
     git('rm', '-q', 'notes.txt');
     commit({ 'README.md': '# Handbook\n\nEdited.\n' }, 'edit, rename, delete');
 
     const { run, changed } = await plan(SyncMode.INCREMENTAL);
-    const after = new Map((await catalog.sourceItems(sourceId)).map((item) => [item.externalId, item.id]));
+    const after = new Map(
+      (await catalog.documents.sourceItems(sourceId)).map((item) => [item.externalId, item.id]),
+    );
     expect([...after.keys()].sort()).toEqual(['README.md', 'docs/manual.md']);
     // The rename is a new document and a removed one; the edit keeps its document.
     expect(new Set(changed)).toEqual(new Set([before.get('README.md'), after.get('docs/manual.md')]));

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { Catalog } from '@trove/catalog';
+import { openCatalog, type CatalogRepositories } from '@trove/catalog';
 import type { FolderSource, SyncRun } from '@trove/domain';
 import { DocumentStatus, FolderFormat, newSyncRun, SourceStatus, SourceType, SyncMode } from '@trove/domain';
 import { FolderConnector } from '@trove/connector-folder';
@@ -21,7 +21,7 @@ const FILES = 10_500;
 const name = uniqueName('plan-large');
 const root = mkdtempSync(join(tmpdir(), `${name}-`));
 const es = createElasticsearchClient(ES_URL);
-let catalog: Catalog;
+let catalog: CatalogRepositories;
 let activities: ReturnType<typeof createSyncActivities>;
 let projectId: string;
 let sourceId: string;
@@ -30,8 +30,8 @@ const file = (i: number) => join(root, `part-${Math.floor(i / 1000)}`, `note-${i
 const write = (i: number, text = `# Note ${i}\n\nBody of note ${i}.\n`) => writeFileSync(file(i), text);
 
 async function plan(mode = SyncMode.FULL): Promise<{ run: SyncRun; changed: string[] }> {
-  const source = await catalog.requireSource(sourceId);
-  const run = await catalog.createRun(newSyncRun(source, mode));
+  const source = await catalog.sources.requireSource(sourceId);
+  const run = await catalog.runs.createRun(newSyncRun(source, mode));
   const env = new MockActivityEnvironment();
   const planned: SyncPlan = await env.run(activities.planSync, { runId: run.id });
   const changed = await activities.readPlanBatch({
@@ -40,17 +40,17 @@ async function plan(mode = SyncMode.FULL): Promise<{ run: SyncRun; changed: stri
     limit: FILES * 2,
   });
   expect(changed).toHaveLength(planned.changedCount);
-  return { run: (await catalog.getRun(run.id))!, changed };
+  return { run: (await catalog.runs.getRun(run.id))!, changed };
 }
 
 /** What an ingest would leave: every document READY at the version the plan saw. */
 async function markAllIngested(): Promise<void> {
   const listing = await new FolderConnector({ roots: [root], cacheDir: join(root, '.cache') }, blobs()).list(
-    (await catalog.requireSource(sourceId)) as FolderSource,
+    (await catalog.sources.requireSource(sourceId)) as FolderSource,
   );
   const versions = new Map(listing.items.map((item) => [item.externalId, item.version]));
-  const items = await catalog.sourceItems(sourceId);
-  await catalog.db.transaction().execute(async (tx) => {
+  const items = await catalog.documents.sourceItems(sourceId);
+  await catalog.lifecycle.db.transaction().execute(async (tx) => {
     for (const item of items) {
       await tx
         .updateTable('documents')
@@ -69,13 +69,18 @@ beforeAll(async () => {
     if (i % 1000 === 0) mkdirSync(join(root, `part-${i / 1000}`), { recursive: true });
     write(i);
   }
-  catalog = Catalog.open({ url: DATABASE_URL, schema: schemaName(name) });
-  await catalog.ensure();
+  catalog = openCatalog({ url: DATABASE_URL, schema: schemaName(name) });
+  await catalog.lifecycle.ensure();
   blobStore = new LocalBlobStore(mkdtempSync(join(tmpdir(), `${name}-blobs-`)));
   const chunkIndex = new ChunkIndex(es, name, 384);
   await chunkIndex.ensure();
+  const { writeChecks, projects, sources, runs, documents } = catalog;
   activities = createSyncActivities({
-    catalog,
+    writeChecks,
+    projects,
+    sources,
+    runs,
+    documents,
     blobs: blobStore,
     chunkIndex,
     connectors: new SourceConnectors(
@@ -83,10 +88,10 @@ beforeAll(async () => {
       { complete: false },
     ),
   });
-  projectId = (await catalog.createProject(name)).id;
+  projectId = (await catalog.projects.createProject(name)).id;
   sourceId = randomUUID();
   const now = new Date().toISOString();
-  await catalog.createSource({
+  await catalog.sources.createSource({
     id: sourceId,
     projectId,
     type: SourceType.FOLDER,
@@ -99,7 +104,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  await catalog?.close();
+  await catalog?.lifecycle.close();
   await es.close();
   await dropTestData(name);
   rmSync(root, { recursive: true, force: true });
@@ -112,13 +117,15 @@ describe(`planning a folder source of ${FILES.toLocaleString('en')} files`, () =
     expect(new Set(changed).size).toBe(FILES);
     const count = await sql<{
       n: number;
-    }>`select count(*)::int as n from documents where source_id = ${sourceId}`.execute(catalog.db);
+    }>`select count(*)::int as n from documents where source_id = ${sourceId}`.execute(catalog.lifecycle.db);
     expect(count.rows[0].n).toBe(FILES);
   }, 300_000);
 
   it('after edits, additions and deletions beyond the 10,000th item, the diff is exact', async () => {
     await markAllIngested();
-    const before = new Map((await catalog.sourceItems(sourceId)).map((item) => [item.externalId, item.id]));
+    const before = new Map(
+      (await catalog.documents.sourceItems(sourceId)).map((item) => [item.externalId, item.id]),
+    );
     // Changes spread over the whole listing, most of them past the first 10,000 items.
     const edited = [5, 10_001, 10_250, 10_499];
     const removed = [7, 10_002, 10_300];
@@ -133,7 +140,7 @@ describe(`planning a folder source of ${FILES.toLocaleString('en')} files`, () =
       pagesDeleted: removed.length,
     });
     const idOf = (i: number) => before.get(`part-${Math.floor(i / 1000)}/note-${i}.md`)!;
-    const after = await catalog.sourceItems(sourceId);
+    const after = await catalog.documents.sourceItems(sourceId);
     const added = after.find((item) => item.externalId === 'part-10/added.md')!;
     expect(new Set(changed)).toEqual(new Set([...edited.map(idOf), added.id]));
     // Edited files keep their documents; removed files lose theirs; nothing is duplicated.

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import type { Catalog } from '@trove/catalog';
+import type { CatalogRepositories } from '@trove/catalog';
 import { deleteProjectWorkflowId, DocumentStatus, ingestWorkflowId } from '@trove/domain';
 import { LocalBlobStore } from '@trove/storage';
 import { projectNamed, storeDocument } from '@trove/tools-support';
@@ -18,7 +18,7 @@ const name = uniqueName('eval-deletion');
 const config = workerConfig(name);
 let worker: LaneWorkers;
 let running: Promise<void>;
-let catalog: Catalog;
+let catalog: CatalogRepositories;
 let connection: Connection;
 let client: Client;
 const blobs = new LocalBlobStore(config.storage.blobDir);
@@ -42,13 +42,13 @@ afterAll(async () => {
   worker?.shutdown();
   await running;
   await connection?.close();
-  await catalog?.close();
+  await catalog?.lifecycle.close();
   await dropTestData(name);
 });
 
 describe('an eval project, deleted', () => {
   it('leaves no original (nor any other file) behind', async () => {
-    const project = await projectNamed(catalog, `eval ${name}`);
+    const project = await projectNamed(catalog.projects, `eval ${name}`);
     const files = [
       {
         fileName: '101.md',
@@ -57,14 +57,14 @@ describe('an eval project, deleted', () => {
       { fileName: '102.md', data: Buffer.from('# Cranes\n\nCommon cranes cross the marsh in autumn.\n') },
     ];
     for (const file of files) {
-      const record = await storeDocument({ catalog, blobs }, project.id, file);
+      const record = await storeDocument({ documents: catalog.documents, blobs }, project.id, file);
       await client.workflow.execute(ingestDocument, {
         taskQueue: config.temporal.taskQueue,
         workflowId: ingestWorkflowId(record.id),
         args: [{ documentId: record.id }],
       });
     }
-    const documents = (await catalog.pageDocuments(project.id, {}, { first: 10 })).items;
+    const documents = (await catalog.documents.pageDocuments(project.id, {}, { first: 10 })).items;
     expect(documents.map((d) => [d.fileName, d.status]).sort()).toEqual([
       ['101.md', DocumentStatus.READY],
       ['102.md', DocumentStatus.READY],
@@ -76,7 +76,7 @@ describe('an eval project, deleted', () => {
       workflowId: deleteProjectWorkflowId(project.id),
       args: [project.id],
     });
-    expect(await catalog.getProject(project.id)).toBeUndefined();
+    expect(await catalog.projects.getProject(project.id)).toBeUndefined();
     expect(storedFiles()).toEqual([]);
   }, 300_000);
 });

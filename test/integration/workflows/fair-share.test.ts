@@ -3,7 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { Catalog } from '@trove/catalog';
+import { type CatalogRepositories, newDocumentId } from '@trove/catalog';
 import type { TroveDocument } from '@trove/domain';
 import { blobKeys, DocumentStatus, ingestPriority, uploadsWorkflowId } from '@trove/domain';
 import { LocalBlobStore } from '@trove/storage';
@@ -39,7 +39,7 @@ let config: ReturnType<typeof workerConfig>;
 let env: TestWorkflowEnvironment;
 let worker: LaneWorkers;
 let running: Promise<void>;
-let catalog: Catalog;
+let catalog: CatalogRepositories;
 let blobs: LocalBlobStore;
 const embedder = new EmbedderStub({ dimensions: 384, model: 'multilingual-e5-small-q4' });
 
@@ -50,10 +50,10 @@ async function upload(projectId: string, label: string, count: number): Promise<
     const data = Buffer.from(
       `# ${label} ${i}\n\nNote ${i} of ${label}: the lighthouse keeper logs tide ${i}.\n`,
     );
-    const id = Catalog.newDocumentId();
+    const id = newDocumentId();
     const blobKey = blobKeys.upload(id, randomUUID());
     await blobs.put(blobKey, data);
-    await catalog.createDocument({
+    await catalog.documents.createDocument({
       id,
       projectId,
       fileName: `${label}-${i}.md`,
@@ -78,7 +78,7 @@ async function upload(projectId: string, label: string, count: number): Promise<
 async function allReady(ids: string[]): Promise<TroveDocument[]> {
   return expectEventually(
     async () => {
-      const docs = await catalog.getDocuments(ids);
+      const docs = await catalog.documents.getDocuments(ids);
       const waiting = docs.filter((d) => d.status !== DocumentStatus.READY);
       if (docs.length !== ids.length || waiting.length)
         throw new Error(`${waiting.length} of ${ids.length} not READY (${waiting[0]?.status})`);
@@ -124,15 +124,15 @@ afterAll(async () => {
   worker?.shutdown();
   await running;
   await env?.teardown();
-  await catalog?.close();
+  await catalog?.lifecycle.close();
   await embedder.stop();
   await dropTestData(name);
 });
 
 describe("projects take turns in the bulk lane (Temporal's task queue fairness)", () => {
   it("a small import queued behind another project's backlog is READY while most of that backlog still waits", async () => {
-    const a = (await catalog.createProject(`${name} A`)).id;
-    const b = (await catalog.createProject(`${name} B`)).id;
+    const a = (await catalog.projects.createProject(`${name} A`)).id;
+    const b = (await catalog.projects.createProject(`${name} B`)).id;
     const aIds = await upload(a, 'a', A_DOCUMENTS);
     // A's whole window is scheduled: one batch in the lane's only slot, the rest in its backlog.
     await expectEventually(

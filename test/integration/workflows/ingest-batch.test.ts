@@ -7,7 +7,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { MockActivityEnvironment, TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { sql } from 'kysely';
-import { Catalog } from '@trove/catalog';
+import type { CatalogRepositories, DocumentRepository } from '@trove/catalog';
 import type { SyncRun, TroveDocument } from '@trove/domain';
 import {
   DocumentStatus,
@@ -56,7 +56,7 @@ let env: TestWorkflowEnvironment;
 let bundle: WorkflowBundleWithSourceMap;
 let worker: LaneWorkers;
 let running: Promise<void>;
-let catalog: Catalog;
+let catalog: CatalogRepositories;
 let ingestDeps: IngestDependencies;
 let chunks: ChunkIndex;
 let sourceId: string;
@@ -65,8 +65,8 @@ const small = (i: number, body = `Note ${i} says the walrus number ${i} sleeps o
   writeFileSync(join(root, `note-${String(i).padStart(3, '0')}.md`), `# Note ${i}\n\n${body}\n`);
 
 async function sync(mode = SyncMode.FULL): Promise<SyncRun> {
-  const source = await catalog.requireSource(sourceId);
-  const run = await catalog.createRun(newSyncRun(source, mode));
+  const source = await catalog.sources.requireSource(sourceId);
+  const run = await catalog.runs.createRun(newSyncRun(source, mode));
   return env.client.workflow.execute(syncSource, {
     taskQueue: config.temporal.taskQueue,
     workflowId: syncWorkflowId(sourceId),
@@ -75,8 +75,8 @@ async function sync(mode = SyncMode.FULL): Promise<SyncRun> {
 }
 
 async function documents(): Promise<Map<string, TroveDocument>> {
-  const page = await catalog.pageDocuments(
-    (await catalog.requireSource(sourceId)).projectId,
+  const page = await catalog.documents.pageDocuments(
+    (await catalog.sources.requireSource(sourceId)).projectId,
     { sourceId },
     { first: 500 },
   );
@@ -99,7 +99,7 @@ async function indexedCounts(): Promise<Map<string, number>> {
 /** The documents of the test's schema that have an ingest lease, with its holder. */
 async function leases(): Promise<Record<string, string>> {
   const { rows } = await sql<{ id: string; ingest_holder: string }>`
-    select id, ingest_holder from documents where ingest_holder is not null`.execute(catalog.db);
+    select id, ingest_holder from documents where ingest_holder is not null`.execute(catalog.lifecycle.db);
   return Object.fromEntries(rows.map((row) => [row.id, row.ingest_holder]));
 }
 
@@ -141,10 +141,10 @@ beforeAll(async () => {
   }));
   running = worker.run();
   chunks = new ChunkIndex(es, name, 384);
-  const projectId = (await catalog.createProject(name)).id;
+  const projectId = (await catalog.projects.createProject(name)).id;
   sourceId = randomUUID();
   const now = new Date().toISOString();
-  await catalog.createSource({
+  await catalog.sources.createSource({
     id: sourceId,
     projectId,
     type: SourceType.FOLDER,
@@ -160,7 +160,7 @@ afterAll(async () => {
   worker?.shutdown();
   await running;
   await env?.teardown();
-  await catalog?.close();
+  await catalog?.lifecycle.close();
   await es.close();
   await dropTestData(name);
   rmSync(root, { recursive: true, force: true });
@@ -230,7 +230,9 @@ describe('a sync ingests small documents in batches', () => {
         (await chunks.getDocumentChunks(d.id)).map((c) => c.chunkId),
       );
     // Forget every version: the next sync re-ingests every document, as a retried batch would.
-    await sql`update documents set version = null where source_id = ${sourceId}`.execute(catalog.db);
+    await sql`update documents set version = null where source_id = ${sourceId}`.execute(
+      catalog.lifecycle.db,
+    );
     const again = await sync(SyncMode.FULL);
     expect(again.status).toBe('COMPLETED');
     expect(again.progress.chunksEmbedded).toBe(0);
@@ -256,7 +258,9 @@ describe('a batch and a per-document ingest never write one document at the same
     const note5 = docs.get('note-005.md')!;
     const note6 = docs.get('note-006.md')!;
     // Another batch holds note 5 while a per-document ingest of it (a webhook edit) starts.
-    expect((await catalog.claimDocuments([note5.id], OTHER_BATCH, 600_000)).claimed).toEqual([note5.id]);
+    expect((await catalog.documents.claimDocuments([note5.id], OTHER_BATCH, 600_000)).claimed).toEqual([
+      note5.id,
+    ]);
     const alone = await env.client.workflow.start(ingestDocument, {
       taskQueue: config.temporal.taskQueue,
       workflowId: ingestWorkflowId(note5.id),
@@ -276,9 +280,9 @@ describe('a batch and a per-document ingest never write one document at the same
     expect(await textOf(note5.id)).toContain('walrus');
     expect(await leases()).toEqual({ [note5.id]: OTHER_BATCH });
 
-    await catalog.releaseDocuments([note5.id], OTHER_BATCH);
+    await catalog.documents.releaseDocuments([note5.id], OTHER_BATCH);
     await alone.result();
-    expect((await catalog.requireDocument(note5.id)).status).toBe(DocumentStatus.READY);
+    expect((await catalog.documents.requireDocument(note5.id)).status).toBe(DocumentStatus.READY);
     const text = await textOf(note5.id);
     expect(text).toContain('penguin');
     expect(text).not.toContain('walrus');
@@ -288,14 +292,14 @@ describe('a batch and a per-document ingest never write one document at the same
   it("a per-document ingest's lease left behind (its worker died) is taken over by the workflow the sync starts", async () => {
     small(7, 'Note 7 now says the orca hunts in pods.');
     const note7 = (await documents()).get('note-007.md')!;
-    await catalog.claimDocuments([note7.id], PAGE_LEASE_HOLDER, PAGE_LEASE_MS);
+    await catalog.documents.claimDocuments([note7.id], PAGE_LEASE_HOLDER, PAGE_LEASE_MS);
 
     const run = await sync(SyncMode.INCREMENTAL);
 
     expect(run.status).toBe('COMPLETED');
     expect(run.progress).toMatchObject({ pagesIngested: 1, pagesFailed: 1 }); // the broken PDF again
     await expect(env.client.workflow.getHandle(ingestWorkflowId(note7.id)).describe()).resolves.toBeTruthy();
-    expect((await catalog.requireDocument(note7.id)).status).toBe(DocumentStatus.READY);
+    expect((await catalog.documents.requireDocument(note7.id)).status).toBe(DocumentStatus.READY);
     expect(await textOf(note7.id)).toContain('orca');
     expect(await leases()).toEqual({});
   }, 300_000);
@@ -303,16 +307,16 @@ describe('a batch and a per-document ingest never write one document at the same
   it('fetchDocument of a page a batch holds fails with the retryable DOCUMENT_BUSY, then fetches once released; failDocument releases it', async () => {
     const note8 = (await documents()).get('note-008.md')!;
     const activities = createIngestActivities({ ...ingestDeps, busyWaitMs: 0 });
-    await catalog.claimDocuments([note8.id], OTHER_BATCH, 600_000);
+    await catalog.documents.claimDocuments([note8.id], OTHER_BATCH, 600_000);
 
     const failure = await new MockActivityEnvironment(undefined, { logger: quiet })
       .run(activities.fetchDocument, { documentId: note8.id })
       .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(ApplicationFailure);
     expect(failure).toMatchObject({ type: TroveErrorCode.DocumentBusy, nonRetryable: false });
-    expect((await catalog.requireDocument(note8.id)).status).toBe(DocumentStatus.READY);
+    expect((await catalog.documents.requireDocument(note8.id)).status).toBe(DocumentStatus.READY);
 
-    await catalog.releaseDocuments([note8.id], OTHER_BATCH);
+    await catalog.documents.releaseDocuments([note8.id], OTHER_BATCH);
     await new MockActivityEnvironment().run(activities.fetchDocument, { documentId: note8.id });
     expect(await leases()).toEqual({ [note8.id]: PAGE_LEASE_HOLDER });
     await new MockActivityEnvironment().run(activities.failDocument, {
@@ -327,7 +331,7 @@ describe('a batch and a per-document ingest never write one document at the same
     const docs = await documents();
     const [held, free] = [docs.get('note-009.md')!, docs.get('note-010.md')!];
     const batches = createIngestBatchActivities(ingestDeps);
-    await catalog.claimDocuments([held.id], PAGE_LEASE_HOLDER, PAGE_LEASE_MS);
+    await catalog.documents.claimDocuments([held.id], PAGE_LEASE_HOLDER, PAGE_LEASE_MS);
 
     const result: BatchResult = await new MockActivityEnvironment().run(batches.ingestBatch, {
       documentIds: [held.id, free.id],
@@ -335,21 +339,21 @@ describe('a batch and a per-document ingest never write one document at the same
     expect(result).toMatchObject({ handedBack: [held.id], failed: [] });
     expect(result.ready.map((r) => r.documentId)).toEqual([free.id]);
     expect(await leases()).toEqual({ [held.id]: PAGE_LEASE_HOLDER });
-    await catalog.releaseDocuments([held.id], PAGE_LEASE_HOLDER);
+    await catalog.documents.releaseDocuments([held.id], PAGE_LEASE_HOLDER);
 
     // Cancelled (its sync is being deleted) once it holds its pages: it throws, and lets them go.
     const cancelled = new MockActivityEnvironment(undefined, { logger: quiet });
     const claimed: string[][] = [];
-    const claim = catalog.claimDocuments.bind(catalog);
-    const spy = Object.assign(Object.create(catalog) as Catalog, {
-      claimDocuments: async (...args: Parameters<Catalog['claimDocuments']>) => {
+    const claim = catalog.documents.claimDocuments.bind(catalog.documents);
+    const spy = Object.assign(Object.create(catalog.documents) as DocumentRepository, {
+      claimDocuments: async (...args: Parameters<DocumentRepository['claimDocuments']>) => {
         const got = await claim(...args);
         claimed.push([...got.claimed].sort());
         cancelled.cancel();
         return got;
       },
     });
-    const failing = createIngestBatchActivities({ ...ingestDeps, catalog: spy });
+    const failing = createIngestBatchActivities({ ...ingestDeps, documents: spy });
     const error = await cancelled
       .run(failing.ingestBatch, { documentIds: [held.id, free.id] })
       .catch((e: unknown) => e);

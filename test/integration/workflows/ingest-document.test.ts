@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { WorkflowFailedError } from '@temporalio/client';
-import { Catalog } from '@trove/catalog';
+import { type CatalogRepositories, newDocumentId } from '@trove/catalog';
 import type { IngestDocumentResult } from '@trove/domain';
 import { DocumentStatus, ingestWorkflowId } from '@trove/domain';
 import { ChunkIndex, createElasticsearchClient } from '@trove/search';
@@ -32,7 +32,7 @@ let bundle: WorkflowBundleWithSourceMap;
 let worker: LaneWorkers;
 let running: Promise<void>;
 const es = createElasticsearchClient(ES_URL);
-let catalog: Catalog;
+let catalog: CatalogRepositories;
 let chunks: ChunkIndex;
 let blobs: LocalBlobStore;
 /** Ingest activities refuse documents of a missing (or deleting) project: a real project record. */
@@ -42,15 +42,15 @@ let projectId: string;
 const documentIds = new Map<string, string>();
 async function addDocument(fileName: string, content: string | Buffer, mediaType = 'text/markdown') {
   const data = Buffer.from(content);
-  const documentId = documentIds.get(fileName) ?? Catalog.newDocumentId();
+  const documentId = documentIds.get(fileName) ?? newDocumentId();
   documentIds.set(fileName, documentId);
   const blobKey = `originals/${documentId}/${createHash('sha256').update(data).digest('hex').slice(0, 8)}`;
   await blobs.put(blobKey, data);
   const contentHash = createHash('sha256').update(data).digest('hex');
-  if (await catalog.getDocument(documentId)) {
-    await catalog.updateDocument(documentId, { blobKey, contentHash, sizeBytes: data.length });
+  if (await catalog.documents.getDocument(documentId)) {
+    await catalog.documents.updateDocument(documentId, { blobKey, contentHash, sizeBytes: data.length });
   } else {
-    await catalog.createDocument({
+    await catalog.documents.createDocument({
       id: documentId,
       projectId,
       fileName,
@@ -90,14 +90,14 @@ beforeAll(async () => {
   running = worker.run();
   chunks = new ChunkIndex(es, name, 384);
   blobs = new LocalBlobStore(config.storage.blobDir);
-  projectId = (await catalog.createProject('Workflow tests')).id;
+  projectId = (await catalog.projects.createProject('Workflow tests')).id;
 });
 
 afterAll(async () => {
   worker?.shutdown();
   await running;
   await env?.teardown();
-  await catalog?.close();
+  await catalog?.lifecycle.close();
   await proxy.stop();
   await es.close();
   await dropTestData(name);
@@ -107,7 +107,7 @@ describe('ingestDocument workflow (real Temporal, Elasticsearch and embedder)', 
   it('ingests Markdown: READY, chunks indexed with heading paths, timings recorded, scratch blobs removed', async () => {
     const id = await addDocument('guide.md', longMarkdown('Guide', 3));
     const result = await ingest(id);
-    const document = await catalog.requireDocument(id);
+    const document = await catalog.documents.requireDocument(id);
     expect(document.status).toBe(DocumentStatus.READY);
     expect(document.chunkCount).toBe(result.chunkCount);
     expect(result.chunkCount).toBeGreaterThan(3);
@@ -148,7 +148,7 @@ describe('ingestDocument workflow (real Temporal, Elasticsearch and embedder)', 
     const id = await addDocument('empty.md', '');
     const error = await ingest(id).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WorkflowFailedError);
-    const document = await catalog.requireDocument(id);
+    const document = await catalog.documents.requireDocument(id);
     expect(document.status).toBe(DocumentStatus.FAILED);
     expect(document.error).toEqual({ code: 'EMPTY_DOCUMENT', message: 'empty.md is empty (0 bytes)' });
     expect(await chunks.countDocumentChunks(id)).toBe(0);
@@ -163,7 +163,7 @@ describe('ingestDocument workflow (real Temporal, Elasticsearch and embedder)', 
       Buffer.concat([Buffer.from('# Caf'), Buffer.from([0xe9]), Buffer.from(' au lait\n\ntext')]),
     );
     await ingest(id).catch(() => undefined);
-    const document = await catalog.requireDocument(id);
+    const document = await catalog.documents.requireDocument(id);
     expect(document.status).toBe(DocumentStatus.FAILED);
     expect(document.error?.code).toBe('UNDECODABLE_DOCUMENT');
     expect(document.error?.message).toMatch(
@@ -181,7 +181,7 @@ describe('ingestDocument workflow (real Temporal, Elasticsearch and embedder)', 
     const result = await ingest(id);
     expect(proxy.failed - failedBefore).toBe(3);
     expect(result.chunkCount).toBe(1);
-    expect((await catalog.requireDocument(id)).status).toBe(DocumentStatus.READY);
+    expect((await catalog.documents.requireDocument(id)).status).toBe(DocumentStatus.READY);
     const history = await env.client.workflow.getHandle(ingestWorkflowId(id)).fetchHistory();
     const embedStart = history.events!.find(
       (e) => e.activityTaskStartedEventAttributes && (e.activityTaskStartedEventAttributes.attempt ?? 1) > 1,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { Catalog } from '@trove/catalog';
+import { type CatalogRepositories, newDocumentId } from '@trove/catalog';
 import type { TroveDocument } from '@trove/domain';
 import { blobKeys, DocumentStatus, ingestWorkflowId, uploadsWorkflowId } from '@trove/domain';
 import { ChunkIndex, createElasticsearchClient } from '@trove/search';
@@ -34,7 +34,7 @@ let config: ReturnType<typeof workerConfig>;
 let env: TestWorkflowEnvironment;
 let worker: LaneWorkers;
 let running: Promise<void>;
-let catalog: Catalog;
+let catalog: CatalogRepositories;
 let blobs: LocalBlobStore;
 let chunks: ChunkIndex;
 let projectId: string;
@@ -42,10 +42,10 @@ let projectId: string;
 /** What the api's upload does: the original stored, the record PENDING, the workflow signalled. */
 async function upload(fileName: string, text: string | Buffer): Promise<string> {
   const data = Buffer.isBuffer(text) ? text : Buffer.from(text);
-  const id = Catalog.newDocumentId();
+  const id = newDocumentId();
   const blobKey = blobKeys.upload(id, randomUUID());
   await blobs.put(blobKey, data);
-  await catalog.createDocument({
+  await catalog.documents.createDocument({
     id,
     projectId,
     fileName,
@@ -70,7 +70,7 @@ const note = (i: number) =>
 async function settled(ids: string[]): Promise<Map<string, TroveDocument>> {
   return expectEventually(
     async () => {
-      const docs = await catalog.getDocuments(ids);
+      const docs = await catalog.documents.getDocuments(ids);
       const waiting = docs.filter(
         (d) => d.status !== DocumentStatus.READY && d.status !== DocumentStatus.FAILED,
       );
@@ -109,14 +109,14 @@ beforeAll(async () => {
   running = worker.run();
   blobs = new LocalBlobStore(config.storage.blobDir);
   chunks = new ChunkIndex(es, name, 384);
-  projectId = (await catalog.createProject(name)).id;
+  projectId = (await catalog.projects.createProject(name)).id;
 }, 300_000);
 
 afterAll(async () => {
   worker?.shutdown();
   await running;
   await env?.teardown();
-  await catalog?.close();
+  await catalog?.lifecycle.close();
   await es.close();
   await dropTestData(name);
 });
@@ -165,7 +165,8 @@ describe('uploads are ingested in batches by one workflow per project', () => {
     expect(docs.get(later)!.status).toBe(DocumentStatus.READY);
     expect((await handle.describe()).runId).toBe(before);
     // Nothing settled earlier was ingested again: their indexedAt did not move.
-    for (const d of await catalog.getDocuments(ids)) expect(d.indexedAt).toBe(firstIndexed.get(d.id));
+    for (const d of await catalog.documents.getDocuments(ids))
+      expect(d.indexedAt).toBe(firstIndexed.get(d.id));
     const batches = (await handle.fetchHistory()).events!.filter(
       (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'ingestBatch',
     ).length;
@@ -180,7 +181,7 @@ describe('uploads are ingested in batches by one workflow per project', () => {
       workflowId: `delete-${projectId}`,
       args: [projectId],
     });
-    expect(await catalog.getProject(projectId)).toBeUndefined();
+    expect(await catalog.projects.getProject(projectId)).toBeUndefined();
     expect((await indexedCounts()).size).toBe(0);
     // Closed by the deletion, then its execution deleted from Temporal (asynchronously) with the project.
     await expectEventually(

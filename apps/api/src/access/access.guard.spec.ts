@@ -1,7 +1,7 @@
 import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { describe, expect, it } from 'vitest';
-import type { ApiKeyCatalog } from '@trove/catalog';
+import type { ApiKeyLookup } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import { ApiKeyRole, Permission } from '@trove/domain';
 import { CitationLinks } from '../core/citation-links';
@@ -13,7 +13,7 @@ import { RequestRateLimit } from './rate-limit';
 import { principalOf, rememberPrincipal } from './request-principal';
 
 /** A catalog without API keys: only the bootstrap admin key authenticates. */
-const NO_KEYS: ApiKeyCatalog = { apiKeys: { get: async () => undefined, touch: async () => false } };
+const NO_KEYS: ApiKeyLookup = { get: async () => undefined, touch: async () => false };
 
 const KEY = 'unit-test-admin-key-0123';
 const config = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiKeyCatalog, StoredApiKey } from '@trove/catalog';
+import type { ApiKeyLookup, StoredApiKey } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import { ApiKeyRole, type Principal } from '@trove/domain';
 import { ApiKeyAuthenticator, BOOTSTRAP_ADMIN } from './api-key-authenticator';
@@ -20,16 +20,14 @@ describe('ApiKeyAuthenticator.confirm (keys of open subscriptions)', () => {
       createdBy: 'admin',
       createdAt: '2026-11-26T00:00:00Z',
     };
-    const catalog: ApiKeyCatalog = {
-      apiKeys: {
-        get: async () => {
-          reads += 1;
-          return stored;
-        },
-        touch: async () => false,
+    const apiKeys: ApiKeyLookup = {
+      get: async () => {
+        reads += 1;
+        return stored;
       },
+      touch: async () => false,
     };
-    const authenticator = new ApiKeyAuthenticator(catalog, config);
+    const authenticator = new ApiKeyAuthenticator(apiKeys, config);
     await Promise.all(Array.from({ length: 100 }, () => authenticator.confirm(principal)));
     expect(reads).toBe(1);
     // Revoking a key forgets it (ApiKeysService), so the next check reads its new state.

@@ -1,9 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
-import { API_KEY_TOUCH_INTERVAL_MS, type ApiKeyCatalog, Catalog } from '@trove/catalog';
+import { API_KEY_TOUCH_INTERVAL_MS, type ApiKeyLookup } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import { ApiKeyRole, type Principal, TroveError, TroveErrorCode } from '@trove/domain';
+import { API_KEY_LOOKUP } from '../core/catalog.providers';
 import { CONFIG } from '../core/tokens';
 import { parseApiKey, secretMatches, sha256 } from './api-key-secret';
 
@@ -32,7 +33,7 @@ export class ApiKeyAuthenticator {
   private readonly confirmations = new Map<string, { at: number; check: Promise<void> }>();
 
   constructor(
-    @Inject(Catalog) private readonly catalog: ApiKeyCatalog,
+    @Inject(API_KEY_LOOKUP) private readonly apiKeys: ApiKeyLookup,
     @Inject(CONFIG) config: ApiConfig,
   ) {
     this.adminDigest = sha256(config.api.adminApiKey);
@@ -54,7 +55,7 @@ export class ApiKeyAuthenticator {
     // Comparing fixed-size digests keeps the comparison constant-time whatever the key length.
     if (timingSafeEqual(sha256(key), this.adminDigest)) return BOOTSTRAP_ADMIN;
     const parsed = parseApiKey(key);
-    const stored = parsed && (await this.catalog.apiKeys.get(parsed.id));
+    const stored = parsed && (await this.apiKeys.get(parsed.id));
     if (!parsed || !stored || !secretMatches(parsed.secret, stored.secretSha256) || stored.revokedAt) {
       throw new TroveError(TroveErrorCode.Unauthenticated, 'the API key is not valid');
     }
@@ -78,7 +79,7 @@ export class ApiKeyAuthenticator {
     if (keyId === undefined) return Promise.resolve();
     const shared = this.confirmations.get(keyId);
     if (shared && Date.now() - shared.at < CONFIRM_SHARE_MS) return shared.check;
-    const check = this.catalog.apiKeys.get(keyId).then((stored) => {
+    const check = this.apiKeys.get(keyId).then((stored) => {
       if (!stored || stored.revokedAt) {
         throw new TroveError(TroveErrorCode.Unauthenticated, 'the API key was revoked');
       }
@@ -103,7 +104,7 @@ export class ApiKeyAuthenticator {
     if (now - (this.touched.get(keyId) ?? 0) < API_KEY_TOUCH_INTERVAL_MS) return;
     this.touched.set(keyId, now);
     // Bookkeeping must not slow or fail the request it describes.
-    this.catalog.apiKeys.touch(keyId, new Date(now)).catch((error: Error) => {
+    this.apiKeys.touch(keyId, new Date(now)).catch((error: Error) => {
       this.touched.delete(keyId);
       this.logger.warn(`could not record the use of API key ${keyId}: ${error.message}`);
     });

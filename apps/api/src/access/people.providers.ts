@@ -1,7 +1,6 @@
 import { Logger, type Provider } from '@nestjs/common';
 import { AuditRecorder, AuditRetention } from '@trove/audit';
-import { Catalog } from '@trove/catalog';
-import type { CoreServices } from '@trove/composition';
+import { AuditRepository, SessionRepository, UserRepository } from '@trove/catalog';
 import { auditSchema, type ApiConfig, identitySchema, SecretBox } from '@trove/config';
 import {
   CookieSigner,
@@ -12,7 +11,7 @@ import {
   SessionAuthenticator,
   SignInFlow,
 } from '@trove/identity';
-import { CONFIG, CORE_SERVICES } from '../core/tokens';
+import { CONFIG, SECRETS } from '../core/tokens';
 
 /** Where browsers and providers reach this api (redirect URLs, protected-resource metadata). */
 export function publicUrlOf(config: Pick<ApiConfig, 'api'>): string {
@@ -48,57 +47,62 @@ export const PEOPLE_WIRING = Symbol('PEOPLE_WIRING');
 export const PEOPLE_PROVIDERS: Provider[] = [
   {
     provide: PEOPLE_WIRING,
-    useFactory: (config: ApiConfig, core: CoreServices): PeopleWiring => {
+    useFactory: (config: ApiConfig, box: SecretBox | undefined): PeopleWiring => {
       const identity = config.identity ?? identitySchema.parse({});
       const key = config.secrets.key as string | undefined;
       return {
         identity,
         providers: new IdentityProviders(identity, publicUrlOf(config)),
-        ...(key && { signer: new CookieSigner(key), box: core.secrets }),
+        ...(key && { signer: new CookieSigner(key), box }),
       };
     },
-    inject: [CONFIG, CORE_SERVICES],
+    inject: [CONFIG, SECRETS],
   },
   {
     provide: AuditRecorder,
-    useFactory: (config: ApiConfig, catalog: Catalog) =>
-      new AuditRecorder(catalog.audit, config.audit ?? auditSchema.parse({}), (line) =>
+    useFactory: (config: ApiConfig, audit: AuditRepository) =>
+      new AuditRecorder(audit, config.audit ?? auditSchema.parse({}), (line) =>
         new Logger('Audit').warn(line),
       ),
-    inject: [CONFIG, Catalog],
+    inject: [CONFIG, AuditRepository],
   },
   {
     provide: AuditRetention,
     // Started once the api is up (audit/audit-retention.starter.ts): the tables exist by then.
-    useFactory: (config: ApiConfig, catalog: Catalog) =>
-      new AuditRetention(catalog.audit, config.audit ?? auditSchema.parse({}), (line) =>
+    useFactory: (config: ApiConfig, audit: AuditRepository) =>
+      new AuditRetention(audit, config.audit ?? auditSchema.parse({}), (line) =>
         new Logger('Audit').log(line),
       ),
-    inject: [CONFIG, Catalog],
+    inject: [CONFIG, AuditRepository],
   },
   {
     provide: Provisioning,
-    useFactory: (wiring: PeopleWiring, catalog: Catalog) => new Provisioning(catalog.users, wiring.identity),
-    inject: [PEOPLE_WIRING, Catalog],
+    useFactory: (wiring: PeopleWiring, users: UserRepository) => new Provisioning(users, wiring.identity),
+    inject: [PEOPLE_WIRING, UserRepository],
   },
   {
     provide: PersonalTokens,
-    useFactory: (catalog: Catalog) => new PersonalTokens(catalog.sessions, catalog.users),
-    inject: [Catalog],
+    useFactory: (sessions: SessionRepository, users: UserRepository) => new PersonalTokens(sessions, users),
+    inject: [SessionRepository, UserRepository],
   },
   {
     provide: OAuthTokenAuthenticator,
-    useFactory: (wiring: PeopleWiring, provisioning: Provisioning, catalog: Catalog) =>
-      new OAuthTokenAuthenticator(wiring.providers, provisioning, catalog.users),
-    inject: [PEOPLE_WIRING, Provisioning, Catalog],
+    useFactory: (wiring: PeopleWiring, provisioning: Provisioning, users: UserRepository) =>
+      new OAuthTokenAuthenticator(wiring.providers, provisioning, users),
+    inject: [PEOPLE_WIRING, Provisioning, UserRepository],
   },
   {
     provide: SessionAuthenticator,
-    useFactory: (wiring: PeopleWiring, catalog: Catalog, audit: AuditRecorder) =>
+    useFactory: (
+      wiring: PeopleWiring,
+      sessions: SessionRepository,
+      users: UserRepository,
+      audit: AuditRecorder,
+    ) =>
       wiring.signer && wiring.box
         ? new SessionAuthenticator(
-            catalog.sessions,
-            catalog.users,
+            sessions,
+            users,
             wiring.providers,
             wiring.signer,
             wiring.box,
@@ -106,14 +110,14 @@ export const PEOPLE_PROVIDERS: Provider[] = [
             wiring.identity,
           )
         : undefined,
-    inject: [PEOPLE_WIRING, Catalog, AuditRecorder],
+    inject: [PEOPLE_WIRING, SessionRepository, UserRepository, AuditRecorder],
   },
   {
     provide: SignInFlow,
     useFactory: (
       wiring: PeopleWiring,
       provisioning: Provisioning,
-      catalog: Catalog,
+      sessions: SessionRepository,
       audit: AuditRecorder,
       config: ApiConfig,
     ) =>
@@ -121,7 +125,7 @@ export const PEOPLE_PROVIDERS: Provider[] = [
         ? new SignInFlow(
             wiring.providers,
             provisioning,
-            catalog.sessions,
+            sessions,
             wiring.signer,
             wiring.box,
             audit,
@@ -129,6 +133,6 @@ export const PEOPLE_PROVIDERS: Provider[] = [
             { secure: secureCookies(config) },
           )
         : undefined,
-    inject: [PEOPLE_WIRING, Provisioning, Catalog, AuditRecorder, CONFIG],
+    inject: [PEOPLE_WIRING, Provisioning, SessionRepository, AuditRecorder, CONFIG],
   },
 ];

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Catalog } from '@trove/catalog';
+import { SessionRepository, UserRepository } from '@trove/catalog';
 import {
   CredentialKind,
   type Permission,
@@ -15,8 +15,6 @@ import type { TargetKind } from './access.decorators';
 import { ApiKeyAuthenticator, CONFIRM_SHARE_MS } from './api-key-authenticator';
 import { ProjectAccess } from './project-access.service';
 
-type PersonReads = Pick<Catalog['users'], 'access'> & Pick<Catalog['sessions'], 'getSession' | 'getToken'>;
-
 /**
  * Whether a principal admitted earlier still holds, for what outlives one request (a
  * subscription): a key not revoked; a person still active, their session or token not ended, and
@@ -27,19 +25,13 @@ type PersonReads = Pick<Catalog['users'], 'access'> & Pick<Catalog['sessions'], 
 @Injectable()
 export class PrincipalConfirmation {
   private readonly shared = new Map<string, { at: number; check: Promise<void> }>();
-  private readonly catalog: PersonReads;
 
   constructor(
     @Inject(ApiKeyAuthenticator) private readonly keys: ApiKeyAuthenticator,
     @Inject(ProjectAccess) private readonly access: ProjectAccess,
-    @Inject(Catalog) catalog: Catalog,
-  ) {
-    this.catalog = {
-      access: (id) => catalog.users.access(id),
-      getSession: (id) => catalog.sessions.getSession(id),
-      getToken: (id) => catalog.sessions.getToken(id),
-    };
-  }
+    @Inject(UserRepository) private readonly users: Pick<UserRepository, 'access'>,
+    @Inject(SessionRepository) private readonly sessions: Pick<SessionRepository, 'getSession' | 'getToken'>,
+  ) {}
 
   confirm(
     principal: Principal,
@@ -64,18 +56,18 @@ export class PrincipalConfirmation {
     record: { kind: TargetKind; id: string },
     permission: Permission,
   ): Promise<void> {
-    const access = await this.catalog.access(principal.userId!);
+    const access = await this.users.access(principal.userId!);
     if (!access || access.user.status !== UserStatus.ACTIVE) {
       throw new TroveError(TroveErrorCode.Unauthenticated, 'this person was deactivated');
     }
     if (principal.credential === CredentialKind.SESSION && principal.credentialId) {
-      const session = await this.catalog.getSession(principal.credentialId);
+      const session = await this.sessions.getSession(principal.credentialId);
       if (!session || session.revokedAt || Date.parse(session.expiresAt) <= Date.now()) {
         throw new TroveError(TroveErrorCode.Unauthenticated, 'your session has ended: sign in again');
       }
     }
     if (principal.credential === CredentialKind.PERSONAL_TOKEN && principal.credentialId) {
-      const token = await this.catalog.getToken(principal.credentialId);
+      const token = await this.sessions.getToken(principal.credentialId);
       if (!token || token.revokedAt)
         throw new TroveError(TroveErrorCode.Unauthenticated, 'the personal token was revoked');
     }

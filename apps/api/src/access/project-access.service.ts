@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  type AnswerRecords,
-  Catalog,
-  type DocumentRecords,
-  type ProjectReads,
-  type SourceRecords,
-  type SyncRunRecords,
+import type {
+  AnswerRecords,
+  DocumentRecords,
+  ProjectReads,
+  SourceRecords,
+  SyncRunRecords,
 } from '@trove/catalog';
 import {
   inProjectScope,
@@ -17,14 +16,14 @@ import {
   type Principal,
   type TroveError,
 } from '@trove/domain';
+import {
+  ANSWER_RECORDS,
+  DOCUMENT_RECORDS,
+  PROJECT_READS,
+  SOURCE_RECORDS,
+  SYNC_RUN_RECORDS,
+} from '../core/catalog.providers';
 import type { TargetKind } from './access.decorators';
-
-/** The catalog as access checks read it: each kind of record by id, for its project. */
-export type RecordLookup = Pick<ProjectReads, 'getProject'> &
-  Pick<DocumentRecords, 'getDocument'> &
-  Pick<SourceRecords, 'getSource'> &
-  Pick<SyncRunRecords, 'getRun'> &
-  Pick<AnswerRecords, 'getThread' | 'answerProject'>;
 
 /** `<document id>-<position>-<hash>`: the document is what a chunk belongs to. */
 const CHUNK_DOCUMENT = /^(.+)-\d{1,9}-[0-9a-f]{12}$/i;
@@ -35,7 +34,14 @@ const CHUNK_DOCUMENT = /^(.+)-\d{1,9}-[0-9a-f]{12}$/i;
  */
 @Injectable()
 export class ProjectAccess {
-  constructor(@Inject(Catalog) private readonly catalog: RecordLookup) {}
+  // Each kind of record read by id, for its project.
+  constructor(
+    @Inject(PROJECT_READS) private readonly projects: Pick<ProjectReads, 'getProject'>,
+    @Inject(DOCUMENT_RECORDS) private readonly documents: Pick<DocumentRecords, 'getDocument'>,
+    @Inject(SOURCE_RECORDS) private readonly sources: Pick<SourceRecords, 'getSource'>,
+    @Inject(SYNC_RUN_RECORDS) private readonly runs: Pick<SyncRunRecords, 'getRun'>,
+    @Inject(ANSWER_RECORDS) private readonly answers: Pick<AnswerRecords, 'getThread' | 'answerProject'>,
+  ) {}
 
   /**
    * Whether the id has the shape of its kind. Malformed ids are left to the operation (a
@@ -58,20 +64,20 @@ export class ProjectAccess {
   async projectOf(kind: TargetKind, id: string): Promise<string | undefined> {
     switch (kind) {
       case 'project':
-        return (await this.catalog.getProject(id))?.id;
+        return (await this.projects.getProject(id))?.id;
       case 'document':
-        return (await this.catalog.getDocument(id))?.projectId;
+        return (await this.documents.getDocument(id))?.projectId;
       case 'source':
-        return (await this.catalog.getSource(id))?.projectId;
+        return (await this.sources.getSource(id))?.projectId;
       case 'syncRun':
-        return (await this.catalog.getRun(id))?.projectId;
+        return (await this.runs.getRun(id))?.projectId;
       case 'thread':
-        return (await this.catalog.getThread(id))?.projectId;
+        return (await this.answers.getThread(id))?.projectId;
       case 'answer':
-        return this.catalog.answerProject(id);
+        return this.answers.answerProject(id);
       case 'chunk': {
         const documentId = CHUNK_DOCUMENT.exec(id)?.[1];
-        return documentId ? (await this.catalog.getDocument(documentId))?.projectId : undefined;
+        return documentId ? (await this.documents.getDocument(documentId))?.projectId : undefined;
       }
       default: {
         const unknown: never = kind;

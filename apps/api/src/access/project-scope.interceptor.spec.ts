@@ -12,14 +12,13 @@ import { ProjectScopeInterceptor, valueAt } from './project-scope.interceptor';
 const nothing = async () => undefined;
 const interceptor = new ProjectScopeInterceptor(
   new Reflector(),
-  new ProjectAccess({
-    getProject: nothing,
-    getDocument: nothing,
-    getSource: nothing,
-    getRun: nothing,
-    getThread: nothing,
-    answerProject: nothing,
-  }),
+  new ProjectAccess(
+    { getProject: nothing },
+    { getDocument: nothing },
+    { getSource: nothing },
+    { getRun: nothing },
+    { getThread: nothing, answerProject: nothing },
+  ),
   memoryAudit().recorder,
 );
 

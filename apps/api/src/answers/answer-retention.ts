@@ -5,8 +5,9 @@ import {
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import { type AnswerRetention, Catalog } from '@trove/catalog';
+import type { AnswerRetention } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
+import { ANSWER_RETENTION } from '../core/catalog.providers';
 import { CONFIG } from '../core/tokens';
 
 const DAY_MS = 86_400_000;
@@ -25,7 +26,7 @@ export class AnswerRetentionPurge implements OnApplicationBootstrap, OnModuleDes
   private timer?: NodeJS.Timeout;
 
   constructor(
-    @Inject(Catalog) private readonly catalog: AnswerRetention,
+    @Inject(ANSWER_RETENTION) private readonly answers: AnswerRetention,
     @Inject(CONFIG) config: Pick<ApiConfig, 'answerRecords'>,
   ) {
     this.retentionDays = config.answerRecords?.retentionDays ?? 90;
@@ -46,7 +47,7 @@ export class AnswerRetentionPurge implements OnApplicationBootstrap, OnModuleDes
   async purge(now = Date.now()): Promise<{ threads: number; answers: number } | undefined> {
     if (this.retentionDays === 0) return undefined;
     try {
-      const removed = await this.catalog.deleteAnswersBefore(new Date(now - this.retentionDays * DAY_MS));
+      const removed = await this.answers.deleteAnswersBefore(new Date(now - this.retentionDays * DAY_MS));
       if (removed.threads + removed.answers > 0) {
         this.logger.log(
           `removed ${removed.threads} thread(s) and ${removed.answers} answer(s) older than ${this.retentionDays} days`,

@@ -1,7 +1,8 @@
 import type { AskRequest, RequestedAnswerMode } from '@trove/answering';
+import type { SearchScopeReader } from '@trove/catalog';
 import { AskMode, askRequestSchema, SearchMode, TroveError, TroveErrorCode } from '@trove/domain';
 import type { SearchFiltersInput } from '../search/search.model';
-import { resolveSearchFilters, type SearchScopeReader } from '../search/search-filters';
+import { resolveSearchFilters } from '../search/search-filters';
 import { assertWellFormedQuery } from '../search/query-text';
 import { fusionSettings } from '../search/search.service';
 import type { AskInput } from './ask.model';
@@ -53,10 +54,10 @@ export function parseStreamBody(
 export async function withSearchFilters(
   request: AskRequest,
   filters: SearchFiltersInput | null | undefined,
-  catalog: SearchScopeReader,
+  scopes: SearchScopeReader,
   maxDocuments: number,
 ): Promise<AskRequest> {
-  const resolved = await resolveSearchFilters(catalog, request.projectId, filters, maxDocuments);
+  const resolved = await resolveSearchFilters(scopes, request.projectId, filters, maxDocuments);
   if (!resolved) return request;
   return { ...request, search: { mode: SearchMode.HYBRID, ...request.search, filters: resolved } };
 }

@@ -73,6 +73,8 @@ function controller(
       new AskService(
         answerer,
         catalog,
+        catalog,
+        catalog,
         { search: { maxFilterDocuments: 10 } } as ApiConfig,
         { unsigned: (url) => url },
         { forQuestion: () => Promise.resolve({}) },

@@ -97,6 +97,8 @@ function setUp(thread: QuestionThread, record: (answer: NewAnswer) => Promise<st
   const asks = new AskService(
     answerer,
     catalog,
+    catalog,
+    catalog,
     { search: { maxFilterDocuments: 10 } } as ApiConfig,
     { unsigned: (url) => url?.replace('https://trove.example', '').replace(/\?sig=[^#]*/, '') },
     { forQuestion: () => Promise.resolve(thread) },

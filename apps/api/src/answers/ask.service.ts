@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type AnswerEvent, type AnswerPassage, type AnswerResult, type AskRequest } from '@trove/answering';
-import { type AnswerRecords, Catalog, type ProjectReads } from '@trove/catalog';
+import type { AnswerRecords, ProjectReads, SearchScopeReader } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import { ownerOf, type Principal, TroveError, TroveErrorCode } from '@trove/domain';
+import { ANSWER_RECORDS, PROJECT_READS, SEARCH_SCOPES } from '../core/catalog.providers';
 import { CitationLinks } from '../core/citation-links';
 import { ASKER, CONFIG } from '../core/tokens';
 import type { Asker } from '../rag-config/rag-runtime';
 import type { SearchFiltersInput } from '../search/search.model';
-import type { SearchScopeReader } from '../search/search-filters';
 import { answerHits } from './answer-hits';
 import { askRequest, parseStreamBody, withSearchFilters } from './ask-request';
 import type { AskInput } from './ask.model';
@@ -18,11 +18,6 @@ export type AskOutcome = AnswerResult & { answerId: string; threadId?: string };
 
 /** The answerer's events, the last one carrying the recorded answer. */
 export type AskEvent = Exclude<AnswerEvent, { type: 'done' }> | { type: 'done'; result: AskOutcome };
-
-/** The catalog as asking uses it. */
-export type AskCatalog = Pick<ProjectReads, 'requireProject'> &
-  SearchScopeReader &
-  Pick<AnswerRecords, 'recordAnswer'>;
 
 /**
  * A question about one project as every transport asks it: the input checked, the project
@@ -39,7 +34,9 @@ export class AskService {
   constructor(
     // The current RAG settings' answerer (RagRuntime).
     @Inject(ASKER) private readonly answerer: Asker,
-    @Inject(Catalog) private readonly catalog: AskCatalog,
+    @Inject(PROJECT_READS) private readonly projects: Pick<ProjectReads, 'requireProject'>,
+    @Inject(SEARCH_SCOPES) private readonly scopes: SearchScopeReader,
+    @Inject(ANSWER_RECORDS) private readonly answers: Pick<AnswerRecords, 'recordAnswer'>,
     @Inject(CONFIG) private readonly config: Pick<ApiConfig, 'search'>,
     @Inject(CitationLinks) private readonly links: Pick<CitationLinks, 'unsigned'>,
     @Inject(ThreadsService) private readonly threads: Pick<ThreadsService, 'forQuestion'>,
@@ -47,7 +44,7 @@ export class AskService {
 
   /** The whole answer at once (GraphQL `ask`). */
   async ask(input: AskInput, asker: Principal, signal?: AbortSignal): Promise<AskOutcome> {
-    await this.catalog.requireProject(input.projectId);
+    await this.projects.requireProject(input.projectId);
     const request = await this.withFilters(askRequest(input), input.search?.filters);
     const thread = await this.threads.forQuestion(asker, input.projectId, input, input.question);
     for await (const event of this.answer(request, thread, asker, signal)) {
@@ -67,7 +64,7 @@ export class AskService {
     signal?: AbortSignal,
   ): Promise<AsyncGenerator<AskEvent>> {
     const parsed = parseStreamBody(projectId, body);
-    await this.catalog.requireProject(projectId);
+    await this.projects.requireProject(projectId);
     const request = await this.withFilters(parsed.request, parsed.filters);
     const thread = await this.threads.forQuestion(asker, projectId, parsed.thread, request.question);
     return this.answer(request, thread, asker, signal);
@@ -102,7 +99,7 @@ export class AskService {
     passages: AnswerPassage[],
     asker: Principal,
   ): Promise<string> {
-    return this.catalog.recordAnswer({
+    return this.answers.recordAnswer({
       projectId: request.projectId,
       thread: thread.record,
       ...ownerOf(asker),
@@ -120,6 +117,6 @@ export class AskService {
   }
 
   private withFilters(request: AskRequest, filters: SearchFiltersInput | null | undefined) {
-    return withSearchFilters(request, filters, this.catalog, this.config.search.maxFilterDocuments);
+    return withSearchFilters(request, filters, this.scopes, this.config.search.maxFilterDocuments);
   }
 }

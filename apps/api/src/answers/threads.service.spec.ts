@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { AnswerRecords, Page, ThreadScope } from '@trove/catalog';
-import { ApiKeyRole, type AnswerRecord, type Principal, type Thread, TroveErrorCode } from '@trove/domain';
+import type { AnswerRecords, Page, ProjectReads, ThreadScope } from '@trove/catalog';
+import {
+  ApiKeyRole,
+  type AnswerRecord,
+  type Principal,
+  ProjectStatus,
+  type Thread,
+  TroveErrorCode,
+} from '@trove/domain';
 import { reachesThread, ThreadsService } from './threads.service';
 
 const key = (keyId: string | undefined, role = ApiKeyRole.VIEWER): Principal => ({
@@ -45,10 +52,11 @@ const TURN: AnswerRecord = {
   createdAt: THREAD.createdAt,
 };
 
-class FakeThreads implements Pick<
-  AnswerRecords,
-  'getThread' | 'listThreads' | 'renameThread' | 'deleteThread' | 'threadTurns'
-> {
+class FakeThreads
+  implements
+    Pick<AnswerRecords, 'getThread' | 'listThreads' | 'renameThread' | 'deleteThread' | 'threadTurns'>,
+    Pick<ProjectReads, 'requireProject'>
+{
   scopes: ThreadScope[] = [];
   getThread = (id: string) => Promise.resolve(id === THREAD.id ? THREAD : undefined);
   listThreads(_projectId: string, scope: ThreadScope): Promise<Page<Thread>> {
@@ -58,13 +66,14 @@ class FakeThreads implements Pick<
   renameThread = (_id: string, title: string) => Promise.resolve({ ...THREAD, title });
   deleteThread = () => Promise.resolve(true);
   threadTurns = () => Promise.resolve([TURN]);
-  requireProject = () => Promise.resolve({});
+  requireProject = (id: string) =>
+    Promise.resolve({ id, name: 'p', status: ProjectStatus.ACTIVE, createdAt: THREAD.createdAt });
 }
 
 function service() {
   const catalog = new FakeThreads();
   const signed = (url: string | undefined) => url && `https://trove.example${url}?sig=fresh`;
-  return { catalog, threads: new ThreadsService(catalog, { absolute: signed }) };
+  return { catalog, threads: new ThreadsService(catalog, catalog, { absolute: signed }) };
 }
 
 describe('whose threads', () => {

@@ -1,6 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { PriorTurn } from '@trove/answering';
-import { type AnswerRecords, Catalog, encodeCursor, type NewAnswer, type PageRequest } from '@trove/catalog';
+import {
+  type AnswerRecords,
+  encodeCursor,
+  type NewAnswer,
+  type PageRequest,
+  type ProjectReads,
+} from '@trove/catalog';
 import {
   ApiKeyRole,
   type AnswerRecord,
@@ -15,6 +21,7 @@ import {
   TroveError,
   TroveErrorCode,
 } from '@trove/domain';
+import { ANSWER_RECORDS, PROJECT_READS } from '../core/catalog.providers';
 import { toConnection } from '../core/connection.model';
 import { CitationLinks } from '../core/citation-links';
 import { assertWellFormedQuery } from '../search/query-text';
@@ -53,11 +60,12 @@ export function reachesThread(
 @Injectable()
 export class ThreadsService {
   constructor(
-    @Inject(Catalog)
-    private readonly catalog: Pick<
+    @Inject(PROJECT_READS) private readonly projects: Pick<ProjectReads, 'requireProject'>,
+    @Inject(ANSWER_RECORDS)
+    private readonly answers: Pick<
       AnswerRecords,
       'getThread' | 'listThreads' | 'renameThread' | 'deleteThread' | 'threadTurns'
-    > & { requireProject(id: string): Promise<unknown> },
+    >,
     @Inject(CitationLinks) private readonly links: Pick<CitationLinks, 'absolute'>,
   ) {}
 
@@ -66,15 +74,15 @@ export class ThreadsService {
     if (allKeys && roleIn(principal, projectId) !== ApiKeyRole.ADMIN) {
       throw new TroveError(TroveErrorCode.Forbidden, "only the project's ADMINs may list everyone's threads");
     }
-    await this.catalog.requireProject(projectId);
+    await this.projects.requireProject(projectId);
     const scope = allKeys ? 'ALL' : ownerOf(principal);
-    const result = await this.catalog.listThreads(projectId, scope, page);
+    const result = await this.answers.listThreads(projectId, scope, page);
     return toConnection(result, (t) => encodeCursor(new Date(t.updatedAt), t.id));
   }
 
   /** The thread, when the caller reaches it; undefined otherwise. */
   async get(principal: Principal, id: string): Promise<Thread | undefined> {
-    const thread = await this.catalog.getThread(id);
+    const thread = await this.answers.getThread(id);
     return thread && reachesThread(principal, thread) ? thread : undefined;
   }
 
@@ -94,7 +102,7 @@ export class ThreadsService {
       throw new TroveError(TroveErrorCode.BadRequest, `a thread title is 1 to ${MAX_TITLE_CHARS} characters`);
     }
     await this.require(principal, id);
-    const renamed = await this.catalog.renameThread(id, name);
+    const renamed = await this.answers.renameThread(id, name);
     if (!renamed) throw notFoundError('thread', id);
     return renamed;
   }
@@ -102,13 +110,13 @@ export class ThreadsService {
   /** Deletes the thread and its turns; THREAD_NOT_FOUND when the caller does not reach it. */
   async delete(principal: Principal, id: string): Promise<boolean> {
     await this.require(principal, id);
-    if (!(await this.catalog.deleteThread(id))) throw notFoundError('thread', id);
+    if (!(await this.answers.deleteThread(id))) throw notFoundError('thread', id);
     return true;
   }
 
   /** The thread's turns as served: links to originals signed afresh. */
   async turns(threadId: string): Promise<ThreadTurnModel[]> {
-    const turns = await this.catalog.threadTurns(threadId);
+    const turns = await this.answers.threadTurns(threadId);
     return turns.map((turn) => this.turn(turn));
   }
 
@@ -134,7 +142,7 @@ export class ThreadsService {
     }
     if (!choice.threadId) return {};
     const thread = await this.require(principal, choice.threadId, projectId);
-    const turns = await this.catalog.threadTurns(thread.id);
+    const turns = await this.answers.threadTurns(thread.id);
     return {
       threadId: thread.id,
       history: turns.map((t) => ({

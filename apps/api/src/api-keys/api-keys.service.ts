@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { ApiKeyRepository, Catalog, type StoredApiKey, type WriteChecks } from '@trove/catalog';
+import { ApiKeyRepository, type StoredApiKey, type WriteChecks } from '@trove/catalog';
 import { ApiKeyRole, normalizeLabel, type Principal, TroveError, TroveErrorCode } from '@trove/domain';
+import { WRITE_CHECKS } from '../core/catalog.providers';
 import { ApiKeyAuthenticator } from '../access/api-key-authenticator';
 import { maskedApiKey, newApiKeySecret } from '../access/api-key-secret';
 import type { ApiKeyModel, CreateApiKeyInput, CreatedApiKeyModel } from './api-key.model';
@@ -13,7 +14,7 @@ const MAX_PROJECTS = 1000;
 export class ApiKeysService {
   constructor(
     @Inject(ApiKeyRepository) private readonly apiKeys: Pick<ApiKeyRepository, 'create' | 'list' | 'revoke'>,
-    @Inject(Catalog) private readonly catalog: Pick<WriteChecks, 'requireActiveProject'>,
+    @Inject(WRITE_CHECKS) private readonly writeChecks: Pick<WriteChecks, 'requireActiveProject'>,
     @Inject(ApiKeyAuthenticator) private readonly authenticator: ApiKeyAuthenticator,
   ) {}
 
@@ -68,7 +69,7 @@ export class ApiKeysService {
         `projectIds needs 1 to ${MAX_PROJECTS} projects (leave it out for every project)`,
       );
     }
-    for (const projectId of ids) await this.catalog.requireActiveProject(projectId);
+    for (const projectId of ids) await this.writeChecks.requireActiveProject(projectId);
     return ids;
   }
 }

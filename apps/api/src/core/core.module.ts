@@ -5,13 +5,6 @@ import { GraphQLModule, GraphQLSchemaHost } from '@nestjs/graphql';
 import { MulterModule } from '@nestjs/platform-express';
 import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
-import {
-  ApiKeyRepository,
-  AuditRepository,
-  Catalog,
-  IndexGenerationRepository,
-  UserRepository,
-} from '@trove/catalog';
 import { createCoreServices } from '@trove/composition';
 import { type ApiConfig, subscriptionLimitsSchema } from '@trove/config';
 import type { EmbeddingProvider } from '@trove/domain';
@@ -26,6 +19,7 @@ import { AccessModule } from '../access/access.module';
 import { RequestAdmission } from '../access/request-admission';
 import type { GraphqlContext } from '../access/request-principal';
 import { BlobStorageEngine } from '../uploads/blob-storage.engine';
+import { catalogProviders } from './catalog.providers';
 import { CitationLinks } from './citation-links';
 import { GRAPHQL_PATH } from './graphql-authentication';
 import { formatGraphqlError, graphqlProtection } from './graphql-limits';
@@ -39,6 +33,7 @@ import {
   CORE_SERVICES,
   ELASTICSEARCH,
   EMBEDDER,
+  SECRETS,
   SOURCE_DEFINITIONS,
   WORKFLOWS,
 } from './tokens';
@@ -61,6 +56,8 @@ export class CoreModule {
       sourceTypes: registeredSourceTypes(config),
       log: (service) => (message) => new Logger(service).warn(message),
     });
+    // Each catalog port its own provider, bound to the repository that implements it.
+    const catalog = catalogProviders(core.catalog);
     const graphqlLogger = new Logger('GraphQL');
     const blobs = createBlobStore(config.storage);
     const protection = graphqlProtection(config.graphql);
@@ -129,7 +126,10 @@ export class CoreModule {
       providers: [
         { provide: CONFIG, useValue: config },
         // Every source type's definition; an incomplete registry stops the api at start-up.
-        { provide: SOURCE_DEFINITIONS, useValue: createSourceDefinitions(config) },
+        {
+          provide: SOURCE_DEFINITIONS,
+          useValue: createSourceDefinitions({ folders: config.folders, secrets: core.secrets }),
+        },
         TracingShutdown,
         {
           provide: SubscriptionGate,
@@ -167,12 +167,10 @@ export class CoreModule {
               }),
             ),
         },
-        { provide: Catalog, useValue: core.catalog },
-        // Repositories a feature needs alone, each its own provider: they inject that, not the Catalog.
-        { provide: ApiKeyRepository, useValue: core.catalog.apiKeys },
-        { provide: AuditRepository, useValue: core.catalog.audit },
-        { provide: UserRepository, useValue: core.catalog.users },
-        { provide: IndexGenerationRepository, useValue: core.catalog.indexGenerations },
+        ...catalog,
+        // Seals and opens stored secrets: the composition root's one SecretBox, undefined
+        // without TROVE_SECRET_KEY.
+        { provide: SECRETS, useFactory: () => core.secrets },
         {
           provide: ChunkIndex,
           useFactory: (es: ElasticsearchClient, embedder: EmbeddingProvider) =>
@@ -193,11 +191,8 @@ export class CoreModule {
         EMBEDDER,
         BLOBS,
         WORKFLOWS,
-        Catalog,
-        ApiKeyRepository,
-        AuditRepository,
-        UserRepository,
-        IndexGenerationRepository,
+        SECRETS,
+        ...catalog,
         ChunkIndex,
         CitationLinks,
         uploads,

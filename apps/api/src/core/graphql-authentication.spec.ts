@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { describe, expect, it } from 'vitest';
-import type { ApiKeyCatalog } from '@trove/catalog';
+import type { ApiKeyLookup } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import { keyAdmission } from '../access/admission.testing';
 import { ApiKeyAuthenticator } from '../access/api-key-authenticator';
@@ -8,7 +8,7 @@ import { RequestRateLimit } from '../access/rate-limit';
 import { graphqlAuthentication } from './graphql-authentication';
 
 /** A catalog without API keys: only the bootstrap admin key authenticates. */
-const NO_KEYS: ApiKeyCatalog = { apiKeys: { get: async () => undefined, touch: async () => false } };
+const NO_KEYS: ApiKeyLookup = { get: async () => undefined, touch: async () => false };
 
 const KEY = 'unit-test-admin-key-0123';
 const config = { api: { adminApiKey: KEY, rateLimitRequests: 3, rateLimitWindowSeconds: 60 } } as ApiConfig;

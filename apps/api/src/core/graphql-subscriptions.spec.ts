@@ -1,7 +1,7 @@
 import { buildSchema, type ExecutionArgs, GraphQLError } from 'graphql';
 import type { Context } from 'graphql-ws';
 import { describe, expect, it } from 'vitest';
-import type { ApiKeyCatalog, StoredApiKey } from '@trove/catalog';
+import type { ApiKeyLookup, StoredApiKey } from '@trove/catalog';
 import { type ApiConfig, graphqlLimitsSchema } from '@trove/config';
 import { ApiKeyRole, TroveError, TroveErrorCode } from '@trove/domain';
 import { ApiKeyAuthenticator } from '../access/api-key-authenticator';
@@ -32,14 +32,12 @@ function setup(rateLimitRequests = 100) {
     createdBy: 'admin',
     createdAt: '2026-11-26T00:00:00Z',
   };
-  const catalog: ApiKeyCatalog = {
-    apiKeys: {
-      get: async (id: string) => (id === KEY_ID ? stored : undefined),
-      touch: async () => false,
-    },
+  const apiKeys: ApiKeyLookup = {
+    get: async (id: string) => (id === KEY_ID ? stored : undefined),
+    touch: async () => false,
   };
   const config = { api: { adminApiKey: ADMIN, rateLimitRequests, rateLimitWindowSeconds: 60 } } as ApiConfig;
-  const admission = keyAdmission(new ApiKeyAuthenticator(catalog, config), new RequestRateLimit(config));
+  const admission = keyAdmission(new ApiKeyAuthenticator(apiKeys, config), new RequestRateLimit(config));
   const logged: string[] = [];
   const gate = new SubscriptionGate(
     { perConnection: 2, perKey: 3 },

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { Catalog } from '@trove/catalog';
+import { CatalogLifecycle } from '@trove/catalog';
 import { IndexGenerations } from '@trove/index-generations';
 
 /**
@@ -11,7 +11,7 @@ export class IndexBootstrapService implements OnApplicationBootstrap, OnApplicat
   private readonly logger = new Logger('Storage');
 
   constructor(
-    @Inject(Catalog) private readonly catalog: Catalog,
+    @Inject(CatalogLifecycle) private readonly lifecycle: Pick<CatalogLifecycle, 'ensure' | 'close'>,
     @Inject(IndexGenerations) private readonly generations: IndexGenerations,
   ) {}
 
@@ -19,7 +19,7 @@ export class IndexBootstrapService implements OnApplicationBootstrap, OnApplicat
     const deadline = Date.now() + 60_000;
     for (;;) {
       try {
-        await this.catalog.ensure();
+        await this.lifecycle.ensure();
         // The chunk index's ACTIVE generation (recorded on first start), its index and alias.
         await this.generations.bootstrap();
         return;
@@ -33,6 +33,6 @@ export class IndexBootstrapService implements OnApplicationBootstrap, OnApplicat
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.catalog.close();
+    await this.lifecycle.close();
   }
 }

@@ -1,7 +1,12 @@
 /** Dependency-injection tokens for the providers the API module builds from config. */
 export const CONFIG = Symbol('CONFIG');
-/** What the api builds as the worker does (`CoreServices`, @trove/composition): the secret box, the RAG settings store. */
+/** What the api builds as the worker does (`CoreServices`, @trove/composition): the RAG settings store. */
 export const CORE_SERVICES = Symbol('CORE_SERVICES');
+/**
+ * The `SecretBox` (TROVE_SECRET_KEY) that seals and opens stored secrets, built once by the
+ * composition root; undefined when no key is configured.
+ */
+export const SECRETS = Symbol('SECRETS');
 export const ELASTICSEARCH = Symbol('ELASTICSEARCH');
 export const EMBEDDER = Symbol('EMBEDDER');
 export const BLOBS = Symbol('BLOBS');

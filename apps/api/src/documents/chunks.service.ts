@@ -1,19 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Catalog } from '@trove/catalog';
+import type { ProjectDocuments } from '@trove/catalog';
 import { ChunkIndex, type StoredChunk } from '@trove/search';
+import { PROJECT_DOCUMENTS } from '../core/catalog.providers';
 import { CitationLinks } from '../core/citation-links';
 import type { ChunkModel } from './chunk.model';
 
 @Injectable()
 export class ChunksService {
   constructor(
-    @Inject(Catalog) private readonly catalog: Catalog,
+    @Inject(PROJECT_DOCUMENTS) private readonly documents: Pick<ProjectDocuments, 'requireDocument'>,
     @Inject(ChunkIndex) private readonly index: ChunkIndex,
     @Inject(CitationLinks) private readonly links: CitationLinks,
   ) {}
 
   async list(documentId: string): Promise<ChunkModel[]> {
-    await this.catalog.requireDocument(documentId);
+    await this.documents.requireDocument(documentId);
     return (await this.index.getDocumentChunks(documentId)).map((chunk) => this.toModel(chunk));
   }
 

@@ -1,7 +1,17 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
-import { Catalog, encodeCursor, guardedWrite, type DocumentFilter, type PageRequest } from '@trove/catalog';
+import {
+  type DocumentFilter,
+  type DocumentRecords,
+  encodeCursor,
+  guardedWrite,
+  newDocumentId,
+  type PageRequest,
+  type ProjectDocuments,
+  type ProjectReads,
+  type WriteChecks,
+} from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import type { BlobStore, StoredStream, TroveDocument } from '@trove/domain';
 import {
@@ -19,6 +29,7 @@ import {
 } from '@trove/domain';
 import { detectMediaType } from '@trove/parsing';
 import { ChunkIndex } from '@trove/search';
+import { DOCUMENT_RECORDS, PROJECT_DOCUMENTS, PROJECT_READS, WRITE_CHECKS } from '../core/catalog.providers';
 import { toConnection } from '../core/connection.model';
 import { BLOBS, CONFIG, WORKFLOWS } from '../core/tokens';
 import type { WorkflowControl, WorkflowStarts } from '../core/workflows';
@@ -35,7 +46,11 @@ export class DocumentsService {
   private readonly logger = new Logger(DocumentsService.name);
 
   constructor(
-    @Inject(Catalog) private readonly catalog: Catalog,
+    @Inject(WRITE_CHECKS) private readonly writeChecks: Pick<WriteChecks, 'requireActiveProject'>,
+    @Inject(PROJECT_READS) private readonly projects: Pick<ProjectReads, 'requireProject'>,
+    @Inject(PROJECT_DOCUMENTS) private readonly documents: ProjectDocuments,
+    @Inject(DOCUMENT_RECORDS)
+    private readonly documentRecords: Pick<DocumentRecords, 'getDocument' | 'updateDocument'>,
     @Inject(ChunkIndex) private readonly chunks: ChunkIndex,
     @Inject(BLOBS) private readonly blobs: BlobStore,
     @Inject(WORKFLOWS) private readonly workflows: WorkflowStarts & WorkflowControl,
@@ -55,7 +70,7 @@ export class DocumentsService {
   }
 
   private async store(projectId: string, file: UploadedFile): Promise<TroveDocument> {
-    await this.catalog.requireActiveProject(projectId);
+    await this.writeChecks.requireActiveProject(projectId);
     const fileName = normalizeFileName(file.fileName);
     // Every document is held to the document size limit, whatever its source: an upload over it
     // is refused now rather than failed by the worker.
@@ -67,11 +82,11 @@ export class DocumentsService {
       size: file.sizeBytes,
     });
     // The id is fresh for every upload, so an old link never reaches a newer file of the same name.
-    const id = Catalog.newDocumentId();
+    const id = newDocumentId();
     // An upload that raced the start of the project's deletion (checked above, stored below) is
     // taken back out, so the deletion, which may have listed the documents already, misses nothing.
     return guardedWrite(
-      this.catalog,
+      this.writeChecks,
       { projectId },
       () => this.record(id, projectId, fileName, mediaType, file),
       (document) => this.delete(document.id),
@@ -93,7 +108,7 @@ export class DocumentsService {
     await this.blobs.move(file.blobKey, blobKey);
     let document: TroveDocument;
     try {
-      document = await this.catalog.createDocument({
+      document = await this.documents.createDocument({
         id,
         projectId,
         fileName,
@@ -109,7 +124,7 @@ export class DocumentsService {
     try {
       await this.queueUpload(projectId);
     } catch (error) {
-      await this.catalog.deleteDocument(document.id);
+      await this.documents.deleteDocument(document.id);
       await this.blobs.deletePrefix(blobKeys.originals(document.id));
       throw error;
     }
@@ -118,29 +133,29 @@ export class DocumentsService {
 
   /** A page of the project's documents; an unknown project is PROJECT_NOT_FOUND, not an empty page. */
   async page(projectId: string, filter: DocumentFilter, page: PageRequest) {
-    await this.catalog.requireProject(projectId);
-    const result = await this.catalog.pageDocuments(projectId, filter, page);
+    await this.projects.requireProject(projectId);
+    const result = await this.documents.pageDocuments(projectId, filter, page);
     return toConnection(result, (d) => encodeCursor(new Date(d.createdAt), d.id));
   }
 
   get(id: string): Promise<TroveDocument | undefined> {
-    return this.catalog.getDocument(id);
+    return this.documentRecords.getDocument(id);
   }
 
   /** Re-runs the pipeline on the stored original; a run in progress is replaced. */
   async reindex(id: string): Promise<TroveDocument> {
-    const document = await this.catalog.requireDocument(id);
-    await this.catalog.requireActiveProject(document.projectId);
-    await this.catalog.updateDocument(id, { status: DocumentStatus.PENDING, error: null });
+    const document = await this.documents.requireDocument(id);
+    await this.writeChecks.requireActiveProject(document.projectId);
+    await this.documentRecords.updateDocument(id, { status: DocumentStatus.PENDING, error: null });
     // Asked for this one document: the interactive lane, never behind an import.
     await this.startIngest(id, document.projectId, 'interactive');
-    return this.catalog.requireDocument(id);
+    return this.documents.requireDocument(id);
   }
 
   async delete(id: string): Promise<boolean> {
-    await this.catalog.requireDocument(id);
+    await this.documents.requireDocument(id);
     await this.stopIngest(id);
-    await this.catalog.deleteDocument(id);
+    await this.documents.deleteDocument(id);
     await this.chunks.deleteDocumentChunks(id);
     await this.blobs.deletePrefix(blobKeys.originals(id));
     await this.blobs.deletePrefix(blobKeys.work(id));

@@ -1,10 +1,11 @@
 import { Controller, Get, Inject, Logger, Param, Req, Res } from '@nestjs/common';
 import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
-import { Catalog, type DocumentRecords } from '@trove/catalog';
+import type { DocumentRecords } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import type { BlobStore } from '@trove/domain';
 import { Permission, TroveError, TroveErrorCode } from '@trove/domain';
+import { DOCUMENT_RECORDS } from '../core/catalog.providers';
 import { document, Requires } from '../access/access.decorators';
 import { clientAddress } from '../access/request-admission';
 import { BLOBS, CONFIG } from '../core/tokens';
@@ -24,7 +25,7 @@ export class OriginalsController {
   private readonly stallMs: number;
 
   constructor(
-    @Inject(Catalog) private readonly catalog: Pick<DocumentRecords, 'getDocument'>,
+    @Inject(DOCUMENT_RECORDS) private readonly documents: Pick<DocumentRecords, 'getDocument'>,
     @Inject(BLOBS) private readonly blobs: BlobStore,
     @Inject(CONFIG) config: ApiConfig,
   ) {
@@ -42,7 +43,7 @@ export class OriginalsController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    const document = await this.catalog.getDocument(documentId);
+    const document = await this.documents.getDocument(documentId);
     const stat = document?.blobKey ? await this.blobs.stat(document.blobKey) : undefined;
     if (!document?.blobKey || !stat) {
       throw new TroveError(TroveErrorCode.DocumentNotFound, `document ${documentId} has no stored original`);

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Catalog, encodeCursor, type AnswerRecords, type FeedbackRecords } from '@trove/catalog';
+import { encodeCursor, type AnswerRecords, type FeedbackRecords } from '@trove/catalog';
 import {
   ApiKeyRole,
   FEEDBACK_COMMENT_MAX,
@@ -16,6 +16,7 @@ import {
   TroveErrorCode,
   wellFormedText,
 } from '@trove/domain';
+import { ANSWER_RECORDS, FEEDBACK_RECORDS } from '../core/catalog.providers';
 import { toConnection } from '../core/connection.model';
 import type { PageArgs } from '../core/connection.model';
 import {
@@ -24,9 +25,6 @@ import {
   FeedbackVoteValue,
   type GiveFeedbackInput,
 } from './feedback.model';
-
-/** The catalog as feedback uses it. */
-export type FeedbackCatalog = FeedbackRecords & Pick<AnswerRecords, 'getAnswer' | 'answerProject'>;
 
 /** Votes read per catalog page while exporting. */
 const EXPORT_PAGE = 500;
@@ -38,7 +36,10 @@ const EXPORT_PAGE = 500;
  */
 @Injectable()
 export class FeedbackService {
-  constructor(@Inject(Catalog) private readonly catalog: FeedbackCatalog) {}
+  constructor(
+    @Inject(FEEDBACK_RECORDS) private readonly feedback: FeedbackRecords,
+    @Inject(ANSWER_RECORDS) private readonly answers: Pick<AnswerRecords, 'getAnswer' | 'answerProject'>,
+  ) {}
 
   async give(input: GiveFeedbackInput, principal: Principal): Promise<FeedbackModel> {
     if (!isAnswerId(input.answerId)) {
@@ -51,8 +52,8 @@ export class FeedbackService {
         `the comment is longer than ${FEEDBACK_COMMENT_MAX} characters`,
       );
     }
-    const projectId = await this.catalog.answerProject(input.answerId);
-    const answer = projectId && (await this.catalog.getAnswer(projectId, input.answerId));
+    const projectId = await this.answers.answerProject(input.answerId);
+    const answer = projectId && (await this.answers.getAnswer(projectId, input.answerId));
     // Another key's answer is as missing as one that never was.
     if (
       !answer ||
@@ -66,7 +67,7 @@ export class FeedbackService {
         `chunk ${input.chunkId} is not a passage of answer ${input.answerId}`,
       );
     }
-    const recorded = await this.catalog.recordFeedback({
+    const recorded = await this.feedback.recordFeedback({
       answerId: answer.id,
       projectId: answer.projectId,
       ...ownerOf(principal),
@@ -83,12 +84,12 @@ export class FeedbackService {
     if (answerIds.length > EXPORT_PAGE) {
       throw new TroveError(TroveErrorCode.BadRequest, `at most ${EXPORT_PAGE} answerIds at a time`);
     }
-    const votes = await this.catalog.feedbackOn(projectId, answerIds, ownerOf(principal));
+    const votes = await this.feedback.feedbackOn(projectId, answerIds, ownerOf(principal));
     return votes.map(toModel);
   }
 
   async gaps(projectId: string, request: PageArgs) {
-    const page = await this.catalog.contentGaps(projectId, {
+    const page = await this.feedback.contentGaps(projectId, {
       first: request.first,
       after: request.after ?? undefined,
     });
@@ -97,14 +98,14 @@ export class FeedbackService {
 
   /** How many votes the export will hold, then its lines, page by page. */
   async export(projectId: string): Promise<{ count: number; lines: AsyncGenerator<FeedbackExportLine> }> {
-    const first = await this.catalog.pageFeedback(projectId, { first: EXPORT_PAGE });
-    const catalog = this.catalog;
+    const first = await this.feedback.pageFeedback(projectId, { first: EXPORT_PAGE });
+    const feedback = this.feedback;
     async function* lines(): AsyncGenerator<FeedbackExportLine> {
       let page = first;
       for (;;) {
         for (const { vote, answer } of page.items) yield feedbackExportLine(vote, answer);
         if (!page.hasNextPage) return;
-        page = await catalog.pageFeedback(projectId, { first: EXPORT_PAGE, after: page.endCursor });
+        page = await feedback.pageFeedback(projectId, { first: EXPORT_PAGE, after: page.endCursor });
       }
     }
     return { count: first.totalCount, lines: lines() };

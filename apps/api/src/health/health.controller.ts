@@ -1,7 +1,8 @@
 import { Controller, Get, Inject, Logger, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { Catalog, type CatalogHealth } from '@trove/catalog';
+import type { CatalogHealth } from '@trove/catalog';
 import type { EmbeddingProvider } from '@trove/domain';
+import { CATALOG_HEALTH } from '../core/catalog.providers';
 import { Public } from '../access/access.decorators';
 import { ELASTICSEARCH, EMBEDDER, WORKFLOWS } from '../core/tokens';
 import type { WorkflowServiceHealth } from '../core/workflows';
@@ -32,7 +33,7 @@ export class HealthController {
     @Inject(ELASTICSEARCH) private readonly es: ClusterHealthProbe,
     @Inject(WORKFLOWS) private readonly temporal: WorkflowServiceHealth,
     @Inject(EMBEDDER) private readonly embedder: Pick<EmbeddingProvider, 'ping'>,
-    @Inject(Catalog) private readonly catalog: CatalogHealth,
+    @Inject(CATALOG_HEALTH) private readonly catalog: CatalogHealth,
   ) {}
 
   /** Liveness: the process is up. */

@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { Catalog } from '@trove/catalog';
+import type { CatalogPoolUsage, SyncRunStats } from '@trove/catalog';
 import { collectCatalogPool, collectProcessMetrics, collectSyncRuns, stopCollectors } from '@trove/metrics';
+import { CATALOG_POOL_USAGE, SYNC_RUN_STATS } from '../core/catalog.providers';
 
 /**
  * What the api reads when scraped: sync runs by state and the oldest running one's age (one
@@ -8,12 +9,15 @@ import { collectCatalogPool, collectProcessMetrics, collectSyncRuns, stopCollect
  */
 @Injectable()
 export class MetricsCollectors implements OnModuleInit, OnModuleDestroy {
-  constructor(@Inject(Catalog) private readonly catalog: Catalog) {}
+  constructor(
+    @Inject(SYNC_RUN_STATS) private readonly runs: SyncRunStats,
+    @Inject(CATALOG_POOL_USAGE) private readonly pool: CatalogPoolUsage,
+  ) {}
 
   onModuleInit(): void {
     collectProcessMetrics();
-    collectSyncRuns(() => this.catalog.runs.stats());
-    collectCatalogPool(() => this.catalog.poolUsage());
+    collectSyncRuns(() => this.runs.runStats());
+    collectCatalogPool(() => this.pool.poolUsage());
   }
 
   onModuleDestroy(): void {

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  Catalog,
   encodeCursor,
   type Grantee,
   type ProjectReads,
@@ -18,6 +17,7 @@ import {
   type User,
   UserStatus,
 } from '@trove/domain';
+import { PROJECT_READS, WRITE_CHECKS } from '../core/catalog.providers';
 import { toConnection } from '../core/connection.model';
 import type {
   CreateUserInput,
@@ -35,7 +35,8 @@ const EMAIL = /^[^\s@]{1,200}@[^\s@]{1,200}$/;
 export class PeopleService {
   constructor(
     @Inject(UserRepository) private readonly records: UserRepository,
-    @Inject(Catalog) private readonly catalog: ProjectReads & Pick<WriteChecks, 'requireActiveProject'>,
+    @Inject(PROJECT_READS) private readonly projects: Pick<ProjectReads, 'requireProject'>,
+    @Inject(WRITE_CHECKS) private readonly writeChecks: Pick<WriteChecks, 'requireActiveProject'>,
   ) {}
 
   async users(first: number, after: string | undefined, search: string | undefined) {
@@ -107,7 +108,7 @@ export class PeopleService {
 
   /** The roles given in a project, with who holds them. */
   async projectAccess(projectId: string): Promise<ProjectGrantModel[]> {
-    await this.catalog.requireProject(projectId);
+    await this.projects.requireProject(projectId);
     const grants = await this.records.projectGrants(projectId);
     return this.withGrantees(grants);
   }
@@ -119,14 +120,14 @@ export class PeopleService {
         `role must be one of ${Object.values(ApiKeyRole).join(', ')}`,
       );
     }
-    await this.catalog.requireActiveProject(input.projectId);
+    await this.writeChecks.requireActiveProject(input.projectId);
     const grantee = await this.grantee(input, true);
     const grant = await this.records.grant(input.projectId, grantee, role, caller.name);
     return (await this.withGrantees([grant]))[0];
   }
 
   async revoke(input: GranteeInput): Promise<boolean> {
-    await this.catalog.requireProject(input.projectId);
+    await this.projects.requireProject(input.projectId);
     const grantee = await this.grantee(input, false);
     return (await this.records.revoke(input.projectId, grantee)) !== undefined;
   }

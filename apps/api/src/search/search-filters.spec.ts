@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { DocumentScope } from '@trove/catalog';
+import type { DocumentScope, SearchScopeReader } from '@trove/catalog';
 import { TroveErrorCode } from '@trove/domain';
-import { resolveSearchFilters, type SearchScopeReader } from './search-filters';
+import { resolveSearchFilters } from './search-filters';
 
 function catalog(ids: string[] = ['d1', 'd2']) {
   const scopes: DocumentScope[] = [];

@@ -1,4 +1,4 @@
-import type { DocumentScope } from '@trove/catalog';
+import type { SearchScopeReader } from '@trove/catalog';
 import { TroveError, TroveErrorCode } from '@trove/domain';
 import type { ChunkFilters } from '@trove/search';
 import type { SearchFiltersInput } from './search.model';
@@ -7,11 +7,6 @@ import type { SearchFiltersInput } from './search.model';
 const MAX_SOURCE_IDS = 100;
 const MAX_MEDIA_TYPES = 50;
 
-/** The catalog query that turns source and date filters into document ids. */
-export interface SearchScopeReader {
-  searchScope(projectId: string, scope: DocumentScope, max: number): Promise<string[]>;
-}
-
 /**
  * The request's filters in the search lib's terms. Chunks store neither their source nor their
  * document's media type or dates, so those filters become the ids of the matching documents (from the
@@ -19,7 +14,7 @@ export interface SearchScopeReader {
  * is `documentIds: []`: no hits, not "no filter".
  */
 export async function resolveSearchFilters(
-  catalog: SearchScopeReader,
+  scopes: SearchScopeReader,
   projectId: string,
   input: SearchFiltersInput | null | undefined,
   maxDocuments: number,
@@ -45,7 +40,7 @@ export async function resolveSearchFilters(
     );
   }
   if (sourceIds || mediaTypes || updatedFrom || updatedTo) {
-    documentIds = await catalog.searchScope(
+    documentIds = await scopes.searchScope(
       projectId,
       { sourceIds, documentIds, mediaTypes, updatedFrom, updatedTo },
       maxDocuments,

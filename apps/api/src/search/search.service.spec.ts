@@ -49,7 +49,7 @@ function service(answer: SearchHit[] = [], rerank: RerankReport = { reranked: fa
     render: (citation?: { page?: number }) => citation && `link#${citation.page}`,
   };
   const config = { search: { maxFilterDocuments: 10 } } as ApiConfig;
-  return { service: new SearchService(hybrid, catalog, links, config), calls, originReads };
+  return { service: new SearchService(hybrid, catalog, catalog, catalog, links, config), calls, originReads };
 }
 
 const input: SearchInput = {

@@ -1,14 +1,15 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Catalog, type DocumentOrigin, type DocumentOriginReads, type ProjectReads } from '@trove/catalog';
+import type { DocumentOrigin, DocumentOriginReads, ProjectReads, SearchScopeReader } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import { type SearchChunk, SearchMode } from '@trove/domain';
 import { closedLabel, searchDuration, timed } from '@trove/metrics';
 import { type FusionSettings, groupByDocument } from '@trove/search';
+import { DOCUMENT_ORIGINS, PROJECT_READS, SEARCH_SCOPES } from '../core/catalog.providers';
 import { CitationLinks } from '../core/citation-links';
 import { CONFIG, SEARCHER } from '../core/tokens';
 import type { Searcher } from '../rag-config/rag-runtime';
 import { assertWellFormedQuery } from './query-text';
-import { resolveSearchFilters, type SearchScopeReader } from './search-filters';
+import { resolveSearchFilters } from './search-filters';
 import type { FusionInput, SearchHitModel, SearchInput, SearchResultModel } from './search.model';
 
 /**
@@ -23,8 +24,9 @@ export class SearchService {
   constructor(
     // The current RAG settings' search (RagRuntime).
     @Inject(SEARCHER) private readonly hybrid: Searcher,
-    @Inject(Catalog)
-    private readonly catalog: Pick<ProjectReads, 'requireProject'> & SearchScopeReader & DocumentOriginReads,
+    @Inject(PROJECT_READS) private readonly projects: Pick<ProjectReads, 'requireProject'>,
+    @Inject(SEARCH_SCOPES) private readonly scopes: SearchScopeReader,
+    @Inject(DOCUMENT_ORIGINS) private readonly originReads: DocumentOriginReads,
     @Inject(CitationLinks) private readonly links: Pick<CitationLinks, 'render'>,
     @Inject(CONFIG) private readonly config: Pick<ApiConfig, 'search'>,
   ) {}
@@ -38,7 +40,7 @@ export class SearchService {
   private async searchNow(input: SearchInput, signal?: AbortSignal): Promise<SearchResultModel> {
     const started = Date.now();
     assertWellFormedQuery(input.query, 'the search query');
-    await this.catalog.requireProject(input.projectId);
+    await this.projects.requireProject(input.projectId);
     const {
       fusion,
       filters,
@@ -57,7 +59,7 @@ export class SearchService {
       {
         ...request,
         filters: await resolveSearchFilters(
-          this.catalog,
+          this.scopes,
           input.projectId,
           filters,
           this.config.search.maxFilterDocuments,
@@ -104,7 +106,7 @@ export class SearchService {
    */
   private async origins(projectId: string, hits: { documentId: string }[]) {
     const ids = [...new Set(hits.map((hit) => hit.documentId))];
-    const origins = ids.length ? await this.catalog.documentOrigins(projectId, ids) : [];
+    const origins = ids.length ? await this.originReads.documentOrigins(projectId, ids) : [];
     return new Map(origins.map((origin) => [origin.documentId, origin]));
   }
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Catalog, guardedWrite } from '@trove/catalog';
+import { guardedWrite, type ProjectSources, type SourceRecords, type WriteChecks } from '@trove/catalog';
 import {
   blobKeys,
   type BlobStore,
@@ -14,6 +14,7 @@ import {
   TroveErrorCode,
 } from '@trove/domain';
 import { checkFolderArchive } from '@trove/parsing';
+import { PROJECT_SOURCES, SOURCE_RECORDS, WRITE_CHECKS } from '../core/catalog.providers';
 import { BLOBS, SOURCE_DEFINITIONS } from '../core/tokens';
 import { SyncRunsService } from './sync-runs.service';
 
@@ -35,7 +36,10 @@ export interface ArchiveOptions {
 @Injectable()
 export class SourceArchivesService {
   constructor(
-    @Inject(Catalog) private readonly catalog: Catalog,
+    @Inject(WRITE_CHECKS) private readonly writeChecks: WriteChecks,
+    @Inject(SOURCE_RECORDS) private readonly sources: Pick<SourceRecords, 'requireSource' | 'updateSource'>,
+    @Inject(PROJECT_SOURCES)
+    private readonly projectSources: Pick<ProjectSources, 'createSource' | 'deleteSource'>,
     @Inject(BLOBS) private readonly blobs: BlobStore,
     @Inject(SyncRunsService) private readonly runs: SyncRunsService,
     @Inject(SOURCE_DEFINITIONS) private readonly definitions: SourceDefinitions,
@@ -63,7 +67,7 @@ export class SourceArchivesService {
     file: StagedArchive,
     options: ArchiveOptions,
   ): Promise<{ source: Source; run: SyncRun }> {
-    await this.catalog.requireActiveProject(projectId);
+    await this.writeChecks.requireActiveProject(projectId);
     // Checked before anything is stored; the file's name is the default name of a new source.
     const { sourceId, name: givenName, ...fields } = options;
     const name = givenName ? normalizeSourceName(givenName) : undefined;
@@ -79,16 +83,16 @@ export class SourceArchivesService {
       existing?.config as Record<string, unknown> | undefined,
     );
     const source = await guardedWrite(
-      this.catalog,
+      this.writeChecks,
       { projectId },
       async () => {
         await this.blobs.move(file.blobKey, archiveBlobKey);
         if (existing) {
-          await this.catalog.updateSource(id, { config, ...(name ? { name } : {}) });
-          return this.catalog.requireSource(id);
+          await this.sources.updateSource(id, { config, ...(name ? { name } : {}) });
+          return this.sources.requireSource(id);
         }
         const now = new Date().toISOString();
-        return this.catalog.createSource({
+        return this.projectSources.createSource({
           id,
           projectId,
           type: definition.type,
@@ -102,7 +106,7 @@ export class SourceArchivesService {
       async () => {
         // The project's deletion started meanwhile and may have purged this source's files already.
         await this.blobs.deletePrefix(archiveBlobKey);
-        if (!existing) await this.catalog.deleteSource(id);
+        if (!existing) await this.projectSources.deleteSource(id);
       },
     );
     const run = await this.runs.sync(id, SyncMode.INCREMENTAL);
@@ -115,7 +119,7 @@ export class SourceArchivesService {
     sourceId: string,
     definition: ReturnType<SourceDefinitions['archiveType']>,
   ): Promise<Source> {
-    const found = await this.catalog.requireActiveSource(sourceId);
+    const found = await this.writeChecks.requireActiveSource(sourceId);
     // A source of another project is no source of this one: the same answer as a missing one.
     if (found.projectId !== projectId) {
       throw new TroveError(TroveErrorCode.SourceNotFound, `source ${found.id} does not exist`);

@@ -1,31 +1,29 @@
+import type { DocumentCounts, SyncRunHistory } from '@trove/catalog';
 import type { SyncRun } from '@trove/domain';
 import { describe, expect, it } from 'vitest';
-import { type SourceOverviewCatalog, SourceOverviews } from './source-overviews.service';
+import { SourceOverviews } from './source-overviews.service';
 
-/** A catalog that records each batch it is asked for. */
+/** Runs and document counts that record each batch they are asked for. */
 function fakeCatalog() {
   const asked: string[][] = [];
-  const catalog: SourceOverviewCatalog = {
-    runs: {
-      latest: (ids) => {
-        asked.push([...ids]);
-        return Promise.resolve(new Map([['a', { id: 'run-a' } as SyncRun]]));
-      },
-    },
-    documents: {
-      countBySource: (ids) => {
-        asked.push([...ids]);
-        return Promise.resolve(new Map([['a', 3]]));
-      },
+  const runs: Pick<SyncRunHistory, 'latestRuns'> = {
+    latestRuns: (ids) => {
+      asked.push([...ids]);
+      return Promise.resolve(new Map([['a', { id: 'run-a' } as SyncRun]]));
     },
   };
-  return { catalog, asked };
+  const documents: Pick<DocumentCounts, 'countBySource'> = {
+    countBySource: (ids) => {
+      asked.push([...ids]);
+      return Promise.resolve(new Map([['a', 3]]));
+    },
+  };
+  return { overviews: new SourceOverviews(runs, documents), asked };
 }
 
 describe('source overviews', () => {
   it('read every card of a request in one batch per field, not one query per source', async () => {
-    const { catalog, asked } = fakeCatalog();
-    const overviews = new SourceOverviews(catalog);
+    const { overviews, asked } = fakeCatalog();
     const request = {};
     const [runA, runB, countA, countB] = await Promise.all([
       overviews.lastRun(request, 'a'),
@@ -41,8 +39,7 @@ describe('source overviews', () => {
   });
 
   it('keep nothing from one request for the next', async () => {
-    const { catalog, asked } = fakeCatalog();
-    const overviews = new SourceOverviews(catalog);
+    const { overviews, asked } = fakeCatalog();
     await overviews.documentCount({}, 'a');
     await overviews.documentCount({}, 'a');
     expect(asked).toHaveLength(2);

@@ -1,13 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import DataLoader from 'dataloader';
-import { Catalog } from '@trove/catalog';
+import type { DocumentCounts, SyncRunHistory } from '@trove/catalog';
 import type { SyncRun } from '@trove/domain';
-
-/** What the overviews read of the catalog. */
-export interface SourceOverviewCatalog {
-  runs: Pick<Catalog['runs'], 'latest'>;
-  documents: Pick<Catalog['documents'], 'countBySource'>;
-}
+import { DOCUMENT_COUNTS, SYNC_RUN_HISTORY } from '../core/catalog.providers';
 
 interface Loaders {
   lastRun: DataLoader<string, SyncRun | undefined>;
@@ -23,7 +18,10 @@ interface Loaders {
 export class SourceOverviews {
   private readonly loaders = new WeakMap<object, Loaders>();
 
-  constructor(@Inject(Catalog) private readonly catalog: SourceOverviewCatalog) {}
+  constructor(
+    @Inject(SYNC_RUN_HISTORY) private readonly runs: Pick<SyncRunHistory, 'latestRuns'>,
+    @Inject(DOCUMENT_COUNTS) private readonly documents: Pick<DocumentCounts, 'countBySource'>,
+  ) {}
 
   lastRun(context: object, sourceId: string): Promise<SyncRun | undefined> {
     return this.of(context).lastRun.load(sourceId);
@@ -38,11 +36,11 @@ export class SourceOverviews {
     if (!loaders) {
       loaders = {
         lastRun: new DataLoader(async (ids) => {
-          const runs = await this.catalog.runs.latest(ids);
+          const runs = await this.runs.latestRuns(ids);
           return ids.map((id) => runs.get(id));
         }),
         documentCount: new DataLoader(async (ids) => {
-          const counts = await this.catalog.documents.countBySource(ids);
+          const counts = await this.documents.countBySource(ids);
           return ids.map((id) => counts.get(id) ?? 0);
         }),
       };

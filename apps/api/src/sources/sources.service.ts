@@ -1,7 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Catalog, guardedWrite, type SourceChanges } from '@trove/catalog';
-import { type ApiConfig, maskSecret, SecretBox } from '@trove/config';
+import {
+  guardedWrite,
+  type ProjectSources,
+  type SourceChanges,
+  type SourceRecords,
+  type SourceRemovals,
+  type WriteChecks,
+} from '@trove/catalog';
+import { type ApiConfig, maskSecret, type SecretBox } from '@trove/config';
 import {
   normalizeSourceName,
   removeSourceWorkflowId,
@@ -14,23 +21,25 @@ import {
   TroveError,
   TroveErrorCode,
 } from '@trove/domain';
+import { PROJECT_SOURCES, SOURCE_RECORDS, SOURCE_REMOVALS, WRITE_CHECKS } from '../core/catalog.providers';
 import type { WorkflowStarts } from '../core/workflows';
-import { CONFIG, SOURCE_DEFINITIONS, WORKFLOWS } from '../core/tokens';
+import { CONFIG, SECRETS, SOURCE_DEFINITIONS, WORKFLOWS } from '../core/tokens';
 import type { AddSourceInput, UpdateSourceInput } from './source.model';
 
 /** Sources as records: adding one of any type (its config checked by the type's definition), changing and removing it. */
 @Injectable()
 export class SourcesService {
-  private readonly secrets?: SecretBox;
-
   constructor(
-    @Inject(Catalog) private readonly catalog: Catalog,
+    @Inject(WRITE_CHECKS) private readonly writeChecks: WriteChecks,
+    @Inject(SOURCE_RECORDS) private readonly sources: Pick<SourceRecords, 'requireSource' | 'updateSource'>,
+    @Inject(PROJECT_SOURCES) private readonly projectSources: ProjectSources,
+    @Inject(SOURCE_REMOVALS) private readonly removals: Pick<SourceRemovals, 'markSourceRemoving'>,
     @Inject(WORKFLOWS) private readonly workflows: WorkflowStarts,
     @Inject(CONFIG) private readonly config: ApiConfig,
     @Inject(SOURCE_DEFINITIONS) private readonly definitions: SourceDefinitions,
-  ) {
-    if (config.secrets.key) this.secrets = new SecretBox(config.secrets.key);
-  }
+    /** Unset without TROVE_SECRET_KEY: then no secret can be stored. */
+    @Inject(SECRETS) private readonly secrets: Pick<SecretBox, 'encrypt'> | undefined,
+  ) {}
 
   /**
    * A source of any type: its configuration is validated by the type's definition (errors name
@@ -39,7 +48,7 @@ export class SourcesService {
   async add(input: AddSourceInput): Promise<Source> {
     // An unknown type is refused first: BAD_REQUEST naming the registered types.
     const { type } = this.definitions.get(input.type);
-    await this.catalog.requireActiveProject(input.projectId);
+    await this.writeChecks.requireActiveProject(input.projectId);
     const name = normalizeSourceName(input.name);
     const config = await this.definitions.configure(type, withoutNulls(input.config), this.seal);
     const now = new Date().toISOString();
@@ -60,7 +69,7 @@ export class SourcesService {
   }
 
   list(projectId: string): Promise<Source[]> {
-    return this.catalog.listSources(projectId);
+    return this.projectSources.listSources(projectId);
   }
 
   /**
@@ -69,7 +78,7 @@ export class SourcesService {
    * the old one was revoked) makes a NEEDS_TOKEN source ACTIVE again.
    */
   async update(id: string, input: UpdateSourceInput): Promise<Source> {
-    const source = await this.catalog.requireActiveSource(id);
+    const source = await this.writeChecks.requireActiveSource(id);
     const definition = this.definitions.get(source.type);
     const changes: SourceChanges = {};
     if (input.name !== undefined && input.name !== null) changes.name = normalizeSourceName(input.name);
@@ -90,8 +99,8 @@ export class SourcesService {
         changes.status = SourceStatus.ACTIVE;
       }
     }
-    await this.catalog.updateSource(id, changes);
-    return this.catalog.requireSource(id);
+    await this.sources.updateSource(id, changes);
+    return this.sources.requireSource(id);
   }
 
   /**
@@ -99,9 +108,9 @@ export class SourcesService {
    * unpacked caches, schedule, webhook workflow) through its remove workflow; returns when done.
    */
   async remove(id: string): Promise<boolean> {
-    const source = await this.catalog.requireSource(id);
-    await this.catalog.requireActiveProject(source.projectId);
-    await this.catalog.markSourceRemoving(id);
+    const source = await this.sources.requireSource(id);
+    await this.writeChecks.requireActiveProject(source.projectId);
+    await this.removals.markSourceRemoving(id);
     try {
       const handle = await this.workflows.start('removeSource', {
         taskQueue: this.config.temporal.taskQueue,
@@ -124,10 +133,10 @@ export class SourcesService {
   /** Creates a source record, unless the project's deletion started meanwhile. */
   private createSource(source: Source): Promise<Source> {
     return guardedWrite(
-      this.catalog,
+      this.writeChecks,
       { projectId: source.projectId },
-      () => this.catalog.createSource(source),
-      () => this.catalog.deleteSource(source.id),
+      () => this.projectSources.createSource(source),
+      () => this.projectSources.deleteSource(source.id),
     );
   }
 

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Catalog, type SyncRunRecords } from '@trove/catalog';
+import type { SyncRunRecords } from '@trove/catalog';
 import { notFoundError, type SyncRun, SyncRunStatus } from '@trove/domain';
+import { SYNC_RUN_RECORDS } from '../core/catalog.providers';
 import {
   type SyncRunHealth,
   type SyncRunHealthReader,
@@ -43,7 +44,7 @@ export class SyncRunUpdates {
   private readonly followers = new Map<string, number>();
 
   constructor(
-    @Inject(Catalog) private readonly catalog: Pick<SyncRunRecords, 'getRun'>,
+    @Inject(SYNC_RUN_RECORDS) private readonly runs: Pick<SyncRunRecords, 'getRun'>,
     @Inject(SyncRunHealthService) private readonly health: SyncRunHealthReader,
   ) {}
 
@@ -118,7 +119,7 @@ export class SyncRunUpdates {
   private read(runId: string, pollMs: number): Promise<SyncRun | undefined> {
     const shared = this.reads.get(runId);
     if (shared && Date.now() - shared.at < pollMs) return shared.run;
-    const read: SharedRead = { at: Date.now(), run: this.catalog.getRun(runId) };
+    const read: SharedRead = { at: Date.now(), run: this.runs.getRun(runId) };
     // A failed read is not shared with the next caller.
     read.run.catch(() => {
       if (this.reads.get(runId) === read) this.reads.delete(runId);

@@ -1,6 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import { Catalog, encodeCursor, guardedWrite, type PageRequest } from '@trove/catalog';
+import {
+  encodeCursor,
+  guardedWrite,
+  type PageRequest,
+  type SourceRecords,
+  type SyncRunHistory,
+  type SyncRunRecords,
+  type WriteChecks,
+} from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import {
   newSyncRun,
@@ -15,6 +23,7 @@ import {
   TroveError,
   TroveErrorCode,
 } from '@trove/domain';
+import { SOURCE_RECORDS, SYNC_RUN_HISTORY, SYNC_RUN_RECORDS, WRITE_CHECKS } from '../core/catalog.providers';
 import { toConnection } from '../core/connection.model';
 import { CONFIG, WORKFLOWS } from '../core/tokens';
 import type { WorkflowControl, WorkflowStarts } from '../core/workflows';
@@ -23,14 +32,17 @@ import type { WorkflowControl, WorkflowStarts } from '../core/workflows';
 @Injectable()
 export class SyncRunsService {
   constructor(
-    @Inject(Catalog) private readonly catalog: Catalog,
+    @Inject(WRITE_CHECKS) private readonly writeChecks: Pick<WriteChecks, 'requireActiveSource'>,
+    @Inject(SOURCE_RECORDS) private readonly sources: Pick<SourceRecords, 'requireSource'>,
+    @Inject(SYNC_RUN_RECORDS) private readonly runRecords: SyncRunRecords,
+    @Inject(SYNC_RUN_HISTORY) private readonly history: Pick<SyncRunHistory, 'pageRuns' | 'runningRuns'>,
     @Inject(WORKFLOWS) private readonly workflows: WorkflowStarts & WorkflowControl,
     @Inject(CONFIG) private readonly config: ApiConfig,
   ) {}
 
   /** Starts a sync run; one run per source at a time. */
   async sync(id: string, mode: SyncMode): Promise<SyncRun> {
-    const source = await this.catalog.requireActiveSource(id);
+    const source = await this.writeChecks.requireActiveSource(id);
     if (source.status === SourceStatus.NEEDS_TOKEN) {
       throw new TroveError(
         TroveErrorCode.SourceUnauthorized,
@@ -39,7 +51,7 @@ export class SyncRunsService {
     }
     // Raced the deletion of the source or project: stop the run (its activities refuse anyway).
     return guardedWrite(
-      this.catalog,
+      this.writeChecks,
       { sourceId: id },
       () => this.start(source, mode),
       () => this.workflows.cancel(syncWorkflowId(id)),
@@ -48,13 +60,13 @@ export class SyncRunsService {
 
   /** A page of the source's runs; an unknown source is SOURCE_NOT_FOUND, not an empty page. */
   async runs(sourceId: string, page: PageRequest) {
-    await this.catalog.requireSource(sourceId);
-    const result = await this.catalog.pageRuns(sourceId, page);
+    await this.sources.requireSource(sourceId);
+    const result = await this.history.pageRuns(sourceId, page);
     return toConnection(result, (r) => encodeCursor(new Date(r.startedAt), r.id));
   }
 
   run(id: string): Promise<SyncRun | undefined> {
-    return this.catalog.getRun(id);
+    return this.runRecords.getRun(id);
   }
 
   /**
@@ -63,7 +75,7 @@ export class SyncRunsService {
    * workflow is already gone is marked at once. An ended run is a BAD_REQUEST.
    */
   async cancel(id: string, who: string): Promise<SyncRun> {
-    const run = await this.catalog.getRun(id);
+    const run = await this.runRecords.getRun(id);
     if (!run) throw notFoundError('syncRun', id);
     if (run.status !== SyncRunStatus.RUNNING) {
       throw new TroveError(TroveErrorCode.BadRequest, `the sync run already ended (${run.status})`);
@@ -78,19 +90,19 @@ export class SyncRunsService {
       finishedAt: new Date().toISOString(),
       error: { code: TroveErrorCode.Cancelled, message: `cancelled by ${who}` },
     };
-    await this.catalog.updateRun(run.id, ended);
+    await this.runRecords.updateRun(run.id, ended);
     return { ...run, ...ended };
   }
 
   /** Records the run and starts its workflow; a run that could not start is recorded as FAILED. */
   private async start(source: Source, mode: SyncMode): Promise<SyncRun> {
     const run = newSyncRun(source, mode);
-    await this.catalog.createRun(run);
+    await this.runRecords.createRun(run);
     try {
       await this.startSyncWorkflow(source, run.id);
     } catch (error) {
       const running = error instanceof WorkflowExecutionAlreadyStartedError;
-      await this.catalog.updateRun(run.id, {
+      await this.runRecords.updateRun(run.id, {
         status: SyncRunStatus.FAILED,
         finishedAt: new Date().toISOString(),
         // The client's answer below says why; Temporal's own message is not shown to clients.
@@ -133,7 +145,7 @@ export class SyncRunsService {
       await start();
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-      const running = (await this.catalog.runs.running(sourceId)).some((r) => r.id !== runId);
+      const running = (await this.history.runningRuns(sourceId)).some((r) => r.id !== runId);
       if (running) throw error;
       await Promise.race([
         this.workflows.result(syncWorkflowId(sourceId)).catch(() => undefined),

@@ -61,7 +61,7 @@ class RecordingWorkflows implements WebhookWorkflows {
 function setup(current: Source) {
   const seen = new Set<string>();
   const catalog = {
-    getSource: vi.fn(async () => current),
+    getSource: vi.fn(async (): Promise<Source | undefined> => current),
     // The source and its project accept writes (not being removed or deleted).
     requireActiveSource: vi.fn(async () => current),
     updateSource: vi.fn(async () => undefined),
@@ -84,10 +84,14 @@ function setup(current: Source) {
   } as unknown as ApiConfig;
   const service = new SourceWebhookService(
     catalog,
+    catalog,
+    catalog.webhookEvents,
+    catalog.webhookDeliveries,
     workflows,
     config,
-    new WebhookRefusals(catalog, config),
+    new WebhookRefusals(catalog.webhookDeliveries, config),
     createSourceDefinitions({ folders: { roots: [], cacheDir: '/nonexistent' } }, {}),
+    box,
   );
   return { service, catalog, signalWithStart };
 }
@@ -202,7 +206,7 @@ describe('SourceWebhookService (a Notion source)', () => {
     await expect(deliver(ctx.service, 'src-1', Buffer.from('{not json'), signature)).rejects.toMatchObject({
       code: TroveErrorCode.BadRequest,
     });
-    ctx.catalog.getSource.mockResolvedValueOnce(undefined as unknown as NotionSource);
+    ctx.catalog.getSource.mockResolvedValueOnce(undefined);
     await expect(deliver(ctx.service, 'src-2', body, signature)).rejects.toMatchObject({
       code: TroveErrorCode.Unauthenticated,
     });

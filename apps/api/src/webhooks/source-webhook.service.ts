@@ -1,6 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Catalog, guardedWrite, type WebhookCatalog } from '@trove/catalog';
-import { type ApiConfig, SecretBox } from '@trove/config';
+import {
+  guardedWrite,
+  type SourceRecords,
+  type WebhookDeliveryRecords,
+  type WebhookEventRecords,
+  type WriteChecks,
+} from '@trove/catalog';
+import type { ApiConfig, SecretBox } from '@trove/config';
 import {
   ingestPriority,
   isTroveError,
@@ -15,7 +21,8 @@ import {
   webhookUnauthorized,
   WebhookRefused,
 } from '@trove/domain';
-import { CONFIG, SOURCE_DEFINITIONS, WORKFLOWS } from '../core/tokens';
+import { SOURCE_RECORDS, WEBHOOK_DELIVERIES, WEBHOOK_EVENTS, WRITE_CHECKS } from '../core/catalog.providers';
+import { CONFIG, SECRETS, SOURCE_DEFINITIONS, WORKFLOWS } from '../core/tokens';
 import { WebhookRefusals } from './webhook-refusals';
 import { errorCodeLabel, webhookDeliveries } from '@trove/metrics';
 import type { WorkflowControl, WorkflowStarts } from '../core/workflows';
@@ -41,18 +48,21 @@ export interface IncomingDelivery extends Omit<WebhookDelivery, 'body'> {
 @Injectable()
 export class SourceWebhookService {
   private readonly logger = new Logger('SourceWebhook');
-  private readonly secrets?: SecretBox;
   private lastPurge = 0;
 
   constructor(
-    @Inject(Catalog) private readonly catalog: WebhookCatalog,
+    @Inject(SOURCE_RECORDS) private readonly sources: Pick<SourceRecords, 'getSource' | 'updateSource'>,
+    @Inject(WRITE_CHECKS) private readonly writeChecks: Pick<WriteChecks, 'requireActiveSource'>,
+    /** Event ids already accepted (replays and retries are answered as duplicates). */
+    @Inject(WEBHOOK_EVENTS) private readonly events: WebhookEventRecords,
+    @Inject(WEBHOOK_DELIVERIES) private readonly deliveries: Pick<WebhookDeliveryRecords, 'accepted'>,
     @Inject(WORKFLOWS) private readonly workflows: WebhookWorkflows,
     @Inject(CONFIG) private readonly config: ApiConfig,
     @Inject(WebhookRefusals) private readonly refusals: WebhookRefusals,
     @Inject(SOURCE_DEFINITIONS) private readonly definitions: SourceDefinitions,
-  ) {
-    if (config.secrets.key) this.secrets = new SecretBox(config.secrets.key);
-  }
+    /** Unset without TROVE_SECRET_KEY: then every delivery is refused (no secret can be kept). */
+    @Inject(SECRETS) private readonly secrets: Pick<SecretBox, 'encrypt' | 'decrypt'> | undefined,
+  ) {}
 
   /**
    * A delivery for one source, verified by its type's definition. A verification handshake (the
@@ -105,7 +115,7 @@ export class SourceWebhookService {
     { body, header }: IncomingDelivery,
     found: (type: string) => boolean,
   ): Promise<string> {
-    const record = await this.catalog.getSource(sourceId).catch((error: unknown) => {
+    const record = await this.sources.getSource(sourceId).catch((error: unknown) => {
       // A row this version cannot read (an unknown type) is no source to deliver to.
       if (isTroveError(error) && error.code === TroveErrorCode.Internal) return undefined;
       throw error;
@@ -139,14 +149,14 @@ export class SourceWebhookService {
     );
 
     if (outcome.kind === 'handshake') {
-      await this.catalog.updateSource(sourceId, { webhookToken: this.secrets.encrypt(outcome.secret) });
+      await this.sources.updateSource(sourceId, { webhookToken: this.secrets.encrypt(outcome.secret) });
       this.logger.log(`stored the webhook verification token of source ${sourceId}`);
       return 'verification token stored';
     }
     await this.recordAccepted(sourceId, outcome.eventType);
     const { event, eventId } = outcome;
     if (!event || !eventId) return 'ignored';
-    if (!(await this.catalog.webhookEvents.record(sourceId, eventId))) return 'duplicate';
+    if (!(await this.events.record(sourceId, eventId))) return 'duplicate';
     this.purgeOldEvents();
     const { quietMs, maxDelayMs, historyLimit } = this.config.webhooks;
     const timing: SourceEventsTiming = { quietMs, maxDelayMs, historyLimit };
@@ -162,12 +172,12 @@ export class SourceWebhookService {
         });
       } catch (error) {
         // Not handed on: the sender's retry of this event must not be taken for a repeat.
-        await this.catalog.webhookEvents.forget(sourceId, eventId).catch(() => undefined);
+        await this.events.forget(sourceId, eventId).catch(() => undefined);
         throw error;
       }
     };
     try {
-      await guardedWrite(this.catalog, { sourceId }, handOn, async (_, refusal) => {
+      await guardedWrite(this.writeChecks, { sourceId }, handOn, async (_, refusal) => {
         // Raced the start of a deletion, which may have stopped the webhook workflow already. A
         // catalog that could not say leaves the workflow (and the events it holds) alone.
         if (ownerRefused(refusal)) {
@@ -188,14 +198,14 @@ export class SourceWebhookService {
 
   /** A signed, fresh delivery: its time and type (never its payload) for the webhook panel. */
   private async recordAccepted(sourceId: string, type: string): Promise<void> {
-    await this.catalog.webhookDeliveries.accepted(sourceId, type).catch((error: Error) => {
+    await this.deliveries.accepted(sourceId, type).catch((error: Error) => {
       this.logger.warn(`could not record a webhook event of source ${sourceId}: ${error.message}`);
     });
   }
 
   private async writable(sourceId: string): Promise<boolean> {
     try {
-      await this.catalog.requireActiveSource(sourceId);
+      await this.writeChecks.requireActiveSource(sourceId);
       return true;
     } catch (error) {
       if (ownerRefused(error)) return false;
@@ -209,7 +219,7 @@ export class SourceWebhookService {
     if (now - this.lastPurge < 10 * 60_000) return;
     this.lastPurge = now;
     const { maxAgeMs, maxFutureMs } = this.config.webhooks;
-    this.catalog.webhookEvents
+    this.events
       .purge(new Date(now - 2 * (maxAgeMs + maxFutureMs)))
       .catch((error: Error) => this.logger.warn(`purging old webhook event ids failed: ${error.message}`));
   }

@@ -6,13 +6,12 @@ import { WebhookRefusals, WebhookThrottledError } from './webhook-refusals';
 
 function setup(limits: { refusalsPerAddress: number; refusalsPerSource: number }) {
   const rejected = vi.fn(async (_sourceId: string, _count?: number) => undefined);
-  const catalog = { webhookDeliveries: { rejected } };
   const config = { webhooks: webhooksSchema.parse({ ...limits, refusalWindowSeconds: 60 }) } as Pick<
     ApiConfig,
     'webhooks'
   >;
   const warn = vi.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
-  return { refusals: new WebhookRefusals(catalog, config), rejected, warn };
+  return { refusals: new WebhookRefusals({ rejected }, config), rejected, warn };
 }
 
 const refusal = () => new TroveError(TroveErrorCode.Unauthenticated, 'webhook delivery not accepted');

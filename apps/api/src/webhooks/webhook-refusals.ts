@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { Catalog, type WebhookDeliveryRecords } from '@trove/catalog';
+import type { WebhookDeliveryRecords } from '@trove/catalog';
 import type { ApiConfig } from '@trove/config';
 import { rateLimitRefusals } from '@trove/metrics';
+import { WEBHOOK_DELIVERIES } from '../core/catalog.providers';
 import { RateLimitedError } from '../access/rate-limit';
 import { CONFIG } from '../core/tokens';
 
@@ -46,8 +47,7 @@ export class WebhookRefusals implements OnModuleDestroy {
   private readonly flusher: NodeJS.Timeout;
 
   constructor(
-    @Inject(Catalog)
-    private readonly catalog: { readonly webhookDeliveries: Pick<WebhookDeliveryRecords, 'rejected'> },
+    @Inject(WEBHOOK_DELIVERIES) private readonly deliveries: Pick<WebhookDeliveryRecords, 'rejected'>,
     @Inject(CONFIG) config: Pick<ApiConfig, 'webhooks'>,
   ) {
     const { refusalsPerAddress, refusalsPerSource, refusalWindowSeconds } = config.webhooks;
@@ -91,7 +91,7 @@ export class WebhookRefusals implements OnModuleDestroy {
       rateLimitRefusals.inc({ limiter: 'webhook' });
       return new WebhookThrottledError(secondsUntil(over));
     }
-    this.catalog.webhookDeliveries.rejected(sourceId).catch((failure: Error) => {
+    this.deliveries.rejected(sourceId).catch((failure: Error) => {
       this.logger.warn(
         `could not count a refused webhook delivery of source ${sourceId}: ${failure.message}`,
       );
@@ -118,7 +118,7 @@ export class WebhookRefusals implements OnModuleDestroy {
         `source ${sourceId}: ${throttled + unlogged} more webhook deliveries refused in the last ` +
           `${this.windowSeconds} s (${throttled} of them throttled with 429)`,
       );
-      this.catalog.webhookDeliveries.rejected(sourceId, throttled).catch((failure: Error) => {
+      this.deliveries.rejected(sourceId, throttled).catch((failure: Error) => {
         this.logger.warn(
           `could not count refused webhook deliveries of source ${sourceId}: ${failure.message}`,
         );

@@ -1,5 +1,6 @@
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { z } from 'zod';
 import {
@@ -32,7 +33,13 @@ const installConfigSchema = z.object({
   folders: foldersSchema,
 });
 
-const REPOSITORY_ROOT = join(__dirname, '..', '..', '..', '..');
+/** The checkout this CLI runs from: the nearest folder up with nx.json (from the sources or the bundle). */
+function repositoryRoot(): string {
+  for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
+    if (existsSync(join(dir, 'nx.json'))) return dir;
+  }
+  return process.cwd();
+}
 
 function installConfig(env: NodeJS.ProcessEnv): InstallConfig {
   try {
@@ -58,7 +65,7 @@ function pgTools(ctx: CliContext, binDir?: string) {
   // The local folder too: installs made before programs moved to the shared folder.
   return findPgTools(binDir ?? env.TROVE_PG_BIN_DIR, [
     installDir(env),
-    env.TROVE_LOCAL_DIR ?? join(REPOSITORY_ROOT, '.trove', 'local'),
+    env.TROVE_LOCAL_DIR ?? join(repositoryRoot(), '.trove', 'local'),
   ]);
 }
 

@@ -1,17 +1,17 @@
-import { SecretBox } from '@trove/config';
-import type { SourcePlugin, SourcePluginContext } from '@trove/domain';
+import type { SecretOpener, SourcePlugin, SourcePluginContext } from '@trove/domain';
 import { folderSourcePlugin } from '@trove/connector-folder';
 import { gitSourcePlugin } from '@trove/connector-git';
 import { notionSourcePlugin } from '@trove/connector-notion';
 import { webSourcePlugin } from '@trove/connector-web';
 
 /**
- * The server settings every plugin may use (the API's and the worker's configs both have them):
- * the server's folders and the secret key. A plugin reads its own settings from the environment.
+ * What the server gives every plugin: its folders (the API's and the worker's configs both have
+ * them) and the process's one secret box (built by the composition root from TROVE_SECRET_KEY;
+ * unset without a key). A plugin reads its own settings from the environment.
  */
 export interface SourceRegistrySettings {
   folders: { roots: string[]; cacheDir: string };
-  secrets?: { key?: string };
+  secrets?: SecretOpener;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -21,8 +21,11 @@ type Env = Readonly<Record<string, string | undefined>>;
  * Plugins build their definition and connector lazily, so the API never builds a connector.
  */
 export function sourcePlugins(settings: SourceRegistrySettings, env: Env = process.env): SourcePlugin[] {
-  const secrets = settings.secrets?.key ? new SecretBox(settings.secrets.key) : undefined;
-  const context: SourcePluginContext = { env, folderRoots: settings.folders.roots, secrets };
+  const context: SourcePluginContext = {
+    env,
+    folderRoots: settings.folders.roots,
+    secrets: settings.secrets,
+  };
   return [
     notionSourcePlugin(context),
     folderSourcePlugin(context, settings.folders),
@@ -32,6 +35,9 @@ export function sourcePlugins(settings: SourceRegistrySettings, env: Env = proce
 }
 
 /** The source types of the registry (the catalog refuses to read a source of another type). */
-export function registeredSourceTypes(settings: SourceRegistrySettings, env: Env = process.env): string[] {
-  return sourcePlugins(settings, env).map((plugin) => plugin.type);
+export function registeredSourceTypes(
+  settings: Pick<SourceRegistrySettings, 'folders'>,
+  env: Env = process.env,
+): string[] {
+  return sourcePlugins({ folders: settings.folders }, env).map((plugin) => plugin.type);
 }
