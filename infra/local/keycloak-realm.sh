@@ -10,6 +10,10 @@ stamp="$KEYCLOAK_DATA/realm.sha256"
 base="http://127.0.0.1:$KEYCLOAK_PORT"
 wanted="$(sha256sum "$realm_file" | cut -d' ' -f1)"
 
+# A Keycloak answering on the port without this checkout's administrator password was started
+# from elsewhere (another checkout, a leftover of a stopped run): say so instead of failing to sign in.
+[[ -s "$KEYCLOAK_ADMIN_PASSWORD_FILE" ]] ||
+  die "a Keycloak answers on :$KEYCLOAK_PORT but was not started from this checkout (no $KEYCLOAK_ADMIN_PASSWORD_FILE): stop it (ss -ltnp | grep :$KEYCLOAK_PORT) or give this checkout another TROVE_KEYCLOAK_PORT"
 token="$(curl -fsS "$base/realms/master/protocol/openid-connect/token" \
   --data-urlencode grant_type=password --data-urlencode client_id=admin-cli \
   --data-urlencode username=admin --data-urlencode "password=$(cat "$KEYCLOAK_ADMIN_PASSWORD_FILE")" |
