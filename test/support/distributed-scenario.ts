@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -9,9 +9,10 @@ import { syncWorkflowId } from '@trove/domain';
 import { buildZip } from '@trove/parsing/testing';
 import { createElasticsearchClient } from '@trove/search';
 import { checkEachDocumentOnce, type EachDocumentOnce } from './each-document-once';
+import { startEmbedderStub, STUB_PROFILE_ARGS } from './embedder-stub';
 import { createBucket, deleteBucket, ensureSeaweedfs, s3Env } from './object-store';
 import { PrivateServices } from './private-services';
-import { EMBEDDER_URL, QUERY_EMBEDDER_URL, ROOT, uniqueName } from './services';
+import { EMBEDDER_URL, QUERY_EMBEDDER_URL, uniqueName } from './services';
 import { type SyncRunView, TroveStack } from './stack';
 
 /**
@@ -192,31 +193,6 @@ class Searcher {
   }
 }
 
-/** The stub embedding server in a process of its own, with the model and size of the stack's profile. */
-async function startStub(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    [
-      '-r',
-      '@swc-node/register',
-      'apps/embedder-stub/src/main.ts',
-      ...['--port', '0', '--dimensions', '384', '--model', 'multilingual-e5-small-q4'],
-    ],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let output = '';
-  child.stdout!.setEncoding('utf8');
-  for await (const chunk of child.stdout!) {
-    output += chunk as string;
-    const url = /listening on (\S+)/.exec(output)?.[1];
-    if (url) {
-      child.stdout!.resume();
-      return { url, child };
-    }
-  }
-  throw new Error(`the embedder stub exited before listening: ${output}`);
-}
-
 async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -323,7 +299,7 @@ export async function runDistributedScenario(
 ): Promise<DistributedReport> {
   const log = options.log ?? (() => undefined);
   const services = new PrivateServices({ esNodes: 3 });
-  let stub: { url: string; child: ChildProcess } | undefined;
+  let stub: { url: string; process: ChildProcess } | undefined;
   let stack: TroveStack | undefined;
   let es: ElasticClient | undefined;
   let connection: Connection | undefined;
@@ -337,7 +313,7 @@ export async function runDistributedScenario(
     ensureSeaweedfs();
     await createBucket(bucket);
     bucketMade = true;
-    if (options.embedder === 'stub') stub = await startStub();
+    if (options.embedder === 'stub') stub = await startEmbedderStub(STUB_PROFILE_ARGS);
     stack = new TroveStack(
       {
         ...s3Env(bucket),
@@ -567,7 +543,7 @@ export async function runDistributedScenario(
       await es?.close().catch(() => undefined);
       await connection?.close().catch(() => undefined);
       try {
-        if (stub) await stopChild(stub.child);
+        if (stub) await stopChild(stub.process);
         if (bucketMade) await deleteBucket(bucket);
       } finally {
         await services.cleanup();

@@ -6,6 +6,7 @@
 export * from './answer-eval';
 export * from './distributed-scenario';
 export * from './each-document-once';
+export * from './embedder-stub';
 // The browser helpers but signIn (identity-provider's signIn is the person's, at the provider).
 export { chromiumPath, ensureDashboardBuild, fitsWidth, launchChromium, watchPage } from './browser';
 export * from './identity-provider';

@@ -17,7 +17,6 @@
  * replaced by a new unit (younger, as the ingest window schedules it). B's import is one unit of
  * `BENCH_FAIR_B_REQUESTS` requests, started once A's units are all under way.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +24,7 @@ import { parseArgs } from 'node:util';
 import type { EmbeddingConfig } from '@trove/config';
 import type { EmbeddingProvider } from '@trove/domain';
 import { createEmbeddingProvider } from '@trove/embeddings';
+import { startEmbedderStub } from '@trove/test-support';
 import { localWorkerConfig, sizeDefault, writeBenchmarkSections } from '@trove/tools-support';
 import { STACK_KNOBS, stackPart } from './bench-fair-share-stack';
 
@@ -132,35 +132,10 @@ async function measureB(
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-/** The stub embedding server (apps/embedder-stub), answering every request after `DELAY_MS`. */
-async function startStub(): Promise<{ url: string; process: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    [
-      '-r',
-      '@swc-node/register',
-      'apps/embedder-stub/src/main.ts',
-      '--port',
-      '0',
-      '--delay-ms',
-      String(DELAY_MS),
-    ],
-    { cwd: join(__dirname, '..', '..'), stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let output = '';
-  child.stdout!.setEncoding('utf8');
-  for await (const chunk of child.stdout!) {
-    output += chunk as string;
-    const url = /listening on (\S+)/.exec(output)?.[1];
-    if (url) return { url, process: child };
-  }
-  throw new Error(`the embedder stub exited before listening: ${output}`);
-}
-
 /** Runs the client part and returns its BENCHMARKS.md section. */
 async function clientPart(): Promise<string> {
   const config = localWorkerConfig('bench-fair-share', join(tmpdir(), 'bench-fair-share'));
-  const stub = LOCAL_EMBEDDER ? undefined : await startStub();
+  const stub = LOCAL_EMBEDDER ? undefined : await startEmbedderStub(['--delay-ms', String(DELAY_MS)]);
   const embedding: EmbeddingConfig = {
     ...config.embedding,
     queryBaseUrl: undefined,

