@@ -334,6 +334,9 @@ async function main() {
       }
       if (record?.status === DocumentStatus.READY) continue;
       if (record) {
+        // An interrupted run's original may be gone (a cleaned .trove/eval): it is put back under
+        // the record's key (same content, checked above) so the resumed ingest can read it.
+        await blobs.put(record.blobKey, data);
         pending.push({ doc, id: record.id });
         continue;
       }

@@ -302,23 +302,23 @@ describe('HybridSearch score completion (convex fusion)', () => {
   // The legs return their top 3; the full tables hold what each leg would score every chunk.
   const bm25Full: Record<string, number> = { a: 10, b: 6, c: 2, d: 1 };
   const cosineFull: Record<string, number> = { a: 0.7, b: 0.9, c: 0.6, d: 0.8 };
-  /** Both legs' top 3, and each msearch scored from the full tables. */
-  function completingElasticsearch(
-    msearch = async (pairs: estypes.MsearchRequestItem[]): Promise<estypes.MsearchResponseItem[]> => {
-      const responses = [];
-      for (let i = 1; i < pairs.length; i += 2) {
-        const body = pairs[i] as estypes.MsearchMultisearchBody;
-        const knn = body.knn as estypes.KnnSearch | undefined;
-        const filter = [(knn ? knn.filter : body.query?.bool?.filter) ?? []].flat();
-        const ids = [filter.find((f) => f.ids)!.ids!.values ?? []].flat();
-        const table = knn ? cosineFull : bm25Full;
-        responses.push(
-          msearchItem(ids.filter((id) => id in table).map((id) => ({ _id: id, _score: table[id] }))),
-        );
-      }
-      return responses;
-    },
-  ) {
+  /** Each msearch scored from the full tables. */
+  async function fromTables(pairs: estypes.MsearchRequestItem[]): Promise<estypes.MsearchResponseItem[]> {
+    const responses = [];
+    for (let i = 1; i < pairs.length; i += 2) {
+      const body = pairs[i] as estypes.MsearchMultisearchBody;
+      const knn = body.knn as estypes.KnnSearch | undefined;
+      const filter = [(knn ? knn.filter : body.query?.bool?.filter) ?? []].flat();
+      const ids = [filter.find((f) => f.ids)!.ids!.values ?? []].flat();
+      const table = knn ? cosineFull : bm25Full;
+      responses.push(
+        msearchItem(ids.filter((id) => id in table).map((id) => ({ _id: id, _score: table[id] }))),
+      );
+    }
+    return responses;
+  }
+  /** Both legs' top 3, and each msearch answered by `msearch` (the full tables by default). */
+  function completingElasticsearch(msearch = fromTables) {
     const client = answeringElasticsearch(
       [
         ['a', 10],
@@ -384,6 +384,45 @@ describe('HybridSearch score completion (convex fusion)', () => {
     const off = await search.search(hybrid, { retrieval: { completeScores: false } });
     expect(es.searches).toHaveLength(0);
     expect(off.find((h) => h.chunkId === 'd')!.bm25).toBeUndefined();
+  });
+
+  /** The full tables' answer, except that the last search fails with `status` on the first `times` calls. */
+  function failingFirst(status: number, times: number) {
+    let calls = 0;
+    return async (pairs: estypes.MsearchRequestItem[]): Promise<estypes.MsearchResponseItem[]> => {
+      calls += 1;
+      const answered = await fromTables(pairs);
+      if (calls > times) return answered;
+      // The cosine search (the last one) lands on a shard of a node going away.
+      return answered.map((r, i, all) =>
+        i === all.length - 1
+          ? { status, error: { type: 'node_not_connected_exception', reason: 'node left the cluster' } }
+          : r,
+      );
+    };
+  }
+
+  it('sends a search that failed on a node going away (503) once more, alone', async () => {
+    const es = completingElasticsearch(failingFirst(503, 1));
+    const hits = await new HybridSearch(es.client, 't', new FixedEmbedder(), {
+      convexVectorWeight: 0.8,
+    }).search(hybrid);
+    expect(hits.map((h) => h.chunkId)).toEqual(['b', 'd', 'a', 'c']);
+    expect(hits.find((h) => h.chunkId === 'c')!.knn).toEqual({ rank: 4, score: 0.6 });
+    expect(es.searches).toHaveLength(2);
+    // The second round trip holds only the failed search: one header and its kNN body.
+    expect(es.searches[1]).toHaveLength(2);
+    expect((es.searches[1][1] as estypes.MsearchMultisearchBody).knn).toBeDefined();
+  });
+
+  it('fails the search as unavailable (not permanent) when the retried search fails again', async () => {
+    const es = completingElasticsearch(failingFirst(502, 2));
+    await expect(new HybridSearch(es.client, 't', new FixedEmbedder()).search(hybrid)).rejects.toMatchObject({
+      code: TroveErrorCode.ServiceUnavailable,
+      permanent: false,
+      message: expect.stringContaining('Elasticsearch answered 502 while scoring candidates in both legs'),
+    });
+    expect(es.searches).toHaveLength(2);
   });
 
   it('fails the search with a readable error when Elasticsearch refuses the completion', async () => {

@@ -586,19 +586,32 @@ export class HybridSearch {
         cosineIds: needCosine,
       },
     );
-    let responses;
-    try {
-      responses = (await this.es.msearch({ searches }, { signal })).responses;
-    } catch (error) {
-      throw elasticsearchError(error, 'scoring candidates in both legs');
+    const msearch = async (bodies: typeof searches) => {
+      try {
+        return (await this.es.msearch({ searches: bodies }, { signal })).responses;
+      } catch (error) {
+        throw elasticsearchError(error, 'scoring candidates in both legs');
+      }
+    };
+    const transient = (status: number) => status === 429 || status >= 500;
+    const responses = await msearch(searches);
+    // An msearch answers 200 even when one of its searches failed, so the client's own retry (on
+    // another node) never sees a search that hit a shard of a node going away (502/503): those
+    // searches alone are sent once more, when the cluster has usually moved the shard.
+    const failed = responses.flatMap((response, i) =>
+      'error' in response && transient(response.status) ? [i] : [],
+    );
+    if (failed.length > 0) {
+      // Each search is a header and a body.
+      const again = await msearch(failed.flatMap((i) => searches.slice(2 * i, 2 * i + 2)));
+      failed.forEach((i, j) => (responses[i] = again[j]));
     }
     const scores = responses.map((response) => {
       if ('error' in response) {
-        const transient = response.status === 429 || response.status >= 500;
         throw new TroveError(
-          transient ? TroveErrorCode.ServiceUnavailable : TroveErrorCode.IndexFailed,
+          transient(response.status) ? TroveErrorCode.ServiceUnavailable : TroveErrorCode.IndexFailed,
           `Elasticsearch answered ${response.status} while scoring candidates in both legs: ${response.error.root_cause?.[0]?.reason ?? response.error.reason ?? response.error.type}`,
-          { permanent: !transient },
+          { permanent: !transient(response.status) },
         );
       }
       return new Map(response.hits.hits.map((hit) => [hit._id!, hit._score ?? 0]));
