@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3BlobStore } from '@trove/storage';
-import { createBucket, ensureSeaweedfs, s3Client, s3Env } from '../support/object-store';
+import { createBucket, deleteBucket, ensureSeaweedfs, s3Client, s3Env } from '../support/object-store';
 import { expectEventually, uniqueName } from '../support/services';
 import { BLOB_CANARY_FILE, TroveStack } from '../support/stack';
 
@@ -36,7 +36,10 @@ beforeAll(async () => {
   await stack.start();
   projectId = await stack.createProject('Originals in a bucket');
 }, 300_000);
-afterAll(() => stack?.stop());
+afterAll(async () => {
+  await stack?.stop();
+  await deleteBucket(bucket);
+});
 
 describe('originals in object storage (TROVE_BLOB_STORE=s3)', () => {
   it('stores an upload in the bucket and ingests it from there to READY', async () => {

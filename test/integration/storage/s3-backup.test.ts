@@ -1,11 +1,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blobLocation, BackupErrorCode, type InstallConfig } from '@trove/backup';
 import { loadConfig, storageSchema } from '@trove/config';
 import { z } from 'zod';
-import { createBucket, ensureSeaweedfs, s3Env } from '../../support/object-store';
+import { createBucket, deleteBucket, ensureSeaweedfs, s3Env } from '../../support/object-store';
 import { uniqueName } from '../../support/services';
 
 /**
@@ -25,6 +25,7 @@ describe('backup and restore of blobs in a bucket', () => {
     });
     config = { storage } as InstallConfig;
   }, 300_000);
+  afterAll(() => deleteBucket(bucket));
 
   it('copies every object out and back in, and refuses a changed file', async () => {
     const location = blobLocation(config);

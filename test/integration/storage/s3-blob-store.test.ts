@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3BlobStore } from '@trove/storage';
-import { createBucket, ensureSeaweedfs, s3Client } from '../../support/object-store';
+import { createBucket, deleteBucket, ensureSeaweedfs, s3Client } from '../../support/object-store';
 import { uniqueName } from '../../support/services';
 
 const MiB = 1024 * 1024;
@@ -26,7 +26,10 @@ describe('S3BlobStore against SeaweedFS', () => {
     store = new S3BlobStore(client, { bucket, prefix: 'trove/', partSizeBytes: 5 * MiB });
   }, 300_000);
 
-  afterAll(() => client?.destroy());
+  afterAll(async () => {
+    client?.destroy();
+    await deleteBucket(bucket);
+  });
 
   it('streams a blob in and out, with its size, SHA-256 and samples, and byte ranges', async () => {
     const data = pattern(300_000);
