@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { FolderFormat, type Source, SourceStatus, SourceType } from '@trove/domain';
+import { type Source, SourceStatus } from '@trove/domain';
+import { FOLDER_SOURCE_TYPE, FolderFormat } from '@trove/connector-folder';
 
 /** A folder source of the project, ACTIVE, as the catalog's tests create them (`overrides` win). */
 export function folderSource(projectId: string, overrides: Record<string, unknown> = {}): Source {
@@ -7,7 +8,7 @@ export function folderSource(projectId: string, overrides: Record<string, unknow
   return {
     id: randomUUID(),
     projectId,
-    type: SourceType.FOLDER,
+    type: FOLDER_SOURCE_TYPE,
     name: 'docs',
     status: SourceStatus.ACTIVE,
     config: { format: FolderFormat.FILES, path: '/srv/docs' },

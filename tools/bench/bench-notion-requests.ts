@@ -9,8 +9,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { SecretBox } from '@trove/config';
-import { NotionConnector, type NotionSettings } from '@trove/connector-notion';
-import { SourceStatus, SourceType, type NotionSource } from '@trove/domain';
+import {
+  NOTION_SOURCE_TYPE,
+  NotionConnector,
+  type NotionSettings,
+  type NotionSource,
+} from '@trove/connector-notion';
+import { SourceStatus } from '@trove/domain';
 import { DEFAULT_IDS, defaultWorkspace, NotionEmulator } from '@trove/notion-emulator';
 import { writeBenchmarkSections } from '@trove/tools-support';
 
@@ -50,7 +55,7 @@ async function measure(
     id: `bench-${randomBytes(4).toString('hex')}`,
     projectId: 'bench',
     name: scenario.name,
-    type: SourceType.NOTION,
+    type: NOTION_SOURCE_TYPE,
     status: SourceStatus.ACTIVE,
     config: { ...scenario.notion, token: { sealed: secrets.encrypt(emulator.token), hint: 'ntn_…' } },
     createdAt: new Date().toISOString(),

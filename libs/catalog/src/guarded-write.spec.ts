@@ -4,10 +4,10 @@ import {
   ProjectStatus,
   type Source,
   SourceStatus,
-  SourceType,
   TroveError,
   TroveErrorCode,
 } from '@trove/domain';
+import { WEB_SOURCE_TYPE } from '@trove/connector-web';
 import type { WriteChecks } from './catalog.ports';
 import { guardedWrite } from './guarded-write';
 
@@ -17,7 +17,7 @@ class FakeOwners implements WriteChecks {
   source: Source = {
     id: 's1',
     projectId: 'p1',
-    type: SourceType.WEB,
+    type: WEB_SOURCE_TYPE,
     name: 'site',
     status: SourceStatus.ACTIVE,
     config: { url: 'https://docs.example.com/', maxPages: 10 },

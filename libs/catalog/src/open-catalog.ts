@@ -19,7 +19,8 @@ import { ActiveRecordChecks } from './write-checks';
 export interface CatalogOptions extends DatabaseOptions {
   /**
    * The source types this process has connectors for (`@trove/source-definitions`); a stored
-   * source of another type is an error when read. Unset: the built-in types.
+   * source of another type is an error when read. Unset: every stored type is read (the api and
+   * the worker always set it; tools and tests that need no connector may leave it out).
    */
   sourceTypes?: readonly string[];
 }

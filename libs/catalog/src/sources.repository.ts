@@ -5,7 +5,6 @@ import {
   notFoundError,
   sourceWithConfig,
   SourceStatus,
-  SourceType,
   TroveError,
   TroveErrorCode,
 } from '@trove/domain';
@@ -16,14 +15,14 @@ import { jsonb } from './postgres-text';
 import type { ProjectSources, SourceChanges, SourceRecords, SourceRemovals } from './catalog.ports';
 
 export class SourceRepository implements SourceRecords, ProjectSources, SourceRemovals {
-  private readonly types: ReadonlySet<string>;
+  private readonly types?: ReadonlySet<string>;
 
   constructor(
     private readonly db: CatalogDb,
-    /** The registered source types; unset: the built-in ones. */
-    types: readonly string[] = Object.values(SourceType),
+    /** The registered source types; unset: every stored type is read. */
+    types?: readonly string[],
   ) {
-    this.types = new Set(types);
+    this.types = types && new Set(types);
   }
 
   async createSource(source: Source): Promise<Source> {
@@ -140,10 +139,10 @@ function toRow(source: Source): Insertable<SourcesTable> {
   };
 }
 
-function toSource(row: Selectable<SourcesTable>, types: ReadonlySet<string>): Source {
+function toSource(row: Selectable<SourcesTable>, types: ReadonlySet<string> | undefined): Source {
   // A type with no registered connector (written by a newer version, or a connector removed) is
   // an error, never another type.
-  if (!types.has(row.type)) {
+  if (types && !types.has(row.type)) {
     throw new TroveError(
       TroveErrorCode.Internal,
       `source ${row.id} has type ${JSON.stringify(row.type)}, which has no registered source definition ` +

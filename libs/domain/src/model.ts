@@ -257,41 +257,10 @@ export type SearchChunk = Omit<SearchHit, 'score' | 'bm25' | 'knn' | 'context'>;
 
 /**
  * A source's type: an open set of names, one per registered connector (`@trove/source-definitions`
- * lists them). The constants name the types Trove has always had; a new connector lib exports its own.
+ * lists them). Each connector lib exports its own type's name, configuration and source type
+ * (`GIT_SOURCE_TYPE`, `GitSourceConfig`, `GitSource`); nothing else names a type.
  */
 export type SourceType = string;
-
-export const SourceType = {
-  NOTION: 'NOTION',
-  /** A folder of files on the server, or a `.zip` of one uploaded through the API. */
-  FOLDER: 'FOLDER',
-  /** A web site: pages under a base URL, or those a `sitemap.xml` lists. */
-  WEB: 'WEB',
-} as const;
-
-/** How a folder source is read. */
-export enum FolderFormat {
-  /** MKDOCS when the folder has mkdocs.yml, COMBINED_MARKDOWN when the path is one Markdown file, else FILES. */
-  AUTO = 'AUTO',
-  /** A MkDocs project: pages in nav order, citations link to the built site's URLs and anchors. */
-  MKDOCS = 'MKDOCS',
-  /** One large Markdown file, split into a document per top-level section. */
-  COMBINED_MARKDOWN = 'COMBINED_MARKDOWN',
-  /** Every supported file (`DOCUMENT_FORMATS`, images aside) under the folder is a document. */
-  FILES = 'FILES',
-}
-
-export interface FolderSourceConfig {
-  format: FolderFormat;
-  /** A server-side path (a folder, or a Markdown file for COMBINED_MARKDOWN), inside the allowed roots. */
-  path?: string;
-  /** An uploaded `.zip`: its blob key and content hash (the worker unpacks it to a cache). */
-  archiveBlobKey?: string;
-  archiveHash?: string;
-  archiveFileName?: string;
-  /** Public base URL for citations; overrides mkdocs.yml `site_url`. */
-  siteUrl?: string;
-}
 
 export enum SourceStatus {
   ACTIVE = 'ACTIVE',
@@ -309,23 +278,6 @@ export interface SealedSecret {
   sealed: string;
   /** e.g. `ntn_…9x (50 chars)`. */
   hint: string;
-}
-
-export interface NotionSourceConfig {
-  /** The integration token. */
-  token: SealedSecret;
-  /** Sync everything shared with the integration, instead of the roots below. */
-  everything: boolean;
-  rootPageIds: string[];
-  rootDatabaseIds: string[];
-}
-
-/** WEB sources: which pages to read. */
-export interface WebSourceConfig {
-  /** An http(s) base URL (pages under it, found by following links) or a `sitemap.xml` URL. */
-  url: string;
-  /** At most this many pages are read. */
-  maxPages: number;
 }
 
 /** What every source has, whatever its type. */
@@ -368,7 +320,7 @@ export interface WebhookDeliveries {
  * A source of documents: common fields and its type's `config`, whose shape the type's
  * `SourceDefinition` owns (secret fields stored as `SealedSecret`). Generic code sees the
  * configuration as an opaque object; a connector names its type and configuration
- * (`Source<'GIT', GitSourceConfig>`).
+ * (`Source<typeof GIT_SOURCE_TYPE, GitSourceConfig>`).
  */
 export interface Source<T extends SourceType = SourceType, C extends object = object> extends SourceBase {
   type: T;
@@ -376,16 +328,12 @@ export interface Source<T extends SourceType = SourceType, C extends object = ob
 }
 
 /**
- * Narrows a source to one type's, e.g. `isSourceOfType<FolderSource>(source, SourceType.FOLDER)`:
+ * Narrows a source to one type's, e.g. `isSourceOfType<GitSource>(source, GIT_SOURCE_TYPE)`:
  * the type argument names the configuration the type's definition wrote.
  */
 export function isSourceOfType<S extends Source>(source: Source, type: S['type']): source is S {
   return source.type === type;
 }
-
-export type NotionSource = Source<typeof SourceType.NOTION, NotionSourceConfig>;
-export type FolderSource = Source<typeof SourceType.FOLDER, FolderSourceConfig>;
-export type WebSource = Source<typeof SourceType.WEB, WebSourceConfig>;
 
 export enum SyncMode {
   /** Re-reads every item in scope; re-ingests only the items whose content changed. */

@@ -1,9 +1,9 @@
-import { type Source, SourceType } from './model';
+import type { Source, SourceType } from './model';
 import type { SourceConnector } from './source-connector';
 
 /**
  * The connectors of a worker, one per source type. Built once at start-up; refuses to be built
- * incomplete (`types`: the registered source types, by default the built-in ones), so a source
+ * incomplete (`types`: the registered source types; unset: the connectors' own), so a source
  * type without a connector fails the worker's start, not a sync (tests that exercise one kind of
  * source may pass `{ complete: false }`).
  */
@@ -19,7 +19,7 @@ export class SourceConnectors {
       if (byType.has(connector.type)) throw new Error(`two connectors for ${connector.type} sources`);
       byType.set(connector.type, connector as unknown as SourceConnector);
     }
-    const types = options.types ?? Object.values(SourceType);
+    const types = options.types ?? [...byType.keys()];
     const missing = types.filter((type) => !byType.has(type));
     if (missing.length && options.complete !== false)
       throw new Error(`no connector for ${missing.join(', ')} sources`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
-import { SourceType } from './model';
+import type { SourceType } from './model';
 import {
   configProblem,
   type SecretSealer,
@@ -13,8 +13,14 @@ import {
 /** A sealer whose output shows what it sealed, to check what is and is not sealed. */
 const seal: SecretSealer = (plain) => ({ sealed: `sealed(${plain})`, hint: `${plain.slice(0, 2)}…` });
 
+// Fake types: the domain knows no connector, so the registry is exercised with names of its own.
+const WEB = 'WEB';
+const NOTION = 'NOTION';
+const FOLDER = 'FOLDER';
+const TYPES = [NOTION, FOLDER, WEB];
+
 const web: SourceDefinition = {
-  type: SourceType.WEB,
+  type: WEB,
   label: 'Web',
   description: 'pages',
   configSchema: z.strictObject({
@@ -25,7 +31,7 @@ const web: SourceDefinition = {
   secretFields: ['apiKey'],
   serverFields: ['cursor'],
   async prepare(config: SourceConfig) {
-    if (String(config['url']).includes('forbidden')) throw configProblem(SourceType.WEB, 'url', 'refused');
+    if (String(config['url']).includes('forbidden')) throw configProblem(WEB, 'url', 'refused');
     return { ...config, maxPages: config['maxPages'] ?? 5 };
   },
 };
@@ -36,8 +42,7 @@ const stub = (type: SourceType): SourceDefinition => ({
   configSchema: z.strictObject({}),
   secretFields: [],
 });
-const definitions = () =>
-  new SourceDefinitions([web, stub(SourceType.NOTION), stub(SourceType.FOLDER)], Object.values(SourceType));
+const definitions = () => new SourceDefinitions([web, stub(NOTION), stub(FOLDER)], TYPES);
 
 async function problems(run: () => Promise<unknown>) {
   const error = await run().then(
@@ -50,36 +55,34 @@ async function problems(run: () => Promise<unknown>) {
 
 describe('SourceDefinitions', () => {
   it('refuses to be built without a definition for every type, or with two for one', () => {
-    expect(() => new SourceDefinitions([web], Object.values(SourceType))).toThrow(
-      'no source definition for type NOTION, FOLDER',
-    );
-    expect(() => new SourceDefinitions([web, web], [SourceType.WEB])).toThrow('two source definitions');
+    expect(() => new SourceDefinitions([web], TYPES)).toThrow('no source definition for type NOTION, FOLDER');
+    expect(() => new SourceDefinitions([web, web], [WEB])).toThrow('two source definitions');
     const archive = { configure: () => ({}), isArchive: () => true };
     expect(
       () =>
         new SourceDefinitions(
           [
             { ...web, archive },
-            { ...stub(SourceType.FOLDER), archive },
+            { ...stub(FOLDER), archive },
           ],
-          [SourceType.WEB, SourceType.FOLDER],
+          [WEB, FOLDER],
         ),
     ).toThrow('two source types take uploaded archives: WEB, FOLDER');
     expect(() => definitions().archiveType()).toThrow('no source type takes uploaded archives');
-    expect(() => new SourceDefinitions([{ ...web, secretFields: ['password'] }], [SourceType.WEB])).toThrow(
+    expect(() => new SourceDefinitions([{ ...web, secretFields: ['password'] }], [WEB])).toThrow(
       'secret field "password" is not in its schema',
     );
   });
 
   it("summarises a configuration by its type's summarize, else by its first text, never by a secret", () => {
     const stored = { apiKey: { sealed: 'x', hint: 'se…' }, cursor: 'next-page', url: 'https://a.example/' };
-    expect(definitions().summary(SourceType.WEB, stored)).toBe('https://a.example/');
+    expect(definitions().summary(WEB, stored)).toBe('https://a.example/');
     const summarized = new SourceDefinitions(
       [{ ...web, summarize: (config) => `pages of ${String(config['url'])}` }],
-      [SourceType.WEB],
+      [WEB],
     );
-    expect(summarized.summary(SourceType.WEB, stored)).toBe('pages of https://a.example/');
-    expect(definitions().summary(SourceType.NOTION, {})).toBe('');
+    expect(summarized.summary(WEB, stored)).toBe('pages of https://a.example/');
+    expect(definitions().summary(NOTION, {})).toBe('');
   });
 
   it('answers an unknown type with BAD_REQUEST naming the known ones', async () => {
@@ -90,7 +93,7 @@ describe('SourceDefinitions', () => {
 
   it('validates a configuration and names every field at fault, unknown ones too', async () => {
     const error = await problems(() =>
-      definitions().configure(SourceType.WEB, { url: 'not a url', maxPages: 11, colour: 'red' }, seal),
+      definitions().configure(WEB, { url: 'not a url', maxPages: 11, colour: 'red' }, seal),
     );
     expect(error.problems.map((p) => p.field).sort()).toEqual([
       'config.apiKey',
@@ -100,35 +103,31 @@ describe('SourceDefinitions', () => {
     ]);
     expect(error.message).toMatch(/^invalid WEB source configuration: /);
     expect(error.message).toContain('config.colour: unknown field');
-    expect((await problems(() => definitions().configure(SourceType.WEB, [], seal))).message).toContain(
+    expect((await problems(() => definitions().configure(WEB, [], seal))).message).toContain(
       'config: must be a JSON object',
     );
   });
 
   it("runs the type's own checks after the schema's", async () => {
     const error = await problems(() =>
-      definitions().configure(SourceType.WEB, { url: 'https://forbidden.test/', apiKey: 'k-1234' }, seal),
+      definitions().configure(WEB, { url: 'https://forbidden.test/', apiKey: 'k-1234' }, seal),
     );
     expect(error.problems).toEqual([{ field: 'config.url', message: 'refused' }]);
   });
 
   it('seals the secret fields, and only those, and hides them from clients', async () => {
     const registry = definitions();
-    const stored = await registry.configure(
-      SourceType.WEB,
-      { url: 'https://a.test/', apiKey: 'k-1234' },
-      seal,
-    );
+    const stored = await registry.configure(WEB, { url: 'https://a.test/', apiKey: 'k-1234' }, seal);
     expect(stored).toEqual({
       url: 'https://a.test/',
       maxPages: 5,
       apiKey: { sealed: 'sealed(k-1234)', hint: 'k-…' },
     });
-    expect(registry.publicConfig(SourceType.WEB, { ...stored, cursor: 'c1' })).toEqual({
+    expect(registry.publicConfig(WEB, { ...stored, cursor: 'c1' })).toEqual({
       url: 'https://a.test/',
       maxPages: 5,
     });
-    expect(registry.secretHints(SourceType.WEB, stored)).toEqual([{ field: 'apiKey', hint: 'k-…' }]);
+    expect(registry.secretHints(WEB, stored)).toEqual([{ field: 'apiKey', hint: 'k-…' }]);
   });
 
   it('updates: given fields change, others and left-out secrets stay, null clears, server fields are kept', async () => {
@@ -139,24 +138,20 @@ describe('SourceDefinitions', () => {
       apiKey: { sealed: 'sealed(k-1234)', hint: 'k-…' },
       cursor: 'c1',
     };
-    expect(await registry.configure(SourceType.WEB, { url: 'https://b.test/' }, seal, previous)).toEqual({
+    expect(await registry.configure(WEB, { url: 'https://b.test/' }, seal, previous)).toEqual({
       url: 'https://b.test/',
       maxPages: 7,
       apiKey: previous.apiKey,
       cursor: 'c1',
     });
-    expect(
-      await registry.configure(SourceType.WEB, { maxPages: null, apiKey: 'k-5678' }, seal, previous),
-    ).toEqual({
+    expect(await registry.configure(WEB, { maxPages: null, apiKey: 'k-5678' }, seal, previous)).toEqual({
       url: 'https://a.test/',
       maxPages: 5,
       apiKey: { sealed: 'sealed(k-5678)', hint: 'k-…' },
       cursor: 'c1',
     });
     // A client cannot set a server field.
-    const error = await problems(() =>
-      registry.configure(SourceType.WEB, { cursor: 'mine' }, seal, previous),
-    );
+    const error = await problems(() => registry.configure(WEB, { cursor: 'mine' }, seal, previous));
     expect(error.problems).toEqual([{ field: 'config.cursor', message: 'unknown field' }]);
   });
 });

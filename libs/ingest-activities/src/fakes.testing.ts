@@ -38,7 +38,6 @@ import type {
   SourceEvent,
   SyncRun,
   TroveDocument,
-  WebSource,
 } from '@trove/domain';
 import {
   DocumentStatus,
@@ -53,6 +52,7 @@ import {
 import type { ChunkRemoval, ChunkWriter } from '@trove/search';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { randomUUID } from 'node:crypto';
+import { WEB_SOURCE_TYPE, type WebSource } from '@trove/connector-web';
 import type { DocumentParser, IngestCatalog } from './ingest.activities';
 import type { SyncCatalog } from './source-documents';
 
@@ -115,7 +115,7 @@ export class InMemoryCatalog
       id: randomUUID(),
       projectId: project.id,
       name: 'site',
-      type: SourceType.WEB,
+      type: WEB_SOURCE_TYPE,
       config: { url: 'https://example.test/', maxPages: 100 },
       status: SourceStatus.ACTIVE,
       createdAt: now(),
@@ -433,7 +433,7 @@ export class FakeConnector implements SourceConnector<Source> {
   citationUrl?: (item: { externalId: string; url?: string }, anchor?: string) => string | undefined;
 
   /** A connector for WEB sources unless told otherwise. */
-  constructor(readonly type: SourceType = SourceType.WEB) {}
+  constructor(readonly type: SourceType = WEB_SOURCE_TYPE) {}
 
   async discover(_source: Source, options: DiscoverOptions): Promise<Discovery> {
     this.discoverCalls.push({ ...options, known: new Set(options.known) });

@@ -12,7 +12,6 @@ import {
   blobKeys,
   DEFAULT_DOCUMENT_LIMITS,
   DocumentStatus,
-  SourceType,
   sourceItemGone,
   sourceUnauthorized,
   TroveErrorCode,
@@ -30,6 +29,7 @@ import {
   RecordingChunkIndex,
   runActivity,
 } from './fakes.testing';
+import { WEB_SOURCE_TYPE } from '@trove/connector-web';
 import { createIngestActivities, documentProgressWriter, type FetchedDocument } from './ingest.activities';
 import { SourceConnectors } from './source-connectors';
 
@@ -104,7 +104,7 @@ describe('fetchDocument of a source item', () => {
       workPrefix: blobKeys.workVersion(document.id, hash),
       externalId: 'https://example.test/guide',
       url: 'https://example.test/guide',
-      sourceType: SourceType.WEB,
+      sourceType: WEB_SOURCE_TYPE,
     });
   });
 
@@ -256,7 +256,7 @@ describe('chunkDocument citations (stored as data)', () => {
       return `https://notion.test/${item.externalId}#${anchor!.replace(' ', '')}`;
     };
     const cited = await citations(ctx, {
-      sourceType: SourceType.WEB,
+      sourceType: WEB_SOURCE_TYPE,
       externalId: 'page-1',
       url: 'https://notion.test/page-1',
     });
@@ -277,7 +277,7 @@ describe('chunkDocument citations (stored as data)', () => {
   it("a source item with a fetched URL and no connector links cites the URL with the chunk's anchor", async () => {
     const ctx = setup();
     const cited = await citations(ctx, {
-      sourceType: SourceType.WEB,
+      sourceType: WEB_SOURCE_TYPE,
       externalId: 'https://example.test/guide',
       url: 'https://example.test/guide',
     });
@@ -297,7 +297,7 @@ describe('chunkDocument citations (stored as data)', () => {
     ctx.connector.citationUrl = () => 'https://elsewhere.test/';
     const cited = await citations(
       ctx,
-      { sourceType: SourceType.WEB, externalId: 'guide.md' },
+      { sourceType: WEB_SOURCE_TYPE, externalId: 'guide.md' },
       { url: 'https://docs.test/guide/' },
     );
     expect(cited).toMatchObject([{ kind: 'source', url: 'https://docs.test/guide/#step%201' }]);
@@ -306,7 +306,7 @@ describe('chunkDocument citations (stored as data)', () => {
   it("a source item with neither cites the API's copy of the original", async () => {
     const ctx = setup();
     const cited = await citations(ctx, {
-      sourceType: SourceType.WEB,
+      sourceType: WEB_SOURCE_TYPE,
       externalId: 'notes.txt',
       mediaType: 'text/plain',
     });

@@ -9,7 +9,9 @@ import {
   openCatalogDb,
 } from '@trove/catalog';
 import type { Source } from '@trove/domain';
-import { DocumentStatus, FolderFormat, newSyncRun, SourceStatus, SourceType, SyncMode } from '@trove/domain';
+import { DocumentStatus, newSyncRun, SourceStatus, SyncMode } from '@trove/domain';
+import { FolderFormat } from '@trove/connector-folder';
+import { NOTION_SOURCE_TYPE } from '@trove/connector-notion';
 import { folderSource } from '../../support/catalog-records';
 import { DATABASE_URL, dropTestData, schemaName, uniqueName } from '../../support/services';
 
@@ -602,7 +604,7 @@ describe('cascades and webhook event ids', () => {
   it('keeps the last accepted webhook event and counts refused deliveries without losing any', async () => {
     const project = await catalog.projects.createProject(uniqueName('deliveries'));
     const source = await newSource(project.id, {
-      type: SourceType.NOTION,
+      type: NOTION_SOURCE_TYPE,
       config: { token: { sealed: 's', hint: 'h' }, everything: true, rootPageIds: [], rootDatabaseIds: [] },
     });
     expect((await catalog.sources.getSource(source.id))?.webhookDeliveries).toEqual({ rejected: 0 });

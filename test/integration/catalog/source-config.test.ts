@@ -3,8 +3,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { openCatalog, type CatalogRepositories, migrateCatalog, openCatalogDb } from '@trove/catalog';
 import { maskSecret, SecretBox } from '@trove/config';
-import { type NotionSource, sourceWithConfig, SourceStatus, SourceType } from '@trove/domain';
+import { sourceWithConfig, SourceStatus } from '@trove/domain';
 import { createSourceDefinitions, registeredSourceTypes } from '@trove/source-definitions';
+import { FOLDER_SOURCE_TYPE } from '@trove/connector-folder';
+import { GIT_SOURCE_TYPE } from '@trove/connector-git';
+import { NOTION_SOURCE_TYPE, type NotionSource } from '@trove/connector-notion';
 import { DATABASE_URL, dropTestData, schemaName, TEST_SECRET_KEY, uniqueName } from '../../support/services';
 
 /**
@@ -16,11 +19,14 @@ const box = new SecretBox(TEST_SECRET_KEY);
 const seal = (plain: string) => ({ sealed: box.encrypt(plain), hint: maskSecret(plain) });
 const names: string[] = [];
 const catalogs: CatalogRepositories[] = [];
+const settings = { folders: { roots: [], cacheDir: '/nonexistent' } };
+/** The registry's types but Git's: a version of Trove without the Git connector. */
+const withoutGit = registeredSourceTypes(settings).filter((type) => type !== GIT_SOURCE_TYPE);
 
-function fresh(label: string) {
+function fresh(label: string, sourceTypes: readonly string[] = registeredSourceTypes(settings)) {
   const name = uniqueName(label);
   names.push(name);
-  const catalog = openCatalog({ url: DATABASE_URL, schema: schemaName(name) });
+  const catalog = openCatalog({ url: DATABASE_URL, schema: schemaName(name), sourceTypes });
   catalogs.push(catalog);
   return { name, schema: schemaName(name), catalog };
 }
@@ -72,7 +78,7 @@ describe('0010 moves each source configuration into one JSON column', () => {
 
       const notion = (await catalog.sources.requireSource(ids.notion)) as NotionSource;
       expect(notion).toMatchObject({
-        type: SourceType.NOTION,
+        type: NOTION_SOURCE_TYPE,
         webhookToken: 'sealed-webhook',
         config: {
           everything: false,
@@ -83,7 +89,7 @@ describe('0010 moves each source configuration into one JSON column', () => {
       });
       expect(box.decrypt(notion.config.token.sealed)).toBe(token);
       expect(await catalog.sources.requireSource(ids.folder)).toMatchObject({
-        type: SourceType.FOLDER,
+        type: FOLDER_SOURCE_TYPE,
         config: { format: 'MKDOCS', archiveBlobKey: 'archives/x/h', archiveFileName: 'site.zip' },
       });
       expect((await catalog.sources.requireSource(ids.web)).config).toEqual({
@@ -113,10 +119,10 @@ describe('a configuration made by the source definitions', () => {
     const { catalog } = fresh('source-config-roundtrip');
     await catalog.lifecycle.ensure();
     const project = await catalog.projects.createProject('round trip');
-    const definitions = createSourceDefinitions({ folders: { roots: [], cacheDir: '/nonexistent' } }, {});
+    const definitions = createSourceDefinitions(settings, {});
     const token = `secret_${'q'.repeat(43)}`;
     const config = await definitions.configure(
-      SourceType.NOTION,
+      NOTION_SOURCE_TYPE,
       { token, rootPageIds: ['0123456789abcdef0123456789abcdef'] },
       seal,
     );
@@ -126,7 +132,7 @@ describe('a configuration made by the source definitions', () => {
         {
           id: randomUUID(),
           projectId: project.id,
-          type: SourceType.NOTION,
+          type: NOTION_SOURCE_TYPE,
           name: 'wiki',
           status: SourceStatus.ACTIVE,
           createdAt: now,
@@ -149,9 +155,9 @@ describe('a configuration made by the source definitions', () => {
     );
     expect(JSON.stringify(row.rows[0].config)).not.toContain(token);
     expect(box.decrypt(read.config.token.sealed)).toBe(token);
-    expect(definitions.publicConfig(SourceType.NOTION, read.config)).not.toHaveProperty('token');
+    expect(definitions.publicConfig(NOTION_SOURCE_TYPE, read.config)).not.toHaveProperty('token');
 
-    const changed = await definitions.configure(SourceType.NOTION, { rootPageIds: [] }, seal, read.config);
+    const changed = await definitions.configure(NOTION_SOURCE_TYPE, { rootPageIds: [] }, seal, read.config);
     await catalog.sources.updateSource(created.id, { config: changed });
     const updated = (await catalog.sources.requireSource(created.id)) as NotionSource;
     expect(updated.config).toMatchObject({ everything: true, rootPageIds: [], token: read.config.token });
@@ -159,10 +165,9 @@ describe('a configuration made by the source definitions', () => {
 });
 
 describe('source types the registry adds', () => {
-  it('reads a GIT source where the registry lists GIT, and refuses it where it does not', async () => {
-    const { name, catalog: builtIn } = fresh('source-config-open-types');
-    await builtIn.lifecycle.ensure();
-    const settings = { folders: { roots: [], cacheDir: '/nonexistent' } };
+  it('reads a GIT source where the registry lists GIT, refuses it where it does not, and reads it unchecked where no registry is given', async () => {
+    const { name, catalog: gitless } = fresh('source-config-open-types', withoutGit);
+    await gitless.lifecycle.ensure();
     const registered = openCatalog({
       url: DATABASE_URL,
       schema: schemaName(name),
@@ -173,9 +178,14 @@ describe('source types the registry adds', () => {
     // No DNS lookup of the remote's host in a test.
     const config = await createSourceDefinitions(settings, {
       TROVE_GIT_ALLOW_PRIVATE_NETWORKS: 'true',
-    }).configure('GIT', { url: 'https://github.com/o/r.git', token: 'ghp_round_trip_token' }, seal);
+    }).configure(GIT_SOURCE_TYPE, { url: 'https://github.com/o/r.git', token: 'ghp_round_trip_token' }, seal);
     const now = new Date().toISOString();
-    const common = { projectId: project.id, type: 'GIT', name: 'repo', status: SourceStatus.ACTIVE };
+    const common = {
+      projectId: project.id,
+      type: GIT_SOURCE_TYPE,
+      name: 'repo',
+      status: SourceStatus.ACTIVE,
+    };
     const created = await registered.sources.createSource(
       sourceWithConfig({ id: randomUUID(), ...common, createdAt: now, updatedAt: now }, config),
     );
@@ -183,9 +193,12 @@ describe('source types the registry adds', () => {
       url: 'https://github.com/o/r.git',
       token: { hint: maskSecret('ghp_round_trip_token') },
     });
-    await expect(builtIn.sources.getSource(created.id)).rejects.toMatchObject({
+    await expect(gitless.sources.getSource(created.id)).rejects.toMatchObject({
       code: 'INTERNAL',
       message: expect.stringContaining('"GIT", which has no registered source definition'),
     });
+    const unchecked = openCatalog({ url: DATABASE_URL, schema: schemaName(name) });
+    catalogs.push(unchecked);
+    expect(await unchecked.sources.requireSource(created.id)).toMatchObject({ type: GIT_SOURCE_TYPE });
   });
 });

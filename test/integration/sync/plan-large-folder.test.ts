@@ -6,9 +6,14 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { openCatalog, type CatalogRepositories } from '@trove/catalog';
-import type { FolderSource, SyncRun } from '@trove/domain';
-import { DocumentStatus, FolderFormat, newSyncRun, SourceStatus, SourceType, SyncMode } from '@trove/domain';
-import { FolderConnector } from '@trove/connector-folder';
+import type { SyncRun } from '@trove/domain';
+import { DocumentStatus, newSyncRun, SourceStatus, SyncMode } from '@trove/domain';
+import {
+  FOLDER_SOURCE_TYPE,
+  FolderConnector,
+  FolderFormat,
+  type FolderSource,
+} from '@trove/connector-folder';
 import { createSyncActivities, SourceConnectors, type SyncPlan } from '@trove/ingest-activities';
 import { ChunkIndex, createElasticsearchClient } from '@trove/search';
 import { LocalBlobStore } from '@trove/storage';
@@ -94,7 +99,7 @@ beforeAll(async () => {
   await catalog.sources.createSource({
     id: sourceId,
     projectId,
-    type: SourceType.FOLDER,
+    type: FOLDER_SOURCE_TYPE,
     name: 'large folder',
     status: SourceStatus.ACTIVE,
     config: { format: FolderFormat.FILES, path: root },

@@ -11,11 +11,9 @@ import type { CatalogRepositories, DocumentRepository } from '@trove/catalog';
 import type { SyncRun, TroveDocument } from '@trove/domain';
 import {
   DocumentStatus,
-  FolderFormat,
   ingestWorkflowId,
   newSyncRun,
   SourceStatus,
-  SourceType,
   SyncMode,
   syncWorkflowId,
   TroveErrorCode,
@@ -30,6 +28,7 @@ import {
 } from '@trove/ingest-activities';
 import { ChunkIndex, createElasticsearchClient } from '@trove/search';
 import { ingestDocument, syncSource } from '@trove/workflows';
+import { FOLDER_SOURCE_TYPE, FolderFormat } from '@trove/connector-folder';
 import type { LaneWorkers } from '../../../apps/worker/src/lanes';
 import { createWorker } from '../../../apps/worker/src/worker';
 import { longMarkdown } from '../../support/markdown';
@@ -147,7 +146,7 @@ beforeAll(async () => {
   await catalog.sources.createSource({
     id: sourceId,
     projectId,
-    type: SourceType.FOLDER,
+    type: FOLDER_SOURCE_TYPE,
     name: 'batched folder',
     status: SourceStatus.ACTIVE,
     config: { format: FolderFormat.FILES, path: root },

@@ -1,6 +1,6 @@
 import { Logger, type Provider } from '@nestjs/common';
 import { AuditRecorder, AuditRetention } from '@trove/audit';
-import { AuditRepository, SessionRepository, UserRepository } from '@trove/catalog';
+import type { AuditRepository, SessionRepository, UserRepository } from '@trove/catalog';
 import { auditSchema, type ApiConfig, identitySchema, SecretBox } from '@trove/config';
 import {
   CookieSigner,
@@ -11,6 +11,7 @@ import {
   SessionAuthenticator,
   SignInFlow,
 } from '@trove/identity';
+import { AUDIT_LOG, SESSIONS, USERS } from '../core/catalog.providers';
 import { CONFIG, SECRETS } from '../core/tokens';
 
 /** Where browsers and providers reach this api (redirect URLs, protected-resource metadata). */
@@ -64,7 +65,7 @@ export const PEOPLE_PROVIDERS: Provider[] = [
       new AuditRecorder(audit, config.audit ?? auditSchema.parse({}), (line) =>
         new Logger('Audit').warn(line),
       ),
-    inject: [CONFIG, AuditRepository],
+    inject: [CONFIG, AUDIT_LOG],
   },
   {
     provide: AuditRetention,
@@ -73,23 +74,23 @@ export const PEOPLE_PROVIDERS: Provider[] = [
       new AuditRetention(audit, config.audit ?? auditSchema.parse({}), (line) =>
         new Logger('Audit').log(line),
       ),
-    inject: [CONFIG, AuditRepository],
+    inject: [CONFIG, AUDIT_LOG],
   },
   {
     provide: Provisioning,
     useFactory: (wiring: PeopleWiring, users: UserRepository) => new Provisioning(users, wiring.identity),
-    inject: [PEOPLE_WIRING, UserRepository],
+    inject: [PEOPLE_WIRING, USERS],
   },
   {
     provide: PersonalTokens,
     useFactory: (sessions: SessionRepository, users: UserRepository) => new PersonalTokens(sessions, users),
-    inject: [SessionRepository, UserRepository],
+    inject: [SESSIONS, USERS],
   },
   {
     provide: OAuthTokenAuthenticator,
     useFactory: (wiring: PeopleWiring, provisioning: Provisioning, users: UserRepository) =>
       new OAuthTokenAuthenticator(wiring.providers, provisioning, users),
-    inject: [PEOPLE_WIRING, Provisioning, UserRepository],
+    inject: [PEOPLE_WIRING, Provisioning, USERS],
   },
   {
     provide: SessionAuthenticator,
@@ -110,7 +111,7 @@ export const PEOPLE_PROVIDERS: Provider[] = [
             wiring.identity,
           )
         : undefined,
-    inject: [PEOPLE_WIRING, SessionRepository, UserRepository, AuditRecorder],
+    inject: [PEOPLE_WIRING, SESSIONS, USERS, AuditRecorder],
   },
   {
     provide: SignInFlow,
@@ -133,6 +134,6 @@ export const PEOPLE_PROVIDERS: Provider[] = [
             { secure: secureCookies(config) },
           )
         : undefined,
-    inject: [PEOPLE_WIRING, Provisioning, SessionRepository, AuditRecorder, CONFIG],
+    inject: [PEOPLE_WIRING, Provisioning, SESSIONS, AuditRecorder, CONFIG],
   },
 ];

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { SessionRepository, UserRepository } from '@trove/catalog';
+import type { SessionRepository, UserRepository } from '@trove/catalog';
 import {
   CredentialKind,
   type Permission,
@@ -11,6 +11,7 @@ import {
   UserStatus,
 } from '@trove/domain';
 import { personPrincipal } from '@trove/identity';
+import { SESSIONS, USERS } from '../core/catalog.providers';
 import type { TargetKind } from './access.decorators';
 import { ApiKeyAuthenticator, CONFIRM_SHARE_MS } from './api-key-authenticator';
 import { ProjectAccess } from './project-access.service';
@@ -29,8 +30,8 @@ export class PrincipalConfirmation {
   constructor(
     @Inject(ApiKeyAuthenticator) private readonly keys: ApiKeyAuthenticator,
     @Inject(ProjectAccess) private readonly access: ProjectAccess,
-    @Inject(UserRepository) private readonly users: Pick<UserRepository, 'access'>,
-    @Inject(SessionRepository) private readonly sessions: Pick<SessionRepository, 'getSession' | 'getToken'>,
+    @Inject(USERS) private readonly users: Pick<UserRepository, 'access'>,
+    @Inject(SESSIONS) private readonly sessions: Pick<SessionRepository, 'getSession' | 'getToken'>,
   ) {}
 
   confirm(

@@ -1,8 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
-import { UserRepository } from '@trove/catalog';
+import type { UserRepository } from '@trove/catalog';
 import { AuditAction, CredentialKind, Permission, type Principal, roleGrants } from '@trove/domain';
 import { CurrentPrincipal, Requires } from '../access/access.decorators';
+import { USERS } from '../core/catalog.providers';
 import { ApiKeyModel, CallerModel, CreateApiKeyInput, CreatedApiKeyModel } from './api-key.model';
 import { ApiKeysService } from './api-keys.service';
 
@@ -10,7 +11,7 @@ import { ApiKeysService } from './api-keys.service';
 export class ApiKeysResolver {
   constructor(
     @Inject(ApiKeysService) private readonly service: ApiKeysService,
-    @Inject(UserRepository) private readonly users: Pick<UserRepository, 'access'>,
+    @Inject(USERS) private readonly users: Pick<UserRepository, 'access'>,
   ) {}
 
   @Query(() => CallerModel, {

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { ApiKeyRepository, type StoredApiKey, type WriteChecks } from '@trove/catalog';
+import type { ApiKeyRepository, StoredApiKey, WriteChecks } from '@trove/catalog';
 import { ApiKeyRole, normalizeLabel, type Principal, TroveError, TroveErrorCode } from '@trove/domain';
-import { WRITE_CHECKS } from '../core/catalog.providers';
+import { API_KEYS, WRITE_CHECKS } from '../core/catalog.providers';
 import { ApiKeyAuthenticator } from '../access/api-key-authenticator';
 import { maskedApiKey, newApiKeySecret } from '../access/api-key-secret';
 import type { ApiKeyModel, CreateApiKeyInput, CreatedApiKeyModel } from './api-key.model';
@@ -13,7 +13,7 @@ const MAX_PROJECTS = 1000;
 @Injectable()
 export class ApiKeysService {
   constructor(
-    @Inject(ApiKeyRepository) private readonly apiKeys: Pick<ApiKeyRepository, 'create' | 'list' | 'revoke'>,
+    @Inject(API_KEYS) private readonly apiKeys: Pick<ApiKeyRepository, 'create' | 'list' | 'revoke'>,
     @Inject(WRITE_CHECKS) private readonly writeChecks: Pick<WriteChecks, 'requireActiveProject'>,
     @Inject(ApiKeyAuthenticator) private readonly authenticator: ApiKeyAuthenticator,
   ) {}

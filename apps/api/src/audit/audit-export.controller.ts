@@ -1,9 +1,10 @@
 import { once } from 'node:events';
 import { Controller, Get, Inject, Logger, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { AuditRepository } from '@trove/catalog';
+import type { AuditRepository } from '@trove/catalog';
 import { AuditAction, auditLine, Permission } from '@trove/domain';
 import { Requires } from '../access/access.decorators';
+import { AUDIT_LOG } from '../core/catalog.providers';
 import { clientAbortSignal } from '../core/client-abort';
 import { auditFilter } from './audit-filter';
 
@@ -17,7 +18,7 @@ import { auditFilter } from './audit-filter';
 export class AuditExportController {
   private readonly logger = new Logger('Audit');
 
-  constructor(@Inject(AuditRepository) private readonly audit: Pick<AuditRepository, 'each'>) {}
+  constructor(@Inject(AUDIT_LOG) private readonly audit: Pick<AuditRepository, 'each'>) {}
 
   @Get('audit.jsonl')
   @Requires(Permission.ADMIN, undefined, { audit: AuditAction.Exported })

@@ -1,9 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { Args, ID, Int, Query, Resolver } from '@nestjs/graphql';
-import { AuditRepository } from '@trove/catalog';
+import type { AuditRepository } from '@trove/catalog';
 import { type ApiConfig, auditSchema } from '@trove/config';
 import { Permission } from '@trove/domain';
 import { Requires } from '../access/access.decorators';
+import { AUDIT_LOG } from '../core/catalog.providers';
 import { CONFIG } from '../core/tokens';
 import { auditFilter } from './audit-filter';
 import { AuditEventConnection, AuditFilterInput, AuditSettingsModel, QueryCountModel } from './audit.model';
@@ -12,7 +13,7 @@ import { AuditEventConnection, AuditFilterInput, AuditSettingsModel, QueryCountM
 @Resolver()
 export class AuditResolver {
   constructor(
-    @Inject(AuditRepository) private readonly audit: Pick<AuditRepository, 'page' | 'queryCounts'>,
+    @Inject(AUDIT_LOG) private readonly audit: Pick<AuditRepository, 'page' | 'queryCounts'>,
     @Inject(CONFIG) private readonly config: ApiConfig,
   ) {}
 

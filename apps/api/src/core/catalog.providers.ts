@@ -3,30 +3,30 @@ import {
   type AnswerRecords,
   type AnswerRetention,
   type ApiKeyLookup,
-  ApiKeyRepository,
-  AuditRepository,
+  type ApiKeyRepository,
+  type AuditRepository,
   type CatalogHealth,
-  CatalogLifecycle,
+  type CatalogLifecycle,
   type CatalogPoolUsage,
   type CatalogRepositories,
   type DocumentCounts,
   type DocumentOriginReads,
   type DocumentRecords,
   type FeedbackRecords,
-  IndexGenerationRepository,
+  type IndexGenerationRepository,
   type ProjectDocuments,
   type ProjectReads,
   type ProjectRecords,
   type ProjectRemovals,
   type ProjectSources,
   type SearchScopeReader,
-  SessionRepository,
+  type SessionRepository,
   type SourceRecords,
   type SourceRemovals,
   type SyncRunHistory,
   type SyncRunRecords,
   type SyncRunStats,
-  UserRepository,
+  type UserRepository,
   type WebhookDeliveryRecords,
   type WebhookEventRecords,
   type WriteChecks,
@@ -61,6 +61,14 @@ export const WEBHOOK_DELIVERIES = port<WebhookDeliveryRecords>('WebhookDeliveryR
 export const API_KEY_LOOKUP = port<ApiKeyLookup>('ApiKeyLookup');
 export const CATALOG_HEALTH = port<CatalogHealth>('CatalogHealth');
 export const CATALOG_POOL_USAGE = port<CatalogPoolUsage>('CatalogPoolUsage');
+// The repositories with no narrow ports yet: their tokens carry the repository's type, and each
+// consumer narrows it (`Pick<UserRepository, 'access'>`).
+export const CATALOG_LIFECYCLE = port<CatalogLifecycle>('CatalogLifecycle');
+export const USERS = port<UserRepository>('Users');
+export const SESSIONS = port<SessionRepository>('Sessions');
+export const AUDIT_LOG = port<AuditRepository>('AuditLog');
+export const API_KEYS = port<ApiKeyRepository>('ApiKeys');
+export const INDEX_GENERATION_RECORDS = port<IndexGenerationRepository>('IndexGenerationRecords');
 
 /** `value` as the provider of `token`: the compiler checks it implements the token's port. */
 function bind<T>(token: PortToken<T>, value: NoInfer<T>): Provider {
@@ -69,8 +77,8 @@ function bind<T>(token: PortToken<T>, value: NoInfer<T>): Provider {
 
 /**
  * Every catalog port bound to the repository that implements it, as the composition root opened
- * them; and the repositories features use whole (people, sessions, audit, API keys, generations)
- * under their classes. CoreModule registers and exports them all (a module exports a custom
+ * them, and the repositories features use whole (people, sessions, audit, API keys, generations)
+ * under their own tokens. CoreModule registers and exports them all (a module exports a custom
  * provider by its token).
  */
 export function catalogProviders(catalog: CatalogRepositories): Provider[] {
@@ -99,11 +107,11 @@ export function catalogProviders(catalog: CatalogRepositories): Provider[] {
     bind(CATALOG_HEALTH, catalog.lifecycle),
     bind(CATALOG_POOL_USAGE, catalog.lifecycle),
     // Migrations at start-up and closing the pool at shutdown (IndexBootstrapService).
-    { provide: CatalogLifecycle, useValue: catalog.lifecycle },
-    { provide: ApiKeyRepository, useValue: catalog.apiKeys },
-    { provide: AuditRepository, useValue: catalog.audit },
-    { provide: UserRepository, useValue: catalog.users },
-    { provide: SessionRepository, useValue: catalog.sessions },
-    { provide: IndexGenerationRepository, useValue: catalog.indexGenerations },
+    bind(CATALOG_LIFECYCLE, catalog.lifecycle),
+    bind(USERS, catalog.users),
+    bind(SESSIONS, catalog.sessions),
+    bind(AUDIT_LOG, catalog.audit),
+    bind(API_KEYS, catalog.apiKeys),
+    bind(INDEX_GENERATION_RECORDS, catalog.indexGenerations),
   ];
 }

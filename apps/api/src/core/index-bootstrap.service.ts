@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { CatalogLifecycle } from '@trove/catalog';
+import type { CatalogLifecycle } from '@trove/catalog';
 import { IndexGenerations } from '@trove/index-generations';
+import { CATALOG_LIFECYCLE } from './catalog.providers';
 
 /**
  * Migrates the catalog and creates the chunk index (its active generation) at start-up, waiting up to a minute for
@@ -11,7 +12,7 @@ export class IndexBootstrapService implements OnApplicationBootstrap, OnApplicat
   private readonly logger = new Logger('Storage');
 
   constructor(
-    @Inject(CatalogLifecycle) private readonly lifecycle: Pick<CatalogLifecycle, 'ensure' | 'close'>,
+    @Inject(CATALOG_LIFECYCLE) private readonly lifecycle: Pick<CatalogLifecycle, 'ensure' | 'close'>,
     @Inject(IndexGenerations) private readonly generations: IndexGenerations,
   ) {}
 

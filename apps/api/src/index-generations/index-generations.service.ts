@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { IndexGenerationRepository } from '@trove/catalog';
+import type { IndexGenerationRepository } from '@trove/catalog';
 import type { ApiConfig, EmbeddingConfig } from '@trove/config';
 import {
   type IndexGeneration,
@@ -9,6 +9,7 @@ import {
   TroveErrorCode,
 } from '@trove/domain';
 import { IndexGenerations, publicGeneration } from '@trove/index-generations';
+import { INDEX_GENERATION_RECORDS } from '../core/catalog.providers';
 import { CONFIG, WORKFLOWS } from '../core/tokens';
 import type { WorkflowControl, WorkflowStarts } from '../core/workflows';
 import type { EmbeddingModelInput } from './index-generation.model';
@@ -20,7 +21,7 @@ export class IndexGenerationsService {
 
   constructor(
     @Inject(IndexGenerations) private readonly generations: IndexGenerations,
-    @Inject(IndexGenerationRepository)
+    @Inject(INDEX_GENERATION_RECORDS)
     private readonly records: Pick<IndexGenerationRepository, 'live' | 'recent' | 'finish' | 'setWorkflow'>,
     @Inject(WORKFLOWS) private readonly workflows: WorkflowStarts & WorkflowControl,
     @Inject(CONFIG) private readonly config: ApiConfig,

@@ -3,7 +3,7 @@ import {
   encodeCursor,
   type Grantee,
   type ProjectReads,
-  UserRepository,
+  type UserRepository,
   type WriteChecks,
 } from '@trove/catalog';
 import {
@@ -17,7 +17,7 @@ import {
   type User,
   UserStatus,
 } from '@trove/domain';
-import { PROJECT_READS, WRITE_CHECKS } from '../core/catalog.providers';
+import { PROJECT_READS, USERS, WRITE_CHECKS } from '../core/catalog.providers';
 import { toConnection } from '../core/connection.model';
 import type {
   CreateUserInput,
@@ -34,7 +34,7 @@ const EMAIL = /^[^\s@]{1,200}@[^\s@]{1,200}$/;
 @Injectable()
 export class PeopleService {
   constructor(
-    @Inject(UserRepository) private readonly records: UserRepository,
+    @Inject(USERS) private readonly records: UserRepository,
     @Inject(PROJECT_READS) private readonly projects: Pick<ProjectReads, 'requireProject'>,
     @Inject(WRITE_CHECKS) private readonly writeChecks: Pick<WriteChecks, 'requireActiveProject'>,
   ) {}

@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
-import { FolderFormat } from '@trove/domain';
+import { FolderFormat } from '@trove/connector-folder';
 
 // The inputs and views of the per-type aliases (legacy-source-aliases.resolver.ts): removed with them.
 

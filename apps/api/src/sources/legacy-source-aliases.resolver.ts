@@ -1,5 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { FOLDER_SOURCE_TYPE } from '@trove/connector-folder';
+import { NOTION_SOURCE_TYPE } from '@trove/connector-notion';
+import { WEB_SOURCE_TYPE } from '@trove/connector-web';
 import { AuditAction, Permission, type Source } from '@trove/domain';
 import {
   AddFolderSourceInput,
@@ -37,7 +40,7 @@ export class LegacySourceAliasesResolver {
     return this.sources.add({
       projectId,
       name,
-      type: 'NOTION',
+      type: NOTION_SOURCE_TYPE,
       config: { token, rootPageIds: roots, rootDatabaseIds: databaseRoots },
     });
   }
@@ -45,28 +48,28 @@ export class LegacySourceAliasesResolver {
   @Mutation(() => SourceModel, { deprecationReason: deprecated('addSource(type: FOLDER)') })
   @Requires(Permission.WRITE, project('input.projectId'), { audit: AuditAction.SourceAdded })
   addFolderSource(@Args('input') { projectId, name, path, format, siteUrl }: AddFolderSourceInput) {
-    return this.sources.add({ projectId, name, type: 'FOLDER', config: { path, format, siteUrl } });
+    return this.sources.add({ projectId, name, type: FOLDER_SOURCE_TYPE, config: { path, format, siteUrl } });
   }
 
   @Mutation(() => SourceModel, { deprecationReason: deprecated('addSource(type: WEB)') })
   @Requires(Permission.WRITE, project('input.projectId'), { audit: AuditAction.SourceAdded })
   addWebSource(@Args('input') { projectId, name, url, maxPages }: AddWebSourceInput) {
-    return this.sources.add({ projectId, name, type: 'WEB', config: { url, maxPages } });
+    return this.sources.add({ projectId, name, type: WEB_SOURCE_TYPE, config: { url, maxPages } });
   }
 
   @ResolveField(() => NotionScopeModel, { nullable: true, deprecationReason: deprecated('config') })
   notion(@Parent() parent: Source): NotionScopeModel | null {
-    return parent.type === 'NOTION' ? (parent.config as NotionScopeModel) : null;
+    return parent.type === NOTION_SOURCE_TYPE ? (parent.config as NotionScopeModel) : null;
   }
 
   @ResolveField(() => FolderScopeModel, { nullable: true, deprecationReason: deprecated('config') })
   folder(@Parent() parent: Source): FolderScopeModel | null {
-    return parent.type === 'FOLDER' ? (parent.config as FolderScopeModel) : null;
+    return parent.type === FOLDER_SOURCE_TYPE ? (parent.config as FolderScopeModel) : null;
   }
 
   @ResolveField(() => WebScopeModel, { nullable: true, deprecationReason: deprecated('config') })
   web(@Parent() parent: Source): WebScopeModel | null {
-    return parent.type === 'WEB' ? (parent.config as WebScopeModel) : null;
+    return parent.type === WEB_SOURCE_TYPE ? (parent.config as WebScopeModel) : null;
   }
 
   @Query(() => String, { nullable: true, deprecationReason: deprecated('webhookVerificationToken') })

@@ -2,15 +2,14 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { type ApiConfig, SecretBox, webhooksSchema } from '@trove/config';
 import {
-  type NotionSource,
   type Source,
   SourceStatus,
-  SourceType,
   TroveErrorCode,
   type TroveSignals,
   type TroveWorkflows,
-  type WebSource,
 } from '@trove/domain';
+import { NOTION_SOURCE_TYPE, type NotionSource } from '@trove/connector-notion';
+import { WEB_SOURCE_TYPE, type WebSource } from '@trove/connector-web';
 import type { SignalWithStartOptions } from '../core/workflows';
 import { SourceWebhookService, type WebhookWorkflows } from './source-webhook.service';
 import { createSourceDefinitions } from '@trove/source-definitions';
@@ -25,7 +24,7 @@ function source(changes: Partial<NotionSource> = {}): NotionSource {
   return {
     id: 'src-1',
     projectId: 'p-1',
-    type: SourceType.NOTION,
+    type: NOTION_SOURCE_TYPE,
     name: 'wiki',
     status: SourceStatus.ACTIVE,
     config: {
@@ -261,7 +260,7 @@ describe('SourceWebhookService (a Notion source)', () => {
       name: 'site',
       status: SourceStatus.ACTIVE,
       webhookToken: notion.webhookToken,
-      type: SourceType.WEB,
+      type: WEB_SOURCE_TYPE,
       config: { url: 'https://docs.example.test/', maxPages: 10 },
       createdAt: notion.createdAt,
       updatedAt: notion.updatedAt,

@@ -2,8 +2,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FolderFormat, SourceStatus, SourceType, type BlobStore, type FolderSource } from '@trove/domain';
+import { SourceStatus, type BlobStore } from '@trove/domain';
 import { FolderConnector } from './folder.connector';
+import { FOLDER_SOURCE_TYPE, FolderFormat, type FolderSource } from './folder-source';
 
 const WORKER_SECRET = 'worker-only-value-31c9d2';
 
@@ -15,7 +16,7 @@ function folderSource(path: string): FolderSource {
   return {
     id: 'source-mkdocs',
     projectId: 'p1',
-    type: SourceType.FOLDER,
+    type: FOLDER_SOURCE_TYPE,
     name: 'site',
     status: SourceStatus.ACTIVE,
     config: { format: FolderFormat.AUTO, path },

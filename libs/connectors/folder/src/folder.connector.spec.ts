@@ -4,16 +4,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import {
-  FolderFormat,
-  SourceStatus,
-  SourceType,
-  type BlobReader,
-  type BlobStore,
-  type FolderSource,
-} from '@trove/domain';
+import { SourceStatus, type BlobReader, type BlobStore } from '@trove/domain';
 import { ZipFile } from 'yazl';
 import { FolderConnector } from './folder.connector';
+import { FOLDER_SOURCE_TYPE, FolderFormat, type FolderSource } from './folder-source';
 
 // A write that fails halfway through an unpack (a full disk, say) for files named "boom…".
 vi.mock('node:fs', async (importOriginal) => {
@@ -51,7 +45,7 @@ function archiveSource(hash: string): FolderSource {
   return {
     id: SOURCE_ID,
     projectId: 'p1',
-    type: SourceType.FOLDER,
+    type: FOLDER_SOURCE_TYPE,
     name: 'site',
     status: SourceStatus.ACTIVE,
     config: {

@@ -8,17 +8,9 @@ import type {
   Discovery,
   FetchedItem,
   FetchOptions,
-  FolderSource,
   SourceConnector,
 } from '@trove/domain';
-import {
-  documentOverLimit,
-  FolderFormat,
-  PermanentDocumentError,
-  SourceType,
-  sourceItemGone,
-  TroveErrorCode,
-} from '@trove/domain';
+import { documentOverLimit, PermanentDocumentError, sourceItemGone, TroveErrorCode } from '@trove/domain';
 import {
   readMkDocsProject,
   renderMkDocsPage,
@@ -34,6 +26,7 @@ import {
   unpackZip,
 } from '@trove/parsing';
 import { resolveAllowedPath } from '@trove/storage';
+import { FOLDER_SOURCE_TYPE, FolderFormat, type FolderSource } from './folder-source';
 
 export interface FolderConnectorConfig {
   /** Server-side folders that sources may read (resolved, absolute). */
@@ -78,7 +71,7 @@ const UNPACKED_VERSIONS_KEPT = 4;
  * modification time), and the sync skips it.
  */
 export class FolderConnector implements SourceConnector<FolderSource> {
-  readonly type = SourceType.FOLDER;
+  readonly type = FOLDER_SOURCE_TYPE;
   private readonly projects = new Map<string, { at: number; project: MkDocsProject }>();
   /**
    * Versions of the files an unpack just wrote (hashed on the way to disk), by unpacked folder:

@@ -2,8 +2,9 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SecretSealer, SourceDefinitions, SourceType } from '@trove/domain';
+import { type SecretSealer, SourceDefinitions } from '@trove/domain';
 import { folderSourceDefinition } from './folder.definition';
+import { FOLDER_SOURCE_TYPE } from './folder-source';
 
 const seal: SecretSealer = (plain) => ({ sealed: plain, hint: '…' });
 let root: string;
@@ -11,19 +12,19 @@ let registry: SourceDefinitions;
 
 beforeAll(async () => {
   root = await realpath(await mkdtemp(join(tmpdir(), 'trove-folder-definition-')));
-  registry = new SourceDefinitions([folderSourceDefinition({ roots: [root] })], [SourceType.FOLDER]);
+  registry = new SourceDefinitions([folderSourceDefinition({ roots: [root] })], [FOLDER_SOURCE_TYPE]);
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 
 const refusal = (config: unknown, previous?: object) =>
-  registry.configure(SourceType.FOLDER, config, seal, previous).then(
+  registry.configure(FOLDER_SOURCE_TYPE, config, seal, previous).then(
     () => 'accepted',
     (error: Error) => error.message,
   );
 
 describe('the folder source definition', () => {
   it('resolves a path inside the allowed roots and defaults the format', async () => {
-    expect(await registry.configure(SourceType.FOLDER, { path: root }, seal)).toEqual({
+    expect(await registry.configure(FOLDER_SOURCE_TYPE, { path: root }, seal)).toEqual({
       path: root,
       format: 'AUTO',
     });
@@ -50,7 +51,7 @@ describe('the folder source definition', () => {
       archiveFileName: 'site.zip',
     };
     expect(
-      await registry.configure(SourceType.FOLDER, { siteUrl: 'https://docs.test/' }, seal, archive),
+      await registry.configure(FOLDER_SOURCE_TYPE, { siteUrl: 'https://docs.test/' }, seal, archive),
     ).toEqual({ ...archive, siteUrl: 'https://docs.test/' });
     expect(await refusal({ path: root }, archive)).toContain(
       'config.path: an archive source has no path: upload a new archive',
@@ -59,7 +60,7 @@ describe('the folder source definition', () => {
       'config.format: an archive is a folder',
     );
     // Clients neither see nor set the archive's blob key.
-    expect(registry.publicConfig(SourceType.FOLDER, archive)).toEqual({
+    expect(registry.publicConfig(FOLDER_SOURCE_TYPE, archive)).toEqual({
       format: 'AUTO',
       archiveFileName: 'site.zip',
     });
@@ -73,7 +74,7 @@ describe('an uploaded archive as a folder source', () => {
   const archive = { blobKey: 'sources/s1/archive/abc', sha256: 'abc', fileName: 'site.zip' };
   it('is the one type the registry gives uploads to, and configures a new or replaced archive', () => {
     const definition = registry.archiveType();
-    expect(definition.type).toBe(SourceType.FOLDER);
+    expect(definition.type).toBe(FOLDER_SOURCE_TYPE);
     const created = definition.archive.configure(archive, { siteUrl: 'https://handbook.example.com' });
     expect(created).toEqual({
       format: 'AUTO',

@@ -1,17 +1,15 @@
 import { z } from 'zod/v4';
 import {
   configProblem,
-  FolderFormat,
-  type FolderSourceConfig,
   isTroveError,
   type SourceArchive,
   type SourceConfig,
   type SourceDefinition,
-  SourceType,
   TroveError,
   TroveErrorCode,
 } from '@trove/domain';
 import { resolveAllowedPath } from '@trove/storage';
+import { FOLDER_SOURCE_TYPE, FolderFormat, type FolderSourceConfig } from './folder-source';
 
 const configSchema = z.strictObject({
   path: z
@@ -39,7 +37,7 @@ export interface FolderDefinitionSettings {
  */
 export function folderSourceDefinition(settings: FolderDefinitionSettings): SourceDefinition {
   return {
-    type: SourceType.FOLDER,
+    type: FOLDER_SOURCE_TYPE,
     label: 'Folder',
     description:
       'A folder on the server: a MkDocs project, a folder of files, or one combined Markdown file.',
@@ -52,14 +50,14 @@ export function folderSourceDefinition(settings: FolderDefinitionSettings): Sour
       if (archive) {
         if (path !== undefined) {
           throw configProblem(
-            SourceType.FOLDER,
+            FOLDER_SOURCE_TYPE,
             'path',
             'an archive source has no path: upload a new archive',
           );
         }
         if (format === FolderFormat.COMBINED_MARKDOWN) {
           throw configProblem(
-            SourceType.FOLDER,
+            FOLDER_SOURCE_TYPE,
             'format',
             'an archive is a folder: use AUTO, MKDOCS or FILES',
           );
@@ -67,13 +65,13 @@ export function folderSourceDefinition(settings: FolderDefinitionSettings): Sour
         return { format, ...(siteUrl ? { siteUrl } : {}) };
       }
       if (path === undefined) {
-        throw configProblem(SourceType.FOLDER, 'path', 'required: a folder or Markdown file on the server');
+        throw configProblem(FOLDER_SOURCE_TYPE, 'path', 'required: a folder or Markdown file on the server');
       }
       let resolved: string;
       try {
         resolved = await resolveAllowedPath(path, settings.roots);
       } catch (error) {
-        if (isTroveError(error)) throw configProblem(SourceType.FOLDER, 'path', error.message);
+        if (isTroveError(error)) throw configProblem(FOLDER_SOURCE_TYPE, 'path', error.message);
         throw error;
       }
       return { format, path: resolved, ...(siteUrl ? { siteUrl } : {}) };

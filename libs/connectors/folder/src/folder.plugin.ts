@@ -1,6 +1,7 @@
-import { type SourcePlugin, type SourcePluginContext, SourceType } from '@trove/domain';
+import type { SourcePlugin, SourcePluginContext } from '@trove/domain';
 import { FolderConnector } from './folder.connector';
 import { folderSourceDefinition } from './folder.definition';
+import { FOLDER_SOURCE_TYPE } from './folder-source';
 
 /**
  * The folder source type, as the registry lists it. Its settings are the server's folders:
@@ -13,7 +14,7 @@ export function folderSourcePlugin(
 ): SourcePlugin {
   const roots = [...context.folderRoots];
   return {
-    type: SourceType.FOLDER,
+    type: FOLDER_SOURCE_TYPE,
     definition: () => folderSourceDefinition({ roots }),
     connector: ({ blobs }) => new FolderConnector({ roots, cacheDir: folders.cacheDir }, blobs),
   };

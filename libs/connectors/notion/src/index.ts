@@ -7,3 +7,4 @@ export * from './notion.connector';
 export * from './notion.definition';
 export * from './notion.plugin';
 export * from './notion.settings';
+export * from './notion-source';

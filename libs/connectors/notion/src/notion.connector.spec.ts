@@ -1,18 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { SecretBox } from '@trove/config';
 import type { NotionSettings } from './notion.settings';
-import {
-  isTroveError,
-  SourceStatus,
-  SourceType,
-  TroveErrorCode,
-  type NotionSource,
-  type SourceEvent,
-} from '@trove/domain';
+import { isTroveError, SourceStatus, TroveErrorCode, type SourceEvent } from '@trove/domain';
 import { DEFAULT_IDS, defaultWorkspace, NotionEmulator } from '@trove/notion-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotionConnector } from './notion.connector';
 import { blockUrl } from './render';
+import { NOTION_SOURCE_TYPE, type NotionSource } from './notion-source';
 
 const BLOCK_LISTING = 'GET /v1/blocks/:block_id/children';
 const secrets = new SecretBox(randomBytes(32).toString('base64'));
@@ -27,7 +21,7 @@ function notionSource(
     id,
     projectId: 'project-1',
     name: 'Emulated workspace',
-    type: SourceType.NOTION,
+    type: NOTION_SOURCE_TYPE,
     status: SourceStatus.ACTIVE,
     config: {
       token: { sealed: secrets.encrypt(token), hint: 'ntn_…' },

@@ -3,7 +3,6 @@ import type { Client } from '@notionhq/client';
 import {
   sourceItemGone,
   sourceUnauthorized,
-  SourceType,
   TroveError,
   TroveErrorCode,
   type DiscoveredItem,
@@ -11,7 +10,6 @@ import {
   type Discovery,
   type EventWork,
   type FetchedItem,
-  type NotionSource,
   PARSED_JSON_MEDIA_TYPE,
   type SecretOpener,
   type SkippedItem,
@@ -22,6 +20,7 @@ import { NotionCache } from './notion-cache';
 import { classifyNotionError, createNotionClient, type RequestCounter } from './notion-client';
 import { NotionReader } from './notion-reader';
 import { blockUrl, pageTitle, renderPage } from './render';
+import { NOTION_SOURCE_TYPE, type NotionSource } from './notion-source';
 
 /** Notion rounds edit times down to the minute: incremental discovery looks back this far. */
 const WATERMARK_OVERLAP_MS = 60_000;
@@ -42,7 +41,7 @@ const CACHE_DEFAULTS = { ttlSeconds: 900, maxObjects: 5_000, blockTreesMb: 64 };
  * worker process, an evicted entry) just reads from Notion.
  */
 export class NotionConnector implements SourceConnector<NotionSource> {
-  readonly type = SourceType.NOTION;
+  readonly type = NOTION_SOURCE_TYPE;
   private readonly cache?: NotionCache;
 
   constructor(

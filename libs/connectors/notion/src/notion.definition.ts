@@ -5,13 +5,13 @@ import {
   type SourceDefinition,
   type SourceEvent,
   type SourceWebhook,
-  SourceType,
   TroveError,
   TroveErrorCode,
   webhookUnauthorized,
   WebhookRefused,
 } from '@trove/domain';
 import { normalizeNotionId } from './notion-client';
+import { NOTION_SOURCE_TYPE } from './notion-source';
 
 /** A page or database id, or a Notion URL, normalised to the id. */
 const notionId = z.string().transform((value, ctx) => {
@@ -41,7 +41,7 @@ const configSchema = z.strictObject({
 /** What a Notion source is configured with: its token and the pages and databases to sync. */
 export function notionSourceDefinition(): SourceDefinition {
   return {
-    type: SourceType.NOTION,
+    type: NOTION_SOURCE_TYPE,
     label: 'Notion workspace',
     description:
       'Pages and databases shared with a Notion integration; webhooks keep it current between syncs.',

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { SourceType, WEBHOOK_PATH } from '@trove/domain';
+import { FOLDER_SOURCE_TYPE } from '@trove/connector-folder';
+import { GIT_SOURCE_TYPE } from '@trove/connector-git';
+import { NOTION_SOURCE_TYPE } from '@trove/connector-notion';
+import { WEB_SOURCE_TYPE } from '@trove/connector-web';
+import { WEBHOOK_PATH } from '@trove/domain';
 import { createSourceConnectors, createSourceDefinitions } from './source-definitions';
 import { registeredSourceTypes } from './source-plugins';
 
@@ -11,9 +15,9 @@ describe('the source type registry', () => {
     const descriptions = createSourceDefinitions(settings, env).describe();
     // These four at least; a connector lib registered since adds its own.
     expect(descriptions.map((d) => d.type)).toEqual(
-      expect.arrayContaining([...Object.values(SourceType), 'GIT']),
+      expect.arrayContaining([NOTION_SOURCE_TYPE, FOLDER_SOURCE_TYPE, WEB_SOURCE_TYPE, GIT_SOURCE_TYPE]),
     );
-    const notion = descriptions.find((d) => d.type === SourceType.NOTION)!;
+    const notion = descriptions.find((d) => d.type === NOTION_SOURCE_TYPE)!;
     expect(notion.secretFields).toEqual(['token']);
     expect(notion.webhook).toBe(true);
     expect(notion.configSchema).toMatchObject({
@@ -22,7 +26,7 @@ describe('the source type registry', () => {
       additionalProperties: false,
       properties: { token: { type: 'string', writeOnly: true }, rootPageIds: { type: 'array' } },
     });
-    const web = descriptions.find((d) => d.type === SourceType.WEB)!;
+    const web = descriptions.find((d) => d.type === WEB_SOURCE_TYPE)!;
     expect(web.configSchema).toMatchObject({
       required: ['url'],
       properties: { maxPages: { type: 'integer', minimum: 1, maximum: 100_000 } },
@@ -36,29 +40,29 @@ describe('the source type registry', () => {
         .describe()
         .map((d) => [d.type, d.webhookSetup]),
     );
-    expect(setups[SourceType.NOTION]).toMatchObject({
+    expect(setups[NOTION_SOURCE_TYPE]).toMatchObject({
       path: WEBHOOK_PATH,
       verificationHandshake: true,
       instructions: expect.stringContaining('Notion webhook subscription'),
     });
-    expect(setups['GIT']).toMatchObject({
+    expect(setups[GIT_SOURCE_TYPE]).toMatchObject({
       path: WEBHOOK_PATH,
       verificationHandshake: false,
       instructions: expect.stringContaining('webhookSecret'),
     });
     // A Git source is never told to set up Notion's subscription.
-    expect(JSON.stringify(setups['GIT'])).not.toMatch(/notion/i);
-    for (const setup of [setups[SourceType.NOTION], setups['GIT']])
+    expect(JSON.stringify(setups[GIT_SOURCE_TYPE])).not.toMatch(/notion/i);
+    for (const setup of [setups[NOTION_SOURCE_TYPE], setups[GIT_SOURCE_TYPE]])
       expect(setup?.steps.length).toBeGreaterThan(1);
-    expect(setups[SourceType.FOLDER]).toBeNull();
-    expect(setups[SourceType.WEB]).toBeNull();
+    expect(setups[FOLDER_SOURCE_TYPE]).toBeNull();
+    expect(setups[WEB_SOURCE_TYPE]).toBeNull();
   });
 
   it("summarises each type's stored configuration in a few words for a source card", () => {
     const definitions = createSourceDefinitions(settings, env);
     const token = { sealed: 'x', hint: 'ntn_…9x (50 chars)' };
     expect(
-      definitions.summary(SourceType.NOTION, {
+      definitions.summary(NOTION_SOURCE_TYPE, {
         token,
         everything: true,
         rootPageIds: [],
@@ -66,7 +70,7 @@ describe('the source type registry', () => {
       }),
     ).toBe('every page shared with the integration');
     expect(
-      definitions.summary(SourceType.NOTION, {
+      definitions.summary(NOTION_SOURCE_TYPE, {
         token,
         everything: false,
         rootPageIds: ['a'],
@@ -74,18 +78,18 @@ describe('the source type registry', () => {
       }),
     ).toBe('Notion roots a, b');
     expect(
-      definitions.summary(SourceType.FOLDER, {
+      definitions.summary(FOLDER_SOURCE_TYPE, {
         format: 'MKDOCS',
         archiveBlobKey: 'archives/k',
         archiveFileName: 'site.zip',
         siteUrl: 'https://handbook.example.com',
       }),
     ).toBe('MKDOCS folder site.zip (https://handbook.example.com)');
-    expect(definitions.summary(SourceType.WEB, { url: 'https://docs.example.com/', maxPages: 500 })).toBe(
+    expect(definitions.summary(WEB_SOURCE_TYPE, { url: 'https://docs.example.com/', maxPages: 500 })).toBe(
       'web pages under https://docs.example.com/ (at most 500)',
     );
     expect(
-      definitions.summary('GIT', {
+      definitions.summary(GIT_SOURCE_TYPE, {
         url: 'https://git.example.com/docs.git',
         branch: 'main',
         exclude: [],

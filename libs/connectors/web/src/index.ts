@@ -6,3 +6,4 @@ export * from './web.connector';
 export * from './web.definition';
 export * from './web.plugin';
 export * from './web.settings';
+export * from './web-source';

@@ -1,9 +1,10 @@
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SourceType, TroveError, TroveErrorCode, type WebSource } from '@trove/domain';
+import { TroveError, TroveErrorCode } from '@trove/domain';
 import { TestSite } from './test-site.testing';
 import { UnsafeUrlError, type ResolveHost } from './url-safety';
 import { WebConnector, type WebConnectorConfig, type WebConnectorDeps } from './web.connector';
+import { WEB_SOURCE_TYPE, type WebSource } from './web-source';
 
 const config: WebConnectorConfig = {
   userAgent: 'TroveBot/0.1 (+https://github.com/trove)',
@@ -20,7 +21,7 @@ const source = (url: string, maxPages = 100): WebSource =>
   ({
     id: 'src-1',
     projectId: 'p-1',
-    type: SourceType.WEB,
+    type: WEB_SOURCE_TYPE,
     config: { url, maxPages },
   }) as unknown as WebSource;
 

@@ -8,7 +8,6 @@ import {
   mediaTypeForExtension,
   PermanentDocumentError,
   SUPPORTED_EXTENSIONS,
-  SourceType,
   TroveError,
   TroveErrorCode,
   sourceItemGone,
@@ -19,7 +18,6 @@ import {
   type FetchOptions,
   type SkippedItem,
   type SourceConnector,
-  type WebSource,
 } from '@trove/domain';
 import { isSitemapBody, looksLikeSitemapUrl, parseSitemap } from './sitemap';
 import { crawlScope, inScope, mayBeDocument, normalizeUrl, pageFileName } from './urls';
@@ -31,6 +29,7 @@ import {
   type RequestCounter,
   type WebResponse,
 } from './web-http';
+import { WEB_SOURCE_TYPE, type WebSource } from './web-source';
 
 /** The web connector's settings (the `web` block of the worker's config has this shape). */
 export interface WebConnectorConfig {
@@ -120,7 +119,7 @@ const BODY_TTL_MS = 30 * 60_000;
  * `ETag`, else its `Last-Modified`, else a hash of its body.
  */
 export class WebConnector implements SourceConnector<WebSource> {
-  readonly type = SourceType.WEB;
+  readonly type = WEB_SOURCE_TYPE;
   private readonly http: WebHttp;
   /** Validators, links and titles of pages read: discovery asks "changed?" with a conditional request. */
   private readonly pages = new LRUCache<string, PageState>({ max: 50_000 });

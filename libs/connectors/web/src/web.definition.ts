@@ -1,13 +1,8 @@
 import { z } from 'zod/v4';
-import {
-  configProblem,
-  isTroveError,
-  type SourceConfig,
-  type SourceDefinition,
-  SourceType,
-} from '@trove/domain';
+import { configProblem, isTroveError, type SourceConfig, type SourceDefinition } from '@trove/domain';
 import { assertSafeUrl, type ResolveHost, resolveWithDns } from './url-safety';
 import { normalizeUrl } from './urls';
+import { WEB_SOURCE_TYPE } from './web-source';
 
 /** At most this many pages a web source may ask for. */
 export const MAX_WEB_PAGES = 100_000;
@@ -40,7 +35,7 @@ export interface WebDefinitionSettings {
 /** A web site: the pages under a base URL, or those a sitemap lists. */
 export function webSourceDefinition(settings: WebDefinitionSettings): SourceDefinition {
   return {
-    type: SourceType.WEB,
+    type: WEB_SOURCE_TYPE,
     label: 'Web site',
     description:
       'The pages under a base URL (found by following links) or those a sitemap.xml lists, fetched politely.',
@@ -49,7 +44,7 @@ export function webSourceDefinition(settings: WebDefinitionSettings): SourceDefi
     async prepare(config: SourceConfig): Promise<SourceConfig> {
       const { url, maxPages } = config as z.output<typeof configSchema>;
       const normalized = normalizeUrl(url);
-      if (!normalized) throw configProblem(SourceType.WEB, 'url', 'not a URL Trove can read');
+      if (!normalized) throw configProblem(WEB_SOURCE_TYPE, 'url', 'not a URL Trove can read');
       // Refused now rather than at the first sync (the worker checks again before every request).
       try {
         await assertSafeUrl(normalized, {
@@ -57,7 +52,7 @@ export function webSourceDefinition(settings: WebDefinitionSettings): SourceDefi
           resolve: settings.resolve ?? resolveWithDns,
         });
       } catch (error) {
-        if (isTroveError(error)) throw configProblem(SourceType.WEB, 'url', error.message);
+        if (isTroveError(error)) throw configProblem(WEB_SOURCE_TYPE, 'url', error.message);
         throw error;
       }
       return { url: normalized.href, maxPages: maxPages ?? settings.defaultMaxPages };
