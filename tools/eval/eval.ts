@@ -361,10 +361,11 @@ async function main() {
     let raw: IngestFigures['raw'];
     if (!reused) {
       running = worker.run();
-      // The same-run baseline: the chunk texts of every Nth document (parsed and chunked with the
-      // worker's settings) embedded at the same embedder in the worker's batch size, before and after.
+      // The same-run baseline: the chunk texts of every Nth document ingested (parsed and chunked
+      // with the worker's settings) embedded at the same embedder in the worker's batch size, before and after.
+      // Only the documents this run ingests: a resumed run's baseline covers what it embeds.
       const texts = await chunkTexts(
-        corpus.map((doc) => beirMarkdown(doc)),
+        pending.map(({ doc }) => beirMarkdown(doc)),
         config,
       );
       const sample = texts.filter((_, i) => i % RAW_SAMPLE_EVERY === 0).flat();
