@@ -1,8 +1,8 @@
 /**
  * Retrieval regression gate. Each slice of retrieval-slices.json (built by
  * tools/eval/build-retrieval-slices.ts: seeded train-split queries of a shared BEIR set, which
- * tools/eval/train-reranker.ts leaves out of the learned reranker's fit (the model in
- * libs/reranking predates that: see docs/reranking.md), with their judged documents and the hard distractors the
+ * tools/eval/train-reranker.ts leaves out of the learned reranker's fit, with their judged
+ * documents and the hard distractors the
  * full corpus ranks highest for them) goes through the real parser, chunker, embedder and
  * Elasticsearch index, and is ranked by search built as the api builds it from the default
  * settings (test/support/retrieval-gate.ts), through evaluateRetrieval, the path `npm run eval`
