@@ -801,7 +801,10 @@ describe('the dashboard, in a browser', () => {
     expect(introspection.every((r) => r.key === ADMIN_KEY)).toBe(true);
     // The key is in no pane: the Headers pane says it is sent, without it.
     await page.getByRole('button', { name: 'Headers' }).click();
-    expect(await editorText(page.locator('.graphiql-editor-tool'))).toContain('added to every request');
+    // The pane's editor fills in after the click: wait for its text, not for a fixed moment.
+    await expect
+      .poll(() => editorText(page.locator('.graphiql-editor-tool')), EVENTUALLY)
+      .toContain('added to every request');
     expect(await page.locator('.graphiql-container').textContent()).not.toContain(ADMIN_KEY);
     // Nothing was written on opening: the playground only read.
     expect(sent.filter((r) => /\bmutation\b/.test(r.body))).toEqual([]);
