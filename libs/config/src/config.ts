@@ -78,11 +78,14 @@ export const embeddingSchema = z.object({
   timeoutMs: positiveInt.default(120_000),
   /**
    * Requests a process has at the embedding server (`baseUrl`) at once; the rest wait in the
-   * process, interactive ones (a webhook edit, a query) first. 2 keeps a local one-request-at-a-time
-   * embedder busy while an edit waits for at most two batches; raise it for a server that embeds
-   * requests in parallel (a hosted API). Unset: 2 (optional so hand-built configs may leave it out).
+   * process, interactive ones (a webhook edit, a query) first. Unset: found by trying — from 2
+   * (keeps a local one-request-at-a-time embedder busy while an edit waits for at most two batches)
+   * raised one at a time while throughput grows (a hosted API, several replicas), taken back when
+   * it does not, halved on 429/503/timeouts, never above `maxInFlightCeiling`. Set: fixed.
    */
   maxInFlight: positiveInt.optional(),
+  /** The most requests at once the adaptive limit tries (unset: 16; optional for hand-built configs). */
+  maxInFlightCeiling: positiveInt.optional(),
 });
 
 /**
@@ -908,6 +911,7 @@ function fromEnv(env: Env) {
       batchSize: v('TROVE_EMBEDDING_BATCH_SIZE'),
       timeoutMs: v('TROVE_EMBEDDING_TIMEOUT_MS'),
       maxInFlight: v('TROVE_EMBEDDING_MAX_IN_FLIGHT'),
+      maxInFlightCeiling: v('TROVE_EMBEDDING_MAX_IN_FLIGHT_CEILING'),
     },
     storage: {
       kind: v('TROVE_BLOB_STORE'),

@@ -29,7 +29,18 @@ export class FairScheduler {
   /** Tenants with waiting bulk tasks, in rotation order (a Map keeps insertion order). */
   private readonly bulk = new Map<string, Waiting[]>();
 
-  constructor(private readonly concurrency: number) {}
+  constructor(private concurrency: number) {}
+
+  /** Tasks run at once from now on; raising it starts waiting ones at once, lowering it lets running ones finish. */
+  setConcurrency(concurrency: number): void {
+    this.concurrency = concurrency;
+    this.next();
+  }
+
+  /** Tasks run at once. */
+  get concurrencyNow(): number {
+    return this.concurrency;
+  }
 
   /** Tasks waiting for their turn, not counting those running. */
   get waiting(): number {

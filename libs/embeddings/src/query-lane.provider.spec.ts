@@ -169,6 +169,16 @@ describe('createEmbeddingProvider', () => {
     );
   });
 
+  it('adapts the requests in flight from 2 when unset, and keeps a configured number fixed', () => {
+    const adaptive = createEmbeddingProvider(config) as ScheduledEmbeddingProvider;
+    expect(adaptive.maxInFlight).toBe(2);
+    const fixed = createEmbeddingProvider({ ...config, maxInFlight: 5 }) as ScheduledEmbeddingProvider;
+    expect(fixed.maxInFlight).toBe(5);
+    // A ceiling under the usual start starts there.
+    const low = createEmbeddingProvider({ ...config, maxInFlightCeiling: 1 }) as ScheduledEmbeddingProvider;
+    expect(low.maxInFlight).toBe(1);
+  });
+
   it('builds a query lane with a query URL, same model and dimensions', () => {
     const provider = createEmbeddingProvider({ ...config, queryBaseUrl: 'http://127.0.0.1:8088/v1' });
     expect(provider).toBeInstanceOf(QueryLaneEmbeddingProvider);

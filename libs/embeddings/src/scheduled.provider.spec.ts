@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EmbeddingPurpose } from '@trove/domain';
+import { embeddingError } from './embedding-error';
 import type { ListingEmbeddingProvider } from './query-lane.provider';
 import { priorityOf, ScheduledEmbeddingProvider } from './scheduled.provider';
 
@@ -8,21 +9,35 @@ class HeldServer implements ListingEmbeddingProvider {
   readonly dimensions = 1;
   readonly modelId = 'm';
   readonly received: string[] = [];
-  private readonly held: (() => void)[] = [];
+  private readonly held: { answer: () => void; fail: (error: Error) => void }[] = [];
   maxAtOnce = 0;
   private atOnce = 0;
 
   async embed(texts: string[], _purpose: EmbeddingPurpose): Promise<number[][]> {
     this.received.push(texts[0]);
     this.maxAtOnce = Math.max(this.maxAtOnce, ++this.atOnce);
-    await new Promise<void>((resolve) => this.held.push(resolve));
-    this.atOnce -= 1;
+    try {
+      await new Promise<void>((answer, fail) => this.held.push({ answer, fail }));
+    } finally {
+      this.atOnce -= 1;
+    }
     return texts.map(() => [1]);
+  }
+
+  /** Fails the oldest request it holds. */
+  async failOne(error: Error): Promise<void> {
+    this.held.shift()?.fail(error);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  /** Requests at the server now. */
+  get holding(): number {
+    return this.held.length;
   }
 
   /** Answers the oldest request it holds, then lets the scheduler send the next one. */
   async answerOne(): Promise<void> {
-    this.held.shift()?.();
+    this.held.shift()?.answer();
     await new Promise((resolve) => setImmediate(resolve));
   }
 
@@ -139,6 +154,36 @@ describe('ScheduledEmbeddingProvider', () => {
     await server.answerOne();
     await first;
     expect(server.received).toEqual(['first']);
+  });
+
+  it('sends fewer requests at once after the server answers that it is overloaded (adaptive limit)', async () => {
+    const server = new HeldServer();
+    const limits: number[] = [];
+    const provider = new ScheduledEmbeddingProvider(server, {
+      maxInFlight: { initial: 4, min: 1, max: 8 },
+      onLimit: (limit) => limits.push(limit),
+    });
+    expect(provider.maxInFlight).toBe(4);
+    const calls = Array.from({ length: 8 }, (_, i) => provider.embed([`t-${i}`], 'passage'));
+    await settle();
+    expect(server.holding).toBe(4);
+    const refused = expect(calls[0]).rejects.toThrow('answered 503');
+    await server.failOne(embeddingError(503, 'busy'));
+    await refused;
+    // Halved to 2: the three still at the server finish before another is sent.
+    expect(limits).toEqual([2]);
+    expect(provider.maxInFlight).toBe(2);
+    expect(server.holding).toBe(3);
+    await server.answerOne();
+    // Three were there, two may be: nothing new is sent until one more comes back.
+    expect(server.received).toHaveLength(4);
+    expect(server.holding).toBe(2);
+    await server.answerOne();
+    expect(server.received).toHaveLength(5);
+    expect(server.holding).toBe(2);
+    while (server.holding > 0) await server.answerOne();
+    await Promise.all(calls.slice(1));
+    expect(server.received).toHaveLength(8);
   });
 
   it('gives queries interactive priority and passages bulk unless the caller says otherwise', () => {

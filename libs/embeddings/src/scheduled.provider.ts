@@ -1,11 +1,18 @@
 import type { EmbeddingPriority, EmbeddingPurpose, EmbedOptions } from '@trove/domain';
-import { embedderWait } from '@trove/metrics';
+import { embedderInFlightLimit, embedderWait } from '@trove/metrics';
+import { AdaptiveLimit, type AdaptiveLimitOptions } from './adaptive-limit';
+import { EmbeddingError } from './embedding-error';
 import { FairScheduler } from './fair-scheduler';
 import type { ListingEmbeddingProvider } from './query-lane.provider';
 
 export interface ScheduledEmbeddingOptions {
-  /** Requests this process has at the server at once; the rest wait here, by priority. */
-  maxInFlight: number;
+  /**
+   * Requests this process has at the server at once; the rest wait here, by priority. A number:
+   * fixed. Bounds: found by trying between them (`AdaptiveLimit`).
+   */
+  maxInFlight: number | AdaptiveLimitOptions;
+  /** Told each time an adaptive limit moves. */
+  onLimit?: (limit: number) => void;
 }
 
 /** A query is someone waiting; a passage is bulk work unless its caller says otherwise. */
@@ -28,12 +35,30 @@ export function priorityOf(purpose: EmbeddingPurpose, options?: EmbedOptions): E
  */
 export class ScheduledEmbeddingProvider implements ListingEmbeddingProvider {
   private readonly queue: FairScheduler;
+  private readonly adaptive: AdaptiveLimit | undefined;
 
   constructor(
     private readonly inner: ListingEmbeddingProvider,
     options: ScheduledEmbeddingOptions,
   ) {
-    this.queue = new FairScheduler(options.maxInFlight);
+    const { maxInFlight } = options;
+    if (typeof maxInFlight === 'number') {
+      this.queue = new FairScheduler(maxInFlight);
+      embedderInFlightLimit.set(maxInFlight);
+      return;
+    }
+    this.adaptive = new AdaptiveLimit(maxInFlight, (limit) => {
+      this.queue.setConcurrency(limit);
+      embedderInFlightLimit.set(limit);
+      options.onLimit?.(limit);
+    });
+    this.queue = new FairScheduler(this.adaptive.limit);
+    embedderInFlightLimit.set(this.adaptive.limit);
+  }
+
+  /** Requests sent to the server at once now. */
+  get maxInFlight(): number {
+    return this.adaptive?.limit ?? this.queue.concurrencyNow;
   }
 
   get dimensions(): number {
@@ -55,7 +80,8 @@ export class ScheduledEmbeddingProvider implements ListingEmbeddingProvider {
     return this.queue.run(
       () => {
         embedderWait.observe({ priority }, Number(process.hrtime.bigint() - queued) / 1e9);
-        return this.inner.embed(texts, purpose, options);
+        const sent = this.inner.embed(texts, purpose, options);
+        return this.adaptive ? this.measured(sent, texts) : sent;
       },
       {
         interactive: priority === 'interactive',
@@ -66,6 +92,26 @@ export class ScheduledEmbeddingProvider implements ListingEmbeddingProvider {
     );
   }
 
+  /** Tells the adaptive limit how the request went once it is back. */
+  private async measured(sent: Promise<number[][]>, texts: string[]): Promise<number[][]> {
+    const size = texts.reduce((sum, text) => sum + text.length, 0);
+    const record = (overloaded: boolean) =>
+      this.adaptive!.record({
+        at: performance.now(),
+        size,
+        overloaded,
+        saturated: this.queue.waiting > 0,
+      });
+    try {
+      const vectors = await sent;
+      record(false);
+      return vectors;
+    } catch (error) {
+      record(isOverload(error));
+      throw error;
+    }
+  }
+
   ping(): Promise<void> {
     return this.inner.ping();
   }
@@ -73,4 +119,9 @@ export class ScheduledEmbeddingProvider implements ListingEmbeddingProvider {
   models(): Promise<string[]> {
     return this.inner.models();
   }
+}
+
+/** The server said it has too much to do: a 429, a 503, or no answer in time. */
+function isOverload(error: unknown): boolean {
+  return error instanceof EmbeddingError && (error.timedOut || error.status === 429 || error.status === 503);
 }

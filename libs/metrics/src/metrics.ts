@@ -215,6 +215,14 @@ export const embedderWait = new Histogram<'priority'>({
   registers,
 });
 
+export const embedderInFlightLimit = new Gauge({
+  name: 'trove_embedder_in_flight_limit',
+  help:
+    'Requests this process sends to the embedding server at once (TROVE_EMBEDDING_MAX_IN_FLIGHT, ' +
+    'or the limit found by trying when it is unset)',
+  registers,
+});
+
 export const embedderErrors = new Counter<'purpose' | 'code'>({
   name: 'trove_embedder_errors_total',
   help: 'Failed calls to the embedding server, by error code',
