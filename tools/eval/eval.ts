@@ -29,7 +29,8 @@ import {
   type RetrievalScores,
   scoreRankings,
 } from '@trove/evaluation';
-import { rerankSchema } from '@trove/config';
+import { llmSchema, localLlmSchema, rerankSchema } from '@trove/config';
+import { createLlmProvider, releaseLocalModels } from '@trove/llm';
 import { createReranker } from '@trove/reranking';
 import {
   createElasticsearchClient,
@@ -81,7 +82,10 @@ const { values: args } = parseArgs({
     docs: { type: 'string' },
     queries: { type: 'string' },
     modes: { type: 'string', default: 'KEYWORD,VECTOR,HYBRID' },
-    /** Rerankers to compare (none, learned, http, llm); each runs over every mode. */
+    /**
+     * Rerankers to compare (none, learned, http, llm:<local model>, each optionally `@<candidates>`),
+     * e.g. `none,learned,llm:qwen2.5-coder-1.5b@8`; each runs over every mode.
+     */
     rerankers: { type: 'string', default: 'none' },
     /**
      * Fusions to compare, comma-separated: `rrf` or `rrf:<k>`, `convex:<vector weight>[:minmax|zscore]`;
@@ -202,20 +206,41 @@ interface ModeResult extends RetrievalScores {
 
 /**
  * The rerankers named on the command line, built as the API builds them (createReranker with the
- * environment's TROVE_RERANK_* for http), `none` as undefined.
+ * environment's TROVE_RERANK_* for http), `none` as undefined. `llm:<model>` is a model of the
+ * local catalogue (libs/llm) loaded in this process, greedy, as TROVE_LLM=local runs it;
+ * `<name>@<n>` reranks only the first n fused hits (an LLM reads every candidate it is given).
  */
-function parseRerankers(list: string): { name: string; reranker?: Reranker }[] {
+function parseRerankers(
+  list: string,
+): { name: string; arg: string; reranker?: Reranker; candidates?: number }[] {
   return list.split(',').map((raw) => {
-    const name = raw.trim();
+    const [spec, at] = raw.trim().split('@');
+    const candidates = at === undefined ? undefined : positive(at, `the candidates of ${spec}`);
+    const [provider, model] = spec.split(/:(.*)/s);
     const config = rerankSchema.parse({
-      provider: name,
+      provider,
       url: process.env.TROVE_RERANK_URL,
       apiKey: process.env.TROVE_RERANK_API_KEY,
       model: process.env.TROVE_RERANK_MODEL,
-      timeoutMs: process.env.TROVE_RERANK_TIMEOUT_MS,
+      // A local LLM on a CPU reads a prompt of several passages for tens of seconds.
+      timeoutMs: process.env.TROVE_RERANK_TIMEOUT_MS ?? (provider === 'llm' ? 300_000 : undefined),
       maxChars: process.env.TROVE_RERANK_MAX_CHARS,
     });
-    return { name, reranker: createReranker(config) };
+    const llm =
+      provider === 'llm'
+        ? createLlmProvider(
+            llmSchema.parse({
+              provider: 'local',
+              model: model || undefined,
+              contextTokens: 4096,
+              maxTokens: 128,
+              idleTimeoutMs: 120_000,
+              temperature: 0,
+            }),
+            localLlmSchema.parse({}),
+          )
+        : undefined;
+    return { name: spec, arg: raw.trim(), reranker: createReranker(config, llm), candidates };
   });
 }
 
@@ -467,11 +492,11 @@ async function main() {
           queries.map((q) => q.text),
         )
       : createEmbeddingProvider(config.embedding);
-    const searches = rerankers.map(({ name, reranker }) => ({
-      name: reranker?.id ?? name,
+    const searches = rerankers.map(({ name, reranker, candidates }) => ({
+      name: (reranker?.id ?? name) + (candidates ? `@${candidates}` : ''),
       search: new HybridSearch(es, config.elasticsearch.indexPrefix, embedder, {
         reranker,
-        rerankCandidates,
+        rerankCandidates: candidates ?? rerankCandidates,
         // Every configuration embeds its queries itself, so latencies compare (unless reused on purpose).
         queryCacheSize: 0,
       }),
@@ -614,7 +639,7 @@ async function main() {
       (docLimit ? ` --docs ${docLimit}` : '') +
       (args.queries ? ` --queries ${queries.length}` : '') +
       ` --modes ${modes.join(',')}` +
-      (args.rerankers !== 'none' ? ` --rerankers ${rerankers.map((r) => r.name).join(',')}` : '') +
+      (args.rerankers !== 'none' ? ` --rerankers ${rerankers.map((r) => r.arg).join(',')}` : '') +
       (args['rerank-candidates'] ? ` --rerank-candidates ${rerankCandidates}` : '') +
       (args.fusions ? ` --fusions ${fusions.map((f) => f.name).join(',')}` : '') +
       (args.retrieval ? ` --retrieval "${retrievals.map((r) => r.name).join(';')}"` : '') +
@@ -664,6 +689,7 @@ async function main() {
     await connection.close();
     await catalog.lifecycle.close();
     await es.close();
+    await releaseLocalModels();
   }
 }
 
