@@ -683,13 +683,30 @@ async function main() {
     // process exits: the SDK refuses to close a connection under a worker.
     if (running) {
       worker.shutdown();
-      await running;
-      await workerConnection.close();
+      await closing('the ingest worker', running);
+      await closing("the worker's Temporal connection", workerConnection.close());
     }
-    await connection.close();
-    await catalog.lifecycle.close();
-    await es.close();
-    await releaseLocalModels();
+    await closing('the Temporal connection', connection.close());
+    await closing('the catalog', catalog.lifecycle.close());
+    await closing('Elasticsearch', es.close());
+    await closing('the local models', releaseLocalModels());
+  }
+}
+
+/**
+ * Waits for one resource to close, at most a minute: the results are written by then, and one
+ * eval that ingested once stayed alive after writing them. The warning names what did not close.
+ */
+async function closing(what: string, closed: Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), 60_000);
+  });
+  try {
+    if ((await Promise.race([closed, late])) === 'late')
+      console.warn(`[eval] ${what} did not close within 60 s; exiting without it`);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
