@@ -407,7 +407,11 @@ export async function runDistributedScenario(
     searcher = new Searcher(stack, projectId, since);
 
     // Worker 1 dies while it runs a batch of the run (Temporal names the worker of each attempt).
+    // The kill follows the answer that shows the batch at once: a batch with the stub embedder takes
+    // about a second, and a request in between (the run's progress) once let it finish first on a
+    // loaded machine, so that no batch was left to take over.
     await midRun(0.25);
+    let workerKillAt = 0;
     const held = await poll('worker 1 running a batch of the run', async () => {
       const { raw } = await sync.describe();
       const mine = (raw.pendingActivities ?? []).filter(
@@ -416,15 +420,17 @@ export async function runDistributedScenario(
           a.lastStartedTime &&
           a.lastWorkerIdentity?.startsWith(`${workerPids[0]}@`),
       );
-      if (mine.length > 0) return mine.length;
+      if (mine.length > 0) {
+        workerKillAt = seconds();
+        await stack!.killWorker(1);
+        return mine.length;
+      }
       const { status } = await progress();
       if (status !== 'RUNNING')
         throw new Error(`the run is ${status} before worker 1 could be killed mid-batch`);
       return undefined;
     });
-    const workerKillAt = seconds();
     const workerKillDocuments = (await progress()).ingested;
-    await stack.killWorker(1);
     log(
       `${workerKillAt.toFixed(1)} s: worker 1 (pid ${workerPids[0]}) SIGKILLed at ${workerKillDocuments} documents, running ${held} batch(es)`,
     );
