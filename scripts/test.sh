@@ -56,31 +56,39 @@ e2e_lanes() {
 
 # On a new machine the tools built from the Go module proxy and llama.cpp's server take most of an
 # hour to download and compile (a vitest worker that builds one itself blocks for minutes). They
-# are built here in two background jobs, beside lint, types and the unit tests, which need none of
-# them: what the integration tests need, then what only the end-to-end tests need (those build
-# beside the integration tests too). A later stage waits for its job; once built, each is only found.
+# are built here in background jobs at the lowest CPU and disk priority, beside lint, types and the
+# unit tests (which need none of them, and so keep their pace): the builds download while those
+# compute and take the CPU they leave idle. What only the end-to-end tests need may still be building
+# beside the integration tests. A later stage waits for its job; once built, each is only found.
 declare -A builds_pid=()
+low_priority=(nice -n 19)
+command -v ionice >/dev/null && low_priority+=(ionice -c 2 -n 7)
 builds() { # name scripts...
   local name="$1" log="$results/builds-$1.log" script; shift
   (
     for script; do
       # shellcheck disable=SC2086 # "llm.sh install": a script and its argument
-      bash infra/local/$script || { echo "[trove] build of $script failed (exit $?)"; exit 1; }
+      "${low_priority[@]}" bash infra/local/$script || { echo "[trove] build of $script failed (exit $?)"; exit 1; }
     done
   ) >"$log" 2>&1 &
   builds_pid[$name]=$!
 }
-wait_builds() { # name
-  local outcome=0
-  wait "${builds_pid[$1]}" || outcome=$?
-  cat "$results/builds-$1.log"
+wait_builds() { # names...
+  local outcome=0 name
+  for name; do
+    wait "${builds_pid[$name]}" || outcome=1
+    cat "$results/builds-$name.log"
+  done
   return "$outcome"
 }
+# Three jobs, so one's module downloads overlap another's compiling: llama.cpp (C++), the Go tools
+# the integration tests use, and the Go programs only the end-to-end tests use.
 if needed_by integration e2e; then
-  builds integration install-seaweedfs.sh "llm.sh install" install-compose.sh install-prometheus.sh \
-    install-helm.sh install-kubeconform.sh
+  builds llama "llm.sh install"
+  builds go-tools install-seaweedfs.sh install-compose.sh install-prometheus.sh install-helm.sh \
+    install-kubeconform.sh
 fi
-needed_by e2e && builds e2e install-temporal-server.sh install-jaeger.sh
+needed_by e2e && builds go-e2e install-temporal-server.sh install-jaeger.sh
 
 stage lint npm run --silent lint
 stage typecheck npm run --silent typecheck
@@ -97,7 +105,7 @@ needed_by integration e2e && stage services bash infra/local/up.sh
 # at the local OpenID Provider: Keycloak with the demo realm, installed once, started here.
 needed_by e2e && stage keycloak bash infra/local/up.sh keycloak
 # SeaweedFS, llama.cpp's server, docker compose, Prometheus, helm and kubeconform (the builds above).
-needed_by integration e2e && stage builds-integration wait_builds integration
+needed_by integration e2e && stage builds-integration wait_builds go-tools llama
 # The object-storage tests (integration storage/s3-blob-store, e2e originals-s3) keep blobs in a real
 # S3-compatible server: SeaweedFS, started here.
 needed_by integration e2e && stage seaweedfs bash infra/local/up.sh seaweedfs
@@ -111,7 +119,7 @@ if [[ ! " ${failed_stages[*]} " =~ " services " ]]; then
   stage integration vitest_project integration
   # The production-Temporal test (e2e temporal-production) starts its own Temporal server, and the
   # traces test a Jaeger: both built from the Go module proxy in the e2e builds job above.
-  needed_by e2e && stage builds-e2e wait_builds e2e
+  needed_by e2e && stage builds-e2e wait_builds go-e2e
   stage e2e e2e_lanes
 fi
 
