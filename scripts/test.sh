@@ -56,15 +56,14 @@ e2e_lanes() {
 
 # On a new machine the tools built from the Go module proxy and llama.cpp's server take most of an
 # hour to download and compile (a vitest worker that builds one itself blocks for minutes). They
-# are built here in background jobs at the lowest CPU and disk priority, beside lint, types and the
+# are built here in background jobs at a low CPU and disk priority, beside lint, types and the
 # unit tests (which need none of them, and so keep their pace): the builds download while those
 # compute and take the CPU they leave idle. What only the end-to-end tests need may still be building
 # beside the integration tests. A later stage waits for its job; once built, each is only found.
 declare -A builds_pid=()
-low_priority=(nice -n 19)
-command -v ionice >/dev/null && low_priority+=(ionice -c 2 -n 7)
-builds() { # name scripts...
-  local name="$1" log="$results/builds-$1.log" script; shift
+builds() { # name niceness scripts...
+  local name="$1" log="$results/builds-$1.log" script low_priority=(nice -n "$2"); shift 2
+  command -v ionice >/dev/null && low_priority+=(ionice -c 2 -n 7)
   (
     for script; do
       # shellcheck disable=SC2086 # "llm.sh install": a script and its argument
@@ -81,14 +80,15 @@ wait_builds() { # names...
   done
   return "$outcome"
 }
-# Three jobs, so one's module downloads overlap another's compiling: llama.cpp (C++), the Go tools
-# the integration tests use, and the Go programs only the end-to-end tests use.
+# Three jobs, so one's module downloads overlap another's compiling: llama.cpp (C++) and the Go tools
+# the integration tests use (niceness 10: they are waited for first), and the Go programs only the
+# end-to-end tests use (19: they take what the others leave, until the integration tests run).
 if needed_by integration e2e; then
-  builds llama "llm.sh install"
-  builds go-tools install-seaweedfs.sh install-compose.sh install-prometheus.sh install-helm.sh \
+  builds llama 10 "llm.sh install"
+  builds go-tools 10 install-seaweedfs.sh install-compose.sh install-prometheus.sh install-helm.sh \
     install-kubeconform.sh
 fi
-needed_by e2e && builds go-e2e install-temporal-server.sh install-jaeger.sh
+needed_by e2e && builds go-e2e 19 install-temporal-server.sh install-jaeger.sh
 
 stage lint npm run --silent lint
 stage typecheck npm run --silent typecheck
