@@ -3,7 +3,7 @@ import { filesNotRun, summarize, type TestLevel, type VitestJsonReport } from '.
 
 const ROOT = '/repo';
 
-function report(tests: { fullName: string; status: string }[]): VitestJsonReport {
+function report(tests: { fullName: string; status: string; failureMessages?: string[] }[]): VitestJsonReport {
   const count = (status: string) => tests.filter((t) => t.status === status).length;
   return {
     numPassedTests: count('passed'),
@@ -26,7 +26,42 @@ describe('summarize (the last stage of npm test)', () => {
       [],
       ROOT,
     );
-    expect(summary).toEqual({ passed: 1, failed: 1, skipped: 0, unexpectedSkips: [], unexplained: [] });
+    expect(summary).toEqual({
+      passed: 1,
+      failed: 1,
+      skipped: 0,
+      unexpectedSkips: [],
+      unexplained: [],
+      failures: ['libs/x/src/x.spec.ts > x fails: (no message)'],
+    });
+  });
+
+  it('names each failed test with the first line of its error, and a file that failed as a whole', () => {
+    const failedTest = report([
+      { fullName: 'x passes', status: 'passed' },
+      {
+        fullName: 'x ranks the runbook',
+        status: 'failed',
+        failureMessages: [
+          '\n\u001b[31mAssertionError: expected 0.70 to be >= 0.71\u001b[39m\n    at x.spec.ts:3:1',
+        ],
+      },
+    ]);
+    const brokenFile: VitestJsonReport = {
+      ...report([]),
+      testResults: [
+        {
+          name: `${ROOT}/test/y.test.ts`,
+          status: 'failed',
+          message: 'Hook timed out in 60000ms\nmore',
+          assertionResults: [],
+        },
+      ],
+    };
+    expect(summarize([failedTest, brokenFile], [], ROOT).failures).toEqual([
+      'libs/x/src/x.spec.ts > x ranks the runbook: AssertionError: expected 0.70 to be >= 0.71',
+      'test/y.test.ts: Hook timed out in 60000ms',
+    ]);
   });
 
   it('reports a skipped and a todo test that the allow-list does not name', () => {

@@ -13,7 +13,13 @@ export interface VitestJsonReport {
   numFailedTests: number;
   numPendingTests: number;
   numTodoTests: number;
-  testResults: { name: string; assertionResults: { fullName: string; status: string }[] }[];
+  testResults: {
+    name: string;
+    /** `failed` when the file itself failed (it did not load, a hook threw), with `message`. */
+    status?: string;
+    message?: string;
+    assertionResults: { fullName: string; status: string; failureMessages?: string[] }[];
+  }[];
 }
 
 /** An entry of test/allowed-skips.json: a test that may be skipped, and why. */
@@ -78,6 +84,19 @@ export interface TestSummary {
   unexpectedSkips: string[];
   /** Allow-list entries without a reason. */
   unexplained: string[];
+  /**
+   * What failed, as `file > full name: first line of the error`, a file that failed as a whole as
+   * `file: first line`: printed last in the CI log, whose tail is often all a reader gets.
+   */
+  failures: string[];
+}
+
+/** The first non-blank line of an error message, without colour codes, at most 300 characters. */
+function firstLine(message: string | undefined): string {
+  // eslint-disable-next-line no-control-regex
+  const plain = (message ?? '').replace(/\u001b\[[0-9;]*m/g, '');
+  const line = plain.split('\n').find((l) => l.trim()) ?? '(no message)';
+  return line.trim().slice(0, 300);
 }
 
 const RAN = new Set(['passed', 'failed']);
@@ -85,14 +104,27 @@ const RAN = new Set(['passed', 'failed']);
 export function summarize(reports: VitestJsonReport[], allowed: AllowedSkip[], root: string): TestSummary {
   const key = (file: string, test: string) => `${file} > ${test}`;
   const allowedKeys = new Set(allowed.map((a) => key(a.file, a.test)));
-  const summary: TestSummary = { passed: 0, failed: 0, skipped: 0, unexpectedSkips: [], unexplained: [] };
+  const summary: TestSummary = {
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+    unexpectedSkips: [],
+    unexplained: [],
+    failures: [],
+  };
   for (const report of reports) {
     summary.passed += report.numPassedTests;
     summary.failed += report.numFailedTests;
     summary.skipped += report.numPendingTests + report.numTodoTests;
     for (const file of report.testResults) {
       const path = relative(root, file.name);
+      const testFailed = file.assertionResults.some((test) => test.status === 'failed');
+      if (file.status === 'failed' && !testFailed)
+        summary.failures.push(`${path}: ${firstLine(file.message)}`);
       for (const test of file.assertionResults) {
+        if (test.status === 'failed') {
+          summary.failures.push(`${key(path, test.fullName)}: ${firstLine(test.failureMessages?.[0])}`);
+        }
         if (RAN.has(test.status) || allowedKeys.has(key(path, test.fullName))) continue;
         summary.unexpectedSkips.push(`${key(path, test.fullName)} (${test.status})`);
       }
@@ -120,6 +152,7 @@ function main(resultsDir: string, allowListPath: string, root: string): number {
   for (const test of summary.unexplained) {
     console.error(`${relative(root, allowListPath)} allows a skip without a reason: ${test}`);
   }
+  for (const failure of summary.failures) console.error(`FAILED ${failure}`);
   return summary.unexpectedSkips.length || summary.unexplained.length || notRun.length ? 1 : 0;
 }
 
