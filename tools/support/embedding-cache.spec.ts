@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EmbeddingProvider } from '@trove/domain';
-import { CachedPassageEmbedder } from './embedding-cache';
+import { CachedPassageEmbedder, cacheBase } from './embedding-cache';
 
 /** Vectors from the text's characters; `drift` stands for another model behind the same name. */
 class FakeEmbedder implements EmbeddingProvider {
@@ -108,5 +108,18 @@ describe('CachedPassageEmbedder', () => {
     const fresh = await CachedPassageEmbedder.open(other, path);
     await fresh.embed(['alpha'], 'passage');
     expect(other.embedded).toEqual(['alpha']);
+  });
+});
+
+describe('cacheBase (where the gates keep their vectors)', () => {
+  it('lies beside the installed programs: /var/cache/trove for root, the user cache for others', () => {
+    expect(cacheBase({}, 0, '/root')).toBe('/var/cache/trove');
+    expect(cacheBase({}, 1000, '/home/ann')).toBe('/home/ann/.cache/trove');
+    expect(cacheBase({ XDG_CACHE_HOME: '/x' }, 1000, '/home/ann')).toBe('/x/trove');
+  });
+
+  it('follows TROVE_INSTALL_DIR, and TROVE_CACHE_DIR before it', () => {
+    expect(cacheBase({ TROVE_INSTALL_DIR: '/opt/t' }, 0, '/root')).toBe('/opt/t');
+    expect(cacheBase({ TROVE_INSTALL_DIR: '/opt/t', TROVE_CACHE_DIR: '/c' }, 0, '/root')).toBe('/c');
   });
 });

@@ -19,14 +19,21 @@ import type { EmbeddingProvider, EmbeddingPurpose, EmbedOptions } from '@trove/d
 const PROBE_MIN_COSINE = 0.99999;
 
 /**
- * Where test caches live: TROVE_CACHE_DIR, else the user's cache folder (`$XDG_CACHE_HOME/trove`,
- * `~/.cache/trove`), so a fresh clone on the same machine (CI) starts warm. Entries are keyed by
- * content and checked on opening, so clones and branches can share them.
+ * Where test caches live: TROVE_CACHE_DIR, else beside the installed programs (TROVE_INSTALL_DIR,
+ * else as infra/local/env.sh chooses it: `/var/cache/trove` for root, `$XDG_CACHE_HOME/trove` or
+ * `~/.cache/trove` for others), so a fresh clone on the same machine (CI) starts warm, and a machine
+ * that keeps its programs keeps these too. Entries are keyed by content and checked on opening, so
+ * clones and branches can share them.
  */
 export function testCacheDir(...parts: string[]): string {
-  const base =
-    process.env.TROVE_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'trove');
-  return join(base, ...parts);
+  return join(cacheBase(process.env, process.getuid?.() ?? -1, homedir()), ...parts);
+}
+
+export function cacheBase(env: NodeJS.ProcessEnv, uid: number, home: string): string {
+  if (env.TROVE_CACHE_DIR) return env.TROVE_CACHE_DIR;
+  if (env.TROVE_INSTALL_DIR) return env.TROVE_INSTALL_DIR;
+  if (uid === 0) return '/var/cache/trove';
+  return join(env.XDG_CACHE_HOME ?? join(home, '.cache'), 'trove');
 }
 
 /** Entries no run has used for this many days are dropped when the file is written. */
