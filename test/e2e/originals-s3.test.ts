@@ -29,7 +29,7 @@ async function keys(prefix = ''): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  ensureSeaweedfs();
+  await ensureSeaweedfs();
   await createBucket(bucket);
   objects = new S3BlobStore(s3Client(), { bucket });
   stack = new TroveStack(s3Env(bucket));

@@ -310,7 +310,7 @@ export async function runDistributedScenario(
     let started = performance.now();
     await services.start('elasticsearch', 'temporal-server');
     const servicesStartSeconds = (performance.now() - started) / 1000;
-    ensureSeaweedfs();
+    await ensureSeaweedfs();
     await createBucket(bucket);
     bucketMade = true;
     if (options.embedder === 'stub') stub = await startEmbedderStub(STUB_PROFILE_ARGS);

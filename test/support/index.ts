@@ -19,5 +19,6 @@ export * from './services';
 export * from './sources';
 export * from './stack';
 export * from './object-store';
+export * from './installed';
 export * from './large-files';
 export * from './temporal-settings';

@@ -5,10 +5,10 @@ import {
   ListObjectsV2Command,
   S3Client,
 } from '@aws-sdk/client-s3';
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LOCAL_DIR, ROOT } from './services';
+import { runLocalScript } from './installed';
+import { LOCAL_DIR } from './services';
 
 /**
  * The local S3-compatible server (SeaweedFS, infra/local/install-seaweedfs.sh): started once by
@@ -17,13 +17,18 @@ import { LOCAL_DIR, ROOT } from './services';
 export const S3_ENDPOINT = `http://127.0.0.1:${process.env.TROVE_S3_PORT ?? '8333'}`;
 export const S3_REGION = 'us-east-1';
 
-let started = false;
+let started: Promise<void> | undefined;
 
-/** Starts SeaweedFS unless it answers already. */
-export function ensureSeaweedfs(): void {
-  if (started) return;
-  execFileSync('bash', [join(ROOT, 'infra', 'local', 'up.sh'), 'seaweedfs'], { stdio: 'inherit' });
-  started = true;
+/**
+ * Starts SeaweedFS unless it answers already; on a new machine first waits for `npm test`'s build
+ * job to finish building it (give the hook BUILD_WAIT_MS).
+ */
+export function ensureSeaweedfs(): Promise<void> {
+  started ??= runLocalScript('up.sh', 'seaweedfs').catch((error: unknown) => {
+    started = undefined;
+    throw error;
+  });
+  return started;
 }
 
 /** The access keys up.sh generated (infra/local/env.sh's SEAWEEDFS_KEYS_FILE). */

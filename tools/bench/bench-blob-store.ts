@@ -66,7 +66,7 @@ async function round(store: BlobStore, key: string, seed: number): Promise<{ wri
 }
 
 async function main() {
-  ensureSeaweedfs();
+  await ensureSeaweedfs();
   const bucket = uniqueName('bench-blobs');
   await createBucket(bucket);
   const folder = mkdtempSync(join(tmpdir(), 'trove-bench-blobs-'));

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MODEL_PROFILES } from '@trove/embeddings';
+import { BUILD_WAIT_MS, installed } from '../../support/installed';
 import { ROOT } from '../../support/services';
 import { TEMPORAL_DYNAMIC_CONFIG, temporalSettings } from '../../support/temporal-settings';
 import { isProviderSetting, troveVariables } from '../../support/trove-variables';
@@ -30,15 +31,13 @@ function run(args: string[], env: Record<string, string>): string {
   });
 }
 
-beforeAll(() => {
-  const found = execFileSync('bash', [join(ROOT, 'infra/local/install-compose.sh')], {
-    encoding: 'utf8',
-  }).trim();
+beforeAll(async () => {
+  const found = await installed('install-compose.sh');
   compose = found === 'docker compose' ? ['docker', 'compose'] : [found];
   config = JSON.parse(
     run(['config', '--format', 'json'], { TROVE_ADMIN_API_KEY: 'compose-test-key-0123456789' }),
   );
-}, 900_000);
+}, BUILD_WAIT_MS);
 
 describe('docker-compose.yml', () => {
   it('defines the whole stack', () => {

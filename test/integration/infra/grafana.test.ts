@@ -1,9 +1,10 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectProcessMetrics, metricsRegistry } from '@trove/metrics';
+import { BUILD_WAIT_MS, installed } from '../../support/installed';
 import { ROOT } from '../../support/services';
 
 // The Grafana dashboard (infra/grafana/trove.json) asks only for metrics Trove exports, by labels
@@ -30,13 +31,11 @@ const expressions = dashboard.panels.flatMap((panel) =>
 
 let promtool: string;
 let dir: string;
-beforeAll(() => {
+beforeAll(async () => {
   // Built from the Go module proxy once (several minutes), then reused.
-  promtool = execFileSync('bash', [join(ROOT, 'infra/local/install-prometheus.sh')], { encoding: 'utf8' })
-    .trim()
-    .split('\n')[1];
+  promtool = (await installed('install-prometheus.sh')).split('\n')[1];
   dir = mkdtempSync(join(tmpdir(), 'trove-grafana-'));
-}, 1_800_000);
+}, BUILD_WAIT_MS);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the Grafana dashboard', () => {

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
+import { BUILD_WAIT_MS, installed } from '../../support/installed';
 import { ROOT } from '../../support/services';
 import { isProviderSetting, troveVariables } from '../../support/trove-variables';
 
@@ -28,10 +29,6 @@ interface EnvVar {
 
 let helm: string;
 let kubeconform: string;
-
-function install(script: string): string {
-  return execFileSync('bash', [join(ROOT, 'infra/local', script)], { encoding: 'utf8' }).trim();
-}
 
 function run(command: string, args: string[], input?: string): string {
   return execFileSync(command, args, { encoding: 'utf8', input, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -92,10 +89,10 @@ function container(deployment: Manifest) {
   };
 }
 
-beforeAll(() => {
-  helm = install('install-helm.sh');
-  kubeconform = install('install-kubeconform.sh');
-}, 1_200_000);
+beforeAll(async () => {
+  helm = await installed('install-helm.sh');
+  kubeconform = await installed('install-kubeconform.sh');
+}, BUILD_WAIT_MS);
 
 describe('the Helm chart', () => {
   it('passes helm lint with the default and the production-like values', () => {

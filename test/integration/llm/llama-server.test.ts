@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TroveError, TroveErrorCode, type LlmRequest, type LlmStreamEvent } from '@trove/domain';
 import { OpenAiCompatibleLlm, type OpenAiCompatibleLlmOptions } from '@trove/llm';
+import { BUILD_WAIT_MS } from '../../support/installed';
 import { expectEventually, ROOT } from '../../support/services';
 
 // The OpenAI-compatible provider against a real llama.cpp `llama-server` serving a tiny *base*
@@ -57,7 +58,7 @@ let startedHere = false;
 beforeAll(async () => {
   startedHere = (await llmSh('status')) !== 0;
   if (startedHere) expect(await llmSh('up')).toBe(0);
-}, 45 * 60_000);
+}, BUILD_WAIT_MS);
 
 afterAll(async () => {
   if (startedHere) await llmSh('down');

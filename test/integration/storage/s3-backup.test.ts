@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blobLocation, BackupErrorCode, type InstallConfig } from '@trove/backup';
 import { loadConfig, storageSchema } from '@trove/config';
 import { z } from 'zod';
+import { BUILD_WAIT_MS } from '../../support/installed';
 import { createBucket, deleteBucket, ensureSeaweedfs, s3Env } from '../../support/object-store';
 import { uniqueName } from '../../support/services';
 
@@ -17,14 +18,14 @@ describe('backup and restore of blobs in a bucket', () => {
   let config: InstallConfig;
 
   beforeAll(async () => {
-    ensureSeaweedfs();
+    await ensureSeaweedfs();
     await createBucket(bucket);
     const { storage } = loadConfig(z.object({ storage: storageSchema }), {
       ...s3Env(bucket),
       TROVE_S3_PREFIX: 'install/',
     });
     config = { storage } as InstallConfig;
-  }, 300_000);
+  }, BUILD_WAIT_MS);
   afterAll(() => deleteBucket(bucket));
 
   it('copies every object out and back in, and refuses a changed file', async () => {

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3BlobStore } from '@trove/storage';
+import { BUILD_WAIT_MS } from '../../support/installed';
 import { createBucket, deleteBucket, ensureSeaweedfs, s3Client } from '../../support/object-store';
 import { uniqueName } from '../../support/services';
 
@@ -19,12 +20,12 @@ describe('S3BlobStore against SeaweedFS', () => {
   let store: S3BlobStore;
 
   beforeAll(async () => {
-    ensureSeaweedfs();
+    await ensureSeaweedfs();
     await createBucket(bucket);
     client = s3Client();
     // The smallest part S3 allows, so a 12 MiB stream is a three-part upload.
     store = new S3BlobStore(client, { bucket, prefix: 'trove/', partSizeBytes: 5 * MiB });
-  }, 300_000);
+  }, BUILD_WAIT_MS);
 
   afterAll(async () => {
     client?.destroy();
