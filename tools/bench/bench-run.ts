@@ -31,6 +31,8 @@ export const BENCHMARKS: Benchmark[] = [
   { name: 'fair-share', script: 'tools/bench/bench-fair-share.ts', needsServices: true },
   { name: 'large-documents', script: 'tools/bench/bench-large-documents.ts', needsServices: true },
   { name: 'ocr-layout', script: 'tools/bench/bench-ocr-layout.ts', needsServices: false },
+  // An hour by default (--minutes): the worker's memory over imports, scans and Git syncs.
+  { name: 'memory', script: 'tools/bench/bench-memory.ts', needsServices: true },
 ];
 
 /** The benchmarks `--only` names (all of them without it), or an error naming the unknown ones. */

@@ -291,7 +291,7 @@ export class ScaleStack {
   }
 
   /** `POST /v1/projects/:id/documents`: one file, one ingest. */
-  async upload(projectId: string, fileName: string, content: string): Promise<string> {
+  async upload(projectId: string, fileName: string, content: string | Buffer): Promise<string> {
     const form = new FormData();
     form.append('file', new Blob([content]), fileName);
     const response = await fetch(`${this.url}/v1/projects/${projectId}/documents`, {
@@ -304,6 +304,24 @@ export class ScaleStack {
     if (response.status >= 300 || !id)
       throw new Error(`upload answered ${response.status}: ${JSON.stringify(body.error ?? body)}`);
     return id;
+  }
+
+  /** Waits until the document is READY or FAILED; returns its status and error message. */
+  async documentSettled(
+    id: string,
+    timeoutMs: number,
+  ): Promise<{ status: string; error: { message: string } | null }> {
+    return expectEventually(
+      async () => {
+        const { document } = await this.gql<{
+          document: { status: string; error: { message: string } | null } | null;
+        }>('query($id: ID!) { document(id: $id) { status error { message } } }', { id });
+        if (!document || (document.status !== 'READY' && document.status !== 'FAILED'))
+          throw new Error(`document ${id} is ${document?.status ?? 'missing'}`);
+        return document;
+      },
+      { timeoutMs, intervalMs: 1000 },
+    );
   }
 
   async run(runId: string): Promise<RunView> {

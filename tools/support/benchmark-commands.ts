@@ -329,6 +329,23 @@ export const BENCHMARK_COMMANDS: BenchmarkCommand[] = [
     sizes: {},
   },
   {
+    command: 'npm run bench:memory',
+    measures: [
+      'tools/bench/bench-memory.ts',
+      'tools/bench/bench-scale-stack.ts',
+      'tools/bench/bench-scale-workload.ts',
+      'apps/api/src',
+      'apps/embedder-stub/src',
+      'libs/ocr/src',
+      'libs/connectors/git/src',
+      'libs/connectors/folder/src',
+      ...INGEST,
+    ],
+    settings: INGEST_SETTINGS,
+    // `-- --embedder local` writes a section of its own (the local model instead of the stub).
+    sizes: { '--minutes': '60', '--import-docs': '3000' },
+  },
+  {
     command: 'npm run bench:distributed',
     measures: [
       'tools/bench/bench-distributed.ts',
