@@ -52,7 +52,20 @@ interface RoundResult {
   gitMs: number;
   rssAtEndMiB: number;
   peakMiB: number;
+  /** The main thread's V8 heap and its memory outside the heap (buffers), from the worker's /metrics. */
+  heapMiB: number;
+  externalMiB: number;
   failedAsExpected: boolean;
+}
+
+/** The main thread's V8 heap (total) and external memory, in MiB, from a worker's /metrics. */
+async function mainThreadMemory(metricsUrl: string): Promise<{ heapMiB: number; externalMiB: number }> {
+  const text = await (await fetch(metricsUrl)).text();
+  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN) / 2 ** 20;
+  return {
+    heapMiB: value('trove_nodejs_heap_size_total_bytes'),
+    externalMiB: value('trove_nodejs_external_memory_bytes'),
+  };
 }
 
 interface Options {
@@ -132,6 +145,7 @@ async function main(): Promise<void> {
   if (!o.local) await stack.startStubEmbedder();
   await stack.start();
   const workerPid = stack.workerPids[0];
+  const [metricsUrl] = stack.workerMetricsUrls();
   const samples: Sample[] = [];
   const rounds: RoundResult[] = [];
   let phase: Phase = 'import';
@@ -230,6 +244,7 @@ async function main(): Promise<void> {
         gitMs,
         rssAtEndMiB: memory?.rssMiB ?? 0,
         peakMiB: Math.max(0, ...inRound.map((s) => s.rssMiB)),
+        ...(await mainThreadMemory(metricsUrl)),
         failedAsExpected,
       });
       console.log(`[bench:memory] round ${round}: ${JSON.stringify(rounds.at(-1))}`);
@@ -255,7 +270,7 @@ async function main(): Promise<void> {
   const last = rounds.at(-1)!;
   const rows = rounds.map(
     (r) =>
-      `| ${r.round} | ${seconds(r.endMs)} | ${seconds(r.importMs)} | ${seconds(r.filesMs)} | ${seconds(r.gitMs)} | ${mib(r.peakMiB)} | ${mib(r.rssAtEndMiB)} |${r.failedAsExpected ? '' : ' (a file ended unexpectedly)'}`,
+      `| ${r.round} | ${seconds(r.endMs)} | ${seconds(r.importMs)} | ${seconds(r.filesMs)} | ${seconds(r.gitMs)} | ${mib(r.peakMiB)} | ${mib(r.rssAtEndMiB)} | ${mib(r.heapMiB)} / ${mib(r.externalMiB)} |${r.failedAsExpected ? '' : ' (a file ended unexpectedly)'}`,
   );
   const command = ['npm run bench:memory --', ...process.argv.slice(2)].join(' ').replace(/ --$/, '');
   const embedderText = o.local
@@ -282,8 +297,8 @@ it runs. Load average (1 min) at the start: ${loadStart.toFixed(1)} on ${cpus().
 | VmRSS at the end of the first round → the last | ${mib(first?.rssAtEndMiB ?? 0)} → ${mib(last?.rssAtEndMiB ?? 0)} |
 | VmRSS after ${REST_SECONDS} s with no work | ${mib(rest.at(-1)?.rssMiB ?? 0)} |
 
-| round | ended at | import | files | git sync | peak VmRSS | VmRSS at its end |
-| --- | --- | --- | --- | --- | --- | --- |
+| round | ended at | import | files | git sync | peak VmRSS | VmRSS at its end | main thread: V8 heap / external |
+| --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows.join('\n')}
 `;
   writeBenchmarkSections(command, section);
