@@ -80,12 +80,13 @@ wait_builds() { # names...
   done
   return "$outcome"
 }
-# Three jobs, so one's module downloads overlap another's compiling: llama.cpp (C++) and the Go tools
-# the integration tests use (niceness 10: they are waited for first), and the Go programs only the
-# end-to-end tests use (19: they take what the others leave, until the integration tests run).
+# Three jobs, so one's module downloads overlap another's compiling: llama.cpp (C++), the Go tools
+# the integration tests use, and the Go programs only the end-to-end tests use. All at niceness 19,
+# below the local passage embedder (10): at the same niceness, two builds took two thirds of the CPU
+# from the retrieval gate's cold embeddings, which then ran past their 30-minute bound.
 if needed_by integration e2e; then
-  builds llama 10 "llm.sh install"
-  builds go-tools 10 install-seaweedfs.sh install-compose.sh install-prometheus.sh install-helm.sh \
+  builds llama 19 "llm.sh install"
+  builds go-tools 19 install-seaweedfs.sh install-compose.sh install-prometheus.sh install-helm.sh \
     install-kubeconform.sh
 fi
 needed_by e2e && builds go-e2e 19 install-temporal-server.sh install-jaeger.sh

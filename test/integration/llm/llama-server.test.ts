@@ -29,8 +29,10 @@ function llm(options: Partial<OpenAiCompatibleLlmOptions> = {}): OpenAiCompatibl
     model: MODEL,
     temperature: 0.1,
     maxTokens: 32,
-    timeoutMs: 60_000,
-    idleTimeoutMs: 30_000,
+    // Deadlines that only bound a hang (the deadline test sets its own): on a loaded 2-core
+    // machine a first answer took over 60 s (the model's pages read in while builds ran).
+    timeoutMs: 150_000,
+    idleTimeoutMs: 90_000,
     retries: 1,
     ...options,
   });
@@ -58,6 +60,8 @@ let startedHere = false;
 beforeAll(async () => {
   startedHere = (await llmSh('status')) !== 0;
   if (startedHere) expect(await llmSh('up')).toBe(0);
+  // One token first, so the model's weights are read in before any test counts its time.
+  await llm({ maxTokens: 1 }).complete(prompt('Hello'));
 }, BUILD_WAIT_MS);
 
 afterAll(async () => {
