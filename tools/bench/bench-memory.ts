@@ -14,12 +14,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import sharp from 'sharp';
-import { ocrFixture } from '@trove/ocr/testing';
 import { buildZip } from '@trove/parsing/testing';
 import { addSource, SHARED_DOCUMENTS } from '@trove/test-support';
 import { writeBenchmarkSections } from '@trove/tools-support';
 import { readMemory, ScaleStack } from './bench-scale-stack';
+import { scannedLetterJpeg } from './scanned-page';
 import { mib, scifactCorpus, scifactSentences, seconds, SentencePool, sleep } from './bench-scale-workload';
 
 const USAGE = `usage: npm run bench:memory -- [--minutes 60] [--import-docs 3000] [--embedder stub|local]`;
@@ -93,22 +92,6 @@ function parseOptions(argv: string[]): Options {
   return { minutes, importDocs, local: values.embedder === 'local' };
 }
 
-/** A Letter page scanned at 300 dpi (English, Russian, English), as a greyscale JPEG. */
-async function scannedPage(): Promise<Buffer> {
-  const parts = [ocrFixture('english').image, ocrFixture('russian').image, ocrFixture('english').image];
-  let top = 150;
-  const composites = [];
-  for (const input of parts) {
-    composites.push({ input, left: 200, top });
-    top += (await sharp(input).metadata()).height! + 100;
-  }
-  return sharp({ create: { width: 2550, height: 3300, channels: 3, background: '#ffffff' } })
-    .composite(composites)
-    .greyscale()
-    .jpeg({ quality: 85 })
-    .toBuffer();
-}
-
 function git(cwd: string, ...args: string[]): void {
   execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', ...args], {
     cwd,
@@ -135,7 +118,7 @@ async function main(): Promise<void> {
   git(repo, 'add', '.');
   git(repo, 'commit', '-qm', 'first');
   const pdfs = PDFS.map((name) => ({ name, data: readFileSync(join(SHARED_DOCUMENTS, 'pdf', name)) }));
-  const scan = await scannedPage();
+  const { jpeg: scan } = await scannedLetterJpeg();
 
   // The product's defaults (chunking, batches, parse threads, OCR): only where files may be read.
   const stack = new ScaleStack('memory', { TROVE_FOLDER_ROOTS: roots });

@@ -13,6 +13,7 @@ import { characterErrorRate, OcrPool, ocrSettingsFromEnv } from '@trove/ocr';
 import { ocrFixture } from '@trove/ocr/testing';
 import { PdfParser, type PageRecognizer } from '@trove/parsing';
 import { buildTestPdf } from '@trove/parsing/testing';
+import { scannedLetterJpeg } from './scanned-page';
 import sharp from 'sharp';
 import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
 import { chunkingSchema } from '@trove/config';
@@ -34,25 +35,6 @@ async function grey(png: Buffer): Promise<GreyImage> {
     .raw()
     .toBuffer({ resolveWithObject: true });
   return { pixels: data, width: info.width, height: info.height, dpi: 300 };
-}
-
-/** A Letter page scanned at 300 dpi: the English and Russian fixtures stacked, as a greyscale JPEG. */
-async function scannedLetterJpeg(): Promise<{ jpeg: Buffer; width: number; height: number }> {
-  const width = 2550;
-  const height = 3300;
-  const parts = [ocrFixture('english').image, ocrFixture('russian').image, ocrFixture('english').image];
-  let top = 150;
-  const composites = [];
-  for (const input of parts) {
-    composites.push({ input, left: 200, top });
-    top += (await sharp(input).metadata()).height + 100;
-  }
-  const jpeg = await sharp({ create: { width, height, channels: 3, background: '#ffffff' } })
-    .composite(composites)
-    .greyscale()
-    .jpeg({ quality: 85 })
-    .toBuffer();
-  return { jpeg, width, height };
 }
 
 const PIPELINE_PAGES = 5;

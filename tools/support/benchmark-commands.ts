@@ -240,7 +240,7 @@ export const BENCHMARK_COMMANDS: BenchmarkCommand[] = [
   },
   {
     command: 'npm run bench:ocr',
-    measures: ['tools/bench/bench-ocr.ts', 'libs/ocr/src', ...INGEST],
+    measures: ['tools/bench/bench-ocr.ts', 'tools/bench/scanned-page.ts', 'libs/ocr/src', ...INGEST],
     settings: INGEST_SETTINGS,
     sizes: {},
   },
@@ -332,6 +332,7 @@ export const BENCHMARK_COMMANDS: BenchmarkCommand[] = [
     command: 'npm run bench:memory',
     measures: [
       'tools/bench/bench-memory.ts',
+      'tools/bench/scanned-page.ts',
       'tools/bench/bench-scale-stack.ts',
       'tools/bench/bench-scale-workload.ts',
       'apps/api/src',
