@@ -8,6 +8,9 @@ RUN npm install --no-audit --no-fund && bash scripts/build-dashboard.sh
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
+# glibc gives each thread that allocates its own malloc arena and rarely returns their free pages:
+# with parsing threads, sharp and Tesseract that is 100-150 MB of a worker's memory. Two suffice.
+ENV MALLOC_ARENA_MAX=2
 ENV TROVE_OCR_DATA_DIR=/usr/share/tesseract-ocr/5/tessdata
 # `trove backup` and `trove restore` need pg_dump/pg_restore of the server's major version (17):
 # Debian bookworm ships 15, so they come from the PostgreSQL project's apt repository.

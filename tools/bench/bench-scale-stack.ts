@@ -111,6 +111,8 @@ export class ScaleStack {
   /** The environment the api and workers run with (secrets included: never print it). */
   private appEnv(): NodeJS.ProcessEnv {
     return {
+      // As scripts/apps.sh and the image start the api and the worker.
+      MALLOC_ARENA_MAX: '2',
       ...process.env,
       TROVE_API_PORT: String(this.port),
       TROVE_ADMIN_API_KEY: this.adminKey,

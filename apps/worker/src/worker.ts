@@ -23,6 +23,7 @@ import {
   collectCatalogPool,
   collectProcessMetrics,
   collectTaskQueues,
+  collectParseThreads,
   collectWorkerSlots,
 } from '@trove/metrics';
 import type { Logger } from 'pino';
@@ -155,6 +156,7 @@ export async function createWorker(
   // Read when /metrics is scraped: this worker's slots, the queues' backlog, its catalog pool.
   collectProcessMetrics();
   collectWorkerSlots(() => worker.slotUsage());
+  collectParseThreads(() => ({ running: parsers.threadCount, recycled: parsers.recycledThreads }));
   collectTaskQueues(taskQueueBacklog(temporal, config.temporal.namespace, config.temporal.taskQueue));
   collectCatalogPool(() => catalog.lifecycle.poolUsage());
   return { worker, connection, embedder, es, parsers, catalog, generations, ingestDeps, logger };

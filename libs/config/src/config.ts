@@ -207,6 +207,13 @@ export const parsingSchema = z.object({
   chunkTimeoutMs: positiveInt.optional(),
   maxMemoryMb: positiveInt.default(1024),
   threads: positiveInt.default(2),
+  /**
+   * A parsing thread holding more than this (its heap and buffers) after a document is replaced by
+   * a fresh one, so one large file does not keep the worker large. Unset: 256.
+   */
+  recycleThreadMb: positiveInt.optional(),
+  /** A parsing thread idle this long is stopped, with its OCR workers. Unset: 60000. */
+  idleThreadMs: positiveInt.optional(),
 });
 
 // --- Project deletion and source removal -------------------------------------------------------
@@ -883,6 +890,8 @@ function fromEnv(env: Env) {
       chunkTimeoutMs: v('TROVE_CHUNK_TIMEOUT_MS'),
       maxMemoryMb: v('TROVE_PARSE_MAX_MEMORY_MB'),
       threads: v('TROVE_PARSE_THREADS'),
+      recycleThreadMb: v('TROVE_PARSE_RECYCLE_THREAD_MB'),
+      idleThreadMs: v('TROVE_PARSE_IDLE_THREAD_MS'),
     },
     database: {
       url: v('TROVE_DATABASE_URL'),

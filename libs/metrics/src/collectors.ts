@@ -5,6 +5,8 @@ import {
   catalogPoolMax,
   type Lane,
   oldestRunningSyncAge,
+  parseThreads,
+  parseThreadsRecycled,
   syncRuns,
   taskQueueBacklog,
   taskQueueBacklogAge,
@@ -102,7 +104,18 @@ export function collectTaskQueues(read: () => Promise<BacklogStats[]>, ttlMs = 5
   });
 }
 
-export type CollectorName = 'syncRuns' | 'catalogPool' | 'workerSlots' | 'taskQueues';
+/** The worker's parsing threads: how many run now, and how many were replaced for their memory. */
+export function collectParseThreads(read: () => { running: number; recycled: number }): void {
+  let counted = 0;
+  setScrapeHook('parseThreads', () => {
+    const { running, recycled } = read();
+    parseThreads.set(running);
+    if (recycled > counted) parseThreadsRecycled.inc(recycled - counted);
+    counted = Math.max(counted, recycled);
+  });
+}
+
+export type CollectorName = 'syncRuns' | 'catalogPool' | 'workerSlots' | 'taskQueues' | 'parseThreads';
 
 /** Forgets scrape-time readers (an app shutting down: its clients are closed). */
 export function stopCollectors(names: CollectorName[]): void {

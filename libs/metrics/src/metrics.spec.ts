@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cachedRead } from './collectors';
+import { cachedRead, collectParseThreads, stopCollectors } from './collectors';
+import { metricsRegistry as registry } from './metrics';
 import { closedLabel, errorCodeLabel } from './labels';
 import { metricsAccess } from './metrics-access';
 import { startMetricsServer } from './metrics-server';
@@ -89,6 +90,26 @@ describe('startMetricsServer', () => {
       expect(text).not.toContain('trove_');
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('collectParseThreads', () => {
+  it('reports the threads running and counts replacements once each, at scrape time', async () => {
+    const state = { running: 2, recycled: 0 };
+    collectParseThreads(() => state);
+    try {
+      const scrape = async () => {
+        const text = await registry.metrics();
+        const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
+        return [value('trove_worker_parse_threads'), value('trove_worker_parse_threads_recycled_total')];
+      };
+      expect(await scrape()).toEqual([2, 0]);
+      Object.assign(state, { running: 1, recycled: 3 });
+      expect(await scrape()).toEqual([1, 3]);
+      expect(await scrape()).toEqual([1, 3]);
+    } finally {
+      stopCollectors(['parseThreads']);
     }
   });
 });

@@ -112,6 +112,20 @@ export const activitySlots = new Gauge<'lane'>({
   collect: () => runScrapeHook('workerSlots'),
 });
 
+export const parseThreads = new Gauge({
+  name: 'trove_worker_parse_threads',
+  help: "Parsing threads running now (stopped when idle, replaced when one's memory grew past TROVE_PARSE_RECYCLE_THREAD_MB)",
+  registers,
+  collect: () => runScrapeHook('parseThreads'),
+});
+
+export const parseThreadsRecycled = new Counter({
+  name: 'trove_worker_parse_threads_recycled_total',
+  help: 'Parsing threads replaced because their memory grew past TROVE_PARSE_RECYCLE_THREAD_MB',
+  registers,
+  collect: () => runScrapeHook('parseThreads'),
+});
+
 export const taskQueueBacklog = new Gauge<'lane' | 'kind'>({
   name: 'trove_task_queue_backlog',
   help: "Tasks waiting in the lane's task queue (Temporal's approximate backlog count); the same for every worker of an install: aggregate with max",

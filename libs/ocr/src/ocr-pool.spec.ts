@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { characterErrorRate } from './character-error-rate';
 import sharp from 'sharp';
 import { languagesFor, OcrDataMissingError, OcrPool, OcrTimeoutError, tidyText } from './ocr-pool';
@@ -102,6 +102,22 @@ describe('OcrPool', () => {
     } finally {
       await hasty.close();
     }
+  }, 60_000);
+
+  it('stops a worker that stays idle, and starts one for the next page', async () => {
+    const resting = new OcrPool({ ...settings, languages: ['eng'], workers: 1, idleMs: 50 });
+    const blank = readFileSync(join(__dirname, 'fixtures', 'blank.png'));
+    try {
+      await resting.recognize(blank);
+      expect(resting.workerCount).toBe(1);
+      await vi.waitFor(() => expect(resting.workerCount).toBe(0), { timeout: 30_000, interval: 20 });
+      const { text } = await resting.recognize(fixture('english').image);
+      expect(text.split('\n')[0]).toBe('Scanned contracts and photographed whiteboards fill');
+      expect(resting.workerCount).toBe(1);
+    } finally {
+      await resting.close();
+    }
+    expect(resting.workerCount).toBe(0);
   }, 60_000);
 
   it('names the missing language data and the script that installs it', async () => {

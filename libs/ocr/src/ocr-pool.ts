@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { Worker } from 'tesseract.js';
-import type { OcrSettings } from './ocr-settings';
+import { DEFAULT_OCR_IDLE_MS, type OcrSettings } from './ocr-settings';
 import { measureSkew } from './deskew';
 import { layoutText, pageLayout } from './page-layout';
 import type { OcrBlock, TesseractBlock } from './page-layout';
@@ -56,7 +56,8 @@ export class OcrDataMissingError extends Error {
  * thread of its own). At most `workers` pages are recognised at once; workers start on first use
  * and are kept for the next page. Language data is read from `dataDir` only: nothing is ever
  * downloaded. A page over its time limit has its worker stopped (Tesseract cannot be interrupted)
- * and a fresh one takes its place on the next page.
+ * and a fresh one takes its place on the next page. A worker idle for `idleMs` is stopped too: the
+ * WASM memory Tesseract grew for the largest page it read is never given back while it lives.
  */
 export class OcrPool {
   private readonly limit: ReturnType<typeof pLimit>;
@@ -64,6 +65,8 @@ export class OcrPool {
   private readonly busy = new Set<Worker>();
   /** The languages each worker is initialised with now ('+'-joined). */
   private readonly loaded = new WeakMap<Worker, string>();
+  /** Each idle worker's timer, which stops it after `idleMs`. */
+  private readonly idleTimers = new Map<Worker, NodeJS.Timeout>();
   private closed = false;
 
   constructor(readonly settings: OcrSettings) {
@@ -104,7 +107,7 @@ export class OcrPool {
       if (this.closed) throw new Error('the OCR pool is closed');
       // Inside the limit, so no more decoded pages are held than there are workers.
       const input = await prepared(image);
-      const worker = this.idle.pop() ?? (await this.startWorker());
+      const worker = this.takeIdle() ?? (await this.startWorker());
       this.busy.add(worker);
       let timer: NodeJS.Timeout | undefined;
       let timedOut = false;
@@ -145,9 +148,32 @@ export class OcrPool {
         clearTimeout(timer);
         this.busy.delete(worker);
         if (timedOut || this.closed) void worker.terminate().catch(() => undefined);
-        else this.idle.push(worker);
+        else this.putIdle(worker);
       }
     });
+  }
+
+  private takeIdle(): Worker | undefined {
+    const worker = this.idle.pop();
+    if (worker) {
+      clearTimeout(this.idleTimers.get(worker));
+      this.idleTimers.delete(worker);
+    }
+    return worker;
+  }
+
+  private putIdle(worker: Worker): void {
+    this.idle.push(worker);
+    const timer = setTimeout(() => {
+      this.idleTimers.delete(worker);
+      const index = this.idle.indexOf(worker);
+      if (index < 0) return;
+      this.idle.splice(index, 1);
+      void worker.terminate().catch(() => undefined);
+    }, this.settings.idleMs ?? DEFAULT_OCR_IDLE_MS);
+    // An idle worker's timer must not keep the process (or the parsing thread) alive.
+    timer.unref();
+    this.idleTimers.set(worker, timer);
   }
 
   /** Workers started and not stopped. */
@@ -158,6 +184,8 @@ export class OcrPool {
   /** Stops every worker; pages still being read are stopped when they finish. */
   async close(): Promise<void> {
     this.closed = true;
+    for (const timer of this.idleTimers.values()) clearTimeout(timer);
+    this.idleTimers.clear();
     await Promise.all(this.idle.splice(0).map((worker) => worker.terminate().catch(() => undefined)));
   }
 

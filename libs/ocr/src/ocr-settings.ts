@@ -10,14 +10,22 @@ export interface OcrSettings {
   pageTimeoutMs: number;
   /** The folder holding `<language>.traineddata` (installed by infra/local/install-ocr-data.sh). */
   dataDir: string;
+  /**
+   * A worker idle this long is stopped, and its memory (Tesseract's WASM heap, which only grows)
+   * is freed; the next page starts one again (about a second). Unset: {@link DEFAULT_OCR_IDLE_MS}.
+   */
+  idleMs?: number;
 }
+
+/** Pages of one scan follow each other within this; a worker idle longer is not reading a scan. */
+export const DEFAULT_OCR_IDLE_MS = 30_000;
 
 export const DEFAULT_OCR_LANGUAGES = ['eng', 'rus', 'chi_sim'];
 const REPOSITORY_ROOT = resolve(__dirname, '../../..');
 
 /**
  * Settings from the environment: `TROVE_OCR_WORKERS` (default 1), `TROVE_OCR_LANGUAGES`
- * (`eng+rus+chi_sim`), `TROVE_OCR_PAGE_TIMEOUT_MS` (120000), `TROVE_OCR_DATA_DIR` (default
+ * (`eng+rus+chi_sim`), `TROVE_OCR_PAGE_TIMEOUT_MS` (120000), `TROVE_OCR_IDLE_MS` (30000), `TROVE_OCR_DATA_DIR` (default
  * `$TROVE_LOCAL_DIR/tessdata`, i.e. `.trove/local/tessdata`). Parse threads inherit the
  * environment, so every thread reads the same settings.
  */
@@ -27,6 +35,7 @@ export function ocrSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): OcrSet
     workers: positiveInteger(env, 'TROVE_OCR_WORKERS', 1),
     languages: (env.TROVE_OCR_LANGUAGES ?? DEFAULT_OCR_LANGUAGES.join('+')).split(/[+,\s]+/).filter(Boolean),
     pageTimeoutMs: positiveInteger(env, 'TROVE_OCR_PAGE_TIMEOUT_MS', 120_000),
+    idleMs: positiveInteger(env, 'TROVE_OCR_IDLE_MS', DEFAULT_OCR_IDLE_MS),
     dataDir: resolve(env.TROVE_OCR_DATA_DIR ?? join(localDir, 'tessdata')),
   };
 }

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_DOCUMENT_LIMITS, TroveErrorCode } from '@trove/domain';
 import { Chunker, SegmenterTokenCounter } from '@trove/chunking';
 import { ParserRegistry } from '../parser-registry';
@@ -42,6 +42,46 @@ describe('ParseSandbox', () => {
       await stopped.close();
     }
   });
+
+  it('replaces a thread whose memory grew past the bound after a document, and keeps one below it', async () => {
+    const roomy = new ParseSandbox({
+      timeoutMs: 20_000,
+      maxMemoryMb: 256,
+      threads: 1,
+      recycleThreadMb: 100_000,
+    });
+    const tight = new ParseSandbox({ timeoutMs: 20_000, maxMemoryMb: 256, threads: 1, recycleThreadMb: 1 });
+    try {
+      await roomy.parse(markdown('# R\n\nroomy'));
+      await roomy.parse(markdown('# R\n\nagain'));
+      expect([roomy.threadCount, roomy.recycledThreads]).toEqual([1, 0]);
+      // Every thread holds more than 1 MB: each is replaced once its answer is in, and the answer stands.
+      await expect(tight.parse(markdown('# T\n\ntight'))).resolves.toMatchObject({ title: 'T' });
+      expect([tight.threadCount, tight.recycledThreads]).toEqual([0, 1]);
+      await expect(tight.parse(markdown('# U\n\nnext', 'u.md'))).resolves.toMatchObject({ title: 'U' });
+      expect(tight.recycledThreads).toBe(2);
+      // A failed document's thread is measured too.
+      await expect(tight.parse(markdown('# Only a heading', 'empty.md'))).rejects.toMatchObject({
+        code: TroveErrorCode.EmptyDocument,
+      });
+      expect(tight.recycledThreads).toBe(3);
+    } finally {
+      await Promise.all([roomy.close(), tight.close()]);
+    }
+  }, 60_000);
+
+  it('stops a thread that stays idle, and starts one for the next document', async () => {
+    const resting = new ParseSandbox({ timeoutMs: 20_000, maxMemoryMb: 256, threads: 2, idleThreadMs: 50 });
+    try {
+      await Promise.all([resting.parse(markdown('# A\n\none')), resting.parse(markdown('# B\n\ntwo'))]);
+      expect(resting.threadCount).toBeGreaterThan(0);
+      await vi.waitFor(() => expect(resting.threadCount).toBe(0), { timeout: 30_000, interval: 20 });
+      await expect(resting.parse(markdown('# C\n\nthree'))).resolves.toMatchObject({ title: 'C' });
+      expect(resting.threadCount).toBe(1);
+    } finally {
+      await resting.close();
+    }
+  }, 60_000);
 
   it("holds every document to the sandbox's document limits, in its threads", async () => {
     const strict = new ParseSandbox(

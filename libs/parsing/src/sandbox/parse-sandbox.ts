@@ -32,9 +32,28 @@ export interface ParseLimits {
   maxMemoryMb: number;
   /** Parsing threads kept at most (one parse each at a time). */
   threads: number;
+  /**
+   * A thread whose memory (its V8 heap and the buffers it holds) is above this after a request is
+   * replaced by a fresh one: one large PDF grows a thread's heap by hundreds of MB, which V8 keeps
+   * long after the document is gone. Unset: {@link DEFAULT_RECYCLE_THREAD_MB}.
+   */
+  recycleThreadMb?: number;
+  /**
+   * A thread idle this long is stopped (with the OCR workers it started); the next request starts
+   * one again. Unset: {@link DEFAULT_IDLE_THREAD_MS}.
+   */
+  idleThreadMs?: number;
 }
 
 export const DEFAULT_PARSE_LIMITS: ParseLimits = { timeoutMs: 240_000, maxMemoryMb: 1024, threads: 2 };
+/**
+ * A thread that has loaded every parser holds about 95 MB (heap and buffers), and small documents
+ * keep it there; after an ordinary PDF it holds 150-225 MB (pdf.js keeps caches). Replacing a thread
+ * costs about a second of CPU, so only one that grew past what ordinary documents leave is replaced.
+ */
+export const DEFAULT_RECYCLE_THREAD_MB = 256;
+/** Long enough that a steady sync never stops its threads; short enough that an idle worker rests small. */
+export const DEFAULT_IDLE_THREAD_MS = 60_000;
 /** Under the ingest workflow's 10 minutes for the chunk step; a 50 MB text chunks in a few minutes. */
 export const DEFAULT_CHUNK_TIMEOUT_MS = 300_000;
 /** Under the ingest workflow's 10 minutes for the parse step. */
@@ -50,8 +69,8 @@ export interface ParseThreadData {
 
 /** @internal a parsing thread's answer, or news of its progress (a page read by OCR, chunking begun) */
 export type ParseReply =
-  | ({ ok: true } & ParseResult)
-  | { ok: false; code?: TroveErrorCode; message: string; permanent: boolean }
+  | ({ ok: true; memoryMb: number } & ParseResult)
+  | { ok: false; code?: TroveErrorCode; message: string; permanent: boolean; memoryMb: number }
   | { progress: { ocrPage: number; pageCount?: number } }
   | { chunking: true };
 
@@ -69,6 +88,8 @@ interface Slot {
   busy: boolean;
   /** Busy with a large document (see LARGE_BYTES). */
   large: boolean;
+  /** Stops the thread when it has been idle for `idleThreadMs`; cleared when it is taken. */
+  idleTimer?: NodeJS.Timeout;
 }
 
 /**
@@ -99,6 +120,9 @@ const WARM_UP: ParseInput = {
 export class ParseSandbox {
   private readonly slots: Slot[] = [];
   private readonly waiting: { large: boolean; wake: () => void }[] = [];
+  private recycledCount = 0;
+  /** Threads being stopped: a new one starts only once they are gone (see `acquire`). */
+  private readonly stopping = new Set<Promise<unknown>>();
 
   /** `documentLimits`: what the parsers hold every document to (pages, rows, pixels, text …). */
   constructor(
@@ -186,9 +210,16 @@ export class ParseSandbox {
     return this.slots.length;
   }
 
+  /** Threads replaced because their memory grew past `recycleThreadMb`, since the start. */
+  get recycledThreads(): number {
+    return this.recycledCount;
+  }
+
   /** Stops every thread (at shutdown). */
   async close(): Promise<void> {
-    await Promise.all(this.slots.splice(0).map((slot) => slot.thread.terminate()));
+    const slots = this.slots.splice(0);
+    for (const slot of slots) clearTimeout(slot.idleTimer);
+    await Promise.all(slots.map((slot) => slot.thread.terminate()));
   }
 
   private run(
@@ -234,7 +265,10 @@ export class ParseSandbox {
           onProgress?.(reply.progress.ocrPage, reply.progress.pageCount);
           return;
         }
-        finish(() => (reply.ok ? resolve(reply) : reject(replyError(fileName, reply))), false);
+        // A thread that grew past the bound is replaced; its answer stands.
+        const grown = reply.memoryMb > (this.limits.recycleThreadMb ?? DEFAULT_RECYCLE_THREAD_MB);
+        if (grown) this.recycledCount++;
+        finish(() => (reply.ok ? resolve(reply) : reject(replyError(fileName, reply))), grown);
       };
       const onError = (error: Error & { code?: string }) =>
         finish(() => reject(threadError(fileName, error, this.limits, chunking)), true);
@@ -297,11 +331,18 @@ export class ParseSandbox {
       if (this.mayStart(large)) {
         const idle = this.slots.find((slot) => !slot.busy);
         if (idle) {
+          clearTimeout(idle.idleTimer);
           idle.busy = true;
           idle.large = large;
           return idle;
         }
         if (this.slots.length < this.limits.threads) {
+          // Starting a thread while another one is being torn down can take the process down with
+          // it (seen with the native modules the parsers load); the stop takes milliseconds.
+          if (this.stopping.size) {
+            await Promise.allSettled([...this.stopping]);
+            continue;
+          }
           const slot = { thread: this.spawn(), busy: true, large };
           this.slots.push(slot);
           return slot;
@@ -322,13 +363,24 @@ export class ParseSandbox {
   private release(slot: Slot): void {
     slot.busy = false;
     slot.large = false;
+    if (this.slots.includes(slot)) {
+      const idleMs = this.limits.idleThreadMs ?? DEFAULT_IDLE_THREAD_MS;
+      slot.idleTimer = setTimeout(() => {
+        if (!slot.busy) this.discard(slot);
+      }, idleMs).unref();
+    }
     const next = this.waiting.findIndex((waiter) => this.mayStart(waiter.large));
     if (next >= 0) this.waiting.splice(next, 1)[0].wake();
   }
 
   private spawn(): Worker {
     // TypeScript sources (tests, `node -r @swc-node/register`) need the compiler hook in the thread too.
-    const execArgv = THREAD_FILE.endsWith('.ts') ? ['-r', '@swc-node/register'] : [];
+    const typescript = THREAD_FILE.endsWith('.ts');
+    // The compiler's native module frees its state with the last thread that loaded it, and the
+    // next thread to load it crashes the process: this thread keeps it loaded (as `-r
+    // @swc-node/register` already does in the api and the worker; test runners do not).
+    if (typescript) require('@swc/core');
+    const execArgv = typescript ? ['-r', '@swc-node/register'] : [];
     const thread = new Worker(THREAD_FILE, {
       execArgv,
       workerData: { documentLimits: this.documentLimits } satisfies ParseThreadData,
@@ -342,9 +394,11 @@ export class ParseSandbox {
   }
 
   private discard(slot: Slot): void {
+    clearTimeout(slot.idleTimer);
     const index = this.slots.indexOf(slot);
     if (index >= 0) this.slots.splice(index, 1);
-    void slot.thread.terminate();
+    const stopped = slot.thread.terminate().finally(() => this.stopping.delete(stopped));
+    this.stopping.add(stopped);
   }
 }
 

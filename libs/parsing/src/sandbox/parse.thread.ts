@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { isTroveError, TroveErrorCode } from '@trove/domain';
 import { onOcrPage } from '../ocr/ocr-pages';
@@ -16,16 +17,28 @@ onOcrPage((ocrPage, pageCount) =>
   parentPort!.postMessage({ progress: { ocrPage, pageCount } } satisfies ParseReply),
 );
 
+/** This thread's V8 heap and the memory its objects hold outside it (buffers), in MB. */
+function memoryMb(): number {
+  const { total_heap_size, external_memory } = getHeapStatistics();
+  return Math.round((total_heap_size + external_memory) / 2 ** 20);
+}
+
 parentPort!.on('message', async (request: ParseRequest) => {
   let reply: ParseReply;
   try {
     const result = await runDocumentSteps(registry, request, () =>
       parentPort!.postMessage({ chunking: true } satisfies ParseReply),
     );
-    reply = { ok: true, ...result };
+    reply = { ok: true, ...result, memoryMb: 0 };
   } catch (error) {
     if (isTroveError(error)) {
-      reply = { ok: false, code: error.code, message: error.message, permanent: error.permanent };
+      reply = {
+        ok: false,
+        code: error.code,
+        message: error.message,
+        permanent: error.permanent,
+        memoryMb: 0,
+      };
     } else if (error instanceof RangeError && /call stack/i.test(error.message)) {
       // Runaway recursion on this input: trying again cannot help.
       reply = {
@@ -33,11 +46,19 @@ parentPort!.on('message', async (request: ParseRequest) => {
         code: TroveErrorCode.ParseFailed,
         message: `${request.fileName} is nested too deeply to parse`,
         permanent: true,
+        memoryMb: 0,
       };
     } else {
-      reply = { ok: false, message: (error as Error)?.message ?? String(error), permanent: false };
+      reply = {
+        ok: false,
+        message: (error as Error)?.message ?? String(error),
+        permanent: false,
+        memoryMb: 0,
+      };
     }
   }
+  // Measured once the request's own objects are unreachable (a transferred result is not counted).
+  reply.memoryMb = memoryMb();
   const transfer = reply.ok && reply.json ? [reply.json.buffer as ArrayBuffer] : [];
   parentPort!.postMessage(reply, transfer);
 });
