@@ -54,16 +54,26 @@ interface RoundResult {
   /** The main thread's V8 heap and its memory outside the heap (buffers), from the worker's /metrics. */
   heapMiB: number;
   externalMiB: number;
+  /** Parsing threads running at the round's end, and replaced for their memory so far. */
+  parseThreads: number;
+  parseThreadsRecycled: number;
   failedAsExpected: boolean;
 }
 
-/** The main thread's V8 heap (total) and external memory, in MiB, from a worker's /metrics. */
-async function mainThreadMemory(metricsUrl: string): Promise<{ heapMiB: number; externalMiB: number }> {
+/**
+ * The main thread's V8 heap (total) and external memory, in MiB, and the parsing threads (running,
+ * replaced for their memory), from a worker's /metrics.
+ */
+async function workerMemory(
+  metricsUrl: string,
+): Promise<Pick<RoundResult, 'heapMiB' | 'externalMiB' | 'parseThreads' | 'parseThreadsRecycled'>> {
   const text = await (await fetch(metricsUrl)).text();
-  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN) / 2 ** 20;
+  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
   return {
-    heapMiB: value('trove_nodejs_heap_size_total_bytes'),
-    externalMiB: value('trove_nodejs_external_memory_bytes'),
+    heapMiB: value('trove_nodejs_heap_size_total_bytes') / 2 ** 20,
+    externalMiB: value('trove_nodejs_external_memory_bytes') / 2 ** 20,
+    parseThreads: value('trove_worker_parse_threads'),
+    parseThreadsRecycled: value('trove_worker_parse_threads_recycled_total'),
   };
 }
 
@@ -141,6 +151,7 @@ async function main(): Promise<void> {
   const loadStart = loadavg()[0];
   let hwmMiB = 0;
   let documents = 0;
+  let atRest: Awaited<ReturnType<typeof workerMemory>> | undefined;
   try {
     const gitProject = await stack.createProject('memory bench: git');
     const { id: gitSource } = await addSource((q, v) => stack.gql(q, v), {
@@ -227,7 +238,7 @@ async function main(): Promise<void> {
         gitMs,
         rssAtEndMiB: memory?.rssMiB ?? 0,
         peakMiB: Math.max(0, ...inRound.map((s) => s.rssMiB)),
-        ...(await mainThreadMemory(metricsUrl)),
+        ...(await workerMemory(metricsUrl)),
         failedAsExpected,
       });
       console.log(`[bench:memory] round ${round}: ${JSON.stringify(rounds.at(-1))}`);
@@ -237,6 +248,7 @@ async function main(): Promise<void> {
     const restStart = performance.now();
     while (performance.now() - restStart < REST_SECONDS * 1000) await sleep(1000);
     hwmMiB = readMemory(workerPid)?.hwmMiB ?? hwmMiB;
+    atRest = await workerMemory(metricsUrl);
   } finally {
     clearInterval(sampler);
     await stack.stop();
@@ -253,7 +265,7 @@ async function main(): Promise<void> {
   const last = rounds.at(-1)!;
   const rows = rounds.map(
     (r) =>
-      `| ${r.round} | ${seconds(r.endMs)} | ${seconds(r.importMs)} | ${seconds(r.filesMs)} | ${seconds(r.gitMs)} | ${mib(r.peakMiB)} | ${mib(r.rssAtEndMiB)} | ${mib(r.heapMiB)} / ${mib(r.externalMiB)} |${r.failedAsExpected ? '' : ' (a file ended unexpectedly)'}`,
+      `| ${r.round} | ${seconds(r.endMs)} | ${seconds(r.importMs)} | ${seconds(r.filesMs)} | ${seconds(r.gitMs)} | ${mib(r.peakMiB)} | ${mib(r.rssAtEndMiB)} | ${mib(r.heapMiB)} / ${mib(r.externalMiB)} | ${r.parseThreads} / ${r.parseThreadsRecycled} |${r.failedAsExpected ? '' : ' (a file ended unexpectedly)'}`,
   );
   const command = ['npm run bench:memory --', ...process.argv.slice(2)].join(' ').replace(/ --$/, '');
   const embedderText = o.local
@@ -278,10 +290,10 @@ it runs. Load average (1 min) at the start: ${loadStart.toFixed(1)} on ${cpus().
 | peak VmRSS while working | **${mib(peakOf(work))}** (by phase: ${byPhase.join(', ')}) |
 | kernel high-water mark (VmHWM) | ${mib(hwmMiB)} |
 | VmRSS at the end of the first round → the last | ${mib(first?.rssAtEndMiB ?? 0)} → ${mib(last?.rssAtEndMiB ?? 0)} |
-| VmRSS after ${REST_SECONDS} s with no work | ${mib(rest.at(-1)?.rssMiB ?? 0)} |
+| VmRSS after ${REST_SECONDS} s with no work | ${mib(rest.at(-1)?.rssMiB ?? 0)} (parsing threads running then: ${atRest?.parseThreads ?? '?'}) |
 
-| round | ended at | import | files | git sync | peak VmRSS | VmRSS at its end | main thread: V8 heap / external |
-| --- | --- | --- | --- | --- | --- | --- | --- |
+| round | ended at | import | files | git sync | peak VmRSS | VmRSS at its end | main thread: V8 heap / external | parsing threads: running / replaced so far |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows.join('\n')}
 `;
   writeBenchmarkSections(command, section);
