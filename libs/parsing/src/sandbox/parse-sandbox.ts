@@ -13,7 +13,11 @@ import {
 // The image parser decodes with sharp (libvips) in the parsing threads. Loaded here too, so its
 // shared libraries stay loaded when a thread exits or is stopped (glibc would unload them
 // under the other threads' feet otherwise; sharp's documentation asks for this).
-import 'sharp';
+import sharp from 'sharp';
+
+// libvips keeps recent operations and their pixels (up to 50 MB, process-wide) for the next
+// call on the same image; every page and image here is read once, so nothing would be reused.
+sharp.cache(false);
 
 export interface ParseLimits {
   /**
