@@ -113,6 +113,7 @@ export class ScaleStack {
     return {
       // As scripts/apps.sh and the image start the api and the worker.
       MALLOC_ARENA_MAX: '2',
+      NODE_OPTIONS: '--max-old-space-size=1024',
       ...process.env,
       TROVE_API_PORT: String(this.port),
       TROVE_ADMIN_API_KEY: this.adminKey,
