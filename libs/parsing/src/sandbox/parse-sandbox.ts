@@ -125,8 +125,6 @@ export class ParseSandbox {
   private readonly slots: Slot[] = [];
   private readonly waiting: { large: boolean; wake: () => void }[] = [];
   private recycledCount = 0;
-  /** Threads being stopped: a new one starts only once they are gone (see `acquire`). */
-  private readonly stopping = new Set<Promise<unknown>>();
 
   /** `documentLimits`: what the parsers hold every document to (pages, rows, pixels, text …). */
   constructor(
@@ -341,12 +339,6 @@ export class ParseSandbox {
           return idle;
         }
         if (this.slots.length < this.limits.threads) {
-          // Starting a thread while another one is being torn down can take the process down with
-          // it (seen with the native modules the parsers load); the stop takes milliseconds.
-          if (this.stopping.size) {
-            await Promise.allSettled([...this.stopping]);
-            continue;
-          }
           const slot = { thread: this.spawn(), busy: true, large };
           this.slots.push(slot);
           return slot;
@@ -401,8 +393,7 @@ export class ParseSandbox {
     clearTimeout(slot.idleTimer);
     const index = this.slots.indexOf(slot);
     if (index >= 0) this.slots.splice(index, 1);
-    const stopped = slot.thread.terminate().finally(() => this.stopping.delete(stopped));
-    this.stopping.add(stopped);
+    void slot.thread.terminate();
   }
 }
 
