@@ -185,6 +185,6 @@ describe('a VIEWER key', () => {
 
 describe('the browser', () => {
   it('met no CSP violation, script error, failed request or request to another origin', () => {
-    expect(problems).toEqual([]);
+    expect(problems, problems.join(' | ')).toEqual([]);
   });
 });

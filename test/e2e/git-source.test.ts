@@ -481,7 +481,7 @@ describe('a Git repository from the dashboard and MCP (their forms and tools com
         .toBe('COMPLETED');
       expect(Number(await page.getByTestId('progress-ingested').textContent())).toBe(headFiles().length);
       expect(await page.content()).not.toContain(TOKEN);
-      expect(problems).toEqual([]);
+      expect(problems, problems.join(' | ')).toEqual([]);
     } finally {
       await browser.close();
     }

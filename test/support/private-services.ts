@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort, ROOT } from './services';
+import { ROOT } from './services';
 
 const run = promisify(execFile);
 const PREFIX = 'trove-private-services-';
@@ -78,19 +78,10 @@ function portFree(port: number): Promise<boolean> {
   });
 }
 
-/** The first of `count` consecutive free ports (a cluster's nodes take the ports after the first). */
-async function freePorts(count: number): Promise<number> {
-  for (;;) {
-    const first = await freePort();
-    if (first + count > 65_536) continue;
-    const rest = await Promise.all(Array.from({ length: count - 1 }, (_, i) => portFree(first + i + 1)));
-    if (rest.every(Boolean)) return first;
-  }
-}
-
 /**
- * `count` consecutive free ports below 32768, for servers that cannot take the OS's picks: Temporal
- * keeps its membership ports in a PostgreSQL smallint.
+ * `count` consecutive free ports below 32768 (Linux's ephemeral range starts at 32768): a port the
+ * OS picks for an outgoing connection cannot take one of them before its service binds it, and
+ * Temporal keeps its membership ports in a PostgreSQL smallint.
  */
 async function freeLowPorts(count: number): Promise<number> {
   for (;;) {
@@ -163,10 +154,12 @@ export class PrivateServices {
   async start(...services: PrivateService[]): Promise<void> {
     if (!this.ports) {
       await stopOrphans();
+      // Below the ephemeral range: a service binds its port seconds after it is chosen (Elasticsearch
+      // tens of seconds under load), and meanwhile any outgoing connection may take a port there.
       this.ports = {
-        es: await freePorts(this.esNodes),
-        esTransport: await freePorts(this.esNodes),
-        pg: await freePort(),
+        es: await freeLowPorts(this.esNodes),
+        esTransport: await freeLowPorts(this.esNodes),
+        pg: await freeLowPorts(1),
         // The four services' gRPC ports, then their four membership ports.
         temporal: await freeLowPorts(8),
       };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filesNotRun, summarize, type TestLevel, type VitestJsonReport } from './test-summary';
+import { errorSummary, filesNotRun, summarize, type TestLevel, type VitestJsonReport } from './test-summary';
 
 const ROOT = '/repo';
 
@@ -36,7 +36,7 @@ describe('summarize (the last stage of npm test)', () => {
     });
   });
 
-  it('names each failed test with the first line of its error, and a file that failed as a whole', () => {
+  it('names each failed test with the message of its error (not its stack), and a file that failed as a whole', () => {
     const failedTest = report([
       { fullName: 'x passes', status: 'passed' },
       {
@@ -53,15 +53,19 @@ describe('summarize (the last stage of npm test)', () => {
         {
           name: `${ROOT}/test/y.test.ts`,
           status: 'failed',
-          message: 'Hook timed out in 60000ms\nmore',
+          message: 'up.sh elasticsearch failed:\n\nport 9300 in use\n    at start (x.ts:1:1)\nmore',
           assertionResults: [],
         },
       ],
     };
     expect(summarize([failedTest, brokenFile], [], ROOT).failures).toEqual([
       'libs/x/src/x.spec.ts > x ranks the runbook: AssertionError: expected 0.70 to be >= 0.71',
-      'test/y.test.ts: Hook timed out in 60000ms',
+      'test/y.test.ts: up.sh elasticsearch failed: ⏎ port 9300 in use',
     ]);
+  });
+
+  it('cuts a long message at 600 characters', () => {
+    expect(errorSummary('x'.repeat(700))).toBe(`${'x'.repeat(599)}…`);
   });
 
   it('reports a skipped and a todo test that the allow-list does not name', () => {

@@ -85,18 +85,26 @@ export interface TestSummary {
   /** Allow-list entries without a reason. */
   unexplained: string[];
   /**
-   * What failed, as `file > full name: first line of the error`, a file that failed as a whole as
-   * `file: first line`: printed last in the CI log, whose tail is often all a reader gets.
+   * What failed, as `file > full name: the error's message` (errorSummary), a file that failed as a whole
+   * as `file: message`: printed last in the CI log, whose tail is often all a reader gets.
    */
   failures: string[];
 }
 
-/** The first non-blank line of an error message, without colour codes, at most 300 characters. */
-function firstLine(message: string | undefined): string {
+/**
+ * An error message without colour codes or stack: its non-blank lines up to the first stack frame,
+ * joined with " ⏎ ", at most 600 characters (a service's log tail is often what explains a failure).
+ */
+export function errorSummary(message: string | undefined): string {
   // eslint-disable-next-line no-control-regex
   const plain = (message ?? '').replace(/\u001b\[[0-9;]*m/g, '');
-  const line = plain.split('\n').find((l) => l.trim()) ?? '(no message)';
-  return line.trim().slice(0, 300);
+  const lines: string[] = [];
+  for (const line of plain.split('\n')) {
+    if (/^\s+at /.test(line) || /^\s*❯ /.test(line)) break;
+    if (line.trim()) lines.push(line.trim());
+  }
+  const text = lines.join(' ⏎ ') || '(no message)';
+  return text.length > 600 ? `${text.slice(0, 599)}…` : text;
 }
 
 const RAN = new Set(['passed', 'failed']);
@@ -120,10 +128,10 @@ export function summarize(reports: VitestJsonReport[], allowed: AllowedSkip[], r
       const path = relative(root, file.name);
       const testFailed = file.assertionResults.some((test) => test.status === 'failed');
       if (file.status === 'failed' && !testFailed)
-        summary.failures.push(`${path}: ${firstLine(file.message)}`);
+        summary.failures.push(`${path}: ${errorSummary(file.message)}`);
       for (const test of file.assertionResults) {
         if (test.status === 'failed') {
-          summary.failures.push(`${key(path, test.fullName)}: ${firstLine(test.failureMessages?.[0])}`);
+          summary.failures.push(`${key(path, test.fullName)}: ${errorSummary(test.failureMessages?.[0])}`);
         }
         if (RAN.has(test.status) || allowedKeys.has(key(path, test.fullName))) continue;
         summary.unexpectedSkips.push(`${key(path, test.fullName)} (${test.status})`);
