@@ -141,6 +141,15 @@ function Playground() {
   );
 }
 
+// Monaco cancels its own pending work (a completion or hover overtaken by the next keystroke, the
+// models of an editor GraphiQL unmounts for another key or project) by rejecting it with an error
+// named "Canceled", which GraphiQL leaves unobserved. That is not a failure; anything else still
+// reaches the console.
+window.addEventListener('unhandledrejection', (event) => {
+  const reason = event.reason as { name?: unknown; message?: unknown } | null;
+  if (reason?.name === 'Canceled' && reason.message === 'Canceled') event.preventDefault();
+});
+
 createRoot(document.getElementById('playground')!).render(
   <StrictMode>
     <Playground />
