@@ -24,6 +24,9 @@ import { CachedPassageEmbedder, testCacheDir } from '@trove/tools-support';
 import { indexBeirDocuments } from './retrieval-index';
 import { QUERY_EMBEDDER_URL, workerConfig } from './services';
 
+/** The slices' committed passage vectors (sliceSeedFile). */
+export const SEED_DIR = join(__dirname, '..', 'integration', 'search', 'retrieval-seeds');
+
 /**
  * What the gate measures per slice: each leg and HYBRID without reranking, and DEFAULT — a request
  * that says nothing but its query, as a client's default search: HYBRID, reranked by whatever the
@@ -96,23 +99,34 @@ export function sliceCacheFile(slice: RetrievalSlice, embedder: EmbeddingProvide
 }
 
 /**
+ * A slice's committed passage vectors (`npm run gate:seed` writes them), which fill a missing cache
+ * file: a new machine then embeds only what its chunking adds (see CachedPassageEmbedder).
+ */
+export function sliceSeedFile(slice: RetrievalSlice, embedder: EmbeddingProvider): string {
+  return join(SEED_DIR, `${slice.name}-${embedder.modelId.replace(/[^\w.-]+/g, '_')}.json.gz`);
+}
+
+/**
  * Indexes a slice's documents under `projectId`. With `cache`, passage vectors come from the
- * slice's cache file where it has them (see CachedPassageEmbedder) and the file is rewritten;
- * without, every passage is embedded and the file is left alone.
+ * slice's cache file where it has them (from its seed when the file is missing; see
+ * CachedPassageEmbedder) and the file is rewritten; without, every passage is embedded and the
+ * file is left alone. `seedTo` also writes the vectors this run used as the slice's seed.
  */
 export async function indexSlice(
   slice: RetrievalSlice,
   corpus: ReturnType<typeof loadSlice>['corpus'],
   target: { index: ChunkIndex; embedder: EmbeddingProvider; projectId: string },
   cache: boolean,
-): Promise<{ cached: number; embedded: number }> {
+  seedTo?: string,
+): Promise<{ cached: number; embedded: number; fromSeed: boolean }> {
   const file = sliceCacheFile(slice, target.embedder);
   const embedder = cache
-    ? await CachedPassageEmbedder.open(target.embedder, file)
+    ? await CachedPassageEmbedder.open(target.embedder, file, sliceSeedFile(slice, target.embedder))
     : CachedPassageEmbedder.empty(target.embedder, file);
   await indexBeirDocuments(corpus, { ...target, embedder });
   if (cache) embedder.save();
-  return embedder.counts;
+  if (seedTo) embedder.writeSeed(seedTo);
+  return { ...embedder.counts, fromSeed: embedder.fromSeed };
 }
 
 /** Every configuration's nDCG@10 and Recall@10 on an indexed slice, rounded as the baseline stores them. */

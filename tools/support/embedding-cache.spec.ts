@@ -111,6 +111,50 @@ describe('CachedPassageEmbedder', () => {
   });
 });
 
+describe('CachedPassageEmbedder seeds (a new machine starts from committed vectors)', () => {
+  it('fills a missing file from the seed, which holds only the passages its run used', async () => {
+    const inner = new FakeEmbedder();
+    const cacheFile = file();
+    const seeding = await CachedPassageEmbedder.open(inner, cacheFile);
+    await seeding.embed(['alpha', 'beta'], 'passage');
+    seeding.save();
+    // A later run of another chunking: the seed takes its passages only, not the file's others.
+    const seeder = await CachedPassageEmbedder.open(inner, cacheFile);
+    await seeder.embed(['alpha', 'gamma'], 'passage');
+    const seed = join(mkdtempSync(join(tmpdir(), 'trove-seed-')), 'slice.json.gz');
+    seeder.writeSeed(seed);
+
+    inner.embedded.length = 0;
+    const path = file();
+    const fresh = await CachedPassageEmbedder.open(inner, path, seed);
+    expect(fresh.fromSeed).toBe(true);
+    expect(await fresh.embed(['alpha', 'gamma', 'beta'], 'passage')).toHaveLength(3);
+    // The probe, then 'beta', which the seed does not hold.
+    expect(inner.embedded).toEqual(['alpha', 'beta']);
+    expect(fresh.counts).toEqual({ cached: 2, embedded: 1 });
+    fresh.save();
+
+    // The file now exists: the seed is not read again.
+    const again = await CachedPassageEmbedder.open(inner, path, seed);
+    expect(again.fromSeed).toBe(false);
+  });
+
+  it('ignores a seed whose probe no longer embeds to its stored vector', async () => {
+    const inner = new FakeEmbedder();
+    const seeder = await CachedPassageEmbedder.open(inner, file());
+    await seeder.embed(['alpha', 'beta'], 'passage');
+    const seed = join(mkdtempSync(join(tmpdir(), 'trove-seed-')), 'slice.json.gz');
+    seeder.writeSeed(seed);
+
+    inner.drift = 1;
+    inner.embedded.length = 0;
+    const drifted = await CachedPassageEmbedder.open(inner, file(), seed);
+    await drifted.embed(['alpha', 'beta'], 'passage');
+    expect(inner.embedded).toEqual(['alpha', 'alpha', 'beta']);
+    expect(drifted.counts).toEqual({ cached: 0, embedded: 2 });
+  });
+});
+
 describe('cacheBase (where the gates keep their vectors)', () => {
   it('lies beside the installed programs: /var/cache/trove for root, the user cache for others', () => {
     expect(cacheBase({}, 0, '/root')).toBe('/var/cache/trove');

@@ -63,7 +63,8 @@ describe.each(slices)('retrieval on the $name slice', (slice) => {
     const vectors = await indexSlice(slice, corpus, { index, embedder, projectId }, true);
     console.log(
       `[retrieval-regression] ${slice.name}: ${corpus.length} documents indexed, ` +
-        `${vectors.cached} passage vectors from the cache, ${vectors.embedded} embedded`,
+        `${vectors.cached} passage vectors from the cache${vectors.fromSeed ? ' (filled from its committed seed)' : ''}, ` +
+        `${vectors.embedded} embedded`,
     );
   }, 1_800_000);
 
