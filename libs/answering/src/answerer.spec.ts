@@ -287,7 +287,7 @@ describe('Answerer with a language model', () => {
       fallbackReason: 'the model did not finish within the time budget of 200 ms',
     });
     expect(done.result.answer).toMatch(
-      /^The language model gave no verified answer in time\. Sentences quoted/,
+      /^The language model gave no answer that the sources support\. Sentences quoted/,
     );
     expect(done.result.citations.length).toBeGreaterThan(0);
     // The model's partial text was attempt 1; the quotes start over as attempt 2.
