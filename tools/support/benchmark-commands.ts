@@ -273,6 +273,24 @@ export const BENCHMARK_COMMANDS: BenchmarkCommand[] = [
     sizes: {},
   },
   {
+    // The same set answered by the local model too (its own section): the model and its provider.
+    command: 'npm run eval -- --answers --answers-llm',
+    measures: [
+      'tools/eval/eval-answers.ts',
+      'tools/eval/answers-llm-section.ts',
+      'libs/answering/src',
+      'libs/llm/src',
+      'libs/evaluation/src',
+      'libs/evaluation/fixtures/answers',
+      'samples/quickstart',
+      'samples/handbook-site/docs',
+      ...INGEST,
+      ...SEARCH,
+    ],
+    settings: [...INGEST_SETTINGS, ...SEARCH_SETTINGS, 'answers', 'localLlm'],
+    sizes: {},
+  },
+  {
     command: 'npm run eval:keyword',
     measures: [
       'tools/eval/eval-keyword.ts',
