@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { characterErrorRate } from './character-error-rate';
 import sharp from 'sharp';
 import { languagesFor, OcrDataMissingError, OcrPool, OcrTimeoutError, tidyText } from './ocr-pool';
-import type { GreyImage } from './ocr-pool';
+import type { GreyImage, OcrWorker } from './ocr-pool';
 import { ocrSettingsFromEnv } from './ocr-settings';
 import { layoutFixture, scannedCopy } from './testing';
 
@@ -119,6 +119,56 @@ describe('OcrPool', () => {
     }
     expect(resting.workerCount).toBe(0);
   }, 60_000);
+
+  describe('a page given up while its worker is between two jobs', () => {
+    /** A Tesseract worker whose jobs end when the test says; it records what it was asked. */
+    function scriptedWorker() {
+      const calls: string[] = [];
+      const pending: Record<string, () => void> = {};
+      const job = (name: string) => () => {
+        calls.push(name);
+        return new Promise<never>((resolve) => {
+          pending[name] = () => resolve(undefined as never);
+        });
+      };
+      const worker = {
+        reinitialize: job('reinitialize'),
+        setParameters: job('setParameters'),
+        recognize: job('recognize'),
+        terminate: () => {
+          calls.push('terminate');
+          return Promise.resolve(undefined as never);
+        },
+      } as unknown as OcrWorker;
+      return { worker, calls, finish: (name: string) => pending[name]() };
+    }
+    const blank = () => readFileSync(join(__dirname, 'fixtures', 'blank.png'));
+
+    it('sends it no further job once it is stopped', async () => {
+      const scripted = scriptedWorker();
+      const hasty = new OcrPool({ ...settings, workers: 1, pageTimeoutMs: 20 }, () =>
+        Promise.resolve(scripted.worker),
+      );
+      await expect(hasty.recognize(blank())).rejects.toBeInstanceOf(OcrTimeoutError);
+      expect(scripted.calls).toEqual(['setParameters', 'terminate']);
+      // The job's answer comes after all: the page goes no further on a stopped worker.
+      scripted.finish('setParameters');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(scripted.calls).toEqual(['setParameters', 'terminate']);
+    });
+
+    it('stops it once a reinitialize (two jobs in a row) has ended', async () => {
+      const scripted = scriptedWorker();
+      const hasty = new OcrPool({ ...settings, workers: 1, pageTimeoutMs: 20 }, () =>
+        Promise.resolve(scripted.worker),
+      );
+      const other = settings.languages.length > 1 ? settings.languages.slice(0, 1) : ['deu'];
+      await expect(hasty.recognize(blank(), { languages: other })).rejects.toBeInstanceOf(OcrTimeoutError);
+      expect(scripted.calls).toEqual(['reinitialize']);
+      scripted.finish('reinitialize');
+      await vi.waitFor(() => expect(scripted.calls).toEqual(['reinitialize', 'terminate']));
+    });
+  });
 
   it('names the missing language data and the script that installs it', async () => {
     const lost = new OcrPool({ ...settings, languages: ['eng', 'xyz'] });

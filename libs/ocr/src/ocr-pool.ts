@@ -59,17 +59,37 @@ export class OcrDataMissingError extends Error {
  * and a fresh one takes its place on the next page. A worker idle for `idleMs` is stopped too: the
  * WASM memory Tesseract grew for the largest page it read is never given back while it lives.
  */
+/** What the pool uses of a Tesseract worker (tests give a scripted one). */
+export type OcrWorker = Pick<Worker, 'reinitialize' | 'setParameters' | 'recognize' | 'terminate'>;
+
+/** Starts a Tesseract worker for `languages` ('+'-joined), reading their data from `dataDir`. */
+export type OcrWorkerFactory = (languages: string, dataDir: string) => Promise<OcrWorker>;
+
+const tesseractWorker: OcrWorkerFactory = async (languages, dataDir) => {
+  // Loaded on the first page, so processes that never OCR do not pay for it.
+  const { createWorker } = await import('tesseract.js');
+  return createWorker(languages, LSTM_ONLY, {
+    langPath: dataDir,
+    gzip: false,
+    // The data is read from disk every start; no copy is written anywhere.
+    cacheMethod: 'none',
+  });
+};
+
 export class OcrPool {
   private readonly limit: ReturnType<typeof pLimit>;
-  private readonly idle: Worker[] = [];
-  private readonly busy = new Set<Worker>();
+  private readonly idle: OcrWorker[] = [];
+  private readonly busy = new Set<OcrWorker>();
   /** The languages each worker is initialised with now ('+'-joined). */
-  private readonly loaded = new WeakMap<Worker, string>();
+  private readonly loaded = new WeakMap<OcrWorker, string>();
   /** Each idle worker's timer, which stops it after `idleMs`. */
-  private readonly idleTimers = new Map<Worker, NodeJS.Timeout>();
+  private readonly idleTimers = new Map<OcrWorker, NodeJS.Timeout>();
   private closed = false;
 
-  constructor(readonly settings: OcrSettings) {
+  constructor(
+    readonly settings: OcrSettings,
+    private readonly startTesseract: OcrWorkerFactory = tesseractWorker,
+  ) {
     this.limit = pLimit(settings.workers);
   }
 
@@ -111,6 +131,7 @@ export class OcrPool {
       this.busy.add(worker);
       let timer: NodeJS.Timeout | undefined;
       let timedOut = false;
+      let stop = () => void worker.terminate().catch(() => undefined);
       try {
         const timeout = new Promise<never>((_, reject) => {
           timer = setTimeout(() => {
@@ -122,19 +143,41 @@ export class OcrPool {
             );
           }, this.settings.pageTimeoutMs);
         });
+        // A stopped Tesseract worker must get no further job: tesseract.js would post it to the
+        // dead thread in a promise nobody awaits (an unhandled rejection that fails the process's
+        // tests, or the parsing thread). So each step starts only while the page is within its
+        // time, checked right before the call (the calls post their job without yielding to a
+        // timer: `input` is a buffer), and a timeout during `reinitialize` (which posts two jobs,
+        // one after the other) stops the worker once that call has ended.
+        let reinitializing: Promise<unknown> | undefined;
+        const stillInTime = () => {
+          if (timedOut) throw new OcrTimeoutError('the page was given up');
+        };
         const read = async () => {
           const key = languages.join('+');
           if (this.loaded.get(worker) !== key) {
-            await worker.reinitialize(languages.join('+'), LSTM_ONLY);
+            reinitializing = worker.reinitialize(key, LSTM_ONLY);
+            await reinitializing;
+            reinitializing = undefined;
             this.loaded.set(worker, key);
           }
+          stillInTime();
           await worker.setParameters({
             user_defined_dpi: dpi,
             tessedit_pageseg_mode: AUTO_SEGMENTATION as never,
           });
+          stillInTime();
           return worker.recognize(input, {}, { text: false, blocks: true });
         };
-        const { data } = await Promise.race([read(), timeout]);
+        const reading = read();
+        // Settled by the race or left pending by a stopped worker: never an unhandled rejection.
+        reading.catch(() => undefined);
+        stop = () => {
+          const stopping = reinitializing;
+          if (stopping) void stopping.finally(() => worker.terminate().catch(() => undefined));
+          else void worker.terminate().catch(() => undefined);
+        };
+        const { data } = await Promise.race([reading, timeout]);
         const blocks = pageLayout((data.blocks ?? []) as unknown as TesseractBlock[])
           .map(tidyBlock)
           .filter((block) => (block.kind === 'table' ? block.rows.length : block.text));
@@ -147,13 +190,13 @@ export class OcrPool {
       } finally {
         clearTimeout(timer);
         this.busy.delete(worker);
-        if (timedOut || this.closed) void worker.terminate().catch(() => undefined);
+        if (timedOut || this.closed) stop();
         else this.putIdle(worker);
       }
     });
   }
 
-  private takeIdle(): Worker | undefined {
+  private takeIdle(): OcrWorker | undefined {
     const worker = this.idle.pop();
     if (worker) {
       clearTimeout(this.idleTimers.get(worker));
@@ -162,7 +205,7 @@ export class OcrPool {
     return worker;
   }
 
-  private putIdle(worker: Worker): void {
+  private putIdle(worker: OcrWorker): void {
     this.idle.push(worker);
     const timer = setTimeout(() => {
       this.idleTimers.delete(worker);
@@ -189,7 +232,7 @@ export class OcrPool {
     await Promise.all(this.idle.splice(0).map((worker) => worker.terminate().catch(() => undefined)));
   }
 
-  private async startWorker(): Promise<Worker> {
+  private async startWorker(): Promise<OcrWorker> {
     const { dataDir, languages } = this.settings;
     const missing = languages.filter((language) => !existsSync(join(dataDir, `${language}.traineddata`)));
     if (missing.length) {
@@ -197,14 +240,7 @@ export class OcrPool {
         `OCR language data is missing for ${missing.join(', ')} in ${dataDir}: run infra/local/install-ocr-data.sh (or set TROVE_OCR_DATA_DIR)`,
       );
     }
-    // Loaded on the first page, so processes that never OCR do not pay for it.
-    const { createWorker } = await import('tesseract.js');
-    const worker = await createWorker(languages, LSTM_ONLY, {
-      langPath: dataDir,
-      gzip: false,
-      // The data is read from disk every start; no copy is written anywhere.
-      cacheMethod: 'none',
-    });
+    const worker = await this.startTesseract(languages.join('+'), dataDir);
     this.loaded.set(worker, languages.join('+'));
     return worker;
   }
