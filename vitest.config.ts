@@ -22,9 +22,6 @@ const E2E_WAITS = [
   'test/e2e/search-limits.test.ts',
   'test/e2e/temporal-production.test.ts',
   'test/e2e/distributed.test.ts',
-  // A 30-second refusal window; the verification window and a 25-second webhook flood.
-  'test/e2e/security-probe-2.test.ts',
-  'test/e2e/webhook-security.test.ts',
 ];
 const lanes = process.env.TROVE_E2E_LANES === '2';
 
