@@ -4,6 +4,7 @@ import {
   citedPlaces,
   isStreaming,
   newTurn,
+  nextQuestionThread,
   placeMarkerOf,
   recordedTurn,
   withEvent,
@@ -98,6 +99,18 @@ describe('an ask turn, event by event', () => {
     });
     const continued = newTurn('q', { threadId: 'thr_2' });
     expect([continued.threadId, continued.startsThread]).toEqual(['thr_2', undefined]);
+  });
+
+  it('sends the next question on in the thread shown: the URL’s, or the one the shown answer just started', () => {
+    const started = withEvent(newTurn('q', { newThread: true }), {
+      type: 'done',
+      result: { ...RESULT, threadId: 'thr_1' },
+    });
+    expect(nextQuestionThread(undefined, started)).toEqual({ threadId: 'thr_1' });
+    expect(nextQuestionThread('thr_2', started)).toEqual({ threadId: 'thr_2' });
+    // Still being written: its thread is not known yet, so a question now starts its own.
+    expect(nextQuestionThread(undefined, newTurn('q', { newThread: true }))).toEqual({ newThread: true });
+    expect(nextQuestionThread(undefined, undefined)).toEqual({ newThread: true });
   });
 
   it('shows a recorded turn of a thread as a done answer with its citations as places', () => {

@@ -42,6 +42,17 @@ export function newTurn(question: string, thread?: ThreadChoice): AskTurn {
   };
 }
 
+/**
+ * Where the next question goes: on in the thread the page shows. That is the URL's thread, or,
+ * while the URL has none yet, the thread the shown answer just started: the router applies the
+ * new `?thread=` as a transition, and a follow-up asked before it lands would otherwise start a
+ * second thread beside the one on screen.
+ */
+export function nextQuestionThread(urlThread: string | undefined, shown: AskTurn | undefined): ThreadChoice {
+  const threadId = urlThread ?? (shown?.startsThread ? shown.threadId : undefined);
+  return threadId ? { threadId } : { newThread: true };
+}
+
 /** A turn as its thread recorded it (GraphQL `Thread.turns`). */
 export interface RecordedTurn {
   answerId: string;

@@ -6,7 +6,14 @@ import { useSearchParams } from 'react-router';
 import { type AskStreamResult, ThreadDocument } from '@trove/api-client/browser';
 import { gql } from '../api/client';
 import { AnswerView } from '../ask/answer-view';
-import { type AskTurn, type CitedPlace, citedPlaces, isStreaming, recordedTurn } from '../ask/ask-turn';
+import {
+  type AskTurn,
+  type CitedPlace,
+  citedPlaces,
+  isStreaming,
+  nextQuestionThread,
+  recordedTurn,
+} from '../ask/ask-turn';
 import { CitationPanel } from '../ask/citation-panel';
 import { AnswerFeedbackButtons } from '../ask/feedback-buttons';
 import { useFeedback } from '../ask/use-feedback';
@@ -71,6 +78,8 @@ export function AskPage() {
       ? turn
       : undefined;
   const answerId = live?.result?.answerId;
+  const next = nextQuestionThread(threadId, live);
+  const followUp = 'threadId' in next;
   const turns = [
     ...recorded.filter((t) => answerId === undefined || t.result?.answerId !== answerId),
     ...(live ? [live] : []),
@@ -94,7 +103,7 @@ export function AskPage() {
     setOpen(undefined);
     setQuestion('');
     const search = filtersInput(filters);
-    void ask(text, search && { filters: search }, threadId ? { threadId } : { newThread: true });
+    void ask(text, search && { filters: search }, next);
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
@@ -180,9 +189,9 @@ export function AskPage() {
               <Stack gap="xs">
                 <Textarea
                   ref={input}
-                  label={threadId ? 'Follow-up question' : 'Question'}
+                  label={followUp ? 'Follow-up question' : 'Question'}
                   placeholder={
-                    threadId
+                    followUp
                       ? 'A follow-up, e.g. “and for the Russian office?”'
                       : 'How do I roll back a release?'
                   }
