@@ -41,8 +41,13 @@ const embedder = new HashedWordsEmbedder();
 let es: Client;
 let index: ChunkIndex;
 let search: HybridSearch;
-/** Requests the client sent again to another node after their node failed (attempts > 0). */
-const retried: { method: string; path: string; attempts: number }[] = [];
+/**
+ * Requests the client sent again after their node failed (attempts > 0), with the node of each
+ * attempt: the first, then one per retry.
+ */
+const retried: { method: string; path: string; attempts: number; nodes: string[] }[] = [];
+/** The nodes of a request's attempts so far, by request id (the client's `request` event fires per attempt). */
+const attemptNodes = new Map<unknown, string[]>();
 
 /** Document `n`: three sections, so a few chunks with deterministic ids. */
 function document(n: number): ParsedDocument {
@@ -172,12 +177,22 @@ class Searcher {
 beforeAll(async () => {
   await services.start('elasticsearch');
   es = createElasticsearchClient(services.esNodeUrls.join(','));
+  es.diagnostic.on('request', (_error, result) => {
+    if (!result) return;
+    const nodes = attemptNodes.get(result.meta.request.id) ?? [];
+    nodes.push(result.meta.connection?.id ?? '?');
+    attemptNodes.set(result.meta.request.id, nodes);
+  });
   es.diagnostic.on('response', (_error, result) => {
-    if (result && result.meta.attempts > 0) {
+    if (!result) return;
+    const nodes = attemptNodes.get(result.meta.request.id) ?? [];
+    attemptNodes.delete(result.meta.request.id);
+    if (result.meta.attempts > 0) {
       retried.push({
         method: result.meta.request.params.method,
         path: result.meta.request.params.path,
         attempts: result.meta.attempts,
+        nodes,
       });
     }
   });
@@ -272,16 +287,22 @@ describe('Elasticsearch as a cluster of three nodes', () => {
           `${searcher.answered} searches answered (p95 ms before ${p95(searcher.latencies.before)}, ` +
           `node away or recovering ${p95(searcher.latencies.outage)} over ${searcher.latencies.outage.length}, ` +
           `after ${p95(searcher.latencies.after)}); ${retried.length} requests retried on another node: ` +
-          `${retried.map((r) => `${r.method} ${r.path}`).join(', ')}; searches asked again: ${searcher.retriedOnce.length} ` +
+          `${retried.map((r) => `${r.method} ${r.path} (${r.nodes.join(' → ')})`).join(', ')}; searches asked again: ${searcher.retriedOnce.length} ` +
           `${searcher.retriedOnce.join(' | ')}`,
       );
       expect(searcher.failures).toEqual([]);
       // Losing a node costs a few first tries (a request in flight there, a shard copy moving), not one per search.
       expect(searcher.retriedOnce.length).toBeLessThanOrEqual(3);
       expect(writer.failures).toEqual([]);
-      // At most one retried request each: the client moved it from the lost node to another. The
-      // test's own waits for a green cluster (health, while the node restarts) are not Trove's requests.
-      expect(retried.filter((r) => r.attempts > 1 && r.path !== '/_cluster/health')).toEqual([]);
+      // A retried request went to each node at most once: the client moved it from the lost node
+      // to another (and on to the third when that one failed it too, e.g. a 503 while the cluster
+      // recovers), never back to a node that had failed it. The test's own waits for a green
+      // cluster (health, while the node restarts) are not Trove's requests.
+      const sentTwiceToANode = retried.filter(
+        (r) => r.path !== '/_cluster/health' && new Set(r.nodes).size !== r.nodes.length,
+      );
+      expect(sentTwiceToANode).toEqual([]);
+      expect(retried.every((r) => r.nodes.length === r.attempts + 1)).toBe(true);
       await index.refresh();
       const seeded = (await embedded(-1)).length;
       expect(await index.count()).toBe(written.size + seeded);
