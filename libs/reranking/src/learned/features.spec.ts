@@ -19,6 +19,27 @@ describe('learned reranker features', () => {
     ]);
   });
 
+  it('reads Chinese (and Japanese, Korean) runs as character bigrams, as the BM25 leg does', () => {
+    expect(terms('如何回滚发布？Trove 3.0版')).toEqual([
+      '如何',
+      '何回',
+      '回滚',
+      '滚发',
+      '发布',
+      'trove',
+      '3',
+      '0',
+      '版',
+    ]);
+    // Coverage is measured on those bigrams: the passage that holds the question's words covers it.
+    const rows = extractFeatures('如何回滚发布', [
+      candidate({ text: '回滚发布：运行 trove rollback。' }),
+      candidate({ text: '部署新版本之前先备份。' }),
+    ]);
+    expect(column(rows, 'terms.coverage')).toEqual([3 / 5, 0]);
+    expect(column(rows, 'terms.phrase')[0]).toBeCloseTo(2 / 4);
+  });
+
   it('normalises leg scores per query and marks a leg that missed the candidate', () => {
     const rows = extractFeatures('vitamin d', [
       candidate({ bm25: { rank: 1, score: 20 }, knn: { rank: 2, score: 0.9 }, fusedScore: 0.032 }),
