@@ -7,11 +7,14 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const plugins = [swc.vite({ tsconfigFile: './tsconfig.base.json', module: { type: 'es6' } })];
 
 /**
- * End-to-end files that spend most of their time waiting, not computing: for a heartbeat timeout
- * after a killed worker, a retry's backoff, an embedding timeout, a private service restarting.
- * With TROVE_E2E_LANES=2 (scripts/test.sh) they are the project `e2e-waits`, run in a second
- * process beside the rest, so their waits overlap the others' work instead of adding to it. Each
- * starts its own stack (and private services where it stops one), and none measures time or memory.
+ * The second end-to-end lane. First the files that spend most of their time waiting, not
+ * computing: for a heartbeat timeout after a killed worker, a retry's backoff, an embedding
+ * timeout, a private service restarting. Then, to even out the lanes' lengths, files that talk to
+ * the api far more than they make it compute (sign-in and access checks, webhook deliveries, a
+ * backup's copies). With TROVE_E2E_LANES=2 (scripts/test.sh) they are the project `e2e-waits`, run
+ * in a second process beside the rest: in a warm CI run (15ca5f7) that lane ended 714 s before the
+ * other, whose machine was a third idle from then on. Each starts its own stack (and private
+ * services where it stops one), and none measures time or memory.
  */
 const E2E_WAITS = [
   'test/e2e/faults.test.ts',
@@ -22,6 +25,10 @@ const E2E_WAITS = [
   'test/e2e/search-limits.test.ts',
   'test/e2e/temporal-production.test.ts',
   'test/e2e/distributed.test.ts',
+  'test/e2e/access-matrix.test.ts',
+  'test/e2e/webhook-security.test.ts',
+  'test/e2e/security-probe-2.test.ts',
+  'test/e2e/backup-restore.test.ts',
 ];
 const lanes = process.env.TROVE_E2E_LANES === '2';
 

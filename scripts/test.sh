@@ -41,15 +41,16 @@ vitest_project() {
   npx vitest run --project "$1" --reporter=default --reporter=json --outputFile.json="$results/$1.json"
 }
 
-# The end-to-end files that mostly wait (vitest.config.ts, E2E_WAITS) run in a second process beside
-# the others; their log follows the main one's, each with its own JSON report.
+# The end-to-end files that mostly wait, and a few that mostly talk to the api (vitest.config.ts,
+# E2E_WAITS), run in a second process beside the others; their log follows the main one's, each
+# with its own JSON report.
 e2e_lanes() {
   local main=0 waits=0 pid
   TROVE_E2E_LANES=2 vitest_project e2e-waits >"$results/e2e-waits.log" 2>&1 &
   pid=$!
   TROVE_E2E_LANES=2 vitest_project e2e || main=$?
   wait "$pid" || waits=$?
-  say "── e2e (second lane: the files that mostly wait)"
+  say "── e2e (second lane: vitest.config.ts E2E_WAITS)"
   cat "$results/e2e-waits.log"
   ((main == 0 && waits == 0))
 }
