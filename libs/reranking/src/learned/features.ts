@@ -56,9 +56,10 @@ const STOPWORDS = new Set(
 );
 
 /** Scripts written without spaces between words: a run of them is many words, not one. */
-const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-const UNSPACED_RUNS =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+const UNSPACED_SCRIPTS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}';
+const UNSPACED = new RegExp(`[${UNSPACED_SCRIPTS}]`, 'u');
+/** Alternating runs of unspaced scripts and of anything else. */
+const UNSPACED_RUNS = new RegExp(`[${UNSPACED_SCRIPTS}]+|[^${UNSPACED_SCRIPTS}]+`, 'gu');
 /**
  * The words of a run that mixes unspaced scripts (Chinese, Japanese, Korean) with others: those
  * runs become their character bigrams, as Elasticsearch's cjk analyzer (the BM25 leg) reads them.
