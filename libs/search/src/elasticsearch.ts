@@ -5,7 +5,8 @@ import { TroveError, TroveErrorCode } from '@trove/domain';
  * A client of one node, or of a cluster's nodes given as comma-separated URLs (TROVE_ES_URL).
  * Retries belong to the caller (Temporal activities): with one node a request fails fast when the
  * node is down. With several, a request that finds its node down (refused connection, 502-504) is
- * sent to the next node, each at most once, and the dead node is left out until it answers a ping.
+ * sent to the next node, up to one try per node, and the dead node is left out until it answers a
+ * ping. When every node has failed recently, all of them are tried again.
  */
 export function createElasticsearchClient(url: string): Client {
   const nodes = url

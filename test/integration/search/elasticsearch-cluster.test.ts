@@ -294,15 +294,16 @@ describe('Elasticsearch as a cluster of three nodes', () => {
       // Losing a node costs a few first tries (a request in flight there, a shard copy moving), not one per search.
       expect(searcher.retriedOnce.length).toBeLessThanOrEqual(3);
       expect(writer.failures).toEqual([]);
-      // A retried request went to each node at most once: the client moved it from the lost node
-      // to another (and on to the third when that one failed it too, e.g. a 503 while the cluster
-      // recovers), never back to a node that had failed it. The test's own waits for a green
-      // cluster (health, while the node restarts) are not Trove's requests.
-      const sentTwiceToANode = retried.filter(
-        (r) => r.path !== '/_cluster/health' && new Set(r.nodes).size !== r.nodes.length,
-      );
-      expect(sentTwiceToANode).toEqual([]);
-      expect(retried.every((r) => r.nodes.length === r.attempts + 1)).toBe(true);
+      // A retried request was tried on at most every node (the client's maxRetries is nodes - 1),
+      // and every attempt is accounted for. It may come back to a node that failed it moments
+      // before: when every node has failed recently (a 503 from each while the cluster recovers),
+      // the pool tries all of them again (seen once in CI during the SIGKILL restart). The test's
+      // own waits for a green cluster (health, while the node restarts) are not Trove's requests.
+      const shape = (r: (typeof retried)[number]) =>
+        `${r.method} ${r.path}: ${r.attempts} retries, ${r.nodes.join(' → ')}`;
+      const troveRequests = retried.filter((r) => r.path !== '/_cluster/health');
+      expect(troveRequests.filter((r) => r.attempts > services.esNodeUrls.length - 1).map(shape)).toEqual([]);
+      expect(retried.filter((r) => r.nodes.length !== r.attempts + 1).map(shape)).toEqual([]);
       await index.refresh();
       const seeded = (await embedded(-1)).length;
       expect(await index.count()).toBe(written.size + seeded);
