@@ -117,6 +117,13 @@ export default [
             'MemberExpression[object.name=/^(it|test|describe|suite|bench)$/][property.name=/^(skipIf|runIf)$/]',
           message: 'a conditional test is skipped silently when its condition fails; make it always run',
         },
+        {
+          // Unit specs share a worker's module cache (vitest.config.ts): a module mock does not
+          // reach a module another spec loaded first, so the spec would test the real thing.
+          selector: 'CallExpression[callee.object.name="vi"][callee.property.name=/^(mock|doMock)$/]',
+          message:
+            'spec files share their modules: inject the fake (a constructor argument, a function) instead of vi.mock',
+        },
       ],
       '@eslint-community/eslint-comments/require-description': 'error',
     },

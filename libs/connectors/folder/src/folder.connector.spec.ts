@@ -1,4 +1,5 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -8,23 +9,6 @@ import { SourceStatus, type BlobReader, type BlobStore } from '@trove/domain';
 import { ZipFile } from 'yazl';
 import { FolderConnector } from './folder.connector';
 import { FOLDER_SOURCE_TYPE, FolderFormat, type FolderSource } from './folder-source';
-
-// A write that fails halfway through an unpack (a full disk, say) for files named "boom…".
-vi.mock('node:fs', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('node:fs')>();
-  const { Writable } = await import('node:stream');
-  return {
-    ...actual,
-    createWriteStream: ((path: string, ...rest: unknown[]) => {
-      if (!String(path).includes('boom'))
-        return (actual.createWriteStream as (...args: unknown[]) => unknown)(path, ...rest);
-      return new Writable({
-        write: (_chunk, _encoding, done) =>
-          done(Object.assign(new Error('ENOSPC: no space left'), { code: 'ENOSPC' })),
-      });
-    }) as typeof actual.createWriteStream,
-  };
-});
 
 const SOURCE_ID = 'source-1';
 
@@ -59,18 +43,32 @@ function archiveSource(hash: string): FolderSource {
   };
 }
 
-/** The archive behind range reads only, as the connector reads it; a whole read fails. */
+/**
+ * The archive behind range reads only, as the connector reads it; a whole read fails. With
+ * `beforeRangesFail`, every streamed range (an entry larger than a block) fails, the store having
+ * dropped the connection, after that function ran.
+ */
 class RangeBlobs implements Pick<BlobStore, 'openReader'> {
   longestRead = 0;
   closed = 0;
 
-  constructor(private readonly data: Buffer) {}
+  constructor(
+    private readonly data: Buffer,
+    private readonly beforeRangesFail?: () => void,
+  ) {}
 
   async openReader(): Promise<BlobReader> {
     return {
       size: this.data.length,
       readRange: (start, end) => {
         this.longestRead = Math.max(this.longestRead, end - start);
+        if (this.beforeRangesFail) {
+          this.beforeRangesFail();
+          const error = Object.assign(new Error('ECONNRESET: the blob store dropped the connection'), {
+            code: 'ECONNRESET',
+          });
+          return new Readable({ read: () => undefined }).destroy(error);
+        }
         return Readable.from([this.data.subarray(start, end)]);
       },
       read: async (start, end) => this.data.subarray(start, end),
@@ -99,14 +97,20 @@ describe('FolderConnector unpacking an uploaded archive', () => {
   });
 
   it('leaves no .tmp staging folder behind when an unpack fails, however often it is retried', async () => {
+    // The second entry is streamed from the store (larger than a block), and that read fails
+    // halfway through the unpack, once the first entry is on disk.
     const zip = await buildZip([
       { path: 'a.md', data: '# A' },
-      { path: 'boom.md', data: '# B' },
+      { path: 'b.md', data: `# B\n\n${'word '.repeat(400_000)}`, compress: false },
     ]);
-    const folders = new FolderConnector({ roots: [], cacheDir }, blobsHolding(zip));
+    const staged: string[][] = [];
+    const blobs = new RangeBlobs(zip, () => staged.push(readdirSync(join(cacheDir, SOURCE_ID))));
+    const folders = new FolderConnector({ roots: [], cacheDir }, blobs);
     for (let attempt = 0; attempt < 3; attempt++) {
-      await expect(folders.list(archiveSource('a'.repeat(64)))).rejects.toThrow(/ENOSPC/);
+      await expect(folders.list(archiveSource('a'.repeat(64)))).rejects.toThrow(/ECONNRESET/);
     }
+    // Each attempt had its staging folder when it failed, and none is left.
+    expect(staged.map((names) => names.filter((n) => n.endsWith('.tmp')).length)).toEqual([1, 1, 1]);
     expect(await readdir(join(cacheDir, SOURCE_ID))).toEqual([]);
   });
 
