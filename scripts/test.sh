@@ -92,9 +92,31 @@ if needed_by integration e2e; then
 fi
 needed_by e2e && builds go-e2e 19 install-temporal-server.sh install-jaeger.sh
 
-stage lint npm run --silent lint
-stage typecheck npm run --silent typecheck
-stage format npm run --silent format:check
+# Lint, types and formatting need no service. When the integration tests run, these run beside
+# them at a lower priority (niceness 5): one integration file at a time against the services leaves
+# about a third of the CPU idle, which the checks take instead of adding a minute and a half of
+# their own to the run. Otherwise (`npm test -- lint`, or no services) they run here, first.
+static_checks() { # [nice -n N]
+  stage lint "$@" npm run --silent lint
+  stage typecheck "$@" npm run --silent typecheck
+  stage format "$@" npm run --silent format:check
+}
+static_pid=""
+static_checks_started() { # starts them in the background, their log kept for later
+  (static_checks nice -n 5) >"$results/static-checks.log" 2>&1 &
+  static_pid=$!
+}
+static_checks_ended() { # waits for them, prints their log, counts their failed stages
+  local name
+  wait "$static_pid"
+  say "── lint, typecheck, format (ran beside integration)"
+  cat "$results/static-checks.log"
+  for name in $(awk -F'\t' '$3 == "failed" && ($1 == "lint" || $1 == "typecheck" || $1 == "format") { print $1 }' \
+    "$results/stages.tsv"); do
+    failed_stages+=("$name")
+  done
+}
+needed_by integration || static_checks
 # The OCR tests (libs/ocr, the image and scanned-PDF parsers) read Tesseract's language data.
 needed_by unit integration e2e && stage ocr-data bash infra/local/install-ocr-data.sh
 stage unit vitest_project unit
@@ -115,7 +137,9 @@ if [[ ! " ${failed_stages[*]} " =~ " services " ]]; then
   # protocol tests, docker compose, Prometheus, helm, kubeconform) run last (vitest.config.ts,
   # NEEDS_BUILT_PROGRAMS), each waiting for its program, so on a new machine the other files run
   # beside the builds instead of after them. Once built, each is only found.
+  static_checks_started
   stage integration vitest_project integration
+  static_checks_ended
   # The builds' logs, and their outcome (a failed build fails this stage even if no test used it).
   needed_by integration e2e && stage builds-integration wait_builds go-tools llama
   # The object-storage e2e tests (originals-s3, the distributed scenario) keep blobs in SeaweedFS.
@@ -124,6 +148,8 @@ if [[ ! " ${failed_stages[*]} " =~ " services " ]]; then
   # traces test a Jaeger: both built from the Go module proxy in the e2e builds job above.
   needed_by e2e && stage builds-e2e wait_builds go-e2e
   stage e2e e2e_lanes
+elif needed_by integration; then
+  static_checks # no services: no integration tests for them to run beside
 fi
 
 # Totals, and every test must have run: a skipped or todo test not in test/allowed-skips.json fails.
