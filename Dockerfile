@@ -16,14 +16,19 @@ ENV TROVE_OCR_DATA_DIR=/usr/share/tesseract-ocr/5/tessdata
 # Debian bookworm ships 15, so they come from the PostgreSQL project's apt repository.
 # git and ssh: Git sources clone through the git CLI (https, ssh).
 # tesseract-ocr-*: the language data OCR reads (English, Russian, simplified Chinese).
+# libjemalloc2: the memory allocator the apps run with (LD_PRELOAD below).
 RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates curl \
   && install -d /usr/share/postgresql-common/pgdg \
   && curl -fsSL -o /usr/share/postgresql-common/pgdg/apt.postgresql.org.asc https://www.postgresql.org/media/keys/ACCC4CF8.asc \
   && echo "deb [signed-by=/usr/share/postgresql-common/pgdg/apt.postgresql.org.asc] https://apt.postgresql.org/pub/repos/apt bookworm-pgdg main" \
     > /etc/apt/sources.list.d/pgdg.list \
   && apt-get update && apt-get install -y --no-install-recommends postgresql-client-17 git openssh-client \
-    tesseract-ocr-eng tesseract-ocr-rus tesseract-ocr-chi-sim \
+    tesseract-ocr-eng tesseract-ocr-rus tesseract-ocr-chi-sim libjemalloc2 \
+  && ln -s "$(find /usr/lib -name libjemalloc.so.2 | head -1)" /usr/local/lib/libjemalloc.so.2 \
   && apt-get purge -y curl && apt-get autoremove -y && rm -rf /var/lib/apt/lists/*
+# jemalloc gives back the pages threads free, where glibc's malloc keeps them: a worker's resident
+# memory stays nearer what it uses (docs/operations.md, "A worker's memory"), as scripts/apps.sh runs it.
+ENV LD_PRELOAD=/usr/local/lib/libjemalloc.so.2
 COPY . .
 COPY --from=dashboard /app/apps/dashboard/dist apps/dashboard/dist
 RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force \

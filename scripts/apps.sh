@@ -9,6 +9,18 @@ say() { printf '\033[1m[trove]\033[0m %s\n' "$*"; }
 
 app_running() { [[ -f "$APP_RUN/$1.pid" ]] && kill -0 "$(cat "$APP_RUN/$1.pid")" 2>/dev/null; }
 
+# What the apps preload (LD_PRELOAD): jemalloc, which gives back the pages threads free where glibc's
+# malloc keeps them (a worker's memory; docs/operations.md), unless TROVE_JEMALLOC=0. Installed once
+# from Debian's package by infra/local/install-jemalloc.sh; without it the apps run on glibc's malloc.
+memory_allocator() {
+  local library=""
+  if [[ "${TROVE_JEMALLOC:-1}" != 0 ]]; then
+    library="$(bash "$ROOT/infra/local/install-jemalloc.sh")" \
+      || { say "jemalloc is not available: the apps use glibc's malloc (more resident memory)" >&2; library=""; }
+  fi
+  echo "${library}${LD_PRELOAD:+${library:+:}$LD_PRELOAD}"
+}
+
 start_app() { # name entry [args...]
   local name="$1" entry="$2"; shift 2
   cd "$ROOT"
@@ -17,6 +29,7 @@ start_app() { # name entry [args...]
   # V8 grows its heap in larger steps before collecting when its limit is the machine's default
   # (up to 4 GB) than under a 1 GB limit, far above the ~150 MB a worker's main thread keeps live.
   MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}" NODE_OPTIONS="${NODE_OPTIONS:---max-old-space-size=1024}" \
+    LD_PRELOAD="$(memory_allocator)" \
     nohup setsid node -r @swc-node/register "$entry" "$@" >>"$APP_LOGS/$name.log" 2>&1 </dev/null &
   echo $! >"$APP_RUN/$name.pid"
 }

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,6 +58,12 @@ export function readMemory(pid: number): { rssMiB: number; hwmMiB: number } | un
   return { rssMiB: kib('VmRSS') / 1024, hwmMiB: kib('VmHWM') / 1024 };
 }
 
+/** jemalloc's path, preloaded as scripts/apps.sh does (installed once; TROVE_JEMALLOC=0: none). */
+function memoryAllocator(): string {
+  if (process.env.TROVE_JEMALLOC === '0') return '';
+  return execFileSync('bash', [join(ROOT, 'infra/local/install-jemalloc.sh')], { encoding: 'utf8' }).trim();
+}
+
 /**
  * The real api and N worker processes (started as `npm run quickstart` starts them) on the local
  * services, for `npm run bench:scale`: their own index prefix, catalog schema, task queue and blob
@@ -114,6 +120,7 @@ export class ScaleStack {
       // As scripts/apps.sh and the image start the api and the worker.
       MALLOC_ARENA_MAX: '2',
       NODE_OPTIONS: '--max-old-space-size=1024',
+      LD_PRELOAD: memoryAllocator(),
       ...process.env,
       TROVE_API_PORT: String(this.port),
       TROVE_ADMIN_API_KEY: this.adminKey,
