@@ -58,10 +58,18 @@ export function readMemory(pid: number): { rssMiB: number; hwmMiB: number } | un
   return { rssMiB: kib('VmRSS') / 1024, hwmMiB: kib('VmHWM') / 1024 };
 }
 
-/** jemalloc's path, preloaded as scripts/apps.sh does (installed once; TROVE_JEMALLOC=0: none). */
+let jemalloc: string | undefined;
+
+/**
+ * jemalloc's path, preloaded as scripts/apps.sh does (installed once; TROVE_JEMALLOC=0: none),
+ * found once per bench process rather than for every app it starts.
+ */
 function memoryAllocator(): string {
   if (process.env.TROVE_JEMALLOC === '0') return '';
-  return execFileSync('bash', [join(ROOT, 'infra/local/install-jemalloc.sh')], { encoding: 'utf8' }).trim();
+  jemalloc ??= execFileSync('bash', [join(ROOT, 'infra/local/install-jemalloc.sh')], {
+    encoding: 'utf8',
+  }).trim();
+  return jemalloc;
 }
 
 /**
