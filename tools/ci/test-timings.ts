@@ -16,6 +16,10 @@ export interface StageTiming {
   stage: string;
   seconds: number;
   ok: boolean;
+  /** How busy the machine's CPU was during the stage, all cores and processes (percent). */
+  cpuPercent?: number;
+  /** The stage it ran beside, in the background: its time is inside that one's. */
+  beside?: string;
 }
 
 export interface FileTiming {
@@ -24,14 +28,23 @@ export interface FileTiming {
   seconds: number;
 }
 
-/** Stage lines as scripts/test.sh writes them: `name<TAB>seconds<TAB>ok|failed`. */
+/**
+ * Stage lines as scripts/test.sh writes them:
+ * `name<TAB>seconds<TAB>ok|failed<TAB>CPU busy percent<TAB>the stage it ran beside, or nothing`.
+ */
 export function parseStages(log: string): StageTiming[] {
   return log
     .split('\n')
     .filter((line) => line.trim())
     .map((line) => {
-      const [stage, seconds, outcome] = line.split('\t');
-      return { stage, seconds: Number(seconds), ok: outcome === 'ok' };
+      const [stage, seconds, outcome, cpu, beside] = line.split('\t');
+      return {
+        stage,
+        seconds: Number(seconds),
+        ok: outcome === 'ok',
+        ...(cpu ? { cpuPercent: Number(cpu) } : {}),
+        ...(beside ? { beside } : {}),
+      };
     });
 }
 
@@ -91,11 +104,19 @@ export function stackTable(stacks: StackTiming[], top = 10): string {
   return lines.join('\n');
 }
 
-/** The Markdown table: every stage, then per project its total and its `top` slowest files. */
+/**
+ * The Markdown table: every stage, then per project its total and its `top` slowest files. A stage
+ * that ran beside another is listed, but not added to the total (its time is inside that one's).
+ */
 export function timingTable(stages: StageTiming[], files: FileTiming[], top = 15): string {
-  const lines = ['| stage | seconds | outcome |', '| --- | ---: | --- |'];
-  for (const s of stages) lines.push(`| ${s.stage} | ${fmt(s.seconds)} | ${s.ok ? 'ok' : 'FAILED'} |`);
-  lines.push(`| **all stages** | **${fmt(stages.reduce((sum, s) => sum + s.seconds, 0))}** | |`);
+  const lines = ['| stage | seconds | CPU busy | outcome |', '| --- | ---: | ---: | --- |'];
+  for (const s of stages) {
+    const name = s.beside ? `${s.stage} (beside ${s.beside})` : s.stage;
+    const cpu = s.cpuPercent === undefined ? '' : `${s.cpuPercent} %`;
+    lines.push(`| ${name} | ${fmt(s.seconds)} | ${cpu} | ${s.ok ? 'ok' : 'FAILED'} |`);
+  }
+  const total = stages.filter((s) => !s.beside).reduce((sum, s) => sum + s.seconds, 0);
+  lines.push(`| **all stages** | **${fmt(total)}** | | |`);
   const projects = [...new Set(files.map((f) => f.project))];
   for (const project of projects) {
     const own = files.filter((f) => f.project === project);
