@@ -19,7 +19,9 @@ import { ADMIN_KEY, TroveStack } from '../support/stack';
 
 // Feedback through the public API: votes on answers and passages, the export the reranker's
 // trainer reads, the content gaps view, and who may see what. No LLM: answers are EXTRACTIVE.
-const stack = new TroveStack();
+// The learned reranker is on (it is off by default), so recorded features can be checked against
+// the scores it served.
+const stack = new TroveStack({ TROVE_RERANK_PROVIDER: 'learned' });
 let projectId: string;
 let viewerKey: string;
 let viewerName: string;

@@ -148,9 +148,10 @@ describe('Office and data files', () => {
       citation: { page: 2 },
     });
     expect(cell.citationUrl).toMatch(/#page=2$/);
-    const [notes] = await search('office move', id);
+    // Found among the deck's hits (which comes first is fusion's call on a two-slide deck: the
+    // title slide can be nearer in meaning), and cited by its slide.
+    const notes = (await search('office move', id)).find((hit) => hit.text.includes('office move'));
     expect(notes).toMatchObject({ page: 2 });
-    expect(notes.text).toContain('office move');
   }, 300_000);
 
   it('an ODT document keeps its table cells and headings', async () => {

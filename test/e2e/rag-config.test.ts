@@ -62,7 +62,7 @@ describe('ragConfig / updateRagConfig', () => {
       overridden: [],
       warnings: [],
       search: { fusion: 'convex', convexVectorWeight: 0.6, rrfK: 60 },
-      rerank: { provider: 'learned', apiKey: { set: false, masked: null } },
+      rerank: { provider: 'none', apiKey: { set: false, masked: null } },
       llm: { provider: 'none', apiKey: { set: false } },
       answers: { fallbackMode: 'EXTRACTIVE' },
       chunking: { targetTokens: 200, overlapTokens: 30 },

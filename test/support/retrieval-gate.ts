@@ -2,11 +2,12 @@
  * The retrieval gate's measurement, shared by the gate (test/integration/search/retrieval-regression.test.ts)
  * and `npm run gate:rebaseline`: each slice of retrieval-slices.json indexed in-process (real
  * parser, chunker, embedder and ChunkIndex), then ranked by search built exactly as the api builds
- * it from the default settings — the settings' search block and their reranker, nothing overridden.
+ * it from the default settings — the settings' search block and their reranker, nothing overridden —
+ * and by the same search with the learned reranker turned on, as the option people may choose.
  */
 import { join } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
-import { searchSchema } from '@trove/config';
+import { rerankSchema, searchSchema } from '@trove/config';
 import { type EmbeddingProvider, SearchMode } from '@trove/domain';
 import { createEmbeddingProvider } from '@trove/embeddings';
 import {
@@ -28,15 +29,23 @@ import { QUERY_EMBEDDER_URL, workerConfig } from './services';
 export const SEED_DIR = join(__dirname, '..', 'integration', 'search', 'retrieval-seeds');
 
 /**
- * What the gate measures per slice: each leg and HYBRID without reranking, and DEFAULT — a request
+ * What the gate measures per slice: each leg and HYBRID without reranking; DEFAULT — a request
  * that says nothing but its query, as a client's default search: HYBRID, reranked by whatever the
- * settings configure.
+ * settings configure (nothing: fusion alone is the default); and LEARNED, HYBRID reranked by the
+ * learned reranker, the option `TROVE_RERANK_PROVIDER=learned` turns on (measured on a search
+ * built from the same settings with only that changed).
  */
-export const GATE_CONFIGURATIONS: { name: string; mode: SearchMode; options: SearchCallOptions }[] = [
-  { name: 'KEYWORD', mode: SearchMode.KEYWORD, options: { rerank: false } },
-  { name: 'VECTOR', mode: SearchMode.VECTOR, options: { rerank: false } },
-  { name: 'HYBRID', mode: SearchMode.HYBRID, options: { rerank: false } },
-  { name: 'DEFAULT', mode: SearchMode.HYBRID, options: {} },
+export const GATE_CONFIGURATIONS: {
+  name: string;
+  mode: SearchMode;
+  options: SearchCallOptions;
+  search: keyof GateSearches;
+}[] = [
+  { name: 'KEYWORD', mode: SearchMode.KEYWORD, options: { rerank: false }, search: 'shipped' },
+  { name: 'VECTOR', mode: SearchMode.VECTOR, options: { rerank: false }, search: 'shipped' },
+  { name: 'HYBRID', mode: SearchMode.HYBRID, options: { rerank: false }, search: 'shipped' },
+  { name: 'DEFAULT', mode: SearchMode.HYBRID, options: {}, search: 'shipped' },
+  { name: 'LEARNED', mode: SearchMode.HYBRID, options: { rerank: true }, search: 'learned' },
 ];
 
 /** The orders the gate holds besides the floors, each by the margin the baseline stores. */
@@ -45,9 +54,15 @@ export const GATE_RULES: GateRule[] = [
   {
     configuration: 'DEFAULT',
     over: ['HYBRID'],
-    what: 'the default search (with its reranker) over HYBRID without it',
+    what: 'the default search (with its reranker, if the settings set one) over HYBRID without it',
   },
 ];
+
+/** The searches the gate ranks with: as shipped, and as shipped with the learned reranker on. */
+export interface GateSearches {
+  shipped: HybridSearch;
+  learned: HybridSearch;
+}
 
 /**
  * Search as the api builds it from the default settings (RagRuntime: `ragSearchOptions`); `wiring`
@@ -63,6 +78,15 @@ export function shippedSearch(
     ...ragSearchOptions(searchSchema.parse({}), RAG_SCHEMA_DEFAULTS),
     ...wiring,
   });
+}
+
+/** The gate's searches over one index: the shipped one, and the same with the learned reranker on. */
+export function gateSearches(es: Client, prefix: string, embedder: EmbeddingProvider): GateSearches {
+  const learned = { ...RAG_SCHEMA_DEFAULTS, rerank: rerankSchema.parse({ provider: 'learned' }) };
+  return {
+    shipped: shippedSearch(es, prefix, embedder),
+    learned: new HybridSearch(es, prefix, embedder, ragSearchOptions(searchSchema.parse({}), learned)),
+  };
 }
 
 /** A slice's queries and documents, read from the shared data set; throws when some are missing. */
@@ -131,13 +155,13 @@ export async function indexSlice(
 
 /** Every configuration's nDCG@10 and Recall@10 on an indexed slice, rounded as the baseline stores them. */
 export async function measureSlice(
-  search: HybridSearch,
+  searches: GateSearches,
   queries: EvalQuery[],
   projectId: string,
 ): Promise<Record<string, GateFigures>> {
   const scores: Record<string, GateFigures> = {};
-  for (const { name, mode, options } of GATE_CONFIGURATIONS) {
-    const { scores: s } = await evaluateRetrieval(search, queries, {
+  for (const { name, mode, options, search } of GATE_CONFIGURATIONS) {
+    const { scores: s } = await evaluateRetrieval(searches[search], queries, {
       projectId,
       mode,
       options: () => ({ ...options }),

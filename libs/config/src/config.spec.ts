@@ -375,9 +375,9 @@ describe('search results', () => {
 describe('reranking', () => {
   const key = { TROVE_ADMIN_API_KEY: 'k'.repeat(24) };
 
-  it('defaults to the learned reranker over 30 candidates and reads TROVE_RERANK_*', () => {
+  it('defaults to no reranker (fusion alone), 30 candidates when one is set, and reads TROVE_RERANK_*', () => {
     expect(loadConfig(apiConfigSchema, key).rerank).toEqual({
-      provider: 'learned',
+      provider: 'none',
       candidates: 30,
       timeoutMs: 10_000,
       maxChars: 1_000,

@@ -27,7 +27,7 @@ import {
   indexSlice,
   loadSlice,
   measureSlice,
-  shippedSearch,
+  gateSearches,
 } from '../../support/retrieval-gate';
 
 const BASELINE_FILE = join(__dirname, 'retrieval-baseline.json');
@@ -60,7 +60,7 @@ async function measureOnce(cold: boolean): Promise<GateScores> {
   try {
     const index = new ChunkIndex(es, prefix, embedder.dimensions);
     await index.ensure();
-    const search = shippedSearch(es, prefix, embedder);
+    const searches = gateSearches(es, prefix, embedder);
     const measured: GateScores = {};
     for (const slice of slices) {
       const { queries, corpus } = loadSlice(slice);
@@ -68,7 +68,7 @@ async function measureOnce(cold: boolean): Promise<GateScores> {
       const started = Date.now();
       const vectors = await indexSlice(slice, corpus, { index, embedder, projectId }, !cold);
       const indexed = Date.now();
-      measured[slice.name] = await measureSlice(search, queries, projectId);
+      measured[slice.name] = await measureSlice(searches, queries, projectId);
       console.log(
         `[rebaseline] ${slice.name}: indexed in ${((indexed - started) / 1000).toFixed(0)} s ` +
           `(${vectors.embedded} passages embedded, ${vectors.cached} cached), measured in ` +
