@@ -7,17 +7,20 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const plugins = [swc.vite({ tsconfigFile: './tsconfig.base.json', module: { type: 'es6' } })];
 
 /**
- * The second end-to-end lane. First the files that spend most of their time waiting, not
- * computing: for a heartbeat timeout after a killed worker, a retry's backoff, an embedding
- * timeout, a private service restarting. Then, to even out the lanes' lengths, files that talk to
- * the api far more than they make it compute (sign-in and access checks, webhook deliveries, a
- * backup's copies). With TROVE_E2E_LANES=2 (scripts/test.sh) they are the project `e2e-waits`, run
- * in a second process beside the rest. (The last four cut the main lane by only ~35 s in a warm
- * CI run, 1,385 → 1,351 s: e2e here is bound by CPU, so moving files evens the lanes, not the
- * total.) Each starts its own stack (and private services where it stops one), and none measures
- * time or memory.
+ * The second end-to-end lane, `e2e-beside` (TROVE_E2E_LANES=2, scripts/test.sh): a second vitest
+ * process that starts beside the integration tests (on a machine whose builds are done) and goes
+ * on beside the main e2e lane, so the two tracks — integration then the main lane, and this one —
+ * end near together. Integration runs one file at a time and left a quarter of the CPU idle, and
+ * the main lane ran alone for minutes after this one ended.
+ *
+ * First the files that spend most of their time waiting, not computing: for a heartbeat timeout
+ * after a killed worker, a retry's backoff, an embedding timeout, a private service restarting;
+ * then files that talk to the api far more than they make it compute (sign-in and access checks,
+ * webhook deliveries, a backup's copies); then, to even out the tracks, Git, Notion, CLI and MCP
+ * syncs and Office files. Each starts its own stack (and private services where it stops one);
+ * none holds a bound on time, and the memory some log or bound is their own process's.
  */
-const E2E_WAITS = [
+const E2E_BESIDE = [
   'test/e2e/faults.test.ts',
   'test/e2e/workers.test.ts',
   'test/e2e/notion-durability.test.ts',
@@ -30,6 +33,16 @@ const E2E_WAITS = [
   'test/e2e/webhook-security.test.ts',
   'test/e2e/security-probe-2.test.ts',
   'test/e2e/backup-restore.test.ts',
+  'test/e2e/sync-stalled.test.ts',
+  'test/e2e/subscription-revocation.test.ts',
+  'test/e2e/project-deletion.test.ts',
+  'test/e2e/git-limits.test.ts',
+  'test/e2e/git-source.test.ts',
+  'test/e2e/notion-sync.test.ts',
+  'test/e2e/office-files.test.ts',
+  'test/e2e/original-links.test.ts',
+  'test/e2e/cli-docs.test.ts',
+  'test/e2e/mcp.test.ts',
 ];
 const lanes = process.env.TROVE_E2E_LANES === '2';
 
@@ -113,8 +126,8 @@ export default defineConfig({
           hookTimeout: 240_000,
         },
       },
-      e2e('e2e', ['test/e2e/**/*.test.ts'], lanes ? E2E_WAITS : []),
-      ...(lanes ? [e2e('e2e-waits', E2E_WAITS)] : []),
+      e2e('e2e', ['test/e2e/**/*.test.ts'], lanes ? E2E_BESIDE : []),
+      ...(lanes ? [e2e('e2e-beside', E2E_BESIDE)] : []),
     ],
   },
 });

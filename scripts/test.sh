@@ -52,18 +52,27 @@ vitest_project() {
   npx vitest run --project "$1" --reporter=default --reporter=json --outputFile.json="$results/$1.json"
 }
 
-# The end-to-end files that mostly wait, and a few that mostly talk to the api (vitest.config.ts,
-# E2E_WAITS), run in a second process beside the others; their log follows the main one's, each
-# with its own JSON report.
+# The end-to-end tests run in two vitest processes: the main lane, and a second one, e2e-beside
+# (vitest.config.ts, E2E_BESIDE), that starts beside the integration tests when the machine has
+# what its files use by then (the builds done, as on a machine that ran the suite before), else
+# beside the main lane. Each has its own JSON report; the second's log follows the main one's.
+beside_pid=""
+beside_lane() { TROVE_E2E_LANES=2 vitest_project e2e-beside; }
+beside_lane_started() { # the stage it starts beside
+  (
+    beside="$1" stage e2e-beside beside_lane
+    [[ " ${failed_stages[*]} " != *" e2e-beside "* ]]
+  ) >"$results/e2e-beside.log" 2>&1 &
+  beside_pid=$!
+}
 e2e_lanes() {
-  local main=0 waits=0 pid
-  TROVE_E2E_LANES=2 vitest_project e2e-waits >"$results/e2e-waits.log" 2>&1 &
-  pid=$!
+  local main=0 second=0
+  [[ -n "$beside_pid" ]] || beside_lane_started e2e
   TROVE_E2E_LANES=2 vitest_project e2e || main=$?
-  wait "$pid" || waits=$?
-  say "── e2e (second lane: vitest.config.ts E2E_WAITS)"
-  cat "$results/e2e-waits.log"
-  ((main == 0 && waits == 0))
+  wait "$beside_pid" || second=$?
+  say "── e2e (second lane, e2e-beside: vitest.config.ts E2E_BESIDE)"
+  cat "$results/e2e-beside.log"
+  ((main == 0 && second == 0))
 }
 
 # On a new machine the tools built from the Go module proxy and llama.cpp's server take most of an
@@ -84,13 +93,23 @@ builds() { # name niceness scripts...
   ) >"$log" 2>&1 &
   builds_pid[$name]=$!
 }
-wait_builds() { # names...
+declare -A builds_outcome=()
+wait_builds() { # names... (a job waited for before is not waited for, nor its log printed, again)
   local outcome=0 name
   for name; do
-    wait "${builds_pid[$name]}" || outcome=1
-    cat "$results/builds-$name.log"
+    if [[ -z "${builds_outcome[$name]:-}" ]]; then
+      wait "${builds_pid[$name]}"
+      builds_outcome[$name]=$?
+      cat "$results/builds-$name.log"
+    fi
+    ((builds_outcome[$name] == 0)) || outcome=1
   done
   return "$outcome"
+}
+builds_done() { # names...: true when none of these jobs is still running
+  local name
+  for name; do kill -0 "${builds_pid[$name]}" 2>/dev/null && return 1; done
+  return 0
 }
 # Three jobs, so one's module downloads overlap another's compiling: llama.cpp (C++), the Go tools
 # the integration tests use, and the Go programs only the end-to-end tests use. All at niceness 19,
@@ -148,17 +167,28 @@ if needed_by integration e2e && [[ ! " ${failed_stages[*]} " =~ " services " ]];
   # protocol tests, docker compose, Prometheus, helm, kubeconform) run last (vitest.config.ts,
   # NEEDS_BUILT_PROGRAMS), each waiting for its program, so on a new machine the other files run
   # beside the builds instead of after them. Once built, each is only found.
+  #
+  # The object-storage e2e tests (originals-s3, the distributed scenario) keep blobs in SeaweedFS;
+  # the production-Temporal test (e2e temporal-production) starts its own Temporal server, and the
+  # traces test a Jaeger: all built by the jobs above. When those are done already, SeaweedFS
+  # starts now and the second e2e lane runs beside the integration tests.
+  e2e_prerequisites() {
+    stage builds-e2e wait_builds go-tools go-e2e
+    stage seaweedfs bash infra/local/up.sh seaweedfs
+  }
+  if needed_by integration && needed_by e2e && builds_done go-tools go-e2e; then
+    e2e_prerequisites
+    [[ " ${failed_stages[*]} " =~ " seaweedfs " ]] || beside_lane_started integration
+  fi
   needed_by integration && static_checks_started
   stage integration vitest_project integration
   needed_by integration && static_checks_ended
   # The builds' logs, and their outcome (a failed build fails this stage even if no test used it).
   needed_by integration e2e && stage builds-integration wait_builds go-tools llama
-  # The object-storage e2e tests (originals-s3, the distributed scenario) keep blobs in SeaweedFS.
-  needed_by e2e && stage seaweedfs bash infra/local/up.sh seaweedfs
-  # The production-Temporal test (e2e temporal-production) starts its own Temporal server, and the
-  # traces test a Jaeger: both built from the Go module proxy in the e2e builds job above.
-  needed_by e2e && stage builds-e2e wait_builds go-e2e
-  stage e2e e2e_lanes
+  if needed_by e2e; then
+    [[ -n "$beside_pid" ]] || e2e_prerequisites
+    stage e2e e2e_lanes
+  fi
 elif needed_by integration; then
   static_checks # no services: no integration tests for them to run beside
 fi

@@ -25,8 +25,8 @@ const handbook = join(ROOT, 'samples', 'handbook-site');
 // Both installs must share it: the Notion tokens in the catalog are encrypted with it.
 const secretKey = randomBytes(32).toString('base64');
 const emulator = new NotionEmulator(defaultWorkspace(), { requestsPerSecond: Infinity });
-const original = new PrivateServices({ esPathRepo: backupRoot });
-const fresh = new PrivateServices({ esPathRepo: backupRoot });
+const original = new PrivateServices({ esPathRepo: backupRoot, esQuickStart: true });
+const fresh = new PrivateServices({ esPathRepo: backupRoot, esQuickStart: true });
 let stack: TroveStack | undefined;
 let restored: TroveStack | undefined;
 let projectId: string;

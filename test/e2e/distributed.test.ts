@@ -20,6 +20,7 @@ describe('Trove over two workers, a three-node Elasticsearch and production Temp
     const report: DistributedReport = await runDistributedScenario({
       documents: DOCUMENTS,
       embedder: 'stub',
+      esQuickStart: true,
       log: (line) => console.info(`[distributed] ${line}`),
     });
     console.info(

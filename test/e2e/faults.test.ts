@@ -11,7 +11,7 @@ import { TroveStack } from '../support/stack';
 // The stack keeps its data in a private Elasticsearch and PostgreSQL, which the tests stop and
 // start; the shared services (and the developer's stack using them) are never touched. Temporal
 // and the embedder stay shared: only the stack's own worker is killed.
-const services = new PrivateServices();
+const services = new PrivateServices({ esQuickStart: true });
 let stack: TroveStack;
 let es: Client;
 let connection: Connection;

@@ -15,7 +15,7 @@ import { TroveStack, type SyncRunView } from '../support/stack';
 // matching service, is SIGKILLed and started again; the run completes, every document READY once,
 // and Elasticsearch holds each document's chunks exactly once.
 const FILES = 300;
-const services = new PrivateServices();
+const services = new PrivateServices({ esQuickStart: true });
 let stack: TroveStack;
 let es: Client;
 let connection: Connection;

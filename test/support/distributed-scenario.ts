@@ -28,6 +28,8 @@ import { type SyncRunView, TroveStack } from './stack';
  */
 export interface DistributedScenarioOptions {
   documents: number;
+  /** The private Elasticsearch nodes with the JVM's quick compiler only (PrivateServicesOptions.esQuickStart): tests, not the benchmark. */
+  esQuickStart?: boolean;
   /**
    * `local`: the embedding server of infra/local (the query embedder for searches), as in
    * production. `stub`: the stub embedding server (apps/embedder-stub, hash vectors at once), in a
@@ -298,7 +300,7 @@ export async function runDistributedScenario(
   options: DistributedScenarioOptions,
 ): Promise<DistributedReport> {
   const log = options.log ?? (() => undefined);
-  const services = new PrivateServices({ esNodes: 3 });
+  const services = new PrivateServices({ esNodes: 3, esQuickStart: options.esQuickStart });
   let stub: { url: string; process: ChildProcess } | undefined;
   let stack: TroveStack | undefined;
   let es: ElasticClient | undefined;

@@ -137,10 +137,10 @@ describe('filesNotRun (files vitest never reached)', () => {
   it("counts e2e's two lanes together, and leaves out levels that did not run", () => {
     const reports = new Map([
       ['e2e.json', ran('test/e2e/api.test.ts')],
-      ['e2e-waits.json', ran('test/e2e/faults.test.ts')],
+      ['e2e-beside.json', ran('test/e2e/faults.test.ts')],
     ]);
     expect(filesNotRun(reports, onDisk, ROOT)).toEqual([]);
-    reports.delete('e2e-waits.json');
+    reports.delete('e2e-beside.json');
     expect(filesNotRun(reports, onDisk, ROOT)).toEqual(['test/e2e/faults.test.ts']);
   });
 });

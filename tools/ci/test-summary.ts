@@ -42,7 +42,7 @@ export interface TestLevel {
 export const LEVELS: TestLevel[] = [
   { reports: ['unit.json'], roots: ['libs', 'apps', 'tools'], suffix: '.spec.ts' },
   { reports: ['integration.json'], roots: ['test/integration'], suffix: '.test.ts' },
-  { reports: ['e2e.json', 'e2e-waits.json'], roots: ['test/e2e'], suffix: '.test.ts' },
+  { reports: ['e2e.json', 'e2e-beside.json'], roots: ['test/e2e'], suffix: '.test.ts' },
 ];
 
 /**

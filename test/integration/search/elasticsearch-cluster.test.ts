@@ -12,7 +12,7 @@ import { expectEventually, uniqueName } from '../../support/services';
 // A private three-node cluster of the infra/local distribution (never the shared node on :9200):
 // the chunk index gets a replica, and one node is stopped and restarted while chunks are written
 // through ChunkIndex.upsert and searched through HybridSearch.
-const services = new PrivateServices({ esNodes: 3 });
+const services = new PrivateServices({ esNodes: 3, esQuickStart: true });
 const prefix = uniqueName('cluster');
 const projectId = 'prj_cluster';
 const chunker = new Chunker(new SegmenterTokenCounter(), { targetTokens: 40, overlapTokens: 0 });
