@@ -1,6 +1,6 @@
 import { basename, extname } from 'node:path';
-import { decodeUtf8, MarkdownParser, splitFrontMatter } from '@trove/parsing';
-import type { HeadingSlugify } from '@trove/parsing';
+import { decodeUtf8, MarkdownParser, splitFrontMatter } from '@trove/parsing/formats';
+import type { HeadingSlugify } from '@trove/parsing/formats';
 
 /** One top-level section of a combined Markdown file, to be ingested as its own document. */
 export interface CombinedMarkdownSection {

@@ -1,8 +1,8 @@
 import MarkdownIt from 'markdown-it';
 import { posix } from 'node:path';
 import type { ParsedDocument } from '@trove/domain';
-import { decodeUtf8, MarkdownParser, splitFrontMatter } from '@trove/parsing';
-import type { MarkdownHeading } from '@trove/parsing';
+import { decodeUtf8, MarkdownParser, splitFrontMatter } from '@trove/parsing/formats';
+import type { MarkdownHeading } from '@trove/parsing/formats';
 import type { MkDocsExpansions, MkDocsPage, MkDocsProject } from './mkdocs-project';
 import { pageName } from './nav';
 import { createTocSlugify } from './slugify';

@@ -1,4 +1,4 @@
-import type { HeadingSlugify } from '@trove/parsing';
+import type { HeadingSlugify } from '@trove/parsing/formats';
 
 /** Which heading-id function a MkDocs site uses (the `toc` extension's `slugify`), as plain data. */
 export type TocSlugify =

@@ -27,7 +27,7 @@ import {
   type IngestDocumentInput,
   type IngestLane,
 } from '@trove/domain';
-import { detectMediaType } from '@trove/parsing';
+import { detectMediaType } from '@trove/parsing/formats';
 import { ChunkIndex } from '@trove/search';
 import { DOCUMENT_RECORDS, PROJECT_DOCUMENTS, PROJECT_READS, WRITE_CHECKS } from '../core/catalog.providers';
 import { toConnection } from '../core/connection.model';

@@ -13,7 +13,7 @@ import {
   TroveError,
   TroveErrorCode,
 } from '@trove/domain';
-import { checkFolderArchive } from '@trove/parsing';
+import { checkFolderArchive } from '@trove/parsing/formats';
 import { PROJECT_SOURCES, SOURCE_RECORDS, WRITE_CHECKS } from '../core/catalog.providers';
 import { BLOBS, SOURCE_DEFINITIONS } from '../core/tokens';
 import { SyncRunsService } from './sync-runs.service';

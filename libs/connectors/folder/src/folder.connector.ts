@@ -24,7 +24,7 @@ import {
   PARSED_JSON_MEDIA_TYPE,
   SUPPORTED_EXTENSIONS,
   unpackZip,
-} from '@trove/parsing';
+} from '@trove/parsing/formats';
 import { resolveAllowedPath } from '@trove/storage';
 import { FOLDER_SOURCE_TYPE, FolderFormat, type FolderSource } from './folder-source';
 

@@ -23,7 +23,7 @@ import {
   readMkDocsProject,
   renderMkDocsPage,
 } from '@trove/mkdocs';
-import { detectMediaType, PARSED_JSON_MEDIA_TYPE, SUPPORTED_EXTENSIONS } from '@trove/parsing';
+import { detectMediaType, PARSED_JSON_MEDIA_TYPE, SUPPORTED_EXTENSIONS } from '@trove/parsing/formats';
 import { fileViewUrl, forgeRepository } from './forge-urls';
 import { GIT_PUSH_EVENT } from './git-webhook';
 import { type Checkout, GitRepositories } from './git-repositories';
