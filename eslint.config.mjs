@@ -73,6 +73,13 @@ export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
   {
+    // Nx's preset names the checkout's absolute path as tsconfigRootDir for every file, which puts
+    // the path in each file's settings hash and so voids ESLint's cache in any other checkout
+    // (scripts/static-check.sh keeps it per machine). Only libs/workflows reads types (below, with
+    // its own root); elsewhere a fixed absolute path stands in, which nothing reads.
+    languageOptions: { parserOptions: { tsconfigRootDir: '/' } },
+  },
+  {
     files: ['**/*.ts', '**/*.tsx'],
     rules: {
       '@nx/enforce-module-boundaries': ['error', boundaries()],
