@@ -16,11 +16,8 @@ set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/apps.sh"
 cd "$ROOT"
 check="${1:?usage: static-check.sh lint|typecheck|format}"
-# Where infra/local keeps what it installs (infra/local/env.sh): one per machine and user.
-if [[ -z "${TROVE_INSTALL_DIR:-}" ]]; then
-  if [[ "$(id -u)" == 0 ]]; then TROVE_INSTALL_DIR=/var/cache/trove
-  else TROVE_INSTALL_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/trove"; fi
-fi
+# Where infra/local keeps what it installs: one per machine and user (as scripts/build-dashboard.sh finds it).
+TROVE_INSTALL_DIR="$(source infra/local/env.sh && echo "$TROVE_INSTALL_DIR")"
 local_dir="$ROOT/.trove/check-cache"
 machine_dir="$TROVE_INSTALL_DIR/check-cache"
 placeholder='@@TROVE_CHECKOUT@@'
