@@ -9,8 +9,9 @@ import { ES_URL, expectEventually } from '../support/services';
 import { type DocumentView, TroveStack } from '../support/stack';
 
 /**
- * Large uploads with the real api and worker: a 5 MB text of one paragraph and a 5 MB CSV of one
- * table become READY, and a 40 MB CSV whose one field has no space in it is cut into chunks no
+ * Large uploads with the real api and worker, at the default document limits: a 5 MB text of one
+ * paragraph and a 5 MB CSV of one table become READY; a 40 MB CSV of one field without a space is
+ * refused by the text limit with a reason, and an 8 MB one (under the limit) is cut into chunks no
  * larger than the target. Chunking runs in the parsing threads, in time linear in the text, so
  * meanwhile the worker answers its /metrics and another project's small upload becomes READY.
  * The stub embedder answers at once: the time is Trove's own (the real model's time for the 5 MB
@@ -28,9 +29,6 @@ beforeAll(async () => {
   stack = new TroveStack({
     TROVE_EMBEDDING_BASE_URL: url,
     TROVE_MAX_UPLOAD_BYTES: String(50 * 1024 * 1024),
-    // The default text limit (20 million characters) refuses the 40 MB field before it is chunked;
-    // raised here, so the test sees what chunking does with it where a deployment allows more.
-    TROVE_DOCUMENT_MAX_TEXT_CHARS: String(64 * 1024 * 1024),
     TROVE_CHUNK_TARGET_TOKENS: String(TARGET),
     TROVE_CHUNK_OVERLAP_TOKENS: '40',
     // Fewer, larger embedding steps for documents of thousands of chunks.
@@ -122,42 +120,45 @@ describe('large uploads', () => {
     }
   });
 
-  it("a 40 MB CSV of one field without a space is cut into chunks no larger than the target (or fails with a reason), while another project's upload becomes READY", async () => {
-    // Hex digits: one "word" of 40 MB, which no cut at spaces can split.
-    const upload = await stack.upload(
+  it("a 40 MB CSV of one field without a space FAILS by the text limit with a reason, an 8 MB one is cut into chunks no larger than the target, while another project's upload becomes READY", async () => {
+    // Hex digits: one "word", which no cut at spaces can split. 40 MB is over the default text
+    // limit (20 million characters): refused with a reason, never chunked nor retried. The 8 MB
+    // one is under it: its chunking is what a cut at spaces cannot do.
+    const over = await stack.upload(
       large,
       'one-field.csv',
       `${randomBytes(20 * 1024 * 1024).toString('hex')}\n`,
     );
-    expect(upload.status).toBe(202);
-    const id = String(upload.body.id);
+    const under = await stack.upload(
+      large,
+      'one-field-8mb.csv',
+      `${randomBytes(4 * 1024 * 1024).toString('hex')}\n`,
+    );
+    expect([over.status, under.status]).toEqual([202, 202]);
+    const ids = [String(over.body.id), String(under.body.id)];
 
     const small = await stack.upload(neighbour, 'beaver.md', '# Beavers\n\nBeavers build dams of willow.\n');
     expect(await stack.settled(String(small.body.id), 120_000)).toMatchObject({ status: 'READY' });
-    expect((await stack.document(id))!.status).not.toBe('READY');
+    expect((await stack.document(ids[1]))!.status).not.toBe('READY');
 
     const {
-      documents: [document],
+      documents: [refused, chunked],
       answered,
-    } = await watchWorker([id]);
+    } = await watchWorker(ids);
     expect(answered).toBeGreaterThanOrEqual(3);
-    if (document.status === 'FAILED') {
-      // A limit on a document's size may refuse it: then with a reason, never a retry loop.
-      expect(document.error).toEqual({
-        code: expect.stringMatching(/^[A-Z_]+$/),
-        message: expect.any(String),
-      });
-      expect(document.error!.message.length).toBeGreaterThan(20);
-    } else {
-      expect(document).toMatchObject({ status: 'READY', error: null });
-      // About 1,600 hex digits a chunk: 40 MB makes tens of thousands of them.
-      expect(document.chunkCount).toBeGreaterThan(20_000);
-      const sizes = await expectEventually(async () => {
-        const found = await chunkSizes(id);
-        expect(found.count).toBe(document.chunkCount);
-        return found;
-      });
-      expect(sizes.maxTokens).toBeLessThanOrEqual(TARGET);
-    }
+    expect(refused).toMatchObject({ status: 'FAILED', chunkCount: 0 });
+    expect(refused.error).toEqual({ code: expect.stringMatching(/^[A-Z_]+$/), message: expect.any(String) });
+    // The reason names the limit and the setting that raises it.
+    expect(refused.error!.message).toContain('TROVE_DOCUMENT_MAX_TEXT_CHARS');
+
+    expect(chunked).toMatchObject({ status: 'READY', error: null });
+    // About 1,600 hex digits a chunk: 8 MB makes thousands of them.
+    expect(chunked.chunkCount).toBeGreaterThan(4_000);
+    const sizes = await expectEventually(async () => {
+      const found = await chunkSizes(chunked.id);
+      expect(found.count).toBe(chunked.chunkCount);
+      return found;
+    });
+    expect(sizes.maxTokens).toBeLessThanOrEqual(TARGET);
   });
 });
