@@ -1,8 +1,9 @@
-# The dashboard and playground are static files built with the development dependencies.
-FROM node:20-bookworm-slim AS dashboard
+# Built with the development dependencies: the dashboard and playground (static files), and the
+# api's and the worker's bundles (dist/apps: no TypeScript compiled as they and their threads load).
+FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY . .
-RUN npm install --no-audit --no-fund && bash scripts/build-dashboard.sh
+RUN npm install --no-audit --no-fund && bash scripts/build-dashboard.sh && node scripts/build-apps.js
 
 # One image for both apps; docker-compose.yml picks the entry point.
 FROM node:20-bookworm-slim
@@ -30,7 +31,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates
 # memory stays nearer what it uses (docs/operations.md, "A worker's memory"), as scripts/apps.sh runs it.
 ENV LD_PRELOAD=/usr/local/lib/libjemalloc.so.2
 COPY . .
-COPY --from=dashboard /app/apps/dashboard/dist apps/dashboard/dist
+COPY --from=build /app/apps/dashboard/dist apps/dashboard/dist
+COPY --from=build /app/dist/apps dist/apps
 RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force \
   && mkdir -p /data/blobs && chown node:node /data/blobs
 USER node
@@ -38,4 +40,4 @@ USER node
 # (up to 4 GB) than under a 1 GB limit, far above the ~150 MB a worker's main thread keeps live.
 ENV NODE_OPTIONS=--max-old-space-size=1024
 EXPOSE 4000
-CMD ["node", "-r", "@swc-node/register", "apps/api/src/main.ts"]
+CMD ["node", "--enable-source-maps", "dist/apps/api/main.js"]

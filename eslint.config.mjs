@@ -99,11 +99,21 @@ export default [
     rules: { '@nx/enforce-module-boundaries': ['error', boundaries(['@trove/notion-emulator'])] },
   },
   {
+    // The test stacks start the api and the worker as the scripts do (scripts/app-entry.js, plain
+    // JavaScript the shell scripts and the CLI's binary run too).
+    files: ['test/support/**/*.ts'],
+    rules: { '@nx/enforce-module-boundaries': ['error', boundaries(['../../scripts/app-entry'])] },
+  },
+  {
     // The benchmarks and evals run the worker in this process through its composition root (as the
-    // integration tests do), and the Notion benchmarks serve the Notion API emulator.
+    // integration tests do), and the Notion benchmarks serve the Notion API emulator; their stacks
+    // start the apps as the scripts do.
     files: ['tools/**/*.ts'],
     rules: {
-      '@nx/enforce-module-boundaries': ['error', boundaries(['@trove/worker', '@trove/notion-emulator'])],
+      '@nx/enforce-module-boundaries': [
+        'error',
+        boundaries(['@trove/worker', '@trove/notion-emulator', '../../scripts/app-entry']),
+      ],
     },
   },
   {

@@ -21,8 +21,8 @@ memory_allocator() {
   echo "${library}${LD_PRELOAD:+${library:+:}$LD_PRELOAD}"
 }
 
-start_app() { # name entry [args...]
-  local name="$1" entry="$2"; shift 2
+start_app() { # name node-arguments...
+  local name="$1"; shift
   cd "$ROOT"
   # glibc gives each thread that allocates its own malloc arena and rarely returns their free
   # pages: with parsing threads, sharp and Tesseract that is 100-150 MB of a worker. Two suffice.
@@ -30,8 +30,14 @@ start_app() { # name entry [args...]
   # (up to 4 GB) than under a 1 GB limit, far above the ~150 MB a worker's main thread keeps live.
   MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}" NODE_OPTIONS="${NODE_OPTIONS:---max-old-space-size=1024}" \
     LD_PRELOAD="$(memory_allocator)" \
-    nohup setsid node -r @swc-node/register "$entry" "$@" >>"$APP_LOGS/$name.log" 2>&1 </dev/null &
+    nohup setsid node "$@" >>"$APP_LOGS/$name.log" 2>&1 </dev/null &
   echo $! >"$APP_RUN/$name.pid"
+}
+
+# node's arguments for the api or the worker: its bundle (scripts/build-apps.js) while current, else
+# its TypeScript entry compiled on the fly (scripts/app-entry.js decides).
+app_args() { # app
+  node "$ROOT/scripts/app-entry.js" "$1"
 }
 
 stop_app() {

@@ -27,9 +27,11 @@ fi
 if [[ "${TROVE_LLM_PROVIDER:-${TROVE_LLM:-}}" == local ]]; then
   bash infra/local/llm-model.sh install "${TROVE_LLM_MODEL:-qwen2.5-coder-1.5b}"
 fi
-say "building the dashboard and the playground (apps/dashboard/dist), and the CLI (dist/cli)"
+say "building the dashboard and the playground (apps/dashboard/dist), the CLI (dist/cli) and the apps (dist/apps)"
 bash scripts/build-dashboard.sh
 bash scripts/build-cli.sh
+# The api and the worker start from their bundles (no TypeScript compiled as they load).
+node scripts/build-apps.js --if-stale
 
 KEY_FILE="$ROOT/.trove/admin-api-key"
 if [[ ! -s "$KEY_FILE" ]]; then
@@ -63,15 +65,17 @@ stop_app notion-emulator
 if [[ -z "${NOTION_TOKEN:-}" ]]; then
   # No Notion token: a demo workspace served by the bundled Notion API emulator.
   export TROVE_NOTION_API_URL="http://127.0.0.1:${TROVE_NOTION_EMULATOR_PORT:-8787}"
-  start_app notion-emulator apps/notion-emulator/src/main.ts --port "${TROVE_NOTION_EMULATOR_PORT:-8787}" --rps 3
+  start_app notion-emulator -r @swc-node/register apps/notion-emulator/src/main.ts --port "${TROVE_NOTION_EMULATOR_PORT:-8787}" --rps 3
 fi
 if (exec 3<>"/dev/tcp/127.0.0.1/$TROVE_API_PORT") 2>/dev/null; then
   echo "port $TROVE_API_PORT is already in use by another process; stop it or set TROVE_API_PORT" >&2
   exit 1
 fi
 say "starting worker and api (logs in .trove/logs/)"
-start_app worker apps/worker/src/main.ts
-start_app api apps/api/src/main.ts
+mapfile -t worker_args < <(app_args worker)
+mapfile -t api_args < <(app_args api)
+start_app worker "${worker_args[@]}"
+start_app api "${api_args[@]}"
 
 for _ in $(seq 1 90); do
   curl -fsS "http://127.0.0.1:$TROVE_API_PORT/readyz" >/dev/null 2>&1 && break

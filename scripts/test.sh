@@ -154,6 +154,8 @@ stage unit vitest_project unit
 needed_by e2e && stage dashboard bash scripts/build-dashboard.sh
 # The CLI tests run `trove` as people do: from its bundle.
 needed_by e2e && stage cli bash scripts/build-cli.sh
+# The test stacks start the api and the worker as the image does: from their bundles.
+needed_by integration e2e && stage apps node scripts/build-apps.js --if-stale
 needed_by integration e2e && stage services bash infra/local/up.sh
 # The sign-in tests (e2e sign-in*, personal-access, access-matrix, dashboard-people) sign people in
 # at the local OpenID Provider: Keycloak with the demo realm, installed once, started here.

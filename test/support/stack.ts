@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { appArgs } from '../../scripts/app-entry';
 import { randomBytes } from 'node:crypto';
 import {
   appendFileSync,
@@ -201,7 +202,8 @@ export class TroveStack {
     env: Record<string, string> = {},
   ): ChildProcess {
     const log = createWriteStream(join(this.logDir, `${logName}.log`), { flags: 'a' });
-    const child = spawn('node', ['-r', '@swc-node/register', `apps/${name}/src/main.ts`], {
+    // From its bundle while current (scripts/test.sh builds it), else from the TypeScript sources.
+    const child = spawn('node', appArgs(ROOT, name), {
       cwd: ROOT,
       env: { ...this.env(name), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -80,6 +80,8 @@ function main(): void {
   const run = (command: string, args: string[]) =>
     execFileSync(command, args, { cwd: root, stdio: 'inherit' });
   if (chosen.some((b) => b.needsServices)) run('bash', ['infra/local/up.sh']);
+  // The stacks start the apps from their bundles, as the image does, when these are current.
+  run(process.execPath, ['scripts/build-apps.js', '--if-stale']);
   for (const benchmark of chosen) {
     console.log(`[bench] ${benchmark.name}: ${benchmark.script}`);
     run(process.execPath, ['-r', '@swc-node/register', benchmark.script, ...positionals]);

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { appArgs } from '../../scripts/app-entry';
 import { Client as TemporalClient, Connection } from '@temporalio/client';
 import { loadConfig, type WorkerConfig, workerConfigSchema } from '@trove/config';
 import {
@@ -161,11 +162,12 @@ export class ScaleStack {
     return loadConfig(workerConfigSchema, this.appEnv());
   }
 
+  /** Starts `node` with `args` (the apps' from scripts/app-entry.js: their bundles while current). */
   private spawnChild(label: string, args: string[], env: NodeJS.ProcessEnv): Child {
     const log = join(this.logDir, `${label}.log`);
     const stream = createWriteStream(log, { flags: 'a' });
     // Its own process group, so stop() also reaches what it starts (parser subprocesses).
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', ...args], {
+    const child = spawn(process.execPath, args, {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -210,6 +212,8 @@ export class ScaleStack {
     this.stub = this.spawnChild(
       'embedder-stub',
       [
+        '-r',
+        '@swc-node/register',
         'apps/embedder-stub/src/main.ts',
         '--port',
         String(port),
@@ -228,7 +232,7 @@ export class ScaleStack {
   async start(workers = 1): Promise<void> {
     this.port = await freePort();
     for (let i = 0; i < workers; i++) await this.addWorker();
-    this.api = this.spawnChild('api', ['apps/api/src/main.ts'], this.appEnv());
+    this.api = this.spawnChild('api', appArgs(ROOT, 'api'), this.appEnv());
     await expectEventually(
       async () => {
         if (this.api!.process.exitCode !== null) throw new Error(`the api exited; log: ${this.api!.log}`);
@@ -243,7 +247,7 @@ export class ScaleStack {
   async addWorker(): Promise<void> {
     const worker = this.spawnChild(
       `worker-${this.workers.length + 1}`,
-      ['apps/worker/src/main.ts'],
+      appArgs(ROOT, 'worker'),
       this.appEnv(),
     );
     this.workers.push(worker);

