@@ -51,11 +51,44 @@ stop_app() {
   rm -f "$APP_RUN/$name.pid"
 }
 
+# A fresh checkout (as CI clones one) gets its node_modules copied from the machine's last install
+# of the same package-lock.json and node version, kept in $TROVE_INSTALL_DIR/node-modules/<hash>
+# (the newest two): npm install took 59 s in a fresh clone here, the copy 6.6 s. A checkout
+# with a node_modules of its own installs into it as usual. TROVE_NODE_MODULES_CACHE=0: npm only.
+node_modules_cache() { # prints the machine's folder of kept installs ("" when off)
+  [[ "${TROVE_NODE_MODULES_CACHE:-1}" == 0 ]] && return 0
+  echo "$(source "$ROOT/infra/local/env.sh" && echo "$TROVE_INSTALL_DIR")/node-modules"
+}
+node_modules_key() { # the install's identity: the lock file, node's version, the machine's architecture
+  { cat "$ROOT/package-lock.json"; node --version; uname -m; } | sha256sum | cut -c1-16
+}
+
 ensure_node_modules() {
   if [[ ! -d "$ROOT/node_modules/.bin" || "$ROOT/package-lock.json" -nt "$ROOT/node_modules/.package-lock.json" ]]; then
+    local cache key
+    cache="$(node_modules_cache)"
+    key="$(node_modules_key)"
+    if [[ -n "$cache" && -d "$cache/$key/node_modules/.bin" && ! -e "$ROOT/node_modules" ]]; then
+      say "copying the npm dependencies installed for this package-lock.json before ($cache/$key)"
+      # Copied aside, then renamed: an interrupted copy leaves no half node_modules behind.
+      if cp -a "$cache/$key/node_modules" "$ROOT/node_modules.copy.$$" \
+        && mv -T "$ROOT/node_modules.copy.$$" "$ROOT/node_modules"; then
+        touch "$ROOT/node_modules/.package-lock.json"
+        return 0
+      fi
+      rm -rf "$ROOT/node_modules.copy.$$"
+    fi
     say "installing npm dependencies"
     # npm install, not npm ci: this registry lacks other platforms' optional binaries (e.g.
     # @swc/core-darwin-arm64), so the lock file cannot list them and npm ci refuses it.
-    (cd "$ROOT" && npm install --no-audit --no-fund)
+    (cd "$ROOT" && npm install --no-audit --no-fund) || return 1
+    [[ -n "$cache" && ! -d "$cache/$key" ]] || return 0
+    # Kept for the next fresh checkout, as npm left it; written aside, then renamed. Older installs go.
+    mkdir -p "$cache/.$key.$$"
+    { cp -a "$ROOT/node_modules" "$cache/.$key.$$/" && mv -T "$cache/.$key.$$" "$cache/$key"; } 2>/dev/null \
+      || rm -rf "$cache/.$key.$$"
+    # shellcheck disable=SC2012 # names are hex keys
+    ls -1t "$cache" | tail -n +3 | while read -r old; do rm -rf "${cache:?}/$old"; done
   fi
+  return 0
 }

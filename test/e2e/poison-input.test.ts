@@ -26,8 +26,8 @@ const ASK = `query($input: AskInput!) { ask(input: $input) { answer } }`;
 
 beforeAll(async () => {
   const url = await embedder.start();
-  // A text the fake never answers is given up on after 8 s (other requests take milliseconds).
-  stack = new TroveStack({ TROVE_EMBEDDING_BASE_URL: url, TROVE_EMBEDDING_TIMEOUT_MS: '8000' });
+  // A text the fake never answers is given up on after 4 s (other requests take milliseconds).
+  stack = new TroveStack({ TROVE_EMBEDDING_BASE_URL: url, TROVE_EMBEDDING_TIMEOUT_MS: '4000' });
   await stack.start();
   projectId = await stack.createProject('Poison input');
 });
@@ -104,7 +104,7 @@ describe('text the embedder cannot take', () => {
     expect(failed.error).toEqual({
       code: 'EMBEDDING_REJECTED',
       message: expect.stringMatching(
-        /^the embedding server refuses the text of chunk 1 \("Platypus care"\) while it embeds other text, 2 attempts in a row: the embedding server did not answer within 8 s \(TROVE_EMBEDDING_TIMEOUT_MS\), while it answers other requests$/,
+        /^the embedding server refuses the text of chunk 1 \("Platypus care"\) while it embeds other text, 2 attempts in a row: the embedding server did not answer within 4 s \(TROVE_EMBEDDING_TIMEOUT_MS\), while it answers other requests$/,
       ),
     });
     expect(await stack.settled(String(neighbour.body.id), 60_000)).toMatchObject({ status: 'READY' });
