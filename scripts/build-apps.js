@@ -45,14 +45,15 @@ const decoratorMetadata = {
 };
 
 async function main() {
-  if (process.argv.includes('--if-stale') && currentAppBundle(ROOT, 'api') && currentAppBundle(ROOT, 'worker')) {
+  if (process.argv.includes('--if-stale') && APPS.every((app) => currentAppBundle(ROOT, app))) {
     console.log('[trove] apps: the bundles in dist/apps are current');
     return;
   }
   const started = Date.now();
   const out = join(ROOT, BUNDLE_DIR);
-  // Written aside, then moved: a half-written bundle is never run.
-  const next = `${out}.next`;
+  // Written aside (one folder per process: two test runs may build at once), then moved: a
+  // half-written bundle is never run.
+  const next = `${out}.next-${process.pid}`;
   rmSync(next, { recursive: true, force: true });
   mkdirSync(next, { recursive: true });
   const entryPoints = {};
